@@ -1,0 +1,17 @@
+export { describeValue, isSubnetError, SubnetError } from './errors.js';
+export type { SubnetErrorContext, SubnetErrorOptions } from './errors.js';
+export { CANONICAL_JSON_UNSUPPORTED, canonicalJson, compareCodePoints, digest, sha256Hex } from './canonical-json.js';
+export { formatPath, parseInput } from './parse.js';
+export type { InputErrorContext, InputIssue } from './parse.js';
+export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58 } from './ss58.js';
+export type { DecodedSs58 } from './ss58.js';
+export {
+  blockNumberSchema,
+  hotkeySchema,
+  nonNegativeFiniteSchema,
+  u16WeightSchema,
+  U64_MAX,
+  uidSchema,
+  unitIntervalSchema,
+} from './schemas.js';
+export type { BlockNumber, Hotkey, U16Weight, Uid, UnitInterval } from './schemas.js';

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+import { isSubnetError } from './errors.js';
+import { decodeSs58 } from './ss58.js';
+
+/**
+ * An SS58 hotkey (32-byte account, checksum verified). Any network prefix is accepted; Bittensor uses 42.
+ *
+ * @example hotkeySchema.parse('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY')
+ */
+export const hotkeySchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    try {
+      decodeSs58(value);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: isSubnetError(error) ? error.message.replace(/^\[[A-Z_]+\] /, '').replace(/ \(got .*\)$/, '') : 'invalid SS58',
+      });
+    }
+  })
+  .brand<'Hotkey'>();
+/** A checksum-verified SS58 hotkey. */
+export type Hotkey = z.infer<typeof hotkeySchema>;
+
+/** A neuron uid: an integer 0..65535 (u16). */
+export const uidSchema = z.number().int().min(0).max(65535).brand<'Uid'>();
+/** A neuron uid (u16). */
+export type Uid = z.infer<typeof uidSchema>;
+
+/** A u16 weight value as it goes on chain: an integer 0..65535. */
+export const u16WeightSchema = z.number().int().min(0).max(65535).brand<'U16Weight'>();
+/** A u16 weight value. */
+export type U16Weight = z.infer<typeof u16WeightSchema>;
+
+/** A finite number in the closed unit interval [0, 1] (NaN and ±Infinity are rejected). */
+export const unitIntervalSchema = z.number().min(0).max(1).brand<'UnitInterval'>();
+/** A number in [0, 1]. */
+export type UnitInterval = z.infer<typeof unitIntervalSchema>;
+
+/** A finite number >= 0 (NaN and ±Infinity are rejected). */
+export const nonNegativeFiniteSchema = z.number().min(0);
+
+/** The largest u64: block numbers never exceed it. */
+export const U64_MAX = 2n ** 64n - 1n;
+
+/**
+ * A block number: a non-negative integer up to u64::MAX, given as a safe-integer number, a bigint, or a
+ * string of decimal digits (how canonical JSON writes large integers). Parsed to a `bigint`.
+ *
+ * @example blockNumberSchema.parse(4_200_000) // 4200000n
+ */
+export const blockNumberSchema = z
+  .union([
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    z.bigint().min(0n).max(U64_MAX),
+    z.string().regex(/^(0|[1-9][0-9]{0,19})$/, 'a block number string is decimal digits without leading zeros'),
+  ])
+  .transform((value, ctx) => {
+    const block = BigInt(value);
+    if (block > U64_MAX) {
+      ctx.addIssue({ code: 'custom', message: 'a block number is at most u64::MAX' });
+      return z.NEVER;
+    }
+    return block;
+  })
+  .brand<'BlockNumber'>();
+/** A block number (bigint). */
+export type BlockNumber = z.infer<typeof blockNumberSchema>;

@@ -1,0 +1,102 @@
+import { blake2b } from '@noble/hashes/blake2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { base58 } from '@scure/base';
+
+import { SubnetError } from './errors.js';
+
+const SS58_PREFIX = utf8ToBytes('SS58PRE');
+
+/** Bittensor's SS58 network prefix (the generic Substrate one). */
+export const BITTENSOR_SS58_PREFIX = 42;
+
+/** A decoded SS58 address. */
+export interface DecodedSs58 {
+  /** The network prefix (0..16383). */
+  readonly prefix: number;
+  /** The 32-byte account id (public key). */
+  readonly publicKey: Uint8Array;
+}
+
+function checksum(payload: Uint8Array): Uint8Array {
+  const input = new Uint8Array(SS58_PREFIX.length + payload.length);
+  input.set(SS58_PREFIX);
+  input.set(payload, SS58_PREFIX.length);
+  return blake2b(input, { dkLen: 64 }).subarray(0, 2);
+}
+
+/**
+ * Decodes an SS58 address of a 32-byte account and verifies its checksum (blake2b-512 over
+ * `"SS58PRE" ‖ prefix ‖ public key`, first two bytes).
+ *
+ * @param address - the SS58 text
+ * @returns the prefix and the 32-byte public key
+ * @throws SubnetError `CORE_INVALID_SS58` naming what is wrong (alphabet, length, prefix, checksum)
+ * @example decodeSs58('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY').prefix // 42
+ */
+export function decodeSs58(address: string): DecodedSs58 {
+  const fail = (why: string): never => {
+    throw new SubnetError('CORE_INVALID_SS58', `not a valid SS58 address: ${why}`, { context: { value: address } });
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = base58.decode(address);
+  } catch {
+    return fail('it contains characters outside the base58 alphabet');
+  }
+  const first = bytes[0] ?? 0;
+  let prefixLength: number;
+  let prefix: number;
+  if (first < 64) {
+    prefixLength = 1;
+    prefix = first;
+  } else if (first < 128) {
+    const second = bytes[1] ?? 0;
+    prefixLength = 2;
+    prefix = ((first & 0b0011_1111) << 2) | (second >> 6) | ((second & 0b0011_1111) << 8);
+  } else {
+    return fail(`the first byte ${first} is a reserved prefix`);
+  }
+  if (bytes.length !== prefixLength + 32 + 2) {
+    return fail(`it decodes to ${bytes.length} bytes, not ${prefixLength + 34} (a 32-byte account)`);
+  }
+  const body = bytes.subarray(0, prefixLength + 32);
+  const expected = checksum(body);
+  if (bytes[prefixLength + 32] !== expected[0] || bytes[prefixLength + 33] !== expected[1]) {
+    return fail('the checksum does not match');
+  }
+  return { prefix, publicKey: bytes.slice(prefixLength, prefixLength + 32) };
+}
+
+/**
+ * Encodes a 32-byte public key as an SS58 address.
+ *
+ * @param publicKey - 32 bytes
+ * @param prefix - network prefix 0..16383, default 42 (Bittensor)
+ * @returns the SS58 text
+ * @throws SubnetError `CORE_INVALID_SS58` when the key is not 32 bytes or the prefix is out of range
+ * @example encodeSs58(alicePublicKey) // '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'
+ */
+export function encodeSs58(publicKey: Uint8Array, prefix: number = BITTENSOR_SS58_PREFIX): string {
+  if (publicKey.length !== 32) {
+    throw new SubnetError('CORE_INVALID_SS58', 'a public key must be 32 bytes', {
+      context: { path: 'publicKey.length', value: publicKey.length },
+    });
+  }
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > 16383) {
+    throw new SubnetError('CORE_INVALID_SS58', 'an SS58 prefix is an integer from 0 to 16383', {
+      context: { path: 'prefix', value: prefix },
+    });
+  }
+  const head =
+    prefix < 64
+      ? Uint8Array.of(prefix)
+      : Uint8Array.of(((prefix & 0b1111_1100) >> 2) | 0b0100_0000, (prefix >> 8) | ((prefix & 0b11) << 6));
+  const body = new Uint8Array(head.length + 32);
+  body.set(head);
+  body.set(publicKey, head.length);
+  const sum = checksum(body);
+  const full = new Uint8Array(body.length + 2);
+  full.set(body);
+  full.set(sum, body.length);
+  return base58.encode(full);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `pnpm check`: lint, typecheck and every test of every workspace package through turbo, then one
+// closing line that sums every package's vitest results: "tests: N passed, N failed, N skipped".
+// Any failure (lint, types, a test, or no test at all) exits non-zero.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const workspaceDirs = ['packages', 'apps', 'tooling']
+  .flatMap((group) => (existsSync(join(root, group)) ? readdirSync(join(root, group)).map((name) => join(root, group, name)) : []))
+  .filter((dir) => existsSync(join(dir, 'package.json')));
+
+for (const dir of workspaceDirs) rmSync(join(dir, '.vitest'), { recursive: true, force: true });
+
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+const turbo = spawnSync('turbo', ['run', 'lint', 'typecheck', 'test', '--continue', ...process.argv.slice(2)], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const rows = [];
+for (const dir of workspaceDirs) {
+  const file = join(dir, '.vitest', 'results.json');
+  if (!existsSync(file)) continue;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const name = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
+  const p = report.numPassedTests ?? 0;
+  const f = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  const s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  rows.push(`  ${name.padEnd(28)} ${String(p).padStart(5)} passed ${String(f).padStart(3)} failed ${String(s).padStart(3)} skipped`);
+  passed += p;
+  failed += f;
+  skipped += s;
+}
+console.log('\nPer package:');
+for (const row of rows) console.log(row);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+const turboFailed = turbo.status !== 0;
+if (turboFailed) console.error('lint, typecheck or a test task failed (see above).');
+if (passed === 0) console.error('no test ran: that is a failure, not a pass.');
+process.exit(turboFailed || failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,6 @@
+import type { Options } from 'tsup';
+export declare function packageConfig(options?: {
+  entry?: string[] | Record<string, string>;
+  platform?: 'node' | 'neutral';
+  banner?: string;
+}): Options;

@@ -1,0 +1,30 @@
+// @ts-check
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Workspace packages export a `source` condition pointing at `src/index.ts`; resolving it first lets
+ * `pnpm test` run straight from source, with no build before it.
+ */
+const conditions = ['source', 'module', 'node', 'development|production'];
+
+/**
+ * The shared vitest preset. Besides the console reporter it writes `.vitest/results.json`, which the
+ * root check script sums into one closing line for the whole workspace.
+ *
+ * @param {{ testTimeout?: number, hookTimeout?: number, fileParallelism?: boolean, include?: string[] }} [options]
+ */
+export function packageTestConfig(options = {}) {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['source'] } },
+    test: {
+      include: options.include ?? ['src/**/*.test.ts'],
+      reporters: ['default', ['json', { outputFile: '.vitest/results.json' }]],
+      testTimeout: options.testTimeout ?? 10_000,
+      hookTimeout: options.hookTimeout ?? 20_000,
+      fileParallelism: options.fileParallelism ?? true,
+      benchmark: { include: ['src/__benchmarks__/**/*.bench.ts'] },
+      typecheck: { enabled: false },
+    },
+  });
+}
