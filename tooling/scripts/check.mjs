@@ -15,11 +15,14 @@ const workspaceDirs = ['packages', 'apps', 'tooling']
 for (const dir of workspaceDirs) rmSync(join(dir, '.vitest'), { recursive: true, force: true });
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
-const turbo = spawnSync('turbo', ['run', 'lint', 'typecheck', 'test', '--continue', ...process.argv.slice(2)], {
+const turboBin = join(root, 'node_modules', '.bin', 'turbo');
+const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', ...process.argv.slice(2)], {
   cwd: root,
   env,
   stdio: 'inherit',
 });
+
+if (turbo.error) console.error(`could not run turbo: ${turbo.error.message}`);
 
 let passed = 0;
 let failed = 0;

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { root, workspacePackages } from '../workspace.js';
+
+const packages = workspacePackages();
+const libraries = packages.filter((p) => p.group === 'packages');
+const apps = packages.filter((p) => p.group === 'apps');
+
+describe('the workspace layout (issue: workspace foundation, item 1)', () => {
+  it.each(['package.json', 'pnpm-workspace.yaml', 'turbo.json', 'tsconfig.base.json', 'README.md', '.ci/run', '.changeset/config.json'])(
+    'has %s at the top level',
+    (file) => {
+      expect(existsSync(join(root, file))).toBe(true);
+    },
+  );
+
+  it('pins pnpm through packageManager', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager?: string };
+    expect(manifest.packageManager).toMatch(/^pnpm@\d+\.\d+\.\d+$/);
+  });
+
+  it('disables turbo telemetry in every root script that calls turbo', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const turboScripts = Object.entries(manifest.scripts).filter(([, command]) => /\bturbo\b/.test(command));
+    expect(turboScripts.length).toBeGreaterThan(0);
+    for (const [name, command] of turboScripts) expect(`${name}: ${command}`).toContain('TURBO_TELEMETRY_DISABLED=1');
+  });
+
+  it('has turbo build, test, lint, typecheck and an uncached bench, with ^build and declared outputs', () => {
+    const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8')) as {
+      tasks: Record<string, { dependsOn?: string[]; outputs?: string[]; cache?: boolean }>;
+    };
+    for (const task of ['build', 'test', 'lint', 'typecheck', 'bench']) expect(turbo.tasks).toHaveProperty(task);
+    expect(turbo.tasks.build?.dependsOn).toContain('^build');
+    expect(turbo.tasks.build?.outputs).toEqual(['dist/**']);
+    expect(turbo.tasks.bench?.cache).toBe(false);
+  });
+
+  it('versions each package on its own, apps included', () => {
+    const config = JSON.parse(readFileSync(join(root, '.changeset', 'config.json'), 'utf8')) as {
+      fixed: unknown[];
+      linked: unknown[];
+      privatePackages: { version: boolean; tag: boolean };
+    };
+    expect(config.fixed).toEqual([]);
+    expect(config.linked).toEqual([]);
+    expect(config.privatePackages).toEqual({ version: true, tag: true });
+  });
+});
+
+describe.each(libraries.map((p) => [p.manifest.name, p] as const))('library %s follows the package anatomy', (_name, pkg) => {
+  const m = pkg.manifest;
+  it('is ESM, side-effect free, for Node >= 20.19, shipping dist only', () => {
+    expect(m.type).toBe('module');
+    expect(m.sideEffects).toBe(false);
+    expect(m.engines?.node).toBe('>=20.19');
+    expect(m.files?.includes('dist')).toBe(true);
+    expect(m.private).toBeUndefined();
+  });
+  it('exports source first (tests run from source), then types, then import, plus ./package.json', () => {
+    const main = m.exports?.['.'] as Record<string, string>;
+    expect(Object.keys(main)).toEqual(['source', 'types', 'import']);
+    expect(main.source).toBe('./src/index.ts');
+    expect(m.exports?.['./package.json']).toBe('./package.json');
+  });
+  it('builds with the shared tsup preset and tests with the shared vitest preset', () => {
+    expect(readFileSync(join(pkg.dir, 'tsup.config.ts'), 'utf8')).toContain('@subnet/tsup-config');
+    expect(readFileSync(join(pkg.dir, 'vitest.config.ts'), 'utf8')).toContain('@subnet/vitest-config');
+  });
+  it('has a README', () => {
+    expect(existsSync(join(pkg.dir, 'README.md'))).toBe(true);
+  });
+  it('extends the strict base tsconfig', () => {
+    expect(readFileSync(join(pkg.dir, 'tsconfig.json'), 'utf8')).toContain('../../tsconfig.base.json');
+  });
+});
+
+describe.each(apps.map((p) => [p.manifest.name, p] as const))('app %s', (_name, pkg) => {
+  it('is private but versioned', () => {
+    expect(pkg.manifest.private).toBe(true);
+    expect(pkg.manifest.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+it('TypeScript is strict everywhere', () => {
+  const base = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { strict: boolean } };
+  expect(base.compilerOptions.strict).toBe(true);
+  for (const pkg of packages) {
+    const file = join(pkg.dir, 'tsconfig.json');
+    if (!existsSync(file)) continue;
+    expect(readFileSync(file, 'utf8'), pkg.relativeDir).not.toMatch(/"strict"\s*:\s*false/);
+  }
+});

@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { dependentsOf, root, workspacePackages } from '../workspace.js';
+
+// A real dry run of `changeset version` on a copy of this workspace's manifests: a patch changeset for one
+// package must bump exactly that package and the packages that depend on it, nothing else.
+const packages = workspacePackages();
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function versionAfterChangeset(target: string): Map<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'subnet-changesets-'));
+  scratch.push(dir);
+  for (const file of ['package.json', 'pnpm-workspace.yaml']) cpSync(join(root, file), join(dir, file));
+  mkdirSync(join(dir, '.changeset'));
+  cpSync(join(root, '.changeset', 'config.json'), join(dir, '.changeset', 'config.json'));
+  for (const pkg of packages) {
+    mkdirSync(join(dir, pkg.relativeDir), { recursive: true });
+    cpSync(join(pkg.dir, 'package.json'), join(dir, pkg.relativeDir, 'package.json'));
+  }
+  writeFileSync(join(dir, '.changeset', 'dry-run.md'), `---\n"${target}": patch\n---\n\nFixes a thing (dry run).\n`);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=ci', '-c', 'user.email=ci@invalid', 'commit', '-qm', 'dry run');
+  execFileSync(join(root, 'node_modules', '.bin', 'changeset'), ['version'], { cwd: dir, stdio: 'pipe' });
+  return new Map(
+    packages.map((pkg) => [
+      pkg.manifest.name,
+      (JSON.parse(readFileSync(join(dir, pkg.relativeDir, 'package.json'), 'utf8')) as { version: string }).version,
+    ]),
+  );
+}
+
+describe('changeset version bumps only the changed package and its dependents', () => {
+  const targets = ['@subnet/core', '@subnet/aggregation'].filter((name) => packages.some((p) => p.manifest.name === name));
+  it.each(targets)('a patch changeset for %s', (target) => {
+    const expected = new Set([target, ...dependentsOf(target, packages)]);
+    const after = versionAfterChangeset(target);
+    const bumped = new Set(packages.filter((p) => after.get(p.manifest.name) !== p.manifest.version).map((p) => p.manifest.name));
+    expect([...bumped].sort()).toEqual([...expected].sort());
+    // and only by a patch
+    for (const name of bumped) {
+      const before = packages.find((p) => p.manifest.name === name)!.manifest.version.split('.').map(Number);
+      expect(after.get(name)).toBe(`${before[0]}.${before[1]}.${before[2]! + 1}`);
+    }
+  });
+
+  it('the obvious dependency walk agrees with the manifests (core is below every library)', () => {
+    const libraries = packages.filter((p) => p.group === 'packages' && p.manifest.name !== '@subnet/core').map((p) => p.manifest.name);
+    const dependents = dependentsOf('@subnet/core', packages);
+    for (const name of libraries) expect(dependents.has(name), name).toBe(true);
+  });
+});
