@@ -15,6 +15,20 @@ const workspaceDirs = ['packages', 'apps', 'tooling']
 for (const dir of workspaceDirs) rmSync(join(dir, '.vitest'), { recursive: true, force: true });
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+
+// The validator's storage tests run against SQLite and a real PostgreSQL on 127.0.0.1.
+const postgres = spawnSync(process.execPath, [join(root, 'tooling', 'scripts', 'ensure-postgres.mjs')], {
+  cwd: root,
+  env,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const databaseUrl = postgres.status === 0 ? postgres.stdout.trim().split('\n').at(-1) : undefined;
+if (databaseUrl) env.SUBNET_TEST_DATABASE_URL = databaseUrl;
+else if (process.env.CI) {
+  console.error('CI needs PostgreSQL for the storage tests and it could not be provided (see above).');
+  process.exit(1);
+} else console.error('warning: no PostgreSQL for the storage tests; they will report themselves skipped.');
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
 const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', ...process.argv.slice(2)], {
   cwd: root,

@@ -1,3 +1,0 @@
-import { packageTestConfig } from '@subnet/vitest-config';
-
-export default packageTestConfig();
