@@ -3,4 +3,5 @@ export declare function packageConfig(options?: {
   entry?: string[] | Record<string, string>;
   platform?: 'node' | 'neutral';
   banner?: string;
+  dts?: boolean;
 }): Options;

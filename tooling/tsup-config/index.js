@@ -3,7 +3,9 @@
  * The shared tsup preset: ESM only, Node >= 20.19, declarations, source maps, one entry per public
  * module. Packages call it from their `tsup.config.ts` and pass extra entries (for example a CLI).
  *
- * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string }} [options]
+ * Apps pass `dts: false`: nobody imports their types, and declarations are the slowest part of a build.
+ *
+ * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean }} [options]
  * @returns {import('tsup').Options}
  */
 export function packageConfig(options = {}) {
@@ -12,7 +14,7 @@ export function packageConfig(options = {}) {
     format: ['esm'],
     target: 'node20',
     platform: options.platform ?? 'neutral',
-    dts: true,
+    dts: options.dts ?? true,
     sourcemap: true,
     clean: true,
     splitting: false,
