@@ -1,0 +1,69 @@
+import { expect } from 'vitest';
+
+import { isSubnetError } from '@subnet/core';
+
+/** Builders for wire-format inputs, and an assertion for coded errors. Not a test file. */
+
+export type Status = 'success' | 'failure' | 'timeout';
+
+export interface RawAttempt {
+  node_id: string;
+  attempt: number;
+  status: Status;
+  seconds: number;
+}
+
+export const task = (maxBudgetTao = 1, maxLatencySeconds = 60) => ({
+  task_id: 'task-1',
+  constraints: { max_budget_tao: maxBudgetTao, max_latency_seconds: maxLatencySeconds },
+});
+
+/** A linear DAG ids[0] -> ids[1] -> ... with the given error_handling. */
+export const chain = (ids: readonly string[], errorHandling: Record<string, { retry_count?: number; timeout_seconds?: number }> = {}) => ({
+  nodes: ids.map((id) => ({ id })),
+  edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to })),
+  error_handling: errorHandling,
+});
+
+export const attempt = (nodeId: string, n: number, status: Status, seconds = 1): RawAttempt => ({
+  node_id: nodeId,
+  attempt: n,
+  status,
+  seconds,
+});
+
+export const withAttempts = (quality: number, actualTao: number, actualSeconds: number, attempts: RawAttempt[]) => ({
+  output_quality_score: quality,
+  actual_tao: actualTao,
+  actual_seconds: actualSeconds,
+  attempts,
+});
+
+export interface Counts {
+  steps_completed: number;
+  actual_retries: number;
+  timeouts: number;
+  hard_failures: number;
+}
+
+export const preCounted = (quality: number, actualTao: number, actualSeconds: number, counts: Counts) => ({
+  output_quality_score: quality,
+  actual_tao: actualTao,
+  actual_seconds: actualSeconds,
+  ...counts,
+});
+
+/** Runs `fn`, expects a SubnetError with `code` whose context names `path` and whose message shows `valueText`. */
+export function expectCodedError(fn: () => unknown, code: string, path: string, valueText?: string): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(isSubnetError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
+  const error = caught as Error & { context: { path?: string } };
+  expect(error.context.path).toBe(path);
+  expect(error.message).toContain(` at ${path}`);
+  if (valueText !== undefined) expect(error.message).toContain(`(got ${valueText})`);
+}

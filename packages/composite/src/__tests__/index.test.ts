@@ -1,0 +1,25 @@
+import { expect, it } from 'vitest';
+
+import * as composite from '../index.js';
+
+it('exports exactly the public API (every change here is an API change)', () => {
+  expect(Object.keys(composite).sort()).toEqual([
+    'COMPOSITE_ERROR_CODES',
+    'WINDOW_CAPACITY',
+    'addTaskScore',
+    'addTaskScores',
+    'compositeScore',
+    'emptyWindowState',
+    'executionRecordSchema',
+    'parseExecutionRecord',
+    'parseWindowState',
+    'parseWorkflowPlan',
+    'parseWorkflowTask',
+    'resetUid',
+    'scoreWorkflow',
+    'windowScores',
+    'windowStateSchema',
+    'workflowPlanSchema',
+    'workflowTaskSchema',
+  ]);
+});

@@ -1,0 +1,157 @@
+import { formatPath, parseInput, SubnetError } from '@subnet/core';
+
+import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+import { markTrusted, trustedPayload } from './trusted.js';
+import {
+  dagIssues,
+  executionRecordSchema,
+  planShapeSchema,
+  workflowTaskSchema,
+  type ExecutionRecord,
+  type StructuralIssue,
+  type WorkflowPlan,
+  type WorkflowTask,
+} from './workflow-schemas.js';
+
+/** Internal: what a validated plan carries for the scorer (index, per-node budgets, scratch buffers). */
+export interface CompiledPlan {
+  readonly totalSteps: number;
+  readonly index: ReadonlyMap<string, number>;
+  /** retry_count per node (0 when the node has no error_handling entry or no retry_count). */
+  readonly retryCount: Int32Array;
+  /** timeout_seconds per node (+Infinity when none is declared: only status `timeout` counts then). */
+  readonly timeoutSeconds: Float64Array;
+  /** Sum of every retry_count in error_handling (SPEC A: 0 if absent). */
+  readonly declaredRetryBudget: number;
+  /** [h] = the fewest retries h hard failures need (sum of the h smallest retry_counts). */
+  readonly minRetriesForHardFailures: Float64Array;
+  /** Scratch, reset at the start of every count: attempts seen, highest attempt number, its status. */
+  readonly attemptsSeen: Int32Array;
+  readonly lastAttempt: Float64Array;
+  readonly lastSucceeded: Uint8Array;
+  /** Scratch for the numbers of one evaluation (see `score-workflow.ts`). */
+  readonly out: Float64Array;
+}
+
+/** A task marker (validated here). */
+const TASK = Object.freeze({ kind: 'task' });
+/** A record marker (validated here). */
+const RECORD = Object.freeze({ kind: 'record' });
+
+function freezeAll(values: readonly object[]): void {
+  for (const value of values) Object.freeze(value);
+}
+
+/**
+ * Validates a task (SPEC section A) and returns it frozen. A value returned by this function is
+ * recognised by {@link scoreWorkflow}, which then skips validating it again.
+ *
+ * @param input - the task as received (wire format), or a task this function returned
+ * @returns the validated, frozen task
+ * @throws SubnetError `COMPOSITE_INVALID_TASK` naming the path and value (e.g. `task.constraints.max_budget_tao`)
+ * @example
+ * const task = parseWorkflowTask({ task_id: 't-1', constraints: { max_budget_tao: 1, max_latency_seconds: 60 } })
+ */
+export function parseWorkflowTask(input: unknown): WorkflowTask {
+  if (trustedPayload(input) === TASK) return input as WorkflowTask;
+  const task = parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+  freezeAll([task.constraints]);
+  markTrusted(task, TASK);
+  return Object.freeze(task);
+}
+
+function throwIssues(code: string, label: string, summary: string, issues: readonly StructuralIssue[]): never {
+  const listed = issues.map((issue) => ({ path: formatPath(issue.path, label), message: issue.message, value: issue.value }));
+  const first = listed[0] ?? { path: label, message: summary, value: undefined };
+  throw new SubnetError(code, `${summary}: ${first.message}`, { context: { path: first.path, value: first.value, issues: listed } });
+}
+
+/**
+ * Validates a workflow plan (shape, then the DAG checks of SPEC section A) and returns it frozen, with
+ * its per-node retry and timeout budgets compiled for scoring.
+ *
+ * @param input - the plan as received (wire format), or a plan this function returned
+ * @returns the validated, frozen plan (`edges` and `error_handling` default to empty)
+ * @throws SubnetError `COMPOSITE_INVALID_PLAN` for a shape error, `COMPOSITE_INVALID_DAG` for no nodes,
+ *   a duplicate node id, a dangling, self or duplicate edge, a cycle, or an error_handling key that is not
+ *   a node; the message names the path (e.g. `plan.edges[2].to`) and the value
+ * @example
+ * const plan = parseWorkflowPlan({ nodes: [{ id: 'fetch' }, { id: 'summarise' }], edges: [{ from: 'fetch', to: 'summarise' }] })
+ */
+export function parseWorkflowPlan(input: unknown): WorkflowPlan {
+  if (compiledPlanOf(input) !== undefined) return input as WorkflowPlan;
+  const plan = parseInput(planShapeSchema, input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
+  const issues = dagIssues(plan);
+  if (issues.length > 0) throwIssues(COMPOSITE_ERROR_CODES.invalidDag, 'plan', 'invalid workflow DAG', issues);
+  freezeAll(plan.nodes);
+  freezeAll(plan.edges);
+  freezeAll(Object.values(plan.error_handling));
+  freezeAll([plan.nodes, plan.edges, plan.error_handling]);
+  markTrusted(plan, compile(plan));
+  return Object.freeze(plan);
+}
+
+function compile(plan: WorkflowPlan): CompiledPlan {
+  const n = plan.nodes.length;
+  const index = new Map<string, number>();
+  plan.nodes.forEach((node, i) => index.set(node.id, i));
+  const retryCount = new Int32Array(n);
+  const timeoutSeconds = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  const retries: number[] = new Array<number>(n).fill(0);
+  let declaredRetryBudget = 0;
+  for (let i = 0; i < n; i++) {
+    const entry = plan.error_handling[plan.nodes[i]?.id ?? ''];
+    if (entry === undefined) continue;
+    const retry = entry.retry_count ?? 0;
+    retries[i] = retry;
+    retryCount[i] = Math.min(retry, 0x7fffffff);
+    declaredRetryBudget += retry;
+    if (entry.timeout_seconds !== undefined) timeoutSeconds[i] = entry.timeout_seconds;
+  }
+  retries.sort((a, b) => a - b);
+  const minRetriesForHardFailures = new Float64Array(n + 1);
+  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] ?? 0) + (retries[h - 1] ?? 0);
+  return {
+    totalSteps: n,
+    index,
+    retryCount,
+    timeoutSeconds,
+    declaredRetryBudget,
+    minRetriesForHardFailures,
+    attemptsSeen: new Int32Array(n),
+    lastAttempt: new Float64Array(n),
+    lastSucceeded: new Uint8Array(n),
+    out: new Float64Array(12),
+  };
+}
+
+/** Internal: the compiled form of a plan returned by {@link parseWorkflowPlan}, else undefined. */
+export function compiledPlanOf(plan: unknown): CompiledPlan | undefined {
+  const payload = trustedPayload(plan);
+  return payload instanceof Object && 'attemptsSeen' in payload ? (payload as CompiledPlan) : undefined;
+}
+
+/**
+ * Validates an execution record on its own (SPEC section A: ranges, exactly one of the two forms,
+ * attempt numbers 1..k per node) and returns it frozen. Checks that need the plan (unknown node ids,
+ * counters the DAG cannot produce) run in {@link scoreWorkflow}.
+ *
+ * @param input - the record as received (wire format), or a record this function returned
+ * @returns the validated, frozen record
+ * @throws SubnetError `COMPOSITE_INVALID_RECORD` naming the path and value (e.g. `record.attempts[3].attempt`)
+ * @example
+ * const record = parseExecutionRecord({
+ *   output_quality_score: 0.9, actual_tao: 0.2, actual_seconds: 30,
+ *   steps_completed: 1, actual_retries: 0, timeouts: 0, hard_failures: 0,
+ * })
+ */
+export function parseExecutionRecord(input: unknown): ExecutionRecord {
+  if (trustedPayload(input) === RECORD) return input as ExecutionRecord;
+  const record = parseInput(executionRecordSchema, input, COMPOSITE_ERROR_CODES.invalidRecord, 'record');
+  if (record.attempts !== undefined) {
+    freezeAll(record.attempts);
+    Object.freeze(record.attempts);
+  }
+  markTrusted(record, RECORD);
+  return Object.freeze(record);
+}
