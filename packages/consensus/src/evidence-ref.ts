@@ -1,0 +1,95 @@
+import { SubnetError } from '@subnet/core';
+
+import { CONSENSUS_ERROR_CODES } from './errors.js';
+import { createMemo } from './memo.js';
+
+/** `#L<a>` or `#L<a>-L<b>` at the end of the reference. */
+const HASH_RANGE = /#L([0-9]+)(?:-L([0-9]+))?$/;
+/** `:<a>` or `:<a>-<b>` at the end of the reference. */
+const COLON_RANGE = /:([0-9]+)(?:-([0-9]+))?$/;
+
+/** Outcome of normalising an evidence reference without throwing. */
+export type EvidenceRefOutcome = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
+
+const memo = createMemo<EvidenceRefOutcome>(8192);
+
+/** Drops leading zeros from a decimal digit string ("007" -> "7", "0" stays "0"). */
+function canonicalLine(digits: string): string {
+  const stripped = digits.replace(/^0+/, '');
+  return stripped === '' ? '0' : stripped;
+}
+
+/** Compares two canonical decimal strings as integers of any size. */
+function lineGreater(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a > b;
+}
+
+function normalise(ref: string): EvidenceRefOutcome {
+  // 1. trim; a span id before the first ':' (no '/' and no '.') is dropped with its ':'.
+  let text = ref.trim();
+  const colon = text.indexOf(':');
+  if (colon >= 0) {
+    const head = text.slice(0, colon);
+    if (!head.includes('/') && !head.includes('.')) text = text.slice(colon + 1);
+  }
+  // 2. split off a line range at the end.
+  let range = '';
+  const match = HASH_RANGE.exec(text) ?? COLON_RANGE.exec(text);
+  if (match !== null) {
+    const a = canonicalLine(match[1] ?? '');
+    const b = match[2] === undefined ? a : canonicalLine(match[2]);
+    if (lineGreater(a, b)) return { ok: false, message: `the line range starts after it ends (${a} > ${b})` };
+    range = `#L${a}-L${b}`;
+    text = text.slice(0, match.index);
+  }
+  // 3. the path: backslashes to '/', leading './' removed, repeated '/' collapsed.
+  let path = text.replace(/\\/g, '/');
+  while (path.startsWith('./')) path = path.slice(2);
+  path = path.replace(/\/{2,}/g, '/');
+  if (path === '') return { ok: false, message: 'the path is empty' };
+  // 4. path#La-Lb, or just the path.
+  return { ok: true, value: path + range };
+}
+
+/**
+ * Normalises an evidence reference without throwing (used by the schema and the key).
+ *
+ * @param ref - the raw `evidence_ref`
+ * @returns the normalised form, or why it cannot be normalised
+ */
+export function tryNormaliseEvidenceRef(ref: string): EvidenceRefOutcome {
+  return memo.get(ref, normalise);
+}
+
+/**
+ * Normalises a finding's `evidence_ref` as SPEC section B prescribes, so that two miners pointing at the
+ * same lines of the same file write the same text:
+ *
+ * 1. trim; if the text before the first `:` contains neither `/` nor `.`, it is a per-miner span id: drop
+ *    it and the `:`;
+ * 2. split off a line range `#L<a>` / `#L<a>-L<b>`, or `:<a>` / `:<a>-<b>`, at the end; a single line `a`
+ *    becomes `a-a`; leading zeros are dropped; `a > b` is invalid;
+ * 3. the path: backslashes become `/`, leading `./` are removed, runs of `/` collapse to one;
+ * 4. the result is `path#La-Lb`, or just `path` without a range.
+ *
+ * @param ref - the raw `evidence_ref`
+ * @returns the normalised reference
+ * @throws SubnetError `CONSENSUS_INVALID_EVIDENCE_REF` when the range has a > b or the path is empty
+ *   (path `evidence_ref`, value the raw reference)
+ * @example
+ * normaliseEvidenceRef('p1-span-7:.\\tools\\getfile.py:12') // 'tools/getfile.py#L12-L12'
+ */
+export function normaliseEvidenceRef(ref: string): string {
+  if (typeof ref !== 'string') {
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidEvidenceRef, 'an evidence reference must be a string', {
+      context: { path: 'evidence_ref', value: ref },
+    });
+  }
+  const outcome = tryNormaliseEvidenceRef(ref);
+  if (!outcome.ok) {
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidEvidenceRef, `invalid evidence reference: ${outcome.message}`, {
+      context: { path: 'evidence_ref', value: ref },
+    });
+  }
+  return outcome.value;
+}

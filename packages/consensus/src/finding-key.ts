@@ -1,0 +1,68 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { compareCodePoints, parseInput } from '@subnet/core';
+
+import { CONSENSUS_ERROR_CODES } from './errors.js';
+import { tryNormaliseEvidenceRef } from './evidence-ref.js';
+import { createMemo } from './memo.js';
+import type { SssaFinding } from './sssa-schema.js';
+import { sssaFindingSchema } from './sssa-schema.js';
+
+const keyMemo = createMemo<string>(16384);
+
+function sha256HexOf(preimage: string): string {
+  return bytesToHex(sha256(utf8ToBytes(preimage)));
+}
+
+/**
+ * The key preimage of an already-validated finding. Internal: callers outside go through
+ * {@link findingKeyPreimage}, which validates first.
+ */
+export function preimageOfParsed(finding: SssaFinding): string {
+  const outcome = tryNormaliseEvidenceRef(finding.evidence_ref);
+  // The schema rejected every reference that does not normalise; this guard keeps the types honest.
+  const evidence = outcome.ok ? outcome.value : '';
+  const cves = [...new Set(finding.cve_ids.map((id) => id.trim().toUpperCase()))].sort(compareCodePoints).join(',');
+  return `${finding.category.trim().toLowerCase()}|${finding.severity.trim().toLowerCase()}|${evidence}|${cves}|${finding.target_pattern.trim()}`;
+}
+
+/** sha256 hex of a preimage, memoised (a group's members report the same findings many times). */
+export function keyOfPreimage(preimage: string): string {
+  return keyMemo.get(preimage, sha256HexOf);
+}
+
+/**
+ * The text whose sha256 is a finding's canonical key (SPEC section B):
+ * `category|severity|normalised(evidence_ref)|sorted_cve_ids|target_pattern`, where category and
+ * severity are trimmed and lowercased, the evidence reference is normalised by
+ * {@link normaliseEvidenceRef}, the CVE ids are trimmed, uppercased, de-duplicated, sorted by code point
+ * and joined by `,` (empty when none), and the target pattern is trimmed. `id` and `description` play no
+ * part.
+ *
+ * @param finding - a finding as it appears in an SSSA (snake_case)
+ * @returns the preimage text
+ * @throws SubnetError `CONSENSUS_INVALID_FINDING` naming the bad field (`finding.evidence_ref`)
+ * @example
+ * findingKeyPreimage({ id: 'x', category: ' Tool_Poison ', severity: 'HIGH', description: '',
+ *   evidence_ref: 's1:tools/getfile.py:12-18', cve_ids: [], target_pattern: 'getfile' })
+ * // 'tool_poison|high|tools/getfile.py#L12-L18||getfile'
+ */
+export function findingKeyPreimage(finding: unknown): string {
+  return preimageOfParsed(parseInput(sssaFindingSchema, finding, CONSENSUS_ERROR_CODES.invalidFinding, 'finding'));
+}
+
+/**
+ * A finding's canonical key: lowercase hex sha256 of the UTF-8 bytes of {@link findingKeyPreimage}. The
+ * same finding reported with other ids, descriptions, span-id prefixes, path spellings, CVE order or CVE
+ * case gets the same key; another line range, CVE set, category, severity or target gets another key.
+ *
+ * @param finding - a finding as it appears in an SSSA (snake_case)
+ * @returns 64 lowercase hex characters
+ * @throws SubnetError `CONSENSUS_INVALID_FINDING` naming the bad field (`finding.severity`)
+ * @example
+ * canonicalFindingKey({ id: 'f1', category: 'tool_poison', severity: 'high', description: 'poisoned tool',
+ *   evidence_ref: 'tools/getfile.py#L12-L18', cve_ids: [], target_pattern: 'getfile' }) // 'e51566bbeccd430e931e2e5ff6882f25c92d8456e35813ca9250e48083182408'
+ */
+export function canonicalFindingKey(finding: unknown): string {
+  return keyOfPreimage(findingKeyPreimage(finding));
+}

@@ -1,0 +1,31 @@
+export { CONSENSUS_ERROR_CODES } from './errors.js';
+export { normaliseEvidenceRef } from './evidence-ref.js';
+export { canonicalFindingKey, findingKeyPreimage } from './finding-key.js';
+export { majorityThreshold, MIN_GROUP_SIZE } from './majority.js';
+export { parseSssa, SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-schema.js';
+export type { Severity, Sssa, SssaDependency, SssaFinding, SssaPolicyRule, Verdict } from './sssa-schema.js';
+export { computeConsensus, CONSENSUS_WEIGHTS } from './compute-consensus.js';
+export type {
+  ConsensusComponents,
+  ConsensusGroup,
+  ConsensusInput,
+  ConsensusMemberInput,
+  ConsensusResult,
+  CveKey,
+  DependencyKey,
+  MemberConsensus,
+  PolicyRuleKey,
+  Role,
+} from './compute-consensus.js';
+export { DEFAULT_EMISSION_TABLES, emission } from './emission.js';
+export type { EmissionFactors, EmissionFactorValues, EmissionResult, EmissionTables } from './emission.js';
+export { verificationSeed } from './draw-stream.js';
+export { DEFAULT_ELIGIBILITY_FILTERS, selectVerificationGroup } from './select-verification-group.js';
+export type {
+  EligibilityFilters,
+  ExcludedCandidate,
+  SelectedMember,
+  SelectionCandidate,
+  SelectionInput,
+  VerificationGroup,
+} from './select-verification-group.js';

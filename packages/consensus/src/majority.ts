@@ -1,0 +1,30 @@
+/**
+ * The fewest members that make a group: below it every consensus is `null` (SPEC section B).
+ *
+ * @example if (sssas.length < MIN_GROUP_SIZE) console.log('no consensus: emission uses the neutral factor 1')
+ */
+export const MIN_GROUP_SIZE = 3;
+
+/**
+ * How many of `n` members must report an item for it to enter a group set: strictly more than n/2, that
+ * is `floor(n / 2) + 1` (n = 3 -> 2, n = 4 -> 3, n = 5 -> 3). SPEC section B.
+ *
+ * @param n - the group size (a non-negative integer)
+ * @returns the majority threshold
+ * @example majorityThreshold(4) // 3
+ */
+export function majorityThreshold(n: number): number {
+  return Math.floor(n / 2) + 1;
+}
+
+/**
+ * The items reported by at least `threshold` of the given per-member sets (each member counts an item
+ * once because each member's items are a set).
+ */
+export function majoritySet(memberSets: readonly ReadonlySet<string>[], threshold: number): Set<string> {
+  const counts = new Map<string, number>();
+  for (const set of memberSets) for (const item of set) counts.set(item, (counts.get(item) ?? 0) + 1);
+  const out = new Set<string>();
+  for (const [item, count] of counts) if (count >= threshold) out.add(item);
+  return out;
+}
