@@ -1,0 +1,96 @@
+import type { Hotkey } from '@subnet/core';
+
+import { checkArray, checkHotkey, checkInteger, checkObject } from './checks.js';
+import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
+import type { HotkeyWeight } from './order.js';
+import { compareHotkeys, deepFreeze } from './order.js';
+
+/** One bounty hunter's record for the epoch (SPEC C.8). */
+export interface BountyRecord {
+  readonly hotkey: Hotkey;
+  /** Issues accepted as valid (integer >= 0). */
+  readonly validIssues: number;
+  /** Issues rejected as invalid (integer >= 0). */
+  readonly invalidIssues: number;
+  /** Starred repositories (integer >= 0). */
+  readonly starredRepos: number;
+}
+
+/** Points per valid issue (SPEC C.8). */
+export const POINTS_PER_VALID_ISSUE = 5;
+/** Points for the full base weight of 1. */
+export const POINTS_FOR_FULL_WEIGHT = 100;
+/** Star bonus per starred repository. */
+export const STAR_BONUS_PER_REPO = 0.25;
+/** Largest star bonus. */
+export const STAR_BONUS_MAX = 1.25;
+/** Fewest valid issues for the star bonus to count. */
+export const STAR_BONUS_MIN_VALID_ISSUES = 2;
+
+/** Why a hunter's W is what it is. */
+export interface BountyMinerExplanation {
+  readonly hotkey: Hotkey;
+  readonly points: number;
+  /** min(points / 100, 1). */
+  readonly base: number;
+  /** min(0.25·starred, 1.25) when valid >= 2, else 0. */
+  readonly stars: number;
+  /** base + stars, or 0 under the penalty. */
+  readonly w: number;
+  /** True when invalid > valid: W = 0. */
+  readonly penalised: boolean;
+}
+
+/** The outcome of {@link bountyWeights}. */
+export interface BountyResult {
+  /** W / Σ W per hunter, by hotkey (all 0 when Σ W = 0). */
+  readonly weights: readonly HotkeyWeight[];
+  /** 1 when Σ W = 0 (everything to the burn uid), else 0. */
+  readonly burn: number;
+  readonly explanation: { readonly totalW: number; readonly miners: readonly BountyMinerExplanation[] };
+}
+
+/**
+ * Weights of the bounty challenge (SPEC C.8): points = 5·valid; W = min(points/100, 1) + W_stars with
+ * W_stars = min(0.25·starred, 1.25) counted only with >= 2 valid issues; invalid > valid gives W = 0;
+ * weight = W / Σ W (Σ in hotkey order). When Σ W = 0 everything goes to the burn uid.
+ *
+ * @param records - one per hunter (unique hotkeys, non-negative integer counts)
+ * @returns weights by hotkey, the burn and each hunter's W
+ * @throws SubnetError `AGGREGATION_INVALID_INPUT`, `AGGREGATION_DUPLICATE_HOTKEY`
+ * @example bountyWeights([{ hotkey: a, validIssues: 20, invalidIssues: 0, starredRepos: 0 }]).weights[0].weight // 1
+ */
+export function bountyWeights(records: readonly BountyRecord[]): BountyResult {
+  checkArray(records, 'records');
+  const checked: BountyRecord[] = records.map((raw, i) => {
+    const r = checkObject(raw, `records[${i}]`) as unknown as BountyRecord;
+    return {
+      hotkey: checkHotkey(r.hotkey, `records[${i}].hotkey`),
+      validIssues: checkInteger(r.validIssues, `records[${i}].validIssues`),
+      invalidIssues: checkInteger(r.invalidIssues, `records[${i}].invalidIssues`),
+      starredRepos: checkInteger(r.starredRepos, `records[${i}].starredRepos`),
+    };
+  });
+  checked.sort((a, b) => compareHotkeys(a.hotkey, b.hotkey));
+  for (let i = 1; i < checked.length; i += 1) {
+    if ((checked[i] as BountyRecord).hotkey === (checked[i - 1] as BountyRecord).hotkey) {
+      fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hunter appears twice', 'records', (checked[i] as BountyRecord).hotkey);
+    }
+  }
+  return deepFreeze(bountyUnchecked(checked));
+}
+
+/** {@link bountyWeights} on validated records sorted by hotkey (internal). */
+export function bountyUnchecked(sorted: readonly BountyRecord[]): BountyResult {
+  const miners: BountyMinerExplanation[] = sorted.map((r) => {
+    const points = POINTS_PER_VALID_ISSUE * r.validIssues;
+    const base = Math.min(points / POINTS_FOR_FULL_WEIGHT, 1);
+    const stars = r.validIssues >= STAR_BONUS_MIN_VALID_ISSUES ? Math.min(STAR_BONUS_PER_REPO * r.starredRepos, STAR_BONUS_MAX) : 0;
+    const penalised = r.invalidIssues > r.validIssues;
+    return { hotkey: r.hotkey, points, base, stars, w: penalised ? 0 : base + stars, penalised };
+  });
+  let totalW = 0;
+  for (const m of miners) totalW += m.w;
+  const weights = miners.map((m) => ({ hotkey: m.hotkey, weight: totalW > 0 ? m.w / totalW : 0 }));
+  return { weights, burn: totalW > 0 ? 0 : 1, explanation: { totalW, miners } };
+}
