@@ -3,11 +3,11 @@ import { compareCodePoints, parseInput, uidSchema } from '@subnet/core';
 import { z } from 'zod';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
-import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
-import { memoHotkeySchema } from './hotkey.js';
-import { deepFreeze } from './freeze.js';
-import { MIN_GROUP_SIZE, majoritySet, majorityThreshold } from './majority.js';
-import type { Sssa, Verdict } from './sssa-schema.js';
+import type { DocumentSets } from './document-sets.js';
+import { computeDocumentSets, decode, encode2, trustedDocumentSets } from './document-sets.js';
+import { isValidHotkey, memoHotkeySchema } from './hotkey.js';
+import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
+import type { Verdict } from './sssa-schema.js';
 import { sssaSchema } from './sssa-schema.js';
 
 /** The role a miner plays in a verification group. */
@@ -152,59 +152,139 @@ const groupShellSchema = z.object({
   }),
 });
 
+interface ShellMember {
+  readonly uid: Uid;
+  readonly hotkey: Hotkey;
+  readonly role: Role;
+  readonly sssa: unknown;
+}
+
+interface Shell {
+  readonly taskId: string;
+  readonly members: readonly ShellMember[];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The group shell when it is plainly valid, checked without zod (the same rules as `groupShellSchema`,
+ * the same memoised hotkey check); `undefined` on anything else, and `groupShellSchema` then decides and
+ * names the error. It only ever accepts what the schema accepts.
+ */
+function plainShell(input: unknown): Shell | undefined {
+  if (!isRecord(input)) return undefined;
+  const { taskId, members } = input;
+  if (typeof taskId !== 'string' || taskId.trim() === '' || !Array.isArray(members)) return undefined;
+  const out: ShellMember[] = [];
+  const uids = new Set<number>();
+  const hotkeys = new Set<string>();
+  for (let i = 0; i < members.length; i++) {
+    const member: unknown = members[i];
+    if (!isRecord(member)) return undefined;
+    const { uid, hotkey, role, sssa } = member;
+    if (typeof uid !== 'number' || !Number.isSafeInteger(uid) || uid < 0 || uid > 65535) return undefined;
+    if (typeof hotkey !== 'string' || !isValidHotkey(hotkey)) return undefined;
+    if (role !== 'primary' && role !== 'auditor') return undefined;
+    if (uids.has(uid) || hotkeys.has(hotkey)) return undefined;
+    uids.add(uid);
+    hotkeys.add(hotkey);
+    out.push({ uid: uid as Uid, hotkey: hotkey as Hotkey, role, sssa });
+  }
+  return { taskId, members: out };
+}
+
 interface Prepared {
   readonly uid: Uid;
   readonly hotkey: Hotkey;
   readonly role: Role;
-  readonly verdict: Verdict;
-  readonly risk: number;
-  readonly keys: ReadonlySet<string>;
-  readonly capabilities: ReadonlySet<string>;
-  readonly dependencies: ReadonlySet<string>;
-  readonly cves: ReadonlySet<string>;
-  readonly rules: ReadonlySet<string>;
+  readonly sets: DocumentSets;
 }
 
 /**
- * Tuples are encoded by length-prefixing every element (`3:abc5:1.0.0`): unambiguous whatever characters
- * the strings hold, and cheaper than JSON. Only group-set members are ever decoded.
+ * One kind of item (finding keys, capabilities, ...) across a group, interned to small integers:
+ * `ids[offsets[m] .. offsets[m + 1])` are member m's items, `counts[id]` how many members reported item
+ * `id` (each member counts an item once: its list holds distinct items), `names[id]` the item.
  */
-function encode2(a: string, b: string): string {
-  return `${a.length}:${a}${b.length}:${b}`;
-}
-function encode3(a: string, b: string, c: string): string {
-  return `${a.length}:${a}${b.length}:${b}${c.length}:${c}`;
-}
-function decode(encoded: string): string[] {
-  const out: string[] = [];
-  let at = 0;
-  while (at < encoded.length) {
-    const colon = encoded.indexOf(':', at);
-    const length = Number(encoded.slice(at, colon));
-    out.push(encoded.slice(colon + 1, colon + 1 + length));
-    at = colon + 1 + length;
-  }
-  return out;
+interface Tally {
+  readonly index: Map<string, number>;
+  readonly names: string[];
+  readonly counts: number[];
+  readonly ids: Int32Array;
+  readonly offsets: Int32Array;
 }
 
-function prepare(uid: Uid, hotkey: Hotkey, role: Role, sssa: Sssa): Prepared {
-  const keys = new Set<string>();
-  for (const finding of sssa.findings) keys.add(keyOfPreimage(preimageOfParsed(finding)));
-  const capabilities = new Set<string>();
-  for (const capability of sssa.capabilities) capabilities.add(capability.trim().toLowerCase());
-  const dependencies = new Set<string>();
-  const cves = new Set<string>();
-  for (const dependency of sssa.dependencies) {
-    const name = dependency.package.trim().toLowerCase();
-    const version = dependency.version.trim();
-    dependencies.add(encode2(name, version));
-    for (const cve of dependency.cves) cves.add(encode3(name, version, cve.trim().toUpperCase()));
+function tally(lists: readonly (readonly string[])[]): Tally {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const index = new Map<string, number>();
+  const names: string[] = [];
+  const counts: number[] = [];
+  const ids = new Int32Array(total);
+  const offsets = new Int32Array(lists.length + 1);
+  let at = 0;
+  for (let m = 0; m < lists.length; m++) {
+    offsets[m] = at;
+    for (const item of lists[m] ?? []) {
+      let id = index.get(item);
+      if (id === undefined) {
+        id = names.length;
+        index.set(item, id);
+        names.push(item);
+        counts.push(1);
+      } else {
+        counts[id] = (counts[id] ?? 0) + 1;
+      }
+      ids[at++] = id;
+    }
   }
-  const rules = new Set<string>();
-  for (const rule of sssa.policy.rules) {
-    rules.add(encode3(rule.resource.trim().toLowerCase(), rule.action.trim().toLowerCase(), rule.pattern.trim()));
+  offsets[lists.length] = at;
+  return { index, names, counts, ids, offsets };
+}
+
+/** `inGroup[id]` = 1 when item `id` is reported by at least `threshold` members; returns the group size too. */
+function majorityMask(t: Tally, threshold: number): { readonly inGroup: Uint8Array; readonly size: number } {
+  const inGroup = new Uint8Array(t.names.length);
+  let size = 0;
+  for (let id = 0; id < t.names.length; id++) {
+    if ((t.counts[id] ?? 0) >= threshold) {
+      inGroup[id] = 1;
+      size++;
+    }
   }
-  return { uid, hotkey, role, verdict: sssa.verdict, risk: sssa.risk_score, keys, capabilities, dependencies, cves, rules };
+  return { inGroup, size };
+}
+
+/** |M ∩ G| for member m. */
+function intersectionSize(t: Tally, inGroup: Uint8Array, m: number): number {
+  let count = 0;
+  const end = t.offsets[m + 1] ?? 0;
+  for (let at = t.offsets[m] ?? 0; at < end; at++) count += inGroup[t.ids[at] ?? 0] ?? 0;
+  return count;
+}
+
+/** |M| for member m. */
+function memberSize(t: Tally, m: number): number {
+  return (t.offsets[m + 1] ?? 0) - (t.offsets[m] ?? 0);
+}
+
+/** |M ∩ G| / |G|, 1.0 when G is empty. */
+function coverage(t: Tally, inGroup: Uint8Array, groupSize: number, m: number): number {
+  return groupSize === 0 ? 1 : intersectionSize(t, inGroup, m) / groupSize;
+}
+
+/** Jaccard |M ∩ G| / |M ∪ G|, 1.0 when both are empty. */
+function jaccard(t: Tally, inGroup: Uint8Array, groupSize: number, m: number): number {
+  const inter = intersectionSize(t, inGroup, m);
+  const union = memberSize(t, m) + groupSize - inter;
+  return union === 0 ? 1 : inter / union;
+}
+
+/** The group's items (names where `inGroup` is set), in first-seen order. */
+function groupItems(t: Tally, inGroup: Uint8Array): string[] {
+  const out: string[] = [];
+  for (let id = 0; id < t.names.length; id++) if (inGroup[id] === 1) out.push(t.names[id] ?? '');
+  return out;
 }
 
 function compareTuples(a: readonly string[], b: readonly string[]): number {
@@ -215,26 +295,8 @@ function compareTuples(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-function sortedTuples(set: ReadonlySet<string>): string[][] {
-  return [...set].map(decode).sort(compareTuples);
-}
-
-function intersectionSize(member: ReadonlySet<string>, group: ReadonlySet<string>): number {
-  let count = 0;
-  for (const item of member) if (group.has(item)) count++;
-  return count;
-}
-
-/** |M ∩ G| / |G|, 1.0 when G is empty. */
-function coverage(member: ReadonlySet<string>, group: ReadonlySet<string>): number {
-  return group.size === 0 ? 1 : intersectionSize(member, group) / group.size;
-}
-
-/** Jaccard |M ∩ G| / |M ∪ G|, 1.0 when both are empty. */
-function jaccard(member: ReadonlySet<string>, group: ReadonlySet<string>): number {
-  const inter = intersectionSize(member, group);
-  const union = member.size + group.size - inter;
-  return union === 0 ? 1 : inter / union;
+function sortedTuples(items: readonly string[]): string[][] {
+  return items.map(decode).sort(compareTuples);
 }
 
 function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
@@ -263,78 +325,76 @@ function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
  * result.members.map((m) => m.consensus); // [0.957, ...]
  */
 export function computeConsensus(input: ConsensusInput): ConsensusResult {
-  const shell = parseInput(groupShellSchema, input, CONSENSUS_ERROR_CODES.invalidGroup, '');
-  const prepared = shell.members
-    .map((member, i) =>
-      prepare(
-        member.uid,
-        member.hotkey,
-        member.role,
-        parseInput(sssaSchema, member.sssa, CONSENSUS_ERROR_CODES.invalidSssa, `members[${i}].sssa`),
-      ),
-    )
-    .sort((a, b) => a.uid - b.uid);
+  const shell = plainShell(input) ?? parseInput(groupShellSchema, input, CONSENSUS_ERROR_CODES.invalidGroup, '');
+  const prepared: Prepared[] = [];
+  for (let i = 0; i < shell.members.length; i++) {
+    const member = shell.members[i];
+    if (member === undefined) continue;
+    const sets =
+      trustedDocumentSets(member.sssa) ??
+      computeDocumentSets(parseInput(sssaSchema, member.sssa, CONSENSUS_ERROR_CODES.invalidSssa, `members[${i}].sssa`));
+    prepared.push({ uid: member.uid, hotkey: member.hotkey, role: member.role, sets });
+  }
+  prepared.sort((a, b) => a.uid - b.uid);
   const n = prepared.length;
 
   if (n < MIN_GROUP_SIZE) {
-    return deepFreeze({
+    return Object.freeze({
       taskId: shell.taskId,
       n,
       group: null,
-      members: prepared.map((m) => ({
-        uid: m.uid,
-        hotkey: m.hotkey,
-        role: m.role,
-        consensus: null,
-        components: null,
-        keys: [...m.keys].sort(),
-      })),
+      members: Object.freeze(
+        prepared.map((m) =>
+          Object.freeze({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, keys: m.sets.keys }),
+        ),
+      ),
     });
   }
 
   const threshold = majorityThreshold(n);
-  const groupKeys = majoritySet(
-    prepared.map((m) => m.keys),
-    threshold,
-  );
-  const groupCapabilities = majoritySet(
-    prepared.map((m) => m.capabilities),
-    threshold,
-  );
-  const groupDependencies = majoritySet(
-    prepared.map((m) => m.dependencies),
-    threshold,
-  );
-  const groupCves = new Set<string>();
-  for (const cve of majoritySet(
-    prepared.map((m) => m.cves),
-    threshold,
-  )) {
-    const [name = '', version = ''] = decode(cve);
-    if (groupDependencies.has(encode2(name, version))) groupCves.add(cve);
+  const keys = tally(prepared.map((m) => m.sets.keys));
+  const capabilities = tally(prepared.map((m) => m.sets.capabilities));
+  const dependencies = tally(prepared.map((m) => m.sets.dependencies));
+  const cves = tally(prepared.map((m) => m.sets.cves));
+  const rules = tally(prepared.map((m) => m.sets.rules));
+  const groupKeys = majorityMask(keys, threshold);
+  const groupCapabilities = majorityMask(capabilities, threshold);
+  const groupDependencies = majorityMask(dependencies, threshold);
+  const groupRules = majorityMask(rules, threshold);
+  // G_cves: majority CVE keys whose dependency is in G_deps.
+  const groupCves = majorityMask(cves, threshold);
+  let groupCveCount = groupCves.size;
+  for (let id = 0; id < cves.names.length; id++) {
+    if (groupCves.inGroup[id] !== 1) continue;
+    const [name = '', version = ''] = decode(cves.names[id] ?? '');
+    const dependency = dependencies.index.get(encode2(name, version));
+    if (dependency === undefined || groupDependencies.inGroup[dependency] !== 1) {
+      groupCves.inGroup[id] = 0;
+      groupCveCount--;
+    }
   }
-  const groupRules = majoritySet(
-    prepared.map((m) => m.rules),
-    threshold,
-  );
   const verdictCounts: Record<Verdict, number> = { ALLOW: 0, BLOCK: 0, REVIEW: 0 };
   let riskSum = 0;
   for (const m of prepared) {
-    verdictCounts[m.verdict] += 1;
-    riskSum += m.risk;
+    verdictCounts[m.sets.verdict] += 1;
+    riskSum += m.sets.risk;
   }
   const verdict = groupVerdict(verdictCounts);
   const riskMean = riskSum / n;
+  const groupKeyCount = groupKeys.size;
 
-  const members: MemberConsensus[] = prepared.map((m) => {
-    const matched = intersectionSize(m.keys, groupKeys);
-    const findingsRecall = groupKeys.size === 0 ? 1 : matched / groupKeys.size;
-    const findingsPrecision = m.keys.size === 0 ? (groupKeys.size === 0 ? 1 : 0) : matched / m.keys.size;
-    const verdictAgreement = m.verdict === verdict ? 1 : m.verdict === 'REVIEW' ? 0.5 : 0;
-    const capabilitiesAgreement = jaccard(m.capabilities, groupCapabilities);
-    const riskAgreement = Math.max(0, 1 - Math.abs(m.risk - riskMean));
-    const dependenciesAgreement = 0.5 * coverage(m.dependencies, groupDependencies) + 0.5 * coverage(m.cves, groupCves);
-    const policyAgreement = jaccard(m.rules, groupRules);
+  const members: MemberConsensus[] = prepared.map((m, i) => {
+    const ownKeys = memberSize(keys, i);
+    const matched = intersectionSize(keys, groupKeys.inGroup, i);
+    const findingsRecall = groupKeyCount === 0 ? 1 : matched / groupKeyCount;
+    const findingsPrecision = ownKeys === 0 ? (groupKeyCount === 0 ? 1 : 0) : matched / ownKeys;
+    const verdictAgreement = m.sets.verdict === verdict ? 1 : m.sets.verdict === 'REVIEW' ? 0.5 : 0;
+    const capabilitiesAgreement = jaccard(capabilities, groupCapabilities.inGroup, groupCapabilities.size, i);
+    const riskAgreement = Math.max(0, 1 - Math.abs(m.sets.risk - riskMean));
+    const dependenciesAgreement =
+      0.5 * coverage(dependencies, groupDependencies.inGroup, groupDependencies.size, i) +
+      0.5 * coverage(cves, groupCves.inGroup, groupCveCount, i);
+    const policyAgreement = jaccard(rules, groupRules.inGroup, groupRules.size, i);
     const sum =
       CONSENSUS_WEIGHTS.findingsRecall * findingsRecall +
       CONSENSUS_WEIGHTS.findingsPrecision * findingsPrecision +
@@ -343,12 +403,12 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
       CONSENSUS_WEIGHTS.riskAgreement * riskAgreement +
       CONSENSUS_WEIGHTS.dependenciesAgreement * dependenciesAgreement +
       CONSENSUS_WEIGHTS.policyAgreement * policyAgreement;
-    return {
+    return Object.freeze({
       uid: m.uid,
       hotkey: m.hotkey,
       role: m.role,
       consensus: Math.min(1, Math.max(0, sum)),
-      components: {
+      components: Object.freeze({
         findingsRecall,
         findingsPrecision,
         verdictAgreement,
@@ -356,26 +416,38 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
         riskAgreement,
         dependenciesAgreement,
         policyAgreement,
-      },
-      keys: [...m.keys].sort(),
-    };
+      }),
+      keys: m.sets.keys,
+    });
   });
 
-  return deepFreeze({
+  return Object.freeze({
     taskId: shell.taskId,
     n,
-    group: {
+    group: Object.freeze({
       n,
       majority: threshold,
-      findingKeys: [...groupKeys].sort(),
+      findingKeys: Object.freeze(groupItems(keys, groupKeys.inGroup).sort()),
       verdict,
-      verdictCounts,
-      capabilities: [...groupCapabilities].sort(compareCodePoints),
+      verdictCounts: Object.freeze(verdictCounts),
+      capabilities: Object.freeze(groupItems(capabilities, groupCapabilities.inGroup).sort(compareCodePoints)),
       riskMean,
-      dependencies: sortedTuples(groupDependencies).map(([name = '', version = '']) => ({ package: name, version })),
-      cves: sortedTuples(groupCves).map(([name = '', version = '', cve = '']) => ({ package: name, version, cve })),
-      policyRules: sortedTuples(groupRules).map(([resource = '', action = '', pattern = '']) => ({ resource, action, pattern })),
-    },
-    members,
+      dependencies: Object.freeze(
+        sortedTuples(groupItems(dependencies, groupDependencies.inGroup)).map(([name = '', version = '']) =>
+          Object.freeze({ package: name, version }),
+        ),
+      ),
+      cves: Object.freeze(
+        sortedTuples(groupItems(cves, groupCves.inGroup)).map(([name = '', version = '', cve = '']) =>
+          Object.freeze({ package: name, version, cve }),
+        ),
+      ),
+      policyRules: Object.freeze(
+        sortedTuples(groupItems(rules, groupRules.inGroup)).map(([resource = '', action = '', pattern = '']) =>
+          Object.freeze({ resource, action, pattern }),
+        ),
+      ),
+    }),
+    members: Object.freeze(members),
   });
 }

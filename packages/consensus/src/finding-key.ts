@@ -22,7 +22,14 @@ export function preimageOfParsed(finding: SssaFinding): string {
   const outcome = tryNormaliseEvidenceRef(finding.evidence_ref);
   // The schema rejected every reference that does not normalise; this guard keeps the types honest.
   const evidence = outcome.ok ? outcome.value : '';
-  const cves = [...new Set(finding.cve_ids.map((id) => id.trim().toUpperCase()))].sort(compareCodePoints).join(',');
+  const ids = finding.cve_ids;
+  // Zero or one id (the common cases) need no set, sort or join: the same text either way.
+  const cves =
+    ids.length === 0
+      ? ''
+      : ids.length === 1
+        ? (ids[0] ?? '').trim().toUpperCase()
+        : [...new Set(ids.map((id) => id.trim().toUpperCase()))].sort(compareCodePoints).join(',');
   return `${finding.category.trim().toLowerCase()}|${finding.severity.trim().toLowerCase()}|${evidence}|${cves}|${finding.target_pattern.trim()}`;
 }
 

@@ -23,3 +23,8 @@ export const memoHotkeySchema = z
     if (message !== '') ctx.addIssue({ code: 'custom', message });
   })
   .transform((value) => value as Hotkey);
+
+/** Whether `value` passes {@link memoHotkeySchema} (the same memoised check, without zod). */
+export function isValidHotkey(value: string): boolean {
+  return verdicts.get(value, check) === '';
+}

@@ -16,15 +16,3 @@ export const MIN_GROUP_SIZE = 3;
 export function majorityThreshold(n: number): number {
   return Math.floor(n / 2) + 1;
 }
-
-/**
- * The items reported by at least `threshold` of the given per-member sets (each member counts an item
- * once because each member's items are a set).
- */
-export function majoritySet(memberSets: readonly ReadonlySet<string>[], threshold: number): Set<string> {
-  const counts = new Map<string, number>();
-  for (const set of memberSets) for (const item of set) counts.set(item, (counts.get(item) ?? 0) + 1);
-  const out = new Set<string>();
-  for (const [item, count] of counts) if (count >= threshold) out.add(item);
-  return out;
-}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { tryNormaliseEvidenceRef } from './evidence-ref.js';
+import { isTrusted, markTrusted } from './trusted.js';
 
 /**
  * The three verdicts an SSSA can give.
@@ -116,15 +117,49 @@ export type SssaDependency = Sssa['dependencies'][number];
 /** One policy rule of a parsed SSSA. */
 export type SssaPolicyRule = Sssa['policy']['rules'][number];
 
+/** Freezes every object and array the schema built (the values of unknown fields are the caller's: left alone). */
+function freezeParsed(sssa: Sssa): void {
+  for (const finding of sssa.findings) {
+    Object.freeze(finding.cve_ids);
+    Object.freeze(finding);
+  }
+  Object.freeze(sssa.findings);
+  Object.freeze(sssa.capabilities);
+  for (const dependency of sssa.dependencies) {
+    Object.freeze(dependency.cves);
+    Object.freeze(dependency);
+  }
+  Object.freeze(sssa.dependencies);
+  for (const rule of sssa.policy.rules) Object.freeze(rule);
+  Object.freeze(sssa.policy.rules);
+  Object.freeze(sssa.policy);
+  if (sssa.skill !== undefined) Object.freeze(sssa.skill);
+  if (typeof sssa.signature === 'object') Object.freeze(sssa.signature);
+  Object.freeze(sssa);
+}
+
 /**
- * Validates an SSSA document at the boundary.
+ * Validates an SSSA document at the boundary and returns it frozen. Parse once, then score: a document
+ * returned by this function is recognised by `computeConsensus` (and by this function), which then
+ * skip validating it again and reuse its finding keys and sets, computed on first use. Only the very
+ * object returned counts: a copy (spread, `structuredClone`, JSON round trip) is validated again.
  *
- * @param input - untrusted JSON value
+ * The document and every object and array the schema describes (findings, CVE lists, capabilities,
+ * dependencies, policy and rules, `skill`, an object `signature`) are new objects, frozen; the values of
+ * unknown fields are kept as given (not copied, not frozen: they are never scored).
+ *
+ * @param input - untrusted JSON value, or a document this function returned
  * @param label - the name of the document in error paths (default `sssa`)
- * @returns the parsed document (unknown fields kept)
+ * @returns the parsed, frozen document (unknown fields kept)
  * @throws SubnetError `CONSENSUS_INVALID_SSSA` naming the first bad field (`sssa.findings[0].severity`)
- * @example parseSssa(JSON.parse(text)).verdict // 'BLOCK'
+ * @example
+ * const sssa = parseSssa(JSON.parse(text)); // validate once
+ * computeConsensus({ taskId, members: [{ uid, hotkey, role: 'primary', sssa }, ...] }); // not validated again
  */
 export function parseSssa(input: unknown, label = 'sssa'): Sssa {
-  return parseInput(sssaSchema, input, CONSENSUS_ERROR_CODES.invalidSssa, label);
+  if (isTrusted(input)) return input as Sssa;
+  const sssa = parseInput(sssaSchema, input, CONSENSUS_ERROR_CODES.invalidSssa, label);
+  freezeParsed(sssa);
+  markTrusted(sssa);
+  return sssa;
 }

@@ -1,14 +1,22 @@
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 
 import { bench, describe } from 'vitest';
 
-import { canonicalFindingKey, computeConsensus, emission, normaliseEvidenceRef, selectVerificationGroup } from '../index.js';
+import { canonicalFindingKey, computeConsensus, emission, normaliseEvidenceRef, parseSssa, selectVerificationGroup } from '../index.js';
 import type { ConsensusMemberInput } from '../index.js';
 
 import { makeGroup } from './make-group.js';
 
 // Name the machine next to the table (vitest prints hz = operations per second).
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, node ${process.version}`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, node ${process.version}, ` +
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+);
+
+/** The same group with every document parsed once by `parseSssa` (the validated fast path). */
+const parsed = (group: readonly ConsensusMemberInput[]): ConsensusMemberInput[] => group.map((m) => ({ ...m, sssa: parseSssa(m.sssa) }));
 
 /** A pool of groups with pairwise distinct findings: cycling through it keeps the key memo cold. */
 function pool(members: number, findings: number, size: number): ConsensusMemberInput[][] {
@@ -17,29 +25,45 @@ function pool(members: number, findings: number, size: number): ConsensusMemberI
 
 describe('computeConsensus, 5 members x 20 findings (target >= 20,000 groups/s on one core)', () => {
   const same = makeGroup(5, 20);
-  bench('same group again (warm key memo)', () => {
+  const sameParsed = parsed(same);
+  bench('parsed documents (parseSssa once, then scored: the fast path)', () => {
+    computeConsensus({ taskId: 't', members: sameParsed });
+  });
+  bench('raw documents, same group again (validated every time, warm key memo)', () => {
     computeConsensus({ taskId: 't', members: same });
   });
   const cold = pool(5, 20, 1500);
   let i = 0;
-  bench('fresh findings every group (cold key memo)', () => {
+  bench('raw documents, fresh findings every group (cold key memo)', () => {
     computeConsensus({ taskId: 't', members: cold[i++ % cold.length]! });
+  });
+  let j = 0;
+  bench('parseSssa x5 then computeConsensus, fresh findings (cold: parse + first scoring)', () => {
+    computeConsensus({ taskId: 't', members: parsed(cold[j++ % cold.length]!) });
   });
 });
 
-describe('scaling with members (20 findings each, warm)', () => {
+describe('scaling with members (20 findings each)', () => {
   for (const members of [3, 5, 9, 17, 33]) {
     const group = makeGroup(members, 20);
-    bench(`${members} members`, () => {
+    const groupParsed = parsed(group);
+    bench(`${members} members, parsed`, () => {
+      computeConsensus({ taskId: 't', members: groupParsed });
+    });
+    bench(`${members} members, raw`, () => {
       computeConsensus({ taskId: 't', members: group });
     });
   }
 });
 
-describe('scaling with findings (5 members, warm)', () => {
+describe('scaling with findings (5 members)', () => {
   for (const findings of [5, 20, 80, 320]) {
     const group = makeGroup(5, findings);
-    bench(`${findings} findings per member`, () => {
+    const groupParsed = parsed(group);
+    bench(`${findings} findings per member, parsed`, () => {
+      computeConsensus({ taskId: 't', members: groupParsed });
+    });
+    bench(`${findings} findings per member, raw`, () => {
       computeConsensus({ taskId: 't', members: group });
     });
   }

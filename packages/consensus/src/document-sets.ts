@@ -1,0 +1,102 @@
+import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
+import type { Sssa, Verdict } from './sssa-schema.js';
+import { cacheTrustedPayload, isTrusted, trustedPayload } from './trusted.js';
+
+/**
+ * Internal: what consensus compares of one validated SSSA, each list holding distinct items. Computed
+ * once per document: cached for documents returned by `parseSssa`, recomputed for raw input.
+ */
+export interface DocumentSets {
+  readonly verdict: Verdict;
+  readonly risk: number;
+  /** Distinct canonical finding keys, sorted (`Array.prototype.sort`, code units = code points for hex); frozen. */
+  readonly keys: readonly string[];
+  /** Distinct capabilities, trimmed and lowercased. */
+  readonly capabilities: readonly string[];
+  /** Distinct encoded (package, version) keys. */
+  readonly dependencies: readonly string[];
+  /** Distinct encoded (package, version, cve) keys. */
+  readonly cves: readonly string[];
+  /** Distinct encoded (resource, action, pattern) keys. */
+  readonly rules: readonly string[];
+}
+
+/**
+ * Tuples are encoded by length-prefixing every element (`3:abc5:1.0.0`): unambiguous whatever characters
+ * the strings hold, and cheaper than JSON. Only group-set members are ever decoded.
+ */
+export function encode2(a: string, b: string): string {
+  return `${a.length}:${a}${b.length}:${b}`;
+}
+function encode3(a: string, b: string, c: string): string {
+  return `${a.length}:${a}${b.length}:${b}${c.length}:${c}`;
+}
+/** The elements of an {@link encode2} / encode3 tuple. */
+export function decode(encoded: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  while (at < encoded.length) {
+    const colon = encoded.indexOf(':', at);
+    const length = Number(encoded.slice(at, colon));
+    out.push(encoded.slice(colon + 1, colon + 1 + length));
+    at = colon + 1 + length;
+  }
+  return out;
+}
+
+/** Appends `item` to `list` unless `seen` has it (keeps first-seen order). */
+function addDistinct(seen: Set<string>, list: string[], item: string): void {
+  if (seen.has(item)) return;
+  seen.add(item);
+  list.push(item);
+}
+
+/** Computes the sets of a validated document. */
+export function computeDocumentSets(sssa: Sssa): DocumentSets {
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  for (const finding of sssa.findings) addDistinct(seen, keys, keyOfPreimage(preimageOfParsed(finding)));
+  keys.sort();
+  seen.clear();
+  const capabilities: string[] = [];
+  for (const capability of sssa.capabilities) addDistinct(seen, capabilities, capability.trim().toLowerCase());
+  seen.clear();
+  const dependencies: string[] = [];
+  const cves: string[] = [];
+  const seenCves = new Set<string>();
+  for (const dependency of sssa.dependencies) {
+    const name = dependency.package.trim().toLowerCase();
+    const version = dependency.version.trim();
+    addDistinct(seen, dependencies, encode2(name, version));
+    for (const cve of dependency.cves) {
+      addDistinct(seenCves, cves, encode3(name, version, cve.trim().toUpperCase()));
+    }
+  }
+  seen.clear();
+  const rules: string[] = [];
+  for (const rule of sssa.policy.rules) {
+    addDistinct(seen, rules, encode3(rule.resource.trim().toLowerCase(), rule.action.trim().toLowerCase(), rule.pattern.trim()));
+  }
+  return Object.freeze({
+    verdict: sssa.verdict,
+    risk: sssa.risk_score,
+    keys: Object.freeze(keys),
+    capabilities: Object.freeze(capabilities),
+    dependencies: Object.freeze(dependencies),
+    cves: Object.freeze(cves),
+    rules: Object.freeze(rules),
+  });
+}
+
+/**
+ * The sets of a document returned by `parseSssa` (computed on first use, then cached), or `undefined`
+ * when `value` is not such a document and must be validated.
+ */
+export function trustedDocumentSets(value: unknown): DocumentSets | undefined {
+  if (!isTrusted(value)) return undefined;
+  const cached = trustedPayload(value) as DocumentSets | null;
+  if (cached !== null) return cached;
+  const sets = computeDocumentSets(value as Sssa);
+  cacheTrustedPayload(value, sets);
+  return sets;
+}
