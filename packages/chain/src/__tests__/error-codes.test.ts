@@ -1,0 +1,70 @@
+import { isSubnetError } from '@subnet/core';
+import { describe, expect, it } from 'vitest';
+
+import { chainError, mapModuleError, mapPoolError } from '../chain-error.js';
+import { CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS } from '../error-codes.js';
+
+describe('error codes carry the chain name', () => {
+  it('converts chain names to CHAIN_UPPER_SNAKE', () => {
+    expect(chainErrorCode('SettingWeightsTooFast')).toBe('CHAIN_SETTING_WEIGHTS_TOO_FAST');
+    expect(chainErrorCode('HotKeyNotRegisteredInSubNet')).toBe('CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET');
+    expect(chainErrorCode('TooManyUIDsPerMechanism')).toBe('CHAIN_TOO_MANY_UIDS_PER_MECHANISM');
+    expect(chainErrorCode('AncientBirthBlock')).toBe('CHAIN_ANCIENT_BIRTH_BLOCK');
+  });
+  it('maps every weights module error of README 2.2/2.4 to its own code with the chain name in context', () => {
+    expect(MODULE_ERROR_NAMES).toHaveLength(28);
+    for (const name of MODULE_ERROR_NAMES) {
+      const error = mapModuleError('SubtensorModule', name);
+      expect(error.code).toBe(chainErrorCode(name));
+      expect(error.code).not.toBe('CHAIN_UNKNOWN_MODULE_ERROR');
+      expect(error.context.chainName).toBe(name);
+      expect(error.context.source).toBe('module');
+      expect(error.message).toContain(name);
+    }
+  });
+  it('maps an unknown module error to CHAIN_UNKNOWN_MODULE_ERROR keeping its name', () => {
+    const error = mapModuleError('Balances', 'InsufficientBalance');
+    expect(error.code).toBe('CHAIN_UNKNOWN_MODULE_ERROR');
+    expect(error.context.chainName).toBe('InsufficientBalance');
+  });
+  it('maps every pool Custom error: N of README 2.3', () => {
+    const expected: Record<number, string> = {
+      0: 'CHAIN_COLDKEY_IN_SWAP_SCHEDULE', 1: 'CHAIN_STAKE_AMOUNT_TOO_LOW', 2: 'CHAIN_BALANCE_TOO_LOW', 3: 'CHAIN_SUBNET_NOT_EXISTS',
+      4: 'CHAIN_HOTKEY_ACCOUNT_DOESNT_EXIST', 5: 'CHAIN_NOT_ENOUGH_STAKE_TO_WITHDRAW', 6: 'CHAIN_RATE_LIMIT_EXCEEDED', 7: 'CHAIN_INSUFFICIENT_LIQUIDITY',
+      8: 'CHAIN_SLIPPAGE_TOO_HIGH', 9: 'CHAIN_TRANSFER_DISALLOWED', 10: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_NETWORK', 11: 'CHAIN_INVALID_IP_ADDRESS',
+      12: 'CHAIN_SERVING_RATE_LIMIT_EXCEEDED', 13: 'CHAIN_INVALID_PORT', 14: 'CHAIN_ZERO_MAX_AMOUNT', 15: 'CHAIN_INVALID_REVEAL_ROUND',
+      16: 'CHAIN_COMMIT_NOT_FOUND', 17: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE', 18: 'CHAIN_INPUT_LENGTHS_UNEQUAL', 19: 'CHAIN_UID_NOT_FOUND',
+      20: 'CHAIN_EVM_KEY_ASSOCIATE_RATE_LIMIT_EXCEEDED', 21: 'CHAIN_COLDKEY_SWAP_DISPUTED', 22: 'CHAIN_INVALID_REAL_ACCOUNT',
+      23: 'CHAIN_FAILED_SHIELDED_TX_PARSING', 24: 'CHAIN_INVALID_SHIELDED_TX_PUB_KEY_HASH', 25: 'CHAIN_NON_ASSOCIATED_COLD_KEY',
+      26: 'CHAIN_DELEGATE_TAKE_TOO_LOW', 27: 'CHAIN_DELEGATE_TAKE_TOO_HIGH', 255: 'CHAIN_BAD_REQUEST',
+    };
+    expect([...POOL_CUSTOM_ERRORS.keys()].sort((a, b) => a - b)).toEqual(Object.keys(expected).map(Number).sort((a, b) => a - b));
+    for (const [n, code] of Object.entries(expected)) {
+      const error = mapPoolError(new Error(`1010: Invalid Transaction: Custom error: ${n}`));
+      expect(error?.code).toBe(code);
+      expect(error?.context.customError).toBe(Number(n));
+      expect(error?.context.source).toBe('pool');
+    }
+    expect(mapPoolError(new Error('1010: Invalid Transaction: Custom error: 6'))?.context.moduleErrors).toEqual(['SettingWeightsTooFast', 'CommittingWeightsTooFast']);
+  });
+  it('maps the standard pool errors: 1014, outdated, future, ancient birth block, banned, already imported', () => {
+    const cases: [string, string][] = [
+      ['1014: Priority is too low: (0 vs 0)', 'CHAIN_TOO_LOW_PRIORITY'],
+      ['1010: Invalid Transaction: Transaction is outdated', 'CHAIN_STALE'],
+      ['1010: Invalid Transaction: Transaction will be valid in the future', 'CHAIN_FUTURE'],
+      ['1010: Invalid Transaction: Transaction has an ancient birth block', 'CHAIN_ANCIENT_BIRTH_BLOCK'],
+      ['1012: Transaction is temporarily banned', 'CHAIN_TEMPORARILY_BANNED'],
+      ['1013: Transaction Already Imported', 'CHAIN_ALREADY_IMPORTED'],
+      ['1010: Invalid Transaction: Transaction has a bad signature', 'CHAIN_BAD_PROOF'],
+      ['1010: Invalid Transaction: Something new', 'CHAIN_INVALID_TRANSACTION'],
+    ];
+    for (const [message, code] of cases) expect(mapPoolError(new Error(message))?.code).toBe(code);
+    expect(mapPoolError(new Error('socket hang up'))).toBeUndefined();
+  });
+  it('gives every code in the table advice, and client errors are SubnetErrors', () => {
+    for (const info of CHAIN_ERRORS.values()) expect(info.advice.length).toBeGreaterThan(10);
+    const error = chainError('InclusionTimeout', 'x', { source: 'client' });
+    expect(isSubnetError(error, 'CHAIN_INCLUSION_TIMEOUT')).toBe(true);
+    expect(error.context.retryable).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import { chmod, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+
+import { describe, expect, it } from 'vitest';
+
+import { hotkeyFilePath, loadSigner } from '../keys.js';
+
+// Well-known public dev mnemonic (Substrate dev phrase); //Alice is derived from it.
+const DEV_PHRASE = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';
+const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+// The dev phrase's root key (no derivation), as subkey prints it.
+const DEV_ROOT = '5DfhGyQdFobKM8NsWvEeAKk5EQQgYe9AydgJ7rMB6E1EqRzV';
+
+async function walletWith(content: string, mode: number): Promise<{ dir: string; path: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'chain-keys-'));
+  const path = hotkeyFilePath('w', 'h', dir);
+  await mkdir(join(dir, 'w', 'hotkeys'), { recursive: true });
+  await writeFile(path, content);
+  await chmod(path, mode);
+  return { dir, path };
+}
+
+function allText(error: unknown): string {
+  return `${String(error)} ${inspect(error, { depth: 10 })} ${JSON.stringify((error as { context?: unknown }).context, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+}
+
+describe('keys', () => {
+  it('loads a dev URI', async () => {
+    expect((await loadSigner({ kind: 'uri', uri: '//Alice' })).address).toBe(ALICE);
+  });
+  it('loads a mnemonic', async () => {
+    expect((await loadSigner({ kind: 'mnemonic', mnemonic: DEV_PHRASE })).address).toBe(DEV_ROOT);
+  });
+  it('loads a Bittensor wallet hotkey file (secretPhrase) with mode 0600', async () => {
+    const { dir } = await walletWith(JSON.stringify({ secretPhrase: DEV_PHRASE, ss58Address: DEV_ROOT }), 0o600);
+    const signer = await loadSigner({ kind: 'wallet', wallet: 'w', hotkey: 'h', walletPath: dir });
+    expect(signer.address).toBe(DEV_ROOT);
+    expect(signer.kind).toBe('wallet');
+  });
+  it('loads the secretSeed of a wallet file and agrees with the seed loader', async () => {
+    const seed = `0x${'11'.repeat(32)}`;
+    const fromSeed = await loadSigner({ kind: 'seed', seed });
+    const { path } = await walletWith(JSON.stringify({ secretSeed: seed, publicKey: fromSeed.publicKey, accountId: fromSeed.publicKey }), 0o600);
+    expect((await loadSigner({ kind: 'file', path })).address).toBe(fromSeed.address);
+  });
+  it('refuses a key file readable by group or others (CHAIN_INSECURE_KEY_FILE)', async () => {
+    const { path } = await walletWith(JSON.stringify({ secretPhrase: DEV_PHRASE }), 0o644);
+    await expect(loadSigner({ kind: 'file', path })).rejects.toMatchObject({ code: 'CHAIN_INSECURE_KEY_FILE', context: { mode: '644' } });
+    const { path: p2 } = await walletWith(JSON.stringify({ secretPhrase: DEV_PHRASE }), 0o640);
+    await expect(loadSigner({ kind: 'file', path: p2 })).rejects.toMatchObject({ code: 'CHAIN_INSECURE_KEY_FILE' });
+  });
+  it('refuses a file whose secret does not match its ss58Address (CHAIN_KEY_MISMATCH)', async () => {
+    const { path } = await walletWith(JSON.stringify({ secretPhrase: DEV_PHRASE, ss58Address: ALICE }), 0o600);
+    await expect(loadSigner({ kind: 'file', path })).rejects.toMatchObject({ code: 'CHAIN_KEY_MISMATCH' });
+  });
+  it('refuses encrypted files and missing files with typed errors', async () => {
+    const { path } = await walletWith('$NACL....', 0o600);
+    await expect(loadSigner({ kind: 'file', path })).rejects.toMatchObject({ code: 'CHAIN_KEY_FILE_ENCRYPTED' });
+    await expect(loadSigner({ kind: 'file', path: `${path}-absent` })).rejects.toMatchObject({ code: 'CHAIN_KEY_FILE_NOT_FOUND' });
+  });
+  it('never puts a secret in an error message, context or inspection', async () => {
+    const secretWords = 'zebra zebra zebra zebra zebra zebra zebra zebra zebra zebra zebra wrongword';
+    const errors: unknown[] = [];
+    for (const source of [
+      { kind: 'mnemonic', mnemonic: secretWords } as const,
+      { kind: 'seed', seed: '0xdeadbeefcafe' } as const,
+      { kind: 'uri', uri: 'secret words //x' } as const,
+    ]) {
+      errors.push(await loadSigner(source).then(() => null, (e: unknown) => e));
+    }
+    const { path } = await walletWith(JSON.stringify({ secretPhrase: secretWords }), 0o600);
+    errors.push(await loadSigner({ kind: 'file', path }).then(() => null, (e: unknown) => e));
+    expect(errors.map((e) => (e as { code?: string }).code)).toEqual(['CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY']);
+    for (const error of errors) {
+      const text = allText(error);
+      expect(text).not.toContain('zebra');
+      expect(text).not.toContain('deadbeef');
+      expect(text).not.toContain('secret words');
+    }
+  });
+  it('a loaded signer prints no secret', async () => {
+    const signer = await loadSigner({ kind: 'mnemonic', mnemonic: DEV_PHRASE });
+    const text = `${inspect(signer, { depth: 10, showHidden: true })} ${JSON.stringify(signer)}`;
+    expect(text).toContain(DEV_ROOT);
+    expect(text).not.toContain('bottom');
+  });
+});

@@ -1,0 +1,159 @@
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+import { hotkeySchema, parseInput } from '@subnet/core';
+import { z } from 'zod';
+
+/** A commit-reveal v2 commit whose reveal is still owed. Holds the salt: keep the store private. */
+export interface PendingCommit {
+  /** Signing hotkey (SS58). */
+  readonly hotkey: string;
+  readonly netuid: number;
+  readonly mecid: number;
+  /** `mecid * 4096 + netuid`, what the hash and the chain use. */
+  readonly netuidIndex: number;
+  readonly uids: readonly number[];
+  readonly values: readonly number[];
+  readonly salt: readonly number[];
+  readonly versionKey: bigint;
+  /** 0x-hex blake2b-256 commit hash. */
+  readonly commitHash: string;
+  /** Block the commit was included in; null while not yet confirmed (saved before signing). */
+  readonly commitBlock: bigint | null;
+}
+
+/**
+ * Where the client keeps salts between commit and reveal. It must be durable: the client saves a commit
+ * before it signs it, updates it when included, and removes it after the reveal is confirmed (or when
+ * the commit provably never landed), so a restart in between still reveals.
+ */
+export interface CommitStore {
+  /** Inserts or replaces the commit with the same `commitHash`. */
+  save(commit: PendingCommit): Promise<void>;
+  /** Every stored commit. */
+  load(): Promise<readonly PendingCommit[]>;
+  /** Removes the commit with this hash (no-op when absent). */
+  remove(commitHash: string): Promise<void>;
+}
+
+const u16 = z.number().int().min(0).max(65535);
+const decimal = z.string().regex(/^(0|[1-9][0-9]{0,19})$/);
+
+/** Wire format (snake_case JSON) of one stored commit. */
+export const pendingCommitSchema = z.strictObject({
+  hotkey: hotkeySchema,
+  netuid: u16,
+  mecid: z.number().int().min(0).max(255),
+  netuid_index: u16,
+  uids: z.array(u16),
+  values: z.array(u16),
+  salt: z.array(u16),
+  version_key: decimal,
+  commit_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
+  commit_block: decimal.nullable(),
+});
+
+/** Wire format of a commit store file: `{ "version": 1, "commits": [...] }`. */
+export const commitStoreFileSchema = z.strictObject({ version: z.literal(1), commits: z.array(pendingCommitSchema) });
+
+function toWire(c: PendingCommit): z.input<typeof pendingCommitSchema> {
+  return {
+    hotkey: c.hotkey,
+    netuid: c.netuid,
+    mecid: c.mecid,
+    netuid_index: c.netuidIndex,
+    uids: [...c.uids],
+    values: [...c.values],
+    salt: [...c.salt],
+    version_key: c.versionKey.toString(),
+    commit_hash: c.commitHash,
+    commit_block: c.commitBlock === null ? null : c.commitBlock.toString(),
+  };
+}
+
+function fromWire(w: z.output<typeof pendingCommitSchema>): PendingCommit {
+  return Object.freeze({
+    hotkey: w.hotkey,
+    netuid: w.netuid,
+    mecid: w.mecid,
+    netuidIndex: w.netuid_index,
+    uids: Object.freeze([...w.uids]),
+    values: Object.freeze([...w.values]),
+    salt: Object.freeze([...w.salt]),
+    versionKey: BigInt(w.version_key),
+    commitHash: w.commit_hash,
+    commitBlock: w.commit_block === null ? null : BigInt(w.commit_block),
+  });
+}
+
+/**
+ * An in-memory {@link CommitStore} (not durable: for tests and for callers who persist elsewhere).
+ *
+ * @returns the store
+ * @example const store = memoryCommitStore();
+ */
+export function memoryCommitStore(): CommitStore {
+  const commits = new Map<string, PendingCommit>();
+  return {
+    save: (commit) => {
+      commits.set(commit.commitHash, commit);
+      return Promise.resolve();
+    },
+    load: () => Promise.resolve(Object.freeze([...commits.values()])),
+    remove: (hash) => {
+      commits.delete(hash);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * A durable {@link CommitStore} in one JSON file (mode 0600, written to a temporary file and renamed, so a
+ * crash never leaves half a file). Calls are serialised.
+ *
+ * @param path - the file (created on first save)
+ * @returns the store
+ * @throws SubnetError `CHAIN_INVALID_INPUT` from `load` when the file is not a commit store
+ * @example const store = fileCommitStore('/var/lib/validator/commits.json');
+ */
+export function fileCommitStore(path: string): CommitStore {
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = queue.then(task, task);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const read = async (): Promise<PendingCommit[]> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return [];
+      throw error;
+    }
+    const parsed = parseInput(commitStoreFileSchema, JSON.parse(text) as unknown, 'CHAIN_INVALID_INPUT', 'commitStore');
+    return parsed.commits.map(fromWire);
+  };
+  const write = async (commits: readonly PendingCommit[]): Promise<void> => {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.tmp`;
+    await writeFile(tmp, JSON.stringify({ version: 1, commits: commits.map(toWire) }), { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await rename(tmp, path);
+  };
+  return {
+    save: (commit) =>
+      serial(async () => {
+        const commits = (await read()).filter((c) => c.commitHash !== commit.commitHash);
+        commits.push(commit);
+        await write(commits);
+      }),
+    load: () => serial(async () => Object.freeze(await read())),
+    remove: (hash) =>
+      serial(async () => {
+        const commits = await read();
+        const kept = commits.filter((c) => c.commitHash !== hash);
+        if (kept.length !== commits.length) await write(kept);
+      }),
+  };
+}

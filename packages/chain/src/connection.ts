@@ -1,0 +1,232 @@
+import { ApiPromise, WsProvider } from '@polkadot/api';
+
+import { isSubnetError } from '@subnet/core';
+
+import { chainError } from './chain-error.js';
+import { redactUrl, resolveEndpoints } from './networks.js';
+import type { NetworkInput } from './networks.js';
+
+/**
+ * The four zero-size transaction extensions Subtensor adds (README 2.8). @polkadot/api does not read
+ * extension types from metadata; declaring them makes signing explicit instead of "treated as no-effect".
+ */
+export const SUBTENSOR_SIGNED_EXTENSIONS = Object.freeze({
+  SudoTransactionExtension: { extrinsic: {}, payload: {} },
+  CheckShieldedTxValidity: { extrinsic: {}, payload: {} },
+  SubtensorTransactionExtension: { extrinsic: {}, payload: {} },
+  DrandPriority: { extrinsic: {}, payload: {} },
+});
+
+/** Structured log sink. Messages never carry secrets; endpoints are redacted. */
+export interface ChainLogger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  info?(message: string, fields?: Record<string, unknown>): void;
+  warn?(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Options of {@link connectChain}. */
+export interface ConnectOptions {
+  /** `finney`, `test`, `local`, a ws(s):// URL, or a list of them tried in order. */
+  readonly network: NetworkInput;
+  /** Per-request timeout (ms), default 30 000. */
+  readonly requestTimeoutMs?: number;
+  /** Time allowed for the first connection and metadata (ms), default 60 000. */
+  readonly connectTimeoutMs?: number;
+  /** Reconnect when no new head arrived for this long (ms), default 120 000; 0 turns the watchdog off. */
+  readonly staleHeadMs?: number;
+  /** First reconnect delay (ms), doubled per failed attempt up to `maxBackoffMs`; default 500. */
+  readonly initialBackoffMs?: number;
+  /** Longest reconnect delay (ms), default 30 000. */
+  readonly maxBackoffMs?: number;
+  readonly logger?: ChainLogger;
+}
+
+/** A live connection: one long-lived WebSocket with fallback endpoints, reconnect and a watchdog. */
+export interface ChainConnection {
+  /** The @polkadot/api instance (metadata-driven; do not disconnect it yourself). */
+  readonly api: ApiPromise;
+  /** The endpoints in fallback order (redacted). */
+  readonly endpoints: readonly string[];
+  /**
+   * Runs one request with the per-request timeout; fails fast when closed. Transport failures
+   * (socket dropped) are retried after the reconnect unless `idempotent` is false (submissions).
+   */
+  request<T>(label: string, run: (api: ApiPromise) => Promise<T>, timeoutMs?: number, idempotent?: boolean): Promise<T>;
+  /** Milliseconds since the last new head (or since the last (re)connect). */
+  headAgeMs(): number;
+  /** Number of reconnects so far. */
+  reconnects(): number;
+  /** True while the socket is open. */
+  isConnected(): boolean;
+  /** Closes the socket, stops the watchdog and every timer; pending requests fail with `CHAIN_CLIENT_CLOSED`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Races a promise against a timeout.
+ *
+ * @param promise - the work
+ * @param ms - the limit
+ * @param label - what is waited for (in the error message)
+ * @returns the promise's value
+ * @throws SubnetError `CHAIN_REQUEST_TIMEOUT` when the limit passes first
+ * @example await withTimeout(api.rpc.chain.getHeader(), 5000, 'chain_getHeader')
+ */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(chainError('RequestTimeout', `${label} got no answer within ${ms} ms`, { source: 'client', stage: 'read', label, timeoutMs: ms }));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Connects to Subtensor: resolves network names, opens one WebSocket (rotating through the endpoints on
+ * failure, reconnecting with exponential backoff), loads the runtime metadata (every call and storage
+ * item is then taken from it), declares the four zero-size Subtensor signed extensions, and watches the
+ * head: when no new block arrives for `staleHeadMs` it drops the socket and reconnects to the next endpoint.
+ *
+ * @param options - network and timing
+ * @returns the connection
+ * @throws SubnetError `CHAIN_INVALID_INPUT` (network), `CHAIN_CONNECTION_FAILED` (no endpoint ready in time)
+ * @example
+ * const conn = await connectChain({ network: ['ws://127.0.0.1:9944', 'finney'] });
+ * await conn.close();
+ */
+export async function connectChain(options: ConnectOptions): Promise<ChainConnection> {
+  const endpoints = resolveEndpoints(options.network);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 60_000;
+  const staleHeadMs = options.staleHeadMs ?? 120_000;
+  const initialBackoffMs = options.initialBackoffMs ?? 500;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const log = options.logger ?? {};
+  const redacted = Object.freeze(endpoints.map(redactUrl));
+
+  const provider = new WsProvider([...endpoints], false, {}, requestTimeoutMs);
+  let closed = false;
+  let attempt = 0;
+  let reconnectCount = 0;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let lastHeadAt = Date.now();
+  let everConnected = false;
+
+  const scheduleReconnect = (): void => {
+    if (closed || reconnectTimer !== undefined) return;
+    const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** Math.min(attempt, 16));
+    attempt += 1;
+    log.warn?.('chain connection lost; reconnecting', { delayMs: delay, attempt });
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      if (closed) return;
+      provider.connect().catch(() => {
+        scheduleReconnect();
+      });
+    }, delay);
+  };
+  const offDisconnected = provider.on('disconnected', scheduleReconnect);
+  const offConnected = provider.on('connected', () => {
+    if (everConnected) reconnectCount += 1;
+    everConnected = true;
+    attempt = 0;
+    lastHeadAt = Date.now();
+    log.info?.('chain connected', { endpoint: redactUrl(provider.endpoint) });
+  });
+  const offError = provider.on('error', () => undefined);
+
+  const api = new ApiPromise({ provider, signedExtensions: { ...SUBTENSOR_SIGNED_EXTENSIONS }, noInitWarn: true, throwOnConnect: false });
+  const teardown = async (): Promise<void> => {
+    closed = true;
+    clearTimeout(reconnectTimer);
+    offDisconnected();
+    offConnected();
+    try {
+      await api.disconnect();
+    } catch {
+      // already closed
+    }
+    offError();
+  };
+  provider.connect().catch(() => {
+    scheduleReconnect();
+  });
+  try {
+    await withTimeout(api.isReadyOrError, connectTimeoutMs, 'connect');
+  } catch (cause) {
+    await teardown();
+    throw chainError('ConnectionFailed', `no endpoint was ready within ${connectTimeoutMs} ms`, {
+      source: 'client',
+      stage: 'connect',
+      path: 'network',
+      value: redacted,
+      cause,
+    });
+  }
+
+  let unsubscribeHeads: (() => void) | undefined;
+  try {
+    unsubscribeHeads = await withTimeout(
+      api.rpc.chain.subscribeNewHeads(() => {
+        lastHeadAt = Date.now();
+      }),
+      requestTimeoutMs,
+      'chain_subscribeNewHeads',
+    );
+  } catch {
+    unsubscribeHeads = undefined;
+  }
+  let watchdog: NodeJS.Timeout | undefined;
+  if (staleHeadMs > 0) {
+    watchdog = setInterval(
+      () => {
+        if (closed || !provider.isConnected) return;
+        if (Date.now() - lastHeadAt > staleHeadMs) {
+          log.warn?.('no new head; switching endpoint', { staleMs: Date.now() - lastHeadAt, endpoint: redactUrl(provider.endpoint) });
+          lastHeadAt = Date.now();
+          void provider.disconnect().catch(() => undefined);
+        }
+      },
+      Math.max(50, Math.min(1_000, Math.floor(staleHeadMs / 4))),
+    );
+    watchdog.unref();
+  }
+
+  const connection: ChainConnection = {
+    api,
+    endpoints: redacted,
+    async request<T>(label: string, run: (a: ApiPromise) => Promise<T>, timeoutMs = requestTimeoutMs, idempotent = true): Promise<T> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (closed) throw chainError('ClientClosed', `cannot run ${label}: the connection is closed`, { source: 'client' });
+        try {
+          return await withTimeout(run(api), Math.max(1, deadline - Date.now()), label);
+        } catch (error) {
+          const transport = !isSubnetError(error) && /disconnected|not connected|websocket|abnormal closure/i.test(error instanceof Error ? error.message : String(error));
+          if (!idempotent || !transport || Date.now() >= deadline) throw error;
+          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label });
+          await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
+        }
+      }
+    },
+    headAgeMs: () => Date.now() - lastHeadAt,
+    reconnects: () => reconnectCount,
+    isConnected: () => provider.isConnected,
+    async close(): Promise<void> {
+      if (closed) return;
+      clearInterval(watchdog);
+      try {
+        unsubscribeHeads?.();
+      } catch {
+        // socket already gone
+      }
+      await teardown();
+    },
+  };
+  return connection;
+}

@@ -1,0 +1,56 @@
+/** The hyperparameters that weight setting depends on, read at the snapshot block. */
+export interface WeightHyperparameters {
+  /** Blocks per epoch. */
+  readonly tempo: number;
+  /** `WeightsSetRateLimit[netuid]`, in blocks. */
+  readonly weightsRateLimit: bigint;
+  /** `WeightsVersionKey[netuid]`: a submission's version key must be >= this (0 disables the check). */
+  readonly weightsVersionKey: bigint;
+  /** `MinAllowedWeights[netuid]`. */
+  readonly minAllowedWeights: number;
+  /** `StakeThreshold` (rao of stake weight) a non-owner needs to set weights. */
+  readonly stakeThreshold: bigint;
+  /** `CommitRevealWeightsEnabled[netuid]`. */
+  readonly commitRevealEnabled: boolean;
+  /** `CommitRevealWeightsVersion` (2 = hash, 3/4 = drand timelock), or null when the runtime has no such item. */
+  readonly commitRevealVersion: number | null;
+  /** `RevealPeriodEpochs[netuid]`. */
+  readonly revealPeriodEpochs: bigint;
+  /** `MechanismCountCurrent[netuid]` (1 when the runtime has no mechanisms). */
+  readonly mechanismCount: number;
+}
+
+/** Epoch bookkeeping the reveal window depends on (null fields: the runtime predates stateful epochs). */
+export interface EpochState {
+  readonly subnetEpochIndex: bigint | null;
+  readonly lastEpochBlock: bigint | null;
+  readonly pendingEpochAt: bigint | null;
+  readonly blocksSinceLastStep: bigint | null;
+}
+
+/** A metagraph read at one block: everything the preflight needs, per uid arrays indexed by uid. */
+export interface MetagraphSnapshot {
+  readonly netuid: number;
+  readonly mecid: number;
+  /** `mecid * 4096 + netuid`. */
+  readonly netuidIndex: number;
+  /** The block the snapshot was read at. */
+  readonly block: bigint;
+  readonly blockHash: string;
+  /** `SubnetworkN[netuid]`. */
+  readonly n: number;
+  readonly hotkeys: readonly string[];
+  readonly coldkeys: readonly string[];
+  /** Stake weight per uid in rao (what the chain compares with `StakeThreshold`). */
+  readonly stakes: readonly bigint[];
+  /** `runtime-api`: the chain's own stake weight (incl. parent/child and TAO weight); `storage`: `TotalHotkeyAlpha` only. */
+  readonly stakeSource: 'runtime-api' | 'storage';
+  readonly validatorPermit: readonly boolean[];
+  /** `LastUpdate[netuid_index]` per uid. */
+  readonly lastUpdate: readonly bigint[];
+  readonly blockAtRegistration: readonly bigint[];
+  /** `SubnetOwnerHotkey[netuid]`, or null when unset or absent from the runtime. */
+  readonly ownerHotkey: string | null;
+  readonly hyperparameters: WeightHyperparameters;
+  readonly epoch: EpochState;
+}

@@ -1,0 +1,138 @@
+import type { ApiPromise } from '@polkadot/api';
+
+import { chainError } from './chain-error.js';
+import { mechanismStorageIndex } from './commit-hash.js';
+import type { ChainConnection } from './connection.js';
+import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+
+type StorageEntry = ((...args: unknown[]) => Promise<unknown>) & { multi: (keys: unknown[]) => Promise<unknown[]> };
+type ApiAt = Awaited<ReturnType<ApiPromise['at']>>;
+
+/** Reads `SubtensorModule.<name>` from the metadata-decorated storage at a block, or undefined when absent. */
+function entry(at: ApiAt, name: string): StorageEntry | undefined {
+  const pallet = (at.query as unknown as Record<string, Record<string, StorageEntry | undefined> | undefined>)['subtensorModule'];
+  return pallet?.[name];
+}
+
+function required(at: ApiAt, name: string): StorageEntry {
+  const found = entry(at, name);
+  if (!found) throw chainError('StorageNotAvailable', `the runtime has no SubtensorModule.${name}`, { source: 'client', stage: 'read', path: 'storage', value: name });
+  return found;
+}
+
+/** Converts a decoded integer codec to bigint. */
+export function toBig(value: unknown): bigint {
+  const text = (value as { toString(): string }).toString();
+  return BigInt(text.startsWith('0x') ? text : text.replace(/,/g, ''));
+}
+
+function toList(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : Array.from(value as Iterable<unknown>);
+}
+
+function isNone(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'isNone' in value && (value as { isNone: boolean }).isNone;
+}
+
+/** Options of {@link readMetagraph}. */
+export interface ReadMetagraphOptions {
+  readonly netuid: number;
+  /** Mechanism id, default 0. */
+  readonly mecid?: number;
+  /** Block hash to read at; default: the current best head. */
+  readonly at?: string;
+}
+
+/**
+ * Reads a metagraph at ONE block: uids, hotkeys, coldkeys, stakes, validator permits, last update (on the
+ * mechanism storage index), block at registration, and the hyperparameters weight setting depends on
+ * (tempo, rate limit, version key, min allowed weights, stake threshold, commit-reveal state and version,
+ * reveal period, mechanism count), plus the epoch state. Every storage item is taken from the runtime
+ * metadata; all reads use the same block hash.
+ *
+ * @param connection - the chain connection
+ * @param options - netuid, mecid and block
+ * @returns a frozen snapshot
+ * @throws SubnetError `CHAIN_SUBNET_NOT_EXISTS`, `CHAIN_STORAGE_NOT_AVAILABLE`, `CHAIN_REQUEST_TIMEOUT`
+ * @example const mg = await readMetagraph(conn, { netuid: 1 });
+ */
+export async function readMetagraph(connection: ChainConnection, options: ReadMetagraphOptions): Promise<MetagraphSnapshot> {
+  const netuid = options.netuid;
+  const mecid = options.mecid ?? 0;
+  const netuidIndex = mechanismStorageIndex(netuid, mecid);
+  return connection.request('metagraph', async (api) => {
+    const header = options.at === undefined ? await api.rpc.chain.getHeader() : await api.rpc.chain.getHeader(options.at);
+    const blockHash = header.hash.toHex();
+    const block = header.number.toBigInt();
+    const at = await api.at(blockHash);
+    const added = entry(at, 'networksAdded');
+    if (added && String(await added(netuid)) !== 'true') {
+      throw chainError('SubnetNotExists', `netuid ${netuid} does not exist at block ${block}`, { stage: 'read', path: 'netuid', value: netuid });
+    }
+    const n = Number(toBig(await required(at, 'subnetworkN')(netuid)));
+    const uids = Array.from({ length: n }, (_v, i) => i);
+    const hotkeys = (await required(at, 'keys').multi(uids.map((u) => [netuid, u]))).map((v) => String(v));
+    const optional = async (name: string, ...args: unknown[]): Promise<unknown> => {
+      const fn = entry(at, name);
+      return fn ? fn(...args) : undefined;
+    };
+    const [coldkeysRaw, stakesRaw, bar, permitRaw, lastUpdateRaw] = await Promise.all([
+      entry(at, 'owner') ? required(at, 'owner').multi(hotkeys) : Promise.resolve(hotkeys.map(() => '')),
+      required(at, 'totalHotkeyAlpha').multi(hotkeys.map((h) => [h, netuid])),
+      required(at, 'blockAtRegistration').multi(uids.map((u) => [netuid, u])),
+      required(at, 'validatorPermit')(netuid),
+      required(at, 'lastUpdate')(netuidIndex),
+    ]);
+    const permits = toList(permitRaw).map((p) => String(p) === 'true');
+    const lastUpdate = toList(lastUpdateRaw).map(toBig);
+    const [tempo, rateLimit, versionKey, minAllowed, threshold, crEnabled, crVersion, revealPeriod, mechCount, ownerHotkey, epochIndex, lastEpoch, pendingAt, sinceStep] =
+      await Promise.all([
+        required(at, 'tempo')(netuid),
+        required(at, 'weightsSetRateLimit')(netuid),
+        required(at, 'weightsVersionKey')(netuid),
+        required(at, 'minAllowedWeights')(netuid),
+        required(at, 'stakeThreshold')(),
+        required(at, 'commitRevealWeightsEnabled')(netuid),
+        optional('commitRevealWeightsVersion'),
+        optional('revealPeriodEpochs', netuid),
+        optional('mechanismCountCurrent', netuid),
+        optional('subnetOwnerHotkey', netuid),
+        optional('subnetEpochIndex', netuid),
+        optional('lastEpochBlock', netuid),
+        optional('pendingEpochAt', netuid),
+        optional('blocksSinceLastStep', netuid),
+      ]);
+    const opt = (v: unknown): bigint | null => (v === undefined || isNone(v) ? null : toBig(v));
+    const owner = ownerHotkey === undefined || isNone(ownerHotkey) ? null : (ownerHotkey as { toString(): string }).toString();
+    const snapshot: MetagraphSnapshot = {
+      netuid,
+      mecid,
+      netuidIndex,
+      block,
+      blockHash,
+      n,
+      hotkeys: Object.freeze(hotkeys),
+      coldkeys: Object.freeze(coldkeysRaw.map((v) => String(v))),
+      stakes: Object.freeze(stakesRaw.map(toBig)),
+      stakeSource: 'storage',
+      validatorPermit: Object.freeze(uids.map((u) => permits[u] ?? false)),
+      lastUpdate: Object.freeze(uids.map((u) => lastUpdate[u] ?? 0n)),
+      blockAtRegistration: Object.freeze(bar.map(toBig)),
+      // an unset AccountId default decodes to the all-zero account: treat it as "no owner hotkey"
+      ownerHotkey: owner === null || owner === '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM' ? null : owner,
+      hyperparameters: Object.freeze({
+        tempo: Number(toBig(tempo)),
+        weightsRateLimit: toBig(rateLimit),
+        weightsVersionKey: toBig(versionKey),
+        minAllowedWeights: Number(toBig(minAllowed)),
+        stakeThreshold: toBig(threshold),
+        commitRevealEnabled: String(crEnabled) === 'true',
+        commitRevealVersion: crVersion === undefined ? null : Number(toBig(crVersion)),
+        revealPeriodEpochs: revealPeriod === undefined ? 1n : toBig(revealPeriod),
+        mechanismCount: mechCount === undefined ? 1 : Number(toBig(mechCount)),
+      }),
+      epoch: Object.freeze({ subnetEpochIndex: opt(epochIndex), lastEpochBlock: opt(lastEpoch), pendingEpochAt: opt(pendingAt), blocksSinceLastStep: opt(sinceStep) }),
+    };
+    return Object.freeze(snapshot);
+  });
+}

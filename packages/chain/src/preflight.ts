@@ -1,0 +1,150 @@
+import { chainError } from './chain-error.js';
+import type { ChainError } from './chain-error.js';
+import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+
+/** What is about to be submitted. */
+export interface PreflightInput {
+  /** The snapshot, read at the head the extrinsic will be built on. */
+  readonly snapshot: MetagraphSnapshot;
+  /** The signing hotkey (SS58). */
+  readonly hotkey: string;
+  /** uids as submitted (after u16 conversion). */
+  readonly uids: readonly number[];
+  /** u16 values as submitted. */
+  readonly values: readonly number[];
+  readonly versionKey: bigint;
+  /**
+   * `set` (direct set_weights), `commit` (CR v2 commit: registration, rate limit as
+   * CommittingWeightsTooFast, and the checks the later reveal will run) or `reveal` (no rate limit).
+   */
+  readonly kind: 'set' | 'commit' | 'reveal';
+}
+
+/** The preflight verdict: every failing check, in the chain's order; the first is what the chain would raise. */
+export interface PreflightResult {
+  readonly ok: boolean;
+  readonly errors: readonly ChainError[];
+  /** The signer's uid, or null when not registered. */
+  readonly uid: number | null;
+  /** First block at which the rate limit lets this hotkey set (or commit) again; 0n when not limited. */
+  readonly nextAllowedBlock: bigint;
+}
+
+/**
+ * The block from which the chain's rate limit lets `uid` set weights again on the snapshot's
+ * mechanism: `LastUpdate[netuid_index][uid] + WeightsSetRateLimit`, or 0 when it never set weights.
+ *
+ * @param snapshot - metagraph snapshot
+ * @param uid - the validator's uid
+ * @returns the first allowed block (the extrinsic's block, i.e. head + 1, must be >= it)
+ * @example nextAllowedBlockFor(snapshot, 3) // 1200n
+ */
+export function nextAllowedBlockFor(snapshot: MetagraphSnapshot, uid: number): bigint {
+  const last = snapshot.lastUpdate[uid] ?? 0n;
+  if (last === 0n) return 0n;
+  return last + snapshot.hyperparameters.weightsRateLimit;
+}
+
+/**
+ * Replays every check `internal_set_weights` (Subtensor `weights.rs`, README 2.2) runs, in the chain's
+ * order, against a snapshot, so that nothing is signed that the chain would reject. Pure: no I/O.
+ * The extrinsic is assumed to execute at `snapshot.block + 1`.
+ *
+ * @param input - snapshot, signer, uids, values, version key and kind
+ * @returns the verdict with every failing check in order (`errors[0]` is what the chain reports)
+ * @example
+ * const r = preflight({ snapshot, hotkey, uids: [0, 1], values: [65535, 100], versionKey: 0n, kind: 'set' });
+ * if (!r.ok) throw r.errors[0];
+ */
+export function preflight(input: PreflightInput): PreflightResult {
+  const { snapshot, hotkey, uids, values, versionKey, kind } = input;
+  const hp = snapshot.hyperparameters;
+  const errors: ChainError[] = [];
+  const base = { stage: 'preflight' as const, netuid: snapshot.netuid, mecid: snapshot.mecid, block: snapshot.block };
+  const fail = (name: string, summary: string, extra: Record<string, unknown>): void => {
+    errors.push(chainError(name, summary, { ...base, ...extra }));
+  };
+  const uidIndex = snapshot.hotkeys.indexOf(hotkey);
+  const uid = uidIndex >= 0 && uidIndex < snapshot.n ? uidIndex : null;
+  const now = snapshot.block + 1n;
+
+  if (kind === 'set' && hp.commitRevealEnabled) {
+    fail('CommitRevealEnabled', 'the subnet has commit-reveal enabled: weights must be committed', { path: 'commitRevealEnabled', value: true });
+  }
+  if (kind !== 'set' && !hp.commitRevealEnabled) {
+    fail('CommitRevealDisabled', 'the subnet has commit-reveal disabled', { path: 'commitRevealEnabled', value: false });
+  }
+  if (snapshot.netuid === 0) fail('CanNotSetRootNetworkWeights', 'netuid 0 is the root network', { path: 'netuid', value: 0 });
+  if (uids.length !== values.length) {
+    fail('WeightVecNotEqualSize', `${uids.length} uids but ${values.length} values`, { path: 'values.length', value: values.length });
+  }
+  if (snapshot.mecid >= hp.mechanismCount) {
+    fail('MechanismDoesNotExist', `the subnet has ${hp.mechanismCount} mechanism(s)`, { path: 'mecid', value: snapshot.mecid });
+  }
+  if (uids.length > snapshot.n) {
+    fail('UidsLengthExceedUidsInSubNet', `${uids.length} weights for a subnet of ${snapshot.n} neurons`, { path: 'uids.length', value: uids.length });
+  }
+  if (uid === null) {
+    fail('HotKeyNotRegisteredInSubNet', `hotkey ${hotkey} is not registered on netuid ${snapshot.netuid}`, { path: 'hotkey', value: hotkey });
+  }
+  const isOwner = snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey;
+  if (uid !== null && !isOwner) {
+    const stake = snapshot.stakes[uid] ?? 0n;
+    if (stake < hp.stakeThreshold) {
+      fail('NotEnoughStakeToSetWeights', `stake ${stake} is below StakeThreshold ${hp.stakeThreshold}`, {
+        path: 'stake',
+        value: stake,
+        stakeThreshold: hp.stakeThreshold,
+        stakeSource: snapshot.stakeSource,
+      });
+    }
+  }
+  if (hp.weightsVersionKey !== 0n && versionKey < hp.weightsVersionKey) {
+    fail('IncorrectWeightVersionKey', `version key ${versionKey} is below the subnet's WeightsVersionKey ${hp.weightsVersionKey}`, {
+      path: 'versionKey',
+      value: versionKey,
+      required: hp.weightsVersionKey,
+    });
+  }
+  let nextAllowed = 0n;
+  if (uid !== null) {
+    nextAllowed = nextAllowedBlockFor(snapshot, uid);
+    if (kind !== 'reveal' && now < nextAllowed) {
+      const name = kind === 'commit' ? 'CommittingWeightsTooFast' : 'SettingWeightsTooFast';
+      fail(name, `last update at block ${snapshot.lastUpdate[uid] ?? 0n}; rate limit ${hp.weightsRateLimit} blocks; next allowed block ${nextAllowed}`, {
+        path: 'block',
+        value: now,
+        nextAllowedBlock: nextAllowed,
+      });
+    }
+  }
+  const selfWeightOnly = uid !== null && uids.length === 1 && uids[0] === uid;
+  if (uid !== null && !selfWeightOnly && !isOwner && snapshot.validatorPermit[uid] !== true) {
+    fail('NeuronNoValidatorPermit', `uid ${uid} has no validator permit`, { path: 'validatorPermit', value: uid });
+  }
+  const seen = new Set<number>();
+  for (let i = 0; i < uids.length; i += 1) {
+    const u = uids[i] ?? -1;
+    if (seen.has(u)) {
+      fail('DuplicateUids', `uid ${u} appears more than once`, { path: `uids[${i}]`, value: u });
+      break;
+    }
+    seen.add(u);
+  }
+  for (let i = 0; i < uids.length; i += 1) {
+    const u = uids[i] ?? -1;
+    if (!Number.isInteger(u) || u < 0 || u >= snapshot.n) {
+      fail('UidVecContainInvalidOne', `uid ${u} is not below the subnet size ${snapshot.n}`, { path: `uids[${i}]`, value: u });
+      break;
+    }
+  }
+  const minLength = Math.min(snapshot.n, hp.minAllowedWeights);
+  if (!selfWeightOnly && uids.length < minLength) {
+    fail('WeightVecLengthIsLow', `${uids.length} non-zero weights; the subnet requires at least ${minLength}`, {
+      path: 'uids.length',
+      value: uids.length,
+      minAllowedWeights: hp.minAllowedWeights,
+    });
+  }
+  return Object.freeze({ ok: errors.length === 0, errors: Object.freeze(errors), uid, nextAllowedBlock: nextAllowed });
+}

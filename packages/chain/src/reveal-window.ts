@@ -1,0 +1,103 @@
+import type { EpochState } from './metagraph-snapshot.js';
+
+/** What the reveal window computation needs from the chain at the head. */
+export interface EpochInput {
+  readonly netuid: number;
+  readonly tempo: number;
+  /** The head block number the next extrinsic is built on. */
+  readonly head: bigint;
+  readonly epoch: EpochState;
+}
+
+const MAX_BLOCKS_SINCE_LAST_STEP = 50_400n;
+
+function shouldRun(state: { last: bigint; pending: bigint; sinceStep: bigint }, tempo: bigint, block: bigint): boolean {
+  if (tempo === 0n) return false;
+  if (state.pending > 0n && block >= state.pending) return true;
+  if (state.sinceStep > MAX_BLOCKS_SINCE_LAST_STEP) return true;
+  return block - state.last >= tempo;
+}
+
+/**
+ * The epoch an extrinsic executing in block `block` sees (`current_epoch_with_lookahead`, README 2.6),
+ * simulating the stateful epoch schedule forward from the head; on runtimes without `SubnetEpochIndex`
+ * the legacy formula `(block + netuid + 1) / (tempo + 1)` is used.
+ *
+ * @param input - netuid, tempo, head and the epoch state at the head
+ * @param block - a block after the head
+ * @returns the epoch index
+ * @example epochAtBlock({ netuid: 1, tempo: 10, head: 5n, epoch }, 6n)
+ */
+export function epochAtBlock(input: EpochInput, block: bigint): bigint {
+  const tempo = BigInt(input.tempo);
+  const { subnetEpochIndex, lastEpochBlock, pendingEpochAt, blocksSinceLastStep } = input.epoch;
+  if (subnetEpochIndex === null || lastEpochBlock === null) {
+    return (block + BigInt(input.netuid) + 1n) / (tempo + 1n);
+  }
+  const state = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n };
+  let index = subnetEpochIndex;
+  for (let b = input.head + 1n; b <= block; b += 1n) {
+    if (shouldRun(state, tempo, b)) {
+      state.last = b;
+      state.pending = 0n;
+      state.sinceStep = 0n;
+      index += 1n;
+    } else state.sinceStep += 1n;
+  }
+  return index + (shouldRun(state, tempo, block) ? 1n : 0n);
+}
+
+/** Blocks in which a reveal is accepted. */
+export interface RevealWindow {
+  /** The epoch the reveal must happen in (`commit_epoch + RevealPeriodEpochs`). */
+  readonly epoch: bigint;
+  /** First block (executing extrinsic) inside the window. */
+  readonly firstBlock: bigint;
+  /** Last block inside the window. */
+  readonly lastBlock: bigint;
+}
+
+/**
+ * Predicts the blocks in which the reveal of a commit made in `commitEpoch` is accepted: the chain
+ * requires `current_epoch == commit_epoch + RevealPeriodEpochs` exactly (README 2.4). Returns null when
+ * the window is already past, or lies beyond `horizon` blocks.
+ *
+ * @param input - epoch state at the head
+ * @param commitEpoch - the commit's epoch (from `WeightCommits`)
+ * @param revealPeriodEpochs - `RevealPeriodEpochs[netuid]`
+ * @param horizon - how many blocks ahead to look, default 200 000
+ * @returns the window, or null
+ * @example revealWindow({ netuid: 1, tempo: 10, head: 5n, epoch }, 0n, 1n)
+ */
+export function revealWindow(input: EpochInput, commitEpoch: bigint, revealPeriodEpochs: bigint, horizon = 200_000): RevealWindow | null {
+  const target = commitEpoch + revealPeriodEpochs;
+  const tempo = BigInt(input.tempo);
+  const { subnetEpochIndex, lastEpochBlock, pendingEpochAt, blocksSinceLastStep } = input.epoch;
+  const end = input.head + BigInt(horizon);
+  let first: bigint | null = null;
+  const close = (b: bigint): RevealWindow | null => (first === null ? null : Object.freeze({ epoch: target, firstBlock: first, lastBlock: b - 1n }));
+  if (subnetEpochIndex === null || lastEpochBlock === null) {
+    // legacy: epoch(b) = (b + netuid + 1) / (tempo + 1), closed form
+    const span = tempo + 1n;
+    const offset = BigInt(input.netuid) + 1n;
+    const firstB = target * span - offset;
+    const lastB = (target + 1n) * span - offset - 1n;
+    const from = firstB > input.head ? firstB : input.head + 1n;
+    if (from > lastB || from > end) return null;
+    return Object.freeze({ epoch: target, firstBlock: from, lastBlock: lastB });
+  }
+  const state = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n };
+  let index = subnetEpochIndex;
+  for (let b = input.head + 1n; b <= end; b += 1n) {
+    if (shouldRun(state, tempo, b)) {
+      state.last = b;
+      state.pending = 0n;
+      state.sinceStep = 0n;
+      index += 1n;
+    } else state.sinceStep += 1n;
+    const e = index + (shouldRun(state, tempo, b) ? 1n : 0n);
+    if (e > target) return close(b);
+    if (e === target && first === null) first = b;
+  }
+  return null;
+}

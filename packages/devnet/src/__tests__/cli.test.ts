@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+
+import { formatBanner, parseCliArgs } from '../cli-args.js';
+import { startDevnet } from '../devnet.js';
+
+describe('subnet-devnet CLI', () => {
+  it('maps every flag to startDevnet options', () => {
+    const r = parseCliArgs([
+      '--port', '0', '--block-time', '0', '--netuid', '3', '--neurons', '5', '--validators', '2',
+      '--tempo', '10', '--commit-reveal', '--seed', 'demo', '--json', '--rate-limit', '7', '--finality-lag', '1',
+    ]);
+    expect(r).toEqual({
+      json: true,
+      options: {
+        port: 0, blockTime: 0, netuid: 3, neurons: 5, validators: 2, tempo: 10, commitReveal: true,
+        seed: 'demo', weightsSetRateLimit: 7n, finalityLag: 1,
+      },
+    });
+    expect(parseCliArgs([]).options).toMatchObject({ port: 9944, blockTime: 1000, commitReveal: false, seed: 'devnet' });
+  });
+
+  it('rejects unknown flags and bad numbers', () => {
+    expect(() => parseCliArgs(['--nope'])).toThrow();
+    expect(() => parseCliArgs(['--port', '-1'])).toThrow();
+  });
+
+  it('prints the URL (127.0.0.1) and the dev accounts, as text or one JSON line', async () => {
+    const devnet = await startDevnet(parseCliArgs(['--port', '0', '--block-time', '0', '--neurons', '2', '--validators', '1', '--seed', 'cli']).options);
+    try {
+      const json = JSON.parse(formatBanner(devnet, true)) as { url: string; accounts: { hotkey: string; hotkey_uri: string }[] };
+      expect(json.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+      expect(json.accounts.map((a) => a.hotkey)).toEqual(devnet.accounts.map((a) => a.hotkeyAddress));
+      expect(json.accounts[1]!.hotkey_uri).toBe('//subnet//cli//hotkey//1');
+      const text = formatBanner(devnet, false);
+      expect(text).toContain(`listening on ${devnet.url}`);
+      expect(text).toContain('uid 0 (validator)');
+    } finally {
+      await devnet.stop();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+
+import * as mod from '../index.js';
+
+describe('public API', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(mod).sort()).toEqual([
+      'CUSTOM_ERROR',
+      'DEVNET_SIGNED_EXTENSIONS',
+      'POOL_ERRORS',
+      'RUNTIME_VERSION',
+      'SS58_PREFIX',
+      'buildMetadata',
+      'createDevnetRegistry',
+      'defaultDevnetRuntime',
+      'deriveDevAccounts',
+      'devHotkeyUri',
+      'devnetOptionsSchema',
+      'maxUpscaleToU16',
+      'parseDevnetOptions',
+      'startDevnet',
+      'weightCommitHash',
+    ]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The devnet's chain state as a plain, cloneable model. Storage (`state_getStorage`) is materialised from it
+ * after every block (see `storage-layout.ts`); the runtime rules read and write it.
+ */
+
+/** One registered neuron (accounts are 0x-prefixed hex public keys). */
+export interface NeuronState {
+  uid: number;
+  hotkey: string;
+  coldkey: string;
+  /** Alpha stake (rao) used by the minimum-stake check. */
+  stake: bigint;
+  validatorPermit: boolean;
+  active: boolean;
+  blockAtRegistration: bigint;
+}
+
+/** A commit-reveal v2 commit: `(hash, commit_epoch, commit_block, 0)` (chain README 2.4). */
+export interface WeightCommit {
+  hash: string;
+  commitEpoch: bigint;
+  commitBlock: bigint;
+}
+
+/** A timelocked (v3/v4) commit, stored as the chain stores it; revealing it is not implemented yet. */
+export interface TimelockedCommit {
+  who: string;
+  commitBlock: bigint;
+  commit: string;
+  revealRound: bigint;
+}
+
+/** Per-subnet hyperparameters that a test can change at runtime. */
+export interface SubnetHyperparameters {
+  tempo: number;
+  weightsSetRateLimit: bigint;
+  weightsVersionKey: bigint;
+  minAllowedWeights: number;
+  maxWeightsLimit: number;
+  maxAllowedValidators: number;
+  maxAllowedUids: number;
+  commitRevealEnabled: boolean;
+  revealPeriodEpochs: bigint;
+  mechanismCount: number;
+  immunityPeriod: number;
+  activityCutoff: number;
+  kappa: number;
+}
+
+/** One subnet. Maps keyed by `${netuidIndex}:${uid}` / `${netuidIndex}:${account}` / `${netuidIndex}:${epoch}`. */
+export interface SubnetState extends SubnetHyperparameters {
+  netuid: number;
+  ownerHotkey: string | null;
+  ownerColdkey: string;
+  neurons: NeuronState[];
+  lastUpdate: Map<number, bigint[]>;
+  weights: Map<string, [number, number][]>;
+  weightCommits: Map<string, WeightCommit[]>;
+  timelockedCommits: Map<string, TimelockedCommit[]>;
+  lastEpochBlock: bigint;
+  pendingEpochAt: bigint;
+  subnetEpochIndex: bigint;
+  blocksSinceLastStep: bigint;
+  lastMechanismStepBlock: bigint;
+}
+
+/** The whole chain state after a block. */
+export interface ChainState {
+  number: number;
+  parentHash: string;
+  timestamp: bigint;
+  stakeThreshold: bigint;
+  taoWeight: bigint;
+  commitRevealVersion: number;
+  lastStoredRound: bigint;
+  subnets: Map<number, SubnetState>;
+  /** Account nonces by hex public key. */
+  nonces: Map<string, number>;
+  /** Encoded `EventRecord`s of the block. */
+  events: Uint8Array[];
+}
+
+/** A deep copy (the model holds only plain data, bigints, Maps and arrays). */
+export function cloneState(state: ChainState): ChainState {
+  return structuredClone(state);
+}
+
+/** Mechanism storage index: `mecid * 4096 + netuid` (chain README 2.2). */
+export function netuidIndex(netuid: number, mecid: number): number {
+  return mecid * 4096 + netuid;
+}
+
+/** Storage map key helper. */
+export function pairKey(a: number, b: number | string | bigint): string {
+  return `${a}:${String(b)}`;
+}

@@ -1,0 +1,101 @@
+import { Command, InvalidArgumentError } from 'commander';
+
+import type { Devnet } from './devnet.js';
+import type { DevnetOptionsInput } from './devnet-options.js';
+
+/** What the CLI was asked to do. */
+export interface CliRequest {
+  readonly options: DevnetOptionsInput;
+  readonly json: boolean;
+}
+
+function int(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/**
+ * Parses `subnet-devnet` arguments (without `node` and the script path).
+ *
+ * @param argv - the arguments
+ * @returns devnet options and output mode
+ * @throws commander's error on unknown flags or bad values (the CLI prints it and exits 1)
+ * @example
+ * parseCliArgs(['--port', '9944', '--neurons', '16']);
+ */
+export function parseCliArgs(argv: readonly string[]): CliRequest {
+  const program = new Command('subnet-devnet')
+    .description('Local Subtensor-compatible dev chain on 127.0.0.1 (JSON-RPC over WebSocket, real SCALE and sr25519).')
+    .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', int, 9944)
+    .option('--block-time <ms>', 'milliseconds between blocks (0 = no blocks)', int, 1000)
+    .option('--netuid <n>', 'subnet id', int, 1)
+    .option('--neurons <n>', 'registered neurons', int, 8)
+    .option('--validators <n>', 'neurons with stake and validator permit (uids 0..n-1)', int, 2)
+    .option('--tempo <n>', 'subnet tempo in blocks', int, 360)
+    .option('--rate-limit <n>', 'WeightsSetRateLimit in blocks', int, 100)
+    .option('--commit-reveal', 'enable commit-reveal (v2 hash commits)', false)
+    .option('--finality-lag <n>', 'blocks between best and finalized', int, 0)
+    .option('--seed <seed>', 'seed of the dev accounts (same seed, same chain)', 'devnet')
+    .option('--json', 'print one JSON line instead of text', false)
+    .exitOverride()
+    .allowExcessArguments(false);
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<{
+    port: number;
+    blockTime: number;
+    netuid: number;
+    neurons: number;
+    validators: number;
+    tempo: number;
+    rateLimit: number;
+    commitReveal: boolean;
+    finalityLag: number;
+    seed: string;
+    json: boolean;
+  }>();
+  return {
+    options: {
+      port: o.port,
+      blockTime: o.blockTime,
+      netuid: o.netuid,
+      neurons: o.neurons,
+      validators: o.validators,
+      tempo: o.tempo,
+      weightsSetRateLimit: BigInt(o.rateLimit),
+      commitReveal: o.commitReveal,
+      finalityLag: o.finalityLag,
+      seed: o.seed,
+    },
+    json: o.json,
+  };
+}
+
+/**
+ * The banner the CLI prints: URL, genesis hash and the dev accounts (addresses and public dev URIs).
+ *
+ * @param devnet - the running devnet
+ * @param json - one JSON line instead of text
+ * @returns the text to print
+ * @example
+ * console.log(formatBanner(devnet, false));
+ */
+export function formatBanner(devnet: Devnet, json: boolean): string {
+  const accounts = devnet.accounts.map((a) => ({
+    uid: a.uid,
+    hotkey: a.hotkeyAddress,
+    hotkey_uri: a.hotkeyUri,
+    coldkey: a.coldkeyAddress,
+    coldkey_uri: a.coldkeyUri,
+    validator: a.uid < devnet.options.validators,
+  }));
+  if (json) {
+    return JSON.stringify({ url: devnet.url, genesis_hash: devnet.genesisHash, netuid: devnet.netuid, accounts });
+  }
+  const lines = [
+    `subnet-devnet listening on ${devnet.url}`,
+    `genesis ${devnet.genesisHash}  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? 'on' : 'off'}`,
+    'dev accounts (public dev derivations, never use on a real network):',
+    ...accounts.map((a) => `  uid ${a.uid}${a.validator ? ' (validator)' : ''}  hotkey ${a.hotkey}  ${a.hotkey_uri}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,90 @@
+import { parseInput, SubnetError } from '@subnet/core';
+import { z } from 'zod';
+
+import type { DevnetRuntime } from './runtime-context.js';
+
+const u16 = z.number().int().min(0).max(65535);
+const u64 = z
+  .union([z.bigint(), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])
+  .transform((v) => BigInt(v))
+  .refine((v) => v >= 0n && v < 1n << 64n, 'must be a u64');
+
+/** Options of {@link startDevnet}; every field is optional. */
+export const devnetOptionsSchema = z.strictObject({
+  /** TCP port on 127.0.0.1; 0 picks a free one. */
+  port: z.number().int().min(0).max(65535).default(0),
+  /** Milliseconds between blocks; 0 = manual mode (blocks only via `produceBlock`). */
+  blockTime: z.number().int().min(0).default(0),
+  /** Milliseconds added to the timestamp per block (the chain's slot). */
+  slotDuration: z.number().int().positive().default(12_000),
+  /** Timestamp (ms) of block 0; block n has `genesisTimestamp + n * slotDuration`. */
+  genesisTimestamp: u64.default(1_735_689_600_000n),
+  /** Blocks between best and finalized head (0 = finalize immediately). */
+  finalityLag: z.number().int().min(0).max(64).default(0),
+  /** Seed of the dev accounts (and so of the genesis). */
+  seed: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default('devnet'),
+  /** Key type of the dev accounts (Subtensor accepts both through MultiSignature). */
+  keyType: z.enum(['sr25519', 'ed25519']).default('sr25519'),
+  netuid: z.number().int().min(1).max(4095).default(1),
+  neurons: z.number().int().min(1).max(4096).default(8),
+  validators: z.number().int().min(0).max(4096).default(2),
+  /** Uid of the subnet owner's hotkey, or null for an owner without a registered hotkey. */
+  ownerUid: z.number().int().min(0).nullable().default(0),
+  /** Alpha stake (rao) per uid; defaults: validators `validatorStake`, others 0. */
+  stakes: z.array(u64).optional(),
+  validatorStake: u64.default(10_000_000_000_000n),
+  /** Validator permit per uid; default: the first `validators` uids. */
+  permits: z.array(z.boolean()).optional(),
+  stakeThreshold: u64.default(1_000_000_000_000n),
+  tempo: u16.default(360),
+  weightsSetRateLimit: u64.default(100n),
+  weightsVersionKey: u64.default(0n),
+  minAllowedWeights: u16.default(1),
+  maxAllowedValidators: u16.default(64),
+  commitReveal: z.boolean().default(false),
+  revealPeriodEpochs: u64.default(1n),
+  mechanismCount: z.number().int().min(1).max(16).default(1),
+  commitRevealVersion: u16.default(4),
+  /** Most extrinsics per block. */
+  maxBlockExtrinsics: z.number().int().min(1).default(4096),
+  /** Blocks of state kept for queries at old hashes. */
+  stateHistory: z.number().int().min(8).default(1024),
+  /** Runtime to serve instead of the project's own metadata (tests only). */
+  runtime: z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v).optional(),
+});
+
+/** Input accepted by {@link startDevnet}. */
+export type DevnetOptionsInput = z.input<typeof devnetOptionsSchema>;
+/** Options after defaults. */
+export type DevnetOptions = z.output<typeof devnetOptionsSchema>;
+
+/**
+ * Parses devnet options, applying defaults.
+ *
+ * @param input - the options
+ * @returns parsed options
+ * @throws `DEVNET_INVALID_OPTIONS` naming the first bad field
+ * @example
+ * parseDevnetOptions({ neurons: 4 });
+ */
+export function parseDevnetOptions(input: unknown): DevnetOptions {
+  const options = parseInput(devnetOptionsSchema, input ?? {}, 'DEVNET_INVALID_OPTIONS', 'options');
+  if (options.validators > options.neurons) {
+    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: validators must be <= neurons', {
+      context: { path: 'options.validators', value: options.validators },
+    });
+  }
+  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits]] as const) {
+    if (list !== undefined && list.length !== options.neurons) {
+      throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
+        context: { path: `options.${name}`, value: list.length },
+      });
+    }
+  }
+  if (options.ownerUid !== null && options.ownerUid >= options.neurons) {
+    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: ownerUid must be a registered uid', {
+      context: { path: 'options.ownerUid', value: options.ownerUid },
+    });
+  }
+  return options;
+}

@@ -1,0 +1,222 @@
+import type { Registry } from '@polkadot/types/types';
+import { cryptoWaitReady } from '@polkadot/util-crypto';
+import { SubnetError } from '@subnet/core';
+
+import type { BlockRecord } from './chain.js';
+import { createChain } from './chain.js';
+import type { ChainState, SubnetHyperparameters } from './chain-state.js';
+import type { DevAccount } from './dev-accounts.js';
+import { deriveDevAccounts } from './dev-accounts.js';
+import type { DevnetOptions, DevnetOptionsInput } from './devnet-options.js';
+import { parseDevnetOptions } from './devnet-options.js';
+import type { DevnetFaults } from './faults.js';
+import { createFaults } from './faults.js';
+import { buildGenesisState } from './genesis.js';
+import { buildMetadata, createDevnetRegistry, RUNTIME_VERSION, SS58_PREFIX } from './metadata/index.js';
+import type { DevnetRuntime, RuntimeContext } from './runtime-context.js';
+import { createRuntimeContext } from './runtime-context.js';
+import { startRpcServer } from './rpc-server.js';
+
+/** A produced block, as {@link Devnet.produceBlock} reports it. */
+export interface DevnetBlock {
+  readonly number: number;
+  readonly hash: string;
+  /** Hex extrinsics in block order (the timestamp inherent first). */
+  readonly extrinsics: readonly string[];
+}
+
+/** Hyperparameters {@link Devnet.setHyperparameter} can change (applied at the start of the next block). */
+export type DevnetHyperparameter = keyof SubnetHyperparameters | 'stakeThreshold' | 'commitRevealVersion';
+
+/** A running devnet. */
+export interface Devnet {
+  /** `ws://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly genesisHash: string;
+  readonly netuid: number;
+  /** Dev neurons by uid (hotkey and coldkey keyring pairs). */
+  readonly accounts: readonly DevAccount[];
+  readonly faults: DevnetFaults;
+  /** The registry the devnet decodes extrinsics with. */
+  readonly registry: Registry;
+  /** Parsed options (with defaults). */
+  readonly options: Readonly<Omit<DevnetOptions, 'runtime'>>;
+  bestNumber(): number;
+  finalizedNumber(): number;
+  /** Number of extrinsics waiting in the pool. */
+  poolSize(): number;
+  /** Produces one block now (any mode); `null` while production is stalled. */
+  produceBlock(): Promise<DevnetBlock | null>;
+  /** Produces `n` blocks now. */
+  produceBlocks(n: number): Promise<DevnetBlock[]>;
+  /** Changes a hyperparameter of the subnet (or a global) from the next block on. */
+  setHyperparameter(name: DevnetHyperparameter, value: number | bigint | boolean): void;
+  /** Sets a neuron's alpha stake from the next block on. */
+  setStake(uid: number, stake: bigint): void;
+  /** Sets a neuron's validator permit from the next block on. */
+  setValidatorPermit(uid: number, permit: boolean): void;
+  /** Stops block production and the server, closing every connection. */
+  stop(): Promise<void>;
+}
+
+const PACKAGE_VERSION = '0.0.0';
+
+/**
+ * The devnet's default runtime: the project's own Subtensor metadata and runtime version.
+ *
+ * @returns the runtime
+ * @example
+ * const runtime = defaultDevnetRuntime();
+ */
+export function defaultDevnetRuntime(): DevnetRuntime {
+  return { metadata: buildMetadata(), runtimeVersion: RUNTIME_VERSION, ss58Prefix: SS58_PREFIX };
+}
+
+function toBlock(b: BlockRecord): DevnetBlock {
+  return Object.freeze({ number: b.number, hash: b.hash, extrinsics: b.extrinsics });
+}
+
+/**
+ * Starts a local Subtensor-compatible dev chain with a WebSocket JSON-RPC server on 127.0.0.1.
+ *
+ * @param input - options (all optional); `blockTime: 0` (default) = manual blocks
+ * @returns the running devnet
+ * @throws `DEVNET_INVALID_OPTIONS` naming the bad option; `DEVNET_LISTEN_FAILED` if the port is taken
+ * @example
+ * const devnet = await startDevnet({ neurons: 4, validators: 1, tempo: 10 });
+ * const api = await ApiPromise.create({ provider: new WsProvider(devnet.url) });
+ * await devnet.produceBlock();
+ * await devnet.stop();
+ */
+export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devnet> {
+  const options = parseDevnetOptions(input);
+  await cryptoWaitReady();
+  let ctx: RuntimeContext;
+  if (options.runtime === undefined) {
+    const { registry } = createDevnetRegistry();
+    ctx = createRuntimeContext(defaultDevnetRuntime(), registry);
+  } else {
+    ctx = createRuntimeContext(options.runtime);
+  }
+  const accounts = deriveDevAccounts(options.seed, options.neurons, ctx.runtime.ss58Prefix, options.keyType);
+  const genesis = buildGenesisState(options, accounts);
+  const chain = createChain(ctx, genesis, {
+    slotDuration: options.slotDuration,
+    genesisTimestamp: options.genesisTimestamp,
+    finalityLag: options.finalityLag,
+    maxBlockExtrinsics: options.maxBlockExtrinsics,
+    stateHistory: options.stateHistory,
+  });
+  let dropConnections = (): number => 0;
+  const { faults, interceptor } = createFaults(() => dropConnections());
+  let server;
+  try {
+    server = await startRpcServer(chain, options.port, interceptor, {
+      name: 'subnet-devnet',
+      version: PACKAGE_VERSION,
+      chainName: 'Bittensor Devnet',
+    });
+  } catch (cause) {
+    throw new SubnetError('DEVNET_LISTEN_FAILED', 'cannot listen on 127.0.0.1', {
+      context: { path: 'options.port', value: options.port },
+      cause,
+    });
+  }
+  const srv = server;
+  dropConnections = () => srv.dropConnections();
+
+  const produce = (): DevnetBlock | null => (faults.stalled ? null : toBlock(chain.produceBlock()));
+  let timer: NodeJS.Timeout | undefined;
+  if (options.blockTime > 0) {
+    timer = setInterval(() => {
+      produce();
+    }, options.blockTime);
+  }
+
+  const subnetOf = (state: ChainState) => {
+    const s = state.subnets.get(options.netuid);
+    if (s === undefined) throw new Error('subnet missing');
+    return s;
+  };
+  const checkUid = (uid: number): void => {
+    if (!Number.isInteger(uid) || uid < 0 || uid >= options.neurons) {
+      throw new SubnetError('DEVNET_INVALID_UID', 'no neuron has this uid', { context: { path: 'uid', value: uid } });
+    }
+  };
+  const { runtime: _runtime, ...publicOptions } = options;
+
+  return Object.freeze({
+    url: srv.url,
+    port: srv.port,
+    genesisHash: chain.genesisHash,
+    netuid: options.netuid,
+    accounts,
+    faults,
+    registry: ctx.registry,
+    options: Object.freeze(publicOptions),
+    bestNumber: () => chain.best().number,
+    finalizedNumber: () => chain.finalized().number,
+    poolSize: () => chain.poolSize(),
+    produceBlock: () => Promise.resolve(produce()),
+    async produceBlocks(n: number) {
+      const out: DevnetBlock[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const b = produce();
+        if (b === null) break;
+        out.push(b);
+        if (i % 16 === 15) await new Promise((r) => setImmediate(r));
+      }
+      return out;
+    },
+    setHyperparameter(name: DevnetHyperparameter, value: number | bigint | boolean) {
+      const expected = genesisField(genesis, options.netuid, name);
+      const ok =
+        (expected === 'bigint' && (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value) && value >= 0))) ||
+        (expected === 'number' && typeof value === 'number' && Number.isInteger(value) && value >= 0) ||
+        (expected === 'boolean' && typeof value === 'boolean');
+      if (!ok) {
+        throw new SubnetError('DEVNET_INVALID_HYPERPARAMETER', `hyperparameter ${name} expects a ${expected}`, {
+          context: { path: name, value },
+        });
+      }
+      const v = expected === 'bigint' ? BigInt(value) : value;
+      chain.queueChange((state) => {
+        if (name === 'stakeThreshold') state.stakeThreshold = v as bigint;
+        else if (name === 'commitRevealVersion') state.commitRevealVersion = v as number;
+        else (subnetOf(state) as unknown as Record<string, unknown>)[name] = v;
+      });
+    },
+    setStake(uid: number, stake: bigint) {
+      checkUid(uid);
+      chain.queueChange((state) => {
+        const n = subnetOf(state).neurons[uid];
+        if (n !== undefined) n.stake = stake;
+      });
+    },
+    setValidatorPermit(uid: number, permit: boolean) {
+      checkUid(uid);
+      chain.queueChange((state) => {
+        const n = subnetOf(state).neurons[uid];
+        if (n !== undefined) n.validatorPermit = permit;
+      });
+    },
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      await srv.close();
+    },
+  });
+}
+
+function genesisField(genesis: ChainState, netuid: number, name: string): string {
+  if (name === 'stakeThreshold') return 'bigint';
+  if (name === 'commitRevealVersion') return 'number';
+  const subnet = genesis.subnets.get(netuid) as unknown as Record<string, unknown> | undefined;
+  const v = subnet?.[name];
+  if (v === undefined || !['tempo', 'weightsSetRateLimit', 'weightsVersionKey', 'minAllowedWeights', 'maxWeightsLimit',
+    'maxAllowedValidators', 'maxAllowedUids', 'commitRevealEnabled', 'revealPeriodEpochs', 'mechanismCount',
+    'immunityPeriod', 'activityCutoff', 'kappa'].includes(name)) {
+    throw new SubnetError('DEVNET_INVALID_HYPERPARAMETER', 'unknown hyperparameter', { context: { path: 'name', value: name } });
+  }
+  return typeof v;
+}

@@ -1,0 +1,69 @@
+import type { ChainState, SubnetState } from './chain-state.js';
+import type { DevAccount } from './dev-accounts.js';
+import type { DevnetOptions } from './devnet-options.js';
+
+const ZERO_HASH = `0x${'00'.repeat(32)}`;
+
+/**
+ * Builds the genesis state from options and dev accounts: one subnet with `neurons` registered at block 0,
+ * the first `validators` uids staked and permitted (unless `stakes` / `permits` say otherwise), the
+ * owner hotkey at `ownerUid`, and the hyperparameters given.
+ *
+ * @param options - parsed options
+ * @param accounts - dev accounts, by uid
+ * @returns the state of block 0
+ * @example
+ * const state = buildGenesisState(parseDevnetOptions({}), deriveDevAccounts('devnet', 8));
+ */
+export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[]): ChainState {
+  const neurons = accounts.map((a) => ({
+    uid: a.uid,
+    hotkey: a.hotkeyHex,
+    coldkey: a.coldkeyHex,
+    stake: options.stakes?.[a.uid] ?? (a.uid < options.validators ? options.validatorStake : 0n),
+    validatorPermit: options.permits?.[a.uid] ?? a.uid < options.validators,
+    active: true,
+    blockAtRegistration: 0n,
+  }));
+  const owner = options.ownerUid === null ? undefined : accounts[options.ownerUid];
+  const subnet: SubnetState = {
+    netuid: options.netuid,
+    tempo: options.tempo,
+    weightsSetRateLimit: options.weightsSetRateLimit,
+    weightsVersionKey: options.weightsVersionKey,
+    minAllowedWeights: options.minAllowedWeights,
+    maxWeightsLimit: 65535,
+    maxAllowedValidators: options.maxAllowedValidators,
+    maxAllowedUids: Math.max(256, options.neurons),
+    commitRevealEnabled: options.commitReveal,
+    revealPeriodEpochs: options.revealPeriodEpochs,
+    mechanismCount: options.mechanismCount,
+    immunityPeriod: 5000,
+    activityCutoff: 5000,
+    kappa: 32767,
+    ownerHotkey: owner?.hotkeyHex ?? null,
+    ownerColdkey: owner?.coldkeyHex ?? ZERO_HASH,
+    neurons,
+    lastUpdate: new Map(),
+    weights: new Map(),
+    weightCommits: new Map(),
+    timelockedCommits: new Map(),
+    lastEpochBlock: 0n,
+    pendingEpochAt: 0n,
+    subnetEpochIndex: 0n,
+    blocksSinceLastStep: 0n,
+    lastMechanismStepBlock: 0n,
+  };
+  return {
+    number: 0,
+    parentHash: ZERO_HASH,
+    timestamp: options.genesisTimestamp,
+    stakeThreshold: options.stakeThreshold,
+    taoWeight: 0n,
+    commitRevealVersion: options.commitRevealVersion,
+    lastStoredRound: 0n,
+    subnets: new Map([[options.netuid, subnet]]),
+    nonces: new Map(),
+    events: [],
+  };
+}

@@ -1,0 +1,18 @@
+export { startDevnet, defaultDevnetRuntime } from './devnet.js';
+export type { Devnet, DevnetBlock, DevnetHyperparameter } from './devnet.js';
+export { devnetOptionsSchema, parseDevnetOptions } from './devnet-options.js';
+export type { DevnetOptions, DevnetOptionsInput } from './devnet-options.js';
+export { deriveDevAccounts, devHotkeyUri } from './dev-accounts.js';
+export type { DevAccount } from './dev-accounts.js';
+export type { DevnetFaults } from './faults.js';
+export { POOL_ERRORS } from './rpc-errors.js';
+export type { JsonRpcErrorObject } from './rpc-errors.js';
+export type { DevnetRuntime, DevnetRuntimeVersion } from './runtime-context.js';
+export { CUSTOM_ERROR, maxUpscaleToU16, weightCommitHash } from './weights-rules.js';
+export {
+  buildMetadata,
+  createDevnetRegistry,
+  DEVNET_SIGNED_EXTENSIONS,
+  RUNTIME_VERSION,
+  SS58_PREFIX,
+} from './metadata/index.js';

@@ -1,0 +1,519 @@
+import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { blake2AsU8a } from '@polkadot/util-crypto';
+
+import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
+import { netuidIndex, pairKey } from './chain-state.js';
+
+/** A decoded call the devnet's runtime executes. Accounts are 0x hex public keys; u64s are bigints. */
+export type DevnetCall =
+  | { kind: 'set_weights'; netuid: number; mecid: number; uids: number[]; values: number[]; versionKey: bigint; mechanism: boolean }
+  | { kind: 'batch_set_weights'; netuids: number[]; weights: [number, number][][]; versionKeys: bigint[] }
+  | { kind: 'commit_weights'; netuid: number; mecid: number; hash: string; mechanism: boolean }
+  | { kind: 'batch_commit_weights'; netuids: number[]; hashes: string[] }
+  | {
+      kind: 'reveal_weights';
+      netuid: number;
+      mecid: number;
+      uids: number[];
+      values: number[];
+      salt: number[];
+      versionKey: bigint;
+      mechanism: boolean;
+    }
+  | {
+      kind: 'batch_reveal_weights';
+      netuid: number;
+      uidsList: number[][];
+      valuesList: number[][];
+      saltsList: number[][];
+      versionKeys: bigint[];
+    }
+  | { kind: 'commit_timelocked_weights'; netuid: number; mecid: number; commit: string; revealRound: bigint; version: number }
+  | { kind: 'remark'; withEvent: boolean; remark: string };
+
+/** A runtime event to encode: pallet, variant name and positional field values. */
+export interface DevnetEvent {
+  readonly pallet: string;
+  readonly name: string;
+  readonly fields: readonly unknown[];
+}
+
+/** The outcome of dispatching a call: events on success, or the module error name. */
+export type DispatchOutcome =
+  | { readonly ok: true; readonly events: readonly DevnetEvent[] }
+  | { readonly ok: false; readonly error: string; readonly events: readonly DevnetEvent[] };
+
+/** Pool (`SubtensorTransactionExtension`) custom error codes (chain README 2.3). */
+export const CUSTOM_ERROR = Object.freeze({
+  StakeAmountTooLow: 1,
+  SubnetNotExists: 3,
+  RateLimitExceeded: 6,
+  InvalidRevealRound: 15,
+  CommitNotFound: 16,
+  CommitBlockNotInRevealRange: 17,
+  InputLengthsUnequal: 18,
+  UidNotFound: 19,
+  BadRequest: 255,
+});
+
+const MAX_UNREVEALED_COMMITS = 10;
+const MAX_CRV3_COMMIT_SIZE_BYTES = 5000;
+
+/**
+ * `vec_u16_max_upscale_to_u16` in I32F32 fixed point (chain README 2.2 step 13): if the max is above 32768,
+ * `round(v * (65535 / max))`, else `round(v * 65535 / max)`; divisions truncate, rounding is half away
+ * from zero, results saturate at 65535. All-zero input is returned unchanged.
+ *
+ * @param values - u16 weight values
+ * @returns the upscaled values
+ * @example
+ * maxUpscaleToU16([1, 2]); // [32768, 65535]
+ */
+export function maxUpscaleToU16(values: readonly number[]): number[] {
+  if (values.length === 0) return [];
+  const max = values.reduce((a, b) => (b > a ? b : a), 0);
+  if (max === 0) return [...values];
+  const one = 1n << 32n;
+  const half = 1n << 31n;
+  const u16max = 65535n;
+  const m = BigInt(max);
+  const sat = (fixed: bigint): number => {
+    const r = (fixed + half) >> 32n;
+    return Number(r > u16max ? u16max : r);
+  };
+  if (max > 32768) {
+    const ratio = (u16max * one) / m; // I32F32 division truncates
+    return values.map((v) => sat(BigInt(v) * ratio));
+  }
+  return values.map((v) => sat((BigInt(v) * u16max * one) / m));
+}
+
+function vecU16(values: readonly number[]): Uint8Array {
+  const out = new Uint8Array(values.length * 2);
+  values.forEach((v, i) => {
+    out[i * 2] = v & 0xff;
+    out[i * 2 + 1] = (v >> 8) & 0xff;
+  });
+  return u8aConcat(compactToU8a(values.length), out);
+}
+
+function u64le(v: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  let x = v;
+  for (let i = 0; i < 8; i += 1) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+  return out;
+}
+
+/**
+ * The commit-reveal v2 hash: blake2_256 of SCALE `(who, netuid_index, uids, values, salt, version_key)`
+ * (chain README 2.4 / `get_commit_hash`).
+ *
+ * @param who - hotkey public key (32 bytes or 0x hex)
+ * @param netuidIdx - mechanism storage index (`mecid * 4096 + netuid`)
+ * @param uids - uids as revealed
+ * @param values - values as revealed (not upscaled)
+ * @param salt - u16 salt
+ * @param versionKey - version key
+ * @returns the 0x hash
+ * @example
+ * weightCommitHash(alice, 1, [0, 1, 2], [65535, 32768, 1], [1, 2, 3, 4, 5, 6, 7, 8], 10002000n);
+ */
+export function weightCommitHash(
+  who: Uint8Array | string,
+  netuidIdx: number,
+  uids: readonly number[],
+  values: readonly number[],
+  salt: readonly number[],
+  versionKey: bigint,
+): string {
+  const account = typeof who === 'string' ? hexToU8a(who) : who;
+  const data = u8aConcat(
+    account,
+    new Uint8Array([netuidIdx & 0xff, (netuidIdx >> 8) & 0xff]),
+    vecU16(uids),
+    vecU16(values),
+    vecU16(salt),
+    u64le(versionKey),
+  );
+  return u8aToHex(blake2AsU8a(data, 256));
+}
+
+/** `should_run_epoch` (chain README 2.6, stateful schedule). */
+export function shouldRunEpoch(subnet: SubnetState, block: bigint): boolean {
+  if (subnet.tempo === 0) return false;
+  if (subnet.pendingEpochAt > 0n && block >= subnet.pendingEpochAt) return true;
+  if (subnet.blocksSinceLastStep > 50_400n) return true;
+  return block - subnet.lastEpochBlock >= BigInt(subnet.tempo);
+}
+
+/** `current_epoch_with_lookahead(netuid)` at block `now`. */
+export function currentEpochWithLookahead(subnet: SubnetState, now: bigint): bigint {
+  return subnet.subnetEpochIndex + (shouldRunEpoch(subnet, now) ? 1n : 0n);
+}
+
+/** `get_next_epoch_start_block` = `min(LastEpochBlock + tempo, PendingEpochAt if > 0)`, `null` when tempo is 0. */
+export function nextEpochStartBlock(subnet: SubnetState): bigint | null {
+  if (subnet.tempo === 0) return null;
+  const byTempo = subnet.lastEpochBlock + BigInt(subnet.tempo);
+  if (subnet.pendingEpochAt > 0n && subnet.pendingEpochAt < byTempo) return subnet.pendingEpochAt;
+  return byTempo;
+}
+
+/**
+ * The per-block step run in `on_initialize` before any extrinsic: for every subnet, fire the epoch when
+ * `should_run_epoch` holds (LastEpochBlock = block, PendingEpochAt = 0, SubnetEpochIndex + 1,
+ * BlocksSinceLastStep = 0), else count BlocksSinceLastStep up. No Yuma consensus or emission runs.
+ */
+export function blockStep(state: ChainState, block: bigint): void {
+  for (const subnet of state.subnets.values()) {
+    if (shouldRunEpoch(subnet, block)) {
+      subnet.lastEpochBlock = block;
+      subnet.pendingEpochAt = 0n;
+      subnet.subnetEpochIndex += 1n;
+      subnet.blocksSinceLastStep = 0n;
+      subnet.lastMechanismStepBlock = block;
+    } else {
+      subnet.blocksSinceLastStep += 1n;
+    }
+  }
+}
+
+function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState | undefined {
+  return subnet?.neurons.find((n) => n.hotkey === hotkey);
+}
+
+function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
+  if (subnet?.ownerHotkey === hotkey) return true;
+  const stake = neuronOf(subnet, hotkey)?.stake ?? 0n;
+  return stake >= state.stakeThreshold;
+}
+
+function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
+  const last = subnet.lastUpdate.get(idx)?.[uid] ?? 0n;
+  if (last === 0n) return true;
+  return now - last >= subnet.weightsSetRateLimit;
+}
+
+function isCommitExpired(subnet: SubnetState, commitEpoch: bigint, now: bigint): boolean {
+  return currentEpochWithLookahead(subnet, now) > commitEpoch + subnet.revealPeriodEpochs;
+}
+
+function inRevealRange(subnet: SubnetState, commitEpoch: bigint, now: bigint): boolean {
+  return currentEpochWithLookahead(subnet, now) === commitEpoch + subnet.revealPeriodEpochs;
+}
+
+/**
+ * The pool-level guards of `SubtensorTransactionExtension` (chain README 2.3), in the chain's order:
+ * `CheckWeights` (batch lengths, minimum stake, reveal commit existence and range, timelocked reveal round)
+ * then `CheckRateLimits` (uid lookup, then the rate limit) for the calls it covers.
+ *
+ * @param state - the state of the best block
+ * @param now - the block number the transaction would be included at (best + 1)
+ * @param who - the signer's hex public key
+ * @param call - the decoded call
+ * @returns the `InvalidTransaction::Custom` code, or `null` when the call passes
+ * @example
+ * poolGuard(state, 11n, alice, call); // 6 when rate limited
+ */
+export function poolGuard(state: ChainState, now: bigint, who: string, call: DevnetCall): number | null {
+  switch (call.kind) {
+    case 'remark':
+      return null;
+    case 'batch_set_weights':
+      if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
+        return CUSTOM_ERROR.InputLengthsUnequal;
+      }
+      for (const n of call.netuids) if (!minStakeOk(state, state.subnets.get(n), who)) return CUSTOM_ERROR.StakeAmountTooLow;
+      return null;
+    case 'batch_commit_weights':
+      if (call.netuids.length !== call.hashes.length) return CUSTOM_ERROR.InputLengthsUnequal;
+      for (const n of call.netuids) if (!minStakeOk(state, state.subnets.get(n), who)) return CUSTOM_ERROR.StakeAmountTooLow;
+      return null;
+    case 'batch_reveal_weights': {
+      const n = call.uidsList.length;
+      if (call.valuesList.length !== n || call.saltsList.length !== n || call.versionKeys.length !== n) {
+        return CUSTOM_ERROR.InputLengthsUnequal;
+      }
+      if (!minStakeOk(state, state.subnets.get(call.netuid), who)) return CUSTOM_ERROR.StakeAmountTooLow;
+      return null;
+    }
+    default:
+      break;
+  }
+  const subnet = state.subnets.get(call.netuid);
+  if (!minStakeOk(state, subnet, who)) return CUSTOM_ERROR.StakeAmountTooLow;
+  const idx = netuidIndex(call.netuid, call.mecid);
+  if (call.kind === 'reveal_weights') {
+    const commits = subnet?.weightCommits.get(pairKey(idx, who)) ?? [];
+    if (commits.length === 0 || subnet === undefined) return CUSTOM_ERROR.CommitNotFound;
+    const hash = weightCommitHash(who, idx, call.uids, call.values, call.salt, call.versionKey);
+    const match = commits.find((c) => c.hash === hash);
+    if (match !== undefined && currentEpochWithLookahead(subnet, now) < match.commitEpoch + subnet.revealPeriodEpochs) {
+      return CUSTOM_ERROR.CommitBlockNotInRevealRange;
+    }
+    return null;
+  }
+  if (call.kind === 'commit_timelocked_weights') {
+    return call.revealRound < state.lastStoredRound ? CUSTOM_ERROR.InvalidRevealRound : null;
+  }
+  // CheckRateLimits: commit_* always, set_* only when commit-reveal is disabled
+  if (call.kind === 'commit_weights' || subnet?.commitRevealEnabled !== true) {
+    const uid = neuronOf(subnet, who)?.uid;
+    if (subnet === undefined || uid === undefined) return CUSTOM_ERROR.UidNotFound;
+    if (!rateLimitOk(subnet, idx, uid, now)) return CUSTOM_ERROR.RateLimitExceeded;
+  }
+  return null;
+}
+
+/** Error name or `null`: `internal_set_weights` checks 1-14 (chain README 2.2), without writing. */
+function checkSetWeights(
+  state: ChainState,
+  now: bigint,
+  who: string,
+  netuid: number,
+  mecid: number,
+  uids: readonly number[],
+  values: readonly number[],
+  versionKey: bigint,
+): string | null {
+  if (netuid === 0) return 'CanNotSetRootNetworkWeights';
+  if (uids.length !== values.length) return 'WeightVecNotEqualSize';
+  const subnet = state.subnets.get(netuid);
+  if (subnet === undefined || subnet.mechanismCount <= mecid) return 'MechanismDoesNotExist';
+  const n = subnet.neurons.length;
+  if (uids.length > n) return 'UidsLengthExceedUidsInSubNet';
+  const neuron = neuronOf(subnet, who);
+  if (neuron === undefined) return 'HotKeyNotRegisteredInSubNet';
+  if (!minStakeOk(state, subnet, who)) return 'NotEnoughStakeToSetWeights';
+  if (subnet.weightsVersionKey !== 0n && versionKey < subnet.weightsVersionKey) return 'IncorrectWeightVersionKey';
+  const idx = netuidIndex(netuid, mecid);
+  if (!subnet.commitRevealEnabled && !rateLimitOk(subnet, idx, neuron.uid, now)) return 'SettingWeightsTooFast';
+  const selfWeight = uids.length === 1 && uids[0] === neuron.uid;
+  const isOwner = subnet.ownerHotkey === who;
+  if (!selfWeight && !isOwner && !neuron.validatorPermit) return 'NeuronNoValidatorPermit';
+  if (new Set(uids).size !== uids.length) return 'DuplicateUids';
+  if (uids.some((u) => u >= n)) return 'UidVecContainInvalidOne';
+  if (!selfWeight && uids.length < Math.min(n, subnet.minAllowedWeights)) return 'WeightVecLengthIsLow';
+  return null;
+}
+
+function setWeights(
+  state: ChainState,
+  now: bigint,
+  who: string,
+  netuid: number,
+  mecid: number,
+  uids: readonly number[],
+  values: readonly number[],
+  versionKey: bigint,
+): DispatchOutcome {
+  const error = checkSetWeights(state, now, who, netuid, mecid, uids, values, versionKey);
+  if (error !== null) return { ok: false, error, events: [] };
+  const subnet = state.subnets.get(netuid);
+  const neuron = neuronOf(subnet, who);
+  if (subnet === undefined || neuron === undefined) return { ok: false, error: 'HotKeyNotRegisteredInSubNet', events: [] };
+  const idx = netuidIndex(netuid, mecid);
+  const upscaled = maxUpscaleToU16(values);
+  subnet.weights.set(
+    pairKey(idx, neuron.uid),
+    uids.map((u, i) => [u, upscaled[i] ?? 0]),
+  );
+  if (!subnet.commitRevealEnabled) touchLastUpdate(subnet, idx, neuron.uid, now);
+  return { ok: true, events: [{ pallet: 'SubtensorModule', name: 'WeightsSet', fields: [idx, neuron.uid] }] };
+}
+
+function touchLastUpdate(subnet: SubnetState, idx: number, uid: number, now: bigint): void {
+  const n = subnet.neurons.length;
+  const vec = subnet.lastUpdate.get(idx) ?? [];
+  while (vec.length < n) vec.push(0n);
+  vec[uid] = now;
+  subnet.lastUpdate.set(idx, vec);
+}
+
+function commitWeights(state: ChainState, now: bigint, who: string, netuid: number, mecid: number, hash: string): DispatchOutcome {
+  const subnet = state.subnets.get(netuid);
+  if (subnet === undefined || subnet.mechanismCount <= mecid) return { ok: false, error: 'MechanismDoesNotExist', events: [] };
+  if (!subnet.commitRevealEnabled) return { ok: false, error: 'CommitRevealDisabled', events: [] };
+  const neuron = neuronOf(subnet, who);
+  if (neuron === undefined) return { ok: false, error: 'HotKeyNotRegisteredInSubNet', events: [] };
+  const idx = netuidIndex(netuid, mecid);
+  if (!rateLimitOk(subnet, idx, neuron.uid, now)) return { ok: false, error: 'CommittingWeightsTooFast', events: [] };
+  const commitEpoch = currentEpochWithLookahead(subnet, now);
+  const key = pairKey(idx, who);
+  const queue = (subnet.weightCommits.get(key) ?? []).slice();
+  while (queue.length > 0 && isCommitExpired(subnet, (queue[0] ?? { commitEpoch: 0n }).commitEpoch, now)) queue.shift();
+  if (queue.length >= MAX_UNREVEALED_COMMITS) return { ok: false, error: 'TooManyUnrevealedCommits', events: [] };
+  queue.push({ hash, commitEpoch, commitBlock: now });
+  subnet.weightCommits.set(key, queue);
+  touchLastUpdate(subnet, idx, neuron.uid, now);
+  return { ok: true, events: [{ pallet: 'SubtensorModule', name: 'WeightsCommitted', fields: [who, idx, hash] }] };
+}
+
+function revealWeights(
+  state: ChainState,
+  now: bigint,
+  who: string,
+  netuid: number,
+  mecid: number,
+  uids: readonly number[],
+  values: readonly number[],
+  salt: readonly number[],
+  versionKey: bigint,
+): DispatchOutcome {
+  const subnet = state.subnets.get(netuid);
+  if (subnet === undefined || subnet.mechanismCount <= mecid) return { ok: false, error: 'MechanismDoesNotExist', events: [] };
+  if (!subnet.commitRevealEnabled) return { ok: false, error: 'CommitRevealDisabled', events: [] };
+  const idx = netuidIndex(netuid, mecid);
+  const key = pairKey(idx, who);
+  const queue = subnet.weightCommits.get(key) ?? [];
+  const hash = weightCommitHash(who, idx, uids, values, salt, versionKey);
+  const position = queue.findIndex((c) => c.hash === hash);
+  const match = queue[position];
+  if (match !== undefined && isCommitExpired(subnet, match.commitEpoch, now)) {
+    return { ok: false, error: 'ExpiredWeightCommit', events: [] };
+  }
+  if (queue.length === 0) return { ok: false, error: 'NoWeightsCommitFound', events: [] };
+  if (match === undefined) return { ok: false, error: 'InvalidRevealCommitHashNotMatch', events: [] };
+  if (!inRevealRange(subnet, match.commitEpoch, now)) return { ok: false, error: 'RevealTooEarly', events: [] };
+  const error = checkSetWeights(state, now, who, netuid, mecid, uids, values, versionKey);
+  if (error !== null) return { ok: false, error, events: [] };
+  const rest = queue.slice(position + 1);
+  if (rest.length === 0) subnet.weightCommits.delete(key);
+  else subnet.weightCommits.set(key, rest);
+  const set = setWeights(state, now, who, netuid, mecid, uids, values, versionKey);
+  if (!set.ok) return set;
+  return { ok: true, events: [...set.events, { pallet: 'SubtensorModule', name: 'WeightsRevealed', fields: [who, idx, hash] }] };
+}
+
+function commitTimelocked(
+  state: ChainState,
+  now: bigint,
+  who: string,
+  call: Extract<DevnetCall, { kind: 'commit_timelocked_weights' }>,
+): DispatchOutcome {
+  const subnet = state.subnets.get(call.netuid);
+  if (subnet === undefined || subnet.mechanismCount <= call.mecid) return { ok: false, error: 'MechanismDoesNotExist', events: [] };
+  if (!subnet.commitRevealEnabled) return { ok: false, error: 'CommitRevealDisabled', events: [] };
+  if (call.version !== state.commitRevealVersion) return { ok: false, error: 'IncorrectCommitRevealVersion', events: [] };
+  const neuron = neuronOf(subnet, who);
+  if (neuron === undefined) return { ok: false, error: 'HotKeyNotRegisteredInSubNet', events: [] };
+  const idx = netuidIndex(call.netuid, call.mecid);
+  if (!rateLimitOk(subnet, idx, neuron.uid, now)) return { ok: false, error: 'CommittingWeightsTooFast', events: [] };
+  const epoch = currentEpochWithLookahead(subnet, now);
+  const key = pairKey(idx, epoch);
+  const queue = (subnet.timelockedCommits.get(key) ?? []).slice();
+  if (queue.filter((c) => c.who === who).length >= MAX_UNREVEALED_COMMITS) {
+    return { ok: false, error: 'TooManyUnrevealedCommits', events: [] };
+  }
+  const commitBytes = hexToU8a(call.commit);
+  if (commitBytes.length > MAX_CRV3_COMMIT_SIZE_BYTES) return { ok: false, error: 'BadRequest', events: [] };
+  queue.push({ who, commitBlock: now, commit: call.commit, revealRound: call.revealRound });
+  subnet.timelockedCommits.set(key, queue);
+  touchLastUpdate(subnet, idx, neuron.uid, now);
+  // Revealing v3/v4 commits (drand timelock decryption in on_initialize) is not implemented yet.
+  return {
+    ok: true,
+    events: [
+      {
+        pallet: 'SubtensorModule',
+        name: 'TimelockedWeightsCommitted',
+        fields: [who, idx, u8aToHex(blake2AsU8a(commitBytes, 256)), call.revealRound],
+      },
+    ],
+  };
+}
+
+/**
+ * Dispatches a decoded call against `state` (mutating it only on success), in the chain's check order,
+ * returning the events or the module error name.
+ *
+ * @param state - the state being built for block `now`
+ * @param now - the block number being built
+ * @param who - signer hex public key
+ * @param call - the decoded call
+ * @returns the dispatch outcome
+ * @example
+ * dispatchCall(state, 12n, alice, { kind: 'set_weights', ... });
+ */
+export function dispatchCall(state: ChainState, now: bigint, who: string, call: DevnetCall): DispatchOutcome {
+  switch (call.kind) {
+    case 'remark':
+      return {
+        ok: true,
+        events: call.withEvent ? [{ pallet: 'System', name: 'Remarked', fields: [who, u8aToHex(blake2AsU8a(hexToU8a(call.remark), 256))] }] : [],
+      };
+    case 'set_weights': {
+      const subnet = state.subnets.get(call.netuid);
+      if (subnet?.commitRevealEnabled === true) return { ok: false, error: 'CommitRevealEnabled', events: [] };
+      return setWeights(state, now, who, call.netuid, call.mecid, call.uids, call.values, call.versionKey);
+    }
+    case 'commit_weights':
+      return commitWeights(state, now, who, call.netuid, call.mecid, call.hash);
+    case 'reveal_weights':
+      return revealWeights(state, now, who, call.netuid, call.mecid, call.uids, call.values, call.salt, call.versionKey);
+    case 'commit_timelocked_weights':
+      return commitTimelocked(state, now, who, call);
+    case 'batch_set_weights': {
+      if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
+        return { ok: false, error: 'InputLengthsUnequal', events: [] };
+      }
+      const events: DevnetEvent[] = [];
+      const failures: string[] = [];
+      call.netuids.forEach((netuid, i) => {
+        const pairs = call.weights[i] ?? [];
+        const subnet = state.subnets.get(netuid);
+        const outcome =
+          subnet?.commitRevealEnabled === true
+            ? ({ ok: false, error: 'CommitRevealEnabled', events: [] } as const)
+            : setWeights(state, now, who, netuid, 0, pairs.map((p) => p[0]), pairs.map((p) => p[1]), call.versionKeys[i] ?? 0n);
+        if (outcome.ok) events.push(...outcome.events);
+        else {
+          failures.push(outcome.error);
+          events.push({ pallet: 'SubtensorModule', name: 'BatchWeightItemFailed', fields: [{ moduleError: outcome.error }] });
+        }
+      });
+      events.push(
+        failures.length > 0
+          ? { pallet: 'SubtensorModule', name: 'BatchCompletedWithErrors', fields: [] }
+          : { pallet: 'SubtensorModule', name: 'BatchWeightsCompleted', fields: [call.netuids, who] },
+      );
+      return { ok: true, events };
+    }
+    case 'batch_commit_weights': {
+      if (call.netuids.length !== call.hashes.length) return { ok: false, error: 'InputLengthsUnequal', events: [] };
+      const events: DevnetEvent[] = [];
+      for (let i = 0; i < call.netuids.length; i += 1) {
+        const outcome = commitWeights(state, now, who, call.netuids[i] ?? 0, 0, call.hashes[i] ?? '0x');
+        if (!outcome.ok) return outcome;
+        events.push(...outcome.events);
+      }
+      return { ok: true, events };
+    }
+    case 'batch_reveal_weights': {
+      const n = call.uidsList.length;
+      if (call.valuesList.length !== n || call.saltsList.length !== n || call.versionKeys.length !== n) {
+        return { ok: false, error: 'InputLengthsUnequal', events: [] };
+      }
+      const events: DevnetEvent[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const outcome = revealWeights(
+          state,
+          now,
+          who,
+          call.netuid,
+          0,
+          call.uidsList[i] ?? [],
+          call.valuesList[i] ?? [],
+          call.saltsList[i] ?? [],
+          call.versionKeys[i] ?? 0n,
+        );
+        if (!outcome.ok) return outcome;
+        events.push(...outcome.events.filter((e) => e.name !== 'WeightsRevealed'));
+      }
+      return { ok: true, events };
+    }
+  }
+}
