@@ -1,0 +1,258 @@
+import { Command, CommanderError, Option } from 'commander';
+
+import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
+
+import type { CommandOutput } from './commands/output.js';
+import { sssaCheck } from './commands/sssa.js';
+import { termCheck } from './commands/term.js';
+import { weightsCheck } from './commands/weights.js';
+import { workflowCheck } from './commands/workflow.js';
+import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, type StdinReader } from './io.js';
+
+/** Exit codes: 0 computed, 2 invalid input, 1 anything else. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_INVALID_INPUT = 2;
+
+/** Where the program writes and reads; the real process streams by default. */
+export interface ProgramIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly stdin: StdinReader;
+}
+
+const processIo: ProgramIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  stdin: defaultStdin,
+};
+
+interface GlobalState {
+  json: boolean;
+  exitCode: number;
+}
+
+/** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
+function isInputError(error: SubnetError): boolean {
+  return /^(MINER_CHECK_|COMPOSITE_|CONSENSUS_|AGGREGATION_|CORE_)/.test(error.code) && !error.code.endsWith('_INTERNAL');
+}
+
+function report(io: ProgramIo, state: GlobalState, error: unknown): void {
+  if (isSubnetError(error)) {
+    const path = typeof error.context.path === 'string' ? error.context.path : undefined;
+    state.exitCode = isInputError(error) ? EXIT_INVALID_INPUT : EXIT_FAILURE;
+    if (state.json) {
+      const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
+      if ('value' in error.context) body.value = describeValue(error.context.value);
+      io.stdout(`${JSON.stringify({ error: body })}\n`);
+    } else {
+      io.stderr(`miner-check: ${error.code}${path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`}\n  ${error.message}\n`);
+    }
+    return;
+  }
+  state.exitCode = EXIT_FAILURE;
+  const message = error instanceof Error ? error.message : String(error);
+  if (state.json) io.stdout(`${JSON.stringify({ error: { code: 'MINER_CHECK_INTERNAL', message, path: null } })}\n`);
+  else io.stderr(`miner-check: unexpected failure: ${message}\n`);
+}
+
+function emit(io: ProgramIo, state: GlobalState, output: CommandOutput): void {
+  io.stdout(state.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+}
+
+function jsonOption(): Option {
+  return new Option('--json', 'print one JSON object (snake_case keys) on stdout instead of tables');
+}
+
+/**
+ * Builds the `miner-check` program.
+ */
+export function buildProgram(io: ProgramIo, state: GlobalState): Command {
+  const program = new Command('miner-check')
+    .description(
+      'Check your work before you submit it: the exact score each subnet-scoring rule gives it, and why.\n' +
+        'Every input is a JSON file, or - for standard input. Exit codes: 0 computed, 2 invalid input, 1 other failure.',
+    )
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+
+  const run = (action: () => CommandOutput) => {
+    emit(io, state, action());
+  };
+
+  program
+    .command('workflow')
+    .description('Score one executed workflow: composite score, components, gates, counters, and advice.')
+    .requiredOption('--task <file>', 'the benchmark task JSON (task_id, constraints.max_budget_tao, constraints.max_latency_seconds)')
+    .requiredOption('--plan <file>', 'your workflow plan JSON (nodes, edges, error_handling)')
+    .requiredOption('--run <file>', 'the execution record JSON (output_quality_score, actual_tao, actual_seconds, attempts or counters)')
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nExample:\n  miner-check workflow --task examples/workflow/task.json --plan examples/workflow/plan.json --run examples/workflow/run.json\n' +
+        '  cat run.json | miner-check workflow --task task.json --plan plan.json --run - --json',
+    )
+    .action((options: { task: string; plan: string; run: string; json?: boolean }) => {
+      state.json = options.json === true;
+      assertSingleStdin({ '--task': options.task, '--plan': options.plan, '--run': options.run });
+      run(() =>
+        workflowCheck({
+          task: readJson(options.task, '--task', io.stdin),
+          plan: readJson(options.plan, '--plan', io.stdin),
+          run: readJson(options.run, '--run', io.stdin),
+        }),
+      );
+    });
+
+  program
+    .command('sssa')
+    .description(
+      'Validate your SSSA and show its canonical finding keys; with --peers (the other SSSAs of your group), the group sets\n' +
+        'and your seven consensus components; with --block-hash, --task-id and --candidates, the verification group draw.',
+    )
+    .requiredOption('--sssa <file>', 'your SSSA: a bare SSSA document, or { uid, hotkey, role, sssa }')
+    .option('--peers <files...>', 'the other group members: each file one document or an array (bare SSSAs or member objects)')
+    .option('--uid <uid>', 'your uid, for a bare --sssa document', '0')
+    .option('--hotkey <ss58>', 'your hotkey, for a bare --sssa document (a stand-in is used when omitted)')
+    .addOption(new Option('--role <role>', 'your role, for a bare --sssa document').choices(['primary', 'auditor']).default('primary'))
+    .option('--block-hash <hash>', 'block hash seeding the auditor draw (0x + 64 hex)')
+    .option('--task-id <id>', 'task id seeding the auditor draw')
+    .option('--candidates <file>', 'eligible miners: an array of { uid, hotkey, reputation }')
+    .option('--primaries <k>', 'how many primaries (top reputation)', '3')
+    .option('--auditors <m>', 'how many auditors (random draw)', '2')
+    .option('--min-reputation <r>', 'eligibility: minimum reputation')
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  miner-check sssa --sssa examples/sssa/sssa.json --peers examples/sssa/peers.json\n' +
+        '  miner-check sssa --sssa examples/sssa/sssa.json --block-hash 0x$(printf "ab%.0s" {1..32}) --task-id task-mcp-filebox-0001 \\\n' +
+        '    --candidates examples/sssa/candidates.json --json',
+    )
+    .action(
+      (options: {
+        sssa: string;
+        peers?: string[];
+        uid: string;
+        hotkey?: string;
+        role: 'primary' | 'auditor';
+        blockHash?: string;
+        taskId?: string;
+        candidates?: string;
+        primaries: string;
+        auditors: string;
+        minReputation?: string;
+        json?: boolean;
+      }) => {
+        state.json = options.json === true;
+        assertSingleStdin({ '--sssa': options.sssa, '--peers': options.peers, '--candidates': options.candidates });
+        const { blockHash, taskId, candidates } = options;
+        const drawFlags = [blockHash, taskId, candidates].filter((v) => v !== undefined).length;
+        if (drawFlags !== 0 && drawFlags !== 3) {
+          throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'the verification group draw needs --block-hash, --task-id and --candidates together', {
+            context: { path: '--block-hash/--task-id/--candidates', value: drawFlags },
+          });
+        }
+        run(() =>
+          sssaCheck({
+            self: { value: readJson(options.sssa, '--sssa', io.stdin), option: '--sssa' },
+            peers: (options.peers ?? []).map((file, i) => ({ value: readJson(file, `--peers[${i}]`, io.stdin), option: `--peers[${i}]` })),
+            uid: integerOption(options.uid, '--uid', 0, 65535),
+            ...(options.hotkey === undefined ? {} : { hotkey: options.hotkey }),
+            role: options.role,
+            ...(blockHash !== undefined && taskId !== undefined && candidates !== undefined
+              ? {
+                  draw: {
+                    blockHash,
+                    taskId,
+                    candidates: { value: readJson(candidates, '--candidates', io.stdin), option: '--candidates' },
+                    primaries: integerOption(options.primaries, '--primaries', 0, 65536),
+                    auditors: integerOption(options.auditors, '--auditors', 0, 65536),
+                    ...(options.minReputation === undefined ? {} : { minReputation: numberOption(options.minReputation, '--min-reputation') }),
+                  },
+                }
+              : {}),
+          }),
+        );
+      },
+    );
+
+  program
+    .command('term')
+    .description('Term challenge pass rate: a task scores 1 only when every test passes in time; unreported tasks count as failed.')
+    .requiredOption('--results <file>', 'your results: an array of { task_id, tests_passed, tests_total, timed_out }')
+    .requiredOption('--total-tasks <n>', "the benchmark's task count (e.g. 91 for Terminal-Bench 2.0)")
+    .addOption(jsonOption())
+    .addHelpText('after', '\nExample:\n  miner-check term --results examples/term/results.json --total-tasks 10')
+    .action((options: { results: string; totalTasks: string; json?: boolean }) => {
+      state.json = options.json === true;
+      run(() =>
+        termCheck({
+          results: readJson(options.results, '--results', io.stdin),
+          totalTasks: integerOption(options.totalTasks, '--total-tasks', 1, Number.MAX_SAFE_INTEGER),
+        }),
+      );
+    });
+
+  program
+    .command('weights')
+    .description('The weight share and u16 value each miner would get: normalisation, the weight cap, then u16 (sum to 65535).')
+    .requiredOption('--scores <file>', 'miner scores: an array of { uid, hotkey, score, submitted_at? } (score in [0, 1])')
+    .addOption(
+      new Option('--strategy <s>', 'normalisation strategy')
+        .choices(['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked'])
+        .default('linear'),
+    )
+    .option('--cap <c>', 'maximum weight per miner, in (0, 1] (0.50 on the term challenge, 0.15 on the composite subnet)', '0.5')
+    .option('--temperature <t>', 'softmax temperature, > 0 (softmax only)')
+    .option('--burn-uid <uid>', 'where weight that goes nowhere is sent', '0')
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  miner-check weights --scores examples/weights/scores.json\n' +
+        '  miner-check weights --scores examples/weights/scores.json --strategy softmax --temperature 0.1 --cap 0.15 --json',
+    )
+    .action((options: { scores: string; strategy: 'linear' | 'softmax' | 'winner_takes_all' | 'quadratic' | 'ranked'; cap: string; temperature?: string; burnUid: string; json?: boolean }) => {
+      state.json = options.json === true;
+      if (options.temperature !== undefined && options.strategy !== 'softmax') {
+        throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', '--temperature only applies to --strategy softmax', {
+          context: { path: '--temperature', value: options.temperature },
+        });
+      }
+      run(() =>
+        weightsCheck({
+          scores: readJson(options.scores, '--scores', io.stdin),
+          options: {
+            strategy: options.strategy,
+            ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),
+            cap: numberOption(options.cap, '--cap'),
+            burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
+          },
+        }),
+      );
+    });
+
+  return program;
+}
+
+/**
+ * Runs `miner-check` with the given arguments (without `node` and the script path) and returns the exit
+ * code. Never throws.
+ */
+export async function runMinerCheck(args: readonly string[], io: ProgramIo = processIo): Promise<number> {
+  const state: GlobalState = { json: args.includes('--json'), exitCode: EXIT_OK };
+  const program = buildProgram(io, state);
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; usage errors are invalid input.
+      if (error.exitCode === 0) return EXIT_OK;
+      if (state.json) io.stdout(`${JSON.stringify({ error: { code: 'MINER_CHECK_USAGE', message: error.message, path: null } })}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    report(io, state, error);
+    return state.exitCode;
+  }
+}
