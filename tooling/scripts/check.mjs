@@ -30,7 +30,7 @@ else if (process.env.CI) {
   process.exit(1);
 } else console.error('warning: no PostgreSQL for the storage tests; they will report themselves skipped.');
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
-const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', ...process.argv.slice(2)], {
+const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', '--concurrency=3', ...process.argv.slice(2)], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -11,6 +11,10 @@ const conditions = ['source', 'module', 'node', 'development|production'];
  * The shared vitest preset. Besides the console reporter it writes `.vitest/results.json`, which the
  * root check script sums into one closing line for the whole workspace.
  *
+ * Time limits are generous (60 s a test) because CI runs several packages at once on two cores and pure-JS
+ * crypto (sr25519, BLS pairings) slows down a lot under load; a limit exists to catch hangs, not to
+ * measure speed (benchmarks do that).
+ *
  * @param {{ testTimeout?: number, hookTimeout?: number, fileParallelism?: boolean, include?: string[] }} [options]
  */
 export function packageTestConfig(options = {}) {
@@ -20,8 +24,8 @@ export function packageTestConfig(options = {}) {
     test: {
       include: options.include ?? ['src/**/*.test.ts'],
       reporters: ['default', ['json', { outputFile: '.vitest/results.json' }]],
-      testTimeout: options.testTimeout ?? 10_000,
-      hookTimeout: options.hookTimeout ?? 20_000,
+      testTimeout: options.testTimeout ?? 60_000,
+      hookTimeout: options.hookTimeout ?? 120_000,
       fileParallelism: options.fileParallelism ?? true,
       benchmark: { include: ['src/__benchmarks__/**/*.bench.ts'] },
       typecheck: { enabled: false },
