@@ -3,6 +3,29 @@ import { z } from 'zod';
 import { isSubnetError } from './errors.js';
 import { decodeSs58 } from './ss58.js';
 
+/** How many SS58 verdicts {@link ss58Problem} remembers before it starts over. */
+const SS58_MEMO_LIMIT = 65_536;
+const ss58Verdicts = new Map<string, string | null>();
+
+/**
+ * Why a string is not a valid SS58 address (null when it is). The checksum is a pure-JS blake2b-512, and
+ * the same few hundred hotkeys are checked in every parse of every epoch, so verdicts are remembered
+ * (bounded; the verdict of a string never changes, so the memo cannot change a result).
+ */
+function ss58Problem(value: string): string | null {
+  const known = ss58Verdicts.get(value);
+  if (known !== undefined) return known;
+  let verdict: string | null = null;
+  try {
+    decodeSs58(value);
+  } catch (error) {
+    verdict = isSubnetError(error) ? error.message.replace(/^\[[A-Z_]+\] /, '').replace(/ \(got .*\)$/, '') : 'invalid SS58';
+  }
+  if (ss58Verdicts.size >= SS58_MEMO_LIMIT) ss58Verdicts.clear();
+  ss58Verdicts.set(value, verdict);
+  return verdict;
+}
+
 /**
  * An SS58 hotkey (32-byte account, checksum verified). Any network prefix is accepted; Bittensor uses 42.
  *
@@ -11,14 +34,8 @@ import { decodeSs58 } from './ss58.js';
 export const hotkeySchema = z
   .string()
   .superRefine((value, ctx) => {
-    try {
-      decodeSs58(value);
-    } catch (error) {
-      ctx.addIssue({
-        code: 'custom',
-        message: isSubnetError(error) ? error.message.replace(/^\[[A-Z_]+\] /, '').replace(/ \(got .*\)$/, '') : 'invalid SS58',
-      });
-    }
+    const problem = ss58Problem(value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   })
   .brand<'Hotkey'>();
 /** A checksum-verified SS58 hotkey. */

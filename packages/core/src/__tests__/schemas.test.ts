@@ -118,3 +118,26 @@ describe('parseInput', () => {
     expect(parseInput(blockNumberSchema, '12', 'CORE_INVALID_INPUT', 'block')).toBe(12n);
   });
 });
+
+describe('hotkey verdicts are remembered without changing them', () => {
+  it('gives the same verdict on the first and every later check of the same strings', () => {
+    const bad = `${ALICE.slice(0, -1)}Z`;
+    for (let round = 0; round < 3; round++) {
+      expect(hotkeySchema.safeParse(ALICE).success).toBe(true);
+      const result = hotkeySchema.safeParse(bad);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/checksum/);
+    }
+  });
+
+  it('gives right verdicts after more distinct strings than it remembers (it is bounded, and starts over)', () => {
+    // 70,000 distinct strings that fail fast ('0' is outside base58) overflow the 65,536-entry memo.
+    for (let i = 0; i < 70_000; i++) expect(hotkeySchema.safeParse(`0${i}`).success).toBe(false);
+    const bad = `${ALICE.slice(0, -1)}Z`;
+    expect(hotkeySchema.safeParse(ALICE).success).toBe(true);
+    expect(hotkeySchema.safeParse(bad).success).toBe(false);
+    const fresh = encodeSs58(Uint8Array.from({ length: 32 }, (_, i) => 255 - i));
+    expect(hotkeySchema.safeParse(fresh).success).toBe(true);
+    expect(hotkeySchema.safeParse(`${fresh.slice(0, -1)}${fresh.endsWith('1') ? '2' : '1'}`).success).toBe(false);
+  });
+});
