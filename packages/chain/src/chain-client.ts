@@ -20,6 +20,12 @@ import type { RevealWindow } from './reveal-window.js';
 import { submitExtrinsic } from './submit-extrinsic.js';
 import type { Inclusion } from './submit-extrinsic.js';
 import { convertToU16 } from './u16-conversion.js';
+import type { TimelockOptions } from './timelock-context.js';
+import { readTimelockContext, TIMELOCK_COMMIT_REVEAL_VERSION } from './timelock-context.js';
+import type { TimelockedCommitRecord } from './timelock-commit.js';
+import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from './timelock-commit.js';
+import type { TimelockedReveal } from './timelock-reveal.js';
+import { confirmTimelockedReveal } from './timelock-reveal.js';
 import type { U16Mode } from './u16-conversion.js';
 
 /** Options of {@link createChainClient}: a connection (or how to make one), the signer and policies. */
@@ -37,6 +43,8 @@ export interface ChainClientOptions extends Partial<ConnectOptions> {
   readonly inclusionTimeoutMs?: number;
   /** Poll interval while waiting for blocks, default 1 000 ms. */
   readonly pollMs?: number;
+  /** Commit-reveal v4 (drand timelock): beacon (default: the chain's, else quicknet), clock, block time, reveal wait. */
+  readonly timelock?: TimelockOptions;
 }
 
 /** Arguments of `setWeights`. */
@@ -50,6 +58,20 @@ export interface SetWeightsArgs {
   readonly versionKey?: bigint | number;
   /** `inBlock` (default) or `finalized`. */
   readonly wait?: 'inBlock' | 'finalized';
+  /** Timelocked path only: wait for the chain's reveal (default: `timelock.waitForReveal`, true). */
+  readonly waitForReveal?: boolean;
+}
+
+/** What a timelocked (commit-reveal v4) submission adds to {@link WeightsSubmission}. */
+export interface TimelockSubmissionInfo {
+  /** The commit: pass it to `confirmTimelockedReveal` when `waitForReveal` was false. */
+  readonly record: TimelockedCommitRecord;
+  /** Beacon the commit was encrypted to, and where its config came from. */
+  readonly beaconSource: 'option' | 'chain' | 'quicknet-default';
+  /** How the round was predicted (`stateful` / `legacy` schedule, epochs, blocks, the arithmetic). */
+  readonly explanation: readonly string[];
+  /** The confirmed reveal (null when not waited for). */
+  readonly reveal: TimelockedReveal | null;
 }
 
 /** Outcome of a confirmed submission. */
@@ -76,6 +98,8 @@ export interface WeightsSubmission {
   readonly commitHash?: string;
   /** For commits: when the reveal is accepted (null when it could not be predicted). */
   readonly reveal?: RevealWindow | null;
+  /** For timelocked commits (commit-reveal v4): the commit record, prediction and the confirmed reveal. */
+  readonly timelock?: TimelockSubmissionInfo;
 }
 
 /** State of one stored commit after `revealPending`. */
@@ -110,6 +134,11 @@ export interface ChainClient {
   setWeights(args: SetWeightsArgs): Promise<WeightsSubmission>;
   /** Reveals every stored commit of this signer whose window is open; with `untilDone`, waits for the windows. */
   revealPending(args?: { readonly wait?: 'inBlock' | 'finalized'; readonly untilDone?: boolean; readonly timeoutMs?: number }): Promise<readonly RevealOutcome[]>;
+  /**
+   * Waits until the chain revealed a timelocked commit (see `confirmTimelockedReveal`); for commits made with
+   * `waitForReveal: false` or by other code.
+   */
+  confirmTimelockedReveal(record: TimelockedCommitRecord, args?: { readonly wait?: 'inBlock' | 'finalized'; readonly timeoutMs?: number }): Promise<TimelockedReveal>;
   /** When the rate limit lets this hotkey set (or commit) weights again. */
   nextAllowedBlock(args: { readonly netuid: number; readonly mecid?: number }): Promise<RateLimitStatus>;
   /** Closes the connection if the client opened it. */
@@ -146,6 +175,15 @@ function randomSalt(): number[] {
   const salt = new Uint16Array(8);
   webcrypto.getRandomValues(salt);
   return [...salt];
+}
+
+/**
+ * True when weights on this subnet must go through a timelocked commit: `CommitRevealWeightsVersion >= 3`,
+ * or the runtime offers no hash commit call (commit-reveal v2) at all.
+ */
+function requiresTimelock(api: ApiPromise, mecid: number, version: number | null): boolean {
+  const hashCallsOffered = txFn(api, 'commitMechanismWeights') !== undefined || (mecid === 0 && txFn(api, 'commitWeights') !== undefined);
+  return (version !== null && version >= 3) || !hashCallsOffered;
 }
 
 /**
@@ -292,17 +330,15 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       const snapshot = await readMetagraph(connection, { netuid, mecid });
       const hp = snapshot.hyperparameters;
       const api = connection.api;
-      if (hp.commitRevealEnabled) {
-        const hashCallsOffered = txFn(api, 'commitMechanismWeights') !== undefined || (mecid === 0 && txFn(api, 'commitWeights') !== undefined);
-        if ((hp.commitRevealVersion !== null && hp.commitRevealVersion >= 3) || !hashCallsOffered) {
-          throw chainError('TimelockRequired', `netuid ${netuid} requires timelocked commit-reveal (CommitRevealWeightsVersion ${hp.commitRevealVersion ?? 'n/a'}); this client does not have the drand timelock path yet, nothing was signed`, {
-            source: 'client',
-            stage: 'preflight',
-            path: 'commitRevealVersion',
-            value: hp.commitRevealVersion,
-            netuid,
-          });
-        }
+      const timelocked = hp.commitRevealEnabled && requiresTimelock(api, mecid, hp.commitRevealVersion);
+      if (timelocked && hp.commitRevealVersion !== null && hp.commitRevealVersion !== TIMELOCK_COMMIT_REVEAL_VERSION) {
+        throw chainError('TimelockRequired', `netuid ${netuid} requires timelocked commit-reveal version ${hp.commitRevealVersion}; this client speaks version ${TIMELOCK_COMMIT_REVEAL_VERSION}, nothing was signed`, {
+          source: 'client',
+          stage: 'preflight',
+          path: 'commitRevealVersion',
+          value: hp.commitRevealVersion,
+          netuid,
+        });
       }
       const converted = convertToU16(resolveWeights(args.weights, snapshot), mode);
       if (converted.uids.length === 0) {
@@ -340,6 +376,53 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
           extrinsicHash: inclusion.extrinsicHash,
           nonce: inclusion.nonce,
           finalized: inclusion.finalized,
+        });
+      }
+
+      if (timelocked) {
+        const context = await readTimelockContext(connection, snapshot.blockHash, options.timelock);
+        const { commit, prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: signer.publicKey, uids, values, versionKey });
+        const call = timelockedCommitCall(api, mecid);
+        const label = `SubtensorModule.${call.name}`;
+        const inclusion = await submit(label, () => call.build(netuid, commit.commit, commit.round), wait);
+        const record = timelockedCommitRecord(inclusion, {
+          hotkey: signer.address,
+          netuid,
+          mecid,
+          netuidIndex: snapshot.netuidIndex,
+          uid,
+          uids,
+          values,
+          versionKey,
+          revealRound: commit.round,
+          commit: commit.commit,
+          prediction: {
+            schedule: prediction.schedule,
+            commitEpoch: prediction.commitEpoch,
+            revealEpoch: prediction.revealEpoch,
+            revealBlock: prediction.revealBlock,
+            targetBlock: prediction.targetBlock,
+          },
+        });
+        const waitReveal = args.waitForReveal ?? options.timelock?.waitForReveal ?? true;
+        const revealed = waitReveal ? await client.confirmTimelockedReveal(record, { wait }) : null;
+        return Object.freeze({
+          kind: revealed === null ? ('commit' as const) : ('reveal' as const),
+          call: label,
+          netuid,
+          mecid,
+          uid,
+          uids,
+          values,
+          stored: chainUpscale(values),
+          versionKey,
+          blockHash: revealed?.blockHash ?? inclusion.blockHash,
+          blockNumber: revealed?.blockNumber ?? inclusion.blockNumber,
+          extrinsicHash: inclusion.extrinsicHash,
+          nonce: inclusion.nonce,
+          finalized: revealed === null ? inclusion.finalized : revealed.finalized,
+          commitHash: record.commitHash,
+          timelock: Object.freeze({ record, beaconSource: context.beaconSource, explanation: prediction.explanation, reveal: revealed }),
         });
       }
 
@@ -423,6 +506,16 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
         if (Date.now() > deadline) return Object.freeze(outcomes);
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
+    },
+
+    async confirmTimelockedReveal(record, args = {}): Promise<TimelockedReveal> {
+      const blockMs = (options.timelock?.blockTimeSeconds ?? 12) * 1000;
+      const head = (await connection.request('chain_getHeader', (a) => a.rpc.chain.getHeader())).number.toBigInt();
+      const target = record.prediction?.revealBlock ?? head;
+      // default: twice the predicted time to the reveal block plus one more epoch (the retry window), at least the inclusion timeout
+      const blocks = Number(target > head ? target - head : 0n) + 400;
+      const revealTimeoutMs = args.timeoutMs ?? options.timelock?.revealTimeoutMs ?? Math.max(timeoutMs, 2 * blocks * blockMs);
+      return confirmTimelockedReveal(connection, record, { pollMs, timeoutMs: revealTimeoutMs, wait: args.wait ?? 'inBlock' });
     },
 
     async nextAllowedBlock(args): Promise<RateLimitStatus> {

@@ -54,6 +54,11 @@ export interface ChainConnection {
   request<T>(label: string, run: (api: ApiPromise) => Promise<T>, timeoutMs?: number, idempotent?: boolean): Promise<T>;
   /** Milliseconds since the last new head (or since the last (re)connect). */
   headAgeMs(): number;
+  /**
+   * True when the watchdog is on and the best block number has not advanced for longer than `staleHeadMs`
+   * on any endpoint (a re-sent old head after a reconnect does not count as progress).
+   */
+  headStale(): boolean;
   /** Number of reconnects so far. */
   reconnects(): number;
   /** True while the socket is open. */
@@ -86,6 +91,16 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, label: str
   }
 }
 
+function socketErrorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  return 'socket error';
+}
+
+function redactText(text: string): string {
+  return text.replace(/(wss?:\/\/)[^/@\s]*@/gi, '$1***@').replace(/(wss?:\/\/[^\s?]*)\?\S*/gi, '$1?***');
+}
+
 /**
  * Connects to Subtensor: resolves network names, opens one WebSocket (rotating through the endpoints on
  * failure, reconnecting with exponential backoff), loads the runtime metadata (every call and storage
@@ -115,6 +130,8 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   let reconnectCount = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let lastHeadAt = Date.now();
+  let bestSeen = -1;
+  let lastAdvanceAt = Date.now();
   let everConnected = false;
 
   const scheduleReconnect = (): void => {
@@ -138,7 +155,10 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
     lastHeadAt = Date.now();
     log.info?.('chain connected', { endpoint: redactUrl(provider.endpoint) });
   });
-  const offError = provider.on('error', () => undefined);
+  let lastSocketError: unknown;
+  const offError = provider.on('error', (error: unknown) => {
+    lastSocketError = error;
+  });
 
   const api = new ApiPromise({ provider, signedExtensions: { ...SUBTENSOR_SIGNED_EXTENSIONS }, noInitWarn: true, throwOnConnect: false });
   const teardown = async (): Promise<void> => {
@@ -157,8 +177,12 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
     scheduleReconnect();
   });
   try {
-    await withTimeout(api.isReadyOrError, connectTimeoutMs, 'connect');
-  } catch (cause) {
+    // not isReadyOrError: that rejects on the first endpoint's socket error, before the next endpoint is tried
+    api.isReadyOrError.catch(() => undefined);
+    await withTimeout(api.isReady, connectTimeoutMs, 'connect');
+  } catch (timeout) {
+    // never attach the raw socket error: its target holds the endpoint URL with any credentials in it
+    const cause = lastSocketError === undefined ? timeout : new Error(redactText(socketErrorMessage(lastSocketError)));
     await teardown();
     throw chainError('ConnectionFailed', `no endpoint was ready within ${connectTimeoutMs} ms`, {
       source: 'client',
@@ -172,8 +196,13 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   let unsubscribeHeads: (() => void) | undefined;
   try {
     unsubscribeHeads = await withTimeout(
-      api.rpc.chain.subscribeNewHeads(() => {
+      api.rpc.chain.subscribeNewHeads((header) => {
         lastHeadAt = Date.now();
+        const n = header.number.toNumber();
+        if (n > bestSeen) {
+          bestSeen = n;
+          lastAdvanceAt = lastHeadAt;
+        }
       }),
       requestTimeoutMs,
       'chain_subscribeNewHeads',
@@ -215,6 +244,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
       }
     },
     headAgeMs: () => Date.now() - lastHeadAt,
+    headStale: () => staleHeadMs > 0 && Date.now() - lastAdvanceAt > staleHeadMs,
     reconnects: () => reconnectCount,
     isConnected: () => provider.isConnected,
     async close(): Promise<void> {

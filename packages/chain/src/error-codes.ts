@@ -131,7 +131,7 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['ClientClosed', false, 'The client was closed: create a new one.'],
   ['CallNotAvailable', false, 'The runtime metadata has none of the calls this path needs: the runtime is not Subtensor or is too old/new.'],
   ['StorageNotAvailable', false, 'The runtime metadata lacks a storage item this client reads: the runtime is not Subtensor or changed.'],
-  ['TimelockRequired', false, 'The subnet requires timelocked commit-reveal (v3/v4) and no timelock committer was given: install @subnet/timelock (later release) or ask the owner.'],
+  ['TimelockRequired', false, 'The subnet requires a timelocked commit-reveal version this client does not speak (it speaks CommitRevealWeightsVersion 4): upgrade this client.'],
   ['UnknownHotkey', false, 'A weight is keyed by a hotkey that is not in the metagraph: refresh the metagraph or drop it.'],
   ['EmptyWeights', false, 'No non-zero weight after u16 conversion: there is nothing to set.'],
   ['InclusionTimeout', true, 'The extrinsic was submitted but not seen in a block within the wait: outcome unknown until its era ends (context.mortalUntil); do not resubmit before that.'],
@@ -140,6 +140,12 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['UnknownModuleError', false, 'A dispatch error this client does not know: see context.chainName and the runtime source.'],
   ['NoPendingCommit', false, 'There is no stored commit to reveal for this hotkey/netuid/mecid.'],
   ['RevealWindowMissed', false, 'The stored commit is past its reveal epoch: it expired on chain; commit again.'],
+  ['TimelockBeaconUnknown', false, 'No usable drand beacon config (none on chain with timelock.beacon "chain", or an invalid public key): configure timelock.beacon.'],
+  ['TimelockBeaconMismatch', false, "The configured beacon public key differs from the chain's Drand.BeaconConfig: the chain could never decrypt the commit; drop the option or fix the key."],
+  ['TimelockCommitTooLarge', false, 'The encrypted commit would exceed the chain limit of 5000 bytes (at most 1177 uids): weight fewer uids.'],
+  ['TimelockNoRevealEpoch', false, 'Tempo is 0: the subnet never runs an epoch, so a timelocked commit would never be revealed; ask the subnet owner.'],
+  ['TimelockRevealMissing', false, 'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.'],
+  ['TimelockRevealTimeout', true, 'The timelocked commit is still queued after the wait (chain stalled or reveal epoch far away): call confirmTimelockedReveal again later.'],
 ];
 
 function buildTable(): ReadonlyMap<string, ChainErrorInfo> {

@@ -3,7 +3,7 @@ export type { ChainError, ChainErrorContext } from './chain-error.js';
 export { CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS, POOL_STANDARD_ERROR_NAMES } from './error-codes.js';
 export type { ChainErrorInfo, ChainErrorSource, PoolCustomError } from './error-codes.js';
 export { hotkeyFilePath, loadSigner } from './keys.js';
-export type { ChainSigner, KeySource } from './keys.js';
+export type { ChainSigner, KeySource, KeyType } from './keys.js';
 export { NETWORKS, redactUrl, resolveEndpoints } from './networks.js';
 export type { NetworkInput } from './networks.js';
 export { commitPreimage, GLOBAL_MAX_SUBNET_COUNT, mechanismStorageIndex, weightCommitHash } from './commit-hash.js';
@@ -27,4 +27,19 @@ export type { ReadMetagraphOptions } from './metagraph.js';
 export { serialiseBySigner, submitExtrinsic } from './submit-extrinsic.js';
 export type { ExtrinsicEvent, Inclusion, SubmitOptions } from './submit-extrinsic.js';
 export { createChainClient } from './chain-client.js';
-export type { ChainClient, ChainClientOptions, RateLimitStatus, RevealOutcome, SetWeightsArgs, WeightsSubmission } from './chain-client.js';
+export type {
+  ChainClient,
+  ChainClientOptions,
+  RateLimitStatus,
+  RevealOutcome,
+  SetWeightsArgs,
+  TimelockSubmissionInfo,
+  WeightsSubmission,
+} from './chain-client.js';
+export { readTimelockContext, TIMELOCK_COMMIT_REVEAL_VERSION } from './timelock-context.js';
+export type { BeaconSource, TimelockContext, TimelockOptions } from './timelock-context.js';
+export { predictRevealRound } from './timelock-round.js';
+export { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from './timelock-commit.js';
+export type { PreparedTimelockedCommit, TimelockedCommitRecord } from './timelock-commit.js';
+export { confirmTimelockedReveal } from './timelock-reveal.js';
+export type { ConfirmRevealOptions, TimelockedReveal, TimelockMissReason } from './timelock-reveal.js';

@@ -14,9 +14,16 @@ import { chainError } from './chain-error.js';
 export type KeySource =
   | { readonly kind: 'wallet'; readonly wallet: string; readonly hotkey: string; readonly walletPath?: string }
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'mnemonic'; readonly mnemonic: string }
-  | { readonly kind: 'seed'; readonly seed: string }
-  | { readonly kind: 'uri'; readonly uri: string };
+  | { readonly kind: 'mnemonic'; readonly mnemonic: string; readonly keyType?: KeyType }
+  | { readonly kind: 'seed'; readonly seed: string; readonly keyType?: KeyType }
+  | { readonly kind: 'uri'; readonly uri: string; readonly keyType?: KeyType };
+
+/**
+ * Signature scheme of a mnemonic, seed or dev URI key: `sr25519` (default; what Bittensor wallets use) or
+ * `ed25519` (dev chains and tests: `@subnet/devnet` with `keyType: 'ed25519'`). Wallet and key files are
+ * always sr25519.
+ */
+export type KeyType = 'sr25519' | 'ed25519';
 
 /** A loaded signing key. It holds no secret in any enumerable property: logging it prints the address. */
 export interface ChainSigner {
@@ -72,11 +79,17 @@ export function hotkeyFilePath(wallet: string, hotkey: string, walletPath: strin
   return join(walletPath, wallet, 'hotkeys', hotkey);
 }
 
-function keyring(): Keyring {
-  return new Keyring({ type: 'sr25519', ss58Format: 42 });
+function keyring(type: KeyType = 'sr25519'): Keyring {
+  return new Keyring({ type, ss58Format: 42 });
 }
 
-function fromMnemonic(mnemonic: string, kind: KeySource['kind']): ChainSigner {
+function keyTypeOf(value: unknown): KeyType {
+  if (value === undefined || value === 'sr25519') return 'sr25519';
+  if (value === 'ed25519') return 'ed25519';
+  throw chainError('InvalidInput', "keyType is 'sr25519' or 'ed25519'", { source: 'client', path: 'key.keyType', value });
+}
+
+function fromMnemonic(mnemonic: string, kind: KeySource['kind'], type: KeyType = 'sr25519'): ChainSigner {
   const words = mnemonic.trim().split(/\s+/).length;
   if (!mnemonicValidate(mnemonic.trim())) {
     throw chainError('InvalidKey', `the mnemonic is not a valid BIP39 phrase (${words} words; its content is not shown)`, {
@@ -84,27 +97,27 @@ function fromMnemonic(mnemonic: string, kind: KeySource['kind']): ChainSigner {
       path: 'key.mnemonic',
     });
   }
-  return makeSigner(keyring().addFromMnemonic(mnemonic.trim()), kind);
+  return makeSigner(keyring(type).addFromMnemonic(mnemonic.trim()), kind);
 }
 
-function fromSeed(seed: string, kind: KeySource['kind'], path: string): ChainSigner {
+function fromSeed(seed: string, kind: KeySource['kind'], path: string, type: KeyType = 'sr25519'): ChainSigner {
   if (!isHex(seed) || seed.length !== 66) {
     throw chainError('InvalidKey', 'a seed is 32 bytes of 0x-prefixed hex (its content is not shown)', {
       source: 'client',
       path,
     });
   }
-  return makeSigner(keyring().addFromSeed(hexToU8a(seed)), kind);
+  return makeSigner(keyring(type).addFromSeed(hexToU8a(seed)), kind);
 }
 
-function fromUri(uri: string): ChainSigner {
+function fromUri(uri: string, type: KeyType): ChainSigner {
   if (!/^\/\/[A-Za-z0-9_/]+$/.test(uri)) {
     throw chainError('InvalidKey', 'a dev URI is a derivation path such as //Alice (its content is not shown)', {
       source: 'client',
       path: 'key.uri',
     });
   }
-  return makeSigner(keyring().addFromUri(uri), 'uri');
+  return makeSigner(keyring(type).addFromUri(uri), 'uri');
 }
 
 function field(data: Record<string, unknown>, name: string): string | undefined {
@@ -194,7 +207,7 @@ async function fromFile(path: string, kind: 'wallet' | 'file'): Promise<ChainSig
 }
 
 /**
- * Loads an sr25519 signing key: a Bittensor wallet hotkey file (the JSON the Python wallet writes:
+ * Loads a signing key (sr25519; mnemonic, seed and dev URI also take `keyType: 'ed25519'`): a Bittensor wallet hotkey file (the JSON the Python wallet writes:
  * `secretPhrase`, `secretSeed`, `privateKey`, `publicKey`, `accountId`, `ss58Address`), a key file by
  * path, a mnemonic, a 32-byte seed or a dev URI (`//Alice`). Key files readable or writable by group or
  * others are refused. No secret ever appears in an error message, its context or the returned object.
@@ -215,11 +228,11 @@ export async function loadSigner(source: KeySource): Promise<ChainSigner> {
     case 'file':
       return fromFile(source.path, 'file');
     case 'mnemonic':
-      return fromMnemonic(source.mnemonic, 'mnemonic');
+      return fromMnemonic(source.mnemonic, 'mnemonic', keyTypeOf(source.keyType));
     case 'seed':
-      return fromSeed(source.seed, 'seed', 'key.seed');
+      return fromSeed(source.seed, 'seed', 'key.seed', keyTypeOf(source.keyType));
     case 'uri':
-      return fromUri(source.uri);
+      return fromUri(source.uri, keyTypeOf(source.keyType));
     default:
       throw chainError('InvalidInput', 'unknown key source kind', { source: 'client', path: 'key.kind', value: (source as { kind?: unknown }).kind });
   }

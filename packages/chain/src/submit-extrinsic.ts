@@ -152,7 +152,8 @@ async function outcome(
  * @param options - wait, era and timing
  * @returns the inclusion (block, index, events)
  * @throws SubnetError: pool errors (`CHAIN_RATE_LIMIT_EXCEEDED`, `CHAIN_STALE`, ...), module errors
- *   (`CHAIN_SETTING_WEIGHTS_TOO_FAST`, ...), `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_EXTRINSIC_DROPPED`
+ *   (`CHAIN_SETTING_WEIGHTS_TOO_FAST`, ...), `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_EXTRINSIC_DROPPED`,
+ *   `CHAIN_HEAD_STALE` (before signing, when the watchdog saw no new block for `staleHeadMs`)
  * @example const inc = await submitExtrinsic(conn, signer, (api) => api.tx.system.remark('0x'), opts);
  */
 export function submitExtrinsic(
@@ -163,6 +164,15 @@ export function submitExtrinsic(
 ): Promise<Inclusion> {
   return serialiseBySigner(signer.address, async () => {
     const pair = signerPair(signer);
+    if (connection.headStale()) {
+      // nothing is signed against a chain that does not move: the era and nonce would be guesses
+      throw chainError('HeadStale', `no new block for ${connection.headAgeMs()} ms or more on any endpoint; ${options.label} was not signed`, {
+        source: 'client',
+        stage: 'submit',
+        call: options.label,
+        endpoints: connection.endpoints,
+      });
+    }
     for (let attempt = 0; ; attempt += 1) {
       const header = await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader());
       const head = header.number.toBigInt();

@@ -22,12 +22,29 @@ export interface WeightCommit {
   commitBlock: bigint;
 }
 
-/** A timelocked (v3/v4) commit, stored as the chain stores it; revealing it is not implemented yet. */
+/** A timelocked (v3/v4) commit, stored as the chain stores it; revealed in the block step (`timelock-reveal.ts`). */
 export interface TimelockedCommit {
   who: string;
   commitBlock: bigint;
   commit: string;
   revealRound: bigint;
+}
+
+/** A drand pulse as `Drand.Pulses(round)` stores it (0x hex: 48-byte signature, 32-byte randomness). */
+export interface DrandPulse {
+  signature: string;
+  randomness: string;
+}
+
+/** `Drand.BeaconConfig` (BeaconConfiguration; bytes as 0x hex, text fields as plain strings). */
+export interface BeaconConfigState {
+  publicKey: string;
+  period: number;
+  genesisTime: number;
+  hash: string;
+  groupHash: string;
+  schemeId: string;
+  beaconId: string;
 }
 
 /** Per-subnet hyperparameters that a test can change at runtime. */
@@ -73,6 +90,12 @@ export interface ChainState {
   taoWeight: bigint;
   commitRevealVersion: number;
   lastStoredRound: bigint;
+  /** `Drand.OldestStoredRound`: pulses before it are pruned. */
+  oldestStoredRound: bigint;
+  /** `Drand.Pulses`, by round. */
+  pulses: Map<bigint, DrandPulse>;
+  /** `Drand.BeaconConfig`, or null to leave the storage default (quicknet). */
+  beaconConfig: BeaconConfigState | null;
   subnets: Map<number, SubnetState>;
   /** Account nonces by hex public key. */
   nonces: Map<string, number>;

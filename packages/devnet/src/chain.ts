@@ -11,7 +11,10 @@ import type { RuntimeContext } from './runtime-context.js';
 import type { StorageMap } from './storage-layout.js';
 import { materializeStorage } from './storage-layout.js';
 import type { DevnetCall, DevnetEvent } from './weights-rules.js';
-import { blockStep, dispatchCall, poolGuard } from './weights-rules.js';
+import { dispatchCall, poolGuard } from './weights-rules.js';
+import { initializeBlock } from './block-initialize.js';
+import type { DevnetBeacon } from './drand-beacon.js';
+import type { TimelockDrop } from './timelock-reveal.js';
 
 /** A produced block. */
 export interface BlockRecord {
@@ -60,6 +63,8 @@ export interface ChainOptions {
   readonly finalityLag: number;
   readonly maxBlockExtrinsics: number;
   readonly stateHistory: number;
+  /** The devnet's drand beacon (publishes pulses each block), or null. */
+  readonly beacon?: DevnetBeacon | null;
 }
 
 /** Listener of chain events. */
@@ -91,6 +96,8 @@ export interface Chain {
   addListener(listener: ChainListener): () => void;
   /** Number of extrinsics in the pool. */
   poolSize(): number;
+  /** Timelocked commits the reveal step dropped silently, oldest first. */
+  timelockDrops(): readonly TimelockDrop[];
 }
 
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
@@ -140,6 +147,7 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
   let finalizedNumber = 0;
   let arrivals = 0;
   const hashCache = new Map<number, string>();
+  const drops: TimelockDrop[] = [];
 
   const specVersion = ctx.runtime.runtimeVersion.specVersion;
   const transactionVersion = ctx.runtime.runtimeVersion.transactionVersion;
@@ -257,6 +265,8 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     }
     const call = decodeDevnetCall(ext.method);
     if (call === null) return fail(POOL_ERRORS.call);
+    // `commit: BoundedVec<u8, ConstU32<5000>>`: a longer commit does not decode on chain
+    if (call.kind === 'commit_timelocked_weights' && (call.commit.length - 2) / 2 > 5000) return fail(POOL_ERRORS.badFormat('commit exceeds BoundedVec<u8, 5000>'));
     const nonce = ext.nonce.toNumber();
     if (nonce < nonceOf(head.state, signer)) return fail(POOL_ERRORS.stale);
     const hash = u8aToHex(blake2AsU8a(bytes, 256));
@@ -348,10 +358,16 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     const changes = pendingChanges;
     pendingChanges = [];
     for (const change of changes) change(state);
-    blockStep(state, now);
+    const init = initializeBlock(state, now, options.beacon ?? null);
+    drops.push(...init.drops);
+    if (drops.length > 10_000) drops.splice(0, drops.length - 10_000);
 
     const extrinsics: string[] = [];
     const events: Uint8Array[] = [];
+    for (const ev of init.events) {
+      const e = encodeEventRecord('init', ev);
+      if (e !== undefined) events.push(e);
+    }
     const inherent = timestampInherent(state.timestamp);
     if (inherent !== undefined) {
       extrinsics.push(inherent);
@@ -491,5 +507,6 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
       return () => listeners.delete(listener);
     },
     poolSize: () => pool.length,
+    timelockDrops: () => [...drops],
   };
 }

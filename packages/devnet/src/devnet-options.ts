@@ -49,6 +49,21 @@ export const devnetOptionsSchema = z.strictObject({
   maxBlockExtrinsics: z.number().int().min(1).default(4096),
   /** Blocks of state kept for queries at old hashes. */
   stateHistory: z.number().int().min(8).default(1024),
+  /**
+   * The devnet's own drand beacon (key from the seed): pulses on the block-timestamp schedule, stored in
+   * `Drand.Pulses` / `Drand.LastStoredRound`, its key in `Drand.BeaconConfig`. `genesisTime` (unix seconds of
+   * round 1) defaults to the timestamp of block 0; `period` (seconds) to 3 like quicknet; `keepRounds` pulses
+   * are kept. `enabled: false` = no pulses (timelocked commits are then never revealed, like a node cut off
+   * from drand) and `BeaconConfig` stays at its quicknet default.
+   */
+  beacon: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      genesisTime: z.number().int().min(0).max(0xffff_ffff).optional(),
+      period: z.number().int().min(1).max(0xffff_ffff).default(3),
+      keepRounds: z.number().int().min(1).max(1_000_000).default(1024),
+    })
+    .prefault({}),
   /** Runtime to serve instead of the project's own metadata (tests only). */
   runtime: z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v).optional(),
 });
@@ -84,6 +99,12 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
   if (options.ownerUid !== null && options.ownerUid >= options.neurons) {
     throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: ownerUid must be a registered uid', {
       context: { path: 'options.ownerUid', value: options.ownerUid },
+    });
+  }
+  const genesisSeconds = options.genesisTimestamp / 1000n;
+  if (options.beacon.genesisTime === undefined && genesisSeconds > 0xffff_ffffn) {
+    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: the beacon genesis (block 0 time) must fit a u32 of seconds; set beacon.genesisTime', {
+      context: { path: 'options.beacon.genesisTime', value: genesisSeconds },
     });
   }
   return options;

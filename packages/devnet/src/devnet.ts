@@ -16,6 +16,10 @@ import { buildMetadata, createDevnetRegistry, RUNTIME_VERSION, SS58_PREFIX } fro
 import type { DevnetRuntime, RuntimeContext } from './runtime-context.js';
 import { createRuntimeContext } from './runtime-context.js';
 import { startRpcServer } from './rpc-server.js';
+import type { DevnetBeacon, DevnetBeaconInfo } from './drand-beacon.js';
+import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
+import type { Pulse } from '@subnet/timelock';
+import type { TimelockDrop } from './timelock-reveal.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -27,6 +31,14 @@ export interface DevnetBlock {
 
 /** Hyperparameters {@link Devnet.setHyperparameter} can change (applied at the start of the next block). */
 export type DevnetHyperparameter = keyof SubnetHyperparameters | 'stakeThreshold' | 'commitRevealVersion';
+
+/** The devnet's drand beacon as a client configures it, plus its pulses (for tests). */
+export interface DevnetBeaconHandle extends DevnetBeaconInfo {
+  /** The signed pulse of a round (what `Drand.Pulses(round)` holds once the round is published). */
+  pulse(round: bigint | number): Pulse;
+  /** The latest round published by block `number` (block time = genesis timestamp + number x slot). */
+  roundAtBlock(number: number): bigint;
+}
 
 /** A running devnet. */
 export interface Devnet {
@@ -40,6 +52,10 @@ export interface Devnet {
   readonly faults: DevnetFaults;
   /** The registry the devnet decodes extrinsics with. */
   readonly registry: Registry;
+  /** The devnet's drand beacon (public key, genesis, period), or null when `beacon.enabled` is false. */
+  readonly beacon: DevnetBeaconHandle | null;
+  /** Timelocked commits the reveal step dropped silently (the chain only logs them), oldest first. */
+  timelockDrops(): readonly TimelockDrop[];
   /** Parsed options (with defaults). */
   readonly options: Readonly<Omit<DevnetOptions, 'runtime'>>;
   bestNumber(): number;
@@ -101,7 +117,19 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   }
   const accounts = deriveDevAccounts(options.seed, options.neurons, ctx.runtime.ss58Prefix, options.keyType);
   const genesis = buildGenesisState(options, accounts);
+  let beacon: DevnetBeacon | null = null;
+  if (options.beacon.enabled) {
+    beacon = createDevnetBeacon({
+      seed: options.seed,
+      genesisTime: options.beacon.genesisTime ?? Number(options.genesisTimestamp / 1000n),
+      period: options.beacon.period,
+      keepRounds: options.beacon.keepRounds,
+    });
+    genesis.beaconConfig = beacon.config();
+    publishPulses(genesis, beacon);
+  }
   const chain = createChain(ctx, genesis, {
+    beacon,
     slotDuration: options.slotDuration,
     genesisTimestamp: options.genesisTimestamp,
     finalityLag: options.finalityLag,
@@ -154,6 +182,8 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     accounts,
     faults,
     registry: ctx.registry,
+    beacon: beaconHandle(beacon, options.genesisTimestamp, options.slotDuration),
+    timelockDrops: () => chain.timelockDrops(),
     options: Object.freeze(publicOptions),
     bestNumber: () => chain.best().number,
     finalizedNumber: () => chain.finalized().number,
@@ -205,6 +235,18 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       if (timer !== undefined) clearInterval(timer);
       await srv.close();
     },
+  });
+}
+
+function beaconHandle(beacon: DevnetBeacon | null, genesisTimestamp: bigint, slot: number): DevnetBeaconHandle | null {
+  if (beacon === null) return null;
+  return Object.freeze({
+    publicKey: beacon.publicKey,
+    genesisTime: beacon.genesisTime,
+    period: beacon.period,
+    beaconId: beacon.beaconId,
+    pulse: (round: bigint | number) => beacon.pulse(BigInt(round)),
+    roundAtBlock: (number: number) => beacon.roundAt(genesisTimestamp + BigInt(number) * BigInt(slot)),
   });
 }
 

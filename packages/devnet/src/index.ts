@@ -1,5 +1,8 @@
 export { startDevnet, defaultDevnetRuntime } from './devnet.js';
-export type { Devnet, DevnetBlock, DevnetHyperparameter } from './devnet.js';
+export type { Devnet, DevnetBeaconHandle, DevnetBlock, DevnetHyperparameter } from './devnet.js';
+export { beaconSeed } from './drand-beacon.js';
+export type { DevnetBeaconInfo } from './drand-beacon.js';
+export type { TimelockDrop, TimelockDropReason } from './timelock-reveal.js';
 export { devnetOptionsSchema, parseDevnetOptions } from './devnet-options.js';
 export type { DevnetOptions, DevnetOptionsInput } from './devnet-options.js';
 export { deriveDevAccounts, devHotkeyUri } from './dev-accounts.js';

@@ -1,4 +1,4 @@
-import { compactToU8a, u8aToHex } from '@polkadot/util';
+import { compactToU8a, stringToHex, u8aToHex } from '@polkadot/util';
 
 import type { ChainState } from './chain-state.js';
 import type { RuntimeContext } from './runtime-context.js';
@@ -63,6 +63,22 @@ export function materializeStorage(
   put('SubtensorModule', 'TaoWeight', [], state.taoWeight);
   put('SubtensorModule', 'CommitRevealWeightsVersion', [], state.commitRevealVersion);
   put('Drand', 'LastStoredRound', [], state.lastStoredRound);
+  put('Drand', 'OldestStoredRound', [], state.oldestStoredRound);
+  for (const [round, pulse] of state.pulses) {
+    put('Drand', 'Pulses', [round], { round, randomness: pulse.randomness, signature: pulse.signature });
+  }
+  if (state.beaconConfig !== null) {
+    const c = state.beaconConfig;
+    put('Drand', 'BeaconConfig', [], {
+      publicKey: c.publicKey,
+      period: c.period,
+      genesisTime: c.genesisTime,
+      hash: c.hash,
+      groupHash: c.groupHash,
+      schemeId: stringToHex(c.schemeId),
+      metadata: { beaconId: stringToHex(c.beaconId) },
+    });
+  }
 
   for (const s of state.subnets.values()) {
     const netuid = s.netuid;

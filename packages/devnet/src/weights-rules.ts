@@ -300,7 +300,16 @@ function checkSetWeights(
   return null;
 }
 
-function setWeights(
+/**
+ * `do_set_mechanism_weights`: every check of `internal_set_weights` (chain README 2.2), then the upscaled
+ * `Weights` write (and `LastUpdate` when commit-reveal is off) and `WeightsSet`. Used by `set_*` dispatch and
+ * by the timelocked reveal step.
+ *
+ * @returns the dispatch outcome
+ * @example
+ * setWeights(state, 12n, who, 1, 0, [0, 1], [1, 2], 0n);
+ */
+export function setWeights(
   state: ChainState,
   now: bigint,
   who: string,
@@ -413,7 +422,6 @@ function commitTimelocked(
   queue.push({ who, commitBlock: now, commit: call.commit, revealRound: call.revealRound });
   subnet.timelockedCommits.set(key, queue);
   touchLastUpdate(subnet, idx, neuron.uid, now);
-  // Revealing v3/v4 commits (drand timelock decryption in on_initialize) is not implemented yet.
   return {
     ok: true,
     events: [

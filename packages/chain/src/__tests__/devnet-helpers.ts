@@ -4,26 +4,44 @@ import type { Devnet, DevnetOptionsInput } from '@subnet/devnet';
 import { createChainClient } from '../chain-client.js';
 import type { ChainClient, ChainClientOptions } from '../chain-client.js';
 import { loadSigner } from '../keys.js';
+import type { ChainSigner } from '../keys.js';
 
 export interface Harness {
   readonly devnet: Devnet;
   readonly client: ChainClient;
   /** Produces blocks every few ms until `work` settles; returns its result (or throws its error). */
   drive<T>(work: Promise<T>, everyMs?: number): Promise<T>;
+  /**
+   * Deterministic manual-mode driver: each time the pool holds an extrinsic, produces exactly one block
+   * (plus `extraBlocks` when the work still waits, e.g. for finality), until `work` settles.
+   */
+  includeNext<T>(work: Promise<T>, extraBlocks?: number): Promise<T>;
+  /** A signer for a devnet uid with the devnet's key type. */
+  signerFor(uid: number): Promise<ChainSigner>;
   nonceOf(address: string): Promise<bigint>;
   close(): Promise<void>;
 }
 
+const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/**
+ * Starts a manual-mode devnet (ed25519 dev keys unless the options say otherwise: fast signing; the sr25519
+ * path is covered by `devnet-set-weights.test.ts`) and a chain client for `uid` over a real WebSocket.
+ */
 export async function startHarness(
   devnetOptions: DevnetOptionsInput = {},
   uid = 0,
   clientOptions: Partial<ChainClientOptions> = {},
 ): Promise<Harness> {
-  const devnet = await startDevnet({ blockTime: 0, ...devnetOptions });
-  const signer = await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnetOptions.seed ?? 'devnet', uid) });
+  const keyType = devnetOptions.keyType ?? 'ed25519';
+  const devnet = await startDevnet({ blockTime: 0, keyType, ...devnetOptions });
+  const signerFor = (u: number): Promise<ChainSigner> => loadSigner({ kind: 'uri', uri: devHotkeyUri(devnetOptions.seed ?? 'devnet', u), keyType });
   const client = await createChainClient({
     network: devnet.url,
-    signer,
+    signer: await signerFor(uid),
     staleHeadMs: 0,
     pollMs: 15,
     inclusionTimeoutMs: 8_000,
@@ -32,16 +50,35 @@ export async function startHarness(
     maxBackoffMs: 200,
     ...clientOptions,
   });
-  const drive = async <T>(work: Promise<T>, everyMs = 25): Promise<T> => {
+  const watch = <T>(work: Promise<T>): { settled: Promise<T>; isDone: () => boolean } => {
     const state = { done: false };
     const settled = work.finally(() => {
       state.done = true;
     });
     settled.catch(() => undefined);
-    const isDone = (): boolean => state.done;
+    return { settled, isDone: () => state.done };
+  };
+  const drive = async <T>(work: Promise<T>, everyMs = 25): Promise<T> => {
+    const { settled, isDone } = watch(work);
     while (!isDone()) {
-      await new Promise((r) => setTimeout(r, everyMs));
+      await pause(everyMs);
       if (!isDone()) await devnet.produceBlock();
+    }
+    return settled;
+  };
+  const includeNext = async <T>(work: Promise<T>, extraBlocks = 0): Promise<T> => {
+    const { settled, isDone } = watch(work);
+    while (!isDone()) {
+      if (devnet.poolSize() === 0) {
+        await pause(3);
+        continue;
+      }
+      await devnet.produceBlock();
+      for (let i = 0; i < extraBlocks; i += 1) {
+        await pause(20);
+        if (isDone()) break;
+        await devnet.produceBlock();
+      }
     }
     return settled;
   };
@@ -49,6 +86,8 @@ export async function startHarness(
     devnet,
     client,
     drive,
+    includeNext,
+    signerFor,
     nonceOf: async (address) => (await client.connection.api.rpc.system.accountNextIndex(address)).toBigInt(),
     close: async () => {
       await client.close();

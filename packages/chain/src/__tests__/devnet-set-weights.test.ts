@@ -6,7 +6,7 @@ import { startHarness } from './devnet-helpers.js';
 describe('setWeights against the devnet over a real WebSocket', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ neurons: 8, validators: 2, weightsSetRateLimit: 30n });
+    h = await startHarness({ neurons: 8, validators: 2, weightsSetRateLimit: 30n, keyType: 'sr25519' }); // the one suite that signs with sr25519 end to end
     await h.devnet.produceBlock();
   });
   afterAll(async () => {

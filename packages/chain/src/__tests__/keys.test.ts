@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 
+import { u8aToHex } from '@polkadot/util';
+import { cryptoWaitReady, ed25519PairFromSeed, encodeAddress, sr25519PairFromSeed } from '@polkadot/util-crypto';
 import { describe, expect, it } from 'vitest';
 
 import { hotkeyFilePath, loadSigner } from '../keys.js';
@@ -85,5 +87,33 @@ describe('keys', () => {
     const text = `${inspect(signer, { depth: 10, showHidden: true })} ${JSON.stringify(signer)}`;
     expect(text).toContain(DEV_ROOT);
     expect(text).not.toContain('bottom');
+  });
+  it('loads a wallet file that holds only privateKey + publicKey (64-byte sr25519 secret), checked against ss58Address', async () => {
+    await cryptoWaitReady();
+    const seed = new Uint8Array(32).fill(7);
+    const pair = sr25519PairFromSeed(seed);
+    const address = encodeAddress(pair.publicKey, 42);
+    const { path } = await walletWith(JSON.stringify({ privateKey: u8aToHex(pair.secretKey), publicKey: u8aToHex(pair.publicKey), accountId: u8aToHex(pair.publicKey), ss58Address: address }), 0o600);
+    const signer = await loadSigner({ kind: 'file', path });
+    expect(signer.address).toBe(address);
+    expect(signer.address).toBe((await loadSigner({ kind: 'seed', seed: u8aToHex(seed) })).address);
+  });
+  it('refuses a privateKey that does not sign for its publicKey (CHAIN_KEY_MISMATCH), without printing the key', async () => {
+    await cryptoWaitReady();
+    const a = sr25519PairFromSeed(new Uint8Array(32).fill(1));
+    const b = sr25519PairFromSeed(new Uint8Array(32).fill(2));
+    const { path } = await walletWith(JSON.stringify({ privateKey: u8aToHex(a.secretKey), publicKey: u8aToHex(b.publicKey) }), 0o600);
+    const error = await loadSigner({ kind: 'file', path }).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CHAIN_KEY_MISMATCH' });
+    expect(allText(error)).not.toContain(u8aToHex(a.secretKey).slice(2, 40));
+  });
+  it("keyType 'ed25519' derives ed25519 keys from a seed or dev URI (for ed25519 devnets); other key types are refused", async () => {
+    await cryptoWaitReady();
+    const seed = new Uint8Array(32).fill(9);
+    const ed = await loadSigner({ kind: 'seed', seed: u8aToHex(seed), keyType: 'ed25519' });
+    expect(ed.publicKey).toBe(u8aToHex(ed25519PairFromSeed(seed).publicKey));
+    expect(ed.address).not.toBe((await loadSigner({ kind: 'seed', seed: u8aToHex(seed) })).address);
+    expect((await loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ed25519' })).address).toBe('5FA9nQDVg267DEd8m1ZypXLBnvN7SFxYwV7ndqSYGiN9TTpu');
+    await expect(loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ecdsa' as never })).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'key.keyType', value: 'ecdsa' } });
   });
 });

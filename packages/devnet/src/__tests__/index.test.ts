@@ -10,6 +10,7 @@ describe('public API', () => {
       'POOL_ERRORS',
       'RUNTIME_VERSION',
       'SS58_PREFIX',
+      'beaconSeed',
       'buildMetadata',
       'createDevnetRegistry',
       'defaultDevnetRuntime',

@@ -1,0 +1,60 @@
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { fileCommitStore, memoryCommitStore } from '../commit-store.js';
+import type { PendingCommit } from '../commit-store.js';
+
+const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+const commit = (i: number, over: Partial<PendingCommit> = {}): PendingCommit => ({
+  hotkey: ALICE, netuid: 1, mecid: 0, netuidIndex: 1, uids: [0, i], values: [65535, i], salt: [1, 2, 3, 4, 5, 6, 7, 8],
+  versionKey: 2n ** 63n + BigInt(i), commitHash: `0x${i.toString(16).padStart(64, '0')}`, commitBlock: null, ...over,
+});
+
+async function tmp(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'chain-store-')), 'nested', 'commits.json');
+}
+
+describe('commit stores', () => {
+  it('memory store: save, replace by hash, load, remove', async () => {
+    const store = memoryCommitStore();
+    await store.save(commit(1));
+    await store.save(commit(2));
+    await store.save(commit(1, { commitBlock: 9n }));
+    expect((await store.load()).map((c) => [c.commitHash, c.commitBlock])).toEqual([[commit(1).commitHash, 9n], [commit(2).commitHash, null]]);
+    await store.remove(commit(1).commitHash);
+    await store.remove('0xabsent');
+    expect((await store.load()).map((c) => c.commitHash)).toEqual([commit(2).commitHash]);
+  });
+  it('file store: a missing file is empty; values round-trip exactly (u64 version key beyond 2^53) in snake_case JSON, mode 0600', async () => {
+    const path = await tmp();
+    const store = fileCommitStore(path);
+    expect(await store.load()).toEqual([]);
+    await store.save(commit(3, { commitBlock: 12n }));
+    const loaded = await fileCommitStore(path).load();
+    expect(loaded).toEqual([commit(3, { commitBlock: 12n })]);
+    expect(Object.isFrozen(loaded[0])).toBe(true);
+    const wire = JSON.parse(await readFile(path, 'utf8')) as { version: number; commits: Record<string, unknown>[] };
+    expect(wire.version).toBe(1);
+    expect(wire.commits[0]).toMatchObject({ netuid_index: 1, version_key: '9223372036854775811', commit_block: '12' });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+  it('file store: concurrent saves are serialised (none lost) and remove only rewrites when something changed', async () => {
+    const path = await tmp();
+    const store = fileCommitStore(path);
+    await Promise.all(Array.from({ length: 12 }, (_, i) => store.save(commit(i + 1))));
+    expect((await store.load()).map((c) => c.uids[1]).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    await Promise.all([store.remove(commit(4).commitHash), store.remove(commit(5).commitHash)]);
+    expect(await store.load()).toHaveLength(10);
+  });
+  it('file store: a file that is not a commit store fails with CHAIN_INVALID_INPUT naming the field', async () => {
+    const path = await tmp();
+    await fileCommitStore(path).save(commit(1));
+    const wire = JSON.parse(await readFile(path, 'utf8')) as { commits: Record<string, unknown>[] };
+    wire.commits[0]!['commit_hash'] = '0xnothex';
+    await writeFile(path, JSON.stringify(wire));
+    await expect(fileCommitStore(path).load()).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'commitStore.commits[0].commit_hash' } });
+  });
+});

@@ -1,0 +1,137 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { maxUpscaleToU16 } from '@subnet/devnet';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createChainClient } from '../chain-client.js';
+import { fileCommitStore } from '../commit-store.js';
+import type { PendingCommit } from '../commit-store.js';
+import { submitExtrinsic } from '../submit-extrinsic.js';
+import type { Inclusion } from '../submit-extrinsic.js';
+import type { Harness } from './devnet-helpers.js';
+import { startHarness } from './devnet-helpers.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const CR = { commitReveal: true, commitRevealVersion: 2, tempo: 10, revealPeriodEpochs: 1n } as const;
+
+async function storeFile(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'chain-cr-')), 'commits.json');
+}
+
+/** Submits the reveal of `commit` directly (bypassing revealPending's window check). */
+function revealDirectly(harness: Harness, commit: PendingCommit): Promise<Inclusion> {
+  return submitExtrinsic(
+    harness.client.connection,
+    harness.client.signer,
+    (api) => api.tx['subtensorModule']!['revealMechanismWeights']!(commit.netuid, commit.mecid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey),
+    { wait: 'inBlock', eraPeriod: 64, timeoutMs: 5_000, pollMs: 15, label: 'SubtensorModule.reveal_mechanism_weights' },
+  );
+}
+
+async function eventsAt(harness: Harness, blockHash: string): Promise<string[]> {
+  const records = await (await harness.client.connection.api.at(blockHash)).query['system']!['events']!();
+  return (records as unknown as { event: { section: string; method: string } }[]).map((r) => `${r.event.section}.${r.event.method}`);
+}
+
+async function produceUntilHead(harness: Harness, head: bigint): Promise<void> {
+  while (BigInt(harness.devnet.bestNumber()) < head) await harness.devnet.produceBlock();
+}
+
+describe('commit-reveal v2 over a real WebSocket (README 2.4)', { timeout: 30_000 }, () => {
+  it('commits, refuses to reveal early, survives a restart through the file store, and reveals in the window', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1, '5': 1 } }));
+    expect(commit.kind).toBe('commit');
+    expect(commit.call).toBe('SubtensorModule.commit_mechanism_weights');
+    expect(commit.blockNumber).toBe(2n);
+    // tempo 10 from genesis: epochs start at blocks 10, 20, ...; the commit (block 2) is in epoch 0, the reveal in epoch 1
+    expect(commit.reveal).toEqual({ epoch: 1n, firstBlock: 10n, lastBlock: 19n });
+    expect(await eventsAt(h, commit.blockHash)).toContain('subtensorModule.WeightsCommitted');
+
+    // before the window: revealPending waits and signs nothing
+    const nonce = await h.nonceOf(h.client.signer.address);
+    expect((await h.client.revealPending()).map((o) => o.status)).toEqual(['waiting']);
+    expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
+
+    // restart: a new client with a new store object over the same file
+    const restarted = await createChainClient({ connection: h.client.connection, signer: h.client.signer, commitStore: fileCommitStore(storePath), pollMs: 15, inclusionTimeoutMs: 8_000 });
+    await produceUntilHead(h, commit.reveal!.firstBlock - 1n);
+    const revealed = await h.includeNext(restarted.revealPending());
+    expect(revealed.map((o) => o.status)).toEqual(['revealed']);
+    const submission = revealed[0]!.submission!;
+    expect(submission.kind).toBe('reveal');
+    expect(submission.call).toBe('SubtensorModule.reveal_mechanism_weights');
+    expect(submission.blockNumber).toBe(10n);
+    expect(submission.commitHash).toBe(commit.commitHash);
+    expect(await eventsAt(h, submission.blockHash)).toEqual(expect.arrayContaining(['subtensorModule.WeightsRevealed', 'subtensorModule.WeightsSet']));
+    // sum-mode u16 of {3: 1, 5: 1} is [32768, 32767]; the chain stores their max-upscale
+    expect(submission.values).toEqual([32768, 32767]);
+    expect(submission.stored).toEqual(maxUpscaleToU16([32768, 32767]));
+    const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
+    expect(weights.toJSON()).toEqual([[3, 65535], [5, 65533]]);
+    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await h.nonceOf(h.client.signer.address)).toBe(nonce + 1n);
+  });
+
+  it('reveal too early: the pool rejects it with CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE (RevealTooEarly) and nothing lands', async () => {
+    const store = fileCommitStore(await storeFile());
+    h = await startHarness(CR, 0, { commitStore: store });
+    await h.devnet.produceBlock();
+    await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    const [pending] = await store.load();
+    const nonce = await h.nonceOf(h.client.signer.address);
+    await expect(revealDirectly(h, pending!)).rejects.toMatchObject({
+      code: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE',
+      context: { source: 'pool', customError: 17, stage: 'submit', retryable: true, moduleErrors: expect.arrayContaining(['RevealTooEarly']) as unknown },
+    });
+    expect(h.devnet.poolSize()).toBe(0);
+    expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
+    expect(await store.load()).toHaveLength(1); // the salt is kept: the reveal is still owed
+  });
+
+  it('reveal too late: revealPending reports expired and drops the salt; a forced reveal fails in the block with CHAIN_EXPIRED_WEIGHT_COMMIT', async () => {
+    const store = fileCommitStore(await storeFile());
+    h = await startHarness({ ...CR, tempo: 5 }, 0, { commitStore: store });
+    await h.devnet.produceBlock();
+    const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    const [pending] = await store.load();
+    await produceUntilHead(h, commit.reveal!.lastBlock + 1n);
+    const late = await h.client.revealPending();
+    expect(late.map((o) => o.status)).toEqual(['expired']);
+    expect(late[0]!.window).toBeNull();
+    expect(await store.load()).toEqual([]);
+    const forced = h.includeNext(revealDirectly(h, pending!));
+    await expect(forced).rejects.toMatchObject({ code: 'CHAIN_EXPIRED_WEIGHT_COMMIT', context: { source: 'module', stage: 'inclusion', chainName: 'ExpiredWeightCommit' } });
+  });
+
+  it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before signing)', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    // the process "dies" while waiting for inclusion: the store already holds the unconfirmed commit
+    const dying = h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } });
+    dying.catch(() => undefined);
+    while (h.devnet.poolSize() === 0) await new Promise((r) => setTimeout(r, 3));
+    const saved = await fileCommitStore(storePath).load();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]!.commitBlock).toBeNull();
+    await h.devnet.produceBlock();
+    await dying;
+    const restarted = await createChainClient({ connection: h.client.connection, signer: h.client.signer, commitStore: fileCommitStore(storePath), pollMs: 15, inclusionTimeoutMs: 8_000 });
+    await produceUntilHead(h, 9n);
+    const revealed = await h.includeNext(restarted.revealPending());
+    expect(revealed.map((o) => o.status)).toEqual(['revealed']);
+    expect(revealed[0]!.commitHash).toBe(saved[0]!.commitHash);
+    const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
+    expect(weights.toJSON()).toEqual([[2, 21845], [4, 65535]]);
+  });
+});

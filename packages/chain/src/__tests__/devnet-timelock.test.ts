@@ -1,0 +1,119 @@
+/**
+ * Commit-reveal v4 end to end on the devnet (its own drand beacon, manual blocks, short tempo): setWeights
+ * commits a timelocked payload, the chain reveals it in on_initialize, the client confirms the reveal and
+ * reads back Weights; the silent failures are reported as typed errors.
+ */
+import { QUICKNET } from '@subnet/timelock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createChainClient } from '../chain-client.js';
+import { loadSigner } from '../keys.js';
+import { readMetagraph } from '../metagraph.js';
+import { submitExtrinsic } from '../submit-extrinsic.js';
+import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
+import { readTimelockContext } from '../timelock-context.js';
+import type { Harness } from './devnet-helpers.js';
+import { startHarness } from './devnet-helpers.js';
+
+const TEMPO = 20;
+
+describe('commit-reveal v4 on the devnet', { timeout: 60_000 }, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // one pulse per 12 s block keeps the beacon cheap; the client reads the period from Drand.BeaconConfig
+    h = await startHarness({ neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } });
+    await h.devnet.produceBlock();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('setWeights commits to the predicted round, the chain reveals it, the client confirms TimelockedWeightsRevealed and reads back Weights', async () => {
+    const before = await h.nonceOf(h.client.signer.address);
+    const result = await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 40);
+    expect(result.kind).toBe('reveal');
+    expect(result.call).toBe('SubtensorModule.commit_timelocked_mechanism_weights');
+    expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n); // one extrinsic: the commit; the chain reveals
+    const tl = result.timelock!;
+    expect(tl.beaconSource).toBe('chain');
+    expect(tl.record.prediction?.schedule).toBe('stateful');
+    const reveal = tl.reveal!;
+    // revealed inside the reveal epoch, once the round's pulse was stored (target block = reveal block + 3)
+    expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
+    expect(reveal.blockNumber).toBeLessThanOrEqual(tl.record.prediction!.targetBlock + 1n);
+    expect(result.blockNumber).toBe(reveal.blockNumber);
+    expect(result.stored).toEqual([21845, 65535]);
+    const at = await h.client.connection.api.at(reveal.blockHash);
+    expect((await at.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([[2, 21845], [3, 65535]]);
+    const beforeReveal = await h.client.connection.api.at(await h.client.connection.api.rpc.chain.getBlockHash(reveal.blockNumber - 1n));
+    expect((await beforeReveal.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([]);
+    expect(h.devnet.timelockDrops()).toEqual([]);
+  });
+
+  it('detects the silent failure of a version key raised between commit and reveal: CHAIN_TIMELOCK_REVEAL_MISSING (version_key_raised)', async () => {
+    const validator = h.client;
+    const committed = await h.drive(validator.setWeights({ netuid: 1, weights: { '4': 1 }, waitForReveal: false }), 40);
+    expect(committed.kind).toBe('commit');
+    expect(committed.timelock?.reveal).toBeNull();
+    h.devnet.setHyperparameter('weightsVersionKey', 7n);
+    try {
+      await expect(h.drive(validator.confirmTimelockedReveal(committed.timelock!.record), 40)).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { stage: 'confirm', likelyReasons: ['version_key_raised'], checks: ['IncorrectWeightVersionKey'], pulseStored: true },
+      });
+      expect(h.devnet.timelockDrops().map((d) => [d.reason, d.detail])).toEqual([['weights_check', 'IncorrectWeightVersionKey']]);
+    } finally {
+      h.devnet.setHyperparameter('weightsVersionKey', 0n);
+      await h.devnet.produceBlock();
+    }
+  });
+
+  it('detects a hand-built commit whose payload hotkey is not the signer: CHAIN_TIMELOCK_REVEAL_MISSING (hotkey_mismatch)', async () => {
+    const signer = h.client.signer; // uid 0
+    const other = await loadSigner({ kind: 'uri', uri: '//Bob' }); // the payload names another hotkey
+    const connection = h.client.connection;
+    const snapshot = await readMetagraph(connection, { netuid: 1 });
+    const context = await readTimelockContext(connection, snapshot.blockHash);
+    const { commit } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: other.publicKey, uids: [5], values: [1], versionKey: 0n });
+    const inclusion = await h.drive(
+      submitExtrinsic(connection, signer, (api) => timelockedCommitCall(api, 0).build(1, commit.commit, commit.round), {
+        wait: 'inBlock',
+        eraPeriod: 64,
+        timeoutMs: 8_000,
+        pollMs: 15,
+        label: 'hand-built commit',
+      }),
+      40,
+    );
+    const record = timelockedCommitRecord(inclusion, {
+      hotkey: signer.address,
+      netuid: 1,
+      mecid: 0,
+      netuidIndex: 1,
+      uid: 0,
+      uids: [5],
+      values: [1],
+      versionKey: 0n,
+      revealRound: commit.round,
+      commit: commit.commit,
+      prediction: null,
+    });
+    const drops = h.devnet.timelockDrops().length;
+    expect(h.devnet.accounts[0]!.hotkeyAddress).toBe(signer.address);
+    await expect(h.drive(h.client.confirmTimelockedReveal(record), 40)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: { likelyReasons: ['hotkey_mismatch', 'undecryptable'], checks: [], pulseStored: true },
+    });
+    expect(h.devnet.timelockDrops().slice(drops).map((d) => d.reason)).toEqual(['hotkey_mismatch']);
+  });
+
+  it('refuses, before signing, a configured beacon whose key is not the chain\'s (CHAIN_TIMELOCK_BEACON_MISMATCH)', async () => {
+    const quicknetClient = await createChainClient({ connection: h.client.connection, signer: h.client.signer, timelock: { beacon: QUICKNET } });
+    const before = await h.nonceOf(h.client.signer.address);
+    await expect(quicknetClient.setWeights({ netuid: 1, weights: { '3': 1 } })).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_BEACON_MISMATCH',
+      context: { stage: 'preflight', path: 'timelock.beacon.publicKey' },
+    });
+    expect(await h.nonceOf(h.client.signer.address)).toBe(before);
+  });
+});

@@ -1,0 +1,214 @@
+import type { ApiPromise } from '@polkadot/api';
+import { blake2AsHex } from '@polkadot/util-crypto';
+
+import { chainError } from './chain-error.js';
+import { chainUpscale } from './chain-upscale.js';
+import type { ChainConnection } from './connection.js';
+import { readMetagraph, toBig } from './metagraph.js';
+import { preflight } from './preflight.js';
+import type { TimelockedCommitRecord } from './timelock-commit.js';
+
+/** Why a timelocked reveal may not have happened (the chain itself reports nothing). */
+export type TimelockMissReason =
+  | 'version_key_raised'
+  | 'stake_lost'
+  | 'permit_lost'
+  | 'deregistered'
+  | 'pulse_missing'
+  | 'hotkey_mismatch'
+  | 'undecryptable'
+  | 'other_weights_check';
+
+/** A confirmed reveal. */
+export interface TimelockedReveal {
+  readonly record: TimelockedCommitRecord;
+  /** The block whose `on_initialize` revealed the commit. */
+  readonly blockNumber: bigint;
+  readonly blockHash: string;
+  /** The commit epoch (`TimelockedWeightCommits` key). */
+  readonly commitEpoch: bigint;
+  /** Weights as stored by the chain (max-upscaled), read back at the reveal block. */
+  readonly stored: readonly number[];
+  readonly finalized: boolean;
+}
+
+/** Options of {@link confirmTimelockedReveal}. */
+export interface ConfirmRevealOptions {
+  /** Poll interval in ms (default 1000). */
+  readonly pollMs?: number;
+  /** Longest wait in ms. */
+  readonly timeoutMs: number;
+  /** Also wait until the reveal block is finalized. */
+  readonly wait?: 'inBlock' | 'finalized';
+}
+
+type Entry = ((...args: unknown[]) => Promise<unknown>) & { entries?: (...args: unknown[]) => Promise<[{ args: unknown[] }, unknown][]> };
+type ApiAt = Awaited<ReturnType<ApiPromise['at']>>;
+
+function entry(at: ApiAt, pallet: string, item: string): Entry {
+  const fn = (at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)[pallet]?.[item];
+  if (!fn) throw chainError('StorageNotAvailable', `the runtime has no ${pallet}.${item}`, { source: 'client', stage: 'confirm', path: 'storage', value: item });
+  return fn;
+}
+
+function list(value: unknown): unknown[] {
+  const v = value as { isSome?: boolean; isNone?: boolean; unwrap?: () => unknown };
+  if (v.isNone === true) return [];
+  return Array.from((v.isSome === true && v.unwrap ? v.unwrap() : value) as Iterable<unknown>);
+}
+
+function isOurs(item: unknown, record: TimelockedCommitRecord): boolean {
+  const fields = Array.from(item as Iterable<{ toString(): string; toU8a(bare?: boolean): Uint8Array }>);
+  const [who, , commit] = fields;
+  if (who === undefined || commit === undefined) return false;
+  return who.toString() === record.hotkey && blake2AsHex(commit.toU8a(true), 256) === record.commitHash;
+}
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/**
+ * Confirms that the chain revealed a timelocked commit. The chain decrypts commits in `on_initialize` of the
+ * reveal epoch and reports only success (`TimelockedWeightsRevealed(netuid_index, who)`); a failed reveal
+ * leaves no trace but the commit disappearing from `TimelockedWeightCommits`. So: find the commit's epoch
+ * queue, follow it block by block until the commit leaves it, then look at that block's events. Revealed →
+ * read back `Weights` there and compare with the chain's max-upscale of the committed values. Not revealed →
+ * `CHAIN_TIMELOCK_REVEAL_MISSING` with the likely reasons, found by replaying the reveal's weights checks on
+ * the state before that block and looking for the round's pulse.
+ *
+ * @param connection - the chain connection
+ * @param record - the commit (from `setWeights` or `timelockedCommitRecord`)
+ * @param options - polling, timeout, finality
+ * @returns the confirmed reveal
+ * @throws SubnetError `CHAIN_TIMELOCK_REVEAL_MISSING` (context `likelyReasons`, `checks`, `revealBlock`),
+ *   `CHAIN_TIMELOCK_REVEAL_TIMEOUT`, `CHAIN_WEIGHTS_NOT_CONFIRMED` (revealed but Weights differ, or the
+ *   commit is not in any queue), `CHAIN_STORAGE_NOT_AVAILABLE`
+ * @example const reveal = await confirmTimelockedReveal(conn, submission.timelock, { timeoutMs: 3_600_000 });
+ */
+export async function confirmTimelockedReveal(connection: ChainConnection, record: TimelockedCommitRecord, options: ConfirmRevealOptions): Promise<TimelockedReveal> {
+  const pollMs = options.pollMs ?? 1_000;
+  const deadline = Date.now() + options.timeoutMs;
+  const base = { source: 'client' as const, stage: 'confirm' as const, commitHash: record.commitHash, round: record.revealRound, netuid: record.netuid, mecid: record.mecid };
+  const atNumber = async (n: bigint): Promise<{ at: ApiAt; hash: string }> => {
+    const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(n))).toHex();
+    return { at: await connection.request('api.at', (api) => api.at(hash)), hash };
+  };
+
+  // 1. the epoch queue holding the commit, at the commit block
+  const commitAt = await connection.request('api.at', (api) => api.at(record.commitBlockHash));
+  const queues = entry(commitAt, 'subtensorModule', 'timelockedWeightCommits');
+  const listEntries = queues.entries;
+  if (!listEntries) throw chainError('StorageNotAvailable', 'cannot list SubtensorModule.TimelockedWeightCommits', { ...base, path: 'storage', value: 'TimelockedWeightCommits' });
+  const all = await connection.request('TimelockedWeightCommits.entries', () => listEntries(record.netuidIndex));
+  let commitEpoch: bigint | null = null;
+  for (const [key, value] of all) {
+    if (list(value).some((item) => isOurs(item, record))) commitEpoch = toBig(key.args[1]);
+  }
+  if (commitEpoch === null) {
+    throw chainError('WeightsNotConfirmed', `the commit ${record.commitHash} is in no TimelockedWeightCommits queue at its block ${record.commitBlock}`, base);
+  }
+  const epoch = commitEpoch;
+  const present = async (at: ApiAt): Promise<boolean> =>
+    list(await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch))).some((item) => isOurs(item, record));
+
+  // 2. follow the queue until the commit leaves it
+  let next = record.commitBlock + 1n;
+  const findReveal = async (): Promise<{ at: ApiAt; hash: string; number: bigint }> => {
+    for (;;) {
+      const head = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader())).number.toBigInt();
+      while (next <= head) {
+        const block = await atNumber(next);
+        if (!(await present(block.at))) return { ...block, number: next };
+        next += 1n;
+      }
+      if (Date.now() > deadline) {
+        throw chainError('TimelockRevealTimeout', `the commit is still waiting for its reveal at block ${next - 1n} after ${options.timeoutMs} ms`, {
+          ...base,
+          path: 'block',
+          value: next - 1n,
+          commitEpoch: epoch,
+          predictedRevealBlock: record.prediction?.revealBlock,
+        });
+      }
+      await sleep(pollMs);
+    }
+  };
+  const revealAt = await findReveal();
+
+  // 3. revealed in that block?
+  const records = Array.from(
+    (await connection.request('System.Events', () => entry(revealAt.at, 'system', 'events')())) as Iterable<{
+      phase: { isInitialization: boolean };
+      event: { section: string; method: string; data: Iterable<{ toString(): string }> };
+    }>,
+  );
+  const revealed = records.some((r) => {
+    if (r.event.section !== 'subtensorModule' || r.event.method !== 'TimelockedWeightsRevealed') return false;
+    const [idx, who] = Array.from(r.event.data);
+    return Number(idx?.toString()) === record.netuidIndex && who?.toString() === record.hotkey;
+  });
+  if (revealed) {
+    const expected = chainUpscale(record.values);
+    const stored = Array.from(
+      (await connection.request('Weights', () => entry(revealAt.at, 'subtensorModule', 'weights')(record.netuidIndex, record.uid))) as Iterable<Iterable<unknown>>,
+    ).map((pair) => Array.from(pair).map((x) => Number(toBig(x))));
+    const same = stored.length === record.uids.length && stored.every((p, i) => p[0] === record.uids[i] && p[1] === expected[i]);
+    if (!same) {
+      throw chainError('WeightsNotConfirmed', `TimelockedWeightsRevealed was emitted at block ${revealAt.number} but the stored Weights differ from the commit (another commit of this hotkey in the same epoch?)`, {
+        ...base,
+        blockNumber: revealAt.number,
+        blockHash: revealAt.hash,
+        expected: record.uids.map((u, i) => [u, expected[i]]),
+        storedWeights: stored,
+      });
+    }
+    const finalized = options.wait === 'finalized' ? await waitFinalized(connection, revealAt.number, deadline, pollMs) : false;
+    return Object.freeze({ record, blockNumber: revealAt.number, blockHash: revealAt.hash, commitEpoch: epoch, stored: expected, finalized });
+  }
+
+  // 4. not revealed: why? Replay the weights checks on the state before the block, and look for the pulse.
+  const parent = await atNumber(revealAt.number - 1n);
+  const snapshot = await readMetagraph(connection, { netuid: record.netuid, mecid: record.mecid, at: parent.hash });
+  const check = preflight({ snapshot, hotkey: record.hotkey, uids: record.uids, values: record.values, versionKey: record.versionKey, kind: 'reveal' });
+  const checks = check.errors.map((e) => e.context.chainName);
+  const pulses = (parent.at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)['drand']?.['pulses'];
+  const pulse = pulses ? ((await connection.request('Drand.Pulses', () => pulses(record.revealRound))) as { isSome?: boolean }) : undefined;
+  const reasons: TimelockMissReason[] = [];
+  if (pulse?.isSome !== true) reasons.push('pulse_missing');
+  for (const name of checks) {
+    if (name === 'IncorrectWeightVersionKey') reasons.push('version_key_raised');
+    else if (name === 'NotEnoughStakeToSetWeights') reasons.push('stake_lost');
+    else if (name === 'NeuronNoValidatorPermit') reasons.push('permit_lost');
+    else if (name === 'HotKeyNotRegisteredInSubNet') reasons.push('deregistered');
+    else if (!reasons.includes('other_weights_check')) reasons.push('other_weights_check');
+  }
+  if (reasons.length === 0) reasons.push('hotkey_mismatch', 'undecryptable');
+  throw chainError(
+    'TimelockRevealMissing',
+    `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})`,
+    {
+      ...base,
+      path: 'reveal',
+      value: revealAt.number,
+      revealBlock: revealAt.number,
+      revealBlockHash: revealAt.hash,
+      commitEpoch: epoch,
+      likelyReasons: Object.freeze(reasons),
+      checks: Object.freeze(checks),
+      pulseStored: pulse?.isSome === true,
+      ...(check.errors[0] ? { cause: check.errors[0] } : {}),
+    },
+  );
+}
+
+async function waitFinalized(connection: ChainConnection, number: bigint, deadline: number, pollMs: number): Promise<boolean> {
+  for (;;) {
+    const fin = await connection.request('chain_getFinalizedHead', (api) => api.rpc.chain.getFinalizedHead());
+    const finNumber = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader(fin))).number.toBigInt();
+    if (finNumber >= number) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(pollMs);
+  }
+}

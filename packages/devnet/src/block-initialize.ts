@@ -1,0 +1,33 @@
+import type { ChainState } from './chain-state.js';
+import type { DevnetBeacon } from './drand-beacon.js';
+import { publishPulses } from './drand-beacon.js';
+import type { TimelockDrop } from './timelock-reveal.js';
+import { revealTimelockedCommits } from './timelock-reveal.js';
+import type { DevnetEvent } from './weights-rules.js';
+import { blockStep } from './weights-rules.js';
+
+/** What `on_initialize` produced: events (phase Initialization) and silently dropped timelocked commits. */
+export interface BlockInitialization {
+  readonly events: readonly DevnetEvent[];
+  readonly drops: readonly TimelockDrop[];
+}
+
+/**
+ * The devnet's `on_initialize` and pulse feed, in the chain's order (`block_step.rs`): reveal timelocked
+ * commits (with the pulses stored by earlier blocks), then the epoch step, then publish this block's drand
+ * pulses (on chain they arrive by `write_pulse` extrinsics inside the block, so they are visible from the
+ * next block on).
+ *
+ * @param state - the state being built for block `now`
+ * @param now - the block number
+ * @param beacon - the devnet beacon, or null when it is switched off
+ * @returns the events and drops
+ * @example
+ * const init = initializeBlock(state, 12n, beacon);
+ */
+export function initializeBlock(state: ChainState, now: bigint, beacon: DevnetBeacon | null): BlockInitialization {
+  const { events, drops } = revealTimelockedCommits(state, now);
+  blockStep(state, now);
+  if (beacon !== null) publishPulses(state, beacon);
+  return { events, drops };
+}
