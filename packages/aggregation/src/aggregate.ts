@@ -3,7 +3,7 @@ import type { Hotkey } from '@subnet/core';
 import { checkArray, checkHotkey, checkInteger, checkNonNegative, checkObject, checkUnit } from './checks.js';
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
 import type { OutlierBasis, OutlierOptions } from './outliers.js';
-import { checkOutlierOptions, detectOutliersUnchecked } from './outliers.js';
+import { checkOutlierOptions, outlierRule, outlierStatistic, reportedStatistic } from './outliers.js';
 import { compareHotkeys, deepFreeze } from './order.js';
 
 /** One validator's score of one miner in one epoch (SPEC C.2). */
@@ -90,12 +90,6 @@ export interface AggregationResult {
   };
 }
 
-interface Entry {
-  readonly validator: number;
-  readonly index: number;
-  readonly score: number;
-}
-
 /** Validates aggregation options (internal). */
 export function checkAggregationOptions(options: AggregationOptions, path: string): void {
   checkObject(options, path);
@@ -142,9 +136,27 @@ export function aggregateUnchecked(
   evaluationsPath: string,
   stakesPath: string,
 ): AggregationResult {
+  return aggregateTable(evaluations, stakes, options, expectedEpoch, evaluationsPath, stakesPath).result;
+}
+
+/** {@link aggregateUnchecked}, also returning the per-miner table the pipeline reads instead of the explanation (internal). */
+export function aggregateTable(
+  evaluations: readonly Evaluation[],
+  stakes: readonly ValidatorStake[],
+  options: AggregationOptions,
+  expectedEpoch: number | undefined,
+  evaluationsPath: string,
+  stakesPath: string,
+): { result: AggregationResult; table: MinerTable } {
   const validators = checkStakes(stakes, stakesPath);
+  const validatorCount = validators.length;
   const rank = new Map<string, number>();
-  validators.forEach((v, i) => rank.set(v.validatorHotkey, i));
+  const stakeOf = new Float64Array(validatorCount);
+  for (let v = 0; v < validatorCount; v += 1) {
+    const validator = validators[v] as ValidatorStake;
+    rank.set(validator.validatorHotkey, v);
+    stakeOf[v] = validator.stake;
+  }
   let totalStake = 0;
   for (const v of validators) totalStake += v.stake;
   if (!Number.isFinite(totalStake)) fail(AGGREGATION_ERROR_CODES.invalidInput, 'the total stake must be finite', stakesPath, totalStake);
@@ -152,8 +164,17 @@ export function aggregateUnchecked(
   checkArray(evaluations, evaluationsPath);
   let epoch: number | null = expectedEpoch ?? null;
   if (expectedEpoch !== undefined) checkInteger(expectedEpoch, 'epoch');
-  const groups = new Map<string, Entry[]>();
-  for (let i = 0; i < evaluations.length; i += 1) {
+  // One pass: validate, give each miner a dense id (first-seen order) and remember each evaluation's
+  // validator rank and miner id in typed arrays; no per-evaluation object is made.
+  const n = evaluations.length;
+  const validatorOf = new Int32Array(n);
+  const minerOf = new Int32Array(n);
+  const scoreOf = new Float64Array(n);
+  const minerIds = new Map<string, number>();
+  const minerKeys: Hotkey[] = [];
+  let lastMinerKey = '';
+  let lastMiner = 0;
+  for (let i = 0; i < n; i += 1) {
     // Hot loop: paths are only built when something is wrong.
     const e = evaluations[i] as Evaluation | null | undefined;
     const validatorHotkey = e?.validatorHotkey;
@@ -182,87 +203,233 @@ export function aggregateUnchecked(
     if (validator === undefined) {
       fail(AGGREGATION_ERROR_CODES.unknownValidator, 'the validator is not in the epoch\'s validator set (stakes)', `${evaluationsPath}[${i}].validatorHotkey`, validatorHotkey);
     }
-    let group = groups.get(minerHotkey as string);
-    if (group === undefined) {
-      group = [];
-      groups.set(minerHotkey as string, group);
+    // Evaluations usually come grouped by miner: reuse the previous id before asking the map.
+    let miner = minerHotkey === lastMinerKey ? lastMiner : minerIds.get(minerHotkey as string);
+    if (miner === undefined) {
+      miner = minerKeys.length;
+      minerIds.set(minerHotkey as string, miner);
+      minerKeys.push(minerHotkey as Hotkey);
     }
-    group.push({ validator, index: i, score: score as number });
+    lastMinerKey = minerHotkey as string;
+    lastMiner = miner;
+    validatorOf[i] = validator;
+    minerOf[i] = miner;
+    scoreOf[i] = score as number;
   }
 
-  const minerKeys = [...groups.keys()].sort(compareHotkeys);
+  // Miners in hotkey order: position of each dense id.
+  const minerCount = minerKeys.length;
+  // The default sort compares strings by UTF-16 code units, exactly as compareHotkeys does, without a
+  // JavaScript comparator call per comparison (the keys are unique, so the order is total).
+  const sortedKeys = minerKeys.slice().sort();
+  const position = new Int32Array(minerCount);
+  for (let p = 0; p < minerCount; p += 1) position[minerIds.get(sortedKeys[p] as string) as number] = p;
+  // Two stable counting sorts (by validator rank, then by miner position): evaluation indices ordered by
+  // (miner hotkey, validator hotkey, input index), the order the SPEC sums in. O(n + miners + validators).
+  const byValidator = new Int32Array(n);
+  const validatorStart = new Int32Array(validatorCount + 1);
+  for (let i = 0; i < n; i += 1) {
+    const v = (validatorOf[i] as number) + 1;
+    validatorStart[v] = (validatorStart[v] as number) + 1;
+  }
+  for (let v = 0; v < validatorCount; v += 1) validatorStart[v + 1] = (validatorStart[v + 1] as number) + (validatorStart[v] as number);
+  for (let i = 0; i < n; i += 1) {
+    const v = validatorOf[i] as number;
+    byValidator[validatorStart[v] as number] = i;
+    validatorStart[v] = (validatorStart[v] as number) + 1;
+  }
+  const ordered = new Int32Array(n);
+  const minerStart = new Int32Array(minerCount + 1);
+  for (let i = 0; i < n; i += 1) {
+    const p = (position[minerOf[i] as number] as number) + 1;
+    minerStart[p] = (minerStart[p] as number) + 1;
+  }
+  for (let p = 0; p < minerCount; p += 1) minerStart[p + 1] = (minerStart[p + 1] as number) + (minerStart[p] as number);
+  const cursor = minerStart.slice(0, minerCount);
+  for (let k = 0; k < n; k += 1) {
+    const i = byValidator[k] as number;
+    const p = position[minerOf[i] as number] as number;
+    ordered[cursor[p] as number] = i;
+    cursor[p] = (cursor[p] as number) + 1;
+  }
+
+  // Scratch buffers for one miner's scores (at most one evaluation per validator once duplicates are out).
+  const stakedScores = new Float64Array(validatorCount);
+  const sortedScratch = new Float64Array(validatorCount);
+  const deviationScratch = new Float64Array(validatorCount);
+  // Everything the per-miner explanation is made of, in typed arrays: the explanation objects are built
+  // from these when `explanation.miners` is first read (see buildMiners), not one object per evaluation here.
+  const table: MinerTable = {
+    hotkeys: sortedKeys,
+    validators,
+    stakeOf,
+    scoreOf,
+    validatorOf,
+    ordered,
+    minerStart,
+    rowStart: new Int32Array(minerCount + 1),
+    rowEvaluation: new Int32Array(n),
+    rowExcluded: new Uint8Array(n),
+    rowStatistic: new Float64Array(n),
+    scores: [],
+    reasons: [],
+    basis: [],
+    centre: new Float64Array(minerCount),
+    spread: new Float64Array(minerCount),
+    stakeBehind: new Float64Array(minerCount),
+    stakeFraction: new Float64Array(minerCount),
+  };
+  const { rowEvaluation, rowExcluded, rowStatistic } = table;
+  let rows = 0;
+  const method = options.outlier.method;
+  const threshold = options.outlier.threshold;
   const scores: { hotkey: Hotkey; score: number }[] = [];
-  const miners: MinerAggregation[] = [];
-  for (const miner of minerKeys) {
-    const group = (groups.get(miner) as Entry[]).sort((a, b) => a.validator - b.validator || a.index - b.index);
-    for (let k = 1; k < group.length; k += 1) {
-      const previous = group[k - 1] as Entry;
-      const current = group[k] as Entry;
-      if (previous.validator === current.validator) {
-        const later = Math.max(previous.index, current.index);
+  for (let p = 0; p < minerCount; p += 1) {
+    const miner = sortedKeys[p] as Hotkey;
+    const start = minerStart[p] as number;
+    const end = minerStart[p + 1] as number;
+    for (let k = start + 1; k < end; k += 1) {
+      const previous = ordered[k - 1] as number;
+      const current = ordered[k] as number;
+      if (validatorOf[previous] === validatorOf[current]) {
+        const later = Math.max(previous, current);
         fail(
           AGGREGATION_ERROR_CODES.duplicateEvaluation,
-          `a second evaluation of miner ${miner} by the same validator in the same epoch (evaluations[${Math.min(previous.index, current.index)}] is the first) is rejected, not averaged`,
+          `a second evaluation of miner ${miner} by the same validator in the same epoch (evaluations[${Math.min(previous, current)}] is the first) is rejected, not averaged`,
           `${evaluationsPath}[${later}]`,
           evaluations[later],
         );
       }
     }
-    const zeroStakeIgnored: Hotkey[] = [];
-    const staked: Entry[] = [];
-    for (const entry of group) {
-      const v = validators[entry.validator] as ValidatorStake;
-      if (v.stake > 0) staked.push(entry);
-      else zeroStakeIgnored.push(v.validatorHotkey);
+    const first = rows;
+    for (let k = start; k < end; k += 1) {
+      const i = ordered[k] as number;
+      if ((stakeOf[validatorOf[i] as number] as number) > 0) {
+        stakedScores[rows - first] = scoreOf[i] as number;
+        rowEvaluation[rows] = i;
+        rows += 1;
+      }
     }
-    const outliers = detectOutliersUnchecked(
-      staked.map((entry) => entry.score),
-      options.outlier,
-    );
-    const evaluationsUsed: UsedEvaluation[] = [];
-    const outliersExcluded: ExcludedEvaluation[] = [];
+    table.rowStart[p + 1] = rows;
+    const rule = outlierRule(stakedScores, rows - first, method, sortedScratch, deviationScratch);
+    const decides = rule.basis === 'mad' || rule.basis === 'mean_ad' || rule.basis === 'zscore';
+    let used = 0;
     let stakeBehind = 0;
     let weighted = 0;
-    staked.forEach((entry, k) => {
-      const v = validators[entry.validator] as ValidatorStake;
-      if (outliers.excluded[k] === true) {
-        outliersExcluded.push(Object.freeze({ validatorHotkey: v.validatorHotkey, score: entry.score, stake: v.stake, statistic: outliers.explanation.statistics[k] as number }));
+    for (let r = first; r < rows; r += 1) {
+      const i = rowEvaluation[r] as number;
+      const stake = stakeOf[validatorOf[i] as number] as number;
+      // Float64Arrays keep every double bit for bit (a -0 stays -0).
+      const score = scoreOf[i] as number;
+      const statistic = decides ? outlierStatistic(rule, score) : 0;
+      if (decides && Math.abs(statistic) > threshold) {
+        rowExcluded[r] = 1;
+        rowStatistic[r] = reportedStatistic(statistic);
       } else {
-        evaluationsUsed.push(Object.freeze({ validatorHotkey: v.validatorHotkey, score: entry.score, stake: v.stake }));
-        weighted += v.stake * entry.score;
-        stakeBehind += v.stake;
+        used += 1;
+        weighted += stake * score;
+        stakeBehind += stake;
       }
-    });
+    }
     const stakeFraction = totalStake > 0 ? stakeBehind / totalStake : 0;
     let reason: UnscoredReason | null = null;
-    if (evaluationsUsed.length < options.minValidators) reason = 'too_few_validators';
+    if (used < options.minValidators) reason = 'too_few_validators';
     else if (!(stakeBehind > 0)) reason = 'no_stake';
     else if (stakeFraction < options.minStakeFraction) reason = 'insufficient_stake';
     const score = reason === null ? weighted / stakeBehind : null;
-    if (score !== null) scores.push({ hotkey: miner as Hotkey, score });
-    miners.push({
-      hotkey: miner as Hotkey,
-      score,
-      reason,
-      evaluationsUsed,
-      outliersExcluded,
-      zeroStakeIgnored,
-      outlierBasis: outliers.explanation.basis,
-      outlierCentre: outliers.explanation.centre,
-      outlierSpread: outliers.explanation.spread,
-      stakeBehind,
-      stakeFraction,
-    });
+    if (score !== null) scores.push({ hotkey: miner, score });
+    table.scores.push(score);
+    table.reasons.push(reason);
+    table.basis.push(rule.basis);
+    table.centre[p] = rule.centre ?? 0;
+    table.spread[p] = rule.spread ?? 0;
+    table.stakeBehind[p] = stakeBehind;
+    table.stakeFraction[p] = stakeFraction;
   }
+  let miners: readonly MinerAggregation[] | null = null;
   return {
-    scores,
-    explanation: {
-      epoch,
-      totalStake,
-      options: { minValidators: options.minValidators, minStakeFraction: options.minStakeFraction, outlier: { ...options.outlier } },
-      miners,
+    result: {
+      scores,
+      // Frozen here (so a deep freeze of a containing result stops at it); `miners` is built, deeply frozen,
+      // on first read and is the same array on every later read.
+      explanation: Object.freeze({
+        epoch,
+        totalStake,
+        options: Object.freeze({ minValidators: options.minValidators, minStakeFraction: options.minStakeFraction, outlier: Object.freeze({ ...options.outlier }) }),
+        get miners(): readonly MinerAggregation[] {
+          miners ??= buildMiners(table);
+          return miners;
+        },
+      }),
     },
+    table,
   };
+}
+
+/** The per-miner explanation of an aggregation, as typed arrays (internal). */
+export interface MinerTable {
+  /** Miners by hotkey; every other per-miner list is aligned with it. */
+  readonly hotkeys: readonly Hotkey[];
+  readonly scores: (number | null)[];
+  readonly reasons: (UnscoredReason | null)[];
+  readonly basis: OutlierBasis[];
+  /** Centre and spread of the outlier rule (meaningless when the basis is `too_few`). */
+  readonly centre: Float64Array;
+  readonly spread: Float64Array;
+  readonly stakeBehind: Float64Array;
+  readonly stakeFraction: Float64Array;
+  /** The validator set by hotkey and its stakes. */
+  readonly validators: readonly ValidatorStake[];
+  readonly stakeOf: Float64Array;
+  /** Per evaluation index: its score and its validator's rank. */
+  readonly scoreOf: Float64Array;
+  readonly validatorOf: Int32Array;
+  /** Evaluation indices by (miner, validator); miner p owns ordered[minerStart[p] .. minerStart[p + 1]). */
+  readonly ordered: Int32Array;
+  readonly minerStart: Int32Array;
+  /** Staked evaluations by (miner, validator); miner p owns rows rowStart[p] .. rowStart[p + 1]. */
+  readonly rowStart: Int32Array;
+  readonly rowEvaluation: Int32Array;
+  /** 1 when the row was excluded as an outlier, with its (reported) statistic. */
+  readonly rowExcluded: Uint8Array;
+  readonly rowStatistic: Float64Array;
+}
+
+/** Builds the deeply frozen per-miner explanation from a table (internal). */
+function buildMiners(table: MinerTable): readonly MinerAggregation[] {
+  const miners: MinerAggregation[] = [];
+  for (let p = 0; p < table.hotkeys.length; p += 1) {
+    const zeroStakeIgnored: Hotkey[] = [];
+    for (let k = table.minerStart[p] as number; k < (table.minerStart[p + 1] as number); k += 1) {
+      const v = table.validatorOf[table.ordered[k] as number] as number;
+      if (!((table.stakeOf[v] as number) > 0)) zeroStakeIgnored.push((table.validators[v] as ValidatorStake).validatorHotkey);
+    }
+    const evaluationsUsed: UsedEvaluation[] = [];
+    const outliersExcluded: ExcludedEvaluation[] = [];
+    for (let r = table.rowStart[p] as number; r < (table.rowStart[p + 1] as number); r += 1) {
+      const i = table.rowEvaluation[r] as number;
+      const v = table.validators[table.validatorOf[i] as number] as ValidatorStake;
+      const score = table.scoreOf[i] as number;
+      if (table.rowExcluded[r] === 1) {
+        outliersExcluded.push(Object.freeze({ validatorHotkey: v.validatorHotkey, score, stake: v.stake, statistic: table.rowStatistic[r] as number }));
+      } else evaluationsUsed.push(Object.freeze({ validatorHotkey: v.validatorHotkey, score, stake: v.stake }));
+    }
+    const basis = table.basis[p] as OutlierBasis;
+    miners.push(Object.freeze({
+      hotkey: table.hotkeys[p] as Hotkey,
+      score: table.scores[p] as number | null,
+      reason: table.reasons[p] as UnscoredReason | null,
+      evaluationsUsed: Object.freeze(evaluationsUsed),
+      outliersExcluded: Object.freeze(outliersExcluded),
+      zeroStakeIgnored: Object.freeze(zeroStakeIgnored),
+      outlierBasis: basis,
+      outlierCentre: basis === 'too_few' ? null : (table.centre[p] as number),
+      outlierSpread: basis === 'too_few' ? null : (table.spread[p] as number),
+      stakeBehind: table.stakeBehind[p] as number,
+      stakeFraction: table.stakeFraction[p] as number,
+    }));
+  }
+  return Object.freeze(miners);
 }
 
 /** Validates the validator set and returns it sorted by hotkey (internal). */

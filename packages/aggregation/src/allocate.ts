@@ -77,7 +77,17 @@ export function allocateChallenges(
   return deepFreeze(allocateUnchecked(challenges, alphas, burnUid));
 }
 
-/** {@link allocateChallenges} on validated input (internal). */
+/** The list itself when sorted by hotkey (the usual case, checked in one pass), else a sorted copy. */
+function sortedByHotkey(list: readonly HotkeyWeight[]): readonly HotkeyWeight[] {
+  for (let i = 1; i < list.length; i += 1) {
+    if (compareHotkeys((list[i - 1] as HotkeyWeight).hotkey, (list[i] as HotkeyWeight).hotkey) >= 0) {
+      return [...list].sort((a, b) => compareHotkeys(a.hotkey, b.hotkey));
+    }
+  }
+  return list;
+}
+
+/** {@link allocateChallenges} on validated input (unique hotkeys within each challenge; internal). */
 export function allocateUnchecked(
   challenges: readonly ChallengeWeights[],
   alphas: Readonly<Record<string, number>>,
@@ -87,33 +97,48 @@ export function allocateUnchecked(
   let alphaSum = 0;
   for (const c of ordered) alphaSum += alphas[c.challengeId] as number;
   if (!(alphaSum <= 1 + SUM_TOLERANCE)) fail(AGGREGATION_ERROR_CODES.alphaSumExceedsOne, 'challenge allocations must sum to at most 1', 'alphas', alphaSum);
-  const totals = new Map<string, number>();
-  const contributions = new Map<string, { challengeId: string; weight: number; contribution: number }[]>();
   const summary: AllocationResult['explanation']['challenges'][number][] = [];
+  const lists: (readonly HotkeyWeight[])[] = [];
   for (const c of ordered) {
     const alpha = alphas[c.challengeId] as number;
     let minerMass = 0;
-    for (const w of c.weights) {
-      minerMass += w.weight;
-      if (w.weight === 0) continue;
-      const contribution = alpha * w.weight;
-      totals.set(w.hotkey, (totals.get(w.hotkey) ?? 0) + contribution);
-      let list = contributions.get(w.hotkey);
-      if (list === undefined) {
-        list = [];
-        contributions.set(w.hotkey, list);
-      }
-      list.push({ challengeId: c.challengeId, weight: w.weight, contribution });
-    }
+    for (const w of c.weights) minerMass += w.weight;
     summary.push({ challengeId: c.challengeId, alpha, minerMass, burned: alpha * Math.max(0, 1 - minerMass) });
+    lists.push(sortedByHotkey(c.weights));
   }
-  const keys = [...totals.keys()].sort(compareHotkeys);
+  // A k-way merge of the challenges' hotkey-sorted lists: each miner's total is summed in challenge-id order
+  // (0 + α_1·w_1 + α_2·w_2 ...), miners come out in hotkey order, no map keyed by hotkey is needed.
+  const heads = lists.map(() => 0);
   const weights: HotkeyWeight[] = [];
+  const miners: { hotkey: Hotkey; contributions: { challengeId: string; weight: number; contribution: number }[] }[] = [];
   let placed = 0;
-  for (const k of keys) {
-    const weight = totals.get(k) as number;
-    placed += weight;
-    weights.push({ hotkey: k as Hotkey, weight });
+  for (;;) {
+    let hotkey: Hotkey | undefined;
+    for (let c = 0; c < lists.length; c += 1) {
+      const list = lists[c] as readonly HotkeyWeight[];
+      let k = heads[c] as number;
+      while (k < list.length && (list[k] as HotkeyWeight).weight === 0) k += 1;
+      heads[c] = k;
+      const h = list[k]?.hotkey;
+      if (h !== undefined && (hotkey === undefined || compareHotkeys(h, hotkey) < 0)) hotkey = h;
+    }
+    if (hotkey === undefined) break;
+    let total = 0;
+    const contributions: { challengeId: string; weight: number; contribution: number }[] = [];
+    for (let c = 0; c < lists.length; c += 1) {
+      const list = lists[c] as readonly HotkeyWeight[];
+      const k = heads[c] as number;
+      const w = list[k];
+      if (w === undefined || w.hotkey !== hotkey) continue;
+      heads[c] = k + 1;
+      const challengeId = (ordered[c] as ChallengeWeights).challengeId;
+      const contribution = (alphas[challengeId] as number) * w.weight;
+      total = total + contribution;
+      contributions.push({ challengeId, weight: w.weight, contribution });
+    }
+    placed += total;
+    weights.push({ hotkey, weight: total });
+    miners.push({ hotkey, contributions });
   }
   return {
     weights,
@@ -123,7 +148,7 @@ export function allocateUnchecked(
       challenges: summary,
       alphaSum,
       unallocated: Math.max(0, 1 - alphaSum),
-      miners: keys.map((k) => ({ hotkey: k as Hotkey, contributions: contributions.get(k) ?? [] })),
+      miners,
     },
   };
 }

@@ -152,8 +152,11 @@ export function decayUnchecked(
         improvement = candidate.score - state.topScore;
         replacedTop = improvement >= options.improvementThreshold && candidate.score > state.topScore;
       } else if (state.topScore > 0) {
-        improvement = (candidate.score - state.topScore) / state.topScore;
-        replacedTop = improvement >= options.improvementThreshold && candidate.score > state.topScore;
+        // Against a subnormal top the quotient can overflow: the decision uses it as is (Infinity is beyond
+        // any threshold, as the exact value is), the explanation reports Number.MAX_VALUE (finite JSON).
+        const relative = (candidate.score - state.topScore) / state.topScore;
+        replacedTop = relative >= options.improvementThreshold && candidate.score > state.topScore;
+        improvement = relative === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : relative;
       } else {
         // Relative to a top of 0 any gain is infinitely large: a positive score replaces it.
         replacedTop = candidate.score > 0;

@@ -1,8 +1,8 @@
 import { compareCodePoints } from '@subnet/core';
 import type { Hotkey } from '@subnet/core';
 
-import type { AggregationResult, UnscoredReason } from './aggregate.js';
-import { aggregateUnchecked, checkAggregationOptions } from './aggregate.js';
+import type { AggregationResult, MinerTable, UnscoredReason } from './aggregate.js';
+import { aggregateTable, checkAggregationOptions } from './aggregate.js';
 import type { AllocationResult } from './allocate.js';
 import { allocateUnchecked } from './allocate.js';
 import type { BountyResult } from './bounty.js';
@@ -95,6 +95,95 @@ export interface EpochWeightsResult {
   };
 }
 
+/** One challenge's miners (sorted by hotkey) and their stage values, as aligned lists (internal). */
+interface ChallengeStages {
+  readonly hotkeys: readonly Hotkey[];
+  readonly scores: readonly (number | null)[];
+  readonly reasons: readonly (UnscoredReason | null)[];
+  /** 0 for an unscored miner. */
+  readonly normalised: readonly number[];
+  /** 0 for an unscored miner. */
+  readonly capped: readonly number[];
+}
+
+/** Aligns normalised and capped weights (scored miners only, by hotkey) with every aggregated miner. */
+function evaluationStages(table: MinerTable, normalised: readonly HotkeyWeight[], capped: readonly HotkeyWeight[]): ChallengeStages {
+  const count = table.hotkeys.length;
+  const normalisedOut: number[] = new Array<number>(count);
+  const cappedOut: number[] = new Array<number>(count);
+  let j = 0;
+  for (let k = 0; k < count; k += 1) {
+    // Normalisation and the cap keep exactly the scored miners, in the same (hotkey) order.
+    const w = normalised[j];
+    if (w !== undefined && w.hotkey === table.hotkeys[k]) {
+      normalisedOut[k] = w.weight;
+      cappedOut[k] = (capped[j] as HotkeyWeight).weight;
+      j += 1;
+    } else {
+      normalisedOut[k] = 0;
+      cappedOut[k] = 0;
+    }
+  }
+  return { hotkeys: table.hotkeys, scores: table.scores, reasons: table.reasons, normalised: normalisedOut, capped: cappedOut };
+}
+
+/**
+ * Every miner of any challenge, by hotkey, with its path through each challenge (in id order): a k-way
+ * merge of the challenges' sorted miner lists. Rows are built frozen.
+ */
+function minerExplanations(
+  explained: readonly ChallengeExplanation[],
+  stagesOf: readonly ChallengeStages[],
+  allocated: readonly HotkeyWeight[],
+  byHotkey: ReadonlyMap<string, number>,
+  mappedByUid: ReadonlyMap<number, number>,
+  u16ByUid: ReadonlyMap<number, number>,
+): MinerExplanation[] {
+  const heads = stagesOf.map(() => 0);
+  const miners: MinerExplanation[] = [];
+  let a = 0;
+  for (;;) {
+    let hotkey: Hotkey | undefined;
+    for (let c = 0; c < stagesOf.length; c += 1) {
+      const h = (stagesOf[c] as ChallengeStages).hotkeys[heads[c] as number];
+      if (h !== undefined && (hotkey === undefined || compareHotkeys(h, hotkey) < 0)) hotkey = h;
+    }
+    if (hotkey === undefined) break;
+    const stages: MinerChallengeStages[] = [];
+    for (let c = 0; c < stagesOf.length; c += 1) {
+      const s = stagesOf[c] as ChallengeStages;
+      const k = heads[c] as number;
+      if (s.hotkeys[k] !== hotkey) continue;
+      heads[c] = k + 1;
+      const challenge = explained[c] as ChallengeExplanation;
+      const cappedWeight = s.capped[k] as number;
+      const decayed = challenge.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - challenge.decayBurn);
+      stages.push(Object.freeze({
+        challengeId: challenge.id,
+        score: s.scores[k] as number | null,
+        unscoredReason: s.reasons[k] as UnscoredReason | null,
+        normalised: s.normalised[k] as number,
+        capped: cappedWeight,
+        decayed,
+        allocated: challenge.alpha * decayed,
+      }));
+    }
+    // Allocated miners are a subset of these, in the same order.
+    while (a < allocated.length && compareHotkeys((allocated[a] as HotkeyWeight).hotkey, hotkey) < 0) a += 1;
+    const allocation = allocated[a];
+    const uid = byHotkey.get(hotkey) ?? null;
+    miners.push(Object.freeze({
+      hotkey,
+      uid,
+      challenges: Object.freeze(stages),
+      allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
+      mapped: uid === null ? 0 : (mappedByUid.get(uid) ?? 0),
+      u16: uid === null ? 0 : (u16ByUid.get(uid) ?? 0),
+    }));
+  }
+  return miners;
+}
+
 function checkConfig(config: PipelineConfig): void {
   checkObject(config, 'config');
   checkAggregationOptions(
@@ -135,9 +224,8 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const alphas: Record<string, number> = {};
   const explained: ChallengeExplanation[] = [];
   const decayStates: { challengeId: string; state: DecayState | null }[] = [];
-  const scoreOf = new Map<string, Map<string, { score: number | null; reason: UnscoredReason | null }>>();
-  const normalisedOf = new Map<string, ReadonlyMap<string, number>>();
-  const cappedOf = new Map<string, ReadonlyMap<string, number>>();
+  // Per challenge (in id order), its miners by hotkey with their score, normalised and capped weight.
+  const stagesOf: ChallengeStages[] = [];
   for (let k = 0; k < indexed.length; k += 1) {
     const { challenge: c, i } = indexed[k] as { challenge: ChallengeInput; i: number };
     const path = `challenges[${i}]`;
@@ -147,15 +235,18 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
     }
     alphas[c.id] = checkUnit(c.alpha, `${path}.alpha`);
     const cap = c.weightCap === undefined ? config.weightCap : checkCap(c.weightCap, `${path}.weightCap`);
-    const scores = new Map<string, { score: number | null; reason: UnscoredReason | null }>();
-    scoreOf.set(c.id, scores);
     if (c.kind === 'bounty') {
       if (c.decay) fail(AGGREGATION_ERROR_CODES.invalidInput, 'reward decay applies to evaluation challenges only', `${path}.decay`, c.decay);
       const bounty = bountyWeights(c.records ?? []);
-      for (const m of bounty.explanation.miners) scores.set(m.hotkey, { score: m.w, reason: null });
-      normalisedOf.set(c.id, new Map(bounty.weights.map((w) => [w.hotkey, w.weight])));
       const capped = capUnchecked(bounty.weights, cap, config.burnUid);
-      cappedOf.set(c.id, new Map(capped.weights.map((w) => [w.hotkey, w.weight])));
+      // Every hunter has a weight: the lists are aligned with the (sorted) hunters.
+      stagesOf.push({
+        hotkeys: bounty.explanation.miners.map((m) => m.hotkey),
+        scores: bounty.explanation.miners.map((m) => m.w),
+        reasons: bounty.explanation.miners.map(() => null),
+        normalised: bounty.weights.map((w) => w.weight),
+        capped: capped.weights.map((w) => w.weight),
+      });
       explained.push({
         id: c.id,
         kind: 'bounty',
@@ -173,7 +264,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
     checkOneOf(c.kind, ['evaluations', 'bounty'], `${path}.kind`);
     const normalisation: NormalisationOptions = c.normalisation ?? config.normalisation;
     if (c.normalisation !== undefined) checkNormalisationOptions(c.normalisation, `${path}.normalisation`);
-    const aggregation = aggregateUnchecked(
+    const { result: aggregation, table } = aggregateTable(
       c.evaluations ?? [],
       input.stakes,
       { minValidators: config.minValidators, minStakeFraction: config.minStakeFraction, outlier: config.outlier },
@@ -181,7 +272,6 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       `${path}.evaluations`,
       'stakes',
     );
-    for (const m of aggregation.explanation.miners) scores.set(m.hotkey, { score: m.score, reason: m.reason });
     const submittedAt = new Map<string, number>();
     if (c.submissions !== undefined) {
       checkArray(c.submissions, `${path}.submissions`);
@@ -197,9 +287,8 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       return at === undefined ? { hotkey: s.hotkey, score: s.score } : { hotkey: s.hotkey, score: s.score, submittedAt: at };
     });
     const normalised = normaliseUnchecked(minerScores, normalisation);
-    normalisedOf.set(c.id, new Map(normalised.weights.map((w) => [w.hotkey, w.weight])));
     const capped = capUnchecked(normalised.weights, cap, config.burnUid);
-    cappedOf.set(c.id, new Map(capped.weights.map((w) => [w.hotkey, w.weight])));
+    stagesOf.push(evaluationStages(table, normalised.weights, capped.weights));
     let decay: DecayStepResult | null = null;
     if (c.decay) {
       const previous = c.decayState ?? null;
@@ -231,39 +320,11 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const mapping = mapUnchecked(allocation.weights, allocation.burn, byHotkey, config.burnUid);
   const u16 = toU16Unchecked(mapping.weights, config.u16Mode);
 
-  const mappedByUid = new Map(mapping.weights.map((w) => [w.uid, w.weight]));
+  const mappedByUid = new Map<number, number>();
+  for (const w of mapping.weights) mappedByUid.set(w.uid, w.weight);
   const u16ByUid = new Map<number, number>();
-  u16.uids.forEach((uid, j) => u16ByUid.set(uid, u16.weights[j] as number));
-  const allocatedOf = new Map<string, number>(allocation.weights.map((w) => [w.hotkey, w.weight]));
-  const everyone = new Set<string>();
-  for (const scores of scoreOf.values()) for (const h of scores.keys()) everyone.add(h);
-  const miners: MinerExplanation[] = [...everyone].sort(compareHotkeys).map((hotkey) => {
-    const uid = byHotkey.get(hotkey) ?? null;
-    const stages: MinerChallengeStages[] = [];
-    for (const c of explained) {
-      const s = scoreOf.get(c.id)?.get(hotkey);
-      if (s === undefined) continue;
-      const cappedWeight = cappedOf.get(c.id)?.get(hotkey) ?? 0;
-      const decayed = c.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - c.decayBurn);
-      stages.push({
-        challengeId: c.id,
-        score: s.score,
-        unscoredReason: s.reason,
-        normalised: normalisedOf.get(c.id)?.get(hotkey) ?? 0,
-        capped: cappedWeight,
-        decayed,
-        allocated: c.alpha * decayed,
-      });
-    }
-    return {
-      hotkey: hotkey as Hotkey,
-      uid,
-      challenges: stages,
-      allocated: allocatedOf.get(hotkey) ?? 0,
-      mapped: uid === null ? 0 : (mappedByUid.get(uid) ?? 0),
-      u16: uid === null ? 0 : (u16ByUid.get(uid) ?? 0),
-    };
-  });
+  for (let j = 0; j < u16.uids.length; j += 1) u16ByUid.set(u16.uids[j] as number, u16.weights[j] as number);
+  const miners = minerExplanations(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid);
 
   return deepFreeze({
     uids: u16.uids,

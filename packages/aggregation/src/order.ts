@@ -22,11 +22,20 @@ export interface HotkeyWeight {
   readonly weight: number;
 }
 
-/** Deep-freezes a plain object or array tree (results are frozen plain objects). */
+/**
+ * Deep-freezes a plain object or array tree (results are frozen plain objects). A node that is already
+ * frozen is taken as frozen all the way down (internal builders freeze whole subtrees as they make them),
+ * so the walk stops there. Arrays are walked by index (no key list is allocated).
+ */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    if (Array.isArray(value)) {
+      const list = value as readonly unknown[];
+      for (let i = 0; i < list.length; i += 1) deepFreeze(list[i]);
+    } else {
+      for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    }
   }
   return value;
 }

@@ -79,65 +79,180 @@ export function checkOutlierOptions(options: OutlierOptions, path: string): void
   }
 }
 
+/** The rule one set of scores gives (internal): what the statistic is based on and its centre and divisor. */
+export interface OutlierRule {
+  readonly basis: OutlierBasis;
+  /** Median (modified z) or mean (z-score); null when too few. */
+  readonly centre: number | null;
+  /** MAD, 1.253314·MeanAD or σ; null when too few. */
+  readonly spread: number | null;
+}
+
+/**
+ * The outlier rule of `count` scores held in `scores[0..count)` (internal, allocation-free apart from the
+ * returned rule). `sorted` and `deviations` are scratch buffers of at least `count` entries. The arithmetic
+ * is exactly that of {@link detectOutliers}: typed-array sort ascending, sums over the sorted values.
+ */
+export function outlierRule(
+  scores: Float64Array,
+  count: number,
+  method: OutlierOptions['method'],
+  sorted: Float64Array,
+  deviations: Float64Array,
+): OutlierRule {
+  if (count < MIN_EVALUATIONS_FOR_OUTLIERS) return { basis: 'too_few', centre: null, spread: null };
+  if (method === 'modified_z') {
+    // The usual case (MAD > 0) needs only two order statistics: selection, no sort. The fallback sums the
+    // sorted deviations, so it sorts (below).
+    const mad = madBySelection(scores, count, sorted, deviations);
+    if (mad !== null) return { basis: 'mad', centre: mad.median, spread: mad.mad };
+  }
+  const s = sorted.subarray(0, count);
+  for (let i = 0; i < count; i += 1) s[i] = scores[i] as number;
+  s.sort();
+  if (method === 'modified_z') {
+    const median = medianOfSorted(s);
+    // |x − median| over the sorted scores falls to 0 and rises again (rounding is monotone), so merging the
+    // two runs gives the deviations sorted ascending, the same array a sort would give (no -0 among them).
+    let left = 0;
+    while (left < count && (s[left] as number) < median) left += 1;
+    let l = left - 1;
+    let r = left;
+    for (let k = 0; k < count; k += 1) {
+      const dl = l >= 0 ? Math.abs((s[l] as number) - median) : Number.POSITIVE_INFINITY;
+      const dr = r < count ? Math.abs((s[r] as number) - median) : Number.POSITIVE_INFINITY;
+      if (dr <= dl) {
+        deviations[k] = dr;
+        r += 1;
+      } else {
+        deviations[k] = dl;
+        l -= 1;
+      }
+    }
+    const mid = count >> 1;
+    const mad = count % 2 === 1 ? (deviations[mid] as number) : ((deviations[mid - 1] as number) + (deviations[mid] as number)) / 2;
+    if (mad > 0) return { basis: 'mad', centre: median, spread: mad };
+    let total = 0;
+    for (let i = 0; i < count; i += 1) total += deviations[i] as number;
+    const meanAd = total / count;
+    const spread = MEAN_AD_FACTOR * meanAd;
+    return { basis: spread > 0 ? 'mean_ad' : 'no_spread', centre: median, spread };
+  }
+  let total = 0;
+  for (let i = 0; i < count; i += 1) total += s[i] as number;
+  const mean = total / count;
+  let squares = 0;
+  for (let i = 0; i < count; i += 1) squares += ((s[i] as number) - mean) * ((s[i] as number) - mean);
+  const sigma = Math.sqrt(squares / count);
+  return { basis: sigma > 0 ? 'zscore' : 'no_spread', centre: mean, spread: sigma };
+}
+
+/**
+ * The statistic of score `x` under a rule whose basis is `mad`, `mean_ad` or `zscore` (internal). It may be
+ * ±Infinity when the spread is subnormal; the decision uses it as is.
+ */
+export function outlierStatistic(rule: OutlierRule, x: number): number {
+  const centre = rule.centre as number;
+  const spread = rule.spread as number;
+  return rule.basis === 'mad' ? (MODIFIED_Z_CONSTANT * (x - centre)) / spread : (x - centre) / spread;
+}
+
+/** ±Infinity reported as ±Number.MAX_VALUE, so the explanation stays finite JSON (internal). */
+export function reportedStatistic(m: number): number {
+  return m === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : m === Number.NEGATIVE_INFINITY ? -Number.MAX_VALUE : m;
+}
+
+/**
+ * Moves the k-th smallest of `a[0..n)` to `a[k]`, smaller-or-equal values before it and greater-or-equal
+ * after (quickselect, median-of-three pivot; compares with `<`, so -0 and 0 count as equal).
+ */
+function selectInPlace(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    // Median of three to a[mid], then Hoare partition around it.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo);
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo);
+    if ((a[hi] as number) < (a[mid] as number)) swap(a, hi, mid);
+    const pivot = a[mid] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i += 1;
+      while (pivot < (a[j] as number)) j -= 1;
+      if (i <= j) {
+        swap(a, i, j);
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k] as number;
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i] as number;
+  a[i] = a[j] as number;
+  a[j] = t;
+}
+
+/** The median of `a[0..n)` by selection (reorders `a`); `negativeZeros` fixes the sign of a zero. */
+function medianBySelection(a: Float64Array, n: number, negativeZeros: number): number {
+  const mid = n >> 1;
+  const upper = withSortedSign(selectInPlace(a, n, mid), mid, negativeZeros);
+  if (n % 2 === 1) return upper;
+  let lower = a[0] as number;
+  for (let i = 1; i < mid; i += 1) if ((a[i] as number) > lower) lower = a[i] as number;
+  return (withSortedSign(lower, mid - 1, negativeZeros) + upper) / 2;
+}
+
+/** A sort puts every -0 before every +0: the k-th sorted value is -0 iff it is a zero and k < #(-0). */
+function withSortedSign(x: number, k: number, negativeZeros: number): number {
+  return x === 0 ? (k < negativeZeros ? -0 : 0) : x;
+}
+
+/**
+ * Median and MAD of `scores[0..count)` by selection, exactly the values the sorted computation gives; null
+ * when the MAD is 0 (the caller then needs the sorted deviations).
+ */
+function madBySelection(scores: Float64Array, count: number, work: Float64Array, deviations: Float64Array): { median: number; mad: number } | null {
+  let negativeZeros = 0;
+  for (let i = 0; i < count; i += 1) {
+    const x = scores[i] as number;
+    work[i] = x;
+    if (x === 0 && 1 / x < 0) negativeZeros += 1;
+  }
+  const median = medianBySelection(work, count, negativeZeros);
+  for (let i = 0; i < count; i += 1) deviations[i] = Math.abs((scores[i] as number) - median);
+  const mad = medianBySelection(deviations, count, 0);
+  return mad > 0 ? { median, mad } : null;
+}
+
 /** {@link detectOutliers} without input checks (internal; inputs already validated). */
 export function detectOutliersUnchecked(scores: readonly number[], options: OutlierOptions): OutlierResult {
   const n = scores.length;
-  const none = (basis: OutlierBasis, centre: number | null, spread: number | null): OutlierResult => ({
-    excluded: scores.map(() => false),
-    explanation: {
-      method: options.method,
-      threshold: options.threshold,
-      count: n,
-      basis,
-      centre,
-      spread,
-      statistics: scores.map(() => null),
-    },
-  });
-  if (n < MIN_EVALUATIONS_FOR_OUTLIERS) return none('too_few', null, null);
-  const sorted = Float64Array.from(scores).sort();
-  let centre: number;
-  let spread: number;
-  let basis: OutlierBasis;
-  let statistic: (x: number) => number;
-  if (options.method === 'modified_z') {
-    const median = medianOfSorted(sorted);
-    const deviations = sorted.map((x) => Math.abs(x - median)).sort();
-    const mad = medianOfSorted(deviations);
-    centre = median;
-    if (mad > 0) {
-      basis = 'mad';
-      spread = mad;
-      statistic = (x) => (MODIFIED_Z_CONSTANT * (x - median)) / mad;
+  const rule = outlierRule(Float64Array.from(scores), n, options.method, new Float64Array(n), new Float64Array(n));
+  const decides = rule.basis === 'mad' || rule.basis === 'mean_ad' || rule.basis === 'zscore';
+  const excluded: boolean[] = [];
+  const statistics: (number | null)[] = [];
+  for (let i = 0; i < n; i += 1) {
+    if (decides) {
+      // With a subnormal spread the quotient can overflow: the decision uses it as is (±Infinity is beyond
+      // any threshold, as the exact value is), the explanation reports ±Number.MAX_VALUE.
+      const m = outlierStatistic(rule, scores[i] as number);
+      excluded.push(Math.abs(m) > options.threshold);
+      statistics.push(reportedStatistic(m));
     } else {
-      let total = 0;
-      for (const d of deviations) total += d;
-      const meanAd = total / n;
-      spread = MEAN_AD_FACTOR * meanAd;
-      if (!(spread > 0)) return none('no_spread', median, spread);
-      basis = 'mean_ad';
-      const denominator = spread;
-      statistic = (x) => (x - median) / denominator;
+      excluded.push(false);
+      statistics.push(null);
     }
-  } else {
-    let total = 0;
-    for (const x of sorted) total += x;
-    const mean = total / n;
-    let squares = 0;
-    for (const x of sorted) squares += (x - mean) * (x - mean);
-    const sigma = Math.sqrt(squares / n);
-    centre = mean;
-    spread = sigma;
-    if (!(sigma > 0)) return none('no_spread', mean, sigma);
-    basis = 'zscore';
-    statistic = (x) => (x - mean) / sigma;
   }
-  const raw = scores.map(statistic);
-  // With a subnormal spread the quotient can overflow: the decision uses it as is (±Infinity is beyond any
-  // threshold, as the exact value is), the explanation reports ±Number.MAX_VALUE so it stays finite JSON.
-  const statistics = raw.map((m) => (m === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : m === Number.NEGATIVE_INFINITY ? -Number.MAX_VALUE : m));
   return {
-    excluded: raw.map((m) => Math.abs(m) > options.threshold),
-    explanation: { method: options.method, threshold: options.threshold, count: n, basis, centre, spread, statistics },
+    excluded,
+    explanation: { method: options.method, threshold: options.threshold, count: n, basis: rule.basis, centre: rule.centre, spread: rule.spread, statistics },
   };
 }

@@ -155,8 +155,15 @@ export function toU16Unchecked(entries: readonly UidWeight[], mode: U16Mode): U1
     floorSum += floor;
   }
   const left = U16_MAX - floorSum;
+  // Largest remainder first, ties by uid. Number(r) is monotone in r (never inverts two remainders), so
+  // comparing the doubles first and the exact bigints only when the doubles are equal gives the same order.
+  const approx = new Float64Array(remainders.length);
+  for (let i = 0; i < remainders.length; i += 1) approx[i] = Number(remainders[i]);
   const order = entries.map((_, i) => i);
   order.sort((a, b) => {
+    const da = approx[a] as number;
+    const db = approx[b] as number;
+    if (da !== db) return da > db ? -1 : 1;
     const ra = remainders[a] as bigint;
     const rb = remainders[b] as bigint;
     if (ra !== rb) return ra > rb ? -1 : 1;

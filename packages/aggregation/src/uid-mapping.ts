@@ -41,15 +41,26 @@ export interface UidMappingResult {
 export function checkMetagraph(metagraph: readonly Neuron[], path: string): ReadonlyMap<string, number> {
   checkArray(metagraph, path);
   const byHotkey = new Map<string, number>();
-  const uids = new Set<number>();
+  const uidTaken = new Uint8Array(65536);
   for (let i = 0; i < metagraph.length; i += 1) {
-    const n = checkObject(metagraph[i], `${path}[${i}]`) as unknown as Neuron;
-    const hotkey = checkHotkey(n.hotkey, `${path}[${i}].hotkey`);
-    const uid = checkUid(n.uid, `${path}[${i}].uid`);
-    if (byHotkey.has(hotkey)) fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hotkey appears twice in the metagraph', `${path}[${i}].hotkey`, hotkey);
-    if (uids.has(uid)) fail(AGGREGATION_ERROR_CODES.duplicateUid, 'a uid appears twice in the metagraph', `${path}[${i}].uid`, uid);
-    byHotkey.set(hotkey, uid);
-    uids.add(uid);
+    // Hot loop: paths are only built when something is wrong.
+    const n = metagraph[i] as Neuron | null | undefined;
+    const hotkey = n?.hotkey;
+    const uid = n?.uid;
+    if (
+      typeof n !== 'object' || n === null || Array.isArray(n) ||
+      typeof hotkey !== 'string' || hotkey.length === 0 ||
+      typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535
+    ) {
+      checkObject(n, `${path}[${i}]`);
+      checkHotkey(hotkey, `${path}[${i}].hotkey`);
+      checkUid(uid, `${path}[${i}].uid`);
+    }
+    const u = uid as number;
+    if (byHotkey.has(hotkey as string)) fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hotkey appears twice in the metagraph', `${path}[${i}].hotkey`, hotkey);
+    if (uidTaken[u] === 1) fail(AGGREGATION_ERROR_CODES.duplicateUid, 'a uid appears twice in the metagraph', `${path}[${i}].uid`, uid);
+    byHotkey.set(hotkey as string, u);
+    uidTaken[u] = 1;
   }
   return byHotkey;
 }
@@ -102,17 +113,26 @@ export function mapUnchecked(
   keptMass += burn;
   const renormalised = dropped.length > 0 && keptMass > 0;
   const allToBurn = !(keptMass > 0);
-  const byUid = new Map<number, number>();
-  if (allToBurn) byUid.set(burnUid, 1);
-  else {
+  // Weights by uid, ascending: uids are u16 and unique among the kept miners, so they index a table
+  // directly (no map, no sort); the burn is added to its uid's entry.
+  const table = new Float64Array(65536);
+  const present = new Uint8Array(65536);
+  if (allToBurn) {
+    table[burnUid] = 1;
+    present[burnUid] = 1;
+  } else {
     for (const k of kept) {
-      const weight = renormalised ? k.weight / keptMass : k.weight;
-      byUid.set(k.uid, weight);
+      table[k.uid] = renormalised ? k.weight / keptMass : k.weight;
+      present[k.uid] = 1;
     }
     const burnShare = renormalised ? burn / keptMass : burn;
-    if (burnShare > 0) byUid.set(burnUid, (byUid.get(burnUid) ?? 0) + burnShare);
+    if (burnShare > 0) {
+      table[burnUid] = (present[burnUid] === 1 ? (table[burnUid] as number) : 0) + burnShare;
+      present[burnUid] = 1;
+    }
   }
-  const weights = [...byUid.entries()].sort((a, b) => a[0] - b[0]).map(([uid, weight]) => ({ uid, weight }));
+  const weights: UidWeight[] = [];
+  for (let uid = 0; uid < 65536; uid += 1) if (present[uid] === 1) weights.push({ uid, weight: table[uid] as number });
   return {
     weights,
     explanation: {

@@ -54,6 +54,16 @@ describe('SPEC C.6 reward decay', () => {
     expect(decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.85 }], options }).explanation.replacedTop).toBe(false); // +6.25 %
   });
 
+  it('decision: a relative improvement that overflows (subnormal top) still replaces the top and is reported as Number.MAX_VALUE', () => {
+    const options = { ...OPTIONS, improvementMode: 'relative' as const };
+    const top = { topScore: 5e-324, topEpoch: 0, topHotkey: a! };
+    expect((1 - 5e-324) / 5e-324).toBe(Number.POSITIVE_INFINITY); // the double quotient overflows
+    const r = decayStep(top, { epoch: 3, scores: [{ hotkey: b!, score: 1 }], options });
+    expect(r.explanation.replacedTop).toBe(true);
+    expect(r.explanation.improvement).toBe(Number.MAX_VALUE);
+    expect(r.state).toEqual({ topScore: 1, topEpoch: 3, topHotkey: b });
+  });
+
   it('decision: the first score ever sets the top; with no score ever there is no burn', () => {
     const first = decayStep(null, { epoch: 3, scores: [{ hotkey: a!, score: 0.4 }, { hotkey: b!, score: 0.6 }], options: OPTIONS });
     expect(first.state).toEqual({ topScore: 0.6, topEpoch: 3, topHotkey: b });
