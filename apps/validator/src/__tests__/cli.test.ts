@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { tempDir } from './helpers.js';
+
+const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+const t = tempDir();
+afterAll(() => {
+  t.cleanup();
+});
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+}
+
+describe('subnet-validator CLI', () => {
+  it('init writes the commented default configuration; run refuses a bad value, naming it, with exit code 2', () => {
+    const file = join(t.dir, 'validator.yaml');
+    const init = run(['init', '--config', file]);
+    expect(init.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('# subnet-validator configuration.');
+    const bad = run(['run', '--config', file], { SUBNET_VALIDATOR_SCORING__PIPELINE__WEIGHT_CAP: '7' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('VALIDATOR_INVALID_CONFIG');
+    expect(bad.stderr).toContain('scoring.pipeline.weight_cap');
+  }, 90_000);
+});

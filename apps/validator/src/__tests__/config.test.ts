@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import { isSubnetError } from '@subnet/core';
+
+import { defaultConfigYaml, envOverlay, redactConfig, resolveConfig } from '../config.js';
+
+function codeOf(fn: () => unknown): { code: string; path: unknown; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (isSubnetError(error)) return { code: error.code, path: error.context.path, message: error.message };
+    throw error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('configuration', () => {
+  it('the init file is commented YAML that validates, with every challenge kind and its share', () => {
+    const text = defaultConfigYaml();
+    expect(text.split('\n').filter((l) => l.trimStart().startsWith('#')).length).toBeGreaterThan(10);
+    const config = resolveConfig({ text, env: { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice' } });
+    expect(config.scoring.challenges.map((c) => [c.kind, c.alpha])).toEqual([
+      ['workflow', 0.4],
+      ['sssa', 0.3],
+      ['term_pass_rate', 0.2],
+      ['bounty', 0.1],
+    ]);
+    expect(config.server.host).toBe('127.0.0.1');
+    expect(config.scoring.challenges[0]).toMatchObject({ weight_cap: 0.15 });
+  });
+
+  it('environment overrides the file and flags override the environment', () => {
+    const text = defaultConfigYaml();
+    const config = resolveConfig({ text, env: { SUBNET_VALIDATOR_SERVER__PORT: '9100', SUBNET_VALIDATOR_CHAIN__DRY_RUN: 'true' }, flags: { port: 9200 } });
+    expect(config.server.port).toBe(9200);
+    expect(config.chain.dry_run).toBe(true);
+    expect(envOverlay({ SUBNET_VALIDATOR_SERVER__PORT: '9100', OTHER: 'x' })).toEqual({ server: { port: 9100 } });
+  });
+
+  it('a bad value stops start-up with a message naming it', () => {
+    const bad = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER__PORT: 'eighty' } }));
+    expect(bad.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(bad.path).toBe('server.port');
+    expect(bad.message).toContain('server.port');
+    expect(bad.message).toContain('eighty');
+    const alpha = codeOf(() => resolveConfig({ object: { netuid: 1, validator: {}, scoring: { challenges: [{ id: 'b', kind: 'bounty', alpha: 1.5 }] } } }));
+    expect(alpha.path).toBe('scoring.challenges[0].alpha');
+    const unknown = codeOf(() => resolveConfig({ object: { netuid: 1, validator: {}, scoring: { challenges: [{ id: 'b', kind: 'bounty', alpha: 1 }] }, servr: {} } }));
+    expect(unknown.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(codeOf(() => resolveConfig({ text: 'netuid: [1' })).code).toBe('VALIDATOR_CONFIG_FILE');
+  });
+
+  it('never prints secrets: a bad database URL or token is redacted, and redactConfig hides them', () => {
+    const bad = codeOf(() =>
+      resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_DATABASE__URL: 'mysql://u:hunter2@h/db' } }),
+    );
+    expect(bad.path).toBe('database.url');
+    expect(bad.message).not.toContain('hunter2');
+    const config = resolveConfig({
+      text: defaultConfigYaml(),
+      env: { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Secret', SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-token-token-1', SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://u:hunter2@h/db' },
+    });
+    const text = JSON.stringify(redactConfig(config));
+    expect(text).not.toContain('//Secret');
+    expect(text).not.toContain('token-token-token-1');
+    expect(text).not.toContain('hunter2');
+    expect(text).toContain('postgresql://u:***@h/db');
+  });
+});

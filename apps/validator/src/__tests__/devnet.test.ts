@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+
+import { signatureVerify } from '@polkadot/util-crypto';
+import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { describe, expect, it } from 'vitest';
+
+import { runDemo } from '../demo.js';
+import type { EpochOutcome } from '../epoch-runner.js';
+import { startValidator } from '../service.js';
+import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+
+describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chain)', () => {
+  it('the default run: records over HTTP, weights land on the devnet each epoch, signed bundles that recompute identically', async () => {
+    const t = tempDir();
+    const lines: string[] = [];
+    const sink = { write: (s: string) => lines.push(s) } as unknown as NodeJS.WritableStream;
+    try {
+      const { outcomes } = await runDemo({ epochs: 2, out: sink, dir: t.dir });
+      expect(outcomes.map((o) => o.status)).toEqual(['submitted', 'submitted']);
+      for (const o of outcomes) {
+        expect(o.submission?.extrinsic_hash).toMatch(/^0x[0-9a-f]{64}$/);
+        expect(o.submission?.call).toMatch(/^SubtensorModule\.set_(mechanism_)?weights$/);
+        const bundle = verifyBundle(JSON.parse(readFileSync(o.bundlePath ?? '', 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
+        expect(bundle.result.u16).toEqual(o.u16);
+        expect(recomputeBundle(bundle).identical).toBe(true);
+      }
+      expect(lines.join('')).toContain('| epoch | status | block | extrinsic | weights (uid: u16) | bundle |');
+    } finally {
+      t.cleanup();
+    }
+  }, 110_000);
+
+  it('a chain disconnect mid-epoch is survived: the connection comes back and the next epoch submits', async () => {
+    const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
+    const t = tempDir();
+    const outcomes: EpochOutcome[] = [];
+    const config = testConfig(t.dir, { validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) }, chain: { endpoint: devnet.url, epoch_length: 15, poll_ms: 100 } });
+    const service = await startValidator({ config, logger: silent });
+    try {
+      service.onEpoch((o) => outcomes.push(o));
+      const miner = devnet.accounts[3]?.hotkey.address ?? '';
+      expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('before-drop', miner))).status).toBe(201);
+      devnet.faults.dropConnections();
+      const deadline = Date.now() + 60_000;
+      while (!outcomes.some((o) => o.status === 'submitted') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(outcomes.some((o) => o.status === 'submitted')).toBe(true);
+      const metrics = await service.metrics.registry.metrics();
+      const reconnects = Number(/validator_chain_reconnects_total (\d+)/.exec(metrics)?.[1] ?? 0);
+      expect(reconnects).toBeGreaterThanOrEqual(1);
+    } finally {
+      await service.stop();
+      await devnet.stop();
+      t.cleanup();
+    }
+  }, 90_000);
+});

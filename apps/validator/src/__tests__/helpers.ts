@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Keyring } from '@polkadot/keyring';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { cryptoWaitReady } from '@polkadot/util-crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { it } from 'vitest';
+
+import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
+import { resolveConfig } from '../config.js';
+import type { ValidatorConfig } from '../config.js';
+import { signRequest } from '../signed-request.js';
+
+/** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
+
+export const TOKEN = 'test-executor-token-0123456789';
+
+export interface Keys {
+  validator: KeyringPair;
+  peer: KeyringPair;
+  stranger: KeyringPair;
+  miners: KeyringPair[];
+}
+
+export async function keys(): Promise<Keys> {
+  await cryptoWaitReady();
+  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
+  return {
+    validator: keyring.addFromUri('//Alice'),
+    peer: keyring.addFromUri('//Bob'),
+    stranger: keyring.addFromUri('//Eve'),
+    miners: ['//m1', '//m2', '//m3', '//m4'].map((u) => keyring.addFromUri(u)),
+  };
+}
+
+export interface FakeChain extends ChainPort {
+  headBlock: bigint;
+  neurons: ChainNeuron[];
+  submissions: { uids: readonly number[]; weights: readonly number[] }[];
+  /** Head reads that fail before one succeeds (a dropped connection). */
+  failHeads: number;
+  /** Submissions that fail (a dropped connection while submitting). */
+  failSubmits: number;
+  /** Simulated reconnects. */
+  reconnectCount: number;
+  preflightError: Error | undefined;
+  closed: boolean;
+}
+
+export function fakeChain(k: Keys, tempo = 10): FakeChain {
+  const chain: FakeChain = {
+    hotkey: k.validator.address,
+    headBlock: 5n,
+    neurons: [
+      { uid: 0, hotkey: k.validator.address, stake: 3_000_000_000n, validatorPermit: true },
+      { uid: 1, hotkey: k.peer.address, stake: 1_000_000_000n, validatorPermit: true },
+      ...k.miners.map((m, i) => ({ uid: i + 2, hotkey: m.address, stake: 0n, validatorPermit: false })),
+    ],
+    submissions: [],
+    failHeads: 0,
+    failSubmits: 0,
+    reconnectCount: 0,
+    preflightError: undefined,
+    closed: false,
+    head: () => {
+      if (chain.failHeads > 0) {
+        chain.failHeads--;
+        chain.reconnectCount++;
+        return Promise.reject(new Error('socket closed'));
+      }
+      return Promise.resolve(chain.headBlock);
+    },
+    view: () => Promise.resolve({ block: chain.headBlock, tempo, neurons: chain.neurons }),
+    preflight: () => (chain.preflightError === undefined ? Promise.resolve() : Promise.reject(chain.preflightError)),
+    setWeights: (uids, weights): Promise<ChainSubmission> => {
+      if (chain.failSubmits > 0) {
+        chain.failSubmits--;
+        return Promise.reject(new Error('socket closed while submitting'));
+      }
+      chain.submissions.push({ uids, weights });
+      return Promise.resolve({ block: chain.headBlock + 1n, extrinsicHash: `0x${'ab'.repeat(32)}`, call: 'SubtensorModule.set_weights' });
+    },
+    reconnects: () => chain.reconnectCount,
+    close: () => {
+      chain.closed = true;
+      return Promise.resolve();
+    },
+  };
+  return chain;
+}
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'validator-test-'));
+  return { dir, cleanup: () => { rmSync(dir, { recursive: true, force: true }); } };
+}
+
+export const scoring = {
+  pipeline: { min_validators: 1, min_stake_fraction: 0 },
+  challenges: [
+    { id: 'workflow', kind: 'workflow', alpha: 0.4, weight_cap: 1 },
+    { id: 'sssa', kind: 'sssa', alpha: 0.2, weight_cap: 1 },
+    { id: 'term', kind: 'term_pass_rate', alpha: 0.2, weight_cap: 1, total_tasks: 4 },
+    { id: 'bounty', kind: 'bounty', alpha: 0.2, weight_cap: 1 },
+  ],
+};
+
+export function testConfig(dir: string, overrides: Record<string, unknown> = {}): ValidatorConfig {
+  return resolveConfig({
+    object: {
+      netuid: 1,
+      validator: { hotkey_uri: '//Alice' },
+      server: { port: 0, executor_token: TOKEN, body_limit_bytes: 64 * 1024 },
+      database: { path: join(dir, 'validator.sqlite') },
+      chain: { epoch_length: 10, poll_ms: 20 },
+      bundles: { dir: join(dir, 'bundles') },
+      log: { level: 'silent' },
+      scoring,
+      ...overrides,
+    },
+  });
+}
+
+export const silent = pino({ level: 'silent' });
+
+/** PostgreSQL for storage tests: the URL, or the reason tests are skipped. */
+export const PG_URL = process.env.SUBNET_TEST_DATABASE_URL;
+export const PG_SKIP_REASON = 'skipped: SUBNET_TEST_DATABASE_URL is not set (no PostgreSQL)';
+
+/** Registers a failing test when PostgreSQL is missing in CI (where it must be there). */
+export function requirePostgresInCi(): void {
+  if (PG_URL === undefined && process.env.CI !== undefined) {
+    it('PostgreSQL is available in CI (SUBNET_TEST_DATABASE_URL)', () => {
+      throw new Error('CI is set but SUBNET_TEST_DATABASE_URL is not: the PostgreSQL storage tests cannot run');
+    });
+  }
+}
+
+let schemaCounter = 0;
+/** A fresh schema name for one test run; dropped by the returned cleanup. */
+export function freshSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  schemaCounter++;
+  const schema = `vt_${process.pid}_${Date.now().toString(36)}_${schemaCounter}`;
+  return Promise.resolve({
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  });
+}
+
+export function sssaDoc(verdict = 'ALLOW') {
+  return { verdict, risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
+}
+
+let nonceCounter = 0;
+export function nonce(): string {
+  nonceCounter++;
+  return `nonce-${process.pid}-${Date.now()}-${nonceCounter}`.padEnd(16, 'x');
+}
+
+export async function postSigned(url: string, path: string, pair: KeyringPair, body: unknown, opts: { timestamp?: number; nonce?: string; claim?: string } = {}): Promise<Response> {
+  const headers = signRequest(pair, { method: 'POST', path, body, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
+  if (opts.claim !== undefined) headers['x-subnet-hotkey'] = opts.claim;
+  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+export async function postExecutor(url: string, path: string, body: unknown, token: string | null = TOKEN): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+}
+
+export const workflowBody = (recordId: string, miner: string, taskId = recordId) => ({
+  record_id: recordId,
+  miner_hotkey: miner,
+  task: { task_id: taskId, constraints: { max_budget_tao: 1, max_latency_seconds: 60 } },
+  plan: { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] },
+  record: { output_quality_score: 1, actual_tao: 0.5, actual_seconds: 30, steps_completed: 2, actual_retries: 0, timeouts: 0, hard_failures: 0 },
+});
+
+export const bountyBody = (recordId: string, miner: string, valid = 10) => ({ record_id: recordId, miner_hotkey: miner, valid_issues: valid, invalid_issues: 0, starred_repos: 0 });

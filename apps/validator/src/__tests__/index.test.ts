@@ -1,0 +1,35 @@
+import { expect, it } from 'vitest';
+
+import * as validator from '../index.js';
+
+it('exports exactly the public API (every change here is an API change)', () => {
+  expect(Object.keys(validator).sort()).toEqual([
+    'ENV_PREFIX',
+    'MIGRATIONS',
+    'SIGNATURE_HEADERS',
+    'VALIDATOR_ERROR_CODES',
+    'buildServer',
+    'closeEpoch',
+    'connectSubnetChain',
+    'createMetrics',
+    'createWriteQueue',
+    'defaultConfigYaml',
+    'envOverlay',
+    'handleSignals',
+    'inputsFromRecords',
+    'loadConfig',
+    'openPostgresStorage',
+    'openSqliteStorage',
+    'redactConfig',
+    'redactUrl',
+    'resolveConfig',
+    'resolveInterrupted',
+    'runDemo',
+    'signRequest',
+    'signedMessage',
+    'stakeSet',
+    'startValidator',
+    'validatorConfigSchema',
+    'verifySignedRequest',
+  ]);
+});

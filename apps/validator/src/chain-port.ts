@@ -1,0 +1,43 @@
+/** What the validator needs from the chain; `@subnet/chain` implements it (see subnet-chain.ts). */
+
+/** One neuron of the subnet. */
+export interface ChainNeuron {
+  readonly uid: number;
+  readonly hotkey: string;
+  /** Stake weight in rao. */
+  readonly stake: bigint;
+  readonly validatorPermit: boolean;
+}
+
+/** The metagraph read at one block. */
+export interface ChainView {
+  readonly block: bigint;
+  /** Blocks per epoch (the subnet's tempo). */
+  readonly tempo: number;
+  readonly neurons: readonly ChainNeuron[];
+}
+
+/** A confirmed weight submission. */
+export interface ChainSubmission {
+  readonly block: bigint;
+  readonly extrinsicHash: string;
+  /** The runtime call used, e.g. `SubtensorModule.set_weights`. */
+  readonly call: string;
+}
+
+/** The chain access of the validator. */
+export interface ChainPort {
+  /** The validator hotkey (SS58) that signs submissions. */
+  readonly hotkey: string;
+  /** The head block number. */
+  head(): Promise<bigint>;
+  /** The metagraph at the head. */
+  view(): Promise<ChainView>;
+  /** Runs every check the chain performs locally; throws a `CHAIN_*` SubnetError when one fails. */
+  preflight(uids: readonly number[], weights: readonly number[]): Promise<void>;
+  /** Submits the weights and waits for inclusion. */
+  setWeights(uids: readonly number[], weights: readonly number[]): Promise<ChainSubmission>;
+  /** Reconnects so far. */
+  reconnects(): number;
+  close(): Promise<void>;
+}

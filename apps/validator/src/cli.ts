@@ -1,0 +1,74 @@
+import { existsSync, writeFileSync } from 'node:fs';
+
+import { isSubnetError } from '@subnet/core';
+import { Command, InvalidArgumentError } from 'commander';
+
+import { defaultConfigYaml, loadConfig } from './config.js';
+import { runDemo } from './demo.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { handleSignals, startValidator } from './service.js';
+
+function portArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535');
+  return n;
+}
+
+function exitWith(error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(isSubnetError(error, VALIDATOR_ERROR_CODES.invalidConfig) || isSubnetError(error, VALIDATOR_ERROR_CODES.configFile) ? 2 : 1);
+}
+
+const program = new Command()
+  .name('subnet-validator')
+  .description('The subnet validator: ingest evaluation records, compute and submit weights each epoch, publish signed audit bundles.');
+
+program
+  .command('init')
+  .description('write a commented default configuration')
+  .option('-c, --config <file>', 'where to write it', 'validator.yaml')
+  .option('--force', 'overwrite an existing file')
+  .action((opts: { config: string; force?: boolean }) => {
+    if (existsSync(opts.config) && opts.force !== true) exitWith(new Error(`${opts.config} exists (use --force to overwrite)`));
+    writeFileSync(opts.config, defaultConfigYaml());
+    process.stdout.write(`wrote ${opts.config}\nset SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI and SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`);
+  });
+
+program
+  .command('run')
+  .description('run the validator service')
+  .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+  .option('--dry-run', 'compute and write bundles; never sign nor submit')
+  .option('--host <host>', 'bind address')
+  .option('--port <port>', 'port', portArg)
+  .option('--database-url <url>', 'PostgreSQL URL (instead of SQLite)')
+  .option('--database-path <path>', 'SQLite file')
+  .option('--chain-endpoint <url>', 'chain WebSocket endpoint')
+  .option('--bundles-dir <dir>', 'where bundles are written')
+  .option('--log-level <level>', 'pino level')
+  .action(async (opts: { config: string; dryRun?: boolean; host?: string; port?: number; databaseUrl?: string; databasePath?: string; chainEndpoint?: string; bundlesDir?: string; logLevel?: string }) => {
+    try {
+      const { config: file, ...flags } = opts;
+      const config = loadConfig(file, process.env, flags);
+      const service = await startValidator({ config });
+      handleSignals(service);
+    } catch (error) {
+      exitWith(error);
+    }
+  });
+
+program
+  .command('demo')
+  .description('the default run: a devnet, a validator on SQLite in a temporary folder, sample miners over HTTP for a few epochs')
+  .option('--epochs <n>', 'epochs to close', (v) => Number(v), 3)
+  .action(async (opts: { epochs: number }) => {
+    try {
+      await runDemo({ epochs: opts.epochs, out: process.stdout });
+      process.exit(0);
+    } catch (error) {
+      exitWith(error);
+    }
+  });
+
+await program.parseAsync(process.argv);

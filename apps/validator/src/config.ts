@@ -1,0 +1,282 @@
+import { readFileSync } from 'node:fs';
+
+import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
+import type { EpochConfig } from '@subnet/bundle';
+import { formatPath, SubnetError } from '@subnet/core';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+import { VALIDATOR_ERROR_CODES } from './errors.js';
+
+/** Environment variables that configure the validator start with this prefix; `__` separates levels. */
+export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
+
+const port = z.number().int().min(0).max(65535);
+
+/** The validator's configuration file schema (snake_case YAML or JSON). */
+export const validatorConfigSchema = z.strictObject({
+  netuid: z.number().int().min(0).max(65535),
+  validator: z
+    .strictObject({
+      /** Secret key URI (`//Alice`, a mnemonic, a 0x seed). Prefer the environment variable. */
+      hotkey_uri: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: port.default(8091),
+      body_limit_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
+      executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
+      max_clock_skew_seconds: z.number().int().min(1).max(3600).default(60),
+    })
+    .prefault({}),
+  database: z
+    .strictObject({
+      path: z.string().min(1).default('./validator.sqlite'),
+      url: z.string().regex(/^postgres(ql)?:\/\//, 'a PostgreSQL URL starts with postgres:// or postgresql://').optional(),
+    })
+    .prefault({}),
+  chain: z
+    .strictObject({
+      endpoint: z.string().min(1).default('ws://127.0.0.1:9944'),
+      /** Blocks per epoch; default: the subnet's tempo read from the chain. */
+      epoch_length: z.number().int().min(1).max(1_000_000).optional(),
+      poll_ms: z.number().int().min(10).max(60_000).default(1000),
+      dry_run: z.boolean().default(false),
+      wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
+    })
+    .prefault({}),
+  bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
+  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+  scoring: z.unknown().transform((value, ctx): EpochConfig => {
+    const parsed = epochConfigSchema.safeParse(value);
+    if (parsed.success) return parseEpochConfig(value);
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path.filter((p) => typeof p !== 'symbol') });
+    return z.NEVER;
+  }),
+});
+/** The parsed validator configuration. */
+export type ValidatorConfig = z.output<typeof validatorConfigSchema>;
+
+/** Command-line overrides, as commander gives them. */
+export interface ConfigFlags {
+  readonly host?: string;
+  readonly port?: number;
+  readonly databaseUrl?: string;
+  readonly databasePath?: string;
+  readonly chainEndpoint?: string;
+  readonly bundlesDir?: string;
+  readonly dryRun?: boolean;
+  readonly logLevel?: string;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  path.forEach((key, i) => {
+    if (i === path.length - 1) node[key] = value;
+    else {
+      const next = node[key];
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+    }
+  });
+}
+
+/**
+ * Reads `SUBNET_VALIDATOR_*` variables into a configuration overlay: `SUBNET_VALIDATOR_SERVER__PORT=9000`
+ * sets `server.port`; values are YAML scalars (`9000` is a number, `true` a boolean).
+ *
+ * @param env - the environment (process.env)
+ * @returns the overlay
+ * @example envOverlay({ SUBNET_VALIDATOR_CHAIN__DRY_RUN: 'true' }) // { chain: { dry_run: true } }
+ */
+export function envOverlay(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const overlay: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
+    const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
+    const secret = path.at(-1) === 'hotkey_uri' || path.at(-1) === 'executor_token' || path.at(-1) === 'url';
+    setPath(overlay, path, secret ? raw : (parseYaml(raw) as unknown));
+  }
+  return overlay;
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return over;
+  if (typeof over !== 'object' || over === null || Array.isArray(over)) return over;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(out[key], value);
+  return out;
+}
+
+function flagOverlay(flags: ConfigFlags): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (flags.host !== undefined) setPath(o, ['server', 'host'], flags.host);
+  if (flags.port !== undefined) setPath(o, ['server', 'port'], flags.port);
+  if (flags.databaseUrl !== undefined) setPath(o, ['database', 'url'], flags.databaseUrl);
+  if (flags.databasePath !== undefined) setPath(o, ['database', 'path'], flags.databasePath);
+  if (flags.chainEndpoint !== undefined) setPath(o, ['chain', 'endpoint'], flags.chainEndpoint);
+  if (flags.bundlesDir !== undefined) setPath(o, ['bundles', 'dir'], flags.bundlesDir);
+  if (flags.dryRun === true) setPath(o, ['chain', 'dry_run'], true);
+  if (flags.logLevel !== undefined) setPath(o, ['log', 'level'], flags.logLevel);
+  return o;
+}
+
+/**
+ * Resolves the configuration: the file, then the environment, then flags (later wins), validated with zod.
+ *
+ * @param input - the file's text (YAML or JSON) or an already-parsed object, the environment and the flags
+ * @returns the validated configuration (secrets included: never log it, use {@link redactConfig})
+ * @throws SubnetError `VALIDATOR_CONFIG_FILE` for unparsable YAML; `VALIDATOR_INVALID_CONFIG` naming the
+ *   first bad value's path (`server.port`) and value
+ * @example resolveConfig({ text: readFileSync('validator.yaml', 'utf8'), env: process.env })
+ */
+export function resolveConfig(input: { readonly text?: string; readonly object?: unknown; readonly env?: Readonly<Record<string, string | undefined>>; readonly flags?: ConfigFlags }): ValidatorConfig {
+  let base: unknown = input.object ?? {};
+  if (input.text !== undefined) {
+    try {
+      base = parseYaml(input.text) as unknown;
+    } catch (error) {
+      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `the configuration is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, { cause: error });
+    }
+  }
+  if (typeof base === 'object' && base !== null && !Array.isArray(base)) {
+    // A section holding only comments parses as null: treat it as empty.
+    base = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== null));
+  }
+  const merged = merge(merge(base ?? {}, envOverlay(input.env ?? {})), flagOverlay(input.flags ?? {}));
+  const result = validatorConfigSchema.safeParse(merged);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = formatPath(issue?.path ?? []);
+  let value: unknown = merged;
+  for (const key of issue?.path ?? []) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const secret = /hotkey_uri|executor_token|url/.test(path);
+  throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `invalid configuration: ${issue?.message ?? 'invalid'}`, {
+    context: { path, value: secret ? '[redacted]' : value, issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) },
+    cause: result.error,
+  });
+}
+
+/**
+ * Loads the configuration file at `file` and resolves it with the environment and flags.
+ *
+ * @param file - path of the YAML file
+ * @param env - the environment
+ * @param flags - command-line overrides
+ * @returns the validated configuration
+ * @throws SubnetError `VALIDATOR_CONFIG_FILE` when the file cannot be read; the codes of {@link resolveConfig}
+ * @example loadConfig('validator.yaml', process.env, { dryRun: true })
+ */
+export function loadConfig(file: string, env: Readonly<Record<string, string | undefined>>, flags: ConfigFlags = {}): ValidatorConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}`, { context: { path: file }, cause: error });
+  }
+  return resolveConfig({ text, env, flags });
+}
+
+/**
+ * A copy of the configuration safe to log: the hotkey URI, executor token and database URL credentials hidden.
+ *
+ * @param config - the configuration
+ * @returns the redacted copy
+ * @example logger.info({ config: redactConfig(config) }, 'starting')
+ */
+export function redactConfig(config: ValidatorConfig): unknown {
+  return {
+    ...config,
+    validator: { hotkey_uri: config.validator.hotkey_uri === undefined ? undefined : '[redacted]' },
+    server: { ...config.server, executor_token: config.server.executor_token === undefined ? undefined : '[redacted]' },
+    database: { ...config.database, url: config.database.url === undefined ? undefined : redactUrl(config.database.url) },
+  };
+}
+
+/** Hides a URL's password (`postgresql://user:***@host/db`). */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]+):[^@]*@/i, '$1:***@');
+}
+
+/**
+ * The commented default configuration that `subnet-validator init` writes.
+ *
+ * @returns YAML text that {@link resolveConfig} accepts once the secrets are set in the environment
+ * @example writeFileSync('validator.yaml', defaultConfigYaml())
+ */
+export function defaultConfigYaml(): string {
+  return `# subnet-validator configuration. Every value can be overridden by an environment variable:
+# SUBNET_VALIDATOR_<SECTION>__<KEY> (e.g. SUBNET_VALIDATOR_SERVER__PORT=9000), and some by flags
+# (subnet-validator run --help). Later wins: file < environment < flags. A bad value stops start-up.
+
+# The subnet this validator scores.
+netuid: 1
+
+validator:
+  # The validator hotkey (sr25519) signs weights and audit bundles. Keep it out of this file:
+  #   export SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI='//Alice'   (or a mnemonic, or a 0x seed)
+  # hotkey_uri: ''
+
+server:
+  host: 127.0.0.1            # bind address; expose through a reverse proxy, not 0.0.0.0
+  port: 8091
+  body_limit_bytes: 1048576  # larger request bodies get 413
+  max_clock_skew_seconds: 60 # signed requests (POST /v1/sssa, /v1/peer-scores) must be this fresh
+  # Bearer token of the executor endpoints (POST /v1/workflow-runs, /v1/term-results, /v1/bounty-records).
+  #   export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
+
+database:
+  path: ./validator.sqlite   # SQLite (WAL, synchronous=FULL) unless url is set
+  # url: postgresql://user:password@127.0.0.1:5432/validator   (or SUBNET_VALIDATOR_DATABASE__URL)
+
+chain:
+  endpoint: ws://127.0.0.1:9944
+  # epoch_length: 360        # blocks per epoch; default: the subnet's tempo
+  poll_ms: 1000              # how often the chain head is read
+  wait: inBlock              # inBlock or finalized
+  dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
+
+bundles:
+  dir: ./bundles             # one signed audit bundle per epoch: epoch-<n>.json
+
+log:
+  level: info
+
+# Scoring: what the audit bundle records as the full configuration (SPEC sections A-C).
+scoring:
+  pipeline:
+    min_validators: 3          # evaluations needed per miner after outlier removal (SPEC C.4)
+    min_stake_fraction: 0.3    # share of the validator set's stake behind them
+    outlier: { method: modified_z, threshold: 3.5 }   # or zscore (threshold 2.0)
+    normalisation: { strategy: linear }               # linear, softmax, winner_takes_all, quadratic, ranked
+    weight_cap: 0.5            # per-miner cap, water-filling (SPEC C.5)
+    burn_uid: 0                # where unallocated, capped-off and decayed weight goes
+    decay: { grace_epochs: 10, rho: 0.05, max_burn: 0.8, curve: linear, improvement_threshold: 0.02, improvement_mode: absolute }
+    u16_mode: sum              # sum (exactly 65535) or max
+  # Which challenges run and their emission shares alpha (sum <= 1; the rest burns).
+  challenges:
+    - id: workflow             # composite workflow score, rolling 100-task window (SPEC A)
+      kind: workflow
+      alpha: 0.4
+      weight_cap: 0.15
+    - id: sssa                 # SSSA consensus and emission (SPEC B)
+      kind: sssa
+      alpha: 0.3
+      emission:
+        role: { primary: 1.0, auditor: 0.6 }
+        base_weights: {}       # per task type, e.g. { mcp_server: 1.0 }
+        default_base_weight: 1
+        tier_multipliers: {}   # per miner hotkey
+        default_tier_multiplier: 1
+    - id: term                 # term pass rate: tasks passed / benchmark size (SPEC C.1)
+      kind: term_pass_rate
+      alpha: 0.2
+      total_tasks: 50
+    - id: bounty               # bounty points and star bonus (SPEC C.8)
+      kind: bounty
+      alpha: 0.1
+`;
+}

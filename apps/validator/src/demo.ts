@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import pino from 'pino';
+
+import { resolveConfig } from './config.js';
+import type { EpochOutcome } from './epoch-runner.js';
+import { startValidator } from './service.js';
+import { signRequest } from './signed-request.js';
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** Epochs to close (default 3). */
+  readonly epochs: number;
+  /** Where the table goes. */
+  readonly out: NodeJS.WritableStream;
+  /** Blocks per epoch (default 20) and block time in ms (default 100). */
+  readonly epochLength?: number;
+  readonly blockTimeMs?: number;
+  /** Folder for the database and bundles (default: a new temporary folder, kept so the bundles can be read). */
+  readonly dir?: string;
+  /** Called with each epoch's outcome (tests). */
+  readonly onEpoch?: (outcome: EpochOutcome) => void;
+}
+
+/** What {@link runDemo} did. */
+export interface DemoResult {
+  readonly dir: string;
+  readonly outcomes: readonly EpochOutcome[];
+}
+
+const DEMO_SCORING = {
+  pipeline: { min_validators: 1, min_stake_fraction: 0.3, weight_cap: 0.5 },
+  challenges: [
+    { id: 'workflow', kind: 'workflow', alpha: 0.4 },
+    { id: 'sssa', kind: 'sssa', alpha: 0.2, weight_cap: 0.6, emission: { base_weights: { mcp_server: 1 } } },
+    { id: 'term', kind: 'term_pass_rate', alpha: 0.2, total_tasks: 8 },
+    { id: 'bounty', kind: 'bounty', alpha: 0.1, weight_cap: 1 },
+  ],
+};
+
+function sssa(verdict: string, capability: string) {
+  return {
+    verdict,
+    risk_score: verdict === 'ALLOW' ? 0.1 : 0.7,
+    findings: [],
+    capabilities: ['fs.read', capability],
+    dependencies: [{ package: 'requests', version: '2.31.0', cves: [] }],
+    policy: { rules: [{ resource: 'filesystem', action: 'read', pattern: './workspace/**' }] },
+  };
+}
+
+async function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<number> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Feeds one epoch of sample records from miners uids 2..7 (and peer scores from validator uid 1). */
+async function feed(url: string, token: string, round: number, epoch: number, miners: readonly { uid: number; pair: KeyringPair }[], peer: KeyringPair): Promise<number> {
+  const bearer = { authorization: `Bearer ${token}` };
+  const statuses: Promise<number>[] = [];
+  for (const { uid, pair } of miners) {
+    const k = (uid - 2 + round) % 6;
+    statuses.push(
+      post(url, '/v1/workflow-runs', {
+        record_id: `wf-${round}-${uid}`,
+        miner_hotkey: pair.address,
+        task: { task_id: `wf-task-${round}-${uid}`, constraints: { max_budget_tao: 1, max_latency_seconds: 60 } },
+        plan: { nodes: [{ id: 'fetch' }, { id: 'plan' }, { id: 'act' }], edges: [{ from: 'fetch', to: 'plan' }, { from: 'plan', to: 'act' }], error_handling: { act: { retry_count: 1, timeout_seconds: 30 } } },
+        record: {
+          output_quality_score: 0.55 + 0.08 * k,
+          actual_tao: 0.2 + 0.1 * (k % 3),
+          actual_seconds: 10 + 5 * k,
+          attempts: [
+            { node_id: 'fetch', attempt: 1, status: 'success', seconds: 2 },
+            { node_id: 'plan', attempt: 1, status: 'success', seconds: 3 },
+            { node_id: 'act', attempt: 1, status: k % 2 === 0 ? 'failure' : 'success', seconds: 4 },
+            ...(k % 2 === 0 ? [{ node_id: 'act', attempt: 2, status: 'success', seconds: 5 }] : []),
+          ],
+        },
+      }, bearer),
+      post(url, '/v1/term-results', {
+        record_id: `term-${round}-${uid}`,
+        miner_hotkey: pair.address,
+        results: Array.from({ length: 8 }, (_, t) => ({ task_id: `term-task-${t}`, tests_passed: t < k + 2 ? 3 : 1, tests_total: 3, timed_out: false })),
+      }, bearer),
+    );
+    if (k >= 3) statuses.push(post(url, '/v1/bounty-records', { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 }, bearer));
+    const role = k < 3 ? 'primary' : 'auditor';
+    const body = { task_id: `audit-${round}`, task_type: 'mcp_server', role, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
+    statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+  }
+  const scores = { epoch, challenge_id: 'term', scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })) };
+  statuses.push(post(url, '/v1/peer-scores', scores, signRequest(peer, { method: 'POST', path: '/v1/peer-scores', body: scores, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+  const done = await Promise.all(statuses);
+  return done.filter((s) => s >= 200 && s < 300).length;
+}
+
+/**
+ * The default run: a local devnet, a validator on a SQLite file in a temporary folder, sample miners'
+ * records fed over HTTP for a few epochs; weights land on the devnet; prints the weights per epoch and
+ * where the bundles are, then stops.
+ *
+ * @param options - epochs and where to print
+ * @returns the folder and each epoch's outcome
+ * @throws the devnet's, chain's and service's errors
+ * @example await runDemo({ epochs: 3, out: process.stdout })
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const out = (line: string): void => {
+    options.out.write(`${line}\n`);
+  };
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
+  const epochLength = options.epochLength ?? 20;
+  const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
+  out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
+  const token = randomBytes(24).toString('hex');
+  const config = resolveConfig({
+    object: {
+      netuid: devnet.netuid,
+      validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
+      server: { port: 0, executor_token: token },
+      database: { path: join(dir, 'validator.sqlite') },
+      chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100 },
+      bundles: { dir: join(dir, 'bundles') },
+      log: { level: 'warn' },
+      scoring: DEMO_SCORING,
+    },
+  });
+  const service = await startValidator({ config, logger: pino({ level: 'warn' }, pino.destination(2)) });
+  out(`validator: ${service.url} (hotkey ${service.hotkey}, SQLite ${join(dir, 'validator.sqlite')})`);
+  const outcomes: EpochOutcome[] = [];
+  try {
+    const miners = [2, 3, 4, 5, 6, 7].map((uid) => ({ uid, pair: devnet.accounts[uid]?.hotkey as KeyringPair }));
+    const peer = devnet.accounts[1]?.hotkey as KeyringPair;
+    let round = 0;
+    let closedRounds = 0;
+    const closed = new Promise<void>((resolve) => {
+      service.onEpoch((outcome) => {
+        outcomes.push(outcome);
+        options.onEpoch?.(outcome);
+        if (outcomes.length >= options.epochs) resolve();
+      });
+    });
+    const deadline = Date.now() + 90_000;
+    while (outcomes.length < options.epochs && Date.now() < deadline) {
+      const epoch = service.currentEpoch();
+      if (epoch !== undefined && closedRounds <= outcomes.length) {
+        const accepted = await feed(service.url, token, round, epoch, miners, peer);
+        out(`epoch ${epoch}: fed ${accepted} records from 6 miners and 1 peer validator over HTTP`);
+        round++;
+        closedRounds = outcomes.length + 1;
+      }
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 100))]);
+    }
+    if (outcomes.length < options.epochs) throw new Error(`only ${outcomes.length} of ${options.epochs} epochs closed in 90 s`);
+  } finally {
+    await service.stop();
+    await devnet.stop();
+  }
+  out('');
+  out('| epoch | status | block | extrinsic | weights (uid: u16) | bundle |');
+  out('| ---: | --- | ---: | --- | --- | --- |');
+  for (const o of outcomes) {
+    const weights = o.u16 === null ? '-' : o.u16.uids.map((uid, i) => `${uid}: ${o.u16?.weights[i] ?? 0}`).join(', ');
+    const submission = o.submission;
+    out(`| ${o.epoch} | ${o.status} | ${submission?.block ?? '-'} | ${submission?.extrinsic_hash === undefined || submission.extrinsic_hash === null ? '-' : `${submission.extrinsic_hash.slice(0, 12)}…`} | ${weights} | ${o.bundlePath ?? '-'} |`);
+  }
+  out('');
+  out(`bundles: ${join(dir, 'bundles')} (verify: signature by ${service.hotkey}, recompute with @subnet/bundle)`);
+  return { dir, outcomes };
+}

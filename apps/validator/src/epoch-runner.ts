@@ -1,0 +1,237 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { buildBundle, computeEpoch, signBundle } from '@subnet/bundle';
+import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
+import { canonicalJson, digest, isSubnetError } from '@subnet/core';
+import type { Logger } from 'pino';
+
+import type { ChainPort, ChainView } from './chain-port.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
+import type { ValidatorMetrics } from './metrics.js';
+import type { EpochStatus, Storage, StoredRecord } from './storage.js';
+
+/** Everything an epoch close needs. */
+export interface EpochRunnerDeps {
+  readonly netuid: number;
+  readonly scoring: EpochConfig;
+  readonly storage: Storage;
+  readonly chain: ChainPort;
+  /** Signs bundles; absent in dry-run (bundles are then written unsigned). */
+  readonly signer: BundleSigner | undefined;
+  readonly dryRun: boolean;
+  readonly bundlesDir: string;
+  readonly metrics: ValidatorMetrics;
+  readonly logger: Logger;
+}
+
+/** The outcome of closing one epoch. */
+export interface EpochOutcome {
+  readonly epoch: number;
+  readonly status: EpochStatus | 'skipped';
+  readonly bundlePath: string | null;
+  readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] } | null;
+  /** The submission record (null when skipped or not computed). */
+  readonly submission?: SubmissionRecord | null;
+}
+
+/** The bundle as served and written: signed, or unsigned (`signature: null`) in dry-run. */
+export interface StoredBundle {
+  readonly bundle: unknown;
+  readonly digest: string;
+  readonly signature: string | null;
+}
+
+/**
+ * Turns stored records into the bundle's epoch inputs (wire form): record bodies with their `seq`, peer
+ * score documents expanded per miner (only from validators in the stake set), and the carried state.
+ *
+ * @param records - the epoch's stored records
+ * @param carry - the previous epoch's carry JSON (window state, decay states), or null
+ * @param validators - hotkeys of the epoch's validator set
+ * @returns the inputs
+ * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7), new Set([hotkey]))
+ */
+export function inputsFromRecords(records: readonly StoredRecord[], carry: string | null, validators: ReadonlySet<string>): Record<string, unknown> {
+  const lists: Record<string, unknown[]> = { workflow_runs: [], sssa_submissions: [], term_results: [], bounty_records: [], peer_scores: [] };
+  for (const r of records) {
+    const body = JSON.parse(r.body) as Record<string, unknown>;
+    switch (r.kind) {
+      case 'workflow_run':
+        lists.workflow_runs?.push({ ...body, seq: r.seq });
+        break;
+      case 'sssa':
+        lists.sssa_submissions?.push({ ...body, seq: r.seq });
+        break;
+      case 'term_result':
+        lists.term_results?.push({ ...body, seq: r.seq });
+        break;
+      case 'bounty':
+        lists.bounty_records?.push({ ...body, seq: r.seq });
+        break;
+      case 'peer_score': {
+        const doc = body as { validator_hotkey: string; challenge_id: string; scores: { miner_hotkey: string; score: number }[] };
+        if (!validators.has(doc.validator_hotkey)) break;
+        for (const s of doc.scores) lists.peer_scores?.push({ validator_hotkey: doc.validator_hotkey, challenge_id: doc.challenge_id, miner_hotkey: s.miner_hotkey, score: s.score });
+        break;
+      }
+    }
+  }
+  const carried = carry === null ? { window_state: null, decay_states: [] } : (JSON.parse(carry) as { window_state: unknown; decay_states: unknown[] });
+  return { ...lists, window_state: carried.window_state, decay_states: carried.decay_states };
+}
+
+/**
+ * The validator set and metagraph of the bundle from a chain view: stakes of neurons with a validator
+ * permit (and of this validator, so its own evaluations count), every neuron's hotkey and uid.
+ *
+ * @param view - the chain view
+ * @param self - this validator's hotkey
+ * @returns `{ stakes, metagraph }` in wire form
+ * @example stakeSet(await chain.view(), chain.hotkey)
+ */
+export function stakeSet(view: ChainView, self: string): { stakes: { validator_hotkey: string; stake: string }[]; metagraph: { hotkey: string; uid: number }[] } {
+  return {
+    stakes: view.neurons.filter((n) => n.validatorPermit || n.hotkey === self).map((n) => ({ validator_hotkey: n.hotkey, stake: n.stake.toString() })),
+    metagraph: view.neurons.map((n) => ({ hotkey: n.hotkey, uid: n.uid })),
+  };
+}
+
+function writeBundleFile(dir: string, epoch: number, bundle: StoredBundle): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `epoch-${epoch}.json`);
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(bundle, null, 2)}\n`);
+  renameSync(tmp, path);
+  return path;
+}
+
+function submissionOf(status: SubmissionRecord['status'], extra: Partial<SubmissionRecord> = {}): SubmissionRecord {
+  return { status, block: null, extrinsic_hash: null, call: null, error: null, ...extra };
+}
+
+function errorOf(error: unknown): { code: string; message: string } {
+  return { code: isSubnetError(error) ? error.code : 'VALIDATOR_UNEXPECTED', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Closes one epoch: computes it from its records (`@subnet/bundle` computeEpoch), preflights, persists
+ * `submitting`, submits, persists the outcome, and writes the signed audit bundle. An epoch that already
+ * has a row is never computed nor submitted again.
+ *
+ * @param deps - storage, chain, signer, configuration
+ * @param epoch - the epoch that ended
+ * @returns what happened
+ * @example await closeEpoch(deps, 41)
+ */
+export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<EpochOutcome> {
+  const { storage, chain, metrics, logger } = deps;
+  const started = performance.now();
+  const existing = await storage.getEpoch(epoch);
+  if (existing !== undefined) {
+    metrics.submissions.inc({ outcome: 'skipped' });
+    logger.info({ epoch, status: existing.status }, 'epoch already handled; not submitting again');
+    return { epoch, status: 'skipped', bundlePath: null, u16: null };
+  }
+  const view = await chain.view();
+  const { stakes, metagraph } = stakeSet(view, chain.hotkey);
+  const records = await storage.records(epoch);
+  const carry = await storage.latestCarry(epoch);
+  const inputs = inputsFromRecords(records, carry, new Set(stakes.map((s) => s.validator_hotkey)));
+  const input = { config: deps.scoring, epoch, validatorHotkey: chain.hotkey, inputs, stakes, metagraph };
+
+  let result: EpochComputation;
+  try {
+    result = computeEpoch(input);
+  } catch (error) {
+    const failure = errorOf(error);
+    logger.error({ epoch, error: failure }, 'epoch computation failed');
+    await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) });
+    metrics.submissions.inc({ outcome: 'failed' });
+    metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
+    return { epoch, status: 'failed', bundlePath: null, u16: null };
+  }
+  const u16 = JSON.stringify(result.u16);
+  const carryOut = JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states });
+
+  let submission: SubmissionRecord;
+  let status: EpochStatus;
+  if (deps.dryRun) {
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    submission = submissionOf('dry_run');
+    status = 'dry_run';
+  } else {
+    let preflightError: unknown;
+    try {
+      await chain.preflight(result.u16.uids, result.u16.weights);
+    } catch (error) {
+      preflightError = error;
+    }
+    if (preflightError !== undefined) {
+      submission = submissionOf('failed', { error: errorOf(preflightError) });
+      status = 'failed';
+      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) {
+        return { epoch, status: 'skipped', bundlePath: null, u16: null };
+      }
+      metrics.submissions.inc({ outcome: 'preflight_failed' });
+      logger.warn({ epoch, error: submission.error }, 'preflight failed; not submitting');
+    } else {
+      // Persist "submitting" before the extrinsic leaves: a crash after this point never resubmits.
+      // The input is kept with the claim so that an interrupted submission can still publish its bundle.
+      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid } });
+      if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
+        return { epoch, status: 'skipped', bundlePath: null, u16: null };
+      }
+      try {
+        const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
+        submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
+        status = 'submitted';
+      } catch (error) {
+        submission = submissionOf('failed', { error: errorOf(error) });
+        status = 'failed';
+        logger.warn({ epoch, error: submission.error }, 'weight submission failed');
+      }
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) });
+      metrics.submissions.inc({ outcome: status });
+    }
+  }
+  if (status === 'dry_run') metrics.submissions.inc({ outcome: 'dry_run' });
+  const bundlePath = await publishBundle(deps, { ...input, netuid: deps.netuid, result, submission }, epoch);
+  metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
+  logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
+  return { epoch, status, bundlePath, u16: result.u16, submission };
+}
+
+async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
+  const bundle = buildBundle(input);
+  const stored: StoredBundle =
+    deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
+  const text = canonicalJson(stored);
+  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest });
+  return writeBundleFile(deps.bundlesDir, epoch, stored);
+}
+
+/**
+ * Resolves submissions interrupted by a crash (rows left in `submitting`): whether the extrinsic landed is
+ * unknown, so the epoch becomes `unknown` and is never submitted again; its bundle is written with a
+ * `failed` submission carrying `VALIDATOR_SUBMISSION_UNKNOWN`.
+ *
+ * @param deps - storage, chain, signer, configuration
+ * @returns the epochs resolved
+ * @example await resolveInterrupted(deps)
+ */
+export async function resolveInterrupted(deps: EpochRunnerDeps): Promise<readonly number[]> {
+  const epochs = await deps.storage.interruptedEpochs();
+  for (const epoch of epochs) {
+    const submission = submissionOf('failed', {
+      error: { code: VALIDATOR_ERROR_CODES.submissionUnknown, message: 'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted' },
+    });
+    await deps.storage.updateEpoch(epoch, { status: 'unknown', submission: JSON.stringify(submission) });
+    deps.metrics.submissions.inc({ outcome: 'unknown' });
+    const row = await deps.storage.getEpoch(epoch);
+    const pending = row?.bundle === null || row?.bundle === undefined ? undefined : (JSON.parse(row.bundle) as { pending?: Parameters<typeof buildBundle>[0] }).pending;
+    if (pending !== undefined) await publishBundle(deps, { ...pending, submission }, epoch);
+    deps.logger.warn({ epoch }, 'interrupted submission found: marked unknown, never resubmitted');
+  }
+  return epochs;
+}

@@ -1,0 +1,28 @@
+import { SubnetError } from '@subnet/core';
+
+/**
+ * Every error code the validator app raises. Codes are append-only.
+ *
+ * @example if (isSubnetError(e, VALIDATOR_ERROR_CODES.invalidConfig)) process.exitCode = 2
+ */
+export const VALIDATOR_ERROR_CODES = Object.freeze({
+  /** A configuration value is invalid (the message names it). */
+  invalidConfig: 'VALIDATOR_INVALID_CONFIG',
+  /** The configuration file cannot be read or parsed. */
+  configFile: 'VALIDATOR_CONFIG_FILE',
+  /** The storage failed (open, migrate, write). */
+  storage: 'VALIDATOR_STORAGE',
+  /** The chain is not reachable or not usable. */
+  chainUnavailable: 'VALIDATOR_CHAIN_UNAVAILABLE',
+  /** An epoch's submission state says it must not be submitted (again). */
+  alreadySubmitted: 'VALIDATOR_ALREADY_SUBMITTED',
+  /** The submission of an epoch was interrupted: whether it landed is unknown, it is never retried. */
+  submissionUnknown: 'VALIDATOR_SUBMISSION_UNKNOWN',
+  /** Preflight found a check the chain would fail. */
+  preflightFailed: 'VALIDATOR_PREFLIGHT_FAILED',
+});
+
+/** Raises an app error (internal). */
+export function appError(code: string, summary: string, context: Record<string, unknown> = {}, cause?: unknown): SubnetError {
+  return new SubnetError(code, summary, { context, cause });
+}

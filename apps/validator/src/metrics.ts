@@ -1,0 +1,43 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** The validator's Prometheus metrics (one registry per service instance). */
+export interface ValidatorMetrics {
+  readonly registry: Registry;
+  /** Records accepted, by kind (`workflow_run`, `sssa`, ...) and outcome (`inserted`, `duplicate`). */
+  readonly recordsAccepted: Counter<'kind' | 'outcome'>;
+  /** Records rejected, by kind and reason (`unauthorized`, `bad_signature`, `stale_timestamp`, ...). */
+  readonly recordsRejected: Counter<'kind' | 'reason'>;
+  /** Seconds from an epoch's close to its bundle, by outcome. */
+  readonly epochDuration: Histogram<'outcome'>;
+  /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`). */
+  readonly submissions: Counter<'outcome'>;
+  /** Chain reconnects seen. */
+  readonly chainReconnects: Counter;
+  /** Chain head reads that failed. */
+  readonly chainErrors: Counter;
+}
+
+/**
+ * Creates the metrics on a fresh registry.
+ *
+ * @returns the metrics
+ * @example const metrics = createMetrics(); metrics.submissions.inc({ outcome: 'submitted' })
+ */
+export function createMetrics(): ValidatorMetrics {
+  const registry = new Registry();
+  return {
+    registry,
+    recordsAccepted: new Counter({ name: 'validator_records_accepted_total', help: 'Records accepted', labelNames: ['kind', 'outcome'], registers: [registry] }),
+    recordsRejected: new Counter({ name: 'validator_records_rejected_total', help: 'Records rejected', labelNames: ['kind', 'reason'], registers: [registry] }),
+    epochDuration: new Histogram({
+      name: 'validator_epoch_duration_seconds',
+      help: 'Epoch close to bundle',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers: [registry],
+    }),
+    submissions: new Counter({ name: 'validator_submissions_total', help: 'Weight submissions', labelNames: ['outcome'], registers: [registry] }),
+    chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
+    chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
+  };
+}

@@ -1,0 +1,176 @@
+import pg from 'pg';
+
+import { redactUrl } from './config.js';
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
+import type { EpochFields, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
+import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
+
+interface EpochDbRow {
+  epoch: string;
+  status: EpochStatus;
+  u16: string | null;
+  carry: string | null;
+  submission: string | null;
+  bundle: string | null;
+  digest: string | null;
+  updated_at_ms: string;
+}
+
+interface RecordRow {
+  seq: string;
+  kind: RecordKind;
+  record_id: string;
+  epoch: string;
+  body: string;
+}
+
+function toEpoch(row: EpochDbRow): EpochRow {
+  return {
+    epoch: Number(row.epoch),
+    status: row.status,
+    u16: row.u16,
+    carry: row.carry,
+    submission: row.submission,
+    bundle: row.bundle,
+    digest: row.digest,
+    updatedAtMs: Number(row.updated_at_ms),
+  };
+}
+
+function toRecord(row: RecordRow): StoredRecord {
+  return { seq: Number(row.seq), kind: row.kind, recordId: row.record_id, epoch: Number(row.epoch), body: row.body };
+}
+
+/** Options of {@link openPostgresStorage}. */
+export interface PostgresOptions {
+  /** `postgresql://user:password@host:port/db`. */
+  readonly url: string;
+  /** A schema to use (created if missing); default `public`. */
+  readonly schema?: string;
+  /** Pool size, default 8. */
+  readonly poolSize?: number;
+}
+
+/**
+ * Opens the PostgreSQL store (every write a committed transaction before it resolves; the server's
+ * default `synchronous_commit = on` makes it durable) and runs the same migrations as SQLite.
+ *
+ * @param options - URL, optional schema and pool size
+ * @returns the storage
+ * @throws SubnetError `VALIDATOR_STORAGE` when the server cannot be reached or migrated (URL credentials redacted)
+ * @example const storage = await openPostgresStorage({ url: process.env.DATABASE_URL })
+ */
+export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
+  const schema = options.schema ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw appError(VALIDATOR_ERROR_CODES.storage, 'invalid schema name', { path: 'schema', value: schema });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 8, options: `-c search_path=${schema}` });
+  pool.on('error', () => {
+    /* idle client errors are reported on the next query */
+  });
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query('SELECT pg_advisory_lock(727272)');
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+      const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const migration of MIGRATIONS) {
+        if (applied.has(migration.version)) continue;
+        await client.query('BEGIN');
+        try {
+          for (const sql of migration.postgres) await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+      await client.query('SELECT pg_advisory_unlock(727272)');
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${(error as Error).message}`, {}, error);
+  }
+
+  const wrap = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw appError(VALIDATOR_ERROR_CODES.storage, `PostgreSQL ${what} failed: ${(error as Error).message}`, {}, error);
+    }
+  };
+
+  return {
+    dialect: 'postgres',
+    insertRecords: (records) =>
+      wrap('insert', async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const now = Date.now();
+          const out: InsertOutcome[] = [];
+          for (const r of records) {
+            const inserted = await client.query<{ seq: string }>(
+              'INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq',
+              [r.kind, r.recordId, r.epoch, r.body, r.digest, now],
+            );
+            const row = inserted.rows[0];
+            if (row !== undefined) {
+              out.push({ status: 'inserted', seq: Number(row.seq) });
+              continue;
+            }
+            const found = (await client.query<{ seq: string; digest: string }>('SELECT seq, digest FROM records WHERE kind = $1 AND record_id = $2', [r.kind, r.recordId])).rows[0];
+            out.push(found !== undefined && found.digest === r.digest ? { status: 'duplicate', seq: Number(found.seq) } : { status: 'conflict' });
+          }
+          await client.query('COMMIT');
+          return out;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }),
+    records: (epoch) =>
+      wrap('read', async () => (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord)),
+    findRecord: (kind, recordId) =>
+      wrap('read', async () => {
+        const row = (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = $1 AND record_id = $2', [kind, recordId])).rows[0];
+        return row === undefined ? undefined : toRecord(row);
+      }),
+    countRecords: () => wrap('count', async () => Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM records')).rows[0]?.n ?? 0)),
+    useNonce: (hotkey, nonce, expiresAtMs) =>
+      wrap('nonce', async () => (await pool.query('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [hotkey, nonce, expiresAtMs])).rowCount === 1),
+    pruneNonces: (nowMs) =>
+      wrap('prune', async () => {
+        await pool.query('DELETE FROM nonces WHERE expires_at_ms < $1', [nowMs]);
+      }),
+    claimEpoch: (epoch, fields) =>
+      wrap('claim', async () => {
+        const cols = Object.keys(fields) as (keyof EpochFields)[];
+        const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES ($1, ${cols.map((_c, i) => `$${i + 2}`).join(', ')}, $${cols.length + 2}) ON CONFLICT (epoch) DO NOTHING`;
+        return (await pool.query(sql, [epoch, ...cols.map((c) => fields[c] ?? null), Date.now()])).rowCount === 1;
+      }),
+    updateEpoch: (epoch, fields) =>
+      wrap('update', async () => {
+        const cols = Object.keys(fields) as (keyof EpochFields)[];
+        const sets = cols.map((c, i) => `${EPOCH_COLUMNS[c]} = $${i + 1}`);
+        sets.push(`updated_at_ms = $${cols.length + 1}`);
+        await pool.query(`UPDATE epochs SET ${sets.join(', ')} WHERE epoch = $${cols.length + 2}`, [...cols.map((c) => fields[c] ?? null), Date.now(), epoch]);
+      }),
+    getEpoch: (epoch) =>
+      wrap('read', async () => {
+        const row = (await pool.query<EpochDbRow>('SELECT * FROM epochs WHERE epoch = $1', [epoch])).rows[0];
+        return row === undefined ? undefined : toEpoch(row);
+      }),
+    listEpochs: (limit) => wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
+    interruptedEpochs: () =>
+      wrap('read', async () => (await pool.query<{ epoch: string }>("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch")).rows.map((r) => Number(r.epoch))),
+    latestCarry: (before) =>
+      wrap('read', async () => (await pool.query<{ carry: string }>('SELECT carry FROM epochs WHERE epoch < $1 AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1', [before])).rows[0]?.carry ?? null),
+    close: () => wrap('close', () => pool.end()),
+  };
+}

@@ -1,0 +1,318 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+import { bountyInputSchema, termResultSchema, workflowRunSchema } from '@subnet/bundle';
+import type { EpochConfig } from '@subnet/bundle';
+import { passRate } from '@subnet/aggregation';
+import { scoreWorkflow } from '@subnet/composite';
+import { parseSssa } from '@subnet/consensus';
+import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+import type { ChainNeuron } from './chain-port.js';
+import type { ValidatorMetrics } from './metrics.js';
+import { verifySignedRequest } from './signed-request.js';
+import type { EpochRow, RecordKind, Storage } from './storage.js';
+import type { WriteQueue } from './write-queue.js';
+
+/** What the HTTP server reads from the running service. */
+export interface ServerContext {
+  readonly storage: Storage;
+  readonly queue: WriteQueue;
+  readonly metrics: ValidatorMetrics;
+  readonly logger: Logger;
+  readonly scoring: EpochConfig;
+  readonly executorToken: string;
+  readonly bodyLimit: number;
+  readonly maxSkewMs: number;
+  /** The epoch records are assigned to now (undefined before the first chain head). */
+  currentEpoch(): number | undefined;
+  /** The neuron with this hotkey, refreshing the metagraph when it is not known. */
+  neuron(hotkey: string): Promise<ChainNeuron | undefined>;
+  /** True when storage and chain are usable. */
+  ready(): boolean;
+  /** Wall clock (ms) for signature freshness. */
+  now(): number;
+}
+
+/** A JSON error reply: `{ error: { code, message, path?, value? } }`. */
+interface ErrorBody {
+  readonly code: string;
+  readonly message: string;
+  readonly path?: string;
+}
+
+function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyReply {
+  return reply.code(status).send({ error });
+}
+
+function zodFailure(error: z.ZodError, label: string): ErrorBody {
+  const issue = error.issues[0];
+  const path = formatPath(issue?.path ?? [], label);
+  return { code: 'INVALID_RECORD', message: `${issue?.message ?? 'invalid'} at ${path}`, path };
+}
+
+// The miner hotkey is checked against the metagraph (a registered hotkey is a valid one), which is much
+// cheaper than decoding SS58 with its checksum on every request.
+const minerHotkey = { miner_hotkey: z.string().min(1).max(64) };
+const ingestWorkflow = workflowRunSchema.omit({ seq: true, miner_uid: true }).extend(minerHotkey);
+const ingestTerm = termResultSchema.omit({ seq: true }).extend(minerHotkey);
+const ingestBounty = bountyInputSchema.omit({ seq: true }).extend(minerHotkey);
+const ingestSssa = z.strictObject({
+  task_id: z.string().min(1).max(256),
+  task_type: z.string().min(1).max(128),
+  role: z.enum(['primary', 'auditor']).default('primary'),
+  sssa: z.unknown(),
+});
+const ingestPeer = z
+  .strictObject({
+    epoch: z.number().int().min(0),
+    challenge_id: z.string().min(1).max(64),
+    scores: z.array(z.strictObject({ miner_hotkey: hotkeySchema, score: unitIntervalSchema })).min(1).max(65536),
+  })
+  .superRefine((doc, ctx) => {
+    const seen = new Set<string>();
+    doc.scores.forEach((s, i) => {
+      if (seen.has(s.miner_hotkey)) ctx.addIssue({ code: 'custom', path: ['scores', i, 'miner_hotkey'], message: 'a miner is scored twice' });
+      seen.add(s.miner_hotkey);
+    });
+  });
+
+/**
+ * Builds the HTTP API (fastify): executor ingest with a bearer token, signed miner SSSAs, signed peer
+ * scores, epochs, bundles, weights, metrics and health. Every error is JSON with a code.
+ *
+ * @param ctx - the running service's parts
+ * @returns the fastify instance (not listening yet)
+ * @example const app = buildServer(ctx); await app.listen({ host: '127.0.0.1', port: 8091 })
+ */
+export function buildServer(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    const kind = kindOf(request.url);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'body_too_large' });
+      return fail(reply, 413, { code: 'BODY_TOO_LARGE', message: `the body exceeds ${ctx.bodyLimit} bytes` });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'unsupported_media_type' });
+      return fail(reply, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send application/json' });
+    }
+    if (status === 400 && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'malformed_json' });
+      return fail(reply, 400, { code: 'MALFORMED_JSON', message: 'the body is not valid JSON' });
+    }
+    if (status >= 500) ctx.logger.error({ err: { message: error.message, code: error.code }, url: request.url }, 'request failed');
+    return fail(reply, status, { code: status >= 500 ? 'INTERNAL' : (error.code ?? 'BAD_REQUEST'), message: status >= 500 ? 'internal error' : error.message });
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const type = request.headers['content-type'] ?? '';
+    if (!/^application\/json(;|$)/i.test(type)) {
+      ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unsupported_media_type' });
+      await fail(reply, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send application/json' });
+    }
+  });
+  app.setNotFoundHandler((_request, reply) => fail(reply, 404, { code: 'NOT_FOUND', message: 'no such endpoint' }));
+
+  const token = Buffer.from(`Bearer ${ctx.executorToken}`);
+  const authorised = (request: FastifyRequest): boolean => {
+    const header = request.headers.authorization;
+    if (typeof header !== 'string') return false;
+    const given = Buffer.from(header);
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+  const configured = (kind: EpochConfig['challenges'][number]['kind']) => ctx.scoring.challenges.find((c) => c.kind === kind);
+
+  async function store(reply: FastifyReply, kind: RecordKind, recordId: string, body: Record<string, unknown>): Promise<FastifyReply> {
+    const epoch = ctx.currentEpoch();
+    if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
+    const text = canonicalJson(body);
+    const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
+    if (outcome.status === 'conflict') {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'conflict' });
+      return fail(reply, 409, { code: 'RECORD_CONFLICT', message: `record ${recordId} was already accepted with different content` });
+    }
+    ctx.metrics.recordsAccepted.inc({ kind, outcome: outcome.status });
+    const stored = outcome.status === 'duplicate' ? await ctx.storage.findRecord(kind, recordId) : undefined;
+    return reply
+      .code(outcome.status === 'inserted' ? 201 : 200)
+      .send({ status: outcome.status === 'inserted' ? 'accepted' : 'duplicate', record_id: recordId, epoch: stored?.epoch ?? epoch, seq: outcome.seq });
+  }
+
+  function executorRoute<S extends z.ZodType>(
+    path: string,
+    kind: RecordKind,
+    challenge: EpochConfig['challenges'][number]['kind'],
+    schema: S,
+    check: (body: z.output<S>) => void,
+    enrich: (body: z.output<S>, neuron: ChainNeuron) => Record<string, unknown>,
+  ): void {
+    app.post(path, async (request, reply) => {
+      if (!authorised(request)) {
+        ctx.metrics.recordsRejected.inc({ kind, reason: 'unauthorized' });
+        return fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+      }
+      if (configured(challenge) === undefined) {
+        ctx.metrics.recordsRejected.inc({ kind, reason: 'challenge_not_configured' });
+        return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: `no ${challenge} challenge runs on this validator` });
+      }
+      const parsed = schema.safeParse(request.body);
+      if (!parsed.success) {
+        ctx.metrics.recordsRejected.inc({ kind, reason: 'invalid_record' });
+        return fail(reply, 400, zodFailure(parsed.error, 'body'));
+      }
+      const body = parsed.data as z.output<S> & { record_id: string; miner_hotkey: string };
+      try {
+        check(body);
+      } catch (error) {
+        if (!isSubnetError(error)) throw error;
+        ctx.metrics.recordsRejected.inc({ kind, reason: 'invalid_record' });
+        return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
+      }
+      const neuron = await ctx.neuron(body.miner_hotkey);
+      if (neuron === undefined) {
+        ctx.metrics.recordsRejected.inc({ kind, reason: 'miner_not_registered' });
+        return fail(reply, 422, { code: 'MINER_NOT_REGISTERED', message: 'the miner hotkey is not registered on the subnet', path: 'body.miner_hotkey' });
+      }
+      return store(reply, kind, body.record_id, enrich(body, neuron));
+    });
+  }
+
+  executorRoute(
+    '/v1/workflow-runs',
+    'workflow_run',
+    'workflow',
+    ingestWorkflow,
+    (b) => void scoreWorkflow({ task: b.task, plan: b.plan, record: b.record }),
+    (b, n) => ({ ...b, miner_uid: n.uid }),
+  );
+  executorRoute(
+    '/v1/term-results',
+    'term_result',
+    'term_pass_rate',
+    ingestTerm,
+    (b) => {
+      const term = configured('term_pass_rate');
+      const total = term?.kind === 'term_pass_rate' ? term.total_tasks : 1;
+      passRate(b.results.map((t) => ({ taskId: t.task_id, testsPassed: t.tests_passed, testsTotal: t.tests_total, timedOut: t.timed_out })), total);
+    },
+    (b) => ({ ...b }),
+  );
+  executorRoute('/v1/bounty-records', 'bounty', 'bounty', ingestBounty, () => undefined, (b) => ({ ...b }));
+
+  async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<{ hotkey: string; neuron: ChainNeuron } | FastifyReply> {
+    const check = verifySignedRequest({
+      headers: request.headers,
+      method: request.method,
+      path: request.url.split('?')[0] ?? request.url,
+      body: request.body,
+      nowMs: ctx.now(),
+      maxSkewMs: ctx.maxSkewMs,
+    });
+    if (!check.ok) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: check.reason });
+      const code = { missing_signature: 'UNSIGNED', malformed_signature: 'MALFORMED_SIGNATURE', stale_timestamp: 'STALE_TIMESTAMP', bad_signature: 'BAD_SIGNATURE' }[check.reason];
+      return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
+    }
+    const neuron = await ctx.neuron(check.hotkey);
+    if (neuron === undefined) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
+      return fail(reply, 403, { code: 'NOT_REGISTERED', message: 'the signing hotkey is not registered on the subnet' });
+    }
+    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
+      return fail(reply, 409, { code: 'NONCE_REPLAYED', message: 'this nonce was already used' });
+    }
+    return { hotkey: check.hotkey, neuron };
+  }
+
+  app.post('/v1/sssa', async (request, reply) => {
+    if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
+    const who = await signed(request, reply, 'sssa');
+    if (!('hotkey' in who)) return who;
+    const parsed = ingestSssa.safeParse(request.body);
+    if (!parsed.success) {
+      ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
+      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+    }
+    try {
+      parseSssa(parsed.data.sssa);
+    } catch (error) {
+      if (!isSubnetError(error)) throw error;
+      ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
+      return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
+    }
+    const recordId = `sssa-${digest({ task_id: parsed.data.task_id, hotkey: who.hotkey }).slice(0, 40)}`;
+    return store(reply, 'sssa', recordId, { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey });
+  });
+
+  app.post('/v1/peer-scores', async (request, reply) => {
+    const who = await signed(request, reply, 'peer_score');
+    if (!('hotkey' in who)) return who;
+    if (!who.neuron.validatorPermit) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
+      return fail(reply, 403, { code: 'NOT_A_VALIDATOR', message: 'the signing hotkey has no validator permit' });
+    }
+    const parsed = ingestPeer.safeParse(request.body);
+    if (!parsed.success) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'invalid_record' });
+      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+    }
+    const challenge = ctx.scoring.challenges.find((c) => c.id === parsed.data.challenge_id);
+    if (challenge === undefined || challenge.kind === 'bounty') {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
+      return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
+    }
+    if (parsed.data.epoch !== ctx.currentEpoch()) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'wrong_epoch' });
+      return fail(reply, 409, { code: 'WRONG_EPOCH', message: `peer scores are accepted for the current epoch ${ctx.currentEpoch() ?? 'unknown'} only`, path: 'body.epoch' });
+    }
+    const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
+    return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data });
+  });
+
+  app.get('/v1/epochs', async () => {
+    const rows = await ctx.storage.listEpochs(100);
+    return { epochs: rows.map(epochSummary) };
+  });
+  app.get('/v1/epochs/:n/bundle', async (request, reply) => {
+    const n = (request.params as { n: string }).n;
+    if (!/^[0-9]{1,15}$/.test(n)) return fail(reply, 400, { code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer', path: 'params.n' });
+    const row = await ctx.storage.getEpoch(Number(n));
+    if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"')) return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(row.bundle);
+  });
+  app.get('/v1/weights/latest', async (_request, reply) => {
+    const row = (await ctx.storage.listEpochs(100)).find((r) => r.u16 !== null);
+    if (row === undefined) return fail(reply, 404, { code: 'NO_WEIGHTS', message: 'no epoch has been computed yet' });
+    return { epoch: row.epoch, status: row.status, ...(JSON.parse(row.u16 ?? '{}') as object) };
+  });
+  app.get('/metrics', async (_request, reply) => reply.header('content-type', ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/readyz', (_request, reply) => (ctx.ready() ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() }) : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' })));
+  return app;
+}
+
+function epochSummary(row: EpochRow): Record<string, unknown> {
+  return {
+    epoch: row.epoch,
+    status: row.status,
+    digest: row.digest,
+    submission: row.submission === null ? null : (JSON.parse(row.submission) as unknown),
+    bundle: row.digest === null ? null : `/v1/epochs/${row.epoch}/bundle`,
+  };
+}
+
+function kindOf(url: string): RecordKind | 'other' {
+  if (url.startsWith('/v1/workflow-runs')) return 'workflow_run';
+  if (url.startsWith('/v1/term-results')) return 'term_result';
+  if (url.startsWith('/v1/bounty-records')) return 'bounty';
+  if (url.startsWith('/v1/sssa')) return 'sssa';
+  if (url.startsWith('/v1/peer-scores')) return 'peer_score';
+  return 'other';
+}

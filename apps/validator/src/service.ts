@@ -1,0 +1,294 @@
+import { Keyring } from '@polkadot/keyring';
+import { cryptoWaitReady } from '@polkadot/util-crypto';
+import type { BundleSigner } from '@subnet/bundle';
+import { SubnetError } from '@subnet/core';
+import pino from 'pino';
+import type { Logger } from 'pino';
+
+import type { ChainNeuron, ChainPort } from './chain-port.js';
+import type { ValidatorConfig } from './config.js';
+import { redactConfig } from './config.js';
+import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
+import { closeEpoch, resolveInterrupted } from './epoch-runner.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { createMetrics } from './metrics.js';
+import type { ValidatorMetrics } from './metrics.js';
+import { openPostgresStorage } from './postgres-storage.js';
+import { buildServer } from './server.js';
+import { openSqliteStorage } from './sqlite-storage.js';
+import type { Storage } from './storage.js';
+import { connectSubnetChain } from './subnet-chain.js';
+import { createWriteQueue } from './write-queue.js';
+
+/** Options of {@link startValidator}. */
+export interface StartOptions {
+  readonly config: ValidatorConfig;
+  /** Chain access; default: `@subnet/chain` on `config.chain.endpoint`. */
+  readonly chain?: ChainPort;
+  /** Logger; default: pino JSON on stdout at `config.log.level`. */
+  readonly logger?: Logger;
+  /** PostgreSQL schema (tests use one per run); default `public`. */
+  readonly postgresSchema?: string;
+  /** Wall clock for signature freshness (tests). */
+  readonly now?: () => number;
+  /** Whether to follow the head on a timer (default true); tests may call `tick()` themselves. */
+  readonly autoTick?: boolean;
+}
+
+/** A running validator. */
+export interface ValidatorService {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly storage: Storage;
+  readonly metrics: ValidatorMetrics;
+  readonly hotkey: string;
+  /** The epoch records go to now. */
+  currentEpoch(): number | undefined;
+  /** Reads the head once and closes an epoch when one ended. */
+  tick(): Promise<void>;
+  /** Called after each epoch close. */
+  onEpoch(listener: (outcome: EpochOutcome) => void): void;
+  /** Stops: no new requests, in-flight requests and epoch work finish, storage and chain close. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the validator service: storage (SQLite, or PostgreSQL when `database.url` is set), the chain,
+ * the HTTP API and the epoch loop that follows the chain head.
+ *
+ * @param options - configuration and optional injected chain and logger
+ * @returns the running service
+ * @throws SubnetError `VALIDATOR_INVALID_CONFIG` (missing hotkey or executor token), `VALIDATOR_STORAGE`,
+ *   `VALIDATOR_CHAIN_UNAVAILABLE`
+ * @example const service = await startValidator({ config: loadConfig('validator.yaml', process.env) })
+ */
+export async function startValidator(options: StartOptions): Promise<ValidatorService> {
+  const { config } = options;
+  const logger = options.logger ?? pino({ level: config.log.level, base: { service: 'subnet-validator' } });
+  const hotkeyUri = config.validator.hotkey_uri;
+  if (hotkeyUri === undefined) {
+    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, 'invalid configuration: the validator hotkey is required (set SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI)', {
+      context: { path: 'validator.hotkey_uri', value: undefined },
+    });
+  }
+  const executorToken = config.server.executor_token;
+  if (executorToken === undefined) {
+    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, 'invalid configuration: the executor token is required (set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN)', {
+      context: { path: 'server.executor_token', value: undefined },
+    });
+  }
+  await cryptoWaitReady();
+  const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(hotkeyUri);
+  const signer: BundleSigner = { address: pair.address, sign: (m) => pair.sign(m) };
+  logger.info({ config: redactConfig(config) }, 'starting');
+
+  const storage =
+    config.database.url === undefined
+      ? openSqliteStorage(config.database.path, { writerThread: true })
+      : await openPostgresStorage({ url: config.database.url, ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }) });
+  let chain: ChainPort;
+  try {
+    chain =
+      options.chain ??
+      (await connectSubnetChain({ endpoint: config.chain.endpoint, netuid: config.netuid, hotkeyUri, wait: config.chain.wait, logger }));
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const metrics = createMetrics();
+  const queue = createWriteQueue(storage);
+  const deps: EpochRunnerDeps = {
+    netuid: config.netuid,
+    scoring: config.scoring,
+    storage,
+    chain,
+    signer,
+    dryRun: config.chain.dry_run,
+    bundlesDir: config.bundles.dir,
+    metrics,
+    logger,
+  };
+
+  let neurons = new Map<string, ChainNeuron>();
+  let epochLength = config.chain.epoch_length ?? 0;
+  let lastRefresh = 0;
+  let refreshing: Promise<void> | undefined;
+  const refresh = (): Promise<void> => {
+    refreshing ??= chain
+      .view()
+      .then((view) => {
+        neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
+        if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
+        lastRefresh = Date.now();
+      })
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return refreshing;
+  };
+
+  let current: number | undefined;
+  let headOk = false;
+  let seenReconnects = chain.reconnects();
+  const listeners: ((outcome: EpochOutcome) => void)[] = [];
+  const emit = (outcome: EpochOutcome): void => {
+    for (const l of listeners) l(outcome);
+  };
+  let started = false;
+
+  const tick = async (): Promise<void> => {
+    let head: bigint;
+    try {
+      head = await chain.head();
+      headOk = true;
+    } catch (error) {
+      headOk = false;
+      metrics.chainErrors.inc();
+      logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
+      return;
+    } finally {
+      const r = chain.reconnects();
+      if (r > seenReconnects) metrics.chainReconnects.inc(r - seenReconnects);
+      seenReconnects = r;
+    }
+    if (!started) {
+      await refresh();
+      await resolveInterrupted(deps);
+      current = Number(head / BigInt(epochLength));
+      started = true;
+      logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
+      // A restart between epochs: close the previous epoch if it has records and was never closed.
+      const previous = current - 1;
+      if (previous >= 0 && (await storage.getEpoch(previous)) === undefined && (await storage.records(previous)).length > 0) {
+        emit(await closeEpoch(deps, previous));
+      }
+      return;
+    }
+    const epoch = Number(head / BigInt(epochLength));
+    if (current !== undefined && epoch > current) {
+      const ended = current;
+      current = epoch;
+      await queue.drain();
+      emit(await closeEpoch(deps, ended));
+      await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
+      await storage.pruneNonces(Date.now()).catch(() => undefined);
+    }
+  };
+
+  const app = buildServer({
+    storage,
+    queue,
+    metrics,
+    logger,
+    scoring: config.scoring,
+    executorToken,
+    bodyLimit: config.server.body_limit_bytes,
+    maxSkewMs: config.server.max_clock_skew_seconds * 1000,
+    currentEpoch: () => current,
+    neuron: async (hotkey) => {
+      if (!neurons.has(hotkey) && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+      return neurons.get(hotkey);
+    },
+    ready: () => started && headOk,
+    now: options.now ?? (() => Date.now()),
+  });
+
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  const loop = (): void => {
+    if (stopping) return;
+    inFlight = tick()
+      .catch((error: unknown) => {
+        logger.error({ error: (error as Error).message }, 'epoch loop step failed');
+      })
+      .finally(() => {
+        if (!stopping) timer = setTimeout(loop, config.chain.poll_ms);
+      });
+  };
+
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await storage.close();
+    await chain.close();
+    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}`, {
+      context: { path: 'server.port', value: config.server.port },
+      cause: error,
+    });
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
+  const url = `http://${config.server.host}:${port}`;
+  logger.info({ url, storage: storage.dialect, hotkey: chain.hotkey, dryRun: config.chain.dry_run }, 'listening');
+  if (options.autoTick !== false) loop();
+  else await tick();
+
+  return {
+    url,
+    storage,
+    metrics,
+    hotkey: chain.hotkey,
+    currentEpoch: () => current,
+    tick: async () => {
+      await inFlight;
+      inFlight = tick();
+      await inFlight;
+    },
+    onEpoch: (listener) => {
+      listeners.push(listener);
+    },
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      if (timer !== undefined) clearTimeout(timer);
+      // New connections are refused; keep-alive connections are closed as soon as they are idle (between
+      // requests), so clients under load cannot hold the close open; after 10 s every connection is closed.
+      const closing = app.close();
+      const sweep = setInterval(() => {
+        app.server.closeIdleConnections();
+      }, 25);
+      const deadline = setTimeout(() => {
+        app.server.closeAllConnections();
+      }, 10_000);
+      await closing;
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      await inFlight.catch(() => undefined);
+      await queue.drain();
+      await storage.close();
+      await chain.close();
+      logger.info('stopped');
+    },
+  };
+}
+
+/**
+ * Stops the service on SIGTERM or SIGINT: no new requests, in-flight requests and epoch work finish, then
+ * the process exits 0 (1 when stopping fails).
+ *
+ * @param service - the running service
+ * @param log - where to say what happens (stderr)
+ * @example handleSignals(await startValidator({ config }))
+ */
+export function handleSignals(service: ValidatorService, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: finishing in-flight work`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`error while stopping: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    stop('SIGINT');
+  });
+}

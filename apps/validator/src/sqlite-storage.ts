@@ -1,0 +1,216 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+import Database from 'better-sqlite3';
+
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
+import type { EpochFields, EpochRow, EpochStatus, InsertOutcome, NewRecord, RecordKind, Storage, StoredRecord } from './storage.js';
+import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
+
+interface RecordRow {
+  seq: number;
+  kind: RecordKind;
+  record_id: string;
+  epoch: number;
+  body: string;
+}
+
+interface EpochDbRow {
+  epoch: number;
+  status: EpochStatus;
+  u16: string | null;
+  carry: string | null;
+  submission: string | null;
+  bundle: string | null;
+  digest: string | null;
+  updated_at_ms: number;
+}
+
+function toEpoch(row: EpochDbRow): EpochRow {
+  return {
+    epoch: row.epoch,
+    status: row.status,
+    u16: row.u16,
+    carry: row.carry,
+    submission: row.submission,
+    bundle: row.bundle,
+    digest: row.digest,
+    updatedAtMs: row.updated_at_ms,
+  };
+}
+
+function toRecord(row: RecordRow): StoredRecord {
+  return { seq: row.seq, kind: row.kind, recordId: row.record_id, epoch: row.epoch, body: row.body };
+}
+
+/**
+ * Opens (creating if needed) the SQLite store at `path`: WAL journal with `synchronous=FULL`, so a
+ * committed write survives `kill -9` and power loss; migrations run on open.
+ *
+ * @param path - database file (its folder is created)
+ * @returns the storage
+ * @throws SubnetError `VALIDATOR_STORAGE` when the file cannot be opened or migrated
+ * @example const storage = openSqliteStorage('./validator.sqlite')
+ */
+export function openSqliteStorage(path: string, options: { readonly writerThread?: boolean } = {}): Storage {
+  let db: Database.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      db.transaction(() => {
+        for (const sql of migration.sqlite) db.exec(sql);
+        db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(migration.version, migration.name);
+      })();
+    }
+  } catch (error) {
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}`, { path }, error);
+  }
+  const insert = db.prepare('INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq');
+  const existing = db.prepare('SELECT seq, digest FROM records WHERE kind = ? AND record_id = ?');
+  const insertMany = db.transaction((records: readonly NewRecord[]): InsertOutcome[] => {
+    const now = Date.now();
+    return records.map((r) => {
+      const row = insert.get(r.kind, r.recordId, r.epoch, r.body, r.digest, now) as { seq: number } | undefined;
+      if (row !== undefined) return { status: 'inserted', seq: row.seq };
+      const found = existing.get(r.kind, r.recordId) as { seq: number; digest: string };
+      return found.digest === r.digest ? { status: 'duplicate', seq: found.seq } : { status: 'conflict' };
+    });
+  });
+  const writer = options.writerThread === true && path !== ':memory:' ? startWriter(path) : undefined;
+  const byEpoch = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = ? ORDER BY seq');
+  const find = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = ? AND record_id = ?');
+  const count = db.prepare('SELECT COUNT(*) AS n FROM records');
+  const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const prune = db.prepare('DELETE FROM nonces WHERE expires_at_ms < ?');
+  const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
+  const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
+  const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
+  const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
+
+  const wrap = <T>(what: string, run: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(run());
+    } catch (error) {
+      return Promise.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite ${what} failed`, {}, error));
+    }
+  };
+
+  return {
+    dialect: 'sqlite',
+    insertRecords: (records) => (writer === undefined ? wrap('insert', () => insertMany(records)) : writer.insert(records)),
+    records: (epoch) => wrap('read', () => (byEpoch.all(epoch) as RecordRow[]).map(toRecord)),
+    findRecord: (kind, recordId) =>
+      wrap('read', () => {
+        const row = find.get(kind, recordId) as RecordRow | undefined;
+        return row === undefined ? undefined : toRecord(row);
+      }),
+    countRecords: () => wrap('count', () => (count.get() as { n: number }).n),
+    useNonce: (hotkey, n, expiresAtMs) => wrap('nonce', () => nonce.run(hotkey, n, expiresAtMs).changes === 1),
+    pruneNonces: (nowMs) => wrap('prune', () => void prune.run(nowMs)),
+    claimEpoch: (epoch, fields) =>
+      wrap('claim', () => {
+        const cols = Object.keys(fields) as (keyof EpochFields)[];
+        const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES (?, ${cols.map(() => '?').join(', ')}, ?) ON CONFLICT (epoch) DO NOTHING`;
+        return db.prepare(sql).run(epoch, ...cols.map((c) => fields[c] ?? null), Date.now()).changes === 1;
+      }),
+    updateEpoch: (epoch, fields) =>
+      wrap('update', () => {
+        const cols = Object.keys(fields) as (keyof EpochFields)[];
+        const sql = `UPDATE epochs SET ${cols.map((c) => `${EPOCH_COLUMNS[c]} = ?`).join(', ')}${cols.length > 0 ? ', ' : ''}updated_at_ms = ? WHERE epoch = ?`;
+        db.prepare(sql).run(...cols.map((c) => fields[c] ?? null), Date.now(), epoch);
+      }),
+    getEpoch: (epoch) =>
+      wrap('read', () => {
+        const row = getEpoch.get(epoch) as EpochDbRow | undefined;
+        return row === undefined ? undefined : toEpoch(row);
+      }),
+    listEpochs: (limit) => wrap('read', () => (list.all(limit) as EpochDbRow[]).map(toEpoch)),
+    interruptedEpochs: () => wrap('read', () => (interrupted.all() as { epoch: number }[]).map((r) => r.epoch)),
+    latestCarry: (before) => wrap('read', () => (carry.get(before) as { carry: string } | undefined)?.carry ?? null),
+    close: async () => {
+      if (writer !== undefined) await writer.close();
+      await wrap('close', () => void db.close());
+    },
+  };
+}
+
+interface Writer {
+  insert(records: readonly NewRecord[]): Promise<readonly InsertOutcome[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The record writer thread's code (CommonJS, evaluated): one connection with the same pragmas, answering
+ * `{ id, records }` with `{ id, outcomes }`. Kept as a string so it loads the same way from source and from
+ * the build; the driver is passed as an absolute path.
+ */
+const WRITER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+const insert = db.prepare('INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq');
+const existing = db.prepare('SELECT seq, digest FROM records WHERE kind = ? AND record_id = ?');
+const insertMany = db.transaction((records) => {
+  const now = Date.now();
+  return records.map((r) => {
+    const row = insert.get(r.kind, r.recordId, r.epoch, r.body, r.digest, now);
+    if (row !== undefined) return { status: 'inserted', seq: row.seq };
+    const found = existing.get(r.kind, r.recordId);
+    return found.digest === r.digest ? { status: 'duplicate', seq: found.seq } : { status: 'conflict' };
+  });
+});
+parentPort.on('message', (m) => {
+  if (m.close === true) { db.close(); parentPort.postMessage({ id: m.id, closed: true }); return; }
+  try { parentPort.postMessage({ id: m.id, outcomes: insertMany(m.records) }); }
+  catch (error) { parentPort.postMessage({ id: m.id, error: error instanceof Error ? error.message : String(error) }); }
+});
+`;
+
+/** Starts the record writer thread: fsync (synchronous=FULL) then never blocks the HTTP event loop. */
+function startWriter(path: string): Writer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WRITER_CODE, { eval: true, workerData: { path, driver } });
+  worker.unref();
+  let next = 0;
+  const pending = new Map<number, { resolve: (value: never) => void; reject: (error: unknown) => void }>();
+  worker.on('message', (m: { id: number; outcomes?: InsertOutcome[]; error?: string; closed?: true }) => {
+    const waiter = pending.get(m.id);
+    pending.delete(m.id);
+    if (waiter === undefined) return;
+    if (m.error !== undefined) waiter.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite insert failed: ${m.error}`));
+    else waiter.resolve((m.outcomes ?? undefined) as never);
+  });
+  const failAll = (error: unknown): void => {
+    for (const waiter of pending.values()) waiter.reject(appError(VALIDATOR_ERROR_CODES.storage, 'the SQLite writer thread failed', {}, error));
+    pending.clear();
+  };
+  worker.on('error', failAll);
+  worker.on('exit', (code) => {
+    failAll(new Error(`the writer thread exited with code ${code}`));
+  });
+  const call = <T>(message: Record<string, unknown>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve: resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+  return {
+    insert: (records) => call<readonly InsertOutcome[]>({ records }),
+    close: async () => {
+      await call<undefined>({ close: true });
+      await worker.terminate();
+    },
+  };
+}

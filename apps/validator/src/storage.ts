@@ -1,0 +1,125 @@
+/** The one storage interface of the validator, implemented by SQLite and PostgreSQL. */
+
+/** Kinds of records the validator takes in. */
+export type RecordKind = 'workflow_run' | 'sssa' | 'term_result' | 'bounty' | 'peer_score';
+
+/** A record to store. `body` is the JSON text exactly as it will be read back. */
+export interface NewRecord {
+  readonly kind: RecordKind;
+  readonly recordId: string;
+  readonly epoch: number;
+  readonly body: string;
+  /** sha256 of the canonical body: a resend with the same id and digest is a duplicate, else a conflict. */
+  readonly digest: string;
+}
+
+/** A stored record with its arrival sequence number. */
+export interface StoredRecord {
+  readonly seq: number;
+  readonly kind: RecordKind;
+  readonly recordId: string;
+  readonly epoch: number;
+  readonly body: string;
+}
+
+/** What an insert did: stored now, stored before with the same content, or an id reused for other content. */
+export type InsertOutcome =
+  | { readonly status: 'inserted'; readonly seq: number }
+  | { readonly status: 'duplicate'; readonly seq: number }
+  | { readonly status: 'conflict' };
+
+/**
+ * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or
+ * `failed`) after; a row found in `submitting` at start-up becomes `unknown` and is never submitted again.
+ */
+export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown';
+
+/** One epoch's row. JSON columns are text. */
+export interface EpochRow {
+  readonly epoch: number;
+  readonly status: EpochStatus;
+  /** `{ uids, weights }` JSON. */
+  readonly u16: string | null;
+  /** State carried to the next epoch (window state, decay states) JSON. */
+  readonly carry: string | null;
+  /** The submission record JSON. */
+  readonly submission: string | null;
+  /** The signed bundle JSON. */
+  readonly bundle: string | null;
+  readonly digest: string | null;
+  readonly updatedAtMs: number;
+}
+
+/** Fields written to an epoch row. */
+export type EpochFields = Partial<Omit<EpochRow, 'epoch' | 'updatedAtMs'>>;
+
+/** The storage every part of the validator uses. Every write is committed durably before it resolves. */
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Inserts records in one transaction, idempotent by (kind, record id). */
+  insertRecords(records: readonly NewRecord[]): Promise<readonly InsertOutcome[]>;
+  /** Records of an epoch, by seq ascending. */
+  records(epoch: number): Promise<readonly StoredRecord[]>;
+  /** Looks a record up by kind and id. */
+  findRecord(kind: RecordKind, recordId: string): Promise<StoredRecord | undefined>;
+  /** Number of stored records. */
+  countRecords(): Promise<number>;
+  /** Marks a signed request's nonce used; false when it was used before (a replay). */
+  useNonce(hotkey: string, nonce: string, expiresAtMs: number): Promise<boolean>;
+  /** Deletes nonces that expired before `nowMs`. */
+  pruneNonces(nowMs: number): Promise<void>;
+  /** Creates an epoch row; false when the epoch already has one (it is then left unchanged). */
+  claimEpoch(epoch: number, fields: EpochFields & { readonly status: EpochStatus }): Promise<boolean>;
+  /** Updates an epoch row. */
+  updateEpoch(epoch: number, fields: EpochFields): Promise<void>;
+  getEpoch(epoch: number): Promise<EpochRow | undefined>;
+  /** Epoch rows, newest first. */
+  listEpochs(limit: number): Promise<readonly EpochRow[]>;
+  /** Rows left in `submitting` (an interrupted submission). */
+  interruptedEpochs(): Promise<readonly number[]>;
+  /** The newest epoch row before `epoch` that has a carry. */
+  latestCarry(beforeEpoch: number): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/** A migration, spelled per dialect (types differ; the tables are the same). */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sqlite: readonly string[];
+  readonly postgres: readonly string[];
+}
+
+/** The migrations, in order; both dialects run the same list. */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  {
+    version: 1,
+    name: 'records, nonces, epochs',
+    sqlite: [
+      `CREATE TABLE records (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, record_id TEXT NOT NULL, epoch INTEGER NOT NULL,
+        body TEXT NOT NULL, digest TEXT NOT NULL, received_at_ms INTEGER NOT NULL, UNIQUE (kind, record_id))`,
+      'CREATE INDEX records_epoch ON records (epoch, seq)',
+      'CREATE TABLE nonces (hotkey TEXT NOT NULL, nonce TEXT NOT NULL, expires_at_ms INTEGER NOT NULL, PRIMARY KEY (hotkey, nonce))',
+      `CREATE TABLE epochs (epoch INTEGER PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, carry TEXT, submission TEXT, bundle TEXT,
+        digest TEXT, updated_at_ms INTEGER NOT NULL)`,
+    ],
+    postgres: [
+      `CREATE TABLE records (seq BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, record_id TEXT NOT NULL, epoch BIGINT NOT NULL,
+        body TEXT NOT NULL, digest TEXT NOT NULL, received_at_ms BIGINT NOT NULL, UNIQUE (kind, record_id))`,
+      'CREATE INDEX records_epoch ON records (epoch, seq)',
+      'CREATE TABLE nonces (hotkey TEXT NOT NULL, nonce TEXT NOT NULL, expires_at_ms BIGINT NOT NULL, PRIMARY KEY (hotkey, nonce))',
+      `CREATE TABLE epochs (epoch BIGINT PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, carry TEXT, submission TEXT, bundle TEXT,
+        digest TEXT, updated_at_ms BIGINT NOT NULL)`,
+    ],
+  },
+]);
+
+/** Column names of the epoch fields (internal). */
+export const EPOCH_COLUMNS: Readonly<Record<keyof EpochFields, string>> = Object.freeze({
+  status: 'status',
+  u16: 'u16',
+  carry: 'carry',
+  submission: 'submission',
+  bundle: 'bundle',
+  digest: 'digest',
+});

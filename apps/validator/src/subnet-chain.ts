@@ -1,0 +1,93 @@
+import { connectChain, createChainClient, loadSigner, preflight } from '@subnet/chain';
+import type { ChainClient, ChainConnection } from '@subnet/chain';
+import { SubnetError } from '@subnet/core';
+
+import type { ChainPort, ChainView } from './chain-port.js';
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
+
+/** Options of {@link connectSubnetChain}. */
+export interface SubnetChainOptions {
+  /** ws:// URL (or `finney`, `test`, `local`). */
+  readonly endpoint: string;
+  readonly netuid: number;
+  /** Secret key URI of the validator hotkey (never logged). */
+  readonly hotkeyUri: string;
+  readonly wait: 'inBlock' | 'finalized';
+  /** Reconnect when no new head arrived for this long (ms). */
+  readonly staleHeadMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly logger?: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+}
+
+/**
+ * The real chain access: `@subnet/chain` (connection with reconnect, metagraph, preflight, setWeights
+ * through whichever call the runtime offers, commit-reveal when enabled).
+ *
+ * @param options - endpoint, netuid, hotkey URI, inclusion wait
+ * @returns the chain port
+ * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails; `CHAIN_*` codes
+ * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, hotkeyUri: '//Alice', wait: 'inBlock' })
+ */
+export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
+  let connection: ChainConnection;
+  let client: ChainClient;
+  try {
+    const signer = await loadSigner({ kind: 'uri', uri: options.hotkeyUri });
+    connection = await connectChain({
+      network: options.endpoint,
+      staleHeadMs: options.staleHeadMs ?? 30_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      initialBackoffMs: 200,
+      maxBackoffMs: 5_000,
+      ...(options.logger === undefined
+        ? {}
+        : {
+            logger: {
+              info: (msg: string, ctx?: Record<string, unknown>) => options.logger?.info(ctx ?? {}, msg),
+              warn: (msg: string, ctx?: Record<string, unknown>) => options.logger?.warn(ctx ?? {}, msg),
+            },
+          }),
+    });
+    client = await createChainClient({ connection, signer, u16Mode: 'sum' });
+  } catch (error) {
+    if (error instanceof SubnetError && error.code.startsWith('CHAIN_')) throw error;
+    throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${(error as Error).message}`, {}, error);
+  }
+  const hotkey = client.signer.address;
+
+  const snapshot = () => client.metagraph({ netuid: options.netuid });
+
+  return {
+    hotkey,
+    head: () => connection.request('chain_getHeader', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt()),
+    view: async (): Promise<ChainView> => {
+      const s = await snapshot();
+      return {
+        block: s.block,
+        tempo: s.hyperparameters.tempo,
+        neurons: s.hotkeys.map((h, uid) => ({ uid, hotkey: h, stake: s.stakes[uid] ?? 0n, validatorPermit: s.validatorPermit[uid] ?? false })),
+      };
+    },
+    preflight: async (uids, weights) => {
+      const s = await snapshot();
+      const result = preflight({
+        snapshot: s,
+        hotkey,
+        uids,
+        values: weights,
+        versionKey: s.hyperparameters.weightsVersionKey,
+        kind: s.hyperparameters.commitRevealEnabled ? 'commit' : 'set',
+      });
+      const first = result.errors[0];
+      if (!result.ok && first !== undefined) throw first;
+    },
+    setWeights: async (uids, weights) => {
+      const map = new Map<number, number>();
+      uids.forEach((uid, i) => map.set(uid, weights[i] ?? 0));
+      const submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait });
+      return { block: submission.blockNumber, extrinsicHash: submission.extrinsicHash, call: submission.call };
+    },
+    reconnects: () => connection.reconnects(),
+    close: () => client.close().then(() => connection.close()),
+  };
+}

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { canonicalJson, sha256Hex } from '@subnet/core';
+
+import { buildBundle, bundleDigest, recomputeBundle, signBundle, sr25519Verifier, verifyBundle } from '../index.js';
+import type { Bundle } from '../index.js';
+import { dryRun, expectCode, keys, verifier } from './helpers.js';
+
+let k: Awaited<ReturnType<typeof keys>>;
+let bundle: Bundle;
+beforeAll(async () => {
+  k = await keys();
+  const [A, B] = k.miners.map((m) => m.address) as [string, string];
+  bundle = buildBundle({
+    netuid: 7,
+    config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 0.8 }] },
+    epoch: 12,
+    validatorHotkey: k.validator.address,
+    inputs: {
+      bounty_records: [
+        { record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: 4, invalid_issues: 1, starred_repos: 2 },
+        { record_id: 'b2', seq: 2, miner_hotkey: B, valid_issues: 9, invalid_issues: 0, starred_repos: 0 },
+      ],
+    },
+    stakes: [{ validator_hotkey: k.validator.address, stake: '1000000000' }],
+    metagraph: [{ hotkey: k.validator.address, uid: 0 }, { hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+    submission: dryRun,
+  });
+});
+
+describe('audit bundle (SPEC E)', () => {
+  it('carries schema version, netuid, epoch, validator hotkey, full configuration, inputs, results and submission', () => {
+    expect(bundle.schema_version).toBe(1);
+    expect(bundle.netuid).toBe(7);
+    expect(bundle.epoch).toBe(12);
+    expect(bundle.validator_hotkey).toBe(k.validator.address);
+    expect((bundle.config as { pipeline: { weight_cap: number } }).pipeline.weight_cap).toBe(0.5);
+    expect((bundle.inputs as { bounty_records: unknown[] }).bounty_records).toHaveLength(2);
+    expect(bundle.result.u16.weights.reduce((a, b) => a + b, 0)).toBe(65535);
+    expect(bundle.submission).toEqual(dryRun);
+  });
+
+  it('digest = sha256 of the canonical JSON; signature by the validator hotkey verifies', () => {
+    const signed = signBundle(bundle, k.validator);
+    expect(signed.digest).toBe(sha256Hex(canonicalJson(bundle)));
+    expect(bundleDigest(bundle)).toBe(signed.digest);
+    const roundTripped: unknown = JSON.parse(JSON.stringify(signed));
+    expect(canonicalJson(verifyBundle(roundTripped, verifier))).toBe(canonicalJson(bundle));
+  });
+
+  it('sr25519Verifier accepts the validator signature and rejects another key', async () => {
+    const verify = await sr25519Verifier();
+    const signed = signBundle(bundle, k.validator);
+    expect(verifyBundle(signed, verify).epoch).toBe(12);
+    const forged = { ...signed, signature: `0x${Buffer.from(k.other.sign(Buffer.from(signed.digest, 'hex'))).toString('hex')}` };
+    expectCode(() => verifyBundle(forged, verify), 'BUNDLE_BAD_SIGNATURE', 'signed.signature');
+  });
+
+  it('a tampered bundle fails the digest check', () => {
+    const signed = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as { bundle: { epoch: number } };
+    signed.bundle.epoch = 13;
+    expectCode(() => verifyBundle(signed, verifier), 'BUNDLE_DIGEST_MISMATCH', 'signed.digest');
+  });
+
+  it('a signature by another key fails, and signing with a key other than the validator hotkey is refused', () => {
+    const good = signBundle(bundle, k.validator);
+    const forged = { ...good, signature: `0x${Buffer.from(k.other.sign(Buffer.from(good.digest, 'hex'))).toString('hex')}` };
+    expectCode(() => verifyBundle(forged, verifier), 'BUNDLE_BAD_SIGNATURE', 'signed.signature');
+    expectCode(() => signBundle(bundle, k.other), 'BUNDLE_SIGNER_MISMATCH', 'signer.address');
+  });
+
+  it('rejects a document that is not a bundle, naming the field', () => {
+    const signed = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as { bundle: { netuid: unknown } };
+    signed.bundle.netuid = -1;
+    expectCode(() => verifyBundle(signed, verifier), 'BUNDLE_INVALID_BUNDLE', 'signed.bundle.netuid');
+  });
+
+  it('the auditor recomputes identical bytes from the bundle alone; a changed result is detected', () => {
+    const parsed = JSON.parse(JSON.stringify(bundle)) as Bundle;
+    expect(recomputeBundle(parsed).identical).toBe(true);
+    const altered = JSON.parse(JSON.stringify(bundle)) as { result: { u16: { weights: number[] } } };
+    altered.result.u16.weights[0] = (altered.result.u16.weights[0] ?? 0) + 1;
+    expect(recomputeBundle(altered as unknown as Bundle).identical).toBe(false);
+  });
+});

@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { canonicalJson } from '@subnet/core';
+
+import { computeEpoch } from '../index.js';
+import { expectCode, keys, plan, record, sssa, task } from './helpers.js';
+
+let k: Awaited<ReturnType<typeof keys>>;
+let A: string;
+let B: string;
+let C: string;
+let D: string;
+let V: string;
+let P: string;
+beforeAll(async () => {
+  k = await keys();
+  [A, B, C, D] = k.miners.map((m) => m.address) as [string, string, string, string];
+  V = k.validator.address;
+  P = k.peer.address;
+});
+
+const single = { min_validators: 1, min_stake_fraction: 0 };
+const nonZero = (u16: { uids: readonly number[]; weights: readonly number[] }): Record<string, number | undefined> =>
+  Object.fromEntries(u16.uids.map((uid, i): [string, number] => [String(uid), u16.weights[i] ?? 0]).filter(([, w]) => w !== 0));
+
+describe('computeEpoch', () => {
+  it('bounty: W = min(points/100, 1) + star bonus, weights W / ΣW, u16 by largest remainder (SPEC C.8, C.10)', () => {
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1, weight_cap: 1 }] },
+      epoch: 3,
+      validatorHotkey: V,
+      inputs: {
+        bounty_records: [
+          { record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: 20, invalid_issues: 0, starred_repos: 1 },
+          { record_id: 'b2', seq: 2, miner_hotkey: B, valid_issues: 10, invalid_issues: 0, starred_repos: 0 },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: V, uid: 0 }, { hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+    });
+    // A: W = 1 + 0.25 = 1.25, B: W = 0.5; 65535·5/7 = 46810.71, 65535·2/7 = 18724.29 -> 46811 + 18724.
+    expect(nonZero(out.u16)).toEqual({ 1: 46811, 2: 18724 });
+  });
+
+  it('bounty: the latest record per hunter (highest seq) is the one used', () => {
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1, weight_cap: 1 }] },
+      epoch: 3,
+      validatorHotkey: V,
+      inputs: {
+        bounty_records: [
+          { record_id: 'late', seq: 9, miner_hotkey: A, valid_issues: 0, invalid_issues: 5, starred_repos: 0 },
+          { record_id: 'early', seq: 1, miner_hotkey: A, valid_issues: 20, invalid_issues: 0, starred_repos: 0 },
+          { record_id: 'b', seq: 2, miner_hotkey: B, valid_issues: 10, invalid_issues: 0, starred_repos: 0 },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+    });
+    // A's latest record is penalised (invalid > valid: W = 0), so B holds everything.
+    expect(nonZero(out.u16)).toEqual({ 2: 65535 });
+    // records_used lists the chosen record per hunter, by hotkey.
+    expect(out.challenges[0]!.details).toEqual({ records_used: A < B ? ['late', 'b'] : ['b', 'late'] });
+  });
+
+  it('workflow: composite score per run, rolling window mean carried across epochs (SPEC A)', () => {
+    const config = { pipeline: single, challenges: [{ id: 'workflow', kind: 'workflow', alpha: 1, weight_cap: 1 }] };
+    const metagraph = [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }];
+    const stakes = [{ validator_hotkey: V, stake: 1 }];
+    const first = computeEpoch({
+      config,
+      epoch: 0,
+      validatorHotkey: V,
+      inputs: {
+        workflow_runs: [
+          { record_id: 'r1', seq: 1, miner_uid: 1, miner_hotkey: A, task: task('t1'), plan, record: record() },
+          { record_id: 'r2', seq: 2, miner_uid: 2, miner_hotkey: B, task: task('t1'), plan, record: record(1, 60) },
+        ],
+      },
+      stakes,
+      metagraph,
+    });
+    // A: 0.5·1 + 0.25·0.5 + 0.15·0.5 + 0.10·1 (= 0.8 up to IEEE rounding); B: 0.5 + 0 + 0 + 0.1 = 0.6.
+    expect(first.challenges[0]!.own_scores).toEqual(
+      [{ miner_hotkey: A, score: 0.5 * 1 + 0.25 * 0.5 + 0.15 * 0.5 + 0.1 * 1 }, { miner_hotkey: B, score: 0.5 * 1 + 0.25 * 0 + 0.15 * 0 + 0.1 * 1 }].sort((x, y) => (x.miner_hotkey < y.miner_hotkey ? -1 : 1)),
+    );
+    // 65535·4/7 = 37448.57, 65535·3/7 = 28086.43 -> 37449 + 28086.
+    expect(nonZero(first.u16)).toEqual({ 1: 37449, 2: 28086 });
+    const second = computeEpoch({
+      config,
+      epoch: 1,
+      validatorHotkey: V,
+      inputs: {
+        workflow_runs: [{ record_id: 'r3', seq: 3, miner_uid: 1, miner_hotkey: A, task: task('t2'), plan, record: record(1, 60) }],
+        window_state: JSON.parse(JSON.stringify(first.window_state)),
+        decay_states: first.decay_states,
+      },
+      stakes,
+      metagraph,
+    });
+    const a = second.challenges[0]!.own_scores.find((s) => s.miner_hotkey === A);
+    expect(a?.score).toBeCloseTo(0.7, 15); // (0.8 + 0.6) / 2
+  });
+
+  it('term pass-rate: own pass rate and a peer score aggregate by stake (SPEC C.1, C.4)', () => {
+    const out = computeEpoch({
+      config: { pipeline: { min_validators: 2, min_stake_fraction: 0 }, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, weight_cap: 1, total_tasks: 4 }] },
+      epoch: 5,
+      validatorHotkey: V,
+      inputs: {
+        term_results: [
+          {
+            record_id: 'x',
+            seq: 1,
+            miner_hotkey: A,
+            results: [
+              { task_id: 'a', tests_passed: 3, tests_total: 3, timed_out: false },
+              { task_id: 'b', tests_passed: 2, tests_total: 2, timed_out: false },
+              { task_id: 'c', tests_passed: 1, tests_total: 2, timed_out: false },
+            ],
+          },
+        ],
+        peer_scores: [{ validator_hotkey: P, challenge_id: 'term', miner_hotkey: A, score: 0.9 }],
+      },
+      stakes: [{ validator_hotkey: V, stake: 3 }, { validator_hotkey: P, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 4 }],
+    });
+    expect(out.challenges[0]!.own_scores).toEqual([{ miner_hotkey: A, score: 0.5 }]); // 2 of 4 tasks pass
+    const miners = (out.aggregation as { challenges: { aggregation: { miners: { hotkey: string; score: number }[] } }[] }).challenges[0]!.aggregation.miners;
+    expect(miners[0]!.score).toBeCloseTo((3 * 0.5 + 1 * 0.9) / 4, 15);
+  });
+
+  it('sssa: consensus per task group, emission with role multipliers, own score = emission / max (SPEC B)', () => {
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1 }] },
+      epoch: 2,
+      validatorHotkey: V,
+      inputs: {
+        sssa_submissions: [
+          { record_id: 's1', seq: 1, task_id: 't1', task_type: 'mcp_server', miner_uid: 1, miner_hotkey: A, role: 'primary', sssa: sssa() },
+          { record_id: 's2', seq: 2, task_id: 't1', task_type: 'mcp_server', miner_uid: 2, miner_hotkey: B, role: 'primary', sssa: sssa() },
+          { record_id: 's3', seq: 3, task_id: 't1', task_type: 'mcp_server', miner_uid: 3, miner_hotkey: C, role: 'auditor', sssa: sssa() },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }],
+    });
+    // Three identical SSSAs: consensus 1 for all; emission 1, 1 and 0.6 (auditor role).
+    const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
+    expect(own).toEqual({ [A]: 1, [B]: 1, [C]: 0.6 });
+  });
+
+  it('sssa: a group of fewer than 3 uses the neutral consensus factor 1 (SPEC B)', () => {
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1 }] },
+      epoch: 2,
+      validatorHotkey: V,
+      inputs: {
+        sssa_submissions: [
+          { record_id: 's1', seq: 1, task_id: 't2', task_type: 'x', miner_uid: 1, miner_hotkey: A, role: 'primary', sssa: sssa('ALLOW') },
+          { record_id: 's4', seq: 4, task_id: 't2', task_type: 'x', miner_uid: 4, miner_hotkey: D, role: 'auditor', sssa: sssa('BLOCK') },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: D, uid: 4 }],
+    });
+    const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
+    expect(own).toEqual({ [A]: 1, [D]: 0.6 });
+  });
+
+  it('rejects a peer score under its own hotkey, records of an unconfigured kind and duplicate record ids', () => {
+    const base = {
+      config: { pipeline: single, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 1 }] },
+      epoch: 1,
+      validatorHotkey: V,
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 1 }],
+    };
+    expectCode(
+      () => computeEpoch({ ...base, inputs: { peer_scores: [{ validator_hotkey: V, challenge_id: 'term', miner_hotkey: A, score: 1 }] } }),
+      'BUNDLE_INVALID_INPUT',
+      'inputs.peer_scores[0].validator_hotkey',
+    );
+    expectCode(
+      () => computeEpoch({ ...base, inputs: { bounty_records: [{ record_id: 'b', seq: 1, miner_hotkey: A, valid_issues: 1, invalid_issues: 0, starred_repos: 0 }] } }),
+      'BUNDLE_INVALID_INPUT',
+      'inputs.bounty_records',
+    );
+    const t = { seq: 1, miner_hotkey: A, results: [] };
+    expectCode(
+      () => computeEpoch({ ...base, inputs: { term_results: [{ ...t, record_id: 'same' }, { ...t, record_id: 'same' }] } }),
+      'BUNDLE_INVALID_INPUT',
+      'inputs.term_results[1].record_id',
+    );
+  });
+
+  it('is deterministic and independent of record order (SPEC 0: identical input, identical bytes)', () => {
+    const records = [A, B, C, D].map((hotkey, i) => ({ record_id: `b${i}`, seq: i, miner_hotkey: hotkey, valid_issues: 3 + i * 7, invalid_issues: i, starred_repos: i }));
+    const run = (list: typeof records) =>
+      canonicalJson(
+        computeEpoch({
+          config: { pipeline: single, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 0.9 }] },
+          epoch: 1,
+          validatorHotkey: V,
+          inputs: { bounty_records: list },
+          stakes: [{ validator_hotkey: V, stake: 1 }],
+          metagraph: [A, B, C, D].map((hotkey, uid) => ({ hotkey, uid: uid + 1 })),
+        }),
+      );
+    const reference = run(records);
+    fc.assert(
+      fc.property(fc.shuffledSubarray(records, { minLength: 4, maxLength: 4 }), (shuffled) => {
+        expect(run(shuffled)).toBe(reference);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

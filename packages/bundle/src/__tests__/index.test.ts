@@ -1,0 +1,35 @@
+import { expect, it } from 'vitest';
+
+import * as bundle from '../index.js';
+
+it('exports exactly the public API (every change here is an API change)', () => {
+  expect(Object.keys(bundle).sort()).toEqual([
+    'BUNDLE_ERROR_CODES',
+    'BUNDLE_SCHEMA_VERSION',
+    'CHALLENGE_KINDS',
+    'bountyInputSchema',
+    'buildBundle',
+    'bundleDigest',
+    'bundleSchema',
+    'challengeSettingsSchema',
+    'computeEpoch',
+    'decayStateEntrySchema',
+    'epochConfigSchema',
+    'epochInputsSchema',
+    'neuronEntrySchema',
+    'parseEpochConfig',
+    'parseEpochInputs',
+    'peerScoreSchema',
+    'recomputeBundle',
+    'signBundle',
+    'signedBundleSchema',
+    'sr25519Verifier',
+    'sssaSubmissionSchema',
+    'stakeEntrySchema',
+    'submissionRecordSchema',
+    'termResultSchema',
+    'toWire',
+    'verifyBundle',
+    'workflowRunSchema',
+  ]);
+});

@@ -1,0 +1,236 @@
+import { canonicalJson, decodeSs58, digest, hotkeySchema, parseInput, sha256Hex } from '@subnet/core';
+import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
+import { z } from 'zod';
+
+import type { ComputeEpochInput, EpochComputation } from './compute-epoch.js';
+import { computeEpoch } from './compute-epoch.js';
+import { epochConfigSchema } from './epoch-config.js';
+import { epochInputsSchema, neuronEntrySchema, stakeEntrySchema } from './epoch-inputs.js';
+import { BUNDLE_ERROR_CODES, fail } from './errors.js';
+import { deepFreeze } from './wire.js';
+
+/** The bundle schema version this package writes and reads. */
+export const BUNDLE_SCHEMA_VERSION = 1;
+
+const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-f]{${bytes * 2}}$`), `expected 0x and ${bytes * 2} lowercase hex digits`);
+
+/**
+ * How the epoch's weights went to the chain: `submitted` (block, extrinsic hash and the call used),
+ * `dry_run` (computed, not signed nor submitted), or `failed` (with the error code and message).
+ */
+export const submissionRecordSchema = z.strictObject({
+  status: z.enum(['submitted', 'dry_run', 'failed']),
+  block: z.string().regex(/^(0|[1-9][0-9]*)$/, 'a block number is decimal digits').nullable(),
+  extrinsic_hash: hex(32).nullable(),
+  call: z.string().min(1).nullable(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+});
+/** A submission record on the wire. */
+export type SubmissionRecord = z.output<typeof submissionRecordSchema>;
+
+/**
+ * The audit bundle (SPEC E): schema version, netuid, epoch, validator hotkey, the full scoring
+ * configuration, every input record (with the stakes and metagraph used), every intermediate and final
+ * score (`result`, whose `u16` is the vector set), and the submission.
+ */
+export const bundleSchema = z.strictObject({
+  schema_version: z.literal(BUNDLE_SCHEMA_VERSION),
+  netuid: z.number().int().min(0).max(65535),
+  epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  validator_hotkey: hotkeySchema,
+  config: epochConfigSchema,
+  inputs: epochInputsSchema,
+  stakes: z.array(stakeEntrySchema),
+  metagraph: z.array(neuronEntrySchema),
+  result: z.strictObject({
+    epoch: z.number().int().min(0),
+    config: z.unknown(),
+    challenges: z.array(z.unknown()),
+    window_state: z.unknown(),
+    decay_states: z.array(z.unknown()),
+    aggregation: z.unknown(),
+    u16: z.strictObject({ uids: z.array(z.number().int().min(0).max(65535)), weights: z.array(z.number().int().min(0).max(65535)) }),
+  }),
+  submission: submissionRecordSchema,
+});
+/** An audit bundle (wire form). */
+export interface Bundle {
+  readonly schema_version: typeof BUNDLE_SCHEMA_VERSION;
+  readonly netuid: number;
+  readonly epoch: number;
+  readonly validator_hotkey: string;
+  readonly config: unknown;
+  readonly inputs: unknown;
+  readonly stakes: unknown;
+  readonly metagraph: unknown;
+  readonly result: EpochComputation;
+  readonly submission: SubmissionRecord;
+}
+
+/** A bundle with its digest and the validator's signature over the digest. */
+export interface SignedBundle {
+  readonly bundle: Bundle;
+  /** Lowercase hex sha256 of the bundle's canonical JSON (SPEC 0). */
+  readonly digest: string;
+  /** sr25519 signature by `bundle.validator_hotkey` over the 32 digest bytes, 0x + 128 hex. */
+  readonly signature: string;
+}
+
+/** The signed bundle schema on the wire. */
+export const signedBundleSchema = z.strictObject({ bundle: z.unknown(), digest: z.string().regex(/^[0-9a-f]{64}$/), signature: hex(64) });
+
+/** What {@link buildBundle} takes. */
+export interface BuildBundleInput extends ComputeEpochInput {
+  readonly netuid: number;
+  /** The result of {@link computeEpoch} for the same input (computed here when absent). */
+  readonly result?: EpochComputation;
+  readonly submission: SubmissionRecord;
+}
+
+/**
+ * Assembles a bundle: the inputs exactly as given (parsed, defaults filled in), the computation and the
+ * submission, validated against {@link bundleSchema}.
+ *
+ * @param input - everything {@link computeEpoch} takes, the netuid and the submission record
+ * @returns the frozen bundle
+ * @throws SubnetError `BUNDLE_INVALID_BUNDLE` naming the bad field; the codes of {@link computeEpoch}
+ * @example const bundle = buildBundle({ ...epochInput, netuid: 1, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } })
+ */
+export function buildBundle(input: BuildBundleInput): Bundle {
+  const result = input.result ?? computeEpoch(input);
+  const candidate = {
+    schema_version: BUNDLE_SCHEMA_VERSION,
+    netuid: input.netuid,
+    epoch: input.epoch,
+    validator_hotkey: input.validatorHotkey,
+    config: result.config,
+    inputs: input.inputs,
+    stakes: input.stakes,
+    metagraph: input.metagraph,
+    result,
+    submission: input.submission,
+  };
+  const parsed = parseInput(bundleSchema, candidate, BUNDLE_ERROR_CODES.invalidBundle, 'bundle');
+  return deepFreeze({ ...parsed, result });
+}
+
+/**
+ * The digest of a bundle: lowercase hex sha256 of its canonical JSON (SPEC 0, SPEC E).
+ *
+ * @param bundle - a bundle
+ * @returns 64 lowercase hex characters
+ * @example bundleDigest(bundle) // 'a3f1...'
+ */
+export function bundleDigest(bundle: Bundle): string {
+  return digest(bundle);
+}
+
+/** Something that signs with an sr25519 key: a `@polkadot/keyring` pair fits. */
+export interface BundleSigner {
+  /** The SS58 address of the key. */
+  readonly address: string;
+  /** Signs a message, returning the 64-byte sr25519 signature. */
+  sign(message: Uint8Array): Uint8Array;
+}
+
+function hexToBytes(text: string): Uint8Array {
+  const clean = text.startsWith('0x') ? text.slice(2) : text;
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+function bytesToHex(bytes: Uint8Array): string {
+  let out = '0x';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+function samePublicKey(a: string, b: string): boolean {
+  const x = decodeSs58(a).publicKey;
+  const y = decodeSs58(b).publicKey;
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/**
+ * Signs a bundle: its digest, and an sr25519 signature by the validator hotkey over the 32 digest bytes.
+ *
+ * @param bundle - the bundle to sign
+ * @param signer - the validator hotkey's key pair (its address must be `bundle.validator_hotkey`)
+ * @returns the frozen signed bundle
+ * @throws SubnetError `BUNDLE_SIGNER_MISMATCH` when the key is not the bundle's validator hotkey
+ * @example const signed = signBundle(bundle, keyring.addFromUri('//Alice'))
+ */
+export function signBundle(bundle: Bundle, signer: BundleSigner): SignedBundle {
+  if (!samePublicKey(signer.address, bundle.validator_hotkey)) {
+    fail(BUNDLE_ERROR_CODES.signerMismatch, "the signing key is not the bundle's validator hotkey", 'signer.address', signer.address);
+  }
+  const d = bundleDigest(bundle);
+  return Object.freeze({ bundle, digest: d, signature: bytesToHex(signer.sign(hexToBytes(d))) });
+}
+
+/** Verifies an sr25519 signature (`@polkadot/util-crypto` signatureVerify, after cryptoWaitReady). */
+export type SignatureVerifier = (message: Uint8Array, signature: string, address: string) => boolean;
+
+/**
+ * The sr25519 signature check for {@link verifyBundle}: waits for the crypto WASM, then verifies with
+ * `@polkadot/util-crypto` `signatureVerify` against the SS58 address.
+ *
+ * @returns the verifier
+ * @example verifyBundle(signed, await sr25519Verifier())
+ */
+export async function sr25519Verifier(): Promise<SignatureVerifier> {
+  await cryptoWaitReady();
+  return (message, signature, address) => {
+    try {
+      return signatureVerify(message, signature, address).isValid;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * Verifies a signed bundle: it parses against the schema, its digest is the digest of its bundle, and
+ * the signature verifies against the bundle's validator hotkey.
+ *
+ * @param signed - a signed bundle, e.g. JSON-parsed from `GET /v1/epochs/{n}/bundle`
+ * @param verify - the signature check (pass `(m, s, a) => signatureVerify(m, s, a).isValid` once
+ *   `cryptoWaitReady()` has resolved)
+ * @returns the verified bundle
+ * @throws SubnetError `BUNDLE_INVALID_BUNDLE`, `BUNDLE_DIGEST_MISMATCH` or `BUNDLE_BAD_SIGNATURE`
+ * @example verifyBundle(JSON.parse(text), (m, s, a) => signatureVerify(m, s, a).isValid)
+ */
+export function verifyBundle(signed: unknown, verify: SignatureVerifier): Bundle {
+  const outer = parseInput(signedBundleSchema, signed, BUNDLE_ERROR_CODES.invalidBundle, 'signed');
+  const bundle = parseInput(bundleSchema, outer.bundle, BUNDLE_ERROR_CODES.invalidBundle, 'signed.bundle');
+  const actual = sha256Hex(canonicalJson(outer.bundle));
+  if (actual !== outer.digest) fail(BUNDLE_ERROR_CODES.digestMismatch, `the digest is not the bundle's (its digest is ${actual})`, 'signed.digest', outer.digest);
+  if (!verify(hexToBytes(outer.digest), outer.signature, bundle.validator_hotkey)) {
+    fail(BUNDLE_ERROR_CODES.badSignature, 'the signature does not verify against the validator hotkey', 'signed.signature', outer.signature);
+  }
+  return outer.bundle as Bundle;
+}
+
+/**
+ * Recomputes a bundle's result from its configuration and inputs and tells whether the canonical JSON
+ * bytes are identical (what the auditor checks).
+ *
+ * @param bundle - a bundle (verified or not)
+ * @returns `{ identical, expected, actual }` with the two digests
+ * @throws the codes of {@link computeEpoch} when the inputs are invalid
+ * @example recomputeBundle(bundle).identical // true
+ */
+export function recomputeBundle(bundle: Bundle): { readonly identical: boolean; readonly expected: string; readonly actual: string } {
+  const result = computeEpoch({
+    config: bundle.config,
+    epoch: bundle.epoch,
+    validatorHotkey: bundle.validator_hotkey,
+    inputs: bundle.inputs,
+    stakes: bundle.stakes,
+    metagraph: bundle.metagraph,
+  });
+  const expected = digest(bundle.result);
+  const actual = digest(result);
+  return Object.freeze({ identical: expected === actual, expected, actual });
+}

@@ -1,0 +1,139 @@
+import { hotkeySchema, nonNegativeFiniteSchema, parseInput, unitIntervalSchema } from '@subnet/core';
+import { normalisationConfigSchema, pipelineConfigSchema } from '@subnet/aggregation';
+import { z } from 'zod';
+
+import { BUNDLE_ERROR_CODES } from './errors.js';
+import { deepFreeze, toWire } from './wire.js';
+
+/** The challenge kinds a validator can run (SPEC A, B, C.1, C.8). */
+export const CHALLENGE_KINDS = Object.freeze(['workflow', 'sssa', 'term_pass_rate', 'bounty'] as const);
+/** One of {@link CHALLENGE_KINDS}. */
+export type ChallengeKind = (typeof CHALLENGE_KINDS)[number];
+
+const pipelineWire = z.unknown().transform((value, ctx) => {
+  const parsed = pipelineConfigSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return toWire(parsed.data) as Record<string, unknown>;
+});
+
+const normalisationWire = z.unknown().transform((value, ctx) => {
+  const parsed = normalisationConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return toWire(parsed.data) as Record<string, unknown>;
+});
+
+const common = {
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a challenge id is 1-64 of a-z 0-9 _ -'),
+  alpha: unitIntervalSchema,
+  weight_cap: z.number().gt(0).max(1).optional(),
+  normalisation: normalisationWire.optional(),
+};
+
+const positiveFactor = nonNegativeFiniteSchema;
+
+/** Configuration of the composite workflow challenge (SPEC A): cap defaults to 0.15. */
+const workflowChallengeSchema = z.strictObject({
+  ...common,
+  kind: z.literal('workflow'),
+  weight_cap: z.number().gt(0).max(1).default(0.15),
+  decay: z.boolean().default(true),
+});
+
+/** Configuration of the SSSA consensus challenge (SPEC B): the emission tables. */
+const sssaChallengeSchema = z.strictObject({
+  ...common,
+  kind: z.literal('sssa'),
+  decay: z.boolean().default(true),
+  emission: z
+    .strictObject({
+      role: z.strictObject({ primary: positiveFactor, auditor: positiveFactor }).default({ primary: 1, auditor: 0.6 }),
+      base_weights: z.record(z.string().min(1), positiveFactor).default({}),
+      default_base_weight: positiveFactor.default(1),
+      tier_multipliers: z.record(hotkeySchema, positiveFactor).default({}),
+      default_tier_multiplier: positiveFactor.default(1),
+      composite_q: positiveFactor.default(1),
+      early_bonus: positiveFactor.default(1),
+      bootstrap: positiveFactor.default(1),
+    })
+    .default({
+      role: { primary: 1, auditor: 0.6 },
+      base_weights: {},
+      default_base_weight: 1,
+      tier_multipliers: {},
+      default_tier_multiplier: 1,
+      composite_q: 1,
+      early_bonus: 1,
+      bootstrap: 1,
+    }),
+});
+
+/** Configuration of the term pass-rate challenge (SPEC C.1): the benchmark's task count. */
+const termChallengeSchema = z.strictObject({
+  ...common,
+  kind: z.literal('term_pass_rate'),
+  decay: z.boolean().default(true),
+  total_tasks: z.number().int().min(1).max(1_000_000),
+});
+
+/** Configuration of the bounty challenge (SPEC C.8); reward decay never applies. */
+const bountyChallengeSchema = z.strictObject({
+  ...common,
+  kind: z.literal('bounty'),
+});
+
+/** One challenge's configuration on the wire. */
+export const challengeSettingsSchema = z.discriminatedUnion('kind', [
+  workflowChallengeSchema,
+  sssaChallengeSchema,
+  termChallengeSchema,
+  bountyChallengeSchema,
+]);
+/** One challenge's configuration, defaults filled in (snake_case, as stored in the bundle). */
+export type ChallengeSettings = z.output<typeof challengeSettingsSchema>;
+
+/**
+ * The scoring configuration of an epoch on the wire: the aggregation pipeline (SPEC C, every field
+ * optional, defaults of `@subnet/aggregation`) and the challenges that run, each kind at most once, with
+ * emission shares α summing to at most 1 (SPEC C.7). Parsed output is snake_case with every default
+ * filled in: this is the "full configuration" a bundle carries.
+ *
+ * @example epochConfigSchema.parse({ challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1 }] })
+ */
+export const epochConfigSchema = z
+  .strictObject({
+    pipeline: pipelineWire.optional().transform((v) => v ?? (toWire(pipelineConfigSchema.parse({})) as Record<string, unknown>)),
+    challenges: z.array(challengeSettingsSchema).min(1),
+  })
+  .superRefine((config, ctx) => {
+    const kinds = new Set<string>();
+    const ids = new Set<string>();
+    let alphaSum = 0;
+    config.challenges.forEach((c, i) => {
+      if (kinds.has(c.kind)) ctx.addIssue({ code: 'custom', path: ['challenges', i, 'kind'], message: 'each challenge kind runs at most once' });
+      if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: ['challenges', i, 'id'], message: 'duplicate challenge id' });
+      kinds.add(c.kind);
+      ids.add(c.id);
+      alphaSum += c.alpha;
+    });
+    if (alphaSum > 1 + 1e-12) ctx.addIssue({ code: 'custom', path: ['challenges'], message: `emission shares sum to ${alphaSum}, more than 1` });
+  });
+/** A parsed scoring configuration (snake_case, defaults filled in). */
+export type EpochConfig = z.output<typeof epochConfigSchema>;
+
+/**
+ * Parses and completes a scoring configuration.
+ *
+ * @param input - untrusted configuration (snake_case JSON)
+ * @returns the configuration with every default filled in, frozen
+ * @throws SubnetError `BUNDLE_INVALID_CONFIG` naming the first bad field (`config.challenges[1].alpha`)
+ * @example parseEpochConfig({ challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1 }] }).pipeline.weight_cap // 0.5
+ */
+export function parseEpochConfig(input: unknown): EpochConfig {
+  return deepFreeze(parseInput(epochConfigSchema, input, BUNDLE_ERROR_CODES.invalidConfig, 'config'));
+}

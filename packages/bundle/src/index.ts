@@ -1,0 +1,40 @@
+export { BUNDLE_ERROR_CODES } from './errors.js';
+export type { BundleErrorCode } from './errors.js';
+export { CHALLENGE_KINDS, challengeSettingsSchema, epochConfigSchema, parseEpochConfig } from './epoch-config.js';
+export type { ChallengeKind, ChallengeSettings, EpochConfig } from './epoch-config.js';
+export {
+  bountyInputSchema,
+  decayStateEntrySchema,
+  epochInputsSchema,
+  neuronEntrySchema,
+  parseEpochInputs,
+  peerScoreSchema,
+  sssaSubmissionSchema,
+  stakeEntrySchema,
+  termResultSchema,
+  workflowRunSchema,
+} from './epoch-inputs.js';
+export type {
+  BountyInputRecord,
+  EpochInputs,
+  PeerScoreRecord,
+  SssaSubmissionRecord,
+  TermResultRecord,
+  WorkflowRunRecord,
+} from './epoch-inputs.js';
+export { computeEpoch } from './compute-epoch.js';
+export type { ChallengeOutcome, ComputeEpochInput, EpochComputation, OwnScore } from './compute-epoch.js';
+export {
+  BUNDLE_SCHEMA_VERSION,
+  bundleDigest,
+  bundleSchema,
+  buildBundle,
+  recomputeBundle,
+  signBundle,
+  signedBundleSchema,
+  sr25519Verifier,
+  submissionRecordSchema,
+  verifyBundle,
+} from './bundle.js';
+export type { BuildBundleInput, Bundle, BundleSigner, SignatureVerifier, SignedBundle, SubmissionRecord } from './bundle.js';
+export { toWire } from './wire.js';
