@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { runCli } from '../index.js';
+import { keys, signedBundle } from './fixtures.js';
+
+const appDir = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(appDir, 'bin', 'auditor-replay.js');
+
+/**
+ * Runs the built CLI (`bin/auditor-replay.js` -> `dist/cli.js`, built by `tsup`; turbo's `test` depends on
+ * `build`). Workspace packages resolve from source (`--conditions=source`, TypeScript through tsx) so the
+ * test does not depend on their builds.
+ */
+function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 50_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+let good: string;
+let bad: string;
+beforeAll(async () => {
+  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  const k = await keys();
+  const dir = await mkdtemp(join(tmpdir(), 'auditor-bin-'));
+  good = join(dir, 'good');
+  bad = join(dir, 'bad.json');
+  await mkdir(good);
+  const b = signedBundle(k, { miners: 4, epoch: 5 });
+  await writeFile(join(good, 'epoch-5.json'), JSON.stringify(b));
+  const tampered = JSON.parse(JSON.stringify(b)) as { bundle: { inputs: { term_results: { results: { tests_passed: number; tests_total: number }[] }[] } } };
+  const task = tampered.bundle.inputs.term_results[0]!.results[0]!;
+  task.tests_passed = task.tests_passed === task.tests_total ? 0 : task.tests_total;
+  await writeFile(bad, JSON.stringify(tampered));
+});
+
+describe('the built auditor-replay binary', () => {
+  it('exits 0 on honest bundles, 1 on a tampered one (digest and recomputation); --jobs 2 gives the same report as one process', async () => {
+    const [ok, parallel] = await Promise.all([run(['verify', good]), run(['verify', good, bad, '--json', '--jobs', '2'])]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('1 bundle(s): 1 ok');
+    expect(parallel.code).toBe(1);
+    const report = JSON.parse(parallel.stdout) as { bundles: { status: string; checks: { digest: boolean; recompute: boolean }; mismatches: { stage: string }[] }[] };
+    expect(report.bundles.map((b) => b.status)).toEqual(['ok', 'mismatch']);
+    expect(report.bundles[1]?.checks).toMatchObject({ digest: false, recompute: false });
+    expect(report.bundles[1]?.mismatches.some((m) => m.stage === 'challenges[term].details.pass_rates')).toBe(true);
+    // The two worker processes (dist/verify-worker.js) give the same report, in the same order, as this process alone.
+    let single = '';
+    expect(await runCli(['verify', good, bad, '--json'], { stdout: { write: (s: string) => (single += s) }, stderr: { isTTY: false, write: () => true } })).toBe(1);
+    expect(JSON.parse(parallel.stdout)).toEqual(JSON.parse(single));
+  });
+});

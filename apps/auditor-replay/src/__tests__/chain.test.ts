@@ -1,0 +1,130 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { ApiPromise, WsProvider } from '@polkadot/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { buildBundle, signBundle } from '@subnet/bundle';
+import type { Bundle } from '@subnet/bundle';
+import type { Devnet } from '@subnet/devnet';
+import { DEVNET_SIGNED_EXTENSIONS, startDevnet } from '@subnet/devnet';
+
+import type { AuditReport, CliIo } from '../index.js';
+import { runCli } from '../index.js';
+import { epochInput, keys } from './fixtures.js';
+import type { Keys, Pair } from './fixtures.js';
+
+let devnet: Devnet;
+let api: ApiPromise;
+let k: Keys;
+let dir: string;
+let validator: Pair;
+let base: ReturnType<typeof epochInput>;
+let honest: Bundle;
+
+function io(): CliIo & { out: () => string } {
+  let out = '';
+  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: () => true }, out: () => out };
+}
+
+/** Signs and sends `set_weights` with the validator hotkey, produces a block, returns its number and the extrinsic hash. */
+async function setWeights(uids: readonly number[], weights: readonly number[]): Promise<{ block: number; hash: string }> {
+  const tx = api.tx.subtensorModule!.setWeights!(1, [...uids], [...weights], 0);
+  const inBlock = new Promise<string>((resolve, reject) => {
+    tx.signAndSend(validator, (r) => {
+      if (r.status.isInBlock) {
+        if (r.dispatchError !== undefined) reject(new Error(`set_weights failed: ${r.dispatchError.toString()}`));
+        else resolve(r.status.asInBlock.toHex());
+      }
+      if (r.status.isInvalid || r.status.isDropped) reject(new Error(r.status.type));
+    }).catch(reject);
+  });
+  const start = Date.now();
+  while (devnet.poolSize() === 0) {
+    if (Date.now() - start > 10_000) throw new Error('set_weights never reached the pool');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const produced = await devnet.produceBlock();
+  await inBlock;
+  if (produced === null) throw new Error('no block produced');
+  return { block: produced.number, hash: tx.hash.toHex() };
+}
+
+async function bundleFile(name: string, submitted: { block: number; hash: string }): Promise<string> {
+  const bundle = buildBundle({ ...base, result: honest.result, submission: { status: 'submitted', block: String(submitted.block), extrinsic_hash: submitted.hash, call: 'set_weights', error: null } });
+  const file = join(dir, name);
+  await writeFile(file, JSON.stringify(signBundle(bundle, validator)));
+  return file;
+}
+
+beforeAll(async () => {
+  k = await keys();
+  devnet = await startDevnet({ neurons: 8, validators: 2, weightsSetRateLimit: 0n, tempo: 1000 });
+  api = await ApiPromise.create({ provider: new WsProvider(devnet.url, 100), noInitWarn: true, throwOnConnect: true, signedExtensions: DEVNET_SIGNED_EXTENSIONS });
+  dir = await mkdtemp(join(tmpdir(), 'auditor-chain-'));
+  const accounts = devnet.accounts;
+  validator = accounts[1]!.hotkey;
+  const miners = accounts.slice(2).map((a) => a.hotkeyAddress);
+  base = epochInput({ ...k, validator }, {
+    miners: miners.length,
+    epoch: 4,
+    minerHotkeys: miners,
+    metagraph: accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })),
+  });
+  honest = buildBundle({ ...base, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } });
+}, 60_000);
+
+afterAll(async () => {
+  await api.disconnect();
+  await devnet.stop();
+});
+
+describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
+  it('weights set exactly as the bundle says match what the chain stores (max-upscaled) after the submission block', async () => {
+    const submitted = await setWeights(honest.result.u16.uids, honest.result.u16.weights);
+    const file = await bundleFile('honest.json', submitted);
+    const t = io();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(0);
+    const report = JSON.parse(t.out()) as AuditReport;
+    expect(report.bundles[0]?.checks).toEqual({ schema: true, digest: true, signature: true, recompute: true, chain: true });
+  });
+
+  it('a validator that set other weights than its bundle says is caught at chain.weights, per uid', async () => {
+    const uids = honest.result.u16.uids;
+    const weights = [...honest.result.u16.weights];
+    const i = weights.findIndex((w) => w > 0);
+    const j = weights.findIndex((w, x) => x !== i && w > 0 && w !== weights[i]);
+    [weights[i], weights[j]] = [weights[j]!, weights[i]!];
+    const submitted = await setWeights(uids, weights);
+    // Read what the chain stored, independently of the auditor, to name the expected mismatch.
+    const stored = new Map((await api.query.subtensorModule!.weights!(1, 1)).toJSON() as [number, number][]);
+    const file = await bundleFile('liar.json', submitted);
+    const t = io();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(1);
+    const report = JSON.parse(t.out()) as AuditReport;
+    expect(report.bundles[0]?.checks).toMatchObject({ recompute: true, chain: false });
+    const found = report.bundles[0]!.mismatches.filter((m) => m.stage === 'chain.weights');
+    expect(found.map((m) => m.miner?.uid).sort()).toEqual([uids[i], uids[j]].sort());
+    for (const m of found) expect(m.claimed).toBe(stored.get(m.miner!.uid!));
+    // The honest bundle of the earlier block still matches: weights are read at the submission block, not the head.
+    expect(await runCli(['verify', join(dir, 'honest.json'), '--chain', devnet.url, '--netuid', '1'], io())).toBe(0);
+  });
+
+  it('a dry-run bundle has nothing on chain to compare: the chain check is skipped (null), not failed', async () => {
+    const file = join(dir, 'dry.json');
+    await writeFile(file, JSON.stringify(signBundle(honest, validator)));
+    const t = io();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(0);
+    expect((JSON.parse(t.out()) as AuditReport).bundles[0]?.checks.chain).toBeNull();
+  });
+
+  it('an unreachable chain endpoint is a clear error, exit 2', async () => {
+    const t = io();
+    let err = '';
+    const code = await runCli(['verify', join(dir, 'dry.json'), '--chain', 'ws://127.0.0.1:9', '--netuid', '1', '--chain-timeout', '1500'], { ...t, stderr: { isTTY: false, write: (s: string) => (err += s) } });
+    expect(code).toBe(2);
+    expect(err).toContain('AUDITOR_CHAIN_FAILED');
+    expect(err).toContain('ws://127.0.0.1:9');
+  });
+});

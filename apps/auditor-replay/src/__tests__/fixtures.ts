@@ -1,0 +1,148 @@
+import { Keyring } from '@polkadot/api';
+
+import { buildBundle, signBundle } from '@subnet/bundle';
+import type { SignedBundle } from '@subnet/bundle';
+import { canonicalJson, encodeSs58, sha256Hex } from '@subnet/core';
+
+import { signatureVerifier } from '../signature-verifier.js';
+
+/** Fixtures for the auditor tests and benchmarks (not a test file): realistic signed bundles. */
+
+export type Pair = ReturnType<Keyring['addFromUri']>;
+
+export interface Keys {
+  readonly validator: Pair;
+  readonly peers: readonly Pair[];
+  readonly stranger: Pair;
+}
+
+export async function keys(): Promise<Keys> {
+  await signatureVerifier(); // readies the sr25519 WebAssembly
+  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
+  return {
+    validator: keyring.addFromUri('//Alice'),
+    peers: [keyring.addFromUri('//Bob'), keyring.addFromUri('//Charlie')],
+    stranger: keyring.addFromUri('//Eve'),
+  };
+}
+
+/** A deterministic, checksum-valid miner hotkey (public key = sha256 of the label). */
+export function minerHotkey(i: number): string {
+  return encodeSs58(Buffer.from(sha256Hex(`miner-${i}`), 'hex'));
+}
+
+/** A small deterministic generator (the fixtures are reproducible, no Math.random). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export const dryRun = { status: 'dry_run' as const, block: null, extrinsic_hash: null, call: null, error: null };
+
+/**
+ * A realistic epoch: a term pass-rate challenge (own results plus two peers' scores, stake-weighted, with
+ * reward decay) and a bounty challenge, `miners` miners, three validators with stakes.
+ */
+export interface EpochOptions {
+  readonly miners: number;
+  readonly epoch: number;
+  readonly seed?: number;
+  readonly netuid?: number;
+  /** Miner hotkeys to use instead of generated ones (e.g. a devnet's accounts). */
+  readonly minerHotkeys?: readonly string[];
+  /** The metagraph to record instead of the generated one. */
+  readonly metagraph?: readonly { readonly hotkey: string; readonly uid: number }[];
+}
+
+export function epochInput(k: Keys, options: EpochOptions) {
+  const rand = lcg(options.seed ?? options.epoch + 1);
+  const miners = options.minerHotkeys ? [...options.minerHotkeys] : Array.from({ length: options.miners }, (_, i) => minerHotkey(i));
+  const totalTasks = 8;
+  const termResults = miners.map((hotkey, i) => ({
+    record_id: `term-${options.epoch}-${i}`,
+    seq: i,
+    miner_hotkey: hotkey,
+    results: Array.from({ length: 6 }, (_, t) => {
+      const total = 1 + Math.floor(rand() * 4);
+      const passed = rand() < 0.7 ? total : Math.floor(rand() * total);
+      return { task_id: `task-${t}`, tests_passed: passed, tests_total: total, timed_out: rand() < 0.05 };
+    }),
+  }));
+  const peerScores = k.peers.flatMap((peer) =>
+    miners.map((hotkey) => ({ validator_hotkey: peer.address, challenge_id: 'term', miner_hotkey: hotkey, score: Math.round(rand() * 1000) / 1000 })),
+  );
+  const bountyRecords = miners
+    .filter((_, i) => i % 3 === 0)
+    .map((hotkey, i) => ({
+      record_id: `bounty-${options.epoch}-${i}`,
+      seq: i,
+      miner_hotkey: hotkey,
+      valid_issues: Math.floor(rand() * 25),
+      invalid_issues: Math.floor(rand() * 4),
+      starred_repos: Math.floor(rand() * 6),
+    }));
+  return {
+    netuid: options.netuid ?? 1,
+    config: {
+      pipeline: { min_validators: 2, min_stake_fraction: 0.3 },
+      challenges: [
+        { id: 'term', kind: 'term_pass_rate' as const, alpha: 0.6, total_tasks: totalTasks, weight_cap: 0.5 },
+        { id: 'bounty', kind: 'bounty' as const, alpha: 0.3 },
+      ],
+    },
+    epoch: options.epoch,
+    validatorHotkey: k.validator.address,
+    inputs: {
+      term_results: termResults,
+      peer_scores: peerScores,
+      bounty_records: bountyRecords,
+      decay_states: [{ challenge_id: 'term', state: { top_score: 0.9, top_epoch: Math.max(0, options.epoch - 12), top_hotkey: miners[0] ?? k.validator.address } }],
+    },
+    stakes: [
+      { validator_hotkey: k.validator.address, stake: '4000000000000' },
+      ...k.peers.map((p, i) => ({ validator_hotkey: p.address, stake: String(2_000_000_000_000 + i * 500_000_000_000) })),
+    ],
+    metagraph: options.metagraph ?? [
+      { hotkey: k.validator.address, uid: 0 },
+      ...k.peers.map((p, i) => ({ hotkey: p.address, uid: i + 1 })),
+      ...miners.map((hotkey, i) => ({ hotkey, uid: i + 1 + k.peers.length })),
+    ],
+  };
+}
+
+/** A signed bundle (as JSON on disk: a plain, mutable copy). */
+export function signedBundle(k: Keys, options: EpochOptions & { readonly signer?: Pair }): SignedBundle {
+  const bundle = buildBundle({ ...epochInput(k, options), submission: dryRun });
+  return JSON.parse(JSON.stringify(signBundle(bundle, options.signer ?? k.validator))) as SignedBundle;
+}
+
+/** Re-signs a (tampered) bundle document with a key, like a dishonest validator would. */
+export function resign(doc: { bundle: unknown }, signer: Pair): { bundle: unknown; digest: string; signature: string } {
+  const d = sha256Hex(canonicalJson(doc.bundle));
+  return { bundle: doc.bundle, digest: d, signature: `0x${Buffer.from(signer.sign(Buffer.from(d, 'hex'))).toString('hex')}` };
+}
+
+/** Every leaf (non-object, non-array value) under a value, with its path segments. */
+export function leaves(value: unknown, base: (string | number)[] = []): { segments: (string | number)[]; value: unknown }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...base, i]));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => leaves(v, [...base, k]));
+  return [{ segments: base, value }];
+}
+
+/** Sets the value at a path (mutates). */
+export function setAt(root: unknown, segments: readonly (string | number)[], value: unknown): void {
+  let node = root as Record<string | number, unknown>;
+  for (const s of segments.slice(0, -1)) node = node[s] as Record<string | number, unknown>;
+  node[segments[segments.length - 1] as string | number] = value;
+}
+
+/** A value different from `value` that keeps the bundle schema-valid (u16 stays in range, integers stay integers). */
+export function changed(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? (value >= 65535 ? value - 1 : value + 1) : value + 0.5;
+  if (typeof value === 'string') return `${value}x`;
+  if (typeof value === 'boolean') return !value;
+  return 1;
+}

@@ -1,0 +1,198 @@
+import { BUNDLE_ERROR_CODES, bundleDigest, bundleSchema, computeEpoch, signedBundleSchema } from '@subnet/bundle';
+import { z } from 'zod';
+import type { Bundle, EpochComputation, SignatureVerifier } from '@subnet/bundle';
+import { isSubnetError, parseInput } from '@subnet/core';
+
+import { AUDITOR_ERROR_CODES } from './errors.js';
+import { diffJson } from './json-diff.js';
+import { locateDifference } from './mismatch-location.js';
+
+/** One value that differs: where (epoch, stage, miner, field, exact path) and the two values. */
+export interface Mismatch {
+  readonly epoch: number | null;
+  /** `digest`, `signature`, `chain.*`, or the pipeline stage (`challenges[term].details.pass_rates`, `u16.weights`, ...). */
+  readonly stage: string;
+  readonly miner: { readonly hotkey: string | null; readonly uid: number | null } | null;
+  /** The field inside the stage entry. */
+  readonly field: string;
+  /** Exact path into the signed bundle document (`bundle.result.u16.weights[3]`). */
+  readonly path: string;
+  /** `value`, `missing` (recomputed but absent in the claim) or `extra` (claimed but not recomputed). */
+  readonly kind: 'value' | 'missing' | 'extra';
+  /** What the auditor computed (absent for `extra`). */
+  readonly expected?: unknown;
+  /** What the bundle claims (absent for `missing`). */
+  readonly claimed?: unknown;
+}
+
+/** The outcome of auditing one signed bundle. */
+export interface BundleAudit {
+  /** Where it came from (file path or URL). */
+  readonly source: string;
+  /** `ok`: every check passed; `mismatch`: at least one value differs; `invalid`: unreadable or not a bundle. */
+  readonly status: 'ok' | 'mismatch' | 'invalid';
+  readonly epoch: number | null;
+  readonly netuid: number | null;
+  readonly validator_hotkey: string | null;
+  readonly checks: {
+    readonly schema: boolean;
+    readonly digest: boolean | null;
+    readonly signature: boolean | null;
+    readonly recompute: boolean | null;
+    /** The on-chain weights equal what the chain stores for the bundle's u16 vector (null: not checked). */
+    readonly chain: boolean | null;
+  };
+  readonly mismatches: readonly Mismatch[];
+  /** Why the bundle is invalid: the error code, message, and the field path and value at fault. */
+  readonly error: { readonly code: string; readonly message: string; readonly path: string | null } | null;
+  /** The claimed u16 vector with hotkeys (for the summary and the chart), when the bundle parsed. */
+  readonly weights: readonly { readonly uid: number; readonly hotkey: string | null; readonly weight: number }[] | null;
+  /** The submission block (decimal) when the weights were submitted. */
+  readonly submission_block: string | null;
+}
+
+/** A parsed bundle and its metagraph map, for the chain check. */
+export interface AuditedBundle {
+  readonly audit: BundleAudit;
+  readonly bundle: Bundle | null;
+}
+
+/**
+ * The bundle schema with configuration, inputs, stakes and metagraph left to `computeEpoch`, which parses
+ * them itself (with `BUNDLE_INVALID_CONFIG` / `BUNDLE_INVALID_INPUT` and the field path): parsing them twice
+ * would double the cost of checking every hotkey's SS58 checksum.
+ */
+let envelope: z.ZodType | undefined;
+function envelopeSchema(): z.ZodType {
+  envelope ??= bundleSchema.extend({ config: z.unknown(), inputs: z.unknown(), stakes: z.unknown(), metagraph: z.unknown() });
+  return envelope;
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
+}
+
+function errorOf(error: unknown): { code: string; message: string; path: string | null } {
+  if (isSubnetError(error)) {
+    const path = (error.context as { path?: unknown }).path;
+    return { code: error.code, message: error.message, path: typeof path === 'string' ? path : null };
+  }
+  return { code: AUDITOR_ERROR_CODES.invalidBundle, message: error instanceof Error ? error.message : String(error), path: null };
+}
+
+function invalid(source: string, error: { code: string; message: string; path: string | null }, partial: Partial<BundleAudit> = {}): AuditedBundle {
+  return {
+    bundle: null,
+    audit: Object.freeze({
+      source,
+      status: 'invalid',
+      epoch: null,
+      netuid: null,
+      validator_hotkey: null,
+      checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
+      mismatches: [],
+      error: Object.freeze(error),
+      weights: null,
+      submission_block: null,
+      ...partial,
+    }),
+  };
+}
+
+/**
+ * Audits one signed bundle (SPEC E): it parses against the bundle schema, its digest is the sha256 of the
+ * bundle's canonical JSON, the signature by the validator hotkey verifies over that digest, and
+ * `@subnet/bundle`'s `computeEpoch` run on the bundle's configuration and inputs gives exactly the claimed
+ * result, compared value by value by canonical JSON. Every check runs even when an earlier one fails, so a
+ * tampered bundle shows both the broken digest and the values that were changed.
+ *
+ * @param signed - the JSON-parsed signed bundle `{ bundle, digest, signature }`
+ * @param source - where it came from (printed in the report)
+ * @param verify - the sr25519 check ({@link signatureVerifier})
+ * @returns the audit (status, checks, every mismatch) and the parsed bundle when it parsed
+ * @example const { audit } = auditBundle(JSON.parse(text), 'epoch-7.json', await signatureVerifier())
+ */
+export function auditBundle(signed: unknown, source: string, verify: SignatureVerifier): AuditedBundle {
+  let outer: { bundle: unknown; digest: string; signature: string };
+  let bundle: Bundle;
+  try {
+    outer = parseInput(signedBundleSchema, signed, AUDITOR_ERROR_CODES.invalidBundle, 'signed');
+    bundle = parseInput(envelopeSchema(), outer.bundle, AUDITOR_ERROR_CODES.invalidBundle, 'signed.bundle') as Bundle;
+  } catch (error) {
+    return invalid(source, errorOf(error));
+  }
+  const claimedBundle = outer.bundle as Bundle;
+  const epoch = bundle.epoch;
+  const mismatches: Mismatch[] = [];
+  const actualDigest = bundleDigest(claimedBundle);
+  const digestOk = actualDigest === outer.digest;
+  if (!digestOk) {
+    mismatches.push({ epoch, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: actualDigest, claimed: outer.digest });
+  }
+  const signatureOk = verify(hexToBytes(outer.digest), outer.signature, bundle.validator_hotkey);
+  if (!signatureOk) {
+    mismatches.push({
+      epoch,
+      stage: 'signature',
+      miner: null,
+      field: '',
+      path: 'signature',
+      kind: 'value',
+      expected: `an sr25519 signature by ${bundle.validator_hotkey} over the digest`,
+      claimed: outer.signature,
+    });
+  }
+  const partial = {
+    epoch,
+    netuid: bundle.netuid,
+    validator_hotkey: bundle.validator_hotkey,
+    submission_block: bundle.submission.status === 'submitted' ? bundle.submission.block : null,
+  };
+  let recomputed: EpochComputation;
+  try {
+    recomputed = computeEpoch({
+      config: claimedBundle.config,
+      epoch: claimedBundle.epoch,
+      validatorHotkey: claimedBundle.validator_hotkey,
+      inputs: claimedBundle.inputs,
+      stakes: claimedBundle.stakes,
+      metagraph: claimedBundle.metagraph,
+    });
+  } catch (error) {
+    const e = errorOf(error);
+    // Configuration and inputs the pipeline rejects are invalid input (exit 2), not a mismatch.
+    const schema = !(e.code === BUNDLE_ERROR_CODES.invalidConfig || e.code === BUNDLE_ERROR_CODES.invalidInput);
+    return invalid(source, { ...e, path: e.path === null ? null : `bundle.${e.path}` }, { ...partial, checks: { schema, digest: digestOk, signature: signatureOk, recompute: null, chain: null } });
+  }
+  const metagraph = new Map<string, number>();
+  for (const n of claimedBundle.metagraph as readonly { hotkey: string; uid: number }[]) metagraph.set(n.hotkey, n.uid);
+  const byUid = new Map<number, string>();
+  for (const [hotkey, uid] of metagraph) byUid.set(uid, hotkey);
+  const weights = claimedBundle.result.u16.uids.map((uid, i) => ({ uid, hotkey: byUid.get(uid) ?? null, weight: claimedBundle.result.u16.weights[i] ?? 0 }));
+  // Value by value by canonical JSON: no difference means identical canonical bytes (SPEC E).
+  const differences = diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
+  const recomputeOk = differences.length === 0;
+  if (!recomputeOk) {
+    const doc = { bundle: { ...claimedBundle, result: recomputed } };
+    for (const d of differences) {
+      const where = locateDifference(d.segments.slice(1), claimedBundle, doc.bundle, metagraph);
+      mismatches.push({ epoch, stage: where.stage, miner: where.miner, field: where.field, path: d.path, kind: d.kind, ...pick(d) });
+    }
+  }
+  return {
+    bundle: claimedBundle,
+    audit: Object.freeze({
+      source,
+      status: mismatches.length === 0 ? 'ok' : 'mismatch',
+      ...partial,
+      weights,
+      checks: { schema: true, digest: digestOk, signature: signatureOk, recompute: recomputeOk, chain: null },
+      mismatches,
+      error: null,
+    }),
+  };
+}
+
+function pick(d: { expected?: unknown; claimed?: unknown; kind: string }): { expected?: unknown; claimed?: unknown } {
+  return { ...(d.kind === 'extra' ? {} : { expected: d.expected }), ...(d.kind === 'missing' ? {} : { claimed: d.claimed }) };
+}

@@ -1,0 +1,90 @@
+import { chainUpscale, connectChain, mechanismStorageIndex, redactUrl } from '@subnet/chain';
+import type { ChainConnection } from '@subnet/chain';
+import { SubnetError } from '@subnet/core';
+
+import type { BundleAudit, Mismatch } from './audit-bundle.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
+
+/** The weights a validator has on chain: `(uid, weight)` pairs as stored in `SubtensorModule.Weights`. */
+export interface ChainWeights {
+  readonly block: string;
+  readonly validatorUid: number | null;
+  readonly pairs: readonly (readonly [number, number])[];
+}
+
+/** Reads the on-chain weights of one validator hotkey at a block. */
+export type ChainWeightsReader = (netuid: number, hotkey: string, block: string) => Promise<ChainWeights>;
+
+/**
+ * Connects to a chain and returns a reader of `SubtensorModule.Weights` of a validator, at a block (the
+ * state after that block): `Uids(netuid, hotkey)` gives the validator's uid, then
+ * `Weights(netuid_index, uid)` (mechanism 0) its stored `(uid, u16)` pairs.
+ *
+ * @param url - ws(s):// endpoint (credentials are never printed)
+ * @param timeoutMs - connection and per-request timeout (default 30 000)
+ * @returns the reader and a `close` function
+ * @throws SubnetError `AUDITOR_CHAIN_FAILED` when the chain cannot be reached
+ * @example const chain = await openChainReader('ws://127.0.0.1:9944'); await chain.read(1, hotkey, '120'); await chain.close()
+ */
+export async function openChainReader(url: string, timeoutMs = 30_000): Promise<{ read: ChainWeightsReader; close: () => Promise<void> }> {
+  let connection: ChainConnection;
+  try {
+    connection = await connectChain({ network: url, connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, staleHeadMs: 0 });
+  } catch (cause) {
+    throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, `cannot connect to the chain at ${redactUrl(url)}`, { context: { path: '--chain', value: redactUrl(url) }, cause });
+  }
+  const read: ChainWeightsReader = (netuid, hotkey, block) =>
+    connection.request('weights', async (api) => {
+      const hash = await api.rpc.chain.getBlockHash(BigInt(block));
+      const at = await api.at(hash);
+      const query = at.query.subtensorModule as unknown as Record<string, (...args: unknown[]) => Promise<{ toJSON(): unknown }>>;
+      const uidsEntry = query.uids;
+      const weightsEntry = query.weights;
+      if (uidsEntry === undefined || weightsEntry === undefined) throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, 'the chain has no SubtensorModule Uids/Weights storage', { context: { path: '--chain', value: redactUrl(url) } });
+      const uid = (await uidsEntry(netuid, hotkey)).toJSON();
+      if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
+      const raw = (await weightsEntry(mechanismStorageIndex(netuid), uid)).toJSON();
+      const pairs = (Array.isArray(raw) ? raw : []).map((p) => {
+        const [u, w] = p as [unknown, unknown];
+        return Object.freeze([Number(u), Number(w)] as const);
+      });
+      return Object.freeze({ block, validatorUid: uid, pairs: Object.freeze(pairs) });
+    });
+  return { read, close: () => connection.close() };
+}
+
+/**
+ * Compares a bundle's u16 vector with the weights on chain. The chain does not store the submitted values:
+ * it max-upscales them (`chainUpscale` of `@subnet/chain`, Subtensor's `vec_u16_max_upscale_to_u16`), so the
+ * expected value of each uid is the upscaled bundle value. A uid absent on one side counts as weight 0.
+ *
+ * @param audit - the bundle's audit (its `weights`, `epoch`, `netuid`, `validator_hotkey`)
+ * @param netuid - the subnet asked for with `--netuid`
+ * @param chain - what the chain holds after the submission block
+ * @returns the mismatches (stage `chain.weights`, `chain.netuid` or `chain.validator`), empty when equal
+ * @example compareChainWeights(audit, 1, await chain.read(1, hotkey, block)).length // 0
+ */
+export function compareChainWeights(audit: BundleAudit, netuid: number, chain: ChainWeights): readonly Mismatch[] {
+  const epoch = audit.epoch;
+  const out: Mismatch[] = [];
+  if (audit.netuid !== netuid) out.push({ epoch, stage: 'chain.netuid', miner: null, field: '', path: 'bundle.netuid', kind: 'value', expected: netuid, claimed: audit.netuid });
+  if (chain.validatorUid === null) {
+    out.push({ epoch, stage: 'chain.validator', miner: null, field: '', path: 'bundle.validator_hotkey', kind: 'value', expected: `a uid on subnet ${netuid} at block ${chain.block}`, claimed: audit.validator_hotkey });
+    return Object.freeze(out);
+  }
+  const weights = audit.weights ?? [];
+  const upscaled = chainUpscale(weights.map((w) => w.weight));
+  const expected = new Map<number, number>();
+  weights.forEach((w, i) => expected.set(w.uid, upscaled[i] ?? 0));
+  const onChain = new Map<number, number>(chain.pairs.map(([u, w]) => [u, w]));
+  const hotkeys = new Map<number, string | null>(weights.map((w) => [w.uid, w.hotkey]));
+  const uids = [...new Set([...expected.keys(), ...onChain.keys()])].sort((a, b) => a - b);
+  for (const uid of uids) {
+    const e = expected.get(uid) ?? 0;
+    const c = onChain.get(uid) ?? 0;
+    if (e !== c) {
+      out.push({ epoch, stage: 'chain.weights', miner: { hotkey: hotkeys.get(uid) ?? null, uid }, field: `Weights[${netuid}][${chain.validatorUid}]`, path: 'bundle.result.u16', kind: 'value', expected: e, claimed: c });
+    }
+  }
+  return Object.freeze(out);
+}

@@ -1,0 +1,161 @@
+import { writeFile } from 'node:fs/promises';
+
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+
+import { isSubnetError } from '@subnet/core';
+
+import { formatReport } from './audit-report.js';
+import { openChainReader } from './chain-weights.js';
+import { fetchBundles } from './fetch-bundles.js';
+import { renderHtmlReport } from './html-report.js';
+import type { ProgressStream } from './progress.js';
+import { createProgress } from './progress.js';
+import { signatureVerifier } from './signature-verifier.js';
+import { verifyBundles } from './verify-run.js';
+
+/** Where the CLI writes: stdout for the report, stderr for progress and errors. */
+export interface CliIo {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: ProgressStream;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^(0|[1-9][0-9]*)$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
+    }
+    return Number(value);
+  };
+}
+
+const VERIFY_HELP = `
+Checks, for each bundle: schema, digest (sha256 of the canonical JSON), the validator's sr25519
+signature, and that @subnet/bundle's computeEpoch recomputes every intermediate and final value exactly.
+
+Exit codes: 0 every bundle matches; 1 at least one mismatch; 2 invalid input (unreadable file, malformed
+JSON, not a bundle, bad option). 2 takes precedence over 1.
+
+Examples:
+  $ auditor-replay verify bundles/
+  $ auditor-replay verify epoch-41.json epoch-42.json --json
+  $ auditor-replay verify bundles/ --report audit.html
+  $ auditor-replay verify bundles/ --jobs 2
+  $ auditor-replay verify bundles/ --chain ws://127.0.0.1:9944 --netuid 1
+`;
+
+const FETCH_HELP = `
+Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] into DIR/epoch-<n>.json.
+Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 means no bundle.
+
+Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
+
+Example:
+  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 10 --to 20 --out bundles/
+  $ auditor-replay verify bundles/
+`;
+
+/**
+ * Runs the auditor CLI: `verify BUNDLE...` and `fetch`. Never calls `process.exit`; returns the exit code.
+ *
+ * @param argv - the arguments after the program name (`['verify', 'bundles/', '--json']`)
+ * @param io - stdout and stderr
+ * @returns 0, 1 or 2 (see `--help`)
+ * @example process.exitCode = await runCli(process.argv.slice(2), process)
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let code = 0;
+  const program = new Command('auditor-replay')
+    .description("Anyone can check a validator's weights: verify signed audit bundles (SPEC E) by recomputing every value.")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError()
+    .addHelpText('after', '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n');
+
+  program
+    .command('verify')
+    .description('verify audit bundles: digest, signature, recomputation, and optionally the weights on chain')
+    .argument('<bundle...>', 'bundle files or directories of *.json bundles')
+    .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
+    .option('--report <file.html>', 'also write a self-contained HTML report (weights chart, every mismatch)')
+    .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block')
+    .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
+    .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
+    .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
+    .option('--max-lines <n>', 'mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
+    .addHelpText('after', VERIFY_HELP)
+    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; jobs: number }) => {
+      if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
+        io.stderr.write('error: --chain and --netuid go together\n');
+        code = 2;
+        return;
+      }
+      const verify = await signatureVerifier();
+      const chain = opts.chain === undefined ? undefined : await openChainReader(opts.chain, opts.chainTimeout);
+      try {
+        const report = await verifyBundles(operands, {
+          verify,
+          ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
+          progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
+          jobs: opts.jobs,
+        });
+        if (opts.report !== undefined) await writeFile(opts.report, renderHtmlReport(report));
+        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.maxLines)}\n`);
+        code = report.exit_code;
+      } finally {
+        await chain?.close();
+      }
+    });
+
+  program
+    .command('fetch')
+    .description("download signed bundles from a validator's API")
+    .requiredOption('--validator <url>', 'the validator base URL, e.g. http://127.0.0.1:8091')
+    .requiredOption('--from <epoch>', 'first epoch', integer('--from', 0, Number.MAX_SAFE_INTEGER))
+    .requiredOption('--to <epoch>', 'last epoch (inclusive)', integer('--to', 0, Number.MAX_SAFE_INTEGER))
+    .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into')
+    .option('--timeout <ms>', 'per-request timeout', integer('--timeout', 1, 3_600_000), 10_000)
+    .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
+    .option('--quiet', 'no progress on stderr')
+    .addHelpText('after', FETCH_HELP)
+    .action(async (opts: { validator: string; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
+      if (opts.to < opts.from) {
+        io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
+        code = 2;
+        return;
+      }
+      if (!/^https?:\/\//.test(opts.validator)) {
+        io.stderr.write('error: --validator must be an http:// or https:// URL\n');
+        code = 2;
+        return;
+      }
+      const results = await fetchBundles({
+        validator: opts.validator,
+        from: opts.from,
+        to: opts.to,
+        outDir: opts.out,
+        timeoutMs: opts.timeout,
+        retries: opts.retries,
+        progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
+      });
+      const saved = results.filter((r) => r.status === 'saved').length;
+      for (const r of results) if (r.status !== 'saved') io.stdout.write(`epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
+      io.stdout.write(`${saved}/${results.length} bundle(s) saved to ${opts.out}\n`);
+      code = saved === results.length ? 0 : 1;
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every parse error is invalid input.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (isSubnetError(error)) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  return code;
+}
+

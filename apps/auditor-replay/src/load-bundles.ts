@@ -1,0 +1,80 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { SubnetError } from '@subnet/core';
+
+import { AUDITOR_ERROR_CODES } from './errors.js';
+
+/** A bundle document read from disk, or why it could not be read. */
+export type LoadedDocument =
+  | { readonly source: string; readonly ok: true; readonly value: unknown }
+  | { readonly source: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly path: string | null } };
+
+/**
+ * Orders file names with numbers compared as numbers (`epoch-2.json` before `epoch-10.json`).
+ *
+ * @param a - a name
+ * @param b - another name
+ * @returns negative, zero or positive, as for `Array.prototype.sort`
+ * @example ['epoch-10.json', 'epoch-2.json'].sort(compareFileNames) // ['epoch-2.json', 'epoch-10.json']
+ */
+export function compareFileNames(a: string, b: string): number {
+  const pa = a.split(/(\d+)/);
+  const pb = b.split(/(\d+)/);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    if (x === y) continue;
+    if (i % 2 === 1) return Number(x) - Number(y) || (x < y ? -1 : 1);
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/**
+ * Expands the command-line operands into bundle files: a file is itself, a directory gives every `*.json`
+ * file directly inside it, ordered by name with numbers compared as numbers.
+ *
+ * @param operands - files and directories
+ * @returns the files in order (duplicates removed)
+ * @throws SubnetError `AUDITOR_UNREADABLE` naming the operand that does not exist or cannot be listed
+ * @example await expandOperands(['bundles/']) // ['bundles/epoch-1.json', 'bundles/epoch-2.json']
+ */
+export async function expandOperands(operands: readonly string[]): Promise<readonly string[]> {
+  const out: string[] = [];
+  for (const [i, operand] of operands.entries()) {
+    let info;
+    try {
+      info = await stat(operand);
+    } catch (cause) {
+      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, 'cannot read this bundle path', { context: { path: `BUNDLE[${i}]`, value: operand }, cause });
+    }
+    if (info.isDirectory()) {
+      const names = (await readdir(operand)).filter((n) => n.endsWith('.json')).sort(compareFileNames);
+      out.push(...names.map((n) => join(operand, n)));
+    } else out.push(operand);
+  }
+  return Object.freeze([...new Set(out)]);
+}
+
+/**
+ * Reads and JSON-parses one bundle file. Never throws: an unreadable file or malformed JSON is returned
+ * as an error (`AUDITOR_UNREADABLE`, `AUDITOR_MALFORMED_JSON`) so one bad file does not stop the others.
+ *
+ * @param file - the path
+ * @returns the document or the error
+ * @example const doc = await loadDocument('epoch-7.json'); if (doc.ok) audit(doc.value)
+ */
+export async function loadDocument(file: string): Promise<LoadedDocument> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null } };
+  }
+  try {
+    return { source: file, ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} is not JSON: ${(error as Error).message}`, path: null } };
+  }
+}

@@ -1,0 +1,161 @@
+import type { ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import type { SignatureVerifier } from '@subnet/bundle';
+
+import type { BundleAudit } from './audit-bundle.js';
+import { auditBundle } from './audit-bundle.js';
+import type { AuditReport } from './audit-report.js';
+import { buildReport } from './audit-report.js';
+import type { ChainWeightsReader } from './chain-weights.js';
+import { compareChainWeights } from './chain-weights.js';
+import { expandOperands, loadDocument } from './load-bundles.js';
+import type { Progress } from './progress.js';
+
+/** Options of {@link verifyBundles}. */
+export interface VerifyOptions {
+  readonly verify: SignatureVerifier;
+  /** Also compare with the chain: the reader and the subnet (`--chain URL --netuid N`). */
+  readonly chain?: { readonly read: ChainWeightsReader; readonly netuid: number };
+  /** Makes the progress display once the number of bundles is known. */
+  readonly progress?: (total: number) => Progress;
+  /** Worker processes verifying files in parallel (default 1: in this process). */
+  readonly jobs?: number;
+}
+
+/**
+ * Verifies every bundle named by the operands (files, or directories of `*.json`): loads each, audits it
+ * ({@link auditBundle}), and with `chain` compares the submitted weights with the chain's after the
+ * submission block. A bundle that was not submitted (dry run, failed) has nothing on chain to compare:
+ * its chain check stays `null`.
+ *
+ * @param operands - files and directories
+ * @param options - signature check, optional chain reader, optional progress
+ * @returns the report with its exit code
+ * @throws SubnetError `AUDITOR_UNREADABLE` when an operand does not exist
+ * @example const report = await verifyBundles(['bundles/'], { verify: await signatureVerifier() })
+ */
+export async function verifyBundles(operands: readonly string[], options: VerifyOptions): Promise<AuditReport> {
+  const files = await expandOperands(operands);
+  const progress = options.progress?.(files.length);
+  const finish = async (audit: BundleAudit): Promise<BundleAudit> => {
+    let out = audit;
+    if (options.chain !== undefined && audit.status !== 'invalid' && audit.submission_block !== null && audit.validator_hotkey !== null) {
+      const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
+      const found = compareChainWeights(audit, options.chain.netuid, onChain);
+      out = {
+        ...audit,
+        status: audit.status === 'ok' && found.length === 0 ? 'ok' : 'mismatch',
+        checks: { ...audit.checks, chain: found.length === 0 },
+        mismatches: [...audit.mismatches, ...found],
+      };
+    }
+    progress?.tick(out.source, out.status);
+    return Object.freeze(out);
+  };
+  const jobs = Math.min(options.jobs ?? 1, files.length);
+  let audits: BundleAudit[];
+  if (jobs > 1) {
+    audits = await auditInWorkers(files, jobs, finish);
+  } else {
+    audits = [];
+    for (const file of files) audits.push(await finish(await auditFile(file, options.verify)));
+  }
+  progress?.done();
+  return buildReport(audits);
+}
+
+/**
+ * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit.
+ *
+ * @param file - the path
+ * @param verify - the signature check
+ * @returns the audit
+ * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
+ */
+export async function auditFile(file: string, verify: SignatureVerifier): Promise<BundleAudit> {
+  const doc = await loadDocument(file);
+  if (doc.ok) return auditBundle(doc.value, file, verify).audit;
+  return {
+    source: file,
+    status: 'invalid',
+    epoch: null,
+    netuid: null,
+    validator_hotkey: null,
+    checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
+    mismatches: [],
+    error: doc.error,
+    weights: null,
+    submission_block: null,
+  };
+}
+
+/**
+ * Starts one verify worker process: the script next to this module (`dist/verify-worker.js` once built),
+ * with this process's Node options; from TypeScript source (tests) `src/verify-worker.ts` through tsx with
+ * the `source` export condition. Child processes, not worker threads: Node 20 applies no `--import` loader
+ * hooks to worker threads, and a bundle verification shares nothing, so processes cost only their start.
+ */
+function startWorker(): ChildProcess {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const script = fileURLToPath(new URL(fromSource ? './verify-worker.ts' : './verify-worker.js', import.meta.url));
+  const execArgv = fromSource ? ['--conditions=source', '--import', 'tsx'] : process.execArgv;
+  return fork(script, [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
+/** Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. */
+async function auditInWorkers(files: readonly string[], jobs: number, finish: (audit: BundleAudit) => Promise<BundleAudit>): Promise<BundleAudit[]> {
+  const results = new Array<BundleAudit | undefined>(files.length);
+  let next = 0;
+  const workers = Array.from({ length: jobs }, () => startWorker());
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            let busy = false;
+            const send = () => {
+              if (next >= files.length) {
+                busy = false;
+                resolve();
+                return;
+              }
+              const index = next++;
+              busy = true;
+              worker.send({ index, file: files[index] });
+            };
+            worker.on('message', (message: { index: number; audit: BundleAudit }) => {
+              finish(message.audit).then((audit) => {
+                results[message.index] = audit;
+                send();
+              }, reject);
+            });
+            worker.once('error', reject);
+            worker.once('exit', (code) => {
+              if (busy) reject(new Error(`a verify worker exited with code ${String(code)} before answering`));
+            });
+            send();
+          }),
+      ),
+    );
+  } finally {
+    for (const w of workers) w.kill();
+  }
+  return results.map((audit, i) => audit ?? invalidMissing(files[i] ?? ''));
+}
+
+function invalidMissing(file: string): BundleAudit {
+  return {
+    source: file,
+    status: 'invalid',
+    epoch: null,
+    netuid: null,
+    validator_hotkey: null,
+    checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
+    mismatches: [],
+    error: { code: 'AUDITOR_UNREADABLE', message: `no result for ${file}`, path: null },
+    weights: null,
+    submission_block: null,
+  };
+}
