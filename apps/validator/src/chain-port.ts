@@ -37,6 +37,11 @@ export interface ChainPort {
   preflight(uids: readonly number[], weights: readonly number[]): Promise<void>;
   /** Submits the weights and waits for inclusion. */
   setWeights(uids: readonly number[], weights: readonly number[]): Promise<ChainSubmission>;
+  /**
+   * Reveals every stored commit-reveal (v2) commit whose window is open; returns how many were revealed.
+   * Called on every head tick. Absent when the chain access has no commits to reveal (fakes, dry runs).
+   */
+  revealPending?(): Promise<number>;
   /** Reconnects so far. */
   reconnects(): number;
   close(): Promise<void>;

@@ -46,6 +46,8 @@ export const validatorConfigSchema = z.strictObject({
       poll_ms: z.number().int().min(10).max(60_000).default(1000),
       dry_run: z.boolean().default(false),
       wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
+      /** Where commit-reveal salts wait for their reveal (secret until revealed: keep out of bundles.dir). */
+      commit_store: z.string().min(1).default('./commits.json'),
     })
     .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
@@ -238,6 +240,7 @@ chain:
   poll_ms: 1000              # how often the chain head is read
   wait: inBlock              # inBlock or finalized
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
+  commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)
 
 bundles:
   dir: ./bundles             # one signed audit bundle per epoch: epoch-<n>.json

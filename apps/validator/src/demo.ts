@@ -126,7 +126,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
       server: { port: 0, executor_token: token },
       database: { path: join(dir, 'validator.sqlite') },
-      chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100 },
+      chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100, commit_store: join(dir, 'commits.json') },
       bundles: { dir: join(dir, 'bundles') },
       log: { level: 'warn' },
       scoring: DEMO_SCORING,

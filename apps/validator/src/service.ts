@@ -90,7 +90,14 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   try {
     chain =
       options.chain ??
-      (await connectSubnetChain({ endpoint: config.chain.endpoint, netuid: config.netuid, hotkeyUri, wait: config.chain.wait, logger }));
+      (await connectSubnetChain({
+        endpoint: config.chain.endpoint,
+        netuid: config.netuid,
+        hotkeyUri,
+        wait: config.chain.wait,
+        commitStorePath: config.chain.commit_store,
+        logger,
+      }));
   } catch (error) {
     await storage.close();
     throw error;
@@ -150,6 +157,15 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       const r = chain.reconnects();
       if (r > seenReconnects) metrics.chainReconnects.inc(r - seenReconnects);
       seenReconnects = r;
+    }
+    if (chain.revealPending !== undefined && !config.chain.dry_run) {
+      try {
+        const revealed = await chain.revealPending();
+        if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
+      } catch (error) {
+        metrics.chainErrors.inc();
+        logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
+      }
     }
     if (!started) {
       await refresh();

@@ -1,4 +1,4 @@
-import { connectChain, createChainClient, loadSigner, preflight } from '@subnet/chain';
+import { connectChain, createChainClient, fileCommitStore, loadSigner, preflight } from '@subnet/chain';
 import type { ChainClient, ChainConnection } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
 
@@ -13,6 +13,8 @@ export interface SubnetChainOptions {
   /** Secret key URI of the validator hotkey (never logged). */
   readonly hotkeyUri: string;
   readonly wait: 'inBlock' | 'finalized';
+  /** File that keeps commit-reveal salts until their reveal, across restarts. */
+  readonly commitStorePath: string;
   /** Reconnect when no new head arrived for this long (ms). */
   readonly staleHeadMs?: number;
   readonly requestTimeoutMs?: number;
@@ -26,7 +28,7 @@ export interface SubnetChainOptions {
  * @param options - endpoint, netuid, hotkey URI, inclusion wait
  * @returns the chain port
  * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails; `CHAIN_*` codes
- * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, hotkeyUri: '//Alice', wait: 'inBlock' })
+ * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, hotkeyUri: '//Alice', wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
   let connection: ChainConnection;
@@ -48,7 +50,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
             },
           }),
     });
-    client = await createChainClient({ connection, signer, u16Mode: 'sum' });
+    client = await createChainClient({ connection, signer, u16Mode: 'sum', commitStore: fileCommitStore(options.commitStorePath) });
   } catch (error) {
     if (error instanceof SubnetError && error.code.startsWith('CHAIN_')) throw error;
     throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${(error as Error).message}`, {}, error);
@@ -84,8 +86,17 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
     setWeights: async (uids, weights) => {
       const map = new Map<number, number>();
       uids.forEach((uid, i) => map.set(uid, weights[i] ?? 0));
-      const submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait });
+      // On a commit-reveal v4 subnet the chain reveals about one epoch later; the epoch loop must not
+      // block on it (the submission is the confirmed commit; the bundle records the call used).
+      const submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
       return { block: submission.blockNumber, extrinsicHash: submission.extrinsicHash, call: submission.call };
+    },
+    revealPending: async () => {
+      const outcomes = await client.revealPending({ wait: options.wait });
+      for (const o of outcomes) {
+        if (o.status === 'revealed' || o.status === 'expired') options.logger?.info({ commitHash: o.commitHash, status: o.status }, 'commit-reveal commit');
+      }
+      return outcomes.filter((o) => o.status === 'revealed').length;
     },
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 
+import { join } from 'node:path';
+
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { connectChain } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
@@ -54,4 +57,62 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
       t.cleanup();
     }
   }, 90_000);
+
+  it('on a commit-reveal v2 subnet it commits, keeps the salt in its commit store, and reveals in the window', async () => {
+    const devnet = await startDevnet({
+      neurons: 6,
+      validators: 2,
+      // A reveal window is one chain epoch (10 blocks, 2 s here); validator epochs (40 blocks) are longer,
+      // so the loop is idle, and revealing, for most of every window.
+      tempo: 10,
+      weightsSetRateLimit: 0n,
+      blockTime: 200,
+      commitReveal: true,
+      commitRevealVersion: 2,
+    });
+    const t = tempDir();
+    const outcomes: EpochOutcome[] = [];
+    const config = testConfig(t.dir, {
+      validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
+      chain: { endpoint: devnet.url, epoch_length: 40, poll_ms: 100, commit_store: join(t.dir, 'commits.json') },
+    });
+    const service = await startValidator({ config, logger: silent });
+    const reader = await connectChain({ network: devnet.url });
+    const weightsOfUid0 = () =>
+      reader.request('weights', async (api) => {
+        const query = api.query.subtensorModule?.weights;
+        if (query === undefined) throw new Error('the devnet metadata has no SubtensorModule.Weights');
+        return (await query(devnet.netuid, 0)).toJSON() as unknown[];
+      });
+    try {
+      service.onEpoch((o) => outcomes.push(o));
+      const miner = devnet.accounts[3]?.hotkey.address ?? '';
+      expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('cr-v2', miner))).status).toBe(201);
+      let deadline = Date.now() + 60_000;
+      while (!outcomes.some((o) => o.status === 'submitted') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const committed = outcomes.find((o) => o.status === 'submitted');
+      // The submission is the confirmed commit, not weights: nothing is set until the reveal.
+      expect(committed?.submission?.call).toMatch(/^SubtensorModule\.commit_(mechanism_)?weights$/);
+      const storedHashes = () =>
+        (JSON.parse(readFileSync(join(t.dir, 'commits.json'), 'utf8')) as { commits: { commit_hash: string }[] }).commits.map((c) => c.commit_hash);
+      const [first] = storedHashes();
+      expect(first).toMatch(/^0x[0-9a-f]{64}$/);
+      deadline = Date.now() + 60_000;
+      let weights: unknown[] = [];
+      while (weights.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        weights = await weightsOfUid0();
+      }
+      expect(weights.length).toBeGreaterThan(0);
+      // Once the client has confirmed the reveal (WeightsRevealed, Weights read back) it drops that
+      // commit's salt; later epochs may have committed again.
+      while (storedHashes().includes(first ?? '') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(storedHashes()).not.toContain(first);
+    } finally {
+      await reader.close();
+      await service.stop();
+      await devnet.stop();
+      t.cleanup();
+    }
+  }, 120_000);
 });

@@ -114,7 +114,7 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
       validator: { hotkey_uri: '//Alice' },
       server: { port: 0, executor_token: TOKEN, body_limit_bytes: 64 * 1024 },
       database: { path: join(dir, 'validator.sqlite') },
-      chain: { epoch_length: 10, poll_ms: 20 },
+      chain: { epoch_length: 10, poll_ms: 20, commit_store: join(dir, 'commits.json') },
       bundles: { dir: join(dir, 'bundles') },
       log: { level: 'silent' },
       scoring,
