@@ -158,15 +158,6 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       if (r > seenReconnects) metrics.chainReconnects.inc(r - seenReconnects);
       seenReconnects = r;
     }
-    if (chain.revealPending !== undefined && !config.chain.dry_run) {
-      try {
-        const revealed = await chain.revealPending();
-        if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
-      } catch (error) {
-        metrics.chainErrors.inc();
-        logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
-      }
-    }
     if (!started) {
       await refresh();
       await resolveInterrupted(deps);
@@ -179,6 +170,17 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         emit(await closeEpoch(deps, previous));
       }
       return;
+    }
+    // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
+    // which makes the service ready, stays as short as it can be).
+    if (chain.revealPending !== undefined && !config.chain.dry_run) {
+      try {
+        const revealed = await chain.revealPending();
+        if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
+      } catch (error) {
+        metrics.chainErrors.inc();
+        logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
+      }
     }
     const epoch = Number(head / BigInt(epochLength));
     if (current !== undefined && epoch > current) {

@@ -13,6 +13,16 @@ import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
 
+/** Waits until the service answers /readyz with 200, as a client should before its first POST. */
+async function untilReady(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if ((await fetch(`${url}/readyz`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not become ready in 30 s`);
+}
+
 describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chain)', () => {
   it('the default run: records over HTTP, weights land on the devnet each epoch, signed bundles that recompute identically', async () => {
     const t = tempDir();
@@ -42,6 +52,7 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
     const service = await startValidator({ config, logger: silent });
     try {
       service.onEpoch((o) => outcomes.push(o));
+      await untilReady(service.url);
       const miner = devnet.accounts[3]?.hotkey.address ?? '';
       expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('before-drop', miner))).status).toBe(201);
       devnet.faults.dropConnections();
@@ -86,6 +97,7 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
       });
     try {
       service.onEpoch((o) => outcomes.push(o));
+      await untilReady(service.url);
       const miner = devnet.accounts[3]?.hotkey.address ?? '';
       expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('cr-v2', miner))).status).toBe(201);
       let deadline = Date.now() + 60_000;
