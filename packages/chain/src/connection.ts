@@ -77,6 +77,11 @@ export interface ChainConnection {
  * @throws SubnetError `CHAIN_REQUEST_TIMEOUT` when the limit passes first
  * @example await withTimeout(api.rpc.chain.getHeader(), 5000, 'chain_getHeader')
  */
+/** Whether an error is the socket going away (as @polkadot/api reports it), not an answer from the node. */
+export function isTransportError(error: unknown): boolean {
+  return !isSubnetError(error) && /disconnected|not connected|websocket|abnormal closure/i.test(error instanceof Error ? error.message : String(error));
+}
+
 export async function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
@@ -236,8 +241,19 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
         try {
           return await withTimeout(run(api), Math.max(1, deadline - Date.now()), label);
         } catch (error) {
-          const transport = !isSubnetError(error) && /disconnected|not connected|websocket|abnormal closure/i.test(error instanceof Error ? error.message : String(error));
-          if (!idempotent || !transport || Date.now() >= deadline) throw error;
+          const transport = isTransportError(error);
+          if (!transport || !idempotent) throw error;
+          if (Date.now() >= deadline) {
+            // Gave up waiting for the socket to come back: a typed error, never the raw socket message
+            // (it names the endpoint, credentials included).
+            throw chainError('ConnectionLost', `${label} failed: the connection dropped and did not come back within ${timeoutMs} ms`, {
+              source: 'client',
+              stage: 'read',
+              label,
+              timeoutMs,
+              endpoints: redacted,
+            });
+          }
           log.debug?.('request failed on a dropped socket; retrying after reconnect', { label });
           await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
         }

@@ -146,6 +146,7 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['TimelockNoRevealEpoch', false, 'Tempo is 0: the subnet never runs an epoch, so a timelocked commit would never be revealed; ask the subnet owner.'],
   ['TimelockRevealMissing', false, 'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.'],
   ['TimelockRevealTimeout', true, 'The timelocked commit is still queued after the wait (chain stalled or reveal epoch far away): call confirmTimelockedReveal again later.'],
+  ['ConnectionLost', true, 'The socket dropped and no endpoint came back within the request time limit: the node or network is down; the client keeps reconnecting, retry later.'],
 ];
 
 function buildTable(): ReadonlyMap<string, ChainErrorInfo> {

@@ -47,11 +47,17 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
   });
 
   it('survives a connection dropped mid-submission: finds the extrinsic after reconnecting, exactly once', async () => {
-    h = await startHarness();
+    // Reconnecting can take seconds on a loaded machine: give each request room to outlast it.
+    h = await startHarness({}, 0, { requestTimeoutMs: 30_000 });
     await h.devnet.produceBlock();
     const before = await h.nonceOf(h.client.signer.address);
     const work = h.client.setWeights({ netuid: 1, weights: { '3': 1 } });
-    setTimeout(() => h?.devnet.faults.dropConnections(), 60);
+    // Drop every connection once the node holds the extrinsic and before any block includes it: the
+    // client cannot know whether its submission arrived, and must find it rather than send it again.
+    const deadline = Date.now() + 30_000;
+    while (h.devnet.poolSize() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(h.devnet.poolSize()).toBe(1);
+    h.devnet.faults.dropConnections();
     const ok = await h.drive(work, 40);
     expect(ok.kind).toBe('set');
     expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n);
