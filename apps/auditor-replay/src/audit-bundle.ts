@@ -80,23 +80,31 @@ function errorOf(error: unknown): { code: string; message: string; path: string 
   return { code: AUDITOR_ERROR_CODES.invalidBundle, message: error instanceof Error ? error.message : String(error), path: null };
 }
 
-function invalid(source: string, error: { code: string; message: string; path: string | null }, partial: Partial<BundleAudit> = {}): AuditedBundle {
+/**
+ * The audit of a bundle that could not be checked at all (unreadable, not JSON, schema-invalid, or lost
+ * by a worker): every check is unknown except the schema, and `error` says why.
+ *
+ * @param source - where the bundle came from
+ * @param error - the code, message and field path of the reason
+ * @returns the audit (not frozen: callers may add chain results)
+ */
+export function invalidAudit(source: string, error: { code: string; message: string; path: string | null }): BundleAudit {
   return {
-    bundle: null,
-    audit: Object.freeze({
-      source,
-      status: 'invalid',
-      epoch: null,
-      netuid: null,
-      validator_hotkey: null,
-      checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
-      mismatches: [],
-      error: Object.freeze(error),
-      weights: null,
-      submission_block: null,
-      ...partial,
-    }),
+    source,
+    status: 'invalid',
+    epoch: null,
+    netuid: null,
+    validator_hotkey: null,
+    checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
+    mismatches: [],
+    error,
+    weights: null,
+    submission_block: null,
   };
+}
+
+function invalid(source: string, error: { code: string; message: string; path: string | null }, partial: Partial<BundleAudit> = {}): AuditedBundle {
+  return { bundle: null, audit: Object.freeze({ ...invalidAudit(source, Object.freeze(error)), ...partial }) };
 }
 
 /**

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { SignatureVerifier } from '@subnet/bundle';
 
 import type { BundleAudit } from './audit-bundle.js';
-import { auditBundle } from './audit-bundle.js';
+import { auditBundle, invalidAudit } from './audit-bundle.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { AuditReport } from './audit-report.js';
 import { buildReport } from './audit-report.js';
 import type { ChainWeightsReader } from './chain-weights.js';
@@ -77,18 +78,7 @@ export async function verifyBundles(operands: readonly string[], options: Verify
 export async function auditFile(file: string, verify: SignatureVerifier): Promise<BundleAudit> {
   const doc = await loadDocument(file);
   if (doc.ok) return auditBundle(doc.value, file, verify).audit;
-  return {
-    source: file,
-    status: 'invalid',
-    epoch: null,
-    netuid: null,
-    validator_hotkey: null,
-    checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
-    mismatches: [],
-    error: doc.error,
-    weights: null,
-    submission_block: null,
-  };
+  return invalidAudit(file, doc.error);
 }
 
 /**
@@ -146,16 +136,5 @@ async function auditInWorkers(files: readonly string[], jobs: number, finish: (a
 }
 
 function invalidMissing(file: string): BundleAudit {
-  return {
-    source: file,
-    status: 'invalid',
-    epoch: null,
-    netuid: null,
-    validator_hotkey: null,
-    checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
-    mismatches: [],
-    error: { code: 'AUDITOR_UNREADABLE', message: `no result for ${file}`, path: null },
-    weights: null,
-    submission_block: null,
-  };
+  return invalidAudit(file, { code: AUDITOR_ERROR_CODES.unreadable, message: `no result for ${file}`, path: null });
 }
