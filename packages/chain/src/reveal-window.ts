@@ -11,11 +11,33 @@ export interface EpochInput {
 
 const MAX_BLOCKS_SINCE_LAST_STEP = 50_400n;
 
-function shouldRun(state: { last: bigint; pending: bigint; sinceStep: bigint }, tempo: bigint, block: bigint): boolean {
+/** The stateful epoch schedule (README 2.6) as the chain keeps it, plus the epoch index. */
+interface Schedule {
+  last: bigint;
+  pending: bigint;
+  sinceStep: bigint;
+  index: bigint;
+}
+
+function shouldRun(state: Schedule, tempo: bigint, block: bigint): boolean {
   if (tempo === 0n) return false;
   if (state.pending > 0n && block >= state.pending) return true;
   if (state.sinceStep > MAX_BLOCKS_SINCE_LAST_STEP) return true;
   return block - state.last >= tempo;
+}
+
+/**
+ * Runs block `block`'s epoch step (`run_coinbase`) on `state` and returns the epoch an extrinsic in that
+ * block sees afterwards (`current_epoch_with_lookahead`).
+ */
+function step(state: Schedule, tempo: bigint, block: bigint): bigint {
+  if (shouldRun(state, tempo, block)) {
+    state.last = block;
+    state.pending = 0n;
+    state.sinceStep = 0n;
+    state.index += 1n;
+  } else state.sinceStep += 1n;
+  return state.index + (shouldRun(state, tempo, block) ? 1n : 0n);
 }
 
 /**
@@ -34,17 +56,10 @@ export function epochAtBlock(input: EpochInput, block: bigint): bigint {
   if (subnetEpochIndex === null || lastEpochBlock === null) {
     return (block + BigInt(input.netuid) + 1n) / (tempo + 1n);
   }
-  const state = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n };
-  let index = subnetEpochIndex;
-  for (let b = input.head + 1n; b <= block; b += 1n) {
-    if (shouldRun(state, tempo, b)) {
-      state.last = b;
-      state.pending = 0n;
-      state.sinceStep = 0n;
-      index += 1n;
-    } else state.sinceStep += 1n;
-  }
-  return index + (shouldRun(state, tempo, block) ? 1n : 0n);
+  const state: Schedule = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n, index: subnetEpochIndex };
+  let epoch = state.index + (shouldRun(state, tempo, block) ? 1n : 0n);
+  for (let b = input.head + 1n; b <= block; b += 1n) epoch = step(state, tempo, b);
+  return epoch;
 }
 
 /** Blocks in which a reveal is accepted. */
@@ -86,16 +101,9 @@ export function revealWindow(input: EpochInput, commitEpoch: bigint, revealPerio
     if (from > lastB || from > end) return null;
     return Object.freeze({ epoch: target, firstBlock: from, lastBlock: lastB });
   }
-  const state = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n };
-  let index = subnetEpochIndex;
+  const state: Schedule = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n, index: subnetEpochIndex };
   for (let b = input.head + 1n; b <= end; b += 1n) {
-    if (shouldRun(state, tempo, b)) {
-      state.last = b;
-      state.pending = 0n;
-      state.sinceStep = 0n;
-      index += 1n;
-    } else state.sinceStep += 1n;
-    const e = index + (shouldRun(state, tempo, b) ? 1n : 0n);
+    const e = step(state, tempo, b);
     if (e > target) return close(b);
     if (e === target && first === null) first = b;
   }
