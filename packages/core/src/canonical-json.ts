@@ -9,6 +9,17 @@ const TWO_POW_53 = 2 ** 53;
 /** Code of every canonical-JSON rejection. */
 export const CANONICAL_JSON_UNSUPPORTED = 'CORE_CANONICAL_JSON_UNSUPPORTED_VALUE';
 
+/** Code raised when a value nests deeper than {@link CANONICAL_JSON_MAX_DEPTH}. */
+export const CANONICAL_JSON_TOO_DEEP = 'CORE_CANONICAL_JSON_TOO_DEEP';
+
+/**
+ * The deepest nesting canonical JSON serialises: 128 containers. Input is limited to 64 levels at every
+ * boundary (SPEC 0), and a bundle wraps a record in a few levels of its own, so every honest value fits;
+ * anything deeper fails with the coded {@link CANONICAL_JSON_TOO_DEEP} at the same depth on every machine,
+ * never with a RangeError whose threshold depends on the stack size.
+ */
+export const CANONICAL_JSON_MAX_DEPTH = 128;
+
 /**
  * Serialises a value to the canonical JSON of SPEC section 0: UTF-8 text, object keys sorted by Unicode
  * code point, no whitespace, numbers in their shortest round-trip form (`JSON.stringify` of a finite
@@ -20,12 +31,13 @@ export const CANONICAL_JSON_UNSUPPORTED = 'CORE_CANONICAL_JSON_UNSUPPORTED_VALUE
  *
  * @param value - the value to serialise
  * @returns the canonical JSON text
- * @throws SubnetError `CORE_CANONICAL_JSON_UNSUPPORTED_VALUE`, naming the path (`$.a[2].b`) and value
+ * @throws SubnetError `CORE_CANONICAL_JSON_UNSUPPORTED_VALUE`, naming the path (`$.a[2].b`) and value;
+ *   `CORE_CANONICAL_JSON_TOO_DEEP` beyond {@link CANONICAL_JSON_MAX_DEPTH} nested containers
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];
-  write(value, '$', out, new Set());
+  write(value, '$', out, new Set(), 0);
   return out.join('');
 }
 
@@ -73,7 +85,7 @@ function reject(path: string, value: unknown, why: string): never {
   });
 }
 
-function write(value: unknown, path: string, out: string[], ancestors: Set<object>): void {
+function write(value: unknown, path: string, out: string[], ancestors: Set<object>, depth: number): void {
   switch (typeof value) {
     case 'string':
       out.push(JSON.stringify(value));
@@ -104,26 +116,31 @@ function write(value: unknown, path: string, out: string[], ancestors: Set<objec
         return;
       }
       if (ancestors.has(value)) reject(path, '[cycle]', 'a cycle');
+      if (depth >= CANONICAL_JSON_MAX_DEPTH) {
+        throw new SubnetError(CANONICAL_JSON_TOO_DEEP, `canonical JSON nests at most ${CANONICAL_JSON_MAX_DEPTH} levels`, {
+          context: { path, value: Array.isArray(value) ? '[array]' : '[object]', limit: CANONICAL_JSON_MAX_DEPTH },
+        });
+      }
       ancestors.add(value);
-      if (Array.isArray(value)) writeArray(value, path, out, ancestors);
-      else writeObject(value, path, out, ancestors);
+      if (Array.isArray(value)) writeArray(value, path, out, ancestors, depth + 1);
+      else writeObject(value, path, out, ancestors, depth + 1);
       ancestors.delete(value);
       return;
     }
   }
 }
 
-function writeArray(value: readonly unknown[], path: string, out: string[], ancestors: Set<object>): void {
+function writeArray(value: readonly unknown[], path: string, out: string[], ancestors: Set<object>, depth: number): void {
   out.push('[');
   for (let i = 0; i < value.length; i++) {
     if (i > 0) out.push(',');
     if (!(i in value)) reject(`${path}[${i}]`, undefined, 'an array hole');
-    write(value[i], `${path}[${i}]`, out, ancestors);
+    write(value[i], `${path}[${i}]`, out, ancestors, depth);
   }
   out.push(']');
 }
 
-function writeObject(value: object, path: string, out: string[], ancestors: Set<object>): void {
+function writeObject(value: object, path: string, out: string[], ancestors: Set<object>, depth: number): void {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
@@ -135,7 +152,7 @@ function writeObject(value: object, path: string, out: string[], ancestors: Set<
   keys.forEach((key, i) => {
     if (i > 0) out.push(',');
     out.push(JSON.stringify(key), ':');
-    write(record[key], `${path}${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, out, ancestors);
+    write(record[key], `${path}${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, out, ancestors, depth);
   });
   out.push('}');
 }
