@@ -4,4 +4,5 @@ export declare function packageConfig(options?: {
   platform?: 'node' | 'neutral';
   banner?: string;
   dts?: boolean;
+  cjs?: boolean;
 }): Options;

@@ -1,17 +1,26 @@
 // @ts-check
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const specFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'spec.md');
 /**
- * The shared tsup preset: ESM only, Node >= 20.19, declarations, source maps, one entry per public
- * module. Packages call it from their `tsup.config.ts` and pass extra entries (for example a CLI).
+ * The shared tsup preset: ESM (`.js`) and CommonJS (`.cjs`) builds, each with its own declarations
+ * (`.d.ts` and `.d.cts`), Node >= 20.19, source maps, one entry per public module. Packages call it from
+ * their `tsup.config.ts` and pass extra entries (for example a CLI).
  *
- * Apps pass `dts: false`: nobody imports their types, and declarations are the slowest part of a build.
+ * Apps pass `dts: false` and `cjs: false`: nobody imports them, and declarations are the slowest part of
+ * a build.
  *
- * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean }} [options]
+ * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean, cjs?: boolean }} [options]
  * @returns {import('tsup').Options}
  */
 export function packageConfig(options = {}) {
   return {
     entry: options.entry ?? ['src/index.ts'],
-    format: ['esm'],
+    format: options.cjs === false || options.dts === false ? ['esm'] : ['esm', 'cjs'],
+    // `import.meta.url` in the CommonJS build comes from the file's own path.
+    shims: true,
     target: 'node20',
     platform: options.platform ?? 'neutral',
     dts: options.dts ?? true,
@@ -19,10 +28,19 @@ export function packageConfig(options = {}) {
     clean: true,
     splitting: false,
     treeshake: true,
-    // The `source` condition is for our own tests and type checks only: builds resolve dist.
+    // The `@subnet/source` condition is for our own tests and type checks only: builds resolve dist.
     esbuildOptions(esbuild) {
       esbuild.conditions = ['import', 'module', 'default'];
     },
     ...(options.banner ? { banner: { js: options.banner } } : {}),
+    // A published package ships the contract its README links to (`docs/spec.md` inside the tarball).
+    ...(options.dts === false
+      ? {}
+      : {
+          async onSuccess() {
+            mkdirSync('docs', { recursive: true });
+            copyFileSync(specFile, join('docs', 'spec.md'));
+          },
+        }),
   };
 }

@@ -2,10 +2,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Workspace packages export a `source` condition pointing at `src/index.ts`; resolving it first lets
- * `pnpm test` run straight from source, with no build before it.
+ * Workspace packages export a `@subnet/source` condition pointing at `src/index.ts` (scoped, so no other
+ * tool's `source` condition picks it up, and left out of the published manifest); resolving it first
+ * lets `pnpm test` run straight from source, with no build before it.
  */
-const conditions = ['source', 'module', 'node', 'development|production'];
+const conditions = ['@subnet/source', 'module', 'node', 'development|production'];
 
 /**
  * The shared vitest preset. Besides the console reporter it writes `.vitest/results.json`, which the
@@ -20,7 +21,7 @@ const conditions = ['source', 'module', 'node', 'development|production'];
 export function packageTestConfig(options = {}) {
   return defineConfig({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: ['source'] } },
+    ssr: { resolve: { conditions, externalConditions: ['@subnet/source'] } },
     test: {
       include: options.include ?? ['src/**/*.test.ts'],
       reporters: ['default', ['json', { outputFile: '.vitest/results.json' }]],

@@ -52,18 +52,40 @@ describe('the workspace layout (issue: workspace foundation, item 1)', () => {
 
 describe.each(libraries.map((p) => [p.manifest.name, p] as const))('library %s follows the package anatomy', (_name, pkg) => {
   const m = pkg.manifest;
-  it('is ESM, side-effect free, for Node >= 20.19, shipping dist only', () => {
+  it('is ESM-first, side-effect free, for Node >= 20.19, shipping dist, docs and a LICENSE', () => {
     expect(m.type).toBe('module');
     expect(m.sideEffects).toBe(false);
     expect(m.engines?.node).toBe('>=20.19');
     expect(m.files?.includes('dist')).toBe(true);
+    expect(m.files?.includes('docs')).toBe(true);
+    expect(existsSync(join(pkg.dir, 'LICENSE'))).toBe(true);
     expect(m.private).toBeUndefined();
   });
-  it('exports source first (tests run from source), then types, then import, plus ./package.json', () => {
-    const main = m.exports?.['.'] as Record<string, string>;
-    expect(Object.keys(main)).toEqual(['source', 'types', 'import']);
-    expect(main.source).toBe('./src/index.ts');
+  it('exports the scoped source condition first (tests run from source), then ESM and CommonJS each with its own types', () => {
+    const main = m.exports?.['.'] as Record<string, unknown>;
+    expect(Object.keys(main)).toEqual(['@subnet/source', 'import', 'require']);
+    expect(main['@subnet/source']).toBe('./src/index.ts');
+    expect(main.import).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(main.require).toEqual({ types: './dist/index.d.cts', default: './dist/index.cjs' });
     expect(m.exports?.['./package.json']).toBe('./package.json');
+  });
+  it('publishes exports without the workspace-only source condition', () => {
+    const published = (m as { publishConfig?: { exports?: Record<string, unknown> } }).publishConfig?.exports;
+    expect(published).toBeDefined();
+    expect(JSON.stringify(published)).not.toContain('source');
+    expect(JSON.stringify(published)).not.toContain('src/');
+  });
+  it('names its repository, homepage, bugs and keywords', () => {
+    const meta = m as { repository?: { directory?: string }; homepage?: string; bugs?: { url?: string }; keywords?: string[] };
+    expect(meta.repository?.directory).toBe(pkg.relativeDir);
+    expect(meta.homepage).toMatch(/^https:\/\//);
+    expect(meta.bugs?.url).toMatch(/^https:\/\//);
+    expect(meta.keywords?.length).toBeGreaterThan(0);
+  });
+  it('lets consumers share zod and @polkadot: those are peer dependencies, other versions are ranges', () => {
+    const deps = m.dependencies ?? {};
+    for (const name of Object.keys(deps)) expect(name === 'zod' || name.startsWith('@polkadot/'), name).toBe(false);
+    for (const [name, range] of Object.entries(deps)) expect(`${name}@${range}`).toMatch(/@(workspace:\^|\^)/);
   });
   it('builds with the shared tsup preset and tests with the shared vitest preset', () => {
     expect(readFileSync(join(pkg.dir, 'tsup.config.ts'), 'utf8')).toContain('@subnet/tsup-config');

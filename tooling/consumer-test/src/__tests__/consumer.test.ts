@@ -1,0 +1,205 @@
+// A third party installs one package from a tarball into a project of its own. This test does exactly
+// that for every publishable package: `pnpm pack`, a fresh npm project in the system temp folder (outside
+// the workspace, so nothing resolves through it), then the package used from ESM `import`, CommonJS
+// `require`, and TypeScript under node16 (ESM and CommonJS) and bundler resolution, where a deliberate
+// type error must be reported (proving the types resolved instead of silently falling back to `any`).
+// publint and are-the-types-wrong judge each tarball's manifest.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+const attw = join(dirname(require.resolve('@arethetypeswrong/cli/package.json')), 'dist', 'index.js');
+
+interface Publishable {
+  readonly name: string;
+  readonly dir: string;
+  readonly manifest: Record<string, unknown> & { name: string; peerDependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+}
+
+const publishable: Publishable[] = readdirSync(join(root, 'packages'))
+  .sort()
+  .map((name) => join(root, 'packages', name))
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Publishable['manifest'] }))
+  .filter(({ manifest }) => manifest.private !== true)
+  .map(({ dir, manifest }) => ({ name: manifest.name, dir, manifest }));
+
+let work: string;
+const tarballs = new Map<string, string>();
+const unpacked = new Map<string, string>();
+/** Runtime export names of each package, read from the ESM build inside the fresh project. */
+let exportNames: Record<string, string[]> = {};
+
+function run(command: string, args: readonly string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (${String(result.status)}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** The anchors GitHub and npm give a Markdown file's headings (lowercase, punctuation dropped, spaces to hyphens). */
+function headingSlugs(markdown: string): Set<string> {
+  const slugs = new Set<string>();
+  for (const match of markdown.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const base = (match[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let slug = base;
+    for (let i = 1; slugs.has(slug); i++) slug = `${base}-${i}`;
+    slugs.add(slug);
+  }
+  return slugs;
+}
+
+function pnpm(): { command: string; prefix: string[] } {
+  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+  if (probe.status === 0) return { command: 'pnpm', prefix: [] };
+  return { command: 'npx', prefix: ['--yes', 'pnpm@10.34.8'] };
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'subnet-consumer-'));
+  const packs = join(work, 'tarballs');
+  mkdirSync(packs);
+  const { command, prefix } = pnpm();
+  for (const pkg of publishable) {
+    expect(existsSync(join(pkg.dir, 'dist', 'index.js')), `${pkg.name} is built (turbo runs ^build before this test)`).toBe(true);
+    const out = run(command, [...prefix, 'pack', '--pack-destination', packs], pkg.dir).trim().split('\n').at(-1) ?? '';
+    const tarball = out.startsWith('/') ? out : join(packs, out.split('/').at(-1) ?? out);
+    expect(existsSync(tarball), `pnpm pack wrote ${tarball}`).toBe(true);
+    tarballs.set(pkg.name, tarball);
+    const into = join(work, 'unpacked', pkg.name.replace('/', '__'));
+    mkdirSync(into, { recursive: true });
+    execFileSync('tar', ['-xzf', tarball, '-C', into]);
+    unpacked.set(pkg.name, join(into, 'package'));
+  }
+
+  // The consumer: a fresh npm project that knows nothing of the workspace.
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
+  const peers = new Map<string, string>();
+  for (const pkg of publishable) {
+    for (const name of Object.keys(pkg.manifest.peerDependencies ?? {})) {
+      const version = pkg.manifest.devDependencies?.[name];
+      if (version !== undefined) peers.set(name, version);
+    }
+  }
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values(), ...[...peers].map(([n, v]) => `${n}@${v}`)], app);
+
+  writeFileSync(
+    join(app, 'esm.mjs'),
+    `const names = ${JSON.stringify(publishable.map((p) => p.name))};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(await import(name)).sort();\nconsole.log(JSON.stringify(out));\n`,
+  );
+  exportNames = JSON.parse(run(process.execPath, ['esm.mjs'], app)) as Record<string, string[]>;
+}, 900_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+describe('every publishable package, installed from its tarball outside the workspace', () => {
+  it('is listed as a dev dependency here, so turbo builds it before this test', () => {
+    const own = JSON.parse(readFileSync(join(root, 'tooling', 'consumer-test', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    for (const pkg of publishable) expect(own.devDependencies[pkg.name], pkg.name).toBe('workspace:*');
+  });
+
+  it.each(publishable.map((p) => [p.name]))('%s loads with ESM import and exports something', (name) => {
+    expect(exportNames[name]?.length ?? 0).toBeGreaterThan(0);
+  });
+
+  it('loads every package with CommonJS require, with the same export names as ESM', () => {
+    const app = join(work, 'app');
+    writeFileSync(
+      join(app, 'cjs.cjs'),
+      `const names = ${JSON.stringify(publishable.map((p) => p.name))};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(require(name)).filter((k) => k !== '__esModule').sort();\nconsole.log(JSON.stringify(out));\n`,
+    );
+    const cjs = JSON.parse(run(process.execPath, ['cjs.cjs'], app)) as Record<string, string[]>;
+    for (const pkg of publishable) expect(cjs[pkg.name], pkg.name).toEqual(exportNames[pkg.name]);
+  });
+
+  it.each([
+    ['node16, an ESM project', { module: 'node16', moduleResolution: 'node16' }, 'module', 'index.mts'],
+    ['node16, a CommonJS project', { module: 'node16', moduleResolution: 'node16' }, 'commonjs', 'index.cts'],
+    ['bundler resolution', { module: 'esnext', moduleResolution: 'bundler' }, 'module', 'index.ts'],
+  ] as const)('type-checks under %s, and reports the deliberate type error of each package', (_label, options, type, file) => {
+    const project = join(work, `ts-${options.moduleResolution}-${type}`);
+    mkdirSync(project);
+    // The fresh project's node_modules, seen from here: TypeScript walks up to it.
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-consumer', private: true, type }));
+    const lines: string[] = [];
+    publishable.forEach((pkg, i) => {
+      const names = exportNames[pkg.name] ?? [];
+      lines.push(`import * as pkg${i} from '${pkg.name}';`);
+      // A real export name type-checks; a made-up one must not (if the types had not resolved, the
+      // namespace would be \`any\` and this line would pass silently).
+      lines.push(`export const real${i}: (keyof typeof pkg${i})[] = [${JSON.stringify(names[0])}];`);
+      lines.push(`export const wrong${i}: (keyof typeof pkg${i})[] = ['not_an_export_of_${pkg.name.replace(/\W/g, '_')}'];`);
+    });
+    writeFileSync(join(project, file), `${lines.join('\n')}\n`);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: [file] }),
+    );
+    // node_modules of the consumer app, linked in so resolution stays outside the workspace.
+    execFileSync('ln', ['-s', join(work, 'app', 'node_modules'), join(project, 'node_modules')]);
+    const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+    const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+    const wrongLines = publishable.map((_p, i) => 3 * i + 3);
+    const expected = wrongLines.map((line) => `${file}(${line},`);
+    for (const prefix of expected) expect(errors.some((e) => e.startsWith(prefix) && e.includes('TS2322')), `the deliberate error at ${prefix} is reported`).toBe(true);
+    // Ours: the consumer file and our packages' declarations. @polkadot's own declarations have errors of
+    // their own under skipLibCheck: false (types from pallets Subtensor lacks); they are not ours to judge.
+    const ours = errors.filter((e) => e.startsWith(file) || e.includes('node_modules/@subnet/'));
+    const unexpected = ours.filter((e) => !expected.some((prefix) => e.startsWith(prefix)));
+    expect(unexpected, 'no other type error in the consumer file or in our declarations').toEqual([]);
+  });
+});
+
+describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s', (name) => {
+  it('has a manifest without the workspace-only source condition, and a LICENSE', () => {
+    const dir = unpacked.get(name) ?? '';
+    const manifest = readFileSync(join(dir, 'package.json'), 'utf8');
+    expect(manifest).not.toContain('@subnet/source');
+    expect(manifest).not.toMatch(/"source"\s*:/);
+    expect(manifest).not.toContain('workspace:');
+    expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
+  });
+
+  it('ships every file its README links to, and every linked heading exists', () => {
+    const dir = unpacked.get(name) ?? '';
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((href) => !/^[a-z]+:/i.test(href));
+    const missing = links.map((href) => href.split('#')[0] ?? '').filter((path) => path !== '' && !existsSync(join(dir, path)));
+    expect(missing, `README links of ${name} that the tarball does not hold`).toEqual([]);
+    const badAnchors = links.filter((href) => {
+      const [path = '', anchor] = href.split('#');
+      if (anchor === undefined || (path !== '' && !path.endsWith('.md'))) return false;
+      const text = readFileSync(join(dir, path === '' ? 'README.md' : path), 'utf8');
+      return !headingSlugs(text).has(anchor);
+    });
+    expect(badAnchors, `README links of ${name} to headings that do not exist`).toEqual([]);
+  });
+
+  it('passes publint with no error, warning or suggestion', async () => {
+    const { publint } = await import('publint');
+    const tarball = readFileSync(tarballs.get(name) ?? '');
+    const { messages } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, level: 'suggestion', strict: true });
+    const { formatMessage } = await import('publint/utils');
+    const pkg = JSON.parse(readFileSync(join(unpacked.get(name) ?? '', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+  });
+
+  it('passes are-the-types-wrong for node10, node16 (CJS and ESM) and bundler', () => {
+    const result = spawnSync(process.execPath, [attw, tarballs.get(name) ?? '', '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const report = JSON.parse(result.stdout) as { analysis?: { problems?: { kind: string; resolutionKind?: string; entrypoint?: string }[] } };
+    const problems = (report.analysis?.problems ?? []).map((p) => `${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`.trim());
+    expect(problems).toEqual([]);
+  });
+});
+
