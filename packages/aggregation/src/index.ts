@@ -20,7 +20,7 @@ export {
   STAR_BONUS_PER_REPO,
 } from './bounty.js';
 export type { BountyMinerExplanation, BountyRecord, BountyResult } from './bounty.js';
-export { decayBurn, decayStep } from './decay.js';
+export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE } from './decay.js';
 export type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
 export { computeEpochWeights } from './epoch-weights.js';
 export type { ChallengeExplanation, EpochWeightsResult, MinerChallengeStages, MinerExplanation } from './epoch-weights.js';

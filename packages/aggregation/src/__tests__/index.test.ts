@@ -6,6 +6,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
   expect(Object.keys(mod).sort()).toEqual([
     'AGGREGATION_ERROR_CODES',
     'DEFAULT_PIPELINE_CONFIG',
+    'IMPROVEMENT_TOLERANCE',
     'MEAN_AD_FACTOR',
     'MIN_EVALUATIONS_FOR_OUTLIERS',
     'MODIFIED_Z_CONSTANT',
