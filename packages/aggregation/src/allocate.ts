@@ -1,4 +1,4 @@
-import { compareCodePoints } from '@subnet/core';
+import { compareCodePoints, formatPath } from '@subnet/core';
 import type { Hotkey } from '@subnet/core';
 
 import { checkArray, checkChallengeId, checkObject, checkUid, checkUnit } from './checks.js';
@@ -67,12 +67,12 @@ export function allocateChallenges(
     const id = checkChallengeId(c.challengeId, `perChallengeWeights[${i}].challengeId`);
     if (seen.has(id)) fail(AGGREGATION_ERROR_CODES.duplicateChallenge, 'a challenge appears twice', `perChallengeWeights[${i}].challengeId`, id);
     seen.add(id);
-    if (!alphaOf.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'the challenge has no alpha', `alphas[${JSON.stringify(id)}]`, undefined);
+    if (!alphaOf.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'the challenge has no alpha', formatPath([id], 'alphas'), undefined);
     return { challengeId: id, weights: checkHotkeyWeights(c.weights, `perChallengeWeights[${i}].weights`) };
   });
   for (const [id, alpha] of alphaOf) {
-    if (!seen.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'an alpha names no challenge', `alphas[${JSON.stringify(id)}]`, alpha);
-    checkUnit(alpha, `alphas[${JSON.stringify(id)}]`);
+    if (!seen.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'an alpha names no challenge', formatPath([id], 'alphas'), alpha);
+    checkUnit(alpha, formatPath([id], 'alphas'));
   }
   return deepFreeze(allocateUnchecked(challenges, alphaOf, burnUid));
 }
