@@ -15,8 +15,12 @@ import { capUnchecked, checkCap } from './weight-cap.js';
 
 /** What {@link computeEmitWeights} takes. */
 export interface EmitWeightsInput {
-  /** One score per miner in [0, 1] (unique hotkeys). Fastest when sorted by hotkey, as aggregation returns them. */
-  readonly scores: readonly MinerScore[];
+  /**
+   * One score per miner in [0, 1] (unique hotkeys): `{ hotkey, score }[]`, or parallel lists `{ hotkeys,
+   * values }` (values may be a Float64Array, as a numpy validator holds them). Fastest sorted by hotkey, as
+   * aggregation returns them.
+   */
+  readonly scores: readonly MinerScore[] | ParallelScores;
   /** The metagraph, as neurons or (reused across calls) an {@link indexMetagraph} index. */
   readonly metagraph: MetagraphIndex | readonly Neuron[];
   /** Normalisation (default linear). */
@@ -27,6 +31,12 @@ export interface EmitWeightsInput {
   readonly burnUid?: number;
   /** u16 conversion (default `sum`). */
   readonly u16Mode?: U16Mode;
+}
+
+/** Scores as two parallel lists: `values[i]` is the score of `hotkeys[i]`. */
+export interface ParallelScores {
+  readonly hotkeys: readonly Hotkey[];
+  readonly values: ArrayLike<number>;
 }
 
 /** What {@link computeEmitWeights} returns: the vector to set and why. */
@@ -77,14 +87,31 @@ export function computeEmitWeights(input: EmitWeightsInput): EmitWeightsResult {
   const normalisation: NormalisationOptions = input.normalisation ?? { strategy: 'linear' };
   checkNormalisationOptions(normalisation, 'input.normalisation');
   const tables = resolveMetagraph(input.metagraph, 'input.metagraph');
-  const scores = input.scores;
-  if (!Array.isArray(scores)) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected an array', 'input.scores', scores);
+  const { hotkeys, values, objects } = scoreLists(input.scores);
   const strategy = normalisation.strategy;
   if (strategy === 'linear' || strategy === 'quadratic') {
-    const fast = fastPath(scores, tables, strategy, cap, burnUid, mode);
+    const fast = fastPath(hotkeys, values, objects, tables, strategy, cap, burnUid, mode);
     if (fast !== null) return fast;
   }
-  return stagedPath(checkMinerScores(scores, 'input.scores'), tables.byHotkey, normalisation, cap, burnUid, mode);
+  const list: readonly MinerScore[] =
+    objects ?? Array.from({ length: hotkeys.length }, (_, i) => ({ hotkey: hotkeys[i] as Hotkey, score: values[i] as number }));
+  return stagedPath(checkMinerScores(list, 'input.scores'), tables.byHotkey, normalisation, cap, burnUid, mode);
+}
+
+/** The scores as parallel lists (objects: the original list when given as `{ hotkey, score }[]`). */
+function scoreLists(scores: unknown): { hotkeys: readonly unknown[]; values: ArrayLike<unknown>; objects: readonly MinerScore[] | null } {
+  if (Array.isArray(scores)) return { hotkeys: scores, values: scores, objects: scores as readonly MinerScore[] };
+  const pair = checkObject(scores, 'input.scores') as { hotkeys?: unknown; values?: unknown };
+  const hotkeys = pair.hotkeys;
+  const values = pair.values;
+  if (!Array.isArray(hotkeys)) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected an array of hotkeys', 'input.scores.hotkeys', hotkeys);
+  if (!(Array.isArray(values) || values instanceof Float64Array)) {
+    fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected an array or a Float64Array of scores', 'input.scores.values', values);
+  }
+  if ((values as ArrayLike<unknown>).length !== hotkeys.length) {
+    fail(AGGREGATION_ERROR_CODES.invalidInput, `hotkeys and values differ in length (${hotkeys.length} hotkeys)`, 'input.scores.values.length', (values as ArrayLike<unknown>).length);
+  }
+  return { hotkeys, values: values as ArrayLike<unknown>, objects: null };
 }
 
 /** Through the stage functions (any strategy, any order, unknown hotkeys). */
@@ -130,6 +157,9 @@ function result(uids: readonly number[], weights: readonly number[], explanation
  * is running (a getter on a score calling back in) gets fresh buffers.
  */
 interface Scratch {
+  /** `{ hotkey, score }[]` input read into parallel lists. */
+  keys: unknown[];
+  scores: Float64Array;
   byRank: Float64Array;
   seen: Uint8Array;
   w: Float64Array;
@@ -142,6 +172,8 @@ interface Scratch {
 
 function makeScratch(ranks: number, entries: number, uids: number): Scratch {
   return {
+    keys: new Array<unknown>(entries),
+    scores: new Float64Array(entries),
     byRank: new Float64Array(ranks),
     seen: new Uint8Array(ranks),
     w: new Float64Array(entries),
@@ -155,6 +187,21 @@ function makeScratch(ranks: number, entries: number, uids: number): Scratch {
 
 let shared: Scratch = makeScratch(0, 0, 0);
 let busy = false;
+
+/** Reads `{ hotkey, score }` objects into the scratch lists; false (use the stages) on anything unusual. */
+function readObjects(objects: readonly MinerScore[], scratch: Scratch, count: number): boolean {
+  const keys = scratch.keys;
+  const scores = scratch.scores;
+  keys.length = count;
+  for (let i = 0; i < count; i += 1) {
+    const s = objects[i] as MinerScore | null | undefined;
+    const score = s?.score;
+    if (typeof score !== 'number' || (s as MinerScore).submittedAt !== undefined) return false;
+    keys[i] = (s as MinerScore).hotkey;
+    scores[i] = score;
+  }
+  return true;
+}
 
 function scratchFor(ranks: number, entries: number, uids: number): Scratch {
   if (busy) return makeScratch(ranks, entries, uids);
@@ -170,21 +217,25 @@ function scratchFor(ranks: number, entries: number, uids: number): Scratch {
  * (its position in hotkey order), so the sums run in hotkey order without sorting or comparing strings.
  */
 function fastPath(
-  scores: readonly MinerScore[],
+  hotkeys: readonly unknown[],
+  values: ArrayLike<unknown>,
+  objects: readonly MinerScore[] | null,
   tables: MetagraphTables,
   strategy: 'linear' | 'quadratic',
   cap: number,
   burnUid: number,
   mode: U16Mode,
 ): EmitWeightsResult | null {
-  const count = scores.length;
+  const count = hotkeys.length;
   const size = tables.hotkeyAtRank.length;
   const tableSize = Math.max(tables.maxUid, burnUid);
   const scratch = scratchFor(size, count, tableSize + 1);
   const outer = busy;
   busy = true;
   try {
-    return fastPathWith(scratch, scores, tables, tableSize, strategy, cap, burnUid, mode);
+    // Objects first become parallel reads; the loop itself is the same.
+    if (objects !== null && !readObjects(objects, scratch, count)) return null;
+    return fastPathWith(scratch, objects === null ? hotkeys : scratch.keys, objects === null ? values : scratch.scores, tables, tableSize, strategy, cap, burnUid, mode);
   } finally {
     busy = outer;
   }
@@ -192,7 +243,8 @@ function fastPath(
 
 function fastPathWith(
   scratch: Scratch,
-  scores: readonly MinerScore[],
+  hotkeys: readonly unknown[],
+  values: ArrayLike<unknown>,
   tables: MetagraphTables,
   tableSize: number,
   strategy: 'linear' | 'quadratic',
@@ -200,66 +252,82 @@ function fastPathWith(
   burnUid: number,
   mode: U16Mode,
 ): EmitWeightsResult | null {
-  const count = scores.length;
+  const count = hotkeys.length;
   const size = tables.hotkeyAtRank.length;
   const rankOf = tables.rankOf;
   const hotkeyAtRank = tables.hotkeyAtRank;
   const { byRank, seen, w, uidOf, rankAt, capped, table, present } = scratch;
+  const uidAtRank = tables.uidAtRank;
   let guess = 0;
   let allZero = true;
+  // Input order while the ranks increase (the usual case: sorted by hotkey, so already in the order the
+  // sums run); the numerators' Σ (normaliseUnchecked's, in hotkey order) on the way.
+  let increasing = true;
+  let last = -1;
+  let denominator = 0;
   for (let i = 0; i < count; i += 1) {
-    const s = scores[i] as MinerScore | null | undefined;
-    const hotkey = s?.hotkey;
-    const score = s?.score;
-    if (typeof hotkey !== 'string' || typeof score !== 'number' || !(score >= 0 && score <= 1) || (s as MinerScore).submittedAt !== undefined) {
-      seen.fill(0, 0, size);
-      return null;
-    }
-    // Scores usually come in hotkey order (as aggregation returns them): try the next rank before the map.
+    const hotkey = hotkeys[i];
+    const score = values[i];
+    if (typeof hotkey !== 'string' || typeof score !== 'number' || !(score >= 0 && score <= 1)) return null;
+    // Try the next rank before the map.
     const rank = guess < size && hotkeyAtRank[guess] === hotkey ? guess : rankOf.get(hotkey);
-    if (rank === undefined || seen[rank] === 1) {
-      seen.fill(0, 0, size);
-      return null;
-    }
+    if (rank === undefined) return null;
     guess = rank + 1;
-    seen[rank] = 1;
-    byRank[rank] = strategy === 'linear' ? score : score * score;
+    if (rank <= last) increasing = false;
+    last = rank;
+    const x = strategy === 'linear' ? score : score * score;
+    w[i] = x;
+    denominator += x;
+    rankAt[i] = rank;
+    uidOf[i] = uidAtRank[rank] as number;
     if (score !== 0) allZero = false;
   }
-  // Compact to hotkey order.
   const n = count;
-  let k = 0;
-  for (let rank = 0; rank < size; rank += 1) {
-    if (seen[rank] === 0) continue;
-    seen[rank] = 0;
-    w[k] = byRank[rank] as number;
-    uidOf[k] = tables.uidAtRank[rank] as number;
-    rankAt[k] = rank;
-    k += 1;
+  if (!increasing) {
+    // Another order: place by rank (a rank seen twice is a duplicate hotkey: the stages report it), then
+    // read back in hotkey order, summing again in that order.
+    for (let i = 0; i < n; i += 1) {
+      const rank = rankAt[i] as number;
+      if (seen[rank] === 1) {
+        seen.fill(0, 0, size);
+        return null;
+      }
+      seen[rank] = 1;
+      byRank[rank] = w[i] as number;
+    }
+    denominator = 0;
+    let k = 0;
+    for (let rank = 0; rank < size; rank += 1) {
+      if (seen[rank] === 0) continue;
+      seen[rank] = 0;
+      const x = byRank[rank] as number;
+      w[k] = x;
+      denominator += x;
+      uidOf[k] = uidAtRank[rank] as number;
+      rankAt[k] = rank;
+      k += 1;
+    }
   }
-  // Normalisation (normaliseUnchecked): numerators / Σ numerators in hotkey order; all zero → burn 1.
+  // Normalisation: numerator / Σ; all zero (or every square underflowed) → no miner weight, burn 1. Then
+  // the cap's mass and count of positive weights, from the same loop (same values, same order).
   let normaliseBurn = 0;
-  let denominator = 0;
-  if (!allZero) {
-    for (let i = 0; i < n; i += 1) denominator += w[i] as number;
-    if (!(denominator > 0)) allZero = true;
-  }
-  if (allZero) {
-    w.fill(0, 0, n);
-    normaliseBurn = 1;
-  } else {
-    for (let i = 0; i < n; i += 1) w[i] = (w[i] as number) / denominator;
-  }
-  // Water-filling (capUnchecked), round by round in hotkey order. The first round's free sum is the mass
-  // (same values, same order), so both come from one loop.
   let mass = 0;
   let free = 0;
-  for (let i = 0; i < n; i += 1) {
-    const x = w[i] as number;
-    mass += x;
-    if (x > 0) free += 1;
+  if (allZero || !(denominator > 0)) {
+    allZero = true;
+    w.fill(0, 0, n);
+    capped.fill(0, 0, n);
+    normaliseBurn = 1;
+  } else {
+    for (let i = 0; i < n; i += 1) {
+      const x = (w[i] as number) / denominator;
+      w[i] = x;
+      mass += x;
+      if (x > 0) free += 1;
+      capped[i] = 0;
+    }
   }
-  capped.fill(0, 0, n);
+  // Water-filling (capUnchecked), round by round in hotkey order. The first round's free sum is the mass.
   let cappedCount = 0;
   let rounds = 0;
   let freeSum = mass;
@@ -328,7 +396,7 @@ function fastPathWith(
     return result(u16.uids, u16.weights, explanation);
   }
   const uids: number[] = [];
-  const values: number[] = [];
+  const u16Values: number[] = [];
   for (let uid = 0; uid <= tableSize; uid += 1) {
     if (present[uid] !== 1) continue;
     present[uid] = 0;
@@ -336,8 +404,8 @@ function fastPathWith(
     const value = roundHalfEvenUnchecked(((table[uid] as number) / maxWeight) * U16_MAX);
     if (value !== 0) {
       uids.push(uid);
-      values.push(value);
+      u16Values.push(value);
     }
   }
-  return result(uids, values, explanation);
+  return result(uids, u16Values, explanation);
 }

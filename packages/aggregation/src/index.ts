@@ -23,7 +23,7 @@ export type { BountyMinerExplanation, BountyRecord, BountyResult } from './bount
 export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE } from './decay.js';
 export type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
 export { computeEmitWeights } from './emit-weights.js';
-export type { EmitWeightsInput, EmitWeightsResult } from './emit-weights.js';
+export type { EmitWeightsInput, EmitWeightsResult, ParallelScores } from './emit-weights.js';
 export { computeEpochWeights } from './epoch-weights.js';
 export type { ChallengeExplanation, EpochWeightsResult, MinerChallengeStages, MinerExplanation } from './epoch-weights.js';
 export { formatEpochExplanation } from './format.js';

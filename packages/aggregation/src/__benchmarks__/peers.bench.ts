@@ -49,7 +49,9 @@ function weightPathRow(n: number): RatioRow {
   const scores = metagraph.map((hotkey) => ({ hotkey, score: 0.5 + 0.5 * next() })).sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   const cap = 8 / n;
   const index = indexMetagraph(metagraph.map((hotkey, uid) => ({ hotkey, uid })));
-  const ours = () => computeEmitWeights({ scores, metagraph: index, cap, u16Mode: 'max' });
+  // The same shape the Python side holds: a list of hotkeys and an array of doubles.
+  const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
+  const ours = () => computeEmitWeights({ scores: parallel, metagraph: index, cap, u16Mode: 'max' });
   const peer = runPythonPeer({
     script: peerScript('sdk_weight_path.py'),
     input: { metagraph, hotkeys: scores.map((s) => s.hotkey), scores: scores.map((s) => s.score), limit: cap },

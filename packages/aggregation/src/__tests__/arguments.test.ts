@@ -34,7 +34,7 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [{ ...epochInput, config: { ...DEFAULT_PIPELINE_CONFIG, u16Mode: 'both' } }],
     [{ ...epochInput, challenges: [{ ...challenge, kind: 'bounty', decay: false, records: [{ hotkey: m1 }] }] }],
   ],
-  computeEmitWeights: [[], [null], [{ scores: [], metagraph: [], cap: 2 }], [{ scores: 'x', metagraph: [], cap: 0.5 }], [{ scores: [], metagraph: {}, cap: 0.5 }], [{ scores: [], metagraph: [], cap: 0.5, u16Mode: 'min' }]],
+  computeEmitWeights: [[], [null], [{ scores: [], metagraph: [], cap: 2 }], [{ scores: 'x', metagraph: [], cap: 0.5 }], [{ scores: [], metagraph: {}, cap: 0.5 }], [{ scores: [], metagraph: [], cap: 0.5, u16Mode: 'min' }], [{ scores: { hotkeys: [m1], values: [] }, metagraph: [], cap: 0.5 }], [{ scores: { hotkeys: [m1], values: 'x' }, metagraph: [], cap: 0.5 }], [{ scores: { hotkeys: [m1], values: [Number.NaN] }, metagraph: [{ hotkey: m1, uid: 1 }], cap: 0.5 }]],
   decayBurn: [[Number.NaN, DECAY], [-1, DECAY], [1.5, DECAY], ['2', DECAY], [1], [1, { ...DECAY, rho: Number.NaN }], [1, { ...DECAY, maxBurn: 2 }], [1, { ...DECAY, curve: 'pow' }]],
   decayStep: [[], [undefined, { epoch: 1, scores: [], options: DECAY }], [null, { epoch: 1.5, scores: [], options: DECAY }], [null, { epoch: 1, scores: [], options: { ...DECAY, improvementThreshold: Number.NaN } }]],
   detectOutliers: [[undefined, OUTLIER], [[0.5], undefined], [[Number.NaN], OUTLIER], [['0.5'], OUTLIER], [[0.5], { method: 'iqr', threshold: 1 }]],

@@ -19,7 +19,7 @@ function staged(scores: readonly { hotkey: Hotkey; score: number }[], metagraph:
 const scoreArb = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0, -0, 5e-324, 0.5, 1));
 
 describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
-  it('equals normaliseScores → applyWeightCap → mapHotkeysToUids → toU16 bit for bit, in any input order, with an index or neurons', () => {
+  it('equals normaliseScores → applyWeightCap → mapHotkeysToUids → toU16 bit for bit, in any input order, with an index or neurons, objects or parallel lists', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.nat(39), scoreArb), { maxLength: 30 }),
@@ -37,8 +37,9 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
           // Uids scattered; the first `known` hotkeys are registered.
           const metagraph = H.slice(0, known).map((hotkey, i) => ({ hotkey, uid: (i * 17) % 41 }));
           const expected = staged(scores, metagraph, strategy, cap, burnUid, mode);
-          for (const graph of [metagraph, indexMetagraph(metagraph)]) {
-            const r = computeEmitWeights({ scores, metagraph: graph, normalisation: { strategy, temperature: 1 }, cap, burnUid, u16Mode: mode });
+          const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
+          for (const [graph, given] of [[metagraph, scores], [indexMetagraph(metagraph), scores], [indexMetagraph(metagraph), parallel]] as const) {
+            const r = computeEmitWeights({ scores: given, metagraph: graph, normalisation: { strategy, temperature: 1 }, cap, burnUid, u16Mode: mode });
             expect({ uids: r.uids, weights: r.weights }).toStrictEqual({ uids: expected.uids, weights: expected.weights });
             expect(Object.isFrozen(r) && Object.isFrozen(r.uids) && Object.isFrozen(r.explanation)).toBe(true);
           }
