@@ -310,9 +310,12 @@ function fastPathWith(
   }
   // Normalisation: numerator / Σ; all zero (or every square underflowed) → no miner weight, burn 1. Then
   // the cap's mass and count of positive weights, from the same loop (same values, same order).
+  // The cap's first round needs no sums (before anything is capped a miner's value is its own weight), so
+  // it runs in this loop too: a positive weight above the cap is capped.
   let normaliseBurn = 0;
   let mass = 0;
   let free = 0;
+  let firstRound = 0;
   if (allZero || !(denominator > 0)) {
     allZero = true;
     w.fill(0, 0, n);
@@ -323,27 +326,38 @@ function fastPathWith(
       const x = (w[i] as number) / denominator;
       w[i] = x;
       mass += x;
-      if (x > 0) free += 1;
+      if (x > 0) {
+        free += 1;
+        if (x > cap) {
+          capped[i] = 1;
+          firstRound += 1;
+          continue;
+        }
+      }
       capped[i] = 0;
     }
   }
-  // Water-filling (capUnchecked), round by round in hotkey order. The first round's free sum is the mass.
+  // Water-filling (capUnchecked), round by round in hotkey order: the first round's free sum is the mass
+  // and its remaining mass the mass; it ran above when there was a positive weight.
   let cappedCount = 0;
   let rounds = 0;
   let freeSum = mass;
-  let remaining = mass;
-  for (;;) {
-    if (cappedCount > 0) {
-      freeSum = 0;
-      for (let i = 0; i < n; i += 1) if (capped[i] === 0) freeSum += w[i] as number;
-    }
+  let remaining = mass - cap * 0;
+  if (free > 0 && mass > 0) {
+    rounds = 1;
+    cappedCount = firstRound;
+    free -= firstRound;
+  }
+  while (cappedCount > 0) {
+    freeSum = 0;
+    for (let i = 0; i < n; i += 1) if (capped[i] === 0) freeSum += w[i] as number;
     remaining = mass - cap * cappedCount;
     if (free === 0 || !(freeSum > 0)) break;
     rounds += 1;
     let newly = 0;
     for (let i = 0; i < n; i += 1) {
       const x = w[i] as number;
-      if (capped[i] === 0 && x > 0 && (cappedCount === 0 ? x : (x / freeSum) * remaining) > cap) {
+      if (capped[i] === 0 && x > 0 && (x / freeSum) * remaining > cap) {
         capped[i] = 1;
         newly += 1;
       }
