@@ -94,6 +94,12 @@ describe('SPEC C.4 stake-weighted aggregation', () => {
     expect(r.explanation.miners[0]!.evaluationsUsed).toHaveLength(2);
   });
 
+  it('decision: zero stake means a stake of exactly 0; any positive stake counts, however small', () => {
+    const r = aggregateEvaluations({ evaluations: [ev(v1, m1, 0.5), ev(v2, m1, 0.5), ev(v3, m1, 0.5)], stakes: stakes(1, 1, 5e-324), options: OPTIONS });
+    expect(r.explanation.miners[0]!.zeroStakeIgnored).toEqual([]);
+    expect(r.explanation.miners[0]!.evaluationsUsed).toHaveLength(3);
+  });
+
   it('SPEC C.4 a validator\'s own hotkey never appears among its peers\' evaluations: a second evaluation under its hotkey (a self-signed peer document) is AGGREGATION_DUPLICATE_EVALUATION', () => {
     // v1's own evaluation of m1, then a "peer" document signed with v1's hotkey that reached the aggregation.
     const own = [ev(v1, m1, 0.2), ev(v2, m1, 0.5), ev(v3, m1, 0.5)];

@@ -59,11 +59,16 @@ describe('SPEC C.6 reward decay', () => {
     expect(decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.88 - 2e-9 }], options }).explanation.replacedTop).toBe(false);
   });
 
-  it('decision: with an improvement threshold of 0, a score equal to the top (within 1e-9) resets staleness, as the SPEC C.6 formula says', () => {
+  it('decision: with an improvement threshold of 0, a score equal to the top (within 1e-9) resets staleness, and a relative top of 0 is replaced by any score, as the SPEC C.6 formula says', () => {
     const options = { ...OPTIONS, improvementThreshold: 0 };
     const r = decayStep(state0, { epoch: 30, scores: [{ hotkey: b!, score: 0.8 }], options });
     expect(r.explanation.replacedTop).toBe(true);
     expect(r.burn).toBe(0);
+    // Relative mode: a top of 0 is replaced by any candidate, 0 included.
+    const relative = { ...OPTIONS, improvementMode: 'relative' as const };
+    const zeroTop = decayStep({ topScore: 0, topEpoch: 0, topHotkey: a! }, { epoch: 30, scores: [{ hotkey: b!, score: 0 }], options: relative });
+    expect(zeroTop.explanation.replacedTop).toBe(true);
+    expect(zeroTop.state).toEqual({ topScore: 0, topEpoch: 30, topHotkey: b });
   });
 
   it('relative threshold by configuration: (new − top) / top >= threshold', () => {
