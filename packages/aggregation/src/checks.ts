@@ -73,7 +73,7 @@ export function checkOneOf(value: unknown, allowed: readonly string[], path: str
  */
 export function checkChallengeId(value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length === 0) fail(INVALID, 'expected a challenge id (a non-empty string)', path, value);
-  const at = findLoneSurrogate(value as string);
+  const at = findLoneSurrogate(value);
   if (at !== -1) fail(INVALID, `a challenge id must be well-formed text (a lone surrogate at index ${at})`, path, value);
-  return value as string;
+  return value;
 }

@@ -395,7 +395,8 @@ function fastPathWith(
   } else if (burn > 0) {
     table[burnUid] = (present[burnUid] === 1 ? (table[burnUid] as number) : 0) + burn;
     present[burnUid] = 1;
-    if ((table[burnUid] as number) > maxWeight) maxWeight = table[burnUid] as number;
+    const withBurn = table[burnUid];
+    if (withBurn > maxWeight) maxWeight = withBurn;
   }
   // u16 (toU16Unchecked) over uids ascending.
   const explanation = { strategy, allZero, cap, capRounds: rounds, capped: cappedKeys, infeasible, dropped: [] as Hotkey[], burn, burnUid, u16Mode: mode, maxWeight };

@@ -58,7 +58,8 @@ export function indexMetagraph(metagraph: readonly Neuron[]): MetagraphIndex {
 /** The tables behind an index, or those of a neuron list indexed now (internal). */
 export function resolveMetagraph(metagraph: MetagraphIndex | readonly Neuron[], path: string): MetagraphTables {
   if (Array.isArray(metagraph)) return indexes.get(indexMetagraph(metagraph as readonly Neuron[])) as MetagraphTables;
-  const tables = typeof metagraph === 'object' && metagraph !== null ? indexes.get(metagraph as MetagraphIndex) : undefined;
+  const candidate: unknown = metagraph;
+  const tables = typeof candidate === 'object' && candidate !== null ? indexes.get(candidate as MetagraphIndex) : undefined;
   if (tables === undefined) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a neuron list or an index made by indexMetagraph', path, metagraph);
   return tables;
 }

@@ -78,9 +78,11 @@ function aggregationRow(miners: number, validators: number): RatioRow {
     return v.map(() => (next() < 0.1 ? null : next() < 0.05 ? next() : Math.min(1, base * (0.95 + 0.1 * next()))));
   });
   const evaluations: Evaluation[] = [];
-  grid.forEach((row, i) => row.forEach((score, j) => {
-    if (score !== null) evaluations.push({ validatorHotkey: v[j]!, minerHotkey: m[i]!, epoch: 1, score });
-  }));
+  grid.forEach((row, i) => {
+    row.forEach((score, j) => {
+      if (score !== null) evaluations.push({ validatorHotkey: v[j]!, minerHotkey: m[i]!, epoch: 1, score });
+    });
+  });
   const options = { minValidators: 3, minStakeFraction: 0.3, outlier: { method: 'modified_z', threshold: 3.5 } } as const;
   const ours = () => aggregateEvaluations({ evaluations, stakes, options });
   const peer = runPythonPeer({

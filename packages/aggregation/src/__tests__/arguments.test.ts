@@ -69,7 +69,7 @@ describe('every exported function checks its arguments (issue 14 item 6)', () =>
         } catch (error) {
           caught = error;
         }
-        const label = `${name}(${args.map((a) => String(JSON.stringify(a))).join(', ')}) returned ${String(returned)}, threw ${String(caught)}`;
+        const label = `${name}(${args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(', ')}) returned ${String(returned)}, threw ${String(caught)}`;
         expect(isSubnetError(caught), label).toBe(true);
         const code = (caught as { code: string }).code;
         expect(Object.values(mod.AGGREGATION_ERROR_CODES), label).toContain(code);

@@ -31,7 +31,13 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
         fc.boolean(),
         (rows, known, strategy, cap, burnUid, mode, shuffle) => {
           const seen = new Set<number>();
-          const scores = rows.filter(([m]) => !seen.has(m) && seen.add(m) !== undefined).map(([m, score]) => ({ hotkey: H[m]!, score }));
+          const scores = rows
+            .filter(([m]) => {
+              if (seen.has(m)) return false;
+              seen.add(m);
+              return true;
+            })
+            .map(([m, score]) => ({ hotkey: H[m]!, score }));
           scores.sort((a, b) => (a.hotkey < b.hotkey ? -1 : 1));
           if (shuffle) scores.reverse();
           // Uids scattered; the first `known` hotkeys are registered.

@@ -221,7 +221,9 @@ describe('production agrees with the independent reference written from the spec
         agree(
           production(() => aggregateEvaluations(input)),
           reference(() => referenceAggregate(input.evaluations, input.stakes, input.options)),
-          (fast, slow) => expect(projectProduction(fast.explanation)).toStrictEqual(projectMiners(slow)),
+          (fast, slow) => {
+            expect(projectProduction(fast.explanation)).toStrictEqual(projectMiners(slow));
+          },
         );
       }),
       { numRuns: 300 },
@@ -349,7 +351,9 @@ describe('production agrees with the independent reference written from the spec
             expect({ uids: fast.uids, weights: fast.weights }).toStrictEqual({ uids: slow.uids, weights: slow.weights });
           } else {
             expect(fastUid.map(([u]) => u)).toEqual(slowUid.map(([u]) => u));
-            fastUid.forEach(([, w], i) => expect(close(w, slowUid[i]![1])).toBe(true));
+            fastUid.forEach(([, w], i) => {
+              expect(close(w, slowUid[i]![1])).toBe(true);
+            });
             const a = new Map(fast.uids.map((u, i) => [u, fast.weights[i]!]));
             const b = new Map(slow.uids.map((u, i) => [u, slow.weights[i]!]));
             for (const u of new Set([...a.keys(), ...b.keys()])) expect(Math.abs((a.get(u) ?? 0) - (b.get(u) ?? 0))).toBeLessThanOrEqual(1);
