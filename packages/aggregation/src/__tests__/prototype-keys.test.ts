@@ -89,6 +89,16 @@ describe('SPEC 0 prototype-named keys are plain data (v1.1)', () => {
     expect(mapped.explanation.dropped).toEqual([{ hotkey: 'constructor', weight: 0.5 }]);
   });
 
+  it('SPEC 0 a configuration with an own __proto__ or constructor key is rejected as an unknown field, never merged into a prototype', () => {
+    for (const key of ['__proto__', 'constructor']) {
+      const config = JSON.parse(`{"${key}": {"weight_cap": 0.01}, "weight_cap": 0.5}`) as unknown;
+      expectError(() => parseEpochInput({ config, epoch: 1, challenges: [], stakes: [], metagraph: [] }), AGGREGATION_ERROR_CODES.invalidInput);
+      const decay = JSON.parse(`{"${key}": {"rho": 1}}`) as unknown;
+      expectError(() => parseEpochInput({ config: { decay }, epoch: 1, challenges: [], stakes: [], metagraph: [] }), AGGREGATION_ERROR_CODES.invalidInput);
+    }
+    expect(({} as { weight_cap?: unknown }).weight_cap).toBeUndefined();
+  });
+
   it('SPEC 0 a challenge id with a lone surrogate is rejected with a coded error (typed and wire)', () => {
     expectError(() => computeEpochWeights(input(['ok\uD800'])), AGGREGATION_ERROR_CODES.invalidInput, 'challenges[0].id');
     expectError(() => parseEpochInput({ epoch: 1, challenges: [{ id: '\uDC00', alpha: 1 }], stakes: [], metagraph: [] }), AGGREGATION_ERROR_CODES.invalidInput);
