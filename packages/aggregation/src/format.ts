@@ -70,9 +70,10 @@ export function formatEpochExplanation(result: EpochWeightsResult): string {
   checkObject(e.allocation, 'result.explanation.allocation');
   checkArray(e.challenges, 'result.explanation.challenges');
   checkArray(e.miners, 'result.explanation.miners');
-  checkArray(e.validators, 'result.explanation.validators');
+  // Results of versions before 0.2 have no validator list: validators are then named by hotkey.
+  const validators = (e as { validators?: unknown }).validators === undefined ? [] : checkArray(e.validators, 'result.explanation.validators');
   const uidOf = new Map<string, number | null>();
-  for (const v of e.validators) uidOf.set(v.hotkey, v.uid);
+  for (const v of validators as EpochWeightsResult['explanation']['validators']) uidOf.set(v.hotkey, v.uid);
   const label = (hotkey: Hotkey): string => {
     const uid = uidOf.get(hotkey);
     return uid === undefined || uid === null ? `validator ${hotkey}` : `uid ${uid}`;

@@ -38,7 +38,7 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
   decayBurn: [[Number.NaN, DECAY], [-1, DECAY], [1.5, DECAY], ['2', DECAY], [1], [1, { ...DECAY, rho: Number.NaN }], [1, { ...DECAY, maxBurn: 2 }], [1, { ...DECAY, curve: 'pow' }]],
   decayStep: [[], [undefined, { epoch: 1, scores: [], options: DECAY }], [null, { epoch: 1.5, scores: [], options: DECAY }], [null, { epoch: 1, scores: [], options: { ...DECAY, improvementThreshold: Number.NaN } }]],
   detectOutliers: [[undefined, OUTLIER], [[0.5], undefined], [[Number.NaN], OUTLIER], [['0.5'], OUTLIER], [[0.5], { method: 'iqr', threshold: 1 }]],
-  formatEpochExplanation: [[], [null], [{}], [{ uids: [], explanation: null }], [{ uids: [], explanation: { config: {}, u16: {}, allocation: {}, challenges: [], miners: [] } }]],
+  formatEpochExplanation: [[], [null], [{}], [{ uids: [], explanation: null }], [{ uids: [], explanation: { config: {}, u16: {}, allocation: {}, challenges: [], miners: [], validators: 'x' } }]],
   indexMetagraph: [[], [null], [[{ hotkey: m1, uid: 1 }, { hotkey: m1, uid: 2 }]], [[{ hotkey: '', uid: 1 }]]],
   mapHotkeysToUids: [[], [{ weights: [], burn: Number.NaN, metagraph: [] }], [{ weights: [], burn: 0, metagraph: [{ hotkey: m1, uid: 70000 }] }], [{ weights: [], burn: 0, metagraph: null }]],
   normaliseScores: [[undefined, { strategy: 'linear' }], [[], undefined], [[], { strategy: 'x' }], [[], { strategy: 'softmax', temperature: 0 }], [[{ hotkey: m1, score: 2 }], { strategy: 'linear' }]],
