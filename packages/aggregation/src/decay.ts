@@ -76,7 +76,11 @@ export function checkDecayState(state: DecayState | null, path: string): void {
   }
 }
 
-/** Tolerance of the improvement comparison (SPEC C.6): `new >= top + threshold - 1e-9`. */
+/**
+ * Tolerance of the improvement comparison (SPEC C.6): `new >= top + threshold - 1e-9`.
+ *
+ * @example 0.82 >= 0.8 + 0.02 - IMPROVEMENT_TOLERANCE // true: 0.80 to 0.82 resets staleness
+ */
 export const IMPROVEMENT_TOLERANCE = 1e-9;
 
 /**
