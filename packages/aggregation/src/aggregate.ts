@@ -295,7 +295,7 @@ export function aggregateTable(
         const later = Math.max(previous, current);
         fail(
           AGGREGATION_ERROR_CODES.duplicateEvaluation,
-          `a second evaluation of miner ${miner} by the same validator in the same epoch (evaluations[${Math.min(previous, current)}] is the first) is rejected, not averaged`,
+          `a second evaluation of miner ${miner} by validator ${validators[validatorOf[current] as number]?.validatorHotkey} in the same epoch (evaluations[${Math.min(previous, current)}] is the first) is rejected, not averaged; a validator's own hotkey never appears among its peers' evaluations (SPEC C.4), so this may be a self-signed peer document that ingest should have rejected`,
           `${evaluationsPath}[${later}]`,
           evaluations[later],
         );

@@ -1,7 +1,7 @@
-import { compareCodePoints } from '@subnet/core';
+import { compareCodePoints, formatPath } from '@subnet/core';
 import type { Hotkey } from '@subnet/core';
 
-import { checkArray, checkObject, checkUid, checkUnit } from './checks.js';
+import { checkArray, checkChallengeId, checkObject, checkUid, checkUnit } from './checks.js';
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
 import type { HotkeyWeight } from './order.js';
 import { compareHotkeys, deepFreeze } from './order.js';
@@ -45,7 +45,8 @@ export interface AllocationResult {
  * Σ α_c <= 1 (within 1e-9 for decimal fractions that do not add up exactly in doubles).
  *
  * @param perChallengeWeights - each challenge's miner weights (unique ids)
- * @param alphas - α per challenge id; exactly the ids of `perChallengeWeights`
+ * @param alphas - α per challenge id (a Map, or a plain object read by its own keys only, so `__proto__` is an
+ *   ordinary id); exactly the ids of `perChallengeWeights`
  * @param burnUid - the burn uid (default 0)
  * @returns final miner weights, the burn and each miner's contributions
  * @throws SubnetError `AGGREGATION_INVALID_INPUT`, `AGGREGATION_DUPLICATE_CHALLENGE`,
@@ -54,27 +55,42 @@ export interface AllocationResult {
  */
 export function allocateChallenges(
   perChallengeWeights: readonly ChallengeWeights[],
-  alphas: Readonly<Record<string, number>>,
+  alphas: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
   burnUid = 0,
 ): AllocationResult {
   checkArray(perChallengeWeights, 'perChallengeWeights');
-  checkObject(alphas, 'alphas');
+  const alphaOf = alphaMap(alphas);
   checkUid(burnUid, 'burnUid');
   const seen = new Set<string>();
   const challenges: ChallengeWeights[] = perChallengeWeights.map((raw, i) => {
     const c = checkObject(raw, `perChallengeWeights[${i}]`) as unknown as ChallengeWeights;
-    const id = c.challengeId;
-    if (typeof id !== 'string' || id.length === 0) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a challenge id', `perChallengeWeights[${i}].challengeId`, id);
+    const id = checkChallengeId(c.challengeId, `perChallengeWeights[${i}].challengeId`);
     if (seen.has(id)) fail(AGGREGATION_ERROR_CODES.duplicateChallenge, 'a challenge appears twice', `perChallengeWeights[${i}].challengeId`, id);
     seen.add(id);
-    if (!Object.prototype.hasOwnProperty.call(alphas, id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'the challenge has no alpha', `alphas.${id}`, undefined);
+    if (!alphaOf.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'the challenge has no alpha', formatPath([id], 'alphas'), undefined);
     return { challengeId: id, weights: checkHotkeyWeights(c.weights, `perChallengeWeights[${i}].weights`) };
   });
-  for (const id of Object.keys(alphas)) {
-    if (!seen.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'an alpha names no challenge', `alphas.${id}`, alphas[id]);
-    checkUnit(alphas[id], `alphas.${id}`);
+  for (const [id, alpha] of alphaOf) {
+    if (!seen.has(id)) fail(AGGREGATION_ERROR_CODES.unknownChallenge, 'an alpha names no challenge', formatPath([id], 'alphas'), alpha);
+    checkUnit(alpha, formatPath([id], 'alphas'));
   }
-  return deepFreeze(allocateUnchecked(challenges, alphas, burnUid));
+  return deepFreeze(allocateUnchecked(challenges, alphaOf, burnUid));
+}
+
+/**
+ * The alphas as a Map. A plain object is read through its own enumerable keys only (`Object.keys`,
+ * `Object.hasOwn` semantics), so `__proto__` or `constructor` are ordinary challenge ids, never a prototype read.
+ */
+function alphaMap(alphas: unknown): Map<string, unknown> {
+  if (alphas instanceof Map) {
+    const out = new Map<string, unknown>();
+    for (const [id, alpha] of alphas as Map<unknown, unknown>) out.set(checkChallengeId(id, 'alphas (a key)'), alpha);
+    return out;
+  }
+  const record = checkObject(alphas, 'alphas');
+  const out = new Map<string, unknown>();
+  for (const id of Object.keys(record)) out.set(id, Object.getOwnPropertyDescriptor(record, id)?.value);
+  return out;
 }
 
 /** The list itself when sorted by hotkey (the usual case, checked in one pass), else a sorted copy. */
@@ -90,17 +106,17 @@ function sortedByHotkey(list: readonly HotkeyWeight[]): readonly HotkeyWeight[] 
 /** {@link allocateChallenges} on validated input (unique hotkeys within each challenge; internal). */
 export function allocateUnchecked(
   challenges: readonly ChallengeWeights[],
-  alphas: Readonly<Record<string, number>>,
+  alphas: ReadonlyMap<string, unknown>,
   burnUid: number,
 ): AllocationResult {
   const ordered = [...challenges].sort((a, b) => compareCodePoints(a.challengeId, b.challengeId));
   let alphaSum = 0;
-  for (const c of ordered) alphaSum += alphas[c.challengeId] as number;
+  for (const c of ordered) alphaSum += alphas.get(c.challengeId) as number;
   if (!(alphaSum <= 1 + SUM_TOLERANCE)) fail(AGGREGATION_ERROR_CODES.alphaSumExceedsOne, 'challenge allocations must sum to at most 1', 'alphas', alphaSum);
   const summary: AllocationResult['explanation']['challenges'][number][] = [];
   const lists: (readonly HotkeyWeight[])[] = [];
   for (const c of ordered) {
-    const alpha = alphas[c.challengeId] as number;
+    const alpha = alphas.get(c.challengeId) as number;
     let minerMass = 0;
     for (const w of c.weights) minerMass += w.weight;
     summary.push({ challengeId: c.challengeId, alpha, minerMass, burned: alpha * Math.max(0, 1 - minerMass) });
@@ -132,7 +148,7 @@ export function allocateUnchecked(
       if (w === undefined || w.hotkey !== hotkey) continue;
       heads[c] = k + 1;
       const challengeId = (ordered[c] as ChallengeWeights).challengeId;
-      const contribution = (alphas[challengeId] as number) * w.weight;
+      const contribution = (alphas.get(challengeId) as number) * w.weight;
       total = total + contribution;
       contributions.push({ challengeId, weight: w.weight, contribution });
     }

@@ -61,23 +61,28 @@ export interface BountyResult {
  * @example bountyWeights([{ hotkey: a, validIssues: 20, invalidIssues: 0, starredRepos: 0 }]).weights[0].weight // 1
  */
 export function bountyWeights(records: readonly BountyRecord[]): BountyResult {
-  checkArray(records, 'records');
+  return deepFreeze(bountyUnchecked(checkBountyRecords(records, 'records')));
+}
+
+/** Validates bounty records and returns them sorted by hotkey (internal). */
+export function checkBountyRecords(records: readonly BountyRecord[], path: string): BountyRecord[] {
+  checkArray(records, path);
   const checked: BountyRecord[] = records.map((raw, i) => {
-    const r = checkObject(raw, `records[${i}]`) as unknown as BountyRecord;
+    const r = checkObject(raw, `${path}[${i}]`) as unknown as BountyRecord;
     return {
-      hotkey: checkHotkey(r.hotkey, `records[${i}].hotkey`),
-      validIssues: checkInteger(r.validIssues, `records[${i}].validIssues`),
-      invalidIssues: checkInteger(r.invalidIssues, `records[${i}].invalidIssues`),
-      starredRepos: checkInteger(r.starredRepos, `records[${i}].starredRepos`),
+      hotkey: checkHotkey(r.hotkey, `${path}[${i}].hotkey`),
+      validIssues: checkInteger(r.validIssues, `${path}[${i}].validIssues`),
+      invalidIssues: checkInteger(r.invalidIssues, `${path}[${i}].invalidIssues`),
+      starredRepos: checkInteger(r.starredRepos, `${path}[${i}].starredRepos`),
     };
   });
   checked.sort((a, b) => compareHotkeys(a.hotkey, b.hotkey));
   for (let i = 1; i < checked.length; i += 1) {
     if ((checked[i] as BountyRecord).hotkey === (checked[i - 1] as BountyRecord).hotkey) {
-      fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hunter appears twice', 'records', (checked[i] as BountyRecord).hotkey);
+      fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hunter appears twice', path, (checked[i] as BountyRecord).hotkey);
     }
   }
-  return deepFreeze(bountyUnchecked(checked));
+  return checked;
 }
 
 /** {@link bountyWeights} on validated records sorted by hotkey (internal). */

@@ -3,6 +3,7 @@
  * `schemas.ts`; these checks keep the typed functions safe for plain-JavaScript callers without paying
  * for a schema parse per record. Internal: not exported from the package.
  */
+import { findLoneSurrogate } from '@subnet/core';
 import type { Hotkey } from '@subnet/core';
 
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
@@ -64,4 +65,15 @@ export function checkOneOf(value: unknown, allowed: readonly string[], path: str
   if (typeof value !== 'string' || !allowed.includes(value)) {
     fail(INVALID, `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}`, path, value);
   }
+}
+
+/**
+ * A challenge id: a non-empty, well-formed string (no lone surrogate, SPEC 0). Any text is data: `__proto__`
+ * and `constructor` are ordinary ids (callers key Maps with it, never plain objects).
+ */
+export function checkChallengeId(value: unknown, path: string): string {
+  if (typeof value !== 'string' || value.length === 0) fail(INVALID, 'expected a challenge id (a non-empty string)', path, value);
+  const at = findLoneSurrogate(value);
+  if (at !== -1) fail(INVALID, `a challenge id must be well-formed text (a lone surrogate at index ${at})`, path, value);
+  return value;
 }

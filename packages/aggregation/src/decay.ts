@@ -14,11 +14,11 @@ export interface DecayOptions {
   readonly rho: number;
   /** Largest burn (default 0.80). */
   readonly maxBurn: number;
-  /** `linear` (default): ρ·stale; `exponential`: 1 − (1 − ρ)^stale. Either is capped at maxBurn. */
+  /** `linear` (default): ρ·stale; `exponential`: 1 − keep, keep multiplied by 1 − ρ per stale epoch. Either is capped at maxBurn. */
   readonly curve: 'linear' | 'exponential';
   /** How much a new score must beat the top by (default 0.02). */
   readonly improvementThreshold: number;
-  /** `absolute` (default): new − top >= threshold; `relative`: (new − top) / top >= threshold. */
+  /** `absolute` (default): new >= top + threshold − 1e-9; `relative`: new >= top·(1 + threshold) − 1e-9. */
   readonly improvementMode: 'absolute' | 'relative';
 }
 
@@ -42,7 +42,7 @@ export interface DecayStepResult {
     readonly epoch: number;
     /** The best score of this epoch (ties: lower hotkey), or null when no miner was scored. */
     readonly candidate: { readonly hotkey: Hotkey; readonly score: number } | null;
-    /** new − top (absolute) or (new − top)/top (relative); null without a previous top or candidate, or relative to a top of 0. */
+    /** new − top (absolute) or (new − top)/top (relative), for reading only (the decision is SPEC C.6's comparison); null without a previous top or candidate, or relative to a top of 0. */
     readonly improvement: number | null;
     /** True when the candidate became the new top (first score ever, or beat the top by the threshold). */
     readonly replacedTop: boolean;
@@ -76,31 +76,52 @@ export function checkDecayState(state: DecayState | null, path: string): void {
   }
 }
 
-/** x^k for an integer k >= 0 by binary exponentiation (bit by bit from the lowest; deterministic). */
-export function powInteger(x: number, k: number): number {
-  let result = 1;
-  let base = x;
-  let e = k;
-  while (e > 0) {
-    if (e % 2 === 1) result *= base;
-    e = Math.floor(e / 2);
-    if (e > 0) base *= base;
+/**
+ * Tolerance of the improvement comparison (SPEC C.6): `new >= top + threshold - 1e-9`.
+ *
+ * @example 0.82 >= 0.8 + 0.02 - IMPROVEMENT_TOLERANCE // true: 0.80 to 0.82 resets staleness
+ */
+export const IMPROVEMENT_TOLERANCE = 1e-9;
+
+/**
+ * `1 - keep` on the exponential curve (SPEC C.6): keep starts at 1.0 and is multiplied by `1 - rho` once per
+ * stale epoch, left to right (never a library pow nor squaring, whose last bit differs between runtimes).
+ * The loop stops early once `1 - keep >= maxBurn` or `keep = 0`: every later factor only makes the burn
+ * larger, and the caller takes `min(1 - keep, maxBurn)`, so the result is the same as running every epoch.
+ */
+function exponentialBurn(epochsStale: number, rho: number, maxBurn: number): number {
+  const factor = 1 - rho;
+  let keep = 1;
+  for (let epoch = 0; epoch < epochsStale; epoch += 1) {
+    if (1 - keep >= maxBurn || keep === 0) break;
+    keep *= factor;
   }
-  return result;
+  return 1 - keep;
 }
 
 /**
- * The burn for a number of stale epochs (SPEC C.6): `min(ρ·stale, maxBurn)` on the linear curve,
- * `min(1 − (1 − ρ)^stale, maxBurn)` on the exponential one.
+ * The burn for a number of stale epochs (SPEC C.6): `min(rho·stale, maxBurn)` on the linear curve,
+ * `min(1 - keep, maxBurn)` on the exponential one, where keep is 1.0 multiplied by `1 - rho` once per stale
+ * epoch, left to right (repeated multiplication, never a library pow).
  *
  * @param epochsStale - integer >= 0
- * @param options - ρ, maxBurn and curve
+ * @param options - rho and maxBurn in [0, 1], curve `linear` or `exponential`
  * @returns the burn in [0, maxBurn]
- * @example decayBurn(1, DEFAULT_DECAY) // 0.05
+ * @throws SubnetError `AGGREGATION_INVALID_INPUT` for a stale count that is not an integer >= 0 or a bad option
+ * @example decayBurn(1, { rho: 0.05, maxBurn: 0.8, curve: 'linear' }) // 0.05
  */
 export function decayBurn(epochsStale: number, options: Pick<DecayOptions, 'rho' | 'maxBurn' | 'curve'>): number {
   checkInteger(epochsStale, 'epochsStale');
-  const raw = options.curve === 'linear' ? options.rho * epochsStale : 1 - powInteger(1 - options.rho, epochsStale);
+  checkObject(options, 'options');
+  checkUnit(options.rho, 'options.rho');
+  checkUnit(options.maxBurn, 'options.maxBurn');
+  checkOneOf(options.curve, ['linear', 'exponential'], 'options.curve');
+  return burnUnchecked(epochsStale, options);
+}
+
+/** {@link decayBurn} on validated input (internal). */
+export function burnUnchecked(epochsStale: number, options: Pick<DecayOptions, 'rho' | 'maxBurn' | 'curve'>): number {
+  const raw = options.curve === 'linear' ? options.rho * epochsStale : exponentialBurn(epochsStale, options.rho, options.maxBurn);
   return Math.min(raw, options.maxBurn);
 }
 
@@ -148,24 +169,26 @@ export function decayUnchecked(
     if (state === null) {
       replacedTop = true;
     } else {
+      const top = state.topScore;
+      const threshold = options.improvementThreshold;
+      // SPEC C.6: "exceeds by at least the threshold" is new >= top + threshold - 1e-9 (absolute) or
+      // new >= top·(1 + threshold) - 1e-9 (relative), evaluated left to right in doubles.
       if (options.improvementMode === 'absolute') {
-        improvement = candidate.score - state.topScore;
-        replacedTop = improvement >= options.improvementThreshold && candidate.score > state.topScore;
-      } else if (state.topScore > 0) {
-        // Against a subnormal top the quotient can overflow: the decision uses it as is (Infinity is beyond
-        // any threshold, as the exact value is), the explanation reports Number.MAX_VALUE (finite JSON).
-        const relative = (candidate.score - state.topScore) / state.topScore;
-        replacedTop = relative >= options.improvementThreshold && candidate.score > state.topScore;
-        improvement = relative === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : relative;
+        improvement = candidate.score - top;
+        replacedTop = candidate.score >= top + threshold - IMPROVEMENT_TOLERANCE;
       } else {
-        // Relative to a top of 0 any gain is infinitely large: a positive score replaces it.
-        replacedTop = candidate.score > 0;
+        replacedTop = candidate.score >= top * (1 + threshold) - IMPROVEMENT_TOLERANCE;
+        if (top > 0) {
+          // Against a subnormal top the quotient can overflow: reported as Number.MAX_VALUE (finite JSON).
+          const relative = (candidate.score - top) / top;
+          improvement = relative === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : relative;
+        }
       }
     }
     if (replacedTop) next = { topScore: candidate.score, topEpoch: epoch, topHotkey: candidate.hotkey };
   }
   const epochsStale = next === null ? 0 : Math.max(0, epoch - next.topEpoch - options.graceEpochs);
-  const burn = next === null ? 0 : decayBurn(epochsStale, options);
+  const burn = next === null ? 0 : burnUnchecked(epochsStale, options);
   return {
     state: next,
     burn,

@@ -2,12 +2,12 @@ import { compareCodePoints } from '@subnet/core';
 import type { Hotkey } from '@subnet/core';
 
 import type { AggregationResult, MinerTable, UnscoredReason } from './aggregate.js';
-import { aggregateTable, checkAggregationOptions } from './aggregate.js';
+import { aggregateTable, checkAggregationOptions, checkStakes } from './aggregate.js';
 import type { AllocationResult } from './allocate.js';
 import { allocateUnchecked } from './allocate.js';
 import type { BountyResult } from './bounty.js';
-import { bountyWeights } from './bounty.js';
-import { checkArray, checkHotkey, checkInteger, checkObject, checkOneOf, checkUid, checkUnit } from './checks.js';
+import { bountyUnchecked, checkBountyRecords } from './bounty.js';
+import { checkArray, checkChallengeId, checkHotkey, checkInteger, checkObject, checkOneOf, checkUid, checkUnit } from './checks.js';
 import type { DecayState, DecayStepResult } from './decay.js';
 import { checkDecayOptions, checkDecayState, decayUnchecked } from './decay.js';
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
@@ -92,6 +92,8 @@ export interface EpochWeightsResult {
     readonly u16: U16Result['explanation'];
     /** Every miner that appears in any challenge, by hotkey. */
     readonly miners: readonly MinerExplanation[];
+    /** The epoch's validator set by hotkey: stake and uid (null when the metagraph does not list it). */
+    readonly validators: readonly { readonly hotkey: Hotkey; readonly uid: number | null; readonly stake: number }[];
   };
 }
 
@@ -218,10 +220,17 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const epoch = checkInteger(input.epoch, 'epoch');
   checkArray(input.challenges, 'challenges');
   const byHotkey = checkMetagraph(input.metagraph, 'metagraph');
+  const validatorSet = checkStakes(input.stakes, 'stakes');
 
-  const indexed = input.challenges.map((raw, i) => ({ challenge: checkObject(raw, `challenges[${i}]`) as unknown as ChallengeInput, i }));
+  const indexed = input.challenges.map((raw, i) => {
+    const challenge = checkObject(raw, `challenges[${i}]`) as unknown as ChallengeInput;
+    checkChallengeId(challenge.id, `challenges[${i}].id`);
+    checkOneOf(challenge.kind, ['evaluations', 'bounty'], `challenges[${i}].kind`);
+    if (typeof challenge.decay !== 'boolean') fail(AGGREGATION_ERROR_CODES.invalidInput, 'the decay flag must be a boolean', `challenges[${i}].decay`, challenge.decay);
+    return { challenge, i };
+  });
   indexed.sort((a, b) => compareCodePoints(a.challenge.id, b.challenge.id));
-  const alphas: Record<string, number> = {};
+  const alphas = new Map<string, number>();
   const explained: ChallengeExplanation[] = [];
   const decayStates: { challengeId: string; state: DecayState | null }[] = [];
   // Per challenge (in id order), its miners by hotkey with their score, normalised and capped weight.
@@ -229,15 +238,14 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   for (let k = 0; k < indexed.length; k += 1) {
     const { challenge: c, i } = indexed[k] as { challenge: ChallengeInput; i: number };
     const path = `challenges[${i}]`;
-    if (typeof c.id !== 'string' || c.id.length === 0) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a challenge id', `${path}.id`, c.id);
     if (k > 0 && (indexed[k - 1] as { challenge: ChallengeInput }).challenge.id === c.id) {
       fail(AGGREGATION_ERROR_CODES.duplicateChallenge, 'a challenge appears twice', `${path}.id`, c.id);
     }
-    alphas[c.id] = checkUnit(c.alpha, `${path}.alpha`);
+    alphas.set(c.id, checkUnit(c.alpha, `${path}.alpha`));
     const cap = c.weightCap === undefined ? config.weightCap : checkCap(c.weightCap, `${path}.weightCap`);
     if (c.kind === 'bounty') {
       if (c.decay) fail(AGGREGATION_ERROR_CODES.invalidInput, 'reward decay applies to evaluation challenges only', `${path}.decay`, c.decay);
-      const bounty = bountyWeights(c.records ?? []);
+      const bounty = bountyUnchecked(checkBountyRecords(c.records ?? [], `${path}.records`));
       const capped = capUnchecked(bounty.weights, cap, config.burnUid);
       // Every hunter has a weight: the lists are aligned with the (sorted) hunters.
       stagesOf.push({
@@ -261,7 +269,6 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       });
       continue;
     }
-    checkOneOf(c.kind, ['evaluations', 'bounty'], `${path}.kind`);
     const normalisation: NormalisationOptions = c.normalisation ?? config.normalisation;
     if (c.normalisation !== undefined) checkNormalisationOptions(c.normalisation, `${path}.normalisation`);
     const { result: aggregation, table } = aggregateTable(
@@ -325,6 +332,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const u16ByUid = new Map<number, number>();
   for (let j = 0; j < u16.uids.length; j += 1) u16ByUid.set(u16.uids[j] as number, u16.weights[j] as number);
   const miners = minerExplanations(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid);
+  const validators = validatorSet.map((v) => Object.freeze({ hotkey: v.validatorHotkey, uid: byHotkey.get(v.validatorHotkey) ?? null, stake: v.stake }));
 
   return deepFreeze({
     uids: u16.uids,
@@ -340,6 +348,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       uidWeights: mapping.weights,
       u16: u16.explanation,
       miners,
+      validators,
     },
   });
 }

@@ -20,13 +20,17 @@ export {
   STAR_BONUS_PER_REPO,
 } from './bounty.js';
 export type { BountyMinerExplanation, BountyRecord, BountyResult } from './bounty.js';
-export { decayBurn, decayStep } from './decay.js';
+export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE } from './decay.js';
 export type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
+export { computeEmitWeights } from './emit-weights.js';
+export type { EmitWeightsInput, EmitWeightsResult, ParallelScores } from './emit-weights.js';
 export { computeEpochWeights } from './epoch-weights.js';
 export type { ChallengeExplanation, EpochWeightsResult, MinerChallengeStages, MinerExplanation } from './epoch-weights.js';
 export { formatEpochExplanation } from './format.js';
 export { AGGREGATION_ERROR_CODES } from './errors.js';
 export type { AggregationErrorCode } from './errors.js';
+export { indexMetagraph } from './metagraph-index.js';
+export type { MetagraphIndex } from './metagraph-index.js';
 export { normaliseScores } from './normalise.js';
 export type { MinerScore, NormalisationOptions, NormalisationResult, NormalisationStrategy } from './normalise.js';
 export type { HotkeyWeight } from './order.js';

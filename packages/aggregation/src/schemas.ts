@@ -3,7 +3,7 @@
  * the functions take, with SPEC C's defaults filled in. Parse once at the boundary with
  * {@link parseEpochInput} (or `parseInput` from `@subnet/core` and any schema here), then pass typed values.
  */
-import { hotkeySchema, parseInput, uidSchema, unitIntervalSchema } from '@subnet/core';
+import { findLoneSurrogate, hotkeySchema, parseInput, uidSchema, unitIntervalSchema } from '@subnet/core';
 import { z } from 'zod';
 
 import type { Evaluation, ValidatorStake } from './aggregate.js';
@@ -170,7 +170,7 @@ export interface ChallengeConfig {
 }
 
 const challengeConfigShape = {
-  id: z.string().min(1),
+  id: z.string().min(1).refine((id) => findLoneSurrogate(id) === -1, 'a challenge id must be well-formed text (no lone surrogate)'),
   kind: z.enum(['evaluations', 'bounty']).default('evaluations'),
   alpha: unitIntervalSchema,
   decay: z.boolean().optional(),

@@ -33,15 +33,27 @@ export interface U16Result {
   };
 }
 
+/** Largest |x| for which `x − floor(x)` is exact, so half-even rounding is exact (2^52). */
+const EXACT_ROUNDING_LIMIT = 2 ** 52;
+
 /**
  * Rounds a double to the nearest integer, ties to even, exactly as Python's `round(x)` does on a float:
  * the comparison with one half is exact because `x − floor(x)` is exact for |x| < 2^52.
  *
- * @param x - a finite double, 0 <= x < 2^52
+ * @param x - a finite double, |x| < 2^52
  * @returns the nearest integer, ties to the even one
+ * @throws SubnetError `AGGREGATION_INVALID_INPUT` for a non-number, NaN, ±Infinity or |x| >= 2^52
  * @example roundHalfEven(10922.5) // 10922
  */
 export function roundHalfEven(x: number): number {
+  if (typeof x !== 'number' || !(Math.abs(x) < EXACT_ROUNDING_LIMIT)) {
+    fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a finite number with |x| < 2^52', 'x', x);
+  }
+  return roundHalfEvenUnchecked(x);
+}
+
+/** {@link roundHalfEven} on a checked double (internal). */
+export function roundHalfEvenUnchecked(x: number): number {
   const floor = Math.floor(x);
   const fraction = x - floor;
   if (fraction > 0.5) return floor + 1;
@@ -127,7 +139,7 @@ export function toU16Unchecked(entries: readonly UidWeight[], mode: U16Mode): U1
   const droppedZeros: number[] = [];
   if (mode === 'max') {
     for (const e of entries) {
-      const value = roundHalfEven((e.weight / maxWeight) * U16_MAX);
+      const value = roundHalfEvenUnchecked((e.weight / maxWeight) * U16_MAX);
       if (value !== 0) {
         uids.push(e.uid);
         values.push(value);

@@ -1,3 +1,4 @@
+import { isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { Evaluation, ValidatorStake } from '../aggregate.js';
@@ -73,13 +74,44 @@ describe('SPEC C.4 stake-weighted aggregation', () => {
     );
   });
 
-  it('decision: evaluations by zero-stake validators are ignored (they neither count nor move the median)', () => {
+  it('SPEC C.4 zero-stake validators are ignored before outliers and quorum, and listed as ignored', () => {
+    // Before outliers: three zero-stake sybils at 0 would drag the median of (0.9, 0.7, 0.8) and make 0.9 an outlier.
     const base = [ev(v1, m1, 0.9), ev(v2, m1, 0.7), ev(v3, m1, 0.8)];
-    const r = aggregateEvaluations({ evaluations: [...base, ev(v4, m1, 0), ev(v4, m2, 1)], stakes: stakes(1, 1, 1, 0), options: OPTIONS });
-    expect(r.explanation.miners[0]!.zeroStakeIgnored).toEqual([v4]);
+    const sybils = sortedHotkeys(3, 50);
+    const withSybils = aggregateEvaluations({
+      evaluations: [...base, ...sybils.map((s) => ev(s, m1, 0))],
+      stakes: [...stakes(1, 1, 1), ...sybils.map((validatorHotkey) => ({ validatorHotkey, stake: 0 }))],
+      options: OPTIONS,
+    });
+    const alone = aggregateEvaluations({ evaluations: base, stakes: stakes(1, 1, 1), options: OPTIONS });
+    expect(withSybils.scores).toEqual(alone.scores);
+    expect(withSybils.explanation.miners[0]!.zeroStakeIgnored).toEqual(sybils);
+    expect(withSybils.explanation.miners[0]!.outliersExcluded).toEqual([]);
+    expect(withSybils.explanation.miners[0]!.outlierCentre).toBe(alone.explanation.miners[0]!.outlierCentre);
+    // Before the quorum: two staked evaluations and one zero-stake one are too few.
+    const r = aggregateEvaluations({ evaluations: [ev(v1, m2, 0.5), ev(v2, m2, 0.5), ev(v4, m2, 0.5)], stakes: stakes(1, 1, 1, 0), options: OPTIONS });
+    expect(r.explanation.miners[0]).toMatchObject({ hotkey: m2, reason: 'too_few_validators', zeroStakeIgnored: [v4] });
+    expect(r.explanation.miners[0]!.evaluationsUsed).toHaveLength(2);
+  });
+
+  it('decision: zero stake means a stake of exactly 0; any positive stake counts, however small', () => {
+    const r = aggregateEvaluations({ evaluations: [ev(v1, m1, 0.5), ev(v2, m1, 0.5), ev(v3, m1, 0.5)], stakes: stakes(1, 1, 5e-324), options: OPTIONS });
+    expect(r.explanation.miners[0]!.zeroStakeIgnored).toEqual([]);
     expect(r.explanation.miners[0]!.evaluationsUsed).toHaveLength(3);
-    // m2 has only a zero-stake evaluation: not enough validators
-    expect(r.explanation.miners[1]).toMatchObject({ hotkey: m2, reason: 'too_few_validators', evaluationsUsed: [] });
+  });
+
+  it('SPEC C.4 a validator\'s own hotkey never appears among its peers\' evaluations: a second evaluation under its hotkey (a self-signed peer document) is AGGREGATION_DUPLICATE_EVALUATION', () => {
+    // v1's own evaluation of m1, then a "peer" document signed with v1's hotkey that reached the aggregation.
+    const own = [ev(v1, m1, 0.2), ev(v2, m1, 0.5), ev(v3, m1, 0.5)];
+    let caught: unknown;
+    try {
+      aggregateEvaluations({ evaluations: [...own, ev(v1, m1, 1)], stakes: stakes(1, 1, 1), options: OPTIONS });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isSubnetError(caught, AGGREGATION_ERROR_CODES.duplicateEvaluation)).toBe(true);
+    expect((caught as Error).message).toContain('self-signed peer document');
+    expect((caught as { context: { path: string } }).context.path).toBe('evaluations[3]');
   });
 
   it('decision: with zero stake behind the evaluations and min_validators met, the miner is unscored (no_stake), never NaN', () => {

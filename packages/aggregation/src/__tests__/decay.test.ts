@@ -8,7 +8,7 @@ const OPTIONS = DEFAULT_PIPELINE_CONFIG.decay;
 const state0 = { topScore: 0.8, topEpoch: 0, topHotkey: a! };
 
 describe('SPEC C.6 reward decay', () => {
-  it('seed C timeline: epochs 1-10 keep 100 %, 11 keeps 95 %, 12 keeps 90 %, 26 and later keep 20 %', () => {
+  it('SPEC C.6 seed C\'s timeline: epochs 1-10 keep 100 %, 11 keeps 95 %, 12 keeps 90 %, 26 and later keep 20 %', () => {
     const keepAt = (epoch: number) => decayStep(state0, { epoch, scores: [], options: OPTIONS });
     for (let epoch = 0; epoch <= 10; epoch += 1) {
       expect(keepAt(epoch).burn).toBe(0);
@@ -39,13 +39,36 @@ describe('SPEC C.6 reward decay', () => {
     expect(r.burn).toBe(0.05 * 10);
   });
 
-  it('decision: the threshold is compared in doubles as written, new − top >= threshold (0.82 − 0.80 is 0.01999… and does not reset)', () => {
-    expect(0.82 - 0.8 < 0.02).toBe(true);
+  it('SPEC C.6 improvement is compared with the 1e-9 tolerance: 0.80 to 0.82 resets staleness (absolute)', () => {
+    expect(0.82 - 0.8 < 0.02).toBe(true); // why the tolerance exists: the plain difference falls short
     const r = decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.82 }], options: OPTIONS });
-    expect(r.explanation.replacedTop).toBe(false);
-    const r2 = decayStep({ ...state0, topScore: 0.5 }, { epoch: 20, scores: [{ hotkey: b!, score: 0.52 }], options: OPTIONS });
-    expect(0.52 - 0.5 >= 0.02).toBe(true);
-    expect(r2.explanation.replacedTop).toBe(true);
+    expect(r.explanation.replacedTop).toBe(true);
+    expect(r.state).toEqual({ topScore: 0.82, topEpoch: 20, topHotkey: b });
+    expect(r.burn).toBe(0);
+    // Just below the tolerance band: 0.82 − 2e-9 does not reset.
+    const below = decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.82 - 2e-9 }], options: OPTIONS });
+    expect(below.explanation.replacedTop).toBe(false);
+    expect(below.burn).toBe(0.05 * 10);
+  });
+
+  it('SPEC C.6 improvement is compared with the 1e-9 tolerance: new >= top·(1 + threshold) − 1e-9 (relative)', () => {
+    const options = { ...OPTIONS, improvementMode: 'relative' as const, improvementThreshold: 0.1 };
+    // 0.8·1.1 = 0.8800000000000001 in doubles: 0.88 is below it, but within the tolerance.
+    expect(0.88 < 0.8 * (1 + 0.1)).toBe(true);
+    expect(decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.88 }], options }).explanation.replacedTop).toBe(true);
+    expect(decayStep(state0, { epoch: 20, scores: [{ hotkey: b!, score: 0.88 - 2e-9 }], options }).explanation.replacedTop).toBe(false);
+  });
+
+  it('decision: with an improvement threshold of 0, a score equal to the top (within 1e-9) resets staleness, and a relative top of 0 is replaced by any score, as the SPEC C.6 formula says', () => {
+    const options = { ...OPTIONS, improvementThreshold: 0 };
+    const r = decayStep(state0, { epoch: 30, scores: [{ hotkey: b!, score: 0.8 }], options });
+    expect(r.explanation.replacedTop).toBe(true);
+    expect(r.burn).toBe(0);
+    // Relative mode: a top of 0 is replaced by any candidate, 0 included.
+    const relative = { ...OPTIONS, improvementMode: 'relative' as const };
+    const zeroTop = decayStep({ topScore: 0, topEpoch: 0, topHotkey: a! }, { epoch: 30, scores: [{ hotkey: b!, score: 0 }], options: relative });
+    expect(zeroTop.explanation.replacedTop).toBe(true);
+    expect(zeroTop.state).toEqual({ topScore: 0, topEpoch: 30, topHotkey: b });
   });
 
   it('relative threshold by configuration: (new − top) / top >= threshold', () => {
@@ -72,11 +95,45 @@ describe('SPEC C.6 reward decay', () => {
     expect(nothing.burn).toBe(0);
   });
 
-  it('exponential curve by configuration: min(1 − (1 − ρ)^stale, max_burn)', () => {
+  it('exponential curve by configuration: min(1 − keep, max_burn), keep multiplied by (1 − ρ) once per stale epoch', () => {
     const options = { ...OPTIONS, curve: 'exponential' as const };
     expect(decayBurn(1, options)).toBe(1 - 0.95);
     expect(decayBurn(2, options)).toBe(1 - 0.95 * 0.95);
     expect(decayBurn(100, options)).toBe(0.8);
+  });
+
+  /** SPEC C.6 as a plain loop: every stale epoch, left to right, no early stop. */
+  function plainLoopBurn(rho: number, stale: number, maxBurn: number): number {
+    let keep = 1.0;
+    for (let i = 0; i < stale; i += 1) keep = keep * (1 - rho);
+    return Math.min(1 - keep, maxBurn);
+  }
+
+  it('SPEC C.6 exponential decay is repeated multiplication left to right (never a pow): equal to a plain loop for many (ρ, epochs_stale) pairs', () => {
+    const rhos = [0, 1, 0.05, 0.1, 0.3, 0.5, 0.999, 1e-3, 1e-9, 5e-324];
+    for (let k = 1; k < 200; k += 1) rhos.push(((k * 7919) % 1000) / 1000 + k * 1e-7);
+    let powDiffers = 0;
+    const mismatches: string[] = [];
+    for (const rho of rhos) {
+      for (const maxBurn of [0, 0.3, 0.8, 1]) {
+        for (let stale = 0; stale <= 120; stale += 1) {
+          const expected = plainLoopBurn(rho, stale, maxBurn);
+          const got = decayBurn(stale, { rho, maxBurn, curve: 'exponential' });
+          if (!Object.is(got, expected)) mismatches.push(`rho ${rho} stale ${stale} max ${maxBurn}: ${got} vs ${expected}`);
+          if (maxBurn === 1 && Math.min(1 - Math.pow(1 - rho, stale), 1) !== expected) powDiffers += 1;
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // The pairs include ones where a library pow gives another last bit: the test can tell them apart.
+    expect(powDiffers).toBeGreaterThan(0);
+  });
+
+  it('SPEC C.6 exponential decay stops early once 1 − keep >= max_burn or keep = 0, with the same result (a huge stale count is cheap)', () => {
+    const options = { rho: 0.05, maxBurn: 0.8, curve: 'exponential' as const };
+    expect(decayBurn(Number.MAX_SAFE_INTEGER, options)).toBe(0.8);
+    expect(decayBurn(Number.MAX_SAFE_INTEGER, { rho: 1, maxBurn: 1, curve: 'exponential' })).toBe(1);
+    expect(decayBurn(5000, { rho: 0.5, maxBurn: 1, curve: 'exponential' })).toBe(plainLoopBurn(0.5, 5000, 1));
   });
 
   it('rejects an epoch before the top epoch and bad options', () => {

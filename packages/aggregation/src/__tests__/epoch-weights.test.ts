@@ -74,6 +74,26 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
     expect(formatEpochExplanation(r)).toContain('challenge bounty (bounty) alpha 0.250000');
   });
 
+  it('the printed epoch explanation says why a miner is unscored: "2 of 3 evaluations remained: uid 12 was an outlier, M = -47.2"', () => {
+    const evaluations = [ev(V[0]!, M[0]!, 0.8, 5), ev(V[1]!, M[0]!, 0.81, 5), ev(V[2]!, M[0]!, 0.1, 5)];
+    // A zero-stake validator's evaluation of M[1] is listed as ignored.
+    const more = [ev(V[0]!, M[1]!, 0.5, 5), ev(V[1]!, M[1]!, 0.5, 5), ev(V[2]!, M[1]!, 0.5, 5), ev(V[3]!, M[1]!, 0.5, 5)];
+    const r = computeEpochWeights({
+      config: DEFAULT_PIPELINE_CONFIG,
+      epoch: 5,
+      challenges: [{ id: 'term', kind: 'evaluations', alpha: 1, decay: false, evaluations: [...evaluations, ...more] }],
+      stakes: [...V.slice(0, 3).map((validatorHotkey) => ({ validatorHotkey, stake: 100 })), { validatorHotkey: V[3]!, stake: 0 }],
+      metagraph: [...M.map((hotkey, i) => ({ hotkey, uid: i + 1 })), ...V.slice(0, 3).map((hotkey, i) => ({ hotkey, uid: 10 + i }))],
+    });
+    const text = formatEpochExplanation(r);
+    // 0.6745·(0.1 − 0.8)/0.01 = -47.2
+    expect(text).toContain('why (term): unscored (too few validators): 2 of 3 evaluations remained (3 needed): uid 12 was an outlier, M = -47.2');
+    // V[3] is not in the metagraph: named by hotkey.
+    expect(text).toContain(`why (term): scored on 3 of 4 evaluations: validator ${V[3]} has zero stake and was ignored`);
+    const lowStake = computeEpochWeights({ ...simpleInput(0, [0.5]), stakes: [...simpleInput(0, [0.5]).stakes, { validatorHotkey: V[5]!, stake: 1000 }] });
+    expect(formatEpochExplanation(lowStake)).toContain("unscored (insufficient stake): the 3 remaining of 3 evaluations carry 23.1 % of the validator set's stake (30.0 % needed)");
+  });
+
   it('rejects evaluations of another epoch, duplicate challenges and a bounty challenge with decay', () => {
     const base = simpleInput(3, [0.5]);
     expectError(() => computeEpochWeights({ ...base, epoch: 4 }), AGGREGATION_ERROR_CODES.epochMismatch, 'challenges[0].evaluations[0].epoch');

@@ -6,6 +6,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
   expect(Object.keys(mod).sort()).toEqual([
     'AGGREGATION_ERROR_CODES',
     'DEFAULT_PIPELINE_CONFIG',
+    'IMPROVEMENT_TOLERANCE',
     'MEAN_AD_FACTOR',
     'MIN_EVALUATIONS_FOR_OUTLIERS',
     'MODIFIED_Z_CONSTANT',
@@ -23,6 +24,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'bountyWeights',
     'challengeConfigSchema',
     'challengeInputSchema',
+    'computeEmitWeights',
     'computeEpochWeights',
     'decayBurn',
     'decayConfigSchema',
@@ -33,6 +35,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'evaluationSchema',
     'evaluationsSchema',
     'formatEpochExplanation',
+    'indexMetagraph',
     'mapHotkeysToUids',
     'neuronSchema',
     'normalisationConfigSchema',

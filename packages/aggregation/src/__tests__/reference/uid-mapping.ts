@@ -1,128 +1,24 @@
-// Slow reference: the implementation before the performance rewrite (commit 5f1f640), kept verbatim for reference.test.ts; only import paths changed. Do not optimise.
-import type { Hotkey } from '@subnet/core';
-
-import { checkArray, checkHotkey, checkNonNegative, checkObject, checkUid } from '../../checks.js';
-import { AGGREGATION_ERROR_CODES, fail } from '../../errors.js';
-import type { HotkeyWeight } from './order.js';
-import { deepFreeze } from './order.js';
-import { checkHotkeyWeights } from '../../weight-cap.js';
-
-/** One neuron of the metagraph: its hotkey and uid. */
-export interface Neuron {
-  readonly hotkey: Hotkey;
-  readonly uid: number;
-}
-
-/** One uid's weight. */
-export interface UidWeight {
-  readonly uid: number;
-  readonly weight: number;
-}
-
-/** The outcome of {@link mapHotkeysToUids}. */
-export interface UidMappingResult {
-  /** Weights by uid, ascending, the burn uid included when it has weight; they sum to 1 (or 0 given nothing). */
-  readonly weights: readonly UidWeight[];
-  readonly explanation: {
-    /** Hotkeys with weight that the metagraph does not know, dropped (by hotkey). */
-    readonly dropped: readonly { readonly hotkey: Hotkey; readonly weight: number }[];
-    /** Σ of what remained (known miners + burn) before renormalising. */
-    readonly keptMass: number;
-    /** True when something was dropped and the rest was divided by keptMass. */
-    readonly renormalised: boolean;
-    /** True when nothing remained and everything went to the burn uid. */
-    readonly allToBurn: boolean;
-    readonly burnUid: number;
-    /** Per mapped miner (by hotkey) its uid. */
-    readonly uids: readonly { readonly hotkey: Hotkey; readonly uid: number }[];
-  };
-}
-
-/** Validates a metagraph (unique hotkeys and uids) and indexes it by hotkey (internal). */
-export function checkMetagraph(metagraph: readonly Neuron[], path: string): ReadonlyMap<string, number> {
-  checkArray(metagraph, path);
-  const byHotkey = new Map<string, number>();
-  const uids = new Set<number>();
-  for (let i = 0; i < metagraph.length; i += 1) {
-    const n = checkObject(metagraph[i], `${path}[${i}]`) as unknown as Neuron;
-    const hotkey = checkHotkey(n.hotkey, `${path}[${i}].hotkey`);
-    const uid = checkUid(n.uid, `${path}[${i}].uid`);
-    if (byHotkey.has(hotkey)) fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hotkey appears twice in the metagraph', `${path}[${i}].hotkey`, hotkey);
-    if (uids.has(uid)) fail(AGGREGATION_ERROR_CODES.duplicateUid, 'a uid appears twice in the metagraph', `${path}[${i}].uid`, uid);
-    byHotkey.set(hotkey, uid);
-    uids.add(uid);
-  }
-  return byHotkey;
-}
-
 /**
- * Maps hotkey weights to uids (SPEC C.9). Hotkeys the metagraph does not know are dropped and what remains
- * (known miners and the burn) is renormalised to sum to 1; if nothing remains, the burn uid gets 1. The burn
- * is added to the burn uid, also when that uid is a miner's.
- *
- * @param input.weights - miner weights by hotkey (unique, >= 0, Σ <= 1)
- * @param input.burn - the burn share (>= 0)
- * @param input.metagraph - hotkey to uid (unique both ways)
- * @param input.burnUid - the burn uid (default 0)
- * @returns weights by uid, ascending
- * @throws SubnetError `AGGREGATION_INVALID_INPUT`, `AGGREGATION_DUPLICATE_HOTKEY`, `AGGREGATION_DUPLICATE_UID`,
- *   `AGGREGATION_WEIGHTS_EXCEED_ONE`
- * @example mapHotkeysToUids({ weights: [{ hotkey: a, weight: 0.7 }], burn: 0.3, metagraph: [{ hotkey: a, uid: 5 }] })
- * // [{ uid: 0, weight: 0.3 }, { uid: 5, weight: 0.7 }]
+ * SPEC C.9 read literally (reference only): unknown hotkeys are dropped and what remains (known miners and
+ * the burn) is divided by its sum (hotkey order, then the burn); nothing left → the burn uid gets 1. The burn
+ * is added to the burn uid's entry (after the miner's weight when the burn uid is a miner's uid).
  */
-export function mapHotkeysToUids(input: {
-  readonly weights: readonly HotkeyWeight[];
-  readonly burn: number;
-  readonly metagraph: readonly Neuron[];
-  readonly burnUid?: number;
-}): UidMappingResult {
-  checkObject(input, 'input');
-  const weights = checkHotkeyWeights(input.weights, 'input.weights');
-  const burn = checkNonNegative(input.burn, 'input.burn');
-  const burnUid = input.burnUid === undefined ? 0 : checkUid(input.burnUid, 'input.burnUid');
-  return deepFreeze(mapUnchecked(weights, burn, checkMetagraph(input.metagraph, 'input.metagraph'), burnUid));
-}
+import { byCodePoint } from './errors.js';
+import type { RefWeights } from './normalise.js';
 
-/** {@link mapHotkeysToUids} on validated input, weights sorted by hotkey (internal). */
-export function mapUnchecked(
-  sorted: readonly HotkeyWeight[],
-  burn: number,
-  byHotkey: ReadonlyMap<string, number>,
-  burnUid: number,
-): UidMappingResult {
-  const dropped: { hotkey: Hotkey; weight: number }[] = [];
-  const kept: { hotkey: Hotkey; uid: number; weight: number }[] = [];
-  for (const w of sorted) {
-    const uid = byHotkey.get(w.hotkey);
-    if (uid === undefined) {
-      if (w.weight > 0) dropped.push({ hotkey: w.hotkey, weight: w.weight });
-    } else kept.push({ hotkey: w.hotkey, uid, weight: w.weight });
-  }
+export function referenceMap(weights: RefWeights, burn: number, metagraph: readonly { readonly hotkey: string; readonly uid: number }[], burnUid: number): Map<number, number> {
+  const uidOf = new Map(metagraph.map((n) => [n.hotkey, n.uid] as const));
+  const sorted = [...weights].sort((a, b) => byCodePoint(a.hotkey, b.hotkey));
+  const kept = sorted.filter((w) => uidOf.has(w.hotkey));
+  const dropped = sorted.some((w) => !uidOf.has(w.hotkey) && w.weight > 0);
   let keptMass = 0;
-  for (const k of kept) keptMass += k.weight;
-  keptMass += burn;
-  const renormalised = dropped.length > 0 && keptMass > 0;
-  const allToBurn = !(keptMass > 0);
-  const byUid = new Map<number, number>();
-  if (allToBurn) byUid.set(burnUid, 1);
-  else {
-    for (const k of kept) {
-      const weight = renormalised ? k.weight / keptMass : k.weight;
-      byUid.set(k.uid, weight);
-    }
-    const burnShare = renormalised ? burn / keptMass : burn;
-    if (burnShare > 0) byUid.set(burnUid, (byUid.get(burnUid) ?? 0) + burnShare);
-  }
-  const weights = [...byUid.entries()].sort((a, b) => a[0] - b[0]).map(([uid, weight]) => ({ uid, weight }));
-  return {
-    weights,
-    explanation: {
-      dropped,
-      keptMass,
-      renormalised,
-      allToBurn,
-      burnUid,
-      uids: kept.map((k) => ({ hotkey: k.hotkey, uid: k.uid })),
-    },
-  };
+  for (const w of kept) keptMass = keptMass + w.weight;
+  keptMass = keptMass + burn;
+  const out = new Map<number, number>();
+  if (!(keptMass > 0)) return out.set(burnUid, 1);
+  const scale = (x: number): number => (dropped ? x / keptMass : x);
+  for (const w of kept) out.set(uidOf.get(w.hotkey)!, scale(w.weight));
+  const burnShare = scale(burn);
+  if (burnShare > 0) out.set(burnUid, (out.get(burnUid) ?? 0) + burnShare);
+  return out;
 }

@@ -1,0 +1,79 @@
+import type { Hotkey } from '@subnet/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import type { NormalisationStrategy } from '../index.js';
+import { AGGREGATION_ERROR_CODES, applyWeightCap, computeEmitWeights, indexMetagraph, mapHotkeysToUids, normaliseScores, toU16 } from '../index.js';
+import { expectError, sortedHotkeys } from './helpers.js';
+
+const H = sortedHotkeys(40);
+
+/** The weight path as the public stages compose it (the definition computeEmitWeights must match bit for bit). */
+function staged(scores: readonly { hotkey: Hotkey; score: number }[], metagraph: readonly { hotkey: Hotkey; uid: number }[], strategy: NormalisationStrategy, cap: number, burnUid: number, mode: 'sum' | 'max') {
+  const normalised = normaliseScores(scores, { strategy, temperature: 1 });
+  const capped = applyWeightCap(normalised.weights, { cap, burnUid });
+  const mapped = mapHotkeysToUids({ weights: capped.weights, burn: normalised.burn + capped.burn, metagraph, burnUid });
+  return toU16(mapped.weights, { mode });
+}
+
+const scoreArb = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0, -0, 5e-324, 0.5, 1));
+
+describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
+  it('equals normaliseScores → applyWeightCap → mapHotkeysToUids → toU16 bit for bit, in any input order, with an index or neurons, objects or parallel lists', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(39), scoreArb), { maxLength: 30 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.constantFrom<NormalisationStrategy>('linear', 'quadratic', 'softmax', 'ranked'),
+        fc.constantFrom(0.02, 0.05, 0.1, 0.3, 0.5, 1),
+        fc.constantFrom(0, 3, 100),
+        fc.constantFrom<'sum' | 'max'>('sum', 'max'),
+        fc.boolean(),
+        (rows, known, strategy, cap, burnUid, mode, shuffle) => {
+          const seen = new Set<number>();
+          const scores = rows
+            .filter(([m]) => {
+              if (seen.has(m)) return false;
+              seen.add(m);
+              return true;
+            })
+            .map(([m, score]) => ({ hotkey: H[m]!, score }));
+          scores.sort((a, b) => (a.hotkey < b.hotkey ? -1 : 1));
+          if (shuffle) scores.reverse();
+          // Uids scattered; the first `known` hotkeys are registered.
+          const metagraph = H.slice(0, known).map((hotkey, i) => ({ hotkey, uid: (i * 17) % 41 }));
+          const expected = staged(scores, metagraph, strategy, cap, burnUid, mode);
+          const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
+          for (const [graph, given] of [[metagraph, scores], [indexMetagraph(metagraph), scores], [indexMetagraph(metagraph), parallel]] as const) {
+            const r = computeEmitWeights({ scores: given, metagraph: graph, normalisation: { strategy, temperature: 1 }, cap, burnUid, u16Mode: mode });
+            expect({ uids: r.uids, weights: r.weights }).toStrictEqual({ uids: expected.uids, weights: expected.weights });
+            expect(Object.isFrozen(r) && Object.isFrozen(r.uids) && Object.isFrozen(r.explanation)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('explains the cap and the burn, and reuses one index across calls', () => {
+    const metagraph = indexMetagraph(H.slice(0, 3).map((hotkey, uid) => ({ hotkey, uid: uid + 1 })));
+    const r = computeEmitWeights({ scores: [{ hotkey: H[0]!, score: 0.9 }], metagraph, cap: 0.5, u16Mode: 'max' });
+    expect(r.uids).toEqual([0, 1]);
+    expect(r.weights).toEqual([65535, 65535]);
+    expect(r.explanation).toMatchObject({ capped: [H[0]], infeasible: true, burn: 0.5, burnUid: 0 });
+    const again = computeEmitWeights({ scores: [{ hotkey: H[1]!, score: 0.2 }, { hotkey: H[2]!, score: 0.2 }], metagraph, cap: 0.5, u16Mode: 'sum' });
+    expect(again.uids).toEqual([2, 3]);
+    expect(again.weights.reduce((s, w) => s + w, 0)).toBe(65535);
+  });
+
+  it('rejects a duplicate hotkey, a bad score, a bad cap and a forged index with coded errors', () => {
+    const metagraph = indexMetagraph(H.slice(0, 3).map((hotkey, uid) => ({ hotkey, uid })));
+    expectError(() => computeEmitWeights({ scores: [{ hotkey: H[0]!, score: 0.5 }, { hotkey: H[0]!, score: 0.5 }], metagraph, cap: 0.5 }), AGGREGATION_ERROR_CODES.duplicateHotkey);
+    expectError(() => computeEmitWeights({ scores: [{ hotkey: H[0]!, score: Number.NaN }], metagraph, cap: 0.5 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.scores[0].score');
+    expectError(() => computeEmitWeights({ scores: [], metagraph, cap: 0 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.cap');
+    expectError(() => computeEmitWeights({ scores: [], metagraph: { kind: 'metagraph-index', size: 0, maxUid: -1 }, cap: 0.5 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.metagraph');
+    // A rejected call leaves nothing behind: the next one is exact.
+    const ok = computeEmitWeights({ scores: [{ hotkey: H[1]!, score: 0.5 }, { hotkey: H[2]!, score: 0.5 }], metagraph, cap: 1, u16Mode: 'max' });
+    expect(ok.uids).toEqual([1, 2]);
+  });
+});
