@@ -1,0 +1,56 @@
+import { findLoneSurrogate, hotkeySchema, parseInput, SubnetError } from '@subnet/core';
+
+import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+
+/** The longest task id or record id a window entry may carry (UTF-16 code units). */
+export const MAX_WINDOW_ID_LENGTH = 1024;
+
+/** A checked window entry (internal): every field present, `recordId` filled in. */
+export interface WindowEntry {
+  readonly uid: number;
+  readonly hotkey: string;
+  readonly taskId: string;
+  readonly recordId: string;
+  readonly arrival: number;
+  readonly score: number;
+}
+
+/** Hotkeys already checked valid (a verdict never changes; bounded so it cannot grow without end). */
+const validHotkeys = new Set<string>();
+const HOTKEY_MEMO_LIMIT = 65_536;
+
+function entryError(path: string, summary: string, value: unknown): never {
+  throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, summary, { context: { path, value } });
+}
+
+function checkId(value: unknown, path: string): string {
+  if (typeof value !== 'string') entryError(path, 'must be a string', value);
+  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) entryError(path, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
+  if (findLoneSurrogate(value) >= 0) entryError(path, 'holds a lone UTF-16 surrogate', value);
+  return value;
+}
+
+/**
+ * Checks one window entry by hand (no zod: this runs once per add) and returns it normalised.
+ *
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
+ */
+export function checkEntry(entry: unknown, path: string): WindowEntry {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) entryError(path, 'a window entry must be an object', entry);
+  const e = entry as Record<string, unknown>;
+  const uid = e.uid;
+  if (typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535) entryError(`${path}.uid`, 'uid must be an integer 0..65535', uid);
+  const score = e.score;
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) entryError(`${path}.score`, 'score must be a number in [0, 1]', score);
+  const arrival = e.arrival;
+  if (typeof arrival !== 'number' || !Number.isSafeInteger(arrival) || arrival < 0) entryError(`${path}.arrival`, 'arrival must be an integer >= 0', arrival);
+  const taskId = checkId(e.taskId, `${path}.taskId`);
+  const recordId = e.recordId === undefined ? taskId : checkId(e.recordId, `${path}.recordId`);
+  const hotkey = e.hotkey;
+  if (typeof hotkey !== 'string' || !validHotkeys.has(hotkey)) {
+    parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${path}.hotkey`);
+    if (validHotkeys.size >= HOTKEY_MEMO_LIMIT) validHotkeys.clear();
+    validHotkeys.add(hotkey as string);
+  }
+  return { uid, hotkey: hotkey as string, taskId, recordId, arrival: arrival === 0 ? 0 : arrival, score: score === 0 ? 0 : score };
+}
