@@ -86,6 +86,9 @@ describe('SPEC A composite: S = 0.50*S_success + 0.25*S_cost + 0.15*S_latency + 
       'unplanned_retries = max(0, actual_retries - declared_retry_budget) = max(0, 2 - 2) = 0 (declared retries are free).',
       'S_reliability = min(1, max(0, 1 - (unplanned_retries * 0.10 + timeouts * 0.20 + hard_failures * 0.50))) = min(1, max(0, 1 - (0 * 0.10 + 2 * 0.20 + 0 * 0.50))) = 0.6.',
       'S = 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability = 0.50 * 0.92 + 0.25 * 0.4 + 0.15 * 0.7 + 0.10 * 0.6 = 0.7250000000000001.',
+      'Node "fetch": 2 attempts, last status success, 1 timeout counted: completed.',
+      'Node "analyse": 1 attempt, last status success, 1 timeout counted: completed.',
+      'Node "report": 2 attempts, last status success, 0 timeouts counted: completed.',
     ]);
   });
 
