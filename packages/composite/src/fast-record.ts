@@ -11,6 +11,36 @@ let nodeOf = new Int32Array(64);
 let stamps = new Int32Array(64);
 let generation = 0;
 
+const ATTEMPTS = 8;
+const STEPS = 16;
+const RETRIES = 32;
+const TIMEOUTS = 64;
+const HARD = 128;
+/** The bit of a known record field, 0 for any other key. */
+function recordFieldBit(key: string): number {
+  switch (key) {
+    case 'output_quality_score':
+      return 1;
+    case 'actual_tao':
+      return 2;
+    case 'actual_seconds':
+      return 4;
+    case 'attempts':
+      return ATTEMPTS;
+    case 'steps_completed':
+      return STEPS;
+    case 'actual_retries':
+      return RETRIES;
+    case 'timeouts':
+      return TIMEOUTS;
+    case 'hard_failures':
+      return HARD;
+    default:
+      return 0;
+  }
+}
+const REQUIRED = 7;
+
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
@@ -34,57 +64,47 @@ function statusCode(value: unknown): number {
  */
 export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: unknown): boolean {
   if (!isPlainObject(raw)) return false;
-  let quality = -1;
-  let actualTao = -1;
-  let actualSeconds = -1;
-  let attempts: unknown[] | undefined;
+  // Known fields are read by name; the key list proves which are own properties and walks the rest.
+  const keys = Object.keys(raw);
+  if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+  let own = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    const bit = recordFieldBit(key);
+    if (bit !== 0) own |= bit;
+    else if (!keyOk(key) || !jsonShapeOk(raw[key], 1)) return false;
+  }
+  if ((own & REQUIRED) !== REQUIRED) return false;
+  const quality = raw.output_quality_score;
+  const actualTao = raw.actual_tao;
+  const actualSeconds = raw.actual_seconds;
+  if (typeof quality !== 'number' || !(quality >= 0 && quality <= 1) || !isNonNegative(actualTao) || !isNonNegative(actualSeconds)) return false;
   let steps = -1;
   let retries = -1;
   let timeouts = -1;
   let hard = -1;
-  let keys = 0;
-  for (const key in raw) {
-    if (!Object.hasOwn(raw, key)) continue;
-    if (++keys > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
-    const value = raw[key];
-    switch (key) {
-      case 'output_quality_score':
-        if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return false;
-        quality = value;
-        break;
-      case 'actual_tao':
-        if (!isNonNegative(value)) return false;
-        actualTao = value;
-        break;
-      case 'actual_seconds':
-        if (!isNonNegative(value)) return false;
-        actualSeconds = value;
-        break;
-      case 'attempts':
-        if (!Array.isArray(value) || value.length > DEFAULT_INPUT_LIMITS.maxListLength) return false;
-        attempts = value;
-        break;
-      case 'steps_completed':
-        if (!isCount(value)) return false;
-        steps = value;
-        break;
-      case 'actual_retries':
-        if (!isCount(value)) return false;
-        retries = value;
-        break;
-      case 'timeouts':
-        if (!isCount(value)) return false;
-        timeouts = value;
-        break;
-      case 'hard_failures':
-        if (!isCount(value)) return false;
-        hard = value;
-        break;
-      default:
-        if (!keyOk(key) || !jsonShapeOk(value, 1)) return false;
-    }
+  let attempts: unknown[] | undefined;
+  if ((own & ATTEMPTS) !== 0) {
+    const list = raw.attempts;
+    if (!Array.isArray(list) || list.length > DEFAULT_INPUT_LIMITS.maxListLength) return false;
+    attempts = list;
   }
-  if (quality < 0 || actualTao < 0 || actualSeconds < 0) return false;
+  if ((own & STEPS) !== 0) {
+    if (!isCount(raw.steps_completed)) return false;
+    steps = raw.steps_completed;
+  }
+  if ((own & RETRIES) !== 0) {
+    if (!isCount(raw.actual_retries)) return false;
+    retries = raw.actual_retries;
+  }
+  if ((own & TIMEOUTS) !== 0) {
+    if (!isCount(raw.timeouts)) return false;
+    timeouts = raw.timeouts;
+  }
+  if ((own & HARD) !== 0) {
+    if (!isCount(raw.hard_failures)) return false;
+    hard = raw.hard_failures;
+  }
   const n = compiled.totalSteps;
   if (attempts === undefined) {
     if (steps < 0 || retries < 0 || timeouts < 0 || hard < 0) return false;
@@ -97,48 +117,36 @@ export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: un
 }
 
 function countAttempts(task: WorkflowTask, compiled: CompiledPlan, quality: number, actualTao: number, actualSeconds: number, attempts: readonly unknown[]): boolean {
-  const { index, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
+  const { index, nodeIds, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
+  let guess = 0;
   const n = compiled.totalSteps;
   const count = attempts.length;
   if (nodeOf.length < count) nodeOf = new Int32Array(count * 2);
-  attemptsSeen.fill(0);
+  for (let node = 0; node < n; node++) attemptsSeen[node] = 0;
   // Pass 1: the shape of every attempt, its node, attempts per node.
   for (let i = 0; i < count; i++) {
     const attempt = attempts[i];
     if (!isPlainObject(attempt)) return false;
-    let nodeId: unknown;
-    let number = 0;
-    let status = STATUS_NONE;
-    let seconds = -1;
-    let keys = 0;
-    for (const key in attempt) {
-      if (!Object.hasOwn(attempt, key)) continue;
-      if (++keys > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
-      const value = attempt[key];
-      switch (key) {
-        case 'node_id':
-          if (typeof value !== 'string' || value.length === 0 || !textOk(value)) return false;
-          nodeId = value;
-          break;
-        case 'attempt':
-          if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return false;
-          number = value;
-          break;
-        case 'status':
-          status = statusCode(value);
-          if (status === STATUS_NONE) return false;
-          break;
-        case 'seconds':
-          if (!isNonNegative(value)) return false;
-          seconds = value;
-          break;
-        default:
-          if (!keyOk(key) || !jsonShapeOk(value, 3)) return false;
-      }
+    // The four fields are read by name (a monomorphic load), never by a variable key; the key list only
+    // proves that all four are own properties and walks any unknown field.
+    const keys = Object.keys(attempt);
+    if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+    let known = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as string;
+      if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
+      else if (!keyOk(key) || !jsonShapeOk(attempt[key], 3)) return false;
     }
-    if (nodeId === undefined || number === 0 || status === STATUS_NONE || seconds < 0) return false;
-    const node = index.get(nodeId as string);
-    if (node === undefined) return false;
+    if (known !== 4) return false;
+    const nodeId = attempt.node_id;
+    if (typeof nodeId !== 'string' || nodeId.length === 0 || !textOk(nodeId)) return false;
+    const number = attempt.attempt;
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
+    if (statusCode(attempt.status) === STATUS_NONE || !isNonNegative(attempt.seconds)) return false;
+    // Attempts usually follow the plan: try the previous attempt's node and the next one before the map.
+    const node = guess < n && nodeIds[guess] === nodeId ? guess : guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : (index.get(nodeId) ?? -1);
+    if (node < 0) return false;
+    guess = node;
     nodeOf[i] = node;
     attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
   }

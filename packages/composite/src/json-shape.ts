@@ -41,11 +41,9 @@ export function jsonShapeOk(value: unknown, enclosing: number): boolean {
         return true;
       }
       if (!isPlainObject(value)) return false;
-      let keys = 0;
-      for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue;
-        if (++keys > LIMITS.maxObjectKeys || !keyOk(key) || !jsonShapeOk(value[key], enclosing + 1)) return false;
-      }
+      const keys = Object.keys(value);
+      if (keys.length > LIMITS.maxObjectKeys) return false;
+      for (const key of keys) if (!keyOk(key) || !jsonShapeOk(value[key], enclosing + 1)) return false;
       return true;
     }
     default:
