@@ -1,7 +1,7 @@
 import { SubnetError } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { checkEntry } from './window-entry.js';
+import { assertEntry, checkEntry } from './window-entry.js';
 import { copyRing, insertEntry, newRing, restoreRing, ringFromWindow, ringScore, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState } from './window-state.js';
 import type { WindowScore, WindowState } from './window-types.js';
@@ -40,10 +40,10 @@ function ringFor(engine: WindowEngine, uid: number, hotkey: string): Ring {
 
 /** Adds one entry: O(1) when it is the newest of its window. Atomic (checks before it changes anything). */
 export function engineAdd(engine: WindowEngine, entry: unknown, path: string): void {
-  const e = checkEntry(entry, path);
-  const ring = ringFor(engine, e.uid, e.hotkey);
+  assertEntry(entry, path);
+  const ring = ringFor(engine, entry.uid, entry.hotkey);
   try {
-    insertEntry(ring, e, path);
+    insertEntry(ring, entry, path);
   } finally {
     if (ring.count === 0) dropEmpty(engine, ring);
   }

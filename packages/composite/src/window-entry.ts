@@ -1,6 +1,7 @@
 import { findLoneSurrogate, hotkeySchema, parseInput, SubnetError } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+import type { TaskScoreEntry } from './window-types.js';
 
 /** The longest task id or record id a window entry may carry (UTF-16 code units). */
 export const MAX_WINDOW_ID_LENGTH = 1024;
@@ -31,11 +32,11 @@ function checkId(value: unknown, path: string): string {
 }
 
 /**
- * Checks one window entry by hand (no zod: this runs once per add) and returns it normalised.
+ * Checks one window entry by hand (no zod, no allocation: this runs once per add).
  *
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
  */
-export function checkEntry(entry: unknown, path: string): WindowEntry {
+export function assertEntry(entry: unknown, path: string): asserts entry is TaskScoreEntry {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) entryError(path, 'a window entry must be an object', entry);
   const e = entry as Record<string, unknown>;
   const uid = e.uid;
@@ -44,13 +45,22 @@ export function checkEntry(entry: unknown, path: string): WindowEntry {
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) entryError(`${path}.score`, 'score must be a number in [0, 1]', score);
   const arrival = e.arrival;
   if (typeof arrival !== 'number' || !Number.isSafeInteger(arrival) || arrival < 0) entryError(`${path}.arrival`, 'arrival must be an integer >= 0', arrival);
-  const taskId = checkId(e.taskId, `${path}.taskId`);
-  const recordId = e.recordId === undefined ? taskId : checkId(e.recordId, `${path}.recordId`);
+  checkId(e.taskId, `${path}.taskId`);
+  if (e.recordId !== undefined) checkId(e.recordId, `${path}.recordId`);
   const hotkey = e.hotkey;
   if (typeof hotkey !== 'string' || !validHotkeys.has(hotkey)) {
     parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${path}.hotkey`);
     if (validHotkeys.size >= HOTKEY_MEMO_LIMIT) validHotkeys.clear();
     validHotkeys.add(hotkey as string);
   }
-  return { uid, hotkey: hotkey as string, taskId, recordId, arrival: arrival === 0 ? 0 : arrival, score: score === 0 ? 0 : score };
+}
+
+/**
+ * Checks one window entry and returns it normalised (`recordId` filled in with the task id when absent).
+ *
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
+ */
+export function checkEntry(entry: unknown, path: string): WindowEntry {
+  assertEntry(entry, path);
+  return { uid: entry.uid, hotkey: entry.hotkey, taskId: entry.taskId, recordId: entry.recordId ?? entry.taskId, arrival: entry.arrival, score: entry.score };
 }

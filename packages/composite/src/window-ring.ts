@@ -1,8 +1,7 @@
 import { compareCodePoints, SubnetError, type Hotkey, type Uid } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import type { WindowEntry } from './window-entry.js';
-import { WINDOW_CAPACITY, type MinerWindow } from './window-types.js';
+import { WINDOW_CAPACITY, type MinerWindow, type TaskScoreEntry } from './window-types.js';
 
 /**
  * Internal: one (uid, hotkey) window as a mutable ring of at most {@link WINDOW_CAPACITY} entries in
@@ -97,6 +96,9 @@ export function ringScore(ring: Ring): number {
   return sum / n;
 }
 
+/** What the ring needs of an entry: a checked {@link TaskScoreEntry} (`recordId` defaults to `taskId`). */
+type WindowEntry = Pick<TaskScoreEntry, 'taskId' | 'recordId' | 'arrival' | 'score'>;
+
 /** Orders two arrival keys (arrival, record id): negative when a comes first. */
 export function compareArrivalKey(arrivalA: number, recordA: string, arrivalB: number, recordB: string): number {
   if (arrivalA !== arrivalB) return arrivalA < arrivalB ? -1 : 1;
@@ -104,9 +106,9 @@ export function compareArrivalKey(arrivalA: number, recordA: string, arrivalB: n
 }
 
 function write(ring: Ring, slot: number, entry: WindowEntry): void {
-  ring.scores[slot] = entry.score;
+  ring.scores[slot] = entry.score + 0; // -0 is stored as 0 (the same number; JSON writes both as 0)
   ring.arrivals[slot] = entry.arrival;
-  ring.recordIds[slot] = entry.recordId;
+  ring.recordIds[slot] = entry.recordId ?? entry.taskId;
   ring.taskIds[slot] = entry.taskId;
 }
 
@@ -123,10 +125,11 @@ function move(ring: Ring, from: number, to: number): void {
 /** The same arrival key again: an identical entry is the same entry (no-op); a different one is an error. */
 function sameKey(ring: Ring, slot: number, entry: WindowEntry, path: string): false {
   if (ring.taskIds[slot] === entry.taskId && ring.scores[slot] === entry.score) return false;
+  const recordId = entry.recordId ?? entry.taskId;
   throw new SubnetError(
     COMPOSITE_ERROR_CODES.windowConflictingEntry,
-    `another entry of uid ${ring.uid} already has arrival ${entry.arrival} and record id ${JSON.stringify(entry.recordId)} (task ${JSON.stringify(ring.taskIds[slot])}, score ${ring.scores[slot]}): an arrival key names one entry`,
-    { context: { path: `${path}.recordId`, value: entry.recordId, arrival: entry.arrival } },
+    `another entry of uid ${ring.uid} already has arrival ${entry.arrival} and record id ${JSON.stringify(recordId)} (task ${JSON.stringify(ring.taskIds[slot])}, score ${ring.scores[slot]}): an arrival key names one entry`,
+    { context: { path: `${path}.recordId`, value: recordId, arrival: entry.arrival } },
   );
 }
 
@@ -147,7 +150,8 @@ export function insertEntry(ring: Ring, entry: WindowEntry, path: string): boole
     return true;
   }
   const newest = (ring.head + n - 1) % WINDOW_CAPACITY;
-  const order = compareArrivalKey(entry.arrival, entry.recordId, ring.arrivals[newest] as number, ring.recordIds[newest] as string);
+  const recordId = entry.recordId ?? entry.taskId;
+  const order = compareArrivalKey(entry.arrival, recordId, ring.arrivals[newest] as number, ring.recordIds[newest] as string);
   if (order > 0) {
     if (n < WINDOW_CAPACITY) {
       write(ring, (ring.head + n) % WINDOW_CAPACITY, entry);
@@ -165,11 +169,11 @@ export function insertEntry(ring: Ring, entry: WindowEntry, path: string): boole
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const slot = (ring.head + mid) % WINDOW_CAPACITY;
-    if (compareArrivalKey(ring.arrivals[slot] as number, ring.recordIds[slot] as string, entry.arrival, entry.recordId) < 0) lo = mid + 1;
+    if (compareArrivalKey(ring.arrivals[slot] as number, ring.recordIds[slot] as string, entry.arrival, recordId) < 0) lo = mid + 1;
     else hi = mid;
   }
   const at = (ring.head + lo) % WINDOW_CAPACITY;
-  if (compareArrivalKey(ring.arrivals[at] as number, ring.recordIds[at] as string, entry.arrival, entry.recordId) === 0) return sameKey(ring, at, entry, path);
+  if (compareArrivalKey(ring.arrivals[at] as number, ring.recordIds[at] as string, entry.arrival, recordId) === 0) return sameKey(ring, at, entry, path);
   if (n < WINDOW_CAPACITY) {
     for (let k = n; k > lo; k--) move(ring, k - 1, k);
     write(ring, at, entry);
