@@ -85,7 +85,8 @@ function compiledOf(plan: unknown): CompiledPlan {
  * throws the coded error with the field path (or scores, if the fast path was stricter than the schema).
  */
 function evaluate(input: ScoreWorkflowInput): { task: WorkflowTask; compiled: CompiledPlan } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) argumentError('scoreWorkflow takes { task, plan, record }', input);
+  const given: unknown = input;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) argumentError('scoreWorkflow takes { task, plan, record }', given);
   const task = parseWorkflowTask(input.task);
   const compiled = compiledOf(input.plan);
   const record = input.record;

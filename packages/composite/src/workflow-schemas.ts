@@ -58,7 +58,7 @@ const errorHandlingSchema = z.custom<Record<string, unknown>>((value) => typeof 
   for (const key of Object.keys(value)) {
     const entry = errorHandlingEntrySchema.safeParse(value[key]);
     if (entry.success) Object.defineProperty(out, key, { value: entry.data, enumerable: true, writable: true, configurable: true });
-    else for (const issue of entry.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never);
+    else for (const issue of entry.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] });
   }
   return out;
 });
@@ -104,7 +104,7 @@ export function dagIssues(plan: z.output<typeof planShapeSchema>): StructuralIss
     seenEdges.add(key);
     validEdges.push([from, to, i]);
   });
-  for (const key of Object.keys(plan.error_handling as object)) {
+  for (const key of Object.keys(plan.error_handling)) {
     if (!index.has(key)) issues.push({ path: ['error_handling', key], message: 'error_handling key is not a node id', value: key });
   }
   const cycle = findCycle(nodes.length, validEdges, nodes);

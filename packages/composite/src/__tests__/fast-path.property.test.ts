@@ -73,7 +73,7 @@ function mutate(record: unknown, path: readonly (string | number)[], value: unkn
     target = next as Record<string | number, unknown>;
   }
   const key = path[path.length - 1]!;
-  if (remove) delete target[key];
+  if (remove) Reflect.deleteProperty(target, key);
   else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 }

@@ -171,7 +171,7 @@ describe('SPEC A v1.1 rolling window rules', () => {
     expectCodedError(() => addTaskScore(state, entry(1, ALICE, 4, 0.75, 'x', 'r')), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entry.recordId', '"r"');
     expectCodedError(() => addTaskScores(state, [entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[1].recordId', '"r"');
     const window = createRollingWindow(state);
-    expectCodedError(() => window.addMany([entry(1, ALICE, 10, 0.1), entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[2].recordId', '"r"');
+    expectCodedError(() => { window.addMany([entry(1, ALICE, 10, 0.1), entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]); }, 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[2].recordId', '"r"');
     expect(window.state()).toEqual(state);
   });
 
@@ -195,7 +195,7 @@ describe('SPEC A v1.1 rolling window rules', () => {
     ['a null entry', null as never, 'entry', 'null'],
   ])('rejects %s (COMPOSITE_INVALID_WINDOW_ENTRY)', (_name, bad, path, value) => {
     expectCodedError(() => addTaskScore(emptyWindowState(), bad), 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
-    expectCodedError(() => createRollingWindow().add(bad), 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
+    expectCodedError(() => { createRollingWindow().add(bad); }, 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
   });
 
   it('rejects entries that are not an array, and metagraph pairs that are not pairs', () => {
