@@ -1,7 +1,7 @@
 import { SubnetError } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { assertEntry, checkEntry } from './window-entry.js';
+import { assertEntryFields, assertHotkey, checkEntry } from './window-entry.js';
 import { copyRing, insertEntry, newRing, restoreRing, ringFromWindow, ringScore, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState } from './window-state.js';
 import type { WindowScore, WindowState } from './window-types.js';
@@ -25,6 +25,14 @@ export function engineFromState(state: WindowState): WindowEngine {
   return { byUid };
 }
 
+/** The pair's ring, or undefined. */
+function findRing(engine: WindowEngine, uid: number, hotkey: string): Ring | undefined {
+  const rings = engine.byUid.get(uid);
+  if (rings === undefined) return undefined;
+  for (let i = 0; i < rings.length; i++) if ((rings[i] as Ring).hotkey === hotkey) return rings[i];
+  return undefined;
+}
+
 function ringFor(engine: WindowEngine, uid: number, hotkey: string): Ring {
   const rings = engine.byUid.get(uid);
   if (rings === undefined) {
@@ -40,8 +48,12 @@ function ringFor(engine: WindowEngine, uid: number, hotkey: string): Ring {
 
 /** Adds one entry: O(1) when it is the newest of its window. Atomic (checks before it changes anything). */
 export function engineAdd(engine: WindowEngine, entry: unknown, path: string): void {
-  assertEntry(entry, path);
-  const ring = ringFor(engine, entry.uid, entry.hotkey);
+  assertEntryFields(entry, path);
+  let ring = findRing(engine, entry.uid, entry.hotkey);
+  if (ring === undefined) {
+    assertHotkey(entry.hotkey, path); // a new window: its hotkey is checked once, here
+    ring = ringFor(engine, entry.uid, entry.hotkey);
+  }
   try {
     insertEntry(ring, entry, path);
   } finally {

@@ -24,11 +24,24 @@ function entryError(path: string, summary: string, value: unknown): never {
   throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, summary, { context: { path, value } });
 }
 
-function checkId(value: unknown, path: string): string {
-  if (typeof value !== 'string') entryError(path, 'must be a string', value);
-  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) entryError(path, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
-  if (findLoneSurrogate(value) >= 0) entryError(path, 'holds a lone UTF-16 surrogate', value);
+/** Checks an id; the path (`path.field`) is built only when it fails. */
+function checkId(value: unknown, path: string, field: string): string {
+  if (typeof value !== 'string') entryError(`${path}.${field}`, 'must be a string', value);
+  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) entryError(`${path}.${field}`, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
+  if (findLoneSurrogate(value) >= 0) entryError(`${path}.${field}`, 'holds a lone UTF-16 surrogate', value);
   return value;
+}
+
+/**
+ * Checks a hotkey (SS58, checksum) unless it was checked before (a verdict never changes).
+ *
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` at `path.hotkey`
+ */
+export function assertHotkey(hotkey: unknown, path: string): asserts hotkey is string {
+  if (typeof hotkey === 'string' && validHotkeys.has(hotkey)) return;
+  parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${path}.hotkey`);
+  if (validHotkeys.size >= HOTKEY_MEMO_LIMIT) validHotkeys.clear();
+  validHotkeys.add(hotkey as string);
 }
 
 /**
@@ -37,6 +50,15 @@ function checkId(value: unknown, path: string): string {
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
  */
 export function assertEntry(entry: unknown, path: string): asserts entry is TaskScoreEntry {
+  assertEntryFields(entry, path);
+  assertHotkey(entry.hotkey, path);
+}
+
+/**
+ * {@link assertEntry} without the SS58 check of the hotkey (only that it is a string): for a caller that
+ * finds the hotkey's window first, whose hotkey was checked when the window was made.
+ */
+export function assertEntryFields(entry: unknown, path: string): asserts entry is TaskScoreEntry {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) entryError(path, 'a window entry must be an object', entry);
   const e = entry as Record<string, unknown>;
   const uid = e.uid;
@@ -45,14 +67,9 @@ export function assertEntry(entry: unknown, path: string): asserts entry is Task
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) entryError(`${path}.score`, 'score must be a number in [0, 1]', score);
   const arrival = e.arrival;
   if (typeof arrival !== 'number' || !Number.isSafeInteger(arrival) || arrival < 0) entryError(`${path}.arrival`, 'arrival must be an integer >= 0', arrival);
-  checkId(e.taskId, `${path}.taskId`);
-  if (e.recordId !== undefined) checkId(e.recordId, `${path}.recordId`);
-  const hotkey = e.hotkey;
-  if (typeof hotkey !== 'string' || !validHotkeys.has(hotkey)) {
-    parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${path}.hotkey`);
-    if (validHotkeys.size >= HOTKEY_MEMO_LIMIT) validHotkeys.clear();
-    validHotkeys.add(hotkey as string);
-  }
+  checkId(e.taskId, path, 'taskId');
+  if (e.recordId !== undefined) checkId(e.recordId, path, 'recordId');
+  if (typeof e.hotkey !== 'string') assertHotkey(e.hotkey, path);
 }
 
 /**

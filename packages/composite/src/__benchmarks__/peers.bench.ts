@@ -1,147 +1,34 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { printRatioTable, runPythonPeer, timeOurs, type RatioRow } from '@subnet/bench-peer';
-import { encodeSs58 } from '@subnet/core';
 import { bench, describe } from 'vitest';
 
-import type * as Composite from '../index.js';
-import type { TaskScoreEntry } from '../index.js';
-
-// Ours is the built package when `dist` exists (what users run: `pnpm bench` builds it first); from source
-// through vitest's module runner every cross-file call costs more, so those figures are marked.
-const distFile = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-const measured = existsSync(distFile) ? 'built dist' : 'source through vitest (slower than the built package)';
-const lib = (existsSync(distFile) ? await import(/* @vite-ignore */ distFile) : await import('../index.js')) as typeof Composite;
-const { addTaskScores, compositeScore, createRollingWindow, emptyWindowState, parseWorkflowPlan, parseWorkflowTask, scoreWorkflow, windowScores } = lib;
+import { compositeScore, parseWorkflowPlan, parseWorkflowTask } from '../index.js';
 
 // Issue 18 items 1, 4 and 5: C-SWON's composite scoring and rolling window, replicated in Python from the
-// seed text (bench/peers/*.py), run next to ours on identical generated inputs. Both sides must give the
-// same output before anything is timed; the table prints the peer's time, ours and the ratio.
+// seed text (bench/peers/*.py), timed next to ours on identical generated inputs by bench/peers.mjs. That
+// script runs in plain Node on the built packages (`pnpm bench` builds this one first; turbo builds its
+// dependencies), because vitest's module runner slows every call between source files and would measure
+// itself. Both sides must give the same output before anything is timed.
+const script = fileURLToPath(new URL('../../bench/peers.mjs', import.meta.url));
+const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const coreDist = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
+if (existsSync(dist) && existsSync(coreDist)) {
+  const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
+} else {
+  console.log('peer comparison skipped: build @subnet/core and @subnet/composite first (pnpm bench at the root does)');
+}
 
-const peerScript = (name: string) => fileURLToPath(new URL(`../../bench/peers/${name}`, import.meta.url));
-
-/** A deterministic generator (no Math.random): a 32-bit LCG, values in [0, 1). */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
+describe('compositeScore of one raw 10-node record (source, through vitest)', () => {
+  const nodes = Array.from({ length: 10 }, (_, i) => ({ id: `node-${i}` }));
+  const input = {
+    task: parseWorkflowTask({ task_id: 't', constraints: { max_budget_tao: 1, max_latency_seconds: 60 } }),
+    plan: parseWorkflowPlan({ nodes }),
+    record: { output_quality_score: 0.9, actual_tao: 0.2, actual_seconds: 30, attempts: nodes.map((n) => ({ node_id: n.id, attempt: 1, status: 'success', seconds: 2 })) },
   };
-}
-
-const NODES = 10;
-const RECORDS = 1000;
-const task = { task_id: 'bench', constraints: { max_budget_tao: 0.5, max_latency_seconds: 120 } };
-const plan = {
-  nodes: Array.from({ length: NODES }, (_, i) => ({ id: `node-${i}` })),
-  edges: Array.from({ length: NODES - 1 }, (_, i) => ({ from: `node-${i}`, to: `node-${i + 1}` })),
-  error_handling: { 'node-0': { retry_count: 1, timeout_seconds: 30 }, 'node-3': { retry_count: 2, timeout_seconds: 5 }, 'node-7': { retry_count: 0, timeout_seconds: 10 } },
-};
-
-function records(): Record<string, unknown>[] {
-  const next = lcg(42);
-  return Array.from({ length: RECORDS }, () => {
-    const attempts: { node_id: string; attempt: number; status: string; seconds: number }[] = [];
-    for (let n = 0; n < NODES; n++) {
-      if (next() < 0.03) continue; // never attempted
-      const tries = next() < 0.8 ? 1 : next() < 0.7 ? 2 : 3;
-      for (let a = 1; a <= tries; a++) {
-        const last = a === tries;
-        const status = last ? (next() < 0.85 ? 'success' : 'failure') : next() < 0.5 ? 'failure' : 'timeout';
-        attempts.push({ node_id: `node-${n}`, attempt: a, status, seconds: Math.round(next() * 1200) / 100 });
-      }
-    }
-    return { output_quality_score: Math.round(next() * 1000) / 1000, actual_tao: Math.round(next() * 600) / 1000, actual_seconds: Math.round(next() * 2000) / 10, attempts };
-  });
-}
-
-function sameNumbers(name: string, ours: readonly unknown[], peer: unknown): void {
-  const theirs = peer as readonly unknown[];
-  if (!Array.isArray(theirs) || theirs.length !== ours.length || ours.some((value, i) => JSON.stringify(value) !== JSON.stringify(theirs[i]))) {
-    throw new Error(`${name}: the Python peer and ours disagree; nothing was timed`);
-  }
-}
-
-function compositeRows(): RatioRow[] {
-  const raw = records();
-  const parsedTask = parseWorkflowTask(task);
-  const parsedPlan = parseWorkflowPlan(plan);
-  const ours = raw.map((record) => compositeScore({ task: parsedTask, plan: parsedPlan, record }));
-  const peer = runPythonPeer({ script: peerScript('composite_scoring.py'), input: { cases: raw.map((record) => ({ task, plan, record })) } });
-  if (peer.absent === undefined) sameNumbers('composite scoring', ours, peer.output);
-  const unit = `${RECORDS} raw ${NODES}-node records`;
-  return [
-    {
-      name: 'validate + score raw records (compositeScore; task, plan parsed once)',
-      unit,
-      peer,
-      oursNsPerOp: timeOurs(() => {
-        let sum = 0;
-        for (const record of raw) sum += compositeScore({ task: parsedTask, plan: parsedPlan, record });
-        return sum;
-      }),
-    },
-    {
-      name: 'validate + score + explain, everything raw (scoreWorkflow)',
-      unit,
-      peer,
-      oursNsPerOp: timeOurs(() => {
-        let sum = 0;
-        for (const record of raw) sum += scoreWorkflow({ task, plan, record }).score;
-        return sum;
-      }),
-    },
-  ];
-}
-
-const ADDS = 1_000_000;
-const MINERS = 256;
-
-function windowRows(): RatioRow[] {
-  const next = lcg(7);
-  const hotkeys = Array.from({ length: MINERS }, (_, i) => encodeSs58(Uint8Array.from({ length: 32 }, (_, j) => (i * 13 + j * 5 + 1) & 0xff)));
-  const uids = new Array<number>(ADDS);
-  const scores = new Array<number>(ADDS);
-  const entries: TaskScoreEntry[] = new Array<TaskScoreEntry>(ADDS);
-  for (let i = 0; i < ADDS; i++) {
-    const uid = Math.floor(next() * MINERS);
-    uids[i] = uid;
-    scores[i] = Math.round(next() * 1e6) / 1e6;
-    entries[i] = { uid, hotkey: hotkeys[uid]!, taskId: `t-${i % 5000}`, arrival: i, recordId: `r-${i}`, score: scores[i]! };
-  }
-  const oneAtATime = () => {
-    const window = createRollingWindow();
-    for (let i = 0; i < ADDS; i++) window.add(entries[i]!);
-    return window;
-  };
-  const expected = oneAtATime()
-    .scores()
-    .map((w) => [w.uid, w.score, w.count]);
-  const batch = windowScores(addTaskScores(emptyWindowState(), entries)).map((w) => [w.uid, w.score, w.count]);
-  sameNumbers('rolling window (batch vs one at a time)', expected, batch);
-  const peer = runPythonPeer({ script: peerScript('rolling_window.py'), input: { uids, scores }, seconds: 2 });
-  if (peer.absent === undefined) sameNumbers('rolling window', expected, peer.output);
-  const unit = `${ADDS.toLocaleString('en')} adds, ${MINERS} miners`;
-  return [
-    { name: 'rolling window, one add per call (createRollingWindow().add)', unit, peer, oursNsPerOp: timeOurs(oneAtATime, 2) },
-    { name: 'rolling window, one batch (pure addTaskScores)', unit, peer, oursNsPerOp: timeOurs(() => addTaskScores(emptyWindowState(), entries), 2) },
-  ];
-}
-
-const composite = compositeRows();
-printRatioTable(`C-SWON composite scoring (Python replica) vs @subnet/composite (${measured}), same records`, composite);
-const window = windowRows();
-printRatioTable(`C-SWON rolling window (Python list) vs @subnet/composite (${measured}), same adds`, window);
-for (const row of [...composite, ...window]) {
-  const per = row.unit?.startsWith(String(RECORDS)) ? RECORDS : ADDS;
-  const peerNs = row.peer.absent === undefined ? `, peer ${(row.peer.nsPerOp / per).toFixed(1)} ns` : '';
-  console.log(`${row.name}: ours ${(row.oursNsPerOp / per).toFixed(1)} ns per ${per === RECORDS ? 'record' : 'add'} (${((per / row.oursNsPerOp) * 1e3).toFixed(2)} M/s)${peerNs}`);
-}
-
-describe('peer comparison (table printed above)', () => {
-  const one = { task: parseWorkflowTask(task), plan: parseWorkflowPlan(plan), record: records()[0] };
-  bench('compositeScore of one raw 10-node record', () => {
-    compositeScore(one);
+  bench('compositeScore', () => {
+    compositeScore(input);
   });
 });
