@@ -38,9 +38,9 @@ export const CANONICAL_JSON_MAX_DEPTH = 128;
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
-  const state: Writer = { out: '', ancestors: new Set(), path: [] };
+  const state: Writer = { out: [], ancestors: [], path: [] };
   write(state, value, 0);
-  return state.out;
+  return state.out.join('');
 }
 
 /**
@@ -99,43 +99,58 @@ export function compareCodePoints(a: string, b: string): number {
   return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
 }
 
-/** The serialiser's state: the text so far, the containers being written (cycles), and the keys to here. */
+/** The serialiser's state: the text so far, the containers being written, and the keys to here. */
 interface Writer {
-  out: string;
-  readonly ancestors: Set<object>;
+  /** The text in pieces, joined once at the end. */
+  readonly out: string[];
+  /**
+   * The containers from the root to here (pushed and popped). A cycle nests without end, so it always
+   * reaches the depth limit; only then is this list searched for the first repeated container.
+   */
+  readonly ancestors: object[];
   /** Keys and indexes from the root to the value being written; turned into a path only on an error. */
   readonly path: (string | number)[];
 }
 
-function pathOf(state: Writer): string {
+function pathOf(state: Writer, length = state.path.length): string {
   let path = '$';
-  for (const segment of state.path) {
+  for (let i = 0; i < length; i++) {
+    const segment = state.path[i] as string | number;
     path += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
   }
   return path;
 }
 
-function reject(state: Writer, value: unknown, why: string): never {
+function reject(state: Writer, value: unknown, why: string, pathLength?: number): never {
   throw new SubnetError(CANONICAL_JSON_UNSUPPORTED, `canonical JSON cannot hold ${why}`, {
-    context: { path: pathOf(state), value },
+    context: { path: pathOf(state, pathLength), value },
+  });
+}
+
+/** At the depth limit: a cycle (reported where a container first repeats), or a value simply too deep. */
+function tooDeep(state: Writer, value: object): never {
+  const chain = [...state.ancestors, value];
+  for (let j = 1; j < chain.length; j++) if (chain.indexOf(chain[j] as object) < j) reject(state, '[cycle]', 'a cycle', j);
+  throw new SubnetError(CANONICAL_JSON_TOO_DEEP, `canonical JSON nests at most ${CANONICAL_JSON_MAX_DEPTH} levels`, {
+    context: { path: pathOf(state), value: Array.isArray(value) ? '[array]' : '[object]', limit: CANONICAL_JSON_MAX_DEPTH },
   });
 }
 
 function write(state: Writer, value: unknown, depth: number): void {
   switch (typeof value) {
     case 'string':
-      state.out += JSON.stringify(value);
+      state.out.push(JSON.stringify(value));
       return;
     case 'boolean':
-      state.out += value ? 'true' : 'false';
+      state.out.push(value ? 'true' : 'false');
       return;
     case 'bigint':
-      state.out += `"${value.toString()}"`;
+      state.out.push(`"${value.toString()}"`);
       return;
     case 'number':
       if (!Number.isFinite(value)) reject(state, value, 'a non-finite number');
-      if (Number.isInteger(value) && Math.abs(value) > TWO_POW_53) state.out += `"${BigInt(value).toString()}"`;
-      else state.out += JSON.stringify(value);
+      if (Number.isInteger(value) && Math.abs(value) > TWO_POW_53) state.out.push(`"${BigInt(value).toString()}"`);
+      else state.out.push(String(value)); // a finite double as JSON writes it (-0 as 0)
       return;
     case 'undefined':
       reject(state, value, 'undefined');
@@ -148,35 +163,30 @@ function write(state: Writer, value: unknown, depth: number): void {
       break;
     case 'object': {
       if (value === null) {
-        state.out += 'null';
+        state.out.push('null');
         return;
       }
-      if (state.ancestors.has(value)) reject(state, '[cycle]', 'a cycle');
-      if (depth >= CANONICAL_JSON_MAX_DEPTH) {
-        throw new SubnetError(CANONICAL_JSON_TOO_DEEP, `canonical JSON nests at most ${CANONICAL_JSON_MAX_DEPTH} levels`, {
-          context: { path: pathOf(state), value: Array.isArray(value) ? '[array]' : '[object]', limit: CANONICAL_JSON_MAX_DEPTH },
-        });
-      }
-      state.ancestors.add(value);
+      if (depth >= CANONICAL_JSON_MAX_DEPTH) tooDeep(state, value);
+      state.ancestors.push(value);
       if (Array.isArray(value)) writeArray(state, value, depth + 1);
       else writeObject(state, value, depth + 1);
-      state.ancestors.delete(value);
+      state.ancestors.pop();
       return;
     }
   }
 }
 
 function writeArray(state: Writer, value: readonly unknown[], depth: number): void {
-  state.out += '[';
+  state.out.push('[');
   const path = state.path;
   for (let i = 0; i < value.length; i++) {
-    if (i > 0) state.out += ',';
+    if (i > 0) state.out.push(',');
     path.push(i);
     if (!(i in value)) reject(state, undefined, 'an array hole');
     write(state, value[i], depth);
     path.pop();
   }
-  state.out += ']';
+  state.out.push(']');
 }
 
 /** Whether every key is below U+D800, where code unit order (the default sort) is code point order. */
@@ -197,16 +207,16 @@ function writeObject(state: Writer, value: object, depth: number): void {
   const keys = Object.keys(record);
   if (allBelowSurrogates(keys)) keys.sort();
   else keys.sort(compareCodePoints);
-  state.out += '{';
+  state.out.push('{');
   const path = state.path;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    if (i > 0) state.out += ',';
-    state.out += JSON.stringify(key);
-    state.out += ':';
+    if (i > 0) state.out.push(',');
+    state.out.push(JSON.stringify(key));
+    state.out.push(':');
     path.push(key);
     write(state, record[key], depth);
     path.pop();
   }
-  state.out += '}';
+  state.out.push('}');
 }
