@@ -1,4 +1,5 @@
 export { COMPOSITE_ERROR_CODES } from './error-codes.js';
+export type { CompositeErrorCode } from './error-codes.js';
 export { parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask } from './parse-workflow.js';
 export { compositeScore, scoreWorkflow } from './score-workflow.js';
 export type {
@@ -18,14 +19,9 @@ export type {
   WorkflowTask,
   WorkflowTaskInput,
 } from './workflow-schemas.js';
-export {
-  addTaskScore,
-  addTaskScores,
-  emptyWindowState,
-  parseWindowState,
-  resetUid,
-  WINDOW_CAPACITY,
-  windowScores,
-  windowStateSchema,
-} from './rolling-window.js';
-export type { MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './rolling-window.js';
+export { addTaskScore, addTaskScores, resetUid, retainWindows, windowScores } from './rolling-window.js';
+export { emptyWindowState, parseWindowState, windowStateSchema } from './window-state.js';
+export { WINDOW_CAPACITY } from './window-types.js';
+export type { MetagraphPair, MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './window-types.js';
+export { createRollingWindow } from './create-rolling-window.js';
+export type { RollingWindow } from './create-rolling-window.js';

@@ -1,6 +1,8 @@
 import { formatPath, parseInput, SubnetError } from '@subnet/core';
 
+import { checkShape } from './check-shape.js';
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+import { SLOTS } from './score-slots.js';
 import { markTrusted, trustedPayload } from './trusted.js';
 import {
   dagIssues,
@@ -28,7 +30,14 @@ export interface CompiledPlan {
   /** Scratch, reset at the start of every count: attempts seen, highest attempt number, its status. */
   readonly attemptsSeen: Int32Array;
   readonly lastAttempt: Float64Array;
-  readonly lastSucceeded: Uint8Array;
+  /** Status of the highest-numbered attempt per node: 0 none, 1 success, 2 failure, 3 timeout. */
+  readonly lastStatus: Uint8Array;
+  /** Timeouts counted per node (status timeout, or seconds above the node's timeout_seconds). */
+  readonly nodeTimeouts: Int32Array;
+  /** Scratch for the fast path: where each node's attempt numbers start in the stamp table. */
+  readonly offsets: Int32Array;
+  /** Node ids in plan order (for the per-node explanation). */
+  readonly nodeIds: readonly string[];
   /** Scratch for the numbers of one evaluation (see `score-workflow.ts`). */
   readonly out: Float64Array;
 }
@@ -54,6 +63,7 @@ function freezeAll(values: readonly object[]): void {
  */
 export function parseWorkflowTask(input: unknown): WorkflowTask {
   if (trustedPayload(input) === TASK) return input as WorkflowTask;
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
   const task = parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
   freezeAll([task.constraints]);
   markTrusted(task, TASK);
@@ -80,6 +90,7 @@ function throwIssues(code: string, label: string, summary: string, issues: reado
  */
 export function parseWorkflowPlan(input: unknown): WorkflowPlan {
   if (compiledPlanOf(input) !== undefined) return input as WorkflowPlan;
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
   const plan = parseInput(planShapeSchema, input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
   const issues = dagIssues(plan);
   if (issues.length > 0) throwIssues(COMPOSITE_ERROR_CODES.invalidDag, 'plan', 'invalid workflow DAG', issues);
@@ -100,7 +111,9 @@ function compile(plan: WorkflowPlan): CompiledPlan {
   const retries: number[] = new Array<number>(n).fill(0);
   let declaredRetryBudget = 0;
   for (let i = 0; i < n; i++) {
-    const entry = plan.error_handling[plan.nodes[i]?.id ?? ''];
+    const id = plan.nodes[i]?.id ?? '';
+    if (!Object.hasOwn(plan.error_handling, id)) continue;
+    const entry = plan.error_handling[id];
     if (entry === undefined) continue;
     const retry = entry.retry_count ?? 0;
     retries[i] = retry;
@@ -120,8 +133,11 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     minRetriesForHardFailures,
     attemptsSeen: new Int32Array(n),
     lastAttempt: new Float64Array(n),
-    lastSucceeded: new Uint8Array(n),
-    out: new Float64Array(12),
+    lastStatus: new Uint8Array(n),
+    nodeTimeouts: new Int32Array(n),
+    offsets: new Int32Array(n),
+    nodeIds: Object.freeze(plan.nodes.map((node) => node.id)),
+    out: new Float64Array(SLOTS),
   };
 }
 
@@ -129,6 +145,11 @@ function compile(plan: WorkflowPlan): CompiledPlan {
 export function compiledPlanOf(plan: unknown): CompiledPlan | undefined {
   const payload = trustedPayload(plan);
   return payload instanceof Object && 'attemptsSeen' in payload ? (payload as CompiledPlan) : undefined;
+}
+
+/** Internal: whether `value` is a record returned by {@link parseExecutionRecord}. */
+export function isParsedRecord(value: unknown): value is ExecutionRecord {
+  return trustedPayload(value) === RECORD;
 }
 
 /**
@@ -147,6 +168,7 @@ export function compiledPlanOf(plan: unknown): CompiledPlan | undefined {
  */
 export function parseExecutionRecord(input: unknown): ExecutionRecord {
   if (trustedPayload(input) === RECORD) return input as ExecutionRecord;
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidRecord, 'record');
   const record = parseInput(executionRecordSchema, input, COMPOSITE_ERROR_CODES.invalidRecord, 'record');
   if (record.attempts !== undefined) {
     freezeAll(record.attempts);

@@ -1,218 +1,60 @@
-import { compareCodePoints, formatPath, hotkeySchema, parseInput, SubnetError, uidSchema, unitIntervalSchema } from '@subnet/core';
-import type { Hotkey, Uid } from '@subnet/core';
-import { z } from 'zod';
+import { hotkeySchema, parseInput, SubnetError, uidSchema } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { markTrusted, trustedPayload } from './trusted.js';
+import { checkEntry, type WindowEntry } from './window-entry.js';
+import { insertEntry, newRing, ringFromWindow, ringToWindow, type Ring } from './window-ring.js';
+import { compareWindows, freezeState, parseWindowState } from './window-state.js';
+import type { MetagraphPair, MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './window-types.js';
 
-/** How many task scores a miner's window keeps (SPEC section A: the last 100, equal weight). */
-export const WINDOW_CAPACITY = 100;
-
-/**
- * One miner's window (wire format): a ring of at most {@link WINDOW_CAPACITY} task scores with parallel
- * `task_ids` and `arrivals`. While the ring is not full, entries are in arrival order and `head` is 0;
- * once full, the oldest entry is at `head` and the next score overwrites it.
- */
-export interface MinerWindow {
-  readonly uid: Uid;
-  readonly hotkey: Hotkey;
-  readonly head: number;
-  readonly scores: readonly number[];
-  readonly task_ids: readonly string[];
-  readonly arrivals: readonly number[];
+function argumentError(path: string, summary: string, value: unknown): never {
+  throw new SubnetError(COMPOSITE_ERROR_CODES.invalidArgument, summary, { context: { path, value } });
 }
 
-/** The rolling-window state: plain JSON, keyed by uid in decimal. Persist it as is; load with {@link parseWindowState}. */
-export interface WindowState {
-  readonly version: 1;
-  readonly miners: Readonly<Record<string, MinerWindow>>;
-}
-
-/** One task score for the window (TypeScript API). */
-export interface TaskScoreEntry {
-  /** The miner's uid (0..65535). */
-  readonly uid: number;
-  /** The miner's SS58 hotkey; a hotkey other than the one in the window clears that uid's window. */
-  readonly hotkey: string;
-  /** The task id; unique within the miner's window. */
-  readonly taskId: string;
-  /** The caller's arrival sequence number (integer >= 0); per miner, (arrival, taskId) must increase. */
-  readonly arrival: number;
-  /** The task's composite score, in [0, 1]. */
-  readonly score: number;
-}
-
-/** A miner's window score. */
-export interface WindowScore {
-  readonly uid: Uid;
-  readonly hotkey: Hotkey;
-  /** Mean of the scores present: left-to-right sum in arrival order, divided by `count`. */
-  readonly score: number;
-  /** How many scores the window holds (1..100). */
-  readonly count: number;
-}
-
-const minerWindowSchema = z.object({
-  uid: uidSchema,
-  hotkey: hotkeySchema,
-  head: z.number().int().min(0).max(WINDOW_CAPACITY - 1),
-  scores: z.array(unitIntervalSchema).min(1).max(WINDOW_CAPACITY),
-  task_ids: z.array(z.string().min(1)).min(1).max(WINDOW_CAPACITY),
-  arrivals: z.array(z.number().int().min(0)).min(1).max(WINDOW_CAPACITY),
-});
-
-/** Orders two entries by (arrival, task id): negative when a comes first. */
-function compareArrival(arrivalA: number, taskA: string, arrivalB: number, taskB: string): number {
-  return arrivalA !== arrivalB ? arrivalA - arrivalB : compareCodePoints(taskA, taskB);
-}
-
-/**
- * The rolling-window state schema (plain JSON): `{ version: 1, miners: { "<uid>": { uid, hotkey, head,
- * scores, task_ids, arrivals } } }`. Checks every invariant: the key is the uid, the three arrays have
- * the same length (1..100), scores in [0, 1], `head` is 0 unless the ring is full, task ids are unique,
- * and (arrival, task_id) strictly increases in ring order from `head`.
- *
- * @example
- * windowStateSchema.parse({ version: 1, miners: {} })
- */
-export const windowStateSchema = z
-  .object({
-    version: z.literal(1),
-    miners: z.record(z.string(), minerWindowSchema),
-  })
-  .superRefine((state, ctx) => {
-    for (const [key, miner] of Object.entries(state.miners)) {
-      const at = (...rest: (string | number)[]) => ['miners', key, ...rest];
-      if (key !== String(miner.uid)) ctx.addIssue({ code: 'custom', message: `key must be the uid in decimal (${miner.uid})`, path: at('uid'), input: miner.uid });
-      const n = miner.scores.length;
-      const uneven = miner.task_ids.length !== n ? 'task_ids' : miner.arrivals.length !== n ? 'arrivals' : undefined;
-      if (uneven !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `scores, task_ids and arrivals must have the same length (${n} scores)`, path: at(uneven), input: miner[uneven] });
-        continue;
-      }
-      if (n < WINDOW_CAPACITY && miner.head !== 0) {
-        ctx.addIssue({ code: 'custom', message: 'head must be 0 until the window is full', path: at('head'), input: miner.head });
-        continue;
-      }
-      const ids = new Set<string>();
-      for (let k = 0; k < n; k++) {
-        const i = (miner.head + k) % n;
-        const id = miner.task_ids[i] ?? '';
-        if (ids.has(id)) ctx.addIssue({ code: 'custom', message: 'duplicate task id in a window', path: at('task_ids', i), input: id });
-        ids.add(id);
-        if (k > 0) {
-          const j = (miner.head + k - 1) % n;
-          if (compareArrival(miner.arrivals[j] ?? 0, miner.task_ids[j] ?? '', miner.arrivals[i] ?? 0, id) >= 0) {
-            ctx.addIssue({ code: 'custom', message: '(arrival, task_id) must increase in ring order from head', path: at('arrivals', i), input: miner.arrivals[i] });
-          }
-        }
-      }
-    }
-  });
-
-const STATE = Object.freeze({ kind: 'window-state' });
-
-function freezeState(miners: Record<string, MinerWindow>): WindowState {
-  const state = { version: 1 as const, miners: Object.freeze(miners) };
-  markTrusted(state, STATE);
-  return Object.freeze(state);
-}
-
-function freezeMiner(miner: MinerWindow): MinerWindow {
-  Object.freeze(miner.scores);
-  Object.freeze(miner.task_ids);
-  Object.freeze(miner.arrivals);
-  return Object.freeze(miner);
-}
-
-/**
- * The state with no miners.
- *
- * @returns a frozen, empty state
- * @example const state = emptyWindowState() // { version: 1, miners: {} }
- */
-export function emptyWindowState(): WindowState {
-  return freezeState({});
-}
-
-/**
- * Validates a rolling-window state (for example one loaded from disk) and returns it frozen. States
- * returned by this package's functions are recognised and returned as they are.
- *
- * @param input - the state as JSON-parsed, or a state from this package
- * @returns the validated, frozen state
- * @throws SubnetError `COMPOSITE_INVALID_WINDOW_STATE` naming the path (e.g. `state.miners["7"].head`) and value
- * @example const state = parseWindowState(JSON.parse(readFileSync('window.json', 'utf8')))
- */
-export function parseWindowState(input: unknown): WindowState {
-  if (trustedPayload(input) === STATE) return input as WindowState;
-  const parsed = parseInput(windowStateSchema, input, COMPOSITE_ERROR_CODES.invalidWindowState, 'state');
-  const miners: Record<string, MinerWindow> = {};
-  for (const key of Object.keys(parsed.miners).sort((a, b) => Number(a) - Number(b))) {
-    miners[key] = freezeMiner(parsed.miners[key] as MinerWindow);
+/** The position of the pair's window in a sorted window list (binary search), or -1. */
+function findWindow(windows: readonly MinerWindow[], uid: number, hotkey: string): number {
+  let lo = 0;
+  let hi = windows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const order = compareWindows(windows[mid] as MinerWindow, { uid, hotkey });
+    if (order === 0) return mid;
+    if (order < 0) lo = mid + 1;
+    else hi = mid - 1;
   }
-  return freezeState(miners);
-}
-
-const entrySchema = z.object({
-  uid: uidSchema,
-  hotkey: z.string(),
-  taskId: z.string().min(1),
-  arrival: z.number().int().min(0),
-  score: unitIntervalSchema,
-});
-
-/** A miner window being updated within one call (mutable copies; frozen when the call ends). */
-interface Working {
-  uid: Uid;
-  hotkey: Hotkey;
-  head: number;
-  scores: number[];
-  taskIds: string[];
-  arrivals: number[];
-  /** Task ids present: built on this miner's second entry in one call (the first entry scans the ring). */
-  ids: Set<string> | undefined;
-  /** Whether an entry for this miner was already added in this call. */
-  touched: boolean;
-}
-
-/** A mutable copy. An index loop: `slice()` of a frozen array takes V8's slow path (tens of times slower). */
-function copyOf<T>(source: readonly T[]): T[] {
-  const copy: T[] = [];
-  for (let i = 0; i < source.length; i++) copy.push(source[i] as T);
-  return copy;
-}
-
-function entryError(code: string, summary: string, path: string, value: unknown): SubnetError {
-  return new SubnetError(code, summary, { context: { path, value } });
+  return -1;
 }
 
 /**
- * Adds task scores to the rolling windows (SPEC section A), in the order given. Pure: returns a new
- * state and leaves `state` unchanged. Per miner (uid + hotkey): a hotkey other than the window's clears
- * that uid's window first; the score is appended in arrival order and, once 100 are held, replaces the
- * oldest. Each entry costs O(1) amortised; each call also copies the miner index once and each touched
- * miner's ring once (at most 100 numbers), so batch many entries per call when you can.
+ * Adds task scores to the rolling windows (SPEC section A, profile v1.1). Pure: returns a new state and
+ * leaves `state` unchanged. The window is the (uid, hotkey) pair's: a hotkey new on a uid, or a hotkey
+ * on a new uid, starts a window of its own (never an error); the windows of pairs absent from the
+ * epoch's metagraph are dropped by {@link retainWindows} at the close. Each entry is placed by its
+ * arrival key (arrival, then record id): a re-run of a task id is a new entry, an entry fed out of order
+ * takes its place, and an entry older than a full window's 100 is not among the last 100. The same
+ * arrival key again with the same task id and score is the same entry (nothing changes).
+ *
+ * Cost: O(1) per entry plus, per call, one copy of the window list and of each touched window (at most
+ * 100 values). For one entry at a time at high rates use {@link createRollingWindow}, whose add is O(1).
  *
  * @param state - the current state (from this package, or raw JSON, then validated)
- * @param entries - task scores `{ uid, hotkey, taskId, arrival, score }`
+ * @param entries - task scores `{ uid, hotkey, taskId, arrival, recordId?, score }`
  * @returns the new, frozen state
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` for a malformed entry (bad uid, hotkey, score,
- *   arrival, empty task id); `COMPOSITE_WINDOW_DUPLICATE_TASK` when the task id is already in that miner's
- *   window; `COMPOSITE_WINDOW_OUT_OF_ORDER` when (arrival, taskId) does not come after that miner's latest;
- *   `COMPOSITE_INVALID_WINDOW_STATE` for an invalid raw state. Nothing changes when it throws.
+ *   arrival, empty or malformed id) or when `entries` is not an array; `COMPOSITE_WINDOW_CONFLICTING_ENTRY`
+ *   when two different entries of one window share an arrival key; `COMPOSITE_INVALID_WINDOW_STATE` for an
+ *   invalid raw state. Nothing changes when it throws.
  * @example
- * const next = addTaskScores(state, [{ uid: 3, hotkey, taskId: 't-9', arrival: 9, score: 0.82 }])
+ * const next = addTaskScores(state, [{ uid: 3, hotkey, taskId: 't-9', arrival: 9, recordId: 'r-9', score: 0.82 }])
  */
 export function addTaskScores(state: unknown, entries: readonly TaskScoreEntry[]): WindowState {
   return addEntries(state, entries, 'entries');
 }
 
 /**
- * Adds one task score to the rolling window: {@link addTaskScores} with one entry.
+ * Adds one task score to the rolling windows: {@link addTaskScores} with one entry.
  *
  * @param state - the current state
- * @param entry - `{ uid, hotkey, taskId, arrival, score }`
+ * @param entry - `{ uid, hotkey, taskId, arrival, recordId?, score }`
  * @returns the new, frozen state (`state` is unchanged)
  * @throws SubnetError the codes of {@link addTaskScores}, paths rooted at `entry`
  * @example
@@ -226,115 +68,65 @@ export function addTaskScore(state: unknown, entry: TaskScoreEntry): WindowState
 function addEntries(state: unknown, entries: readonly TaskScoreEntry[], label: string): WindowState {
   const base = parseWindowState(state);
   if (!Array.isArray(entries)) {
-    throw entryError(COMPOSITE_ERROR_CODES.invalidWindowEntry, 'entries must be an array', label, entries);
+    throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, 'entries must be an array', { context: { path: label, value: entries } });
   }
-  const working = new Map<string, Working>();
-  for (let i = 0; i < entries.length; i++) {
-    const root = label === 'entry' ? 'entry' : formatPath([i], label);
-    const entry = parseInput(entrySchema, entries[i], COMPOSITE_ERROR_CODES.invalidWindowEntry, root);
-    const key = String(entry.uid);
-    let miner = working.get(key);
-    if (miner === undefined) {
-      const stored = base.miners[key];
-      if (stored !== undefined && stored.hotkey === entry.hotkey) {
-        miner = {
-          uid: stored.uid,
-          hotkey: stored.hotkey,
-          head: stored.head,
-          scores: copyOf(stored.scores),
-          taskIds: copyOf(stored.task_ids),
-          arrivals: copyOf(stored.arrivals),
-          ids: undefined,
-          touched: false,
-        };
-        working.set(key, miner);
-      }
+  const checked: WindowEntry[] = [];
+  for (let i = 0; i < entries.length; i++) checked.push(checkEntry(entries[i], label === 'entry' ? 'entry' : `${label}[${i}]`));
+  // Touched windows as rings, by uid (a uid usually has one hotkey; a list covers the rest).
+  const touched = new Map<number, Ring[]>();
+  const replaced = new Map<number, Ring>(); // position in base.windows -> ring
+  const added: Ring[] = [];
+  let changed = false;
+  for (let i = 0; i < checked.length; i++) {
+    const entry = checked[i] as WindowEntry;
+    let rings = touched.get(entry.uid);
+    let ring = rings?.find((r) => r.hotkey === entry.hotkey);
+    if (ring === undefined) {
+      const at = findWindow(base.windows, entry.uid, entry.hotkey);
+      ring = at >= 0 ? ringFromWindow(base.windows[at] as MinerWindow) : newRing(entry.uid, entry.hotkey);
+      if (at >= 0) replaced.set(at, ring);
+      else added.push(ring);
+      if (rings === undefined) touched.set(entry.uid, (rings = []));
+      rings.push(ring);
     }
-    if (miner?.hotkey !== entry.hotkey) {
-      // A new miner, or a new hotkey on this uid: its window starts empty (SPEC section A).
-      const hotkey = parseInput(hotkeySchema, entry.hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${root}.hotkey`);
-      miner = { uid: entry.uid, hotkey, head: 0, scores: [], taskIds: [], arrivals: [], ids: undefined, touched: false };
-      working.set(key, miner);
-    }
-    const n = miner.scores.length;
-    if (miner.touched) miner.ids ??= new Set(miner.taskIds);
-    if (n > 0) {
-      if (miner.ids === undefined ? miner.taskIds.includes(entry.taskId) : miner.ids.has(entry.taskId)) {
-        throw entryError(
-          COMPOSITE_ERROR_CODES.windowDuplicateTask,
-          `task id is already in the window of uid ${entry.uid}`,
-          `${root}.taskId`,
-          entry.taskId,
-        );
-      }
-      const newest = n < WINDOW_CAPACITY ? n - 1 : (miner.head + WINDOW_CAPACITY - 1) % WINDOW_CAPACITY;
-      const latestArrival = miner.arrivals[newest] ?? 0;
-      const latestTask = miner.taskIds[newest] ?? '';
-      if (compareArrival(entry.arrival, entry.taskId, latestArrival, latestTask) <= 0) {
-        throw entryError(
-          COMPOSITE_ERROR_CODES.windowOutOfOrder,
-          `arrival must come after the latest of uid ${entry.uid} (arrival ${latestArrival}, task ${JSON.stringify(latestTask)}; ties by task id)`,
-          `${root}.arrival`,
-          entry.arrival,
-        );
-      }
-    }
-    if (n < WINDOW_CAPACITY) {
-      miner.scores.push(entry.score);
-      miner.taskIds.push(entry.taskId);
-      miner.arrivals.push(entry.arrival);
-    } else {
-      miner.ids?.delete(miner.taskIds[miner.head] ?? '');
-      miner.scores[miner.head] = entry.score;
-      miner.taskIds[miner.head] = entry.taskId;
-      miner.arrivals[miner.head] = entry.arrival;
-      miner.head = (miner.head + 1) % WINDOW_CAPACITY;
-    }
-    miner.ids?.add(entry.taskId);
-    miner.touched = true;
+    if (insertEntry(ring, entry, label === 'entry' ? 'entry' : `${label}[${i}]`)) changed = true;
   }
-  if (working.size === 0) return base;
-  const miners: Record<string, MinerWindow> = { ...base.miners };
-  for (const [key, miner] of working) {
-    miners[key] = freezeMiner({
-      uid: miner.uid,
-      hotkey: miner.hotkey,
-      head: miner.head,
-      scores: miner.scores,
-      task_ids: miner.taskIds,
-      arrivals: miner.arrivals,
-    });
-  }
-  return freezeState(miners);
+  if (!changed) return base;
+  const windows = base.windows.map((w, at) => {
+    const ring = replaced.get(at);
+    return ring === undefined ? w : ringToWindow(ring);
+  });
+  for (const ring of added) if (ring.count > 0) windows.push(ringToWindow(ring));
+  if (added.length > 0) windows.sort(compareWindows);
+  return freezeState(windows);
 }
 
 /**
- * Every miner's window score, sorted by uid: the mean of the scores present (1..100), computed as the
- * plain left-to-right sum in arrival order divided by the count, so any two implementations agree bit
- * for bit. Miner weights come from these by linear normalisation and the 15 % cap (SPEC section C.5).
+ * Every window's score, sorted by uid then hotkey: the mean of the scores present (1..100), computed as
+ * the plain left-to-right sum in arrival order divided by the count, so any two implementations agree
+ * bit for bit. Before {@link retainWindows} runs, one uid may show more than one hotkey (and one hotkey
+ * more than one uid). Miner weights come from these by linear normalisation and the 15 % cap (SPEC C.5).
  *
  * @param state - the state (from this package, or raw JSON, then validated)
- * @returns frozen `{ uid, hotkey, score, count }` per miner, by uid ascending
+ * @returns frozen `{ uid, hotkey, score, count }` per window, by uid then hotkey
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_STATE` for an invalid raw state
  * @example windowScores(state) // [{ uid: 3, hotkey: '5F…', score: 0.82, count: 1 }]
  */
 export function windowScores(state: unknown): readonly WindowScore[] {
-  const { miners } = parseWindowState(state);
+  const { windows } = parseWindowState(state);
   const scores: WindowScore[] = [];
-  for (const miner of Object.values(miners)) {
-    const n = miner.scores.length;
+  for (const w of windows) {
+    const n = w.scores.length;
     let sum = 0;
-    for (let k = 0; k < n; k++) sum += miner.scores[(miner.head + k) % n] ?? 0;
-    scores.push(Object.freeze({ uid: miner.uid, hotkey: miner.hotkey, score: sum / n, count: n }));
+    for (let k = 0; k < n; k++) sum += w.scores[k] as number;
+    scores.push(Object.freeze({ uid: w.uid, hotkey: w.hotkey, score: sum / n, count: n }));
   }
-  scores.sort((a, b) => a.uid - b.uid);
   return Object.freeze(scores);
 }
 
 /**
- * Removes a uid's window (for example when the metagraph shows a new hotkey on it and you want its
- * window gone before the new miner's first score). Resetting a uid that has no window returns the state
- * unchanged.
+ * Removes every window of a uid (whatever its hotkey). Resetting a uid that has no window returns the
+ * state unchanged.
  *
  * @param state - the state (from this package, or raw JSON, then validated)
  * @param uid - the uid to clear
@@ -345,10 +137,45 @@ export function windowScores(state: unknown): readonly WindowScore[] {
  */
 export function resetUid(state: unknown, uid: number): WindowState {
   const base = parseWindowState(state);
-  const key = String(parseInput(uidSchema, uid, COMPOSITE_ERROR_CODES.invalidWindowEntry, 'uid'));
-  if (base.miners[key] === undefined) return base;
-  const miners: Record<string, MinerWindow> = { ...base.miners };
-  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a copy keyed by uid
-  delete miners[key];
-  return freezeState(miners);
+  const target = parseInput(uidSchema, uid, COMPOSITE_ERROR_CODES.invalidWindowEntry, 'uid');
+  const kept = base.windows.filter((w) => w.uid !== target);
+  return kept.length === base.windows.length ? base : freezeState(kept);
+}
+
+/**
+ * Checks a metagraph pair list (internal, shared with the handle): an array of `{ uid, hotkey }` with
+ * each uid at most once. Returns uid -> hotkey.
+ */
+export function metagraphMap(pairs: unknown): Map<number, string> {
+  if (!Array.isArray(pairs)) argumentError('pairs', 'metagraph pairs must be an array of { uid, hotkey }', pairs);
+  const byUid = new Map<number, string>();
+  for (let i = 0; i < pairs.length; i++) {
+    const pair: unknown = pairs[i];
+    if (typeof pair !== 'object' || pair === null) argumentError(`pairs[${i}]`, 'a metagraph pair must be an object { uid, hotkey }', pair);
+    const uid = parseInput(uidSchema, (pair as { uid?: unknown }).uid, COMPOSITE_ERROR_CODES.invalidArgument, `pairs[${i}].uid`);
+    const hotkey = parseInput(hotkeySchema, (pair as { hotkey?: unknown }).hotkey, COMPOSITE_ERROR_CODES.invalidArgument, `pairs[${i}].hotkey`);
+    const other = byUid.get(uid);
+    if (other !== undefined && other !== hotkey) argumentError(`pairs[${i}].hotkey`, `uid ${uid} appears twice with different hotkeys (a metagraph has one hotkey per uid)`, hotkey);
+    byUid.set(uid, hotkey);
+  }
+  return byUid;
+}
+
+/**
+ * Keeps the windows whose (uid, hotkey) pair is in the epoch's metagraph and drops the others (SPEC A
+ * v1.1, at every epoch close: the hotkey deregistered, or moved to another uid, or another hotkey now
+ * holds the uid). Pure; returns `state` itself when nothing is dropped.
+ *
+ * @param state - the state (from this package, or raw JSON, then validated)
+ * @param pairs - the metagraph's `{ uid, hotkey }` pairs (each uid at most once)
+ * @returns the new, frozen state
+ * @throws SubnetError `COMPOSITE_INVALID_ARGUMENT` when `pairs` is not an array of valid pairs or names a
+ *   uid twice with different hotkeys; `COMPOSITE_INVALID_WINDOW_STATE` for an invalid raw state
+ * @example state = retainWindows(state, metagraph.map((n) => ({ uid: n.uid, hotkey: n.hotkey })))
+ */
+export function retainWindows(state: unknown, pairs: readonly MetagraphPair[]): WindowState {
+  const base = parseWindowState(state);
+  const byUid = metagraphMap(pairs);
+  const kept = base.windows.filter((w) => byUid.get(w.uid) === w.hotkey);
+  return kept.length === base.windows.length ? base : freezeState(kept);
 }

@@ -1,8 +1,12 @@
 import { SubnetError } from '@subnet/core';
 
+import { scoreParsed } from './count-parsed.js';
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { compiledPlanOf, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from './parse-workflow.js';
-import type { ExecutionRecord, NodeAttempt, WorkflowTask } from './workflow-schemas.js';
+import { explainWorkflow } from './explain-workflow.js';
+import { fastScoreRaw } from './fast-record.js';
+import { compiledPlanOf, isParsedRecord, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from './parse-workflow.js';
+import { COMPLETION, COST, GATE, HARD, LATENCY, RELIABILITY, RETRIES, SCORE, STEPS, SUCCESS, TIMEOUTS, UNPLANNED } from './score-slots.js';
+import type { WorkflowTask } from './workflow-schemas.js';
 
 /** The four sub-scores of the composite (SPEC section A), each in [0, 1]. */
 export interface WorkflowComponents {
@@ -45,7 +49,11 @@ export interface WorkflowScore {
   readonly completionRatio: number;
   readonly gates: WorkflowGates;
   readonly counters: WorkflowCounters;
-  /** Plain sentences showing every step of the formula with its numbers, inputs first, S last. */
+  /**
+   * Plain sentences showing every step of the formula with its numbers, inputs first, S next, then one
+   * line per node (attempts, last status, timeouts counted, completed or hard failure) when the counters
+   * were derived from attempts.
+   */
   readonly explanation: readonly string[];
 }
 
@@ -60,30 +68,10 @@ export interface ScoreWorkflowInput {
   readonly record: unknown;
 }
 
-const SUCCESS_GATE = 0.7;
-
-// Slots of the scratch vector one evaluation writes (CompiledPlan.out).
-const SCORE = 0;
-const SUCCESS = 1;
-const COST = 2;
-const LATENCY = 3;
-const RELIABILITY = 4;
-const COMPLETION = 5;
-const GATE = 6;
-const STEPS = 7;
-const RETRIES = 8;
-const UNPLANNED = 9;
-const TIMEOUTS = 10;
-const HARD = 11;
-
-function recordError(path: string, summary: string, value: unknown): SubnetError {
-  return new SubnetError(COMPOSITE_ERROR_CODES.invalidRecord, summary, { context: { path, value } });
+function argumentError(summary: string, value: unknown): never {
+  throw new SubnetError(COMPOSITE_ERROR_CODES.invalidArgument, summary, { context: { path: 'input', value } });
 }
 
-/**
- * The one implementation of the formula: validates (or recognises) the inputs, derives or checks the
- * counters, and writes every number into the plan's scratch vector. Allocates nothing for parsed inputs.
- */
 function compiledOf(plan: unknown): CompiledPlan {
   const compiled = compiledPlanOf(parseWorkflowPlan(plan));
   /* c8 ignore next */
@@ -91,92 +79,20 @@ function compiledOf(plan: unknown): CompiledPlan {
   return compiled;
 }
 
-function evaluateParsed(task: WorkflowTask, compiled: CompiledPlan, record: ExecutionRecord): number {
-  const totalSteps = compiled.totalSteps;
-  let stepsCompleted = 0;
-  let actualRetries = 0;
-  let timeouts = 0;
-  let hardFailures = 0;
-  const attempts = record.attempts;
-  if (attempts !== undefined) {
-    const { index, timeoutSeconds, retryCount, attemptsSeen, lastAttempt, lastSucceeded } = compiled;
-    attemptsSeen.fill(0);
-    lastAttempt.fill(0);
-    for (let i = 0; i < attempts.length; i++) {
-      const attempt = attempts[i] as NodeAttempt;
-      const node = index.get(attempt.node_id);
-      if (node === undefined) {
-        throw recordError(`record.attempts[${i}].node_id`, 'attempt for a node that is not in the plan', attempt.node_id);
-      }
-      attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
-      if (attempt.attempt > (lastAttempt[node] as number)) {
-        lastAttempt[node] = attempt.attempt;
-        lastSucceeded[node] = attempt.status === 'success' ? 1 : 0;
-      }
-      if (attempt.status === 'timeout' || attempt.seconds > (timeoutSeconds[node] as number)) timeouts++;
-    }
-    for (let node = 0; node < totalSteps; node++) {
-      const seen = attemptsSeen[node] as number;
-      if (seen === 0) continue;
-      actualRetries += seen - 1;
-      if (lastSucceeded[node] === 1) stepsCompleted++;
-      else if (seen >= (retryCount[node] as number) + 1) hardFailures++;
-    }
-  } else {
-    stepsCompleted = record.steps_completed ?? 0;
-    actualRetries = record.actual_retries ?? 0;
-    timeouts = record.timeouts ?? 0;
-    hardFailures = record.hard_failures ?? 0;
-    if (stepsCompleted > totalSteps) {
-      throw recordError('record.steps_completed', `steps_completed exceeds total_steps_in_dag (${totalSteps})`, stepsCompleted);
-    }
-    if (hardFailures > totalSteps - stepsCompleted) {
-      throw recordError(
-        'record.hard_failures',
-        `a node is either completed or a hard failure: hard_failures + steps_completed (${stepsCompleted}) exceeds total_steps_in_dag (${totalSteps})`,
-        hardFailures,
-      );
-    }
-    const minRetries = compiled.minRetriesForHardFailures[hardFailures] as number;
-    if (actualRetries < minRetries) {
-      throw recordError(
-        'record.actual_retries',
-        `${hardFailures} hard failure(s) must exhaust their nodes' retry_count, which takes at least ${minRetries} retries in this plan`,
-        actualRetries,
-      );
-    }
-    if (timeouts > actualRetries + totalSteps) {
-      throw recordError(
-        'record.timeouts',
-        `more timeouts than attempts (at most actual_retries + total_steps_in_dag = ${actualRetries + totalSteps})`,
-        timeouts,
-      );
-    }
-  }
-
-  const unplannedRetries = Math.max(0, actualRetries - compiled.declaredRetryBudget);
-  const completionRatio = stepsCompleted / totalSteps;
-  const success = record.output_quality_score * completionRatio;
-  const gate = success > SUCCESS_GATE;
-  const cost = gate ? Math.max(0, 1 - record.actual_tao / task.constraints.max_budget_tao) : 0;
-  const latency = gate ? Math.max(0, 1 - record.actual_seconds / task.constraints.max_latency_seconds) : 0;
-  const reliability = Math.min(1.0, Math.max(0, 1 - (unplannedRetries * 0.1 + timeouts * 0.2 + hardFailures * 0.5)));
-  const score = 0.5 * success + 0.25 * cost + 0.15 * latency + 0.1 * reliability;
-
-  const out = compiled.out;
-  out[SCORE] = score;
-  out[SUCCESS] = success;
-  out[COST] = cost;
-  out[LATENCY] = latency;
-  out[RELIABILITY] = reliability;
-  out[COMPLETION] = completionRatio;
-  out[GATE] = gate ? 1 : 0;
-  out[STEPS] = stepsCompleted;
-  out[RETRIES] = actualRetries;
-  out[UNPLANNED] = unplannedRetries;
-  out[TIMEOUTS] = timeouts;
-  out[HARD] = hardFailures;
-  return score;
+/**
+ * Validates (or recognises) the three inputs and scores them into the plan's scratch vector. A raw
+ * record goes through the allocation-free fast path; when that finds anything off, the zod path runs and
+ * throws the coded error with the field path (or scores, if the fast path was stricter than the schema).
+ */
+function evaluate(input: ScoreWorkflowInput): { task: WorkflowTask; compiled: CompiledPlan } {
+  const given: unknown = input;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) argumentError('scoreWorkflow takes { task, plan, record }', given);
+  const task = parseWorkflowTask(input.task);
+  const compiled = compiledOf(input.plan);
+  const record = input.record;
+  if (isParsedRecord(record)) scoreParsed(task, compiled, record);
+  else if (!fastScoreRaw(task, compiled, record)) scoreParsed(task, compiled, parseExecutionRecord(record));
+  return { task, compiled };
 }
 
 /**
@@ -195,7 +111,8 @@ function evaluateParsed(task: WorkflowTask, compiled: CompiledPlan, record: Exec
  * @returns the frozen, explained score
  * @throws SubnetError `COMPOSITE_INVALID_TASK`, `COMPOSITE_INVALID_PLAN`, `COMPOSITE_INVALID_DAG` or
  *   `COMPOSITE_INVALID_RECORD` (an attempt for an unknown node, attempt numbers that skip or repeat,
- *   pre-counted counters the DAG cannot produce), naming the path and value
+ *   pre-counted counters the DAG cannot produce, input deeper than 64 levels or beyond the size limits),
+ *   naming the path and value; `COMPOSITE_INVALID_ARGUMENT` when `input` is not an object
  * @example
  * const { score, explanation } = scoreWorkflow({
  *   task: { task_id: 't-1', constraints: { max_budget_tao: 1, max_latency_seconds: 60 } },
@@ -206,10 +123,7 @@ function evaluateParsed(task: WorkflowTask, compiled: CompiledPlan, record: Exec
  * // score = 0.50 * 0.9 + 0.25 * 0.8 + 0.15 * 0.5 + 0.10 * 1 = 0.825
  */
 export function scoreWorkflow(input: ScoreWorkflowInput): WorkflowScore {
-  const task = parseWorkflowTask(input.task);
-  const compiled = compiledOf(input.plan);
-  const record = parseExecutionRecord(input.record);
-  evaluateParsed(task, compiled, record);
+  const { task, compiled } = evaluate(input);
   const out = compiled.out;
   const gate = out[GATE] === 1;
   const result = {
@@ -232,7 +146,7 @@ export function scoreWorkflow(input: ScoreWorkflowInput): WorkflowScore {
       hardFailures: out[HARD] as number,
     }),
   };
-  return Object.freeze({ ...result, explanation: explain(result, task, record) });
+  return Object.freeze({ ...result, explanation: explainWorkflow(result, task, compiled) });
 }
 
 /**
@@ -248,35 +162,5 @@ export function scoreWorkflow(input: ScoreWorkflowInput): WorkflowScore {
  * for (const raw of records) total += compositeScore({ task, plan, record: parseExecutionRecord(raw) })
  */
 export function compositeScore(input: ScoreWorkflowInput): number {
-  const task = parseWorkflowTask(input.task);
-  const compiled = compiledOf(input.plan);
-  return evaluateParsed(task, compiled, parseExecutionRecord(input.record));
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function explain(result: Omit<WorkflowScore, 'explanation'>, task: WorkflowTask, record: ExecutionRecord): readonly string[] {
-  const { score, components: c, completionRatio, gates, counters: k } = result;
-  const { max_budget_tao: budget, max_latency_seconds: maxSeconds } = task.constraints;
-  const { output_quality_score: quality, actual_tao: actualTao, actual_seconds: actualSeconds, attempts } = record;
-  const source = attempts === undefined ? 'Counters are pre-counted' : `Counters are derived from ${plural(attempts.length, 'attempt')}`;
-  return Object.freeze([
-    `${source}: ${k.stepsCompleted} of ${plural(k.totalSteps, 'step')} completed, ${k.actualRetries} ${k.actualRetries === 1 ? 'retry' : 'retries'}, ${plural(k.timeouts, 'timeout')}, ${plural(k.hardFailures, 'hard failure')}.`,
-    `completion_ratio = steps_completed / total_steps_in_dag = ${k.stepsCompleted} / ${k.totalSteps} = ${completionRatio}.`,
-    `S_success = output_quality_score * completion_ratio = ${quality} * ${completionRatio} = ${c.success}.`,
-    gates.costScored
-      ? `Gate: S_success = ${c.success} is above 0.7, so cost and latency are scored.`
-      : `Gate: S_success = ${c.success} is not above 0.7, so cost and latency are not scored: S_cost = 0 and S_latency = 0.`,
-    gates.costScored
-      ? `S_cost = max(0, 1 - actual_tao / max_budget_tao) = max(0, 1 - ${actualTao} / ${budget}) = ${c.cost}.`
-      : `S_cost = 0 (gated off; actual_tao ${actualTao} against max_budget_tao ${budget} is not scored).`,
-    gates.latencyScored
-      ? `S_latency = max(0, 1 - actual_seconds / max_latency_seconds) = max(0, 1 - ${actualSeconds} / ${maxSeconds}) = ${c.latency}.`
-      : `S_latency = 0 (gated off; actual_seconds ${actualSeconds} against max_latency_seconds ${maxSeconds} is not scored).`,
-    `unplanned_retries = max(0, actual_retries - declared_retry_budget) = max(0, ${k.actualRetries} - ${k.declaredRetryBudget}) = ${k.unplannedRetries} (declared retries are free).`,
-    `S_reliability = min(1, max(0, 1 - (unplanned_retries * 0.10 + timeouts * 0.20 + hard_failures * 0.50))) = min(1, max(0, 1 - (${k.unplannedRetries} * 0.10 + ${k.timeouts} * 0.20 + ${k.hardFailures} * 0.50))) = ${c.reliability}.`,
-    `S = 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability = 0.50 * ${c.success} + 0.25 * ${c.cost} + 0.15 * ${c.latency} + 0.10 * ${c.reliability} = ${score}.`,
-  ]);
+  return evaluate(input).compiled.out[SCORE] as number;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { wellFormedText } from './well-formed-text.js';
+
 /** One problem found in a plan or record beyond its shape (path segments from the root, message, value). */
 export interface StructuralIssue {
   readonly path: readonly (string | number)[];
@@ -10,9 +12,11 @@ export interface StructuralIssue {
 const positiveFinite = z.number().positive();
 const nonNegativeFinite = z.number().min(0);
 const count = z.number().int().min(0);
+/** A non-empty, well-formed string (SPEC 0: a lone surrogate is invalid input) within the size limit. */
+const id = wellFormedText(1, 1_048_576);
 
 const taskShape = z.looseObject({
-  task_id: z.string().min(1),
+  task_id: id,
   constraints: z.looseObject({
     max_budget_tao: positiveFinite,
     max_latency_seconds: positiveFinite,
@@ -33,19 +37,37 @@ export type WorkflowTask = z.output<typeof workflowTaskSchema>;
 /** A task as given on the wire, before validation. */
 export type WorkflowTaskInput = z.input<typeof workflowTaskSchema>;
 
+const errorHandlingEntrySchema = z.looseObject({
+  retry_count: count.optional(),
+  timeout_seconds: positiveFinite.optional(),
+});
+
+/** `error_handling` after parsing: a null-prototype object, so every key (`__proto__` too) is data. */
+export type ErrorHandling = Record<string, z.output<typeof errorHandlingEntrySchema>>;
+
+/**
+ * `error_handling` (SPEC 0 "Hostile shapes"): an object whose keys are node ids. zod's `z.record` writes
+ * its output with `obj[key] = ...`, which turns a key `__proto__` into a prototype and loses it; this
+ * schema copies every own key into a null-prototype object instead, so `__proto__`, `constructor` and
+ * `toString` are ordinary node ids.
+ */
+const errorHandlingSchema = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+  message: 'Invalid input: expected an object of node id -> { retry_count, timeout_seconds }',
+}).transform((value, ctx) => {
+  const out = Object.create(null) as ErrorHandling;
+  for (const key of Object.keys(value)) {
+    const entry = errorHandlingEntrySchema.safeParse(value[key]);
+    if (entry.success) Object.defineProperty(out, key, { value: entry.data, enumerable: true, writable: true, configurable: true });
+    else for (const issue of entry.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] });
+  }
+  return out;
+});
+
 /** The shape of a plan without the DAG checks (internal: lets the parser tell shape errors from DAG errors). */
 export const planShapeSchema = z.looseObject({
-  nodes: z.array(z.looseObject({ id: z.string().min(1) })),
-  edges: z.array(z.looseObject({ from: z.string().min(1), to: z.string().min(1) })).default([]),
-  error_handling: z
-    .record(
-      z.string(),
-      z.looseObject({
-        retry_count: count.optional(),
-        timeout_seconds: positiveFinite.optional(),
-      }),
-    )
-    .default({}),
+  nodes: z.array(z.looseObject({ id })),
+  edges: z.array(z.looseObject({ from: id, to: id })).default([]),
+  error_handling: errorHandlingSchema.default(() => Object.create(null) as ErrorHandling),
 });
 
 /**
@@ -160,7 +182,7 @@ export type WorkflowPlan = z.output<typeof workflowPlanSchema>;
 export type WorkflowPlanInput = z.input<typeof workflowPlanSchema>;
 
 const attemptSchema = z.looseObject({
-  node_id: z.string().min(1),
+  node_id: id,
   attempt: z.number().int().min(1),
   status: z.enum(['success', 'failure', 'timeout']),
   seconds: nonNegativeFinite,

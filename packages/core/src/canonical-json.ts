@@ -1,16 +1,18 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
+import { invalidArgument } from './arguments.js';
+import { CORE_ERROR_CODES } from './error-codes.js';
 import { SubnetError } from './errors.js';
 
 /** 2^53: integers whose magnitude exceeds it are written as decimal strings (SPEC 0). */
 const TWO_POW_53 = 2 ** 53;
 
 /** Code of every canonical-JSON rejection. */
-export const CANONICAL_JSON_UNSUPPORTED = 'CORE_CANONICAL_JSON_UNSUPPORTED_VALUE';
+export const CANONICAL_JSON_UNSUPPORTED = CORE_ERROR_CODES.canonicalJsonUnsupported;
 
 /** Code raised when a value nests deeper than {@link CANONICAL_JSON_MAX_DEPTH}. */
-export const CANONICAL_JSON_TOO_DEEP = 'CORE_CANONICAL_JSON_TOO_DEEP';
+export const CANONICAL_JSON_TOO_DEEP = CORE_ERROR_CODES.canonicalJsonTooDeep;
 
 /**
  * The deepest nesting canonical JSON serialises: 128 containers. Input is limited to 64 levels at every
@@ -36,9 +38,9 @@ export const CANONICAL_JSON_MAX_DEPTH = 128;
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, '$', out, new Set(), 0);
-  return out.join('');
+  const state: Writer = { out: [], ancestors: [], path: [] };
+  write(state, value, 0);
+  return state.out.join('');
 }
 
 /**
@@ -58,101 +60,163 @@ export function digest(value: unknown): string {
  *
  * @param input - text (encoded as UTF-8) or bytes
  * @returns 64 lowercase hex characters
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `input` is neither a string nor bytes
  * @example sha256Hex('abc') // 'ba7816bf...'
  */
 export function sha256Hex(input: string | Uint8Array): string {
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) invalidArgument('input', 'must be a string or a Uint8Array', input);
   return bytesToHex(sha256(typeof input === 'string' ? utf8ToBytes(input) : input));
 }
 
-/** Orders strings by Unicode code point (not UTF-16 code unit, which is what `<` does). */
+/**
+ * Orders strings by Unicode code point (not UTF-16 code unit, which is what `<` and the default sort
+ * do: `'\uFFFF' < '\u{1F600}'` by code point, but not by code unit). A lone surrogate counts as its own
+ * code point. Compares code units up to the first difference and looks at code points only there.
+ *
+ * @param a - a string
+ * @param b - a string
+ * @returns negative when `a` comes first, 0 when equal, positive when `b` comes first
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when an argument is not a string
+ * @example ['\u{1F600}', '\uFFFF'].sort(compareCodePoints) // ['\uFFFF', '\u{1F600}']
+ */
 export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done === true) return y.done === true ? 0 : -1;
-    if (y.done === true) return 1;
-    const cx = x.value.codePointAt(0) ?? 0;
-    const cy = y.value.codePointAt(0) ?? 0;
-    if (cx !== cy) return cx - cy;
+  if (typeof a !== 'string') invalidArgument('a', 'must be a string', a);
+  if (typeof b !== 'string') invalidArgument('b', 'must be a string', b);
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  const ca = a.charCodeAt(i);
+  const cb = b.charCodeAt(i);
+  if (ca < 0xd800 && cb < 0xd800) return ca - cb;
+  // A surrogate is involved: compare the code points that start one unit earlier when that unit is a high
+  // surrogate (the difference may be inside a pair), else those that start at the difference.
+  // When both hold the same lone high surrogate there, the next code points start at the difference.
+  if (i > 0 && (a.charCodeAt(i - 1) & 0xfc00) === 0xd800) {
+    const order = (a.codePointAt(i - 1) ?? 0) - (b.codePointAt(i - 1) ?? 0);
+    if (order !== 0) return order;
   }
+  return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
 }
 
-function reject(path: string, value: unknown, why: string): never {
+/** The serialiser's state: the text so far, the containers being written, and the keys to here. */
+interface Writer {
+  /** The text in pieces, joined once at the end. */
+  readonly out: string[];
+  /**
+   * The containers from the root to here (pushed and popped). A cycle nests without end, so it always
+   * reaches the depth limit; only then is this list searched for the first repeated container.
+   */
+  readonly ancestors: object[];
+  /** Keys and indexes from the root to the value being written; turned into a path only on an error. */
+  readonly path: (string | number)[];
+}
+
+function pathOf(state: Writer, length = state.path.length): string {
+  let path = '$';
+  for (let i = 0; i < length; i++) {
+    const segment = state.path[i] as string | number;
+    path += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  }
+  return path;
+}
+
+function reject(state: Writer, value: unknown, why: string, pathLength?: number): never {
   throw new SubnetError(CANONICAL_JSON_UNSUPPORTED, `canonical JSON cannot hold ${why}`, {
-    context: { path, value },
+    context: { path: pathOf(state, pathLength), value },
   });
 }
 
-function write(value: unknown, path: string, out: string[], ancestors: Set<object>, depth: number): void {
+/** At the depth limit: a cycle (reported where a container first repeats), or a value simply too deep. */
+function tooDeep(state: Writer, value: object): never {
+  const chain = [...state.ancestors, value];
+  for (let j = 1; j < chain.length; j++) if (chain.indexOf(chain[j] as object) < j) reject(state, '[cycle]', 'a cycle', j);
+  throw new SubnetError(CANONICAL_JSON_TOO_DEEP, `canonical JSON nests at most ${CANONICAL_JSON_MAX_DEPTH} levels`, {
+    context: { path: pathOf(state), value: Array.isArray(value) ? '[array]' : '[object]', limit: CANONICAL_JSON_MAX_DEPTH },
+  });
+}
+
+function write(state: Writer, value: unknown, depth: number): void {
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
+      state.out.push(JSON.stringify(value));
       return;
     case 'boolean':
-      out.push(value ? 'true' : 'false');
+      state.out.push(value ? 'true' : 'false');
       return;
     case 'bigint':
-      out.push(`"${value.toString()}"`);
+      state.out.push(`"${value.toString()}"`);
       return;
     case 'number':
-      if (!Number.isFinite(value)) reject(path, value, 'a non-finite number');
-      if (Number.isInteger(value) && Math.abs(value) > TWO_POW_53) out.push(`"${BigInt(value).toString()}"`);
-      else out.push(JSON.stringify(value));
+      if (!Number.isFinite(value)) reject(state, value, 'a non-finite number');
+      if (Number.isInteger(value) && Math.abs(value) > TWO_POW_53) state.out.push(`"${BigInt(value).toString()}"`);
+      else state.out.push(String(value)); // a finite double as JSON writes it (-0 as 0)
       return;
     case 'undefined':
-      reject(path, value, 'undefined');
+      reject(state, value, 'undefined');
       break;
     case 'function':
-      reject(path, value, 'a function');
+      reject(state, value, 'a function');
       break;
     case 'symbol':
-      reject(path, value, 'a symbol');
+      reject(state, value, 'a symbol');
       break;
     case 'object': {
       if (value === null) {
-        out.push('null');
+        state.out.push('null');
         return;
       }
-      if (ancestors.has(value)) reject(path, '[cycle]', 'a cycle');
-      if (depth >= CANONICAL_JSON_MAX_DEPTH) {
-        throw new SubnetError(CANONICAL_JSON_TOO_DEEP, `canonical JSON nests at most ${CANONICAL_JSON_MAX_DEPTH} levels`, {
-          context: { path, value: Array.isArray(value) ? '[array]' : '[object]', limit: CANONICAL_JSON_MAX_DEPTH },
-        });
-      }
-      ancestors.add(value);
-      if (Array.isArray(value)) writeArray(value, path, out, ancestors, depth + 1);
-      else writeObject(value, path, out, ancestors, depth + 1);
-      ancestors.delete(value);
+      if (depth >= CANONICAL_JSON_MAX_DEPTH) tooDeep(state, value);
+      state.ancestors.push(value);
+      if (Array.isArray(value)) writeArray(state, value, depth + 1);
+      else writeObject(state, value, depth + 1);
+      state.ancestors.pop();
       return;
     }
   }
 }
 
-function writeArray(value: readonly unknown[], path: string, out: string[], ancestors: Set<object>, depth: number): void {
-  out.push('[');
+function writeArray(state: Writer, value: readonly unknown[], depth: number): void {
+  state.out.push('[');
+  const path = state.path;
   for (let i = 0; i < value.length; i++) {
-    if (i > 0) out.push(',');
-    if (!(i in value)) reject(`${path}[${i}]`, undefined, 'an array hole');
-    write(value[i], `${path}[${i}]`, out, ancestors, depth);
+    if (i > 0) state.out.push(',');
+    path.push(i);
+    if (!(i in value)) reject(state, undefined, 'an array hole');
+    write(state, value[i], depth);
+    path.pop();
   }
-  out.push(']');
+  state.out.push(']');
 }
 
-function writeObject(value: object, path: string, out: string[], ancestors: Set<object>, depth: number): void {
+/** Whether every key is below U+D800, where code unit order (the default sort) is code point order. */
+function allBelowSurrogates(keys: readonly string[]): boolean {
+  for (const key of keys) {
+    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return false;
+  }
+  return true;
+}
+
+function writeObject(state: Writer, value: object, depth: number): void {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-    reject(path, `[${name}]`, `an instance of ${name} (only plain objects)`);
+    reject(state, `[${name}]`, `an instance of ${name} (only plain objects)`);
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort(compareCodePoints);
-  out.push('{');
-  keys.forEach((key, i) => {
-    if (i > 0) out.push(',');
-    out.push(JSON.stringify(key), ':');
-    write(record[key], `${path}${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, out, ancestors, depth);
-  });
-  out.push('}');
+  const keys = Object.keys(record);
+  if (allBelowSurrogates(keys)) keys.sort();
+  else keys.sort(compareCodePoints);
+  state.out.push('{');
+  const path = state.path;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0) state.out.push(',');
+    state.out.push(JSON.stringify(key));
+    state.out.push(':');
+    path.push(key);
+    write(state, record[key], depth);
+    path.pop();
+  }
+  state.out.push('}');
 }

@@ -1,3 +1,5 @@
+export { CORE_ERROR_CODES } from './error-codes.js';
+export type { CoreErrorCode } from './error-codes.js';
 export { describeValue, isSubnetError, SubnetError } from './errors.js';
 export type { SubnetErrorContext, SubnetErrorOptions } from './errors.js';
 export { CANONICAL_JSON_MAX_DEPTH, CANONICAL_JSON_TOO_DEEP, CANONICAL_JSON_UNSUPPORTED, canonicalJson, compareCodePoints, digest, sha256Hex } from './canonical-json.js';

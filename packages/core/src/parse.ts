@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import { invalidArgument, requireString } from './arguments.js';
 import { SubnetError } from './errors.js';
 
 /** One problem found while validating input. */
@@ -28,9 +29,12 @@ export interface InputErrorContext {
  * @param segments - object keys and array indexes from the root
  * @param label - the name of the root (`plan`, `task`), prepended when given
  * @returns the dotted path
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `segments` is not an array or `label` not a string
  * @example formatPath(['edges', 2, 'to'], 'plan') // 'plan.edges[2].to'
  */
 export function formatPath(segments: readonly PropertyKey[], label = ''): string {
+  if (!Array.isArray(segments)) invalidArgument('segments', 'must be an array of keys and indexes', segments);
+  requireString(label, 'label');
   let path = label;
   for (const segment of segments) {
     if (typeof segment === 'number') path += `[${segment}]`;
@@ -58,10 +62,14 @@ function valueAt(input: unknown, segments: readonly PropertyKey[]): unknown {
  * @param code - the error code to raise (e.g. `COMPOSITE_INVALID_INPUT`)
  * @param label - the name of the input's root in paths (e.g. `plan`)
  * @returns the parsed value
- * @throws SubnetError with `code`, naming the path and value
+ * @throws SubnetError with `code`, naming the path and value; `CORE_INVALID_ARGUMENT` when `schema` is not
+ *   a zod schema or `code`/`label` not strings
  * @example parseInput(uidSchema, 70000, 'CORE_INVALID_INPUT', 'uid') // throws: ... at uid (got 70000)
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: string, label = ''): z.output<S> {
+  if (typeof (schema as { safeParse?: unknown } | null)?.safeParse !== 'function') invalidArgument('schema', 'must be a zod schema', schema);
+  requireString(code, 'code');
+  requireString(label, 'label');
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues: InputIssue[] = result.error.issues.map((issue) => ({

@@ -2,6 +2,8 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
 
+import { invalidArgument, requireString } from './arguments.js';
+import { CORE_ERROR_CODES } from './error-codes.js';
 import { SubnetError } from './errors.js';
 
 const SS58_PREFIX = utf8ToBytes('SS58PRE');
@@ -30,12 +32,14 @@ function checksum(payload: Uint8Array): Uint8Array {
  *
  * @param address - the SS58 text
  * @returns the prefix and the 32-byte public key
- * @throws SubnetError `CORE_INVALID_SS58` naming what is wrong (alphabet, length, prefix, checksum)
+ * @throws SubnetError `CORE_INVALID_SS58` naming what is wrong (alphabet, length, prefix, checksum);
+ *   `CORE_INVALID_ARGUMENT` when `address` is not a string
  * @example decodeSs58('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY').prefix // 42
  */
 export function decodeSs58(address: string): DecodedSs58 {
+  requireString(address, 'address');
   const fail = (why: string): never => {
-    throw new SubnetError('CORE_INVALID_SS58', `not a valid SS58 address: ${why}`, { context: { value: address } });
+    throw new SubnetError(CORE_ERROR_CODES.invalidSs58, `not a valid SS58 address: ${why}`, { context: { value: address } });
   };
   let bytes: Uint8Array;
   try {
@@ -73,17 +77,19 @@ export function decodeSs58(address: string): DecodedSs58 {
  * @param publicKey - 32 bytes
  * @param prefix - network prefix 0..16383, default 42 (Bittensor)
  * @returns the SS58 text
- * @throws SubnetError `CORE_INVALID_SS58` when the key is not 32 bytes or the prefix is out of range
+ * @throws SubnetError `CORE_INVALID_SS58` when the key is not 32 bytes or the prefix is out of range;
+ *   `CORE_INVALID_ARGUMENT` when `publicKey` is not a Uint8Array
  * @example encodeSs58(alicePublicKey) // '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'
  */
 export function encodeSs58(publicKey: Uint8Array, prefix: number = BITTENSOR_SS58_PREFIX): string {
+  if (!(publicKey instanceof Uint8Array)) invalidArgument('publicKey', 'must be a Uint8Array of 32 bytes', publicKey);
   if (publicKey.length !== 32) {
-    throw new SubnetError('CORE_INVALID_SS58', 'a public key must be 32 bytes', {
+    throw new SubnetError(CORE_ERROR_CODES.invalidSs58, 'a public key must be 32 bytes', {
       context: { path: 'publicKey.length', value: publicKey.length },
     });
   }
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > 16383) {
-    throw new SubnetError('CORE_INVALID_SS58', 'an SS58 prefix is an integer from 0 to 16383', {
+    throw new SubnetError(CORE_ERROR_CODES.invalidSs58, 'an SS58 prefix is an integer from 0 to 16383', {
       context: { path: 'prefix', value: prefix },
     });
   }

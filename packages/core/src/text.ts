@@ -1,7 +1,9 @@
+import { requireString } from './arguments.js';
+import { CORE_ERROR_CODES } from './error-codes.js';
 import { SubnetError } from './errors.js';
 
 /** Code raised by {@link assertWellFormed} for a string that holds a lone UTF-16 surrogate. */
-export const CORE_MALFORMED_TEXT = 'CORE_MALFORMED_TEXT';
+export const CORE_MALFORMED_TEXT = CORE_ERROR_CODES.malformedText;
 
 /**
  * Lowercases ASCII only (SPEC 0 "Text is ASCII-folded"): `A`-`Z` become `a`-`z`, every other code point
@@ -10,9 +12,11 @@ export const CORE_MALFORMED_TEXT = 'CORE_MALFORMED_TEXT';
  *
  * @param text - any string
  * @returns the string with `A-Z` mapped to `a-z`
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `text` is not a string
  * @example asciiLower('High Ä') // 'high Ä'
  */
 export function asciiLower(text: string): string {
+  requireString(text, 'text');
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : text;
 }
 
@@ -21,9 +25,11 @@ export function asciiLower(text: string): string {
  *
  * @param text - any string
  * @returns the string with `a-z` mapped to `A-Z`
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `text` is not a string
  * @example asciiUpper('cve-2024-ß') // 'CVE-2024-ß'
  */
 export function asciiUpper(text: string): string {
+  requireString(text, 'text');
   return /[a-z]/.test(text) ? text.replace(/[a-z]+/g, (run) => run.toUpperCase()) : text;
 }
 
@@ -38,9 +44,11 @@ function isAsciiSpace(code: number): boolean {
  *
  * @param text - any string
  * @returns the string without leading and trailing ASCII whitespace
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `text` is not a string
  * @example asciiTrim('\t a \u00a0') // 'a \u00a0'
  */
 export function asciiTrim(text: string): string {
+  requireString(text, 'text');
   let start = 0;
   let end = text.length;
   while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
@@ -54,9 +62,11 @@ export function asciiTrim(text: string): string {
  *
  * @param text - any string
  * @returns the index of the first lone surrogate, or -1 when the string is well formed
+ * @throws SubnetError `CORE_INVALID_ARGUMENT` when `text` is not a string
  * @example findLoneSurrogate('a\ud800') // 1
  */
 export function findLoneSurrogate(text: string): number {
+  requireString(text, 'text');
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0xd800 || c > 0xdfff) continue;
@@ -78,10 +88,14 @@ export function findLoneSurrogate(text: string): number {
  * @param text - the string to check
  * @param path - where the string is in its input, for the message (`findings[2].description`)
  * @param code - the error code to raise (defaults to `CORE_MALFORMED_TEXT`)
- * @throws SubnetError `code`, naming the path and the index of the lone surrogate
+ * @throws SubnetError `code`, naming the path and the index of the lone surrogate; `CORE_INVALID_ARGUMENT`
+ *   when an argument is not a string
  * @example assertWellFormed('ok', 'sssa.verdict') // returns
  */
 export function assertWellFormed(text: string, path: string, code: string = CORE_MALFORMED_TEXT): void {
+  requireString(text, 'text');
+  requireString(path, 'path');
+  requireString(code, 'code');
   const at = findLoneSurrogate(text);
   if (at >= 0) {
     throw new SubnetError(code, `text holds a lone UTF-16 surrogate (U+${text.charCodeAt(at).toString(16).toUpperCase()}) at index ${at}`, {

@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
   addTaskScore,
   addTaskScores,
+  createRollingWindow,
   emptyWindowState,
   parseWindowState,
   resetUid,
+  retainWindows,
   WINDOW_CAPACITY,
   windowScores,
   windowStateSchema,
@@ -19,7 +21,8 @@ const hotkeyOf = (seed: number) => encodeSs58(Uint8Array.from({ length: 32 }, (_
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const BOB = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 
-const entry = (uid: number, hotkey: string, arrival: number, score: number, taskId = `t-${arrival}`): TaskScoreEntry => ({ uid, hotkey, taskId, arrival, score });
+const entry = (uid: number, hotkey: string, arrival: number, score: number, taskId = `t-${arrival}`, recordId?: string): TaskScoreEntry =>
+  recordId === undefined ? { uid, hotkey, taskId, arrival, score } : { uid, hotkey, taskId, arrival, recordId, score };
 
 describe('SPEC A rolling window: last 100 task scores per miner, equal weight, mean of those present', () => {
   it('starts empty', () => {
@@ -40,46 +43,29 @@ describe('SPEC A rolling window: last 100 task scores per miner, equal weight, m
     expect(windowScores(state)[0]).toEqual({ uid: 7, hotkey: ALICE, score: (1 + 99 * 0.5) / 100, count: 100 });
     state = addTaskScore(state, entry(7, ALICE, 100, 0.5));
     expect(windowScores(state)[0]).toEqual({ uid: 7, hotkey: ALICE, score: 0.5, count: 100 });
-    expect(state.miners['7']!.task_ids).not.toContain('t-0');
-    expect(state.miners['7']!.task_ids).toContain('t-100');
-    expect(state.miners['7']!.head).toBe(1);
+    expect(state.windows[0]!.task_ids).not.toContain('t-0');
+    expect(state.windows[0]!.task_ids.at(-1)).toBe('t-100');
   });
 
-  it('after eviction the sum runs from the oldest retained score (ring order), not array order', () => {
-    // 0.5, then 99 alternating 0.7 / 0.3, then 0.1: the ring stores 0.1 at index 0 after the eviction.
-    let state = emptyWindowState();
+  it('after eviction the sum runs from the oldest retained score (arrival order), in the pure state and in the in-place window', () => {
+    // 0.5, then 99 alternating 0.7 / 0.3, then 0.1: a ring stores 0.1 in the first slot after the eviction.
     const scores = [0.5, ...Array.from({ length: 99 }, (_, i) => (i % 2 === 0 ? 0.7 : 0.3)), 0.1];
+    let state = emptyWindowState();
+    const window = createRollingWindow();
     scores.forEach((score, i) => {
       state = addTaskScore(state, entry(1, BOB, i, score));
+      window.add(entry(1, BOB, i, score));
     });
     const sumOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0);
     const arrivalOrder = scores.slice(1);
-    const arrayOrder = [0.1, ...scores.slice(1, 100)];
-    expect(sumOf(arrayOrder) / 100).toBe(0.498); // what summing the stored array in index order would give
+    const slotOrder = [0.1, ...scores.slice(1, 100)];
+    expect(sumOf(slotOrder) / 100).toBe(0.498); // what summing the ring in slot order would give
     expect(sumOf(arrivalOrder) / 100).toBe(0.49800000000000005);
     expect(windowScores(state)[0]!.score).toBe(0.49800000000000005);
+    expect(window.scores()[0]!.score).toBe(0.49800000000000005);
   });
 
-  it('hotkey change: a new hotkey on a uid clears its window', () => {
-    let state = addTaskScores(emptyWindowState(), [entry(5, ALICE, 1, 0.9), entry(5, ALICE, 2, 0.8)]);
-    state = addTaskScore(state, entry(5, BOB, 3, 0.2));
-    expect(windowScores(state)).toEqual([{ uid: 5, hotkey: BOB, score: 0.2, count: 1 }]);
-  });
-
-  it('hotkey change: the new miner starts fresh, so its first arrival may be earlier than the old hotkey latest', () => {
-    let state = addTaskScore(emptyWindowState(), entry(5, ALICE, 50, 0.9));
-    state = addTaskScore(state, entry(5, BOB, 10, 0.4));
-    expect(windowScores(state)).toEqual([{ uid: 5, hotkey: BOB, score: 0.4, count: 1 }]);
-  });
-
-  it('resetUid removes a uid window; resetting an absent uid returns the state unchanged', () => {
-    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 1, 0.5), entry(2, BOB, 1, 0.25)]);
-    expect(windowScores(resetUid(state, 1))).toEqual([{ uid: 2, hotkey: BOB, score: 0.25, count: 1 }]);
-    expect(resetUid(state, 9)).toBe(state);
-    expectCodedError(() => resetUid(state, 70000), 'COMPOSITE_INVALID_WINDOW_ENTRY', 'uid', '70000');
-  });
-
-  it('lists miners sorted by uid, whatever order they arrived in', () => {
+  it('lists windows sorted by uid, whatever order they arrived in', () => {
     const state = addTaskScores(emptyWindowState(), [entry(300, hotkeyOf(1), 1, 0.1), entry(2, hotkeyOf(2), 2, 0.2), entry(45, hotkeyOf(3), 3, 0.3)]);
     expect(windowScores(state).map((w) => w.uid)).toEqual([2, 45, 300]);
   });
@@ -91,63 +77,143 @@ describe('SPEC A rolling window: last 100 task scores per miner, equal weight, m
     expect(JSON.stringify(before)).toBe(json);
     expect(windowScores(before)[0]!.count).toBe(1);
     expect(windowScores(after)[0]!.count).toBe(2);
-    expect(Object.isFrozen(after.miners['1']!.scores)).toBe(true);
+    expect(Object.isFrozen(after.windows[0]!.scores)).toBe(true);
+  });
+
+  it('resetUid removes every window of a uid; resetting an absent uid returns the state unchanged', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 1, 0.5), entry(1, BOB, 2, 0.75), entry(2, BOB, 1, 0.25)]);
+    expect(windowScores(resetUid(state, 1))).toEqual([{ uid: 2, hotkey: BOB, score: 0.25, count: 1 }]);
+    expect(resetUid(state, 9)).toBe(state);
+    expectCodedError(() => resetUid(state, 70000), 'COMPOSITE_INVALID_WINDOW_ENTRY', 'uid', '70000');
   });
 });
 
-describe('rolling window decisions: duplicates and arrival order (explicit, never a clock)', () => {
-  const base = addTaskScores(emptyWindowState(), [entry(1, ALICE, 10, 0.5, 'b')]);
-
-  it('rejects a task id already in the miner window (COMPOSITE_WINDOW_DUPLICATE_TASK), nothing changes', () => {
-    expectCodedError(() => addTaskScore(base, entry(1, ALICE, 11, 0.9, 'b')), 'COMPOSITE_WINDOW_DUPLICATE_TASK', 'entry.taskId', '"b"');
-    expect(windowScores(base)).toEqual([{ uid: 1, hotkey: ALICE, score: 0.5, count: 1 }]);
+describe('SPEC A v1.1 rolling window rules', () => {
+  it('SPEC A v1.1: a re-run with a repeated task id is a new entry, never an error', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 10, 0.2, 'task-a', 'r-10'), entry(1, ALICE, 11, 0.6, 'task-a', 'r-11')]);
+    expect(windowScores(state)).toEqual([{ uid: 1, hotkey: ALICE, score: (0.2 + 0.6) / 2, count: 2 }]);
+    const again = addTaskScore(state, entry(1, ALICE, 12, 1, 'task-a', 'r-12'));
+    expect(again.windows[0]!.task_ids).toEqual(['task-a', 'task-a', 'task-a']);
+    const window = createRollingWindow(state);
+    window.add(entry(1, ALICE, 12, 1, 'task-a', 'r-12'));
+    expect(window.state()).toEqual(again);
   });
 
-  it('the same task id for another miner is fine', () => {
-    expect(windowScores(addTaskScore(base, entry(2, BOB, 11, 0.9, 'b')))).toHaveLength(2);
+  it('SPEC A v1.1: out-of-order feeds are placed by arrival key (seq, then record id)', () => {
+    const inOrder = addTaskScores(emptyWindowState(), [entry(1, ALICE, 1, 0.1, 't', 'a'), entry(1, ALICE, 2, 0.2, 't', 'a'), entry(1, ALICE, 2, 0.3, 't', 'b')]);
+    const shuffled = addTaskScores(emptyWindowState(), [entry(1, ALICE, 2, 0.3, 't', 'b'), entry(1, ALICE, 1, 0.1, 't', 'a'), entry(1, ALICE, 2, 0.2, 't', 'a')]);
+    expect(shuffled).toEqual(inOrder);
+    expect(inOrder.windows[0]!.scores).toEqual([0.1, 0.2, 0.3]);
+    expect(inOrder.windows[0]!.record_ids).toEqual(['a', 'a', 'b']);
+    // One at a time, in two calls, also lands in place.
+    const late = addTaskScore(addTaskScore(emptyWindowState(), entry(1, ALICE, 5, 0.5)), entry(1, ALICE, 3, 0.9));
+    expect(late.windows[0]!.arrivals).toEqual([3, 5]);
   });
 
-  it('rejects an arrival earlier than the miner latest (COMPOSITE_WINDOW_OUT_OF_ORDER)', () => {
-    expectCodedError(() => addTaskScore(base, entry(1, ALICE, 9, 0.9, 'z')), 'COMPOSITE_WINDOW_OUT_OF_ORDER', 'entry.arrival', '9');
-  });
-
-  it('ties in arrival are ordered by task id: a later task id is accepted, an earlier one is rejected', () => {
-    expect(windowScores(addTaskScore(base, entry(1, ALICE, 10, 1, 'c')))[0]!.count).toBe(2);
-    expectCodedError(() => addTaskScore(base, entry(1, ALICE, 10, 1, 'a')), 'COMPOSITE_WINDOW_OUT_OF_ORDER', 'entry.arrival', '10');
-  });
-
-  it('a failing batch changes nothing: entries before the bad one are not kept', () => {
-    expectCodedError(
-      () => addTaskScores(base, [entry(1, ALICE, 11, 0.9, 'c'), entry(2, BOB, 1, 0.1), entry(1, ALICE, 12, 0.9, 'c')]),
-      'COMPOSITE_WINDOW_DUPLICATE_TASK',
-      'entries[2].taskId',
-      '"c"',
+  it('SPEC A v1.1: an entry fed late into a full window that is older than its 100 is not among the last 100', () => {
+    const full = addTaskScores(
+      emptyWindowState(),
+      Array.from({ length: 100 }, (_, i) => entry(1, ALICE, 10 + i, 0.5)),
     );
-    expect(windowScores(base)).toEqual([{ uid: 1, hotkey: ALICE, score: 0.5, count: 1 }]);
+    expect(addTaskScore(full, entry(1, ALICE, 3, 1))).toBe(full);
+    const placed = addTaskScore(full, entry(1, ALICE, 50, 1, 't-50b', 'zz'));
+    expect(placed.windows[0]!.arrivals[0]).toBe(11); // the oldest (10) left
+    expect(placed.windows[0]!.arrivals.slice(39, 42)).toEqual([50, 50, 51]);
+    expect(placed.windows[0]!.record_ids.slice(39, 42)).toEqual(['t-50', 'zz', 't-51']);
   });
 
-  it('a task id evicted from the window may come again (only the retained window is checked)', () => {
-    let state = emptyWindowState();
-    for (let i = 0; i <= 100; i++) state = addTaskScore(state, entry(1, ALICE, i, 0.5));
-    state = addTaskScore(state, entry(1, ALICE, 101, 0.5, 't-0'));
-    expect(windowScores(state)[0]!.count).toBe(100);
+  it('SPEC A v1.1: windows whose (uid, hotkey) pair is absent from the metagraph are dropped at the close', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 1, 0.5), entry(2, BOB, 2, 0.25), entry(5, hotkeyOf(9), 3, 1)]);
+    const retained = retainWindows(state, [
+      { uid: 1, hotkey: ALICE },
+      { uid: 2, hotkey: hotkeyOf(4) }, // another hotkey holds uid 2 now
+      { uid: 7, hotkey: hotkeyOf(9) }, // hotkeyOf(9) moved from uid 5 to 7
+    ]);
+    expect(windowScores(retained)).toEqual([{ uid: 1, hotkey: ALICE, score: 0.5, count: 1 }]);
+    expect(retainWindows(retained, [{ uid: 1, hotkey: ALICE }])).toBe(retained);
+    const window = createRollingWindow(state);
+    window.retain([{ uid: 1, hotkey: ALICE }]);
+    expect(window.state()).toEqual(retained);
+  });
+
+  it('SPEC A v1.1: a hotkey that appears on a new uid starts a new window there and never throws', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(3, ALICE, 1, 0.2), entry(3, ALICE, 2, 0.4)]);
+    const moved = addTaskScore(state, entry(8, ALICE, 3, 1));
+    expect(windowScores(moved)).toEqual([
+      { uid: 3, hotkey: ALICE, score: (0.2 + 0.4) / 2, count: 2 },
+      { uid: 8, hotkey: ALICE, score: 1, count: 1 },
+    ]);
+    expect(windowScores(retainWindows(moved, [{ uid: 8, hotkey: ALICE }]))).toEqual([{ uid: 8, hotkey: ALICE, score: 1, count: 1 }]);
+  });
+
+  it('SPEC A: a new hotkey on a uid starts its own window; the old pair is gone after the close', () => {
+    let state = addTaskScores(emptyWindowState(), [entry(5, ALICE, 50, 0.9), entry(5, ALICE, 51, 0.8)]);
+    state = addTaskScore(state, entry(5, BOB, 10, 0.2)); // earlier arrival than ALICE's: still fine, another window
+    expect(windowScores(state).map((w) => [w.uid, w.hotkey, w.count])).toEqual(
+      [
+        [5, ALICE, 2],
+        [5, BOB, 1],
+      ].sort((a, b) => ((a[1] as string) < (b[1] as string) ? -1 : 1)),
+    );
+    expect(windowScores(retainWindows(state, [{ uid: 5, hotkey: BOB }]))).toEqual([{ uid: 5, hotkey: BOB, score: 0.2, count: 1 }]);
+  });
+
+  it('decision: the same arrival key again with the same task id and score is the same entry (no change)', () => {
+    const state = addTaskScore(emptyWindowState(), entry(1, ALICE, 4, 0.5, 'x', 'r'));
+    expect(addTaskScore(state, entry(1, ALICE, 4, 0.5, 'x', 'r'))).toBe(state);
+    const window = createRollingWindow(state);
+    window.add(entry(1, ALICE, 4, 0.5, 'x', 'r'));
+    expect(window.state()).toEqual(state);
+  });
+
+  it('decision: another entry with an arrival key already held is a broken sequence (COMPOSITE_WINDOW_CONFLICTING_ENTRY), nothing changes', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 4, 0.5, 'x', 'r'), entry(1, ALICE, 9, 0.5)]);
+    expectCodedError(() => addTaskScore(state, entry(1, ALICE, 4, 0.75, 'x', 'r')), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entry.recordId', '"r"');
+    expectCodedError(() => addTaskScores(state, [entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[1].recordId', '"r"');
+    const window = createRollingWindow(state);
+    expectCodedError(() => { window.addMany([entry(1, ALICE, 10, 0.1), entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]); }, 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[2].recordId', '"r"');
+    expect(window.state()).toEqual(state);
+  });
+
+  it('decision: recordId defaults to the task id, so v1 callers keep (arrival, task id) as the key', () => {
+    const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 2, 0.1, 'b'), entry(1, ALICE, 2, 0.2, 'a')]);
+    expect(state.windows[0]!.task_ids).toEqual(['a', 'b']);
+    expect(state.windows[0]!.record_ids).toEqual(['a', 'b']);
   });
 
   it.each([
     ['a score above 1', entry(1, ALICE, 1, 1.5), 'entry.score', '1.5'],
     ['a NaN score', entry(1, ALICE, 1, Number.NaN), 'entry.score', 'NaN'],
     ['a uid above 65535', entry(70000, ALICE, 1, 0.5), 'entry.uid', '70000'],
+    ['a string uid', { ...entry(1, ALICE, 1, 0.5), uid: '1' as never }, 'entry.uid', '"1"'],
     ['a negative arrival', entry(1, ALICE, -1, 0.5, 'x'), 'entry.arrival', '-1'],
     ['a fractional arrival', entry(1, ALICE, 1.5, 0.5, 'x'), 'entry.arrival', '1.5'],
     ['an empty task id', entry(1, ALICE, 1, 0.5, ''), 'entry.taskId', '""'],
+    ['a task id with a lone surrogate', entry(1, ALICE, 1, 0.5, 'a\ud800'), 'entry.taskId', '"a\\ud800"'],
+    ['an empty record id', entry(1, ALICE, 1, 0.5, 'x', ''), 'entry.recordId', '""'],
     ['a hotkey with a bad checksum', entry(1, `${ALICE.slice(0, -1)}Z`, 1, 0.5), 'entry.hotkey', `"${ALICE.slice(0, -1)}Z"`],
+    ['a null entry', null as never, 'entry', 'null'],
   ])('rejects %s (COMPOSITE_INVALID_WINDOW_ENTRY)', (_name, bad, path, value) => {
     expectCodedError(() => addTaskScore(emptyWindowState(), bad), 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
+    expectCodedError(() => { createRollingWindow().add(bad); }, 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
+  });
+
+  it('rejects entries that are not an array, and metagraph pairs that are not pairs', () => {
+    expectCodedError(() => addTaskScores(emptyWindowState(), 'x' as never), 'COMPOSITE_INVALID_WINDOW_ENTRY', 'entries', '"x"');
+    expectCodedError(() => retainWindows(emptyWindowState(), null as never), 'COMPOSITE_INVALID_ARGUMENT', 'pairs', 'null');
+    expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: -1, hotkey: ALICE }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].uid', '-1');
+    expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: 1, hotkey: 'nope' }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].hotkey', '"nope"');
+    expectCodedError(
+      () => retainWindows(emptyWindowState(), [{ uid: 1, hotkey: ALICE }, { uid: 1, hotkey: BOB }]),
+      'COMPOSITE_INVALID_ARGUMENT',
+      'pairs[1].hotkey',
+      `"${BOB}"`,
+    );
   });
 });
 
 describe('rolling window state: plain JSON, validated when loaded', () => {
-  const state = addTaskScores(emptyWindowState(), [entry(4, ALICE, 1, 0.25), entry(4, ALICE, 2, 0.75), entry(9, BOB, 1, 1)]);
+  const state = addTaskScores(emptyWindowState(), [entry(4, ALICE, 1, 0.25), entry(4, ALICE, 2, 0.75), entry(9, BOB, 1, 1, 't-1', 'r-1')]);
 
   it('round-trips through JSON and the loaded state scores the same', () => {
     const loaded: unknown = JSON.parse(JSON.stringify(state));
@@ -155,24 +221,38 @@ describe('rolling window state: plain JSON, validated when loaded', () => {
     expect(windowScores(loaded)).toEqual(windowScores(state));
     expect(windowScores(addTaskScore(loaded, entry(4, ALICE, 3, 0.5)))[0]!.count).toBe(3);
     expect(JSON.parse(JSON.stringify(state))).toEqual({
-      version: 1,
-      miners: {
-        '4': { uid: 4, hotkey: ALICE, head: 0, scores: [0.25, 0.75], task_ids: ['t-1', 't-2'], arrivals: [1, 2] },
-        '9': { uid: 9, hotkey: BOB, head: 0, scores: [1], task_ids: ['t-1'], arrivals: [1] },
-      },
+      version: 2,
+      windows: [
+        { uid: 4, hotkey: ALICE, scores: [0.25, 0.75], task_ids: ['t-1', 't-2'], record_ids: ['t-1', 't-2'], arrivals: [1, 2] },
+        { uid: 9, hotkey: BOB, scores: [1], task_ids: ['t-1'], record_ids: ['r-1'], arrivals: [1] },
+      ],
     });
   });
 
-  const good = () => JSON.parse(JSON.stringify(state)) as { miners: Record<string, Record<string, unknown>> };
+  it('reads a profile v1 state (keyed by uid, ring with head) and converts it', () => {
+    const ring = { uid: 7, hotkey: ALICE, head: 1, scores: [] as number[], task_ids: [] as string[], arrivals: [] as number[] };
+    for (let i = 0; i < 100; i++) {
+      const arrival = i === 0 ? 100 : i; // slot 0 holds the newest (arrival 100), the oldest (1) is at head 1
+      ring.scores.push(i === 0 ? 1 : 0.5);
+      ring.task_ids.push(`t-${arrival}`);
+      ring.arrivals.push(arrival);
+    }
+    const converted = parseWindowState({ version: 1, miners: { '7': ring } });
+    expect(converted.windows[0]!.arrivals).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(converted.windows[0]!.record_ids).toEqual(converted.windows[0]!.task_ids);
+    expect(windowScores(converted)[0]!.score).toBe((99 * 0.5 + 1) / 100);
+    expectCodedError(() => parseWindowState({ version: 1, miners: { '8': ring } }), 'COMPOSITE_INVALID_WINDOW_STATE', 'state.miners["8"].uid', '7');
+  });
+
+  const good = () => JSON.parse(JSON.stringify(state)) as { windows: Record<string, unknown>[] };
   it.each([
-    ['a key that is not the uid', (s: ReturnType<typeof good>) => ((s.miners['5'] = s.miners['4']!), delete s.miners['4']), 'state.miners["5"].uid', '4'],
-    ['head not 0 before the ring is full', (s: ReturnType<typeof good>) => (s.miners['4']!.head = 1), 'state.miners["4"].head', '1'],
-    ['arrays of different lengths', (s: ReturnType<typeof good>) => (s.miners['4']!.arrivals = [1]), 'state.miners["4"].arrivals', '[1]'],
-    ['a duplicate task id', (s: ReturnType<typeof good>) => (s.miners['4']!.task_ids = ['t-1', 't-1']), 'state.miners["4"].task_ids[1]', '"t-1"'],
-    ['arrivals out of order', (s: ReturnType<typeof good>) => (s.miners['4']!.arrivals = [2, 1]), 'state.miners["4"].arrivals[1]', '1'],
-    ['a score above 1', (s: ReturnType<typeof good>) => (s.miners['9']!.scores = [1.5]), 'state.miners["9"].scores[0]', '1.5'],
-    ['a bad hotkey', (s: ReturnType<typeof good>) => (s.miners['9']!.hotkey = 'nope'), 'state.miners["9"].hotkey', '"nope"'],
-    ['an empty window', (s: ReturnType<typeof good>) => Object.assign(s.miners['9']!, { scores: [], task_ids: [], arrivals: [] }), 'state.miners["9"].scores', '[]'],
+    ['windows out of order', (s: ReturnType<typeof good>) => s.windows.reverse(), 'state.windows[1].hotkey', `"${ALICE}"`],
+    ['lists of different lengths', (s: ReturnType<typeof good>) => (s.windows[0]!.arrivals = [1]), 'state.windows[0].arrivals', '[1]'],
+    ['arrivals out of order', (s: ReturnType<typeof good>) => (s.windows[0]!.arrivals = [2, 1]), 'state.windows[0].arrivals[1]', '1'],
+    ['a score above 1', (s: ReturnType<typeof good>) => (s.windows[1]!.scores = [1.5]), 'state.windows[1].scores[0]', '1.5'],
+    ['a bad hotkey', (s: ReturnType<typeof good>) => (s.windows[1]!.hotkey = 'nope'), 'state.windows[1].hotkey', '"nope"'],
+    ['an empty window', (s: ReturnType<typeof good>) => Object.assign(s.windows[1]!, { scores: [], task_ids: [], record_ids: [], arrivals: [] }), 'state.windows[1].scores', '[]'],
+    ['an unknown field', (s: ReturnType<typeof good>) => (s.windows[1]!.__proto__x = 1), 'state.windows[1]', undefined],
   ])('rejects a persisted state with %s (COMPOSITE_INVALID_WINDOW_STATE)', (_name, corrupt, path, value) => {
     const s = good();
     corrupt(s);
@@ -180,51 +260,91 @@ describe('rolling window state: plain JSON, validated when loaded', () => {
     expect(windowStateSchema.safeParse(s).success).toBe(false);
   });
 
-  it('rejects a state of another version', () => {
-    expectCodedError(() => windowScores({ version: 2, miners: {} }), 'COMPOSITE_INVALID_WINDOW_STATE', 'state.version', '2');
+  it('rejects a state of another version, and one nested deeper than 64 levels (SPEC 0 hostile shapes)', () => {
+    expectCodedError(() => windowScores({ version: 3, windows: [] }), 'COMPOSITE_INVALID_WINDOW_STATE', 'state.version', '3');
+    let deep: unknown = 1;
+    for (let i = 0; i < 70; i++) deep = [deep];
+    try {
+      parseWindowState({ version: 2, windows: [], extra: deep });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as { code: string; context: { shapeCode: string } }).code).toBe('COMPOSITE_INVALID_WINDOW_STATE');
+      expect((error as { context: { shapeCode: string } }).context.shapeCode).toBe('CORE_INPUT_TOO_DEEP');
+    }
   });
 });
 
 describe('rolling window properties (fast-check)', () => {
-  const streamArb = fc.array(fc.record({ uid: fc.integer({ min: 0, max: 3 }), score: fc.double({ min: 0, max: 1, noNaN: true }), swap: fc.integer({ min: 0, max: 40 }) }), {
-    maxLength: 260,
+  const hotkeys = [ALICE, BOB, hotkeyOf(3)];
+  const entryArb = fc.record({
+    uid: fc.integer({ min: 0, max: 3 }),
+    hotkey: fc.integer({ min: 0, max: 2 }),
+    arrival: fc.integer({ min: 0, max: 400 }),
+    record: fc.constantFrom('a', 'b', 'c'),
+    task: fc.constantFrom('t1', 't2'),
+    score: fc.double({ min: 0, max: 1, noNaN: true }),
   });
+  // Unique arrival keys per pair (the caller's sequence is sound): dedupe by (uid, hotkey, arrival, record).
+  const streamArb = fc.uniqueArray(entryArb, { maxLength: 400, selector: (e) => `${e.uid}|${e.hotkey}|${e.arrival}|${e.record}` });
+  const toEntries = (stream: readonly { uid: number; hotkey: number; arrival: number; record: string; task: string; score: number }[]) => stream.map((s) => entry(s.uid, hotkeys[s.hotkey]!, s.arrival, s.score, s.task, s.record));
 
-  it('agrees with a reference that keeps every score and averages the last 100 of the current hotkey', () => {
+  /** The rule written out plainly: per pair, every entry sorted by (arrival, record id), the last 100 kept. */
+  function reference(entries: readonly TaskScoreEntry[]) {
+    const pairs = new Map<string, TaskScoreEntry[]>();
+    for (const e of entries) {
+      const key = `${String(e.uid).padStart(5, '0')}|${e.hotkey}`;
+      pairs.set(key, [...(pairs.get(key) ?? []), e]);
+    }
+    return [...pairs.keys()].sort().map((key) => {
+      const list = [...pairs.get(key)!].sort((a, b) => a.arrival - b.arrival || (a.recordId! < b.recordId! ? -1 : a.recordId! > b.recordId! ? 1 : 0)).slice(-100);
+      let sum = 0;
+      for (const e of list) sum += e.score;
+      return { uid: list[0]!.uid, hotkey: list[0]!.hotkey, score: sum / list.length, count: list.length };
+    });
+  }
+
+  it('agrees with a reference that keeps every entry, sorts by arrival key and averages the last 100 of each pair', () => {
     fc.assert(
       fc.property(streamArb, (stream) => {
-        const hotkeys = [ALICE, BOB];
-        const entries = stream.map((s, i) => entry(s.uid, hotkeys[s.swap === 0 ? 1 : 0]!, i, s.score));
-        const state = addTaskScores(emptyWindowState(), entries);
-        const reference = new Map<number, { hotkey: string; scores: number[] }>();
-        for (const e of entries) {
-          const current = reference.get(e.uid);
-          if (current?.hotkey !== e.hotkey) reference.set(e.uid, { hotkey: e.hotkey, scores: [e.score] });
-          else current.scores.push(e.score);
-        }
-        const expected = [...reference.entries()]
-          .sort(([a], [b]) => a - b)
-          .map(([uid, { hotkey, scores }]) => {
-            const last = scores.slice(-100);
-            let sum = 0;
-            for (const score of last) sum += score;
-            return { uid, hotkey, score: sum / last.length, count: last.length };
-          });
-        expect(windowScores(state)).toEqual(expected);
+        const entries = toEntries(stream);
+        expect(windowScores(addTaskScores(emptyWindowState(), entries))).toEqual(reference(entries));
       }),
       { numRuns: 150 },
     );
   });
 
-  it('one batch equals the same entries added one at a time', () => {
+  it('the state does not depend on the order entries are fed in, nor on how they are split into calls', () => {
+    fc.assert(
+      fc.property(streamArb, fc.integer({ min: 1, max: 50 }), (stream, chunk) => {
+        const entries = toEntries(stream);
+        const batch = addTaskScores(emptyWindowState(), entries);
+        const reversed = addTaskScores(emptyWindowState(), [...entries].reverse());
+        let chunked = emptyWindowState();
+        for (let i = 0; i < entries.length; i += chunk) chunked = addTaskScores(chunked, entries.slice(i, i + chunk));
+        expect(reversed).toEqual(batch);
+        expect(chunked).toEqual(batch);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('the in-place window (createRollingWindow) gives the same states and scores as the pure functions', () => {
     fc.assert(
       fc.property(streamArb, (stream) => {
-        const entries = stream.map((s, i) => entry(s.uid, s.swap === 0 ? BOB : ALICE, i, s.score));
-        let one = emptyWindowState();
-        for (const e of entries) one = addTaskScore(one, e);
-        expect(addTaskScores(emptyWindowState(), entries)).toEqual(one);
+        const entries = toEntries(stream);
+        const window = createRollingWindow();
+        let pure = emptyWindowState();
+        for (const e of entries) {
+          window.add(e);
+          pure = addTaskScore(pure, e);
+        }
+        expect(window.state()).toEqual(pure);
+        expect(window.scores()).toEqual(windowScores(pure));
+        const pairs = [{ uid: 1, hotkey: ALICE }, { uid: 2, hotkey: BOB }];
+        window.retain(pairs);
+        expect(window.state()).toEqual(retainWindows(pure, pairs));
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   });
 });

@@ -212,7 +212,7 @@ describe('SPEC A properties (fast-check)', () => {
         expect(fromCounters.components).toEqual(fromAttempts.components);
         expect(fromCounters.gates).toEqual(fromAttempts.gates);
         expect(fromCounters.counters).toEqual(fromAttempts.counters);
-        expect(fromCounters.explanation.slice(1)).toEqual(fromAttempts.explanation.slice(1));
+        expect(fromCounters.explanation.slice(1, 9)).toEqual(fromAttempts.explanation.slice(1, 9));
       }),
       { numRuns: 300 },
     );

@@ -86,6 +86,9 @@ describe('SPEC A composite: S = 0.50*S_success + 0.25*S_cost + 0.15*S_latency + 
       'unplanned_retries = max(0, actual_retries - declared_retry_budget) = max(0, 2 - 2) = 0 (declared retries are free).',
       'S_reliability = min(1, max(0, 1 - (unplanned_retries * 0.10 + timeouts * 0.20 + hard_failures * 0.50))) = min(1, max(0, 1 - (0 * 0.10 + 2 * 0.20 + 0 * 0.50))) = 0.6.',
       'S = 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability = 0.50 * 0.92 + 0.25 * 0.4 + 0.15 * 0.7 + 0.10 * 0.6 = 0.7250000000000001.',
+      'Node "fetch": 2 attempts, last status success, 1 timeout counted: completed.',
+      'Node "analyse": 1 attempt, last status success, 1 timeout counted: completed.',
+      'Node "report": 2 attempts, last status success, 0 timeouts counted: completed.',
     ]);
   });
 
@@ -389,5 +392,41 @@ describe('results, explanation and the parsed fast path', () => {
     expect(first.counters.stepsCompleted).toBe(2);
     expect(second.counters.stepsCompleted).toBe(1);
     expect(second.counters.actualRetries).toBe(0);
+  });
+});
+
+describe('issue 14 item 7: the composite explanation has a line per node', () => {
+  it('one line per node, in plan order: attempts, last status, timeouts counted, completed or hard failure', () => {
+    const plan = chain(['fetch', 'parse', 'store', 'notify'], { fetch: { retry_count: 1, timeout_seconds: 5 }, parse: { retry_count: 2 } });
+    const record = withAttempts(0.5, 0, 0, [
+      attempt('fetch', 1, 'timeout', 6),
+      attempt('fetch', 2, 'success', 7),
+      attempt('parse', 1, 'failure'),
+      attempt('store', 1, 'failure'),
+    ]);
+    const lines = scoreWorkflow({ task: task(), plan, record }).explanation.slice(9);
+    expect(lines).toEqual([
+      'Node "fetch": 2 attempts, last status success, 2 timeouts counted: completed.',
+      'Node "parse": 1 attempt, last status failure, 0 timeouts counted: not completed and not a hard failure (1 attempt < retry_count 2 + 1).',
+      'Node "store": 1 attempt, last status failure, 0 timeouts counted: hard failure (1 attempt >= retry_count 0 + 1).',
+      'Node "notify": never attempted, so neither completed nor a hard failure.',
+    ]);
+  });
+
+  it('the per-node lines are the same for a parsed record and a raw one (fast path)', () => {
+    const plan = parseWorkflowPlan(chain(['a', 'b'], { a: { retry_count: 1 } }));
+    const raw = withAttempts(1, 0, 0, [attempt('a', 2, 'timeout'), attempt('a', 1, 'failure'), attempt('b', 1, 'success')]);
+    const fromRaw = scoreWorkflow({ task: task(), plan, record: raw });
+    const fromParsed = scoreWorkflow({ task: task(), plan, record: parseExecutionRecord(raw) });
+    expect(fromRaw).toEqual(fromParsed);
+    expect(fromRaw.explanation.slice(9)).toEqual([
+      'Node "a": 2 attempts, last status timeout, 1 timeout counted: hard failure (2 attempts >= retry_count 1 + 1).',
+      'Node "b": 1 attempt, last status success, 0 timeouts counted: completed.',
+    ]);
+  });
+
+  it('pre-counted records say that no per-node line can be given', () => {
+    const result = scoreWorkflow({ task: task(), plan: ONE, record: preCounted(1, 0, 0, { steps_completed: 1, actual_retries: 0, timeouts: 0, hard_failures: 0 }) });
+    expect(result.explanation.at(-1)).toBe('Per-node lines: none, the counters were pre-counted (no attempts to show).');
   });
 });

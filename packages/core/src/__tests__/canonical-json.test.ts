@@ -83,6 +83,18 @@ describe('canonicalJson rejects what JSON cannot hold, naming the path', () => {
     a.self = a;
     expect(() => canonicalJson(a)).toThrow(/cycle.*\$\.self/);
   });
+  it('reports a cycle where a container first repeats, however deep the loop', () => {
+    const outer: Record<string, unknown> = {};
+    const inner = { b: [outer] };
+    outer.a = inner;
+    try {
+      canonicalJson({ root: outer });
+      expect.unreachable();
+    } catch (error) {
+      expect(isSubnetError(error, 'CORE_CANONICAL_JSON_UNSUPPORTED_VALUE')).toBe(true);
+      expect((error as { context: { path: string } }).context.path).toBe('$.root.a.b[0]');
+    }
+  });
   it('accepts the same object twice when it is not a cycle', () => {
     const shared = { x: 1 };
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');

@@ -8,6 +8,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'CANONICAL_JSON_MAX_DEPTH',
     'CANONICAL_JSON_TOO_DEEP',
     'CANONICAL_JSON_UNSUPPORTED',
+    'CORE_ERROR_CODES',
     'CORE_INPUT_NOT_JSON',
     'CORE_INPUT_TOO_DEEP',
     'CORE_INPUT_TOO_LARGE',

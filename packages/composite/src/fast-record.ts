@@ -1,0 +1,197 @@
+import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
+
+import type { CompiledPlan } from './parse-workflow.js';
+import { isPlainObject, jsonShapeOk, keyOk, textOk } from './json-shape.js';
+import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
+import { finishScore } from './finish-score.js';
+import type { WorkflowTask } from './workflow-schemas.js';
+
+/** Scratch shared by every call (single-threaded): node index per attempt, and attempt-number stamps. */
+let nodeOf = new Int32Array(64);
+let stamps = new Int32Array(64);
+let generation = 0;
+
+const ATTEMPTS = 8;
+const STEPS = 16;
+const RETRIES = 32;
+const TIMEOUTS = 64;
+const HARD = 128;
+/** The bit of a known record field, 0 for any other key. */
+function recordFieldBit(key: string): number {
+  switch (key) {
+    case 'output_quality_score':
+      return 1;
+    case 'actual_tao':
+      return 2;
+    case 'actual_seconds':
+      return 4;
+    case 'attempts':
+      return ATTEMPTS;
+    case 'steps_completed':
+      return STEPS;
+    case 'actual_retries':
+      return RETRIES;
+    case 'timeouts':
+      return TIMEOUTS;
+    case 'hard_failures':
+      return HARD;
+    default:
+      return 0;
+  }
+}
+const REQUIRED = 7;
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isNonNegative(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value < Number.POSITIVE_INFINITY;
+}
+
+function statusCode(value: unknown): number {
+  return value === 'success' ? STATUS_SUCCESS : value === 'failure' ? STATUS_FAILURE : value === 'timeout' ? STATUS_TIMEOUT : STATUS_NONE;
+}
+
+/**
+ * Internal, the fast path: validates a raw execution record against everything `parseExecutionRecord`
+ * and the scorer check (shape limits, the schema, one form, attempt numbers 1..k, known node ids,
+ * producible counters) in one pass without allocating, and scores it into `compiled.out`.
+ *
+ * @returns true when the record is valid and scored; false when anything is off (the caller then runs
+ *   the zod path, which names the field path of the first problem). A property test holds both paths to
+ *   accepting exactly the same records.
+ */
+export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: unknown): boolean {
+  if (!isPlainObject(raw)) return false;
+  // Known fields are read by name; the key list proves which are own properties and walks the rest.
+  const keys = Object.keys(raw);
+  if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+  let own = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    const bit = recordFieldBit(key);
+    if (bit !== 0) own |= bit;
+    else if (!keyOk(key) || !jsonShapeOk(raw[key], 1)) return false;
+  }
+  if ((own & REQUIRED) !== REQUIRED) return false;
+  const quality = raw.output_quality_score;
+  const actualTao = raw.actual_tao;
+  const actualSeconds = raw.actual_seconds;
+  if (typeof quality !== 'number' || !(quality >= 0 && quality <= 1) || !isNonNegative(actualTao) || !isNonNegative(actualSeconds)) return false;
+  let steps = -1;
+  let retries = -1;
+  let timeouts = -1;
+  let hard = -1;
+  let attempts: unknown[] | undefined;
+  if ((own & ATTEMPTS) !== 0) {
+    const list = raw.attempts;
+    if (!Array.isArray(list) || list.length > DEFAULT_INPUT_LIMITS.maxListLength) return false;
+    attempts = list;
+  }
+  if ((own & STEPS) !== 0) {
+    if (!isCount(raw.steps_completed)) return false;
+    steps = raw.steps_completed;
+  }
+  if ((own & RETRIES) !== 0) {
+    if (!isCount(raw.actual_retries)) return false;
+    retries = raw.actual_retries;
+  }
+  if ((own & TIMEOUTS) !== 0) {
+    if (!isCount(raw.timeouts)) return false;
+    timeouts = raw.timeouts;
+  }
+  if ((own & HARD) !== 0) {
+    if (!isCount(raw.hard_failures)) return false;
+    hard = raw.hard_failures;
+  }
+  const n = compiled.totalSteps;
+  if (attempts === undefined) {
+    if (steps < 0 || retries < 0 || timeouts < 0 || hard < 0) return false;
+    if (steps > n || hard > n - steps || retries < (compiled.minRetriesForHardFailures[hard] as number) || timeouts > retries + n) return false;
+    finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 0, 0);
+    return true;
+  }
+  if (steps >= 0 || retries >= 0 || timeouts >= 0 || hard >= 0) return false;
+  return countAttempts(task, compiled, quality, actualTao, actualSeconds, attempts);
+}
+
+function countAttempts(task: WorkflowTask, compiled: CompiledPlan, quality: number, actualTao: number, actualSeconds: number, attempts: readonly unknown[]): boolean {
+  const { index, nodeIds, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
+  let guess = 0;
+  const n = compiled.totalSteps;
+  const count = attempts.length;
+  if (nodeOf.length < count) nodeOf = new Int32Array(count * 2);
+  for (let node = 0; node < n; node++) attemptsSeen[node] = 0;
+  // Pass 1: the shape of every attempt, its node, attempts per node.
+  for (let i = 0; i < count; i++) {
+    const attempt = attempts[i];
+    if (!isPlainObject(attempt)) return false;
+    // The four fields are read by name (a monomorphic load), never by a variable key; the key list only
+    // proves that all four are own properties and walks any unknown field.
+    const keys = Object.keys(attempt);
+    if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+    let known = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as string;
+      if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
+      else if (!keyOk(key) || !jsonShapeOk(attempt[key], 3)) return false;
+    }
+    if (known !== 4) return false;
+    const nodeId = attempt.node_id;
+    if (typeof nodeId !== 'string' || nodeId.length === 0 || !textOk(nodeId)) return false;
+    const number = attempt.attempt;
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
+    if (statusCode(attempt.status) === STATUS_NONE || !isNonNegative(attempt.seconds)) return false;
+    // Attempts usually follow the plan: try the previous attempt's node and the next one before the map.
+    const node = guess < n && nodeIds[guess] === nodeId ? guess : guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : (index.get(nodeId) ?? -1);
+    if (node < 0) return false;
+    guess = node;
+    nodeOf[i] = node;
+    attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
+  }
+  // Pass 2: attempt numbers are exactly 1..k per node (a stamp table finds repeats), the last status,
+  // timeouts per node.
+  let total = 0;
+  for (let node = 0; node < n; node++) {
+    offsets[node] = total;
+    total += attemptsSeen[node] as number;
+    lastStatus[node] = STATUS_NONE;
+    nodeTimeouts[node] = 0;
+  }
+  if (stamps.length < total) stamps = new Int32Array(total * 2);
+  if (generation >= 0x7ffffffe) {
+    stamps.fill(0);
+    generation = 0;
+  }
+  const stamp = ++generation;
+  let timeouts = 0;
+  for (let i = 0; i < count; i++) {
+    const attempt = attempts[i] as { attempt: number; status: string; seconds: number };
+    const node = nodeOf[i] as number;
+    const number = attempt.attempt;
+    const k = attemptsSeen[node] as number;
+    if (number > k) return false;
+    const slot = (offsets[node] as number) + number - 1;
+    if (stamps[slot] === stamp) return false;
+    stamps[slot] = stamp;
+    const status = statusCode(attempt.status);
+    if (number === k) lastStatus[node] = status;
+    if (status === STATUS_TIMEOUT || attempt.seconds > (timeoutSeconds[node] as number)) {
+      timeouts++;
+      nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
+    }
+  }
+  let steps = 0;
+  let retries = 0;
+  let hard = 0;
+  for (let node = 0; node < n; node++) {
+    const seen = attemptsSeen[node] as number;
+    if (seen === 0) continue;
+    retries += seen - 1;
+    if (lastStatus[node] === STATUS_SUCCESS) steps++;
+    else if (seen >= (retryCount[node] as number) + 1) hard++;
+  }
+  finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, count);
+  return true;
+}

@@ -1,0 +1,122 @@
+import { SubnetError } from '@subnet/core';
+
+import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+import { assertEntryFields, assertHotkey, checkEntry } from './window-entry.js';
+import { copyRing, insertEntry, newRing, restoreRing, ringFromWindow, ringScore, ringToWindow, type Ring } from './window-ring.js';
+import { compareWindows, freezeState } from './window-state.js';
+import type { WindowScore, WindowState } from './window-types.js';
+
+/**
+ * Internal: every window as a mutable ring, by uid (a uid usually holds one hotkey; the list holds the
+ * others until the close drops them). What {@link createRollingWindow} mutates; never shared.
+ */
+export interface WindowEngine {
+  readonly byUid: Map<number, Ring[]>;
+}
+
+/** An engine holding a (validated) state's windows. */
+export function engineFromState(state: WindowState): WindowEngine {
+  const byUid = new Map<number, Ring[]>();
+  for (const w of state.windows) {
+    const rings = byUid.get(w.uid);
+    if (rings === undefined) byUid.set(w.uid, [ringFromWindow(w)]);
+    else rings.push(ringFromWindow(w));
+  }
+  return { byUid };
+}
+
+/** The pair's ring, or undefined. */
+function findRing(engine: WindowEngine, uid: number, hotkey: string): Ring | undefined {
+  const rings = engine.byUid.get(uid);
+  if (rings === undefined) return undefined;
+  for (let i = 0; i < rings.length; i++) if ((rings[i] as Ring).hotkey === hotkey) return rings[i];
+  return undefined;
+}
+
+function ringFor(engine: WindowEngine, uid: number, hotkey: string): Ring {
+  const rings = engine.byUid.get(uid);
+  if (rings === undefined) {
+    const ring = newRing(uid, hotkey);
+    engine.byUid.set(uid, [ring]);
+    return ring;
+  }
+  for (let i = 0; i < rings.length; i++) if ((rings[i] as Ring).hotkey === hotkey) return rings[i] as Ring;
+  const ring = newRing(uid, hotkey);
+  rings.push(ring);
+  return ring;
+}
+
+/** Adds one entry: O(1) when it is the newest of its window. Atomic (checks before it changes anything). */
+export function engineAdd(engine: WindowEngine, entry: unknown, path: string): void {
+  assertEntryFields(entry, path);
+  let ring = findRing(engine, entry.uid, entry.hotkey);
+  if (ring === undefined) {
+    assertHotkey(entry.hotkey, path); // a new window: its hotkey is checked once, here
+    ring = ringFor(engine, entry.uid, entry.hotkey);
+  }
+  try {
+    insertEntry(ring, entry, path);
+  } finally {
+    if (ring.count === 0) dropEmpty(engine, ring);
+  }
+}
+
+function dropEmpty(engine: WindowEngine, ring: Ring): void {
+  const rings = engine.byUid.get(ring.uid);
+  if (rings === undefined) return;
+  const kept = rings.filter((r) => r !== ring);
+  if (kept.length === 0) engine.byUid.delete(ring.uid);
+  else engine.byUid.set(ring.uid, kept);
+}
+
+/**
+ * Adds entries in order, all or nothing: every entry is checked first, and a conflict found while placing
+ * them puts back every window the call touched.
+ */
+export function engineAddMany(engine: WindowEngine, entries: unknown): void {
+  if (!Array.isArray(entries)) {
+    throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, 'entries must be an array', { context: { path: 'entries', value: entries } });
+  }
+  const checked = entries.map((entry: unknown, i) => checkEntry(entry, `entries[${i}]`));
+  const saved = new Map<Ring, Ring>();
+  try {
+    checked.forEach((e, i) => {
+      const ring = ringFor(engine, e.uid, e.hotkey);
+      if (!saved.has(ring)) saved.set(ring, copyRing(ring));
+      insertEntry(ring, e, `entries[${i}]`);
+    });
+  } catch (error) {
+    for (const [ring, copy] of saved) restoreRing(ring, copy);
+    throw error;
+  } finally {
+    for (const ring of saved.keys()) if (ring.count === 0) dropEmpty(engine, ring);
+  }
+}
+
+/** Every window's score, by uid then hotkey (frozen plain results). */
+export function engineScores(engine: WindowEngine): readonly WindowScore[] {
+  const scores: WindowScore[] = [];
+  for (const rings of engine.byUid.values()) {
+    for (const ring of rings) scores.push(Object.freeze({ uid: ring.uid, hotkey: ring.hotkey, score: ringScore(ring), count: ring.count }));
+  }
+  scores.sort(compareWindows);
+  return Object.freeze(scores);
+}
+
+/** Drops the windows whose pair is not uid -> hotkey in `byUid`. */
+export function engineRetain(engine: WindowEngine, byUid: ReadonlyMap<number, string>): void {
+  for (const [uid, rings] of [...engine.byUid]) {
+    const hotkey = byUid.get(uid);
+    const kept = rings.filter((ring) => ring.hotkey === hotkey);
+    if (kept.length === 0) engine.byUid.delete(uid);
+    else engine.byUid.set(uid, kept);
+  }
+}
+
+/** The engine's windows as a frozen plain state (the same JSON the pure functions produce). */
+export function engineState(engine: WindowEngine): WindowState {
+  const windows = [];
+  for (const rings of engine.byUid.values()) for (const ring of rings) windows.push(ringToWindow(ring));
+  windows.sort(compareWindows);
+  return freezeState(windows);
+}
