@@ -1,6 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { compareCodePoints, parseInput } from '@subnet/core';
+import { sha256Hex } from '#hash';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { tryNormaliseEvidenceRef } from './evidence-ref.js';
@@ -9,10 +8,6 @@ import type { SssaFinding } from './sssa-schema.js';
 import { sssaFindingSchema } from './sssa-schema.js';
 
 const keyMemo = createMemo<string>(16384);
-
-function sha256HexOf(preimage: string): string {
-  return bytesToHex(sha256(utf8ToBytes(preimage)));
-}
 
 /**
  * The key preimage of an already-validated finding. Internal: callers outside go through
@@ -35,7 +30,7 @@ export function preimageOfParsed(finding: SssaFinding): string {
 
 /** sha256 hex of a preimage, memoised (a group's members report the same findings many times). */
 export function keyOfPreimage(preimage: string): string {
-  return keyMemo.get(preimage, sha256HexOf);
+  return keyMemo.get(preimage, sha256Hex);
 }
 
 /**
