@@ -1,5 +1,5 @@
 import type { Hotkey, Uid } from '@subnet/core';
-import { compareCodePoints, parseInput, uidSchema } from '@subnet/core';
+import { compareCodePoints, DEFAULT_INPUT_LIMITS, parseInput, uidSchema } from '@subnet/core';
 import { z } from 'zod';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
@@ -8,7 +8,7 @@ import { computeDocumentSets, decode, encode2, trustedDocumentSets } from './doc
 import { isValidHotkey, memoHotkeySchema } from './hotkey.js';
 import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
 import type { Verdict } from './sssa-schema.js';
-import { sssaSchema } from './sssa-schema.js';
+import { validateSssa } from './parse-sssa.js';
 
 /** The role a miner plays in a verification group. */
 export type Role = 'primary' | 'auditor';
@@ -332,7 +332,7 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
     if (member === undefined) continue;
     const sets =
       trustedDocumentSets(member.sssa) ??
-      computeDocumentSets(parseInput(sssaSchema, member.sssa, CONSENSUS_ERROR_CODES.invalidSssa, `members[${i}].sssa`));
+      computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS));
     prepared.push({ uid: member.uid, hotkey: member.hotkey, role: member.role, sets });
   }
   prepared.sort((a, b) => a.uid - b.uid);

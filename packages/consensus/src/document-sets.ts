@@ -1,5 +1,8 @@
+import { asciiTrim, asciiUpper } from '@subnet/core';
+
 import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
 import type { Sssa, Verdict } from './sssa-schema.js';
+import { foldLower } from './text-rules.js';
 import { cacheTrustedPayload, isTrusted, trustedPayload } from './trusted.js';
 
 /**
@@ -59,23 +62,23 @@ export function computeDocumentSets(sssa: Sssa): DocumentSets {
   keys.sort();
   seen.clear();
   const capabilities: string[] = [];
-  for (const capability of sssa.capabilities) addDistinct(seen, capabilities, capability.trim().toLowerCase());
+  for (const capability of sssa.capabilities) addDistinct(seen, capabilities, foldLower(capability));
   seen.clear();
   const dependencies: string[] = [];
   const cves: string[] = [];
   const seenCves = new Set<string>();
   for (const dependency of sssa.dependencies) {
-    const name = dependency.package.trim().toLowerCase();
-    const version = dependency.version.trim();
+    const name = foldLower(dependency.package);
+    const version = asciiTrim(dependency.version);
     addDistinct(seen, dependencies, encode2(name, version));
     for (const cve of dependency.cves) {
-      addDistinct(seenCves, cves, encode3(name, version, cve.trim().toUpperCase()));
+      addDistinct(seenCves, cves, encode3(name, version, asciiUpper(asciiTrim(cve))));
     }
   }
   seen.clear();
   const rules: string[] = [];
   for (const rule of sssa.policy.rules) {
-    addDistinct(seen, rules, encode3(rule.resource.trim().toLowerCase(), rule.action.trim().toLowerCase(), rule.pattern.trim()));
+    addDistinct(seen, rules, encode3(foldLower(rule.resource), foldLower(rule.action), asciiTrim(rule.pattern)));
   }
   return Object.freeze({
     verdict: sssa.verdict,

@@ -1,7 +1,8 @@
-import { SubnetError } from '@subnet/core';
+import { asciiTrim, SubnetError } from '@subnet/core';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { createMemo } from './memo.js';
+import { isWellFormed } from './text-rules.js';
 
 /** `#L<a>` or `#L<a>-L<b>` at the end of the reference. */
 const HASH_RANGE = /#L([0-9]+)(?:-L([0-9]+))?$/;
@@ -25,8 +26,9 @@ function lineGreater(a: string, b: string): boolean {
 }
 
 function normalise(ref: string): EvidenceRefOutcome {
-  // 1. trim; a span id before the first ':' (no '/' and no '.') is dropped with its ':'.
-  let text = ref.trim();
+  if (!isWellFormed(ref)) return { ok: false, message: 'the reference holds a lone UTF-16 surrogate' };
+  // 1. trim (ASCII whitespace, SPEC 0); a span id before the first ':' (no '/' and no '.') is dropped with its ':'.
+  let text = asciiTrim(ref);
   const colon = text.indexOf(':');
   if (colon >= 0) {
     const head = text.slice(0, colon);
@@ -43,9 +45,9 @@ function normalise(ref: string): EvidenceRefOutcome {
     text = text.slice(0, match.index);
   }
   // 3. the path: backslashes to '/', leading './' removed, repeated '/' collapsed.
-  let path = text.replace(/\\/g, '/');
+  let path = text.includes('\\') ? text.replace(/\\/g, '/') : text;
   while (path.startsWith('./')) path = path.slice(2);
-  path = path.replace(/\/{2,}/g, '/');
+  if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
   if (path === '') return { ok: false, message: 'the path is empty' };
   // 4. path#La-Lb, or just the path.
   return { ok: true, value: path + range };
@@ -65,7 +67,7 @@ export function tryNormaliseEvidenceRef(ref: string): EvidenceRefOutcome {
  * Normalises a finding's `evidence_ref` as SPEC section B prescribes, so that two miners pointing at the
  * same lines of the same file write the same text:
  *
- * 1. trim; if the text before the first `:` contains neither `/` nor `.`, it is a per-miner span id: drop
+ * 1. trim (ASCII whitespace only, SPEC 0); if the text before the first `:` contains neither `/` nor `.`, it is a per-miner span id: drop
  *    it and the `:`;
  * 2. split off a line range `#L<a>` / `#L<a>-L<b>`, or `:<a>` / `:<a>-<b>`, at the end; a single line `a`
  *    becomes `a-a`; leading zeros are dropped; `a > b` is invalid;
@@ -74,8 +76,8 @@ export function tryNormaliseEvidenceRef(ref: string): EvidenceRefOutcome {
  *
  * @param ref - the raw `evidence_ref`
  * @returns the normalised reference
- * @throws SubnetError `CONSENSUS_INVALID_EVIDENCE_REF` when the range has a > b or the path is empty
- *   (path `evidence_ref`, value the raw reference)
+ * @throws SubnetError `CONSENSUS_INVALID_EVIDENCE_REF` when `ref` is not a string, holds a lone
+ *   surrogate, the range has a > b or the path is empty (path `evidence_ref`, value the raw reference)
  * @example
  * normaliseEvidenceRef('p1-span-7:.\\tools\\getfile.py:12') // 'tools/getfile.py#L12-L12'
  */

@@ -1,8 +1,11 @@
 export { CONSENSUS_ERROR_CODES } from './errors.js';
+export type { ConsensusErrorCode } from './errors.js';
 export { normaliseEvidenceRef } from './evidence-ref.js';
 export { canonicalFindingKey, findingKeyPreimage } from './finding-key.js';
 export { majorityThreshold, MIN_GROUP_SIZE } from './majority.js';
-export { parseSssa, SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-schema.js';
+export { SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-schema.js';
+export { parseSssa } from './parse-sssa.js';
+export type { ParseSssaOptions } from './parse-sssa.js';
 export type { Severity, Sssa, SssaDependency, SssaFinding, SssaPolicyRule, Verdict } from './sssa-schema.js';
 export { computeConsensus, CONSENSUS_WEIGHTS } from './compute-consensus.js';
 export type {
