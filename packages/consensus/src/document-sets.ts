@@ -14,6 +14,8 @@ export interface DocumentSets {
   readonly risk: number;
   /** Distinct canonical finding keys, sorted (`Array.prototype.sort`, code units = code points for hex); frozen. */
   readonly keys: readonly string[];
+  /** The preimage of each key, aligned with `keys`. */
+  readonly preimages: readonly string[];
   /** Distinct capabilities, trimmed and lowercased. */
   readonly capabilities: readonly string[];
   /** Distinct encoded (package, version) keys. */
@@ -57,10 +59,14 @@ function addDistinct(seen: Set<string>, list: string[], item: string): void {
 /** Computes the sets of a validated document. */
 export function computeDocumentSets(sssa: Sssa): DocumentSets {
   const seen = new Set<string>();
-  const keys: string[] = [];
-  for (const finding of sssa.findings) addDistinct(seen, keys, keyOfPreimage(preimageOfParsed(finding)));
-  keys.sort();
-  seen.clear();
+  const byKey = new Map<string, string>();
+  for (const finding of sssa.findings) {
+    const preimage = preimageOfParsed(finding);
+    const key = keyOfPreimage(preimage);
+    if (!byKey.has(key)) byKey.set(key, preimage);
+  }
+  const keys = [...byKey.keys()].sort();
+  const preimages = keys.map((key) => byKey.get(key) ?? '');
   const capabilities: string[] = [];
   for (const capability of sssa.capabilities) addDistinct(seen, capabilities, foldLower(capability));
   seen.clear();
@@ -84,6 +90,7 @@ export function computeDocumentSets(sssa: Sssa): DocumentSets {
     verdict: sssa.verdict,
     risk: sssa.risk_score,
     keys: Object.freeze(keys),
+    preimages: Object.freeze(preimages),
     capabilities: Object.freeze(capabilities),
     dependencies: Object.freeze(dependencies),
     cves: Object.freeze(cves),

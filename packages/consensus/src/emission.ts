@@ -1,7 +1,7 @@
 import { nonNegativeFiniteSchema, parseInput, SubnetError } from '@subnet/core';
 import { z } from 'zod';
 
-import type { Role } from './compute-consensus.js';
+import type { Role } from './consensus-types.js';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { deepFreeze } from './freeze.js';
 

@@ -7,19 +7,26 @@ export { SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-sche
 export { parseSssa } from './parse-sssa.js';
 export type { ParseSssaOptions } from './parse-sssa.js';
 export type { Severity, Sssa, SssaDependency, SssaFinding, SssaPolicyRule, Verdict } from './sssa-schema.js';
-export { computeConsensus, CONSENSUS_WEIGHTS } from './compute-consensus.js';
+export { computeConsensus } from './compute-consensus.js';
+export { CONSENSUS_WEIGHTS } from './score-group.js';
+export { computeTaskConsensus } from './compute-task-consensus.js';
+export type { TaskConsensusInput } from './compute-task-consensus.js';
 export type {
   ConsensusComponents,
+  ConsensusExplanation,
   ConsensusGroup,
   ConsensusInput,
   ConsensusMemberInput,
   ConsensusResult,
   CveKey,
   DependencyKey,
+  ExcludedMember,
+  FindingKeyPreimage,
   MemberConsensus,
   PolicyRuleKey,
   Role,
-} from './compute-consensus.js';
+  TaskConsensusResult,
+} from './consensus-types.js';
 export { DEFAULT_EMISSION_TABLES, emission } from './emission.js';
 export type { EmissionFactors, EmissionFactorValues, EmissionResult, EmissionTables } from './emission.js';
 export { verificationSeed } from './draw-stream.js';

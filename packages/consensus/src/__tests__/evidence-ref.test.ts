@@ -1,7 +1,9 @@
 import { isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import { normaliseEvidenceRef } from '../index.js';
+import { normaliseEvidenceRef, parseSssa } from '../index.js';
+
+import { finding, sssa } from './helpers.js';
 
 function errorOf(fn: () => unknown): unknown {
   try {
@@ -92,9 +94,12 @@ describe('normaliseEvidenceRef (SPEC B grammar)', () => {
     expect(normaliseEvidenceRef('span-9:requirements.txt')).toBe('requirements.txt');
   });
 
-  it('an empty path is invalid (README decision)', () => {
-    for (const ref of ['', '   ', 'span:', '#L3', 'span:#L3-L4']) {
+  it('SPEC B v1.1: an empty evidence path is invalid, and so is its document', () => {
+    for (const ref of ['', '   ', 'span:', '#L3', 'span:#L3-L4', '\t./:12']) {
       expect(isSubnetError(errorOf(() => normaliseEvidenceRef(ref)), 'CONSENSUS_INVALID_EVIDENCE_REF')).toBe(true);
+      const rejected = errorOf(() => parseSssa(sssa({ findings: [finding('c', ref)] })));
+      expect(isSubnetError(rejected, 'CONSENSUS_INVALID_SSSA')).toBe(true);
+      expect((rejected as { context: { path: string } }).context.path).toBe('sssa.findings[0].evidence_ref');
     }
   });
 

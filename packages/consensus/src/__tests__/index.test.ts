@@ -13,6 +13,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'VERDICTS',
     'canonicalFindingKey',
     'computeConsensus',
+    'computeTaskConsensus',
     'emission',
     'findingKeyPreimage',
     'majorityThreshold',
