@@ -29,6 +29,7 @@ const memberShellSchema = z.object({
 const groupShellSchema = z.object({
   taskId: taskTextSchema('taskId'),
   taskType: taskTextSchema('taskType').optional(),
+  explain: z.boolean().optional(),
   members: z.array(memberShellSchema).superRefine((members, ctx) => {
     const uids = new Set<number>();
     const hotkeys = new Set<string>();
@@ -53,6 +54,7 @@ interface ShellMember {
 interface Shell {
   readonly taskId: string;
   readonly taskType?: string | undefined;
+  readonly explain?: boolean | undefined;
   readonly members: readonly ShellMember[];
 }
 
@@ -71,9 +73,10 @@ export function isTaskText(value: unknown): value is string {
  */
 function plainShell(input: unknown): Shell | undefined {
   if (!isRecord(input)) return undefined;
-  const { taskId, taskType, members } = input;
+  const { taskId, taskType, explain, members } = input;
   if (!isTaskText(taskId) || !Array.isArray(members)) return undefined;
   if (taskType !== undefined && !isTaskText(taskType)) return undefined;
+  if (explain !== undefined && typeof explain !== 'boolean') return undefined;
   const out: ShellMember[] = [];
   const uids = new Set<number>();
   const hotkeys = new Set<string>();
@@ -90,7 +93,7 @@ function plainShell(input: unknown): Shell | undefined {
     hotkeys.add(hotkey);
     out.push({ uid: uid as Uid, hotkey: hotkey as Hotkey, role, sssa });
   }
-  return { taskId, taskType, members: out };
+  return { taskId, taskType, explain, members: out };
 }
 
 /**
@@ -105,9 +108,9 @@ function plainShell(input: unknown): Shell | undefined {
  * neutral factor 1). Members are returned sorted by uid; the input order of members and of findings does
  * not matter.
  *
- * @param input - `{ taskId, taskType?, members: [{ uid, hotkey, role, sssa, recordId? }] }`
+ * @param input - `{ taskId, taskType?, explain? (default true), members: [{ uid, hotkey, role, sssa, recordId? }] }`
  * @returns a frozen {@link ConsensusResult}
- * @throws SubnetError `CONSENSUS_INVALID_GROUP` for a blank taskId or taskType, bad uid/hotkey/role or a
+ * @throws SubnetError `CONSENSUS_INVALID_GROUP` for a blank taskId or taskType, a non-boolean `explain`, bad uid/hotkey/role or a
  *   duplicate uid or hotkey (path `members[3].hotkey`); `CONSENSUS_INVALID_SSSA` for an invalid document
  *   (path `members[1].sssa.findings[0].severity`)
  * @example
@@ -120,9 +123,12 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
   for (let i = 0; i < shell.members.length; i++) {
     const member = shell.members[i];
     if (member === undefined) continue;
-    const sets =
-      trustedDocumentSets(member.sssa) ?? computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS));
+    let sets = trustedDocumentSets(member.sssa);
+    if (sets === undefined) {
+      const refs: string[] = [];
+      sets = computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS, refs), refs);
+    }
     prepared.push({ uid: member.uid, hotkey: member.hotkey, role: member.role, sets });
   }
-  return scoreGroup(shell.taskId, shell.taskType ?? null, prepared);
+  return scoreGroup(shell.taskId, shell.taskType ?? null, prepared, shell.explain ?? true);
 }

@@ -39,10 +39,10 @@ function sentence(error: SubnetError): string {
  * `CONSENSUS_INVALID_SSSA`. The task type is the task's (`taskType`, echoed in the result); whatever
  * type the documents name plays no part.
  *
- * @param input - `{ taskId, taskType?, members: [{ uid, hotkey, role, sssa, recordId? }], limits? }`
+ * @param input - `{ taskId, taskType?, members: [{ uid, hotkey, role, sssa, recordId? }], limits?, explain? }`
  * @returns a frozen {@link TaskConsensusResult}: the consensus of the valid members and `excluded`
  * @throws SubnetError `CONSENSUS_INVALID_GROUP` for a missing or blank `taskId` / `taskType` or a
- *   `members` that is not a list; `CONSENSUS_INVALID_ARGUMENT` for bad limits
+ *   `members` that is not a list, a non-boolean `explain`; `CONSENSUS_INVALID_ARGUMENT` for bad limits
  * @example
  * const result = computeTaskConsensus({ taskId: 'task-7', taskType: 'mcp_server', members });
  * for (const e of result.excluded) console.log(e.hotkey, e.code, e.reason);
@@ -53,6 +53,8 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
   if (!isTaskText(taskId)) throw groupError('taskId must be a well-formed, non-blank string', 'taskId', taskId);
   if (taskType !== undefined && !isTaskText(taskType)) throw groupError('taskType must be a well-formed, non-blank string', 'taskType', taskType);
   if (!Array.isArray(members)) throw groupError('members must be a list', 'members', members);
+  const explain = input.explain ?? true;
+  if (typeof explain !== 'boolean') throw groupError('explain must be a boolean', 'explain', input.explain);
   const limits = resolveLimits(input.limits, 'limits');
 
   const excluded: ExcludedMember[] = [];
@@ -104,7 +106,8 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     let sets = trustedDocumentSets(fields.sssa);
     if (sets === undefined) {
       try {
-        sets = computeDocumentSets(validateSssa(fields.sssa, `${at}.sssa`, limits));
+        const refs: string[] = [];
+        sets = computeDocumentSets(validateSssa(fields.sssa, `${at}.sssa`, limits, refs), refs);
       } catch (error) {
         if (!isSubnetError(error)) throw error;
         exclude(error);
@@ -113,6 +116,6 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     }
     prepared.push({ uid: uid as Uid, hotkey: hotkey as Hotkey, role, sets });
   }
-  const result = scoreGroup(taskId, taskType ?? null, prepared);
+  const result = scoreGroup(taskId, taskType ?? null, prepared, explain);
   return Object.freeze({ ...result, excluded: Object.freeze(excluded) });
 }

@@ -30,6 +30,11 @@ export interface ConsensusInput {
   readonly taskType?: string;
   /** The SSSAs gathered for the task, one per miner, in any order. */
   readonly members: readonly ConsensusMemberInput[];
+  /**
+   * Whether to write one sentence per component for every member (default `true`). `false` leaves each
+   * `explanation` `null` and saves about a tenth of the cost of a fresh group; numbers are identical.
+   */
+  readonly explain?: boolean;
 }
 
 /** The seven agreement components of one member, each in [0, 1]. */
@@ -109,7 +114,7 @@ export interface MemberConsensus {
   readonly consensus: number | null;
   /** The seven components, or `null` when the group has fewer than 3 members. */
   readonly components: ConsensusComponents | null;
-  /** One sentence per component, or `null` when the group has fewer than 3 members. */
+  /** One sentence per component, or `null` when the group has fewer than 3 members or `explain` was `false`. */
   readonly explanation: ConsensusExplanation | null;
   /** This member's distinct canonical finding keys, sorted. */
   readonly keys: readonly string[];

@@ -56,12 +56,14 @@ function addDistinct(seen: Set<string>, list: string[], item: string): void {
   list.push(item);
 }
 
-/** Computes the sets of a validated document. */
-export function computeDocumentSets(sssa: Sssa): DocumentSets {
+/** Computes the sets of a validated document (`refs`: its findings' normalised evidence references, when known). */
+export function computeDocumentSets(sssa: Sssa, refs?: readonly string[]): DocumentSets {
   const seen = new Set<string>();
   const byKey = new Map<string, string>();
-  for (const finding of sssa.findings) {
-    const preimage = preimageOfParsed(finding);
+  for (let i = 0; i < sssa.findings.length; i++) {
+    const finding = sssa.findings[i];
+    if (finding === undefined) continue;
+    const preimage = preimageOfParsed(finding, refs?.[i]);
     const key = keyOfPreimage(preimage);
     if (!byKey.has(key)) byKey.set(key, preimage);
   }

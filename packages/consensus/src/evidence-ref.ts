@@ -1,7 +1,6 @@
 import { asciiTrim, SubnetError } from '@subnet/core';
 
 import { CONSENSUS_ERROR_CODES } from './errors.js';
-import { createMemo } from './memo.js';
 import { isWellFormed } from './text-rules.js';
 
 /** `#L<a>` or `#L<a>-L<b>` at the end of the reference. */
@@ -11,8 +10,6 @@ const COLON_RANGE = /:([0-9]+)(?:-([0-9]+))?$/;
 
 /** Outcome of normalising an evidence reference without throwing. */
 export type EvidenceRefOutcome = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
-
-const memo = createMemo<EvidenceRefOutcome>(8192);
 
 /** Drops leading zeros from a decimal digit string ("007" -> "7", "0" stays "0"). */
 function canonicalLine(digits: string): string {
@@ -60,7 +57,7 @@ function normalise(ref: string): EvidenceRefOutcome {
  * @returns the normalised form, or why it cannot be normalised
  */
 export function tryNormaliseEvidenceRef(ref: string): EvidenceRefOutcome {
-  return memo.get(ref, normalise);
+  return normalise(ref);
 }
 
 /**

@@ -121,7 +121,7 @@ const DOCUMENT_KEYS: ReadonlySet<string> = new Set([
   'policy',
 ]);
 
-function finding(value: unknown, limits: InputLimits): SssaFinding | undefined {
+function finding(value: unknown, limits: InputLimits, refs: string[] | undefined): SssaFinding | undefined {
   if (!isPlainObject(value) || 3 > limits.maxDepth) return undefined;
   const extra = unknownKeys(value, FINDING_KEYS, 3, limits);
   if (extra === false) return undefined;
@@ -132,6 +132,7 @@ function finding(value: unknown, limits: InputLimits): SssaFinding | undefined {
   if (!okString(ref, limits)) return undefined;
   const normalised = tryNormaliseEvidenceRef(ref);
   if (!normalised.ok || normalised.value.includes('|')) return undefined;
+  refs?.push(normalised.value);
   const cveIds = textList(value.cve_ids, 4, limits, '|,');
   if (cveIds === undefined) return undefined;
   const out: Json = { id, category, severity, description, evidence_ref: ref, cve_ids: cveIds, target_pattern: target };
@@ -181,8 +182,9 @@ function list<T>(value: unknown, level: number, limits: InputLimits, item: (v: u
  *
  * @param input - untrusted value
  * @param limits - complete input limits
+ * @param refs - when given, receives the normalised evidence reference of each finding, in order
  */
-export function fastSssa(input: unknown, limits: InputLimits): Sssa | undefined {
+export function fastSssa(input: unknown, limits: InputLimits, refs?: string[]): Sssa | undefined {
   if (!isPlainObject(input) || 1 > limits.maxDepth) return undefined;
   const extra = unknownKeys(input, DOCUMENT_KEYS, 1, limits);
   if (extra === false) return undefined;
@@ -205,7 +207,7 @@ export function fastSssa(input: unknown, limits: InputLimits): Sssa | undefined 
     } else if (isPlainObject(signature) && okJson(signature, 2, limits)) out.signature = copyObject(signature);
     else return undefined;
   }
-  const findings = list(input.findings, 2, limits, finding);
+  const findings = list(input.findings, 2, limits, (item, l) => finding(item, l, refs));
   if (findings === undefined) return undefined;
   const capabilities = textList(input.capabilities, 2, limits, '');
   if (capabilities === undefined) return undefined;

@@ -8,16 +8,20 @@ import type { SssaFinding } from './sssa-schema.js';
 import { sssaFindingSchema } from './sssa-schema.js';
 import { foldLower } from './text-rules.js';
 
-const keyMemo = createMemo<string>(16384);
+const keyMemo = createMemo<string>(4096);
 
 /**
- * The key preimage of an already-validated finding. Internal: callers outside go through
+ * The key preimage of an already-validated finding (its normalised evidence reference when the
+ * validator already computed it). Internal: callers outside go through
  * {@link findingKeyPreimage}, which validates first.
  */
-export function preimageOfParsed(finding: SssaFinding): string {
-  const outcome = tryNormaliseEvidenceRef(finding.evidence_ref);
-  // The schema rejected every reference that does not normalise; this guard keeps the types honest.
-  const evidence = outcome.ok ? outcome.value : '';
+export function preimageOfParsed(finding: SssaFinding, normalisedRef?: string): string {
+  let evidence = normalisedRef;
+  if (evidence === undefined) {
+    const outcome = tryNormaliseEvidenceRef(finding.evidence_ref);
+    // The schema rejected every reference that does not normalise; this guard keeps the types honest.
+    evidence = outcome.ok ? outcome.value : '';
+  }
   const ids = finding.cve_ids;
   // Zero or one id (the common cases) need no set, sort or join: the same text either way.
   const cves =

@@ -43,13 +43,13 @@ const SHAPE_REASONS: ReadonlyMap<string, string> = new Map([
 /**
  * Internal: validates an untrusted SSSA and returns the document as the schema builds it (not frozen).
  * The hand-written validator decides for valid input; for invalid input the shape check and the zod
- * schema name the field.
+ * schema name the field. `refs`, when given, receives each finding's normalised evidence reference.
  *
  * @throws SubnetError `CONSENSUS_INVALID_SSSA` naming the path (`context.reason` holds the core code of
  *   a shape error: `CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`)
  */
-export function validateSssa(input: unknown, label: string, limits: InputLimits): Sssa {
-  const fast = fastSssa(input, limits);
+export function validateSssa(input: unknown, label: string, limits: InputLimits, refs?: string[]): Sssa {
+  const fast = fastSssa(input, limits, refs);
   if (fast !== undefined) return fast;
   try {
     checkInputShape(input, limits, label);

@@ -63,9 +63,9 @@ function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
 
 /**
  * Internal: scores valid members against each other (SPEC section B). `members` hold distinct uids and
- * hotkeys; they are returned sorted by uid.
+ * hotkeys; they are returned sorted by uid. `explain` false leaves every `explanation` null.
  */
-export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[]): ConsensusResult {
+export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[], explain: boolean): ConsensusResult {
   const prepared = [...input].sort((a, b) => a.uid - b.uid);
   const n = prepared.length;
 
@@ -161,7 +161,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
         dependenciesAgreement,
         policyAgreement,
       }),
-      explanation: explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }),
+      explanation: explain ? explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }) : null,
       keys: m.sets.keys,
     });
   });

@@ -24,7 +24,7 @@ describe('SPEC B v1.1: an invalid document is excluded from its group with a rea
   });
 
   it('excluding members can leave fewer than 3: consensus is then null for the rest (neutral factor), no error', () => {
-    const result = computeTaskConsensus({ taskId: 't', members: members([good(), 'not a document', good()]) });
+    const result = computeTaskConsensus({ taskId: 't', members: members([good(), 'not a document' as unknown as Record<string, unknown>, good()]) });
     expect(result.n).toBe(2);
     expect(result.members.map((m) => m.consensus)).toEqual([null, null]);
     expect(result.excluded.map((e) => e.code)).toEqual(['CONSENSUS_INVALID_SSSA']);

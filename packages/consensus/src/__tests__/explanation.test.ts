@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { computeConsensus, findingKeyPreimage } from '../index.js';
+import type { ConsensusMemberInput } from '../index.js';
 
 import example from './fixtures/worked-example.json' with { type: 'json' };
 import { finding, members, sssa } from './helpers.js';
@@ -33,7 +34,7 @@ describe('explanations a miner can act on (issue 14 item 7)', () => {
   });
 
   it('every member of a scored group gets one sentence per component; n < 3 gets none', () => {
-    const five = computeConsensus({ taskId: 'mcp', members: example.members });
+    const five = computeConsensus({ taskId: 'mcp', members: example.members as ConsensusMemberInput[] });
     for (const m of five.members) expect(Object.keys(m.explanation ?? {}).sort()).toEqual(Object.keys(m.components ?? {}).sort());
     const a2 = five.members.find((m) => m.uid === example.members.find((x) => x.name === 'A2')!.uid)!;
     expect(a2.explanation?.dependenciesAgreement).toMatch(/^you reported \d+ of the group's \d+ dependencies and \d+ of its \d+ CVE annotations/);
@@ -55,5 +56,16 @@ describe('explanations a miner can act on (issue 14 item 7)', () => {
     );
     expect(e.riskAgreement).toBe('your risk_score 0.2 is 0.4 from the group mean 0.6');
     expect(e.policyAgreement).toBe("you share 0 of the 1 policy rules in your set and the group's together; the group agreed on fs read *, which you did not report");
+  });
+});
+
+describe('explain: false (hot paths)', () => {
+  it('leaves every explanation null and every number identical', () => {
+    const docs = example.members as ConsensusMemberInput[];
+    const full = computeConsensus({ taskId: 'mcp', members: docs });
+    const bare = computeConsensus({ taskId: 'mcp', members: docs, explain: false });
+    expect(bare.members.map((m) => m.explanation)).toEqual([null, null, null, null, null]);
+    expect(bare.members.map((m) => [m.consensus, m.components])).toEqual(full.members.map((m) => [m.consensus, m.components]));
+    expect(bare.group).toEqual(full.group);
   });
 });
