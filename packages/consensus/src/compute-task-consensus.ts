@@ -48,7 +48,8 @@ function sentence(error: SubnetError): string {
  * for (const e of result.excluded) console.log(e.hotkey, e.code, e.reason);
  */
 export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusResult {
-  if (typeof input !== 'object' || input === null) throw groupError('the task input must be an object', '', input);
+  const given: unknown = input;
+  if (typeof given !== 'object' || given === null) throw groupError('the task input must be an object', '', given);
   const { taskId, taskType, members } = input;
   if (!isTaskText(taskId)) throw groupError('taskId must be a well-formed, non-blank string', 'taskId', taskId);
   if (taskType !== undefined && !isTaskText(taskType)) throw groupError('taskType must be a well-formed, non-blank string', 'taskType', taskType);
@@ -68,7 +69,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     const hotkey = typeof fields.hotkey === 'string' ? fields.hotkey : null;
     const recordId = typeof fields.recordId === 'string' ? fields.recordId : null;
     const exclude = (error: SubnetError): void => {
-      excluded.push(Object.freeze({ index: i, uid, hotkey, recordId, code: error.code, reason: sentence(error), path: String(error.context.path ?? '') }));
+      excluded.push(Object.freeze({ index: i, uid, hotkey, recordId, code: error.code, reason: sentence(error), path: error.context.path ?? '' }));
     };
     const at = `members[${i}]`;
     if (typeof member !== 'object' || member === null || Array.isArray(member)) {

@@ -28,6 +28,8 @@ export type {
   TaskConsensusResult,
 } from './consensus-types.js';
 export { DEFAULT_EMISSION_TABLES, emission } from './emission.js';
+export { lookupFactor } from './lookup-factor.js';
+export type { FactorTable } from './lookup-factor.js';
 export type { EmissionFactors, EmissionFactorValues, EmissionResult, EmissionTables } from './emission.js';
 export { verificationSeed } from './draw-stream.js';
 export { DEFAULT_ELIGIBILITY_FILTERS, selectVerificationGroup } from './select-verification-group.js';

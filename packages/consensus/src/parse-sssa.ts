@@ -16,7 +16,8 @@ export interface ParseSssaOptions {
 /** Internal: complete limits from partial ones, checked (a bad limit is a configuration error). */
 export function resolveLimits(limits: Partial<InputLimits> | undefined, path: string): InputLimits {
   if (limits === undefined) return DEFAULT_INPUT_LIMITS;
-  if (typeof limits !== 'object' || limits === null) {
+  const given: unknown = limits;
+  if (typeof given !== 'object' || given === null) {
     throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'input limits must be an object', { context: { path, value: limits } });
   }
   const out = { ...DEFAULT_INPUT_LIMITS };
@@ -117,7 +118,8 @@ export function parseSssa(input: unknown, label = 'sssa', options: ParseSssaOpti
   if (typeof label !== 'string') {
     throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'the label must be a string', { context: { path: 'label', value: label } });
   }
-  if (typeof options !== 'object' || options === null) {
+  const givenOptions: unknown = options;
+  if (typeof givenOptions !== 'object' || givenOptions === null) {
     throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'options must be an object', { context: { path: 'options', value: options } });
   }
   const limits = resolveLimits(options.limits, 'options.limits');

@@ -47,7 +47,7 @@ describe('SPEC B v1.1: an invalid document is excluded from its group with a rea
     ['duplicate hotkey', { hotkey: hotkey(1) }, 'CONSENSUS_DUPLICATE_MEMBER', 'members[1].hotkey'],
   ])('a member with a bad %s is excluded with its code', (_name, change, code, path) => {
     const group: ConsensusMemberInput[] = members([good(), good(), good(), good()]);
-    group[1] = { ...group[1]!, ...(change as object) } as ConsensusMemberInput;
+    group[1] = { ...group[1]!, ...(change as object) };
     const result = computeTaskConsensus({ taskId: 't', members: group });
     expect(result.excluded.map((e) => [e.code, e.path])).toEqual([[code, path]]);
     expect(result.members.map((m) => m.uid)).toEqual([1, 3, 4]);

@@ -82,7 +82,7 @@ function mutate(doc: unknown, which: number, mutation: Mutation): unknown {
       break;
     case 'delete':
       if (Array.isArray(parent)) parent.splice(Number(last), 1);
-      else delete parent[last];
+      else Reflect.deleteProperty(parent, last);
       break;
     case 'add': {
       const target = parent[last];
