@@ -120,13 +120,14 @@ function plainShell(input: unknown): Shell | undefined {
 export function computeConsensus(input: ConsensusInput): ConsensusResult {
   const shell: Shell = plainShell(input) ?? parseInput(groupShellSchema, input, CONSENSUS_ERROR_CODES.invalidGroup, '');
   const prepared: PreparedMember[] = [];
+  const keys = new Map<string, string>();
   for (let i = 0; i < shell.members.length; i++) {
     const member = shell.members[i];
     if (member === undefined) continue;
     let sets = trustedDocumentSets(member.sssa);
     if (sets === undefined) {
       const refs: string[] = [];
-      sets = computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS, refs), refs);
+      sets = computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS, refs), refs, keys);
     }
     prepared.push({ uid: member.uid, hotkey: member.hotkey, role: member.role, sets });
   }

@@ -62,6 +62,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
   const prepared: PreparedMember[] = [];
   const uids = new Set<number>();
   const hotkeys = new Set<string>();
+  const keys = new Map<string, string>();
   for (let i = 0; i < members.length; i++) {
     const member: unknown = members[i];
     const fields = typeof member === 'object' && member !== null ? (member as Record<string, unknown>) : {};
@@ -108,7 +109,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     if (sets === undefined) {
       try {
         const refs: string[] = [];
-        sets = computeDocumentSets(validateSssa(fields.sssa, `${at}.sssa`, limits, refs), refs);
+        sets = computeDocumentSets(validateSssa(fields.sssa, `${at}.sssa`, limits, refs), refs, keys);
       } catch (error) {
         if (!isSubnetError(error)) throw error;
         exclude(error);

@@ -1,5 +1,7 @@
 import { asciiTrim, asciiUpper } from '@subnet/core';
 
+import { sha256Hex } from '#hash';
+
 import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
 import type { Sssa, Verdict } from './sssa-schema.js';
 import { foldLower } from './text-rules.js';
@@ -56,19 +58,32 @@ function addDistinct(seen: Set<string>, list: string[], item: string): void {
   list.push(item);
 }
 
-/** Computes the sets of a validated document (`refs`: its findings' normalised evidence references, when known). */
-export function computeDocumentSets(sssa: Sssa, refs?: readonly string[]): DocumentSets {
+/**
+ * Computes the sets of a validated document (`refs`: its findings' normalised evidence references, when
+ * known). `keys`, when given, is the caller's cache of preimage -> key for one group: members of a group
+ * report the same findings, so each distinct preimage of a fresh group is hashed once, without a global
+ * memo that fresh documents would only fill and flush. Without it the bounded global memo is used.
+ */
+export function computeDocumentSets(sssa: Sssa, refs?: readonly string[], keys?: Map<string, string>): DocumentSets {
   const seen = new Set<string>();
   const byKey = new Map<string, string>();
   for (let i = 0; i < sssa.findings.length; i++) {
     const finding = sssa.findings[i];
     if (finding === undefined) continue;
     const preimage = preimageOfParsed(finding, refs?.[i]);
-    const key = keyOfPreimage(preimage);
+    let key: string | undefined;
+    if (keys === undefined) key = keyOfPreimage(preimage);
+    else {
+      key = keys.get(preimage);
+      if (key === undefined) {
+        key = sha256Hex(preimage);
+        keys.set(preimage, key);
+      }
+    }
     if (!byKey.has(key)) byKey.set(key, preimage);
   }
-  const keys = [...byKey.keys()].sort();
-  const preimages = keys.map((key) => byKey.get(key) ?? '');
+  const sorted = [...byKey.keys()].sort();
+  const preimages = sorted.map((key) => byKey.get(key) ?? '');
   const capabilities: string[] = [];
   for (const capability of sssa.capabilities) addDistinct(seen, capabilities, foldLower(capability));
   seen.clear();
@@ -91,7 +106,7 @@ export function computeDocumentSets(sssa: Sssa, refs?: readonly string[]): Docum
   return Object.freeze({
     verdict: sssa.verdict,
     risk: sssa.risk_score,
-    keys: Object.freeze(keys),
+    keys: Object.freeze(sorted),
     preimages: Object.freeze(preimages),
     capabilities: Object.freeze(capabilities),
     dependencies: Object.freeze(dependencies),

@@ -3,18 +3,67 @@ import { asciiTrim, SubnetError } from '@subnet/core';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { isWellFormed } from './text-rules.js';
 
-/** `#L<a>` or `#L<a>-L<b>` at the end of the reference. */
-const HASH_RANGE = /#L([0-9]+)(?:-L([0-9]+))?$/;
-/** `:<a>` or `:<a>-<b>` at the end of the reference. */
-const COLON_RANGE = /:([0-9]+)(?:-([0-9]+))?$/;
+/** The UTF-16 code units the range grammar reads. */
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+const L = 0x4c;
+
+/** A line range found at the end of a reference: its two bounds as digit strings and where it starts. */
+interface RangeMatch {
+  readonly a: string;
+  readonly b: string | undefined;
+  readonly start: number;
+}
+
+/** Where the run of ASCII digits that ends just before `end` starts (`end` when there is none). */
+function digitsBefore(text: string, end: number): number {
+  let at = end;
+  while (at > 0) {
+    const c = text.charCodeAt(at - 1);
+    if (c < 0x30 || c > 0x39) break;
+    at--;
+  }
+  return at;
+}
+
+/**
+ * The line range at the very end of `text`, as the regular expressions `#L(\d+)(?:-L(\d+))?$` and then
+ * `:(\d+)(?:-(\d+))?$` (digits ASCII) would find it, without running them: `#L<a>-L<b>`, `#L<a>`,
+ * `:<a>-<b>`, `:<a>`, tried in that order. `evidence-ref.test.ts` checks it against those expressions.
+ */
+function rangeAtEnd(text: string): RangeMatch | undefined {
+  const end = text.length;
+  const last = digitsBefore(text, end);
+  if (last === end) return undefined;
+  const tail = text.slice(last);
+  // #L<a>-L<b>
+  if (last >= 2 && text.charCodeAt(last - 1) === L && text.charCodeAt(last - 2) === DASH) {
+    const first = digitsBefore(text, last - 2);
+    if (first < last - 2 && first >= 2 && text.charCodeAt(first - 1) === L && text.charCodeAt(first - 2) === HASH) {
+      return { a: text.slice(first, last - 2), b: tail, start: first - 2 };
+    }
+  }
+  // #L<a>
+  if (last >= 2 && text.charCodeAt(last - 1) === L && text.charCodeAt(last - 2) === HASH) return { a: tail, b: undefined, start: last - 2 };
+  // :<a>-<b>
+  if (last >= 1 && text.charCodeAt(last - 1) === DASH) {
+    const first = digitsBefore(text, last - 1);
+    if (first < last - 1 && first >= 1 && text.charCodeAt(first - 1) === COLON) return { a: text.slice(first, last - 1), b: tail, start: first - 1 };
+  }
+  // :<a>
+  if (last >= 1 && text.charCodeAt(last - 1) === COLON) return { a: tail, b: undefined, start: last - 1 };
+  return undefined;
+}
 
 /** Outcome of normalising an evidence reference without throwing. */
 export type EvidenceRefOutcome = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
 
 /** Drops leading zeros from a decimal digit string ("007" -> "7", "0" stays "0"). */
 function canonicalLine(digits: string): string {
-  const stripped = digits.replace(/^0+/, '');
-  return stripped === '' ? '0' : stripped;
+  let at = 0;
+  while (at < digits.length - 1 && digits.charCodeAt(at) === 0x30) at++;
+  return at === 0 ? digits : digits.slice(at);
 }
 
 /** Compares two canonical decimal strings as integers of any size. */
@@ -33,13 +82,13 @@ function normalise(ref: string): EvidenceRefOutcome {
   }
   // 2. split off a line range at the end.
   let range = '';
-  const match = HASH_RANGE.exec(text) ?? COLON_RANGE.exec(text);
-  if (match !== null) {
-    const a = canonicalLine(match[1] ?? '');
-    const b = match[2] === undefined ? a : canonicalLine(match[2]);
+  const match = rangeAtEnd(text);
+  if (match !== undefined) {
+    const a = canonicalLine(match.a);
+    const b = match.b === undefined ? a : canonicalLine(match.b);
     if (lineGreater(a, b)) return { ok: false, message: `the line range starts after it ends (${a} > ${b})` };
     range = `#L${a}-L${b}`;
-    text = text.slice(0, match.index);
+    text = text.slice(0, match.start);
   }
   // 3. the path: backslashes to '/', leading './' removed, repeated '/' collapsed.
   let path = text.includes('\\') ? text.replace(/\\/g, '/') : text;

@@ -12,7 +12,13 @@ export function isBlank(text: string): boolean {
 
 /** ASCII-trimmed, then ASCII-lowercased: category, severity, capability, package, resource, action. */
 export function foldLower(text: string): string {
-  return asciiLower(asciiTrim(text));
+  const trimmed = asciiTrim(text);
+  // Most keys are already lowercase: look for A-Z before building a new string.
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return asciiLower(trimmed);
+  }
+  return trimmed;
 }
 
 type WellFormedString = string & { isWellFormed(): boolean };
