@@ -31,8 +31,8 @@ export interface ConsensusInput {
   /** The SSSAs gathered for the task, one per miner, in any order. */
   readonly members: readonly ConsensusMemberInput[];
   /**
-   * Whether to write one sentence per component for every member (default `true`). `false` leaves each
-   * `explanation` `null` and saves about a tenth of the cost of a fresh group; numbers are identical.
+   * Whether to give one sentence per component for every member (default `true`; the sentences are
+   * written when first read). `false` leaves each `explanation` `null`; numbers are identical.
    */
   readonly explain?: boolean;
 }
@@ -114,7 +114,11 @@ export interface MemberConsensus {
   readonly consensus: number | null;
   /** The seven components, or `null` when the group has fewer than 3 members. */
   readonly components: ConsensusComponents | null;
-  /** One sentence per component, or `null` when the group has fewer than 3 members or `explain` was `false`. */
+  /**
+   * One sentence per component, or `null` when the group has fewer than 3 members or `explain` was
+   * `false`. Written when first read (an enumerable accessor that returns the same frozen object every
+   * time), so callers that never read it never pay for it.
+   */
   readonly explanation: ConsensusExplanation | null;
   /** This member's distinct canonical finding keys, sorted. */
   readonly keys: readonly string[];

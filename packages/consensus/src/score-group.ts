@@ -1,7 +1,7 @@
 import type { Hotkey, Uid } from '@subnet/core';
 import { compareCodePoints } from '@subnet/core';
 
-import type { ConsensusResult, MemberConsensus, Role } from './consensus-types.js';
+import type { ConsensusExplanation, ConsensusResult, MemberConsensus, Role } from './consensus-types.js';
 import type { DocumentSets } from './document-sets.js';
 import { decode, encode2 } from './document-sets.js';
 import { explainMember } from './explain-member.js';
@@ -51,6 +51,21 @@ function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
   const top = Math.max(counts.ALLOW, counts.BLOCK, counts.REVIEW);
   const leaders = (['ALLOW', 'BLOCK', 'REVIEW'] as const).filter((v) => counts[v] === top);
   return leaders.length === 1 && leaders[0] !== undefined ? leaders[0] : 'REVIEW';
+}
+
+/**
+ * Makes `member.explanation` an enumerable accessor that writes the sentences when first read and returns
+ * the same frozen object after that (a validator that only needs the numbers never pays for the text).
+ * It reads like a data property: `JSON.stringify`, spreads, `structuredClone` and deep equality see the
+ * sentences; the member is frozen like every result.
+ */
+function lazyExplanation(member: { explanation: ConsensusExplanation | null }, build: () => ConsensusExplanation): void {
+  let cached: ConsensusExplanation | undefined;
+  Object.defineProperty(member, 'explanation', {
+    enumerable: true,
+    configurable: false,
+    get: () => (cached ??= build()),
+  });
 }
 
 /** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
@@ -147,7 +162,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
       CONSENSUS_WEIGHTS.riskAgreement * riskAgreement +
       CONSENSUS_WEIGHTS.dependenciesAgreement * dependenciesAgreement +
       CONSENSUS_WEIGHTS.policyAgreement * policyAgreement;
-    return Object.freeze({
+    const member = {
       uid: m.uid,
       hotkey: m.hotkey,
       role: m.role,
@@ -161,9 +176,11 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
         dependenciesAgreement,
         policyAgreement,
       }),
-      explanation: explain ? explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }) : null,
+      explanation: null as ConsensusExplanation | null,
       keys: m.sets.keys,
-    });
+    };
+    if (explain) lazyExplanation(member, () => explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }));
+    return Object.freeze(member);
   });
 
   const findingIds: number[] = [];

@@ -69,3 +69,17 @@ describe('explain: false (hot paths)', () => {
     expect(bare.group).toEqual(full.group);
   });
 });
+
+describe('sentences are written when first read', () => {
+  it('the same frozen explanation is returned on every read, and JSON, spreads and structuredClone see it', () => {
+    const member = computeConsensus({ taskId: 'mcp', members: example.members as ConsensusMemberInput[] }).members[0]!;
+    expect(typeof Object.getOwnPropertyDescriptor(member, 'explanation')?.get).toBe('function');
+    const first = member.explanation;
+    expect(member.explanation).toBe(first);
+    expect(Object.isFrozen(member)).toBe(true);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect((JSON.parse(JSON.stringify(member)) as { explanation: unknown }).explanation).toEqual(first);
+    expect({ ...member }.explanation).toBe(first);
+    expect(structuredClone(member).explanation).toEqual(first);
+  });
+});
