@@ -28,6 +28,8 @@ interface PeerGroup {
 
 function ours(group: { task_id: string; members: ConsensusMemberInput[] }, explain: boolean): PeerGroup {
   const result = computeTaskConsensus({ taskId: group.task_id, members: group.members, explain });
+  // Sentences are written when first read: read them, so the second row pays for them.
+  if (explain) for (const m of result.members) void m.explanation;
   return { task_id: result.taskId, keys: result.group?.findingKeys ?? [], members: result.members.map((m) => [m.uid, m.consensus] as const) };
 }
 
@@ -54,7 +56,7 @@ const rows: RatioRow[] = [
     oursNsPerOp: timeOurs(() => ours(groups[next++ % POOL]!, false)),
   },
   {
-    name: 'the same, with one sentence per component (default)',
+    name: 'the same, and every sentence read (explanations)',
     unit: '1 group of 5 x 20',
     peer,
     oursNsPerOp: timeOurs(() => ours(groups[next++ % POOL]!, true)),
