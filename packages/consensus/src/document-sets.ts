@@ -1,5 +1,10 @@
+import { asciiTrim, asciiUpper } from '@subnet/core';
+
+import { sha256Hex } from '#hash';
+
 import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
 import type { Sssa, Verdict } from './sssa-schema.js';
+import { foldLower } from './text-rules.js';
 import { cacheTrustedPayload, isTrusted, trustedPayload } from './trusted.js';
 
 /**
@@ -11,6 +16,8 @@ export interface DocumentSets {
   readonly risk: number;
   /** Distinct canonical finding keys, sorted (`Array.prototype.sort`, code units = code points for hex); frozen. */
   readonly keys: readonly string[];
+  /** The preimage of each key, aligned with `keys`. */
+  readonly preimages: readonly string[];
   /** Distinct capabilities, trimmed and lowercased. */
   readonly capabilities: readonly string[];
   /** Distinct encoded (package, version) keys. */
@@ -51,36 +58,56 @@ function addDistinct(seen: Set<string>, list: string[], item: string): void {
   list.push(item);
 }
 
-/** Computes the sets of a validated document. */
-export function computeDocumentSets(sssa: Sssa): DocumentSets {
+/**
+ * Computes the sets of a validated document (`refs`: its findings' normalised evidence references, when
+ * known). `keys`, when given, is the caller's cache of preimage -> key for one group: members of a group
+ * report the same findings, so each distinct preimage of a fresh group is hashed once, without a global
+ * memo that fresh documents would only fill and flush. Without it the bounded global memo is used.
+ */
+export function computeDocumentSets(sssa: Sssa, refs?: readonly string[], keys?: Map<string, string>): DocumentSets {
   const seen = new Set<string>();
-  const keys: string[] = [];
-  for (const finding of sssa.findings) addDistinct(seen, keys, keyOfPreimage(preimageOfParsed(finding)));
-  keys.sort();
-  seen.clear();
+  const byKey = new Map<string, string>();
+  for (let i = 0; i < sssa.findings.length; i++) {
+    const finding = sssa.findings[i];
+    if (finding === undefined) continue;
+    const preimage = preimageOfParsed(finding, refs?.[i]);
+    let key: string | undefined;
+    if (keys === undefined) key = keyOfPreimage(preimage);
+    else {
+      key = keys.get(preimage);
+      if (key === undefined) {
+        key = sha256Hex(preimage);
+        keys.set(preimage, key);
+      }
+    }
+    if (!byKey.has(key)) byKey.set(key, preimage);
+  }
+  const sorted = [...byKey.keys()].sort();
+  const preimages = sorted.map((key) => byKey.get(key) ?? '');
   const capabilities: string[] = [];
-  for (const capability of sssa.capabilities) addDistinct(seen, capabilities, capability.trim().toLowerCase());
+  for (const capability of sssa.capabilities) addDistinct(seen, capabilities, foldLower(capability));
   seen.clear();
   const dependencies: string[] = [];
   const cves: string[] = [];
   const seenCves = new Set<string>();
   for (const dependency of sssa.dependencies) {
-    const name = dependency.package.trim().toLowerCase();
-    const version = dependency.version.trim();
+    const name = foldLower(dependency.package);
+    const version = asciiTrim(dependency.version);
     addDistinct(seen, dependencies, encode2(name, version));
     for (const cve of dependency.cves) {
-      addDistinct(seenCves, cves, encode3(name, version, cve.trim().toUpperCase()));
+      addDistinct(seenCves, cves, encode3(name, version, asciiUpper(asciiTrim(cve))));
     }
   }
   seen.clear();
   const rules: string[] = [];
   for (const rule of sssa.policy.rules) {
-    addDistinct(seen, rules, encode3(rule.resource.trim().toLowerCase(), rule.action.trim().toLowerCase(), rule.pattern.trim()));
+    addDistinct(seen, rules, encode3(foldLower(rule.resource), foldLower(rule.action), asciiTrim(rule.pattern)));
   }
   return Object.freeze({
     verdict: sssa.verdict,
     risk: sssa.risk_score,
-    keys: Object.freeze(keys),
+    keys: Object.freeze(sorted),
+    preimages: Object.freeze(preimages),
     capabilities: Object.freeze(capabilities),
     dependencies: Object.freeze(dependencies),
     cves: Object.freeze(cves),

@@ -1,5 +1,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { SubnetError } from '@subnet/core';
+
+import { CONSENSUS_ERROR_CODES } from './errors.js';
+import { isBlank, isWellFormed } from './text-rules.js';
 
 const TWO_POW_64 = 1n << 64n;
 
@@ -9,9 +13,17 @@ const TWO_POW_64 = 1n << 64n;
  * @param blockHash - the block hash exactly as given to {@link selectVerificationGroup} (`0x` + 64 lowercase hex)
  * @param taskId - the task id
  * @returns the 32 seed bytes, as lowercase hex
+ * @throws SubnetError `CONSENSUS_INVALID_ARGUMENT` for a block hash that is not `0x` + 64 lowercase hex
+ *   digits (path `blockHash`) or a task id that is not a well-formed, non-blank string (path `taskId`)
  * @example verificationSeed('0x' + '00'.repeat(32), 'task-1') // 64 hex characters
  */
 export function verificationSeed(blockHash: string, taskId: string): string {
+  if (typeof blockHash !== 'string' || !/^0x[0-9a-f]{64}$/.test(blockHash)) {
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a block hash is 0x followed by 64 lowercase hex digits', { context: { path: 'blockHash', value: blockHash } });
+  }
+  if (typeof taskId !== 'string' || !isWellFormed(taskId) || isBlank(taskId)) {
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a task id is a well-formed, non-blank string', { context: { path: 'taskId', value: taskId } });
+  }
   return bytesToHex(sha256(utf8ToBytes(`${blockHash}|${taskId}`)));
 }
 

@@ -1,7 +1,7 @@
 import { nonNegativeFiniteSchema, parseInput, SubnetError } from '@subnet/core';
 import { z } from 'zod';
 
-import type { Role } from './compute-consensus.js';
+import type { Role } from './consensus-types.js';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { deepFreeze } from './freeze.js';
 
@@ -84,7 +84,8 @@ const tablesSchema = z.strictObject({
  * left to right in that order. A `null` consensus (group of fewer than 3) uses the neutral factor 1.
  *
  * @param factors - the per-task factors (camelCase); unknown keys are rejected so a typo cannot pass
- * @param tables - the role table (default primary 1.0, auditor 0.6)
+ * @param tables - the role table (default primary 1.0, auditor 0.6); read base weights and tier multipliers
+ *   from their tables with {@link lookupFactor}, which reads own entries only
  * @returns the product and the factors used (frozen)
  * @throws SubnetError `CONSENSUS_INVALID_FACTOR` naming the factor (`factors.earlyBonus`) or table entry
  *   (`tables.role.auditor`) that is not finite and >= 0 (consensus: in [0, 1] or null);
@@ -96,7 +97,8 @@ const tablesSchema = z.strictObject({
 export function emission(factors: EmissionFactors, tables: EmissionTables = DEFAULT_EMISSION_TABLES): EmissionResult {
   const f = parseInput(factorsSchema, factors, CONSENSUS_ERROR_CODES.invalidFactor, 'factors');
   const t = parseInput(tablesSchema, tables, CONSENSUS_ERROR_CODES.invalidFactor, 'tables');
-  const role = t.role[f.role];
+  // f.role is 'primary' or 'auditor' (validated) and t.role a fresh object of exactly those two keys.
+  const role = f.role === 'primary' ? t.role.primary : t.role.auditor;
   const consensus = f.consensus ?? 1;
   const product = f.compositeQ * f.baseWeight * f.tierMultiplier * f.earlyBonus * role * consensus * f.bootstrap;
   if (!Number.isFinite(product)) {

@@ -13,6 +13,10 @@
  * - `emissionOverflow`: the emission product of valid factors is not a finite number.
  * - `invalidSelection`: {@link selectVerificationGroup} got malformed input (bad block hash, duplicate
  *   candidate, a candidate without a reputation, ...).
+ * - `invalidArgument`: an exported helper got an argument outside its domain (`majorityThreshold(-1)`,
+ *   `verificationSeed('0x12', ...)`, a table lookup with a non-string key, ...).
+ * - `duplicateMember`: {@link computeTaskConsensus} got a second document from one uid or hotkey for a task
+ *   (the first in input order is scored, the later ones are excluded with this code).
  *
  * @example
  * import { isSubnetError } from '@subnet/core';
@@ -26,4 +30,13 @@ export const CONSENSUS_ERROR_CODES = Object.freeze({
   invalidFactor: 'CONSENSUS_INVALID_FACTOR',
   emissionOverflow: 'CONSENSUS_EMISSION_OVERFLOW',
   invalidSelection: 'CONSENSUS_INVALID_SELECTION',
+  invalidArgument: 'CONSENSUS_INVALID_ARGUMENT',
+  duplicateMember: 'CONSENSUS_DUPLICATE_MEMBER',
 } as const);
+
+/**
+ * One of the codes of {@link CONSENSUS_ERROR_CODES}.
+ *
+ * @example const code: ConsensusErrorCode = CONSENSUS_ERROR_CODES.invalidSssa;
+ */
+export type ConsensusErrorCode = (typeof CONSENSUS_ERROR_CODES)[keyof typeof CONSENSUS_ERROR_CODES];

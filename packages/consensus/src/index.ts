@@ -1,23 +1,35 @@
 export { CONSENSUS_ERROR_CODES } from './errors.js';
+export type { ConsensusErrorCode } from './errors.js';
 export { normaliseEvidenceRef } from './evidence-ref.js';
 export { canonicalFindingKey, findingKeyPreimage } from './finding-key.js';
 export { majorityThreshold, MIN_GROUP_SIZE } from './majority.js';
-export { parseSssa, SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-schema.js';
+export { SEVERITIES, sssaFindingSchema, sssaSchema, VERDICTS } from './sssa-schema.js';
+export { parseSssa } from './parse-sssa.js';
+export type { ParseSssaOptions } from './parse-sssa.js';
 export type { Severity, Sssa, SssaDependency, SssaFinding, SssaPolicyRule, Verdict } from './sssa-schema.js';
-export { computeConsensus, CONSENSUS_WEIGHTS } from './compute-consensus.js';
+export { computeConsensus } from './compute-consensus.js';
+export { CONSENSUS_WEIGHTS } from './score-group.js';
+export { computeTaskConsensus } from './compute-task-consensus.js';
+export type { TaskConsensusInput } from './compute-task-consensus.js';
 export type {
   ConsensusComponents,
+  ConsensusExplanation,
   ConsensusGroup,
   ConsensusInput,
   ConsensusMemberInput,
   ConsensusResult,
   CveKey,
   DependencyKey,
+  ExcludedMember,
+  FindingKeyPreimage,
   MemberConsensus,
   PolicyRuleKey,
   Role,
-} from './compute-consensus.js';
+  TaskConsensusResult,
+} from './consensus-types.js';
 export { DEFAULT_EMISSION_TABLES, emission } from './emission.js';
+export { lookupFactor } from './lookup-factor.js';
+export type { FactorTable } from './lookup-factor.js';
 export type { EmissionFactors, EmissionFactorValues, EmissionResult, EmissionTables } from './emission.js';
 export { verificationSeed } from './draw-stream.js';
 export { DEFAULT_ELIGIBILITY_FILTERS, selectVerificationGroup } from './select-verification-group.js';

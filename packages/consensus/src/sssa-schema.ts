@@ -1,9 +1,7 @@
-import { parseInput } from '@subnet/core';
 import { z } from 'zod';
 
-import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { tryNormaliseEvidenceRef } from './evidence-ref.js';
-import { isTrusted, markTrusted } from './trusted.js';
+import { foldLower, isBlank, isWellFormed } from './text-rules.js';
 
 /**
  * The three verdicts an SSSA can give.
@@ -15,23 +13,28 @@ export const VERDICTS = Object.freeze(['ALLOW', 'BLOCK', 'REVIEW'] as const);
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * The four finding severities (compared trimmed and lowercased).
+ * The four finding severities (compared ASCII-trimmed and ASCII-lowercased, SPEC 0).
  *
- * @example SEVERITIES.includes(' High '.trim().toLowerCase() as Severity) // true
+ * @example SEVERITIES.includes('high') // true; ' High ' is accepted by the schema and keyed as 'high'
  */
 export const SEVERITIES = Object.freeze(['low', 'medium', 'high', 'critical'] as const);
 /** A finding severity, normalised. */
 export type Severity = (typeof SEVERITIES)[number];
 
-const severitySet: ReadonlySet<string> = new Set(SEVERITIES);
+/** Internal: the severities as a set (the fast validator shares it). */
+export const severitySet: ReadonlySet<string> = new Set(SEVERITIES);
 
-/** A string that is not empty once trimmed. */
-const text = (what: string) => z.string().refine((s) => s.trim() !== '', `${what} must not be empty or blank`);
+/** Any well-formed string (SPEC 0: a lone surrogate is invalid input). */
+const anyText = () => z.string().refine(isWellFormed, 'text must not hold a lone UTF-16 surrogate');
 
-/** A string that is not empty once trimmed and holds none of the given separator characters. */
+/** A well-formed string that is not empty once ASCII-trimmed. */
+const text = (what: string) =>
+  anyText().refine((s) => !isBlank(s), `${what} must not be empty or blank`);
+
+/** A well-formed string that is not empty once ASCII-trimmed and holds none of the given separator characters. */
 const token = (what: string, separators: readonly string[]) =>
-  z.string().superRefine((s, ctx) => {
-    if (s.trim() === '') ctx.addIssue({ code: 'custom', message: `${what} must not be empty or blank` });
+  anyText().superRefine((s, ctx) => {
+    if (isBlank(s)) ctx.addIssue({ code: 'custom', message: `${what} must not be empty or blank` });
     else {
       const bad = separators.find((c) => s.includes(c));
       if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `${what} must not contain '${bad}' (it separates key fields)` });
@@ -53,13 +56,11 @@ const token = (what: string, separators: readonly string[]) =>
  *   evidence_ref: 'span-3:tools/getfile.py#L12-L18', cve_ids: [], target_pattern: 'tools/getfile.py' });
  */
 export const sssaFindingSchema = z.looseObject({
-  id: z.string(),
+  id: anyText(),
   category: token('category', ['|']),
-  severity: z
-    .string()
-    .refine((s) => severitySet.has(s.trim().toLowerCase()), 'severity must be low, medium, high or critical'),
-  description: z.string(),
-  evidence_ref: z.string().superRefine((ref, ctx) => {
+  severity: anyText().refine((s) => severitySet.has(foldLower(s)), 'severity must be low, medium, high or critical'),
+  description: anyText(),
+  evidence_ref: anyText().superRefine((ref, ctx) => {
     const outcome = tryNormaliseEvidenceRef(ref);
     if (!outcome.ok) ctx.addIssue({ code: 'custom', message: `invalid evidence reference: ${outcome.message}` });
     else if (outcome.value.includes('|')) {
@@ -94,6 +95,12 @@ const policyRuleSchema = z.looseObject({
  * cves[]}]` and `policy.rules[{resource, action, pattern}]` (non-blank strings). All are required: nothing
  * missing is defaulted. Kept but never scored: `schema_version` (non-blank string), `skill` (any object of
  * skill metadata), `signature` (a string or an object), each optional, and every unknown field at any level.
+ * Text is checked with SPEC 0's rules (ASCII trimming and folding, no lone surrogate in a scored field).
+ *
+ * This schema describes the fields and names the path of an error. The boundary is `parseSssa`: it also
+ * enforces the input limits (depth <= 64, sizes), rejects a lone surrogate anywhere, and keeps an unknown
+ * key spelled `__proto__` as data (zod drops it), with a hand-written validator that accepts exactly what
+ * this schema and the limits accept (a property test checks it).
  *
  * @example
  * const sssa = sssaSchema.parse({ verdict: 'ALLOW', risk_score: 0.1, findings: [], capabilities: ['fs.read'],
@@ -116,50 +123,3 @@ export type Sssa = z.output<typeof sssaSchema>;
 export type SssaDependency = Sssa['dependencies'][number];
 /** One policy rule of a parsed SSSA. */
 export type SssaPolicyRule = Sssa['policy']['rules'][number];
-
-/** Freezes every object and array the schema built (the values of unknown fields are the caller's: left alone). */
-function freezeParsed(sssa: Sssa): void {
-  for (const finding of sssa.findings) {
-    Object.freeze(finding.cve_ids);
-    Object.freeze(finding);
-  }
-  Object.freeze(sssa.findings);
-  Object.freeze(sssa.capabilities);
-  for (const dependency of sssa.dependencies) {
-    Object.freeze(dependency.cves);
-    Object.freeze(dependency);
-  }
-  Object.freeze(sssa.dependencies);
-  for (const rule of sssa.policy.rules) Object.freeze(rule);
-  Object.freeze(sssa.policy.rules);
-  Object.freeze(sssa.policy);
-  if (sssa.skill !== undefined) Object.freeze(sssa.skill);
-  if (typeof sssa.signature === 'object') Object.freeze(sssa.signature);
-  Object.freeze(sssa);
-}
-
-/**
- * Validates an SSSA document at the boundary and returns it frozen. Parse once, then score: a document
- * returned by this function is recognised by `computeConsensus` (and by this function), which then
- * skip validating it again and reuse its finding keys and sets, computed on first use. Only the very
- * object returned counts: a copy (spread, `structuredClone`, JSON round trip) is validated again.
- *
- * The document and every object and array the schema describes (findings, CVE lists, capabilities,
- * dependencies, policy and rules, `skill`, an object `signature`) are new objects, frozen; the values of
- * unknown fields are kept as given (not copied, not frozen: they are never scored).
- *
- * @param input - untrusted JSON value, or a document this function returned
- * @param label - the name of the document in error paths (default `sssa`)
- * @returns the parsed, frozen document (unknown fields kept)
- * @throws SubnetError `CONSENSUS_INVALID_SSSA` naming the first bad field (`sssa.findings[0].severity`)
- * @example
- * const sssa = parseSssa(JSON.parse(text)); // validate once
- * computeConsensus({ taskId, members: [{ uid, hotkey, role: 'primary', sssa }, ...] }); // not validated again
- */
-export function parseSssa(input: unknown, label = 'sssa'): Sssa {
-  if (isTrusted(input)) return input as Sssa;
-  const sssa = parseInput(sssaSchema, input, CONSENSUS_ERROR_CODES.invalidSssa, label);
-  freezeParsed(sssa);
-  markTrusted(sssa);
-  return sssa;
-}

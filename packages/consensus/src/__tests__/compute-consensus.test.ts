@@ -155,12 +155,20 @@ describe('risk (SPEC B)', () => {
     expect(byUid(result, 1).components?.riskAgreement).toBeCloseTo(0.7, 15);
   });
 
-  it('the mean is summed in ascending uid order, so the member order given does not change a bit', () => {
-    const docs = [0.1, 0.2, 0.7, 0.3, 0.05].map((risk_score) => sssa({ risk_score }));
-    const forward = computeConsensus({ taskId: 't', members: members(docs) });
-    const backward = computeConsensus({ taskId: 't', members: [...members(docs)].reverse() });
-    expect(backward.group?.riskMean).toBe(forward.group?.riskMean);
-    expect(forward.group?.riskMean).toBe((0.1 + 0.2 + 0.7 + 0.3 + 0.05) / 5);
+  it('SPEC B v1.1: the risk mean is summed in hotkey order, then divided by n (input and uid order change nothing)', () => {
+    // Risks whose float sum depends on the order: (0.1 + 0.2) + 0.3 != (0.3 + 0.2) + 0.1.
+    const group = [0.1, 0.2, 0.3].map((risk_score, i) => ({ uid: 10 - i, hotkey: hotkey(i + 1), role: 'primary' as const, sssa: sssa({ risk_score }) }));
+    const byHotkey = [...group].sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
+    let sum = 0;
+    for (const m of byHotkey) sum += (m.sssa as { risk_score: number }).risk_score;
+    const byUid = [...group].sort((a, b) => a.uid - b.uid);
+    let uidSum = 0;
+    for (const m of byUid) uidSum += (m.sssa as { risk_score: number }).risk_score;
+    expect(sum).not.toBe(uidSum); // the two orders give different doubles here, so the rule is observable
+    const forward = computeConsensus({ taskId: 't', members: group });
+    const backward = computeConsensus({ taskId: 't', members: [...group].reverse() });
+    expect(forward.group?.riskMean).toBe(sum / 3);
+    expect(backward.group?.riskMean).toBe(sum / 3);
   });
 });
 
@@ -168,7 +176,7 @@ describe('dependencies (SPEC B)', () => {
   const dep = (pkg: string, version: string, cves: string[] = []) => ({ package: pkg, version, cves });
   const deps = (...list: ReturnType<typeof dep>[]) => sssa({ dependencies: list });
 
-  it('dep key = (package trimmed lowercase, version trimmed); CVE key adds the id uppercased', () => {
+  it('SPEC B v1.1: dependency CVE ids are trimmed (and uppercased): dep key = (package trimmed lowercase, version trimmed)', () => {
     const result = run([
       deps(dep(' Requests ', ' 2.19.1 ', ['cve-2018-18074'])),
       deps(dep('requests', '2.19.1', ['CVE-2018-18074'])),

@@ -1,7 +1,10 @@
 import { isSubnetError } from '@subnet/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { normaliseEvidenceRef } from '../index.js';
+import { normaliseEvidenceRef, parseSssa } from '../index.js';
+
+import { finding, sssa } from './helpers.js';
 
 function errorOf(fn: () => unknown): unknown {
   try {
@@ -92,13 +95,56 @@ describe('normaliseEvidenceRef (SPEC B grammar)', () => {
     expect(normaliseEvidenceRef('span-9:requirements.txt')).toBe('requirements.txt');
   });
 
-  it('an empty path is invalid (README decision)', () => {
-    for (const ref of ['', '   ', 'span:', '#L3', 'span:#L3-L4']) {
+  it('SPEC B v1.1: an empty evidence path is invalid, and so is its document', () => {
+    for (const ref of ['', '   ', 'span:', '#L3', 'span:#L3-L4', '\t./:12']) {
       expect(isSubnetError(errorOf(() => normaliseEvidenceRef(ref)), 'CONSENSUS_INVALID_EVIDENCE_REF')).toBe(true);
+      const rejected = errorOf(() => parseSssa(sssa({ findings: [finding('c', ref)] })));
+      expect(isSubnetError(rejected, 'CONSENSUS_INVALID_SSSA')).toBe(true);
+      expect((rejected as { context: { path: string } }).context.path).toBe('sssa.findings[0].evidence_ref');
     }
   });
 
   it('a non-string is rejected with CONSENSUS_INVALID_EVIDENCE_REF', () => {
     expect(isSubnetError(errorOf(() => normaliseEvidenceRef(42 as unknown as string)), 'CONSENSUS_INVALID_EVIDENCE_REF')).toBe(true);
+  });
+});
+
+describe('the range scanner reads exactly the grammar of SPEC B step 2', () => {
+  // The grammar written as the two regular expressions of the SPEC, the hash form tried first.
+  function reference(ref: string): string {
+    let text = ref.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, '');
+    const colon = text.indexOf(':');
+    if (colon >= 0 && !/[/.]/.test(text.slice(0, colon))) text = text.slice(colon + 1);
+    let range = '';
+    const m = /#L([0-9]+)(?:-L([0-9]+))?$/.exec(text) ?? /:([0-9]+)(?:-([0-9]+))?$/.exec(text);
+    if (m !== null) {
+      const a = BigInt(m[1]!);
+      const b = m[2] === undefined ? a : BigInt(m[2]);
+      if (a > b) return 'invalid';
+      range = `#L${a}-L${b}`;
+      text = text.slice(0, m.index);
+    }
+    let path = text.replace(/\\/g, '/');
+    while (path.startsWith('./')) path = path.slice(2);
+    path = path.replace(/\/{2,}/g, '/');
+    return path === '' ? 'invalid' : path + range;
+  }
+  const actual = (ref: string): string => {
+    try {
+      return normaliseEvidenceRef(ref);
+    } catch {
+      return 'invalid';
+    }
+  };
+
+  it('agrees with the regular expressions on random references built from the characters of the grammar', () => {
+    const piece = fc.constantFrom('#', 'L', '-', ':', '0', '1', '9', '07', 'a', '.', '/', '\\', ' ', 'x#L', '#L1', '-L2', ':3', '-4');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 9 }), (parts) => {
+        const ref = parts.join('');
+        expect(actual(ref)).toBe(reference(ref));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

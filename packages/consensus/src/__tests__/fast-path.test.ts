@@ -2,7 +2,7 @@ import { compareCodePoints, isSubnetError } from '@subnet/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { canonicalFindingKey, computeConsensus, CONSENSUS_WEIGHTS, parseSssa, sssaSchema } from '../index.js';
+import { canonicalFindingKey, computeConsensus, CONSENSUS_WEIGHTS, findingKeyPreimage, parseSssa, sssaSchema } from '../index.js';
 import type { ConsensusMemberInput, ConsensusResult, Sssa } from '../index.js';
 
 import { finding, hotkey, members, sssa } from './helpers.js';
@@ -53,15 +53,27 @@ function isDeeplyFrozen(value: unknown): boolean {
   return Object.isFrozen(value) && Object.values(value).every(isDeeplyFrozen);
 }
 
+/** SPEC 0 text rules written out: trim U+0009-U+000D and U+0020 only, fold A-Z / a-z only. */
+const trim = (s: string) => s.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, '');
+const lower = (s: string) => trim(s).replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+const upper = (s: string) => trim(s).replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+
+/** The result without the explanation sentences (the reference computes numbers and sets). */
+function withoutSentences(result: ConsensusResult): unknown {
+  return { ...result, members: result.members.map(({ explanation: _explanation, ...rest }) => rest) };
+}
+
 /**
  * The slow, obviously correct reference: SPEC section B written out with Sets and JSON tuple keys,
- * sharing nothing with the implementation but the schema and `canonicalFindingKey`.
+ * sharing nothing with the implementation but the schema, `canonicalFindingKey` and `findingKeyPreimage`.
  */
 function reference(group: readonly ConsensusMemberInput[]): unknown {
+  const preimages = new Map<string, string>();
   const ms = group
     .map((m) => {
       const doc: Sssa = sssaSchema.parse(m.sssa);
-      const deps = doc.dependencies.map((d) => [d.package.trim().toLowerCase(), d.version.trim()]);
+      for (const f of doc.findings) preimages.set(canonicalFindingKey(f), findingKeyPreimage(f));
+      const deps = doc.dependencies.map((d) => [lower(d.package), trim(d.version)]);
       return {
         uid: m.uid,
         hotkey: m.hotkey,
@@ -69,16 +81,16 @@ function reference(group: readonly ConsensusMemberInput[]): unknown {
         verdict: doc.verdict,
         risk: doc.risk_score,
         keys: new Set(doc.findings.map((f) => canonicalFindingKey(f))),
-        caps: new Set(doc.capabilities.map((c) => c.trim().toLowerCase())),
+        caps: new Set(doc.capabilities.map((c) => lower(c))),
         deps: new Set(deps.map((d) => JSON.stringify(d))),
-        cves: new Set(doc.dependencies.flatMap((d, i) => d.cves.map((c) => JSON.stringify([...deps[i]!, c.trim().toUpperCase()])))),
-        rules: new Set(doc.policy.rules.map((r) => JSON.stringify([r.resource.trim().toLowerCase(), r.action.trim().toLowerCase(), r.pattern.trim()]))),
+        cves: new Set(doc.dependencies.flatMap((d, i) => d.cves.map((c) => JSON.stringify([...deps[i]!, upper(c)])))),
+        rules: new Set(doc.policy.rules.map((r) => JSON.stringify([lower(r.resource), lower(r.action), trim(r.pattern)]))),
       };
     })
     .sort((a, b) => a.uid - b.uid);
   const n = ms.length;
   const sortedKeys = (s: Set<string>) => [...s].sort();
-  if (n < 3) return { taskId: 't', n, group: null, members: ms.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, keys: sortedKeys(m.keys) })) };
+  if (n < 3) return { taskId: 't', taskType: null, n, group: null, members: ms.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, keys: sortedKeys(m.keys) })) };
   const majority = Math.floor(n / 2) + 1;
   const maj = (sets: Set<string>[]) => new Set([...new Set(sets.flatMap((s) => [...s]))].filter((x) => sets.filter((s) => s.has(x)).length >= majority));
   const G = {
@@ -94,10 +106,9 @@ function reference(group: readonly ConsensusMemberInput[]): unknown {
   const jac = (a: Set<string>, b: Set<string>) => (a.size + b.size - inter(a, b) === 0 ? 1 : inter(a, b) / (a.size + b.size - inter(a, b)));
   const counts = { ALLOW: 0, BLOCK: 0, REVIEW: 0 };
   let riskSum = 0;
-  for (const m of ms) {
-    counts[m.verdict] += 1;
-    riskSum += m.risk;
-  }
+  for (const m of ms) counts[m.verdict] += 1;
+  // SPEC B v1.1: summed in hotkey order.
+  for (const m of [...ms].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey))) riskSum += m.risk;
   const top = Math.max(counts.ALLOW, counts.BLOCK, counts.REVIEW);
   const leaders = (['ALLOW', 'BLOCK', 'REVIEW'] as const).filter((v) => counts[v] === top);
   const verdict = leaders.length === 1 ? leaders[0]! : 'REVIEW';
@@ -107,11 +118,13 @@ function reference(group: readonly ConsensusMemberInput[]): unknown {
   const W = CONSENSUS_WEIGHTS;
   return {
     taskId: 't',
+    taskType: null,
     n,
     group: {
       n,
       majority,
       findingKeys: sortedKeys(G.keys),
+      findings: sortedKeys(G.keys).map((key) => ({ key, preimage: preimages.get(key) })),
       verdict,
       verdictCounts: counts,
       capabilities: [...G.caps].sort(compareCodePoints),
@@ -161,7 +174,7 @@ describe('validated fast path: documents returned by parseSssa are not validated
         const fromParsed = computeConsensus({ taskId: 't', members: mixed });
         // toEqual compares numbers with Object.is: equal to the last bit.
         expect(fromParsed).toEqual(fromRaw);
-        expect(fromRaw).toEqual(reference(raw));
+        expect(withoutSentences(fromRaw)).toEqual(reference(raw));
         // Scoring a parsed group a second time (cached sets) changes nothing.
         expect(computeConsensus({ taskId: 't', members: mixed })).toEqual(fromRaw);
         expect(isDeeplyFrozen(fromRaw)).toBe(true);
@@ -176,8 +189,8 @@ describe('validated fast path: documents returned by parseSssa are not validated
     const raw = makeGroup(5, 20, 3);
     const parsed = raw.map((m) => ({ ...m, sssa: parseSssa(m.sssa) }));
     const expected = reference(raw);
-    expect(computeConsensus({ taskId: 't', members: raw })).toEqual(expected);
-    expect(computeConsensus({ taskId: 't', members: parsed })).toEqual(expected);
+    expect(withoutSentences(computeConsensus({ taskId: 't', members: raw }))).toEqual(expected);
+    expect(withoutSentences(computeConsensus({ taskId: 't', members: parsed }))).toEqual(expected);
   });
 
   it('parseSssa returns a frozen document (every schema-built object and array) and gives back a document it returned as is', () => {

@@ -35,14 +35,17 @@ it('README quick start gives the numbers the README shows', () => {
   const auditor = result.members[2]!;
   const paid = emission({ compositeQ: 0.9, baseWeight: 1, tierMultiplier: 1, earlyBonus: 1, role: auditor.role, consensus: auditor.consensus, bootstrap: 1 });
   expect(paid.emission).toBeCloseTo(0.9 * 0.6 * 0.37, 12);
+  const reputation = [0.9, 0.4, 0.6];
   const group = selectVerificationGroup({
-    candidates: result.members.map(({ uid, hotkey }) => ({ uid, hotkey })),
-    reputations: { [result.members[0]!.hotkey]: 0.9, [result.members[1]!.hotkey]: 0.4, [result.members[2]!.hotkey]: 0.6 },
+    candidates: result.members.map(({ uid, hotkey }, i) => ({ uid, hotkey, reputation: reputation[i]! })),
     blockHash: `0x${'11'.repeat(32)}`,
     taskId: 'task-2',
-    primaries: 1,
-    auditors: 1,
+    k: 1,
+    m: 1,
   });
-  expect(group.primaries.map((m) => m.uid)).toEqual([1]);
-  expect(group.auditors.map((m) => m.uid)).toEqual([2]);
+  expect(group.members.map((m) => [m.uid, m.role])).toEqual([
+    [1, 'primary'],
+    [2, 'auditor'],
+  ]);
+  expect(result.members[2]!.explanation!.verdictAgreement).toBe('the group verdict is BLOCK (ALLOW 0, BLOCK 2, REVIEW 1); you said REVIEW, which earns half credit');
 });

@@ -147,3 +147,51 @@ describe('selectVerificationGroup (SPEC B)', () => {
     });
   });
 });
+
+describe('selectVerificationGroup takes what docs/spec.md G.3 describes', () => {
+  const g3 = {
+    candidates: candidates.map((c, i) => ({ ...c, reputation: REPUTATIONS[i]! })),
+    blockHash: BLOCK_HASH,
+    taskId: TASK_ID,
+    k: 3,
+    m: 2,
+    minReputation: 0.2,
+  };
+
+  it('candidates with reputation, block hash, task id, k, m, min_reputation give the golden draw, with roles', () => {
+    const group = selectVerificationGroup(g3);
+    expect(group.members.map((m) => [m.uid, m.role])).toEqual([
+      [7, 'primary'],
+      [3, 'primary'],
+      [9, 'primary'],
+      [4, 'auditor'],
+      [1, 'auditor'],
+    ]);
+    expect(group).toEqual(selectVerificationGroup(base));
+  });
+
+  it('k, m and minReputation are the draw parameters (k = 1, m = 4, min 0.5)', () => {
+    const group = selectVerificationGroup({ ...g3, k: 1, m: 4, minReputation: 0.5 });
+    expect(group.primaries.map((m) => m.uid)).toEqual([7]);
+    expect(group.auditors).toHaveLength(4);
+    expect(group.eligible).toBe(6);
+  });
+
+  it.each([
+    ['primaries', { primaries: 3 }],
+    ['filters.minReputation', { filters: { minReputation: 0.3 } }],
+    ['candidates[0].reputation', { reputations }],
+    ['', { extra: 1 }],
+    ['candidates[0].reputation', { candidates: [{ ...g3.candidates[0]!, reputation: 1.5 }] }],
+  ])('a value given twice, an unknown key or a bad reputation is CONSENSUS_INVALID_SELECTION naming %s', (path, patch) => {
+    expect(errorOf(() => selectVerificationGroup({ ...g3, ...patch }))).toEqual({ code: 'CONSENSUS_INVALID_SELECTION', path });
+  });
+
+  it('a reputations table is read by own keys only: "__proto__" and "constructor" entries are plain data', () => {
+    const table = JSON.parse(`{"__proto__": 0.9, "constructor": 0.9, ${REPUTATIONS.map((r, i) => `"${hotkey(i + 1)}": ${r}`).join(', ')}}`) as Record<string, number>;
+    expect(selectVerificationGroup({ ...base, reputations: table })).toEqual(selectVerificationGroup(base));
+    const missing = { ...reputations };
+    Reflect.deleteProperty(missing, hotkey(1));
+    expect(errorOf(() => selectVerificationGroup({ ...base, reputations: missing })).path).toBe(`reputations["${hotkey(1)}"]`);
+  });
+});

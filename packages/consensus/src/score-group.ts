@@ -1,0 +1,221 @@
+import type { Hotkey, Uid } from '@subnet/core';
+import { compareCodePoints } from '@subnet/core';
+
+import type { ConsensusExplanation, ConsensusResult, MemberConsensus, Role } from './consensus-types.js';
+import type { DocumentSets } from './document-sets.js';
+import { decode, encode2 } from './document-sets.js';
+import { explainMember } from './explain-member.js';
+import type { GroupView } from './explain-member.js';
+import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally } from './group-tally.js';
+import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
+import type { Verdict } from './sssa-schema.js';
+
+/**
+ * The weights of the seven components (seed B, SPEC section B). They sum to 1; the consensus is
+ * `0.30·recall + 0.15·precision + 0.15·verdict + 0.15·capabilities + 0.10·risk + 0.10·dependencies +
+ * 0.05·policy`, evaluated left to right and clamped to [0, 1].
+ *
+ * @example CONSENSUS_WEIGHTS.findingsRecall // 0.3
+ */
+export const CONSENSUS_WEIGHTS = Object.freeze({
+  findingsRecall: 0.3,
+  findingsPrecision: 0.15,
+  verdictAgreement: 0.15,
+  capabilitiesAgreement: 0.15,
+  riskAgreement: 0.1,
+  dependenciesAgreement: 0.1,
+  policyAgreement: 0.05,
+});
+
+/** Internal: a valid member, its document reduced to sets. */
+export interface PreparedMember {
+  readonly uid: Uid;
+  readonly hotkey: Hotkey;
+  readonly role: Role;
+  readonly sets: DocumentSets;
+}
+
+function compareTuples(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const c = compareCodePoints(a[i] ?? '', b[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+function sortedTuples(items: readonly string[]): string[][] {
+  return items.map(decode).sort(compareTuples);
+}
+
+function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
+  const top = Math.max(counts.ALLOW, counts.BLOCK, counts.REVIEW);
+  const leaders = (['ALLOW', 'BLOCK', 'REVIEW'] as const).filter((v) => counts[v] === top);
+  return leaders.length === 1 && leaders[0] !== undefined ? leaders[0] : 'REVIEW';
+}
+
+/**
+ * Makes `member.explanation` an enumerable accessor that writes the sentences when first read and returns
+ * the same frozen object after that (a validator that only needs the numbers never pays for the text).
+ * It reads like a data property: `JSON.stringify`, spreads, `structuredClone` and deep equality see the
+ * sentences; the member is frozen like every result.
+ */
+function lazyExplanation(member: { explanation: ConsensusExplanation | null }, build: () => ConsensusExplanation): void {
+  let cached: ConsensusExplanation | undefined;
+  Object.defineProperty(member, 'explanation', {
+    enumerable: true,
+    configurable: false,
+    get: () => (cached ??= build()),
+  });
+}
+
+/** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
+function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
+  const byHotkey = [...members].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey));
+  let sum = 0;
+  for (const m of byHotkey) sum += m.sets.risk;
+  return sum / members.length;
+}
+
+/**
+ * Internal: scores valid members against each other (SPEC section B). `members` hold distinct uids and
+ * hotkeys; they are returned sorted by uid. `explain` false leaves every `explanation` null.
+ */
+export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[], explain: boolean): ConsensusResult {
+  const prepared = [...input].sort((a, b) => a.uid - b.uid);
+  const n = prepared.length;
+
+  if (n < MIN_GROUP_SIZE) {
+    return Object.freeze({
+      taskId,
+      taskType,
+      n,
+      group: null,
+      members: Object.freeze(
+        prepared.map((m) =>
+          Object.freeze({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, explanation: null, keys: m.sets.keys }),
+        ),
+      ),
+    });
+  }
+
+  const threshold = majorityThreshold(n);
+  const keys = tally(
+    prepared.map((m) => m.sets.keys),
+    prepared.map((m) => m.sets.preimages),
+  );
+  const capabilities = tally(prepared.map((m) => m.sets.capabilities));
+  const dependencies = tally(prepared.map((m) => m.sets.dependencies));
+  const cves = tally(prepared.map((m) => m.sets.cves));
+  const rules = tally(prepared.map((m) => m.sets.rules));
+  const groupKeys = majorityMask(keys, threshold);
+  const groupCapabilities = majorityMask(capabilities, threshold);
+  const groupDependencies = majorityMask(dependencies, threshold);
+  const groupRules = majorityMask(rules, threshold);
+  // G_cves: majority CVE keys whose dependency is in G_deps.
+  const groupCves = majorityMask(cves, threshold);
+  for (let id = 0; id < cves.names.length; id++) {
+    if (groupCves.inGroup[id] !== 1) continue;
+    const [name = '', version = ''] = decode(cves.names[id] ?? '');
+    const dependency = dependencies.index.get(encode2(name, version));
+    if (dependency === undefined || groupDependencies.inGroup[dependency] !== 1) {
+      groupCves.inGroup[id] = 0;
+      groupCves.size--;
+    }
+  }
+  const verdictCounts: Record<Verdict, number> = { ALLOW: 0, BLOCK: 0, REVIEW: 0 };
+  for (const m of prepared) verdictCounts[m.sets.verdict] += 1;
+  const verdict = groupVerdict(verdictCounts);
+  const riskMean = riskMeanInHotkeyOrder(prepared);
+  const groupKeyCount = groupKeys.size;
+  const view: GroupView = {
+    n,
+    keys,
+    groupKeys,
+    capabilities,
+    groupCapabilities,
+    dependencies,
+    groupDependencies,
+    cves,
+    groupCves,
+    rules,
+    groupRules,
+    verdict,
+    verdictCounts,
+    riskMean,
+  };
+
+  const members: MemberConsensus[] = prepared.map((m, i) => {
+    const ownKeys = memberSize(keys, i);
+    const matched = intersectionSize(keys, groupKeys.inGroup, i);
+    const findingsRecall = groupKeyCount === 0 ? 1 : matched / groupKeyCount;
+    const findingsPrecision = ownKeys === 0 ? (groupKeyCount === 0 ? 1 : 0) : matched / ownKeys;
+    const verdictAgreement = m.sets.verdict === verdict ? 1 : m.sets.verdict === 'REVIEW' ? 0.5 : 0;
+    const capabilitiesAgreement = jaccard(capabilities, groupCapabilities, i);
+    const riskAgreement = Math.max(0, 1 - Math.abs(m.sets.risk - riskMean));
+    const dependenciesAgreement = 0.5 * coverage(dependencies, groupDependencies, i) + 0.5 * coverage(cves, groupCves, i);
+    const policyAgreement = jaccard(rules, groupRules, i);
+    const sum =
+      CONSENSUS_WEIGHTS.findingsRecall * findingsRecall +
+      CONSENSUS_WEIGHTS.findingsPrecision * findingsPrecision +
+      CONSENSUS_WEIGHTS.verdictAgreement * verdictAgreement +
+      CONSENSUS_WEIGHTS.capabilitiesAgreement * capabilitiesAgreement +
+      CONSENSUS_WEIGHTS.riskAgreement * riskAgreement +
+      CONSENSUS_WEIGHTS.dependenciesAgreement * dependenciesAgreement +
+      CONSENSUS_WEIGHTS.policyAgreement * policyAgreement;
+    const member = {
+      uid: m.uid,
+      hotkey: m.hotkey,
+      role: m.role,
+      consensus: Math.min(1, Math.max(0, sum)),
+      components: Object.freeze({
+        findingsRecall,
+        findingsPrecision,
+        verdictAgreement,
+        capabilitiesAgreement,
+        riskAgreement,
+        dependenciesAgreement,
+        policyAgreement,
+      }),
+      explanation: null as ConsensusExplanation | null,
+      keys: m.sets.keys,
+    };
+    if (explain) lazyExplanation(member, () => explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }));
+    return Object.freeze(member);
+  });
+
+  const findingIds: number[] = [];
+  for (let id = 0; id < keys.names.length; id++) if (groupKeys.inGroup[id] === 1) findingIds.push(id);
+  findingIds.sort((a, b) => ((keys.names[a] ?? '') < (keys.names[b] ?? '') ? -1 : 1));
+
+  return Object.freeze({
+    taskId,
+    taskType,
+    n,
+    group: Object.freeze({
+      n,
+      majority: threshold,
+      findingKeys: Object.freeze(findingIds.map((id) => keys.names[id] ?? '')),
+      findings: Object.freeze(findingIds.map((id) => Object.freeze({ key: keys.names[id] ?? '', preimage: keys.payloads[id] ?? '' }))),
+      verdict,
+      verdictCounts: Object.freeze(verdictCounts),
+      capabilities: Object.freeze(groupItems(capabilities, groupCapabilities.inGroup).sort(compareCodePoints)),
+      riskMean,
+      dependencies: Object.freeze(
+        sortedTuples(groupItems(dependencies, groupDependencies.inGroup)).map(([name = '', version = '']) =>
+          Object.freeze({ package: name, version }),
+        ),
+      ),
+      cves: Object.freeze(
+        sortedTuples(groupItems(cves, groupCves.inGroup)).map(([name = '', version = '', cve = '']) =>
+          Object.freeze({ package: name, version, cve }),
+        ),
+      ),
+      policyRules: Object.freeze(
+        sortedTuples(groupItems(rules, groupRules.inGroup)).map(([resource = '', action = '', pattern = '']) =>
+          Object.freeze({ resource, action, pattern }),
+        ),
+      ),
+    }),
+    members: Object.freeze(members),
+  });
+}
