@@ -15,11 +15,18 @@ export interface NeuronState {
   blockAtRegistration: bigint;
 }
 
-/** A commit-reveal v2 commit: `(hash, commit_epoch, commit_block, 0)` (chain README 2.4). */
+/**
+ * A commit-reveal v2 commit. Stored as `(hash, commit_epoch, commit_block, 0)` on the stateful runtime and as
+ * `(hash, commit_block, first_reveal_block, last_reveal_block)` on the legacy one (chain README 2.4).
+ */
 export interface WeightCommit {
   hash: string;
+  /** The epoch (stateful look-ahead) at commit time; on the legacy runtime the legacy epoch of `commitBlock`. */
   commitEpoch: bigint;
   commitBlock: bigint;
+  /** Legacy `get_reveal_blocks` at commit time (0 on the stateful runtime). */
+  firstRevealBlock: bigint;
+  lastRevealBlock: bigint;
 }
 
 /** A timelocked (v3/v4) commit, stored as the chain stores it; revealed in the block step (`timelock-reveal.ts`). */
@@ -67,6 +74,8 @@ export interface SubnetHyperparameters {
 /** One subnet. Maps keyed by `${netuidIndex}:${uid}` / `${netuidIndex}:${account}` / `${netuidIndex}:${epoch}`. */
 export interface SubnetState extends SubnetHyperparameters {
   netuid: number;
+  /** Which runtime's epoch rules apply (`epoch-rules.ts`). */
+  runtime: 'legacy' | 'stateful';
   ownerHotkey: string | null;
   ownerColdkey: string;
   neurons: NeuronState[];

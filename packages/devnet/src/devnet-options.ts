@@ -64,8 +64,16 @@ export const devnetOptionsSchema = z.strictObject({
       keepRounds: z.number().int().min(1).max(1_000_000).default(1024),
     })
     .prefault({}),
-  /** Runtime to serve instead of the project's own metadata (tests only). */
-  runtime: z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v).optional(),
+  /**
+   * The runtime to run: `stateful` (default; Subtensor main: `SubnetEpochIndex` / `LastEpochBlock` /
+   * `PendingEpochAt` epochs, v2 commits keyed by epoch, spec 425) or `legacy` (finney spec 393: epochs by
+   * `(block + netuid + 1) / (tempo + 1)`, v2 commits keyed by block, spec 393); or a runtime object (metadata,
+   * version) to serve instead of the project's own (tests only), run as `stateful` when its metadata has
+   * `SubnetEpochIndex`, else as `legacy`.
+   */
+  runtime: z
+    .union([z.enum(['legacy', 'stateful']), z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v)])
+    .default('stateful'),
 });
 
 /** Input accepted by {@link startDevnet}. */

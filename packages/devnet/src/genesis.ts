@@ -11,11 +11,12 @@ const ZERO_HASH = `0x${'00'.repeat(32)}`;
  *
  * @param options - parsed options
  * @param accounts - dev accounts, by uid
+ * @param runtime - the runtime whose epoch rules the subnet follows
  * @returns the state of block 0
  * @example
  * const state = buildGenesisState(parseDevnetOptions({}), deriveDevAccounts('devnet', 8));
  */
-export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[]): ChainState {
+export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[], runtime: 'legacy' | 'stateful' = 'stateful'): ChainState {
   const neurons = accounts.map((a) => ({
     uid: a.uid,
     hotkey: a.hotkeyHex,
@@ -28,6 +29,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
   const owner = options.ownerUid === null ? undefined : accounts[options.ownerUid];
   const subnet: SubnetState = {
     netuid: options.netuid,
+    runtime,
     tempo: options.tempo,
     weightsSetRateLimit: options.weightsSetRateLimit,
     weightsVersionKey: options.weightsVersionKey,

@@ -128,7 +128,9 @@ export function materializeStorage(
         'SubtensorModule',
         'WeightCommits',
         [Number(idx), who],
-        commits.map((c) => [c.hash, c.commitEpoch, c.commitBlock, 0n]),
+        s.runtime === 'legacy'
+          ? commits.map((c) => [c.hash, c.commitBlock, c.firstRevealBlock, c.lastRevealBlock])
+          : commits.map((c) => [c.hash, c.commitEpoch, c.commitBlock, 0n]),
       );
     }
     for (const [k, commits] of s.timelockedCommits) {

@@ -1,5 +1,6 @@
 import type { CommonTypes } from './common-types.js';
 import { indexed, storageHelpers, type PalletDecl, type PalletEnums } from './pallet-decl.js';
+import type { DevnetRuntimeKind } from './runtime-version.js';
 import type { FieldDecl, TypeBuilder } from './type-builder.js';
 
 /**
@@ -271,10 +272,11 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
 /**
  * `SubtensorModule` (index 7): the storage items a client reads for a metagraph, a weights preflight and
  * commit-reveal, with finney's hashers and `ValueQuery` defaults. `LastEpochBlock`, `PendingEpochAt` and
- * `SubnetEpochIndex` are not in finney spec 393; they are declared as Subtensor main declares them
- * (`Identity` netuid, `u64`).
+ * `SubnetEpochIndex` are not in finney spec 393: the `legacy` kind leaves them out, the `stateful` kind
+ * declares them as Subtensor main declares them (`Identity` netuid, `u64`).
  */
-export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums): PalletDecl {
+export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums, kind: DevnetRuntimeKind = 'stateful'): PalletDecl {
+  const statefulOnly = new Set(['LastEpochBlock', 'PendingEpochAt', 'SubnetEpochIndex']);
   const s = storageHelpers(b);
   const byNetuid = [['Identity', t.u16]] as const;
   const byNetuidUid = [
@@ -360,7 +362,7 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
       s.map('RevealPeriodEpochs', [['Twox64Concat', t.u16]], t.u64, { fallback: 1n, docs: [' ITEM ( RevealPeriodEpochs )'] }),
       s.plain('CommitRevealWeightsVersion', t.u16, { fallback: 4, docs: [' ITEM ( CommitRevealWeightsVersion )'] }),
       s.map('MechanismCountCurrent', [['Twox64Concat', t.u16]], t.u8, { fallback: 1, docs: [' MAP ( netuid ) --> Current number of subnet mechanisms'] }),
-    ],
+    ].filter((item) => kind === 'stateful' || !statefulOnly.has(item.name)),
     constants: [
       { name: 'InitialMinAllowedWeights', type: t.u16, value: 1024, docs: [' Initial min allowed weights setting.'] },
       { name: 'InitialTempo', type: t.u16, value: 360, docs: [' Initial tempo for subnet validator.'] },
