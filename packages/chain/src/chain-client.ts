@@ -15,6 +15,7 @@ import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { preflight } from './preflight.js';
 import { resolveWeights } from './resolve-weights.js';
 import type { WeightsInput } from './resolve-weights.js';
+import { v2CommitEpoch } from './epoch-schedule.js';
 import { epochAtBlock, revealWindow } from './reveal-window.js';
 import type { RevealWindow } from './reveal-window.js';
 import { submitExtrinsic } from './submit-extrinsic.js';
@@ -309,7 +310,8 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
     const list = option.isSome === false ? [] : Array.from((option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<unknown>>);
     return list.map((entry) => {
       const fields = Array.from(entry);
-      return { hash: String(fields[0]), epoch: toBig(fields[1]) };
+      // field 1 is the commit block on the legacy runtime, the commit epoch on the stateful one
+      return { hash: String(fields[0]), epoch: v2CommitEpoch(snapshot, toBig(fields[1])) };
     });
   };
 

@@ -8,10 +8,10 @@
  *   (`run_coinbase.rs:931`). Commit-reveal v2 stores the commit block; reveal and expiry compare
  *   `get_epoch_index(now)` with `get_epoch_index(commit_block) + RevealPeriodEpochs` (`weights.rs:1244`,
  *   `is_commit_expired`); timelocked commits are keyed by `get_epoch_index(now) + (should_run_epoch(now) ? 1 :
- *   0)` (`weights.rs:361`) and revealed while `get_epoch_index(now) - RevealPeriodEpochs` names their key
+ *   0)` (`weights.rs:342`) and revealed while `get_epoch_index(now) - RevealPeriodEpochs` names their key
  *   (`coinbase/reveal_commits.rs:39`).
  * - `stateful` (Subtensor main, 14bc6f9f9): `SubnetEpochIndex` / `LastEpochBlock` / `PendingEpochAt`;
- *   `should_run_epoch` (`run_coinbase.rs:1085`) and `current_epoch_with_lookahead` (`weights.rs:1270`) for
+ *   `should_run_epoch` (`run_coinbase.rs:1085`) and `current_epoch_with_lookahead` (`weights.rs:1275`) for
  *   commits, reveals, expiry and the timelocked reveal step.
  */
 import type { SubnetState } from './chain-state.js';

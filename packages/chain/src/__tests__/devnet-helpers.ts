@@ -6,6 +6,13 @@ import type { ChainClient, ChainClientOptions } from '../chain-client.js';
 import { loadSigner } from '../keys.js';
 import type { ChainSigner } from '../keys.js';
 
+/**
+ * The two runtimes finney can run (`@subnet/devnet` `runtime`): every test that depends on epochs runs on both
+ * (`describe.each(RUNTIMES)`).
+ */
+export const RUNTIMES = ['legacy', 'stateful'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+
 export interface Harness {
   readonly devnet: Devnet;
   readonly client: ChainClient;
