@@ -4,6 +4,8 @@ import { chainError } from './chain-error.js';
 import { mechanismStorageIndex } from './commit-hash.js';
 import type { ChainConnection } from './connection.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+import { stakeWeight } from './stake-weight.js';
+import type { StakeWeight } from './stake-weight.js';
 
 type StorageEntry = ((...args: unknown[]) => Promise<unknown>) & { multi: (keys: unknown[]) => Promise<unknown[]> };
 type ApiAt = Awaited<ReturnType<ApiPromise['at']>>;
@@ -32,6 +34,55 @@ function toList(value: unknown): unknown[] {
 
 function isNone(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'isNone' in value && (value as { isNone: boolean }).isNone;
+}
+
+function links(value: unknown): [bigint, string][] {
+  return toList(value).map((item) => {
+    const [proportion, account] = toList(item);
+    return [toBig(proportion), String(account)];
+  });
+}
+
+/**
+ * Reads, at one block, what the chain's stake weight of each hotkey is made of (`TotalHotkeyAlpha` on the subnet
+ * and on root, `ParentKeys`, `ChildKeys`, the parents' stakes, `TaoWeight`) and computes it (`stakeWeight`).
+ * A runtime without `ParentKeys` / `ChildKeys` / `TaoWeight` gets own alpha only (`stakeSource: 'storage'`).
+ */
+async function readStakeWeights(at: ApiAt, netuid: number, hotkeys: readonly string[]): Promise<{ weights: StakeWeight[]; source: 'stake-weight' | 'storage' }> {
+  const alphaOf = required(at, 'totalHotkeyAlpha');
+  const parentsFn = entry(at, 'parentKeys');
+  const childrenFn = entry(at, 'childKeys');
+  const taoWeightFn = entry(at, 'taoWeight');
+  const alpha = (await alphaOf.multi(hotkeys.map((h) => [h, netuid]))).map(toBig);
+  if (parentsFn === undefined || childrenFn === undefined || taoWeightFn === undefined) {
+    return { weights: alpha.map((a) => stakeWeight({ alpha: a, rootTao: 0n, parents: [], children: [], taoWeight: 0n })), source: 'storage' };
+  }
+  const [rootRaw, parentsRaw, childrenRaw, taoWeightRaw] = await Promise.all([
+    alphaOf.multi(hotkeys.map((h) => [h, 0])),
+    parentsFn.multi(hotkeys.map((h) => [h, netuid])),
+    childrenFn.multi(hotkeys.map((h) => [h, netuid])),
+    taoWeightFn(),
+  ]);
+  const parents = parentsRaw.map(links);
+  const children = childrenRaw.map(links);
+  const parentKeys = [...new Set(parents.flatMap((list) => list.map(([, account]) => account)))];
+  const [parentAlpha, parentRoot] = await Promise.all([
+    parentKeys.length === 0 ? Promise.resolve([]) : alphaOf.multi(parentKeys.map((h) => [h, netuid])),
+    parentKeys.length === 0 ? Promise.resolve([]) : alphaOf.multi(parentKeys.map((h) => [h, 0])),
+  ]);
+  const stakesOf = new Map<string, { alpha: bigint; rootTao: bigint }>();
+  parentKeys.forEach((key, i) => stakesOf.set(key, { alpha: toBig(parentAlpha[i]), rootTao: toBig(parentRoot[i]) }));
+  const taoWeight = toBig(taoWeightRaw);
+  const weights = hotkeys.map((_h, uid) =>
+    stakeWeight({
+      alpha: alpha[uid] ?? 0n,
+      rootTao: toBig(rootRaw[uid]),
+      parents: (parents[uid] ?? []).map(([proportion, account]) => ({ proportion, ...(stakesOf.get(account) ?? { alpha: 0n, rootTao: 0n }) })),
+      children: (children[uid] ?? []).map(([proportion]) => ({ proportion })),
+      taoWeight,
+    }),
+  );
+  return { weights, source: 'stake-weight' };
 }
 
 /** Options of {@link readMetagraph}. */
@@ -76,12 +127,12 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
       const fn = entry(at, name);
       return fn ? fn(...args) : undefined;
     };
-    const [coldkeysRaw, stakesRaw, bar, permitRaw, lastUpdateRaw] = await Promise.all([
+    const [coldkeysRaw, bar, permitRaw, lastUpdateRaw, stakes] = await Promise.all([
       entry(at, 'owner') ? required(at, 'owner').multi(hotkeys) : Promise.resolve(hotkeys.map(() => '')),
-      required(at, 'totalHotkeyAlpha').multi(hotkeys.map((h) => [h, netuid])),
       required(at, 'blockAtRegistration').multi(uids.map((u) => [netuid, u])),
       required(at, 'validatorPermit')(netuid),
       required(at, 'lastUpdate')(netuidIndex),
+      readStakeWeights(at, netuid, hotkeys),
     ]);
     const permits = toList(permitRaw).map((p) => String(p) === 'true');
     const lastUpdate = toList(lastUpdateRaw).map(toBig);
@@ -113,8 +164,9 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
       n,
       hotkeys: Object.freeze(hotkeys),
       coldkeys: Object.freeze(coldkeysRaw.map((v) => String(v))),
-      stakes: Object.freeze(stakesRaw.map(toBig)),
-      stakeSource: 'storage',
+      stakes: Object.freeze(stakes.weights.map((w) => w.total)),
+      stakeWeights: Object.freeze(stakes.weights),
+      stakeSource: stakes.source,
       validatorPermit: Object.freeze(uids.map((u) => permits[u] ?? false)),
       lastUpdate: Object.freeze(uids.map((u) => lastUpdate[u] ?? 0n)),
       blockAtRegistration: Object.freeze(bar.map(toBig)),

@@ -8,8 +8,10 @@ export interface NeuronState {
   uid: number;
   hotkey: string;
   coldkey: string;
-  /** Alpha stake (rao) used by the minimum-stake check. */
+  /** Alpha stake (rao): `TotalHotkeyAlpha[(hotkey, netuid)]`. */
   stake: bigint;
+  /** Root TAO stake (rao): `TotalHotkeyAlpha[(hotkey, 0)]`, weighted by `TaoWeight` in the stake weight. */
+  rootStake: bigint;
   validatorPermit: boolean;
   active: boolean;
   blockAtRegistration: bigint;
@@ -80,6 +82,10 @@ export interface SubnetState extends SubnetHyperparameters {
   ownerColdkey: string;
   neurons: NeuronState[];
   lastUpdate: Map<number, bigint[]>;
+  /** `ParentKeys[(child, netuid)]`: child hotkey -> `[proportion, parent hotkey]` (proportion of u64::MAX). */
+  parentKeys: Map<string, [bigint, string][]>;
+  /** `ChildKeys[(parent, netuid)]`: parent hotkey -> `[proportion, child hotkey]`. */
+  childKeys: Map<string, [bigint, string][]>;
   weights: Map<string, [number, number][]>;
   weightCommits: Map<string, WeightCommit[]>;
   timelockedCommits: Map<string, TimelockedCommit[]>;

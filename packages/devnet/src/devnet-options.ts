@@ -33,6 +33,14 @@ export const devnetOptionsSchema = z.strictObject({
   /** Alpha stake (rao) per uid; defaults: validators `validatorStake`, others 0. */
   stakes: z.array(u64).optional(),
   validatorStake: u64.default(10_000_000_000_000n),
+  /** Root TAO stake (rao) per uid (`TotalHotkeyAlpha[(hotkey, 0)]`); default all 0. */
+  rootStakes: z.array(u64).optional(),
+  /** `TaoWeight` (u64; the weight of root TAO in the stake weight is `taoWeight / u64::MAX`). */
+  taoWeight: u64.default(0n),
+  /** Child keys at genesis: the `child` uid inherits `proportion / u64::MAX` of the `parent` uid's stakes. */
+  childKeys: z
+    .array(z.strictObject({ parent: z.number().int().min(0), child: z.number().int().min(0), proportion: u64 }))
+    .default([]),
   /** Validator permit per uid; default: the first `validators` uids. */
   permits: z.array(z.boolean()).optional(),
   stakeThreshold: u64.default(1_000_000_000_000n),
@@ -97,7 +105,14 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
       context: { path: 'options.validators', value: options.validators },
     });
   }
-  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits]] as const) {
+  for (const [i, link] of options.childKeys.entries()) {
+    if (link.parent >= options.neurons || link.child >= options.neurons || link.parent === link.child) {
+      throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: a child key links two different registered uids', {
+        context: { path: `options.childKeys[${i}]`, value: `${link.parent}->${link.child}` },
+      });
+    }
+  }
+  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits], ['rootStakes', options.rootStakes]] as const) {
     if (list !== undefined && list.length !== options.neurons) {
       throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
         context: { path: `options.${name}`, value: list.length },

@@ -22,10 +22,20 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     hotkey: a.hotkeyHex,
     coldkey: a.coldkeyHex,
     stake: options.stakes?.[a.uid] ?? (a.uid < options.validators ? options.validatorStake : 0n),
+    rootStake: options.rootStakes?.[a.uid] ?? 0n,
     validatorPermit: options.permits?.[a.uid] ?? a.uid < options.validators,
     active: true,
     blockAtRegistration: 0n,
   }));
+  const parentKeys = new Map<string, [bigint, string][]>();
+  const childKeys = new Map<string, [bigint, string][]>();
+  for (const link of options.childKeys) {
+    const parent = accounts[link.parent]?.hotkeyHex;
+    const child = accounts[link.child]?.hotkeyHex;
+    if (parent === undefined || child === undefined) continue;
+    parentKeys.set(child, [...(parentKeys.get(child) ?? []), [link.proportion, parent]]);
+    childKeys.set(parent, [...(childKeys.get(parent) ?? []), [link.proportion, child]]);
+  }
   const owner = options.ownerUid === null ? undefined : accounts[options.ownerUid];
   const subnet: SubnetState = {
     netuid: options.netuid,
@@ -47,6 +57,8 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     ownerColdkey: owner?.coldkeyHex ?? ZERO_HASH,
     neurons,
     lastUpdate: new Map(),
+    parentKeys,
+    childKeys,
     weights: new Map(),
     weightCommits: new Map(),
     timelockedCommits: new Map(),
@@ -61,7 +73,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     parentHash: ZERO_HASH,
     timestamp: options.genesisTimestamp,
     stakeThreshold: options.stakeThreshold,
-    taoWeight: 0n,
+    taoWeight: options.taoWeight,
     commitRevealVersion: options.commitRevealVersion,
     lastStoredRound: 0n,
     oldestStoredRound: 0n,

@@ -111,8 +111,11 @@ export function materializeStorage(
       put('SubtensorModule', 'Keys', [netuid, n.uid], n.hotkey);
       put('SubtensorModule', 'BlockAtRegistration', [netuid, n.uid], n.blockAtRegistration);
       put('SubtensorModule', 'TotalHotkeyAlpha', [n.hotkey, netuid], n.stake);
+      if (n.rootStake > 0n) put('SubtensorModule', 'TotalHotkeyAlpha', [n.hotkey, 0], n.rootStake);
       put('SubtensorModule', 'Owner', [n.hotkey], n.coldkey);
     }
+    for (const [child, list] of s.parentKeys) put('SubtensorModule', 'ParentKeys', [child, netuid], list);
+    for (const [parent, list] of s.childKeys) put('SubtensorModule', 'ChildKeys', [parent, netuid], list);
     for (let mecid = 0; mecid < s.mechanismCount; mecid += 1) {
       const idx = mecid * 4096 + netuid;
       const lu = s.lastUpdate.get(idx) ?? [];

@@ -3,6 +3,7 @@ import { blake2AsU8a } from '@polkadot/util-crypto';
 
 import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
+import { stakeWeightOf } from './stake-weight.js';
 import { currentEpochWithLookahead, inRevealRange, isCommitExpired, isRevealTooEarly, legacyEpochIndex, legacyRevealBlocks } from './epoch-rules.js';
 
 /** A decoded call the devnet's runtime executes. Accounts are 0x hex public keys; u64s are bigints. */
@@ -147,9 +148,10 @@ function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState 
 }
 
 function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
-  if (subnet?.ownerHotkey === hotkey) return true;
-  const stake = neuronOf(subnet, hotkey)?.stake ?? 0n;
-  return stake >= state.stakeThreshold;
+  if (subnet === undefined) return 0n >= state.stakeThreshold;
+  // owner exemption: Subtensor main only (69627c0d5, lib.rs:2752), not finney spec 393
+  if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey) return true;
+  return stakeWeightOf(state, subnet, hotkey) >= state.stakeThreshold;
 }
 
 function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
@@ -245,7 +247,7 @@ function checkSetWeights(
   const idx = netuidIndex(netuid, mecid);
   if (!subnet.commitRevealEnabled && !rateLimitOk(subnet, idx, neuron.uid, now)) return 'SettingWeightsTooFast';
   const selfWeight = uids.length === 1 && uids[0] === neuron.uid;
-  const isOwner = subnet.ownerHotkey === who;
+  const isOwner = subnet.runtime === 'stateful' && subnet.ownerHotkey === who; // main weights.rs:1163, not spec 393
   if (!selfWeight && !isOwner && !neuron.validatorPermit) return 'NeuronNoValidatorPermit';
   if (new Set(uids).size !== uids.length) return 'DuplicateUids';
   if (uids.some((u) => u >= n)) return 'UidVecContainInvalidOne';

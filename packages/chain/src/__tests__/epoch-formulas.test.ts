@@ -42,6 +42,7 @@ function snapshotAt(s: OracleSubnet, st: OracleState, mecid: number): MetagraphS
     hotkeys: [],
     coldkeys: [],
     stakes: [],
+    stakeWeights: [],
     stakeSource: 'storage',
     validatorPermit: [],
     lastUpdate: [],

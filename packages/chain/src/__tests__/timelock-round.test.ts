@@ -17,6 +17,7 @@ function snapshot(epoch: MetagraphSnapshot['epoch'], n = 8): MetagraphSnapshot {
     hotkeys: [],
     coldkeys: [],
     stakes: [],
+    stakeWeights: [],
     stakeSource: 'storage',
     validatorPermit: [],
     lastUpdate: [],
