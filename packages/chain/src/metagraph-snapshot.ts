@@ -1,3 +1,4 @@
+import type { AxonInfo } from './axon-info.js';
 import type { StakeWeight } from './stake-weight.js';
 
 /** The hyperparameters that weight setting depends on, read at the snapshot block. */
@@ -57,6 +58,16 @@ export interface MetagraphSnapshot {
   /** `LastUpdate[netuid_index]` per uid. */
   readonly lastUpdate: readonly bigint[];
   readonly blockAtRegistration: readonly bigint[];
+  /** `Axons[(netuid, hotkey)]` per uid, null when the hotkey never served. */
+  readonly axons: readonly (AxonInfo | null)[];
+  /**
+   * Per uid where the runtime has the item (else null): `Incentive[netuid_index]`, `Dividends[netuid]`,
+   * `Trust[netuid]`, `Consensus[netuid]` as the chain stores them (u16 fractions of 65535).
+   */
+  readonly incentive: readonly number[] | null;
+  readonly dividends: readonly number[] | null;
+  readonly trust: readonly number[] | null;
+  readonly consensus: readonly number[] | null;
   /** `SubnetOwnerHotkey[netuid]`, or null when unset or absent from the runtime. */
   readonly ownerHotkey: string | null;
   readonly hyperparameters: WeightHyperparameters;

@@ -5,6 +5,8 @@ import { mechanismStorageIndex } from './commit-hash.js';
 import type { ChainConnection } from './connection.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { stakeWeight } from './stake-weight.js';
+import { axonIpText } from './axon-info.js';
+import type { AxonInfo } from './axon-info.js';
 import type { StakeWeight } from './stake-weight.js';
 
 type StorageEntry = ((...args: unknown[]) => Promise<unknown>) & { multi: (keys: unknown[]) => Promise<unknown[]> };
@@ -34,6 +36,22 @@ function toList(value: unknown): unknown[] {
 
 function isNone(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'isNone' in value && (value as { isNone: boolean }).isNone;
+}
+
+function axonOf(raw: unknown): AxonInfo | null {
+  if (raw === undefined || isNone(raw)) return null;
+  const value = (raw as { unwrap?: () => unknown }).unwrap ? (raw as { unwrap: () => unknown }).unwrap() : raw;
+  const a = value as Record<string, unknown>;
+  const ip = toBig(a['ip']);
+  return Object.freeze({
+    block: toBig(a['block']),
+    version: Number(toBig(a['version'])),
+    ip,
+    ipText: axonIpText(ip),
+    port: Number(toBig(a['port'])),
+    ipType: Number(toBig(a['ipType'])),
+    protocol: Number(toBig(a['protocol'])),
+  });
 }
 
 function links(value: unknown): [bigint, string][] {
@@ -95,8 +113,9 @@ export interface ReadMetagraphOptions {
 }
 
 /**
- * Reads a metagraph at ONE block: uids, hotkeys, coldkeys, stakes, validator permits, last update (on the
- * mechanism storage index), block at registration, and the hyperparameters weight setting depends on
+ * Reads a metagraph at ONE block: uids, hotkeys, coldkeys, stake weights (own, inherited and root-weighted),
+ * validator permits, last update (on the mechanism storage index), block at registration, axons, and where the
+ * runtime has them incentive, dividends, trust and consensus, and the hyperparameters weight setting depends on
  * (tempo, rate limit, version key, min allowed weights, stake threshold, commit-reveal state and version,
  * reveal period, mechanism count), plus the epoch state. Every storage item is taken from the runtime
  * metadata; all reads use the same block hash.
@@ -127,6 +146,18 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
       const fn = entry(at, name);
       return fn ? fn(...args) : undefined;
     };
+    const perUid = async (name: string, key: number): Promise<number[] | null> => {
+      const fn = entry(at, name);
+      return fn === undefined ? null : toList(await fn(key)).map((v) => Number(toBig(v)));
+    };
+    const axonsFn = entry(at, 'axons');
+    const [axonsRaw, incentive, dividends, trust, consensus] = await Promise.all([
+      axonsFn === undefined ? Promise.resolve(hotkeys.map(() => undefined)) : axonsFn.multi(hotkeys.map((h) => [netuid, h])),
+      perUid('incentive', netuidIndex),
+      perUid('dividends', netuid),
+      perUid('trust', netuid),
+      perUid('consensus', netuid),
+    ]);
     const [coldkeysRaw, bar, permitRaw, lastUpdateRaw, stakes] = await Promise.all([
       entry(at, 'owner') ? required(at, 'owner').multi(hotkeys) : Promise.resolve(hotkeys.map(() => '')),
       required(at, 'blockAtRegistration').multi(uids.map((u) => [netuid, u])),
@@ -170,6 +201,11 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
       validatorPermit: Object.freeze(uids.map((u) => permits[u] ?? false)),
       lastUpdate: Object.freeze(uids.map((u) => lastUpdate[u] ?? 0n)),
       blockAtRegistration: Object.freeze(bar.map(toBig)),
+      axons: Object.freeze(axonsRaw.map(axonOf)),
+      incentive: incentive === null ? null : Object.freeze(uids.map((u) => incentive[u] ?? 0)),
+      dividends: dividends === null ? null : Object.freeze(uids.map((u) => dividends[u] ?? 0)),
+      trust: trust === null ? null : Object.freeze(uids.map((u) => trust[u] ?? 0)),
+      consensus: consensus === null ? null : Object.freeze(uids.map((u) => consensus[u] ?? 0)),
       // an unset AccountId default decodes to the all-zero account: treat it as "no owner hotkey"
       ownerHotkey: owner === null || owner === '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM' ? null : owner,
       hyperparameters: Object.freeze({

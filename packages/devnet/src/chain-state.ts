@@ -3,6 +3,18 @@
  * after every block (see `storage-layout.ts`); the runtime rules read and write it.
  */
 
+/** `AxonInfo` as `SubtensorModule.Axons` stores it (ip as an integer: IPv4 in the low 32 bits). */
+export interface AxonState {
+  block: bigint;
+  version: number;
+  ip: bigint;
+  port: number;
+  ipType: number;
+  protocol: number;
+  placeholder1: number;
+  placeholder2: number;
+}
+
 /** One registered neuron (accounts are 0x-prefixed hex public keys). */
 export interface NeuronState {
   uid: number;
@@ -15,6 +27,8 @@ export interface NeuronState {
   validatorPermit: boolean;
   active: boolean;
   blockAtRegistration: bigint;
+  /** `Axons[(netuid, hotkey)]`, or null when the hotkey never served. */
+  axon: AxonState | null;
 }
 
 /**
@@ -86,6 +100,10 @@ export interface SubnetState extends SubnetHyperparameters {
   parentKeys: Map<string, [bigint, string][]>;
   /** `ChildKeys[(parent, netuid)]`: parent hotkey -> `[proportion, child hotkey]`. */
   childKeys: Map<string, [bigint, string][]>;
+  /** Axons served on this netuid by hotkeys not registered on it (the chain allows that). */
+  axons: Map<string, AxonState>;
+  /** `ServingRateLimit[netuid]` (blocks between two `serve_axon` of one hotkey; 0 = none). */
+  servingRateLimit: bigint;
   weights: Map<string, [number, number][]>;
   weightCommits: Map<string, WeightCommit[]>;
   timelockedCommits: Map<string, TimelockedCommit[]>;

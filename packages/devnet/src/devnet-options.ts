@@ -9,6 +9,31 @@ const u64 = z
   .transform((v) => BigInt(v))
   .refine((v) => v >= 0n && v < 1n << 64n, 'must be a u64');
 
+function ipv4(text: string): bigint | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (m === null) return null;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return null;
+  return parts.reduce((acc, p) => (acc << 8n) | BigInt(p), 0n);
+}
+
+const axonOption = z
+  .strictObject({
+    ip: z.union([z.string(), z.bigint(), z.number().int().min(0)]),
+    port: z.number().int().min(0).max(65535),
+    protocol: z.number().int().min(0).max(255).default(4),
+    version: z.number().int().min(0).max(0xffff_ffff).default(0),
+    ipType: z.union([z.literal(4), z.literal(6)]).optional(),
+  })
+  .transform((a, ctx) => {
+    const ip = typeof a.ip === 'string' ? ipv4(a.ip) : BigInt(a.ip);
+    if (ip === null || ip < 0n || ip >= 1n << 128n) {
+      ctx.addIssue({ code: 'custom', message: 'ip must be dotted IPv4 text or an integer below 2^128', path: ['ip'] });
+      return z.NEVER;
+    }
+    return { ip, port: a.port, protocol: a.protocol, version: a.version, ipType: a.ipType ?? (ip <= 0xffff_ffffn ? 4 : 6) };
+  });
+
 /** Options of {@link startDevnet}; every field is optional. */
 export const devnetOptionsSchema = z.strictObject({
   /** TCP port on 127.0.0.1; 0 picks a free one. */
@@ -33,6 +58,14 @@ export const devnetOptionsSchema = z.strictObject({
   /** Alpha stake (rao) per uid; defaults: validators `validatorStake`, others 0. */
   stakes: z.array(u64).optional(),
   validatorStake: u64.default(10_000_000_000_000n),
+  /**
+   * Axon per uid at genesis (null = never served): `ip` as dotted IPv4 text or the chain's integer, `port`,
+   * `protocol` (default 4, as the SDK serves), `version` (u32, default 0), `ipType` (default 4 for IPv4 text and
+   * integers below 2^32, else 6). Stored in `Axons` as `serve_axon` would (block 0).
+   */
+  axons: z.array(axonOption.nullable()).optional(),
+  /** `ServingRateLimit[netuid]` (finney default 50). */
+  servingRateLimit: u64.default(50n),
   /** Root TAO stake (rao) per uid (`TotalHotkeyAlpha[(hotkey, 0)]`); default all 0. */
   rootStakes: z.array(u64).optional(),
   /** `TaoWeight` (u64; the weight of root TAO in the stake weight is `taoWeight / u64::MAX`). */
@@ -112,7 +145,7 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
       });
     }
   }
-  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits], ['rootStakes', options.rootStakes]] as const) {
+  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits], ['rootStakes', options.rootStakes], ['axons', options.axons]] as const) {
     if (list !== undefined && list.length !== options.neurons) {
       throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
         context: { path: `options.${name}`, value: list.length },

@@ -1,8 +1,14 @@
-import type { ChainState, SubnetState } from './chain-state.js';
+import type { AxonState, ChainState, SubnetState } from './chain-state.js';
 import type { DevAccount } from './dev-accounts.js';
 import type { DevnetOptions } from './devnet-options.js';
 
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
+
+/** An `axons` option entry as the chain stores it (served at block 0 by genesis). */
+function axonAtGenesis(axon: DevnetOptions['axons'] extends (infer T)[] | undefined ? T : never): AxonState | null {
+  if (axon === null || axon === undefined) return null;
+  return { block: 0n, version: axon.version, ip: axon.ip, port: axon.port, ipType: axon.ipType, protocol: axon.protocol, placeholder1: 0, placeholder2: 0 };
+}
 
 /**
  * Builds the genesis state from options and dev accounts: one subnet with `neurons` registered at block 0,
@@ -26,6 +32,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     validatorPermit: options.permits?.[a.uid] ?? a.uid < options.validators,
     active: true,
     blockAtRegistration: 0n,
+    axon: axonAtGenesis(options.axons?.[a.uid] ?? null),
   }));
   const parentKeys = new Map<string, [bigint, string][]>();
   const childKeys = new Map<string, [bigint, string][]>();
@@ -59,6 +66,8 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     lastUpdate: new Map(),
     parentKeys,
     childKeys,
+    axons: new Map(),
+    servingRateLimit: options.servingRateLimit,
     weights: new Map(),
     weightCommits: new Map(),
     timelockedCommits: new Map(),

@@ -4,6 +4,8 @@ import { blake2AsU8a } from '@polkadot/util-crypto';
 import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
 import { stakeWeightOf } from './stake-weight.js';
+import type { ServeAxonCall } from './axon-rules.js';
+import { serveAxon, serveAxonPoolGuard } from './axon-rules.js';
 import { currentEpochWithLookahead, inRevealRange, isCommitExpired, isRevealTooEarly, legacyEpochIndex, legacyRevealBlocks } from './epoch-rules.js';
 
 /** A decoded call the devnet's runtime executes. Accounts are 0x hex public keys; u64s are bigints. */
@@ -31,6 +33,7 @@ export type DevnetCall =
       versionKeys: bigint[];
     }
   | { kind: 'commit_timelocked_weights'; netuid: number; mecid: number; commit: string; revealRound: bigint; version: number }
+  | ServeAxonCall
   | { kind: 'remark'; withEvent: boolean; remark: string };
 
 /** A runtime event to encode: pallet, variant name and positional field values. */
@@ -177,6 +180,8 @@ export function poolGuard(state: ChainState, now: bigint, who: string, call: Dev
   switch (call.kind) {
     case 'remark':
       return null;
+    case 'serve_axon':
+      return serveAxonPoolGuard(state, now, who, call);
     case 'batch_set_weights':
       if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
         return CUSTOM_ERROR.InputLengthsUnequal;
@@ -409,6 +414,8 @@ export function dispatchCall(state: ChainState, now: bigint, who: string, call: 
         ok: true,
         events: call.withEvent ? [{ pallet: 'System', name: 'Remarked', fields: [who, u8aToHex(blake2AsU8a(hexToU8a(call.remark), 256))] }] : [],
       };
+    case 'serve_axon':
+      return serveAxon(state, now, who, call);
     case 'set_weights': {
       const subnet = state.subnets.get(call.netuid);
       if (subnet?.commitRevealEnabled === true) return { ok: false, error: 'CommitRevealEnabled', events: [] };

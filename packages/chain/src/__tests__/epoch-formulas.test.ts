@@ -47,6 +47,11 @@ function snapshotAt(s: OracleSubnet, st: OracleState, mecid: number): MetagraphS
     validatorPermit: [],
     lastUpdate: [],
     blockAtRegistration: [],
+    axons: [],
+    incentive: null,
+    dividends: null,
+    trust: null,
+    consensus: null,
     ownerHotkey: null,
     hyperparameters: {
       tempo: s.tempo,

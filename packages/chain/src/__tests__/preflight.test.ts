@@ -6,7 +6,7 @@ import { preflight } from '../preflight.js';
 const hotkeys = ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y'];
 const snap = (over: Partial<MetagraphSnapshot> = {}, hp: Partial<MetagraphSnapshot['hyperparameters']> = {}): MetagraphSnapshot => ({
   netuid: 1, mecid: 0, netuidIndex: 1, block: 100n, blockHash: '0x', n: 3, hotkeys, coldkeys: hotkeys, stakes: [10n, 10n, 0n], stakeWeights: [], stakeSource: 'storage',
-  validatorPermit: [true, false, false], lastUpdate: [0n, 0n, 0n], blockAtRegistration: [0n, 0n, 0n], ownerHotkey: null,
+  validatorPermit: [true, false, false], lastUpdate: [0n, 0n, 0n], blockAtRegistration: [0n, 0n, 0n], axons: [null, null, null], incentive: null, dividends: null, trust: null, consensus: null, ownerHotkey: null,
   hyperparameters: { tempo: 360, weightsRateLimit: 100n, weightsVersionKey: 0n, minAllowedWeights: 1, stakeThreshold: 5n, commitRevealEnabled: false, commitRevealVersion: 2, revealPeriodEpochs: 1n, mechanismCount: 1, ...hp },
   epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
   ...over,

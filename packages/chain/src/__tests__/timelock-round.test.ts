@@ -22,6 +22,11 @@ function snapshot(epoch: MetagraphSnapshot['epoch'], n = 8): MetagraphSnapshot {
     validatorPermit: [],
     lastUpdate: [],
     blockAtRegistration: [],
+    axons: [],
+    incentive: null,
+    dividends: null,
+    trust: null,
+    consensus: null,
     ownerHotkey: null,
     hyperparameters: {
       tempo: 10,
