@@ -132,6 +132,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   const sockets = createSocketCapture();
   const openSocket = (): Promise<void> => sockets.capture(() => provider.connect(), () => provider.endpoint);
   let switching = false;
+  let holdUntil = 0;
   let closed = false;
   let attempt = 0;
   let reconnectCount = 0;
@@ -214,6 +215,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
         if (n > bestSeen) {
           bestSeen = n;
           lastAdvanceAt = lastHeadAt;
+          holdUntil = 0;
         }
       }),
       requestTimeoutMs,
@@ -224,21 +226,39 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   }
   let watchdog: NodeJS.Timeout | undefined;
   if (staleHeadMs > 0) {
+    const probeMs = Math.min(requestTimeoutMs, staleHeadMs);
+    const switchEndpoint = (frozen: boolean): void => {
+      log.warn?.('no new head; switching endpoint', { staleMs: Date.now() - lastHeadAt, endpoint: redactUrl(provider.endpoint), frozen });
+      lastHeadAt = Date.now();
+      // a frozen node never answers the closing handshake (ws waits 30 s for it): terminate its socket; a live
+      // one closes politely, delivering the answers already on their way
+      const terminated = frozen && sockets.terminate();
+      if (!terminated) void provider.disconnect().catch(() => undefined);
+    };
     watchdog = setInterval(
       () => {
-        if (closed || !provider.isConnected) return;
-        if (switching && Date.now() - lastHeadAt > staleHeadMs) {
-          // the terminated socket never reported its close: fall back to a normal close
+        if (closed || !provider.isConnected || Date.now() < holdUntil) return;
+        if (switching && Date.now() - lastHeadAt > staleHeadMs + probeMs) {
+          // a terminated socket that never reported its close: fall back to a normal close
           lastHeadAt = Date.now();
           void provider.disconnect().catch(() => undefined);
         } else if (!switching && Date.now() - lastHeadAt > staleHeadMs) {
-          log.warn?.('no new head; switching endpoint', { staleMs: Date.now() - lastHeadAt, endpoint: redactUrl(provider.endpoint) });
-          lastHeadAt = Date.now();
           switching = true;
-          // terminate, never wait for a closing handshake the frozen node will not answer (ws waits 30 s)
-          const terminated = sockets.terminate();
-          log.debug?.('terminated socket', { terminated });
-          if (!terminated) void provider.disconnect().catch(() => undefined);
+          lastHeadAt = Date.now();
+          // frozen (no answer within min(requestTimeoutMs, staleHeadMs)) or only stalled (answers, no new block)?
+          withTimeout(provider.send('chain_getHeader', []), probeMs, 'chain_getHeader probe').then(
+            () => {
+              if (closed) return;
+              switchEndpoint(false);
+              // the only endpoint answers but its chain does not move: one fresh socket may revive a dead head
+              // subscription; reconnecting again and again would only starve the reads, so the watchdog then
+              // waits for a new block (headStale() keeps refusing submissions meanwhile)
+              if (endpoints.length === 1) holdUntil = Number.POSITIVE_INFINITY;
+            },
+            () => {
+              if (!closed) switchEndpoint(true);
+            },
+          );
         }
       },
       Math.max(50, Math.min(1_000, Math.floor(staleHeadMs / 4))),
@@ -261,7 +281,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
             // typed, redacted, never the raw error: a socket message names the endpoint, credentials included
             throw requestError(error, { label, stage: idempotent ? 'read' : 'submit', timeoutMs, endpoints: redacted });
           }
-          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label });
+          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label, reason: redactText(error instanceof Error ? error.message : String(error)) });
           await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
         }
       }

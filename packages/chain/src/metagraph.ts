@@ -130,45 +130,52 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
   const netuid = options.netuid;
   const mecid = options.mecid ?? 0;
   const netuidIndex = mechanismStorageIndex(netuid, mecid);
-  return connection.request('metagraph', async (api) => {
-    const header = options.at === undefined ? await api.rpc.chain.getHeader() : await api.rpc.chain.getHeader(options.at);
-    const blockHash = header.hash.toHex();
-    const block = header.number.toBigInt();
-    const at = await api.at(blockHash);
+  // one block hash; the reads are split into stages, each retried on its own after a reconnect, so a read
+  // interrupted by a socket switch resumes instead of starting over
+  const header = await connection.request('metagraph head', (api) => (options.at === undefined ? api.rpc.chain.getHeader() : api.rpc.chain.getHeader(options.at)));
+  const blockHash = header.hash.toHex();
+  const block = header.number.toBigInt();
+  const stage = <T>(label: string, run: (at: ApiAt) => Promise<T>): Promise<T> => connection.request(`metagraph ${label}`, async (api) => run(await api.at(blockHash)));
+  const { n, uids, hotkeys } = await stage('keys', async (at) => {
     const added = entry(at, 'networksAdded');
     if (added && String(await added(netuid)) !== 'true') {
       throw chainError('SubnetNotExists', `netuid ${netuid} does not exist at block ${block}`, { stage: 'read', path: 'netuid', value: netuid });
     }
-    const n = Number(toBig(await required(at, 'subnetworkN')(netuid)));
-    const uids = Array.from({ length: n }, (_v, i) => i);
-    const hotkeys = (await required(at, 'keys').multi(uids.map((u) => [netuid, u]))).map((v) => String(v));
-    const optional = async (name: string, ...args: unknown[]): Promise<unknown> => {
-      const fn = entry(at, name);
-      return fn ? fn(...args) : undefined;
-    };
-    const perUid = async (name: string, key: number): Promise<number[] | null> => {
-      const fn = entry(at, name);
-      return fn === undefined ? null : toList(await fn(key)).map((v) => Number(toBig(v)));
-    };
-    const axonsFn = entry(at, 'axons');
-    const [axonsRaw, incentive, dividends, trust, consensus] = await Promise.all([
-      axonsFn === undefined ? Promise.resolve(hotkeys.map(() => undefined)) : axonsFn.multi(hotkeys.map((h) => [netuid, h])),
-      perUid('incentive', netuidIndex),
-      perUid('dividends', netuid),
-      perUid('trust', netuid),
-      perUid('consensus', netuid),
-    ]);
-    const [coldkeysRaw, bar, permitRaw, lastUpdateRaw, stakes] = await Promise.all([
-      entry(at, 'owner') ? required(at, 'owner').multi(hotkeys) : Promise.resolve(hotkeys.map(() => '')),
-      required(at, 'blockAtRegistration').multi(uids.map((u) => [netuid, u])),
-      required(at, 'validatorPermit')(netuid),
-      required(at, 'lastUpdate')(netuidIndex),
-      readStakeWeights(at, netuid, hotkeys),
-    ]);
-    const permits = toList(permitRaw).map((p) => String(p) === 'true');
-    const lastUpdate = toList(lastUpdateRaw).map(toBig);
-    const [tempo, rateLimit, versionKey, minAllowed, threshold, crEnabled, crVersion, revealPeriod, mechCount, ownerHotkey, epochIndex, lastEpoch, pendingAt, sinceStep] =
-      await Promise.all([
+    const count = Number(toBig(await required(at, 'subnetworkN')(netuid)));
+    const all = Array.from({ length: count }, (_v, i) => i);
+    return { n: count, uids: all, hotkeys: (await required(at, 'keys').multi(all.map((u) => [netuid, u]))).map((v) => String(v)) };
+  });
+  const optionalAt = async (at: ApiAt, name: string, ...args: unknown[]): Promise<unknown> => {
+    const fn = entry(at, name);
+    return fn ? fn(...args) : undefined;
+  };
+  const perUid = async (at: ApiAt, name: string, key: number): Promise<number[] | null> => {
+    const fn = entry(at, name);
+    return fn === undefined ? null : toList(await fn(key)).map((v) => Number(toBig(v)));
+  };
+  const [[axonsRaw, incentive, dividends, trust, consensus], [coldkeysRaw, bar, permitRaw, lastUpdateRaw], stakes, params] = await Promise.all([
+    stage('axons and metrics', (at) => {
+      const axonsFn = entry(at, 'axons');
+      return Promise.all([
+        axonsFn === undefined ? Promise.resolve(hotkeys.map(() => undefined)) : axonsFn.multi(hotkeys.map((h) => [netuid, h])),
+        perUid(at, 'incentive', netuidIndex),
+        perUid(at, 'dividends', netuid),
+        perUid(at, 'trust', netuid),
+        perUid(at, 'consensus', netuid),
+      ]);
+    }),
+    stage('neurons', (at) =>
+      Promise.all([
+        entry(at, 'owner') ? required(at, 'owner').multi(hotkeys) : Promise.resolve(hotkeys.map(() => '')),
+        required(at, 'blockAtRegistration').multi(uids.map((u) => [netuid, u])),
+        required(at, 'validatorPermit')(netuid),
+        required(at, 'lastUpdate')(netuidIndex),
+      ]),
+    ),
+    stage('stake weights', (at) => readStakeWeights(at, netuid, hotkeys)),
+    stage('hyperparameters', (at) => {
+      const optional = (name: string, ...args: unknown[]): Promise<unknown> => optionalAt(at, name, ...args);
+      return Promise.all([
         required(at, 'tempo')(netuid),
         required(at, 'weightsSetRateLimit')(netuid),
         required(at, 'weightsVersionKey')(netuid),
@@ -184,6 +191,12 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
         optional('pendingEpochAt', netuid),
         optional('blocksSinceLastStep', netuid),
       ]);
+    }),
+  ]);
+  const permits = toList(permitRaw).map((p) => String(p) === 'true');
+  const lastUpdate = toList(lastUpdateRaw).map(toBig);
+  const [tempo, rateLimit, versionKey, minAllowed, threshold, crEnabled, crVersion, revealPeriod, mechCount, ownerHotkey, epochIndex, lastEpoch, pendingAt, sinceStep] = params;
+  {
     const opt = (v: unknown): bigint | null => (v === undefined || isNone(v) ? null : toBig(v));
     const owner = ownerHotkey === undefined || isNone(ownerHotkey) ? null : (ownerHotkey as { toString(): string }).toString();
     const snapshot: MetagraphSnapshot = {
@@ -222,5 +235,5 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
       epoch: Object.freeze({ subnetEpochIndex: opt(epochIndex), lastEpochBlock: opt(lastEpoch), pendingEpochAt: opt(pendingAt), blocksSinceLastStep: opt(sinceStep) }),
     };
     return Object.freeze(snapshot);
-  });
+  }
 }

@@ -36,7 +36,7 @@ afterEach(async () => {
   devnet = undefined;
 });
 
-describe('failover from a frozen endpoint', { timeout: 30_000 }, () => {
+describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
   it('completes within staleHeadMs + one request timeout, logs "switching endpoint" once, and prints no credential', async () => {
     devnet = await startDevnet({ blockTime: 100, keyType: 'ed25519' });
     proxy = await startFreezableProxy(devnet.port);

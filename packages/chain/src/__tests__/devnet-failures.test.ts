@@ -72,7 +72,7 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
     h.devnet.faults.reset();
     await h.devnet.produceBlocks(5);
     h.devnet.faults.dropNextExtrinsic();
-    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '4': 1 } }), 20)).rejects.toMatchObject({ code: 'CHAIN_EXTRINSIC_DROPPED' });
+    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '4': 1 } }), 50)).rejects.toMatchObject({ code: 'CHAIN_EXTRINSIC_DROPPED' });
   });
 
   it('fails with CHAIN_TIMELOCK_REQUIRED before signing when the subnet needs a timelocked version other than 4', async () => {

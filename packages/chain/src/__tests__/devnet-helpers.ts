@@ -95,7 +95,7 @@ export async function startHarness(
     drive,
     includeNext,
     signerFor,
-    nonceOf: async (address) => (await client.connection.api.rpc.system.accountNextIndex(address)).toBigInt(),
+    nonceOf: async (address) => (await client.connection.request('system_accountNextIndex', (api) => api.rpc.system.accountNextIndex(address))).toBigInt(),
     close: async () => {
       await client.close();
       await devnet.stop();
