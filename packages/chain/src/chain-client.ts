@@ -221,7 +221,7 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
   const pollMs = options.pollMs ?? 1_000;
   const mode = options.u16Mode ?? 'sum';
   const logger = options.logger;
-  const stakeCheck = options.stakeCheck ?? 'error';
+  const stakeCheck: unknown = options.stakeCheck ?? 'error';
   if (stakeCheck !== 'error' && stakeCheck !== 'warn') {
     throw chainError('InvalidInput', "stakeCheck is 'error' or 'warn'", { source: 'client', path: 'stakeCheck', value: stakeCheck });
   }

@@ -1,6 +1,5 @@
 import { ApiPromise, WsProvider } from '@polkadot/api';
 
-import { isSubnetError } from '@subnet/core';
 
 import { chainError } from './chain-error.js';
 import { redactUrl, resolveEndpoints } from './networks.js';

@@ -36,7 +36,8 @@ export function createSocketCapture(): SocketCapture {
     if (expected === undefined) return;
     const request = (message as { request?: { socket?: Destroyable | null; getHeader?(name: string): unknown; once?(event: 'socket', cb: (s: Destroyable) => void): void } })
       .request;
-    if (String(request?.getHeader?.('host') ?? '').toLowerCase() !== expected) return;
+    const host = request?.getHeader?.('host');
+    if (typeof host !== 'string' || host.toLowerCase() !== expected) return;
     expected = undefined;
     if (request?.socket) socket = request.socket;
     else

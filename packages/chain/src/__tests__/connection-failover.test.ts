@@ -13,7 +13,6 @@ import { startFreezableProxy } from './freezable-proxy.js';
 
 const SECRET = 'hunter2-secret';
 const printed: string[] = [];
-const originals = new Map<string, unknown>();
 
 // capture the console BEFORE the package installs its redaction over it: the redaction must sit between
 // @polkadot/api's logger and this sink
@@ -21,7 +20,6 @@ beforeEach(() => {
   printed.length = 0;
 });
 for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-  originals.set(method, console[method]);
   console[method] = (...args: unknown[]): void => {
     printed.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack ?? ''}` : String(a))).join(' '));
   };
