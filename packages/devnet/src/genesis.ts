@@ -6,7 +6,7 @@ const ZERO_HASH = `0x${'00'.repeat(32)}`;
 
 /** An `axons` option entry as the chain stores it (served at block 0 by genesis). */
 function axonAtGenesis(axon: DevnetOptions['axons'] extends (infer T)[] | undefined ? T : never): AxonState | null {
-  if (axon === null || axon === undefined) return null;
+  if (axon === null) return null;
   return { block: 0n, version: axon.version, ip: axon.ip, port: axon.port, ipType: axon.ipType, protocol: axon.protocol, placeholder1: 0, placeholder2: 0 };
 }
 

@@ -13,7 +13,9 @@ import { currentEpochWithLookahead, epochStep, nextEpochStartBlock, shouldRunEpo
 import type { ChainState } from '../chain-state.js';
 import { dispatchCall, maxUpscaleToU16, weightCommitHash } from '../weights-rules.js';
 
-const blockStep = (state: ChainState, block: bigint): void => epochStep(state.subnets.values(), block);
+const blockStep = (state: ChainState, block: bigint): void => {
+  epochStep(state.subnets.values(), block);
+};
 
 beforeAll(async () => {
   await cryptoWaitReady();
