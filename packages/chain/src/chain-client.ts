@@ -13,8 +13,10 @@ import type { ChainSigner } from './keys.js';
 import { readMetagraph, toBig } from './metagraph.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { preflight } from './preflight.js';
+import type { PreflightInput, PreflightResult } from './preflight.js';
 import { resolveWeights } from './resolve-weights.js';
 import type { WeightsInput } from './resolve-weights.js';
+import { v2CommitEpoch } from './epoch-schedule.js';
 import { epochAtBlock, revealWindow } from './reveal-window.js';
 import type { RevealWindow } from './reveal-window.js';
 import { submitExtrinsic } from './submit-extrinsic.js';
@@ -45,6 +47,12 @@ export interface ChainClientOptions extends Partial<ConnectOptions> {
   readonly pollMs?: number;
   /** Commit-reveal v4 (drand timelock): beacon (default: the chain's, else quicknet), clock, block time, reveal wait. */
   readonly timelock?: TimelockOptions;
+  /**
+   * `error` (default): a stake weight below `StakeThreshold` is refused before signing
+   * (`CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS`); `warn`: it is logged (`logger.warn`, with the stake breakdown) and
+   * the extrinsic is submitted anyway, so the chain decides.
+   */
+  readonly stakeCheck?: 'error' | 'warn';
 }
 
 /** Arguments of `setWeights`. */
@@ -213,6 +221,15 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
   const pollMs = options.pollMs ?? 1_000;
   const mode = options.u16Mode ?? 'sum';
   const logger = options.logger;
+  const stakeCheck: unknown = options.stakeCheck ?? 'error';
+  if (stakeCheck !== 'error' && stakeCheck !== 'warn') {
+    throw chainError('InvalidInput', "stakeCheck is 'error' or 'warn'", { source: 'client', path: 'stakeCheck', value: stakeCheck });
+  }
+  const checked = (input: Omit<PreflightInput, 'stakeCheck'>): PreflightResult => {
+    const result = preflight({ ...input, stakeCheck });
+    for (const w of result.warnings) logger?.warn?.(`preflight warning (stakeCheck: warn): ${w.message}`, { code: w.code, context: w.context });
+    return result;
+  };
 
   const submit = (label: string, build: (api: ApiPromise) => SubmittableExtrinsic<'promise'>, wait: 'inBlock' | 'finalized'): Promise<Inclusion> =>
     submitExtrinsic(connection, signer, build, { wait, eraPeriod, timeoutMs, pollMs, label, logger });
@@ -266,7 +283,7 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
   };
 
   const reveal = async (commit: PendingCommit, snapshot: MetagraphSnapshot, uid: number, wait: 'inBlock' | 'finalized'): Promise<WeightsSubmission> => {
-    const check = preflight({ snapshot, hotkey: signer.address, uids: commit.uids, values: commit.values, versionKey: commit.versionKey, kind: 'reveal' });
+    const check = checked({ snapshot, hotkey: signer.address, uids: commit.uids, values: commit.values, versionKey: commit.versionKey, kind: 'reveal' });
     const first = check.errors[0];
     if (first) throw first;
     const call = pick(commit.mecid, 'revealMechanismWeights', 'revealWeights');
@@ -309,7 +326,8 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
     const list = option.isSome === false ? [] : Array.from((option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<unknown>>);
     return list.map((entry) => {
       const fields = Array.from(entry);
-      return { hash: String(fields[0]), epoch: toBig(fields[1]) };
+      // field 1 is the commit block on the legacy runtime, the commit epoch on the stateful one
+      return { hash: String(fields[0]), epoch: v2CommitEpoch(snapshot, toBig(fields[1])) };
     });
   };
 
@@ -346,7 +364,7 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       }
       const versionKey = requestedVersion ?? hp.weightsVersionKey;
       const kind = hp.commitRevealEnabled ? 'commit' : 'set';
-      const check = preflight({ snapshot, hotkey: signer.address, uids: converted.uids, values: converted.values, versionKey, kind });
+      const check = checked({ snapshot, hotkey: signer.address, uids: converted.uids, values: converted.values, versionKey, kind });
       const first = check.errors[0];
       if (first) throw first;
       const uid = check.uid ?? -1;

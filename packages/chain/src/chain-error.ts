@@ -65,11 +65,14 @@ export function chainError(
  * @param section - the pallet name from the metadata (`SubtensorModule`)
  * @param name - the error variant name (`SettingWeightsTooFast`)
  * @param extra - context to add (block hash, extrinsic hash, ...)
- * @returns `CHAIN_<UPPER_SNAKE(name)>` for every known weights error, else `CHAIN_UNKNOWN_MODULE_ERROR`
+ * @returns `CHAIN_<UPPER_SNAKE(name)>` for every `SubtensorModule` error, else `CHAIN_UNKNOWN_MODULE_ERROR` (another
+ *   pallet's error, `context.chainName` = `Pallet.Name`)
  * @example mapModuleError('SubtensorModule', 'DuplicateUids').code // 'CHAIN_DUPLICATE_UIDS'
  */
 export function mapModuleError(section: string, name: string, extra: Partial<ChainErrorContext> = {}): ChainError {
-  return chainError(name, `the chain rejected the extrinsic in the block (${section}.${name})`, {
+  // only SubtensorModule's names are this package's codes: another pallet's error of the same name is not one
+  const subtensor = section.toLowerCase() === 'subtensormodule';
+  return chainError(subtensor ? name : `${section}.${name}`, `the chain rejected the extrinsic in the block (${section}.${name})`, {
     source: 'module',
     section,
     ...extra,

@@ -1,9 +1,14 @@
 import { ApiPromise, WsProvider } from '@polkadot/api';
 
-import { isSubnetError } from '@subnet/core';
 
 import { chainError } from './chain-error.js';
 import { redactUrl, resolveEndpoints } from './networks.js';
+import { installConsoleRedaction } from './console-redaction.js';
+import { redactText } from './redact-text.js';
+import { createSocketCapture } from './socket-capture.js';
+import { isTransportError, requestError } from './request-error.js';
+
+export { isTransportError } from './request-error.js';
 import type { NetworkInput } from './networks.js';
 
 /**
@@ -77,11 +82,6 @@ export interface ChainConnection {
  * @throws SubnetError `CHAIN_REQUEST_TIMEOUT` when the limit passes first
  * @example await withTimeout(api.rpc.chain.getHeader(), 5000, 'chain_getHeader')
  */
-/** Whether an error is the socket going away (as @polkadot/api reports it), not an answer from the node. */
-export function isTransportError(error: unknown): boolean {
-  return !isSubnetError(error) && /disconnected|not connected|websocket|abnormal closure/i.test(error instanceof Error ? error.message : String(error));
-}
-
 export async function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
@@ -102,9 +102,6 @@ function socketErrorMessage(error: unknown): string {
   return 'socket error';
 }
 
-function redactText(text: string): string {
-  return text.replace(/(wss?:\/\/)[^/@\s]*@/gi, '$1***@').replace(/(wss?:\/\/[^\s?]*)\?\S*/gi, '$1?***');
-}
 
 /**
  * Connects to Subtensor: resolves network names, opens one WebSocket (rotating through the endpoints on
@@ -129,7 +126,12 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   const log = options.logger ?? {};
   const redacted = Object.freeze(endpoints.map(redactUrl));
 
+  installConsoleRedaction();
   const provider = new WsProvider([...endpoints], false, {}, requestTimeoutMs);
+  const sockets = createSocketCapture();
+  const openSocket = (): Promise<void> => sockets.capture(() => provider.connect(), () => provider.endpoint);
+  let switching = false;
+  let holdUntil = 0;
   let closed = false;
   let attempt = 0;
   let reconnectCount = 0;
@@ -147,13 +149,17 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       if (closed) return;
-      provider.connect().catch(() => {
+      openSocket().catch(() => {
         scheduleReconnect();
       });
     }, delay);
   };
-  const offDisconnected = provider.on('disconnected', scheduleReconnect);
+  const offDisconnected = provider.on('disconnected', () => {
+    switching = false;
+    scheduleReconnect();
+  });
   const offConnected = provider.on('connected', () => {
+    switching = false;
     if (everConnected) reconnectCount += 1;
     everConnected = true;
     attempt = 0;
@@ -177,8 +183,9 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
       // already closed
     }
     offError();
+    sockets.dispose();
   };
-  provider.connect().catch(() => {
+  openSocket().catch(() => {
     scheduleReconnect();
   });
   try {
@@ -207,6 +214,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
         if (n > bestSeen) {
           bestSeen = n;
           lastAdvanceAt = lastHeadAt;
+          holdUntil = 0;
         }
       }),
       requestTimeoutMs,
@@ -217,13 +225,39 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   }
   let watchdog: NodeJS.Timeout | undefined;
   if (staleHeadMs > 0) {
+    const probeMs = Math.min(requestTimeoutMs, staleHeadMs);
+    const switchEndpoint = (frozen: boolean): void => {
+      log.warn?.('no new head; switching endpoint', { staleMs: Date.now() - lastHeadAt, endpoint: redactUrl(provider.endpoint), frozen });
+      lastHeadAt = Date.now();
+      // a frozen node never answers the closing handshake (ws waits 30 s for it): terminate its socket; a live
+      // one closes politely, delivering the answers already on their way
+      const terminated = frozen && sockets.terminate();
+      if (!terminated) void provider.disconnect().catch(() => undefined);
+    };
     watchdog = setInterval(
       () => {
-        if (closed || !provider.isConnected) return;
-        if (Date.now() - lastHeadAt > staleHeadMs) {
-          log.warn?.('no new head; switching endpoint', { staleMs: Date.now() - lastHeadAt, endpoint: redactUrl(provider.endpoint) });
+        if (closed || !provider.isConnected || Date.now() < holdUntil) return;
+        if (switching && Date.now() - lastHeadAt > staleHeadMs + probeMs) {
+          // a terminated socket that never reported its close: fall back to a normal close
           lastHeadAt = Date.now();
           void provider.disconnect().catch(() => undefined);
+        } else if (!switching && Date.now() - lastHeadAt > staleHeadMs) {
+          switching = true;
+          lastHeadAt = Date.now();
+          // frozen (no answer within min(requestTimeoutMs, staleHeadMs)) or only stalled (answers, no new block)?
+          withTimeout(provider.send('chain_getHeader', []), probeMs, 'chain_getHeader probe').then(
+            () => {
+              if (closed) return;
+              switchEndpoint(false);
+              // the only endpoint answers but its chain does not move: one fresh socket may revive a dead head
+              // subscription; reconnecting again and again would only starve the reads, so the watchdog then
+              // waits for a new block (headStale() keeps refusing submissions meanwhile)
+              if (endpoints.length === 1) holdUntil = Number.POSITIVE_INFINITY;
+            },
+            () => {
+              if (!closed) switchEndpoint(true);
+            },
+          );
         }
       },
       Math.max(50, Math.min(1_000, Math.floor(staleHeadMs / 4))),
@@ -242,19 +276,11 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
           return await withTimeout(run(api), Math.max(1, deadline - Date.now()), label);
         } catch (error) {
           const transport = isTransportError(error);
-          if (!transport || !idempotent) throw error;
-          if (Date.now() >= deadline) {
-            // Gave up waiting for the socket to come back: a typed error, never the raw socket message
-            // (it names the endpoint, credentials included).
-            throw chainError('ConnectionLost', `${label} failed: the connection dropped and did not come back within ${timeoutMs} ms`, {
-              source: 'client',
-              stage: 'read',
-              label,
-              timeoutMs,
-              endpoints: redacted,
-            });
+          if (!transport || !idempotent || Date.now() >= deadline) {
+            // typed, redacted, never the raw error: a socket message names the endpoint, credentials included
+            throw requestError(error, { label, stage: idempotent ? 'read' : 'submit', timeoutMs, endpoints: redacted });
           }
-          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label });
+          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label, reason: redactText(error instanceof Error ? error.message : String(error)) });
           await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
         }
       }

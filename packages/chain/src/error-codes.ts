@@ -70,6 +70,138 @@ const moduleRows: readonly (readonly [string, boolean, string])[] = [
   ['DynamicTempoBlockedByCommitReveal', false, 'Subnet owner setting blocked by commit-reveal (admin call).'],
 ];
 
+/**
+ * Every other `SubtensorModule` error (finney spec 393 metadata and Subtensor main 14bc6f9f9
+ * `pallets/subtensor/src/macros/errors.rs`), so that no module error is untyped: not raised by weights calls;
+ * each keeps its chain name (`CHAIN_` + upper snake case). Added after every other table, so a name that is
+ * also a pool or client error keeps that row.
+ */
+const otherModuleNames: readonly string[] = [
+  'RootNetworkDoesNotExist',
+  'InvalidIpType',
+  'InvalidIpAddress',
+  'InvalidPort',
+  'HotKeyAccountNotExists',
+  'HotKeyNotRegisteredInNetwork',
+  'NonAssociatedColdKey',
+  'NotEnoughStake',
+  'NotEnoughStakeToWithdraw',
+  'NotEnoughStakeToSetChildkeys',
+  'NotEnoughBalanceToStake',
+  'BalanceWithdrawalError',
+  'ZeroBalanceAfterWithdrawn',
+  'TooManyRegistrationsThisBlock',
+  'HotKeyAlreadyRegisteredInSubNet',
+  'NewHotKeyIsSameWithOld',
+  'InvalidWorkBlock',
+  'InvalidDifficulty',
+  'InvalidSeal',
+  'HotKeyAlreadyDelegate',
+  'ServingRateLimitExceeded',
+  'NetworkTxRateLimitExceeded',
+  'DelegateTxRateLimitExceeded',
+  'HotKeySetTxRateLimitExceeded',
+  'StakingRateLimitExceeded',
+  'SubNetRegistrationDisabled',
+  'TooManyRegistrationsThisInterval',
+  'TransactorAccountShouldBeHotKey',
+  'FaucetDisabled',
+  'NotSubnetOwner',
+  'RegistrationNotPermittedOnRootSubnet',
+  'StakeTooLowForRoot',
+  'AllNetworksInImmunity',
+  'NotEnoughBalanceToPaySwapHotKey',
+  'NotRootSubnet',
+  'NoNeuronIdAvailable',
+  'DelegateTakeTooLow',
+  'DelegateTakeTooHigh',
+  'LiquidAlphaDisabled',
+  'AlphaHighTooLow',
+  'AlphaLowOutOfRange',
+  'ColdKeyAlreadyAssociated',
+  'NotEnoughBalanceToPaySwapColdKey',
+  'InvalidChild',
+  'DuplicateChild',
+  'ProportionOverflow',
+  'TooManyChildren',
+  'TxRateLimitExceeded',
+  'ColdkeySwapAnnouncementNotFound',
+  'ColdkeySwapTooEarly',
+  'ColdkeySwapReannouncedTooEarly',
+  'AnnouncedColdkeyHashDoesNotMatch',
+  'ColdkeySwapAlreadyDisputed',
+  'NewColdKeyIsHotkey',
+  'InvalidChildkeyTake',
+  'TxChildkeyTakeRateLimitExceeded',
+  'InvalidIdentity',
+  'CannotUnstakeLock',
+  'SubnetNotExists',
+  'AmountTooLow',
+  'InsufficientLiquidity',
+  'SlippageTooHigh',
+  'TransferDisallowed',
+  'ActivityCutoffTooLow',
+  'CallDisabled',
+  'FirstEmissionBlockNumberAlreadySet',
+  'NeedWaitingMoreBlocksToStarCall',
+  'NotEnoughAlphaOutToRecycle',
+  'CannotBurnOrRecycleOnRootSubnet',
+  'UnableToRecoverPublicKey',
+  'InvalidRecoveredPublicKey',
+  'SubtokenDisabled',
+  'HotKeySwapOnSubnetIntervalNotPassed',
+  'ZeroMaxStakeAmount',
+  'SameNetuid',
+  'InsufficientBalance',
+  'StakingOperationRateLimitExceeded',
+  'InvalidLeaseBeneficiary',
+  'LeaseCannotEndInThePast',
+  'LeaseNetuidNotFound',
+  'LeaseDoesNotExist',
+  'LeaseHasNoEndBlock',
+  'LeaseHasNotEnded',
+  'Overflow',
+  'BeneficiaryDoesNotOwnHotkey',
+  'ExpectedBeneficiaryOrigin',
+  'AdminActionProhibitedDuringWeightsWindow',
+  'SymbolDoesNotExist',
+  'SymbolAlreadyInUse',
+  'InvalidValue',
+  'SubnetLimitReached',
+  'CannotAffordLockCost',
+  'EvmKeyAssociateRateLimitExceeded',
+  'SameAutoStakeHotkeyAlreadySet',
+  'UidMapCouldNotBeCleared',
+  'TrimmingWouldExceedMaxImmunePercentage',
+  'ChildParentInconsistency',
+  'InvalidNumRootClaim',
+  'InvalidRootClaimThreshold',
+  'InvalidSubnetNumber',
+  'VotingPowerTrackingNotEnabled',
+  'InvalidVotingPowerEmaAlpha',
+  'PrecisionLoss',
+  'Deprecated',
+  'AddStakeBurnRateLimitExceeded',
+  'ColdkeySwapAnnounced',
+  'ColdkeySwapDisputed',
+  'ColdkeySwapClearTooEarly',
+  'DisabledTemporarily',
+  'NewHotKeyNotCleanForRootSwap',
+  'StakeUnavailable',
+  'RegistrationPriceLimitExceeded',
+  'LockHotkeyMismatch',
+  'InsufficientStakeForLock',
+  'NoExistingLock',
+  'ActiveLockExists',
+  'CannotUseSystemAccount',
+  'UnlockAmountTooHigh',
+  'TempoOutOfBounds',
+  'ActivityCutoffFactorMilliOutOfBounds',
+  'EpochTriggerAlreadyPending',
+  'AutoEpochAlreadyImminent',
+  'AccountRejectsLockedAlpha',
+];
+
 /** `InvalidTransaction::Custom(N)` of Subtensor's transaction extension, by N (README 2.3). */
 const poolCustomRows: readonly (readonly [number, string, boolean, string, readonly string[]])[] = [
   [0, 'ColdkeyInSwapSchedule', false, 'The coldkey is scheduled for a swap: wait for the swap to finish.', []],
@@ -147,6 +279,8 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['TimelockRevealMissing', false, 'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.'],
   ['TimelockRevealTimeout', true, 'The timelocked commit is still queued after the wait (chain stalled or reveal epoch far away): call confirmTimelockedReveal again later.'],
   ['ConnectionLost', true, 'The socket dropped and no endpoint came back within the request time limit: the node or network is down; the client keeps reconnecting, retry later.'],
+  ['NodeRejected', false, 'The node refused the request with a JSON-RPC error (context.rpcCode, context.rpcMessage), e.g. 1002 verification failed or -32603 internal error: nothing was included; read the message, fix the cause, then retry.'],
+  ['RequestFailed', true, 'A read failed with an error that is neither a node rejection nor a dropped socket (context.reason, redacted): retry; report it if it persists.'],
 ];
 
 function buildTable(): ReadonlyMap<string, ChainErrorInfo> {
@@ -159,6 +293,7 @@ function buildTable(): ReadonlyMap<string, ChainErrorInfo> {
   for (const [, name, retry, advice] of poolCustomRows) add(name, 'pool', retry, advice);
   for (const [name, retry, advice] of poolStandardRows) add(name, 'pool', retry, advice);
   for (const [name, retry, advice] of clientRows) add(name, 'client', retry, advice);
+  for (const name of otherModuleNames) add(name, 'module', false, `Not a weights error: SubtensorModule.${name} (see the Subtensor source, macros/errors.rs).`);
   return table;
 }
 
@@ -167,6 +302,9 @@ export const CHAIN_ERRORS: ReadonlyMap<string, ChainErrorInfo> = buildTable();
 
 /** The Subtensor module error names that concern weights (README 2.2/2.4), in the chain's declaration order. */
 export const MODULE_ERROR_NAMES: readonly string[] = Object.freeze(moduleRows.map((row) => row[0]));
+
+/** Every `SubtensorModule` error name this package types (weights errors first, then every other). */
+export const SUBTENSOR_MODULE_ERROR_NAMES: readonly string[] = Object.freeze([...moduleRows.map((row) => row[0]), ...otherModuleNames]);
 
 /** One row of the `Custom error: N` table. */
 export interface PoolCustomError {

@@ -43,3 +43,9 @@ export { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord }
 export type { PreparedTimelockedCommit, TimelockedCommitRecord } from './timelock-commit.js';
 export { confirmTimelockedReveal } from './timelock-reveal.js';
 export type { ConfirmRevealOptions, TimelockedReveal, TimelockMissReason } from './timelock-reveal.js';
+export { epochRuntime, legacyEpochIndex, legacyShouldRunEpoch, v2CommitEpoch } from './epoch-schedule.js';
+export type { EpochRuntime } from './epoch-schedule.js';
+export { predictLegacyRevealRound } from './timelock-round-legacy.js';
+export type { LegacyRevealRoundInput } from './timelock-round-legacy.js';
+export { stakeWeight } from './stake-weight.js';
+export type { StakeLink, StakeWeight, StakeWeightInput } from './stake-weight.js';

@@ -1,3 +1,6 @@
+import type { AxonInfo } from './axon-info.js';
+import type { StakeWeight } from './stake-weight.js';
+
 /** The hyperparameters that weight setting depends on, read at the snapshot block. */
 export interface WeightHyperparameters {
   /** Blocks per epoch. */
@@ -41,14 +44,30 @@ export interface MetagraphSnapshot {
   readonly n: number;
   readonly hotkeys: readonly string[];
   readonly coldkeys: readonly string[];
-  /** Stake weight per uid in rao (what the chain compares with `StakeThreshold`). */
+  /** Stake weight per uid in rao (what the chain compares with `StakeThreshold`): `stakeWeights[uid].total`. */
   readonly stakes: readonly bigint[];
-  /** `runtime-api`: the chain's own stake weight (incl. parent/child and TAO weight); `storage`: `TotalHotkeyAlpha` only. */
-  readonly stakeSource: 'runtime-api' | 'storage';
+  /** Per uid: own and inherited alpha, own and inherited root TAO, `TaoWeight` and the total (`stakeWeight`). */
+  readonly stakeWeights: readonly StakeWeight[];
+  /**
+   * `stake-weight`: the chain's stake weight computed from storage read at the snapshot block (own alpha,
+   * parent/child inheritance, root TAO x TaoWeight); `storage`: own `TotalHotkeyAlpha` only (a runtime without
+   * ParentKeys / ChildKeys / TaoWeight); `runtime-api`: reserved.
+   */
+  readonly stakeSource: 'stake-weight' | 'runtime-api' | 'storage';
   readonly validatorPermit: readonly boolean[];
   /** `LastUpdate[netuid_index]` per uid. */
   readonly lastUpdate: readonly bigint[];
   readonly blockAtRegistration: readonly bigint[];
+  /** `Axons[(netuid, hotkey)]` per uid, null when the hotkey never served. */
+  readonly axons: readonly (AxonInfo | null)[];
+  /**
+   * Per uid where the runtime has the item (else null): `Incentive[netuid_index]`, `Dividends[netuid]`,
+   * `Trust[netuid]`, `Consensus[netuid]` as the chain stores them (u16 fractions of 65535).
+   */
+  readonly incentive: readonly number[] | null;
+  readonly dividends: readonly number[] | null;
+  readonly trust: readonly number[] | null;
+  readonly consensus: readonly number[] | null;
   /** `SubnetOwnerHotkey[netuid]`, or null when unset or absent from the runtime. */
   readonly ownerHotkey: string | null;
   readonly hyperparameters: WeightHyperparameters;

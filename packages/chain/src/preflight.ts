@@ -1,5 +1,6 @@
 import { chainError } from './chain-error.js';
 import type { ChainError } from './chain-error.js';
+import { epochRuntime } from './epoch-schedule.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 
 /** What is about to be submitted. */
@@ -18,12 +19,20 @@ export interface PreflightInput {
    * CommittingWeightsTooFast, and the checks the later reveal will run) or `reveal` (no rate limit).
    */
   readonly kind: 'set' | 'commit' | 'reveal';
+  /**
+   * `error` (default): stake below `StakeThreshold` fails the preflight; `warn`: it is reported in `warnings`
+   * and the submission goes ahead (the chain decides; an operator's override when the stake weight is
+   * computed differently from the chain's).
+   */
+  readonly stakeCheck?: 'error' | 'warn';
 }
 
 /** The preflight verdict: every failing check, in the chain's order; the first is what the chain would raise. */
 export interface PreflightResult {
   readonly ok: boolean;
   readonly errors: readonly ChainError[];
+  /** Checks turned into warnings (`stakeCheck: 'warn'`): they do not block the submission. */
+  readonly warnings: readonly ChainError[];
   /** The signer's uid, or null when not registered. */
   readonly uid: number | null;
   /** First block at which the rate limit lets this hotkey set (or commit) again; 0n when not limited. */
@@ -58,6 +67,11 @@ export function nextAllowedBlockFor(snapshot: MetagraphSnapshot, uid: number): b
  */
 export function preflight(input: PreflightInput): PreflightResult {
   const { snapshot, hotkey, uids, values, versionKey, kind } = input;
+  const stakeCheck: unknown = input.stakeCheck ?? 'error';
+  if (stakeCheck !== 'error' && stakeCheck !== 'warn') {
+    throw chainError('InvalidInput', "stakeCheck is 'error' or 'warn'", { source: 'client', path: 'stakeCheck', value: stakeCheck });
+  }
+  const warnings: ChainError[] = [];
   const hp = snapshot.hyperparameters;
   const errors: ChainError[] = [];
   const base = { stage: 'preflight' as const, netuid: snapshot.netuid, mecid: snapshot.mecid, block: snapshot.block };
@@ -87,16 +101,23 @@ export function preflight(input: PreflightInput): PreflightResult {
   if (uid === null) {
     fail('HotKeyNotRegisteredInSubNet', `hotkey ${hotkey} is not registered on netuid ${snapshot.netuid}`, { path: 'hotkey', value: hotkey });
   }
-  const isOwner = snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey;
+  // the owner hotkey passes the stake and permit checks only on Subtensor main (69627c0d5, after spec 393):
+  // decided with the epoch runtime, the one storage difference between the two runtimes finney can run
+  const isOwner = epochRuntime(snapshot.epoch) === 'stateful' && snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey;
   if (uid !== null && !isOwner) {
     const stake = snapshot.stakes[uid] ?? 0n;
     if (stake < hp.stakeThreshold) {
-      fail('NotEnoughStakeToSetWeights', `stake ${stake} is below StakeThreshold ${hp.stakeThreshold}`, {
+      const parts = snapshot.stakeWeights[uid];
+      const error = chainError('NotEnoughStakeToSetWeights', `stake weight ${stake} is below StakeThreshold ${hp.stakeThreshold}`, {
+        ...base,
         path: 'stake',
         value: stake,
         stakeThreshold: hp.stakeThreshold,
         stakeSource: snapshot.stakeSource,
+        ...(parts === undefined ? {} : { stakeWeight: parts }),
       });
+      if (stakeCheck === 'warn') warnings.push(error);
+      else errors.push(error);
     }
   }
   if (hp.weightsVersionKey !== 0n && versionKey < hp.weightsVersionKey) {
@@ -146,5 +167,5 @@ export function preflight(input: PreflightInput): PreflightResult {
       minAllowedWeights: hp.minAllowedWeights,
     });
   }
-  return Object.freeze({ ok: errors.length === 0, errors: Object.freeze(errors), uid, nextAllowedBlock: nextAllowed });
+  return Object.freeze({ ok: errors.length === 0, errors: Object.freeze(errors), warnings: Object.freeze(warnings), uid, nextAllowedBlock: nextAllowed });
 }

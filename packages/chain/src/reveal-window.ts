@@ -1,3 +1,4 @@
+import { legacyEpochIndex } from './epoch-schedule.js';
 import type { EpochState } from './metagraph-snapshot.js';
 
 /** What the reveal window computation needs from the chain at the head. */
@@ -9,6 +10,7 @@ export interface EpochInput {
   readonly epoch: EpochState;
 }
 
+/** `MAX_TEMPO` (Subtensor main `pallets/subtensor/src/lib.rs:1814`). */
 const MAX_BLOCKS_SINCE_LAST_STEP = 50_400n;
 
 /** The stateful epoch schedule (README 2.6) as the chain keeps it, plus the epoch index. */
@@ -31,12 +33,14 @@ function shouldRun(state: Schedule, tempo: bigint, block: bigint): boolean {
  * block sees afterwards (`current_epoch_with_lookahead`).
  */
 function step(state: Schedule, tempo: bigint, block: bigint): bigint {
+  // drain_pending raises BlocksSinceLastStep before it asks should_run_epoch (main run_coinbase.rs:363)
+  state.sinceStep += 1n;
   if (shouldRun(state, tempo, block)) {
     state.last = block;
     state.pending = 0n;
     state.sinceStep = 0n;
     state.index += 1n;
-  } else state.sinceStep += 1n;
+  }
   return state.index + (shouldRun(state, tempo, block) ? 1n : 0n);
 }
 
@@ -53,9 +57,7 @@ function step(state: Schedule, tempo: bigint, block: bigint): bigint {
 export function epochAtBlock(input: EpochInput, block: bigint): bigint {
   const tempo = BigInt(input.tempo);
   const { subnetEpochIndex, lastEpochBlock, pendingEpochAt, blocksSinceLastStep } = input.epoch;
-  if (subnetEpochIndex === null || lastEpochBlock === null) {
-    return (block + BigInt(input.netuid) + 1n) / (tempo + 1n);
-  }
+  if (subnetEpochIndex === null || lastEpochBlock === null) return legacyEpochIndex(input.netuid, input.tempo, block);
   const state: Schedule = { last: lastEpochBlock, pending: pendingEpochAt ?? 0n, sinceStep: blocksSinceLastStep ?? 0n, index: subnetEpochIndex };
   let epoch = state.index + (shouldRun(state, tempo, block) ? 1n : 0n);
   for (let b = input.head + 1n; b <= block; b += 1n) epoch = step(state, tempo, b);

@@ -4,6 +4,7 @@ import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import { chainError, mapModuleError, mapPoolError } from './chain-error.js';
 import type { ChainError } from './chain-error.js';
 import type { ChainConnection, ChainLogger } from './connection.js';
+import { requestError } from './request-error.js';
 import type { ChainSigner } from './keys.js';
 import { signerPair } from './keys.js';
 
@@ -191,13 +192,19 @@ export function submitExtrinsic(
         await connection.request('author_submitExtrinsic', (a) => a.rpc.author.submitExtrinsic(tx), undefined, false);
         submitted = true;
       } catch (error) {
-        const pool = mapPoolError(error, { stage: 'submit', ...context });
-        if (pool) {
+        // connection.request types everything: a pool rejection, a node rejection (1001, 1002, -32603, ...)
+        // keeps its code and message and is final; only a dropped socket or a timeout leaves the outcome open
+        const typed = requestError(error, { label: 'author_submitExtrinsic', stage: 'submit', timeoutMs: options.timeoutMs, endpoints: connection.endpoints });
+        if (typed.context.source === 'pool') {
+          const pool = mapPoolError(new Error(typed.context.rpcMessage ?? typed.message), { stage: 'submit', ...context }) ?? typed;
           if (pool.context.chainName === 'Stale' && attempt === 0) {
             options.logger?.warn?.('nonce was stale; refetching it once', { hash });
             continue;
           }
           throw pool;
+        }
+        if (typed.code !== 'CHAIN_CONNECTION_LOST' && typed.code !== 'CHAIN_REQUEST_TIMEOUT') {
+          throw chainError(typed.context.chainName, typed.message.replace(/^[A-Za-z]+: /, ''), { ...typed.context, stage: 'submit', ...context });
         }
         // Transport failure: the node may or may not have the extrinsic. Never resend the bytes: look for them.
         options.logger?.warn?.('submission outcome unknown; following the chain', { hash });

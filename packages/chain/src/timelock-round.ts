@@ -1,16 +1,18 @@
-import { revealRoundLegacy, revealRoundStateful } from '@subnet/timelock';
+import { revealRoundStateful } from '@subnet/timelock';
 import type { RevealRoundPrediction } from '@subnet/timelock';
 
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import type { TimelockContext } from './timelock-context.js';
 import { rethrowTimelockError } from './timelock-context.js';
+import { predictLegacyRevealRound } from './timelock-round-legacy.js';
 
 /**
  * Predicts the drand round a timelocked commit must be encrypted to, from chain state read at ONE block
  * (the snapshot's): the stateful epoch schedule (`SubnetEpochIndex`, `LastEpochBlock`, `PendingEpochAt`,
  * `BlocksSinceLastStep`, `Tempo`, `RevealPeriodEpochs`) when the runtime has that storage, else the legacy
- * formula `(block + netuid + 1) / (tempo + 1)` (chain README 2.5). The round is the one emitted at the time
- * of the reveal block + 3, and must be `>= Drand.LastStoredRound` (checked here, before signing).
+ * epochs `(block + netuid + 1) / (tempo + 1)` on the plain netuid for every mechanism
+ * (`predictLegacyRevealRound`; chain README "Epochs on the two runtimes"). The round is the one emitted at the
+ * time of the reveal block + 3, and must be `>= Drand.LastStoredRound` (checked here, before signing).
  *
  * @param snapshot - the metagraph read at one block
  * @param context - beacon, LastStoredRound and clock read at the same block
@@ -41,7 +43,7 @@ export function predictRevealRound(snapshot: MetagraphSnapshot, context: Timeloc
         blocksSinceLastStep: blocksSinceLastStep ?? 0n,
       });
     }
-    return revealRoundLegacy({ ...common, block: snapshot.block, netuid: snapshot.netuidIndex });
+    return predictLegacyRevealRound({ ...common, head: snapshot.block, netuid: snapshot.netuid });
   } catch (error) {
     return rethrowTimelockError(error, extra);
   }

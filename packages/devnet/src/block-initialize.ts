@@ -4,7 +4,7 @@ import { publishPulses } from './drand-beacon.js';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { revealTimelockedCommits } from './timelock-reveal.js';
 import type { DevnetEvent } from './weights-rules.js';
-import { blockStep } from './weights-rules.js';
+import { epochStep } from './epoch-rules.js';
 
 /** What `on_initialize` produced: events (phase Initialization) and silently dropped timelocked commits. */
 export interface BlockInitialization {
@@ -27,7 +27,7 @@ export interface BlockInitialization {
  */
 export function initializeBlock(state: ChainState, now: bigint, beacon: DevnetBeacon | null): BlockInitialization {
   const { events, drops } = revealTimelockedCommits(state, now);
-  blockStep(state, now);
+  epochStep(state.subnets.values(), now);
   if (beacon !== null) publishPulses(state, beacon);
   return { events, drops };
 }

@@ -3,23 +3,46 @@
  * after every block (see `storage-layout.ts`); the runtime rules read and write it.
  */
 
+/** `AxonInfo` as `SubtensorModule.Axons` stores it (ip as an integer: IPv4 in the low 32 bits). */
+export interface AxonState {
+  block: bigint;
+  version: number;
+  ip: bigint;
+  port: number;
+  ipType: number;
+  protocol: number;
+  placeholder1: number;
+  placeholder2: number;
+}
+
 /** One registered neuron (accounts are 0x-prefixed hex public keys). */
 export interface NeuronState {
   uid: number;
   hotkey: string;
   coldkey: string;
-  /** Alpha stake (rao) used by the minimum-stake check. */
+  /** Alpha stake (rao): `TotalHotkeyAlpha[(hotkey, netuid)]`. */
   stake: bigint;
+  /** Root TAO stake (rao): `TotalHotkeyAlpha[(hotkey, 0)]`, weighted by `TaoWeight` in the stake weight. */
+  rootStake: bigint;
   validatorPermit: boolean;
   active: boolean;
   blockAtRegistration: bigint;
+  /** `Axons[(netuid, hotkey)]`, or null when the hotkey never served. */
+  axon: AxonState | null;
 }
 
-/** A commit-reveal v2 commit: `(hash, commit_epoch, commit_block, 0)` (chain README 2.4). */
+/**
+ * A commit-reveal v2 commit. Stored as `(hash, commit_epoch, commit_block, 0)` on the stateful runtime and as
+ * `(hash, commit_block, first_reveal_block, last_reveal_block)` on the legacy one (chain README 2.4).
+ */
 export interface WeightCommit {
   hash: string;
+  /** The epoch (stateful look-ahead) at commit time; on the legacy runtime the legacy epoch of `commitBlock`. */
   commitEpoch: bigint;
   commitBlock: bigint;
+  /** Legacy `get_reveal_blocks` at commit time (0 on the stateful runtime). */
+  firstRevealBlock: bigint;
+  lastRevealBlock: bigint;
 }
 
 /** A timelocked (v3/v4) commit, stored as the chain stores it; revealed in the block step (`timelock-reveal.ts`). */
@@ -67,10 +90,20 @@ export interface SubnetHyperparameters {
 /** One subnet. Maps keyed by `${netuidIndex}:${uid}` / `${netuidIndex}:${account}` / `${netuidIndex}:${epoch}`. */
 export interface SubnetState extends SubnetHyperparameters {
   netuid: number;
+  /** Which runtime's epoch rules apply (`epoch-rules.ts`). */
+  runtime: 'legacy' | 'stateful';
   ownerHotkey: string | null;
   ownerColdkey: string;
   neurons: NeuronState[];
   lastUpdate: Map<number, bigint[]>;
+  /** `ParentKeys[(child, netuid)]`: child hotkey -> `[proportion, parent hotkey]` (proportion of u64::MAX). */
+  parentKeys: Map<string, [bigint, string][]>;
+  /** `ChildKeys[(parent, netuid)]`: parent hotkey -> `[proportion, child hotkey]`. */
+  childKeys: Map<string, [bigint, string][]>;
+  /** Axons served on this netuid by hotkeys not registered on it (the chain allows that). */
+  axons: Map<string, AxonState>;
+  /** `ServingRateLimit[netuid]` (blocks between two `serve_axon` of one hotkey; 0 = none). */
+  servingRateLimit: bigint;
   weights: Map<string, [number, number][]>;
   weightCommits: Map<string, WeightCommit[]>;
   timelockedCommits: Map<string, TimelockedCommit[]>;

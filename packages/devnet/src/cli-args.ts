@@ -9,6 +9,11 @@ export interface CliRequest {
   readonly json: boolean;
 }
 
+function runtimeKind(value: string): 'legacy' | 'stateful' {
+  if (value !== 'legacy' && value !== 'stateful') throw new InvalidArgumentError(`expected legacy or stateful, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 function int(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
   return Number(value);
@@ -33,7 +38,9 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     .option('--validators <n>', 'neurons with stake and validator permit (uids 0..n-1)', int, 2)
     .option('--tempo <n>', 'subnet tempo in blocks', int, 360)
     .option('--rate-limit <n>', 'WeightsSetRateLimit in blocks', int, 100)
-    .option('--commit-reveal', 'enable commit-reveal (v2 hash commits)', false)
+    .option('--runtime <kind>', 'runtime to run: stateful (Subtensor main) or legacy (finney spec 393 epochs)', runtimeKind, 'stateful')
+    .option('--commit-reveal', 'enable commit-reveal (the version is --commit-reveal-version)', false)
+    .option('--commit-reveal-version <n>', 'CommitRevealWeightsVersion: 4 = timelocked (drand, the default), 2 = hash commits', int, 4)
     .option('--finality-lag <n>', 'blocks between best and finalized', int, 0)
     .option('--seed <seed>', 'seed of the dev accounts (same seed, same chain)', 'devnet')
     .option('--json', 'print one JSON line instead of text', false)
@@ -49,6 +56,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     tempo: number;
     rateLimit: number;
     commitReveal: boolean;
+    commitRevealVersion: number;
+    runtime: 'legacy' | 'stateful';
     finalityLag: number;
     seed: string;
     json: boolean;
@@ -63,6 +72,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       tempo: o.tempo,
       weightsSetRateLimit: BigInt(o.rateLimit),
       commitReveal: o.commitReveal,
+      commitRevealVersion: o.commitRevealVersion,
+      runtime: o.runtime,
       finalityLag: o.finalityLag,
       seed: o.seed,
     },
@@ -89,11 +100,11 @@ export function formatBanner(devnet: Devnet, json: boolean): string {
     validator: a.uid < devnet.options.validators,
   }));
   if (json) {
-    return JSON.stringify({ url: devnet.url, genesis_hash: devnet.genesisHash, netuid: devnet.netuid, accounts });
+    return JSON.stringify({ url: devnet.url, genesis_hash: devnet.genesisHash, netuid: devnet.netuid, runtime: devnet.options.runtime, accounts });
   }
   const lines = [
     `subnet-devnet listening on ${devnet.url}`,
-    `genesis ${devnet.genesisHash}  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? 'on' : 'off'}`,
+    `genesis ${devnet.genesisHash}  runtime ${devnet.options.runtime}  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? `on (v${devnet.options.commitRevealVersion})` : 'off'}`,
     'dev accounts (public dev derivations, never use on a real network):',
     ...accounts.map((a) => `  uid ${a.uid}${a.validator ? ' (validator)' : ''}  hotkey ${a.hotkey}  ${a.hotkey_uri}`),
   ];

@@ -96,6 +96,21 @@ export function decodeDevnetCall(call: CallBase<AnyTuple>): DevnetCall | null {
         revealRound: big(a[3]),
         version: num(a[4]),
       };
+    case 'commitCrv3MechanismWeights':
+      // ab0cb2e52 dispatches.rs:514: do_commit_timelocked_mechanism_weights with version 4
+      return { kind: 'commit_timelocked_weights', netuid: num(a[0]), mecid: num(a[1]), commit: hexOf(a[2]), revealRound: big(a[3]), version: 4 };
+    case 'serveAxon':
+      return {
+        kind: 'serve_axon',
+        netuid: num(a[0]),
+        version: num(a[1]),
+        ip: big(a[2]),
+        port: num(a[3]),
+        ipType: num(a[4]),
+        protocol: num(a[5]),
+        placeholder1: num(a[6]),
+        placeholder2: num(a[7]),
+      };
     default:
       return null;
   }

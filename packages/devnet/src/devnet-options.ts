@@ -9,6 +9,31 @@ const u64 = z
   .transform((v) => BigInt(v))
   .refine((v) => v >= 0n && v < 1n << 64n, 'must be a u64');
 
+function ipv4(text: string): bigint | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (m === null) return null;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return null;
+  return parts.reduce((acc, p) => (acc << 8n) | BigInt(p), 0n);
+}
+
+const axonOption = z
+  .strictObject({
+    ip: z.union([z.string(), z.bigint(), z.number().int().min(0)]),
+    port: z.number().int().min(0).max(65535),
+    protocol: z.number().int().min(0).max(255).default(4),
+    version: z.number().int().min(0).max(0xffff_ffff).default(0),
+    ipType: z.union([z.literal(4), z.literal(6)]).optional(),
+  })
+  .transform((a, ctx) => {
+    const ip = typeof a.ip === 'string' ? ipv4(a.ip) : BigInt(a.ip);
+    if (ip === null || ip < 0n || ip >= 1n << 128n) {
+      ctx.addIssue({ code: 'custom', message: 'ip must be dotted IPv4 text or an integer below 2^128', path: ['ip'] });
+      return z.NEVER;
+    }
+    return { ip, port: a.port, protocol: a.protocol, version: a.version, ipType: a.ipType ?? (ip <= 0xffff_ffffn ? 4 : 6) };
+  });
+
 /** Options of {@link startDevnet}; every field is optional. */
 export const devnetOptionsSchema = z.strictObject({
   /** TCP port on 127.0.0.1; 0 picks a free one. */
@@ -33,6 +58,22 @@ export const devnetOptionsSchema = z.strictObject({
   /** Alpha stake (rao) per uid; defaults: validators `validatorStake`, others 0. */
   stakes: z.array(u64).optional(),
   validatorStake: u64.default(10_000_000_000_000n),
+  /**
+   * Axon per uid at genesis (null = never served): `ip` as dotted IPv4 text or the chain's integer, `port`,
+   * `protocol` (default 4, as the SDK serves), `version` (u32, default 0), `ipType` (default 4 for IPv4 text and
+   * integers below 2^32, else 6). Stored in `Axons` as `serve_axon` would (block 0).
+   */
+  axons: z.array(axonOption.nullable()).optional(),
+  /** `ServingRateLimit[netuid]` (finney default 50). */
+  servingRateLimit: u64.default(50n),
+  /** Root TAO stake (rao) per uid (`TotalHotkeyAlpha[(hotkey, 0)]`); default all 0. */
+  rootStakes: z.array(u64).optional(),
+  /** `TaoWeight` (u64; the weight of root TAO in the stake weight is `taoWeight / u64::MAX`). */
+  taoWeight: u64.default(0n),
+  /** Child keys at genesis: the `child` uid inherits `proportion / u64::MAX` of the `parent` uid's stakes. */
+  childKeys: z
+    .array(z.strictObject({ parent: z.number().int().min(0), child: z.number().int().min(0), proportion: u64 }))
+    .default([]),
   /** Validator permit per uid; default: the first `validators` uids. */
   permits: z.array(z.boolean()).optional(),
   stakeThreshold: u64.default(1_000_000_000_000n),
@@ -64,8 +105,16 @@ export const devnetOptionsSchema = z.strictObject({
       keepRounds: z.number().int().min(1).max(1_000_000).default(1024),
     })
     .prefault({}),
-  /** Runtime to serve instead of the project's own metadata (tests only). */
-  runtime: z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v).optional(),
+  /**
+   * The runtime to run: `stateful` (default; Subtensor main: `SubnetEpochIndex` / `LastEpochBlock` /
+   * `PendingEpochAt` epochs, v2 commits keyed by epoch, spec 425) or `legacy` (finney spec 393: epochs by
+   * `(block + netuid + 1) / (tempo + 1)`, v2 commits keyed by block, spec 393); or a runtime object (metadata,
+   * version) to serve instead of the project's own (tests only), run as `stateful` when its metadata has
+   * `SubnetEpochIndex`, else as `legacy`.
+   */
+  runtime: z
+    .union([z.enum(['legacy', 'stateful']), z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v)])
+    .default('stateful'),
 });
 
 /** Input accepted by {@link startDevnet}. */
@@ -89,7 +138,14 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
       context: { path: 'options.validators', value: options.validators },
     });
   }
-  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits]] as const) {
+  for (const [i, link] of options.childKeys.entries()) {
+    if (link.parent >= options.neurons || link.child >= options.neurons || link.parent === link.child) {
+      throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: a child key links two different registered uids', {
+        context: { path: `options.childKeys[${i}]`, value: `${link.parent}->${link.child}` },
+      });
+    }
+  }
+  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits], ['rootStakes', options.rootStakes], ['axons', options.axons]] as const) {
     if (list !== undefined && list.length !== options.neurons) {
       throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
         context: { path: `options.${name}`, value: list.length },

@@ -12,7 +12,8 @@ import { parseDevnetOptions } from './devnet-options.js';
 import type { DevnetFaults } from './faults.js';
 import { createFaults } from './faults.js';
 import { buildGenesisState } from './genesis.js';
-import { buildMetadata, createDevnetRegistry, RUNTIME_VERSION, SS58_PREFIX } from './metadata/index.js';
+import { buildMetadata, createDevnetRegistry, runtimeVersionOf, SS58_PREFIX } from './metadata/index.js';
+import type { DevnetRuntimeKind } from './metadata/index.js';
 import type { DevnetRuntime, RuntimeContext } from './runtime-context.js';
 import { createRuntimeContext } from './runtime-context.js';
 import { startRpcServer } from './rpc-server.js';
@@ -57,7 +58,7 @@ export interface Devnet {
   /** Timelocked commits the reveal step dropped silently (the chain only logs them), oldest first. */
   timelockDrops(): readonly TimelockDrop[];
   /** Parsed options (with defaults). */
-  readonly options: Readonly<Omit<DevnetOptions, 'runtime'>>;
+  readonly options: Readonly<Omit<DevnetOptions, 'runtime'> & { readonly runtime: DevnetRuntimeKind }>;
   bestNumber(): number;
   finalizedNumber(): number;
   /** Number of extrinsics waiting in the pool. */
@@ -79,14 +80,16 @@ export interface Devnet {
 const PACKAGE_VERSION = '0.0.0';
 
 /**
- * The devnet's default runtime: the project's own Subtensor metadata and runtime version.
+ * The devnet's own runtime of a kind: the project's Subtensor metadata and runtime version, `stateful`
+ * (default, Subtensor main, spec 425) or `legacy` (finney spec 393).
  *
+ * @param kind - the runtime kind
  * @returns the runtime
  * @example
- * const runtime = defaultDevnetRuntime();
+ * const runtime = defaultDevnetRuntime('legacy');
  */
-export function defaultDevnetRuntime(): DevnetRuntime {
-  return { metadata: buildMetadata(), runtimeVersion: RUNTIME_VERSION, ss58Prefix: SS58_PREFIX };
+export function defaultDevnetRuntime(kind: DevnetRuntimeKind = 'stateful'): DevnetRuntime {
+  return { metadata: buildMetadata(kind), runtimeVersion: runtimeVersionOf(kind), ss58Prefix: SS58_PREFIX };
 }
 
 function toBlock(b: BlockRecord): DevnetBlock {
@@ -109,14 +112,16 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   const options = parseDevnetOptions(input);
   await cryptoWaitReady();
   let ctx: RuntimeContext;
-  if (options.runtime === undefined) {
-    const { registry } = createDevnetRegistry();
-    ctx = createRuntimeContext(defaultDevnetRuntime(), registry);
+  if (typeof options.runtime === 'string') {
+    const { registry } = createDevnetRegistry(options.runtime);
+    ctx = createRuntimeContext(defaultDevnetRuntime(options.runtime), registry);
   } else {
     ctx = createRuntimeContext(options.runtime);
   }
+  // the behaviour follows the served metadata, as a client decides it
+  const runtimeKind: DevnetRuntimeKind = ctx.hasStorage('SubtensorModule', 'SubnetEpochIndex') ? 'stateful' : 'legacy';
   const accounts = deriveDevAccounts(options.seed, options.neurons, ctx.runtime.ss58Prefix, options.keyType);
-  const genesis = buildGenesisState(options, accounts);
+  const genesis = buildGenesisState(options, accounts, runtimeKind);
   let beacon: DevnetBeacon | null = null;
   if (options.beacon.enabled) {
     beacon = createDevnetBeacon({
@@ -172,7 +177,8 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       throw new SubnetError('DEVNET_INVALID_UID', 'no neuron has this uid', { context: { path: 'uid', value: uid } });
     }
   };
-  const { runtime: _runtime, ...publicOptions } = options;
+  const { runtime: _runtime, ...rest } = options;
+  const publicOptions = { ...rest, runtime: runtimeKind };
 
   return Object.freeze({
     url: srv.url,

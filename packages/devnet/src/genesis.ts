@@ -1,8 +1,14 @@
-import type { ChainState, SubnetState } from './chain-state.js';
+import type { AxonState, ChainState, SubnetState } from './chain-state.js';
 import type { DevAccount } from './dev-accounts.js';
 import type { DevnetOptions } from './devnet-options.js';
 
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
+
+/** An `axons` option entry as the chain stores it (served at block 0 by genesis). */
+function axonAtGenesis(axon: DevnetOptions['axons'] extends (infer T)[] | undefined ? T : never): AxonState | null {
+  if (axon === null) return null;
+  return { block: 0n, version: axon.version, ip: axon.ip, port: axon.port, ipType: axon.ipType, protocol: axon.protocol, placeholder1: 0, placeholder2: 0 };
+}
 
 /**
  * Builds the genesis state from options and dev accounts: one subnet with `neurons` registered at block 0,
@@ -11,23 +17,36 @@ const ZERO_HASH = `0x${'00'.repeat(32)}`;
  *
  * @param options - parsed options
  * @param accounts - dev accounts, by uid
+ * @param runtime - the runtime whose epoch rules the subnet follows
  * @returns the state of block 0
  * @example
  * const state = buildGenesisState(parseDevnetOptions({}), deriveDevAccounts('devnet', 8));
  */
-export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[]): ChainState {
+export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[], runtime: 'legacy' | 'stateful' = 'stateful'): ChainState {
   const neurons = accounts.map((a) => ({
     uid: a.uid,
     hotkey: a.hotkeyHex,
     coldkey: a.coldkeyHex,
     stake: options.stakes?.[a.uid] ?? (a.uid < options.validators ? options.validatorStake : 0n),
+    rootStake: options.rootStakes?.[a.uid] ?? 0n,
     validatorPermit: options.permits?.[a.uid] ?? a.uid < options.validators,
     active: true,
     blockAtRegistration: 0n,
+    axon: axonAtGenesis(options.axons?.[a.uid] ?? null),
   }));
+  const parentKeys = new Map<string, [bigint, string][]>();
+  const childKeys = new Map<string, [bigint, string][]>();
+  for (const link of options.childKeys) {
+    const parent = accounts[link.parent]?.hotkeyHex;
+    const child = accounts[link.child]?.hotkeyHex;
+    if (parent === undefined || child === undefined) continue;
+    parentKeys.set(child, [...(parentKeys.get(child) ?? []), [link.proportion, parent]]);
+    childKeys.set(parent, [...(childKeys.get(parent) ?? []), [link.proportion, child]]);
+  }
   const owner = options.ownerUid === null ? undefined : accounts[options.ownerUid];
   const subnet: SubnetState = {
     netuid: options.netuid,
+    runtime,
     tempo: options.tempo,
     weightsSetRateLimit: options.weightsSetRateLimit,
     weightsVersionKey: options.weightsVersionKey,
@@ -45,6 +64,10 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     ownerColdkey: owner?.coldkeyHex ?? ZERO_HASH,
     neurons,
     lastUpdate: new Map(),
+    parentKeys,
+    childKeys,
+    axons: new Map(),
+    servingRateLimit: options.servingRateLimit,
     weights: new Map(),
     weightCommits: new Map(),
     timelockedCommits: new Map(),
@@ -59,7 +82,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     parentHash: ZERO_HASH,
     timestamp: options.genesisTimestamp,
     stakeThreshold: options.stakeThreshold,
-    taoWeight: 0n,
+    taoWeight: options.taoWeight,
     commitRevealVersion: options.commitRevealVersion,
     lastStoredRound: 0n,
     oldestStoredRound: 0n,

@@ -17,5 +17,8 @@ export {
   createDevnetRegistry,
   DEVNET_SIGNED_EXTENSIONS,
   RUNTIME_VERSION,
+  runtimeVersionOf,
   SS58_PREFIX,
+  STATEFUL_RUNTIME_VERSION,
 } from './metadata/index.js';
+export type { DevnetRuntimeKind } from './metadata/index.js';

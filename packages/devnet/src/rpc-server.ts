@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import type { BlockRecord, Chain, TxStatus } from './chain.js';
 import type { JsonRpcErrorObject } from './rpc-errors.js';
 import { JSON_RPC_ERRORS, RpcFailure } from './rpc-errors.js';
-import { nextEpochStartBlock } from './weights-rules.js';
+import { nextEpochStartBlock } from './epoch-rules.js';
 
 /** Hooks the fault injector uses to intercept submissions. */
 export interface SubmissionInterceptor {
@@ -155,7 +155,7 @@ export async function startRpcServer(
       case 'SubnetInfoRuntimeApi_get_next_epoch_start_block': {
         const netuid = registry.createType('u16', bytes).toNumber();
         const subnet = block.state.subnets.get(netuid);
-        return encodeOptionU64(subnet === undefined ? null : nextEpochStartBlock(subnet));
+        return encodeOptionU64(subnet === undefined ? null : nextEpochStartBlock(subnet, BigInt(block.state.number)));
       }
       default:
         throw new RpcFailure({ code: 4003, message: `Client error: Execution failed: Exported method ${method} is not found` });

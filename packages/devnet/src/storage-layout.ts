@@ -1,6 +1,6 @@
 import { compactToU8a, stringToHex, u8aToHex } from '@polkadot/util';
 
-import type { ChainState } from './chain-state.js';
+import type { AxonState, ChainState } from './chain-state.js';
 import type { RuntimeContext } from './runtime-context.js';
 
 /** A block's storage: hex key -> hex value, as a real node would serve it (absent = never written). */
@@ -111,8 +111,14 @@ export function materializeStorage(
       put('SubtensorModule', 'Keys', [netuid, n.uid], n.hotkey);
       put('SubtensorModule', 'BlockAtRegistration', [netuid, n.uid], n.blockAtRegistration);
       put('SubtensorModule', 'TotalHotkeyAlpha', [n.hotkey, netuid], n.stake);
+      if (n.rootStake > 0n) put('SubtensorModule', 'TotalHotkeyAlpha', [n.hotkey, 0], n.rootStake);
+      if (n.axon !== null) put('SubtensorModule', 'Axons', [netuid, n.hotkey], axonValue(n.axon));
       put('SubtensorModule', 'Owner', [n.hotkey], n.coldkey);
     }
+    for (const [who, axon] of s.axons) put('SubtensorModule', 'Axons', [netuid, who], axonValue(axon));
+    put('SubtensorModule', 'ServingRateLimit', [netuid], s.servingRateLimit);
+    for (const [child, list] of s.parentKeys) put('SubtensorModule', 'ParentKeys', [child, netuid], list);
+    for (const [parent, list] of s.childKeys) put('SubtensorModule', 'ChildKeys', [parent, netuid], list);
     for (let mecid = 0; mecid < s.mechanismCount; mecid += 1) {
       const idx = mecid * 4096 + netuid;
       const lu = s.lastUpdate.get(idx) ?? [];
@@ -128,7 +134,9 @@ export function materializeStorage(
         'SubtensorModule',
         'WeightCommits',
         [Number(idx), who],
-        commits.map((c) => [c.hash, c.commitEpoch, c.commitBlock, 0n]),
+        s.runtime === 'legacy'
+          ? commits.map((c) => [c.hash, c.commitBlock, c.firstRevealBlock, c.lastRevealBlock])
+          : commits.map((c) => [c.hash, c.commitEpoch, c.commitBlock, 0n]),
       );
     }
     for (const [k, commits] of s.timelockedCommits) {
@@ -142,6 +150,10 @@ export function materializeStorage(
     }
   }
   return out;
+}
+
+function axonValue(a: AxonState): Record<string, unknown> {
+  return { block: a.block, version: a.version, ip: a.ip, port: a.port, ip_type: a.ipType, protocol: a.protocol, placeholder1: a.placeholder1, placeholder2: a.placeholder2 };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

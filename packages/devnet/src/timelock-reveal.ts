@@ -4,7 +4,8 @@ import type { RevealDropReason } from '@subnet/timelock';
 import type { ChainState, TimelockedCommit } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
 import type { DevnetEvent } from './weights-rules.js';
-import { currentEpochWithLookahead, setWeights } from './weights-rules.js';
+import { revealStepEpoch } from './epoch-rules.js';
+import { setWeights } from './weights-rules.js';
 
 /** Why the devnet dropped a timelocked commit (the chain only logs these at `trace`). */
 export type TimelockDropReason = RevealDropReason | 'pulse_missing' | 'weights_check';
@@ -22,8 +23,8 @@ export interface TimelockDrop {
 
 /**
  * `reveal_crv3_commits_for_subnet` (chain README 2.5, `coinbase/reveal_commits.rs`), run for every subnet and
- * mechanism in `on_initialize` BEFORE the epoch step: `reveal_epoch = current_epoch_with_lookahead -
- * RevealPeriodEpochs`; queues of earlier epochs are deleted (a commit whose pulse never came is dropped);
+ * mechanism in `on_initialize` BEFORE the epoch step: `reveal_epoch = current epoch - RevealPeriodEpochs` (the
+ * current epoch is `current_epoch_with_lookahead` on the stateful runtime, `get_epoch_index(now)` on the legacy one); queues of earlier epochs are deleted (a commit whose pulse never came is dropped);
  * nothing happens before epoch `RevealPeriodEpochs`; the queue of `reveal_epoch` is taken; a commit whose
  * `Drand.Pulses[reveal_round]` is missing is put back (retried next block); the others are decrypted with
  * the pulse signature, the payload hotkey must equal the signer, and `do_set_mechanism_weights` runs with
@@ -40,7 +41,7 @@ export function revealTimelockedCommits(state: ChainState, now: bigint): { event
   const events: DevnetEvent[] = [];
   const drops: TimelockDrop[] = [];
   for (const subnet of state.subnets.values()) {
-    const curEpoch = currentEpochWithLookahead(subnet, now);
+    const curEpoch = revealStepEpoch(subnet, now);
     const revealEpoch = curEpoch > subnet.revealPeriodEpochs ? curEpoch - subnet.revealPeriodEpochs : 0n;
     for (let mecid = 0; mecid < subnet.mechanismCount; mecid += 1) {
       const idx = netuidIndex(subnet.netuid, mecid);

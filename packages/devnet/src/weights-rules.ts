@@ -3,6 +3,10 @@ import { blake2AsU8a } from '@polkadot/util-crypto';
 
 import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
+import { stakeWeightOf } from './stake-weight.js';
+import type { ServeAxonCall } from './axon-rules.js';
+import { serveAxon, serveAxonPoolGuard } from './axon-rules.js';
+import { currentEpochWithLookahead, inRevealRange, isCommitExpired, isRevealTooEarly, legacyEpochIndex, legacyRevealBlocks } from './epoch-rules.js';
 
 /** A decoded call the devnet's runtime executes. Accounts are 0x hex public keys; u64s are bigints. */
 export type DevnetCall =
@@ -29,6 +33,7 @@ export type DevnetCall =
       versionKeys: bigint[];
     }
   | { kind: 'commit_timelocked_weights'; netuid: number; mecid: number; commit: string; revealRound: bigint; version: number }
+  | ServeAxonCall
   | { kind: 'remark'; withEvent: boolean; remark: string };
 
 /** A runtime event to encode: pallet, variant name and positional field values. */
@@ -141,68 +146,21 @@ export function weightCommitHash(
   return u8aToHex(blake2AsU8a(data, 256));
 }
 
-/** `should_run_epoch` (chain README 2.6, stateful schedule). */
-export function shouldRunEpoch(subnet: SubnetState, block: bigint): boolean {
-  if (subnet.tempo === 0) return false;
-  if (subnet.pendingEpochAt > 0n && block >= subnet.pendingEpochAt) return true;
-  if (subnet.blocksSinceLastStep > 50_400n) return true;
-  return block - subnet.lastEpochBlock >= BigInt(subnet.tempo);
-}
-
-/** `current_epoch_with_lookahead(netuid)` at block `now`. */
-export function currentEpochWithLookahead(subnet: SubnetState, now: bigint): bigint {
-  return subnet.subnetEpochIndex + (shouldRunEpoch(subnet, now) ? 1n : 0n);
-}
-
-/** `get_next_epoch_start_block` = `min(LastEpochBlock + tempo, PendingEpochAt if > 0)`, `null` when tempo is 0. */
-export function nextEpochStartBlock(subnet: SubnetState): bigint | null {
-  if (subnet.tempo === 0) return null;
-  const byTempo = subnet.lastEpochBlock + BigInt(subnet.tempo);
-  if (subnet.pendingEpochAt > 0n && subnet.pendingEpochAt < byTempo) return subnet.pendingEpochAt;
-  return byTempo;
-}
-
-/**
- * The per-block step run in `on_initialize` before any extrinsic: for every subnet, fire the epoch when
- * `should_run_epoch` holds (LastEpochBlock = block, PendingEpochAt = 0, SubnetEpochIndex + 1,
- * BlocksSinceLastStep = 0), else count BlocksSinceLastStep up. No Yuma consensus or emission runs.
- */
-export function blockStep(state: ChainState, block: bigint): void {
-  for (const subnet of state.subnets.values()) {
-    if (shouldRunEpoch(subnet, block)) {
-      subnet.lastEpochBlock = block;
-      subnet.pendingEpochAt = 0n;
-      subnet.subnetEpochIndex += 1n;
-      subnet.blocksSinceLastStep = 0n;
-      subnet.lastMechanismStepBlock = block;
-    } else {
-      subnet.blocksSinceLastStep += 1n;
-    }
-  }
-}
-
 function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState | undefined {
   return subnet?.neurons.find((n) => n.hotkey === hotkey);
 }
 
 function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
-  if (subnet?.ownerHotkey === hotkey) return true;
-  const stake = neuronOf(subnet, hotkey)?.stake ?? 0n;
-  return stake >= state.stakeThreshold;
+  if (subnet === undefined) return 0n >= state.stakeThreshold;
+  // owner exemption: Subtensor main only (69627c0d5, lib.rs:2752), not finney spec 393
+  if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey) return true;
+  return stakeWeightOf(state, subnet, hotkey) >= state.stakeThreshold;
 }
 
 function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
   const last = subnet.lastUpdate.get(idx)?.[uid] ?? 0n;
   if (last === 0n) return true;
   return now - last >= subnet.weightsSetRateLimit;
-}
-
-function isCommitExpired(subnet: SubnetState, commitEpoch: bigint, now: bigint): boolean {
-  return currentEpochWithLookahead(subnet, now) > commitEpoch + subnet.revealPeriodEpochs;
-}
-
-function inRevealRange(subnet: SubnetState, commitEpoch: bigint, now: bigint): boolean {
-  return currentEpochWithLookahead(subnet, now) === commitEpoch + subnet.revealPeriodEpochs;
 }
 
 /**
@@ -222,6 +180,8 @@ export function poolGuard(state: ChainState, now: bigint, who: string, call: Dev
   switch (call.kind) {
     case 'remark':
       return null;
+    case 'serve_axon':
+      return serveAxonPoolGuard(state, now, who, call);
     case 'batch_set_weights':
       if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
         return CUSTOM_ERROR.InputLengthsUnequal;
@@ -251,7 +211,7 @@ export function poolGuard(state: ChainState, now: bigint, who: string, call: Dev
     if (commits.length === 0 || subnet === undefined) return CUSTOM_ERROR.CommitNotFound;
     const hash = weightCommitHash(who, idx, call.uids, call.values, call.salt, call.versionKey);
     const match = commits.find((c) => c.hash === hash);
-    if (match !== undefined && currentEpochWithLookahead(subnet, now) < match.commitEpoch + subnet.revealPeriodEpochs) {
+    if (match !== undefined && isRevealTooEarly(subnet, match, now)) {
       return CUSTOM_ERROR.CommitBlockNotInRevealRange;
     }
     return null;
@@ -292,7 +252,7 @@ function checkSetWeights(
   const idx = netuidIndex(netuid, mecid);
   if (!subnet.commitRevealEnabled && !rateLimitOk(subnet, idx, neuron.uid, now)) return 'SettingWeightsTooFast';
   const selfWeight = uids.length === 1 && uids[0] === neuron.uid;
-  const isOwner = subnet.ownerHotkey === who;
+  const isOwner = subnet.runtime === 'stateful' && subnet.ownerHotkey === who; // main weights.rs:1163, not spec 393
   if (!selfWeight && !isOwner && !neuron.validatorPermit) return 'NeuronNoValidatorPermit';
   if (new Set(uids).size !== uids.length) return 'DuplicateUids';
   if (uids.some((u) => u >= n)) return 'UidVecContainInvalidOne';
@@ -350,12 +310,13 @@ function commitWeights(state: ChainState, now: bigint, who: string, netuid: numb
   if (neuron === undefined) return { ok: false, error: 'HotKeyNotRegisteredInSubNet', events: [] };
   const idx = netuidIndex(netuid, mecid);
   if (!rateLimitOk(subnet, idx, neuron.uid, now)) return { ok: false, error: 'CommittingWeightsTooFast', events: [] };
-  const commitEpoch = currentEpochWithLookahead(subnet, now);
+  const commitEpoch = subnet.runtime === 'legacy' ? legacyEpochIndex(subnet, now) : currentEpochWithLookahead(subnet, now);
   const key = pairKey(idx, who);
   const queue = (subnet.weightCommits.get(key) ?? []).slice();
-  while (queue.length > 0 && isCommitExpired(subnet, (queue[0] ?? { commitEpoch: 0n }).commitEpoch, now)) queue.shift();
+  while (queue.length > 0 && isCommitExpired(subnet, queue[0] ?? { commitEpoch: 0n, commitBlock: 0n }, now)) queue.shift();
   if (queue.length >= MAX_UNREVEALED_COMMITS) return { ok: false, error: 'TooManyUnrevealedCommits', events: [] };
-  queue.push({ hash, commitEpoch, commitBlock: now });
+  const [firstRevealBlock, lastRevealBlock] = subnet.runtime === 'legacy' ? legacyRevealBlocks(subnet, now) : [0n, 0n];
+  queue.push({ hash, commitEpoch, commitBlock: now, firstRevealBlock, lastRevealBlock });
   subnet.weightCommits.set(key, queue);
   touchLastUpdate(subnet, idx, neuron.uid, now);
   return { ok: true, events: [{ pallet: 'SubtensorModule', name: 'WeightsCommitted', fields: [who, idx, hash] }] };
@@ -381,12 +342,12 @@ function revealWeights(
   const hash = weightCommitHash(who, idx, uids, values, salt, versionKey);
   const position = queue.findIndex((c) => c.hash === hash);
   const match = queue[position];
-  if (match !== undefined && isCommitExpired(subnet, match.commitEpoch, now)) {
+  if (match !== undefined && isCommitExpired(subnet, match, now)) {
     return { ok: false, error: 'ExpiredWeightCommit', events: [] };
   }
   if (queue.length === 0) return { ok: false, error: 'NoWeightsCommitFound', events: [] };
   if (match === undefined) return { ok: false, error: 'InvalidRevealCommitHashNotMatch', events: [] };
-  if (!inRevealRange(subnet, match.commitEpoch, now)) return { ok: false, error: 'RevealTooEarly', events: [] };
+  if (!inRevealRange(subnet, match, now)) return { ok: false, error: 'RevealTooEarly', events: [] };
   const error = checkSetWeights(state, now, who, netuid, mecid, uids, values, versionKey);
   if (error !== null) return { ok: false, error, events: [] };
   const rest = queue.slice(position + 1);
@@ -453,6 +414,8 @@ export function dispatchCall(state: ChainState, now: bigint, who: string, call: 
         ok: true,
         events: call.withEvent ? [{ pallet: 'System', name: 'Remarked', fields: [who, u8aToHex(blake2AsU8a(hexToU8a(call.remark), 256))] }] : [],
       };
+    case 'serve_axon':
+      return serveAxon(state, now, who, call);
     case 'set_weights': {
       const subnet = state.subnets.get(call.netuid);
       if (subnet?.commitRevealEnabled === true) return { ok: false, error: 'CommitRevealEnabled', events: [] };

@@ -15,7 +15,7 @@ const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 function snapshotOf(n: number): MetagraphSnapshot {
   const hotkeys = Array.from({ length: n }, (_, i) => (i === 0 ? ALICE : `hk${i}`));
   return {
-    netuid: 1, mecid: 0, netuidIndex: 1, block: 10_000n, blockHash: '0x', n, hotkeys, coldkeys: hotkeys, stakes: hotkeys.map(() => 10n ** 13n), stakeSource: 'storage',
+    netuid: 1, mecid: 0, netuidIndex: 1, block: 10_000n, blockHash: '0x', n, hotkeys, coldkeys: hotkeys, stakes: hotkeys.map(() => 10n ** 13n), stakeWeights: [], axons: [], incentive: null, dividends: null, trust: null, consensus: null, stakeSource: 'storage',
     validatorPermit: hotkeys.map(() => true), lastUpdate: hotkeys.map(() => 0n), blockAtRegistration: hotkeys.map(() => 0n), ownerHotkey: null,
     hyperparameters: { tempo: 360, weightsRateLimit: 100n, weightsVersionKey: 0n, minAllowedWeights: 1, stakeThreshold: 1n, commitRevealEnabled: false, commitRevealVersion: 2, revealPeriodEpochs: 1n, mechanismCount: 1 },
     epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },

@@ -11,7 +11,7 @@ import type { PendingCommit } from '../commit-store.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import type { Inclusion } from '../submit-extrinsic.js';
 import type { Harness } from './devnet-helpers.js';
-import { startHarness } from './devnet-helpers.js';
+import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -19,7 +19,17 @@ afterEach(async () => {
   h = undefined;
 });
 
-const CR = { commitReveal: true, commitRevealVersion: 2, tempo: 10, revealPeriodEpochs: 1n } as const;
+const BASE = { commitReveal: true, commitRevealVersion: 2, tempo: 10, revealPeriodEpochs: 1n } as const;
+
+/**
+ * The reveal window of a commit in block 2 at tempo 10, netuid 1, reveal period 1, from the chain's formulas:
+ * stateful (main): epochs fire at blocks 10, 20 (`block - LastEpochBlock >= tempo`), so epoch 1 is blocks 10..19;
+ * legacy (spec 393): epoch(b) = (b + 2) / 11, the commit is in epoch 0, epoch 1 is blocks 9..19.
+ */
+const WINDOW = {
+  stateful: { epoch: 1n, firstBlock: 10n, lastBlock: 19n },
+  legacy: { epoch: 1n, firstBlock: 9n, lastBlock: 19n },
+} as const;
 
 async function storeFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'chain-cr-')), 'commits.json');
@@ -44,7 +54,8 @@ async function produceUntilHead(harness: Harness, head: bigint): Promise<void> {
   while (BigInt(harness.devnet.bestNumber()) < head) await harness.devnet.produceBlock();
 }
 
-describe('commit-reveal v2 over a real WebSocket (README 2.4)', { timeout: 30_000 }, () => {
+describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtime (README 2.4)', { timeout: 30_000 }, (runtime) => {
+  const CR = { ...BASE, runtime };
   it('commits, refuses to reveal early, survives a restart through the file store, and reveals in the window', async () => {
     const storePath = await storeFile();
     h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
@@ -53,8 +64,7 @@ describe('commit-reveal v2 over a real WebSocket (README 2.4)', { timeout: 30_00
     expect(commit.kind).toBe('commit');
     expect(commit.call).toBe('SubtensorModule.commit_mechanism_weights');
     expect(commit.blockNumber).toBe(2n);
-    // tempo 10 from genesis: epochs start at blocks 10, 20, ...; the commit (block 2) is in epoch 0, the reveal in epoch 1
-    expect(commit.reveal).toEqual({ epoch: 1n, firstBlock: 10n, lastBlock: 19n });
+    expect(commit.reveal).toEqual(WINDOW[runtime]);
     expect(await eventsAt(h, commit.blockHash)).toContain('subtensorModule.WeightsCommitted');
 
     // before the window: revealPending waits and signs nothing
@@ -70,7 +80,7 @@ describe('commit-reveal v2 over a real WebSocket (README 2.4)', { timeout: 30_00
     const submission = revealed[0]!.submission!;
     expect(submission.kind).toBe('reveal');
     expect(submission.call).toBe('SubtensorModule.reveal_mechanism_weights');
-    expect(submission.blockNumber).toBe(10n);
+    expect(submission.blockNumber).toBe(WINDOW[runtime].firstBlock);
     expect(submission.commitHash).toBe(commit.commitHash);
     expect(await eventsAt(h, submission.blockHash)).toEqual(expect.arrayContaining(['subtensorModule.WeightsRevealed', 'subtensorModule.WeightsSet']));
     // sum-mode u16 of {3: 1, 5: 1} is [32768, 32767]; the chain stores their max-upscale
@@ -127,7 +137,7 @@ describe('commit-reveal v2 over a real WebSocket (README 2.4)', { timeout: 30_00
     await h.devnet.produceBlock();
     await dying;
     const restarted = await createChainClient({ connection: h.client.connection, signer: h.client.signer, commitStore: fileCommitStore(storePath), pollMs: 15, inclusionTimeoutMs: 8_000 });
-    await produceUntilHead(h, 9n);
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
     const revealed = await h.includeNext(restarted.revealPending());
     expect(revealed.map((o) => o.status)).toEqual(['revealed']);
     expect(revealed[0]!.commitHash).toBe(saved[0]!.commitHash);

@@ -72,7 +72,7 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
     h.devnet.faults.reset();
     await h.devnet.produceBlocks(5);
     h.devnet.faults.dropNextExtrinsic();
-    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '4': 1 } }), 20)).rejects.toMatchObject({ code: 'CHAIN_EXTRINSIC_DROPPED' });
+    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '4': 1 } }), 50)).rejects.toMatchObject({ code: 'CHAIN_EXTRINSIC_DROPPED' });
   });
 
   it('fails with CHAIN_TIMELOCK_REQUIRED before signing when the subnet needs a timelocked version other than 4', async () => {
@@ -82,3 +82,32 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
   });
 });
 
+
+describe('node rejections are final and keep their code and message (issue 15)', { timeout: 30_000 }, () => {
+  for (const [code, message] of [
+    [1001, 'Extrinsic has invalid format: failed to decode'],
+    [1002, 'Verification Error: Runtime error: Execution failed: wasm trap'],
+    [-32603, 'Internal error'],
+  ] as const) {
+    it(`RPC ${code} on submission is CHAIN_NODE_REJECTED at once (not "dropped, safe to retry" after the era)`, async () => {
+      h = await startHarness({ weightsSetRateLimit: 0n });
+      await h.devnet.produceBlock();
+      h.devnet.faults.rejectNextSubmission({ code, message });
+      const started = Date.now();
+      await expect(h.client.setWeights({ netuid: 1, weights: { '3': 1 } })).rejects.toMatchObject({
+        code: 'CHAIN_NODE_REJECTED',
+        context: { source: 'client', stage: 'submit', rpcCode: code, rpcMessage: expect.stringContaining(message) as unknown, retryable: false },
+      });
+      expect(Date.now() - started).toBeLessThan(5_000); // no block was waited for
+      expect(h.devnet.poolSize()).toBe(0);
+    });
+  }
+
+  it('a read the node answers with an RPC error is typed (CHAIN_NODE_REJECTED), never a plain Error', async () => {
+    h = await startHarness();
+    const error = await h.client.connection
+      .request('state_call bogus', (api) => api.rpc.state.call('NoSuchApi_method', '0x'))
+      .then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CHAIN_NODE_REJECTED', context: { stage: 'read', rpcCode: expect.any(Number) as unknown } });
+  });
+});

@@ -101,7 +101,8 @@ describe('faults over a real WebSocket', { timeout: 30_000 }, () => {
     const deadline = Date.now() + 3_000;
     while (conn.headStale() && Date.now() < deadline) await sleep(10);
     expect(conn.headStale()).toBe(false);
-    const ok = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    // blocks keep coming while it runs: with staleHeadMs 250 a manual-mode head goes stale again within 250 ms
+    const ok = await h.drive(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }), 40);
     expect(ok.kind).toBe('set');
   });
 

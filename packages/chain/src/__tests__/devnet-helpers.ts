@@ -6,6 +6,13 @@ import type { ChainClient, ChainClientOptions } from '../chain-client.js';
 import { loadSigner } from '../keys.js';
 import type { ChainSigner } from '../keys.js';
 
+/**
+ * The two runtimes finney can run (`@subnet/devnet` `runtime`): every test that depends on epochs runs on both
+ * (`describe.each(RUNTIMES)`).
+ */
+export const RUNTIMES = ['legacy', 'stateful'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+
 export interface Harness {
   readonly devnet: Devnet;
   readonly client: ChainClient;
@@ -88,7 +95,7 @@ export async function startHarness(
     drive,
     includeNext,
     signerFor,
-    nonceOf: async (address) => (await client.connection.api.rpc.system.accountNextIndex(address)).toBigInt(),
+    nonceOf: async (address) => (await client.connection.request('system_accountNextIndex', (api) => api.rpc.system.accountNextIndex(address))).toBigInt(),
     close: async () => {
       await client.close();
       await devnet.stop();

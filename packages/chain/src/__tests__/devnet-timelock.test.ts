@@ -13,15 +13,15 @@ import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
 import type { Harness } from './devnet-helpers.js';
-import { startHarness } from './devnet-helpers.js';
+import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
 
-describe('commit-reveal v4 on the devnet', { timeout: 60_000 }, () => {
+describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout: 60_000 }, (runtime) => {
   let h: Harness;
   beforeAll(async () => {
     // one pulse per 12 s block keeps the beacon cheap; the client reads the period from Drand.BeaconConfig
-    h = await startHarness({ neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } });
+    h = await startHarness({ runtime, neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, mechanismCount: 2, beacon: { period: 12 } });
     await h.devnet.produceBlock();
   });
   afterAll(async () => {
@@ -36,7 +36,7 @@ describe('commit-reveal v4 on the devnet', { timeout: 60_000 }, () => {
     expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n); // one extrinsic: the commit; the chain reveals
     const tl = result.timelock!;
     expect(tl.beaconSource).toBe('chain');
-    expect(tl.record.prediction?.schedule).toBe('stateful');
+    expect(tl.record.prediction?.schedule).toBe(runtime);
     const reveal = tl.reveal!;
     // revealed inside the reveal epoch, once the round's pulse was stored (target block = reveal block + 3)
     expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
@@ -48,6 +48,18 @@ describe('commit-reveal v4 on the devnet', { timeout: 60_000 }, () => {
     const beforeReveal = await h.client.connection.api.at(await h.client.connection.api.rpc.chain.getBlockHash(reveal.blockNumber - 1n));
     expect((await beforeReveal.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([]);
     expect(h.devnet.timelockDrops()).toEqual([]);
+  });
+
+  it('mechanism 1: the round is predicted on the subnet\'s epochs (plain netuid), the chain reveals it in the predicted reveal block\'s epoch', async () => {
+    const result = await h.drive(h.client.setWeights({ netuid: 1, mecid: 1, weights: { '1': 1, '6': 1 } }), 40);
+    expect(result.kind).toBe('reveal');
+    const tl = result.timelock!;
+    expect(tl.record.netuidIndex).toBe(4097);
+    const reveal = tl.reveal!;
+    expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
+    expect(reveal.blockNumber).toBeLessThanOrEqual(tl.record.prediction!.targetBlock + 1n);
+    const at = await h.client.connection.api.at(reveal.blockHash);
+    expect((await at.query['subtensorModule']!['weights']!(4097, 0)).toJSON()).toEqual([[1, result.stored[0]], [6, result.stored[1]]]);
   });
 
   it('detects the silent failure of a version key raised between commit and reveal: CHAIN_TIMELOCK_REVEAL_MISSING (version_key_raised)', async () => {

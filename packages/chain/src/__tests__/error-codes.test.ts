@@ -1,8 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createDevnetRegistry } from '@subnet/devnet';
 import { isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import { chainError, mapModuleError, mapPoolError } from '../chain-error.js';
-import { CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS } from '../error-codes.js';
+import { CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS, SUBTENSOR_MODULE_ERROR_NAMES } from '../error-codes.js';
+
+/** The finney spec 393 metadata, public chain data kept in the repository as a test fixture. */
+const FINNEY = resolve(dirname(fileURLToPath(import.meta.url)), '../../../devnet/src/__tests__/fixtures/finney-spec393-metadata.scale');
 
 describe('error codes carry the chain name', () => {
   it('converts chain names to CHAIN_UPPER_SNAKE', () => {
@@ -22,10 +30,23 @@ describe('error codes carry the chain name', () => {
       expect(error.message).toContain(name);
     }
   });
-  it('maps an unknown module error to CHAIN_UNKNOWN_MODULE_ERROR keeping its name', () => {
+  it('maps another pallet\'s module error to CHAIN_UNKNOWN_MODULE_ERROR keeping its pallet and name', () => {
     const error = mapModuleError('Balances', 'InsufficientBalance');
     expect(error.code).toBe('CHAIN_UNKNOWN_MODULE_ERROR');
-    expect(error.context.chainName).toBe('InsufficientBalance');
+    expect(error.context.chainName).toBe('Balances.InsufficientBalance');
+  });
+  it('types every SubtensorModule error of the finney spec 393 metadata (fixture) with its own code', () => {
+    const { registry } = createDevnetRegistry();
+    const latest = (registry.createType('Metadata', new Uint8Array(readFileSync(FINNEY))) as unknown as { asLatest: { pallets: { name: { toString(): string }; errors: { unwrap(): { type: unknown } } }[]; lookup: { getSiType(id: unknown): { def: { asVariant: { variants: { name: { toString(): string } }[] } } } } } }).asLatest;
+    const pallet = latest.pallets.find((p) => p.name.toString() === 'SubtensorModule')!;
+    const names = latest.lookup.getSiType(pallet.errors.unwrap().type).def.asVariant.variants.map((v) => v.name.toString());
+    expect(names.length).toBe(135);
+    for (const name of names) {
+      const error = mapModuleError('SubtensorModule', name);
+      expect([name, error.code]).toEqual([name, chainErrorCode(name)]);
+      expect(CHAIN_ERRORS.has(error.code)).toBe(true);
+    }
+    expect(SUBTENSOR_MODULE_ERROR_NAMES).toEqual(expect.arrayContaining(names));
   });
   it('maps every pool Custom error: N of README 2.3', () => {
     const expected: Record<number, string> = {

@@ -11,6 +11,8 @@ describe('public API', () => {
       'nextAllowedBlockFor', 'pendingCommitSchema', 'predictRevealRound', 'preflight', 'prepareTimelockedCommit', 'readMetagraph', 'readTimelockContext', 'redactUrl',
       'resolveEndpoints', 'resolveWeights', 'revealWindow', 'serialiseBySigner', 'submitExtrinsic', 'timelockedCommitCall', 'timelockedCommitRecord', 'weightCommitHash',
       'withTimeout',
-    ]);
+      // issue 15: runtime epochs, legacy reveal round, stake weight
+      'epochRuntime', 'legacyEpochIndex', 'legacyShouldRunEpoch', 'predictLegacyRevealRound', 'stakeWeight', 'v2CommitEpoch',
+    ].sort());
   });
 });

@@ -5,8 +5,8 @@ import { preflight } from '../preflight.js';
 
 const hotkeys = ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y'];
 const snap = (over: Partial<MetagraphSnapshot> = {}, hp: Partial<MetagraphSnapshot['hyperparameters']> = {}): MetagraphSnapshot => ({
-  netuid: 1, mecid: 0, netuidIndex: 1, block: 100n, blockHash: '0x', n: 3, hotkeys, coldkeys: hotkeys, stakes: [10n, 10n, 0n], stakeSource: 'storage',
-  validatorPermit: [true, false, false], lastUpdate: [0n, 0n, 0n], blockAtRegistration: [0n, 0n, 0n], ownerHotkey: null,
+  netuid: 1, mecid: 0, netuidIndex: 1, block: 100n, blockHash: '0x', n: 3, hotkeys, coldkeys: hotkeys, stakes: [10n, 10n, 0n], stakeWeights: [], stakeSource: 'storage',
+  validatorPermit: [true, false, false], lastUpdate: [0n, 0n, 0n], blockAtRegistration: [0n, 0n, 0n], axons: [null, null, null], incentive: null, dividends: null, trust: null, consensus: null, ownerHotkey: null,
   hyperparameters: { tempo: 360, weightsRateLimit: 100n, weightsVersionKey: 0n, minAllowedWeights: 1, stakeThreshold: 5n, commitRevealEnabled: false, commitRevealVersion: 2, revealPeriodEpochs: 1n, mechanismCount: 1, ...hp },
   epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
   ...over,
@@ -36,7 +36,19 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
     expect(codes(at(148n))).toEqual(['CHAIN_SETTING_WEIGHTS_TOO_FAST']);
     expect(at(149n).ok).toBe(true);
   });
-  it('exempts the owner from stake and permit, and a single self-weight from permit and length', () => {
+  it('the owner exemption is Subtensor main\'s only: on the legacy runtime (finney spec 393) the owner needs stake and a permit', () => {
+    const legacyEpoch = { subnetEpochIndex: null, lastEpochBlock: null, pendingEpochAt: null, blocksSinceLastStep: 0n };
+    const s = snap({ ownerHotkey: hotkeys[2]!, epoch: legacyEpoch }, { minAllowedWeights: 2 });
+    expect(codes(preflight({ snapshot: s, hotkey: hotkeys[2]!, uids: [0, 1], values: [1, 1], versionKey: 0n, kind: 'set' }))).toEqual([
+      'CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS',
+      'CHAIN_NEURON_NO_VALIDATOR_PERMIT',
+    ]);
+  });
+  it('stakeCheck warn moves the stake failure to warnings and lets the rest pass', () => {
+    const r = preflight({ snapshot: snap(), hotkey: hotkeys[2]!, uids: [2], values: [1], versionKey: 0n, kind: 'set', stakeCheck: 'warn' });
+    expect([r.ok, codes(r), r.warnings.map((w) => w.code)]).toEqual([true, [], ['CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS']]);
+  });
+  it('exempts the owner from stake and permit (stateful runtime), and a single self-weight from permit and length', () => {
     const s = snap({ ownerHotkey: hotkeys[2]! }, { minAllowedWeights: 2 });
     expect(preflight({ snapshot: s, hotkey: hotkeys[2]!, uids: [0, 1], values: [1, 1], versionKey: 0n, kind: 'set' }).ok).toBe(true);
     expect(preflight({ snapshot: snap({}, { minAllowedWeights: 2 }), hotkey: hotkeys[1]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' }).ok).toBe(true);

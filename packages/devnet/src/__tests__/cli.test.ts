@@ -8,20 +8,33 @@ describe('subnet-devnet CLI', () => {
     const r = parseCliArgs([
       '--port', '0', '--block-time', '0', '--netuid', '3', '--neurons', '5', '--validators', '2',
       '--tempo', '10', '--commit-reveal', '--seed', 'demo', '--json', '--rate-limit', '7', '--finality-lag', '1',
+      '--runtime', 'legacy', '--commit-reveal-version', '2',
     ]);
     expect(r).toEqual({
       json: true,
       options: {
         port: 0, blockTime: 0, netuid: 3, neurons: 5, validators: 2, tempo: 10, commitReveal: true,
-        seed: 'demo', weightsSetRateLimit: 7n, finalityLag: 1,
+        seed: 'demo', weightsSetRateLimit: 7n, finalityLag: 1, runtime: 'legacy', commitRevealVersion: 2,
       },
     });
-    expect(parseCliArgs([]).options).toMatchObject({ port: 9944, blockTime: 1000, commitReveal: false, seed: 'devnet' });
+    expect(parseCliArgs([]).options).toMatchObject({ port: 9944, blockTime: 1000, commitReveal: false, commitRevealVersion: 4, runtime: 'stateful', seed: 'devnet' });
   });
 
   it('rejects unknown flags and bad numbers', () => {
     expect(() => parseCliArgs(['--nope'])).toThrow();
     expect(() => parseCliArgs(['--port', '-1'])).toThrow();
+    expect(() => parseCliArgs(['--runtime', 'finney'])).toThrow();
+  });
+
+  it('--runtime legacy serves finney spec 393 metadata without the stateful epoch items and says so in the banner', async () => {
+    const devnet = await startDevnet(parseCliArgs(['--port', '0', '--block-time', '0', '--neurons', '2', '--validators', '1', '--runtime', 'legacy']).options);
+    try {
+      expect(devnet.options.runtime).toBe('legacy');
+      expect(JSON.parse(formatBanner(devnet, true)).runtime).toBe('legacy');
+      expect(formatBanner(devnet, false)).toContain('runtime legacy');
+    } finally {
+      await devnet.stop();
+    }
   });
 
   it('prints the URL (127.0.0.1) and the dev accounts, as text or one JSON line', async () => {

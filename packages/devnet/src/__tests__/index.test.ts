@@ -10,6 +10,7 @@ describe('public API', () => {
       'POOL_ERRORS',
       'RUNTIME_VERSION',
       'SS58_PREFIX',
+      'STATEFUL_RUNTIME_VERSION',
       'beaconSeed',
       'buildMetadata',
       'createDevnetRegistry',
@@ -19,6 +20,7 @@ describe('public API', () => {
       'devnetOptionsSchema',
       'maxUpscaleToU16',
       'parseDevnetOptions',
+      'runtimeVersionOf',
       'startDevnet',
       'weightCommitHash',
     ]);

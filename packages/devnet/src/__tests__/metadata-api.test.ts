@@ -16,7 +16,7 @@ import {
   encodeMetadataAtVersion,
   encodeMetadataVersions,
   PALLET_INDEX,
-  RUNTIME_VERSION,
+  STATEFUL_RUNTIME_VERSION as RUNTIME_VERSION,
   storageKey,
 } from '../metadata/index.js';
 
@@ -91,17 +91,17 @@ afterAll(async () => {
 });
 
 describe('@polkadot/api on the devnet metadata', () => {
-  it('loads the V15 metadata through Metadata_metadata_at_version and reports spec 393', () => {
+  it('loads the V15 metadata through Metadata_metadata_at_version and reports the stateful spec 425', () => {
     expect(rpcCalls).toContain('state_call');
     expect(api.runtimeMetadata.version).toBe(15);
-    expect(api.runtimeVersion.specVersion.toNumber()).toBe(393);
+    expect(api.runtimeVersion.specVersion.toNumber()).toBe(425);
     expect(api.runtimeVersion.specName.toString()).toBe('node-subtensor');
   });
 
   it('reads System constants: SS58Prefix 42, BlockHashCount 2400, Version', () => {
     expect(api.consts.system?.ss58Prefix?.toString()).toBe('42');
     expect(api.consts.system?.blockHashCount?.toString()).toBe('2400');
-    expect((api.consts.system?.version?.toJSON() as { specVersion: number }).specVersion).toBe(393);
+    expect((api.consts.system?.version?.toJSON() as { specVersion: number }).specVersion).toBe(425);
     expect(api.registry.chainSS58).toBe(42);
   });
 

@@ -1,9 +1,9 @@
 /**
- * Conformance of the devnet metadata with the real finney metadata (spec 393, V16), read from
- * `../shared/chain/` next to the repository. The project does not ship that file: when `../shared` is
- * absent the finney comparisons are skipped and say so in their names.
+ * Conformance of the devnet's legacy runtime metadata with the real finney metadata (spec 393, V16), a
+ * public-chain-data fixture inside the repository (`fixtures/finney-spec393-metadata.scale`), so these
+ * tests always run. The stateful runtime differs from it only by the three epoch items (pinned below).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Metadata, TypeRegistry } from '@polkadot/types';
@@ -15,13 +15,10 @@ import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetRegistry, DEVNET_SIGNED_EXTENSIONS, RUNTIME_VERSION } from '../metadata/index.js';
+import { createDevnetRegistry, DEVNET_SIGNED_EXTENSIONS, RUNTIME_VERSION, STATEFUL_RUNTIME_VERSION } from '../metadata/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../../../..');
-const FINNEY_PATH = resolve(repoRoot, '../shared/chain/finney-spec393-metadata.scale');
-const sharedAbsent = !existsSync(FINNEY_PATH);
-const SKIP = sharedAbsent ? ' (SKIPPED: ../shared is absent, finney metadata not available)' : '';
+const FINNEY_PATH = resolve(here, 'fixtures/finney-spec393-metadata.scale');
 
 interface Side {
   readonly registry: TypeRegistry;
@@ -35,6 +32,7 @@ function side(registry: TypeRegistry, metadata: Metadata): Side {
 }
 
 let devnet: Side;
+let stateful: Side;
 let finney: Side;
 let alice: string;
 let bob: string;
@@ -44,9 +42,11 @@ beforeAll(async () => {
   const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
   alice = keyring.addFromUri('//Alice').address;
   bob = keyring.addFromUri('//Bob').address;
-  const d = createDevnetRegistry();
+  const d = createDevnetRegistry('legacy');
   devnet = side(d.registry, d.metadata);
-  if (!sharedAbsent) {
+  const st = createDevnetRegistry('stateful');
+  stateful = side(st.registry, st.metadata);
+  {
     const registry = new TypeRegistry();
     const metadata = new Metadata(registry, new Uint8Array(readFileSync(FINNEY_PATH)));
     registry.setMetadata(metadata, undefined, DEVNET_SIGNED_EXTENSIONS);
@@ -121,8 +121,8 @@ const WEIGHTS_CALLS: readonly (readonly [string, readonly unknown[]])[] = [
   ['batchRevealWeights', [1, [[0], [1, 2]], [[65535], [1, 2]], [[9], [8, 7]], [1n, 2n]]],
 ];
 
-describe(`metadata conformance with finney spec 393${SKIP}`, () => {
-  it.skipIf(sharedAbsent)(`every weights call encodes to identical bytes with both metadatas${SKIP}`, () => {
+describe(`metadata conformance with finney spec 393`, () => {
+  it(`every weights call encodes to identical bytes with both metadatas`, () => {
     for (const [name, args] of WEIGHTS_CALLS) {
       const ours = devnet.decorated.tx.subtensorModule?.[name];
       const theirs = finney.decorated.tx.subtensorModule?.[name];
@@ -135,7 +135,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`property: random weights-call arguments encode to identical bytes with both metadatas${SKIP}`, () => {
+  it(`property: random weights-call arguments encode to identical bytes with both metadatas`, () => {
     const u16 = fc.integer({ min: 0, max: 65535 });
     const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
     const vecU16 = fc.array(u16, { maxLength: 70 });
@@ -165,7 +165,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     );
   });
 
-  it.skipIf(sharedAbsent)(`property: random keys of the weights storage items are byte-identical with both metadatas${SKIP}`, () => {
+  it(`property: random keys of the weights storage items are byte-identical with both metadatas`, () => {
     const entry = (s: Side, item: string) => s.decorated.query.subtensorModule![item]!;
     const u16 = fc.integer({ min: 0, max: 65535 });
     const account = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => u8aToHex(b));
@@ -187,7 +187,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     );
   });
 
-  it.skipIf(sharedAbsent)(`every declared SubtensorModule call has finney's index, name, argument names and types${SKIP}`, () => {
+  it(`every declared SubtensorModule call has finney's index, name, argument names and types`, () => {
     const theirs = new Map(variants(finney, 'SubtensorModule', 'calls').map((v) => [v.index.toNumber(), v]));
     const ours = variants(devnet, 'SubtensorModule', 'calls');
     expect(ours.length).toBeGreaterThanOrEqual(9);
@@ -200,7 +200,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`every declared call of every pallet matches finney's variant${SKIP}`, () => {
+  it(`every declared call of every pallet matches finney's variant`, () => {
     for (const p of devnet.latest.pallets) {
       if (p.calls.isNone) continue;
       const name = p.name.toString();
@@ -214,7 +214,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`every storage key the client reads is byte-identical, with the same modifier, default and value type${SKIP}`, () => {
+  it(`every storage key the client reads is byte-identical, with the same modifier, default and value type`, () => {
     const u16s = [0, 1, 4097, 65535];
     const sample = (s: Side, typeId: number): unknown[] => {
       const t = shape(s, typeId);
@@ -233,11 +233,8 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
       for (const item of p.storage.unwrap().items) {
         const itemName = item.name.toString();
         const theirItem = theirPallet.storage.unwrap().items.find((x) => x.name.toString() === itemName);
-        if (theirItem === undefined) {
-          // Declared from Subtensor main, absent at spec 393: listed in docs/metadata.md and pinned below.
-          expect(['LastEpochBlock', 'PendingEpochAt', 'SubnetEpochIndex'], `${name}.${itemName} is not in finney`).toContain(itemName);
-          continue;
-        }
+        expect(theirItem, `${name}.${itemName} is in finney spec 393`).toBeDefined();
+        if (theirItem === undefined) continue;
         expect(item.modifier.toString(), `${name}.${itemName} modifier`).toBe(theirItem.modifier.toString());
         expect(item.fallback.toHex(), `${name}.${itemName} default`).toBe(theirItem.fallback.toHex());
         const ourType = item.type;
@@ -275,7 +272,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     expect(checked).toBeGreaterThan(100);
   });
 
-  it.skipIf(sharedAbsent)(`the outer RuntimeCall / RuntimeEvent / RuntimeError enums place each pallet at finney's index${SKIP}`, () => {
+  it(`the outer RuntimeCall / RuntimeEvent / RuntimeError enums place each pallet at finney's index`, () => {
     for (const key of ['callType', 'eventType', 'errorType'] as const) {
       const outer = (s: Side) => s.registry.lookup.getSiType(s.latest.outerEnums[key].toNumber());
       const theirs = new Map(outer(finney).def.asVariant.variants.map((v) => [v.name.toString(), v.index.toNumber()]));
@@ -286,7 +283,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`every declared event has finney's index, name and field types${SKIP}`, () => {
+  it(`every declared event has finney's index, name and field types`, () => {
     for (const p of devnet.latest.pallets) {
       if (p.events.isNone) continue;
       const name = p.name.toString();
@@ -301,7 +298,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`every pallet declares all of finney's error names in finney's order${SKIP}`, () => {
+  it(`every pallet declares all of finney's error names in finney's order`, () => {
     for (const p of devnet.latest.pallets) {
       if (p.errors.isNone) continue;
       const name = p.name.toString();
@@ -312,7 +309,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     expect(variants(devnet, 'SubtensorModule', 'errors').length).toBe(135);
   });
 
-  it.skipIf(sharedAbsent)(`event and error indices resolve identically by name through both registries${SKIP}`, () => {
+  it(`event and error indices resolve identically by name through both registries`, () => {
     for (const [section, method] of [
       ['subtensorModule', 'WeightsSet'],
       ['subtensorModule', 'WeightsCommitted'],
@@ -332,7 +329,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`the transaction extensions are finney's, in finney's order, with the same types${SKIP}`, () => {
+  it(`the transaction extensions are finney's, in finney's order, with the same types`, () => {
     // Read the devnet side as V15 (`additionalSigned`): @polkadot/types 16.5.6 drops it when converting
     // V15 to V16 (it spells the target field `implict`), so `asLatest` would show type 0 for all of them.
     const ours = devnet.metadata.asV15.extrinsic.signedExtensions.map(
@@ -347,7 +344,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     }
   });
 
-  it.skipIf(sharedAbsent)(`a set_weights signing payload and unsigned body are byte-identical with both metadatas${SKIP}`, () => {
+  it(`a set_weights signing payload and unsigned body are byte-identical with both metadatas`, () => {
     const payload = {
       address: alice,
       blockHash: `0x${'12'.repeat(32)}`,
@@ -370,7 +367,7 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     expect(encode(devnet)).toBe(encode(finney));
   });
 
-  it.skipIf(sharedAbsent)(`the constants the devnet shares with finney have finney's values${SKIP}`, () => {
+  it(`the constants the devnet shares with finney have finney's values`, () => {
     for (const p of devnet.latest.pallets) {
       const theirs = pallet(finney, p.name.toString());
       for (const c of p.constants) {
@@ -390,7 +387,16 @@ describe(`metadata conformance with finney spec 393${SKIP}`, () => {
     expect(version.specVersion).toBe(RUNTIME_VERSION.specVersion);
   });
 
-  it.skipIf(sharedAbsent)(`the runtime API methods the devnet declares have finney's signatures${SKIP}`, () => {
+  it('the stateful runtime differs from the legacy one by exactly LastEpochBlock, PendingEpochAt, SubnetEpochIndex and its spec version', () => {
+    const items = (s: Side) => new Set(pallet(s, 'SubtensorModule').storage.unwrap().items.map((i) => i.name.toString()));
+    const legacy = items(devnet);
+    const extra = [...items(stateful)].filter((n) => !legacy.has(n)).sort();
+    expect(extra).toEqual(['LastEpochBlock', 'PendingEpochAt', 'SubnetEpochIndex']);
+    expect((stateful.decorated.consts.system?.version?.toJSON() as { specVersion: number }).specVersion).toBe(STATEFUL_RUNTIME_VERSION.specVersion);
+    expect(STATEFUL_RUNTIME_VERSION.specVersion).not.toBe(RUNTIME_VERSION.specVersion);
+  });
+
+  it(`the runtime API methods the devnet declares have finney's signatures`, () => {
     const finneyApis = new Map(finney.latest.apis.map((a) => [a.name.toString(), a]));
     for (const api of devnet.latest.apis) {
       const name = api.name.toString();

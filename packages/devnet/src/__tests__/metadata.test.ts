@@ -17,6 +17,7 @@ import {
   moduleError,
   PALLET_INDEX,
   RUNTIME_VERSION,
+  STATEFUL_RUNTIME_VERSION,
   SIGNED_EXTENSION_IDENTIFIERS,
   SS58_PREFIX,
   storageKey,
@@ -185,13 +186,18 @@ describe('RUNTIME_VERSION', () => {
     expect(RUNTIME_VERSION.apis.map(([, v]) => v)).toEqual([5, 2, 3, 1, 2]);
   });
 
-  it('equals the System.Version constant', () => {
+  it('equals the System.Version constant of its runtime (stateful 425, legacy 393)', () => {
     const { registry, metadata } = dev;
     const system = metadata.asLatest.pallets.find((p) => p.name.toString() === 'System')!;
     const version = system.constants.find((c) => c.name.toString() === 'Version')!;
     const decoded = registry.createType(registry.createLookupType(version.type), version.value).toJSON() as Record<string, unknown>;
-    const { stateVersion: _s, ...rest } = RUNTIME_VERSION;
+    const { stateVersion: _s, ...rest } = STATEFUL_RUNTIME_VERSION;
     expect(decoded).toEqual({ ...rest, apis: rest.apis.map(([h, v]) => [h, v]) });
+    const legacy = createDevnetRegistry('legacy');
+    const legacySystem = legacy.metadata.asLatest.pallets.find((p) => p.name.toString() === 'System')!;
+    const legacyVersion = legacySystem.constants.find((c) => c.name.toString() === 'Version')!;
+    const legacyDecoded = legacy.registry.createType(legacy.registry.createLookupType(legacyVersion.type), legacyVersion.value).toJSON() as Record<string, unknown>;
+    expect(legacyDecoded['specVersion']).toBe(RUNTIME_VERSION.specVersion);
   });
 
   it('matches the SS58Prefix constant (42)', () => {

@@ -9,15 +9,13 @@ import { cloneState } from '../chain-state.js';
 import { deriveDevAccounts } from '../dev-accounts.js';
 import { parseDevnetOptions } from '../devnet-options.js';
 import { buildGenesisState } from '../genesis.js';
-import {
-  blockStep,
-  currentEpochWithLookahead,
-  dispatchCall,
-  maxUpscaleToU16,
-  nextEpochStartBlock,
-  shouldRunEpoch,
-  weightCommitHash,
-} from '../weights-rules.js';
+import { currentEpochWithLookahead, epochStep, nextEpochStartBlock, shouldRunEpoch } from '../epoch-rules.js';
+import type { ChainState } from '../chain-state.js';
+import { dispatchCall, maxUpscaleToU16, weightCommitHash } from '../weights-rules.js';
+
+const blockStep = (state: ChainState, block: bigint): void => {
+  epochStep(state.subnets.values(), block);
+};
 
 beforeAll(async () => {
   await cryptoWaitReady();

@@ -11,6 +11,7 @@ import { systemEnums, systemPallet } from './pallet-system.js';
 import { timestampEnums, timestampPallet } from './pallet-timestamp.js';
 import { transactionPaymentEnums, transactionPaymentPallet } from './pallet-transaction-payment.js';
 import { declareRuntimeApis, type RuntimeApiDecl } from './runtime-apis.js';
+import { runtimeVersionOf, type DevnetRuntimeKind } from './runtime-version.js';
 import { createTypeBuilder, type PortableTypeJson, type TypeBuilder, type VariantDecl } from './type-builder.js';
 
 /**
@@ -41,13 +42,15 @@ function outerEnum(b: TypeBuilder, name: string, entries: readonly { name: strin
 }
 
 /**
- * Declare the devnet runtime (all types by hand, through the type builder).
+ * Declare the devnet runtime (all types by hand, through the type builder): `stateful` (default, Subtensor
+ * main) or `legacy` (finney spec 393: no `SubnetEpochIndex` / `LastEpochBlock` / `PendingEpochAt`, spec 393).
  *
+ * @param kind - which runtime
  * @returns The runtime declaration; deterministic (same ids every call).
  * @example
  * encodeRuntimeMetadata(declareRuntime()); // the bytes buildMetadata() caches
  */
-export function declareRuntime(): RuntimeDecl {
+export function declareRuntime(kind: DevnetRuntimeKind = 'stateful'): RuntimeDecl {
   const b = createTypeBuilder();
   const t = declareCommonTypes(b);
   const enums: { name: string; index: number; crate: string; enums: PalletEnums }[] = [
@@ -67,11 +70,11 @@ export function declareRuntime(): RuntimeDecl {
   const timestamp = byName('Timestamp');
   if (timestamp.calls === undefined) throw new Error('Timestamp declares a call enum');
   const pallets = [
-    systemPallet(b, t, byName('System'), eventType),
+    systemPallet(b, t, byName('System'), eventType, runtimeVersionOf(kind)),
     timestampPallet(b, t, { calls: timestamp.calls }),
     balancesPallet(b, t, byName('Balances')),
     transactionPaymentPallet(b, t, byName('TransactionPayment')),
-    subtensorPallet(b, t, byName('SubtensorModule')),
+    subtensorPallet(b, t, byName('SubtensorModule'), kind),
     drandPallet(b, t, byName('Drand')),
   ];
   const extrinsic = declareExtrinsic(b, t, callType);
@@ -138,7 +141,7 @@ export function encodeRuntimeMetadata(decl: RuntimeDecl): Uint8Array {
   return u8aConcat(MAGIC, new Uint8Array([METADATA_VERSION]), v15.toU8a());
 }
 
-let cached: Uint8Array | undefined;
+const cached = new Map<DevnetRuntimeKind, Uint8Array>();
 
 /**
  * Build the devnet's runtime metadata: SCALE `RuntimeMetadataPrefixed` (magic `"meta"`, version 15)
@@ -147,11 +150,16 @@ let cached: Uint8Array | undefined;
  * the real transaction-extension list and the runtime APIs the devnet serves. Built from hand-written
  * declarations on first call, then cached; every call returns a fresh copy.
  *
+ * @param kind - `stateful` (default: Subtensor main) or `legacy` (finney spec 393, see {@link declareRuntime})
  * @returns The metadata bytes, the value of `state_getMetadata` (hex-encode it for JSON-RPC).
  * @example
  * const hex = u8aToHex(buildMetadata()); // "0x6d657461 0f ..."
  */
-export function buildMetadata(): Uint8Array {
-  cached ??= encodeRuntimeMetadata(declareRuntime());
-  return cached.slice();
+export function buildMetadata(kind: DevnetRuntimeKind = 'stateful'): Uint8Array {
+  let bytes = cached.get(kind);
+  if (bytes === undefined) {
+    bytes = encodeRuntimeMetadata(declareRuntime(kind));
+    cached.set(kind, bytes);
+  }
+  return bytes.slice();
 }

@@ -34,6 +34,7 @@ export type DevnetPalletName = keyof typeof PALLET_INDEX;
  */
 export const SUBTENSOR_CALL_INDEX = Object.freeze({
   set_weights: 0,
+  serve_axon: 4,
   batch_set_weights: 80,
   commit_weights: 96,
   reveal_weights: 97,

@@ -1,5 +1,6 @@
 import type { CommonTypes } from './common-types.js';
 import { indexed, storageHelpers, type PalletDecl, type PalletEnums } from './pallet-decl.js';
+import type { DevnetRuntimeKind } from './runtime-version.js';
 import type { FieldDecl, TypeBuilder } from './type-builder.js';
 
 /**
@@ -175,6 +176,21 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
     [
       [0, 'set_weights', [netuid, ['dests', t.vecU16, 'Vec<u16>'], ['weights', t.vecU16, 'Vec<u16>'], versionKey], ['Sets the caller weights for the incentive mechanism.']],
       [
+        4,
+        'serve_axon',
+        [
+          netuid,
+          ['version', t.u32, 'u32'],
+          ['ip', t.u128, 'u128'],
+          ['port', t.u16, 'u16'],
+          ['ip_type', t.u8, 'u8'],
+          ['protocol', t.u8, 'u8'],
+          ['placeholder1', t.u8, 'u8'],
+          ['placeholder2', t.u8, 'u8'],
+        ],
+        ['Serves or updates the axon (ip, port, protocol, version) of the caller hotkey on a subnet.'],
+      ],
+      [
         80,
         'batch_set_weights',
         [
@@ -238,6 +254,7 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
     [
       [0, 'NetworkAdded', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['a new network is added.']],
       [5, 'WeightsSet', [u(t.u16, 'NetUidStorageIndex'), u(t.u16, 'u16')], ['a caller successfully sets their weights on a subnetwork.']],
+      [28, 'AxonServed', [u(t.u16, 'NetUid'), u(t.accountId, 'T::AccountId')], ['the axon server information is added to the network.']],
       [6, 'NeuronRegistered', [u(t.u16, 'NetUid'), u(t.u16, 'u16'), u(t.accountId, 'T::AccountId')], ['a new neuron account has been registered to the chain.']],
       [10, 'MaxWeightLimitSet', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['max weight limit has been set for a subnetwork.']],
       [19, 'MinAllowedWeightSet', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['minimum allowed weight is set for a subnet.']],
@@ -271,10 +288,11 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
 /**
  * `SubtensorModule` (index 7): the storage items a client reads for a metagraph, a weights preflight and
  * commit-reveal, with finney's hashers and `ValueQuery` defaults. `LastEpochBlock`, `PendingEpochAt` and
- * `SubnetEpochIndex` are not in finney spec 393; they are declared as Subtensor main declares them
- * (`Identity` netuid, `u64`).
+ * `SubnetEpochIndex` are not in finney spec 393: the `legacy` kind leaves them out, the `stateful` kind
+ * declares them as Subtensor main declares them (`Identity` netuid, `u64`).
  */
-export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums): PalletDecl {
+export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums, kind: DevnetRuntimeKind = 'stateful'): PalletDecl {
+  const statefulOnly = new Set(['LastEpochBlock', 'PendingEpochAt', 'SubnetEpochIndex']);
   const s = storageHelpers(b);
   const byNetuid = [['Identity', t.u16]] as const;
   const byNetuidUid = [
@@ -290,6 +308,16 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
   const boundedCommit = b.composite(['bounded_collections', 'bounded_vec', 'BoundedVec'], [[null, t.bytes, 'Vec<T>']], [
     { name: 'T', type: t.u8 },
     { name: 'S', type: null },
+  ]);
+  const axonInfo = b.composite(['pallet_subtensor', 'pallet', 'AxonInfo'], [
+    ['block', t.u64, 'u64'],
+    ['version', t.u32, 'u32'],
+    ['ip', t.u128, 'u128'],
+    ['port', t.u16, 'u16'],
+    ['ip_type', t.u8, 'u8'],
+    ['protocol', t.u8, 'u8'],
+    ['placeholder1', t.u8, 'u8'],
+    ['placeholder2', t.u8, 'u8'],
   ]);
   return {
     name: 'SubtensorModule',
@@ -357,10 +385,12 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
         b.sequence(b.tuple(t.accountId, t.u64, boundedCommit, t.u64)),
         { docs: [' MAP (netuid_index, epoch) --> VecDeque<(who, commit_block, ciphertext, reveal_round)>'] },
       ),
+      s.map('Axons', [['Identity', t.u16], ['Blake2_128Concat', t.accountId]], axonInfo, { optional: true, docs: [' --- MAP ( netuid, hotkey ) --> axon_info'] }),
+      s.map('ServingRateLimit', byNetuid, t.u64, { fallback: 50n, docs: [' MAP ( netuid ) --> serving_rate_limit'] }),
       s.map('RevealPeriodEpochs', [['Twox64Concat', t.u16]], t.u64, { fallback: 1n, docs: [' ITEM ( RevealPeriodEpochs )'] }),
       s.plain('CommitRevealWeightsVersion', t.u16, { fallback: 4, docs: [' ITEM ( CommitRevealWeightsVersion )'] }),
       s.map('MechanismCountCurrent', [['Twox64Concat', t.u16]], t.u8, { fallback: 1, docs: [' MAP ( netuid ) --> Current number of subnet mechanisms'] }),
-    ],
+    ].filter((item) => kind === 'stateful' || !statefulOnly.has(item.name)),
     constants: [
       { name: 'InitialMinAllowedWeights', type: t.u16, value: 1024, docs: [' Initial min allowed weights setting.'] },
       { name: 'InitialTempo', type: t.u16, value: 360, docs: [' Initial tempo for subnet validator.'] },

@@ -1,5 +1,6 @@
 import type { CommonTypes } from './common-types.js';
 import { indexed, storageHelpers, type PalletDecl, type PalletEnums } from './pallet-decl.js';
+import type { RuntimeVersionJson } from './runtime-version.js';
 import { RUNTIME_VERSION } from './runtime-version.js';
 import { SS58_PREFIX } from './constants.js';
 import type { TypeBuilder } from './type-builder.js';
@@ -100,7 +101,7 @@ const BLOCK_WEIGHTS = {
 };
 
 /** `System` (index 0): storage, constants. `runtimeEvent` is the outer event enum id. */
-export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums, runtimeEvent: number): PalletDecl {
+export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums, runtimeEvent: number, version: RuntimeVersionJson = RUNTIME_VERSION): PalletDecl {
   const s = storageHelpers(b);
   const accountInfo = b.composite(
     ['frame_system', 'AccountInfo'],
@@ -236,7 +237,7 @@ export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums,
       },
       { name: 'BlockHashCount', type: t.u32, value: 2400, docs: [' Maximum number of block number to block hash mappings to keep (oldest pruned first).'] },
       { name: 'DbWeight', type: dbWeight, value: { read: 25_000_000n, write: 100_000_000n }, docs: [' The weight of runtime database operations the runtime can invoke.'] },
-      { name: 'Version', type: t.runtimeVersion, value: RUNTIME_VERSION, docs: [' Get the chain\'s in-code version.'] },
+      { name: 'Version', type: t.runtimeVersion, value: version, docs: [' Get the chain\'s in-code version.'] },
       { name: 'SS58Prefix', type: t.u16, value: SS58_PREFIX, docs: [' The designated SS58 prefix of this chain.'] },
     ],
     docs: [],

@@ -2,6 +2,7 @@ import { Metadata, TypeRegistry } from '@polkadot/types';
 import type { GenericChainProperties } from '@polkadot/types';
 import type { ExtDef } from '@polkadot/types/extrinsic/signedExtensions/types';
 import { buildMetadata } from './build-metadata.js';
+import type { DevnetRuntimeKind } from './runtime-version.js';
 import { CHAIN_PROPERTIES } from './constants.js';
 
 /**
@@ -30,15 +31,16 @@ export interface DevnetRegistry {
  * chain properties (ss58 42, TAO, 9 decimals) set: ready to decode extrinsics
  * (`registry.createType('Extrinsic', hex)`), encode events and storage values, and build storage keys.
  *
+ * @param kind - the runtime kind (default `stateful`)
  * @returns `{ registry, metadata }` (a new registry each call; registries are mutable).
  * @example
  * const { registry } = createDevnetRegistry();
  * const xt = registry.createType('Extrinsic', submittedHex);
  * xt.method.section; // 'subtensorModule'
  */
-export function createDevnetRegistry(): DevnetRegistry {
+export function createDevnetRegistry(kind: DevnetRuntimeKind = 'stateful'): DevnetRegistry {
   const registry = new TypeRegistry();
-  const metadata = new Metadata(registry, buildMetadata());
+  const metadata = new Metadata(registry, buildMetadata(kind));
   registry.setMetadata(metadata, undefined, DEVNET_SIGNED_EXTENSIONS);
   registry.setChainProperties(registry.createTypeUnsafe<GenericChainProperties>('ChainProperties', [CHAIN_PROPERTIES]));
   return { registry, metadata };

@@ -14,8 +14,11 @@ export interface RuntimeVersionJson {
   readonly stateVersion: number;
 }
 
+/** The two Subtensor runtimes the devnet can run (chain README "Epochs on the two runtimes"). */
+export type DevnetRuntimeKind = 'legacy' | 'stateful';
+
 /**
- * The devnet's runtime version: finney's spec name, spec 393 and transaction version 1, and one `apis`
+ * The devnet's legacy runtime version: finney's spec name, spec 393 and transaction version 1, and one `apis`
  * entry per runtime API the devnet metadata declares (Core 5, Metadata 2, TaggedTransactionQueue 3,
  * AccountNonceApi 1 as finney; SubnetInfoRuntimeApi 2 as Subtensor main, where
  * `get_next_epoch_start_block` lives). The hashes are `blake2_64` of the API names (pinned by a test).
@@ -42,3 +45,26 @@ export const RUNTIME_VERSION: RuntimeVersionJson = Object.freeze({
   systemVersion: 1,
   stateVersion: 1,
 });
+
+/**
+ * The stateful runtime's version: as {@link RUNTIME_VERSION} with spec 425, the spec of Subtensor main at
+ * opentensor/subtensor 14bc6f9f9 (`runtime/src/lib.rs:237`), which has `SubnetEpochIndex`, `LastEpochBlock`
+ * and `PendingEpochAt` (the legacy runtime, spec 393 at ab0cb2e52, has none of them).
+ *
+ * @example
+ * STATEFUL_RUNTIME_VERSION.specVersion; // 425
+ */
+export const STATEFUL_RUNTIME_VERSION: RuntimeVersionJson = Object.freeze({ ...RUNTIME_VERSION, specVersion: 425 });
+
+/**
+ * The runtime version of a runtime kind: `legacy` = finney spec 393 ({@link RUNTIME_VERSION}), `stateful` =
+ * Subtensor main ({@link STATEFUL_RUNTIME_VERSION}).
+ *
+ * @param kind - the runtime kind
+ * @returns the runtime version
+ * @example
+ * runtimeVersionOf('legacy').specVersion; // 393
+ */
+export function runtimeVersionOf(kind: DevnetRuntimeKind): RuntimeVersionJson {
+  return kind === 'legacy' ? RUNTIME_VERSION : STATEFUL_RUNTIME_VERSION;
+}
