@@ -18,6 +18,6 @@ export function callOutcome(synapse: Synapse): { readonly isSuccess: boolean; re
 /** Internal: overlays the non-null fields of a partial terminal. */
 export function overlayTerminal(base: TerminalInfo, over: Partial<TerminalInfo>): TerminalInfo {
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) if (v !== null && v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(over)) if (v !== null) out[k] = v;
   return Object.freeze(out) as unknown as TerminalInfo;
 }

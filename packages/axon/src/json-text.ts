@@ -46,7 +46,7 @@ export function parseJsonText(text: string): JsonNode {
         const esc = text[i + 1];
         const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
         if (esc !== undefined && Object.hasOwn(simple, esc)) {
-          out += simple[esc];
+          out += simple[esc] ?? '';
           i += 2;
         } else if (esc === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
           out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));

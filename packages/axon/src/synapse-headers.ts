@@ -60,7 +60,7 @@ export function parseSynapseHeaders(headers: Headers): HeaderSynapse {
     name: header(headers, 'name'),
     timeout: timeoutText === undefined ? null : parseFloatHeader(timeoutText, 'timeout'),
     computedBodyHash: header(headers, 'computed_body_hash') ?? '',
-    axon: Object.freeze(sides.axon) as Partial<TerminalInfo>,
-    dendrite: Object.freeze(sides.dendrite) as Partial<TerminalInfo>,
+    axon: Object.freeze(sides.axon),
+    dendrite: Object.freeze(sides.dendrite),
   });
 }

@@ -60,7 +60,7 @@ export function terminalToPy(info: TerminalInfo): PyValue {
         if (value === null) return [wire, PY_NONE];
         if (type === 'str') return [wire, { t: 'str', v: value as string }];
         if (type === 'float') return [wire, { t: 'float', v: value as number }];
-        return [wire, { t: 'int', v: BigInt(value as number | bigint) }];
+        return [wire, { t: 'int', v: BigInt(value) }];
       }),
     ),
   };

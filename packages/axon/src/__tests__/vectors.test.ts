@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call */
+/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any, @typescript-eslint/no-dynamic-delete -- the vectors are untyped JSON read as written */
 import { createHash } from 'node:crypto';
 
 import { hexToU8a, u8aToHex } from '@polkadot/util';
@@ -41,7 +41,7 @@ const FIELD_TYPES: Record<string, Record<string, PyType>> = {
 const sha3 = (s: string) => createHash('sha3-256').update(s, 'utf8').digest('hex');
 
 describe('body_hash: Python str() of validated values, sha3 of the joined sha3s (synapse.py:671-727)', () => {
-  it.each(v.body_hash.map((b: { id: string }) => [b.id, b]))('%s', (_id, b: any) => {
+  it.each((v.body_hash as any[]).map((b: any) => [b.id, b] as [string, any]))('%s', (_id, b: any) => {
     const types = FIELD_TYPES[b.id as string]!;
     const values = (b.required_hash_fields_order as string[]).map((f) => validatePy(parseJsonText(b.request_body_fields_json[f] as string), types[f]!, f));
     expect(values.map(pyStr)).toEqual(b.str_values);
@@ -55,7 +55,7 @@ describe('body_hash: Python str() of validated values, sha3 of the joined sha3s 
 });
 
 describe('signature_message: {nonce}.{dendrite}.{axon}.{uuid}.{body_hash}', () => {
-  it.each(v.signature_message.filter((m: any) => m.kind === 'dendrite_request').map((m: any) => [m.id, m]))('%s', (_id, m: any) => {
+  it.each((v.signature_message as any[]).filter((m: any) => m.kind === 'dendrite_request').map((m: any) => [m.id, m] as [string, any]))('%s', (_id, m: any) => {
     const message = signatureMessage({ nonce: BigInt(m.nonce), dendriteHotkey: m.dendrite_hotkey, axonHotkey: m.axon_hotkey, uuid: m.uuid, bodyHash: m.body_hash });
     expect(message).toBe(m.message);
     expect(u8aToHex(new TextEncoder().encode(message))).toBe(`0x${m.message_utf8_hex as string}`);
@@ -69,7 +69,7 @@ describe('signature_message: {nonce}.{dendrite}.{axon}.{uuid}.{body_hash}', () =
 });
 
 describe('sr25519_signature: bittensor_wallet Keypair.verify (raw, then <Bytes>-wrapped)', () => {
-  it.each(v.sr25519_signature.map((s: any) => [s.id, s]))('%s', (_id, s: any) => {
+  it.each((v.sr25519_signature as any[]).map((s: any) => [s.id, s] as [string, any]))('%s', (_id, s: any) => {
     expect(verifySynapseSignature(s.message, s.signature_header_value, s.signer_ss58).ok).toBe(s.python_keypair_verify_expected);
     expect(verifySynapseSignature(s.tampered_message, s.signature_header_value, s.signer_ss58).ok).toBe(s.tampered_verify_expected);
   });
@@ -106,7 +106,7 @@ export function vectorRequest(r: any): { definition: (typeof DEFINITIONS)['req-d
 }
 
 describe('request: headers and body as bt.dendrite sends them', () => {
-  it.each(v.request.map((r: any) => [r.id, r]))('%s: body text, body hash, every header but the CPython sizes, a signature that verifies', (_id, r: any) => {
+  it.each((v.request as any[]).map((r: any) => [r.id, r] as [string, any]))('%s: body text, body hash, every header but the CPython sizes, a signature that verifies', (_id, r: any) => {
     const { definition, synapse } = vectorRequest(r);
     expect(synapseJson(synapse)).toBe(r.body_json_text);
     const hash = synapseBodyHash(definition, synapse);
@@ -125,7 +125,7 @@ describe('request: headers and body as bt.dendrite sends them', () => {
 });
 
 describe('axon_ip: the SDK ip text, a well-formed URL, what serve_axon accepts', () => {
-  it.each(v.axon_ip.map((a: any) => [a.id, a]))('%s', (_id, a: any) => {
+  it.each((v.axon_ip as any[]).map((a: any) => [a.id, a] as [string, any]))('%s', (_id, a: any) => {
     const ip = axonIpToString(BigInt(a.ip_int));
     expect(ip).toBe(a.sdk_ip_string);
     expect(ip !== '0.0.0.0').toBe(a.sdk_is_serving);
@@ -135,19 +135,19 @@ describe('axon_ip: the SDK ip text, a well-formed URL, what serve_axon accepts',
 });
 
 describe('axon_info_scale and axons_storage_key', () => {
-  it.each(v.axon_info_scale.map((s: any) => [s.id, s]))('%s decodes', (_id, s: any) => {
+  it.each((v.axon_info_scale as any[]).map((s: any) => [s.id, s] as [string, any]))('%s decodes', (_id, s: any) => {
     const info = decodeAxonInfo(hexToU8a(s.scale_hex));
     expect(info).toEqual({ block: BigInt(s.fields.block), version: s.fields.version, ip: BigInt(s.fields.ip), port: s.fields.port, ipType: s.fields.ip_type, protocol: s.fields.protocol, placeholder1: s.fields.p1, placeholder2: s.fields.p2 });
     expect(axonIpToString(info.ip)).toBe(s.sdk_ip_string);
   });
 
-  it.each(v.axons_storage_key.map((k: any) => [k.id, k]))('%s', (_id, k: any) => {
+  it.each((v.axons_storage_key as any[]).map((k: any) => [k.id, k] as [string, any]))('%s', (_id, k: any) => {
     expect(axonsStorageKey(k.netuid, k.hotkey)).toBe(k.key);
   });
 });
 
 describe('nonce_window: default_verify nonce rules (axon.py:933-983)', () => {
-  it.each(v.nonce_window.map((n: any) => [n.id, n]))('%s', (_id, n: any) => {
+  it.each((v.nonce_window as any[]).map((n: any) => [n.id, n] as [string, any]))('%s', (_id, n: any) => {
     const decision = checkNonce({
       nowNs: BigInt(n.axon_now_ns),
       timeout: n.timeout,

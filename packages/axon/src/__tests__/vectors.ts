@@ -8,5 +8,5 @@ const SHARED = process.env.SUBNET_SHARED_DIR ?? '/work/shared';
 export type Vectors = any;
 
 export function axonVectors(): Vectors {
-  return JSON.parse(readFileSync(join(SHARED, 'vectors', 'axon-vectors.json'), 'utf8')) as Vectors;
+  return JSON.parse(readFileSync(join(SHARED, 'vectors', 'axon-vectors.json'), 'utf8'));
 }
