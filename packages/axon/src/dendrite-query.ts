@@ -49,8 +49,7 @@ function readResponse(definition: SynapseDefinition, sent: Synapse, outcome: Ext
     } else {
       const json = JSON.parse(text) as unknown;
       const message = typeof json === 'object' && json !== null && !Array.isArray(json) && typeof (json as Record<string, unknown>).message === 'string' ? ((json as Record<string, unknown>).message as string) : null;
-      result = { ...sent, axon: overlayTerminal(sent.axon, { statusCode: outcome.status, statusMessage: message }) };
-      if (message === null) result = { ...result, axon: { ...result.axon, statusMessage: null } };
+      result = { ...sent, axon: { ...sent.axon, statusCode: outcome.status, statusMessage: message } };
     }
     const fromHeaders = parseSynapseHeaders(outcome.headers);
     result = { ...result, axon: overlayTerminal(result.axon, fromHeaders.axon), dendrite: overlayTerminal(result.dendrite, fromHeaders.dendrite) };

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
+import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -14,8 +15,10 @@ import { createAxon } from '../axon-server.js';
 import { createDendrite } from '../dendrite.js';
 import { callOutcome } from '../dendrite-result.js';
 import type { Synapse } from '../synapse.js';
-import { createSynapse, synapseValues } from '../synapse.js';
+import { signatureMessage } from '../signature.js';
+import { createSynapse, synapseBodyHash, synapseHeaders, synapseValues } from '../synapse.js';
 import { defineSynapse } from '../synapse-definition.js';
+import { EMPTY_TERMINAL } from '../terminal-info.js';
 import { axonVectors } from './vectors.js';
 
 /** A dendrite and an axon of this package over real HTTP on 127.0.0.1, and the SDK's answers. */
@@ -164,6 +167,18 @@ describe('dendrite <-> axon over HTTP', () => {
     await new Promise((r) => servers.pop()!.close(r));
     const out = await createDendrite({ signer: alice }).query({ ...target(), port: closed }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
     expect([out.dendrite.statusCode, out.dendrite.statusMessage]).toEqual([503, `Service unavailable at 127.0.0.1:${closed}/Dummy`]);
+  });
+
+  it('valid signed headers with a malformed JSON body: 422, as FastAPI answers', async () => {
+    const nonce = BigInt(Date.now()) * 1_000_000n;
+    const uuid = 'malformed-json-test';
+    const s: Synapse = { ...createSynapse(Dummy, { dummy_input: 1 }), dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 } };
+    const hash = synapseBodyHash(Dummy, s);
+    const signature = u8aToHex(alice.sign(new TextEncoder().encode(signatureMessage({ nonce, dendriteHotkey: alice.address, axonHotkey: bob.address, uuid, bodyHash: hash }))));
+    const headers = { ...synapseHeaders(Dummy, { ...s, dendrite: { ...s.dendrite, signature } }, hash), 'content-type': 'application/json' };
+    const res = await fetch(`${axon.url}/Dummy`, { method: 'POST', headers, body: '{"dummy_input": 1,' });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()) as object)).toEqual(['detail']);
   });
 
   it('an unknown synapse name: 404 naming the available ones', async () => {
