@@ -18,8 +18,18 @@ export const validatorConfigSchema = z.strictObject({
   netuid: z.number().int().min(0).max(65535),
   validator: z
     .strictObject({
-      /** Secret key URI (`//Alice`, a mnemonic, a 0x seed). Prefer the environment variable. */
+      /** Secret key URI (`//Alice`, a mnemonic, a 0x seed) for dev chains; when set it replaces the wallet. Prefer the environment variable. */
       hotkey_uri: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  /** The btcli wallet whose hotkey signs weights and bundles (`<path>/<name>/hotkeys/<hotkey>`). */
+  wallet: z
+    .strictObject({
+      name: z.string().min(1).default('default'),
+      hotkey: z.string().min(1).default('default'),
+      path: z.string().min(1).default('~/.bittensor/wallets'),
+      /** File holding the password of an encrypted hotkey (container secrets); else btwallet's BT_PW_<PATH> variable, else a TTY prompt. */
+      password_file: z.string().min(1).optional(),
     })
     .prefault({}),
   server: z
@@ -72,6 +82,10 @@ export interface ConfigFlags {
   readonly bundlesDir?: string;
   readonly dryRun?: boolean;
   readonly logLevel?: string;
+  /** `--wallet.name`, `--wallet.hotkey`, `--wallet.path` (btcli's names). */
+  readonly walletName?: string;
+  readonly walletHotkey?: string;
+  readonly walletPath?: string;
 }
 
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
@@ -105,6 +119,23 @@ export function envOverlay(env: Readonly<Record<string, string | undefined>>): R
   return overlay;
 }
 
+/**
+ * Reads the SDK's wallet variables `BT_WALLET_NAME`, `BT_WALLET_HOTKEY`, `BT_WALLET_PATH` (the defaults of the
+ * SDK's `--wallet.*` flags, `bittensor_wallet` `Wallet.add_args`) into a configuration overlay.
+ *
+ * @param env - the environment (process.env)
+ * @returns the overlay (`{ wallet: { name, hotkey, path } }`, only what is set)
+ * @example btWalletEnvOverlay({ BT_WALLET_NAME: 'validator' }) // { wallet: { name: 'validator' } }
+ */
+export function btWalletEnvOverlay(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const overlay: Record<string, unknown> = {};
+  for (const key of ['name', 'hotkey', 'path'] as const) {
+    const value = env[`BT_WALLET_${key.toUpperCase()}`];
+    if (value !== undefined && value !== '') setPath(overlay, ['wallet', key], value);
+  }
+  return overlay;
+}
+
 function merge(base: unknown, over: unknown): unknown {
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return over;
   if (typeof over !== 'object' || over === null || Array.isArray(over)) return over;
@@ -123,11 +154,15 @@ function flagOverlay(flags: ConfigFlags): Record<string, unknown> {
   if (flags.bundlesDir !== undefined) setPath(o, ['bundles', 'dir'], flags.bundlesDir);
   if (flags.dryRun === true) setPath(o, ['chain', 'dry_run'], true);
   if (flags.logLevel !== undefined) setPath(o, ['log', 'level'], flags.logLevel);
+  if (flags.walletName !== undefined) setPath(o, ['wallet', 'name'], flags.walletName);
+  if (flags.walletHotkey !== undefined) setPath(o, ['wallet', 'hotkey'], flags.walletHotkey);
+  if (flags.walletPath !== undefined) setPath(o, ['wallet', 'path'], flags.walletPath);
   return o;
 }
 
 /**
- * Resolves the configuration: the file, then the environment, then flags (later wins), validated with zod.
+ * Resolves the configuration: the file, then `BT_WALLET_*`, then `SUBNET_VALIDATOR_*`, then flags (later wins),
+ * validated with zod.
  *
  * @param input - the file's text (YAML or JSON) or an already-parsed object, the environment and the flags
  * @returns the validated configuration (secrets included: never log it, use {@link redactConfig})
@@ -148,7 +183,8 @@ export function resolveConfig(input: { readonly text?: string; readonly object?:
     // A section holding only comments parses as null: treat it as empty.
     base = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== null));
   }
-  const merged = merge(merge(base ?? {}, envOverlay(input.env ?? {})), flagOverlay(input.flags ?? {}));
+  const env = input.env ?? {};
+  const merged = merge(merge(merge(base ?? {}, btWalletEnvOverlay(env)), envOverlay(env)), flagOverlay(input.flags ?? {}));
   const result = validatorConfigSchema.safeParse(merged);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -217,8 +253,18 @@ export function defaultConfigYaml(): string {
 # The subnet this validator scores.
 netuid: 1
 
+# The btcli wallet whose hotkey (sr25519) signs weights and audit bundles: <path>/<name>/hotkeys/<hotkey>.
+# Also BT_WALLET_NAME / BT_WALLET_HOTKEY / BT_WALLET_PATH and --wallet.name / --wallet.hotkey / --wallet.path.
+# An encrypted hotkey's password: password_file, else btwallet's BT_PW_<PATH> variable, else a prompt
+# on the terminal; never a flag. The address it signs with is logged at start-up.
+wallet:
+  name: default
+  hotkey: default
+  path: ~/.bittensor/wallets
+  # password_file: /run/secrets/hotkey-password
+
 validator:
-  # The validator hotkey (sr25519) signs weights and audit bundles. Keep it out of this file:
+  # Dev chains only: a key URI that replaces the wallet. Keep it out of this file:
   #   export SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI='//Alice'   (or a mnemonic, or a 0x seed)
   # hotkey_uri: ''
 

@@ -93,10 +93,10 @@ async function feed(url: string, token: string, round: number, epoch: number, mi
     if (k >= 3) statuses.push(post(url, '/v1/bounty-records', { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 }, bearer));
     const role = k < 3 ? 'primary' : 'auditor';
     const body = { task_id: `audit-${round}`, task_type: 'mcp_server', role, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
-    statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+    statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body: JSON.stringify(body), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
   }
   const scores = { epoch, challenge_id: 'term', scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })) };
-  statuses.push(post(url, '/v1/peer-scores', scores, signRequest(peer, { method: 'POST', path: '/v1/peer-scores', body: scores, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+  statuses.push(post(url, '/v1/peer-scores', scores, signRequest(peer, { method: 'POST', path: '/v1/peer-scores', body: JSON.stringify(scores), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
   const done = await Promise.all(statuses);
   return done.filter((s) => s >= 200 && s < 300).length;
 }

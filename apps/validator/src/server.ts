@@ -13,6 +13,7 @@ import { z } from 'zod';
 
 import type { ChainNeuron } from './chain-port.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { WriteQueue } from './write-queue.js';
@@ -90,6 +91,7 @@ const ingestPeer = z
  */
 export function buildServer(ctx: ServerContext): FastifyInstance {
   const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  keepRawJsonBody(app);
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -210,7 +212,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       headers: request.headers,
       method: request.method,
       path: request.url.split('?')[0] ?? request.url,
-      body: request.body,
+      body: rawBodyOf(request),
       nowMs: ctx.now(),
       maxSkewMs: ctx.maxSkewMs,
     });

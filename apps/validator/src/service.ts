@@ -1,5 +1,3 @@
-import { Keyring } from '@polkadot/keyring';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import type { BundleSigner } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
 import pino from 'pino';
@@ -18,6 +16,7 @@ import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { connectSubnetChain } from './subnet-chain.js';
+import { loadValidatorKey } from './validator-key.js';
 import { createWriteQueue } from './write-queue.js';
 
 /** Options of {@link startValidator}. */
@@ -58,29 +57,24 @@ export interface ValidatorService {
  *
  * @param options - configuration and optional injected chain and logger
  * @returns the running service
- * @throws SubnetError `VALIDATOR_INVALID_CONFIG` (missing hotkey or executor token), `VALIDATOR_STORAGE`,
+ * @throws SubnetError `VALIDATOR_INVALID_CONFIG` (missing executor token), the `WALLET_*` codes of the hotkey, `VALIDATOR_STORAGE`,
  *   `VALIDATOR_CHAIN_UNAVAILABLE`
  * @example const service = await startValidator({ config: loadConfig('validator.yaml', process.env) })
  */
 export async function startValidator(options: StartOptions): Promise<ValidatorService> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.log.level, base: { service: 'subnet-validator' } });
-  const hotkeyUri = config.validator.hotkey_uri;
-  if (hotkeyUri === undefined) {
-    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, 'invalid configuration: the validator hotkey is required (set SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI)', {
-      context: { path: 'validator.hotkey_uri', value: undefined },
-    });
-  }
   const executorToken = config.server.executor_token;
   if (executorToken === undefined) {
     throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, 'invalid configuration: the executor token is required (set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN)', {
       context: { path: 'server.executor_token', value: undefined },
     });
   }
-  await cryptoWaitReady();
-  const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(hotkeyUri);
-  const signer: BundleSigner = { address: pair.address, sign: (m) => pair.sign(m) };
+  // One key, loaded once: it signs the weights on chain and the audit bundles.
+  const key = await loadValidatorKey(config);
+  const signer: BundleSigner = key;
   logger.info({ config: redactConfig(config) }, 'starting');
+  logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);
 
   const storage =
     config.database.url === undefined
@@ -93,7 +87,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       (await connectSubnetChain({
         endpoint: config.chain.endpoint,
         netuid: config.netuid,
-        hotkeyUri,
+        signer: key,
         wait: config.chain.wait,
         commitStorePath: config.chain.commit_store,
         logger,

@@ -1,4 +1,5 @@
-import { digest } from '@subnet/core';
+import { createHash } from 'node:crypto';
+
 import { u8aToHex } from '@polkadot/util';
 import { signatureVerify } from '@polkadot/util-crypto';
 
@@ -10,17 +11,26 @@ export const SIGNATURE_HEADERS = Object.freeze({
   signature: 'x-subnet-signature',
 });
 
+/** The exact body of a request: the bytes on the wire, or a string sent as its UTF-8 bytes. */
+export type RawBody = string | Uint8Array;
+
+function bodyBytes(body: RawBody): Uint8Array {
+  return typeof body === 'string' ? new TextEncoder().encode(body) : body;
+}
+
 /**
- * The message a signed request signs, as UTF-8: `METHOD\nPATH\nBODY_DIGEST\nTIMESTAMP\nNONCE`, where the body
- * digest is the sha256 hex of the body's canonical JSON (SPEC 0), the timestamp is Unix milliseconds and the
- * nonce 16-128 characters of `[A-Za-z0-9_-]`. Method and path bind the signature to one endpoint.
+ * The message a signed request signs, as UTF-8: `METHOD\nPATH\nBODY_SHA256\nTIMESTAMP\nNONCE`, where
+ * `BODY_SHA256` is the lowercase sha256 hex of the **exact body bytes sent** (no re-serialisation, so any
+ * language can sign: `hashlib.sha256(body).hexdigest()`), the timestamp is Unix milliseconds in decimal and
+ * the nonce 16-128 characters of `[A-Za-z0-9_-]`. Method and path bind the signature to one endpoint.
  *
- * @param input - method, path, parsed JSON body, timestamp and nonce
+ * @param input - method, path, raw body, timestamp and nonce
  * @returns the message text
- * @example signedMessage({ method: 'POST', path: '/v1/sssa', body, timestamp: 1_700_000_000_000, nonce })
+ * @example signedMessage({ method: 'POST', path: '/v1/sssa', body: text, timestamp: 1_700_000_000_000, nonce })
  */
-export function signedMessage(input: { readonly method: string; readonly path: string; readonly body: unknown; readonly timestamp: number; readonly nonce: string }): string {
-  return `${input.method.toUpperCase()}\n${input.path}\n${digest(input.body)}\n${input.timestamp}\n${input.nonce}`;
+export function signedMessage(input: { readonly method: string; readonly path: string; readonly body: RawBody; readonly timestamp: number; readonly nonce: string }): string {
+  const bodyDigest = createHash('sha256').update(bodyBytes(input.body)).digest('hex');
+  return `${input.method.toUpperCase()}\n${input.path}\n${bodyDigest}\n${input.timestamp}\n${input.nonce}`;
 }
 
 /** Something that signs with sr25519 (a `@polkadot/keyring` pair). */
@@ -30,16 +40,19 @@ export interface RequestSigner {
 }
 
 /**
- * The headers that sign a request as `signer` (for miners' and peers' clients, and tests).
+ * The headers that sign a request as `signer` (for miners' and peers' clients, and tests). Sign the very
+ * string or bytes you then send as the body.
  *
  * @param signer - the hotkey pair
- * @param input - method, path, body, timestamp (Unix ms) and nonce
+ * @param input - method, path, raw body, timestamp (Unix ms) and nonce
  * @returns the four `x-subnet-*` headers
- * @example await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path: '/v1/sssa', body, timestamp: Date.now(), nonce }) } })
+ * @example
+ * const text = JSON.stringify(body);
+ * await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce }) } });
  */
 export function signRequest(
   signer: RequestSigner,
-  input: { readonly method: string; readonly path: string; readonly body: unknown; readonly timestamp: number; readonly nonce: string },
+  input: { readonly method: string; readonly path: string; readonly body: RawBody; readonly timestamp: number; readonly nonce: string },
 ): Record<string, string> {
   return {
     [SIGNATURE_HEADERS.hotkey]: signer.address,
@@ -54,17 +67,18 @@ export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'st
 
 /**
  * Checks a signed request's headers: present and well formed, timestamp within `maxSkewMs` of `nowMs`,
- * signature valid for the claimed hotkey. (Registration and the nonce are checked by the caller.)
+ * signature valid for the claimed hotkey over the raw body bytes as received. (Registration and the nonce are
+ * checked by the caller.)
  *
- * @param input - headers, method, path, parsed body, now and the allowed skew
+ * @param input - headers, method, path, raw body bytes, now and the allowed skew
  * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason }`
- * @example verifySignedRequest({ headers: req.headers, method: 'POST', path: '/v1/sssa', body, nowMs: Date.now(), maxSkewMs: 60_000 })
+ * @example verifySignedRequest({ headers: req.headers, method: 'POST', path: '/v1/sssa', body: rawBytes, nowMs: Date.now(), maxSkewMs: 60_000 })
  */
 export function verifySignedRequest(input: {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly method: string;
   readonly path: string;
-  readonly body: unknown;
+  readonly body: RawBody;
   readonly nowMs: number;
   readonly maxSkewMs: number;
 }): { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number } | { readonly ok: false; readonly reason: SignatureFailure } {

@@ -1,5 +1,5 @@
-import { connectChain, createChainClient, fileCommitStore, loadSigner, preflight } from '@subnet/chain';
-import type { ChainClient, ChainConnection } from '@subnet/chain';
+import { connectChain, createChainClient, fileCommitStore, preflight } from '@subnet/chain';
+import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView } from './chain-port.js';
@@ -10,8 +10,8 @@ export interface SubnetChainOptions {
   /** ws:// URL (or `finney`, `test`, `local`). */
   readonly endpoint: string;
   readonly netuid: number;
-  /** Secret key URI of the validator hotkey (never logged). */
-  readonly hotkeyUri: string;
+  /** The validator hotkey, loaded once (`loadValidatorKey`); the same key signs the bundles. */
+  readonly signer: ChainSigner;
   readonly wait: 'inBlock' | 'finalized';
   /** File that keeps commit-reveal salts until their reveal, across restarts. */
   readonly commitStorePath: string;
@@ -25,16 +25,16 @@ export interface SubnetChainOptions {
  * The real chain access: `@subnet/chain` (connection with reconnect, metagraph, preflight, setWeights
  * through whichever call the runtime offers, commit-reveal when enabled).
  *
- * @param options - endpoint, netuid, hotkey URI, inclusion wait
+ * @param options - endpoint, netuid, signer, inclusion wait
  * @returns the chain port
  * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails; `CHAIN_*` codes
- * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, hotkeyUri: '//Alice', wait: 'inBlock', commitStorePath: './commits.json' })
+ * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, signer: await loadSigner({ kind: 'uri', uri: '//Alice' }), wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
   let connection: ChainConnection;
   let client: ChainClient;
   try {
-    const signer = await loadSigner({ kind: 'uri', uri: options.hotkeyUri });
+    const signer = options.signer;
     connection = await connectChain({
       network: options.endpoint,
       staleHeadMs: options.staleHeadMs ?? 30_000,

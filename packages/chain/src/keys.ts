@@ -7,12 +7,21 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { hexToU8a, isHex, u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, mnemonicValidate, signatureVerify } from '@polkadot/util-crypto';
 import { encodeSs58 } from '@subnet/core';
+import { loadWalletHotkey } from '@subnet/wallet';
 
 import { chainError } from './chain-error.js';
 
 /** Where a signing key comes from. */
 export type KeySource =
-  | { readonly kind: 'wallet'; readonly wallet: string; readonly hotkey: string; readonly walletPath?: string }
+  | {
+      readonly kind: 'wallet';
+      readonly wallet: string;
+      readonly hotkey: string;
+      /** Wallets directory; default `~/.bittensor/wallets/`. */
+      readonly walletPath?: string;
+      /** File holding the password of an encrypted hotkey (else btwallet's `BT_PW_<PATH>` variable, else a TTY prompt). */
+      readonly passwordFile?: string;
+    }
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'mnemonic'; readonly mnemonic: string; readonly keyType?: KeyType }
   | { readonly kind: 'seed'; readonly seed: string; readonly keyType?: KeyType }
@@ -33,6 +42,8 @@ export interface ChainSigner {
   readonly publicKey: `0x${string}`;
   /** How it was loaded (`wallet`, `file`, `mnemonic`, `seed`, `uri`), never the secret itself. */
   readonly kind: KeySource['kind'];
+  /** Signs a message with the hotkey (sr25519 or ed25519 as loaded); the secret stays in a closure. */
+  sign(message: Uint8Array): Uint8Array;
 }
 
 const pairs = new WeakMap<ChainSigner, KeyringPair>();
@@ -56,6 +67,7 @@ function makeSigner(pair: KeyringPair, kind: KeySource['kind']): ChainSigner {
     address: encodeSs58(pair.publicKey),
     publicKey: u8aToHex(pair.publicKey),
     kind,
+    sign: (message: Uint8Array) => pair.sign(message),
   });
   pairs.set(signer, pair);
   return signer;
@@ -207,15 +219,18 @@ async function fromFile(path: string, kind: 'wallet' | 'file'): Promise<ChainSig
 }
 
 /**
- * Loads a signing key (sr25519; mnemonic, seed and dev URI also take `keyType: 'ed25519'`): a Bittensor wallet hotkey file (the JSON the Python wallet writes:
- * `secretPhrase`, `secretSeed`, `privateKey`, `publicKey`, `accountId`, `ss58Address`), a key file by
- * path, a mnemonic, a 32-byte seed or a dev URI (`//Alice`). Key files readable or writable by group or
- * others are refused. No secret ever appears in an error message, its context or the returned object.
+ * Loads a signing key (sr25519; mnemonic, seed and dev URI also take `keyType: 'ed25519'`): a Bittensor wallet
+ * hotkey as btcli keeps it (delegated to `@subnet/wallet`: plain or `$NACL`-encrypted keyfiles, passwords from
+ * a password file, btwallet's `BT_PW_<PATH>` variable or a TTY prompt), an unencrypted key file by path, a
+ * mnemonic, a 32-byte seed or a dev URI (`//Alice`). Key files readable or writable by group or others are
+ * refused. No secret ever appears in an error message, its context or the returned object.
  *
  * @param source - where the key comes from
  * @returns the signer (address and public key; the secret stays inside this package)
- * @throws SubnetError `CHAIN_KEY_FILE_NOT_FOUND`, `CHAIN_INSECURE_KEY_FILE`, `CHAIN_KEY_FILE_ENCRYPTED`,
- *   `CHAIN_INVALID_KEY_FILE`, `CHAIN_KEY_MISMATCH`, `CHAIN_INVALID_KEY`, `CHAIN_INVALID_INPUT`
+ * @throws SubnetError kind `wallet`: the `WALLET_*` codes of `@subnet/wallet` (`WALLET_KEYFILE_NOT_FOUND`,
+ *   `WALLET_INSECURE_FILE_MODE`, `WALLET_WRONG_PASSWORD`, `WALLET_PASSWORD_UNAVAILABLE`, ...); kind `file`:
+ *   `CHAIN_KEY_FILE_NOT_FOUND`, `CHAIN_INSECURE_KEY_FILE`, `CHAIN_KEY_FILE_ENCRYPTED`, `CHAIN_INVALID_KEY_FILE`,
+ *   `CHAIN_KEY_MISMATCH`; others `CHAIN_INVALID_KEY`, `CHAIN_INVALID_INPUT`
  * @example
  * const signer = await loadSigner({ kind: 'wallet', wallet: 'validator', hotkey: 'default' });
  * console.log(signer.address);
@@ -223,8 +238,15 @@ async function fromFile(path: string, kind: 'wallet' | 'file'): Promise<ChainSig
 export async function loadSigner(source: KeySource): Promise<ChainSigner> {
   await cryptoWaitReady();
   switch (source.kind) {
-    case 'wallet':
-      return fromFile(hotkeyFilePath(source.wallet, source.hotkey, source.walletPath), 'wallet');
+    case 'wallet': {
+      const hotkey = await loadWalletHotkey({
+        name: source.wallet,
+        hotkey: source.hotkey,
+        ...(source.walletPath === undefined ? {} : { path: source.walletPath }),
+        ...(source.passwordFile === undefined ? {} : { passwordFile: source.passwordFile }),
+      });
+      return makeSigner(hotkey.pair, 'wallet');
+    }
     case 'file':
       return fromFile(source.path, 'file');
     case 'mnemonic':

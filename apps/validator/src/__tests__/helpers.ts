@@ -165,9 +165,10 @@ export function nonce(): string {
 }
 
 export async function postSigned(url: string, path: string, pair: KeyringPair, body: unknown, opts: { timestamp?: number; nonce?: string; claim?: string } = {}): Promise<Response> {
-  const headers = signRequest(pair, { method: 'POST', path, body, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
+  const text = JSON.stringify(body);
+  const headers = signRequest(pair, { method: 'POST', path, body: text, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
   if (opts.claim !== undefined) headers['x-subnet-hotkey'] = opts.claim;
-  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
 }
 
 export async function postExecutor(url: string, path: string, body: unknown, token: string | null = TOKEN): Promise<Response> {

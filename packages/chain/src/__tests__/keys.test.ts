@@ -1,11 +1,11 @@
-import { chmod, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 
 import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, ed25519PairFromSeed, encodeAddress, sr25519PairFromSeed } from '@polkadot/util-crypto';
-import { describe, expect, it } from 'vitest';
+import { cryptoWaitReady, ed25519PairFromSeed, encodeAddress, signatureVerify, sr25519PairFromSeed } from '@polkadot/util-crypto';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { hotkeyFilePath, loadSigner } from '../keys.js';
 
@@ -115,5 +115,36 @@ describe('keys', () => {
     expect(ed.address).not.toBe((await loadSigner({ kind: 'seed', seed: u8aToHex(seed) })).address);
     expect((await loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ed25519' })).address).toBe('5FA9nQDVg267DEd8m1ZypXLBnvN7SFxYwV7ndqSYGiN9TTpu');
     await expect(loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ecdsa' as never })).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'key.keyType', value: 'ecdsa' } });
+  });
+});
+
+describe("loadSigner kind 'wallet' delegates to @subnet/wallet", () => {
+  const vectors = '/work/shared/vectors/wallets';
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  async function privkeyWallet(mode: number): Promise<string> {
+    dir = await mkdtemp(join(tmpdir(), 'chain-wallet-'));
+    await mkdir(join(dir, 'miner', 'hotkeys'), { recursive: true });
+    await cp(join(vectors, 'wallets', 'miner', 'hotkeys', 'uri'), join(dir, 'miner', 'hotkeys', 'uri'));
+    await chmod(join(dir, 'miner', 'hotkeys', 'uri'), mode);
+    return dir;
+  }
+
+  it('loads the privateKey-only hotkey btcli writes for --uri and signs for its address', async () => {
+    const index = JSON.parse(await readFile(join(vectors, 'index.json'), 'utf8')) as { files: { path: string; expected: { ss58Address: string } }[] };
+    const expected = index.files.find((f) => f.path === 'wallets/miner/hotkeys/uri')!.expected.ss58Address;
+    const signer = await loadSigner({ kind: 'wallet', wallet: 'miner', hotkey: 'uri', walletPath: await privkeyWallet(0o600) });
+    expect(signer.address).toBe(expected);
+    const message = new TextEncoder().encode('one key for chain and bundles');
+    expect(signatureVerify(message, signer.sign(message), expected).isValid).toBe(true);
+  });
+
+  it('passes the wallet error codes through (WALLET_INSECURE_FILE_MODE)', async () => {
+    const path = await privkeyWallet(0o644);
+    await expect(loadSigner({ kind: 'wallet', wallet: 'miner', hotkey: 'uri', walletPath: path })).rejects.toMatchObject({ code: 'WALLET_INSECURE_FILE_MODE' });
   });
 });

@@ -1,0 +1,78 @@
+import { createServer, request } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { publishPeerScores } from '../peer-publisher.js';
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import type { Keys } from './helpers.js';
+import { fakeChain, keys, silent, tempDir, testConfig } from './helpers.js';
+
+/** Publishing this validator's scores to a peer validator over real HTTP: signed raw bytes, retries, final refusals. */
+
+let k: Keys;
+let service: ValidatorService;
+let cleanup: () => void;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  k = await keys();
+  const t = tempDir();
+  cleanup = t.cleanup;
+  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
+});
+afterAll(async () => {
+  for (const s of servers) await new Promise((r) => s.close(r));
+  await service.stop();
+  cleanup();
+});
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('publishPeerScores', () => {
+  it('delivers signed scores to a peer validator; resending is idempotent (200); other scores for the same epoch are refused (409) without retries', async () => {
+    const doc = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.75 }] };
+    const [first] = await publishPeerScores([doc], { peers: [service.url], signer: k.peer, backoffMs: 10 });
+    expect(first).toEqual({ peer: service.url, result: 'delivered', status: 201, attempts: 1 });
+    const [again] = await publishPeerScores([doc], { peers: [service.url], signer: k.peer, backoffMs: 10 });
+    expect(again).toEqual({ peer: service.url, result: 'delivered', status: 200, attempts: 1 });
+    const [other] = await publishPeerScores([{ ...doc, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] }], { peers: [service.url], signer: k.peer, backoffMs: 10 });
+    expect(other).toEqual({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
+  });
+
+  it('retries a peer that answers 503, and delivers on the next attempt', async () => {
+    let calls = 0;
+    const target = new URL(service.url);
+    const flaky = await listen(
+      createServer((req, res) => {
+        calls++;
+        if (calls === 1) {
+          req.resume();
+          res.writeHead(503).end();
+          return;
+        }
+        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+        req.pipe(up);
+      }),
+    );
+    const doc = { epoch: 0, challenge_id: 'sssa', scores: [{ miner_hotkey: k.miners[1]!.address, score: 1 }] };
+    const [outcome] = await publishPeerScores([doc], { peers: [flaky], signer: k.peer, backoffMs: 10 });
+    expect(outcome).toEqual({ peer: flaky, result: 'delivered', status: 201, attempts: 2 });
+  });
+
+  it('gives up on an unreachable peer after the configured attempts, without throwing', async () => {
+    const closed = await listen(createServer());
+    await new Promise((r) => servers.pop()!.close(r));
+    const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], { peers: [closed], signer: k.peer, attempts: 3, backoffMs: 5 });
+    expect(outcome).toEqual({ peer: closed, result: 'failed', status: null, attempts: 3 });
+  });
+});

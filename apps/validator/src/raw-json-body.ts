@@ -1,0 +1,33 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/**
+ * Replaces fastify's JSON body parser with one that keeps the exact bytes received beside the parsed body
+ * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser
+ * (prototype poisoning refused), so malformed, empty and oversized bodies fail exactly as before.
+ *
+ * @param app - the fastify instance, before its routes run
+ * @returns nothing; read the bytes with {@link rawBodyOf}
+ * @example keepRawJsonBody(app); app.post('/x', (req) => rawBodyOf(req))
+ */
+export function keepRawJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    rawBodies.set(request, bytes);
+    void parseJson(request, bytes.toString('utf8'), done);
+  });
+}
+
+/**
+ * The exact body bytes of a request parsed by {@link keepRawJsonBody} (empty when it had none).
+ *
+ * @param request - the request
+ * @returns the raw body
+ * @example const bytes = rawBodyOf(request)
+ */
+export function rawBodyOf(request: FastifyRequest): Uint8Array {
+  return rawBodies.get(request) ?? new Uint8Array(0);
+}

@@ -1,0 +1,16 @@
+export { decryptAnsibleVault } from './ansible-vault.js';
+export { WALLET_ERROR_CODES } from './errors.js';
+export type { WalletErrorCode, WalletErrorContext } from './errors.js';
+export { parseKeyfileJson } from './keyfile-json.js';
+export type { KeyfileSource, ParsedKeyfile } from './keyfile-json.js';
+export { loadWalletHotkey } from './load-wallet.js';
+export type { LoadWalletOptions, WalletHotkey } from './load-wallet.js';
+export { decryptNaclKeyfile, naclKeyFromPassword } from './nacl-keyfile.js';
+export { decodePasswordEnv, encodePasswordEnv, passwordEnvName } from './password-env.js';
+export { btwalletPrivateKeyToPolkadot } from './private-key.js';
+export { readKeyfile } from './read-keyfile.js';
+export type { KeyfileEncryption, LoadedKeyfile, PasswordSources } from './read-keyfile.js';
+export { ttyPasswordPrompt } from './tty-prompt.js';
+export type { PasswordPrompt } from './tty-prompt.js';
+export { expandHome, WALLET_DEFAULTS, walletFiles } from './wallet-location.js';
+export type { WalletLocation } from './wallet-location.js';

@@ -1,0 +1,109 @@
+import { Keyring } from '@polkadot/keyring';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { hexToU8a } from '@polkadot/util';
+import { decodeAddress, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed } from '@polkadot/util-crypto';
+import { getPublicKey } from '@scure/sr25519';
+import { encodeSs58 } from '@subnet/core';
+
+import { WALLET_ERROR_CODES, walletError } from './errors.js';
+import { btwalletPrivateKeyToPolkadot } from './private-key.js';
+
+/** Which field of a keyfile gave the key, in btwallet's order of precedence. */
+export type KeyfileSource = 'secretPhrase' | 'secretSeed' | 'privateKey' | 'ss58Address';
+
+/** A parsed keyfile: the address always, the keyring pair only when the file holds a secret. */
+export interface ParsedKeyfile {
+  readonly source: KeyfileSource;
+  /** SS58 address, prefix 42. */
+  readonly address: string;
+  /** 32-byte public key. */
+  readonly publicKey: Uint8Array;
+  /** The sr25519 pair (secret inside, never enumerable); `undefined` for a public-only file. */
+  readonly pair: KeyringPair | undefined;
+}
+
+function invalid(summary: string, path = 'keyfile', cause?: unknown): never {
+  throw walletError(WALLET_ERROR_CODES.invalidKeyfile, summary, { path }, cause);
+}
+
+function hexField(value: string, field: string): Uint8Array {
+  const bare = value.replace(/^(?:0x)+/, '');
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(bare)) invalid(`${field} is not hex`, `keyfile.${field}`);
+  return hexToU8a(`0x${bare}`);
+}
+
+function sameKey(ss58: string, publicKey: Uint8Array): boolean {
+  try {
+    const claimed = decodeAddress(ss58);
+    return claimed.length === publicKey.length && claimed.every((b, i) => b === publicKey[i]);
+  } catch {
+    return false;
+  }
+}
+
+function pairOf(publicKey: Uint8Array, secretKey: Uint8Array): KeyringPair {
+  return new Keyring({ type: 'sr25519', ss58Format: 42 }).createFromPair({ publicKey, secretKey }, {}, 'sr25519');
+}
+
+function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile {
+  const publicKey = getPublicKey(secretKey);
+  return { source, address: encodeSs58(publicKey), publicKey, pair: pairOf(publicKey, secretKey) };
+}
+
+/**
+ * Reads the JSON of a plain (or decrypted) keyfile exactly as btwallet 4 does (`btwallet:src/keyfile.rs:68-105`):
+ * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password), else `secretSeed` (32-byte
+ * mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte canonical secret, converted with
+ * {@link btwalletPrivateKeyToPolkadot}), else `ss58Address` (public only). `publicKey`/`accountId` are never
+ * read; leading `0x` are stripped. When `ss58Address` is present it must be the address the secret derives.
+ *
+ * @param bytes - the keyfile JSON bytes
+ * @returns the parsed key
+ * @throws SubnetError `WALLET_INVALID_KEYFILE`, `WALLET_KEY_MISMATCH`
+ * @example parseKeyfileJson(new TextEncoder().encode('{"ss58Address":"5Grw..."}')).address
+ */
+export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (cause) {
+    invalid('the keyfile is not UTF-8 JSON (is it encrypted with an unknown method?)', 'keyfile', cause);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) invalid('the keyfile is not a JSON object');
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null) continue;
+    if (typeof value !== 'string') invalid(`every keyfile value is a string or null (btwallet refuses the file)`, `keyfile.${key}`);
+    fields.set(key, value);
+  }
+  const phrase = fields.get('secretPhrase');
+  const seed = fields.get('secretSeed');
+  const privateKey = fields.get('privateKey');
+  const ss58 = fields.get('ss58Address');
+  let parsed: ParsedKeyfile;
+  if (phrase !== undefined) {
+    if (!mnemonicValidate(phrase)) invalid(`secretPhrase is not a valid BIP39 mnemonic (${phrase.split(/\s+/).length} words; its content is not shown)`, 'keyfile.secretPhrase');
+    parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(phrase)).secretKey);
+  } else if (seed !== undefined) {
+    const bytes32 = hexField(seed, 'secretSeed');
+    if (bytes32.length === 32) parsed = fromSecret('secretSeed', sr25519PairFromSeed(bytes32).secretKey);
+    else if (bytes32.length === 64) parsed = fromSecret('secretSeed', btwalletPrivateKeyToPolkadot(bytes32));
+    else invalid(`secretSeed is 32 bytes (or a 64-byte secret key), got ${bytes32.length}`, 'keyfile.secretSeed');
+  } else if (privateKey !== undefined) {
+    parsed = fromSecret('privateKey', btwalletPrivateKeyToPolkadot(hexField(privateKey, 'privateKey')));
+  } else if (ss58 !== undefined) {
+    let publicKey: Uint8Array;
+    try {
+      publicKey = decodeAddress(ss58);
+    } catch (cause) {
+      invalid('ss58Address is not a valid SS58 address', 'keyfile.ss58Address', cause);
+    }
+    return Object.freeze({ source: 'ss58Address', address: encodeSs58(publicKey), publicKey, pair: undefined });
+  } else {
+    invalid('the keyfile has no secretPhrase, secretSeed, privateKey or ss58Address');
+  }
+  if (ss58 !== undefined && !sameKey(ss58, parsed.publicKey)) {
+    throw walletError(WALLET_ERROR_CODES.keyMismatch, `the keyfile secret (${parsed.source}) derives ${parsed.address}, but its ss58Address is ${ss58}`, { path: 'keyfile.ss58Address', value: ss58 });
+  }
+  return Object.freeze(parsed);
+}
