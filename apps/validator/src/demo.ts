@@ -60,6 +60,21 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
   return res.status;
 }
 
+/**
+ * Registers an SSSA task with the validator (`POST /v1/tasks`) and returns its group's hotkeys; retries
+ * while the epoch's candidate snapshot is being taken (503 `TASKS_NOT_READY`).
+ */
+async function registerTask(url: string, bearer: Record<string, string>, taskId: string): Promise<Set<string>> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ task_id: taskId, task_type: 'mcp_server' }) });
+    const answer = (await res.json()) as { group?: { hotkey: string }[] };
+    if (res.status === 201 || res.status === 200) return new Set((answer.group ?? []).map((m) => m.hotkey));
+    if (res.status !== 503) throw new Error(`task registration refused with HTTP ${res.status}: ${JSON.stringify(answer)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the validator did not take the task registration in 5 s');
+}
+
 /** Feeds one epoch of sample records from miners uids 2..7 (and peer scores from validator uid 1). */
 async function feed(url: string, token: string, round: number, epoch: number, miners: readonly { uid: number; pair: KeyringPair }[], peer: KeyringPair): Promise<number> {
   const bearer = { authorization: `Bearer ${token}` };
@@ -91,8 +106,14 @@ async function feed(url: string, token: string, round: number, epoch: number, mi
       }, bearer),
     );
     if (k >= 3) statuses.push(post(url, '/v1/bounty-records', { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 }, bearer));
-    const role = k < 3 ? 'primary' : 'auditor';
-    const body = { task_id: `audit-${round}`, task_type: 'mcp_server', role, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
+  }
+  // SSSA: the executor registers the task; the validator draws its group; only members attest (SPEC B).
+  const taskId = `audit-${epoch}-${round}`;
+  const group = await registerTask(url, bearer, taskId);
+  for (const { uid, pair } of miners) {
+    if (!group.has(pair.address)) continue;
+    const k = (uid - 2 + round) % 6;
+    const body = { task_id: taskId, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
     statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
   }
   const scores = { epoch, challenge_id: 'term', scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })) };
