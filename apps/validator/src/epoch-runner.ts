@@ -23,6 +23,11 @@ export interface EpochRunnerDeps {
   readonly bundlesDir: string;
   readonly metrics: ValidatorMetrics;
   readonly logger: Logger;
+  /**
+   * Called once the epoch's row (with the state it carries) is stored, before the weights are submitted:
+   * the next epoch's task snapshot is taken here, so executors need not wait for the chain (optional).
+   */
+  readonly afterClaim?: () => Promise<void>;
 }
 
 /** The outcome of closing one epoch. */
@@ -163,6 +168,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) });
+    await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'failed' });
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
@@ -174,6 +180,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
   let status: EpochStatus;
   if (deps.dryRun) {
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
   } else {
@@ -189,6 +196,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
       if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
+      await afterClaim(deps);
       metrics.submissions.inc({ outcome: 'preflight_failed' });
       logger.warn({ epoch, error: submission.error }, 'preflight failed; not submitting');
     } else {
@@ -198,6 +206,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
+      await afterClaim(deps);
       try {
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
@@ -216,6 +225,15 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, u16: result.u16, submission };
+}
+
+/** Runs the after-claim hook; its failure is logged, never the epoch's. */
+async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
+  try {
+    await deps.afterClaim?.();
+  } catch (error) {
+    deps.logger.warn({ error: errorOf(error) }, 'after-claim step failed (it is retried on the next tick)');
+  }
 }
 
 async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {

@@ -116,6 +116,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     bundlesDir: config.bundles.dir,
     metrics,
     logger,
+    // The next epoch's tasks draw from the reputations this close carries: take its snapshot as soon as
+    // the carry is stored, before the weights are submitted (docs/spec.md G.6).
+    afterClaim: async () => {
+      if (current !== undefined) await tasks.prepare(current);
+    },
   };
 
   let neurons = new Map<string, ChainNeuron>();
