@@ -21,7 +21,8 @@ function child(container: unknown, segment: string | number): unknown {
 
 /**
  * Names the stage, miner and field of a difference from its path, reading the documents it was found in:
- * a list element carrying `id` / `challenge_id` names a challenge (`[term]`), the first element carrying
+ * a list element carrying `id` / `challenge_id` names a challenge (`[term]`), `task_id` a task (`[t-1]`) and a
+ * `task_type` without a hotkey a task type's eligibility (`[mcp_server]`), the first element carrying
  * `hotkey` / `miner_hotkey` (or a per-uid `uid`) names the miner and ends the stage, and an index into a
  * number list next to a `uids` list of the same length (the u16 vector) names the miner by that uid.
  * Hotkeys and uids are linked through the bundle's metagraph.
@@ -57,7 +58,7 @@ export function locateDifference(
     const element = c ?? e;
     const container = Array.isArray(parentC) ? parentC : undefined;
     if (isObject(element)) {
-      const id = element.id ?? element.challenge_id;
+      const id = element.id ?? element.challenge_id ?? element.task_id ?? (typeof element.task_type === 'string' && element.hotkey === undefined ? element.task_type : undefined);
       if (typeof id === 'string') {
         stage.push(`[${id}]`);
         continue;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { SubnetError } from '@subnet/core';
+import { checkInputShape, SubnetError } from '@subnet/core';
 
 /** Where a command's JSON comes from: a file path, or `-` for standard input. */
 export type InputSource = string;
@@ -15,8 +15,9 @@ export const defaultStdin: StdinReader = () => readFileSync(0, 'utf8');
  *
  * @param source - a file path, or `-` for standard input
  * @param option - the flag it came from (`--task`), named in errors
- * @throws SubnetError `MINER_CHECK_UNREADABLE_INPUT` (missing or unreadable file) or
- *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals included)
+ * @throws SubnetError `MINER_CHECK_UNREADABLE_INPUT` (missing or unreadable file),
+ *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals included), or the shape codes of
+ *   `checkInputShape` (`CORE_INPUT_TOO_DEEP` beyond 64 levels, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`)
  */
 export function readJson(source: InputSource, option: string, stdin: StdinReader = defaultStdin): unknown {
   let text: string;
@@ -28,8 +29,9 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
       cause: error,
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${source === '-' ? 'standard input' : source} is not valid JSON: ${detail}`, {
@@ -37,6 +39,9 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
       cause: error,
     });
   }
+  // The validator's limits (SPEC 0 "Hostile shapes"): a file checked here is one its ingest accepts.
+  checkInputShape(value, { maxDepth: 64 }, option);
+  return value;
 }
 
 /** Refuses a command line that reads standard input more than once. */

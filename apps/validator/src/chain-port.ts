@@ -33,6 +33,11 @@ export interface ChainPort {
   head(): Promise<bigint>;
   /** The metagraph at the head. */
   view(): Promise<ChainView>;
+  /**
+   * The hash of the newest finalized block (`0x` and 64 lowercase hex digits): the block hash a task's
+   * verification group is drawn from (SPEC B, docs/spec.md G.3).
+   */
+  finalizedHash(): Promise<string>;
   /** Runs every check the chain performs locally; throws a `CHAIN_*` SubnetError when one fails. */
   preflight(uids: readonly number[], weights: readonly number[]): Promise<void>;
   /** Submits the weights and waits for inclusion. */

@@ -320,6 +320,12 @@ scoring:
         default_base_weight: 1
         tier_multipliers: {}   # per miner hotkey
         default_tier_multiplier: 1
+      assignment:              # groups of registered tasks (POST /v1/tasks), docs/spec.md G.3
+        primaries: 3           # top k eligible miners by per-type reputation
+        auditors: 2            # drawn from the rest, seeded by sha256(block_hash|task_id)
+        min_reputation: 0.2    # eligibility threshold
+        initial_reputation: 0.5
+        reputation_rate: 0.1   # r = (1 - rate) * r + rate * consensus, per assigned member
     - id: term                 # term pass rate: tasks passed / benchmark size (SPEC C.1)
       kind: term_pass_rate
       alpha: 0.2

@@ -18,7 +18,7 @@ export interface DemoOptions {
   readonly epochs: number;
   /** Where the table goes. */
   readonly out: NodeJS.WritableStream;
-  /** Blocks per epoch (default 20) and block time in ms (default 100). */
+  /** Blocks per epoch (default 50) and block time in ms (default 100). */
   readonly epochLength?: number;
   readonly blockTimeMs?: number;
   /** Folder for the database and bundles (default: a new temporary folder, kept so the bundles can be read). */
@@ -56,13 +56,32 @@ function sssa(verdict: string, capability: string) {
 
 async function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<number> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  await res.arrayBuffer();
+  const text = await res.text();
+  if (process.env.DEMO_DEBUG !== undefined && res.status >= 300) process.stderr.write(`${path} ${res.status} ${text}\n`);
   return res.status;
+}
+
+/**
+ * Registers an SSSA task with the validator (`POST /v1/tasks`) and returns its group's hotkeys; retries
+ * while the epoch's candidate snapshot is being taken (503 `TASKS_NOT_READY`).
+ */
+async function registerTask(url: string, bearer: Record<string, string>, taskId: string): Promise<Set<string>> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ task_id: taskId, task_type: 'mcp_server' }) });
+    const answer = (await res.json()) as { group?: { hotkey: string }[] };
+    if (res.status === 201 || res.status === 200) return new Set((answer.group ?? []).map((m) => m.hotkey));
+    if (res.status !== 503) throw new Error(`task registration refused with HTTP ${res.status}: ${JSON.stringify(answer)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the validator did not take the task registration in 5 s');
 }
 
 /** Feeds one epoch of sample records from miners uids 2..7 (and peer scores from validator uid 1). */
 async function feed(url: string, token: string, round: number, epoch: number, miners: readonly { uid: number; pair: KeyringPair }[], peer: KeyringPair): Promise<number> {
   const bearer = { authorization: `Bearer ${token}` };
+  // SSSA: the executor registers the task first; the validator draws its group; only members attest (SPEC B).
+  const taskId = `audit-${epoch}-${round}`;
+  const group = await registerTask(url, bearer, taskId);
   const statuses: Promise<number>[] = [];
   for (const { uid, pair } of miners) {
     const k = (uid - 2 + round) % 6;
@@ -91,8 +110,11 @@ async function feed(url: string, token: string, round: number, epoch: number, mi
       }, bearer),
     );
     if (k >= 3) statuses.push(post(url, '/v1/bounty-records', { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 }, bearer));
-    const role = k < 3 ? 'primary' : 'auditor';
-    const body = { task_id: `audit-${round}`, task_type: 'mcp_server', role, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
+  }
+  for (const { uid, pair } of miners) {
+    if (!group.has(pair.address)) continue;
+    const k = (uid - 2 + round) % 6;
+    const body = { task_id: taskId, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
     statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body: JSON.stringify(body), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
   }
   const scores = { epoch, challenge_id: 'term', scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })) };
@@ -116,7 +138,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     options.out.write(`${line}\n`);
   };
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
-  const epochLength = options.epochLength ?? 20;
+  const epochLength = options.epochLength ?? 50;
   const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
   out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
   const token = randomBytes(24).toString('hex');
@@ -139,26 +161,33 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const miners = [2, 3, 4, 5, 6, 7].map((uid) => ({ uid, pair: devnet.accounts[uid]?.hotkey as KeyringPair }));
     const peer = devnet.accounts[1]?.hotkey as KeyringPair;
     let round = 0;
-    let closedRounds = 0;
+    // Feed each epoch at its start (from the first one that begins after start-up), so that an epoch's
+    // tasks and their SSSAs land in the same epoch even on a busy machine; report the fed epochs.
+    const fed = new Set<number>();
+    let lastSeen: number | undefined;
     const closed = new Promise<void>((resolve) => {
       service.onEpoch((outcome) => {
+        if (!fed.has(outcome.epoch)) return;
         outcomes.push(outcome);
         options.onEpoch?.(outcome);
         if (outcomes.length >= options.epochs) resolve();
       });
     });
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 180_000;
     while (outcomes.length < options.epochs && Date.now() < deadline) {
       const epoch = service.currentEpoch();
-      if (epoch !== undefined && closedRounds <= outcomes.length) {
+      // The epoch current at start-up began before we did: wait for the next one.
+      if (lastSeen === undefined) lastSeen = epoch;
+      else if (epoch !== undefined && epoch !== lastSeen && fed.size < options.epochs) {
+        lastSeen = epoch;
+        fed.add(epoch);
         const accepted = await feed(service.url, token, round, epoch, miners, peer);
         out(`epoch ${epoch}: fed ${accepted} records from 6 miners and 1 peer validator over HTTP`);
         round++;
-        closedRounds = outcomes.length + 1;
       }
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 100))]);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 50))]);
     }
-    if (outcomes.length < options.epochs) throw new Error(`only ${outcomes.length} of ${options.epochs} epochs closed in 90 s`);
+    if (outcomes.length < options.epochs) throw new Error(`only ${outcomes.length} of ${options.epochs} epochs closed in 180 s`);
   } finally {
     await service.stop();
     await devnet.stop();

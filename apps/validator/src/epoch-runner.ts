@@ -23,6 +23,11 @@ export interface EpochRunnerDeps {
   readonly bundlesDir: string;
   readonly metrics: ValidatorMetrics;
   readonly logger: Logger;
+  /**
+   * Called once the epoch's row (with the state it carries) is stored, before the weights are submitted:
+   * the next epoch's task snapshot is taken here, so executors need not wait for the chain (optional).
+   */
+  readonly afterClaim?: () => Promise<void>;
 }
 
 /** The outcome of closing one epoch. */
@@ -44,21 +49,29 @@ export interface StoredBundle {
 
 /**
  * Turns stored records into the bundle's epoch inputs (wire form): record bodies with their `seq`, peer
- * score documents expanded per miner (only from validators in the stake set), and the carried state.
+ * score documents expanded per miner (with the document's record id and seq; whether the peer counts is
+ * decided by `computeEpoch`, which lists refused ones as excluded), the registered tasks, the epoch's
+ * candidate snapshot, and the carried state (window, decay, reputations).
  *
  * @param records - the epoch's stored records
- * @param carry - the previous epoch's carry JSON (window state, decay states), or null
- * @param validators - hotkeys of the epoch's validator set
+ * @param carry - the previous epoch's carry JSON (window state, decay states, reputations), or null
  * @returns the inputs
- * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7), new Set([hotkey]))
+ * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7))
  */
-export function inputsFromRecords(records: readonly StoredRecord[], carry: string | null, validators: ReadonlySet<string>): Record<string, unknown> {
-  const lists: Record<string, unknown[]> = { workflow_runs: [], sssa_submissions: [], term_results: [], bounty_records: [], peer_scores: [] };
+export function inputsFromRecords(records: readonly StoredRecord[], carry: string | null): Record<string, unknown> {
+  const lists: Record<string, unknown[]> = { workflow_runs: [], tasks: [], sssa_submissions: [], term_results: [], bounty_records: [], peer_scores: [] };
+  let snapshot: { candidates: unknown[]; reputations: unknown } | undefined;
   for (const r of records) {
     const body = JSON.parse(r.body) as Record<string, unknown>;
     switch (r.kind) {
       case 'workflow_run':
         lists.workflow_runs?.push({ ...body, seq: r.seq });
+        break;
+      case 'task':
+        lists.tasks?.push({ ...body, seq: r.seq });
+        break;
+      case 'task_snapshot':
+        snapshot = body as { candidates: unknown[]; reputations: unknown };
         break;
       case 'sssa':
         lists.sssa_submissions?.push({ ...body, seq: r.seq });
@@ -71,14 +84,22 @@ export function inputsFromRecords(records: readonly StoredRecord[], carry: strin
         break;
       case 'peer_score': {
         const doc = body as { validator_hotkey: string; challenge_id: string; scores: { miner_hotkey: string; score: number }[] };
-        if (!validators.has(doc.validator_hotkey)) break;
-        for (const s of doc.scores) lists.peer_scores?.push({ validator_hotkey: doc.validator_hotkey, challenge_id: doc.challenge_id, miner_hotkey: s.miner_hotkey, score: s.score });
+        for (const s of doc.scores) {
+          lists.peer_scores?.push({ record_id: r.recordId, seq: r.seq, validator_hotkey: doc.validator_hotkey, challenge_id: doc.challenge_id, miner_hotkey: s.miner_hotkey, score: s.score });
+        }
         break;
       }
     }
   }
-  const carried = carry === null ? { window_state: null, decay_states: [] } : (JSON.parse(carry) as { window_state: unknown; decay_states: unknown[] });
-  return { ...lists, window_state: carried.window_state, decay_states: carried.decay_states };
+  const carried = carry === null ? {} : (JSON.parse(carry) as { window_state?: unknown; decay_states?: unknown[]; reputations?: unknown });
+  return {
+    ...lists,
+    candidates: snapshot?.candidates ?? [],
+    window_state: carried.window_state ?? null,
+    decay_states: carried.decay_states ?? [],
+    // The table the epoch's draws used (its snapshot), else the one carried from the previous close.
+    reputations: snapshot === undefined ? (carried.reputations ?? null) : snapshot.reputations,
+  };
 }
 
 /**
@@ -137,7 +158,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
   const { stakes, metagraph } = stakeSet(view, chain.hotkey);
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
-  const inputs = inputsFromRecords(records, carry, new Set(stakes.map((s) => s.validator_hotkey)));
+  const inputs = inputsFromRecords(records, carry);
   const input = { config: deps.scoring, epoch, validatorHotkey: chain.hotkey, inputs, stakes, metagraph };
 
   let result: EpochComputation;
@@ -147,17 +168,19 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) });
+    await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'failed' });
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
   }
   const u16 = JSON.stringify(result.u16);
-  const carryOut = JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states });
+  const carryOut = JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations });
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
   if (deps.dryRun) {
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
   } else {
@@ -173,6 +196,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
       if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
+      await afterClaim(deps);
       metrics.submissions.inc({ outcome: 'preflight_failed' });
       logger.warn({ epoch, error: submission.error }, 'preflight failed; not submitting');
     } else {
@@ -182,6 +206,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
+      await afterClaim(deps);
       try {
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
@@ -200,6 +225,15 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, u16: result.u16, submission };
+}
+
+/** Runs the after-claim hook; its failure is logged, never the epoch's. */
+async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
+  try {
+    await deps.afterClaim?.();
+  } catch (error) {
+    deps.logger.warn({ error: errorOf(error) }, 'after-claim step failed (it is retried on the next tick)');
+  }
 }
 
 async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {

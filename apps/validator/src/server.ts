@@ -5,6 +5,7 @@ import type { EpochConfig } from '@subnet/bundle';
 import { passRate } from '@subnet/aggregation';
 import { scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
+import { toWire } from '@subnet/bundle';
 import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,8 +15,10 @@ import { z } from 'zod';
 import type { ChainNeuron } from './chain-port.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
+import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
+import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 
 /** What the HTTP server reads from the running service. */
@@ -30,6 +33,10 @@ export interface ServerContext {
   readonly maxSkewMs: number;
   /** The epoch records are assigned to now (undefined before the first chain head). */
   currentEpoch(): number | undefined;
+  /** Registered tasks and their groups (SPEC B). */
+  readonly tasks: TaskRegistry;
+  /** This validator's hotkey (a peer document signed with it is refused). */
+  readonly hotkey: string;
   /** The neuron with this hotkey, refreshing the metagraph when it is not known. */
   neuron(hotkey: string): Promise<ChainNeuron | undefined>;
   /** True when storage and chain are usable. */
@@ -61,12 +68,6 @@ const minerHotkey = { miner_hotkey: z.string().min(1).max(64) };
 const ingestWorkflow = workflowRunSchema.omit({ seq: true, miner_uid: true }).extend(minerHotkey);
 const ingestTerm = termResultSchema.omit({ seq: true }).extend(minerHotkey);
 const ingestBounty = bountyInputSchema.omit({ seq: true }).extend(minerHotkey);
-const ingestSssa = z.strictObject({
-  task_id: z.string().min(1).max(256),
-  task_type: z.string().min(1).max(128),
-  role: z.enum(['primary', 'auditor']).default('primary'),
-  sssa: z.unknown(),
-});
 const ingestPeer = z
   .strictObject({
     epoch: z.number().int().min(0),
@@ -120,6 +121,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
   });
   app.setNotFoundHandler((_request, reply) => fail(reply, 404, { code: 'NOT_FOUND', message: 'no such endpoint' }));
+  app.addHook('preValidation', shapeCheckHook(ctx.metrics, kindOf));
 
   const token = Buffer.from(`Bearer ${ctx.executorToken}`);
   const authorised = (request: FastifyRequest): boolean => {
@@ -130,14 +132,14 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   };
   const configured = (kind: EpochConfig['challenges'][number]['kind']) => ctx.scoring.challenges.find((c) => c.kind === kind);
 
-  async function store(reply: FastifyReply, kind: RecordKind, recordId: string, body: Record<string, unknown>): Promise<FastifyReply> {
+  async function store(reply: FastifyReply, kind: RecordKind, recordId: string, body: Record<string, unknown>, conflictCode = 'RECORD_CONFLICT'): Promise<FastifyReply> {
     const epoch = ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
     const text = canonicalJson(body);
     const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
     if (outcome.status === 'conflict') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'conflict' });
-      return fail(reply, 409, { code: 'RECORD_CONFLICT', message: `record ${recordId} was already accepted with different content` });
+      return fail(reply, 409, { code: conflictCode, message: `record ${recordId} was already accepted with different content` });
     }
     ctx.metrics.recordsAccepted.inc({ kind, outcome: outcome.status });
     const stored = outcome.status === 'duplicate' ? await ctx.storage.findRecord(kind, recordId) : undefined;
@@ -233,14 +235,48 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return { hotkey: check.hotkey, neuron };
   }
 
+  app.post('/v1/tasks', async (request, reply) => {
+    if (!authorised(request)) {
+      ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'unauthorized' });
+      return fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+    }
+    if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
+    const parsed = taskIngestSchema.safeParse(request.body);
+    if (!parsed.success) {
+      ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'invalid_record' });
+      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+    }
+    const epoch = ctx.currentEpoch();
+    if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
+    const outcome = await ctx.tasks.register(epoch, parsed.data.task_id, parsed.data.task_type);
+    if (outcome.status === 'not_ready') return fail(reply, 503, { code: INGEST_ERROR_CODES.tasksNotReady, message: `the candidate snapshot of epoch ${epoch} is being taken; retry shortly` });
+    if (outcome.status === 'conflict') {
+      ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'conflict' });
+      return fail(reply, 409, { code: INGEST_ERROR_CODES.taskAlreadyRegistered, message: 'a task with this id was already registered', path: 'body.task_id' });
+    }
+    ctx.metrics.recordsAccepted.inc({ kind: 'task', outcome: outcome.status === 'registered' ? 'inserted' : 'duplicate' });
+    return reply.code(outcome.status === 'registered' ? 201 : 200).send({ status: outcome.status, ...taskAnswer(outcome.task) });
+  });
+
+  app.get('/v1/tasks/:id', async (request, reply) => {
+    const task = await ctx.tasks.lookup((request.params as { id: string }).id);
+    if (task === undefined) return fail(reply, 404, { code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator' });
+    return taskAnswer(task);
+  });
+
   app.post('/v1/sssa', async (request, reply) => {
     if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
     const who = await signed(request, reply, 'sssa');
     if (!('hotkey' in who)) return who;
-    const parsed = ingestSssa.safeParse(request.body);
+    const parsed = sssaIngestSchema.safeParse(request.body);
     if (!parsed.success) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
       return fail(reply, 400, zodFailure(parsed.error, 'body'));
+    }
+    const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
+    if ('status' in assigned) {
+      ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: assigned.code.toLowerCase() });
+      return fail(reply, assigned.status, { code: assigned.code, message: assigned.message, ...(assigned.path === undefined ? {} : { path: assigned.path }) });
     }
     try {
       parseSssa(parsed.data.sssa);
@@ -250,12 +286,16 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
     }
     const recordId = `sssa-${digest({ task_id: parsed.data.task_id, hotkey: who.hotkey }).slice(0, 40)}`;
-    return store(reply, 'sssa', recordId, { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey });
+    return store(reply, 'sssa', recordId, { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey }, INGEST_ERROR_CODES.duplicateSssa);
   });
 
   app.post('/v1/peer-scores', async (request, reply) => {
     const who = await signed(request, reply, 'peer_score');
     if (!('hotkey' in who)) return who;
+    if (who.hotkey === ctx.hotkey) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'self_signed' });
+      return fail(reply, 403, { code: INGEST_ERROR_CODES.selfSignedPeerScores, message: "a peer-score document signed with this validator's own hotkey is not a peer's" });
+    }
     if (!who.neuron.validatorPermit) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
       return fail(reply, 403, { code: 'NOT_A_VALIDATOR', message: 'the signing hotkey has no validator permit' });
@@ -310,7 +350,22 @@ function epochSummary(row: EpochRow): Record<string, unknown> {
   };
 }
 
+/** A task's answer: id, type, epoch, block hash, seed and the group with each member's role. */
+function taskAnswer(task: RegisteredTask): Record<string, unknown> {
+  const a = task.assignment;
+  return {
+    task_id: a.taskId,
+    task_type: a.taskType,
+    epoch: task.epoch,
+    block_hash: a.blockHash,
+    seed: a.seed,
+    group: toWire(a.members),
+    shortfall: a.shortfall,
+  };
+}
+
 function kindOf(url: string): RecordKind | 'other' {
+  if (url.startsWith('/v1/tasks')) return 'task';
   if (url.startsWith('/v1/workflow-runs')) return 'workflow_run';
   if (url.startsWith('/v1/term-results')) return 'term_result';
   if (url.startsWith('/v1/bounty-records')) return 'bounty';

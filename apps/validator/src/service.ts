@@ -17,6 +17,7 @@ import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { loadValidatorKey } from './validator-key.js';
+import { createTaskRegistry } from './task-registry.js';
 import { createWriteQueue } from './write-queue.js';
 
 /** Options of {@link startValidator}. */
@@ -98,6 +99,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   }
   const metrics = createMetrics();
   const queue = createWriteQueue(storage);
+  const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
   const deps: EpochRunnerDeps = {
     netuid: config.netuid,
     scoring: config.scoring,
@@ -108,6 +110,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     bundlesDir: config.bundles.dir,
     metrics,
     logger,
+    // The next epoch's tasks draw from the reputations this close carries: take its snapshot as soon as
+    // the carry is stored, before the weights are submitted (docs/spec.md G.6).
+    afterClaim: async () => {
+      if (current !== undefined) await tasks.prepare(current);
+    },
   };
 
   let neurons = new Map<string, ChainNeuron>();
@@ -163,6 +170,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       if (previous >= 0 && (await storage.getEpoch(previous)) === undefined && (await storage.records(previous)).length > 0) {
         emit(await closeEpoch(deps, previous));
       }
+      // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
+      await tasks.prepare(current).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
@@ -183,7 +192,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       await queue.drain();
       emit(await closeEpoch(deps, ended));
       await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
+      await tasks.prepare(epoch).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
       await storage.pruneNonces(Date.now()).catch(() => undefined);
+    } else if (current !== undefined && (await tasks.snapshot(current)) === undefined) {
+      await tasks.prepare(current).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
     }
   };
 
@@ -193,6 +205,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     metrics,
     logger,
     scoring: config.scoring,
+    tasks,
+    hotkey: chain.hotkey,
     executorToken,
     bodyLimit: config.server.body_limit_bytes,
     maxSkewMs: config.server.max_clock_skew_seconds * 1000,

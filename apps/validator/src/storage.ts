@@ -1,7 +1,7 @@
 /** The one storage interface of the validator, implemented by SQLite and PostgreSQL. */
 
 /** Kinds of records the validator takes in. */
-export type RecordKind = 'workflow_run' | 'sssa' | 'term_result' | 'bounty' | 'peer_score';
+export type RecordKind = 'workflow_run' | 'sssa' | 'term_result' | 'bounty' | 'peer_score' | 'task' | 'task_snapshot';
 
 /** A record to store. `body` is the JSON text exactly as it will be read back. */
 export interface NewRecord {

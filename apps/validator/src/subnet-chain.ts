@@ -62,6 +62,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
   return {
     hotkey,
     head: () => connection.request('chain_getHeader', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt()),
+    finalizedHash: () => connection.request('chain_getFinalizedHead', async (api) => (await api.rpc.chain.getFinalizedHead()).toHex().toLowerCase()),
     view: async (): Promise<ChainView> => {
       const s = await snapshot();
       return {

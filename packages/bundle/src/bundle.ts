@@ -1,4 +1,4 @@
-import { canonicalJson, decodeSs58, digest, hotkeySchema, parseInput, sha256Hex } from '@subnet/core';
+import { canonicalJson, compareCodePoints, decodeSs58, digest, hotkeySchema, parseInput, sha256Hex } from '@subnet/core';
 import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import { z } from 'zod';
 
@@ -7,10 +7,11 @@ import { computeEpoch } from './compute-epoch.js';
 import { epochConfigSchema } from './epoch-config.js';
 import { epochInputsSchema, neuronEntrySchema, stakeEntrySchema } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES, fail } from './errors.js';
+import { shapeFailure } from './screen-records.js';
 import { deepFreeze } from './wire.js';
 
 /** The bundle schema version this package writes and reads. */
-export const BUNDLE_SCHEMA_VERSION = 1;
+export const BUNDLE_SCHEMA_VERSION = 2;
 
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-f]{${bytes * 2}}$`), `expected 0x and ${bytes * 2} lowercase hex digits`);
 
@@ -48,6 +49,11 @@ export const bundleSchema = z.strictObject({
     challenges: z.array(z.unknown()),
     window_state: z.unknown(),
     decay_states: z.array(z.unknown()),
+    reputations: z.array(z.unknown()),
+    reputation_observations: z.array(z.unknown()),
+    eligibility: z.array(z.unknown()),
+    tasks: z.array(z.unknown()),
+    excluded: z.array(z.unknown()),
     aggregation: z.unknown(),
     u16: z.strictObject({ uids: z.array(z.number().int().min(0).max(65535)), weights: z.array(z.number().int().min(0).max(65535)) }),
   }),
@@ -104,14 +110,59 @@ export function buildBundle(input: BuildBundleInput): Bundle {
     epoch: input.epoch,
     validator_hotkey: input.validatorHotkey,
     config: result.config,
-    inputs: input.inputs,
-    stakes: input.stakes,
-    metagraph: input.metagraph,
+    inputs: canonicalInputs(input.inputs),
+    stakes: sortedBy(input.stakes, 'validator_hotkey'),
+    metagraph: sortedBy(input.metagraph, 'hotkey'),
     result,
     submission: input.submission,
   };
   const parsed = parseInput(bundleSchema, candidate, BUNDLE_ERROR_CODES.invalidBundle, 'bundle');
   return deepFreeze({ ...parsed, result });
+}
+
+/** A list of objects sorted by one string field (code point order); anything else is returned as it is. */
+function sortedBy(list: unknown, name: string): unknown {
+  if (!Array.isArray(list)) return list;
+  const keyOf = (item: unknown): string => {
+    const v = typeof item === 'object' && item !== null && Object.hasOwn(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' ? v : '';
+  };
+  return [...(list as unknown[])].sort((a, b) => compareCodePoints(keyOf(a), keyOf(b)));
+}
+
+const RECORD_LISTS = ['workflow_runs', 'tasks', 'sssa_submissions', 'term_results', 'bounty_records', 'peer_scores'] as const;
+
+/**
+ * The inputs in canonical order (SPEC E): records by arrival sequence (ties: record id, then the peer
+ * score's challenge and miner), candidates by hotkey; other fields as given. Computation does not depend
+ * on this order; the digest does. A record whose shape cannot be digested (deeper than 64 levels, ...) is
+ * replaced by its withheld stand-in, which recomputes to the same exclusion.
+ */
+function canonicalInputs(inputs: unknown): unknown {
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return inputs;
+  const out: Record<string, unknown> = { ...(inputs as Record<string, unknown>) };
+  const text = (item: unknown, name: string): string => {
+    const v = typeof item === 'object' && item !== null && Object.hasOwn(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' ? v : '';
+  };
+  const seqOf = (item: unknown): number => {
+    const v = typeof item === 'object' && item !== null && Object.hasOwn(item, 'seq') ? (item as Record<string, unknown>).seq : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
+  };
+  for (const list of RECORD_LISTS) {
+    const items = out[list];
+    if (!Array.isArray(items)) continue;
+    out[list] = (items as unknown[]).map((item) => shapeFailure(list, item) ?? item).sort(
+      (a, b) =>
+        seqOf(a) - seqOf(b) ||
+        compareCodePoints(text(a, 'record_id'), text(b, 'record_id')) ||
+        compareCodePoints(text(a, 'task_id'), text(b, 'task_id')) ||
+        compareCodePoints(text(a, 'challenge_id'), text(b, 'challenge_id')) ||
+        compareCodePoints(text(a, 'miner_hotkey'), text(b, 'miner_hotkey')),
+    );
+  }
+  if (Array.isArray(out.candidates)) out.candidates = sortedBy(out.candidates, 'hotkey');
+  return out;
 }
 
 /**

@@ -1,14 +1,23 @@
 import { compareCodePoints, parseInput } from '@subnet/core';
-import { computeEpochWeights, parseEpochInput, passRate } from '@subnet/aggregation';
-import { addTaskScores, emptyWindowState, scoreWorkflow, windowScores } from '@subnet/composite';
-import { computeConsensus, emission } from '@subnet/consensus';
+import { computeEpochWeights, parseEpochInput } from '@subnet/aggregation';
+import { parseReputationTable } from '@subnet/consensus';
+import type { ReputationEntry } from '@subnet/consensus';
 import { z } from 'zod';
 
 import type { ChallengeSettings, EpochConfig } from './epoch-config.js';
 import { parseEpochConfig } from './epoch-config.js';
-import type { EpochInputs } from './epoch-inputs.js';
 import { neuronEntrySchema, parseEpochInputs, stakeEntrySchema } from './epoch-inputs.js';
-import { BUNDLE_ERROR_CODES, fail } from './errors.js';
+import { BUNDLE_ERROR_CODES } from './errors.js';
+import type { ExcludedRecord, Exclusions, RecordList } from './exclusion.js';
+import { createExclusions } from './exclusion.js';
+import type { OwnScore } from './own-score.js';
+import { routePeerScores } from './route-peer-scores.js';
+import { scoreSssaTasks } from './score-sssa-tasks.js';
+import { scoreTermResults } from './score-term-results.js';
+import { scoreWorkflowRuns } from './score-workflow-runs.js';
+import type { ScreenedRecords } from './screen-records.js';
+import { screenRecords } from './screen-records.js';
+import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
@@ -27,11 +36,7 @@ export interface ComputeEpochInput {
   readonly metagraph: unknown;
 }
 
-/** One miner's score from this validator in one challenge. */
-export interface OwnScore {
-  readonly miner_hotkey: string;
-  readonly score: number;
-}
+export type { OwnScore } from './own-score.js';
 
 /** One challenge's own scores and how they were reached (snake_case, as stored in the bundle). */
 export interface ChallengeOutcome {
@@ -53,6 +58,16 @@ export interface EpochComputation {
   readonly window_state: unknown;
   /** Reward-decay states to carry into the next epoch. */
   readonly decay_states: readonly { readonly challenge_id: string; readonly state: unknown }[];
+  /** The per-type reputation table after this epoch (docs/spec.md G.3), to carry into the next. */
+  readonly reputations: readonly ReputationEntry[];
+  /** The reputation observations of this epoch, in the order they were applied. */
+  readonly reputation_observations: readonly unknown[];
+  /** Per task type used this epoch: every candidate's reputation and eligibility, by type. */
+  readonly eligibility: readonly unknown[];
+  /** Every registered task with its block hash, seed and drawn group (members and roles), by task id. */
+  readonly tasks: readonly unknown[];
+  /** Every accepted record that was not scored, with a stable code and a sentence (SPEC 0 isolation). */
+  readonly excluded: readonly ExcludedRecord[];
   /** The aggregation pipeline's full explanation (`@subnet/aggregation` computeEpochWeights). */
   readonly aggregation: unknown;
   /** The vector to set: uids ascending and their u16 weights. */
@@ -69,10 +84,15 @@ const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  * normalisation, caps, decay, allocation, uid mapping, u16; SPEC C). Pure: no clock, no I/O; identical
  * input gives identical output, and `canonicalJson` of the output gives identical bytes.
  *
+ * Isolation (SPEC 0): it never throws because of a record's content. Every record is screened (shape,
+ * schema, unique id) and then scored or listed under `excluded` with its list, id, seq, miner, a stable
+ * code and a sentence. It throws only for what the validator itself provides: the configuration, the
+ * epoch number, the stakes, the metagraph, the candidates and the carried state.
+ *
  * @param input - configuration, epoch, validator hotkey, inputs, stakes and metagraph, all wire JSON
  * @returns every intermediate and final value, frozen, snake_case
- * @throws SubnetError `BUNDLE_INVALID_CONFIG`, `BUNDLE_INVALID_INPUT` naming the field; the scoring
- *   packages' codes (`COMPOSITE_*`, `CONSENSUS_*`, `AGGREGATION_*`) for records they reject
+ * @throws SubnetError `BUNDLE_INVALID_CONFIG`, `BUNDLE_INVALID_INPUT` naming the field (never for a
+ *   record); `COMPOSITE_INVALID_WINDOW_STATE` or `CONSENSUS_INVALID_SELECTION` for an invalid carried state
  * @example
  * const out = computeEpoch({ config, epoch: 7, validatorHotkey, inputs: { bounty_records }, stakes, metagraph });
  * out.u16 // { uids: [0, 3], weights: [...] }
@@ -82,14 +102,22 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   const epoch = parseInput(epochSchema, input.epoch, BUNDLE_ERROR_CODES.invalidInput, 'epoch');
   const self = parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
   const inputs = parseEpochInputs(input.inputs);
-  const stakes = parseInput(z.array(stakeEntrySchema), input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
-  const metagraph = parseInput(z.array(neuronEntrySchema), input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
+  const stakes = parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
+  const metagraph = parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
+  const reputationsBefore = parseReputationTable(inputs.reputations, 'inputs.reputations');
 
-  checkRoutes(config, inputs, self);
+  const excluded = createExclusions();
+  const records = screenRecords(inputs, excluded);
+  excludeUnconfigured(config, records, excluded);
+  const peers = routePeerScores(records.peerScores, config, self, new Set(stakes.map((s) => s.validator_hotkey)), excluded);
 
   const outcomes: ChallengeOutcome[] = [];
   const challengesWire: Record<string, unknown>[] = [];
-  let windowState: unknown = null;
+  let windowState: unknown = inputs.window_state;
+  let reputations: readonly ReputationEntry[] = reputationsBefore.entries;
+  let observations: readonly unknown[] = [];
+  let eligibility: readonly unknown[] = [];
+  let tasks: readonly unknown[] = [];
   for (const challenge of config.challenges) {
     const base: Record<string, unknown> = {
       id: challenge.id,
@@ -99,38 +127,50 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       ...(challenge.normalisation === undefined ? {} : { normalisation: challenge.normalisation }),
     };
     if (challenge.kind === 'bounty') {
-      const latest = latestPerMiner(inputs.bounty_records);
-      const records = latest.map((r) => ({
+      const latest = latestPerMiner('bounty_records', records.bountyRecords, excluded);
+      const bountyRecords = latest.map((r) => ({
         hotkey: r.miner_hotkey,
         valid_issues: r.valid_issues,
         invalid_issues: r.invalid_issues,
         starred_repos: r.starred_repos,
       }));
       outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: [], details: { records_used: latest.map((r) => r.record_id) } });
-      challengesWire.push({ ...base, records });
+      challengesWire.push({ ...base, records: bountyRecords });
       continue;
     }
     let own: OwnScore[];
     let details: unknown;
     if (challenge.kind === 'workflow') {
-      const scored = scoreWorkflows(inputs);
+      const scored = scoreWorkflowRuns(records.workflowRuns, inputs.window_state, metagraph, excluded);
       windowState = scored.windowState;
       own = scored.own;
       details = scored.details;
     } else if (challenge.kind === 'sssa') {
-      const scored = scoreSssa(inputs, challenge);
+      const scored = scoreSssaTasks(
+        {
+          tasks: records.tasks,
+          submissions: records.sssaSubmissions,
+          candidates: inputs.candidates,
+          reputations: reputationsBefore,
+          metagraphHotkeys: new Set(metagraph.map((n) => n.hotkey)),
+          settings: challenge,
+        },
+        excluded,
+      );
       own = scored.own;
       details = scored.details;
+      reputations = scored.reputations as readonly ReputationEntry[];
+      observations = scored.observations as readonly unknown[];
+      eligibility = scored.eligibility;
+      tasks = scored.tasks;
     } else {
-      const scored = scoreTerms(inputs, challenge.total_tasks);
+      const scored = scoreTermResults(records.termResults, challenge.total_tasks, excluded);
       own = scored.own;
       details = scored.details;
     }
     const evaluations = [
       ...own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, epoch, score: s.score })),
-      ...inputs.peer_scores
-        .filter((p) => p.challenge_id === challenge.id)
-        .map((p) => ({ validator_hotkey: p.validator_hotkey, miner_hotkey: p.miner_hotkey, epoch, score: p.score })),
+      ...(peers.get(challenge.id) ?? []).map((p) => ({ validator_hotkey: p.validator_hotkey, miner_hotkey: p.miner_hotkey, epoch, score: p.score })),
     ].sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey) || compareCodePoints(a.validator_hotkey, b.validator_hotkey));
     const carried = inputs.decay_states.find((d) => d.challenge_id === challenge.id);
     challengesWire.push({
@@ -151,121 +191,57 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     challenges: toWire(outcomes) as readonly ChallengeOutcome[],
     window_state: windowState,
     decay_states: weights.decayStates.map((d) => ({ challenge_id: d.challengeId, state: toWire(d.state) })),
+    reputations: [...reputations],
+    reputation_observations: [...observations],
+    eligibility: [...eligibility],
+    tasks: [...tasks],
+    excluded: excluded.sorted(),
     aggregation: toWire(weights.explanation),
     u16: { uids: [...weights.uids], weights: [...weights.weights] },
   });
 }
 
-function checkRoutes(config: EpochConfig, inputs: EpochInputs, self: string): void {
+/** The validator set: each validator once, sorted by hotkey (SPEC E canonical order). */
+const stakesSchema = z
+  .array(stakeEntrySchema)
+  .max(65536)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((s, i) => {
+      if (seen.has(s.validator_hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'validator_hotkey'], message: 'a validator appears twice' });
+      seen.add(s.validator_hotkey);
+    });
+  })
+  .transform((list) => [...list].sort((a, b) => compareCodePoints(a.validator_hotkey, b.validator_hotkey)));
+
+/** The metagraph: each hotkey and uid once, sorted by hotkey (SPEC E canonical order). */
+const metagraphSchema = z
+  .array(neuronEntrySchema)
+  .max(65536)
+  .superRefine((list, ctx) => {
+    const hotkeys = new Set<string>();
+    const uids = new Set<number>();
+    list.forEach((n, i) => {
+      if (hotkeys.has(n.hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'hotkey'], message: 'a hotkey appears twice in the metagraph' });
+      if (uids.has(n.uid)) ctx.addIssue({ code: 'custom', path: [i, 'uid'], message: 'a uid appears twice in the metagraph' });
+      hotkeys.add(n.hotkey);
+      uids.add(n.uid);
+    });
+  })
+  .transform((list) => [...list].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey)));
+
+/** Records of a challenge kind that is not configured are excluded (they cannot be scored here). */
+function excludeUnconfigured(config: EpochConfig, records: ScreenedRecords, excluded: Exclusions): void {
   const kinds = new Set(config.challenges.map((c) => c.kind));
-  const lists: [ChallengeSettings['kind'], string, number][] = [
-    ['workflow', 'workflow_runs', inputs.workflow_runs.length],
-    ['sssa', 'sssa_submissions', inputs.sssa_submissions.length],
-    ['term_pass_rate', 'term_results', inputs.term_results.length],
-    ['bounty', 'bounty_records', inputs.bounty_records.length],
+  const lists: [ChallengeSettings['kind'], RecordList, readonly unknown[]][] = [
+    ['workflow', 'workflow_runs', records.workflowRuns],
+    ['sssa', 'tasks', records.tasks],
+    ['sssa', 'sssa_submissions', records.sssaSubmissions],
+    ['term_pass_rate', 'term_results', records.termResults],
+    ['bounty', 'bounty_records', records.bountyRecords],
   ];
-  for (const [kind, name, length] of lists) {
-    if (length > 0 && !kinds.has(kind)) fail(BUNDLE_ERROR_CODES.invalidInput, `records for a challenge kind that is not configured (${kind})`, `inputs.${name}`, length);
+  for (const [kind, list, items] of lists) {
+    if (kinds.has(kind)) continue;
+    for (const r of items) excluded.add(list, r, BUNDLE_ERROR_CODES.challengeNotConfigured, `no ${kind} challenge runs on this validator`);
   }
-  const evaluationIds = new Set(config.challenges.filter((c) => c.kind !== 'bounty').map((c) => c.id));
-  inputs.peer_scores.forEach((p, i) => {
-    if (!evaluationIds.has(p.challenge_id)) {
-      fail(BUNDLE_ERROR_CODES.invalidInput, 'peer score for a challenge that is not an evaluation challenge here', `inputs.peer_scores[${i}].challenge_id`, p.challenge_id);
-    }
-    if (p.validator_hotkey === self) {
-      fail(BUNDLE_ERROR_CODES.invalidInput, "a peer score signed by this validator's own hotkey", `inputs.peer_scores[${i}].validator_hotkey`, p.validator_hotkey);
-    }
-  });
-}
-
-/** Per miner hotkey, the record with the highest seq (ties: record id), sorted by hotkey. */
-function latestPerMiner<R extends { readonly miner_hotkey: string; readonly seq: number; readonly record_id: string }>(records: readonly R[]): R[] {
-  const best = new Map<string, R>();
-  for (const r of records) {
-    const current = best.get(r.miner_hotkey);
-    if (current === undefined || r.seq > current.seq || (r.seq === current.seq && compareCodePoints(r.record_id, current.record_id) > 0)) best.set(r.miner_hotkey, r);
-  }
-  return [...best.values()].sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
-}
-
-function scoreWorkflows(inputs: EpochInputs): { own: OwnScore[]; details: unknown; windowState: unknown } {
-  const runs = [...inputs.workflow_runs].sort((a, b) => a.seq - b.seq || compareCodePoints(a.record_id, b.record_id));
-  const tasks = runs.map((run) => {
-    const scored = scoreWorkflow({ task: run.task, plan: run.plan, record: run.record });
-    const taskId = (run.task as { task_id?: unknown }).task_id;
-    return { run, taskId: typeof taskId === 'string' ? taskId : run.record_id, scored };
-  });
-  const state = addTaskScores(
-    inputs.window_state ?? emptyWindowState(),
-    tasks.map((t) => ({ uid: t.run.miner_uid, hotkey: t.run.miner_hotkey, taskId: t.taskId, arrival: t.run.seq, score: t.scored.score })),
-  );
-  const windows = windowScores(state);
-  const own = windows
-    .map((w) => ({ miner_hotkey: w.hotkey, score: w.score }))
-    .sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
-  return {
-    own,
-    windowState: JSON.parse(JSON.stringify(state)) as unknown,
-    details: {
-      task_scores: tasks.map((t) => ({ record_id: t.run.record_id, miner_uid: t.run.miner_uid, miner_hotkey: t.run.miner_hotkey, task_id: t.taskId, ...t.scored })),
-      windows,
-    },
-  };
-}
-
-function scoreSssa(inputs: EpochInputs, challenge: Extract<ChallengeSettings, { kind: 'sssa' }>): { own: OwnScore[]; details: unknown } {
-  const tables = challenge.emission;
-  const byTask = new Map<string, EpochInputs['sssa_submissions'][number][]>();
-  for (const s of inputs.sssa_submissions) {
-    const list = byTask.get(s.task_id) ?? [];
-    list.push(s);
-    byTask.set(s.task_id, list);
-  }
-  const taskIds = [...byTask.keys()].sort(compareCodePoints);
-  const totals = new Map<string, number>();
-  const groups = taskIds.map((taskId) => {
-    const members = byTask.get(taskId) ?? [];
-    const types = new Set(members.map((m) => m.task_type));
-    if (types.size > 1) fail(BUNDLE_ERROR_CODES.invalidInput, 'SSSAs of one task disagree on its task type', `inputs.sssa_submissions[task_id=${taskId}].task_type`, [...types].sort(compareCodePoints));
-    const taskType = members[0]?.task_type ?? '';
-    const consensus = computeConsensus({
-      taskId,
-      members: members.map((m) => ({ uid: m.miner_uid, hotkey: m.miner_hotkey, role: m.role, sssa: m.sssa })),
-    });
-    const emissions = consensus.members.map((member) => {
-      const result = emission(
-        {
-          compositeQ: tables.composite_q,
-          baseWeight: tables.base_weights[taskType] ?? tables.default_base_weight,
-          tierMultiplier: tables.tier_multipliers[member.hotkey] ?? tables.default_tier_multiplier,
-          earlyBonus: tables.early_bonus,
-          role: member.role,
-          consensus: member.consensus,
-          bootstrap: tables.bootstrap,
-        },
-        { role: tables.role },
-      );
-      totals.set(member.hotkey, (totals.get(member.hotkey) ?? 0) + result.emission);
-      return { hotkey: member.hotkey, ...result };
-    });
-    return { task_id: taskId, task_type: taskType, consensus, emissions };
-  });
-  const hotkeys = [...totals.keys()].sort(compareCodePoints);
-  let max = 0;
-  for (const h of hotkeys) max = Math.max(max, totals.get(h) ?? 0);
-  const own = hotkeys.map((h) => ({ miner_hotkey: h, score: max > 0 ? (totals.get(h) ?? 0) / max : 0 }));
-  return { own, details: { groups, emission_totals: hotkeys.map((h) => ({ miner_hotkey: h, emission: totals.get(h) ?? 0 })), max_emission: max } };
-}
-
-function scoreTerms(inputs: EpochInputs, totalTasks: number): { own: OwnScore[]; details: unknown } {
-  const latest = latestPerMiner(inputs.term_results);
-  const rates = latest.map((r) => ({
-    record_id: r.record_id,
-    miner_hotkey: r.miner_hotkey,
-    ...passRate(
-      r.results.map((t) => ({ taskId: t.task_id, testsPassed: t.tests_passed, testsTotal: t.tests_total, timedOut: t.timed_out })),
-      totalTasks,
-    ),
-  }));
-  return { own: rates.map((r) => ({ miner_hotkey: r.miner_hotkey, score: r.passRate })), details: { pass_rates: rates } };
 }

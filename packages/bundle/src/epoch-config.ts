@@ -1,4 +1,4 @@
-import { hotkeySchema, nonNegativeFiniteSchema, parseInput, unitIntervalSchema } from '@subnet/core';
+import { compareCodePoints, hotkeySchema, nonNegativeFiniteSchema, parseInput, unitIntervalSchema } from '@subnet/core';
 import { normalisationConfigSchema, pipelineConfigSchema } from '@subnet/aggregation';
 import { z } from 'zod';
 
@@ -37,6 +37,43 @@ const common = {
 
 const positiveFactor = nonNegativeFiniteSchema;
 
+/**
+ * A table keyed by data (task types, hotkeys): a JSON object whose every own key is kept, `__proto__` and
+ * `constructor` included (zod's record would drop `__proto__`), values checked with `value`.
+ */
+function dataRecord<V extends z.ZodType>(keySchema: z.ZodType<string>, value: V) {
+  return z.unknown().transform((input, ctx): Record<string, z.output<V>> => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      ctx.addIssue({ code: 'custom', message: 'expected an object' });
+      return z.NEVER;
+    }
+    const out: Record<string, z.output<V>> = {};
+    for (const key of Object.keys(input).sort(compareCodePoints)) {
+      const k = keySchema.safeParse(key);
+      if (!k.success) {
+        ctx.addIssue({ code: 'custom', path: [key], message: k.error.issues[0]?.message ?? 'invalid key' });
+        continue;
+      }
+      const v = value.safeParse((input as Record<string, unknown>)[key]);
+      if (!v.success) {
+        ctx.addIssue({ code: 'custom', path: [key], message: v.error.issues[0]?.message ?? 'invalid value' });
+        continue;
+      }
+      Object.defineProperty(out, key, { value: v.data, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  });
+}
+
+/** How tasks are assigned and reputations move (docs/spec.md B and G.3); every field has a default. */
+const assignmentSchema = z.strictObject({
+  primaries: z.number().int().min(0).max(256).default(3),
+  auditors: z.number().int().min(0).max(256).default(2),
+  min_reputation: unitIntervalSchema.default(0.2 as z.infer<typeof unitIntervalSchema>),
+  initial_reputation: unitIntervalSchema.default(0.5 as z.infer<typeof unitIntervalSchema>),
+  reputation_rate: unitIntervalSchema.default(0.1 as z.infer<typeof unitIntervalSchema>),
+});
+
 /** Configuration of the composite workflow challenge (SPEC A): cap defaults to 0.15. */
 const workflowChallengeSchema = z.strictObject({
   ...common,
@@ -53,9 +90,9 @@ const sssaChallengeSchema = z.strictObject({
   emission: z
     .strictObject({
       role: z.strictObject({ primary: positiveFactor, auditor: positiveFactor }).default({ primary: 1, auditor: 0.6 }),
-      base_weights: z.record(z.string().min(1), positiveFactor).default({}),
+      base_weights: dataRecord(z.string().min(1).max(128), positiveFactor).default({}),
       default_base_weight: positiveFactor.default(1),
-      tier_multipliers: z.record(hotkeySchema, positiveFactor).default({}),
+      tier_multipliers: dataRecord(hotkeySchema, positiveFactor).default({}),
       default_tier_multiplier: positiveFactor.default(1),
       composite_q: positiveFactor.default(1),
       early_bonus: positiveFactor.default(1),
@@ -71,6 +108,7 @@ const sssaChallengeSchema = z.strictObject({
       early_bonus: 1,
       bootstrap: 1,
     }),
+  assignment: assignmentSchema.default(() => assignmentSchema.parse({})),
 });
 
 /** Configuration of the term pass-rate challenge (SPEC C.1): the benchmark's task count. */
@@ -108,7 +146,7 @@ export type ChallengeSettings = z.output<typeof challengeSettingsSchema>;
 export const epochConfigSchema = z
   .strictObject({
     pipeline: pipelineWire.optional().transform((v) => v ?? (toWire(pipelineConfigSchema.parse({})) as Record<string, unknown>)),
-    challenges: z.array(challengeSettingsSchema).min(1),
+    challenges: z.array(challengeSettingsSchema).min(1).max(64),
   })
   .superRefine((config, ctx) => {
     const kinds = new Set<string>();
@@ -122,7 +160,9 @@ export const epochConfigSchema = z
       alphaSum += c.alpha;
     });
     if (alphaSum > 1 + 1e-12) ctx.addIssue({ code: 'custom', path: ['challenges'], message: `emission shares sum to ${alphaSum}, more than 1` });
-  });
+  })
+  // Canonical order (SPEC E): challenges by id, so the order of a configuration file never changes a digest.
+  .transform((config) => ({ ...config, challenges: [...config.challenges].sort((a, b) => compareCodePoints(a.id, b.id)) }));
 /** A parsed scoring configuration (snake_case, defaults filled in). */
 export type EpochConfig = z.output<typeof epochConfigSchema>;
 

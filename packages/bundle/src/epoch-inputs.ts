@@ -1,4 +1,5 @@
 import { hotkeySchema, parseInput, uidSchema, unitIntervalSchema } from '@subnet/core';
+import { reputationTableSchema, taskIdSchema, taskTypeSchema } from '@subnet/consensus';
 import { z } from 'zod';
 
 import { BUNDLE_ERROR_CODES } from './errors.js';
@@ -24,35 +25,54 @@ export const workflowRunSchema = z.strictObject({
 /** A workflow run on the wire. */
 export type WorkflowRunRecord = z.output<typeof workflowRunSchema>;
 
-/** One miner's SSSA for one task (SPEC B), as accepted from the signed `POST /v1/sssa`. */
+/**
+ * A task registered with the validator by its executor (SPEC B, docs/spec.md G.3): its id and type, the
+ * block hash its group is drawn from, and `seq` (the arrival sequence of the registration).
+ */
+export const taskRecordSchema = z.strictObject({
+  task_id: taskIdSchema,
+  task_type: taskTypeSchema,
+  block_hash: z.string().regex(/^0x[0-9a-f]{64}$/, 'a block hash is 0x followed by 64 lowercase hex digits'),
+  seq,
+});
+/** A registered task on the wire. */
+export type TaskRecord = z.output<typeof taskRecordSchema>;
+
+/**
+ * One miner's SSSA for one registered task (SPEC B), as accepted from the signed `POST /v1/sssa`. The task
+ * type and the role are not the miner's to say: they come from the task's registration and its draw.
+ */
 export const sssaSubmissionSchema = z.strictObject({
   record_id: recordId,
   seq,
-  task_id: z.string().min(1).max(256),
-  task_type: z.string().min(1).max(128),
+  task_id: taskIdSchema,
   miner_uid: uidSchema,
   miner_hotkey: hotkeySchema,
-  role: z.enum(['primary', 'auditor']),
   sssa: z.unknown(),
 });
 /** An SSSA submission on the wire. */
 export type SssaSubmissionRecord = z.output<typeof sssaSubmissionSchema>;
+
+/**
+ * One task's result in a term (benchmark) evaluation (SPEC C.1): `timed_out` defaults to false. The one
+ * schema the validator's ingest and `miner-check term` read.
+ */
+export const termTaskResultSchema = z.strictObject({
+  task_id: z.string().min(1).max(256),
+  tests_passed: count,
+  tests_total: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  timed_out: z.boolean().default(false),
+});
+
+/** A term results file: the list of task results (what `miner-check term --results` reads). */
+export const termResultsSchema = z.array(termTaskResultSchema).max(1_000_000);
 
 /** One term (benchmark) evaluation of one miner: its task results (SPEC C.1). */
 export const termResultSchema = z.strictObject({
   record_id: recordId,
   seq,
   miner_hotkey: hotkeySchema,
-  results: z
-    .array(
-      z.strictObject({
-        task_id: z.string().min(1).max(256),
-        tests_passed: count,
-        tests_total: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-        timed_out: z.boolean(),
-      }),
-    )
-    .max(1_000_000),
+  results: termResultsSchema,
 });
 /** A term result record on the wire. */
 export type TermResultRecord = z.output<typeof termResultSchema>;
@@ -69,10 +89,15 @@ export const bountyInputSchema = z.strictObject({
 /** A bounty record on the wire. */
 export type BountyInputRecord = z.output<typeof bountyInputSchema>;
 
-/** Another validator's score of one miner in one challenge for this epoch (SPEC C.2), already verified. */
+/**
+ * Another validator's score of one miner in one challenge for this epoch (SPEC C.2), already verified:
+ * `record_id` and `seq` are those of the signed document it came from.
+ */
 export const peerScoreSchema = z.strictObject({
+  record_id: recordId,
+  seq,
   validator_hotkey: hotkeySchema,
-  challenge_id: z.string().min(1),
+  challenge_id: z.string().min(1).max(64),
   miner_hotkey: hotkeySchema,
   score: unitIntervalSchema,
 });
@@ -85,42 +110,30 @@ export const decayStateEntrySchema = z.strictObject({
   state: z.strictObject({ top_score: unitIntervalSchema, top_epoch: count, top_hotkey: hotkeySchema }).nullable(),
 });
 
-function uniqueIds(list: readonly { record_id: string }[], ctx: z.RefinementCtx, name: string): void {
-  const seen = new Set<string>();
-  list.forEach((r, i) => {
-    if (seen.has(r.record_id)) ctx.addIssue({ code: 'custom', path: [name, i, 'record_id'], message: 'duplicate record id' });
-    seen.add(r.record_id);
-  });
-}
+/** One neuron of the metagraph: `{ hotkey, uid }`. */
+export const neuronEntrySchema = z.strictObject({ hotkey: hotkeySchema, uid: uidSchema });
+
+const records = z.array(z.unknown()).max(10_000_000).default([]);
 
 /**
- * Every input record of one epoch: the records of the epoch per challenge kind, the peer scores, and the
- * state carried from the previous epoch (`window_state` of the workflow challenge, `decay_states`).
- * Lists may come in any order; record ids are unique within each list.
+ * Every input of one epoch: the records per kind (each list may hold anything: a record that does not
+ * match its schema is excluded with a reason at the close, never a failed epoch), the tasks registered this
+ * epoch, the candidates their groups were drawn from, and the state carried from the previous epoch
+ * (`window_state`, `decay_states`, `reputations`, the per-type reputation table before this epoch).
  */
-export const epochInputsSchema = z
-  .strictObject({
-    workflow_runs: z.array(workflowRunSchema).default([]),
-    sssa_submissions: z.array(sssaSubmissionSchema).default([]),
-    term_results: z.array(termResultSchema).default([]),
-    bounty_records: z.array(bountyInputSchema).default([]),
-    peer_scores: z.array(peerScoreSchema).default([]),
-    window_state: z.unknown().default(null),
-    decay_states: z.array(decayStateEntrySchema).default([]),
-  })
-  .superRefine((inputs, ctx) => {
-    uniqueIds(inputs.workflow_runs, ctx, 'workflow_runs');
-    uniqueIds(inputs.sssa_submissions, ctx, 'sssa_submissions');
-    uniqueIds(inputs.term_results, ctx, 'term_results');
-    uniqueIds(inputs.bounty_records, ctx, 'bounty_records');
-    const pairs = new Set<string>();
-    inputs.sssa_submissions.forEach((s, i) => {
-      const key = `${s.task_id}\u0000${s.miner_hotkey}`;
-      if (pairs.has(key)) ctx.addIssue({ code: 'custom', path: ['sssa_submissions', i, 'miner_hotkey'], message: 'a miner submitted two SSSAs for one task' });
-      pairs.add(key);
-    });
-  });
-/** Parsed epoch inputs. */
+export const epochInputsSchema = z.strictObject({
+  workflow_runs: records,
+  tasks: records,
+  sssa_submissions: records,
+  term_results: records,
+  bounty_records: records,
+  peer_scores: records,
+  candidates: z.array(neuronEntrySchema).default([]),
+  window_state: z.unknown().default(null),
+  decay_states: z.array(decayStateEntrySchema).default([]),
+  reputations: reputationTableSchema.nullable().default(null),
+});
+/** Parsed epoch inputs (record lists still unparsed: see `screenRecords`). */
 export type EpochInputs = z.output<typeof epochInputsSchema>;
 
 /** The validator set with stakes: `{ validator_hotkey, stake }` (stake a number, or a decimal string of rao). */
@@ -128,15 +141,14 @@ export const stakeEntrySchema = z.strictObject({
   validator_hotkey: hotkeySchema,
   stake: z.union([z.number().min(0), z.string().regex(/^(0|[1-9][0-9]*)$/, 'a stake string is decimal digits')]),
 });
-/** One neuron of the metagraph: `{ hotkey, uid }`. */
-export const neuronEntrySchema = z.strictObject({ hotkey: hotkeySchema, uid: uidSchema });
 
 /**
- * Parses an epoch's input records.
+ * Parses an epoch's inputs: the carried state and candidates strictly (they come from the validator, not
+ * from a miner), the record lists only as lists.
  *
  * @param input - untrusted JSON value
  * @returns the parsed, frozen inputs with empty lists filled in
- * @throws SubnetError `BUNDLE_INVALID_INPUT` naming the first bad field (`inputs.workflow_runs[2].miner_uid`)
+ * @throws SubnetError `BUNDLE_INVALID_INPUT` naming the first bad field (`inputs.decay_states[0].state`)
  * @example parseEpochInputs({}).workflow_runs // []
  */
 export function parseEpochInputs(input: unknown): EpochInputs {

@@ -18,6 +18,28 @@ export const BUNDLE_ERROR_CODES = Object.freeze({
   badSignature: 'BUNDLE_BAD_SIGNATURE',
   /** The signing key is not the bundle's validator hotkey. */
   signerMismatch: 'BUNDLE_SIGNER_MISMATCH',
+  // Exclusion codes (SPEC 0 isolation): a record listed under `result.excluded` carries one of these, or
+  // the code of the scoring package or input check that refused it (`COMPOSITE_*`, `CONSENSUS_*`, `CORE_INPUT_*`).
+  /** A record does not match its list's record schema. */
+  invalidRecord: 'BUNDLE_INVALID_RECORD',
+  /** A record id (or task id) already used by an earlier record of the same list. */
+  duplicateRecord: 'BUNDLE_DUPLICATE_RECORD',
+  /** A record for a challenge kind, or a peer score for a challenge id, that is not configured (or is bounty). */
+  challengeNotConfigured: 'BUNDLE_CHALLENGE_NOT_CONFIGURED',
+  /** A peer score signed by the validator computing the epoch (SPEC C.4). */
+  ownPeerScore: 'BUNDLE_OWN_PEER_SCORE',
+  /** A peer score from a hotkey outside the epoch's validator set. */
+  peerNotAValidator: 'BUNDLE_PEER_NOT_A_VALIDATOR',
+  /** A second score from one peer for one miner in one challenge (SPEC C.2). */
+  duplicatePeerScore: 'BUNDLE_DUPLICATE_PEER_SCORE',
+  /** An SSSA for a task that was not registered this epoch (SPEC B). */
+  unknownTask: 'BUNDLE_UNKNOWN_TASK',
+  /** An SSSA from a miner outside the task's drawn group (SPEC B). */
+  notInGroup: 'BUNDLE_NOT_IN_GROUP',
+  /** A second SSSA by one miner for one task (SPEC B). */
+  duplicateSssa: 'BUNDLE_DUPLICATE_SSSA',
+  /** A term result or bounty record replaced by a later one of the same miner (latest wins). */
+  superseded: 'BUNDLE_RECORD_SUPERSEDED',
 });
 
 /** A code of {@link BUNDLE_ERROR_CODES}. */

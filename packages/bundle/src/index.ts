@@ -11,7 +11,10 @@ export {
   peerScoreSchema,
   sssaSubmissionSchema,
   stakeEntrySchema,
+  taskRecordSchema,
   termResultSchema,
+  termResultsSchema,
+  termTaskResultSchema,
   workflowRunSchema,
 } from './epoch-inputs.js';
 export type {
@@ -19,9 +22,12 @@ export type {
   EpochInputs,
   PeerScoreRecord,
   SssaSubmissionRecord,
+  TaskRecord,
   TermResultRecord,
   WorkflowRunRecord,
 } from './epoch-inputs.js';
+export type { ExcludedRecord, RecordList } from './exclusion.js';
+export { RECORD_MAX_DEPTH } from './screen-records.js';
 export { computeEpoch } from './compute-epoch.js';
 export type { ChallengeOutcome, ComputeEpochInput, EpochComputation, OwnScore } from './compute-epoch.js';
 export {

@@ -15,7 +15,8 @@ export function toWire(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue;
-      out[snakeKey(key)] = toWire(item);
+      // defineProperty: a key such as `__proto__` is data, never a prototype write (SPEC 0).
+      Object.defineProperty(out, snakeKey(key), { value: toWire(item), enumerable: true, writable: true, configurable: true });
     }
     return Object.freeze(out);
   }
@@ -39,4 +40,16 @@ export function deepFreeze<T>(value: T): T {
     for (const item of Object.values(value)) deepFreeze(item);
   }
   return value;
+}
+
+/**
+ * Reads an own property of a data-keyed object, never through its prototype (internal): `constructor`
+ * and `__proto__` are ordinary keys (SPEC 0).
+ *
+ * @param table - a plain object keyed by data
+ * @param key - the key
+ * @returns the value, or undefined when the object has no own property of that name
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }

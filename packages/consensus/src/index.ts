@@ -41,3 +41,16 @@ export type {
   SelectionInput,
   VerificationGroup,
 } from './select-verification-group.js';
+export { DEFAULT_REPUTATION_SETTINGS, parseReputationTable, reputationTableSchema, updateReputations } from './reputation.js';
+export type {
+  ReputationEntry,
+  ReputationMemberOutcome,
+  ReputationObservation,
+  ReputationSettings,
+  ReputationTable,
+  ReputationTaskOutcome,
+  ReputationUpdate,
+  ReputationUpdateInput,
+} from './reputation.js';
+export { assignTask, memberRole, taskIdSchema, taskTypeSchema } from './task-assignment.js';
+export type { AssignedMember, AssignmentCandidate, TaskAssignment, TaskAssignmentInput } from './task-assignment.js';

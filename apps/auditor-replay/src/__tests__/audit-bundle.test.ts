@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { buildBundle, signBundle } from '@subnet/bundle';
 import type { SignatureVerifier, SignedBundle } from '@subnet/bundle';
 
 import { auditBundle, IDENTITY_KEYS, signatureVerifier } from '../index.js';
-import { changed, keys, leaves, resign, setAt, signedBundle } from './fixtures.js';
+import { changed, dryRun, keys, leaves, minerHotkey, resign, setAt, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 let k: Keys;
@@ -158,24 +159,26 @@ describe('auditBundle (SPEC E: the auditor recomputes everything and gets identi
     expect(auditBundle({ nope: true }, 'x.json', verify).audit.error?.code).toBe('AUDITOR_INVALID_BUNDLE');
   });
 
-  it('inputs the pipeline rejects are invalid input with the package error code and the bundle path', () => {
+  it('an input record the pipeline refuses is excluded on recomputation, so a tampered record shows where the result differs', () => {
     const doc = copy(good) as unknown as { bundle: { inputs: { peer_scores: { validator_hotkey: string }[] } } };
     doc.bundle.inputs.peer_scores[0]!.validator_hotkey = k.validator.address;
     const { audit } = auditBundle(resign(doc, k.validator), 'r.json', verify);
-    expect(audit.status).toBe('invalid');
-    expect(audit.error).toMatchObject({ code: 'BUNDLE_INVALID_INPUT', path: 'bundle.inputs.peer_scores[0].validator_hotkey' });
+    expect(audit.status).toBe('mismatch');
+    expect(audit.checks).toMatchObject({ schema: true, digest: true, signature: true, recompute: false });
+    const excluded = audit.mismatches.find((m) => m.stage === 'excluded');
+    expect(excluded).toMatchObject({ kind: 'missing', expected: expect.objectContaining({ code: 'BUNDLE_OWN_PEER_SCORE' }) });
   });
 });
 
 describe('auditBundle: configuration and inputs that are not valid are invalid input', () => {
-  it('a schema-invalid input record names its path inside the bundle', () => {
+  it('a schema-invalid input record is excluded on recomputation, naming its path in the exclusion', () => {
     const doc = copy(good) as unknown as { bundle: { inputs: { term_results: { seq: unknown }[] } } };
     doc.bundle.inputs.term_results[1]!.seq = -4;
     const { audit } = auditBundle(resign(doc, k.validator), 'q.json', verify);
-    expect(audit.status).toBe('invalid');
-    expect(audit.checks.schema).toBe(false);
-    expect(audit.error).toMatchObject({ code: 'BUNDLE_INVALID_INPUT', path: 'bundle.inputs.term_results[1].seq' });
-    expect(audit.error?.message).toContain('-4');
+    expect(audit.status).toBe('mismatch');
+    const excluded = audit.mismatches.find((m) => m.stage === 'excluded');
+    expect(excluded?.expected).toMatchObject({ list: 'term_results', code: 'BUNDLE_INVALID_RECORD' });
+    expect((excluded?.expected as { reason: string }).reason).toContain('term_results[1].seq');
   });
 
   it('an unsigned bundle (signature null, as a dry-run validator writes it) is invalid input: there is nothing to verify', () => {
@@ -190,5 +193,44 @@ describe('auditBundle: configuration and inputs that are not valid are invalid i
     const { audit } = auditBundle(doc, 'm.json', verify);
     expect(audit.status).toBe('invalid');
     expect(audit.error?.path).toBe('bundle.metagraph');
+  });
+});
+
+describe('auditBundle: tasks, groups and reputations are recomputed (SPEC B, docs/spec.md G.3)', () => {
+  function sssaBundle(): SignedBundle {
+    const miners = [0, 1, 2, 3].map((i) => minerHotkey(i));
+    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
+    const bundle = buildBundle({
+      netuid: 1,
+      config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1 }] },
+      epoch: 5,
+      validatorHotkey: k.validator.address,
+      inputs: {
+        tasks: [{ task_id: 't-1', task_type: 'mcp_server', block_hash: `0x${'5a'.repeat(32)}`, seq: 1 }],
+        candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
+        reputations: [...miners].sort().map((hotkey, i) => ({ task_type: 'mcp_server', hotkey, reputation: 0.3 + 0.1 * i })),
+        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: 10 + i, task_id: 't-1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+      },
+      stakes: [{ validator_hotkey: k.validator.address, stake: '1000' }],
+      metagraph: [{ hotkey: k.validator.address, uid: 0 }, ...miners.map((hotkey, i) => ({ hotkey, uid: i + 1 }))],
+      submission: dryRun,
+    });
+    return copy(signBundle(bundle, k.validator));
+  }
+
+  it('an honest SSSA bundle recomputes its groups and reputations exactly', () => {
+    expect(auditBundle(sssaBundle(), 's.json', verify).audit.status).toBe('ok');
+  });
+
+  it('a claimed role or reputation that the draw does not give is reported with the task and the miner', () => {
+    const doc = sssaBundle() as unknown as { bundle: { result: { tasks: { members: { hotkey: string; role: string }[] }[]; reputations: { hotkey: string; reputation: number }[] } } };
+    const member = doc.bundle.result.tasks[0]!.members[0]!;
+    member.role = member.role === 'primary' ? 'auditor' : 'primary';
+    const entry = doc.bundle.result.reputations[0]!;
+    entry.reputation = entry.reputation + 0.25;
+    const { audit } = auditBundle(resign(doc, k.validator), 't.json', verify);
+    expect(audit.status).toBe('mismatch');
+    expect(audit.mismatches.find((m) => m.stage === 'tasks[t-1].members')).toMatchObject({ field: 'role', miner: { hotkey: member.hotkey } });
+    expect(audit.mismatches.find((m) => m.stage === 'reputations')).toMatchObject({ field: 'reputation', miner: { hotkey: entry.hotkey } });
   });
 });

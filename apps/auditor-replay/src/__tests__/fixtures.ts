@@ -71,8 +71,15 @@ export function epochInput(k: Keys, options: EpochOptions) {
       return { task_id: `task-${t}`, tests_passed: passed, tests_total: total, timed_out: rand() < 0.05 };
     }),
   }));
-  const peerScores = k.peers.flatMap((peer) =>
-    miners.map((hotkey) => ({ validator_hotkey: peer.address, challenge_id: 'term', miner_hotkey: hotkey, score: Math.round(rand() * 1000) / 1000 })),
+  const peerScores = k.peers.flatMap((peer, p) =>
+    miners.map((hotkey) => ({
+      record_id: `peer-${options.epoch}-${p}`,
+      seq: 1000 + p,
+      validator_hotkey: peer.address,
+      challenge_id: 'term',
+      miner_hotkey: hotkey,
+      score: Math.round(rand() * 1000) / 1000,
+    })),
   );
   const bountyRecords = miners
     .filter((_, i) => i % 3 === 0)

@@ -1,23 +1,13 @@
-import { z } from 'zod';
-
 import { passRate } from '@subnet/aggregation';
+import { termResultsSchema } from '@subnet/bundle';
 import { parseInput } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
 import type { CommandOutput } from './output.js';
 
-/**
- * The wire format of a term-challenge results file: one entry per task the agent ran (snake_case).
- * `timed_out` defaults to false.
- */
-export const termResultsSchema = z.array(
-  z.strictObject({
-    task_id: z.string().min(1),
-    tests_passed: z.number().int().min(0),
-    tests_total: z.number().int().min(1),
-    timed_out: z.boolean().default(false),
-  }),
-);
+// The wire format of a term-challenge results file is `@subnet/bundle`'s `termResultsSchema`: the very
+// schema the validator's `POST /v1/term-results` reads (`timed_out` defaults to false), so a file this
+// command accepts is one the validator accepts.
 
 /**
  * The term challenge pass rate (SPEC C.1) with `@subnet/aggregation`'s `passRate`: a task scores 1 only

@@ -19,14 +19,15 @@ describe('configuration', () => {
     const text = defaultConfigYaml();
     expect(text.split('\n').filter((l) => l.trimStart().startsWith('#')).length).toBeGreaterThan(10);
     const config = resolveConfig({ text, env: { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice' } });
+    // Challenges are kept in canonical order, by id (SPEC E).
     expect(config.scoring.challenges.map((c) => [c.kind, c.alpha])).toEqual([
-      ['workflow', 0.4],
+      ['bounty', 0.1],
       ['sssa', 0.3],
       ['term_pass_rate', 0.2],
-      ['bounty', 0.1],
+      ['workflow', 0.4],
     ]);
     expect(config.server.host).toBe('127.0.0.1');
-    expect(config.scoring.challenges[0]).toMatchObject({ weight_cap: 0.15 });
+    expect(config.scoring.challenges.find((c) => c.kind === 'workflow')).toMatchObject({ weight_cap: 0.15 });
   });
 
   it('environment overrides the file and flags override the environment', () => {

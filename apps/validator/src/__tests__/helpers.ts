@@ -74,6 +74,8 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
       return Promise.resolve(chain.headBlock);
     },
     view: () => Promise.resolve({ block: chain.headBlock, tempo, neurons: chain.neurons }),
+    // A deterministic stand-in: the head block number spelled into 32 bytes.
+    finalizedHash: () => Promise.resolve(`0x${chain.headBlock.toString(16).padStart(64, '0')}`),
     preflight: () => (chain.preflightError === undefined ? Promise.resolve() : Promise.reject(chain.preflightError)),
     setWeights: (uids, weights): Promise<ChainSubmission> => {
       if (chain.failSubmits > 0) {

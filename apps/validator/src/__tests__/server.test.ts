@@ -97,7 +97,11 @@ describe('executor endpoints (bearer token, idempotent by record id)', () => {
 });
 
 describe('POST /v1/sssa (signed by the miner hotkey)', () => {
-  const body = { task_id: 'task-1', task_type: 'mcp_server', role: 'primary', sssa: sssaDoc() };
+  const body = { task_id: 'task-1', sssa: sssaDoc() };
+  beforeAll(async () => {
+    // Four miners, groups of 3 primaries + 2 auditors: every miner is in every group.
+    for (const taskId of ['task-1', 'task-2']) expect((await postExecutor(url, '/v1/tasks', { task_id: taskId, task_type: 'mcp_server' })).status).toBe(201);
+  });
 
   it('accepts a fresh, correctly signed SSSA from a registered miner', async () => {
     const res = await postSigned(url, '/v1/sssa', k.miners[0]!, body);

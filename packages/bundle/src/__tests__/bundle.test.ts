@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 describe('audit bundle (SPEC E)', () => {
   it('carries schema version, netuid, epoch, validator hotkey, full configuration, inputs, results and submission', () => {
-    expect(bundle.schema_version).toBe(1);
+    expect(bundle.schema_version).toBe(2);
     expect(bundle.netuid).toBe(7);
     expect(bundle.epoch).toBe(12);
     expect(bundle.validator_hotkey).toBe(k.validator.address);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '@subnet/core';
 
 import { computeEpoch } from '../index.js';
-import { expectCode, keys, plan, record, sssa, task } from './helpers.js';
+import { keys, plan, record, sssa, task } from './helpers.js';
 
 let k: Awaited<ReturnType<typeof keys>>;
 let A: string;
@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 
 const single = { min_validators: 1, min_stake_fraction: 0 };
+const BLOCK = `0x${'cd'.repeat(32)}`;
 const nonZero = (u16: { uids: readonly number[]; weights: readonly number[] }): Record<string, number | undefined> =>
   Object.fromEntries(u16.uids.map((uid, i): [string, number] => [String(uid), u16.weights[i] ?? 0]).filter(([, w]) => w !== 0));
 
@@ -121,7 +122,7 @@ describe('computeEpoch', () => {
             ],
           },
         ],
-        peer_scores: [{ validator_hotkey: P, challenge_id: 'term', miner_hotkey: A, score: 0.9 }],
+        peer_scores: [{ record_id: 'peer-1', seq: 2, validator_hotkey: P, challenge_id: 'term', miner_hotkey: A, score: 0.9 }],
       },
       stakes: [{ validator_hotkey: V, stake: 3 }, { validator_hotkey: P, stake: 1 }],
       metagraph: [{ hotkey: A, uid: 4 }],
@@ -131,16 +132,21 @@ describe('computeEpoch', () => {
     expect(miners[0]!.score).toBeCloseTo((3 * 0.5 + 1 * 0.9) / 4, 15);
   });
 
-  it('sssa: consensus per task group, emission with role multipliers, own score = emission / max (SPEC B)', () => {
+  it('sssa: consensus per task group, emission with the roles of the draw, own score = emission / max (SPEC B)', () => {
+    // Two primaries and one auditor among three candidates of equal (initial) reputation: primaries are
+    // the first two hotkeys, the auditor the third (SPEC B: ties by hotkey).
+    const [p1, p2, auditor] = [A, B, C].sort() as [string, string, string];
     const out = computeEpoch({
-      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1 }] },
+      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 2, auditors: 1 } }] },
       epoch: 2,
       validatorHotkey: V,
       inputs: {
+        tasks: [{ task_id: 't1', task_type: 'mcp_server', block_hash: BLOCK, seq: 0 }],
+        candidates: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }],
         sssa_submissions: [
-          { record_id: 's1', seq: 1, task_id: 't1', task_type: 'mcp_server', miner_uid: 1, miner_hotkey: A, role: 'primary', sssa: sssa() },
-          { record_id: 's2', seq: 2, task_id: 't1', task_type: 'mcp_server', miner_uid: 2, miner_hotkey: B, role: 'primary', sssa: sssa() },
-          { record_id: 's3', seq: 3, task_id: 't1', task_type: 'mcp_server', miner_uid: 3, miner_hotkey: C, role: 'auditor', sssa: sssa() },
+          { record_id: 's1', seq: 1, task_id: 't1', miner_uid: 1, miner_hotkey: A, sssa: sssa() },
+          { record_id: 's2', seq: 2, task_id: 't1', miner_uid: 2, miner_hotkey: B, sssa: sssa() },
+          { record_id: 's3', seq: 3, task_id: 't1', miner_uid: 3, miner_hotkey: C, sssa: sssa() },
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
@@ -148,51 +154,54 @@ describe('computeEpoch', () => {
     });
     // Three identical SSSAs: consensus 1 for all; emission 1, 1 and 0.6 (auditor role).
     const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
-    expect(own).toEqual({ [A]: 1, [B]: 1, [C]: 0.6 });
+    expect(own).toEqual({ [p1]: 1, [p2]: 1, [auditor]: 0.6 });
+    expect(out.excluded).toEqual([]);
   });
 
   it('sssa: a group of fewer than 3 uses the neutral consensus factor 1 (SPEC B)', () => {
+    const [primary, auditor] = [A, D].sort() as [string, string];
     const out = computeEpoch({
-      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1 }] },
+      config: { pipeline: single, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 1, auditors: 1 } }] },
       epoch: 2,
       validatorHotkey: V,
       inputs: {
+        tasks: [{ task_id: 't2', task_type: 'x', block_hash: BLOCK, seq: 0 }],
+        candidates: [{ hotkey: A, uid: 1 }, { hotkey: D, uid: 4 }],
         sssa_submissions: [
-          { record_id: 's1', seq: 1, task_id: 't2', task_type: 'x', miner_uid: 1, miner_hotkey: A, role: 'primary', sssa: sssa('ALLOW') },
-          { record_id: 's4', seq: 4, task_id: 't2', task_type: 'x', miner_uid: 4, miner_hotkey: D, role: 'auditor', sssa: sssa('BLOCK') },
+          { record_id: 's1', seq: 1, task_id: 't2', miner_uid: 1, miner_hotkey: A, sssa: sssa('ALLOW') },
+          { record_id: 's4', seq: 4, task_id: 't2', miner_uid: 4, miner_hotkey: D, sssa: sssa('BLOCK') },
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
       metagraph: [{ hotkey: A, uid: 1 }, { hotkey: D, uid: 4 }],
     });
     const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
-    expect(own).toEqual({ [A]: 1, [D]: 0.6 });
+    expect(own).toEqual({ [primary]: 1, [auditor]: 0.6 });
   });
 
-  it('rejects a peer score under its own hotkey, records of an unconfigured kind and duplicate record ids', () => {
-    const base = {
+  it('excludes, with a code, a peer score under its own hotkey, records of an unconfigured kind and a reused record id', () => {
+    const out = computeEpoch({
       config: { pipeline: single, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 1 }] },
       epoch: 1,
       validatorHotkey: V,
       stakes: [{ validator_hotkey: V, stake: 1 }],
       metagraph: [{ hotkey: A, uid: 1 }],
-    };
-    expectCode(
-      () => computeEpoch({ ...base, inputs: { peer_scores: [{ validator_hotkey: V, challenge_id: 'term', miner_hotkey: A, score: 1 }] } }),
-      'BUNDLE_INVALID_INPUT',
-      'inputs.peer_scores[0].validator_hotkey',
-    );
-    expectCode(
-      () => computeEpoch({ ...base, inputs: { bounty_records: [{ record_id: 'b', seq: 1, miner_hotkey: A, valid_issues: 1, invalid_issues: 0, starred_repos: 0 }] } }),
-      'BUNDLE_INVALID_INPUT',
-      'inputs.bounty_records',
-    );
-    const t = { seq: 1, miner_hotkey: A, results: [] };
-    expectCode(
-      () => computeEpoch({ ...base, inputs: { term_results: [{ ...t, record_id: 'same' }, { ...t, record_id: 'same' }] } }),
-      'BUNDLE_INVALID_INPUT',
-      'inputs.term_results[1].record_id',
-    );
+      inputs: {
+        peer_scores: [{ record_id: 'p', seq: 1, validator_hotkey: V, challenge_id: 'term', miner_hotkey: A, score: 1 }],
+        bounty_records: [{ record_id: 'b', seq: 2, miner_hotkey: A, valid_issues: 1, invalid_issues: 0, starred_repos: 0 }],
+        term_results: [
+          { record_id: 'same', seq: 3, miner_hotkey: A, results: [] },
+          { record_id: 'same', seq: 4, miner_hotkey: A, results: [] },
+        ],
+      },
+    });
+    expect(out.excluded.map((e) => [e.list, e.record_id, e.code])).toEqual([
+      ['peer_scores', 'p', 'BUNDLE_OWN_PEER_SCORE'],
+      ['bounty_records', 'b', 'BUNDLE_CHALLENGE_NOT_CONFIGURED'],
+      ['term_results', 'same', 'BUNDLE_DUPLICATE_RECORD'],
+    ]);
+    expect(out.excluded[2]?.seq).toBe(4);
+    expect(out.challenges[0]!.own_scores).toEqual([{ miner_hotkey: A, score: 0 }]);
   });
 
   it('is deterministic and independent of record order (SPEC 0: identical input, identical bytes)', () => {

@@ -7,7 +7,7 @@ describe('parseEpochConfig', () => {
   it('fills in SPEC C defaults and the composite cap of 0.15 (SPEC A, C.5)', () => {
     const config = parseEpochConfig({ challenges: [{ id: 'workflow', kind: 'workflow', alpha: 0.5 }, { id: 'bounty', kind: 'bounty', alpha: 0.5 }] });
     expect(config.pipeline).toMatchObject({ min_validators: 3, min_stake_fraction: 0.3, weight_cap: 0.5, burn_uid: 0, u16_mode: 'sum' });
-    expect(config.challenges[0]).toMatchObject({ kind: 'workflow', weight_cap: 0.15, decay: true });
+    expect(config.challenges.find((c) => c.kind === 'workflow')).toMatchObject({ kind: 'workflow', weight_cap: 0.15, decay: true });
     expect(Object.isFrozen(config.challenges)).toBe(true);
   });
 

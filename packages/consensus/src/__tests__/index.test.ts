@@ -24,5 +24,14 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'sssaFindingSchema',
     'sssaSchema',
     'verificationSeed',
-  ]);
+    // Tasks and per-type reputation (docs/spec.md G.3).
+    'DEFAULT_REPUTATION_SETTINGS',
+    'assignTask',
+    'memberRole',
+    'parseReputationTable',
+    'reputationTableSchema',
+    'taskIdSchema',
+    'taskTypeSchema',
+    'updateReputations',
+  ].sort());
 });

@@ -1,0 +1,102 @@
+import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
+import { checkInputShape, isSubnetError } from '@subnet/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+import type { ValidatorMetrics } from './metrics.js';
+import type { RecordKind } from './storage.js';
+import type { RegisteredTask } from './task-registry.js';
+
+/**
+ * The HTTP error codes of the ingest checks (docs/spec.md G.3, G.6). Codes are append-only; the input
+ * shape codes are `@subnet/core`'s (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`).
+ *
+ * @example if (body.error.code === INGEST_ERROR_CODES.notInGroup) askForAnotherTask()
+ */
+export const INGEST_ERROR_CODES = Object.freeze({
+  /** 404: an SSSA names a task that was never registered with this validator. */
+  unknownTask: 'UNKNOWN_TASK',
+  /** 403: the signing miner is not in the task's drawn verification group. */
+  notInGroup: 'NOT_IN_GROUP',
+  /** 409: the miner already sent a different SSSA for this task. */
+  duplicateSssa: 'DUPLICATE_SSSA',
+  /** 409: the task was registered in an epoch that has ended; its SSSAs are no longer taken. */
+  taskEpochOver: 'TASK_EPOCH_OVER',
+  /** 409: a task id registered before (with another type or block hash). */
+  taskAlreadyRegistered: 'TASK_ALREADY_REGISTERED',
+  /** 503: the epoch's candidate snapshot is not taken yet (the previous epoch is closing). */
+  tasksNotReady: 'TASKS_NOT_READY',
+  /** 403: a peer-score document signed with this validator's own hotkey (SPEC C.4). */
+  selfSignedPeerScores: 'SELF_SIGNED_PEER_SCORES',
+});
+
+/** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
+export const sssaIngestSchema = z.strictObject({ task_id: taskIdSchema, sssa: z.unknown() });
+
+/** The body of `POST /v1/tasks` (executor): the task's id and type. */
+export const taskIngestSchema = z.strictObject({ task_id: taskIdSchema, task_type: taskTypeSchema });
+
+/** An error reply body. */
+export interface IngestError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly path?: string;
+}
+
+/**
+ * Checks the shape of a parsed body (SPEC 0 "Hostile shapes"): at most 64 levels deep, every list, string
+ * and object within `@subnet/core`'s limits, well-formed text, JSON values only. Run on every POST before
+ * anything reads the body, so nothing downstream (signatures, digests, bundles) meets a hostile shape.
+ *
+ * @param body - the parsed JSON body
+ * @returns undefined when the shape is fine, else the 400 reply
+ * @example const refused = checkBodyShape(request.body)
+ */
+export function checkBodyShape(body: unknown): IngestError | undefined {
+  try {
+    checkInputShape(body, { maxDepth: 64 }, 'body');
+    return undefined;
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    return { status: 400, code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) };
+  }
+}
+
+/**
+ * A fastify `preValidation` hook that refuses any POST body of a hostile shape with a coded 400.
+ *
+ * @param metrics - where refusals are counted
+ * @param kindOf - the record kind of a URL (for the metric label)
+ * @returns the hook
+ * @example app.addHook('preValidation', shapeCheckHook(metrics, kindOf))
+ */
+export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) => RecordKind | 'other') {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.method !== 'POST' || request.body === undefined) return;
+    const refused = checkBodyShape(request.body);
+    if (refused === undefined) return;
+    metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'input_shape' });
+    await reply.code(refused.status).send({ error: { code: refused.code, message: refused.message, ...(refused.path === undefined ? {} : { path: refused.path }) } });
+  };
+}
+
+/**
+ * The assignment checks of an SSSA at ingest (SPEC B, docs/spec.md G.3): the task is registered, belongs
+ * to the current epoch, and the signing miner is in its group. Returns the role the draw gave the miner.
+ *
+ * @param task - the registered task, or undefined
+ * @param currentEpoch - the epoch records go to now
+ * @param hotkey - the signing miner
+ * @returns `{ role }`, or the refusal
+ * @example const checked = checkSssaAssignment(await tasks.lookup(body.task_id), epoch, hotkey)
+ */
+export function checkSssaAssignment(task: RegisteredTask | undefined, currentEpoch: number | undefined, hotkey: string): { readonly role: 'primary' | 'auditor' } | IngestError {
+  if (task === undefined) return { status: 404, code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator', path: 'body.task_id' };
+  if (task.epoch !== currentEpoch) {
+    return { status: 409, code: INGEST_ERROR_CODES.taskEpochOver, message: `the task belongs to epoch ${task.epoch}, which is over; SSSAs are taken in the epoch the task was registered in`, path: 'body.task_id' };
+  }
+  const member = task.assignment.members.find((m) => m.hotkey === hotkey);
+  if (member === undefined) return { status: 403, code: INGEST_ERROR_CODES.notInGroup, message: "the signing hotkey is not in the task's verification group", path: 'body.task_id' };
+  return { role: member.role };
+}

@@ -1,0 +1,5 @@
+/** One miner's score from this validator in one challenge. */
+export interface OwnScore {
+  readonly miner_hotkey: string;
+  readonly score: number;
+}

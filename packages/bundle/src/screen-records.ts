@@ -1,0 +1,132 @@
+import { checkInputShape, compareCodePoints, findLoneSurrogate, formatPath, isSubnetError } from '@subnet/core';
+import type { z } from 'zod';
+
+import type { EpochInputs } from './epoch-inputs.js';
+import {
+  bountyInputSchema,
+  peerScoreSchema,
+  sssaSubmissionSchema,
+  taskRecordSchema,
+  termResultSchema,
+  workflowRunSchema,
+} from './epoch-inputs.js';
+import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
+import { BUNDLE_ERROR_CODES } from './errors.js';
+import type { createExclusions, RecordList } from './exclusion.js';
+import { sentence } from './exclusion.js';
+
+/** The depth every record may nest (SPEC 0: 64), counted from the record itself. */
+export const RECORD_MAX_DEPTH = 64;
+
+/** The records of an epoch that passed their schema, each list sorted by (seq, id). */
+export interface ScreenedRecords {
+  readonly workflowRuns: readonly WorkflowRunRecord[];
+  readonly tasks: readonly TaskRecord[];
+  readonly sssaSubmissions: readonly SssaSubmissionRecord[];
+  readonly termResults: readonly TermResultRecord[];
+  readonly bountyRecords: readonly BountyInputRecord[];
+  readonly peerScores: readonly PeerScoreRecord[];
+}
+
+/**
+ * Screens every record of the inputs (SPEC 0 "Hostile shapes" and "Isolation"): the record's shape
+ * (depth <= 64, sizes, well-formed text: `checkInputShape`), then its list's schema, then the uniqueness
+ * of its id within the list (the earliest by seq keeps it). A record that fails is excluded with the code
+ * of the check and a sentence; nothing here throws because of a record.
+ *
+ * @param inputs - the parsed inputs
+ * @param excluded - where exclusions go
+ * @returns the records that passed, each list by (seq, id)
+ */
+export function screenRecords(inputs: EpochInputs, excluded: ReturnType<typeof createExclusions>): ScreenedRecords {
+  return {
+    workflowRuns: screen('workflow_runs', inputs.workflow_runs, workflowRunSchema, (r) => r.record_id, excluded),
+    tasks: screen('tasks', inputs.tasks, taskRecordSchema, (r) => r.task_id, excluded),
+    sssaSubmissions: screen('sssa_submissions', inputs.sssa_submissions, sssaSubmissionSchema, (r) => r.record_id, excluded),
+    termResults: screen('term_results', inputs.term_results, termResultSchema, (r) => r.record_id, excluded),
+    bountyRecords: screen('bounty_records', inputs.bounty_records, bountyInputSchema, (r) => r.record_id, excluded),
+    // A signed peer document expands into one entry per miner, all under the document's record id.
+    peerScores: screen('peer_scores', inputs.peer_scores, peerScoreSchema, (r) => `${r.record_id}\u0000${r.challenge_id}\u0000${r.miner_hotkey}`, excluded),
+  };
+}
+
+function screen<S extends z.ZodType<{ seq: number }>>(
+  list: RecordList,
+  raw: readonly unknown[],
+  schema: S,
+  id: (record: z.output<S>) => string,
+  excluded: ReturnType<typeof createExclusions>,
+): z.output<S>[] {
+  const valid: { record: z.output<S>; index: number; raw: unknown }[] = [];
+  raw.forEach((item, index) => {
+    const withheld = withheldOf(item) ?? shapeFailure(list, item);
+    if (withheld !== undefined) {
+      excluded.addAt(list, item, index, withheld.withheld.code, withheld.withheld.reason);
+      return;
+    }
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = formatPath(issue?.path ?? [], formatPath([index], list));
+      excluded.addAt(list, item, index, BUNDLE_ERROR_CODES.invalidRecord, `the record does not match the ${list} schema: ${issue?.message ?? 'invalid'} at ${path}`);
+      return;
+    }
+    valid.push({ record: parsed.data, index, raw: item });
+  });
+  valid.sort((a, b) => a.record.seq - b.record.seq || compareCodePoints(id(a.record), id(b.record)));
+  const seen = new Set<string>();
+  const out: z.output<S>[] = [];
+  for (const v of valid) {
+    const key = id(v.record);
+    if (seen.has(key)) {
+      excluded.addAt(list, v.raw, v.index, BUNDLE_ERROR_CODES.duplicateRecord, `an earlier record of ${list} already has this id`);
+      continue;
+    }
+    seen.add(key);
+    out.push(v.record);
+  }
+  return out;
+}
+
+/** A record withheld from a bundle: its identity fields and why it was excluded. */
+export interface WithheldRecord {
+  readonly [field: string]: unknown;
+  readonly withheld: { readonly code: string; readonly reason: string };
+}
+
+/**
+ * The stand-in a bundle stores for a record that fails its shape check (deeper than 64 levels, too large,
+ * not JSON): its identity fields (`record_id`, `task_id`, `seq`, `miner_hotkey`, `validator_hotkey`, when
+ * they are short strings or numbers) and `withheld: { code, reason }`. Such a record cannot be digested
+ * (SPEC 0); its stand-in is excluded with the same code and sentence on recomputation. Undefined when the
+ * record's shape is fine.
+ *
+ * @param list - the record's list
+ * @param item - the record as given
+ * @returns the stand-in, or undefined
+ */
+export function shapeFailure(list: RecordList, item: unknown): WithheldRecord | undefined {
+  try {
+    checkInputShape(item, { maxDepth: RECORD_MAX_DEPTH }, list);
+    return undefined;
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    const out: Record<string, unknown> = {};
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      for (const name of ['record_id', 'task_id', 'seq', 'miner_hotkey', 'validator_hotkey']) {
+        const v = Object.hasOwn(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+        if ((typeof v === 'string' && v.length <= 256 && findLoneSurrogate(v) < 0) || (typeof v === 'number' && Number.isSafeInteger(v))) out[name] = v;
+      }
+    }
+    return { ...out, withheld: { code: error.code, reason: sentence(error.code, error.message) } };
+  }
+}
+
+/** A stand-in stored by a bundle for a withheld record (see {@link shapeFailure}), else undefined. */
+function withheldOf(item: unknown): WithheldRecord | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item) || !Object.hasOwn(item, 'withheld')) return undefined;
+  const w = (item as { withheld: unknown }).withheld;
+  if (typeof w !== 'object' || w === null) return undefined;
+  const { code, reason } = w as { code?: unknown; reason?: unknown };
+  return typeof code === 'string' && typeof reason === 'string' && code.length <= 64 && reason.length <= 400 ? (item as WithheldRecord) : undefined;
+}
