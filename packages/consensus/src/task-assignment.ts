@@ -2,7 +2,7 @@ import type { Hotkey, Uid } from '@subnet/core';
 import { compareCodePoints, findLoneSurrogate, parseInput } from '@subnet/core';
 import { z } from 'zod';
 
-import type { Role } from './compute-consensus.js';
+import type { Role } from './consensus-types.js';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import type { ReputationSettings, ReputationTable } from './reputation.js';
