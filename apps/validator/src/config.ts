@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
-import { formatPath, SubnetError } from '@subnet/core';
+import { formatPath, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -183,7 +183,9 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
 }
 
 /**
- * A copy of the configuration safe to log: the hotkey URI, executor token and database URL credentials hidden.
+ * A copy of the configuration safe to log: the hotkey URI and executor token hidden, the credentials of the
+ * database URL and chain endpoint (userinfo and credential-looking query parameters) hidden by
+ * `@subnet/core`'s `redactUrl`.
  *
  * @param config - the configuration
  * @returns the redacted copy
@@ -195,12 +197,8 @@ export function redactConfig(config: ValidatorConfig): unknown {
     validator: { hotkey_uri: config.validator.hotkey_uri === undefined ? undefined : '[redacted]' },
     server: { ...config.server, executor_token: config.server.executor_token === undefined ? undefined : '[redacted]' },
     database: { ...config.database, url: config.database.url === undefined ? undefined : redactUrl(config.database.url) },
+    chain: { ...config.chain, endpoint: redactUrl(config.chain.endpoint) },
   };
-}
-
-/** Hides a URL's password (`postgresql://user:***@host/db`). */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^:/@]+):[^@]*@/i, '$1:***@');
 }
 
 /**

@@ -1,5 +1,5 @@
 export type { ChainNeuron, ChainPort, ChainSubmission, ChainView } from './chain-port.js';
-export { defaultConfigYaml, ENV_PREFIX, envOverlay, loadConfig, redactConfig, redactUrl, resolveConfig, validatorConfigSchema } from './config.js';
+export { defaultConfigYaml, ENV_PREFIX, envOverlay, loadConfig, redactConfig, resolveConfig, validatorConfigSchema } from './config.js';
 export type { ConfigFlags, ValidatorConfig } from './config.js';
 export { runDemo } from './demo.js';
 export type { DemoOptions, DemoResult } from './demo.js';

@@ -1,6 +1,6 @@
+import { redactUrl } from '@subnet/core';
 import pg from 'pg';
 
-import { redactUrl } from './config.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { EpochFields, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
@@ -92,14 +92,14 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${(error as Error).message}`, {}, error);
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}`, {}, error);
   }
 
   const wrap = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      throw appError(VALIDATOR_ERROR_CODES.storage, `PostgreSQL ${what} failed: ${(error as Error).message}`, {}, error);
+      throw appError(VALIDATOR_ERROR_CODES.storage, `PostgreSQL ${what} failed: ${redactUrl((error as Error).message)}`, {}, error);
     }
   };
 

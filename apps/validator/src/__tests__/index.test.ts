@@ -21,7 +21,6 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'openPostgresStorage',
     'openSqliteStorage',
     'redactConfig',
-    'redactUrl',
     'resolveConfig',
     'resolveInterrupted',
     'runDemo',
