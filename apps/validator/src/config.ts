@@ -30,6 +30,16 @@ export const validatorConfigSchema = z.strictObject({
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
       max_clock_skew_seconds: z.number().int().min(1).max(3600).default(60),
+      /** Whole request (headers and body) deadline; a slowly sent body gets 408 and is closed. */
+      request_timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
+      /** Headers deadline from the connection (or the previous request on it). */
+      headers_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
+      /** Idle keep-alive sockets are closed after this. */
+      keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(5_000),
+      max_connections: z.number().int().min(1).max(1_000_000).default(1024),
+      /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
+      signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
+      signer_burst: z.number().int().min(1).max(1_000_000).default(30),
     })
     .prefault({}),
   database: z
@@ -225,6 +235,12 @@ server:
   port: 8091
   body_limit_bytes: 1048576  # larger request bodies get 413
   max_clock_skew_seconds: 60 # signed requests (POST /v1/sssa, /v1/peer-scores) must be this fresh
+  request_timeout_ms: 30000  # whole request deadline (slow bodies get 408 and are closed)
+  headers_timeout_ms: 10000  # headers deadline (a socket that sends no request is closed after it)
+  keep_alive_timeout_ms: 5000  # idle keep-alive sockets are closed after it
+  max_connections: 1024      # further connections are closed at once
+  signer_rate_per_minute: 120  # signed requests per signer hotkey (429 RATE_LIMITED + Retry-After beyond)
+  signer_burst: 30
   # Bearer token of the executor endpoints (POST /v1/workflow-runs, /v1/term-results, /v1/bounty-records).
   #   export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
 

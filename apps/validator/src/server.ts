@@ -11,8 +11,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
+import { clientErrorLogger, installAccessLog, noteSigner } from './access-log.js';
 import type { ChainNeuron } from './chain-port.js';
+import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
+import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { WriteQueue } from './write-queue.js';
@@ -35,6 +39,8 @@ export interface ServerContext {
   ready(): boolean;
   /** Wall clock (ms) for signature freshness. */
   now(): number;
+  /** Timeouts, connection limit and per-signer rates; default {@link DEFAULT_HTTP_LIMITS}. */
+  readonly limits?: HttpLimits;
 }
 
 /** A JSON error reply: `{ error: { code, message, path?, value? } }`. */
@@ -89,7 +95,18 @@ const ingestPeer = z
  * @example const app = buildServer(ctx); await app.listen({ host: '127.0.0.1', port: 8091 })
  */
 export function buildServer(ctx: ServerContext): FastifyInstance {
-  const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const limits = ctx.limits ?? DEFAULT_HTTP_LIMITS;
+  const app = Fastify({
+    bodyLimit: ctx.bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ...httpServerOptions(limits),
+    clientErrorHandler: clientErrorLogger(ctx.logger),
+  });
+  applyConnectionLimit(app.server, limits);
+  installAccessLog(app, ctx.logger);
+  const rateLimiter = createSignerRateLimiter({ perMinute: limits.signerRatePerMinute, burst: limits.signerBurst });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -218,6 +235,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       ctx.metrics.recordsRejected.inc({ kind, reason: check.reason });
       const code = { missing_signature: 'UNSIGNED', malformed_signature: 'MALFORMED_SIGNATURE', stale_timestamp: 'STALE_TIMESTAMP', bad_signature: 'BAD_SIGNATURE' }[check.reason];
       return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
+    }
+    noteSigner(request, check.hotkey);
+    const rate = rateLimiter.take(check.hotkey);
+    if (!rate.ok) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
+      reply.header('retry-after', String(rate.retryAfterSeconds));
+      return fail(reply, 429, { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` });
     }
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {

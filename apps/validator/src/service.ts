@@ -202,6 +202,14 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     executorToken,
     bodyLimit: config.server.body_limit_bytes,
     maxSkewMs: config.server.max_clock_skew_seconds * 1000,
+    limits: {
+      requestTimeoutMs: config.server.request_timeout_ms,
+      headersTimeoutMs: config.server.headers_timeout_ms,
+      keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
+      maxConnections: config.server.max_connections,
+      signerRatePerMinute: config.server.signer_rate_per_minute,
+      signerBurst: config.server.signer_burst,
+    },
     currentEpoch: () => current,
     neuron: async (hotkey) => {
       if (!neurons.has(hotkey) && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
