@@ -54,6 +54,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Blocks per epoch; default: the subnet's tempo read from the chain. */
       epoch_length: z.number().int().min(1).max(1_000_000).optional(),
       poll_ms: z.number().int().min(10).max(60_000).default(1000),
+      /** `/readyz` fails when the head block has not changed for this long (ms). */
+      stale_head_ms: z.number().int().min(100).max(3_600_000).default(60_000),
       dry_run: z.boolean().default(false),
       wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
       /** Where commit-reveal salts wait for their reveal (secret until revealed: keep out of bundles.dir). */
@@ -252,6 +254,7 @@ chain:
   endpoint: ws://127.0.0.1:9944
   # epoch_length: 360        # blocks per epoch; default: the subnet's tempo
   poll_ms: 1000              # how often the chain head is read
+  stale_head_ms: 60000       # /readyz fails when the head has not changed for this long
   wait: inBlock              # inBlock or finalized
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
   commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)

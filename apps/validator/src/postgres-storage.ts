@@ -63,7 +63,8 @@ export interface PostgresOptions {
 export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw appError(VALIDATOR_ERROR_CODES.storage, 'invalid schema name', { path: 'schema', value: schema });
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 8, options: `-c search_path=${schema}` });
+  // A connection attempt gives up after 5 s (a black-holed server must not hang requests forever).
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 8, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {
     /* idle client errors are reported on the next query */
   });

@@ -1,7 +1,7 @@
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import type { BundleSigner } from '@subnet/bundle';
-import { SubnetError } from '@subnet/core';
+import { redactUrl, SubnetError } from '@subnet/core';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
@@ -14,9 +14,11 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { openPostgresStorage } from './postgres-storage.js';
+import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
+import { storageOutage } from './storage-outage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { createWriteQueue } from './write-queue.js';
 
@@ -117,6 +119,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   };
 
   let neurons = new Map<string, ChainNeuron>();
+  let metagraphRead = false;
   let epochLength = config.chain.epoch_length ?? 0;
   let lastRefresh = 0;
   let refreshing: Promise<void> | undefined;
@@ -125,6 +128,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       .view()
       .then((view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
+        metagraphRead = true;
         if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
         lastRefresh = Date.now();
       })
@@ -136,6 +140,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
 
   let current: number | undefined;
   let headOk = false;
+  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean } | undefined;
+  const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
   let seenReconnects = chain.reconnects();
   const listeners: ((outcome: EpochOutcome) => void)[] = [];
   const emit = (outcome: EpochOutcome): void => {
@@ -148,8 +154,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     try {
       head = await chain.head();
       headOk = true;
+      headState = headState?.block === head ? { ...headState, lastReadOk: true } : { block: head, changedAtMs: Date.now(), lastReadOk: true };
     } catch (error) {
       headOk = false;
+      if (headState !== undefined) headState = { ...headState, lastReadOk: false };
       metrics.chainErrors.inc();
       logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
       return;
@@ -216,17 +224,41 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       return neurons.get(hotkey);
     },
     ready: () => started && headOk,
+    readiness: () =>
+      checkReadiness({
+        storage,
+        hotkey: chain.hotkey,
+        netuid: config.netuid,
+        dryRun: config.chain.dry_run,
+        head: () => headState,
+        self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        staleHeadMs: config.chain.stale_head_ms,
+        storageTimeoutMs: 2000,
+        now: () => Date.now(),
+      }),
     now: options.now ?? (() => Date.now()),
   });
+
+  // One tick with the storage outage tracked: a storage failure is logged once per outage (and retried on
+  // the next tick), any other failure is thrown to the caller.
+  const step = (): Promise<void> =>
+    tick().then(
+      () => {
+        outage.answered();
+      },
+      (error: unknown) => {
+        if (!outage.failed(error)) throw error;
+      },
+    );
 
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
   const loop = (): void => {
     if (stopping) return;
-    inFlight = tick()
+    inFlight = step()
       .catch((error: unknown) => {
-        logger.error({ error: (error as Error).message }, 'epoch loop step failed');
+        logger.error({ error: redactUrl((error as Error).message) }, 'epoch loop step failed');
       })
       .finally(() => {
         if (!stopping) timer = setTimeout(loop, config.chain.poll_ms);
@@ -258,7 +290,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     currentEpoch: () => current,
     tick: async () => {
       await inFlight;
-      inFlight = tick();
+      inFlight = step();
       await inFlight;
     },
     onEpoch: (listener) => {
