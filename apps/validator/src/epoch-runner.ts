@@ -114,17 +114,25 @@ function errorOf(error: unknown): { code: string; message: string } {
   return { code: isSubnetError(error) ? error.code : 'VALIDATOR_UNEXPECTED', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Options of {@link closeEpoch}. */
+export interface CloseOptions {
+  /** Too late to submit: the head is already in this later epoch (compute and publish, send nothing). */
+  readonly missedAtEpoch?: number;
+}
+
 /**
  * Closes one epoch: computes it from its records (`@subnet/bundle` computeEpoch), preflights, persists
  * `submitting`, submits, persists the outcome, and writes the signed audit bundle. An epoch that already
- * has a row is never computed nor submitted again.
+ * has a row is never computed nor submitted again. A missed epoch (`options.missedAtEpoch`) is computed
+ * and published with status `missed` and a `VALIDATOR_EPOCH_MISSED` submission error; nothing is sent.
  *
  * @param deps - storage, chain, signer, configuration
  * @param epoch - the epoch that ended
+ * @param options - whether it is too late to submit
  * @returns what happened
  * @example await closeEpoch(deps, 41)
  */
-export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<EpochOutcome> {
+export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: CloseOptions = {}): Promise<EpochOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const started = performance.now();
   const existing = await storage.getEpoch(epoch);
@@ -156,7 +164,19 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
-  if (deps.dryRun) {
+  if (options.missedAtEpoch !== undefined) {
+    submission = submissionOf('failed', {
+      error: {
+        code: VALIDATOR_ERROR_CODES.epochMissed,
+        message: `epoch ${epoch} was closed while the head was in epoch ${options.missedAtEpoch}: too late to submit; its weights are computed and published, nothing was sent`,
+      },
+    });
+    status = 'missed';
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    metrics.submissions.inc({ outcome: 'missed' });
+    metrics.missedEpochs.inc();
+    logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
+  } else if (deps.dryRun) {
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
     submission = submissionOf('dry_run');
     status = 'dry_run';

@@ -11,6 +11,8 @@ export interface ValidatorMetrics {
   readonly epochDuration: Histogram<'outcome'>;
   /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`). */
   readonly submissions: Counter<'outcome'>;
+  /** Ended epochs with records closed too late to submit (status `missed`). */
+  readonly missedEpochs: Counter;
   /** Chain reconnects seen. */
   readonly chainReconnects: Counter;
   /** Chain head reads that failed. */
@@ -37,6 +39,7 @@ export function createMetrics(): ValidatorMetrics {
       registers: [registry],
     }),
     submissions: new Counter({ name: 'validator_submissions_total', help: 'Weight submissions', labelNames: ['outcome'], registers: [registry] }),
+    missedEpochs: new Counter({ name: 'validator_missed_epochs_total', help: 'Ended epochs with records closed too late to submit', registers: [registry] }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
   };

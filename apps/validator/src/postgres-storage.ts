@@ -137,6 +137,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       }),
     records: (epoch) =>
       wrap('read', async () => (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord)),
+    epochsWithRecords: (from, to) =>
+      wrap('read', async () => (await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 ORDER BY epoch', [from, to])).rows.map((r) => Number(r.epoch))),
     findRecord: (kind, recordId) =>
       wrap('read', async () => {
         const row = (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = $1 AND record_id = $2', [kind, recordId])).rows[0];

@@ -9,10 +9,11 @@ import type { ChainNeuron, ChainPort } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
 import { redactConfig } from './config.js';
 import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
-import { closeEpoch, resolveInterrupted } from './epoch-runner.js';
+import { resolveInterrupted } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { closeEndedEpochs } from './missed-epochs.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
@@ -148,6 +149,14 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     for (const l of listeners) l(outcome);
   };
   let started = false;
+  // Ended epochs still to close; kept until a catch-up succeeds, so a failure (storage down) is retried
+  // on the next tick instead of losing the epoch.
+  let catchUp: { lastWithoutRecords: boolean } | undefined;
+  const runCatchUp = async (headEpoch: number): Promise<void> => {
+    if (catchUp === undefined) return;
+    for (const outcome of await closeEndedEpochs(deps, headEpoch, catchUp)) emit(outcome);
+    catchUp = undefined;
+  };
 
   const tick = async (): Promise<void> => {
     let head: bigint;
@@ -172,11 +181,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
-      // A restart between epochs: close the previous epoch if it has records and was never closed.
-      const previous = current - 1;
-      if (previous >= 0 && (await storage.getEpoch(previous)) === undefined && (await storage.records(previous)).length > 0) {
-        emit(await closeEpoch(deps, previous));
-      }
+      // After downtime: the previous epoch is closed if it has records, older ended epochs with records
+      // and no row are published as missed (missed-epochs.ts).
+      catchUp = { lastWithoutRecords: false };
+      await runCatchUp(current);
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
@@ -191,11 +199,14 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       }
     }
     const epoch = Number(head / BigInt(epochLength));
+    if (current !== undefined && epoch === current) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
-      const ended = current;
       current = epoch;
       await queue.drain();
-      emit(await closeEpoch(deps, ended));
+      // The epoch that just ended is closed (records or not); any older one left open (the loop stalled
+      // across a boundary, or storage was down) is published as missed.
+      catchUp = { lastWithoutRecords: true };
+      await runCatchUp(epoch);
       await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
       await storage.pruneNonces(Date.now()).catch(() => undefined);
     }

@@ -89,6 +89,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const byEpoch = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = ? ORDER BY seq');
   const find = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = ? AND record_id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM records');
+  const withRecords = db.prepare('SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? ORDER BY epoch');
   const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const prune = db.prepare('DELETE FROM nonces WHERE expires_at_ms < ?');
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
@@ -108,6 +109,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     dialect: 'sqlite',
     insertRecords: (records) => (writer === undefined ? wrap('insert', () => insertMany(records)) : writer.insert(records)),
     records: (epoch) => wrap('read', () => (byEpoch.all(epoch) as RecordRow[]).map(toRecord)),
+    epochsWithRecords: (from, to) => wrap('read', () => (withRecords.all(from, to) as { epoch: number }[]).map((r) => r.epoch)),
     findRecord: (kind, recordId) =>
       wrap('read', () => {
         const row = find.get(kind, recordId) as RecordRow | undefined;

@@ -30,9 +30,11 @@ export type InsertOutcome =
 
 /**
  * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or
- * `failed`) after; a row found in `submitting` at start-up becomes `unknown` and is never submitted again.
+ * `failed`) after; a row found in `submitting` at start-up is reconciled with the chain: `submitted` when
+ * the extrinsic landed, `not_landed` when it did not, `unknown` when the chain cannot tell; it is never
+ * submitted again. `missed`: closed too late to submit (computed and published, nothing sent).
  */
-export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown';
+export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown' | 'missed' | 'not_landed';
 
 /** One epoch's row. JSON columns are text. */
 export interface EpochRow {
@@ -60,6 +62,8 @@ export interface Storage {
   insertRecords(records: readonly NewRecord[]): Promise<readonly InsertOutcome[]>;
   /** Records of an epoch, by seq ascending. */
   records(epoch: number): Promise<readonly StoredRecord[]>;
+  /** The distinct epochs in `[fromEpoch, toEpoch)` that have records, ascending. */
+  epochsWithRecords(fromEpoch: number, toEpoch: number): Promise<readonly number[]>;
   /** Looks a record up by kind and id. */
   findRecord(kind: RecordKind, recordId: string): Promise<StoredRecord | undefined>;
   /** Number of stored records. */
