@@ -198,7 +198,9 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     } else {
       // Persist "submitting" before the extrinsic leaves: a crash after this point never resubmits.
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
-      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid } });
+      // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
+      const claimHead = await chain.head();
+      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
@@ -207,6 +209,13 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
       } catch (error) {
+        if (outcomeUnknown(error)) {
+          // Sent but not seen in a block (connection lost, inclusion wait over): the row stays
+          // `submitting` and is reconciled with the chain on the next ticks (reconcile.ts).
+          metrics.submissions.inc({ outcome: 'reconciling' });
+          logger.warn({ epoch, error: errorOf(error) }, 'weight submission outcome unknown; reconciling with the chain');
+          return { epoch, status: 'submitting', bundlePath: null, u16: result.u16 };
+        }
         submission = submissionOf('failed', { error: errorOf(error) });
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
@@ -222,36 +231,27 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   return { epoch, status, bundlePath, u16: result.u16, submission };
 }
 
-async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
+/** `@subnet/chain` codes after which an extrinsic may have been sent and may still land (outcome unknown). */
+const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT'];
+
+function outcomeUnknown(error: unknown): boolean {
+  return OUTCOME_UNKNOWN_CODES.some((code) => isSubnetError(error, code));
+}
+
+/**
+ * Builds, signs (unless dry run) and stores an epoch's bundle, and writes `bundles/epoch-<n>.json`.
+ *
+ * @param deps - storage, signer, bundles folder
+ * @param input - the bundle's input
+ * @param epoch - the epoch
+ * @returns the bundle file's path
+ * @example await publishBundle(deps, { ...pending, submission }, 41)
+ */
+export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
   const bundle = buildBundle(input);
   const stored: StoredBundle =
     deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
   const text = canonicalJson(stored);
   await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest });
   return writeBundleFile(deps.bundlesDir, epoch, stored);
-}
-
-/**
- * Resolves submissions interrupted by a crash (rows left in `submitting`): whether the extrinsic landed is
- * unknown, so the epoch becomes `unknown` and is never submitted again; its bundle is written with a
- * `failed` submission carrying `VALIDATOR_SUBMISSION_UNKNOWN`.
- *
- * @param deps - storage, chain, signer, configuration
- * @returns the epochs resolved
- * @example await resolveInterrupted(deps)
- */
-export async function resolveInterrupted(deps: EpochRunnerDeps): Promise<readonly number[]> {
-  const epochs = await deps.storage.interruptedEpochs();
-  for (const epoch of epochs) {
-    const submission = submissionOf('failed', {
-      error: { code: VALIDATOR_ERROR_CODES.submissionUnknown, message: 'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted' },
-    });
-    await deps.storage.updateEpoch(epoch, { status: 'unknown', submission: JSON.stringify(submission) });
-    deps.metrics.submissions.inc({ outcome: 'unknown' });
-    const row = await deps.storage.getEpoch(epoch);
-    const pending = row?.bundle === null || row?.bundle === undefined ? undefined : (JSON.parse(row.bundle) as { pending?: Parameters<typeof buildBundle>[0] }).pending;
-    if (pending !== undefined) await publishBundle(deps, { ...pending, submission }, epoch);
-    deps.logger.warn({ epoch }, 'interrupted submission found: marked unknown, never resubmitted');
-  }
-  return epochs;
 }

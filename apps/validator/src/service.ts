@@ -9,12 +9,12 @@ import type { ChainNeuron, ChainPort } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
 import { redactConfig } from './config.js';
 import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
-import { resolveInterrupted } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
 import { openPostgresStorage } from './postgres-storage.js';
+import { reconcileInterrupted } from './reconcile.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
@@ -154,8 +154,19 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let catchUp: { lastWithoutRecords: boolean } | undefined;
   const runCatchUp = async (headEpoch: number): Promise<void> => {
     if (catchUp === undefined) return;
-    for (const outcome of await closeEndedEpochs(deps, headEpoch, catchUp)) emit(outcome);
+    for (const outcome of await closeEndedEpochs(deps, headEpoch, catchUp)) {
+      if (outcome.status === 'submitting') reconcileDue = true;
+      emit(outcome);
+    }
     catchUp = undefined;
+  };
+  // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
+  // was unknown, and again on every tick while one may still land (reconcile.ts).
+  let reconcileDue = true;
+  const runReconcile = async (): Promise<void> => {
+    if (!reconcileDue) return;
+    const outcomes = await reconcileInterrupted(deps);
+    reconcileDue = outcomes.some((o) => o.status === 'pending');
   };
 
   const tick = async (): Promise<void> => {
@@ -177,7 +188,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     }
     if (!started) {
       await refresh();
-      await resolveInterrupted(deps);
+      await runReconcile();
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
@@ -199,6 +210,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       }
     }
     const epoch = Number(head / BigInt(epochLength));
+    await runReconcile();
     if (current !== undefined && epoch === current) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
       current = epoch;
