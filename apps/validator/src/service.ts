@@ -5,7 +5,7 @@ import { redactUrl, SubnetError } from '@subnet/core';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
-import type { ChainNeuron, ChainPort } from './chain-port.js';
+import type { ChainNeuron, ChainPort, ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
 import { redactConfig } from './config.js';
 import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
@@ -19,6 +19,7 @@ import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
+import { startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { createWriteQueue } from './write-queue.js';
@@ -121,6 +122,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
 
   let neurons = new Map<string, ChainNeuron>();
   let metagraphRead = false;
+  let lastView: ChainView | undefined;
   let epochLength = config.chain.epoch_length ?? 0;
   let lastRefresh = 0;
   let refreshing: Promise<void> | undefined;
@@ -130,6 +132,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       .then((view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
+        lastView = view;
         if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
         lastRefresh = Date.now();
       })
@@ -188,6 +191,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     }
     if (!started) {
       await refresh();
+      if (lastView !== undefined) {
+        for (const w of startupWarnings(config, lastView, chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message);
+      }
       await runReconcile();
       current = Number(head / BigInt(epochLength));
       started = true;
