@@ -62,6 +62,13 @@ export const validatorConfigSchema = z.strictObject({
       commit_store: z.string().min(1).default('./commits.json'),
     })
     .prefault({}),
+  /** High availability on PostgreSQL: several instances, one leader holding a fenced lease. */
+  ha: z
+    .strictObject({
+      /** Lease time to live (ms); default max(1500, 1.5 × chain.poll_ms), so a standby takes over within two polls. */
+      lease_ttl_ms: z.number().int().min(100).max(600_000).optional(),
+    })
+    .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
   scoring: z.unknown().transform((value, ctx): EpochConfig => {
@@ -258,6 +265,11 @@ chain:
   wait: inBlock              # inBlock or finalized
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
   commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)
+
+# High availability: run several instances on one PostgreSQL database (database.url); every instance
+# ingests, the one holding the lease closes epochs and submits. SQLite runs one instance, no lease.
+ha:
+  # lease_ttl_ms: 1500       # default max(1500, 1.5 x poll_ms): a standby takes over within two polls
 
 bundles:
   dir: ./bundles             # one signed audit bundle per epoch: epoch-<n>.json

@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
-import type { EpochStatus, Storage, StoredRecord } from './storage.js';
+import { leaseLost } from './lease-sql.js';
+import type { EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -23,6 +24,8 @@ export interface EpochRunnerDeps {
   readonly bundlesDir: string;
   readonly metrics: ValidatorMetrics;
   readonly logger: Logger;
+  /** The leader lease's fence (HA): every epoch write and the submission check it; absent: unfenced. */
+  readonly fence?: () => Fence | undefined;
 }
 
 /** The outcome of closing one epoch. */
@@ -154,7 +157,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   } catch (error) {
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
-    await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) });
+    await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
     metrics.submissions.inc({ outcome: 'failed' });
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
@@ -172,12 +175,12 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       },
     });
     status = 'missed';
-    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
     logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
   } else if (deps.dryRun) {
-    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
     submission = submissionOf('dry_run');
     status = 'dry_run';
   } else {
@@ -190,7 +193,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) {
+      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       metrics.submissions.inc({ outcome: 'preflight_failed' });
@@ -201,10 +204,13 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
       const claimHead = await chain.head();
       const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
-      if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
+      if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       try {
+        // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
+        const fence = deps.fence?.();
+        if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
@@ -220,7 +226,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) });
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) }, deps.fence?.());
       metrics.submissions.inc({ outcome: status });
     }
   }
@@ -252,6 +258,6 @@ export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typ
   const stored: StoredBundle =
     deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
   const text = canonicalJson(stored);
-  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest });
+  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest }, deps.fence?.());
   return writeBundleFile(deps.bundlesDir, epoch, stored);
 }

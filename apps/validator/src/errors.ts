@@ -24,6 +24,8 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   epochMissed: 'VALIDATOR_EPOCH_MISSED',
   /** An interrupted submission was checked against the chain: it did not land. */
   submissionNotLanded: 'VALIDATOR_SUBMISSION_NOT_LANDED',
+  /** This instance no longer holds the leader lease (another took over): its epoch write was refused. */
+  leaseLost: 'VALIDATOR_LEASE_LOST',
 });
 
 /** Raises an app error (internal). */

@@ -76,7 +76,7 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     status = 'not_landed';
     evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   }
-  await storage.updateEpoch(epoch, { status, submission: JSON.stringify({ ...submission, ...evidence }) });
+  await storage.updateEpoch(epoch, { status, submission: JSON.stringify({ ...submission, ...evidence }) }, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
   const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch);
   logger.warn({ epoch, status, block: submission.block, ...evidence }, 'interrupted submission reconciled with the chain; never resubmitted');

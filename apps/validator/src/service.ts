@@ -19,10 +19,14 @@ import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
+import { startLeaderLease } from './lease.js';
 import { startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { createWriteQueue } from './write-queue.js';
+
+/** A fence no lease ever has: writes fenced with it are always refused (a standby that never led). */
+const NO_FENCE = Object.freeze({ holder: '', token: -1 });
 
 /** Options of {@link startValidator}. */
 export interface StartOptions {
@@ -52,6 +56,12 @@ export interface ValidatorService {
   tick(): Promise<void>;
   /** Called after each epoch close. */
   onEpoch(listener: (outcome: EpochOutcome) => void): void;
+  /**
+   * Stops following the chain and renewing the leader lease at once, without releasing the lease, waiting
+   * for in-flight work nor closing anything: what a frozen or killed instance looks like to the others
+   * (failover drills and tests). Call `stop()` afterwards to close.
+   */
+  halt(): Promise<void>;
   /** Stops: no new requests, in-flight requests and epoch work finish, storage and chain close. */
   stop(): Promise<void>;
 }
@@ -108,7 +118,28 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   }
   const metrics = createMetrics();
   const queue = createWriteQueue(storage);
+  // HA (PostgreSQL only): every instance ingests; the lease holder alone closes epochs and submits.
+  const lease =
+    storage.dialect === 'postgres'
+      ? startLeaderLease({
+          storage,
+          ttlMs: config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5)),
+          intervalMs: Math.max(20, Math.round((config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5))) / 6)),
+          logger,
+          onChange: (fence) => {
+            metrics.leaseHolder.set(fence === undefined ? 0 : 1);
+            if (fence === undefined) return;
+            if (fence.token > 1) metrics.leaseTakeovers.inc();
+            // A new leader finishes what the previous one left: interrupted submissions, unclosed epochs.
+            reconcileDue = true;
+            catchUp = { lastWithoutRecords: true };
+          },
+        })
+      : undefined;
+  if (lease === undefined) metrics.leaseHolder.set(1);
+  const leading = (): boolean => lease === undefined || lease.current() !== undefined;
   const deps: EpochRunnerDeps = {
+    ...(lease === undefined ? {} : { fence: () => lease.last() ?? NO_FENCE }),
     netuid: config.netuid,
     scoring: config.scoring,
     storage,
@@ -194,19 +225,19 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       if (lastView !== undefined) {
         for (const w of startupWarnings(config, lastView, chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
-      await runReconcile();
+      if (leading()) await runReconcile();
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
       // After downtime: the previous epoch is closed if it has records, older ended epochs with records
       // and no row are published as missed (missed-epochs.ts).
-      catchUp = { lastWithoutRecords: false };
-      await runCatchUp(current);
+      catchUp ??= { lastWithoutRecords: false };
+      if (leading()) await runCatchUp(current);
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
     // which makes the service ready, stays as short as it can be).
-    if (chain.revealPending !== undefined && !config.chain.dry_run) {
+    if (chain.revealPending !== undefined && !config.chain.dry_run && leading()) {
       try {
         const revealed = await chain.revealPending();
         if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
@@ -216,15 +247,15 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       }
     }
     const epoch = Number(head / BigInt(epochLength));
-    await runReconcile();
-    if (current !== undefined && epoch === current) await runCatchUp(epoch);
+    if (leading()) await runReconcile();
+    if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
       current = epoch;
       await queue.drain();
       // The epoch that just ended is closed (records or not); any older one left open (the loop stalled
       // across a boundary, or storage was down) is published as missed.
       catchUp = { lastWithoutRecords: true };
-      await runCatchUp(epoch);
+      if (leading()) await runCatchUp(epoch);
       await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
       await storage.pruneNonces(Date.now()).catch(() => undefined);
     }
@@ -283,20 +314,22 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
+  let halted = false;
   const loop = (): void => {
-    if (stopping) return;
+    if (stopping || halted) return;
     inFlight = step()
       .catch((error: unknown) => {
         logger.error({ error: redactUrl((error as Error).message) }, 'epoch loop step failed');
       })
       .finally(() => {
-        if (!stopping) timer = setTimeout(loop, config.chain.poll_ms);
+        if (!stopping && !halted) timer = setTimeout(loop, config.chain.poll_ms);
       });
   };
 
   try {
     await app.listen({ host: config.server.host, port: config.server.port });
   } catch (error) {
+    await lease?.stop(false);
     await storage.close();
     await chain.close();
     throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}`, {
@@ -308,6 +341,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
   const url = `http://${config.server.host}:${port}`;
   logger.info({ url, storage: storage.dialect, hotkey: chain.hotkey, dryRun: config.chain.dry_run }, 'listening');
+  // A sole instance leads from its first tick.
+  await lease?.renew();
   if (options.autoTick !== false) loop();
   else await tick();
 
@@ -321,6 +356,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       await inFlight;
       inFlight = step();
       await inFlight;
+    },
+    halt: async () => {
+      halted = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await lease?.stop(false);
     },
     onEpoch: (listener) => {
       listeners.push(listener);
@@ -342,6 +382,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       clearInterval(sweep);
       clearTimeout(deadline);
       await inFlight.catch(() => undefined);
+      await lease?.stop(true);
       await queue.drain();
       await storage.close();
       await chain.close();
