@@ -1,6 +1,6 @@
-import { chainUpscale, connectChain, mechanismStorageIndex, redactUrl } from '@subnet/chain';
+import { chainUpscale, connectChain, mechanismStorageIndex } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
-import { SubnetError } from '@subnet/core';
+import { redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';

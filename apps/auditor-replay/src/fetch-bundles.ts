@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { redactUrl } from '@subnet/chain';
+import { redactUrl } from '@subnet/core';
 
 import type { Progress } from './progress.js';
 

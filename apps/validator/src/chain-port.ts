@@ -25,6 +25,31 @@ export interface ChainSubmission {
   readonly call: string;
 }
 
+/** What {@link ChainPort.findSubmission} looks for: the head when the submission was claimed, and what was sent. */
+export interface SubmissionQuery {
+  readonly fromBlock: bigint;
+  readonly uids: readonly number[];
+  readonly weights: readonly number[];
+}
+
+/**
+ * What the chain says about an interrupted submission: it landed (block, extrinsic, call, and the
+ * `LastUpdate` and `Weights` read back), it can no longer land (its era is over), or it may still land.
+ */
+export type SubmissionSearch =
+  | {
+      readonly status: 'landed';
+      readonly block: bigint;
+      readonly extrinsicHash: string;
+      readonly call: string;
+      /** `LastUpdate` of this hotkey's uid after the scan (null when unreadable). */
+      readonly lastUpdate: bigint | null;
+      /** Whether `Weights` equals the chain's upscaling of what was sent (`set_weights`/`set_mechanism_weights` on mechanism 0, else null). */
+      readonly weightsMatch: boolean | null;
+    }
+  | { readonly status: 'not_landed'; readonly checkedTo: bigint }
+  | { readonly status: 'pending'; readonly checkedTo: bigint };
+
 /** The chain access of the validator. */
 export interface ChainPort {
   /** The validator hotkey (SS58) that signs submissions. */
@@ -47,6 +72,11 @@ export interface ChainPort {
    * Called on every head tick. Absent when the chain access has no commits to reveal (fakes, dry runs).
    */
   revealPending?(): Promise<number>;
+  /**
+   * Looks for a weight submission interrupted by a crash in the blocks after the claim. Absent when the
+   * chain access cannot tell (the interrupted epoch is then recorded `unknown`).
+   */
+  findSubmission?(query: SubmissionQuery): Promise<SubmissionSearch>;
   /** Reconnects so far. */
   reconnects(): number;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 
-import { isSubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl } from '@subnet/core';
 import { Command, InvalidArgumentError } from 'commander';
 
 import { defaultConfigYaml, loadConfig } from './config.js';
@@ -16,7 +16,7 @@ function portArg(value: string): number {
 
 function exitWith(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${redactUrl(message)}\n`);
   process.exit(isSubnetError(error, VALIDATOR_ERROR_CODES.invalidConfig) || isSubnetError(error, VALIDATOR_ERROR_CODES.configFile) ? 2 : 1);
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
-import { formatPath, SubnetError } from '@subnet/core';
+import { formatPath, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -40,6 +40,16 @@ export const validatorConfigSchema = z.strictObject({
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
       max_clock_skew_seconds: z.number().int().min(1).max(3600).default(60),
+      /** Whole request (headers and body) deadline; a slowly sent body gets 408 and is closed. */
+      request_timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
+      /** Headers deadline from the connection (or the previous request on it). */
+      headers_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
+      /** Idle keep-alive sockets are closed after this. */
+      keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(5_000),
+      max_connections: z.number().int().min(1).max(1_000_000).default(1024),
+      /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
+      signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
+      signer_burst: z.number().int().min(1).max(1_000_000).default(30),
     })
     .prefault({}),
   database: z
@@ -54,10 +64,19 @@ export const validatorConfigSchema = z.strictObject({
       /** Blocks per epoch; default: the subnet's tempo read from the chain. */
       epoch_length: z.number().int().min(1).max(1_000_000).optional(),
       poll_ms: z.number().int().min(10).max(60_000).default(1000),
+      /** `/readyz` fails when the head block has not changed for this long (ms). */
+      stale_head_ms: z.number().int().min(100).max(3_600_000).default(60_000),
       dry_run: z.boolean().default(false),
       wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
       /** Where commit-reveal salts wait for their reveal (secret until revealed: keep out of bundles.dir). */
       commit_store: z.string().min(1).default('./commits.json'),
+    })
+    .prefault({}),
+  /** High availability on PostgreSQL: several instances, one leader holding a fenced lease. */
+  ha: z
+    .strictObject({
+      /** Lease time to live (ms); default max(1500, 1.5 × chain.poll_ms), so a standby takes over within two polls. */
+      lease_ttl_ms: z.number().int().min(100).max(600_000).optional(),
     })
     .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
@@ -219,7 +238,9 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
 }
 
 /**
- * A copy of the configuration safe to log: the hotkey URI, executor token and database URL credentials hidden.
+ * A copy of the configuration safe to log: the hotkey URI and executor token hidden, the credentials of the
+ * database URL and chain endpoint (userinfo and credential-looking query parameters) hidden by
+ * `@subnet/core`'s `redactUrl`.
  *
  * @param config - the configuration
  * @returns the redacted copy
@@ -231,12 +252,8 @@ export function redactConfig(config: ValidatorConfig): unknown {
     validator: { hotkey_uri: config.validator.hotkey_uri === undefined ? undefined : '[redacted]' },
     server: { ...config.server, executor_token: config.server.executor_token === undefined ? undefined : '[redacted]' },
     database: { ...config.database, url: config.database.url === undefined ? undefined : redactUrl(config.database.url) },
+    chain: { ...config.chain, endpoint: redactUrl(config.chain.endpoint) },
   };
-}
-
-/** Hides a URL's password (`postgresql://user:***@host/db`). */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^:/@]+):[^@]*@/i, '$1:***@');
 }
 
 /**
@@ -273,6 +290,12 @@ server:
   port: 8091
   body_limit_bytes: 1048576  # larger request bodies get 413
   max_clock_skew_seconds: 60 # signed requests (POST /v1/sssa, /v1/peer-scores) must be this fresh
+  request_timeout_ms: 30000  # whole request deadline (slow bodies get 408 and are closed)
+  headers_timeout_ms: 10000  # headers deadline (a socket that sends no request is closed after it)
+  keep_alive_timeout_ms: 5000  # idle keep-alive sockets are closed after it
+  max_connections: 1024      # further connections are closed at once
+  signer_rate_per_minute: 120  # signed requests per signer hotkey (429 RATE_LIMITED + Retry-After beyond)
+  signer_burst: 30
   # Bearer token of the executor endpoints (POST /v1/workflow-runs, /v1/term-results, /v1/bounty-records).
   #   export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
 
@@ -284,9 +307,15 @@ chain:
   endpoint: ws://127.0.0.1:9944
   # epoch_length: 360        # blocks per epoch; default: the subnet's tempo
   poll_ms: 1000              # how often the chain head is read
+  stale_head_ms: 60000       # /readyz fails when the head has not changed for this long
   wait: inBlock              # inBlock or finalized
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
   commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)
+
+# High availability: run several instances on one PostgreSQL database (database.url); every instance
+# ingests, the one holding the lease closes epochs and submits. SQLite runs one instance, no lease.
+ha:
+  # lease_ttl_ms: 1500       # default max(1500, 1.5 x poll_ms): a standby takes over within two polls
 
 bundles:
   dir: ./bundles             # one signed audit bundle per epoch: epoch-<n>.json

@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
-import type { EpochStatus, Storage, StoredRecord } from './storage.js';
+import { leaseLost } from './lease-sql.js';
+import type { EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -28,6 +29,8 @@ export interface EpochRunnerDeps {
    * the next epoch's task snapshot is taken here, so executors need not wait for the chain (optional).
    */
   readonly afterClaim?: () => Promise<void>;
+  /** The leader lease's fence (HA): every epoch write and the submission check it; absent: unfenced. */
+  readonly fence?: () => Fence | undefined;
 }
 
 /** The outcome of closing one epoch. */
@@ -135,17 +138,25 @@ function errorOf(error: unknown): { code: string; message: string } {
   return { code: isSubnetError(error) ? error.code : 'VALIDATOR_UNEXPECTED', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Options of {@link closeEpoch}. */
+export interface CloseOptions {
+  /** Too late to submit: the head is already in this later epoch (compute and publish, send nothing). */
+  readonly missedAtEpoch?: number;
+}
+
 /**
  * Closes one epoch: computes it from its records (`@subnet/bundle` computeEpoch), preflights, persists
  * `submitting`, submits, persists the outcome, and writes the signed audit bundle. An epoch that already
- * has a row is never computed nor submitted again.
+ * has a row is never computed nor submitted again. A missed epoch (`options.missedAtEpoch`) is computed
+ * and published with status `missed` and a `VALIDATOR_EPOCH_MISSED` submission error; nothing is sent.
  *
  * @param deps - storage, chain, signer, configuration
  * @param epoch - the epoch that ended
+ * @param options - whether it is too late to submit
  * @returns what happened
  * @example await closeEpoch(deps, 41)
  */
-export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<EpochOutcome> {
+export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: CloseOptions = {}): Promise<EpochOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const started = performance.now();
   const existing = await storage.getEpoch(epoch);
@@ -167,7 +178,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
   } catch (error) {
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
-    await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) });
+    await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
     await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'failed' });
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
@@ -178,8 +189,21 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
-  if (deps.dryRun) {
-    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+  if (options.missedAtEpoch !== undefined) {
+    submission = submissionOf('failed', {
+      error: {
+        code: VALIDATOR_ERROR_CODES.epochMissed,
+        message: `epoch ${epoch} was closed while the head was in epoch ${options.missedAtEpoch}: too late to submit; its weights are computed and published, nothing was sent`,
+      },
+    });
+    status = 'missed';
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    await afterClaim(deps);
+    metrics.submissions.inc({ outcome: 'missed' });
+    metrics.missedEpochs.inc();
+    logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
+  } else if (deps.dryRun) {
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
@@ -193,7 +217,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }))) {
+      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       await afterClaim(deps);
@@ -202,21 +226,33 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number): Promise<
     } else {
       // Persist "submitting" before the extrinsic leaves: a crash after this point never resubmits.
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
-      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid } });
-      if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }))) {
+      // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
+      const claimHead = await chain.head();
+      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
+      if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       await afterClaim(deps);
       try {
+        // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
+        const fence = deps.fence?.();
+        if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
       } catch (error) {
+        if (outcomeUnknown(error)) {
+          // Sent but not seen in a block (connection lost, inclusion wait over): the row stays
+          // `submitting` and is reconciled with the chain on the next ticks (reconcile.ts).
+          metrics.submissions.inc({ outcome: 'reconciling' });
+          logger.warn({ epoch, error: errorOf(error) }, 'weight submission outcome unknown; reconciling with the chain');
+          return { epoch, status: 'submitting', bundlePath: null, u16: result.u16 };
+        }
         submission = submissionOf('failed', { error: errorOf(error) });
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) });
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) }, deps.fence?.());
       metrics.submissions.inc({ outcome: status });
     }
   }
@@ -236,36 +272,27 @@ async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
   }
 }
 
-async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
+/** `@subnet/chain` codes after which an extrinsic may have been sent and may still land (outcome unknown). */
+const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT'];
+
+function outcomeUnknown(error: unknown): boolean {
+  return OUTCOME_UNKNOWN_CODES.some((code) => isSubnetError(error, code));
+}
+
+/**
+ * Builds, signs (unless dry run) and stores an epoch's bundle, and writes `bundles/epoch-<n>.json`.
+ *
+ * @param deps - storage, signer, bundles folder
+ * @param input - the bundle's input
+ * @param epoch - the epoch
+ * @returns the bundle file's path
+ * @example await publishBundle(deps, { ...pending, submission }, 41)
+ */
+export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
   const bundle = buildBundle(input);
   const stored: StoredBundle =
     deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
   const text = canonicalJson(stored);
-  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest });
+  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest }, deps.fence?.());
   return writeBundleFile(deps.bundlesDir, epoch, stored);
-}
-
-/**
- * Resolves submissions interrupted by a crash (rows left in `submitting`): whether the extrinsic landed is
- * unknown, so the epoch becomes `unknown` and is never submitted again; its bundle is written with a
- * `failed` submission carrying `VALIDATOR_SUBMISSION_UNKNOWN`.
- *
- * @param deps - storage, chain, signer, configuration
- * @returns the epochs resolved
- * @example await resolveInterrupted(deps)
- */
-export async function resolveInterrupted(deps: EpochRunnerDeps): Promise<readonly number[]> {
-  const epochs = await deps.storage.interruptedEpochs();
-  for (const epoch of epochs) {
-    const submission = submissionOf('failed', {
-      error: { code: VALIDATOR_ERROR_CODES.submissionUnknown, message: 'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted' },
-    });
-    await deps.storage.updateEpoch(epoch, { status: 'unknown', submission: JSON.stringify(submission) });
-    deps.metrics.submissions.inc({ outcome: 'unknown' });
-    const row = await deps.storage.getEpoch(epoch);
-    const pending = row?.bundle === null || row?.bundle === undefined ? undefined : (JSON.parse(row.bundle) as { pending?: Parameters<typeof buildBundle>[0] }).pending;
-    if (pending !== undefined) await publishBundle(deps, { ...pending, submission }, epoch);
-    deps.logger.warn({ epoch }, 'interrupted submission found: marked unknown, never resubmitted');
-  }
-  return epochs;
 }

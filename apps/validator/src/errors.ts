@@ -20,6 +20,12 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   submissionUnknown: 'VALIDATOR_SUBMISSION_UNKNOWN',
   /** Preflight found a check the chain would fail. */
   preflightFailed: 'VALIDATOR_PREFLIGHT_FAILED',
+  /** An ended epoch was closed too late to submit (the validator was down across two epoch boundaries). */
+  epochMissed: 'VALIDATOR_EPOCH_MISSED',
+  /** An interrupted submission was checked against the chain: it did not land. */
+  submissionNotLanded: 'VALIDATOR_SUBMISSION_NOT_LANDED',
+  /** This instance no longer holds the leader lease (another took over): its epoch write was refused. */
+  leaseLost: 'VALIDATOR_LEASE_LOST',
 });
 
 /** Raises an app error (internal). */

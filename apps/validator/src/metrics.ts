@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The validator's Prometheus metrics (one registry per service instance). */
 export interface ValidatorMetrics {
@@ -11,6 +11,12 @@ export interface ValidatorMetrics {
   readonly epochDuration: Histogram<'outcome'>;
   /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`). */
   readonly submissions: Counter<'outcome'>;
+  /** Ended epochs with records closed too late to submit (status `missed`). */
+  readonly missedEpochs: Counter;
+  /** 1 while this instance holds the leader lease (HA on PostgreSQL; always 1 on SQLite), else 0. */
+  readonly leaseHolder: Gauge;
+  /** Times this instance took the lease over from another holder (fencing token above 1). */
+  readonly leaseTakeovers: Counter;
   /** Chain reconnects seen. */
   readonly chainReconnects: Counter;
   /** Chain head reads that failed. */
@@ -37,6 +43,9 @@ export function createMetrics(): ValidatorMetrics {
       registers: [registry],
     }),
     submissions: new Counter({ name: 'validator_submissions_total', help: 'Weight submissions', labelNames: ['outcome'], registers: [registry] }),
+    missedEpochs: new Counter({ name: 'validator_missed_epochs_total', help: 'Ended epochs with records closed too late to submit', registers: [registry] }),
+    leaseHolder: new Gauge({ name: 'validator_lease_holder', help: '1 while this instance holds the leader lease', registers: [registry] }),
+    leaseTakeovers: new Counter({ name: 'validator_lease_takeovers_total', help: 'Leader lease takeovers by this instance', registers: [registry] }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
   };

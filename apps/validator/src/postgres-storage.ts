@@ -1,8 +1,9 @@
+import { isSubnetError, redactUrl } from '@subnet/core';
 import pg from 'pg';
 
-import { redactUrl } from './config.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
-import type { EpochFields, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
+import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
+import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface EpochDbRow {
@@ -63,7 +64,8 @@ export interface PostgresOptions {
 export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw appError(VALIDATOR_ERROR_CODES.storage, 'invalid schema name', { path: 'schema', value: schema });
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 8, options: `-c search_path=${schema}` });
+  // A connection attempt gives up after 5 s (a black-holed server must not hang requests forever).
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 8, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {
     /* idle client errors are reported on the next query */
   });
@@ -92,14 +94,35 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${(error as Error).message}`, {}, error);
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}`, {}, error);
   }
+
+  // A fenced epoch write: in one transaction, the lease row is locked (FOR SHARE: a takeover waits for it)
+  // and must still have this holder and token, then the write runs.
+  const fenced = async <T>(fence: Fence | undefined, run: (client: pg.PoolClient | pg.Pool) => Promise<T>): Promise<T> => {
+    if (fence === undefined) return run(pool);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const held = await client.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2 FOR SHARE", [fence.holder, fence.token]);
+      if (held.rowCount !== 1) throw leaseLost(fence);
+      const out = await run(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
 
   const wrap = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      throw appError(VALIDATOR_ERROR_CODES.storage, `PostgreSQL ${what} failed: ${(error as Error).message}`, {}, error);
+      if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) throw error;
+      throw appError(VALIDATOR_ERROR_CODES.storage, `PostgreSQL ${what} failed: ${redactUrl((error as Error).message)}`, {}, error);
     }
   };
 
@@ -136,6 +159,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       }),
     records: (epoch) =>
       wrap('read', async () => (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord)),
+    epochsWithRecords: (from, to) =>
+      wrap('read', async () => (await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 ORDER BY epoch', [from, to])).rows.map((r) => Number(r.epoch))),
     findRecord: (kind, recordId) =>
       wrap('read', async () => {
         const row = (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = $1 AND record_id = $2', [kind, recordId])).rows[0];
@@ -148,19 +173,36 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       wrap('prune', async () => {
         await pool.query('DELETE FROM nonces WHERE expires_at_ms < $1', [nowMs]);
       }),
-    claimEpoch: (epoch, fields) =>
-      wrap('claim', async () => {
-        const cols = Object.keys(fields) as (keyof EpochFields)[];
-        const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES ($1, ${cols.map((_c, i) => `$${i + 2}`).join(', ')}, $${cols.length + 2}) ON CONFLICT (epoch) DO NOTHING`;
-        return (await pool.query(sql, [epoch, ...cols.map((c) => fields[c] ?? null), Date.now()])).rowCount === 1;
+    claimEpoch: (epoch, fields, fence) =>
+      wrap('claim', () =>
+        fenced(fence, async (client) => {
+          const cols = Object.keys(fields) as (keyof EpochFields)[];
+          const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES ($1, ${cols.map((_c, i) => `$${i + 2}`).join(', ')}, $${cols.length + 2}) ON CONFLICT (epoch) DO NOTHING`;
+          return (await client.query(sql, [epoch, ...cols.map((c) => fields[c] ?? null), Date.now()])).rowCount === 1;
+        }),
+      ),
+    updateEpoch: (epoch, fields, fence) =>
+      wrap('update', () =>
+        fenced(fence, async (client) => {
+          const cols = Object.keys(fields) as (keyof EpochFields)[];
+          const sets = cols.map((c, i) => `${EPOCH_COLUMNS[c]} = $${i + 1}`);
+          sets.push(`updated_at_ms = $${cols.length + 1}`);
+          await client.query(`UPDATE epochs SET ${sets.join(', ')} WHERE epoch = $${cols.length + 2}`, [...cols.map((c) => fields[c] ?? null), Date.now(), epoch]);
+        }),
+      ),
+    acquireLease: (holder, ttlMs) =>
+      wrap('lease', async () => {
+        // The database's clock judges expiry: instances on different hosts need no clock agreement.
+        const now = Number((await pool.query<{ now: string }>('SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint AS now')).rows[0]?.now ?? 0);
+        const row = (await pool.query<{ token: string }>(LEASE_ACQUIRE_SQL, [holder, now + ttlMs, now])).rows[0];
+        return row === undefined ? undefined : { holder, token: Number(row.token) };
       }),
-    updateEpoch: (epoch, fields) =>
-      wrap('update', async () => {
-        const cols = Object.keys(fields) as (keyof EpochFields)[];
-        const sets = cols.map((c, i) => `${EPOCH_COLUMNS[c]} = $${i + 1}`);
-        sets.push(`updated_at_ms = $${cols.length + 1}`);
-        await pool.query(`UPDATE epochs SET ${sets.join(', ')} WHERE epoch = $${cols.length + 2}`, [...cols.map((c) => fields[c] ?? null), Date.now(), epoch]);
+    releaseLease: (fence) =>
+      wrap('lease', async () => {
+        await pool.query("UPDATE leader_lease SET expires_at_ms = 0 WHERE name = 'leader' AND holder = $1 AND token = $2", [fence.holder, fence.token]);
       }),
+    checkFence: (fence) =>
+      wrap('lease', async () => (await pool.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2", [fence.holder, fence.token])).rowCount === 1),
     getEpoch: (epoch) =>
       wrap('read', async () => {
         const row = (await pool.query<EpochDbRow>('SELECT * FROM epochs WHERE epoch = $1', [epoch])).rows[0];

@@ -12,14 +12,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
+import { clientErrorLogger, installAccessLog, noteSigner } from './access-log.js';
 import type { ChainNeuron } from './chain-port.js';
+import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
+import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
+import type { ReadinessReport } from './readiness.js';
+import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** What the HTTP server reads from the running service. */
 export interface ServerContext {
@@ -41,8 +47,12 @@ export interface ServerContext {
   neuron(hotkey: string): Promise<ChainNeuron | undefined>;
   /** True when storage and chain are usable. */
   ready(): boolean;
+  /** The detailed readiness checks behind `/readyz` (when absent, `ready()` alone decides). */
+  readiness?(): Promise<ReadinessReport>;
   /** Wall clock (ms) for signature freshness. */
   now(): number;
+  /** Timeouts, connection limit and per-signer rates; default {@link DEFAULT_HTTP_LIMITS}. */
+  readonly limits?: HttpLimits;
 }
 
 /** A JSON error reply: `{ error: { code, message, path?, value? } }`. */
@@ -91,7 +101,18 @@ const ingestPeer = z
  * @example const app = buildServer(ctx); await app.listen({ host: '127.0.0.1', port: 8091 })
  */
 export function buildServer(ctx: ServerContext): FastifyInstance {
-  const app = Fastify({ bodyLimit: ctx.bodyLimit, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const limits = ctx.limits ?? DEFAULT_HTTP_LIMITS;
+  const app = Fastify({
+    bodyLimit: ctx.bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ...httpServerOptions(limits),
+    clientErrorHandler: clientErrorLogger(ctx.logger),
+  });
+  applyConnectionLimit(app.server, limits);
+  installAccessLog(app, ctx.logger);
+  const rateLimiter = createSignerRateLimiter({ perMinute: limits.signerRatePerMinute, burst: limits.signerBurst });
   keepRawJsonBody(app);
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
@@ -108,6 +129,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     if (status === 400 && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'malformed_json' });
       return fail(reply, 400, { code: 'MALFORMED_JSON', message: 'the body is not valid JSON' });
+    }
+    if (isSubnetError(error, VALIDATOR_ERROR_CODES.storage)) {
+      // Storage unreachable (PostgreSQL down, disk full): the client should retry, not drop the record.
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'storage_unavailable' });
+      reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
+      return fail(reply, 503, { code: 'STORAGE_UNAVAILABLE', message: 'storage is unreachable; retry later' });
     }
     if (status >= 500) ctx.logger.error({ err: { message: error.message, code: error.code }, url: request.url }, 'request failed');
     return fail(reply, status, { code: status >= 500 ? 'INTERNAL' : (error.code ?? 'BAD_REQUEST'), message: status >= 500 ? 'internal error' : error.message });
@@ -223,6 +250,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       const code = { missing_signature: 'UNSIGNED', malformed_signature: 'MALFORMED_SIGNATURE', stale_timestamp: 'STALE_TIMESTAMP', bad_signature: 'BAD_SIGNATURE' }[check.reason];
       return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
     }
+    noteSigner(request, check.hotkey);
+    const rate = rateLimiter.take(check.hotkey);
+    if (!rate.ok) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
+      reply.header('retry-after', String(rate.retryAfterSeconds));
+      return fail(reply, 429, { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` });
+    }
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
@@ -336,9 +370,21 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
   app.get('/metrics', async (_request, reply) => reply.header('content-type', ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
   app.get('/healthz', () => ({ status: 'ok' }));
-  app.get('/readyz', (_request, reply) => (ctx.ready() ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() }) : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' })));
+  app.get('/readyz', async (_request, reply) => {
+    if (ctx.readiness === undefined) {
+      return ctx.ready() ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() }) : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' });
+    }
+    const report = await ctx.readiness();
+    if (report.ready && ctx.ready()) return reply.send({ status: 'ready', epoch: ctx.currentEpoch(), checks: report.checks });
+    const failing = Object.entries(report.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.detail}`);
+    const message = failing.length > 0 ? `not ready: ${failing.join('; ')}` : 'not ready: the first chain head tick has not finished';
+    return reply.code(503).send({ error: { code: 'NOT_READY', message }, status: 'not_ready', checks: report.checks });
+  });
   return app;
 }
+
+/** Seconds a client is told to wait (`Retry-After`) when storage is unreachable. */
+const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 function epochSummary(row: EpochRow): Record<string, unknown> {
   return {

@@ -1,24 +1,32 @@
 import type { BundleSigner } from '@subnet/bundle';
-import { SubnetError } from '@subnet/core';
+import { redactUrl, SubnetError } from '@subnet/core';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
-import type { ChainNeuron, ChainPort } from './chain-port.js';
+import type { ChainNeuron, ChainPort, ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
 import { redactConfig } from './config.js';
 import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
-import { closeEpoch, resolveInterrupted } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { closeEndedEpochs } from './missed-epochs.js';
 import { openPostgresStorage } from './postgres-storage.js';
+import { reconcileInterrupted } from './reconcile.js';
+import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
+import { startLeaderLease } from './lease.js';
+import { startupWarnings } from './startup-warnings.js';
+import { storageOutage } from './storage-outage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { loadValidatorKey } from './validator-key.js';
 import { createTaskRegistry } from './task-registry.js';
 import { createWriteQueue } from './write-queue.js';
+
+/** A fence no lease ever has: writes fenced with it are always refused (a standby that never led). */
+const NO_FENCE = Object.freeze({ holder: '', token: -1 });
 
 /** Options of {@link startValidator}. */
 export interface StartOptions {
@@ -48,6 +56,12 @@ export interface ValidatorService {
   tick(): Promise<void>;
   /** Called after each epoch close. */
   onEpoch(listener: (outcome: EpochOutcome) => void): void;
+  /**
+   * Stops following the chain and renewing the leader lease at once, without releasing the lease, waiting
+   * for in-flight work nor closing anything: what a frozen or killed instance looks like to the others
+   * (failover drills and tests). Call `stop()` afterwards to close.
+   */
+  halt(): Promise<void>;
   /** Stops: no new requests, in-flight requests and epoch work finish, storage and chain close. */
   stop(): Promise<void>;
 }
@@ -100,7 +114,28 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const metrics = createMetrics();
   const queue = createWriteQueue(storage);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
+  // HA (PostgreSQL only): every instance ingests; the lease holder alone closes epochs and submits.
+  const lease =
+    storage.dialect === 'postgres'
+      ? startLeaderLease({
+          storage,
+          ttlMs: config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5)),
+          intervalMs: Math.max(20, Math.round((config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5))) / 6)),
+          logger,
+          onChange: (fence) => {
+            metrics.leaseHolder.set(fence === undefined ? 0 : 1);
+            if (fence === undefined) return;
+            if (fence.token > 1) metrics.leaseTakeovers.inc();
+            // A new leader finishes what the previous one left: interrupted submissions, unclosed epochs.
+            reconcileDue = true;
+            catchUp = { lastWithoutRecords: true };
+          },
+        })
+      : undefined;
+  if (lease === undefined) metrics.leaseHolder.set(1);
+  const leading = (): boolean => lease === undefined || lease.current() !== undefined;
   const deps: EpochRunnerDeps = {
+    ...(lease === undefined ? {} : { fence: () => lease.last() ?? NO_FENCE }),
     netuid: config.netuid,
     scoring: config.scoring,
     storage,
@@ -118,6 +153,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   };
 
   let neurons = new Map<string, ChainNeuron>();
+  let metagraphRead = false;
+  let lastView: ChainView | undefined;
   let epochLength = config.chain.epoch_length ?? 0;
   let lastRefresh = 0;
   let refreshing: Promise<void> | undefined;
@@ -126,6 +163,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       .view()
       .then((view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
+        metagraphRead = true;
+        lastView = view;
         if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
         lastRefresh = Date.now();
       })
@@ -137,20 +176,43 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
 
   let current: number | undefined;
   let headOk = false;
+  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean } | undefined;
+  const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
   let seenReconnects = chain.reconnects();
   const listeners: ((outcome: EpochOutcome) => void)[] = [];
   const emit = (outcome: EpochOutcome): void => {
     for (const l of listeners) l(outcome);
   };
   let started = false;
+  // Ended epochs still to close; kept until a catch-up succeeds, so a failure (storage down) is retried
+  // on the next tick instead of losing the epoch.
+  let catchUp: { lastWithoutRecords: boolean } | undefined;
+  const runCatchUp = async (headEpoch: number): Promise<void> => {
+    if (catchUp === undefined) return;
+    for (const outcome of await closeEndedEpochs(deps, headEpoch, catchUp)) {
+      if (outcome.status === 'submitting') reconcileDue = true;
+      emit(outcome);
+    }
+    catchUp = undefined;
+  };
+  // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
+  // was unknown, and again on every tick while one may still land (reconcile.ts).
+  let reconcileDue = true;
+  const runReconcile = async (): Promise<void> => {
+    if (!reconcileDue) return;
+    const outcomes = await reconcileInterrupted(deps);
+    reconcileDue = outcomes.some((o) => o.status === 'pending');
+  };
 
   const tick = async (): Promise<void> => {
     let head: bigint;
     try {
       head = await chain.head();
       headOk = true;
+      headState = headState?.block === head ? { ...headState, lastReadOk: true } : { block: head, changedAtMs: Date.now(), lastReadOk: true };
     } catch (error) {
       headOk = false;
+      if (headState !== undefined) headState = { ...headState, lastReadOk: false };
       metrics.chainErrors.inc();
       logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
       return;
@@ -161,22 +223,24 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     }
     if (!started) {
       await refresh();
-      await resolveInterrupted(deps);
+      if (lastView !== undefined) {
+        for (const w of startupWarnings(config, lastView, chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message);
+      }
+      if (leading()) await runReconcile();
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
-      // A restart between epochs: close the previous epoch if it has records and was never closed.
-      const previous = current - 1;
-      if (previous >= 0 && (await storage.getEpoch(previous)) === undefined && (await storage.records(previous)).length > 0) {
-        emit(await closeEpoch(deps, previous));
-      }
+      // After downtime: the previous epoch is closed if it has records, older ended epochs with records
+      // and no row are published as missed (missed-epochs.ts).
+      catchUp ??= { lastWithoutRecords: false };
+      if (leading()) await runCatchUp(current);
       // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
       await tasks.prepare(current).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
     // which makes the service ready, stays as short as it can be).
-    if (chain.revealPending !== undefined && !config.chain.dry_run) {
+    if (chain.revealPending !== undefined && !config.chain.dry_run && leading()) {
       try {
         const revealed = await chain.revealPending();
         if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
@@ -186,11 +250,15 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       }
     }
     const epoch = Number(head / BigInt(epochLength));
+    if (leading()) await runReconcile();
+    if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
-      const ended = current;
       current = epoch;
       await queue.drain();
-      emit(await closeEpoch(deps, ended));
+      // The epoch that just ended is closed (records or not); any older one left open (the loop stalled
+      // across a boundary, or storage was down) is published as missed.
+      catchUp = { lastWithoutRecords: true };
+      if (leading()) await runCatchUp(epoch);
       await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
       await tasks.prepare(epoch).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
       await storage.pruneNonces(Date.now()).catch(() => undefined);
@@ -210,32 +278,66 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     executorToken,
     bodyLimit: config.server.body_limit_bytes,
     maxSkewMs: config.server.max_clock_skew_seconds * 1000,
+    limits: {
+      requestTimeoutMs: config.server.request_timeout_ms,
+      headersTimeoutMs: config.server.headers_timeout_ms,
+      keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
+      maxConnections: config.server.max_connections,
+      signerRatePerMinute: config.server.signer_rate_per_minute,
+      signerBurst: config.server.signer_burst,
+    },
     currentEpoch: () => current,
     neuron: async (hotkey) => {
       if (!neurons.has(hotkey) && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
       return neurons.get(hotkey);
     },
     ready: () => started && headOk,
+    readiness: () =>
+      checkReadiness({
+        storage,
+        hotkey: chain.hotkey,
+        netuid: config.netuid,
+        dryRun: config.chain.dry_run,
+        head: () => headState,
+        self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        staleHeadMs: config.chain.stale_head_ms,
+        storageTimeoutMs: 2000,
+        now: () => Date.now(),
+      }),
     now: options.now ?? (() => Date.now()),
   });
+
+  // One tick with the storage outage tracked: a storage failure is logged once per outage (and retried on
+  // the next tick), any other failure is thrown to the caller.
+  const step = (): Promise<void> =>
+    tick().then(
+      () => {
+        outage.answered();
+      },
+      (error: unknown) => {
+        if (!outage.failed(error)) throw error;
+      },
+    );
 
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
+  let halted = false;
   const loop = (): void => {
-    if (stopping) return;
-    inFlight = tick()
+    if (stopping || halted) return;
+    inFlight = step()
       .catch((error: unknown) => {
-        logger.error({ error: (error as Error).message }, 'epoch loop step failed');
+        logger.error({ error: redactUrl((error as Error).message) }, 'epoch loop step failed');
       })
       .finally(() => {
-        if (!stopping) timer = setTimeout(loop, config.chain.poll_ms);
+        if (!stopping && !halted) timer = setTimeout(loop, config.chain.poll_ms);
       });
   };
 
   try {
     await app.listen({ host: config.server.host, port: config.server.port });
   } catch (error) {
+    await lease?.stop(false);
     await storage.close();
     await chain.close();
     throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}`, {
@@ -247,6 +349,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
   const url = `http://${config.server.host}:${port}`;
   logger.info({ url, storage: storage.dialect, hotkey: chain.hotkey, dryRun: config.chain.dry_run }, 'listening');
+  // A sole instance leads from its first tick.
+  await lease?.renew();
   if (options.autoTick !== false) loop();
   else await tick();
 
@@ -258,8 +362,13 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     currentEpoch: () => current,
     tick: async () => {
       await inFlight;
-      inFlight = tick();
+      inFlight = step();
       await inFlight;
+    },
+    halt: async () => {
+      halted = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await lease?.stop(false);
     },
     onEpoch: (listener) => {
       listeners.push(listener);
@@ -281,6 +390,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       clearInterval(sweep);
       clearTimeout(deadline);
       await inFlight.catch(() => undefined);
+      await lease?.stop(true);
       await queue.drain();
       await storage.close();
       await chain.close();

@@ -5,8 +5,11 @@ import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
+import { isSubnetError } from '@subnet/core';
+
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
-import type { EpochFields, EpochRow, EpochStatus, InsertOutcome, NewRecord, RecordKind, Storage, StoredRecord } from './storage.js';
+import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
+import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, NewRecord, RecordKind, Storage, StoredRecord } from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface RecordRow {
@@ -89,6 +92,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const byEpoch = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = ? ORDER BY seq');
   const find = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = ? AND record_id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM records');
+  const withRecords = db.prepare('SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? ORDER BY epoch');
   const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const prune = db.prepare('DELETE FROM nonces WHERE expires_at_ms < ?');
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
@@ -96,10 +100,18 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
   const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
 
+  const acquire = db.prepare(LEASE_ACQUIRE_SQL.replaceAll('$1', '@holder').replaceAll('$2', '@expires').replaceAll('$3', '@now'));
+  const release = db.prepare("UPDATE leader_lease SET expires_at_ms = 0 WHERE name = 'leader' AND holder = ? AND token = ?");
+  const leaseOf = db.prepare("SELECT token FROM leader_lease WHERE name = 'leader' AND holder = ? AND token = ?");
+  const requireFence = (fence: Fence): void => {
+    if (leaseOf.get(fence.holder, fence.token) === undefined) throw leaseLost(fence);
+  };
+
   const wrap = <T>(what: string, run: () => T): Promise<T> => {
     try {
       return Promise.resolve(run());
     } catch (error) {
+      if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) return Promise.reject(error);
       return Promise.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite ${what} failed`, {}, error));
     }
   };
@@ -108,6 +120,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     dialect: 'sqlite',
     insertRecords: (records) => (writer === undefined ? wrap('insert', () => insertMany(records)) : writer.insert(records)),
     records: (epoch) => wrap('read', () => (byEpoch.all(epoch) as RecordRow[]).map(toRecord)),
+    epochsWithRecords: (from, to) => wrap('read', () => (withRecords.all(from, to) as { epoch: number }[]).map((r) => r.epoch)),
     findRecord: (kind, recordId) =>
       wrap('read', () => {
         const row = find.get(kind, recordId) as RecordRow | undefined;
@@ -116,18 +129,32 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     countRecords: () => wrap('count', () => (count.get() as { n: number }).n),
     useNonce: (hotkey, n, expiresAtMs) => wrap('nonce', () => nonce.run(hotkey, n, expiresAtMs).changes === 1),
     pruneNonces: (nowMs) => wrap('prune', () => void prune.run(nowMs)),
-    claimEpoch: (epoch, fields) =>
-      wrap('claim', () => {
-        const cols = Object.keys(fields) as (keyof EpochFields)[];
-        const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES (?, ${cols.map(() => '?').join(', ')}, ?) ON CONFLICT (epoch) DO NOTHING`;
-        return db.prepare(sql).run(epoch, ...cols.map((c) => fields[c] ?? null), Date.now()).changes === 1;
-      }),
-    updateEpoch: (epoch, fields) =>
+    claimEpoch: (epoch, fields, fence) =>
+      wrap('claim', () =>
+        db.transaction(() => {
+          if (fence !== undefined) requireFence(fence);
+          const cols = Object.keys(fields) as (keyof EpochFields)[];
+          const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES (?, ${cols.map(() => '?').join(', ')}, ?) ON CONFLICT (epoch) DO NOTHING`;
+          return db.prepare(sql).run(epoch, ...cols.map((c) => fields[c] ?? null), Date.now()).changes === 1;
+        }).immediate(),
+      ),
+    updateEpoch: (epoch, fields, fence) =>
       wrap('update', () => {
-        const cols = Object.keys(fields) as (keyof EpochFields)[];
-        const sql = `UPDATE epochs SET ${cols.map((c) => `${EPOCH_COLUMNS[c]} = ?`).join(', ')}${cols.length > 0 ? ', ' : ''}updated_at_ms = ? WHERE epoch = ?`;
-        db.prepare(sql).run(...cols.map((c) => fields[c] ?? null), Date.now(), epoch);
+        db.transaction(() => {
+          if (fence !== undefined) requireFence(fence);
+          const cols = Object.keys(fields) as (keyof EpochFields)[];
+          const sql = `UPDATE epochs SET ${cols.map((c) => `${EPOCH_COLUMNS[c]} = ?`).join(', ')}${cols.length > 0 ? ', ' : ''}updated_at_ms = ? WHERE epoch = ?`;
+          db.prepare(sql).run(...cols.map((c) => fields[c] ?? null), Date.now(), epoch);
+        }).immediate();
       }),
+    acquireLease: (holder, ttlMs) =>
+      wrap('lease', () => {
+        const now = Date.now();
+        const row = acquire.get({ holder, expires: now + ttlMs, now }) as { token: number } | undefined;
+        return row === undefined ? undefined : { holder, token: row.token };
+      }),
+    releaseLease: (fence) => wrap('lease', () => void release.run(fence.holder, fence.token)),
+    checkFence: (fence) => wrap('lease', () => leaseOf.get(fence.holder, fence.token) !== undefined),
     getEpoch: (epoch) =>
       wrap('read', () => {
         const row = getEpoch.get(epoch) as EpochDbRow | undefined;

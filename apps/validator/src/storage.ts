@@ -30,9 +30,11 @@ export type InsertOutcome =
 
 /**
  * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or
- * `failed`) after; a row found in `submitting` at start-up becomes `unknown` and is never submitted again.
+ * `failed`) after; a row found in `submitting` at start-up is reconciled with the chain: `submitted` when
+ * the extrinsic landed, `not_landed` when it did not, `unknown` when the chain cannot tell; it is never
+ * submitted again. `missed`: closed too late to submit (computed and published, nothing sent).
  */
-export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown';
+export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown' | 'missed' | 'not_landed';
 
 /** One epoch's row. JSON columns are text. */
 export interface EpochRow {
@@ -53,6 +55,12 @@ export interface EpochRow {
 /** Fields written to an epoch row. */
 export type EpochFields = Partial<Omit<EpochRow, 'epoch' | 'updatedAtMs'>>;
 
+/** A leader lease held: who holds it and its fencing token (grows by one at every takeover). */
+export interface Fence {
+  readonly holder: string;
+  readonly token: number;
+}
+
 /** The storage every part of the validator uses. Every write is committed durably before it resolves. */
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
@@ -60,6 +68,8 @@ export interface Storage {
   insertRecords(records: readonly NewRecord[]): Promise<readonly InsertOutcome[]>;
   /** Records of an epoch, by seq ascending. */
   records(epoch: number): Promise<readonly StoredRecord[]>;
+  /** The distinct epochs in `[fromEpoch, toEpoch)` that have records, ascending. */
+  epochsWithRecords(fromEpoch: number, toEpoch: number): Promise<readonly number[]>;
   /** Looks a record up by kind and id. */
   findRecord(kind: RecordKind, recordId: string): Promise<StoredRecord | undefined>;
   /** Number of stored records. */
@@ -68,10 +78,24 @@ export interface Storage {
   useNonce(hotkey: string, nonce: string, expiresAtMs: number): Promise<boolean>;
   /** Deletes nonces that expired before `nowMs`. */
   pruneNonces(nowMs: number): Promise<void>;
-  /** Creates an epoch row; false when the epoch already has one (it is then left unchanged). */
-  claimEpoch(epoch: number, fields: EpochFields & { readonly status: EpochStatus }): Promise<boolean>;
-  /** Updates an epoch row. */
-  updateEpoch(epoch: number, fields: EpochFields): Promise<void>;
+  /**
+   * Creates an epoch row; false when the epoch already has one (it is then left unchanged). With a fence,
+   * the row is written only while the lease still has that holder and token (checked in the same statement).
+   * @throws SubnetError `VALIDATOR_LEASE_LOST` when the fence no longer holds
+   */
+  claimEpoch(epoch: number, fields: EpochFields & { readonly status: EpochStatus }, fence?: Fence): Promise<boolean>;
+  /** Updates an epoch row (fenced like {@link Storage.claimEpoch}). */
+  updateEpoch(epoch: number, fields: EpochFields, fence?: Fence): Promise<void>;
+  /**
+   * Takes or renews the leader lease for `ttlMs`: renewed (same token) when `holder` holds it, taken over
+   * (token + 1) when it expired, created (token 1) when there is none; undefined when another holds it.
+   * Expiry is judged by the database's clock (PostgreSQL), so instances need no clock agreement.
+   */
+  acquireLease(holder: string, ttlMs: number): Promise<Fence | undefined>;
+  /** Gives the lease up at once (a graceful stop), if `fence` still holds it. */
+  releaseLease(fence: Fence): Promise<void>;
+  /** True while the lease has this holder and token. */
+  checkFence(fence: Fence): Promise<boolean>;
   getEpoch(epoch: number): Promise<EpochRow | undefined>;
   /** Epoch rows, newest first. */
   listEpochs(limit: number): Promise<readonly EpochRow[]>;
@@ -111,6 +135,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       `CREATE TABLE epochs (epoch BIGINT PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, carry TEXT, submission TEXT, bundle TEXT,
         digest TEXT, updated_at_ms BIGINT NOT NULL)`,
     ],
+  },
+  {
+    version: 2,
+    name: 'leader lease',
+    sqlite: ['CREATE TABLE leader_lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL)'],
+    postgres: ['CREATE TABLE leader_lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, token BIGINT NOT NULL, expires_at_ms BIGINT NOT NULL)'],
   },
 ]);
 

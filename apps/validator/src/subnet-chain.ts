@@ -3,6 +3,7 @@ import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView } from './chain-port.js';
+import { findWeightSubmission } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** Options of {@link connectSubnetChain}. */
@@ -99,6 +100,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       }
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
+    findSubmission: (query) => findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: 64 }),
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),
   };

@@ -5,6 +5,7 @@ export type { SubnetErrorContext, SubnetErrorOptions } from './errors.js';
 export { CANONICAL_JSON_MAX_DEPTH, CANONICAL_JSON_TOO_DEEP, CANONICAL_JSON_UNSUPPORTED, canonicalJson, compareCodePoints, digest, sha256Hex } from './canonical-json.js';
 export { formatPath, parseInput } from './parse.js';
 export type { InputErrorContext, InputIssue } from './parse.js';
+export { redactUrl } from './redact-url.js';
 export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58 } from './ss58.js';
 export type { DecodedSs58 } from './ss58.js';
 export {

@@ -65,6 +65,20 @@ describe('configuration', () => {
     expect(text).not.toContain('//Secret');
     expect(text).not.toContain('token-token-token-1');
     expect(text).not.toContain('hunter2');
-    expect(text).toContain('postgresql://u:***@h/db');
+    expect(text).toContain('postgresql://***@h/db');
+  });
+
+  it('redactConfig hides the query form of URL credentials too (node-postgres reads ?password=)', () => {
+    const config = resolveConfig({
+      text: defaultConfigYaml(),
+      env: {
+        SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://h:5432/db?sslmode=require&password=hunter2&sslpassword=hunter3',
+        SUBNET_VALIDATOR_CHAIN__ENDPOINT: 'wss://node.example/ws?apikey=hunter4',
+      },
+    });
+    const text = JSON.stringify(redactConfig(config));
+    expect(text).not.toMatch(/hunter/);
+    expect(text).toContain('postgresql://h:5432/db?sslmode=require&password=***&sslpassword=***');
+    expect(text).toContain('wss://node.example/ws?apikey=***');
   });
 });

@@ -4,11 +4,14 @@ import * as validator from '../index.js';
 
 it('exports exactly the public API (every change here is an API change)', () => {
   expect(Object.keys(validator).sort()).toEqual([
+    'DEFAULT_HTTP_LIMITS',
     'ENV_PREFIX',
     'MIGRATIONS',
     'SIGNATURE_HEADERS',
     'VALIDATOR_ERROR_CODES',
     'buildServer',
+    'checkReadiness',
+    'closeEndedEpochs',
     'closeEpoch',
     'connectSubnetChain',
     'createMetrics',
@@ -20,10 +23,10 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'loadConfig',
     'openPostgresStorage',
     'openSqliteStorage',
+    'publishBundle',
+    'reconcileInterrupted',
     'redactConfig',
-    'redactUrl',
     'resolveConfig',
-    'resolveInterrupted',
     'runDemo',
     'signRequest',
     'signedMessage',

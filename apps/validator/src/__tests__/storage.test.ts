@@ -51,6 +51,18 @@ for (const backend of backends) {
       await cleanup();
     });
 
+    it('lists the distinct epochs that have records in a half-open range, ascending', async () => {
+      await storage.insertRecords([
+        { kind: 'bounty', recordId: 'ewr-1', epoch: 902, body: '{}', digest: 'x1' },
+        { kind: 'bounty', recordId: 'ewr-2', epoch: 900, body: '{}', digest: 'x2' },
+        { kind: 'term_result', recordId: 'ewr-3', epoch: 902, body: '{}', digest: 'x3' },
+        { kind: 'bounty', recordId: 'ewr-4', epoch: 905, body: '{}', digest: 'x4' },
+      ]);
+      expect(await storage.epochsWithRecords(900, 905)).toEqual([900, 902]);
+      expect(await storage.epochsWithRecords(901, 906)).toEqual([902, 905]);
+      expect(await storage.epochsWithRecords(903, 905)).toEqual([]);
+    });
+
     it('inserts idempotently by (kind, record id): same content is a duplicate, other content a conflict', async () => {
       const rec = { kind: 'bounty' as const, recordId: 'r1', epoch: 3, body: '{"a":1}', digest: 'd1' };
       const [first] = await storage.insertRecords([rec]);

@@ -34,6 +34,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'isSubnetError',
     'nonNegativeFiniteSchema',
     'parseInput',
+    'redactUrl',
     'sha256Hex',
     'u16WeightSchema',
     'uidSchema',

@@ -1,0 +1,50 @@
+import { connectChain, loadSigner } from '@subnet/chain';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { ChainPort } from '../chain-port.js';
+import { findWeightSubmission } from '../chain-reconcile.js';
+import { connectSubnetChain } from '../subnet-chain.js';
+import { tempDir } from './helpers.js';
+
+describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and Weights read over WebSocket)', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('finds a landed set_weights after the claim head with its block, extrinsic, LastUpdate and matching weights; a window without it is not_landed once the era is over', async () => {
+    const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
+    cleanups.push(() => devnet.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain: ChainPort = await connectSubnetChain({
+      endpoint: devnet.url,
+      netuid: 1,
+      signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
+      wait: 'inBlock',
+      commitStorePath: `${t.dir}/commits.json`,
+    });
+    cleanups.push(() => chain.close());
+    const connection = await connectChain({ network: devnet.url });
+    cleanups.push(() => connection.close());
+    const search = { netuid: 1, hotkey: chain.hotkey, eraPeriod: 64 };
+
+    const claimHead = await chain.head();
+    const uids = [1, 2, 3];
+    const weights = [10_000, 20_000, 35_535];
+    const landed = await chain.setWeights(uids, weights);
+    expect(landed.call).toMatch(/^SubtensorModule\.set_(mechanism_)?weights$/);
+    const found = await findWeightSubmission(connection, { ...search, fromBlock: claimHead, uids, weights });
+    expect(found).toEqual({ status: 'landed', block: landed.block, extrinsicHash: landed.extrinsicHash, call: landed.call, lastUpdate: landed.block, weightsMatch: true });
+    // Other weights than those on the chain: found (same extrinsic), but the read-back says they differ.
+    const other = await findWeightSubmission(connection, { ...search, fromBlock: claimHead, uids, weights: [1, 1, 65_533] });
+    expect(other.status === 'landed' && other.weightsMatch).toBe(false);
+
+    // Nothing of ours after the landed block: not_landed once the era (here 4 blocks, + 16 of margin) is over.
+    const from = landed.block;
+    const deadline = Date.now() + 30_000;
+    while ((await chain.head()) < from + 20n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await findWeightSubmission(connection, { ...search, eraPeriod: 4, fromBlock: from, uids, weights })).toEqual({ status: 'not_landed', checkedTo: from + 20n });
+  }, 120_000);
+});

@@ -1,0 +1,180 @@
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { Writable } from 'node:stream';
+
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import { createSignerRateLimiter } from '../signer-rate-limit.js';
+import type { Keys } from './helpers.js';
+import { bountyBody, fakeChain, keys, postExecutor, postSigned, sssaDoc, tempDir, testConfig, TOKEN } from './helpers.js';
+
+let k: Keys;
+let service: ValidatorService;
+let cleanup: () => void;
+let port: number;
+const lines: Record<string, unknown>[] = [];
+const raw: string[] = [];
+
+const HEADERS_TIMEOUT = 400;
+const REQUEST_TIMEOUT = 800;
+const KEEP_ALIVE = 300;
+
+beforeAll(async () => {
+  k = await keys();
+  const t = tempDir();
+  cleanup = t.cleanup;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      raw.push(chunk.toString());
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const base = testConfig(t.dir);
+  const config = {
+    ...base,
+    server: {
+      ...base.server,
+      headers_timeout_ms: HEADERS_TIMEOUT,
+      request_timeout_ms: REQUEST_TIMEOUT,
+      keep_alive_timeout_ms: KEEP_ALIVE,
+      max_connections: 400,
+      signer_rate_per_minute: 1,
+      signer_burst: 2,
+    },
+  };
+  service = await startValidator({ config, chain: fakeChain(k), logger: pino({ level: 'info' }, sink), autoTick: false });
+  port = Number(new URL(service.url).port);
+});
+afterAll(async () => {
+  await service.stop();
+  cleanup();
+});
+
+/** Opens a raw socket; resolves with it once connected. Collects what the server sends and when it closes. */
+function open(): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let data = '';
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      data += d;
+    });
+    const closed = new Promise<number>((r) => socket.on('close', () => { r(Date.now() - started); }));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => { resolve({ socket, received: () => data, closed }); });
+    socket.once('error', reject);
+  });
+}
+
+const drip = (socket: Socket, chunks: readonly string[], everyMs: number): NodeJS.Timeout => {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || i >= chunks.length) {
+      clearInterval(timer);
+      return;
+    }
+    socket.write(chunks[i++] ?? '');
+  }, everyMs);
+  return timer;
+};
+
+describe('HTTP hardening: timeouts', () => {
+  it('a slowloris client dripping its headers gets 408 REQUEST_TIMEOUT and is closed after the headers timeout', async () => {
+    const c = await open();
+    c.socket.write('POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const timer = drip(c.socket, Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`), 50);
+    const ms = await c.closed;
+    clearInterval(timer);
+    expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 50);
+    expect(ms).toBeLessThan(HEADERS_TIMEOUT + 4000);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
+    expect(c.received()).toContain('REQUEST_TIMEOUT');
+  });
+
+  it('a slowly sent body gets 408 and is closed after the request timeout', async () => {
+    const c = await open();
+    const body = JSON.stringify(bountyBody('slow-1', k.miners[0]!.address));
+    c.socket.write(`POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`);
+    const timer = drip(c.socket, body.split(''), 60);
+    const ms = await c.closed;
+    clearInterval(timer);
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
+    expect(ms).toBeLessThan(REQUEST_TIMEOUT + 4000);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
+    expect(await service.storage.findRecord('bounty', 'slow-1')).toBeUndefined();
+  });
+
+  it('300 idle sockets that never send a request are all closed by the server', async () => {
+    const sockets = await Promise.all(Array.from({ length: 300 }, () => open()));
+    const closedAfter = await Promise.all(sockets.map((s) => s.closed));
+    expect(closedAfter.length).toBe(300);
+    expect(Math.max(...closedAfter)).toBeLessThan(HEADERS_TIMEOUT + 4000);
+  });
+
+  it('an idle keep-alive socket is closed after the keep-alive timeout', async () => {
+    const c = await open();
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    const ms = await c.closed;
+    expect(c.received()).toMatch(/^HTTP\/1\.1 200/);
+    expect(c.received()).toMatch(/keep-alive/i);
+    expect(ms).toBeGreaterThanOrEqual(KEEP_ALIVE - 50);
+    expect(ms).toBeLessThan(KEEP_ALIVE + 4000);
+  });
+});
+
+describe('HTTP hardening: per-signer rate limit', () => {
+  it('a signer beyond its burst gets 429 RATE_LIMITED with Retry-After; another signer is not affected', async () => {
+    const miner = k.miners[0]!;
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < 3; i++) {
+      const res = await postSigned(service.url, '/v1/sssa', miner, { task_id: `rl-${i}`, task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+    expect(limited?.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(((await limited?.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    const other = await postSigned(service.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
+    expect(other.status).toBe(201);
+  });
+
+  it('the bucket refills at the configured rate and forgets full buckets', () => {
+    let t = 0;
+    const limiter = createSignerRateLimiter({ perMinute: 60, burst: 1, now: () => t });
+    expect(limiter.take('a').ok).toBe(true);
+    const refused = limiter.take('a');
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 1 });
+    t += 1000;
+    expect(limiter.take('a').ok).toBe(true);
+    t += 120_000;
+    limiter.take('b');
+    expect(limiter.size()).toBe(1);
+  });
+});
+
+describe('HTTP hardening: access log', () => {
+  it('logs every request with status, code, signer and duration, and never the bearer token', async () => {
+    const before = lines.length;
+    await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-1', k.miners[1]!.address));
+    await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-2', k.miners[1]!.address), 'wrong-token-0123456789');
+    await postSigned(service.url, '/v1/sssa', k.miners[2]!, { task_id: 'log-3', task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
+    await fetch(`${service.url}/v1/epochs?x=1`);
+    const access = lines.slice(before).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.method, l.path, l.status, l.code])).toEqual([
+      ['POST', '/v1/bounty-records', 201, null],
+      ['POST', '/v1/bounty-records', 401, 'UNAUTHORIZED'],
+      ['POST', '/v1/sssa', 201, null],
+      ['GET', '/v1/epochs', 200, null],
+    ]);
+    expect(access[2]?.signer).toBe(k.miners[2]!.address);
+    for (const l of access) expect(typeof l.ms).toBe('number');
+    expect(raw.join('')).not.toContain(TOKEN);
+    expect(raw.join('')).not.toContain('wrong-token');
+  });
+});

@@ -1,0 +1,212 @@
+import { createServer, connect } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { Writable } from 'node:stream';
+
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import type { FakeChain, Keys } from './helpers.js';
+import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
+
+requirePostgresInCi();
+
+interface Ready {
+  status: string;
+  error?: { code: string; message: string };
+  checks: Record<string, { ok: boolean; detail: string }>;
+}
+
+const readyz = async (service: ValidatorService): Promise<{ status: number; body: Ready }> => {
+  const res = await fetch(`${service.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as Ready };
+};
+
+describe('/readyz: ready only when the head is fresh, the hotkey may validate and storage answers', () => {
+  let service: ValidatorService | undefined;
+  let cleanup: (() => void) | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+    cleanup?.();
+    cleanup = undefined;
+  });
+
+  const start = async (k: Keys, chain: FakeChain, overrides: Record<string, unknown> = {}): Promise<ValidatorService> => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const base = testConfig(t.dir);
+    service = await startValidator({ config: { ...base, chain: { ...base.chain, ...overrides } }, chain, logger: silent, autoTick: false });
+    return service;
+  };
+
+  it('names the failing check: hotkey not registered, then registered without a permit, then ready', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const self = chain.neurons.shift();
+    const s = await start(k, chain);
+    const unregistered = await readyz(s);
+    expect(unregistered.status).toBe(503);
+    expect(unregistered.body.error?.code).toBe('NOT_READY');
+    expect(unregistered.body.checks.hotkey?.ok).toBe(false);
+    expect(unregistered.body.error?.message).toContain('is not registered on netuid 1');
+    expect(unregistered.body.checks.chain_head?.ok).toBe(true);
+    expect(unregistered.body.checks.storage?.ok).toBe(true);
+
+    chain.neurons.unshift({ ...self!, validatorPermit: false });
+    chain.headBlock += 10n; // next epoch: the metagraph is read again
+    await s.tick();
+    const noPermit = await readyz(s);
+    expect(noPermit.status).toBe(503);
+    expect(noPermit.body.error?.message).toContain('has no validator permit');
+
+    chain.neurons[0] = self!;
+    chain.headBlock += 10n;
+    await s.tick();
+    const ready = await readyz(s);
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+    expect(Object.values(ready.body.checks).every((c) => c.ok)).toBe(true);
+  });
+
+  it('a dry run is ready without a registered hotkey', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    chain.neurons.shift();
+    const s = await start(k, chain, { dry_run: true });
+    const res = await readyz(s);
+    expect(res.status).toBe(200);
+    expect(res.body.checks.hotkey?.detail).toContain('dry run');
+  });
+
+  it('a head that stopped changing makes it not ready (stale_head_ms)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain, { stale_head_ms: 150 });
+    expect((await readyz(s)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    await s.tick(); // same head block
+    const stale = await readyz(s);
+    expect(stale.status).toBe(503);
+    expect(stale.body.checks.chain_head?.ok).toBe(false);
+    expect(stale.body.error?.message).toContain('has not changed');
+    chain.headBlock += 1n;
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+  });
+
+  it('a failed head read makes it not ready', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    chain.failHeads = 1;
+    await s.tick();
+    const res = await readyz(s);
+    expect(res.status).toBe(503);
+    expect(res.body.error?.message).toContain('the last chain head read failed');
+  });
+});
+
+/**
+ * A TCP proxy in front of PostgreSQL that the test can cut (every connection dropped, new ones refused)
+ * and restore on the same port: a real storage outage without stopping the shared server.
+ */
+async function cuttableProxy(target: URL): Promise<{ url: string; cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const listen = (): Promise<void> =>
+    new Promise((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) });
+        sockets.add(client).add(upstream);
+        const drop = (): void => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(client);
+          sockets.delete(upstream);
+        };
+        client.on('error', drop).on('close', drop);
+        upstream.on('error', drop).on('close', drop);
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        const address = server?.address();
+        if (typeof address === 'object' && address !== null) port = address.port;
+        resolve();
+      });
+    });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+      if (server === undefined) resolve();
+      else server.close(() => { resolve(); });
+      server = undefined;
+    });
+  await listen();
+  const url = new URL(target.toString());
+  url.port = String(port);
+  return { url: url.toString(), cut: stop, restore: listen, close: stop };
+}
+
+describe.skipIf(PG_URL === undefined)(`storage outage on PostgreSQL${PG_URL === undefined ? ` (${PG_SKIP_REASON})` : ''}`, () => {
+  let service: ValidatorService | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await service?.stop().catch(() => undefined);
+    service = undefined;
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('readyz says storage, ingest answers 503 STORAGE_UNAVAILABLE with Retry-After, the loop warns once, and all resumes', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const proxy = await cuttableProxy(new URL(PG_URL ?? ''));
+    const { schema, drop } = await freshSchema();
+    const t = tempDir();
+    cleanup = async () => {
+      await proxy.close();
+      await drop();
+      t.cleanup();
+    };
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const base = testConfig(t.dir, { database: { url: proxy.url } });
+    service = await startValidator({ config: base, chain, logger: pino({ level: 'info' }, sink), postgresSchema: schema, autoTick: false });
+    const s = service;
+    expect((await postExecutor(s.url, '/v1/bounty-records', bountyBody('before', k.miners[0]!.address))).status).toBe(201);
+    expect((await readyz(s)).status).toBe(200);
+
+    await proxy.cut();
+    const down = await readyz(s);
+    expect(down.status).toBe(503);
+    expect(down.body.checks.storage?.ok).toBe(false);
+    expect(down.body.error?.message).toContain('storage');
+    const refused = await postExecutor(s.url, '/v1/bounty-records', bountyBody('during', k.miners[0]!.address));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as Ready).error?.code).toBe('STORAGE_UNAVAILABLE');
+    // Three epoch boundaries pass while storage is down: one warning, not one per tick.
+    for (let i = 0; i < 3; i++) {
+      chain.headBlock += 10n;
+      await s.tick().catch(() => undefined);
+    }
+    expect(lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('storage unreachable')).length).toBe(1);
+    expect(lines.filter((l) => l.msg === 'epoch loop step failed').length).toBe(0);
+
+    await proxy.restore();
+    chain.headBlock += 1n;
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+    expect((await postExecutor(s.url, '/v1/bounty-records', bountyBody('after', k.miners[0]!.address))).status).toBe(201);
+    expect(lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('storage reachable again')).length).toBe(1);
+  });
+});

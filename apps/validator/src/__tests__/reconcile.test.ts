@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { signatureVerify } from '@polkadot/util-crypto';
+import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { SubnetError } from '@subnet/core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import type { FakeChain, Keys } from './helpers.js';
+import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await keys();
+});
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const readBundle = (dir: string, epoch: number) => verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
+
+/** A first process "dies" in the middle of its submission of epoch 0: its row stays `submitting`. */
+async function crashMidSubmission(dir: string): Promise<{ release: () => void; hanging: Promise<void> }> {
+  const stuck = fakeChain(k);
+  let release: () => void = () => undefined;
+  stuck.setWeights = () =>
+    new Promise((_resolve, reject) => {
+      release = () => { reject(new Error('process died')); };
+    });
+  const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
+  expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+  stuck.headBlock = 11n;
+  const hanging = first.tick().catch(() => undefined);
+  for (let i = 0; i < 200 && (await first.storage.getEpoch(0))?.status !== 'submitting'; i++) await new Promise((r) => setTimeout(r, 10));
+  expect((await first.storage.getEpoch(0))?.status).toBe('submitting');
+  cleanups.push(async () => {
+    release();
+    await hanging;
+    await first.stop();
+  });
+  return { release: () => { release(); }, hanging };
+}
+
+async function restart(dir: string, chain: FakeChain): Promise<ValidatorService> {
+  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
+  cleanups.push(() => service.stop());
+  return service;
+}
+
+describe('interrupted submissions are reconciled with the chain (reconcile.ts)', () => {
+  it('a crash after the extrinsic landed: recorded submitted with its block and extrinsic, and the bundle says so; never resubmitted', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(t.dir);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const queries: SubmissionQuery[] = [];
+    chain.findSubmission = (q): Promise<SubmissionSearch> => {
+      queries.push(q);
+      return Promise.resolve({ status: 'landed', block: 12n, extrinsicHash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true });
+    };
+    const service = await restart(t.dir, chain);
+    expect(queries).toHaveLength(1);
+    expect(queries[0]?.fromBlock).toBe(11n); // the head when the submission was claimed
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('submitted');
+    expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'submitted', block: '12', reconciled: { last_update: '12', weights_match: true } });
+    const bundle = readBundle(t.dir, 0);
+    expect(bundle.submission).toEqual({ status: 'submitted', block: '12', extrinsic_hash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', error: null });
+    expect(bundle.result.u16).toEqual({ uids: queries[0]?.uids, weights: queries[0]?.weights });
+    expect(recomputeBundle(bundle).identical).toBe(true);
+    expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('a crash before it landed, its era over: recorded not_landed, the bundle carries VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(t.dir);
+    const chain = fakeChain(k);
+    chain.headBlock = 95n;
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
+    const service = await restart(t.dir, chain);
+    expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('an extrinsic that may still land is checked again on the next ticks until the chain can tell', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(t.dir);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const answers: SubmissionSearch[] = [
+      { status: 'pending', checkedTo: 15n },
+      { status: 'pending', checkedTo: 16n },
+      { status: 'landed', block: 17n, extrinsicHash: `0x${'ef'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 17n, weightsMatch: true },
+    ];
+    chain.findSubmission = () => Promise.resolve(answers.shift() ?? { status: 'not_landed', checkedTo: 0n });
+    const service = await restart(t.dir, chain);
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(404);
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
+    expect(answers).toHaveLength(0);
+    await service.tick();
+    expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('a submission whose outcome is unknown (CHAIN_INCLUSION_TIMEOUT) is not recorded failed: it is reconciled on the next tick', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await restart(t.dir, chain);
+    chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait'));
+    chain.findSubmission = () => Promise.resolve({ status: 'landed', block: 12n, extrinsicHash: `0x${'ab'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('u1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
+    expect(readBundle(t.dir, 0).submission.status).toBe('submitted');
+    expect(await service.metrics.registry.metrics()).toMatch(/validator_submissions_total\{outcome="reconciled_submitted"\} 1/);
+  });
+
+  it('without a chain search (or a claim without its head) the epoch is unknown, as before', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(t.dir);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const service = await restart(t.dir, chain);
+    expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
+    expect(readBundle(t.dir, 0).submission.error?.code).toBe('VALIDATOR_SUBMISSION_UNKNOWN');
+  });
+});

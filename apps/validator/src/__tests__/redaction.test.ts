@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+
+import { isSubnetError } from '@subnet/core';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { openPostgresStorage } from '../postgres-storage.js';
+import { startValidator } from '../service.js';
+import { fakeChain, keys, tempDir, testConfig } from './helpers.js';
+
+/** No PostgreSQL listens on port 1 of 127.0.0.1: the connection is refused at once. */
+const REFUSED = 'postgresql://admin:hunter1@127.0.0.1:1/validator?sslmode=disable&password=hunter2&sslpassword=hunter3';
+
+describe('URL credentials never reach a log line or an error', () => {
+  let cleanup: (() => void) | undefined;
+  afterEach(() => {
+    cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('the PostgreSQL open error names the redacted URL (both the userinfo and the query form)', async () => {
+    const error: unknown = await openPostgresStorage({ url: REFUSED }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain('postgresql://***@127.0.0.1:1/validator?sslmode=disable&password=***&sslpassword=***');
+    expect(message).not.toMatch(/hunter/);
+  });
+
+  it('the configuration logged at start-up and the start-up failure hide them', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const config = testConfig(t.dir, { database: { url: REFUSED }, chain: { endpoint: 'wss://node.example/ws?token=hunter4', epoch_length: 10, poll_ms: 20 } });
+    const error: unknown = await startValidator({ config, chain: fakeChain(await keys()), logger: pino({ level: 'info' }, sink) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
+    expect((error as Error).message).not.toMatch(/hunter/);
+    const starting = lines.find((l) => l.includes('"starting"'));
+    expect(starting).toBeDefined();
+    expect(starting).toContain('password=***');
+    expect(starting).toContain('token=***');
+    expect(lines.join('')).not.toMatch(/hunter/);
+  });
+});

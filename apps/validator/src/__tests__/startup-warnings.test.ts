@@ -1,0 +1,97 @@
+import { Writable } from 'node:stream';
+
+import pino from 'pino';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { ChainView } from '../chain-port.js';
+import { defaultConfigYaml, resolveConfig } from '../config.js';
+import { startValidator } from '../service.js';
+import { startupWarnings } from '../startup-warnings.js';
+import type { Keys } from './helpers.js';
+import { fakeChain, keys, tempDir, testConfig } from './helpers.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await keys();
+});
+
+/** A subnet with `validators` permit holders (uid 0 is this validator) and `miners` miners after them. */
+function view(validators: number, miners: number, tempo = 360): ChainView {
+  return {
+    block: 100n,
+    tempo,
+    neurons: Array.from({ length: validators + miners }, (_, uid) => ({
+      uid,
+      hotkey: uid === 0 ? k.validator.address : `hotkey-${uid}`,
+      stake: uid < validators ? 1_000_000_000n : 0n,
+      validatorPermit: uid < validators,
+    })),
+  };
+}
+
+const defaults = () => resolveConfig({ text: defaultConfigYaml() });
+
+describe('start-up warnings: the configuration checked against the chain, with numbers', () => {
+  it('the default configuration on a two-validator subnet: min_validators 3 burns the evaluation challenges (90 % of the weight)', () => {
+    const warnings = startupWarnings(defaults(), view(2, 20), k.validator.address);
+    expect(warnings.map((w) => w.code)).toEqual(['MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT']);
+    expect(warnings[0]?.numbers).toEqual({ min_validators: 3, validators: 2, burned_share: 0.4 + 0.3 + 0.2 });
+    expect(warnings[0]?.message).toContain('90 % of the weight');
+  });
+
+  it('three validators and enough miners: no warning', () => {
+    expect(startupWarnings(defaults(), view(3, 20), k.validator.address)).toEqual([]);
+  });
+
+  it('α summing below 1 says how much burns', () => {
+    const config = resolveConfig({ object: { netuid: 1, scoring: { pipeline: { min_validators: 1 }, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.25 }] } } });
+    const warnings = startupWarnings(config, view(1, 10), k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers.burned_share])).toEqual([['ALPHA_SUM_BELOW_ONE', 0.75]]);
+    expect(warnings[0]?.message).toContain('75 % of the weight burns');
+  });
+
+  it('a cap that cannot hold (n·cap < 1) names the challenge, the cap, the miners and the share that burns', () => {
+    // workflow cap 0.15 with 4 miners: at most 60 % of its share is allocated; 0.4 · 0.4 = 16 % of the weight burns.
+    const warnings = startupWarnings(defaults(), view(3, 4), k.validator.address);
+    const workflow = warnings.find((w) => w.code === 'CAP_CANNOT_HOLD' && w.numbers.challenge === 'workflow');
+    expect(workflow?.numbers).toMatchObject({ cap: 0.15, miners: 4 });
+    expect(workflow?.numbers.burned_share).toBeCloseTo(0.16, 12);
+    expect(warnings.filter((w) => w.code === 'CAP_CANNOT_HOLD').map((w) => w.numbers.challenge)).toEqual(['workflow']);
+  });
+
+  it('an epoch length other than the tempo is reported', () => {
+    const config = resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN__EPOCH_LENGTH: '100' } });
+    const warnings = startupWarnings(config, view(3, 20, 360), k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['EPOCH_LENGTH_NOT_TEMPO', { epoch_length: 100, tempo: 360 }]]);
+  });
+});
+
+describe('start-up logs each warning once', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('a validator started with min_validators 3 on the two-validator fake chain logs the burn warning', async () => {
+    const t = tempDir();
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const base = testConfig(t.dir);
+    const config = { ...base, scoring: { ...base.scoring, pipeline: { ...base.scoring.pipeline, min_validators: 3 } } };
+    const service = await startValidator({ config, chain: fakeChain(k, 10), logger: pino({ level: 'info' }, sink), autoTick: false });
+    cleanup = async () => {
+      await service.stop();
+      t.cleanup();
+    };
+    await service.tick();
+    const burn = lines.filter((l) => l.code === 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT');
+    expect(burn).toHaveLength(1);
+    expect(burn[0]).toMatchObject({ level: 40, min_validators: 3, validators: 2 });
+  });
+});

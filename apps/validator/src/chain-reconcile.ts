@@ -1,0 +1,117 @@
+import { chainUpscale } from '@subnet/chain';
+import type { ChainConnection } from '@subnet/chain';
+
+import type { SubmissionQuery, SubmissionSearch } from './chain-port.js';
+
+/** Options of {@link findWeightSubmission}. */
+export interface FindSubmissionOptions extends SubmissionQuery {
+  readonly netuid: number;
+  /** The signer's SS58 address. */
+  readonly hotkey: string;
+  /** The mortal era of the submission (blocks); after it, an extrinsic not in a block can never land. */
+  readonly eraPeriod: number;
+}
+
+interface ExtrinsicLike {
+  readonly isSigned: boolean;
+  readonly signer: { toString(): string };
+  readonly method: { readonly section: string; readonly method: string };
+  readonly hash: { toHex(): string };
+}
+interface EventRecordLike {
+  readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
+  readonly event: { readonly section: string; readonly method: string };
+}
+
+const WEIGHT_CALL = /^(set|commit).*weights$/i;
+/** Calls whose weights land in `Weights` at once (mechanism 0: the storage index is the netuid). */
+const SET_CALLS = new Set(['SubtensorModule.set_weights', 'SubtensorModule.set_mechanism_weights']);
+/** Blocks added to the era: the extrinsic's era starts at the head it was signed at, a little after the claim. */
+const SIGNING_MARGIN = 16;
+
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/**
+ * Looks on the chain for a weight submission interrupted by a crash: scans the blocks after the claim
+ * (`fromBlock + 1` up to the head, at most the era plus a margin) for a successful `SubtensorModule`
+ * weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey, then reads `LastUpdate` of
+ * the hotkey's uid and, for `set_weights`/`set_mechanism_weights` (mechanism 0), the `Weights` row back (compared with the chain's upscaling
+ * of what was sent). Not found and the era is over: `not_landed`; not found yet: `pending`.
+ *
+ * @param connection - the chain connection
+ * @param options - netuid, hotkey, the claim head, what was sent, the era
+ * @returns what the chain says
+ * @throws SubnetError `CHAIN_*` when the chain cannot be read
+ * @example await findWeightSubmission(connection, { netuid: 1, hotkey, fromBlock: 120n, uids, weights, eraPeriod: 64 })
+ */
+export async function findWeightSubmission(connection: ChainConnection, options: FindSubmissionOptions): Promise<SubmissionSearch> {
+  // One request per read, each with its own time limit: a long scan never trips the per-request timeout.
+  const head = await connection.request('reconcile: head', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt());
+  const last = options.fromBlock + BigInt(options.eraPeriod + SIGNING_MARGIN);
+  const to = head < last ? head : last;
+  // `LastUpdate` names the block of a landed `set_weights`: look there first, then scan in order.
+  const hinted = (await connection.request('reconcile: LastUpdate', (api) => readLastUpdate(api, options))) ?? 0n;
+  const order: bigint[] = hinted > options.fromBlock && hinted <= to ? [hinted] : [];
+  for (let n = options.fromBlock + 1n; n <= to; n++) if (n !== hinted) order.push(n);
+  for (const n of order) {
+    const landed = await connection.request('reconcile: block', (api) => findInBlock(api, options, n));
+    if (landed === undefined) continue;
+    const evidence = await connection.request('reconcile: read back', (api) => readBack(api, options, landed.call));
+    return { status: 'landed', block: n, extrinsicHash: landed.extrinsicHash, call: landed.call, ...evidence };
+  }
+  if (head >= last) return { status: 'not_landed', checkedTo: to };
+  return { status: 'pending', checkedTo: to };
+}
+
+async function findInBlock(api: ChainConnection['api'], options: FindSubmissionOptions, n: bigint): Promise<{ extrinsicHash: string; call: string } | undefined> {
+  const hash = await api.rpc.chain.getBlockHash(n);
+  const block = await api.rpc.chain.getBlock(hash);
+  const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
+  const ours = extrinsics
+    .map((ex, index) => ({ ex, index }))
+    .filter(({ ex }) => ex.isSigned && ex.signer.toString() === options.hotkey && ex.method.section === 'subtensorModule' && WEIGHT_CALL.test(ex.method.method));
+  if (ours.length === 0) return undefined;
+  const systemEvents = (await api.at(hash)).query.system?.events;
+  if (systemEvents === undefined) return undefined;
+  const events = (await systemEvents()) as unknown as readonly EventRecordLike[];
+  for (const { ex, index } of ours) {
+    const ok = events.some((e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess');
+    if (ok) return { extrinsicHash: ex.hash.toHex(), call: `SubtensorModule.${snake(ex.method.method)}` };
+  }
+  return undefined;
+}
+
+async function ownUid(api: ChainConnection['api'], options: FindSubmissionOptions): Promise<number | undefined> {
+  const uidOption = (await api.query.subtensorModule?.uids?.(options.netuid, options.hotkey)) as unknown as { isSome: boolean; unwrap(): { toNumber(): number } } | undefined;
+  return uidOption?.isSome === true ? uidOption.unwrap().toNumber() : undefined;
+}
+
+async function readLastUpdate(api: ChainConnection['api'], options: FindSubmissionOptions): Promise<bigint | null> {
+  const uid = await ownUid(api, options);
+  if (uid === undefined) return null;
+  const lastUpdates = (await api.query.subtensorModule?.lastUpdate?.(options.netuid)) as unknown as readonly { toBigInt(): bigint }[] | undefined;
+  return lastUpdates?.[uid]?.toBigInt() ?? null;
+}
+
+async function readBack(
+  api: ChainConnection['api'],
+  options: FindSubmissionOptions,
+  call: string,
+): Promise<{ lastUpdate: bigint | null; weightsMatch: boolean | null }> {
+  const lastUpdate = await readLastUpdate(api, options);
+  const uid = await ownUid(api, options);
+  const weightsQuery = api.query.subtensorModule?.weights;
+  if (!SET_CALLS.has(call) || uid === undefined || weightsQuery === undefined) return { lastUpdate, weightsMatch: null };
+  const stored = (await weightsQuery(options.netuid, uid)) as unknown as readonly [{ toNumber(): number }, { toNumber(): number }][];
+  const expected = chainUpscale(options.weights);
+  const want = new Map<number, number>();
+  options.uids.forEach((u, i) => {
+    const v = expected[i] ?? 0;
+    if (v > 0) want.set(u, v);
+  });
+  const got = new Map(stored.map(([u, v]) => [u.toNumber(), v.toNumber()]));
+  const weightsMatch = got.size === want.size && [...want].every(([u, v]) => got.get(u) === v);
+  return { lastUpdate, weightsMatch };
+}

@@ -1,0 +1,87 @@
+import { redactUrl } from '@subnet/core';
+
+import type { ChainNeuron } from './chain-port.js';
+import type { Storage } from './storage.js';
+
+/** One readiness check: whether it passes and, in words, what was seen. */
+export interface ReadinessCheck {
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** What `/readyz` answers: ready only when every check passes. */
+export interface ReadinessReport {
+  readonly ready: boolean;
+  readonly checks: {
+    readonly chain_head: ReadinessCheck;
+    readonly hotkey: ReadinessCheck;
+    readonly storage: ReadinessCheck;
+  };
+}
+
+/** What the readiness probe reads from the running service. */
+export interface ReadinessSources {
+  readonly storage: Storage;
+  readonly hotkey: string;
+  readonly netuid: number;
+  readonly dryRun: boolean;
+  /** The head block last read and when (ms) it last changed; undefined before the first read. */
+  head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
+  /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
+  self(): ChainNeuron | undefined | null;
+  /** The head is stale when it has not changed for this long (ms). */
+  readonly staleHeadMs: number;
+  /** Storage must answer within this (ms). */
+  readonly storageTimeoutMs: number;
+  now(): number;
+}
+
+async function storageCheck(sources: ReadinessSources): Promise<ReadinessCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ReadinessCheck>((resolve) => {
+    timer = setTimeout(() => { resolve({ ok: false, detail: `storage did not answer within ${sources.storageTimeoutMs} ms` }); }, sources.storageTimeoutMs);
+  });
+  // A primary-key read: cheap on any table size, and it needs a working connection.
+  const probe = sources.storage.getEpoch(-1).then(
+    (): ReadinessCheck => ({ ok: true, detail: `${sources.storage.dialect} answers` }),
+    (error: unknown): ReadinessCheck => ({ ok: false, detail: `storage unreachable: ${redactUrl(error instanceof Error ? error.message : String(error))}` }),
+  );
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function headCheck(sources: ReadinessSources): ReadinessCheck {
+  const head = sources.head();
+  if (head === undefined) return { ok: false, detail: 'the chain head has not been read yet' };
+  if (!head.lastReadOk) return { ok: false, detail: `the last chain head read failed (last head ${head.block})` };
+  const age = sources.now() - head.changedAtMs;
+  if (age > sources.staleHeadMs) return { ok: false, detail: `the chain head ${head.block} has not changed for ${Math.round(age / 1000)} s (stale after ${sources.staleHeadMs / 1000} s)` };
+  return { ok: true, detail: `head ${head.block}, changed ${Math.round(age / 1000)} s ago` };
+}
+
+function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
+  const self = sources.self();
+  if (self === null) return { ok: false, detail: 'the metagraph has not been read yet' };
+  if (sources.dryRun) return { ok: true, detail: self === undefined ? `dry run: hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid} (not needed)` : `dry run: hotkey is uid ${self.uid}` };
+  if (self === undefined) return { ok: false, detail: `hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid}` };
+  if (!self.validatorPermit) return { ok: false, detail: `hotkey ${sources.hotkey} (uid ${self.uid}) has no validator permit on netuid ${sources.netuid}` };
+  return { ok: true, detail: `hotkey is uid ${self.uid} with a validator permit` };
+}
+
+/**
+ * Runs the readiness checks: the chain head is fresh (read successfully, and changed within
+ * `staleHeadMs`), the hotkey is registered on the netuid with a validator permit (any registration state
+ * passes in a dry run), and storage answers a primary-key read within `storageTimeoutMs`.
+ *
+ * @param sources - what the running service knows
+ * @returns the report (`ready` and each check with its detail)
+ * @example const report = await checkReadiness(sources); reply.code(report.ready ? 200 : 503).send(report)
+ */
+export async function checkReadiness(sources: ReadinessSources): Promise<ReadinessReport> {
+  const storage = await storageCheck(sources);
+  const checks = { chain_head: headCheck(sources), hotkey: hotkeyCheck(sources), storage };
+  return { ready: checks.chain_head.ok && checks.hotkey.ok && checks.storage.ok, checks };
+}

@@ -1,0 +1,84 @@
+import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
+import { isSubnetError, redactUrl } from '@subnet/core';
+
+import type { SubmissionSearch } from './chain-port.js';
+import type { EpochRunnerDeps } from './epoch-runner.js';
+import { publishBundle } from './epoch-runner.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
+
+/** What reconciliation decided for one interrupted epoch. */
+export interface ReconcileOutcome {
+  readonly epoch: number;
+  /** `submitted` (found on the chain), `not_landed` (its era is over), `unknown` (the chain cannot tell), `pending` (may still land: checked again later). */
+  readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending';
+  readonly bundlePath: string | null;
+}
+
+interface PendingClaim {
+  readonly pending?: Parameters<typeof buildBundle>[0];
+  readonly pending_claim_head?: string;
+}
+
+function failed(code: string, message: string): SubmissionRecord {
+  return { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message } };
+}
+
+/**
+ * Reconciles every epoch left in `submitting` (a crash, or a submission whose outcome was unknown) with the
+ * chain: the weight extrinsic signed by this hotkey in the blocks after the claim, `LastUpdate`, and the
+ * weights read back (`ChainPort.findSubmission`). Found: `submitted` with the block and extrinsic; its era
+ * over and not found: `not_landed` (`VALIDATOR_SUBMISSION_NOT_LANDED` in the bundle); may still land, or
+ * the chain cannot be read now: left `submitting`, checked again on the next tick; a chain access that
+ * cannot search (or a claim without its head): `unknown` (`VALIDATOR_SUBMISSION_UNKNOWN`). An interrupted
+ * epoch is never submitted again.
+ *
+ * @param deps - storage, chain, signer, configuration
+ * @returns one outcome per interrupted epoch
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example const pending = (await reconcileInterrupted(deps)).some((o) => o.status === 'pending')
+ */
+export async function reconcileInterrupted(deps: EpochRunnerDeps): Promise<readonly ReconcileOutcome[]> {
+  const outcomes: ReconcileOutcome[] = [];
+  for (const epoch of await deps.storage.interruptedEpochs()) outcomes.push(await reconcileOne(deps, epoch));
+  return outcomes;
+}
+
+async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<ReconcileOutcome> {
+  const { storage, chain, metrics, logger } = deps;
+  const row = await storage.getEpoch(epoch);
+  const claim = row?.bundle === null || row?.bundle === undefined ? {} : (JSON.parse(row.bundle) as PendingClaim);
+  const u16 = row?.u16 === null || row?.u16 === undefined ? undefined : (JSON.parse(row.u16) as { uids: number[]; weights: number[] });
+  let found: SubmissionSearch | undefined;
+  if (chain.findSubmission !== undefined && claim.pending_claim_head !== undefined && u16 !== undefined) {
+    try {
+      found = await chain.findSubmission({ fromBlock: BigInt(claim.pending_claim_head), uids: u16.uids, weights: u16.weights });
+    } catch (error) {
+      logger.warn({ epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } }, 'reconciliation: the chain cannot be read now; retrying next tick');
+      return { epoch, status: 'pending', bundlePath: null };
+    }
+  }
+  if (found?.status === 'pending') {
+    logger.info({ epoch, checkedTo: found.checkedTo.toString() }, 'reconciliation: not in a block yet and its era is not over; checking again');
+    return { epoch, status: 'pending', bundlePath: null };
+  }
+  let submission: SubmissionRecord;
+  let status: ReconcileOutcome['status'];
+  let evidence: Record<string, unknown> = {};
+  if (found === undefined) {
+    submission = failed(VALIDATOR_ERROR_CODES.submissionUnknown, 'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted');
+    status = 'unknown';
+  } else if (found.status === 'landed') {
+    submission = { status: 'submitted', block: found.block.toString(), extrinsic_hash: found.extrinsicHash, call: found.call, error: null };
+    status = 'submitted';
+    evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
+  } else {
+    submission = failed(VALIDATOR_ERROR_CODES.submissionNotLanded, `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`);
+    status = 'not_landed';
+    evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
+  }
+  await storage.updateEpoch(epoch, { status, submission: JSON.stringify({ ...submission, ...evidence }) }, deps.fence?.());
+  metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
+  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch);
+  logger.warn({ epoch, status, block: submission.block, ...evidence }, 'interrupted submission reconciled with the chain; never resubmitted');
+  return { epoch, status, bundlePath };
+}

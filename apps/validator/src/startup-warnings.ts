@@ -1,0 +1,78 @@
+import type { ChainView } from './chain-port.js';
+import type { ValidatorConfig } from './config.js';
+
+/** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
+export interface StartupWarning {
+  readonly code: 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT' | 'ALPHA_SUM_BELOW_ONE' | 'CAP_CANNOT_HOLD' | 'EPOCH_LENGTH_NOT_TEMPO';
+  readonly message: string;
+  readonly numbers: Readonly<Record<string, number | string>>;
+}
+
+/** A number of the wire-form pipeline (filled with its defaults by the configuration schema). */
+function pipelineNumber(pipeline: Readonly<Record<string, unknown>>, key: string, fallback: number): number {
+  const value = Object.hasOwn(pipeline, key) ? pipeline[key] : undefined;
+  return typeof value === 'number' ? value : fallback;
+}
+
+const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
+
+/**
+ * Checks the scoring configuration against the chain and says, with numbers, where it would burn most of
+ * the weight or misalign epochs: `min_validators` above the number of validators with stake (every
+ * evaluation challenge then scores no miner, SPEC C.4, so its α burns), α summing below 1 (the rest burns,
+ * SPEC C.7), a cap that cannot hold for the number of miners (n·cap < 1, the remainder burns, SPEC C.5),
+ * and an `epoch_length` other than the subnet's tempo.
+ *
+ * @param config - the validator configuration
+ * @param view - the metagraph at start-up
+ * @param self - this validator's hotkey (it counts as a validator)
+ * @returns the warnings, empty when nothing is wrong
+ * @example for (const w of startupWarnings(config, await chain.view(), chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message)
+ */
+export function startupWarnings(config: ValidatorConfig, view: ChainView, self: string): readonly StartupWarning[] {
+  const warnings: StartupWarning[] = [];
+  const { challenges } = config.scoring;
+  const pipeline = config.scoring.pipeline as Readonly<Record<string, unknown>>;
+  const minValidators = pipelineNumber(pipeline, 'min_validators', 3);
+  const pipelineCap = pipelineNumber(pipeline, 'weight_cap', 0.5);
+  const burnUid = pipelineNumber(pipeline, 'burn_uid', 0);
+  const validators = view.neurons.filter((n) => (n.validatorPermit || n.hotkey === self) && n.stake > 0n).length;
+  const evaluation = challenges.filter((c) => c.kind !== 'bounty');
+  const evaluationAlpha = evaluation.reduce((sum, c) => sum + c.alpha, 0);
+  if (evaluation.length > 0 && minValidators > validators) {
+    warnings.push({
+      code: 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT',
+      message: `scoring.pipeline.min_validators is ${minValidators} but netuid ${config.netuid} has ${validators} validator(s) with stake: no miner can be scored in ${evaluation.map((c) => c.id).join(', ')}, so their α (${pct(evaluationAlpha)} of the weight) burns every epoch`,
+      numbers: { min_validators: minValidators, validators, burned_share: evaluationAlpha },
+    });
+  }
+  const alphaSum = challenges.reduce((sum, c) => sum + c.alpha, 0);
+  if (alphaSum < 1 - 1e-9) {
+    warnings.push({
+      code: 'ALPHA_SUM_BELOW_ONE',
+      message: `the challenges' α sum to ${Math.round(alphaSum * 1e6) / 1e6}: ${pct(1 - alphaSum)} of the weight burns every epoch`,
+      numbers: { alpha_sum: alphaSum, burned_share: 1 - alphaSum },
+    });
+  }
+  const miners = view.neurons.filter((n) => !n.validatorPermit && n.hotkey !== self && n.uid !== burnUid).length;
+  for (const c of challenges) {
+    const cap = c.weight_cap ?? pipelineCap;
+    if (miners * cap < 1 - 1e-9) {
+      const burned = c.alpha * (1 - miners * cap);
+      warnings.push({
+        code: 'CAP_CANNOT_HOLD',
+        message: `challenge ${c.id}: weight cap ${cap} with ${miners} miner(s) allocates at most ${pct(miners * cap)} of its share; ${pct(burned)} of the weight burns even when every miner is scored`,
+        numbers: { challenge: c.id, cap, miners, burned_share: burned },
+      });
+    }
+  }
+  const length = config.chain.epoch_length;
+  if (length !== undefined && length !== view.tempo) {
+    warnings.push({
+      code: 'EPOCH_LENGTH_NOT_TEMPO',
+      message: `chain.epoch_length is ${length} blocks but the subnet's tempo is ${view.tempo}: epochs do not line up with the chain's, weights are set ${length < view.tempo ? 'more' : 'less'} often than the subnet's epoch`,
+      numbers: { epoch_length: length, tempo: view.tempo },
+    });
+  }
+  return warnings;
+}
