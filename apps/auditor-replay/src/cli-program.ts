@@ -6,6 +6,7 @@ import { isSubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import { openChainReader } from './chain-weights.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
 import { fetchBundles } from './fetch-bundles.js';
 import { renderHtmlReport } from './html-report.js';
 import type { ProgressStream } from './progress.js';
@@ -32,8 +33,14 @@ const VERIFY_HELP = `
 Checks, for each bundle: schema, digest (sha256 of the canonical JSON), the validator's sr25519
 signature, and that @subnet/bundle's computeEpoch recomputes every intermediate and final value exactly.
 
-Exit codes: 0 every bundle matches; 1 at least one mismatch; 2 invalid input (unreadable file, malformed
-JSON, not a bundle, bad option). 2 takes precedence over 1.
+Text output, per bundle that is not ok: the verdict of each check, the root cause first (the earliest
+value the recomputation does not reproduce, and the configuration value or input record behind it),
+then "N downstream values follow" (--max-lines of them; every one with --all or --json). Two different
+signed bundles of one validator for one (netuid, epoch) are reported as an equivocation.
+
+Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
+file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
+when the node pruned the submission block's state and an archive endpoint is needed). 2 wins over 1.
 
 Examples:
   $ auditor-replay verify bundles/
@@ -81,9 +88,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
     .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
-    .option('--max-lines <n>', 'mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
+    .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
+    .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
     .addHelpText('after', VERIFY_HELP)
-    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; jobs: number }) => {
+    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; all?: boolean; jobs: number }) => {
       if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
         io.stderr.write('error: --chain and --netuid go together\n');
         code = 2;
@@ -99,7 +107,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           jobs: opts.jobs,
         });
         if (opts.report !== undefined) await writeFile(opts.report, renderHtmlReport(report));
-        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.maxLines)}\n`);
+        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`);
         code = report.exit_code;
       } finally {
         await chain?.close();
@@ -154,7 +162,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`error: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    // A bug, not the user's input: say so with its message, never a stack trace.
+    io.stderr.write(`error: [${AUDITOR_ERROR_CODES.internal}] ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
   }
   return code;
 }
