@@ -1,12 +1,16 @@
 export { auditBundle } from './audit-bundle.js';
 export type { AuditedBundle, BundleAudit, Mismatch } from './audit-bundle.js';
-export { buildReport, EXIT_CODES, formatMismatch, formatReport, formatTable, shortValue } from './audit-report.js';
+export { buildReport, downstreamMismatches, EXIT_CODES, formatChecks, formatMismatch, formatReport, formatTable, shortValue, verdict } from './audit-report.js';
 export type { AuditReport } from './audit-report.js';
+export { chainReadError } from './chain-read-error.js';
+export type { ChainReadTarget } from './chain-read-error.js';
 export { compareChainWeights, openChainReader } from './chain-weights.js';
 export type { ChainWeights, ChainWeightsReader } from './chain-weights.js';
 export { runCli } from './cli-program.js';
 export type { CliIo } from './cli-program.js';
 export { AUDITOR_ERROR_CODES } from './errors.js';
+export { findEquivocations } from './equivocation.js';
+export type { Equivocation } from './equivocation.js';
 export { bundleUrl, fetchBundles } from './fetch-bundles.js';
 export type { FetchedEpoch, FetchOptions } from './fetch-bundles.js';
 export { renderChart, renderHtmlReport } from './html-report.js';
@@ -16,6 +20,9 @@ export { compareFileNames, expandOperands, loadDocument } from './load-bundles.j
 export type { LoadedDocument } from './load-bundles.js';
 export { locateDifference } from './mismatch-location.js';
 export type { MismatchLocation } from './mismatch-location.js';
+export { orderMismatches, pipelineRank } from './mismatch-order.js';
+export { findRootCause } from './root-cause.js';
+export type { RootCause } from './root-cause.js';
 export { createProgress } from './progress.js';
 export type { Progress, ProgressStream } from './progress.js';
 export { signatureVerifier } from './signature-verifier.js';

@@ -119,9 +119,11 @@ export function findRootCause(segments: readonly (string | number)[], mismatch: 
   let recordId: string | null = null;
   let evaluator: string | null = null;
   let miner = mismatch.miner?.hotkey ?? null;
-  for (const segment of segments) {
+  for (const [depth, segment] of segments.entries()) {
     c = childOf(c, segment);
     e = childOf(e, segment);
+    // Only entries inside the result identify anything (the bundle itself carries the validator hotkey).
+    if (depth < 2) continue;
     const node = isObject(c) ? c : isObject(e) ? e : null;
     if (node === null) continue;
     if (typeof node.id === 'string' && typeof node.kind === 'string') {
