@@ -8,7 +8,8 @@ import { formatReport } from './audit-report.js';
 import { openChainReader } from './chain-weights.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { fetchBundles } from './fetch-bundles.js';
-import { renderHtmlReport } from './html-report.js';
+import { loadBundles } from './load-bundles.js';
+import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
 import { signatureVerifier } from './signature-verifier.js';
@@ -83,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('verify audit bundles: digest, signature, recomputation, and optionally the weights on chain')
     .argument('<bundle...>', 'bundle files or directories of *.json bundles')
     .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
-    .option('--report <file.html>', 'also write a self-contained HTML report (weights chart, every mismatch)')
+    .option('--report <file.html>', 'also write a self-contained HTML report (checks per bundle, root causes, weights chart, a page per miner)')
     .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block')
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
@@ -106,7 +107,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
           jobs: opts.jobs,
         });
-        if (opts.report !== undefined) await writeFile(opts.report, renderHtmlReport(report));
+        if (opts.report !== undefined) {
+          const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
+          await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+        }
         io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`);
         code = report.exit_code;
       } finally {
