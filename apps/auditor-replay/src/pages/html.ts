@@ -9,7 +9,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-/** The inline style sheet every page shares: readable tables, check colours, one miner page at a time by `:target`. */
+/** The inline style sheet every page shares: readable tables, check colours, one miner page at a time by `:target` (the rest of the report hidden meanwhile). */
 export const PAGE_CSS = `
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem 2rem;color:#1d1d1f;max-width:1200px}
 h1{font-size:1.45rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}h3{font-size:1.05rem}
@@ -24,7 +24,8 @@ ul.mm{font-family:ui-monospace,monospace;font-size:12px;padding-left:1.2rem}ul.m
 details{margin:.3rem 0}summary{cursor:pointer}
 svg text{font:11px system-ui,sans-serif;fill:#333}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:middle}
-.miner-page{display:none;border-top:2px solid #333;margin-top:1.5rem}.miner-page:target{display:block}
+.miner-page{display:none}.miner-page:target{display:block}
+body:has(.miner-page:target)>*:not(.miner-page:target){display:none}
 .story p{margin:.35rem 0}nav a{margin-right:1rem}
 `;
 
