@@ -23,7 +23,9 @@ export { excludedRecords, explainMiner, formatNumber, formatPercent, minerHotkey
 export type { ChallengeStory, ExcludedRecord, MinerStory, StoryEvaluation } from './miner-story.js';
 export { formatMinerStory } from './miner-story-text.js';
 export { orderMismatches, pipelineRank } from './mismatch-order.js';
-export { escapeHtml, htmlDocument, minerAnchor, PAGE_CSS } from './pages/html.js';
+export { readPublishedBundles } from './published-bundles.js';
+export type { PublishedBundle, ReadPublishedOptions } from './published-bundles.js';
+export { escapeHtml, htmlDocument, minerAnchor, PAGE_CSS, seriesColour } from './pages/html.js';
 export { renderHtmlReport } from './pages/html-report.js';
 export type { HtmlReportOptions } from './pages/html-report.js';
 export { renderMinerPage, renderMinerStory } from './pages/miner-page.js';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,7 +59,7 @@ export async function clippedSvgLabels(page: Page): Promise<{ text: string; box:
       for (const t of Array.from(svg.querySelectorAll('text'))) {
         const b = t.getBoundingClientRect();
         if (b.left < s.left - 0.5 || b.right > s.right + 0.5 || b.top < s.top - 0.5 || b.bottom > s.bottom + 0.5) {
-          out.push({ text: t.textContent ?? '', box: [b.left, b.top, b.right, b.bottom], svg: [s.left, s.top, s.right, s.bottom] });
+          out.push({ text: t.textContent, box: [b.left, b.top, b.right, b.bottom], svg: [s.left, s.top, s.right, s.bottom] });
         }
       }
     }

@@ -56,8 +56,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await api?.disconnect();
-  await devnet?.stop();
+  await api.disconnect();
+  await devnet.stop();
   await rm(dir, { recursive: true, force: true });
 });
 

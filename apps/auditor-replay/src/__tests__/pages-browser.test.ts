@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,7 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await browser.close();
     await rm(dir, { recursive: true, force: true });
   });
 
