@@ -30,8 +30,8 @@ interface ValidatorApp {
 type Doc = { bundle: Bundle & Record<string, unknown>; digest: string; signature: string };
 type Json = Record<string, unknown>;
 
-/** The validator app has no `exports` field: it is imported by path, from source (tsx). */
-const validatorEntry = 'validator/src/index.ts';
+/** The validator app, by path from the workspace (it depends on this app, so this app cannot depend on it). */
+const validatorEntry = new URL('../../validator/src/index.ts', import.meta.url).href;
 const here = dirname(fileURLToPath(import.meta.url));
 const corpus = join(here, '..', 'test-corpus');
 

@@ -13,6 +13,7 @@ import { z } from 'zod';
 
 import type { ChainNeuron } from './chain-port.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { WriteQueue } from './write-queue.js';
@@ -294,6 +295,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
   app.get('/metrics', async (_request, reply) => reply.header('content-type', ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
   app.get('/healthz', () => ({ status: 'ok' }));
+  registerValidatorPages(app, ctx.storage);
   app.get('/readyz', (_request, reply) => (ctx.ready() ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() }) : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' })));
   return app;
 }

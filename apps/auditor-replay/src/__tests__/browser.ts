@@ -42,9 +42,9 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** The package's test output folder for screenshots (`.vitest/screenshots`, gitignored). */
-export function screenshotDir(): string {
-  const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.vitest', 'screenshots');
+/** A package's test output folder for screenshots (`<package>/.vitest/screenshots`, gitignored); default this package's. */
+export function screenshotDir(packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..')): string {
+  const dir = join(packageDir, '.vitest', 'screenshots');
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -24,7 +24,7 @@ ul.mm{font-family:ui-monospace,monospace;font-size:12px;padding-left:1.2rem}ul.m
 details{margin:.3rem 0}summary{cursor:pointer}
 svg text{font:11px system-ui,sans-serif;fill:#333}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:middle}
-.miner-page{display:none}.miner-page:target{display:block}
+.miner-page{display:none}.miner-page:target,.miner-page.standalone{display:block}
 body:has(.miner-page:target)>*:not(.miner-page:target){display:none}
 .story p{margin:.35rem 0}nav a{margin-right:1rem}
 `;

@@ -59,11 +59,18 @@ ${excluded}
  *
  * @param hotkey - the miner
  * @param stories - its stories, one per epoch (any order)
- * @param chosenEpoch - the epoch whose story is open (default the latest)
+ * @param options - `chosenEpoch` (default the latest); `standalone` for a page of its own (always shown,
+ *   not only as the `:target` of a report); `back` the link back (default `#top`, the report)
  * @returns HTML markup of a `<section class="miner-page">`
  * @example renderMinerPage(hotkey, bundles.map((b) => explainMiner(b, hotkey)))
  */
-export function renderMinerPage(hotkey: string, stories: readonly MinerStory[], chosenEpoch?: number): string {
+export function renderMinerPage(
+  hotkey: string,
+  stories: readonly MinerStory[],
+  options: { readonly chosenEpoch?: number; readonly standalone?: boolean; readonly back?: { readonly href: string; readonly text: string } } = {},
+): string {
+  const chosenEpoch = options.chosenEpoch;
+  const back = options.back ?? { href: '#top', text: 'back to the report' };
   const sorted = [...stories].sort((a, b) => a.epoch - b.epoch);
   const epochs = sorted.map((s) => s.epoch);
   const chosen = chosenEpoch ?? epochs[epochs.length - 1];
@@ -75,9 +82,9 @@ ${sorted.map((s) => `<tr><td class="num">${s.epoch}</td><td class="num">${s.uid 
   const details = [...sorted]
     .reverse()
     .map((s) => `<details class="epoch-story" data-epoch="${s.epoch}"${s.epoch === chosen ? ' open' : ''}><summary>Epoch ${s.epoch}: u16 ${s.u16} (${escapeHtml(formatPercent(s.share))})</summary>\n${renderMinerStory(s)}\n</details>`);
-  return `<section class="miner-page" id="${minerAnchor(hotkey)}">
+  return `<section class="miner-page${options.standalone === true ? ' standalone' : ''}" id="${minerAnchor(hotkey)}">
 <h2>Miner <span class="hk">${escapeHtml(hotkey)}</span></h2>
-<p><a href="#top">back to the report</a></p>
+<p><a href="${escapeHtml(back.href)}">${escapeHtml(back.text)}</a></p>
 <h3>Weight over the epochs</h3>
 ${chart}
 ${table}
