@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
+import { redactUrl } from '@subnet/chain';
 import { isSubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
@@ -57,9 +59,14 @@ Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 
 
 Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
 
+With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
+source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
+
 Example:
   $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 10 --to 20 --out bundles/
   $ auditor-replay verify bundles/
+  $ auditor-replay fetch --validator http://a.example:8091 --validator http://b.example:8091 --from 10 --to 20 --out seen/
+  $ auditor-replay verify seen/source-1 seen/source-2
 `;
 
 /**
@@ -120,39 +127,50 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command('fetch')
-    .description("download signed bundles from a validator's API")
-    .requiredOption('--validator <url>', 'the validator base URL, e.g. http://127.0.0.1:8091')
+    .description("download signed bundles from a validator's API (several --validator: one folder per source, to find equivocations)")
+    .requiredOption('--validator <url...>', 'the validator base URL, e.g. http://127.0.0.1:8091; repeat it for several sources (mirrors, archives)')
     .requiredOption('--from <epoch>', 'first epoch', integer('--from', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--to <epoch>', 'last epoch (inclusive)', integer('--to', 0, Number.MAX_SAFE_INTEGER))
-    .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into')
+    .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into (several sources: DIR/source-<i>/)')
     .option('--timeout <ms>', 'per-request timeout', integer('--timeout', 1, 3_600_000), 10_000)
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
     .option('--quiet', 'no progress on stderr')
     .addHelpText('after', FETCH_HELP)
-    .action(async (opts: { validator: string; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
+    .action(async (opts: { validator: string[]; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
       if (opts.to < opts.from) {
         io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
         code = 2;
         return;
       }
-      if (!/^https?:\/\//.test(opts.validator)) {
+      if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
         io.stderr.write('error: --validator must be an http:// or https:// URL\n');
         code = 2;
         return;
       }
-      const results = await fetchBundles({
-        validator: opts.validator,
-        from: opts.from,
-        to: opts.to,
-        outDir: opts.out,
-        timeoutMs: opts.timeout,
-        retries: opts.retries,
-        progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
-      });
-      const saved = results.filter((r) => r.status === 'saved').length;
-      for (const r of results) if (r.status !== 'saved') io.stdout.write(`epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
-      io.stdout.write(`${saved}/${results.length} bundle(s) saved to ${opts.out}\n`);
-      code = saved === results.length ? 0 : 1;
+      const several = opts.validator.length > 1;
+      let saved = 0;
+      let total = 0;
+      const folders: string[] = [];
+      for (const [i, validator] of opts.validator.entries()) {
+        const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
+        folders.push(outDir);
+        if (several) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
+        const results = await fetchBundles({
+          validator,
+          from: opts.from,
+          to: opts.to,
+          outDir,
+          timeoutMs: opts.timeout,
+          retries: opts.retries,
+          progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
+        });
+        saved += results.filter((r) => r.status === 'saved').length;
+        total += results.length;
+        for (const r of results) if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
+      }
+      io.stdout.write(`${saved}/${total} bundle(s) saved to ${opts.out}\n`);
+      if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
+      code = saved === total ? 0 : 1;
     });
 
   try {

@@ -1,4 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,5 +81,42 @@ describe('equivocation (SPEC E: two different signed bundles of one validator fo
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.bundles[3]?.checks.signature).toBe(false);
     expect(report.equivocations).toEqual([]);
+  });
+});
+
+describe('equivocation across sources fetched with several --validator (real HTTP on 127.0.0.1)', () => {
+  it('two sources serving different signed bundles for one epoch: fetch saves each in its folder, verify of both folders reports the equivocation', async () => {
+    const served = [signedBundle(k, { miners: 4, epoch: 5, seed: 1 }), signedBundle(k, { miners: 4, epoch: 5, seed: 2 })];
+    const servers = served.map((doc) =>
+      createServer((req, res) => {
+        if (req.url === '/v1/epochs/5/bundle') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+        else res.writeHead(404).end('{}');
+      }),
+    );
+    const urls: string[] = [];
+    for (const s of servers) {
+      await new Promise<void>((resolve) => {
+        s.listen(0, '127.0.0.1', resolve);
+      });
+      urls.push(`http://127.0.0.1:${(s.address() as AddressInfo).port}`);
+    }
+    try {
+      const out = join(dir, 'seen');
+      const t = io();
+      expect(await runCli(['fetch', '--validator', urls[0]!, '--validator', urls[1]!, '--from', '5', '--to', '5', '--out', out, '--quiet'], t)).toBe(0);
+      expect(t.out()).toContain(`verify them together to find equivocations: auditor-replay verify ${join(out, 'source-1')} ${join(out, 'source-2')}`);
+      const v = io();
+      expect(await runCli(['verify', join(out, 'source-1'), join(out, 'source-2'), '--json'], v)).toBe(1);
+      const report = JSON.parse(v.out()) as AuditReport;
+      expect(report.equivocations[0]?.bundles.map((b) => b.digest)).toEqual(served.map((d) => sha256Hex(canonicalJson(d.bundle))).sort());
+    } finally {
+      for (const s of servers) {
+        await new Promise<void>((resolve) => {
+          s.close(() => {
+            resolve();
+          });
+        });
+      }
+    }
   });
 });
