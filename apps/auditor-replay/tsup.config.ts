@@ -1,5 +1,12 @@
 import { packageConfig } from '@subnet/tsup-config';
 import { defineConfig } from 'tsup';
 
-// `verify-worker` is the worker-thread entry of `verify --jobs N`, loaded from next to `cli.js`.
-export default defineConfig(packageConfig({ entry: ['src/cli.ts', 'src/verify-worker.ts'], platform: 'node', dts: false }));
+// `cli` is the binary; `verify-worker` the worker-process entry of `verify --jobs N`, loaded from next to
+// `cli.js`; `index` and `pages/index` are what other apps import (`auditor-replay`, `auditor-replay/pages`).
+export default defineConfig(
+  packageConfig({
+    entry: { cli: 'src/cli.ts', 'verify-worker': 'src/verify-worker.ts', index: 'src/index.ts', 'pages/index': 'src/pages/index.ts' },
+    platform: 'node',
+    dts: false,
+  }),
+);

@@ -29,6 +29,20 @@ else if (process.env.CI) {
   console.error('CI needs PostgreSQL for the storage tests and it could not be provided (see above).');
   process.exit(1);
 } else console.error('warning: no PostgreSQL for the storage tests; they will report themselves skipped.');
+
+// The pages (auditor report, miner and validator pages) are tested in Debian's headless Chromium.
+const chromium = spawnSync(process.execPath, [join(root, 'tooling', 'scripts', 'ensure-chromium.mjs')], {
+  cwd: root,
+  env,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const chromiumPath = chromium.status === 0 ? chromium.stdout.trim().split('\n').at(-1) : undefined;
+if (chromiumPath) env.SUBNET_TEST_CHROMIUM = chromiumPath;
+else if (process.env.CI) {
+  console.error('CI needs Chromium for the browser tests of the pages and it could not be provided (see above).');
+  process.exit(1);
+} else console.error('warning: no Chromium for the browser tests of the pages; they will report themselves skipped.');
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
 const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', '--concurrency=3', ...process.argv.slice(2)], {
   cwd: root,

@@ -6,6 +6,9 @@ import { isSubnetError, parseInput } from '@subnet/core';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { diffJson } from './json-diff.js';
 import { locateDifference } from './mismatch-location.js';
+import { orderMismatches, pipelineRank } from './mismatch-order.js';
+import type { RootCause } from './root-cause.js';
+import { findRootCause } from './root-cause.js';
 
 /** One value that differs: where (epoch, stage, miner, field, exact path) and the two values. */
 export interface Mismatch {
@@ -42,7 +45,12 @@ export interface BundleAudit {
     /** The on-chain weights equal what the chain stores for the bundle's u16 vector (null: not checked). */
     readonly chain: boolean | null;
   };
+  /** Every mismatch in pipeline order: the digest and signature checks, the root cause's value, every value downstream of it, the chain. */
   readonly mismatches: readonly Mismatch[];
+  /** The earliest differing value and the configuration value or input record behind it (null when the recomputation matches). */
+  readonly root_cause: RootCause | null;
+  /** The digest the document claims (null when it did not parse): two different ones for one validator and epoch are an equivocation. */
+  readonly digest: string | null;
   /** Why the bundle is invalid: the error code, message, and the field path and value at fault. */
   readonly error: { readonly code: string; readonly message: string; readonly path: string | null } | null;
   /** The claimed u16 vector with hotkeys (for the summary and the chart), when the bundle parsed. */
@@ -97,6 +105,8 @@ export function invalidAudit(source: string, error: { code: string; message: str
     validator_hotkey: null,
     checks: { schema: false, digest: null, signature: null, recompute: null, chain: null },
     mismatches: [],
+    root_cause: null,
+    digest: null,
     error,
     weights: null,
     submission_block: null,
@@ -152,6 +162,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   }
   const partial = {
     epoch,
+    digest: outer.digest,
     netuid: bundle.netuid,
     validator_hotkey: bundle.validator_hotkey,
     submission_block: bundle.submission.status === 'submitted' ? bundle.submission.block : null,
@@ -180,11 +191,21 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   // Value by value by canonical JSON: no difference means identical canonical bytes (SPEC E).
   const differences = diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
   const recomputeOk = differences.length === 0;
+  let rootCause: RootCause | null = null;
   if (!recomputeOk) {
     const doc = { bundle: { ...claimedBundle, result: recomputed } };
+    let earliest: { rank: number; index: number } | null = null;
     for (const d of differences) {
       const where = locateDifference(d.segments.slice(1), claimedBundle, doc.bundle, metagraph);
-      mismatches.push({ epoch, stage: where.stage, miner: where.miner, field: where.field, path: d.path, kind: d.kind, ...pick(d) });
+      const m: Mismatch = { epoch, stage: where.stage, miner: where.miner, field: where.field, path: d.path, kind: d.kind, ...pick(d) };
+      const rank = pipelineRank(m);
+      if (earliest === null || rank < earliest.rank) earliest = { rank, index: mismatches.length };
+      mismatches.push(m);
+    }
+    if (earliest !== null) {
+      const first = mismatches[earliest.index] as Mismatch;
+      const d = differences[earliest.index - (mismatches.length - differences.length)];
+      rootCause = findRootCause(d?.segments ?? [], first, { bundle: claimedBundle }, doc, claimedBundle.validator_hotkey);
     }
   }
   return {
@@ -195,7 +216,8 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
       ...partial,
       weights,
       checks: { schema: true, digest: digestOk, signature: signatureOk, recompute: recomputeOk, chain: null },
-      mismatches,
+      mismatches: orderMismatches(mismatches),
+      root_cause: rootCause,
       error: null,
     }),
   };

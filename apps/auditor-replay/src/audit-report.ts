@@ -1,4 +1,6 @@
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
+import type { Equivocation } from './equivocation.js';
+import { findEquivocations } from './equivocation.js';
 
 /**
  * Exit codes of `auditor-replay verify`: 0 all match, 1 any mismatch, 2 invalid input (wins over 1).
@@ -10,7 +12,7 @@ export const EXIT_CODES = Object.freeze({ ok: 0, mismatch: 1, invalid: 2 });
 /** The whole verification report (`--json` prints exactly this object). */
 export interface AuditReport {
   readonly report_version: 1;
-  /** 0 every bundle matched; 1 at least one mismatch; 2 at least one invalid bundle (takes precedence). */
+  /** 0 every bundle matched; 1 at least one mismatch or equivocation; 2 at least one invalid bundle (takes precedence). */
   readonly exit_code: 0 | 1 | 2;
   readonly summary: {
     readonly bundles: number;
@@ -18,15 +20,18 @@ export interface AuditReport {
     readonly mismatched: number;
     readonly invalid: number;
     readonly mismatches: number;
+    readonly equivocations: number;
     readonly epochs: readonly number[];
   };
   readonly bundles: readonly BundleAudit[];
+  /** Different validly signed bundles of one validator for one (netuid, epoch) among the bundles given (SPEC E). */
+  readonly equivocations: readonly Equivocation[];
 }
 
 /**
  * Assembles the report of a verification run and its exit code: 2 when any bundle is invalid input
- * (unreadable, malformed JSON, schema-invalid, or inputs the pipeline rejects), else 1 when any value
- * differs, else 0.
+ * (unreadable, malformed JSON, schema-invalid, inputs the pipeline rejects, a chain that cannot be read),
+ * else 1 when any value differs or a validator equivocated ({@link findEquivocations}), else 0.
  *
  * @param audits - one audit per bundle, in the order they were given
  * @returns the frozen report
@@ -36,18 +41,21 @@ export function buildReport(audits: readonly BundleAudit[]): AuditReport {
   const invalid = audits.filter((a) => a.status === 'invalid').length;
   const mismatched = audits.filter((a) => a.status === 'mismatch').length;
   const epochs = [...new Set(audits.flatMap((a) => (a.epoch === null ? [] : [a.epoch])))].sort((a, b) => a - b);
+  const equivocations = findEquivocations(audits);
   return Object.freeze({
     report_version: 1,
-    exit_code: invalid > 0 ? EXIT_CODES.invalid : mismatched > 0 ? EXIT_CODES.mismatch : EXIT_CODES.ok,
+    exit_code: invalid > 0 ? EXIT_CODES.invalid : mismatched > 0 || equivocations.length > 0 ? EXIT_CODES.mismatch : EXIT_CODES.ok,
     summary: Object.freeze({
       bundles: audits.length,
       ok: audits.filter((a) => a.status === 'ok').length,
       mismatched,
       invalid,
       mismatches: audits.reduce((n, a) => n + a.mismatches.length, 0),
+      equivocations: equivocations.length,
       epochs: Object.freeze(epochs),
     }),
     bundles: Object.freeze([...audits]),
+    equivocations,
   });
 }
 
@@ -93,12 +101,45 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** How a check's verdict prints: `ok`, `FAIL`, or `-` when it was not run. */
+export function verdict(value: boolean | null): string {
+  return value === null ? '-' : value ? 'ok' : 'FAIL';
+}
+
 /**
- * The human-readable report: each bad bundle with its mismatches (at most `maxPerBundle` lines each, the
- * rest counted), then the summary table (one row per bundle) and the totals.
+ * One line with the verdict of each check of a bundle, in the order they run.
+ *
+ * @param a - the bundle's audit
+ * @returns e.g. `schema ok, digest FAIL, signature ok, recompute FAIL, chain -`
+ * @example formatChecks(audit)
+ */
+export function formatChecks(a: BundleAudit): string {
+  const c = a.checks;
+  return `schema ${verdict(c.schema)}, digest ${verdict(c.digest)}, signature ${verdict(c.signature)}, recompute ${verdict(c.recompute)}, chain ${verdict(c.chain)}`;
+}
+
+/**
+ * The value mismatches of a bundle after its root cause: every recomputed or chain value that differs,
+ * without the digest and signature checks (shown as verdicts) and without the root cause's own value.
+ *
+ * @param a - the bundle's audit
+ * @returns the downstream mismatches in pipeline order
+ * @example downstreamMismatches(audit).length // 'N downstream values'
+ */
+export function downstreamMismatches(a: BundleAudit): readonly Mismatch[] {
+  const root = a.root_cause?.mismatch;
+  return a.mismatches.filter((m) => m.stage !== 'digest' && m.stage !== 'signature' && !(root !== undefined && m.path === root.path && m.stage === root.stage));
+}
+
+/**
+ * The human-readable report. For each bundle that is not ok: the verdict of each check (schema, digest,
+ * signature, recomputation, chain), the digest and signature failures, then the root cause first (the
+ * earliest value the recomputation does not reproduce and the configuration value or input record behind
+ * it), then "N downstream values follow" and at most `maxPerBundle` of them (all with `Infinity`). Then
+ * every equivocation, the summary table (one row per bundle) and the totals.
  *
  * @param report - the report
- * @param maxPerBundle - mismatch lines printed per bundle (default 20)
+ * @param maxPerBundle - downstream lines printed per bundle (default 20; `Infinity` for `--all`)
  * @returns text for stdout
  * @example console.log(formatReport(buildReport(audits)))
  */
@@ -107,25 +148,43 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   for (const a of report.bundles) {
     if (a.status === 'ok') continue;
     if (a.status === 'invalid') {
-      lines.push(`INVALID ${a.source}: [${a.error?.code ?? '?'}] ${a.error?.message ?? ''}`);
+      lines.push(`INVALID ${a.source}${a.epoch === null ? '' : ` (epoch ${a.epoch})`}: [${a.error?.code ?? '?'}] ${a.error?.message ?? ''}`);
     } else {
-      lines.push(`MISMATCH ${a.source} (epoch ${a.epoch ?? '?'}, ${a.mismatches.length} value(s)):`);
+      lines.push(`MISMATCH ${a.source} (epoch ${a.epoch ?? '?'}, validator ${a.validator_hotkey ?? '?'})`);
     }
-    for (const m of a.mismatches.slice(0, maxPerBundle)) lines.push(`  ${formatMismatch(m)}`);
-    if (a.mismatches.length > maxPerBundle) lines.push(`  … and ${a.mismatches.length - maxPerBundle} more (see --json or --report)`);
+    lines.push(`  checks: ${formatChecks(a)}`);
+    for (const m of a.mismatches) {
+      if (m.stage === 'digest') lines.push(`  digest: the document claims ${shortValue(m.claimed)}, the bundle's sha256 is ${shortValue(m.expected)}`);
+      if (m.stage === 'signature') lines.push(`  signature: ${shortValue(m.claimed, 40)} is not ${shortValue(m.expected)}`);
+    }
+    if (a.root_cause !== null) {
+      lines.push(`  root cause: ${a.root_cause.sentence}`);
+      lines.push(`    first differing value: ${formatMismatch(a.root_cause.mismatch)}`);
+    }
+    const downstream = downstreamMismatches(a);
+    if (downstream.length > 0) {
+      const shown = Math.min(downstream.length, maxPerBundle);
+      const label = a.root_cause === null ? 'value(s) differ' : 'downstream value(s) follow';
+      lines.push(`  ${downstream.length} ${label}${shown < downstream.length ? ` (showing ${shown}; --all or --json for every one)` : ''}:`);
+      for (const m of downstream.slice(0, shown)) lines.push(`    ${formatMismatch(m)}`);
+    }
+  }
+  for (const e of report.equivocations) {
+    lines.push(`EQUIVOCATION validator ${e.validator_hotkey} netuid ${e.netuid} epoch ${e.epoch}: ${e.bundles.length} different signed bundles`);
+    for (const b of e.bundles) lines.push(`  digest ${b.digest}: ${b.sources.join(', ')}`);
   }
   if (lines.length > 0) lines.push('');
-  const yes = (v: boolean | null) => (v === null ? '-' : v ? 'ok' : 'FAIL');
   lines.push(
     formatTable(
-      ['epoch', 'status', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'source'],
+      ['epoch', 'status', 'schema', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'source'],
       report.bundles.map((a) => [
         a.epoch === null ? '?' : String(a.epoch),
         a.status,
-        yes(a.checks.digest),
-        yes(a.checks.signature),
-        yes(a.checks.recompute),
-        yes(a.checks.chain),
+        verdict(a.checks.schema),
+        verdict(a.checks.digest),
+        verdict(a.checks.signature),
+        verdict(a.checks.recompute),
+        verdict(a.checks.chain),
         String(a.mismatches.length),
         a.weights === null ? '-' : String(a.weights.filter((w) => w.weight > 0).length),
         a.source,
@@ -134,6 +193,8 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   );
   const s = report.summary;
   lines.push('');
-  lines.push(`${s.bundles} bundle(s): ${s.ok} ok, ${s.mismatched} with mismatches (${s.mismatches} value(s)), ${s.invalid} invalid; exit ${report.exit_code}`);
+  lines.push(
+    `${s.bundles} bundle(s): ${s.ok} ok, ${s.mismatched} with mismatches (${s.mismatches} value(s)), ${s.invalid} invalid, ${s.equivocations} equivocation(s); exit ${report.exit_code}`,
+  );
   return lines.join('\n');
 }

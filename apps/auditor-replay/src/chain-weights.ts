@@ -3,6 +3,7 @@ import type { ChainConnection } from '@subnet/chain';
 import { redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
+import { chainReadError } from './chain-read-error.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** The weights a validator has on chain: `(uid, weight)` pairs as stored in `SubtensorModule.Weights`. */
@@ -22,7 +23,9 @@ export type ChainWeightsReader = (netuid: number, hotkey: string, block: string)
  *
  * @param url - ws(s):// endpoint (credentials are never printed)
  * @param timeoutMs - connection and per-request timeout (default 30 000)
- * @returns the reader and a `close` function
+ * @returns the reader and a `close` function; the reader throws `AUDITOR_CHAIN_STATE_PRUNED` (the node
+ *   pruned that block's state: use an archive endpoint), `AUDITOR_CHAIN_UNKNOWN_BLOCK`, `AUDITOR_CHAIN_TIMEOUT`,
+ *   `AUDITOR_CHAIN_UNREACHABLE`, `AUDITOR_CHAIN_STORAGE_MISSING` or `AUDITOR_CHAIN_RPC_ERROR`
  * @throws SubnetError `AUDITOR_CHAIN_FAILED` when the chain cannot be reached
  * @example const chain = await openChainReader('ws://127.0.0.1:9944'); await chain.read(1, hotkey, '120'); await chain.close()
  */
@@ -33,24 +36,42 @@ export async function openChainReader(url: string, timeoutMs = 30_000): Promise<
   } catch (cause) {
     throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, `cannot connect to the chain at ${redactUrl(url)}`, { context: { path: '--chain', value: redactUrl(url) }, cause });
   }
-  const read: ChainWeightsReader = (netuid, hotkey, block) =>
-    connection.request('weights', async (api) => {
-      const hash = await api.rpc.chain.getBlockHash(BigInt(block));
-      const at = await api.at(hash);
-      const query = at.query.subtensorModule as unknown as Record<string, (...args: unknown[]) => Promise<{ toJSON(): unknown }>>;
-      const uidsEntry = query.uids;
-      const weightsEntry = query.weights;
-      if (uidsEntry === undefined || weightsEntry === undefined) throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, 'the chain has no SubtensorModule Uids/Weights storage', { context: { path: '--chain', value: redactUrl(url) } });
-      const uid = (await uidsEntry(netuid, hotkey)).toJSON();
-      if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
-      const raw = (await weightsEntry(mechanismStorageIndex(netuid), uid)).toJSON();
-      const pairs = (Array.isArray(raw) ? raw : []).map((p) => {
-        const [u, w] = p as [unknown, unknown];
-        return Object.freeze([Number(u), Number(w)] as const);
-      });
-      return Object.freeze({ block, validatorUid: uid, pairs: Object.freeze(pairs) });
-    });
+  const endpoint = redactUrl(url);
+  const read: ChainWeightsReader = async (netuid, hotkey, block) => {
+    try {
+      return await connection.request('weights', (api) => readWeightsAt(api, netuid, hotkey, block, endpoint));
+    } catch (error) {
+      throw chainReadError(error, { block, endpoint });
+    }
+  };
   return { read, close: () => connection.close() };
+}
+
+type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown }>) | undefined>;
+
+/** Reads `Uids(netuid, hotkey)` then `Weights(netuid_index, uid)` in the state after `block`. */
+async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey: string, block: string, endpoint: string): Promise<ChainWeights> {
+  const hash = await api.rpc.chain.getBlockHash(BigInt(block));
+  if (hash.isEmpty) {
+    throw new SubnetError(AUDITOR_ERROR_CODES.chainUnknownBlock, `the node at ${endpoint} has no block ${block} (its chain is shorter, or it is another chain)`, {
+      context: { path: '--chain', value: endpoint, block },
+    });
+  }
+  const at = await api.at(hash);
+  const query = at.query.subtensorModule as unknown as StorageQuery | undefined;
+  const uidsEntry = query?.uids;
+  const weightsEntry = query?.weights;
+  if (uidsEntry === undefined || weightsEntry === undefined) {
+    throw new SubnetError(AUDITOR_ERROR_CODES.chainStorageMissing, 'the chain has no SubtensorModule Uids/Weights storage (is it Subtensor?)', { context: { path: '--chain', value: endpoint, block } });
+  }
+  const uid = (await uidsEntry(netuid, hotkey)).toJSON();
+  if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
+  const raw = (await weightsEntry(mechanismStorageIndex(netuid), uid)).toJSON();
+  const pairs = (Array.isArray(raw) ? raw : []).map((p) => {
+    const [u, w] = p as [unknown, unknown];
+    return Object.freeze([Number(u), Number(w)] as const);
+  });
+  return Object.freeze({ block, validatorUid: uid, pairs: Object.freeze(pairs) });
 }
 
 /**

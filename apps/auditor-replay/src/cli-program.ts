@@ -1,13 +1,17 @@
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
+import { redactUrl } from '@subnet/chain';
 import { isSubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import { openChainReader } from './chain-weights.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
 import { fetchBundles } from './fetch-bundles.js';
-import { renderHtmlReport } from './html-report.js';
+import { loadBundles } from './load-bundles.js';
+import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
 import { signatureVerifier } from './signature-verifier.js';
@@ -32,8 +36,14 @@ const VERIFY_HELP = `
 Checks, for each bundle: schema, digest (sha256 of the canonical JSON), the validator's sr25519
 signature, and that @subnet/bundle's computeEpoch recomputes every intermediate and final value exactly.
 
-Exit codes: 0 every bundle matches; 1 at least one mismatch; 2 invalid input (unreadable file, malformed
-JSON, not a bundle, bad option). 2 takes precedence over 1.
+Text output, per bundle that is not ok: the verdict of each check, the root cause first (the earliest
+value the recomputation does not reproduce, and the configuration value or input record behind it),
+then "N downstream values follow" (--max-lines of them; every one with --all or --json). Two different
+signed bundles of one validator for one (netuid, epoch) are reported as an equivocation.
+
+Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
+file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
+when the node pruned the submission block's state and an archive endpoint is needed). 2 wins over 1.
 
 Examples:
   $ auditor-replay verify bundles/
@@ -49,9 +59,14 @@ Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 
 
 Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
 
+With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
+source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
+
 Example:
   $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 10 --to 20 --out bundles/
   $ auditor-replay verify bundles/
+  $ auditor-replay fetch --validator http://a.example:8091 --validator http://b.example:8091 --from 10 --to 20 --out seen/
+  $ auditor-replay verify seen/source-1 seen/source-2
 `;
 
 /**
@@ -76,14 +91,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('verify audit bundles: digest, signature, recomputation, and optionally the weights on chain')
     .argument('<bundle...>', 'bundle files or directories of *.json bundles')
     .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
-    .option('--report <file.html>', 'also write a self-contained HTML report (weights chart, every mismatch)')
+    .option('--report <file.html>', 'also write a self-contained HTML report (checks per bundle, root causes, weights chart, a page per miner)')
     .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block')
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
     .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
-    .option('--max-lines <n>', 'mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
+    .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
+    .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
     .addHelpText('after', VERIFY_HELP)
-    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; jobs: number }) => {
+    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; all?: boolean; jobs: number }) => {
       if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
         io.stderr.write('error: --chain and --netuid go together\n');
         code = 2;
@@ -98,8 +114,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
           jobs: opts.jobs,
         });
-        if (opts.report !== undefined) await writeFile(opts.report, renderHtmlReport(report));
-        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.maxLines)}\n`);
+        if (opts.report !== undefined) {
+          const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
+          await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+        }
+        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`);
         code = report.exit_code;
       } finally {
         await chain?.close();
@@ -108,39 +127,50 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command('fetch')
-    .description("download signed bundles from a validator's API")
-    .requiredOption('--validator <url>', 'the validator base URL, e.g. http://127.0.0.1:8091')
+    .description("download signed bundles from a validator's API (several --validator: one folder per source, to find equivocations)")
+    .requiredOption('--validator <url...>', 'the validator base URL, e.g. http://127.0.0.1:8091; repeat it for several sources (mirrors, archives)')
     .requiredOption('--from <epoch>', 'first epoch', integer('--from', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--to <epoch>', 'last epoch (inclusive)', integer('--to', 0, Number.MAX_SAFE_INTEGER))
-    .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into')
+    .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into (several sources: DIR/source-<i>/)')
     .option('--timeout <ms>', 'per-request timeout', integer('--timeout', 1, 3_600_000), 10_000)
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
     .option('--quiet', 'no progress on stderr')
     .addHelpText('after', FETCH_HELP)
-    .action(async (opts: { validator: string; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
+    .action(async (opts: { validator: string[]; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
       if (opts.to < opts.from) {
         io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
         code = 2;
         return;
       }
-      if (!/^https?:\/\//.test(opts.validator)) {
+      if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
         io.stderr.write('error: --validator must be an http:// or https:// URL\n');
         code = 2;
         return;
       }
-      const results = await fetchBundles({
-        validator: opts.validator,
-        from: opts.from,
-        to: opts.to,
-        outDir: opts.out,
-        timeoutMs: opts.timeout,
-        retries: opts.retries,
-        progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
-      });
-      const saved = results.filter((r) => r.status === 'saved').length;
-      for (const r of results) if (r.status !== 'saved') io.stdout.write(`epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
-      io.stdout.write(`${saved}/${results.length} bundle(s) saved to ${opts.out}\n`);
-      code = saved === results.length ? 0 : 1;
+      const several = opts.validator.length > 1;
+      let saved = 0;
+      let total = 0;
+      const folders: string[] = [];
+      for (const [i, validator] of opts.validator.entries()) {
+        const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
+        folders.push(outDir);
+        if (several) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
+        const results = await fetchBundles({
+          validator,
+          from: opts.from,
+          to: opts.to,
+          outDir,
+          timeoutMs: opts.timeout,
+          retries: opts.retries,
+          progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
+        });
+        saved += results.filter((r) => r.status === 'saved').length;
+        total += results.length;
+        for (const r of results) if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
+      }
+      io.stdout.write(`${saved}/${total} bundle(s) saved to ${opts.out}\n`);
+      if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
+      code = saved === total ? 0 : 1;
     });
 
   try {
@@ -154,7 +184,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`error: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    // A bug, not the user's input: say so with its message, never a stack trace.
+    io.stderr.write(`error: [${AUDITOR_ERROR_CODES.internal}] ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
   }
   return code;
 }

@@ -16,4 +16,20 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   fetchFailed: 'AUDITOR_FETCH_FAILED',
   /** The chain could not be read. */
   chainFailed: 'AUDITOR_CHAIN_FAILED',
+  /** The node no longer has the state of the submission block (pruned): an archive endpoint is needed. */
+  chainStatePruned: 'AUDITOR_CHAIN_STATE_PRUNED',
+  /** The node does not know the submission block (beyond its head, or another chain). */
+  chainUnknownBlock: 'AUDITOR_CHAIN_UNKNOWN_BLOCK',
+  /** A chain request got no answer in time. */
+  chainTimeout: 'AUDITOR_CHAIN_TIMEOUT',
+  /** The chain connection dropped and did not come back. */
+  chainUnreachable: 'AUDITOR_CHAIN_UNREACHABLE',
+  /** The runtime has no `SubtensorModule.Uids` / `Weights` storage. */
+  chainStorageMissing: 'AUDITOR_CHAIN_STORAGE_MISSING',
+  /** The node answered a request with an error this auditor does not classify further (the node's text is kept). */
+  chainRpcError: 'AUDITOR_CHAIN_RPC_ERROR',
+  /** No bundle of that miner hotkey in the bundles given (`miner-check explain`, the miner page). */
+  minerNotFound: 'AUDITOR_MINER_NOT_FOUND',
+  /** An unexpected failure inside the auditor (a bug): reported with its message, never a stack trace. */
+  internal: 'AUDITOR_INTERNAL',
 });

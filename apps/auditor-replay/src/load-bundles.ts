@@ -78,3 +78,20 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
     return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} is not JSON: ${(error as Error).message}`, path: null } };
   }
 }
+
+/**
+ * Reads again the bundles of a report that parsed (for the HTML report's miner pages): `signed.bundle` of
+ * each source whose audit has weights. A file that can no longer be read is left out.
+ *
+ * @param sources - the audits' sources with weights
+ * @returns source -> bundle (wire JSON)
+ * @example renderHtmlReport(report, { bundles: await loadBundles(report.bundles.filter((a) => a.weights).map((a) => a.source)) })
+ */
+export async function loadBundles(sources: readonly string[]): Promise<ReadonlyMap<string, unknown>> {
+  const out = new Map<string, unknown>();
+  for (const source of sources) {
+    const doc = await loadDocument(source);
+    if (doc.ok && typeof doc.value === 'object' && doc.value !== null && Object.hasOwn(doc.value, 'bundle')) out.set(source, (doc.value as { bundle: unknown }).bundle);
+  }
+  return out;
+}

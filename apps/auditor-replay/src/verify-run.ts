@@ -3,6 +3,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import type { SignatureVerifier } from '@subnet/bundle';
+import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle, invalidAudit } from './audit-bundle.js';
@@ -29,7 +30,8 @@ export interface VerifyOptions {
  * Verifies every bundle named by the operands (files, or directories of `*.json`): loads each, audits it
  * ({@link auditBundle}), and with `chain` compares the submitted weights with the chain's after the
  * submission block. A bundle that was not submitted (dry run, failed) has nothing on chain to compare:
- * its chain check stays `null`.
+ * its chain check stays `null`. A chain read that fails (pruned state, unknown block, timeout, lost
+ * connection) makes that bundle `invalid` with the coded error; the other bundles are still checked.
  *
  * @param operands - files and directories
  * @param options - signature check, optional chain reader, optional progress
@@ -43,14 +45,21 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const finish = async (audit: BundleAudit): Promise<BundleAudit> => {
     let out = audit;
     if (options.chain !== undefined && audit.status !== 'invalid' && audit.submission_block !== null && audit.validator_hotkey !== null) {
-      const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
-      const found = compareChainWeights(audit, options.chain.netuid, onChain);
-      out = {
-        ...audit,
-        status: audit.status === 'ok' && found.length === 0 ? 'ok' : 'mismatch',
-        checks: { ...audit.checks, chain: found.length === 0 },
-        mismatches: [...audit.mismatches, ...found],
-      };
+      try {
+        const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
+        const found = compareChainWeights(audit, options.chain.netuid, onChain);
+        out = {
+          ...audit,
+          status: audit.status === 'ok' && found.length === 0 ? 'ok' : 'mismatch',
+          checks: { ...audit.checks, chain: found.length === 0 },
+          mismatches: [...audit.mismatches, ...found],
+        };
+      } catch (error) {
+        // A chain that cannot answer for this bundle is invalid input for its chain check (exit 2), with the coded reason.
+        if (!isSubnetError(error)) throw error;
+        const path = (error.context as { path?: unknown }).path;
+        out = { ...audit, status: 'invalid', error: { code: error.code, message: error.message, path: typeof path === 'string' ? path : null } };
+      }
     }
     progress?.tick(out.source, out.status);
     return Object.freeze(out);

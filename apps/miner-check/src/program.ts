@@ -2,6 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 
 import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
 
+import { sr25519Verifier } from '@subnet/bundle';
+import { readPublishedBundles } from 'auditor-replay/pages';
+
+import { explainCheck } from './commands/explain.js';
 import type { CommandOutput } from './commands/output.js';
 import { sssaCheck } from './commands/sssa.js';
 import { termCheck } from './commands/term.js';
@@ -34,7 +38,7 @@ interface GlobalState {
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
 function isInputError(error: SubnetError): boolean {
-  return /^(MINER_CHECK_|COMPOSITE_|CONSENSUS_|AGGREGATION_|CORE_)/.test(error.code) && !error.code.endsWith('_INTERNAL');
+  return /^(MINER_CHECK_|COMPOSITE_|CONSENSUS_|AGGREGATION_|CORE_|AUDITOR_)/.test(error.code) && !error.code.endsWith('_INTERNAL');
 }
 
 function report(io: ProgramIo, state: GlobalState, error: unknown): void {
@@ -230,6 +234,26 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           },
         }),
       );
+    });
+
+  program
+    .command('explain')
+    .description(
+      "Why your weight is what it is, from a validator's published bundles: your u16 weight over the epochs and, for one\n" +
+        'epoch, the story (own score, evaluations used and excluded with their M values, normalisation, cap, decay, allocation, u16).\n' +
+        'Only bundles whose digest and validator signature verify are used.',
+    )
+    .requiredOption('--bundles <dir|url>', 'a folder of signed bundles (auditor-replay fetch) or the validator URL (http://host:port)')
+    .requiredOption('--hotkey <ss58>', 'your miner hotkey')
+    .option('--epoch <n>', 'the epoch to explain (default the newest one that has you)')
+    .option('--last <n>', 'from a URL: how many of the newest epochs to read', '20')
+    .addOption(jsonOption())
+    .addHelpText('after', '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json')
+    .action(async (options: { bundles: string; hotkey: string; epoch?: string; last: string; json?: boolean }) => {
+      state.json = options.json === true;
+      const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);
+      const bundles = await readPublishedBundles(options.bundles, { verify: await sr25519Verifier(), last: integerOption(options.last, '--last', 1, 10_000) });
+      emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
     });
 
   return program;

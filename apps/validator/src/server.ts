@@ -21,6 +21,7 @@ import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
+import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
 import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
@@ -380,6 +381,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const message = failing.length > 0 ? `not ready: ${failing.join('; ')}` : 'not ready: the first chain head tick has not finished';
     return reply.code(503).send({ error: { code: 'NOT_READY', message }, status: 'not_ready', checks: report.checks });
   });
+  registerValidatorPages(app, ctx.storage);
   return app;
 }
 

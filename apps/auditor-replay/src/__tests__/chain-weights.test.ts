@@ -11,6 +11,8 @@ const audit = (weights: [number, number][], netuid = 1): BundleAudit => ({
   validator_hotkey: 'V',
   checks: { schema: true, digest: true, signature: true, recompute: true, chain: null },
   mismatches: [],
+  root_cause: null,
+  digest: null,
   error: null,
   weights: weights.map(([uid, weight]) => ({ uid, hotkey: `H${uid}`, weight })),
   submission_block: '120',

@@ -49,7 +49,7 @@ describe('auditor-replay verify', () => {
     expect(await runCli(['verify', goodDir], t)).toBe(0);
     const rows = t.out().split('\n').filter((l) => /^\d+\s+ok/.test(l));
     expect(rows.map((r) => r.split(/\s+/)[0])).toEqual(['1', '2', '10']);
-    expect(t.out()).toContain('3 bundle(s): 3 ok, 0 with mismatches (0 value(s)), 0 invalid; exit 0');
+    expect(t.out()).toContain('3 bundle(s): 3 ok, 0 with mismatches (0 value(s)), 0 invalid, 0 equivocation(s); exit 0');
     expect(t.err().split('\n').filter(Boolean)).toEqual([
       `verify 1/3 ${join(goodDir, 'epoch-1.json')} ok`,
       `verify 2/3 ${join(goodDir, 'epoch-2.json')} ok`,

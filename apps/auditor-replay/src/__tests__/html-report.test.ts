@@ -11,19 +11,33 @@ const audit = (epoch: number, weights: [number, number][], source = `epoch-${epo
   validator_hotkey: 'V',
   checks: { schema: true, digest: true, signature: true, recompute: true, chain: null },
   mismatches: [],
+  root_cause: null,
+  digest: null,
   error: null,
   weights: weights.map(([uid, weight]) => ({ uid, hotkey: `H${uid}`, weight })),
   submission_block: null,
 });
 
 describe('renderHtmlReport', () => {
-  it('charts one line per miner across the epochs, y = u16 / 65535 (missing epoch = 0)', () => {
+  it('charts one line per miner across the epochs, y = u16 / 65535 (missing epoch = 0), first epoch left of the last', () => {
     const html = renderHtmlReport(buildReport([audit(1, [[1, 65535]]), audit(3, [[1, 0], [2, 65535]])]));
-    const lines = [...html.matchAll(/<polyline [^>]*points="([^"]+)"/g)].map((m) => m[1]!.split(' '));
+    const lines = [...html.matchAll(/<polyline [^>]*points="([^"]+)"/g)].map((m) => m[1]!.split(' ').map((p) => p.split(',').map(Number) as [number, number]));
     expect(lines).toHaveLength(2);
-    // Two epochs -> two points per line; H1 goes from the top (y = 10) to the baseline (y = 360 - 30).
-    expect(lines[0]).toEqual(['50.0,10.0', '890.0,330.0']);
-    expect(lines[1]).toEqual(['50.0,330.0', '890.0,10.0']);
+    const [h1, h2] = lines as [[number, number][], [number, number][]];
+    // H1: full weight at epoch 1 (top), nothing at epoch 3 (baseline); H2 the reverse.
+    expect(h1[0]![0]).toBeLessThan(h1[1]![0]);
+    expect(h1[0]![1]).toBeLessThan(h1[1]![1]);
+    expect(h2[0]![1]).toBe(h1[1]![1]);
+    expect(h2[1]![1]).toBe(h1[0]![1]);
+  });
+
+  it('labels every epoch in full and lists every hotkey in full in the legend', () => {
+    const long = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+    const a = { ...audit(2, [[1, 65535]]), weights: [{ uid: 1, hotkey: long, weight: 65535 }] };
+    const html = renderHtmlReport(buildReport([audit(1, [[1, 100]]), a]));
+    expect(html).toContain('>epoch 1</text>');
+    expect(html).toContain('>epoch 2</text>');
+    expect(html).toMatch(new RegExp(`<td class="hk">${long}</td>`));
   });
 
   it('escapes every value (a file name cannot inject markup)', () => {

@@ -8,11 +8,15 @@ import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 
-/** The validator app's default `demo` run (apps/validator/src/demo.ts). The app has no `exports` field yet, so it is imported by path. */
+/**
+ * The validator app's default `demo` run (apps/validator/src/demo.ts). It is imported by path from the
+ * workspace, not as a dependency: the validator depends on this app (`auditor-replay/pages`), and a
+ * dependency back would be a cycle.
+ */
 interface ValidatorApp {
   readonly runDemo: (options: { epochs: number; out: NodeJS.WritableStream; dir?: string }) => Promise<{ dir: string; outcomes: readonly { epoch: number; status: string }[] }>;
 }
-const validatorEntry = 'validator/src/index.ts';
+const validatorEntry = new URL('../../../validator/src/index.ts', import.meta.url).href;
 
 describe("bundles produced by the validator's default run (demo: devnet, SQLite, sample miners over HTTP)", () => {
   it('verify clean: digest, signature, and every recomputed value', async () => {

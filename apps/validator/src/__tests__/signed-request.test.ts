@@ -41,7 +41,7 @@ function rawSssa(taskId: string): Uint8Array {
 }
 
 async function post(path: string, body: Uint8Array, headers: Record<string, string>): Promise<Response> {
-  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: new Uint8Array(body) });
 }
 
 describe('signed requests sign the exact raw body bytes', () => {

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { auditBundle, buildReport, downstreamMismatches, formatReport } from '../index.js';
+import type { BundleAudit } from '../index.js';
+import { signatureVerifier } from '../signature-verifier.js';
+import { keys, resign, signedBundle } from './fixtures.js';
+import type { Keys } from './fixtures.js';
+
+let k: Keys;
+let verify: Awaited<ReturnType<typeof signatureVerifier>>;
+
+type Doc = { bundle: { inputs: { term_results: { record_id: string; results: { tests_passed: number; tests_total: number }[] }[]; peer_scores: { score: number }[] }; config: { challenges: { alpha: number }[] }; result: { u16: { weights: number[] } } } };
+
+function fresh(epoch = 2): Doc {
+  return signedBundle(k, { miners: 5, epoch }) as unknown as Doc;
+}
+
+function audit(doc: unknown): BundleAudit {
+  return auditBundle(doc, 'bundle.json', verify).audit;
+}
+
+beforeAll(async () => {
+  k = await keys();
+  verify = await signatureVerifier();
+});
+
+describe('root cause first (issue 19, item 1)', () => {
+  it('one changed input record: the root cause is that record, and every other difference is listed after it as downstream', () => {
+    for (const i of [0, 1, 3]) {
+      const doc = fresh();
+      const task = doc.bundle.inputs.term_results[i]!.results.find((t) => t.tests_passed > 0)!;
+      task.tests_passed -= 1;
+      const a = audit(doc);
+      expect(a.root_cause?.kind).toBe('input');
+      expect(a.root_cause?.path).toBe(`bundle.inputs.term_results[${i}]`);
+      expect(a.root_cause?.record).toBe(doc.bundle.inputs.term_results[i]!.record_id);
+      // The list is in pipeline order: digest check, then the root cause's value, then the downstream values.
+      const values = a.mismatches.filter((m) => m.stage !== 'digest' && m.stage !== 'signature');
+      expect(values[0]).toEqual(a.root_cause?.mismatch);
+      expect(downstreamMismatches(a)).toHaveLength(values.length - 1);
+      expect(values.at(-1)?.stage).toMatch(/^(u16|aggregation|decay_states)/);
+    }
+  });
+
+  it('a changed configuration value: the root cause is that value in bundle.config', () => {
+    const doc = fresh();
+    doc.bundle.config.challenges[0]!.alpha = 0.5;
+    const a = audit(doc);
+    expect(a.root_cause).toMatchObject({ kind: 'config', path: 'bundle.config.challenges[0].alpha' });
+    expect(a.root_cause?.mismatch).toMatchObject({ expected: 0.5, claimed: 0.6 });
+  });
+
+  it("a changed peer score: the root cause is that peer's score record", () => {
+    const doc = fresh();
+    doc.bundle.inputs.peer_scores[2]!.score = 0.01;
+    const a = audit(doc);
+    expect(a.root_cause).toMatchObject({ kind: 'input', path: 'bundle.inputs.peer_scores[2]' });
+  });
+
+  it('a claimed result value changed and re-signed: no input explains it, the root cause is the claimed value itself', () => {
+    const doc = fresh();
+    doc.bundle.result.u16.weights[1] = doc.bundle.result.u16.weights[1]! + 7;
+    const a = audit(resign(doc, k.validator));
+    expect(a.checks).toMatchObject({ digest: true, signature: true, recompute: false });
+    expect(a.root_cause).toMatchObject({ kind: 'result', path: 'bundle.result.u16.weights[1]' });
+    expect(downstreamMismatches(a)).toHaveLength(0);
+  });
+
+  it('text: the verdict of each check, then the root cause, then "N downstream values follow" with at most --max-lines of them (all with Infinity)', () => {
+    const doc = fresh();
+    doc.bundle.inputs.term_results[1]!.results[0]!.tests_passed = 0;
+    doc.bundle.inputs.term_results[1]!.results[0]!.tests_total = 4;
+    const a = audit(doc);
+    const n = downstreamMismatches(a).length;
+    expect(n).toBeGreaterThan(20);
+    const lines = formatReport(buildReport([a])).split('\n');
+    const checks = lines.findIndex((l) => l.trim() === 'checks: schema ok, digest FAIL, signature ok, recompute FAIL, chain -');
+    const root = lines.findIndex((l) => l.trim().startsWith('root cause: input record bundle.inputs.term_results[1]'));
+    const follow = lines.findIndex((l) => l.trim().startsWith(`${n} downstream value(s) follow (showing 20;`));
+    expect(checks).toBeGreaterThan(0);
+    expect(root).toBeGreaterThan(checks);
+    expect(follow).toBeGreaterThan(root);
+    expect(lines.slice(follow + 1).filter((l) => l.startsWith('    epoch 2 stage '))).toHaveLength(20);
+    const all = formatReport(buildReport([a]), Number.POSITIVE_INFINITY).split('\n');
+    expect(all.filter((l) => l.startsWith('    epoch 2 stage '))).toHaveLength(n);
+  });
+});

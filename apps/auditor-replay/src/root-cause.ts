@@ -1,0 +1,167 @@
+import type { Mismatch } from './audit-bundle.js';
+import { formatJsonPath } from './json-diff.js';
+
+/**
+ * The earliest value of a bundle that the recomputation does not reproduce, and the configuration value or
+ * input record it is computed from: what an auditor should look at first.
+ */
+export interface RootCause {
+  /** `config`: a configuration value; `input`: an input record (or a stake); `result`: no input explains it, the claimed value itself differs. */
+  readonly kind: 'config' | 'input' | 'result';
+  /** Exact path into the signed bundle of that configuration value or input record (for `result`, the value's own path). */
+  readonly path: string;
+  /** Identifies the input record when it has one (`record_id`, or `validator -> miner` for a peer score). */
+  readonly record: string | null;
+  /** The earliest differing value (also the first value mismatch of the bundle's list). */
+  readonly mismatch: Mismatch;
+  /** One sentence for people. */
+  readonly sentence: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function childOf(container: unknown, segment: string | number): unknown {
+  if (typeof segment === 'number') return Array.isArray(container) ? (container[segment] as unknown) : undefined;
+  return isObject(container) && Object.hasOwn(container, segment) ? container[segment] : undefined;
+}
+
+/** The input lists of a bundle that hold records of one challenge kind. */
+const INPUT_LIST_OF_KIND: Readonly<Record<string, string>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, string>, {
+    workflow: 'workflow_runs',
+    sssa: 'sssa_submissions',
+    term_pass_rate: 'term_results',
+    bounty: 'bounty_records',
+  }),
+);
+
+interface Found {
+  readonly path: string;
+  readonly record: string | null;
+}
+
+function inputLists(bundle: unknown): [string, unknown[]][] {
+  const inputs = childOf(bundle, 'inputs');
+  if (!isObject(inputs)) return [];
+  return Object.keys(inputs)
+    .filter((k) => Array.isArray(inputs[k]))
+    .map((k) => [k, inputs[k] as unknown[]]);
+}
+
+function byRecordId(bundle: unknown, recordId: string): Found | null {
+  for (const [name, list] of inputLists(bundle)) {
+    const i = list.findIndex((r) => isObject(r) && r.record_id === recordId);
+    if (i >= 0) return { path: formatJsonPath(['bundle', 'inputs', name, i]), record: recordId };
+  }
+  return null;
+}
+
+function peerScore(bundle: unknown, challengeId: string | null, validator: string, miner: string): Found | null {
+  const list = childOf(childOf(bundle, 'inputs'), 'peer_scores');
+  if (!Array.isArray(list)) return null;
+  const i = list.findIndex((p) => isObject(p) && p.validator_hotkey === validator && p.miner_hotkey === miner && (challengeId === null || p.challenge_id === challengeId));
+  return i < 0 ? null : { path: formatJsonPath(['bundle', 'inputs', 'peer_scores', i]), record: `peer score ${validator} -> ${miner}` };
+}
+
+function stakeOf(bundle: unknown, validator: string): Found | null {
+  const list = childOf(bundle, 'stakes');
+  if (!Array.isArray(list)) return null;
+  const i = list.findIndex((s) => isObject(s) && s.validator_hotkey === validator);
+  return i < 0 ? null : { path: formatJsonPath(['bundle', 'stakes', i]), record: `stake of ${validator}` };
+}
+
+function minerRecords(bundle: unknown, challengeKind: string | null, miner: string): Found | null {
+  const listName = challengeKind === null ? undefined : INPUT_LIST_OF_KIND[challengeKind];
+  for (const [name, list] of inputLists(bundle)) {
+    if (listName !== undefined && name !== listName) continue;
+    const i = list.findIndex((r) => isObject(r) && r.miner_hotkey === miner);
+    if (i >= 0) {
+      const r = list[i] as Record<string, unknown>;
+      return { path: formatJsonPath(['bundle', 'inputs', name, i]), record: typeof r.record_id === 'string' ? r.record_id : null };
+    }
+  }
+  return null;
+}
+
+/**
+ * Finds the configuration value or input record behind the earliest differing value of a bundle. The
+ * bundle's configuration is echoed in the result (`result.config`, `result.aggregation.config`): a
+ * difference there is the configuration's. Otherwise the entries along the value's path name the input:
+ * a `record_id` (a task score, a pass rate, a bounty record), a peer's evaluation (`validator_hotkey` with a
+ * miner: the peer score, or the stake for a `stake` field), or the miner's own records of that challenge's
+ * kind. When nothing does, the claimed value itself differs (`result`).
+ *
+ * @param segments - path segments of the earliest differing value, from the document root (`bundle`, `result`, ...)
+ * @param mismatch - that value's mismatch
+ * @param claimed - the signed document `{ bundle }` as claimed
+ * @param recomputed - the same document with the recomputed result
+ * @param validatorHotkey - the bundle's validator (its own evaluations come from its own records)
+ * @returns the root cause, frozen
+ * @example findRootCause(['bundle', 'result', 'config', 'challenges', 0, 'alpha'], m, doc, redoc, hotkey).path // 'bundle.config.challenges[0].alpha'
+ */
+export function findRootCause(segments: readonly (string | number)[], mismatch: Mismatch, claimed: unknown, recomputed: unknown, validatorHotkey: string): RootCause {
+  const rest = segments.slice(2);
+  const bundle = childOf(claimed, 'bundle');
+  const done = (kind: RootCause['kind'], found: Found, sentence: string): RootCause => Object.freeze({ kind, path: found.path, record: found.record, mismatch, sentence });
+  const values = `recomputed ${show(mismatch.expected)}, the bundle claims ${show(mismatch.claimed)}`;
+  if (rest[0] === 'config' || (rest[0] === 'aggregation' && rest[1] === 'config')) {
+    const tail = rest[0] === 'config' ? rest.slice(1) : ['pipeline', ...rest.slice(2)];
+    const path = formatJsonPath(['bundle', 'config', ...tail]);
+    return done('config', { path, record: null }, `configuration value ${path} is ${show(mismatch.expected)} in the bundle, but its result was computed with ${show(mismatch.claimed)}`);
+  }
+  // Walk the path in both documents, remembering the challenge and the deepest identifying entry.
+  let c: unknown = claimed;
+  let e: unknown = recomputed;
+  let challengeId: string | null = null;
+  let challengeKind: string | null = null;
+  let recordId: string | null = null;
+  let evaluator: string | null = null;
+  let miner = mismatch.miner?.hotkey ?? null;
+  for (const [depth, segment] of segments.entries()) {
+    c = childOf(c, segment);
+    e = childOf(e, segment);
+    // Only entries inside the result identify anything (the bundle itself carries the validator hotkey).
+    if (depth < 2) continue;
+    const node = isObject(c) ? c : isObject(e) ? e : null;
+    if (node === null) continue;
+    if (typeof node.id === 'string' && typeof node.kind === 'string') {
+      challengeId = node.id;
+      challengeKind = node.kind;
+    }
+    if (typeof node.record_id === 'string') recordId = node.record_id;
+    if (typeof node.validator_hotkey === 'string') evaluator = node.validator_hotkey;
+    if (typeof node.hotkey === 'string' && miner === null) miner = node.hotkey;
+  }
+  const field = segments[segments.length - 1];
+  const where = `${mismatch.stage}${mismatch.field === '' ? '' : ` ${mismatch.field}`}`;
+  if (recordId !== null) {
+    const found = byRecordId(bundle, recordId);
+    if (found !== null) return done('input', found, `input record ${found.path} (record ${recordId}) gives ${where}: ${values}`);
+  }
+  if (evaluator !== null && miner !== null && evaluator !== validatorHotkey) {
+    const found = field === 'stake' ? stakeOf(bundle, evaluator) : peerScore(bundle, challengeId, evaluator, miner);
+    if (found !== null) return done('input', found, `input ${found.path} (${found.record ?? ''}) gives ${where}: ${values}`);
+  }
+  if (miner !== null && (rest[0] === 'challenges' || rest[0] === 'window_state' || evaluator === validatorHotkey)) {
+    const kind = challengeKind === 'evaluations' ? ownKind(bundle, challengeId) : challengeKind;
+    const found = minerRecords(bundle, kind, miner);
+    if (found !== null) return done('input', found, `input record ${found.path}${found.record === null ? '' : ` (record ${found.record})`} of miner ${miner} gives ${where}: ${values}`);
+  }
+  return done('result', { path: mismatch.path, record: null }, `the claimed value ${mismatch.path} (${where}) is not what its inputs give: ${values}`);
+}
+
+/** The configured kind of an evaluation challenge (the aggregation explanation calls every one `evaluations`). */
+function ownKind(bundle: unknown, challengeId: string | null): string | null {
+  const challenges = childOf(childOf(bundle, 'config'), 'challenges');
+  if (!Array.isArray(challenges) || challengeId === null) return null;
+  const c = challenges.find((x) => isObject(x) && x.id === challengeId) as Record<string, unknown> | undefined;
+  return typeof c?.kind === 'string' ? c.kind : null;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}

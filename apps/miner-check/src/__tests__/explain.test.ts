@@ -1,0 +1,127 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { runMinerCheck } from '../program.js';
+import type { ProgramIo } from '../program.js';
+
+/** The auditor's committed corpus: bundles written and signed by the validator's own pipeline, and tampered copies. */
+const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'auditor-replay', 'test-corpus');
+const honest = join(corpus, 'honest');
+
+interface Explanation {
+  miners: { hotkey: string; uid: number; u16: number }[];
+  challenges: { id: string; aggregation: { miners: { hotkey: string; evaluations_used: { validator_hotkey: string; score: number }[]; outliers_excluded: { validator_hotkey: string; statistic: number }[] }[] } | null }[];
+}
+const bundles = readdirSync(honest)
+  .filter((n) => n.endsWith('.json'))
+  .map((n) => (JSON.parse(readFileSync(join(honest, n), 'utf8')) as { bundle: { epoch: number; result: { aggregation: Explanation } } }).bundle)
+  .sort((a, b) => a.epoch - b.epoch);
+const latest = bundles.at(-1)!;
+const miner = latest.result.aggregation.miners.find((m) => m.u16 > 0 && m.uid !== 0)!;
+
+function io(): ProgramIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return { stdout: (t) => (out += t), stderr: (t) => (err += t), stdin: () => '', out: () => out, err: () => err };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'miner-check-explain-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("miner-check explain: the story of a miner's weight from a validator's published bundles", () => {
+  it('--json: the weight per epoch and, for the newest epoch, the evaluations used and excluded exactly as the bundle explains them', async () => {
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out()) as { epoch: number; history: { epoch: number; u16: number }[]; story: { u16: number; uid: number; challenges: { id: string; consensus: { used: { validator_hotkey: string; score: number }[]; excluded: { validator_hotkey: string; m: number }[] } | null }[] } };
+    expect(out.epoch).toBe(latest.epoch);
+    const expected = bundles.flatMap((b) => b.result.aggregation.miners.filter((m) => m.hotkey === miner.hotkey).map((m) => [b.epoch, m.u16]));
+    expect(out.history.map((h) => [h.epoch, h.u16])).toEqual(expected);
+    expect(out.story).toMatchObject({ u16: miner.u16, uid: miner.uid });
+    for (const c of latest.result.aggregation.challenges) {
+      const entry = c.aggregation?.miners.find((m) => m.hotkey === miner.hotkey);
+      if (entry === undefined) continue;
+      const told = out.story.challenges.find((x) => x.id === c.id)!.consensus!;
+      expect(told.used.map((e) => [e.validator_hotkey, e.score])).toEqual(entry.evaluations_used.map((e) => [e.validator_hotkey, e.score]));
+      expect(told.excluded.map((e) => [e.validator_hotkey, e.m])).toEqual(entry.outliers_excluded.map((e) => [e.validator_hotkey, e.statistic]));
+    }
+  });
+
+  it('text: the weight table, then the story in words with the u16 value, from the latest bundle', async () => {
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey], t)).toBe(0);
+    expect(t.out()).toContain(`miner ${miner.hotkey}: weight in`);
+    expect(t.out()).toContain(`why, epoch ${latest.epoch}`);
+    expect(t.out()).toContain(`gets u16 weight ${miner.u16},`);
+    expect(t.out()).toMatch(/Challenge \S+ \(\w+, alpha [\d.]+\): /);
+  });
+
+  it('a tampered bundle next to honest ones is set aside (never used) and named', async () => {
+    cpSync(honest, dir, { recursive: true });
+    cpSync(join(corpus, 'tampered', 'changed-input.json'), join(dir, 'zz-tampered.json'));
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', dir, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out()) as { set_aside: { source: string; code: string }[]; history: unknown[] };
+    expect(out.set_aside).toEqual([{ source: join(dir, 'zz-tampered.json'), code: 'BUNDLE_DIGEST_MISMATCH', message: expect.any(String) as string }]);
+    expect(out.history).toHaveLength(bundles.filter((b) => b.result.aggregation.miners.some((m) => m.hotkey === miner.hotkey)).length);
+  });
+
+  it('an unknown miner, a malformed hotkey and a missing folder are invalid input (exit 2)', async () => {
+    const stranger = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', stranger, '--json'], t)).toBe(2);
+    expect((JSON.parse(t.out()) as { error: { code: string } }).error.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', 'not-a-hotkey'], io())).toBe(2);
+    expect(await runMinerCheck(['explain', '--bundles', join(dir, 'nope'), '--hotkey', miner.hotkey], io())).toBe(2);
+  });
+});
+
+describe('miner-check explain --bundles URL (the validator API on 127.0.0.1)', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const m = /^\/v1\/epochs\/(\d+)\/bundle$/.exec(req.url ?? '');
+      if (req.url === '/v1/epochs') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ epochs: bundles.map((b) => ({ epoch: b.epoch, status: 'submitted', bundle: `/v1/epochs/${b.epoch}/bundle` })) }));
+      } else if (m !== null && readdirSync(honest).includes(`epoch-${m[1]}.json`)) {
+        res.setHeader('content-type', 'application/json');
+        res.end(readFileSync(join(honest, `epoch-${m[1]}.json`)));
+      } else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => {
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
+  });
+
+  it('reads the epoch list and each bundle over HTTP and tells the same story as from the folder', async () => {
+    const fromUrl = io();
+    const fromDir = io();
+    expect(await runMinerCheck(['explain', '--bundles', url, '--hotkey', miner.hotkey, '--json'], fromUrl)).toBe(0);
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey, '--json'], fromDir)).toBe(0);
+    expect((JSON.parse(fromUrl.out()) as { story: unknown }).story).toEqual((JSON.parse(fromDir.out()) as { story: unknown }).story);
+  });
+});

@@ -1,0 +1,54 @@
+import { hotkeySchema, parseInput, SubnetError } from '@subnet/core';
+import type { MinerStory, PublishedBundle } from 'auditor-replay/pages';
+import { explainMiner, formatMinerStory, formatPercent, minerHotkeys } from 'auditor-replay/pages';
+
+import type { CommandOutput } from './output.js';
+
+/** What `miner-check explain` works on: a validator's published bundles, already read and checked. */
+export interface ExplainInput {
+  readonly bundles: readonly PublishedBundle[];
+  readonly hotkey: string;
+  /** The epoch whose story is told (default the newest bundle that has the miner). */
+  readonly epoch?: number;
+}
+
+/**
+ * Tells a miner, from a validator's published bundles, why its weight is what it is: its u16 weight over
+ * the epochs, and for one epoch the story (own score and how it was reached, evaluations used and
+ * excluded with their M values, normalisation, cap, decay, allocation, u16) read by `explainMiner` of
+ * `auditor-replay/pages`, the same function the auditor's and the validator's pages use. Bundles whose
+ * digest or signature does not verify are listed as set aside and never used.
+ *
+ * @param input - the bundles, the hotkey, the chosen epoch
+ * @returns the text and the JSON object
+ * @throws SubnetError `CORE_*` for a malformed hotkey; `MINER_CHECK_MINER_NOT_FOUND` when no verified
+ *   bundle (or not the chosen epoch's) has this miner
+ * @example explainCheck({ bundles: await readPublishedBundles('bundles/', { verify }), hotkey: '5F…' }).text
+ */
+export function explainCheck(input: ExplainInput): CommandOutput {
+  const hotkey = parseInput(hotkeySchema, input.hotkey, 'MINER_CHECK_INVALID_ARGUMENT', '--hotkey');
+  const stories: MinerStory[] = [];
+  for (const b of input.bundles) {
+    if (b.bundle === null || !minerHotkeys(b.bundle).includes(hotkey)) continue;
+    stories.push(explainMiner(b.bundle, hotkey));
+  }
+  stories.sort((a, b) => a.epoch - b.epoch);
+  const setAside = input.bundles.filter((b) => b.problem !== null).map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '' }));
+  const chosen = input.epoch === undefined ? stories.at(-1) : stories.find((s) => s.epoch === input.epoch);
+  if (chosen === undefined) {
+    const where = input.epoch === undefined ? 'in any verified bundle' : `in a verified bundle of epoch ${input.epoch}`;
+    throw new SubnetError('MINER_CHECK_MINER_NOT_FOUND', `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside)`, {
+      context: { path: input.epoch === undefined ? '--hotkey' : '--epoch', value: input.epoch ?? hotkey },
+    });
+  }
+  const history = stories.map((s) => ({ epoch: s.epoch, uid: s.uid, u16: s.u16, share: s.share, validator_hotkey: s.validator_hotkey }));
+  const lines = [`miner ${hotkey}: weight in ${stories.length} of ${input.bundles.length} bundle(s)`, ''];
+  lines.push('epoch  uid  u16    share');
+  for (const h of history) lines.push(`${String(h.epoch).padEnd(5)}  ${String(h.uid ?? '-').padEnd(3)}  ${String(h.u16).padEnd(5)}  ${formatPercent(h.share)}`);
+  for (const s of setAside) lines.push(`set aside ${s.source}: [${s.code}] ${s.message}`);
+  lines.push('', `why, epoch ${chosen.epoch} (validator ${chosen.validator_hotkey ?? '?'}):`, formatMinerStory(chosen));
+  return {
+    text: lines.join('\n'),
+    json: { hotkey, epoch: chosen.epoch, history, story: chosen, set_aside: setAside },
+  };
+}

@@ -1,0 +1,160 @@
+import type { MinerStory } from 'auditor-replay/pages';
+import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument, minerHotkeys, renderMinerPage, renderWeightChart } from 'auditor-replay/pages';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+import type { EpochRow, Storage } from '../storage.js';
+
+/** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
+export type PagesStorage = Pick<Storage, 'listEpochs' | 'getEpoch'>;
+
+/** Epochs the pages look back over (the newest rows). */
+const EPOCHS_SHOWN = 100;
+
+/** Strict: no script, no form, no external asset; inline styles only. */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const HOTKEY = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
+
+interface Published {
+  readonly row: EpochRow;
+  readonly bundle: unknown;
+}
+
+/** The epoch's published bundle (`signed.bundle`), or null while it is pending or when there is none. */
+function bundleOf(row: EpochRow): unknown {
+  if (row.bundle === null || row.bundle.startsWith('{"pending"')) return null;
+  try {
+    const signed = JSON.parse(row.bundle) as { bundle?: unknown };
+    return typeof signed.bundle === 'object' && signed.bundle !== null ? signed.bundle : null;
+  } catch {
+    return null;
+  }
+}
+
+async function published(storage: PagesStorage): Promise<{ rows: readonly EpochRow[]; bundles: readonly Published[] }> {
+  const rows = await storage.listEpochs(EPOCHS_SHOWN);
+  const bundles = rows.flatMap((row) => {
+    const bundle = bundleOf(row);
+    return bundle === null ? [] : [{ row, bundle }];
+  });
+  return { rows, bundles };
+}
+
+function send(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-store').send(htmlDocument(title, body));
+}
+
+function nav(): string {
+  return '<nav><a href="/pages">epochs and weights</a><a href="/pages/excluded">excluded records</a></nav>';
+}
+
+function submissionCell(text: string | null): string {
+  if (text === null) return '<td>-</td><td>-</td><td>-</td>';
+  try {
+    const s = JSON.parse(text) as { status?: unknown; block?: unknown; extrinsic_hash?: unknown; error?: { code?: unknown } | null };
+    const status = typeof s.status === 'string' ? s.status : '?';
+    const detail = typeof s.error?.code === 'string' ? ` (${s.error.code})` : '';
+    return `<td>${escapeHtml(status + detail)}</td><td class="num">${escapeHtml(typeof s.block === 'string' ? s.block : '-')}</td><td class="hk">${escapeHtml(typeof s.extrinsic_hash === 'string' ? s.extrinsic_hash : '-')}</td>`;
+  } catch {
+    return '<td>?</td><td>-</td><td>-</td>';
+  }
+}
+
+/**
+ * The overview page: every epoch with its status, digest and submission; the latest weights (chart and
+ * table, each hotkey in full, linking to its miner page).
+ */
+async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise<FastifyReply> {
+  const { rows, bundles } = await published(storage);
+  const epochs = rows.map(
+    (r) =>
+      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleOf(r) === null ? '-' : `<a href="/v1/epochs/${r.epoch}/bundle">bundle</a>`}</td></tr>`,
+  );
+  const latest = bundles[0];
+  let weights = '<p>No published bundle yet.</p>';
+  if (latest !== undefined) {
+    const stories = minerHotkeys(latest.bundle).map((h) => explainMiner(latest.bundle, h));
+    const history = [...bundles].reverse();
+    const series = stories.map((s) => ({
+      uid: s.uid,
+      hotkey: s.hotkey,
+      values: new Map(history.flatMap((p) => (minerHotkeys(p.bundle).includes(s.hotkey) ? [[p.row.epoch, explainMiner(p.bundle, s.hotkey).u16 / 65535] as const] : []))),
+    }));
+    const table = stories
+      .map((s: MinerStory) => `<tr><td class="num">${s.uid ?? '-'}</td><td class="hk"><a href="/pages/miners/${encodeURIComponent(s.hotkey)}">${escapeHtml(s.hotkey)}</a></td><td class="num u16">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td></tr>`)
+      .join('\n');
+    weights = `<p>Epoch ${latest.row.epoch} (${escapeHtml(latest.row.status)}).</p>
+${renderWeightChart(series, history.map((p) => p.row.epoch), { links: false })}
+<table class="latest-weights"><thead><tr><th>uid</th><th>miner (its story)</th><th>u16</th><th>share</th></tr></thead><tbody>
+${table}
+</tbody></table>`;
+  }
+  return send(
+    reply,
+    200,
+    'validator: epochs and weights',
+    `<h1>Validator: epochs and weights</h1>${nav()}
+<h2>Latest weights</h2>
+${weights}
+<h2>Epochs (${rows.length})</h2>
+<table class="epochs"><thead><tr><th>epoch</th><th>status</th><th>submission</th><th>block</th><th>extrinsic</th><th>digest</th><th>signed bundle</th></tr></thead><tbody>
+${epochs.join('\n')}
+</tbody></table>`,
+  );
+}
+
+/** One miner's page: its weight over the published epochs and the story of the chosen epoch (`?epoch=N`, default the newest). */
+async function minerPage(storage: PagesStorage, hotkey: string, epoch: number | undefined, reply: FastifyReply): Promise<FastifyReply> {
+  const { bundles } = await published(storage);
+  const stories = bundles.filter((p) => minerHotkeys(p.bundle).includes(hotkey)).map((p) => explainMiner(p.bundle, hotkey));
+  if (stories.length === 0 || (epoch !== undefined && !stories.some((s) => s.epoch === epoch))) {
+    return send(reply, 404, 'miner not found', `<h1>No such miner</h1>${nav()}<p>No published bundle${epoch === undefined ? '' : ` of epoch ${epoch}`} scores <span class="hk">${escapeHtml(hotkey)}</span>.</p>`);
+  }
+  const page = renderMinerPage(hotkey, stories, { ...(epoch === undefined ? {} : { chosenEpoch: epoch }), standalone: true, back: { href: '/pages', text: 'back to the epochs' } });
+  return send(reply, 200, `miner ${hotkey}`, `${nav()}${page}`);
+}
+
+/** Every excluded record of the published epochs, with its code and reason. */
+async function excludedPage(storage: PagesStorage, reply: FastifyReply): Promise<FastifyReply> {
+  const { bundles } = await published(storage);
+  const rows = bundles.flatMap((p) =>
+    excludedRecords(p.bundle).map(
+      (e) =>
+        `<tr><td class="num">${p.row.epoch}</td><td>${escapeHtml(e.record)}</td><td class="hk">${e.miner_hotkey === null ? '-' : `<a href="/pages/miners/${encodeURIComponent(e.miner_hotkey)}">${escapeHtml(e.miner_hotkey)}</a>`}</td><td>${escapeHtml(e.code)}</td><td>${escapeHtml(e.reason)}</td></tr>`,
+    ),
+  );
+  return send(
+    reply,
+    200,
+    'validator: excluded records',
+    `<h1>Excluded records</h1>${nav()}
+<p>${rows.length} record(s) excluded with a coded reason over the last ${bundles.length} published epoch(s).</p>
+${rows.length === 0 ? '<p>None.</p>' : `<table class="excluded-records"><thead><tr><th>epoch</th><th>record</th><th>miner</th><th>code</th><th>reason</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`}`,
+  );
+}
+
+/**
+ * Serves the validator's read-only pages on its HTTP port, from its published bundles (the same
+ * `explainMiner` story the auditor's report and `miner-check explain` tell): `GET /pages` (epochs with
+ * status, submission and digest; the latest weights), `GET /pages/miners/:hotkey[?epoch=N]` (a miner's
+ * weight over the epochs and its story), `GET /pages/excluded` (the excluded records with code and
+ * reason). GET only, no form and no script (a strict Content-Security-Policy), and nothing but epoch rows
+ * is read: no configuration, key or token can reach a page.
+ *
+ * @param app - the validator's Fastify instance
+ * @param storage - its storage (only `listEpochs` and `getEpoch` are used)
+ * @example registerValidatorPages(app, ctx.storage)
+ */
+export function registerValidatorPages(app: FastifyInstance, storage: PagesStorage): void {
+  app.get('/pages', async (_request, reply) => overviewPage(storage, reply));
+  app.get('/pages/excluded', async (_request, reply) => excludedPage(storage, reply));
+  app.get('/pages/miners/:hotkey', async (request, reply) => {
+    const hotkey = (request.params as { hotkey: string }).hotkey;
+    const query = request.query as { epoch?: unknown };
+    if (!HOTKEY.test(hotkey)) return send(reply, 400, 'bad hotkey', `<h1>Not a hotkey</h1>${nav()}<p>The path must name an SS58 hotkey.</p>`);
+    if (query.epoch !== undefined && (typeof query.epoch !== 'string' || !/^[0-9]{1,15}$/.test(query.epoch))) {
+      return send(reply, 400, 'bad epoch', `<h1>Not an epoch</h1>${nav()}<p>?epoch= takes a non-negative integer.</p>`);
+    }
+    return minerPage(storage, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply);
+  });
+}
