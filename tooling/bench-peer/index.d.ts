@@ -18,12 +18,7 @@ export interface PeerAbsent {
  * that builds the value `peer` receives) through the harness: the input is handed over as JSON, the
  * peer's output of the first call is returned for comparison, then calls are timed for about `seconds`.
  */
-export declare function runPythonPeer(options: {
-  script: string;
-  input: unknown;
-  seconds?: number;
-  needs?: readonly string[];
-}): PeerResult | PeerAbsent;
+export declare function runPythonPeer(options: { script: string; input: unknown; seconds?: number; needs?: readonly string[] }): PeerResult | PeerAbsent;
 
 /** Times `fn` in this process for about `seconds` after a warm-up; returns nanoseconds per call. */
 export declare function timeOurs(fn: () => unknown, seconds?: number): number;

@@ -11,7 +11,9 @@ let pythonVersions;
 
 function python() {
   if (pythonVersions !== undefined) return pythonVersions;
-  const probe = spawnSync('python3', ['-c', 'import sys\ntry:\n import numpy; n=numpy.__version__\nexcept Exception: n=""\nprint(sys.version.split()[0], n)'], { encoding: 'utf8' });
+  const probe = spawnSync('python3', ['-c', 'import sys\ntry:\n import numpy; n=numpy.__version__\nexcept Exception: n=""\nprint(sys.version.split()[0], n)'], {
+    encoding: 'utf8',
+  });
   if (probe.status !== 0) pythonVersions = null;
   else {
     const [py, np] = probe.stdout.trim().split(' ');

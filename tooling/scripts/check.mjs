@@ -43,12 +43,21 @@ else if (process.env.CI) {
   console.error('CI needs Chromium for the browser tests of the pages and it could not be provided (see above).');
   process.exit(1);
 } else console.error('warning: no Chromium for the browser tests of the pages; they will report themselves skipped.');
+
+// Formatting is a tool's job: prettier checks every source file (part of lint; `pnpm format` fixes).
+const prettierBin = join(root, 'node_modules', '.bin', 'prettier');
+const prettier = spawnSync(existsSync(prettierBin) ? prettierBin : 'prettier', ['--check', '--log-level', 'warn', '.'], { cwd: root, env, stdio: 'inherit' });
+if (prettier.status !== 0) console.error('prettier: files above are not formatted (run `pnpm format`).');
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
-const turbo = spawnSync(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'lint', 'typecheck', 'test', '--continue', '--concurrency=3', ...process.argv.slice(2)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const turbo = spawnSync(
+  existsSync(turboBin) ? turboBin : 'turbo',
+  ['run', 'lint', 'typecheck', 'test', '--continue', '--concurrency=3', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 
 if (turbo.error) console.error(`could not run turbo: ${turbo.error.message}`);
 
@@ -76,4 +85,4 @@ console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 const turboFailed = turbo.status !== 0;
 if (turboFailed) console.error('lint, typecheck or a test task failed (see above).');
 if (passed === 0) console.error('no test ran: that is a failure, not a pass.');
-process.exit(turboFailed || failed > 0 || passed === 0 ? 1 : 0);
+process.exit(turboFailed || prettier.status !== 0 || failed > 0 || passed === 0 ? 1 : 0);

@@ -51,7 +51,10 @@ if (path === undefined) {
   }
   console.error('Installing Chromium (apt-get install chromium) for the browser tests of the pages...');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
     const result = spawnSync('apt-get', args, { ...quiet, env });
     if (result.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed:\n${result.stderr}`);

@@ -43,7 +43,10 @@ if (clusters().length === 0) {
   }
   console.error('Installing PostgreSQL (apt-get install postgresql) for the storage tests...');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'postgresql']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'postgresql'],
+  ]) {
     const result = spawnSync('apt-get', args, { ...quiet, env });
     if (result.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed:\n${result.stderr}`);
@@ -66,7 +69,9 @@ for (let attempt = 0; attempt < 30; attempt++) {
   if (spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], quiet).status === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
-const role = asPostgres(`DO \\$\\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${ROLE}') THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${PASSWORD}' CREATEDB; END IF; END \\$\\$;`);
+const role = asPostgres(
+  `DO \\$\\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${ROLE}') THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${PASSWORD}' CREATEDB; END IF; END \\$\\$;`,
+);
 if (role.status !== 0) {
   console.error(`could not create the test role: ${role.stderr}`);
   process.exit(1);

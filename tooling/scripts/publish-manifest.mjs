@@ -12,7 +12,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPOSITORY = 'https://github.com/subnet-scoring/subnet-scoring';
 // Two copies of these break `instanceof` checks or global registries (zod schemas composed by the
 // consumer; @polkadot's type registry and crypto initialisation): consumers provide them.
-const PEERS = { zod: '^4.1.0', '@polkadot/api': '^16.5.6', '@polkadot/keyring': '^14.0.3', '@polkadot/util': '^14.0.3', '@polkadot/util-crypto': '^14.0.3', '@polkadot/types': '^16.5.6', '@polkadot/types-codec': '^16.5.6' };
+const PEERS = {
+  zod: '^4.1.0',
+  '@polkadot/api': '^16.5.6',
+  '@polkadot/keyring': '^14.0.3',
+  '@polkadot/util': '^14.0.3',
+  '@polkadot/util-crypto': '^14.0.3',
+  '@polkadot/types': '^16.5.6',
+  '@polkadot/types-codec': '^16.5.6',
+};
 const KEYWORDS = ['bittensor', 'subtensor', 'subnet', 'validator', 'scoring'];
 
 function entry(name) {

@@ -24,7 +24,11 @@ import { devHotkeyUri } from '@subnet/devnet';
 import { signatureVerifier } from '../src/signature-verifier.js';
 
 interface ValidatorApp {
-  readonly runDemo: (options: { epochs: number; out: NodeJS.WritableStream; dir?: string }) => Promise<{ dir: string; outcomes: readonly { epoch: number; status: string }[] }>;
+  readonly runDemo: (options: {
+    epochs: number;
+    out: NodeJS.WritableStream;
+    dir?: string;
+  }) => Promise<{ dir: string; outcomes: readonly { epoch: number; status: string }[] }>;
 }
 
 type Doc = { bundle: Bundle & Record<string, unknown>; digest: string; signature: string };
@@ -73,11 +77,16 @@ async function main(): Promise<void> {
     let inputPath: string;
     // A record the epoch used (an older record of the same miner is superseded and changes nothing).
     const used = new Set(
-      (base.bundle.result.challenges as unknown as { details: { pass_rates?: { record_id: string }[] } }[]).flatMap((c) => (c.details.pass_rates ?? []).map((r) => r.record_id)),
+      (base.bundle.result.challenges as unknown as { details: { pass_rates?: { record_id: string }[] } }[]).flatMap((c) =>
+        (c.details.pass_rates ?? []).map((r) => r.record_id),
+      ),
     );
     const termIndex = (ci.term_results ?? []).findIndex((r) => used.has(r.record_id) && r.results.some((t) => t.tests_passed > 0));
     if (termIndex >= 0) {
-      const task = must(ci.term_results?.[termIndex]?.results.find((t) => t.tests_passed > 0), 'term result with a passed test');
+      const task = must(
+        ci.term_results?.[termIndex]?.results.find((t) => t.tests_passed > 0),
+        'term result with a passed test',
+      );
       task.tests_passed -= 1;
       inputPath = `bundle.inputs.term_results[${termIndex}]`;
     } else {
@@ -86,7 +95,11 @@ async function main(): Promise<void> {
       inputPath = 'bundle.inputs.peer_scores[0]';
     }
     await writeFile(join(corpus, 'tampered', 'changed-input.json'), JSON.stringify(changedInput));
-    manifest.push({ file: 'tampered/changed-input.json', made: `one value of ${inputPath} changed after signing`, expect: { status: 'mismatch', checks: { digest: false, signature: true, recompute: false }, root_cause: { kind: 'input', path: inputPath } } });
+    manifest.push({
+      file: 'tampered/changed-input.json',
+      made: `one value of ${inputPath} changed after signing`,
+      expect: { status: 'mismatch', checks: { digest: false, signature: true, recompute: false }, root_cause: { kind: 'input', path: inputPath } },
+    });
 
     // One changed configuration value.
     const changedConfig = clone(base);
@@ -94,20 +107,36 @@ async function main(): Promise<void> {
     const first = must(challenges[0], 'challenge');
     first.alpha = Math.round((first.alpha - 0.05) * 100) / 100;
     await writeFile(join(corpus, 'tampered', 'changed-config.json'), JSON.stringify(changedConfig));
-    manifest.push({ file: 'tampered/changed-config.json', made: 'bundle.config.challenges[0].alpha lowered by 0.05 after signing', expect: { status: 'mismatch', checks: { digest: false, signature: true, recompute: false }, root_cause: { kind: 'config', path: 'bundle.config.challenges[0].alpha' } } });
+    manifest.push({
+      file: 'tampered/changed-config.json',
+      made: 'bundle.config.challenges[0].alpha lowered by 0.05 after signing',
+      expect: {
+        status: 'mismatch',
+        checks: { digest: false, signature: true, recompute: false },
+        root_cause: { kind: 'config', path: 'bundle.config.challenges[0].alpha' },
+      },
+    });
 
     // A signature that is not the validator's: one byte flipped.
     const badSignature = clone(base);
     const sig = badSignature.signature;
     badSignature.signature = `${sig.slice(0, 10)}${sig[10] === '0' ? '1' : '0'}${sig.slice(11)}`;
     await writeFile(join(corpus, 'tampered', 'bad-signature.json'), JSON.stringify(badSignature));
-    manifest.push({ file: 'tampered/bad-signature.json', made: 'one hex digit of the signature changed', expect: { status: 'mismatch', checks: { digest: true, signature: false, recompute: true } } });
+    manifest.push({
+      file: 'tampered/bad-signature.json',
+      made: 'one hex digit of the signature changed',
+      expect: { status: 'mismatch', checks: { digest: true, signature: false, recompute: true } },
+    });
 
     // A digest that is not the bundle's.
     const badDigest = clone(base);
     badDigest.digest = `${badDigest.digest.slice(0, 63)}${badDigest.digest.endsWith('0') ? '1' : '0'}`;
     await writeFile(join(corpus, 'tampered', 'bad-digest.json'), JSON.stringify(badDigest));
-    manifest.push({ file: 'tampered/bad-digest.json', made: 'the last hex digit of the digest changed (the signature is then over another digest)', expect: { status: 'mismatch', checks: { digest: false, signature: false, recompute: true } } });
+    manifest.push({
+      file: 'tampered/bad-digest.json',
+      made: 'the last hex digit of the digest changed (the signature is then over another digest)',
+      expect: { status: 'mismatch', checks: { digest: false, signature: false, recompute: true } },
+    });
 
     // An equivocating pair: the validator's bundle and a second one it signs for the same epoch with one peer score changed.
     const validator = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(devHotkeyUri('devnet', 0));
@@ -115,7 +144,16 @@ async function main(): Promise<void> {
     const otherPeer = must(other.peer_scores?.[0], 'peer score');
     otherPeer.score = otherPeer.score > 0.5 ? 0.1 : 0.9;
     const second = signBundle(
-      buildBundle({ netuid: base.bundle.netuid, epoch: base.bundle.epoch, validatorHotkey: base.bundle.validator_hotkey, config: base.bundle.config, inputs: other, stakes: base.bundle.stakes, metagraph: base.bundle.metagraph, submission: base.bundle.submission }),
+      buildBundle({
+        netuid: base.bundle.netuid,
+        epoch: base.bundle.epoch,
+        validatorHotkey: base.bundle.validator_hotkey,
+        config: base.bundle.config,
+        inputs: other,
+        stakes: base.bundle.stakes,
+        metagraph: base.bundle.metagraph,
+        submission: base.bundle.submission,
+      }),
       validator,
     );
     await writeFile(join(corpus, 'equivocation', 'a.json'), JSON.stringify(base));
@@ -123,9 +161,20 @@ async function main(): Promise<void> {
     manifest.push({
       file: 'equivocation/',
       made: `two bundles signed by the validator for netuid ${base.bundle.netuid} epoch ${base.bundle.epoch}: a.json as written, b.json with one peer score changed, recomputed and signed`,
-      expect: { status: 'ok', equivocation: { validator_hotkey: base.bundle.validator_hotkey, netuid: base.bundle.netuid, epoch: base.bundle.epoch, digests: [base.digest, second.digest].sort() } },
+      expect: {
+        status: 'ok',
+        equivocation: {
+          validator_hotkey: base.bundle.validator_hotkey,
+          netuid: base.bundle.netuid,
+          epoch: base.bundle.epoch,
+          digests: [base.digest, second.digest].sort(),
+        },
+      },
     });
-    await writeFile(join(corpus, 'manifest.json'), `${JSON.stringify({ generated_by: 'apps/auditor-replay/scripts/make-corpus.ts', cases: manifest }, null, 2)}\n`);
+    await writeFile(
+      join(corpus, 'manifest.json'),
+      `${JSON.stringify({ generated_by: 'apps/auditor-replay/scripts/make-corpus.ts', cases: manifest }, null, 2)}\n`,
+    );
     process.stderr.write(`corpus written to ${corpus}\n`);
   } finally {
     await rm(work, { recursive: true, force: true });

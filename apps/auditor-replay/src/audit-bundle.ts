@@ -181,7 +181,11 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
     const e = errorOf(error);
     // Configuration and inputs the pipeline rejects are invalid input (exit 2), not a mismatch.
     const schema = !(e.code === BUNDLE_ERROR_CODES.invalidConfig || e.code === BUNDLE_ERROR_CODES.invalidInput);
-    return invalid(source, { ...e, path: e.path === null ? null : `bundle.${e.path}` }, { ...partial, checks: { schema, digest: digestOk, signature: signatureOk, recompute: null, chain: null } });
+    return invalid(
+      source,
+      { ...e, path: e.path === null ? null : `bundle.${e.path}` },
+      { ...partial, checks: { schema, digest: digestOk, signature: signatureOk, recompute: null, chain: null } },
+    );
   }
   const metagraph = new Map<string, number>();
   for (const n of claimedBundle.metagraph as readonly { hotkey: string; uid: number }[]) metagraph.set(n.hotkey, n.uid);

@@ -18,10 +18,12 @@ function messageOf(error: unknown): string {
 
 /** The clean one-line text of a node's answer, without any `ws://user:pass@` credentials. */
 function nodeText(error: unknown): string {
-  return messageOf(error)
-    .replace(/(wss?:\/\/)[^/@\s]*@/gi, '$1***@')
-    .split('\n')[0]
-    ?.slice(0, 300) ?? '';
+  return (
+    messageOf(error)
+      .replace(/(wss?:\/\/)[^/@\s]*@/gi, '$1***@')
+      .split('\n')[0]
+      ?.slice(0, 300) ?? ''
+  );
 }
 
 /**
@@ -50,19 +52,39 @@ export function chainReadError(error: unknown, target: ChainReadTarget): SubnetE
     );
   }
   if (/unknown ?block|\b4001\b|block hash not found/i.test(text)) {
-    return new SubnetError(AUDITOR_ERROR_CODES.chainUnknownBlock, `the node at ${target.endpoint} does not know block ${target.block} (it answered "${text}"): is it the same chain, and synced past that block?`, {
-      context,
-      cause: error,
-    });
+    return new SubnetError(
+      AUDITOR_ERROR_CODES.chainUnknownBlock,
+      `the node at ${target.endpoint} does not know block ${target.block} (it answered "${text}"): is it the same chain, and synced past that block?`,
+      {
+        context,
+        cause: error,
+      },
+    );
   }
   if (isSubnetError(error, 'CHAIN_REQUEST_TIMEOUT')) {
-    return new SubnetError(AUDITOR_ERROR_CODES.chainTimeout, `reading block ${target.block} from ${target.endpoint} got no answer in time (${text}): raise --chain-timeout or use a closer node`, {
-      context,
-      cause: error,
-    });
+    return new SubnetError(
+      AUDITOR_ERROR_CODES.chainTimeout,
+      `reading block ${target.block} from ${target.endpoint} got no answer in time (${text}): raise --chain-timeout or use a closer node`,
+      {
+        context,
+        cause: error,
+      },
+    );
   }
-  if (isSubnetError(error, 'CHAIN_CONNECTION_LOST') || isSubnetError(error, 'CHAIN_CONNECTION_FAILED') || isSubnetError(error, 'CHAIN_CLIENT_CLOSED') || /disconnected|not connected|websocket/i.test(text)) {
-    return new SubnetError(AUDITOR_ERROR_CODES.chainUnreachable, `the connection to ${target.endpoint} was lost while reading block ${target.block} (${text})`, { context, cause: error });
+  if (
+    isSubnetError(error, 'CHAIN_CONNECTION_LOST') ||
+    isSubnetError(error, 'CHAIN_CONNECTION_FAILED') ||
+    isSubnetError(error, 'CHAIN_CLIENT_CLOSED') ||
+    /disconnected|not connected|websocket/i.test(text)
+  ) {
+    return new SubnetError(
+      AUDITOR_ERROR_CODES.chainUnreachable,
+      `the connection to ${target.endpoint} was lost while reading block ${target.block} (${text})`,
+      { context, cause: error },
+    );
   }
-  return new SubnetError(AUDITOR_ERROR_CODES.chainRpcError, `the node at ${target.endpoint} failed to answer the weights at block ${target.block}: ${text}`, { context, cause: error });
+  return new SubnetError(AUDITOR_ERROR_CODES.chainRpcError, `the node at ${target.endpoint} failed to answer the weights at block ${target.block}: ${text}`, {
+    context,
+    cause: error,
+  });
 }

@@ -34,7 +34,10 @@ export async function openChainReader(url: string, timeoutMs = 30_000): Promise<
   try {
     connection = await connectChain({ network: url, connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, staleHeadMs: 0 });
   } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, `cannot connect to the chain at ${redactUrl(url)}`, { context: { path: '--chain', value: redactUrl(url) }, cause });
+    throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, `cannot connect to the chain at ${redactUrl(url)}`, {
+      context: { path: '--chain', value: redactUrl(url) },
+      cause,
+    });
   }
   const endpoint = redactUrl(url);
   const read: ChainWeightsReader = async (netuid, hotkey, block) => {
@@ -53,16 +56,22 @@ type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): 
 async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey: string, block: string, endpoint: string): Promise<ChainWeights> {
   const hash = await api.rpc.chain.getBlockHash(BigInt(block));
   if (hash.isEmpty) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.chainUnknownBlock, `the node at ${endpoint} has no block ${block} (its chain is shorter, or it is another chain)`, {
-      context: { path: '--chain', value: endpoint, block },
-    });
+    throw new SubnetError(
+      AUDITOR_ERROR_CODES.chainUnknownBlock,
+      `the node at ${endpoint} has no block ${block} (its chain is shorter, or it is another chain)`,
+      {
+        context: { path: '--chain', value: endpoint, block },
+      },
+    );
   }
   const at = await api.at(hash);
   const query = at.query.subtensorModule as unknown as StorageQuery | undefined;
   const uidsEntry = query?.uids;
   const weightsEntry = query?.weights;
   if (uidsEntry === undefined || weightsEntry === undefined) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.chainStorageMissing, 'the chain has no SubtensorModule Uids/Weights storage (is it Subtensor?)', { context: { path: '--chain', value: endpoint, block } });
+    throw new SubnetError(AUDITOR_ERROR_CODES.chainStorageMissing, 'the chain has no SubtensorModule Uids/Weights storage (is it Subtensor?)', {
+      context: { path: '--chain', value: endpoint, block },
+    });
   }
   const uid = (await uidsEntry(netuid, hotkey)).toJSON();
   if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
@@ -88,9 +97,19 @@ async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey
 export function compareChainWeights(audit: BundleAudit, netuid: number, chain: ChainWeights): readonly Mismatch[] {
   const epoch = audit.epoch;
   const out: Mismatch[] = [];
-  if (audit.netuid !== netuid) out.push({ epoch, stage: 'chain.netuid', miner: null, field: '', path: 'bundle.netuid', kind: 'value', expected: netuid, claimed: audit.netuid });
+  if (audit.netuid !== netuid)
+    out.push({ epoch, stage: 'chain.netuid', miner: null, field: '', path: 'bundle.netuid', kind: 'value', expected: netuid, claimed: audit.netuid });
   if (chain.validatorUid === null) {
-    out.push({ epoch, stage: 'chain.validator', miner: null, field: '', path: 'bundle.validator_hotkey', kind: 'value', expected: `a uid on subnet ${netuid} at block ${chain.block}`, claimed: audit.validator_hotkey });
+    out.push({
+      epoch,
+      stage: 'chain.validator',
+      miner: null,
+      field: '',
+      path: 'bundle.validator_hotkey',
+      kind: 'value',
+      expected: `a uid on subnet ${netuid} at block ${chain.block}`,
+      claimed: audit.validator_hotkey,
+    });
     return Object.freeze(out);
   }
   const weights = audit.weights ?? [];
@@ -104,7 +123,16 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     const e = expected.get(uid) ?? 0;
     const c = onChain.get(uid) ?? 0;
     if (e !== c) {
-      out.push({ epoch, stage: 'chain.weights', miner: { hotkey: hotkeys.get(uid) ?? null, uid }, field: `Weights[${netuid}][${chain.validatorUid}]`, path: 'bundle.result.u16', kind: 'value', expected: e, claimed: c });
+      out.push({
+        epoch,
+        stage: 'chain.weights',
+        miner: { hotkey: hotkeys.get(uid) ?? null, uid },
+        field: `Weights[${netuid}][${chain.validatorUid}]`,
+        path: 'bundle.result.u16',
+        kind: 'value',
+        expected: e,
+        claimed: c,
+      });
     }
   }
   return Object.freeze(out);

@@ -84,7 +84,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError()
-    .addHelpText('after', '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
+    );
 
   program
     .command('verify')
@@ -99,31 +102,38 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
     .addHelpText('after', VERIFY_HELP)
-    .action(async (operands: string[], opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; all?: boolean; jobs: number }) => {
-      if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
-        io.stderr.write('error: --chain and --netuid go together\n');
-        code = 2;
-        return;
-      }
-      const verify = await signatureVerifier();
-      const chain = opts.chain === undefined ? undefined : await openChainReader(opts.chain, opts.chainTimeout);
-      try {
-        const report = await verifyBundles(operands, {
-          verify,
-          ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
-          progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
-          jobs: opts.jobs,
-        });
-        if (opts.report !== undefined) {
-          const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
-          await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+    .action(
+      async (
+        operands: string[],
+        opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; all?: boolean; jobs: number },
+      ) => {
+        if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
+          io.stderr.write('error: --chain and --netuid go together\n');
+          code = 2;
+          return;
         }
-        io.stdout.write(opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`);
-        code = report.exit_code;
-      } finally {
-        await chain?.close();
-      }
-    });
+        const verify = await signatureVerifier();
+        const chain = opts.chain === undefined ? undefined : await openChainReader(opts.chain, opts.chainTimeout);
+        try {
+          const report = await verifyBundles(operands, {
+            verify,
+            ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
+            progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
+            jobs: opts.jobs,
+          });
+          if (opts.report !== undefined) {
+            const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
+            await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+          }
+          io.stdout.write(
+            opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`,
+          );
+          code = report.exit_code;
+        } finally {
+          await chain?.close();
+        }
+      },
+    );
 
   program
     .command('fetch')
@@ -166,7 +176,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         });
         saved += results.filter((r) => r.status === 'saved').length;
         total += results.length;
-        for (const r of results) if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
+        for (const r of results)
+          if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
       }
       io.stdout.write(`${saved}/${total} bundle(s) saved to ${opts.out}\n`);
       if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
@@ -190,4 +201,3 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   return code;
 }
-

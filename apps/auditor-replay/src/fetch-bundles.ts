@@ -119,4 +119,3 @@ function causeOf(error: Error): string {
   if (cause === undefined) return '';
   return ` (${typeof cause.code === 'string' ? cause.code : typeof cause.message === 'string' ? cause.message : 'network error'})`;
 }
-

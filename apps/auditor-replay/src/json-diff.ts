@@ -131,7 +131,13 @@ function walk(expected: unknown, claimed: unknown, segments: (string | number)[]
     }
     if (expected.length === claimed.length && expected.some((e, i) => keyOf(e, key) !== keyOf(claimed[i], key)) && sameMembers(expected, claimed, key)) {
       // Same members in another order: the canonical bytes differ, so the list order itself is a difference.
-      push(out, segments, 'value', expected.map((e) => keyOf(e, key, true)), claimed.map((c) => keyOf(c, key, true)));
+      push(
+        out,
+        segments,
+        'value',
+        expected.map((e) => keyOf(e, key, true)),
+        claimed.map((c) => keyOf(c, key, true)),
+      );
     }
     return;
   }

@@ -70,7 +70,11 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null } };
+    return {
+      source: file,
+      ok: false,
+      error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null },
+    };
   }
   try {
     return { source: file, ok: true, value: JSON.parse(text) as unknown };
@@ -91,7 +95,8 @@ export async function loadBundles(sources: readonly string[]): Promise<ReadonlyM
   const out = new Map<string, unknown>();
   for (const source of sources) {
     const doc = await loadDocument(source);
-    if (doc.ok && typeof doc.value === 'object' && doc.value !== null && Object.hasOwn(doc.value, 'bundle')) out.set(source, (doc.value as { bundle: unknown }).bundle);
+    if (doc.ok && typeof doc.value === 'object' && doc.value !== null && Object.hasOwn(doc.value, 'bundle'))
+      out.set(source, (doc.value as { bundle: unknown }).bundle);
   }
   return out;
 }

@@ -15,7 +15,17 @@ export function formatMinerStory(story: MinerStory): string {
   lines.push(
     formatTable(
       ['challenge', 'kind', 'alpha', 'own score', 'score', 'normalised', 'capped', 'decayed', 'allocated'],
-      story.challenges.map((c) => [c.id, c.kind, formatNumber(c.alpha), formatNumber(c.own_score), formatNumber(c.score), formatNumber(c.normalisation.normalised), formatNumber(c.cap.value), formatNumber(c.decay.value), formatNumber(c.allocated)]),
+      story.challenges.map((c) => [
+        c.id,
+        c.kind,
+        formatNumber(c.alpha),
+        formatNumber(c.own_score),
+        formatNumber(c.score),
+        formatNumber(c.normalisation.normalised),
+        formatNumber(c.cap.value),
+        formatNumber(c.decay.value),
+        formatNumber(c.allocated),
+      ]),
     ),
   );
   lines.push(`total allocated ${formatNumber(story.allocated)}, uid ${story.uid ?? 'dropped'} weight ${formatNumber(story.mapped)}, u16 ${story.u16}`);

@@ -37,10 +37,22 @@ export interface ChallengeStory {
     readonly stake_fraction: number | null;
   } | null;
   /** Bounty challenges: the miner's points, base, stars and W, and the challenge's total W (null otherwise). */
-  readonly bounty: { readonly points: number | null; readonly base: number | null; readonly stars: number | null; readonly w: number | null; readonly penalised: boolean | null; readonly total_w: number | null } | null;
+  readonly bounty: {
+    readonly points: number | null;
+    readonly base: number | null;
+    readonly stars: number | null;
+    readonly w: number | null;
+    readonly penalised: boolean | null;
+    readonly total_w: number | null;
+  } | null;
   /** The score entering normalisation (aggregated score or W), null when unscored. */
   readonly score: number | null;
-  readonly normalisation: { readonly strategy: string | null; readonly numerator: number | null; readonly denominator: number | null; readonly normalised: number };
+  readonly normalisation: {
+    readonly strategy: string | null;
+    readonly numerator: number | null;
+    readonly denominator: number | null;
+    readonly normalised: number;
+  };
   readonly cap: { readonly cap: number | null; readonly capped: boolean; readonly value: number };
   readonly decay: { readonly applies: boolean; readonly epochs_stale: number | null; readonly burn: number; readonly value: number };
   /** alpha x decayed: the challenge's contribution to the miner's weight. */
@@ -201,7 +213,9 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
   const epoch = num(get(b, 'epoch')) ?? num(get(result, 'epoch')) ?? -1;
   const miner = entryOf(get(aggregation, 'miners'), hotkey);
   if (miner === null) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.minerNotFound, `no miner ${hotkey} in the bundle of epoch ${epoch}`, { context: { path: 'hotkey', value: hotkey, epoch } });
+    throw new SubnetError(AUDITOR_ERROR_CODES.minerNotFound, `no miner ${hotkey} in the bundle of epoch ${epoch}`, {
+      context: { path: 'hotkey', value: hotkey, epoch },
+    });
   }
   const configured = list(get(obj(get(b, 'config')), 'challenges'));
   const pipeline = obj(get(aggregation, 'config'));
@@ -281,7 +295,12 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
           normalised: num(get(s, 'normalised')) ?? 0,
         }),
         cap: Object.freeze({ cap: num(get(cap, 'cap')), capped: list(get(cap, 'capped')).includes(hotkey), value: num(get(s, 'capped')) ?? 0 }),
-        decay: Object.freeze({ applies: decay !== null, epochs_stale: num(get(decay, 'epochs_stale')), burn: num(get(explained, 'decay_burn')) ?? 0, value: num(get(s, 'decayed')) ?? 0 }),
+        decay: Object.freeze({
+          applies: decay !== null,
+          epochs_stale: num(get(decay, 'epochs_stale')),
+          burn: num(get(explained, 'decay_burn')) ?? 0,
+          value: num(get(s, 'decayed')) ?? 0,
+        }),
         allocated: num(get(s, 'allocated')) ?? 0,
       }),
     );
@@ -291,7 +310,17 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
   const uid = num(get(miner, 'uid'));
   const mapping = obj(get(aggregation, 'mapping'));
   const burnUid = num(get(mapping, 'burn_uid')) ?? num(get(pipeline, 'burn_uid'));
-  const burnWeight = burnUid === null ? null : num(get(list(get(aggregation, 'uid_weights')).map(obj).find((w) => get(w, 'uid') === burnUid) ?? null, 'weight'));
+  const burnWeight =
+    burnUid === null
+      ? null
+      : num(
+          get(
+            list(get(aggregation, 'uid_weights'))
+              .map(obj)
+              .find((w) => get(w, 'uid') === burnUid) ?? null,
+            'weight',
+          ),
+        );
   const minerU16 = num(get(miner, 'u16')) ?? 0;
   const story = {
     epoch,
@@ -325,7 +354,8 @@ function ownSentence(c: ChallengeStory): string | null {
     return `the validator's own pass rate is ${formatNumber(num(rate.pass_rate))} (${formatNumber(num(get(ex, 'passed')))} of ${formatNumber(num(get(ex, 'total_tasks')))} tasks passed, ${list(get(ex, 'failed')).length} failed, ${formatNumber(num(get(ex, 'missing')))} missing; record ${str(rate.record_id) ?? '?'})`;
   }
   const window = d.find((x) => x.from === 'windows');
-  if (window !== undefined) return `the validator's own rolling-window score is ${formatNumber(num(window.score))}, the mean of ${formatNumber(num(window.count))} task score(s)`;
+  if (window !== undefined)
+    return `the validator's own rolling-window score is ${formatNumber(num(window.score))}, the mean of ${formatNumber(num(window.count))} task score(s)`;
   const emissions = d.filter((x) => x.from === 'groups');
   const total = d.find((x) => x.from === 'emission_totals');
   if (total !== undefined) {
@@ -337,7 +367,9 @@ function ownSentence(c: ChallengeStory): string | null {
 
 function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
   const out: string[] = [];
-  out.push(`Epoch ${s.epoch}: miner ${s.hotkey}${s.uid === null ? ' (not in the metagraph: dropped)' : ` (uid ${s.uid})`} gets u16 weight ${s.u16}, ${formatPercent(s.share)} of the vector the validator set.`);
+  out.push(
+    `Epoch ${s.epoch}: miner ${s.hotkey}${s.uid === null ? ' (not in the metagraph: dropped)' : ` (uid ${s.uid})`} gets u16 weight ${s.u16}, ${formatPercent(s.share)} of the vector the validator set.`,
+  );
   for (const c of s.challenges) {
     const head = `Challenge ${c.id} (${c.kind}, alpha ${formatNumber(c.alpha)}):`;
     const own = ownSentence(c);
@@ -351,7 +383,10 @@ function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
         parts.push(
           `${k.excluded.length} excluded as outlier(s) by ${k.outlier_method ?? 'the outlier rule'} (threshold ${formatNumber(k.outlier_threshold)}): ${k.excluded.map((e) => `${e.validator_hotkey} score ${formatNumber(e.score)} M ${formatNumber(e.m)}`).join('; ')}`,
         );
-      } else parts.push(`none excluded as an outlier (${k.outlier_method ?? 'rule'} threshold ${formatNumber(k.outlier_threshold)}, centre ${formatNumber(k.outlier_centre)}, spread ${formatNumber(k.outlier_spread)})`);
+      } else
+        parts.push(
+          `none excluded as an outlier (${k.outlier_method ?? 'rule'} threshold ${formatNumber(k.outlier_threshold)}, centre ${formatNumber(k.outlier_centre)}, spread ${formatNumber(k.outlier_spread)})`,
+        );
       if (k.zero_stake_ignored.length > 0) parts.push(`${k.zero_stake_ignored.length} zero-stake validator(s) ignored`);
       parts.push(
         k.score === null
@@ -371,8 +406,16 @@ function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
     parts.push(
       `normalised${n.strategy === null ? '' : ` (${n.strategy})`} to ${formatNumber(n.normalised)}${n.numerator !== null && n.denominator !== null ? ` = ${formatNumber(n.numerator)} / ${formatNumber(n.denominator)}` : ''}`,
     );
-    parts.push(c.cap.capped ? `capped at ${formatNumber(c.cap.cap)} to ${formatNumber(c.cap.value)}` : `under the cap ${formatNumber(c.cap.cap)} (${formatNumber(c.cap.value)})`);
-    parts.push(c.decay.applies ? `reward decay (${formatNumber(c.decay.epochs_stale)} epoch(s) stale, ${formatPercent(c.decay.burn)} of the challenge burned) leaves ${formatNumber(c.decay.value)}` : `no reward decay (${formatNumber(c.decay.value)})`);
+    parts.push(
+      c.cap.capped
+        ? `capped at ${formatNumber(c.cap.cap)} to ${formatNumber(c.cap.value)}`
+        : `under the cap ${formatNumber(c.cap.cap)} (${formatNumber(c.cap.value)})`,
+    );
+    parts.push(
+      c.decay.applies
+        ? `reward decay (${formatNumber(c.decay.epochs_stale)} epoch(s) stale, ${formatPercent(c.decay.burn)} of the challenge burned) leaves ${formatNumber(c.decay.value)}`
+        : `no reward decay (${formatNumber(c.decay.value)})`,
+    );
     parts.push(`times alpha gives ${formatNumber(c.allocated)}`);
     out.push(`${head} ${parts.join('; ')}.`);
   }

@@ -58,7 +58,11 @@ export function locateDifference(
     const element = c ?? e;
     const container = Array.isArray(parentC) ? parentC : undefined;
     if (isObject(element)) {
-      const id = element.id ?? element.challenge_id ?? element.task_id ?? (typeof element.task_type === 'string' && element.hotkey === undefined ? element.task_type : undefined);
+      const id =
+        element.id ??
+        element.challenge_id ??
+        element.task_id ??
+        (typeof element.task_type === 'string' && element.hotkey === undefined ? element.task_type : undefined);
       if (typeof id === 'string') {
         stage.push(`[${id}]`);
         continue;

@@ -45,13 +45,22 @@ async function getJson(url: string, options: ReadPublishedOptions): Promise<unkn
   try {
     response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000), headers: { accept: 'application/json' } });
   } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)} failed: ${(cause as Error).message}`, { context: { path: '--bundles', value: redact(url) }, cause });
+    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)} failed: ${(cause as Error).message}`, {
+      context: { path: '--bundles', value: redact(url) },
+      cause,
+    });
   }
-  if (!response.ok) throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: HTTP ${response.status}`, { context: { path: '--bundles', value: redact(url), status: response.status } });
+  if (!response.ok)
+    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: HTTP ${response.status}`, {
+      context: { path: '--bundles', value: redact(url), status: response.status },
+    });
   try {
     return JSON.parse(await response.text()) as unknown;
   } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: the answer is not JSON`, { context: { path: '--bundles', value: redact(url) }, cause });
+    throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: the answer is not JSON`, {
+      context: { path: '--bundles', value: redact(url) },
+      cause,
+    });
   }
 }
 
@@ -84,14 +93,18 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
     const out: PublishedBundle[] = [];
     for (const file of files) {
       const doc = await loadDocument(file);
-      out.push(doc.ok ? checked(file, doc.value, options.verify) : Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code: doc.error.code, message: doc.error.message }) }));
+      out.push(
+        doc.ok
+          ? checked(file, doc.value, options.verify)
+          : Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code: doc.error.code, message: doc.error.message }) }),
+      );
     }
     return Object.freeze(out);
   }
   const base = from.replace(/\/+$/, '');
   const listing = await getJson(`${base}/v1/epochs`, options);
   const epochs = (Array.isArray((listing as { epochs?: unknown }).epochs) ? (listing as { epochs: unknown[] }).epochs : [])
-    .map((e) => (e as { epoch?: unknown; bundle?: unknown }))
+    .map((e) => e as { epoch?: unknown; bundle?: unknown })
     .filter((e): e is { epoch: number; bundle: string } => typeof e.epoch === 'number' && typeof e.bundle === 'string')
     .sort((a, b) => a.epoch - b.epoch)
     .slice(-(options.last ?? 20));

@@ -61,7 +61,9 @@ function byRecordId(bundle: unknown, recordId: string): Found | null {
 function peerScore(bundle: unknown, challengeId: string | null, validator: string, miner: string): Found | null {
   const list = childOf(childOf(bundle, 'inputs'), 'peer_scores');
   if (!Array.isArray(list)) return null;
-  const i = list.findIndex((p) => isObject(p) && p.validator_hotkey === validator && p.miner_hotkey === miner && (challengeId === null || p.challenge_id === challengeId));
+  const i = list.findIndex(
+    (p) => isObject(p) && p.validator_hotkey === validator && p.miner_hotkey === miner && (challengeId === null || p.challenge_id === challengeId),
+  );
   return i < 0 ? null : { path: formatJsonPath(['bundle', 'inputs', 'peer_scores', i]), record: `peer score ${validator} -> ${miner}` };
 }
 
@@ -101,15 +103,26 @@ function minerRecords(bundle: unknown, challengeKind: string | null, miner: stri
  * @returns the root cause, frozen
  * @example findRootCause(['bundle', 'result', 'config', 'challenges', 0, 'alpha'], m, doc, redoc, hotkey).path // 'bundle.config.challenges[0].alpha'
  */
-export function findRootCause(segments: readonly (string | number)[], mismatch: Mismatch, claimed: unknown, recomputed: unknown, validatorHotkey: string): RootCause {
+export function findRootCause(
+  segments: readonly (string | number)[],
+  mismatch: Mismatch,
+  claimed: unknown,
+  recomputed: unknown,
+  validatorHotkey: string,
+): RootCause {
   const rest = segments.slice(2);
   const bundle = childOf(claimed, 'bundle');
-  const done = (kind: RootCause['kind'], found: Found, sentence: string): RootCause => Object.freeze({ kind, path: found.path, record: found.record, mismatch, sentence });
+  const done = (kind: RootCause['kind'], found: Found, sentence: string): RootCause =>
+    Object.freeze({ kind, path: found.path, record: found.record, mismatch, sentence });
   const values = `recomputed ${show(mismatch.expected)}, the bundle claims ${show(mismatch.claimed)}`;
   if (rest[0] === 'config' || (rest[0] === 'aggregation' && rest[1] === 'config')) {
     const tail = rest[0] === 'config' ? rest.slice(1) : ['pipeline', ...rest.slice(2)];
     const path = formatJsonPath(['bundle', 'config', ...tail]);
-    return done('config', { path, record: null }, `configuration value ${path} is ${show(mismatch.expected)} in the bundle, but its result was computed with ${show(mismatch.claimed)}`);
+    return done(
+      'config',
+      { path, record: null },
+      `configuration value ${path} is ${show(mismatch.expected)} in the bundle, but its result was computed with ${show(mismatch.claimed)}`,
+    );
   }
   // Walk the path in both documents, remembering the challenge and the deepest identifying entry.
   let c: unknown = claimed;
@@ -147,7 +160,12 @@ export function findRootCause(segments: readonly (string | number)[], mismatch: 
   if (miner !== null && (rest[0] === 'challenges' || rest[0] === 'window_state' || evaluator === validatorHotkey)) {
     const kind = challengeKind === 'evaluations' ? ownKind(bundle, challengeId) : challengeKind;
     const found = minerRecords(bundle, kind, miner);
-    if (found !== null) return done('input', found, `input record ${found.path}${found.record === null ? '' : ` (record ${found.record})`} of miner ${miner} gives ${where}: ${values}`);
+    if (found !== null)
+      return done(
+        'input',
+        found,
+        `input record ${found.path}${found.record === null ? '' : ` (record ${found.record})`} of miner ${miner} gives ${where}: ${values}`,
+      );
   }
   return done('result', { path: mismatch.path, record: null }, `the claimed value ${mismatch.path} (${where}) is not what its inputs give: ${values}`);
 }

@@ -22,7 +22,7 @@ export function signatureVerifier(): Promise<SignatureVerifier> {
 
 async function load(): Promise<SignatureVerifier> {
   const provided = (bundlePackage as Record<string, unknown>).sr25519Verifier;
-  if (typeof provided === 'function') return (await (provided as () => Promise<SignatureVerifier>)());
+  if (typeof provided === 'function') return await (provided as () => Promise<SignatureVerifier>)();
   await loadSigner({ kind: 'uri', uri: '//AuditorReplay' });
   const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
   return (message, signature, address) => {

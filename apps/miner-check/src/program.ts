@@ -203,9 +203,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .description('The weight share and u16 value each miner would get: normalisation, the weight cap, then u16 (sum to 65535).')
     .requiredOption('--scores <file>', 'miner scores: an array of { uid, hotkey, score, submitted_at? } (score in [0, 1])')
     .addOption(
-      new Option('--strategy <s>', 'normalisation strategy')
-        .choices(['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked'])
-        .default('linear'),
+      new Option('--strategy <s>', 'normalisation strategy').choices(['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked']).default('linear'),
     )
     .option('--cap <c>', 'maximum weight per miner, in (0, 1] (0.50 on the term challenge, 0.15 on the composite subnet)', '0.5')
     .option('--temperature <t>', 'softmax temperature, > 0 (softmax only)')
@@ -216,25 +214,34 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       '\nExamples:\n  miner-check weights --scores examples/weights/scores.json\n' +
         '  miner-check weights --scores examples/weights/scores.json --strategy softmax --temperature 0.1 --cap 0.15 --json',
     )
-    .action((options: { scores: string; strategy: 'linear' | 'softmax' | 'winner_takes_all' | 'quadratic' | 'ranked'; cap: string; temperature?: string; burnUid: string; json?: boolean }) => {
-      state.json = options.json === true;
-      if (options.temperature !== undefined && options.strategy !== 'softmax') {
-        throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', '--temperature only applies to --strategy softmax', {
-          context: { path: '--temperature', value: options.temperature },
-        });
-      }
-      run(() =>
-        weightsCheck({
-          scores: readJson(options.scores, '--scores', io.stdin),
-          options: {
-            strategy: options.strategy,
-            ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),
-            cap: numberOption(options.cap, '--cap'),
-            burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
-          },
-        }),
-      );
-    });
+    .action(
+      (options: {
+        scores: string;
+        strategy: 'linear' | 'softmax' | 'winner_takes_all' | 'quadratic' | 'ranked';
+        cap: string;
+        temperature?: string;
+        burnUid: string;
+        json?: boolean;
+      }) => {
+        state.json = options.json === true;
+        if (options.temperature !== undefined && options.strategy !== 'softmax') {
+          throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', '--temperature only applies to --strategy softmax', {
+            context: { path: '--temperature', value: options.temperature },
+          });
+        }
+        run(() =>
+          weightsCheck({
+            scores: readJson(options.scores, '--scores', io.stdin),
+            options: {
+              strategy: options.strategy,
+              ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),
+              cap: numberOption(options.cap, '--cap'),
+              burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
+            },
+          }),
+        );
+      },
+    );
 
   program
     .command('explain')
@@ -248,7 +255,10 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--epoch <n>', 'the epoch to explain (default the newest one that has you)')
     .option('--last <n>', 'from a URL: how many of the newest epochs to read', '20')
     .addOption(jsonOption())
-    .addHelpText('after', '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json',
+    )
     .action(async (options: { bundles: string; hotkey: string; epoch?: string; last: string; json?: boolean }) => {
       state.json = options.json === true;
       const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);

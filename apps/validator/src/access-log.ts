@@ -65,11 +65,17 @@ export function clientErrorLogger(logger: Logger): (error: Error & { code?: stri
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const [status, code] =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'REQUEST_TIMEOUT'] : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'HEADERS_TOO_LARGE'] : [400, 'BAD_REQUEST'];
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT']
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'HEADERS_TOO_LARGE']
+          : [400, 'BAD_REQUEST'];
     logger.info({ method: null, path: null, status, code, signer: null, ms: null, ip: socket.remoteAddress ?? null }, 'request');
     const body = JSON.stringify({ error: { code, message: status === 408 ? 'the request did not arrive in time' : 'the request could not be read' } });
     if (socket.writable) {
-      socket.write(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy();
   };

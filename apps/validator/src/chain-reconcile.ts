@@ -65,26 +65,35 @@ export async function findWeightSubmission(connection: ChainConnection, options:
   return { status: 'pending', checkedTo: to };
 }
 
-async function findInBlock(api: ChainConnection['api'], options: FindSubmissionOptions, n: bigint): Promise<{ extrinsicHash: string; call: string } | undefined> {
+async function findInBlock(
+  api: ChainConnection['api'],
+  options: FindSubmissionOptions,
+  n: bigint,
+): Promise<{ extrinsicHash: string; call: string } | undefined> {
   const hash = await api.rpc.chain.getBlockHash(n);
   const block = await api.rpc.chain.getBlock(hash);
   const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
   const ours = extrinsics
     .map((ex, index) => ({ ex, index }))
-    .filter(({ ex }) => ex.isSigned && ex.signer.toString() === options.hotkey && ex.method.section === 'subtensorModule' && WEIGHT_CALL.test(ex.method.method));
+    .filter(
+      ({ ex }) => ex.isSigned && ex.signer.toString() === options.hotkey && ex.method.section === 'subtensorModule' && WEIGHT_CALL.test(ex.method.method),
+    );
   if (ours.length === 0) return undefined;
   const systemEvents = (await api.at(hash)).query.system?.events;
   if (systemEvents === undefined) return undefined;
   const events = (await systemEvents()) as unknown as readonly EventRecordLike[];
   for (const { ex, index } of ours) {
-    const ok = events.some((e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess');
+    const ok = events.some(
+      (e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess',
+    );
     if (ok) return { extrinsicHash: ex.hash.toHex(), call: `SubtensorModule.${snake(ex.method.method)}` };
   }
   return undefined;
 }
 
 async function ownUid(api: ChainConnection['api'], options: FindSubmissionOptions): Promise<number | undefined> {
-  const uidOption = (await api.query.subtensorModule?.uids?.(options.netuid, options.hotkey)) as unknown as { isSome: boolean; unwrap(): { toNumber(): number } } | undefined;
+  const uidOption = (await api.query.subtensorModule?.uids?.(options.netuid, options.hotkey)) as unknown as
+    { isSome: boolean; unwrap(): { toNumber(): number } } | undefined;
   return uidOption?.isSome === true ? uidOption.unwrap().toNumber() : undefined;
 }
 

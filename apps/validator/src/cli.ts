@@ -32,7 +32,9 @@ program
   .action((opts: { config: string; force?: boolean }) => {
     if (existsSync(opts.config) && opts.force !== true) exitWith(new Error(`${opts.config} exists (use --force to overwrite)`));
     writeFileSync(opts.config, defaultConfigYaml());
-    process.stdout.write(`wrote ${opts.config}\ncheck its wallet section, set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`);
+    process.stdout.write(
+      `wrote ${opts.config}\ncheck its wallet section, set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`,
+    );
   });
 
 program
@@ -50,17 +52,37 @@ program
   .option('--wallet.name <name>', 'btcli wallet name (default: BT_WALLET_NAME, else the configuration, else default)')
   .option('--wallet.hotkey <hotkey>', 'btcli hotkey name (default: BT_WALLET_HOTKEY, else the configuration, else default)')
   .option('--wallet.path <path>', 'wallets directory (default: BT_WALLET_PATH, else the configuration, else ~/.bittensor/wallets)')
-  .action(async (opts: { config: string; dryRun?: boolean; host?: string; port?: number; databaseUrl?: string; databasePath?: string; chainEndpoint?: string; bundlesDir?: string; logLevel?: string; 'wallet.name'?: string; 'wallet.hotkey'?: string; 'wallet.path'?: string }) => {
-    try {
-      const { config: file, 'wallet.name': walletName, 'wallet.hotkey': walletHotkey, 'wallet.path': walletPath, ...rest } = opts;
-      const flags = { ...rest, ...(walletName === undefined ? {} : { walletName }), ...(walletHotkey === undefined ? {} : { walletHotkey }), ...(walletPath === undefined ? {} : { walletPath }) };
-      const config = loadConfig(file, process.env, flags);
-      const service = await startValidator({ config });
-      handleSignals(service);
-    } catch (error) {
-      exitWith(error);
-    }
-  });
+  .action(
+    async (opts: {
+      config: string;
+      dryRun?: boolean;
+      host?: string;
+      port?: number;
+      databaseUrl?: string;
+      databasePath?: string;
+      chainEndpoint?: string;
+      bundlesDir?: string;
+      logLevel?: string;
+      'wallet.name'?: string;
+      'wallet.hotkey'?: string;
+      'wallet.path'?: string;
+    }) => {
+      try {
+        const { config: file, 'wallet.name': walletName, 'wallet.hotkey': walletHotkey, 'wallet.path': walletPath, ...rest } = opts;
+        const flags = {
+          ...rest,
+          ...(walletName === undefined ? {} : { walletName }),
+          ...(walletHotkey === undefined ? {} : { walletHotkey }),
+          ...(walletPath === undefined ? {} : { walletPath }),
+        };
+        const config = loadConfig(file, process.env, flags);
+        const service = await startValidator({ config });
+        handleSignals(service);
+      } catch (error) {
+        exitWith(error);
+      }
+    },
+  );
 
 program
   .command('demo')

@@ -36,7 +36,12 @@ export const validatorConfigSchema = z.strictObject({
     .strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: port.default(8091),
-      body_limit_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      body_limit_bytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
       max_clock_skew_seconds: z.number().int().min(1).max(3600).default(60),
@@ -55,7 +60,10 @@ export const validatorConfigSchema = z.strictObject({
   database: z
     .strictObject({
       path: z.string().min(1).default('./validator.sqlite'),
-      url: z.string().regex(/^postgres(ql)?:\/\//, 'a PostgreSQL URL starts with postgres:// or postgresql://').optional(),
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'a PostgreSQL URL starts with postgres:// or postgresql://')
+        .optional(),
     })
     .prefault({}),
   chain: z
@@ -189,13 +197,20 @@ function flagOverlay(flags: ConfigFlags): Record<string, unknown> {
  *   first bad value's path (`server.port`) and value
  * @example resolveConfig({ text: readFileSync('validator.yaml', 'utf8'), env: process.env })
  */
-export function resolveConfig(input: { readonly text?: string; readonly object?: unknown; readonly env?: Readonly<Record<string, string | undefined>>; readonly flags?: ConfigFlags }): ValidatorConfig {
+export function resolveConfig(input: {
+  readonly text?: string;
+  readonly object?: unknown;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly flags?: ConfigFlags;
+}): ValidatorConfig {
   let base: unknown = input.object ?? {};
   if (input.text !== undefined) {
     try {
       base = parseYaml(input.text) as unknown;
     } catch (error) {
-      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `the configuration is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, { cause: error });
+      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `the configuration is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, {
+        cause: error,
+      });
     }
   }
   if (typeof base === 'object' && base !== null && !Array.isArray(base)) {

@@ -67,7 +67,11 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
  */
 async function registerTask(url: string, bearer: Record<string, string>, taskId: string): Promise<Set<string>> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ task_id: taskId, task_type: 'mcp_server' }) });
+    const res = await fetch(`${url}/v1/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer },
+      body: JSON.stringify({ task_id: taskId, task_type: 'mcp_server' }),
+    });
     const answer = (await res.json()) as { group?: { hotkey: string }[] };
     if (res.status === 201 || res.status === 200) return new Set((answer.group ?? []).map((m) => m.hotkey));
     if (res.status !== 503) throw new Error(`task registration refused with HTTP ${res.status}: ${JSON.stringify(answer)}`);
@@ -77,7 +81,14 @@ async function registerTask(url: string, bearer: Record<string, string>, taskId:
 }
 
 /** Feeds one epoch of sample records from miners uids 2..7 (and peer scores from validator uid 1). */
-async function feed(url: string, token: string, round: number, epoch: number, miners: readonly { uid: number; pair: KeyringPair }[], peer: KeyringPair): Promise<number> {
+async function feed(
+  url: string,
+  token: string,
+  round: number,
+  epoch: number,
+  miners: readonly { uid: number; pair: KeyringPair }[],
+  peer: KeyringPair,
+): Promise<number> {
   const bearer = { authorization: `Bearer ${token}` };
   // SSSA: the executor registers the task first; the validator draws its group; only members attest (SPEC B).
   const taskId = `audit-${epoch}-${round}`;
@@ -86,39 +97,88 @@ async function feed(url: string, token: string, round: number, epoch: number, mi
   for (const { uid, pair } of miners) {
     const k = (uid - 2 + round) % 6;
     statuses.push(
-      post(url, '/v1/workflow-runs', {
-        record_id: `wf-${round}-${uid}`,
-        miner_hotkey: pair.address,
-        task: { task_id: `wf-task-${round}-${uid}`, constraints: { max_budget_tao: 1, max_latency_seconds: 60 } },
-        plan: { nodes: [{ id: 'fetch' }, { id: 'plan' }, { id: 'act' }], edges: [{ from: 'fetch', to: 'plan' }, { from: 'plan', to: 'act' }], error_handling: { act: { retry_count: 1, timeout_seconds: 30 } } },
-        record: {
-          output_quality_score: 0.55 + 0.08 * k,
-          actual_tao: 0.2 + 0.1 * (k % 3),
-          actual_seconds: 10 + 5 * k,
-          attempts: [
-            { node_id: 'fetch', attempt: 1, status: 'success', seconds: 2 },
-            { node_id: 'plan', attempt: 1, status: 'success', seconds: 3 },
-            { node_id: 'act', attempt: 1, status: k % 2 === 0 ? 'failure' : 'success', seconds: 4 },
-            ...(k % 2 === 0 ? [{ node_id: 'act', attempt: 2, status: 'success', seconds: 5 }] : []),
-          ],
+      post(
+        url,
+        '/v1/workflow-runs',
+        {
+          record_id: `wf-${round}-${uid}`,
+          miner_hotkey: pair.address,
+          task: { task_id: `wf-task-${round}-${uid}`, constraints: { max_budget_tao: 1, max_latency_seconds: 60 } },
+          plan: {
+            nodes: [{ id: 'fetch' }, { id: 'plan' }, { id: 'act' }],
+            edges: [
+              { from: 'fetch', to: 'plan' },
+              { from: 'plan', to: 'act' },
+            ],
+            error_handling: { act: { retry_count: 1, timeout_seconds: 30 } },
+          },
+          record: {
+            output_quality_score: 0.55 + 0.08 * k,
+            actual_tao: 0.2 + 0.1 * (k % 3),
+            actual_seconds: 10 + 5 * k,
+            attempts: [
+              { node_id: 'fetch', attempt: 1, status: 'success', seconds: 2 },
+              { node_id: 'plan', attempt: 1, status: 'success', seconds: 3 },
+              { node_id: 'act', attempt: 1, status: k % 2 === 0 ? 'failure' : 'success', seconds: 4 },
+              ...(k % 2 === 0 ? [{ node_id: 'act', attempt: 2, status: 'success', seconds: 5 }] : []),
+            ],
+          },
         },
-      }, bearer),
-      post(url, '/v1/term-results', {
-        record_id: `term-${round}-${uid}`,
-        miner_hotkey: pair.address,
-        results: Array.from({ length: 8 }, (_, t) => ({ task_id: `term-task-${t}`, tests_passed: t < k + 2 ? 3 : 1, tests_total: 3, timed_out: false })),
-      }, bearer),
+        bearer,
+      ),
+      post(
+        url,
+        '/v1/term-results',
+        {
+          record_id: `term-${round}-${uid}`,
+          miner_hotkey: pair.address,
+          results: Array.from({ length: 8 }, (_, t) => ({ task_id: `term-task-${t}`, tests_passed: t < k + 2 ? 3 : 1, tests_total: 3, timed_out: false })),
+        },
+        bearer,
+      ),
     );
-    if (k >= 3) statuses.push(post(url, '/v1/bounty-records', { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 }, bearer));
+    if (k >= 3)
+      statuses.push(
+        post(
+          url,
+          '/v1/bounty-records',
+          { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 },
+          bearer,
+        ),
+      );
   }
   for (const { uid, pair } of miners) {
     if (!group.has(pair.address)) continue;
     const k = (uid - 2 + round) % 6;
     const body = { task_id: taskId, sssa: sssa(k === 5 ? 'BLOCK' : 'ALLOW', k === 4 ? 'net.http' : 'fs.write') };
-    statuses.push(post(url, '/v1/sssa', body, signRequest(pair, { method: 'POST', path: '/v1/sssa', body: JSON.stringify(body), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+    statuses.push(
+      post(
+        url,
+        '/v1/sssa',
+        body,
+        signRequest(pair, { method: 'POST', path: '/v1/sssa', body: JSON.stringify(body), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') }),
+      ),
+    );
   }
-  const scores = { epoch, challenge_id: 'term', scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })) };
-  statuses.push(post(url, '/v1/peer-scores', scores, signRequest(peer, { method: 'POST', path: '/v1/peer-scores', body: JSON.stringify(scores), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') })));
+  const scores = {
+    epoch,
+    challenge_id: 'term',
+    scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })),
+  };
+  statuses.push(
+    post(
+      url,
+      '/v1/peer-scores',
+      scores,
+      signRequest(peer, {
+        method: 'POST',
+        path: '/v1/peer-scores',
+        body: JSON.stringify(scores),
+        timestamp: Date.now(),
+        nonce: randomBytes(16).toString('hex'),
+      }),
+    ),
+  );
   const done = await Promise.all(statuses);
   return done.filter((s) => s >= 200 && s < 300).length;
 }
@@ -198,7 +258,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   for (const o of outcomes) {
     const weights = o.u16 === null ? '-' : o.u16.uids.map((uid, i) => `${uid}: ${o.u16?.weights[i] ?? 0}`).join(', ');
     const submission = o.submission;
-    out(`| ${o.epoch} | ${o.status} | ${submission?.block ?? '-'} | ${submission?.extrinsic_hash === undefined || submission.extrinsic_hash === null ? '-' : `${submission.extrinsic_hash.slice(0, 12)}…`} | ${weights} | ${o.bundlePath ?? '-'} |`);
+    out(
+      `| ${o.epoch} | ${o.status} | ${submission?.block ?? '-'} | ${submission?.extrinsic_hash === undefined || submission.extrinsic_hash === null ? '-' : `${submission.extrinsic_hash.slice(0, 12)}…`} | ${weights} | ${o.bundlePath ?? '-'} |`,
+    );
   }
   out('');
   out(`bundles: ${join(dir, 'bundles')} (verify: signature by ${service.hotkey}, recompute with @subnet/bundle)`);

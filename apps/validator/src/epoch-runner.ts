@@ -88,7 +88,14 @@ export function inputsFromRecords(records: readonly StoredRecord[], carry: strin
       case 'peer_score': {
         const doc = body as { validator_hotkey: string; challenge_id: string; scores: { miner_hotkey: string; score: number }[] };
         for (const s of doc.scores) {
-          lists.peer_scores?.push({ record_id: r.recordId, seq: r.seq, validator_hotkey: doc.validator_hotkey, challenge_id: doc.challenge_id, miner_hotkey: s.miner_hotkey, score: s.score });
+          lists.peer_scores?.push({
+            record_id: r.recordId,
+            seq: r.seq,
+            validator_hotkey: doc.validator_hotkey,
+            challenge_id: doc.challenge_id,
+            miner_hotkey: s.miner_hotkey,
+            score: s.score,
+          });
         }
         break;
       }
@@ -114,7 +121,10 @@ export function inputsFromRecords(records: readonly StoredRecord[], carry: strin
  * @returns `{ stakes, metagraph }` in wire form
  * @example stakeSet(await chain.view(), chain.hotkey)
  */
-export function stakeSet(view: ChainView, self: string): { stakes: { validator_hotkey: string; stake: string }[]; metagraph: { hotkey: string; uid: number }[] } {
+export function stakeSet(
+  view: ChainView,
+  self: string,
+): { stakes: { validator_hotkey: string; stake: string }[]; metagraph: { hotkey: string; uid: number }[] } {
   return {
     stakes: view.neurons.filter((n) => n.validatorPermit || n.hotkey === self).map((n) => ({ validator_hotkey: n.hotkey, stake: n.stake.toString() })),
     metagraph: view.neurons.map((n) => ({ hotkey: n.hotkey, uid: n.uid })),
@@ -197,13 +207,15 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       },
     });
     status = 'missed';
-    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.())))
+      return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
     logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
   } else if (deps.dryRun) {
-    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.()))) return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.())))
+      return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
@@ -290,8 +302,7 @@ function outcomeUnknown(error: unknown): boolean {
  */
 export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
   const bundle = buildBundle(input);
-  const stored: StoredBundle =
-    deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
+  const stored: StoredBundle = deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
   const text = canonicalJson(stored);
   await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest }, deps.fence?.());
   return writeBundleFile(deps.bundlesDir, epoch, stored);

@@ -77,7 +77,9 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
     const refused = checkBodyShape(request.body);
     if (refused === undefined) return;
     metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'input_shape' });
-    await reply.code(refused.status).send({ error: { code: refused.code, message: refused.message, ...(refused.path === undefined ? {} : { path: refused.path }) } });
+    await reply
+      .code(refused.status)
+      .send({ error: { code: refused.code, message: refused.message, ...(refused.path === undefined ? {} : { path: refused.path }) } });
   };
 }
 
@@ -91,12 +93,23 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
  * @returns `{ role }`, or the refusal
  * @example const checked = checkSssaAssignment(await tasks.lookup(body.task_id), epoch, hotkey)
  */
-export function checkSssaAssignment(task: RegisteredTask | undefined, currentEpoch: number | undefined, hotkey: string): { readonly role: 'primary' | 'auditor' } | IngestError {
-  if (task === undefined) return { status: 404, code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator', path: 'body.task_id' };
+export function checkSssaAssignment(
+  task: RegisteredTask | undefined,
+  currentEpoch: number | undefined,
+  hotkey: string,
+): { readonly role: 'primary' | 'auditor' } | IngestError {
+  if (task === undefined)
+    return { status: 404, code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator', path: 'body.task_id' };
   if (task.epoch !== currentEpoch) {
-    return { status: 409, code: INGEST_ERROR_CODES.taskEpochOver, message: `the task belongs to epoch ${task.epoch}, which is over; SSSAs are taken in the epoch the task was registered in`, path: 'body.task_id' };
+    return {
+      status: 409,
+      code: INGEST_ERROR_CODES.taskEpochOver,
+      message: `the task belongs to epoch ${task.epoch}, which is over; SSSAs are taken in the epoch the task was registered in`,
+      path: 'body.task_id',
+    };
   }
   const member = task.assignment.members.find((m) => m.hotkey === hotkey);
-  if (member === undefined) return { status: 403, code: INGEST_ERROR_CODES.notInGroup, message: "the signing hotkey is not in the task's verification group", path: 'body.task_id' };
+  if (member === undefined)
+    return { status: 403, code: INGEST_ERROR_CODES.notInGroup, message: "the signing hotkey is not in the task's verification group", path: 'body.task_id' };
   return { role: member.role };
 }

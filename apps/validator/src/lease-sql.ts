@@ -24,5 +24,7 @@ export const LEASE_ACQUIRE_SQL = `INSERT INTO leader_lease (name, holder, token,
  * @example throw leaseLost(fence)
  */
 export function leaseLost(fence: Fence): SubnetError {
-  return appError(VALIDATOR_ERROR_CODES.leaseLost, `the leader lease (token ${fence.token}) was taken over by another instance; this write is refused`, { token: fence.token });
+  return appError(VALIDATOR_ERROR_CODES.leaseLost, `the leader lease (token ${fence.token}) was taken over by another instance; this write is refused`, {
+    token: fence.token,
+  });
 }

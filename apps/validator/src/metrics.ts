@@ -33,7 +33,12 @@ export function createMetrics(): ValidatorMetrics {
   const registry = new Registry();
   return {
     registry,
-    recordsAccepted: new Counter({ name: 'validator_records_accepted_total', help: 'Records accepted', labelNames: ['kind', 'outcome'], registers: [registry] }),
+    recordsAccepted: new Counter({
+      name: 'validator_records_accepted_total',
+      help: 'Records accepted',
+      labelNames: ['kind', 'outcome'],
+      registers: [registry],
+    }),
     recordsRejected: new Counter({ name: 'validator_records_rejected_total', help: 'Records rejected', labelNames: ['kind', 'reason'], registers: [registry] }),
     epochDuration: new Histogram({
       name: 'validator_epoch_duration_seconds',

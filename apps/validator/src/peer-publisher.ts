@@ -38,7 +38,13 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
   const attempts = options.attempts ?? 4;
   let status: number | null = null;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const headers = signRequest(options.signer, { method: 'POST', path: '/v1/peer-scores', body, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') });
+    const headers = signRequest(options.signer, {
+      method: 'POST',
+      path: '/v1/peer-scores',
+      body,
+      timestamp: Date.now(),
+      nonce: randomBytes(16).toString('hex'),
+    });
     try {
       const res = await fetch(`${peer.replace(/\/+$/, '')}/v1/peer-scores`, {
         method: 'POST',

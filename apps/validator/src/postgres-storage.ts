@@ -94,7 +94,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}`, {}, error);
+    throw appError(
+      VALIDATOR_ERROR_CODES.storage,
+      `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}`,
+      {},
+      error,
+    );
   }
 
   // A fenced epoch write: in one transaction, the lease row is locked (FOR SHARE: a takeover waits for it)
@@ -145,7 +150,9 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
               out.push({ status: 'inserted', seq: Number(row.seq) });
               continue;
             }
-            const found = (await client.query<{ seq: string; digest: string }>('SELECT seq, digest FROM records WHERE kind = $1 AND record_id = $2', [r.kind, r.recordId])).rows[0];
+            const found = (
+              await client.query<{ seq: string; digest: string }>('SELECT seq, digest FROM records WHERE kind = $1 AND record_id = $2', [r.kind, r.recordId])
+            ).rows[0];
             out.push(found !== undefined && found.digest === r.digest ? { status: 'duplicate', seq: Number(found.seq) } : { status: 'conflict' });
           }
           await client.query('COMMIT');
@@ -158,17 +165,29 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         }
       }),
     records: (epoch) =>
-      wrap('read', async () => (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord)),
+      wrap('read', async () =>
+        (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord),
+      ),
     epochsWithRecords: (from, to) =>
-      wrap('read', async () => (await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 ORDER BY epoch', [from, to])).rows.map((r) => Number(r.epoch))),
+      wrap('read', async () =>
+        (await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 ORDER BY epoch', [from, to])).rows.map((r) =>
+          Number(r.epoch),
+        ),
+      ),
     findRecord: (kind, recordId) =>
       wrap('read', async () => {
-        const row = (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = $1 AND record_id = $2', [kind, recordId])).rows[0];
+        const row = (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = $1 AND record_id = $2', [kind, recordId]))
+          .rows[0];
         return row === undefined ? undefined : toRecord(row);
       }),
     countRecords: () => wrap('count', async () => Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM records')).rows[0]?.n ?? 0)),
     useNonce: (hotkey, nonce, expiresAtMs) =>
-      wrap('nonce', async () => (await pool.query('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [hotkey, nonce, expiresAtMs])).rowCount === 1),
+      wrap(
+        'nonce',
+        async () =>
+          (await pool.query('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [hotkey, nonce, expiresAtMs]))
+            .rowCount === 1,
+      ),
     pruneNonces: (nowMs) =>
       wrap('prune', async () => {
         await pool.query('DELETE FROM nonces WHERE expires_at_ms < $1', [nowMs]);
@@ -187,7 +206,11 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           const cols = Object.keys(fields) as (keyof EpochFields)[];
           const sets = cols.map((c, i) => `${EPOCH_COLUMNS[c]} = $${i + 1}`);
           sets.push(`updated_at_ms = $${cols.length + 1}`);
-          await client.query(`UPDATE epochs SET ${sets.join(', ')} WHERE epoch = $${cols.length + 2}`, [...cols.map((c) => fields[c] ?? null), Date.now(), epoch]);
+          await client.query(`UPDATE epochs SET ${sets.join(', ')} WHERE epoch = $${cols.length + 2}`, [
+            ...cols.map((c) => fields[c] ?? null),
+            Date.now(),
+            epoch,
+          ]);
         }),
       ),
     acquireLease: (holder, ttlMs) =>
@@ -202,17 +225,29 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         await pool.query("UPDATE leader_lease SET expires_at_ms = 0 WHERE name = 'leader' AND holder = $1 AND token = $2", [fence.holder, fence.token]);
       }),
     checkFence: (fence) =>
-      wrap('lease', async () => (await pool.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2", [fence.holder, fence.token])).rowCount === 1),
+      wrap(
+        'lease',
+        async () =>
+          (await pool.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2", [fence.holder, fence.token])).rowCount === 1,
+      ),
     getEpoch: (epoch) =>
       wrap('read', async () => {
         const row = (await pool.query<EpochDbRow>('SELECT * FROM epochs WHERE epoch = $1', [epoch])).rows[0];
         return row === undefined ? undefined : toEpoch(row);
       }),
-    listEpochs: (limit) => wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
+    listEpochs: (limit) =>
+      wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
     interruptedEpochs: () =>
-      wrap('read', async () => (await pool.query<{ epoch: string }>("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch")).rows.map((r) => Number(r.epoch))),
+      wrap('read', async () =>
+        (await pool.query<{ epoch: string }>("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch")).rows.map((r) => Number(r.epoch)),
+      ),
     latestCarry: (before) =>
-      wrap('read', async () => (await pool.query<{ carry: string }>('SELECT carry FROM epochs WHERE epoch < $1 AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1', [before])).rows[0]?.carry ?? null),
+      wrap(
+        'read',
+        async () =>
+          (await pool.query<{ carry: string }>('SELECT carry FROM epochs WHERE epoch < $1 AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1', [before])).rows[0]
+            ?.carry ?? null,
+      ),
     close: () => wrap('close', () => pool.end()),
   };
 }

@@ -39,7 +39,9 @@ export interface ReadinessSources {
 async function storageCheck(sources: ReadinessSources): Promise<ReadinessCheck> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ReadinessCheck>((resolve) => {
-    timer = setTimeout(() => { resolve({ ok: false, detail: `storage did not answer within ${sources.storageTimeoutMs} ms` }); }, sources.storageTimeoutMs);
+    timer = setTimeout(() => {
+      resolve({ ok: false, detail: `storage did not answer within ${sources.storageTimeoutMs} ms` });
+    }, sources.storageTimeoutMs);
   });
   // A primary-key read: cheap on any table size, and it needs a working connection.
   const probe = sources.storage.getEpoch(-1).then(
@@ -58,14 +60,22 @@ function headCheck(sources: ReadinessSources): ReadinessCheck {
   if (head === undefined) return { ok: false, detail: 'the chain head has not been read yet' };
   if (!head.lastReadOk) return { ok: false, detail: `the last chain head read failed (last head ${head.block})` };
   const age = sources.now() - head.changedAtMs;
-  if (age > sources.staleHeadMs) return { ok: false, detail: `the chain head ${head.block} has not changed for ${Math.round(age / 1000)} s (stale after ${sources.staleHeadMs / 1000} s)` };
+  if (age > sources.staleHeadMs)
+    return { ok: false, detail: `the chain head ${head.block} has not changed for ${Math.round(age / 1000)} s (stale after ${sources.staleHeadMs / 1000} s)` };
   return { ok: true, detail: `head ${head.block}, changed ${Math.round(age / 1000)} s ago` };
 }
 
 function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
   const self = sources.self();
   if (self === null) return { ok: false, detail: 'the metagraph has not been read yet' };
-  if (sources.dryRun) return { ok: true, detail: self === undefined ? `dry run: hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid} (not needed)` : `dry run: hotkey is uid ${self.uid}` };
+  if (sources.dryRun)
+    return {
+      ok: true,
+      detail:
+        self === undefined
+          ? `dry run: hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid} (not needed)`
+          : `dry run: hotkey is uid ${self.uid}`,
+    };
   if (self === undefined) return { ok: false, detail: `hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid}` };
   if (!self.validatorPermit) return { ok: false, detail: `hotkey ${sources.hotkey} (uid ${self.uid}) has no validator permit on netuid ${sources.netuid}` };
   return { ok: true, detail: `hotkey is uid ${self.uid} with a validator permit` };

@@ -53,7 +53,10 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     try {
       found = await chain.findSubmission({ fromBlock: BigInt(claim.pending_claim_head), uids: u16.uids, weights: u16.weights });
     } catch (error) {
-      logger.warn({ epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } }, 'reconciliation: the chain cannot be read now; retrying next tick');
+      logger.warn(
+        { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+        'reconciliation: the chain cannot be read now; retrying next tick',
+      );
       return { epoch, status: 'pending', bundlePath: null };
     }
   }
@@ -65,14 +68,20 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
   let status: ReconcileOutcome['status'];
   let evidence: Record<string, unknown> = {};
   if (found === undefined) {
-    submission = failed(VALIDATOR_ERROR_CODES.submissionUnknown, 'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted');
+    submission = failed(
+      VALIDATOR_ERROR_CODES.submissionUnknown,
+      'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted',
+    );
     status = 'unknown';
   } else if (found.status === 'landed') {
     submission = { status: 'submitted', block: found.block.toString(), extrinsic_hash: found.extrinsicHash, call: found.call, error: null };
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
   } else {
-    submission = failed(VALIDATOR_ERROR_CODES.submissionNotLanded, `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`);
+    submission = failed(
+      VALIDATOR_ERROR_CODES.submissionNotLanded,
+      `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`,
+    );
     status = 'not_landed';
     evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   }

@@ -83,7 +83,10 @@ const ingestPeer = z
   .strictObject({
     epoch: z.number().int().min(0),
     challenge_id: z.string().min(1).max(64),
-    scores: z.array(z.strictObject({ miner_hotkey: hotkeySchema, score: unitIntervalSchema })).min(1).max(65536),
+    scores: z
+      .array(z.strictObject({ miner_hotkey: hotkeySchema, score: unitIntervalSchema }))
+      .min(1)
+      .max(65536),
   })
   .superRefine((doc, ctx) => {
     const seen = new Set<string>();
@@ -160,7 +163,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   };
   const configured = (kind: EpochConfig['challenges'][number]['kind']) => ctx.scoring.challenges.find((c) => c.kind === kind);
 
-  async function store(reply: FastifyReply, kind: RecordKind, recordId: string, body: Record<string, unknown>, conflictCode = 'RECORD_CONFLICT'): Promise<FastifyReply> {
+  async function store(
+    reply: FastifyReply,
+    kind: RecordKind,
+    recordId: string,
+    body: Record<string, unknown>,
+    conflictCode = 'RECORD_CONFLICT',
+  ): Promise<FastifyReply> {
     const epoch = ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
     const text = canonicalJson(body);
@@ -231,11 +240,21 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     (b) => {
       const term = configured('term_pass_rate');
       const total = term?.kind === 'term_pass_rate' ? term.total_tasks : 1;
-      passRate(b.results.map((t) => ({ taskId: t.task_id, testsPassed: t.tests_passed, testsTotal: t.tests_total, timedOut: t.timed_out })), total);
+      passRate(
+        b.results.map((t) => ({ taskId: t.task_id, testsPassed: t.tests_passed, testsTotal: t.tests_total, timedOut: t.timed_out })),
+        total,
+      );
     },
     (b) => ({ ...b }),
   );
-  executorRoute('/v1/bounty-records', 'bounty', 'bounty', ingestBounty, () => undefined, (b) => ({ ...b }));
+  executorRoute(
+    '/v1/bounty-records',
+    'bounty',
+    'bounty',
+    ingestBounty,
+    () => undefined,
+    (b) => ({ ...b }),
+  );
 
   async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<{ hotkey: string; neuron: ChainNeuron } | FastifyReply> {
     const check = verifySignedRequest({
@@ -248,7 +267,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     });
     if (!check.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: check.reason });
-      const code = { missing_signature: 'UNSIGNED', malformed_signature: 'MALFORMED_SIGNATURE', stale_timestamp: 'STALE_TIMESTAMP', bad_signature: 'BAD_SIGNATURE' }[check.reason];
+      const code = {
+        missing_signature: 'UNSIGNED',
+        malformed_signature: 'MALFORMED_SIGNATURE',
+        stale_timestamp: 'STALE_TIMESTAMP',
+        bad_signature: 'BAD_SIGNATURE',
+      }[check.reason];
       return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
     }
     noteSigner(request, check.hotkey);
@@ -284,7 +308,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const epoch = ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
     const outcome = await ctx.tasks.register(epoch, parsed.data.task_id, parsed.data.task_type);
-    if (outcome.status === 'not_ready') return fail(reply, 503, { code: INGEST_ERROR_CODES.tasksNotReady, message: `the candidate snapshot of epoch ${epoch} is being taken; retry shortly` });
+    if (outcome.status === 'not_ready')
+      return fail(reply, 503, { code: INGEST_ERROR_CODES.tasksNotReady, message: `the candidate snapshot of epoch ${epoch} is being taken; retry shortly` });
     if (outcome.status === 'conflict') {
       ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'conflict' });
       return fail(reply, 409, { code: INGEST_ERROR_CODES.taskAlreadyRegistered, message: 'a task with this id was already registered', path: 'body.task_id' });
@@ -295,7 +320,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 
   app.get('/v1/tasks/:id', async (request, reply) => {
     const task = await ctx.tasks.lookup((request.params as { id: string }).id);
-    if (task === undefined) return fail(reply, 404, { code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator' });
+    if (task === undefined)
+      return fail(reply, 404, { code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator' });
     return taskAnswer(task);
   });
 
@@ -321,7 +347,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
     }
     const recordId = `sssa-${digest({ task_id: parsed.data.task_id, hotkey: who.hotkey }).slice(0, 40)}`;
-    return store(reply, 'sssa', recordId, { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey }, INGEST_ERROR_CODES.duplicateSssa);
+    return store(
+      reply,
+      'sssa',
+      recordId,
+      { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey },
+      INGEST_ERROR_CODES.duplicateSssa,
+    );
   });
 
   app.post('/v1/peer-scores', async (request, reply) => {
@@ -329,7 +361,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     if (!('hotkey' in who)) return who;
     if (who.hotkey === ctx.hotkey) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'self_signed' });
-      return fail(reply, 403, { code: INGEST_ERROR_CODES.selfSignedPeerScores, message: "a peer-score document signed with this validator's own hotkey is not a peer's" });
+      return fail(reply, 403, {
+        code: INGEST_ERROR_CODES.selfSignedPeerScores,
+        message: "a peer-score document signed with this validator's own hotkey is not a peer's",
+      });
     }
     if (!who.neuron.validatorPermit) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
@@ -347,7 +382,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
     if (parsed.data.epoch !== ctx.currentEpoch()) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'wrong_epoch' });
-      return fail(reply, 409, { code: 'WRONG_EPOCH', message: `peer scores are accepted for the current epoch ${ctx.currentEpoch() ?? 'unknown'} only`, path: 'body.epoch' });
+      return fail(reply, 409, {
+        code: 'WRONG_EPOCH',
+        message: `peer scores are accepted for the current epoch ${ctx.currentEpoch() ?? 'unknown'} only`,
+        path: 'body.epoch',
+      });
     }
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
     return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data });
@@ -361,7 +400,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const n = (request.params as { n: string }).n;
     if (!/^[0-9]{1,15}$/.test(n)) return fail(reply, 400, { code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer', path: 'params.n' });
     const row = await ctx.storage.getEpoch(Number(n));
-    if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"')) return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
+    if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"'))
+      return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(row.bundle);
   });
   app.get('/v1/weights/latest', async (_request, reply) => {
@@ -373,11 +413,15 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (ctx.readiness === undefined) {
-      return ctx.ready() ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() }) : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' });
+      return ctx.ready()
+        ? reply.send({ status: 'ready', epoch: ctx.currentEpoch() })
+        : fail(reply, 503, { code: 'NOT_READY', message: 'storage or chain not ready' });
     }
     const report = await ctx.readiness();
     if (report.ready && ctx.ready()) return reply.send({ status: 'ready', epoch: ctx.currentEpoch(), checks: report.checks });
-    const failing = Object.entries(report.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.detail}`);
+    const failing = Object.entries(report.checks)
+      .filter(([, c]) => !c.ok)
+      .map(([name, c]) => `${name}: ${c.detail}`);
     const message = failing.length > 0 ? `not ready: ${failing.join('; ')}` : 'not ready: the first chain head tick has not finished';
     return reply.code(503).send({ error: { code: 'NOT_READY', message }, status: 'not_ready', checks: report.checks });
   });

@@ -81,9 +81,13 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const logger = options.logger ?? pino({ level: config.log.level, base: { service: 'subnet-validator' } });
   const executorToken = config.server.executor_token;
   if (executorToken === undefined) {
-    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, 'invalid configuration: the executor token is required (set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN)', {
-      context: { path: 'server.executor_token', value: undefined },
-    });
+    throw new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      'invalid configuration: the executor token is required (set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN)',
+      {
+        context: { path: 'server.executor_token', value: undefined },
+      },
+    );
   }
   // One key, loaded once: it signs the weights on chain and the audit bundles.
   const key = await loadValidatorKey(config);
@@ -235,7 +239,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       catchUp ??= { lastWithoutRecords: false };
       if (leading()) await runCatchUp(current);
       // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
-      await tasks.prepare(current).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
+      await tasks.prepare(current).catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
+      });
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
@@ -259,11 +265,17 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       // across a boundary, or storage was down) is published as missed.
       catchUp = { lastWithoutRecords: true };
       if (leading()) await runCatchUp(epoch);
-      await refresh().catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'metagraph refresh failed'); });
-      await tasks.prepare(epoch).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
+      await refresh().catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'metagraph refresh failed');
+      });
+      await tasks.prepare(epoch).catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
+      });
       await storage.pruneNonces(Date.now()).catch(() => undefined);
     } else if (current !== undefined && (await tasks.snapshot(current)) === undefined) {
-      await tasks.prepare(current).catch((error: unknown) => { logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick'); });
+      await tasks.prepare(current).catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
+      });
     }
   };
 

@@ -28,7 +28,13 @@ function bodyBytes(body: RawBody): Uint8Array {
  * @returns the message text
  * @example signedMessage({ method: 'POST', path: '/v1/sssa', body: text, timestamp: 1_700_000_000_000, nonce })
  */
-export function signedMessage(input: { readonly method: string; readonly path: string; readonly body: RawBody; readonly timestamp: number; readonly nonce: string }): string {
+export function signedMessage(input: {
+  readonly method: string;
+  readonly path: string;
+  readonly body: RawBody;
+  readonly timestamp: number;
+  readonly nonce: string;
+}): string {
   const bodyDigest = createHash('sha256').update(bodyBytes(input.body)).digest('hex');
   return `${input.method.toUpperCase()}\n${input.path}\n${bodyDigest}\n${input.timestamp}\n${input.nonce}`;
 }
@@ -81,7 +87,9 @@ export function verifySignedRequest(input: {
   readonly body: RawBody;
   readonly nowMs: number;
   readonly maxSkewMs: number;
-}): { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number } | { readonly ok: false; readonly reason: SignatureFailure } {
+}):
+  | { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number }
+  | { readonly ok: false; readonly reason: SignatureFailure } {
   const get = (name: string): string | undefined => {
     const v = input.headers[name];
     return typeof v === 'string' ? v : undefined;
@@ -91,7 +99,8 @@ export function verifySignedRequest(input: {
   const nonce = get(SIGNATURE_HEADERS.nonce);
   const signature = get(SIGNATURE_HEADERS.signature);
   if (hotkey === undefined || ts === undefined || nonce === undefined || signature === undefined) return { ok: false, reason: 'missing_signature' };
-  if (!/^[0-9]{1,16}$/.test(ts) || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) || !/^0x[0-9a-fA-F]{128}$/.test(signature)) return { ok: false, reason: 'malformed_signature' };
+  if (!/^[0-9]{1,16}$/.test(ts) || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) || !/^0x[0-9a-fA-F]{128}$/.test(signature))
+    return { ok: false, reason: 'malformed_signature' };
   const timestamp = Number(ts);
   if (Math.abs(input.nowMs - timestamp) > input.maxSkewMs) return { ok: false, reason: 'stale_timestamp' };
   let valid = false;

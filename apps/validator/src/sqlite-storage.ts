@@ -77,7 +77,9 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   } catch (error) {
     throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}`, { path }, error);
   }
-  const insert = db.prepare('INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq');
+  const insert = db.prepare(
+    'INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq',
+  );
   const existing = db.prepare('SELECT seq, digest FROM records WHERE kind = ? AND record_id = ?');
   const insertMany = db.transaction((records: readonly NewRecord[]): InsertOutcome[] => {
     const now = Date.now();
@@ -131,12 +133,14 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     pruneNonces: (nowMs) => wrap('prune', () => void prune.run(nowMs)),
     claimEpoch: (epoch, fields, fence) =>
       wrap('claim', () =>
-        db.transaction(() => {
-          if (fence !== undefined) requireFence(fence);
-          const cols = Object.keys(fields) as (keyof EpochFields)[];
-          const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES (?, ${cols.map(() => '?').join(', ')}, ?) ON CONFLICT (epoch) DO NOTHING`;
-          return db.prepare(sql).run(epoch, ...cols.map((c) => fields[c] ?? null), Date.now()).changes === 1;
-        }).immediate(),
+        db
+          .transaction(() => {
+            if (fence !== undefined) requireFence(fence);
+            const cols = Object.keys(fields) as (keyof EpochFields)[];
+            const sql = `INSERT INTO epochs (epoch, ${cols.map((c) => EPOCH_COLUMNS[c]).join(', ')}, updated_at_ms) VALUES (?, ${cols.map(() => '?').join(', ')}, ?) ON CONFLICT (epoch) DO NOTHING`;
+            return db.prepare(sql).run(epoch, ...cols.map((c) => fields[c] ?? null), Date.now()).changes === 1;
+          })
+          .immediate(),
       ),
     updateEpoch: (epoch, fields, fence) =>
       wrap('update', () => {

@@ -24,9 +24,7 @@ export interface StoredRecord {
 
 /** What an insert did: stored now, stored before with the same content, or an id reused for other content. */
 export type InsertOutcome =
-  | { readonly status: 'inserted'; readonly seq: number }
-  | { readonly status: 'duplicate'; readonly seq: number }
-  | { readonly status: 'conflict' };
+  { readonly status: 'inserted'; readonly seq: number } | { readonly status: 'duplicate'; readonly seq: number } | { readonly status: 'conflict' };
 
 /**
  * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or

@@ -30,9 +30,7 @@ export interface RegisteredTask {
 
 /** What {@link TaskRegistry.register} did. */
 export type RegisterOutcome =
-  | { readonly status: 'registered' | 'duplicate'; readonly task: RegisteredTask }
-  | { readonly status: 'conflict' }
-  | { readonly status: 'not_ready' };
+  { readonly status: 'registered' | 'duplicate'; readonly task: RegisteredTask } | { readonly status: 'conflict' } | { readonly status: 'not_ready' };
 
 /** Tasks registered with this validator and the snapshots their groups are drawn from. */
 export interface TaskRegistry {
@@ -91,7 +89,11 @@ export function createTaskRegistry(deps: TaskRegistryDeps): TaskRegistry {
  * @param scoring - the scoring configuration
  * @returns the settings `assignTask` takes
  */
-export function assignmentSettings(scoring: EpochConfig): { primaries: number; auditors: number; settings: { initialReputation: number; minReputation: number } } {
+export function assignmentSettings(scoring: EpochConfig): {
+  primaries: number;
+  auditors: number;
+  settings: { initialReputation: number; minReputation: number };
+} {
   const sssa = scoring.challenges.find((c) => c.kind === 'sssa');
   const a = sssa?.kind === 'sssa' ? sssa.assignment : { primaries: 3, auditors: 2, initial_reputation: 0.5, min_reputation: 0.2 };
   return { primaries: a.primaries, auditors: a.auditors, settings: { initialReputation: a.initial_reputation, minReputation: a.min_reputation } };
@@ -134,7 +136,16 @@ async function prepareSnapshot(deps: TaskRegistryDeps, cache: Map<number, TaskSn
 
 function draw(scoring: EpochConfig, snapshot: TaskSnapshot, taskId: string, taskType: string, blockHash: string): TaskAssignment {
   const s = assignmentSettings(scoring);
-  return assignTask({ taskId, taskType, blockHash, candidates: snapshot.candidates, reputations: snapshot.reputations, settings: s.settings, primaries: s.primaries, auditors: s.auditors });
+  return assignTask({
+    taskId,
+    taskType,
+    blockHash,
+    candidates: snapshot.candidates,
+    reputations: snapshot.reputations,
+    settings: s.settings,
+    primaries: s.primaries,
+    auditors: s.auditors,
+  });
 }
 
 async function registerTask(
@@ -161,7 +172,12 @@ async function registerTask(
   return { status: 'registered', task };
 }
 
-async function lookupTask(deps: TaskRegistryDeps, registry: TaskRegistry, cache: Map<string, RegisteredTask>, taskId: string): Promise<RegisteredTask | undefined> {
+async function lookupTask(
+  deps: TaskRegistryDeps,
+  registry: TaskRegistry,
+  cache: Map<string, RegisteredTask>,
+  taskId: string,
+): Promise<RegisteredTask | undefined> {
   const cached = cache.get(taskId);
   if (cached !== undefined) return cached;
   const stored = await deps.storage.findRecord('task', taskId);
@@ -169,7 +185,11 @@ async function lookupTask(deps: TaskRegistryDeps, registry: TaskRegistry, cache:
   const snapshot = await registry.snapshot(stored.epoch);
   if (snapshot === undefined) return undefined;
   const body = JSON.parse(stored.body) as { task_id: string; task_type: string; block_hash: string };
-  const task: RegisteredTask = { epoch: stored.epoch, seq: stored.seq, assignment: draw(deps.scoring, snapshot, body.task_id, body.task_type, body.block_hash) };
+  const task: RegisteredTask = {
+    epoch: stored.epoch,
+    seq: stored.seq,
+    assignment: draw(deps.scoring, snapshot, body.task_id, body.task_type, body.block_hash),
+  };
   cache.set(taskId, task);
   return task;
 }

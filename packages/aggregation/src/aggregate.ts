@@ -182,11 +182,16 @@ export function aggregateTable(
     const evaluationEpoch = e?.epoch;
     const score = e?.score;
     if (
-      typeof e !== 'object' || e === null ||
-      typeof validatorHotkey !== 'string' || validatorHotkey.length === 0 ||
-      typeof minerHotkey !== 'string' || minerHotkey.length === 0 ||
-      !Number.isSafeInteger(evaluationEpoch) || (evaluationEpoch as number) < 0 ||
-      typeof score !== 'number' || !(score >= 0 && score <= 1)
+      typeof e !== 'object' ||
+      e === null ||
+      typeof validatorHotkey !== 'string' ||
+      validatorHotkey.length === 0 ||
+      typeof minerHotkey !== 'string' ||
+      minerHotkey.length === 0 ||
+      !Number.isSafeInteger(evaluationEpoch) ||
+      (evaluationEpoch as number) < 0 ||
+      typeof score !== 'number' ||
+      !(score >= 0 && score <= 1)
     ) {
       const path = `${evaluationsPath}[${i}]`;
       checkObject(e, path);
@@ -201,7 +206,12 @@ export function aggregateTable(
     }
     const validator = rank.get(validatorHotkey as string);
     if (validator === undefined) {
-      fail(AGGREGATION_ERROR_CODES.unknownValidator, 'the validator is not in the epoch\'s validator set (stakes)', `${evaluationsPath}[${i}].validatorHotkey`, validatorHotkey);
+      fail(
+        AGGREGATION_ERROR_CODES.unknownValidator,
+        "the validator is not in the epoch's validator set (stakes)",
+        `${evaluationsPath}[${i}].validatorHotkey`,
+        validatorHotkey,
+      );
     }
     // Evaluations usually come grouped by miner: reuse the previous id before asking the map.
     let miner = minerHotkey === lastMinerKey ? lastMiner : minerIds.get(minerHotkey as string);
@@ -355,7 +365,11 @@ export function aggregateTable(
       explanation: Object.freeze({
         epoch,
         totalStake,
-        options: Object.freeze({ minValidators: options.minValidators, minStakeFraction: options.minStakeFraction, outlier: Object.freeze({ ...options.outlier }) }),
+        options: Object.freeze({
+          minValidators: options.minValidators,
+          minStakeFraction: options.minStakeFraction,
+          outlier: Object.freeze({ ...options.outlier }),
+        }),
         get miners(): readonly MinerAggregation[] {
           miners ??= buildMiners(table);
           return miners;
@@ -415,19 +429,21 @@ function buildMiners(table: MinerTable): readonly MinerAggregation[] {
       } else evaluationsUsed.push(Object.freeze({ validatorHotkey: v.validatorHotkey, score, stake: v.stake }));
     }
     const basis = table.basis[p] as OutlierBasis;
-    miners.push(Object.freeze({
-      hotkey: table.hotkeys[p] as Hotkey,
-      score: table.scores[p] as number | null,
-      reason: table.reasons[p] as UnscoredReason | null,
-      evaluationsUsed: Object.freeze(evaluationsUsed),
-      outliersExcluded: Object.freeze(outliersExcluded),
-      zeroStakeIgnored: Object.freeze(zeroStakeIgnored),
-      outlierBasis: basis,
-      outlierCentre: basis === 'too_few' ? null : (table.centre[p] as number),
-      outlierSpread: basis === 'too_few' ? null : (table.spread[p] as number),
-      stakeBehind: table.stakeBehind[p] as number,
-      stakeFraction: table.stakeFraction[p] as number,
-    }));
+    miners.push(
+      Object.freeze({
+        hotkey: table.hotkeys[p] as Hotkey,
+        score: table.scores[p] as number | null,
+        reason: table.reasons[p] as UnscoredReason | null,
+        evaluationsUsed: Object.freeze(evaluationsUsed),
+        outliersExcluded: Object.freeze(outliersExcluded),
+        zeroStakeIgnored: Object.freeze(zeroStakeIgnored),
+        outlierBasis: basis,
+        outlierCentre: basis === 'too_few' ? null : (table.centre[p] as number),
+        outlierSpread: basis === 'too_few' ? null : (table.spread[p] as number),
+        stakeBehind: table.stakeBehind[p] as number,
+        stakeFraction: table.stakeFraction[p] as number,
+      }),
+    );
   }
   return Object.freeze(miners);
 }

@@ -104,11 +104,7 @@ function sortedByHotkey(list: readonly HotkeyWeight[]): readonly HotkeyWeight[] 
 }
 
 /** {@link allocateChallenges} on validated input (unique hotkeys within each challenge; internal). */
-export function allocateUnchecked(
-  challenges: readonly ChallengeWeights[],
-  alphas: ReadonlyMap<string, unknown>,
-  burnUid: number,
-): AllocationResult {
+export function allocateUnchecked(challenges: readonly ChallengeWeights[], alphas: ReadonlyMap<string, unknown>, burnUid: number): AllocationResult {
   const ordered = [...challenges].sort((a, b) => compareCodePoints(a.challengeId, b.challengeId));
   let alphaSum = 0;
   for (const c of ordered) alphaSum += alphas.get(c.challengeId) as number;

@@ -151,12 +151,7 @@ export function decayStep(
 }
 
 /** {@link decayStep} on validated input, scores sorted by hotkey (internal). */
-export function decayUnchecked(
-  state: DecayState | null,
-  epoch: number,
-  sorted: readonly MinerScore[],
-  options: DecayOptions,
-): DecayStepResult {
+export function decayUnchecked(state: DecayState | null, epoch: number, sorted: readonly MinerScore[], options: DecayOptions): DecayStepResult {
   if (state !== null && epoch < state.topEpoch) {
     fail(AGGREGATION_ERROR_CODES.epochBeforeTop, `the top score was set in epoch ${state.topEpoch}, later than this epoch`, 'input.epoch', epoch);
   }

@@ -109,7 +109,12 @@ function scoreLists(scores: unknown): { hotkeys: readonly unknown[]; values: Arr
     fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected an array or a Float64Array of scores', 'input.scores.values', values);
   }
   if ((values as ArrayLike<unknown>).length !== hotkeys.length) {
-    fail(AGGREGATION_ERROR_CODES.invalidInput, `hotkeys and values differ in length (${hotkeys.length} hotkeys)`, 'input.scores.values.length', (values as ArrayLike<unknown>).length);
+    fail(
+      AGGREGATION_ERROR_CODES.invalidInput,
+      `hotkeys and values differ in length (${hotkeys.length} hotkeys)`,
+      'input.scores.values.length',
+      (values as ArrayLike<unknown>).length,
+    );
   }
   return { hotkeys, values: values as ArrayLike<unknown>, objects: null };
 }
@@ -235,7 +240,17 @@ function fastPath(
   try {
     // Objects first become parallel reads; the loop itself is the same.
     if (objects !== null && !readObjects(objects, scratch, count)) return null;
-    return fastPathWith(scratch, objects === null ? hotkeys : scratch.keys, objects === null ? values : scratch.scores, tables, tableSize, strategy, cap, burnUid, mode);
+    return fastPathWith(
+      scratch,
+      objects === null ? hotkeys : scratch.keys,
+      objects === null ? values : scratch.scores,
+      tables,
+      tableSize,
+      strategy,
+      cap,
+      burnUid,
+      mode,
+    );
   } finally {
     busy = outer;
   }
@@ -399,7 +414,19 @@ function fastPathWith(
     if (withBurn > maxWeight) maxWeight = withBurn;
   }
   // u16 (toU16Unchecked) over uids ascending.
-  const explanation = { strategy, allZero, cap, capRounds: rounds, capped: cappedKeys, infeasible, dropped: [] as Hotkey[], burn, burnUid, u16Mode: mode, maxWeight };
+  const explanation = {
+    strategy,
+    allZero,
+    cap,
+    capRounds: rounds,
+    capped: cappedKeys,
+    infeasible,
+    dropped: [] as Hotkey[],
+    burn,
+    burnUid,
+    u16Mode: mode,
+    maxWeight,
+  };
   if (mode === 'sum') {
     const entries: UidWeight[] = [];
     for (let uid = 0; uid <= tableSize; uid += 1) {

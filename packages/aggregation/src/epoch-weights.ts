@@ -160,38 +160,39 @@ function minerExplanations(
       const challenge = explained[c] as ChallengeExplanation;
       const cappedWeight = s.capped[k] as number;
       const decayed = challenge.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - challenge.decayBurn);
-      stages.push(Object.freeze({
-        challengeId: challenge.id,
-        score: s.scores[k] as number | null,
-        unscoredReason: s.reasons[k] as UnscoredReason | null,
-        normalised: s.normalised[k] as number,
-        capped: cappedWeight,
-        decayed,
-        allocated: challenge.alpha * decayed,
-      }));
+      stages.push(
+        Object.freeze({
+          challengeId: challenge.id,
+          score: s.scores[k] as number | null,
+          unscoredReason: s.reasons[k] as UnscoredReason | null,
+          normalised: s.normalised[k] as number,
+          capped: cappedWeight,
+          decayed,
+          allocated: challenge.alpha * decayed,
+        }),
+      );
     }
     // Allocated miners are a subset of these, in the same order.
     while (a < allocated.length && compareHotkeys((allocated[a] as HotkeyWeight).hotkey, hotkey) < 0) a += 1;
     const allocation = allocated[a];
     const uid = byHotkey.get(hotkey) ?? null;
-    miners.push(Object.freeze({
-      hotkey,
-      uid,
-      challenges: Object.freeze(stages),
-      allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
-      mapped: uid === null ? 0 : (mappedByUid.get(uid) ?? 0),
-      u16: uid === null ? 0 : (u16ByUid.get(uid) ?? 0),
-    }));
+    miners.push(
+      Object.freeze({
+        hotkey,
+        uid,
+        challenges: Object.freeze(stages),
+        allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
+        mapped: uid === null ? 0 : (mappedByUid.get(uid) ?? 0),
+        u16: uid === null ? 0 : (u16ByUid.get(uid) ?? 0),
+      }),
+    );
   }
   return miners;
 }
 
 function checkConfig(config: PipelineConfig): void {
   checkObject(config, 'config');
-  checkAggregationOptions(
-    { minValidators: config.minValidators, minStakeFraction: config.minStakeFraction, outlier: config.outlier },
-    'config',
-  );
+  checkAggregationOptions({ minValidators: config.minValidators, minStakeFraction: config.minStakeFraction, outlier: config.outlier }, 'config');
   checkNormalisationOptions(config.normalisation, 'config.normalisation');
   checkCap(config.weightCap, 'config.weightCap');
   checkUid(config.burnUid, 'config.burnUid');
@@ -226,7 +227,8 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
     const challenge = checkObject(raw, `challenges[${i}]`) as unknown as ChallengeInput;
     checkChallengeId(challenge.id, `challenges[${i}].id`);
     checkOneOf(challenge.kind, ['evaluations', 'bounty'], `challenges[${i}].kind`);
-    if (typeof challenge.decay !== 'boolean') fail(AGGREGATION_ERROR_CODES.invalidInput, 'the decay flag must be a boolean', `challenges[${i}].decay`, challenge.decay);
+    if (typeof challenge.decay !== 'boolean')
+      fail(AGGREGATION_ERROR_CODES.invalidInput, 'the decay flag must be a boolean', `challenges[${i}].decay`, challenge.decay);
     return { challenge, i };
   });
   indexed.sort((a, b) => compareCodePoints(a.challenge.id, b.challenge.id));
@@ -285,7 +287,8 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       c.submissions.forEach((s, j) => {
         checkObject(s, `${path}.submissions[${j}]`);
         checkHotkey(s.hotkey, `${path}.submissions[${j}].hotkey`);
-        if (submittedAt.has(s.hotkey)) fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a miner has two submissions', `${path}.submissions[${j}].hotkey`, s.hotkey);
+        if (submittedAt.has(s.hotkey))
+          fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a miner has two submissions', `${path}.submissions[${j}].hotkey`, s.hotkey);
         submittedAt.set(s.hotkey, checkInteger(s.submittedAt, `${path}.submissions[${j}].submittedAt`));
       });
     }

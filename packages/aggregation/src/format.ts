@@ -95,7 +95,17 @@ export function formatEpochExplanation(result: EpochWeightsResult): string {
   for (const m of e.miners) {
     for (const s of m.challenges) {
       lines.push(
-        [m.hotkey, m.uid ?? 'unknown', s.challengeId, fixed(s.score), fixed(s.normalised), fixed(s.capped), fixed(s.decayed), fixed(s.allocated), s.unscoredReason ?? ''].join(' | '),
+        [
+          m.hotkey,
+          m.uid ?? 'unknown',
+          s.challengeId,
+          fixed(s.score),
+          fixed(s.normalised),
+          fixed(s.capped),
+          fixed(s.decayed),
+          fixed(s.allocated),
+          s.unscoredReason ?? '',
+        ].join(' | '),
       );
       const row = rows.get(s.challengeId)?.get(m.hotkey);
       const why = row === undefined ? null : minerSentence(row, e.config.minValidators, e.config.minStakeFraction, label);

@@ -154,7 +154,10 @@ export function normaliseUnchecked(sorted: readonly MinerScore[], options: Norma
       break;
     }
     case 'ranked': {
-      const positive = sorted.filter((s) => s.score > 0).map((s) => s.score).sort((a, b) => b - a);
+      const positive = sorted
+        .filter((s) => s.score > 0)
+        .map((s) => s.score)
+        .sort((a, b) => b - a);
       const n = positive.length;
       // higher(x) = number of positive scores strictly greater than x (binary search on descending list).
       const higher = (x: number): number => {

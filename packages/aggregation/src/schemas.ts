@@ -88,16 +88,14 @@ export const decayConfigSchema = z
     improvement_threshold: z.number().min(0).default(0.02),
     improvement_mode: z.enum(['absolute', 'relative']).default('absolute'),
   })
-  .transform(
-    (d): DecayOptions => ({
-      graceEpochs: d.grace_epochs,
-      rho: d.rho,
-      maxBurn: d.max_burn,
-      curve: d.curve,
-      improvementThreshold: d.improvement_threshold,
-      improvementMode: d.improvement_mode,
-    }),
-  );
+  .transform((d): DecayOptions => ({
+    graceEpochs: d.grace_epochs,
+    rho: d.rho,
+    maxBurn: d.max_burn,
+    curve: d.curve,
+    improvementThreshold: d.improvement_threshold,
+    improvementMode: d.improvement_mode,
+  }));
 
 /** The whole pipeline's configuration (camelCase). */
 export interface PipelineConfig {
@@ -129,18 +127,16 @@ export const pipelineConfigSchema = z
     decay: decayConfigSchema.default({ graceEpochs: 10, rho: 0.05, maxBurn: 0.8, curve: 'linear', improvementThreshold: 0.02, improvementMode: 'absolute' }),
     u16_mode: z.enum(['sum', 'max']).default('sum'),
   })
-  .transform(
-    (c): PipelineConfig => ({
-      minValidators: c.min_validators,
-      minStakeFraction: c.min_stake_fraction,
-      outlier: c.outlier,
-      normalisation: c.normalisation,
-      weightCap: c.weight_cap,
-      burnUid: c.burn_uid,
-      decay: c.decay,
-      u16Mode: c.u16_mode,
-    }),
-  );
+  .transform((c): PipelineConfig => ({
+    minValidators: c.min_validators,
+    minStakeFraction: c.min_stake_fraction,
+    outlier: c.outlier,
+    normalisation: c.normalisation,
+    weightCap: c.weight_cap,
+    burnUid: c.burn_uid,
+    decay: c.decay,
+    u16Mode: c.u16_mode,
+  }));
 
 /** SPEC C's defaults, as {@link pipelineConfigSchema} gives them for `{}`. */
 export const DEFAULT_PIPELINE_CONFIG: PipelineConfig = Object.freeze({
@@ -170,7 +166,10 @@ export interface ChallengeConfig {
 }
 
 const challengeConfigShape = {
-  id: z.string().min(1).refine((id) => findLoneSurrogate(id) === -1, 'a challenge id must be well-formed text (no lone surrogate)'),
+  id: z
+    .string()
+    .min(1)
+    .refine((id) => findLoneSurrogate(id) === -1, 'a challenge id must be well-formed text (no lone surrogate)'),
   kind: z.enum(['evaluations', 'bounty']).default('evaluations'),
   alpha: unitIntervalSchema,
   decay: z.boolean().optional(),

@@ -48,16 +48,23 @@ export function checkMetagraph(metagraph: readonly Neuron[], path: string): Read
     const hotkey = n?.hotkey;
     const uid = n?.uid;
     if (
-      typeof n !== 'object' || n === null || Array.isArray(n) ||
-      typeof hotkey !== 'string' || hotkey.length === 0 ||
-      typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535
+      typeof n !== 'object' ||
+      n === null ||
+      Array.isArray(n) ||
+      typeof hotkey !== 'string' ||
+      hotkey.length === 0 ||
+      typeof uid !== 'number' ||
+      !Number.isInteger(uid) ||
+      uid < 0 ||
+      uid > 65535
     ) {
       checkObject(n, `${path}[${i}]`);
       checkHotkey(hotkey, `${path}[${i}].hotkey`);
       checkUid(uid, `${path}[${i}].uid`);
     }
     const u = uid as number;
-    if (byHotkey.has(hotkey as string)) fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hotkey appears twice in the metagraph', `${path}[${i}].hotkey`, hotkey);
+    if (byHotkey.has(hotkey as string))
+      fail(AGGREGATION_ERROR_CODES.duplicateHotkey, 'a hotkey appears twice in the metagraph', `${path}[${i}].hotkey`, hotkey);
     if (uidTaken[u] === 1) fail(AGGREGATION_ERROR_CODES.duplicateUid, 'a uid appears twice in the metagraph', `${path}[${i}].uid`, uid);
     byHotkey.set(hotkey as string, u);
     uidTaken[u] = 1;
@@ -94,12 +101,7 @@ export function mapHotkeysToUids(input: {
 }
 
 /** {@link mapHotkeysToUids} on validated input, weights sorted by hotkey (internal). */
-export function mapUnchecked(
-  sorted: readonly HotkeyWeight[],
-  burn: number,
-  byHotkey: ReadonlyMap<string, number>,
-  burnUid: number,
-): UidMappingResult {
+export function mapUnchecked(sorted: readonly HotkeyWeight[], burn: number, byHotkey: ReadonlyMap<string, number>, burnUid: number): UidMappingResult {
   const dropped: { hotkey: Hotkey; weight: number }[] = [];
   const kept: { hotkey: Hotkey; uid: number; weight: number }[] = [];
   for (const w of sorted) {

@@ -20,7 +20,11 @@ export type BlacklistDecision = readonly [blacklisted: boolean, reason: string];
  * @returns the decision
  * @example defaultBlacklist(hotkey, metagraph.get(hotkey), { requireValidatorPermit: true })
  */
-export function defaultBlacklist(hotkey: string | null, caller: CallerInfo | undefined, rules: { readonly requireValidatorPermit?: boolean; readonly minStake?: bigint } = {}): BlacklistDecision {
+export function defaultBlacklist(
+  hotkey: string | null,
+  caller: CallerInfo | undefined,
+  rules: { readonly requireValidatorPermit?: boolean; readonly minStake?: bigint } = {},
+): BlacklistDecision {
   if (hotkey === null) return [true, 'Missing dendrite or hotkey'];
   if (caller === undefined) return [true, 'Unrecognized hotkey'];
   if (rules.requireValidatorPermit === true && !caller.validatorPermit) return [true, 'Non-validator hotkey'];

@@ -163,7 +163,12 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
       ...terminalHeaders('dendrite', { ...(header?.dendrite ?? {}), ...peer }),
       computed_body_hash: header?.computedBodyHash ?? '',
     };
-    send(res, failure.status, headers, failure.status === 422 ? JSON.stringify({ detail: [{ msg: failure.message }] }) : JSON.stringify({ message: failure.message }));
+    send(
+      res,
+      failure.status,
+      headers,
+      failure.status === 422 ? JSON.stringify({ detail: [{ msg: failure.message }] }) : JSON.stringify({ message: failure.message }),
+    );
   }
 }
 
@@ -176,7 +181,13 @@ function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefi
   const decision = checkNonce({ nowNs: ctx.nowNs(), timeout: header.timeout, version: d.version ?? null, nonce, last: ctx.nonces.get(key) });
   if (!decision.accepted) return decision.message;
   if (d.signature === undefined || d.signature === null || d.signature === '') return 'Missing Signature';
-  const message = signatureMessage({ nonce: nonce ?? 0n, dendriteHotkey: d.hotkey, axonHotkey: ctx.hotkey, uuid: d.uuid ?? 'None', bodyHash: header.computedBodyHash });
+  const message = signatureMessage({
+    nonce: nonce ?? 0n,
+    dendriteHotkey: d.hotkey,
+    axonHotkey: ctx.hotkey,
+    uuid: d.uuid ?? 'None',
+    bodyHash: header.computedBodyHash,
+  });
   const check = verifySynapseSignature(message, d.signature, d.hotkey);
   if (!check.ok) return check.reason;
   ctx.nonces.set(key, nonce ?? 0n);

@@ -19,7 +19,7 @@ export function axonIpToString(ip: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((ip >> BigInt(112 - 16 * i)) & 0xffffn));
   let best = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

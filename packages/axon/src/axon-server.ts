@@ -61,7 +61,11 @@ export async function createAxon(options: AxonOptions): Promise<Axon> {
     version: SDK_VERSION_AS_INT,
     handlers: new Map(options.handlers.map((h) => [h.definition.name, h])),
     caller: options.caller,
-    blacklist: (hotkey, caller) => defaultBlacklist(hotkey, caller, { ...(options.requireValidatorPermit === undefined ? {} : { requireValidatorPermit: options.requireValidatorPermit }), ...(options.minStake === undefined ? {} : { minStake: options.minStake }) }),
+    blacklist: (hotkey, caller) =>
+      defaultBlacklist(hotkey, caller, {
+        ...(options.requireValidatorPermit === undefined ? {} : { requireValidatorPermit: options.requireValidatorPermit }),
+        ...(options.minStake === undefined ? {} : { minStake: options.minStake }),
+      }),
     gate: createPriorityGate(options.maxConcurrentForwards ?? 4),
     nonces: new Map(),
     nowNs: options.nowNs ?? (() => BigInt(Date.now()) * 1_000_000n),

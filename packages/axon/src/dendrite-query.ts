@@ -39,7 +39,8 @@ function failed(synapse: Synapse, code: number, message: string): Synapse {
 
 function readResponse(definition: SynapseDefinition, sent: Synapse, outcome: Extract<HttpOutcome, { kind: 'response' }>, startedMs: number): Synapse {
   const type = outcome.headers['content-type'];
-  if (typeof type !== 'string' || !/^application\/json\b/i.test(type)) return failed(sent, 422, `Failed to parse response: unexpected content type ${String(type)}`);
+  if (typeof type !== 'string' || !/^application\/json\b/i.test(type))
+    return failed(sent, 422, `Failed to parse response: unexpected content type ${String(type)}`);
   let result: Synapse;
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(outcome.body);
@@ -48,7 +49,10 @@ function readResponse(definition: SynapseDefinition, sent: Synapse, outcome: Ext
       result = { ...sent, values: got.values, axon: got.axon, dendrite: got.dendrite };
     } else {
       const json = JSON.parse(text) as unknown;
-      const message = typeof json === 'object' && json !== null && !Array.isArray(json) && typeof (json as Record<string, unknown>).message === 'string' ? ((json as Record<string, unknown>).message as string) : null;
+      const message =
+        typeof json === 'object' && json !== null && !Array.isArray(json) && typeof (json as Record<string, unknown>).message === 'string'
+          ? ((json as Record<string, unknown>).message as string)
+          : null;
       result = { ...sent, axon: { ...sent.axon, statusCode: outcome.status, statusMessage: message } };
     }
     const fromHeaders = parseSynapseHeaders(outcome.headers);
@@ -81,7 +85,13 @@ function readResponse(definition: SynapseDefinition, sent: Synapse, outcome: Ext
  * @returns the synapse as the SDK would hold it afterwards
  * @example await queryAxon(state, { ip: '127.0.0.1', port: 8091, hotkey }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 12)
  */
-export async function queryAxon(state: DendriteState, target: AxonTarget, definition: SynapseDefinition, synapse: Synapse, timeoutSeconds: number): Promise<Synapse> {
+export async function queryAxon(
+  state: DendriteState,
+  target: AxonTarget,
+  definition: SynapseDefinition,
+  synapse: Synapse,
+  timeoutSeconds: number,
+): Promise<Synapse> {
   const nonce = state.nextNonce();
   const unsigned: Synapse = {
     ...synapse,
@@ -97,7 +107,10 @@ export async function queryAxon(state: DendriteState, target: AxonTarget, defini
   const sent: Synapse = Object.freeze({ ...unsigned, dendrite: Object.freeze({ ...unsigned.dendrite, signature }) });
   const headers = { ...synapseHeaders(definition, sent, bodyHash), 'content-type': 'application/json', accept: '*/*' };
   const startedMs = Date.now();
-  const outcome = await httpPost(axonUrl(target.ip, target.port, definition.name), headers, synapseJson(sent), { timeoutMs: timeoutSeconds * 1000, maxBytes: state.maxResponseBytes });
+  const outcome = await httpPost(axonUrl(target.ip, target.port, definition.name), headers, synapseJson(sent), {
+    timeoutMs: timeoutSeconds * 1000,
+    maxBytes: state.maxResponseBytes,
+  });
   switch (outcome.kind) {
     case 'response':
       return readResponse(definition, sent, outcome, startedMs);

@@ -10,7 +10,12 @@ import type { TerminalInfo } from './terminal-info.js';
  * @returns the four flags
  * @example if (callOutcome(s).isSuccess) score(s)
  */
-export function callOutcome(synapse: Synapse): { readonly isSuccess: boolean; readonly isTimeout: boolean; readonly isBlacklist: boolean; readonly failedVerification: boolean } {
+export function callOutcome(synapse: Synapse): {
+  readonly isSuccess: boolean;
+  readonly isTimeout: boolean;
+  readonly isBlacklist: boolean;
+  readonly failedVerification: boolean;
+} {
   const code = synapse.dendrite.statusCode;
   return Object.freeze({ isSuccess: code === 200, isTimeout: code === 408, isBlacklist: code === 403, failedVerification: code === 401 });
 }

@@ -67,6 +67,7 @@ export function createDendrite(options: DendriteOptions): Dendrite {
   return Object.freeze({
     address: options.signer.address,
     uuid: state.uuid,
-    query: (target: AxonTarget, definition: SynapseDefinition, synapse: Synapse, timeoutSeconds = 12) => queryAxon(state, target, definition, synapse, timeoutSeconds),
+    query: (target: AxonTarget, definition: SynapseDefinition, synapse: Synapse, timeoutSeconds = 12) =>
+      queryAxon(state, target, definition, synapse, timeoutSeconds),
   });
 }

@@ -20,7 +20,12 @@ export type HttpOutcome =
  * @returns the outcome
  * @example await httpPost('http://127.0.0.1:8091/Dummy', headers, body, { timeoutMs: 12_000, maxBytes: 1 << 24 })
  */
-export function httpPost(url: string, headers: Readonly<Record<string, string>>, body: string, limits: { readonly timeoutMs: number; readonly maxBytes: number }): Promise<HttpOutcome> {
+export function httpPost(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  limits: { readonly timeoutMs: number; readonly maxBytes: number },
+): Promise<HttpOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: HttpOutcome): void => {
@@ -43,7 +48,8 @@ export function httpPost(url: string, headers: Readonly<Record<string, string>>,
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? '';
-      if (!connected && ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ECONNRESET'].includes(code)) finish({ kind: 'refused', detail: code });
+      if (!connected && ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ECONNRESET'].includes(code))
+        finish({ kind: 'refused', detail: code });
       else if (connected && (code === 'ECONNRESET' || error.message === 'socket hang up')) finish({ kind: 'disconnected', detail: error.message });
       else finish({ kind: 'other', detail: error.message });
     });

@@ -14,7 +14,13 @@ export type NonceDecision = { readonly accepted: true } | { readonly accepted: f
  * @returns accepted, or the SDK's message
  * @example checkNonce({ nowNs, timeout: 12, version: 10002000, nonce, last: undefined })
  */
-export function checkNonce(input: { readonly nowNs: bigint; readonly timeout: number | null; readonly version: number | null; readonly nonce: bigint | null; readonly last: bigint | undefined }): NonceDecision {
+export function checkNonce(input: {
+  readonly nowNs: bigint;
+  readonly timeout: number | null;
+  readonly version: number | null;
+  readonly nonce: bigint | null;
+  readonly last: bigint | undefined;
+}): NonceDecision {
   const { nowNs, timeout, version, nonce, last } = input;
   if (nonce === null) return { accepted: false, message: 'Missing Nonce' };
   const stale = { accepted: false, message: 'Nonce is too old, a newer one was last processed' } as const;
@@ -25,7 +31,10 @@ export function checkNonce(input: { readonly nowNs: bigint; readonly timeout: nu
       if (tooOld) {
         const diff = Number(nowNs - nonce) / 1e9;
         const allowed = (Number(NONCE_RULES.allowedDeltaNs) + (timeout ?? 0) * 1e9) / 1e9;
-        return { accepted: false, message: `Nonce is too old: acceptable delta is ${allowed.toFixed(2)} seconds but request was ${diff.toFixed(2)} seconds old` };
+        return {
+          accepted: false,
+          message: `Nonce is too old: acceptable delta is ${allowed.toFixed(2)} seconds but request was ${diff.toFixed(2)} seconds old`,
+        };
       }
       return { accepted: true };
     }

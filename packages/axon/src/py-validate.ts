@@ -54,8 +54,12 @@ export function validatePy(node: JsonNode, type: PyType, path: string): PyValue 
     const x = numberValue(node.text);
     return Number.isSafeInteger(x) ? { t: 'int', v: BigInt(x) } : bad(path, 'an integer', node);
   }
-  if ('list' in type) return node.kind === 'array' ? { t: 'list', v: node.items.map((n, i) => validatePy(n, type.list, `${path}[${i}]`)) } : bad(path, 'an array', node);
-  if ('dict' in type) return node.kind === 'object' ? { t: 'dict', v: new Map([...node.entries].map(([k, n]) => [k, validatePy(n, type.dict, `${path}.${k}`)])) } : bad(path, 'an object', node);
+  if ('list' in type)
+    return node.kind === 'array' ? { t: 'list', v: node.items.map((n, i) => validatePy(n, type.list, `${path}[${i}]`)) } : bad(path, 'an array', node);
+  if ('dict' in type)
+    return node.kind === 'object'
+      ? { t: 'dict', v: new Map([...node.entries].map(([k, n]) => [k, validatePy(n, type.dict, `${path}.${k}`)])) }
+      : bad(path, 'an object', node);
   if (node.kind !== 'object') return bad(path, 'an object', node);
   const out = new Map<string, PyValue>();
   for (const [name, fieldType] of type.model) {

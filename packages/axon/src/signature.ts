@@ -9,7 +9,13 @@ import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
  * @returns the message text (signed as its UTF-8 bytes, unwrapped)
  * @example signatureMessage({ nonce: 1n, dendriteHotkey, axonHotkey, uuid, bodyHash: EMPTY_BODY_HASH })
  */
-export function signatureMessage(input: { readonly nonce: bigint; readonly dendriteHotkey: string; readonly axonHotkey: string; readonly uuid: string; readonly bodyHash: string }): string {
+export function signatureMessage(input: {
+  readonly nonce: bigint;
+  readonly dendriteHotkey: string;
+  readonly axonHotkey: string;
+  readonly uuid: string;
+  readonly bodyHash: string;
+}): string {
   return `${input.nonce}.${input.dendriteHotkey}.${input.axonHotkey}.${input.uuid}.${input.bodyHash}`;
 }
 

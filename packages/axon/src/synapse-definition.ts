@@ -41,7 +41,8 @@ export const BASE_SYNAPSE_FIELDS: readonly (readonly [string, PyType])[] = Objec
  * const Dummy = defineSynapse({ name: 'Dummy', fields: [['dummy_input', { type: 'int' }], ['dummy_output', { type: { optional: 'int' }, default: null }]], requiredHashFields: [] });
  */
 export function defineSynapse(definition: SynapseDefinition): SynapseDefinition {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(definition.name)) throw axonError(AXON_ERROR_CODES.invalidDefinition, 'a synapse name is a Python class name', 'name', definition.name);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(definition.name))
+    throw axonError(AXON_ERROR_CODES.invalidDefinition, 'a synapse name is a Python class name', 'name', definition.name);
   const names = new Set<string>();
   for (const [field] of definition.fields) {
     if (BASE_SYNAPSE_FIELDS.some(([base]) => base === field) || names.has(field) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) {
@@ -52,5 +53,9 @@ export function defineSynapse(definition: SynapseDefinition): SynapseDefinition 
   for (const field of definition.requiredHashFields) {
     if (!names.has(field)) throw axonError(AXON_ERROR_CODES.invalidDefinition, 'a hashed field must be declared', 'requiredHashFields', field);
   }
-  return Object.freeze({ name: definition.name, fields: Object.freeze([...definition.fields]), requiredHashFields: Object.freeze([...definition.requiredHashFields]) });
+  return Object.freeze({
+    name: definition.name,
+    fields: Object.freeze([...definition.fields]),
+    requiredHashFields: Object.freeze([...definition.requiredHashFields]),
+  });
 }

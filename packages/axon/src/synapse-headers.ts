@@ -20,7 +20,8 @@ function header(headers: Headers, name: string): string | undefined {
 }
 
 function parseFloatHeader(text: string, path: string): number {
-  if (!/^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$|^[-+]?(?:inf|infinity|nan)$/i.test(text.trim())) throw axonError(AXON_ERROR_CODES.invalidHeader, 'not a float', path, text);
+  if (!/^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$|^[-+]?(?:inf|infinity|nan)$/i.test(text.trim()))
+    throw axonError(AXON_ERROR_CODES.invalidHeader, 'not a float', path, text);
   const t = text.trim().toLowerCase();
   if (t.endsWith('nan')) return NaN;
   if (t.endsWith('inf') || t.endsWith('infinity')) return t.startsWith('-') ? -Infinity : Infinity;
@@ -50,7 +51,8 @@ export function parseSynapseHeaders(headers: Headers): HeaderSynapse {
       else {
         if (!/^-?[0-9]+$/.test(text)) throw axonError(AXON_ERROR_CODES.invalidHeader, 'not a canonical decimal integer', name, text);
         const n = BigInt(text);
-        if (key !== 'nonce' && (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))) throw axonError(AXON_ERROR_CODES.invalidHeader, 'integer out of range', name, text);
+        if (key !== 'nonce' && (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)))
+          throw axonError(AXON_ERROR_CODES.invalidHeader, 'integer out of range', name, text);
         sides[side][key] = key === 'nonce' ? n : Number(n);
       }
     }

@@ -43,7 +43,16 @@ export function createSynapse(definition: SynapseDefinition, values: Readonly<Re
     else if ('default' in spec) out.set(field, toPy(spec.default, spec.type, field));
     else throw axonError(AXON_ERROR_CODES.invalidValue, 'a required field is missing', field);
   }
-  return Object.freeze({ name: definition.name, timeout: 12, totalSize: 0n, headerSize: 0n, dendrite: EMPTY_TERMINAL, axon: EMPTY_TERMINAL, computedBodyHash: '', values: out });
+  return Object.freeze({
+    name: definition.name,
+    timeout: 12,
+    totalSize: 0n,
+    headerSize: 0n,
+    dendrite: EMPTY_TERMINAL,
+    axon: EMPTY_TERMINAL,
+    computedBodyHash: '',
+    values: out,
+  });
 }
 
 /**
@@ -163,7 +172,10 @@ const EMPTY_JSON: Record<PyValue['t'], string | undefined> = { none: undefined, 
 export function synapseHeaders(definition: SynapseDefinition, synapse: Synapse, bodyHash: string): Record<string, string> {
   const headers: Record<string, string> = { name: synapse.name };
   if (synapse.timeout !== null) headers.timeout = pyFloatRepr(synapse.timeout);
-  for (const [side, info] of [['axon', synapse.axon], ['dendrite', synapse.dendrite]] as const) {
+  for (const [side, info] of [
+    ['axon', synapse.axon],
+    ['dendrite', synapse.dendrite],
+  ] as const) {
     for (const [wire, key, type] of TERMINAL_FIELDS) {
       const v = info[key];
       if (v !== null) headers[`bt_header_${side}_${wire}`] = type === 'float' ? pyFloatRepr(v as number) : String(v);

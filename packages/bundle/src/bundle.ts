@@ -21,7 +21,10 @@ const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-f]{${bytes 
  */
 export const submissionRecordSchema = z.strictObject({
   status: z.enum(['submitted', 'dry_run', 'failed']),
-  block: z.string().regex(/^(0|[1-9][0-9]*)$/, 'a block number is decimal digits').nullable(),
+  block: z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/, 'a block number is decimal digits')
+    .nullable(),
   extrinsic_hash: hex(32).nullable(),
   call: z.string().min(1).nullable(),
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
@@ -152,14 +155,16 @@ function canonicalInputs(inputs: unknown): unknown {
   for (const list of RECORD_LISTS) {
     const items = out[list];
     if (!Array.isArray(items)) continue;
-    out[list] = (items as unknown[]).map((item) => shapeFailure(list, item) ?? item).sort(
-      (a, b) =>
-        seqOf(a) - seqOf(b) ||
-        compareCodePoints(text(a, 'record_id'), text(b, 'record_id')) ||
-        compareCodePoints(text(a, 'task_id'), text(b, 'task_id')) ||
-        compareCodePoints(text(a, 'challenge_id'), text(b, 'challenge_id')) ||
-        compareCodePoints(text(a, 'miner_hotkey'), text(b, 'miner_hotkey')),
-    );
+    out[list] = (items as unknown[])
+      .map((item) => shapeFailure(list, item) ?? item)
+      .sort(
+        (a, b) =>
+          seqOf(a) - seqOf(b) ||
+          compareCodePoints(text(a, 'record_id'), text(b, 'record_id')) ||
+          compareCodePoints(text(a, 'task_id'), text(b, 'task_id')) ||
+          compareCodePoints(text(a, 'challenge_id'), text(b, 'challenge_id')) ||
+          compareCodePoints(text(a, 'miner_hotkey'), text(b, 'miner_hotkey')),
+      );
   }
   if (Array.isArray(out.candidates)) out.candidates = sortedBy(out.candidates, 'hotkey');
   return out;
@@ -256,7 +261,8 @@ export function verifyBundle(signed: unknown, verify: SignatureVerifier): Bundle
   const outer = parseInput(signedBundleSchema, signed, BUNDLE_ERROR_CODES.invalidBundle, 'signed');
   const bundle = parseInput(bundleSchema, outer.bundle, BUNDLE_ERROR_CODES.invalidBundle, 'signed.bundle');
   const actual = sha256Hex(canonicalJson(outer.bundle));
-  if (actual !== outer.digest) fail(BUNDLE_ERROR_CODES.digestMismatch, `the digest is not the bundle's (its digest is ${actual})`, 'signed.digest', outer.digest);
+  if (actual !== outer.digest)
+    fail(BUNDLE_ERROR_CODES.digestMismatch, `the digest is not the bundle's (its digest is ${actual})`, 'signed.digest', outer.digest);
   if (!verify(hexToBytes(outer.digest), outer.signature, bundle.validator_hotkey)) {
     fail(BUNDLE_ERROR_CODES.badSignature, 'the signature does not verify against the validator hotkey', 'signed.signature', outer.signature);
   }

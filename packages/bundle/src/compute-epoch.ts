@@ -182,9 +182,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: own, details });
   }
 
-  const weights = computeEpochWeights(
-    parseEpochInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph }),
-  );
+  const weights = computeEpochWeights(parseEpochInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph }));
   return deepFreeze({
     epoch,
     config,

@@ -126,12 +126,7 @@ const bountyChallengeSchema = z.strictObject({
 });
 
 /** One challenge's configuration on the wire. */
-export const challengeSettingsSchema = z.discriminatedUnion('kind', [
-  workflowChallengeSchema,
-  sssaChallengeSchema,
-  termChallengeSchema,
-  bountyChallengeSchema,
-]);
+export const challengeSettingsSchema = z.discriminatedUnion('kind', [workflowChallengeSchema, sssaChallengeSchema, termChallengeSchema, bountyChallengeSchema]);
 /** One challenge's configuration, defaults filled in (snake_case, as stored in the bundle). */
 export type ChallengeSettings = z.output<typeof challengeSettingsSchema>;
 

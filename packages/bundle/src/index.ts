@@ -17,15 +17,7 @@ export {
   termTaskResultSchema,
   workflowRunSchema,
 } from './epoch-inputs.js';
-export type {
-  BountyInputRecord,
-  EpochInputs,
-  PeerScoreRecord,
-  SssaSubmissionRecord,
-  TaskRecord,
-  TermResultRecord,
-  WorkflowRunRecord,
-} from './epoch-inputs.js';
+export type { BountyInputRecord, EpochInputs, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 export type { ExcludedRecord, RecordList } from './exclusion.js';
 export { RECORD_MAX_DEPTH } from './screen-records.js';
 export { computeEpoch } from './compute-epoch.js';

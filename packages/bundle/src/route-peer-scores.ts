@@ -30,7 +30,12 @@ export function routePeerScores(
   const seen = new Set<string>();
   for (const p of peers) {
     if (!evaluationIds.has(p.challenge_id)) {
-      excluded.add('peer_scores', p, BUNDLE_ERROR_CODES.challengeNotConfigured, `no evaluation challenge ${JSON.stringify(p.challenge_id)} runs on this validator`);
+      excluded.add(
+        'peer_scores',
+        p,
+        BUNDLE_ERROR_CODES.challengeNotConfigured,
+        `no evaluation challenge ${JSON.stringify(p.challenge_id)} runs on this validator`,
+      );
       continue;
     }
     if (p.validator_hotkey === self) {
@@ -43,7 +48,12 @@ export function routePeerScores(
     }
     const key = `${p.validator_hotkey}\u0000${p.challenge_id}\u0000${p.miner_hotkey}`;
     if (seen.has(key)) {
-      excluded.add('peer_scores', p, BUNDLE_ERROR_CODES.duplicatePeerScore, 'this peer already scored this miner in this challenge this epoch; a second score is rejected, not averaged');
+      excluded.add(
+        'peer_scores',
+        p,
+        BUNDLE_ERROR_CODES.duplicatePeerScore,
+        'this peer already scored this miner in this challenge this epoch; a second score is rejected, not averaged',
+      );
       continue;
     }
     seen.add(key);
@@ -51,6 +61,7 @@ export function routePeerScores(
     list.push(p);
     routed.set(p.challenge_id, list);
   }
-  for (const list of routed.values()) list.sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey) || compareCodePoints(a.validator_hotkey, b.validator_hotkey));
+  for (const list of routed.values())
+    list.sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey) || compareCodePoints(a.validator_hotkey, b.validator_hotkey));
   return routed;
 }

@@ -82,17 +82,32 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
   for (const record of input.submissions) {
     const assignment = assignments.get(record.task_id);
     if (assignment === undefined) {
-      excluded.add('sssa_submissions', record, BUNDLE_ERROR_CODES.unknownTask, `task ${JSON.stringify(record.task_id)} was not registered with this validator this epoch`);
+      excluded.add(
+        'sssa_submissions',
+        record,
+        BUNDLE_ERROR_CODES.unknownTask,
+        `task ${JSON.stringify(record.task_id)} was not registered with this validator this epoch`,
+      );
       continue;
     }
     const member = assignment.members.find((m) => m.hotkey === record.miner_hotkey);
     if (member === undefined) {
-      excluded.add('sssa_submissions', record, BUNDLE_ERROR_CODES.notInGroup, `the miner is not in the verification group drawn for task ${JSON.stringify(record.task_id)}`);
+      excluded.add(
+        'sssa_submissions',
+        record,
+        BUNDLE_ERROR_CODES.notInGroup,
+        `the miner is not in the verification group drawn for task ${JSON.stringify(record.task_id)}`,
+      );
       continue;
     }
     const pair = `${record.task_id}\u0000${record.miner_hotkey}`;
     if (sent.has(pair)) {
-      excluded.add('sssa_submissions', record, BUNDLE_ERROR_CODES.duplicateSssa, `the miner already sent an SSSA for task ${JSON.stringify(record.task_id)}; the first one counts`);
+      excluded.add(
+        'sssa_submissions',
+        record,
+        BUNDLE_ERROR_CODES.duplicateSssa,
+        `the miner already sent an SSSA for task ${JSON.stringify(record.task_id)}; the first one counts`,
+      );
       continue;
     }
     sent.add(pair);
@@ -170,7 +185,9 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
   return {
     own,
     details: { groups, emission_totals: hotkeys.map((h) => ({ miner_hotkey: h, emission: totals.get(h) ?? 0 })), max_emission: max },
-    tasks: sortedAssignments.map((t) => toWire({ taskId: t.taskId, taskType: t.taskType, blockHash: t.blockHash, seed: t.seed, members: t.members, shortfall: t.shortfall })),
+    tasks: sortedAssignments.map((t) =>
+      toWire({ taskId: t.taskId, taskType: t.taskType, blockHash: t.blockHash, seed: t.seed, members: t.members, shortfall: t.shortfall }),
+    ),
     eligibility: [...eligibility.keys()].sort(compareCodePoints).map((type) => toWire(eligibility.get(type))),
     reputations: update.table,
     observations: update.observations,

@@ -66,7 +66,13 @@ export function scoreWorkflowRuns(
     own,
     windowState: JSON.parse(JSON.stringify(state)) as unknown,
     details: {
-      task_scores: tasks.map((t) => ({ record_id: t.run.record_id, miner_uid: t.run.miner_uid, miner_hotkey: t.run.miner_hotkey, task_id: t.taskId, ...t.scored })),
+      task_scores: tasks.map((t) => ({
+        record_id: t.run.record_id,
+        miner_uid: t.run.miner_uid,
+        miner_hotkey: t.run.miner_hotkey,
+        task_id: t.taskId,
+        ...t.scored,
+      })),
       windows,
       dropped_windows: dropped,
     },

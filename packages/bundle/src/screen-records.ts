@@ -2,14 +2,7 @@ import { checkInputShape, compareCodePoints, findLoneSurrogate, formatPath, isSu
 import type { z } from 'zod';
 
 import type { EpochInputs } from './epoch-inputs.js';
-import {
-  bountyInputSchema,
-  peerScoreSchema,
-  sssaSubmissionSchema,
-  taskRecordSchema,
-  termResultSchema,
-  workflowRunSchema,
-} from './epoch-inputs.js';
+import { bountyInputSchema, peerScoreSchema, sssaSubmissionSchema, taskRecordSchema, termResultSchema, workflowRunSchema } from './epoch-inputs.js';
 import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES } from './errors.js';
 import type { createExclusions, RecordList } from './exclusion.js';
@@ -68,7 +61,13 @@ function screen<S extends z.ZodType<{ seq: number }>>(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = formatPath(issue?.path ?? [], formatPath([index], list));
-      excluded.addAt(list, item, index, BUNDLE_ERROR_CODES.invalidRecord, `the record does not match the ${list} schema: ${issue?.message ?? 'invalid'} at ${path}`);
+      excluded.addAt(
+        list,
+        item,
+        index,
+        BUNDLE_ERROR_CODES.invalidRecord,
+        `the record does not match the ${list} schema: ${issue?.message ?? 'invalid'} at ${path}`,
+      );
       return;
     }
     valid.push({ record: parsed.data, index, raw: item });

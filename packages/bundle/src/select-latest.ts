@@ -20,11 +20,13 @@ export function latestPerMiner<R extends { readonly miner_hotkey: string; readon
   const best = new Map<string, R>();
   for (const r of records) {
     const current = best.get(r.miner_hotkey);
-    if (current === undefined || r.seq > current.seq || (r.seq === current.seq && compareCodePoints(r.record_id, current.record_id) > 0)) best.set(r.miner_hotkey, r);
+    if (current === undefined || r.seq > current.seq || (r.seq === current.seq && compareCodePoints(r.record_id, current.record_id) > 0))
+      best.set(r.miner_hotkey, r);
   }
   for (const r of records) {
     const kept = best.get(r.miner_hotkey);
-    if (kept !== undefined && kept !== r) excluded.add(list, r, BUNDLE_ERROR_CODES.superseded, `a later record of this miner (${kept.record_id}, seq ${kept.seq}) is the one used`);
+    if (kept !== undefined && kept !== r)
+      excluded.add(list, r, BUNDLE_ERROR_CODES.superseded, `a later record of this miner (${kept.record_id}, seq ${kept.seq}) is the one used`);
   }
   return [...best.values()].sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
 }

@@ -24,7 +24,7 @@ function ipv6Text(ip: bigint): string {
   // the longest run of two or more zero groups becomes '::' (the first on a tie)
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i += 1;
       continue;

@@ -141,12 +141,19 @@ export interface ChainClient {
   /** Sets weights (or commits them under commit-reveal v2), confirmed on chain. */
   setWeights(args: SetWeightsArgs): Promise<WeightsSubmission>;
   /** Reveals every stored commit of this signer whose window is open; with `untilDone`, waits for the windows. */
-  revealPending(args?: { readonly wait?: 'inBlock' | 'finalized'; readonly untilDone?: boolean; readonly timeoutMs?: number }): Promise<readonly RevealOutcome[]>;
+  revealPending(args?: {
+    readonly wait?: 'inBlock' | 'finalized';
+    readonly untilDone?: boolean;
+    readonly timeoutMs?: number;
+  }): Promise<readonly RevealOutcome[]>;
   /**
    * Waits until the chain revealed a timelocked commit (see `confirmTimelockedReveal`); for commits made with
    * `waitForReveal: false` or by other code.
    */
-  confirmTimelockedReveal(record: TimelockedCommitRecord, args?: { readonly wait?: 'inBlock' | 'finalized'; readonly timeoutMs?: number }): Promise<TimelockedReveal>;
+  confirmTimelockedReveal(
+    record: TimelockedCommitRecord,
+    args?: { readonly wait?: 'inBlock' | 'finalized'; readonly timeoutMs?: number },
+  ): Promise<TimelockedReveal>;
   /** When the rate limit lets this hotkey set (or commit) weights again. */
   nextAllowedBlock(args: { readonly netuid: number; readonly mecid?: number }): Promise<RateLimitStatus>;
   /** Closes the connection if the client opened it. */
@@ -211,9 +218,11 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
     options.connection ??
     (await connectChain({
       ...options,
-      network: options.network ?? (() => {
-        throw chainError('InvalidInput', 'give either a connection or a network', { source: 'client', path: 'network', value: undefined });
-      })(),
+      network:
+        options.network ??
+        (() => {
+          throw chainError('InvalidInput', 'give either a connection or a network', { source: 'client', path: 'network', value: undefined });
+        })(),
     }));
   const signer = options.signer;
   const eraPeriod = options.eraPeriod ?? 64;
@@ -247,13 +256,28 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
     });
   };
 
-  const readBack = async (inclusion: Inclusion, netuidIndex: number, uid: number, uids: readonly number[], values: readonly number[], ctx: Record<string, unknown>): Promise<readonly number[]> => {
+  const readBack = async (
+    inclusion: Inclusion,
+    netuidIndex: number,
+    uid: number,
+    uids: readonly number[],
+    values: readonly number[],
+    ctx: Record<string, unknown>,
+  ): Promise<readonly number[]> => {
     const expected = chainUpscale(values);
     const at = await connection.request('api.at', (api) => api.at(inclusion.blockHash));
-    const weightsEntry = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.['weights'];
-    if (!weightsEntry) throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.Weights', { source: 'client', stage: 'confirm', path: 'storage', value: 'Weights' });
-    const stored = Array.from((await connection.request('Weights', () => weightsEntry(netuidIndex, uid))) as Iterable<Iterable<unknown>>).map(
-      (pair) => Array.from(pair).map((x) => Number(toBig(x))),
+    const weightsEntry = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)[
+      'subtensorModule'
+    ]?.['weights'];
+    if (!weightsEntry)
+      throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.Weights', {
+        source: 'client',
+        stage: 'confirm',
+        path: 'storage',
+        value: 'Weights',
+      });
+    const stored = Array.from((await connection.request('Weights', () => weightsEntry(netuidIndex, uid))) as Iterable<Iterable<unknown>>).map((pair) =>
+      Array.from(pair).map((x) => Number(toBig(x))),
     );
     const same = stored.length === uids.length && stored.every((p, i) => p[0] === uids[i] && p[1] === expected[i]);
     if (!same) {
@@ -287,11 +311,14 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
     const first = check.errors[0];
     if (first) throw first;
     const call = pick(commit.mecid, 'revealMechanismWeights', 'revealWeights');
-    const inclusion = await submit(`SubtensorModule.${snake(call.name)}`, () =>
-      call.withMecid
-        ? call.fn(commit.netuid, commit.mecid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey)
-        : call.fn(commit.netuid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey),
-    wait);
+    const inclusion = await submit(
+      `SubtensorModule.${snake(call.name)}`,
+      () =>
+        call.withMecid
+          ? call.fn(commit.netuid, commit.mecid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey)
+          : call.fn(commit.netuid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey),
+      wait,
+    );
     const ctx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber, commitHash: commit.commitHash };
     if (!hasEvent(inclusion, 'WeightsRevealed', () => true)) {
       throw chainError('WeightsNotConfirmed', 'the reveal was included without a WeightsRevealed event', { source: 'client', stage: 'confirm', ...ctx });
@@ -319,8 +346,16 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
 
   const commitEntries = async (snapshot: MetagraphSnapshot): Promise<{ hash: string; epoch: bigint }[]> => {
     const at = await connection.request('api.at', (api) => api.at(snapshot.blockHash));
-    const fn = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.['weightCommits'];
-    if (!fn) throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.WeightCommits', { source: 'client', stage: 'read', path: 'storage', value: 'WeightCommits' });
+    const fn = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.[
+      'weightCommits'
+    ];
+    if (!fn)
+      throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.WeightCommits', {
+        source: 'client',
+        stage: 'read',
+        path: 'storage',
+        value: 'WeightCommits',
+      });
     const raw = await connection.request('WeightCommits', () => fn(snapshot.netuidIndex, signer.address));
     const option = raw as { isSome?: boolean; unwrap?: () => unknown };
     const list = option.isSome === false ? [] : Array.from((option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<unknown>>);
@@ -332,7 +367,11 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
   };
 
   const windowFor = (snapshot: MetagraphSnapshot, commitEpoch: bigint): RevealWindow | null =>
-    revealWindow({ netuid: snapshot.netuid, tempo: snapshot.hyperparameters.tempo, head: snapshot.block, epoch: snapshot.epoch }, commitEpoch, snapshot.hyperparameters.revealPeriodEpochs);
+    revealWindow(
+      { netuid: snapshot.netuid, tempo: snapshot.hyperparameters.tempo, head: snapshot.block, epoch: snapshot.epoch },
+      commitEpoch,
+      snapshot.hyperparameters.revealPeriodEpochs,
+    );
 
   const client: ChainClient = {
     connection,
@@ -343,24 +382,33 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       const netuid = intArg(args.netuid, 'netuid', 4095);
       const mecid = intArg(args.mecid ?? 0, 'mecid', 255);
       const wait: unknown = args.wait ?? 'inBlock';
-      if (wait !== 'inBlock' && wait !== 'finalized') throw chainError('InvalidInput', "wait is 'inBlock' or 'finalized'", { source: 'client', path: 'wait', value: wait });
+      if (wait !== 'inBlock' && wait !== 'finalized')
+        throw chainError('InvalidInput', "wait is 'inBlock' or 'finalized'", { source: 'client', path: 'wait', value: wait });
       const requestedVersion = versionArg(args.versionKey);
       const snapshot = await readMetagraph(connection, { netuid, mecid });
       const hp = snapshot.hyperparameters;
       const api = connection.api;
       const timelocked = hp.commitRevealEnabled && requiresTimelock(api, mecid, hp.commitRevealVersion);
       if (timelocked && hp.commitRevealVersion !== null && hp.commitRevealVersion !== TIMELOCK_COMMIT_REVEAL_VERSION) {
-        throw chainError('TimelockRequired', `netuid ${netuid} requires timelocked commit-reveal version ${hp.commitRevealVersion}; this client speaks version ${TIMELOCK_COMMIT_REVEAL_VERSION}, nothing was signed`, {
-          source: 'client',
-          stage: 'preflight',
-          path: 'commitRevealVersion',
-          value: hp.commitRevealVersion,
-          netuid,
-        });
+        throw chainError(
+          'TimelockRequired',
+          `netuid ${netuid} requires timelocked commit-reveal version ${hp.commitRevealVersion}; this client speaks version ${TIMELOCK_COMMIT_REVEAL_VERSION}, nothing was signed`,
+          {
+            source: 'client',
+            stage: 'preflight',
+            path: 'commitRevealVersion',
+            value: hp.commitRevealVersion,
+            netuid,
+          },
+        );
       }
       const converted = convertToU16(resolveWeights(args.weights, snapshot), mode);
       if (converted.uids.length === 0) {
-        throw chainError('EmptyWeights', 'every weight is zero after u16 conversion; nothing to set', { source: 'client', path: 'weights', value: converted.uids.length });
+        throw chainError('EmptyWeights', 'every weight is zero after u16 conversion; nothing to set', {
+          source: 'client',
+          path: 'weights',
+          value: converted.uids.length,
+        });
       }
       const versionKey = requestedVersion ?? hp.weightsVersionKey;
       const kind = hp.commitRevealEnabled ? 'commit' : 'set';
@@ -373,10 +421,18 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       if (kind === 'set') {
         const call = pick(mecid, 'setMechanismWeights', 'setWeights');
         const label = `SubtensorModule.${snake(call.name)}`;
-        const inclusion = await submit(label, () => (call.withMecid ? call.fn(netuid, mecid, [...uids], [...values], versionKey) : call.fn(netuid, [...uids], [...values], versionKey)), wait);
+        const inclusion = await submit(
+          label,
+          () => (call.withMecid ? call.fn(netuid, mecid, [...uids], [...values], versionKey) : call.fn(netuid, [...uids], [...values], versionKey)),
+          wait,
+        );
         const ctx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber };
         if (!hasEvent(inclusion, 'WeightsSet', (d) => Number(d[0]) === snapshot.netuidIndex && Number(d[1]) === uid)) {
-          throw chainError('WeightsNotConfirmed', `the extrinsic was included without WeightsSet(${snapshot.netuidIndex}, ${uid})`, { source: 'client', stage: 'confirm', ...ctx });
+          throw chainError('WeightsNotConfirmed', `the extrinsic was included without WeightsSet(${snapshot.netuidIndex}, ${uid})`, {
+            source: 'client',
+            stage: 'confirm',
+            ...ctx,
+          });
         }
         const stored = await readBack(inclusion, snapshot.netuidIndex, uid, uids, values, ctx);
         return Object.freeze({
@@ -447,7 +503,18 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       const store = requireStore(netuid);
       const salt = randomSalt();
       const commitHash = weightCommitHash({ hotkey: signer.address, netuidIndex: snapshot.netuidIndex, uids, values, salt, versionKey });
-      const pending: PendingCommit = Object.freeze({ hotkey: signer.address, netuid, mecid, netuidIndex: snapshot.netuidIndex, uids, values, salt: Object.freeze(salt), versionKey, commitHash, commitBlock: null });
+      const pending: PendingCommit = Object.freeze({
+        hotkey: signer.address,
+        netuid,
+        mecid,
+        netuidIndex: snapshot.netuidIndex,
+        uids,
+        values,
+        salt: Object.freeze(salt),
+        versionKey,
+        commitHash,
+        commitBlock: null,
+      });
       await store.save(pending);
       const call = pick(mecid, 'commitMechanismWeights', 'commitWeights');
       const label = `SubtensorModule.${snake(call.name)}`;
@@ -462,7 +529,11 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       const ctx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber, commitHash };
       if (!hasEvent(inclusion, 'WeightsCommitted', (d) => String(d[2]) === commitHash)) {
         await store.remove(commitHash);
-        throw chainError('WeightsNotConfirmed', 'the commit was included without a matching WeightsCommitted event', { source: 'client', stage: 'confirm', ...ctx });
+        throw chainError('WeightsNotConfirmed', 'the commit was included without a matching WeightsCommitted event', {
+          source: 'client',
+          stage: 'confirm',
+          ...ctx,
+        });
       }
       await store.save({ ...pending, commitBlock: inclusion.blockNumber });
       const after = await readMetagraph(connection, { netuid, mecid, at: inclusion.blockHash });
@@ -542,7 +613,11 @@ export async function createChainClient(options: ChainClientOptions): Promise<Ch
       const snapshot = await readMetagraph(connection, { netuid, mecid });
       const uid = snapshot.hotkeys.indexOf(signer.address);
       if (uid < 0) {
-        throw chainError('HotKeyNotRegisteredInSubNet', `hotkey ${signer.address} is not registered on netuid ${netuid}`, { stage: 'preflight', path: 'hotkey', value: signer.address });
+        throw chainError('HotKeyNotRegisteredInSubNet', `hotkey ${signer.address} is not registered on netuid ${netuid}`, {
+          stage: 'preflight',
+          path: 'hotkey',
+          value: signer.address,
+        });
       }
       const last = snapshot.lastUpdate[uid] ?? 0n;
       const next = last === 0n ? 0n : last + snapshot.hyperparameters.weightsRateLimit;

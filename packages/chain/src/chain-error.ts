@@ -40,11 +40,7 @@ export type ChainError = SubnetError<ChainErrorContext>;
  *   `CHAIN_UNKNOWN_MODULE_ERROR` with the name kept in `context.chainName`
  * @example throw chainError('SettingWeightsTooFast', 'rate limited', { stage: 'preflight' })
  */
-export function chainError(
-  chainName: string,
-  summary: string,
-  extra: Partial<ChainErrorContext> & { readonly cause?: unknown } = {},
-): ChainError {
+export function chainError(chainName: string, summary: string, extra: Partial<ChainErrorContext> & { readonly cause?: unknown } = {}): ChainError {
   const { cause, ...rest } = extra;
   const known = CHAIN_ERRORS.get(chainErrorCode(chainName));
   const info = known ?? CHAIN_ERRORS.get('CHAIN_UNKNOWN_MODULE_ERROR');

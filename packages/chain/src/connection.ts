@@ -1,6 +1,5 @@
 import { ApiPromise, WsProvider } from '@polkadot/api';
 
-
 import { chainError } from './chain-error.js';
 import { redactUrl, resolveEndpoints } from './networks.js';
 import { installConsoleRedaction } from './console-redaction.js';
@@ -102,7 +101,6 @@ function socketErrorMessage(error: unknown): string {
   return 'socket error';
 }
 
-
 /**
  * Connects to Subtensor: resolves network names, opens one WebSocket (rotating through the endpoints on
  * failure, reconnecting with exponential backoff), loads the runtime metadata (every call and storage
@@ -129,7 +127,11 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   installConsoleRedaction();
   const provider = new WsProvider([...endpoints], false, {}, requestTimeoutMs);
   const sockets = createSocketCapture();
-  const openSocket = (): Promise<void> => sockets.capture(() => provider.connect(), () => provider.endpoint);
+  const openSocket = (): Promise<void> =>
+    sockets.capture(
+      () => provider.connect(),
+      () => provider.endpoint,
+    );
   let switching = false;
   let holdUntil = 0;
   let closed = false;
@@ -280,7 +282,10 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
             // typed, redacted, never the raw error: a socket message names the endpoint, credentials included
             throw requestError(error, { label, stage: idempotent ? 'read' : 'submit', timeoutMs, endpoints: redacted });
           }
-          log.debug?.('request failed on a dropped socket; retrying after reconnect', { label, reason: redactText(error instanceof Error ? error.message : String(error)) });
+          log.debug?.('request failed on a dropped socket; retrying after reconnect', {
+            label,
+            reason: redactText(error instanceof Error ? error.message : String(error)),
+          });
           await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
         }
       }

@@ -83,7 +83,10 @@ function makeSigner(pair: KeyringPair, kind: KeySource['kind']): ChainSigner {
  * @example hotkeyFilePath('default', 'default') // '/home/me/.bittensor/wallets/default/hotkeys/default'
  */
 export function hotkeyFilePath(wallet: string, hotkey: string, walletPath: string = join(homedir(), '.bittensor', 'wallets')): string {
-  for (const [name, value] of [['wallet', wallet], ['hotkey', hotkey]] as const) {
+  for (const [name, value] of [
+    ['wallet', wallet],
+    ['hotkey', hotkey],
+  ] as const) {
     if (value === '' || value.includes('/') || value.includes('\\') || value === '.' || value === '..') {
       throw chainError('InvalidInput', `a ${name} name is a single path segment`, { source: 'client', path: `key.${name}`, value });
     }
@@ -187,7 +190,14 @@ async function fromFile(path: string, kind: 'wallet' | 'file'): Promise<ChainSig
   let signer: ChainSigner;
   if (phrase !== undefined) signer = fromMnemonic(phrase, kind);
   else if (seed !== undefined) signer = fromSeed(seed, kind, 'keyFile.secretSeed');
-  else if (privateKey !== undefined && publicKey !== undefined && isHex(privateKey) && privateKey.length === 130 && isHex(publicKey) && publicKey.length === 66) {
+  else if (
+    privateKey !== undefined &&
+    publicKey !== undefined &&
+    isHex(privateKey) &&
+    privateKey.length === 130 &&
+    isHex(publicKey) &&
+    publicKey.length === 66
+  ) {
     const pair = keyring().createFromPair({ publicKey: hexToU8a(publicKey), secretKey: hexToU8a(privateKey) }, {}, 'sr25519');
     const probe = new TextEncoder().encode('subnet-chain key check');
     if (!signatureVerify(probe, pair.sign(probe), pair.publicKey).isValid) {

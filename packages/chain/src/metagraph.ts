@@ -20,7 +20,8 @@ function entry(at: ApiAt, name: string): StorageEntry | undefined {
 
 function required(at: ApiAt, name: string): StorageEntry {
   const found = entry(at, name);
-  if (!found) throw chainError('StorageNotAvailable', `the runtime has no SubtensorModule.${name}`, { source: 'client', stage: 'read', path: 'storage', value: name });
+  if (!found)
+    throw chainError('StorageNotAvailable', `the runtime has no SubtensorModule.${name}`, { source: 'client', stage: 'read', path: 'storage', value: name });
   return found;
 }
 
@@ -66,7 +67,11 @@ function links(value: unknown): [bigint, string][] {
  * and on root, `ParentKeys`, `ChildKeys`, the parents' stakes, `TaoWeight`) and computes it (`stakeWeight`).
  * A runtime without `ParentKeys` / `ChildKeys` / `TaoWeight` gets own alpha only (`stakeSource: 'storage'`).
  */
-async function readStakeWeights(at: ApiAt, netuid: number, hotkeys: readonly string[]): Promise<{ weights: StakeWeight[]; source: 'stake-weight' | 'storage' }> {
+async function readStakeWeights(
+  at: ApiAt,
+  netuid: number,
+  hotkeys: readonly string[],
+): Promise<{ weights: StakeWeight[]; source: 'stake-weight' | 'storage' }> {
   const alphaOf = required(at, 'totalHotkeyAlpha');
   const parentsFn = entry(at, 'parentKeys');
   const childrenFn = entry(at, 'childKeys');
@@ -132,10 +137,13 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
   const netuidIndex = mechanismStorageIndex(netuid, mecid);
   // one block hash; the reads are split into stages, each retried on its own after a reconnect, so a read
   // interrupted by a socket switch resumes instead of starting over
-  const header = await connection.request('metagraph head', (api) => (options.at === undefined ? api.rpc.chain.getHeader() : api.rpc.chain.getHeader(options.at)));
+  const header = await connection.request('metagraph head', (api) =>
+    options.at === undefined ? api.rpc.chain.getHeader() : api.rpc.chain.getHeader(options.at),
+  );
   const blockHash = header.hash.toHex();
   const block = header.number.toBigInt();
-  const stage = <T>(label: string, run: (at: ApiAt) => Promise<T>): Promise<T> => connection.request(`metagraph ${label}`, async (api) => run(await api.at(blockHash)));
+  const stage = <T>(label: string, run: (at: ApiAt) => Promise<T>): Promise<T> =>
+    connection.request(`metagraph ${label}`, async (api) => run(await api.at(blockHash)));
   const { n, uids, hotkeys } = await stage('keys', async (at) => {
     const added = entry(at, 'networksAdded');
     if (added && String(await added(netuid)) !== 'true') {
@@ -195,7 +203,22 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
   ]);
   const permits = toList(permitRaw).map((p) => String(p) === 'true');
   const lastUpdate = toList(lastUpdateRaw).map(toBig);
-  const [tempo, rateLimit, versionKey, minAllowed, threshold, crEnabled, crVersion, revealPeriod, mechCount, ownerHotkey, epochIndex, lastEpoch, pendingAt, sinceStep] = params;
+  const [
+    tempo,
+    rateLimit,
+    versionKey,
+    minAllowed,
+    threshold,
+    crEnabled,
+    crVersion,
+    revealPeriod,
+    mechCount,
+    ownerHotkey,
+    epochIndex,
+    lastEpoch,
+    pendingAt,
+    sinceStep,
+  ] = params;
   {
     const opt = (v: unknown): bigint | null => (v === undefined || isNone(v) ? null : toBig(v));
     const owner = ownerHotkey === undefined || isNone(ownerHotkey) ? null : (ownerHotkey as { toString(): string }).toString();
@@ -232,7 +255,12 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
         revealPeriodEpochs: revealPeriod === undefined ? 1n : toBig(revealPeriod),
         mechanismCount: mechCount === undefined ? 1 : Number(toBig(mechCount)),
       }),
-      epoch: Object.freeze({ subnetEpochIndex: opt(epochIndex), lastEpochBlock: opt(lastEpoch), pendingEpochAt: opt(pendingAt), blocksSinceLastStep: opt(sinceStep) }),
+      epoch: Object.freeze({
+        subnetEpochIndex: opt(epochIndex),
+        lastEpochBlock: opt(lastEpoch),
+        pendingEpochAt: opt(pendingAt),
+        blocksSinceLastStep: opt(sinceStep),
+      }),
     };
     return Object.freeze(snapshot);
   }

@@ -34,7 +34,11 @@ export function resolveEndpoints(network: NetworkInput): readonly string[] {
     try {
       url = new URL(item);
     } catch {
-      throw chainError('InvalidInput', 'not a network name (finney, test, local) nor a ws:// or wss:// URL', { source: 'client', path, value: redactUrl(item) });
+      throw chainError('InvalidInput', 'not a network name (finney, test, local) nor a ws:// or wss:// URL', {
+        source: 'client',
+        path,
+        value: redactUrl(item),
+      });
     }
     if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
       throw chainError('InvalidInput', 'an endpoint URL must be ws:// or wss://', { source: 'client', path, value: redactUrl(item) });

@@ -7,7 +7,5 @@
  * @example redactText('disconnected from wss://u:p@node:443/?key=1: 1006') // 'disconnected from wss://***@node:443/?***: 1006'
  */
 export function redactText(text: string): string {
-  return text
-    .replace(/((?:wss?|https?):\/\/)[^/@\s]*@/gi, '$1***@')
-    .replace(/((?:wss?|https?):\/\/[^\s?]*)\?[^\s:]*/gi, '$1?***');
+  return text.replace(/((?:wss?|https?):\/\/)[^/@\s]*@/gi, '$1***@').replace(/((?:wss?|https?):\/\/[^\s?]*)\?[^\s:]*/gi, '$1?***');
 }

@@ -34,8 +34,9 @@ export function createSocketCapture(): SocketCapture {
   let socket: Destroyable | undefined;
   const onRequest = (message: unknown): void => {
     if (expected === undefined) return;
-    const request = (message as { request?: { socket?: Destroyable | null; getHeader?(name: string): unknown; once?(event: 'socket', cb: (s: Destroyable) => void): void } })
-      .request;
+    const request = (
+      message as { request?: { socket?: Destroyable | null; getHeader?(name: string): unknown; once?(event: 'socket', cb: (s: Destroyable) => void): void } }
+    ).request;
     const host = request?.getHeader?.('host');
     if (typeof host !== 'string' || host.toLowerCase() !== expected) return;
     expected = undefined;

@@ -80,12 +80,7 @@ interface FoundAt {
   readonly index: number;
 }
 
-async function findInBlocks(
-  connection: ChainConnection,
-  hash: string,
-  from: bigint,
-  to: bigint,
-): Promise<{ found: FoundAt | null; scannedTo: bigint }> {
+async function findInBlocks(connection: ChainConnection, hash: string, from: bigint, to: bigint): Promise<{ found: FoundAt | null; scannedTo: bigint }> {
   let scannedTo = from - 1n;
   for (let n = from; n <= to; n += 1n) {
     const blockHash = await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(n));
@@ -113,7 +108,13 @@ async function outcome(
   const api: ApiPromise = connection.api;
   const decorated = await connection.request('state_getStorage(System.Events)', (a) => a.at(at.blockHash));
   const systemEvents = (decorated.query as unknown as Record<string, Record<string, (() => Promise<unknown>) | undefined> | undefined>)['system']?.['events'];
-  if (!systemEvents) throw chainError('StorageNotAvailable', 'the runtime has no System.Events', { source: 'client', stage: 'confirm', path: 'storage', value: 'System.Events' });
+  if (!systemEvents)
+    throw chainError('StorageNotAvailable', 'the runtime has no System.Events', {
+      source: 'client',
+      stage: 'confirm',
+      path: 'storage',
+      value: 'System.Events',
+    });
   const records = Array.from((await connection.request('System.Events', () => systemEvents())) as Iterable<EventRecordLike>);
   const events: ExtrinsicEvent[] = [];
   let error: ChainError | null = null;
@@ -132,7 +133,11 @@ async function outcome(
         const meta = api.registry.findMetaError(dispatchError.asModule);
         error = mapModuleError(meta.section, meta.name, { stage: 'inclusion', ...extra });
       } else {
-        error = chainError(dispatchError.type, `the extrinsic failed in the block (${dispatchError.toString()})`, { source: 'module', stage: 'inclusion', ...extra });
+        error = chainError(dispatchError.type, `the extrinsic failed in the block (${dispatchError.toString()})`, {
+          source: 'module',
+          stage: 'inclusion',
+          ...extra,
+        });
       }
     }
   }
@@ -230,13 +235,17 @@ async function track(
   let lastError: unknown;
   while (found === null) {
     if (Date.now() > deadline) {
-      throw chainError('InclusionTimeout', `${options.label} ${hash} not seen in a block within ${options.timeoutMs} ms (submission ${submitted ? 'accepted by the pool' : 'unconfirmed'}); outcome unknown until block ${mortalUntil}`, {
-        source: 'client',
-        stage: 'inclusion',
-        ...context,
-        scannedUpTo: next - 1n,
-        cause: lastError,
-      });
+      throw chainError(
+        'InclusionTimeout',
+        `${options.label} ${hash} not seen in a block within ${options.timeoutMs} ms (submission ${submitted ? 'accepted by the pool' : 'unconfirmed'}); outcome unknown until block ${mortalUntil}`,
+        {
+          source: 'client',
+          stage: 'inclusion',
+          ...context,
+          scannedUpTo: next - 1n,
+          cause: lastError,
+        },
+      );
     }
     try {
       const best = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader())).number.toBigInt();

@@ -90,17 +90,29 @@ type TxFn = (...args: unknown[]) => SubmittableExtrinsic<'promise'>;
  * @throws SubnetError `CHAIN_CALL_NOT_AVAILABLE`
  * @example const call = timelockedCommitCall(api, 0);
  */
-export function timelockedCommitCall(api: ApiPromise, mecid: number): { name: string; build: (netuid: number, commit: Uint8Array, round: bigint) => SubmittableExtrinsic<'promise'> } {
+export function timelockedCommitCall(
+  api: ApiPromise,
+  mecid: number,
+): { name: string; build: (netuid: number, commit: Uint8Array, round: bigint) => SubmittableExtrinsic<'promise'> } {
   const pallet = (api.tx as unknown as Record<string, Record<string, TxFn | undefined> | undefined>)['subtensorModule'];
   const mech = pallet?.['commitTimelockedMechanismWeights'];
-  if (mech) return { name: 'commit_timelocked_mechanism_weights', build: (netuid, commit, round) => mech(netuid, mecid, u8aToHex(commit), round, TIMELOCK_COMMIT_REVEAL_VERSION) };
+  if (mech)
+    return {
+      name: 'commit_timelocked_mechanism_weights',
+      build: (netuid, commit, round) => mech(netuid, mecid, u8aToHex(commit), round, TIMELOCK_COMMIT_REVEAL_VERSION),
+    };
   const plain = pallet?.['commitTimelockedWeights'];
-  if (plain && mecid === 0) return { name: 'commit_timelocked_weights', build: (netuid, commit, round) => plain(netuid, u8aToHex(commit), round, TIMELOCK_COMMIT_REVEAL_VERSION) };
-  throw chainError('CallNotAvailable', 'the runtime offers neither SubtensorModule.commit_timelocked_mechanism_weights nor (for mecid 0) commit_timelocked_weights', {
-    source: 'client',
-    path: 'mecid',
-    value: mecid,
-  });
+  if (plain && mecid === 0)
+    return { name: 'commit_timelocked_weights', build: (netuid, commit, round) => plain(netuid, u8aToHex(commit), round, TIMELOCK_COMMIT_REVEAL_VERSION) };
+  throw chainError(
+    'CallNotAvailable',
+    'the runtime offers neither SubtensorModule.commit_timelocked_mechanism_weights nor (for mecid 0) commit_timelocked_weights',
+    {
+      source: 'client',
+      path: 'mecid',
+      value: mecid,
+    },
+  );
 }
 
 /**

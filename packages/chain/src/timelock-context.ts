@@ -76,7 +76,11 @@ function hexOf(bytes: unknown): string {
 export async function readTimelockContext(connection: ChainConnection, blockHash: string, options: TimelockOptions = {}): Promise<TimelockContext> {
   const blockTimeSeconds = options.blockTimeSeconds ?? 12;
   if (typeof blockTimeSeconds !== 'number' || !Number.isFinite(blockTimeSeconds) || blockTimeSeconds <= 0) {
-    throw chainError('InvalidInput', 'timelock.blockTimeSeconds must be a positive number', { source: 'client', path: 'timelock.blockTimeSeconds', value: blockTimeSeconds });
+    throw chainError('InvalidInput', 'timelock.blockTimeSeconds must be a positive number', {
+      source: 'client',
+      path: 'timelock.blockTimeSeconds',
+      value: blockTimeSeconds,
+    });
   }
   const clock: unknown = options.clock ?? 'chain';
   if (clock !== 'chain' && clock !== 'wall') {
@@ -117,16 +121,24 @@ export async function readTimelockContext(connection: ChainConnection, blockHash
       beacon = requested;
       beaconSource = 'option';
       if (onChain !== null && onChain.publicKey !== hexOf(requested.publicKey)) {
-        throw chainError('TimelockBeaconMismatch', 'the configured beacon public key is not the chain\'s Drand.BeaconConfig key: the chain could never decrypt the commit; nothing was signed', {
-          source: 'client',
-          stage: 'preflight',
-          path: 'timelock.beacon.publicKey',
-          value: `0x${hexOf(requested.publicKey).slice(0, 16)}…`,
-          chainPublicKey: `0x${onChain.publicKey}`,
-        });
+        throw chainError(
+          'TimelockBeaconMismatch',
+          "the configured beacon public key is not the chain's Drand.BeaconConfig key: the chain could never decrypt the commit; nothing was signed",
+          {
+            source: 'client',
+            stage: 'preflight',
+            path: 'timelock.beacon.publicKey',
+            value: `0x${hexOf(requested.publicKey).slice(0, 16)}…`,
+            chainPublicKey: `0x${onChain.publicKey}`,
+          },
+        );
       }
     } else {
-      throw chainError('InvalidInput', "timelock.beacon is 'auto', 'chain' or a beacon config", { source: 'client', path: 'timelock.beacon', value: requested });
+      throw chainError('InvalidInput', "timelock.beacon is 'auto', 'chain' or a beacon config", {
+        source: 'client',
+        path: 'timelock.beacon',
+        value: requested,
+      });
     }
     const nowSeconds = clock === 'chain' && rawNow !== undefined ? Number(toBig(rawNow)) / 1000 : Date.now() / 1000;
     return Object.freeze({
@@ -153,12 +165,28 @@ export async function readTimelockContext(connection: ChainConnection, blockHash
 export function rethrowTimelockError(error: unknown, extra: Record<string, unknown>): never {
   if (!isSubnetError(error) || !error.code.startsWith('TIMELOCK_')) throw error;
   const context = error.context as Record<string, unknown>;
-  const base = { source: 'client' as const, stage: 'preflight' as const, ...extra, path: context['path'] as string | undefined, value: context['value'], cause: error };
+  const base = {
+    source: 'client' as const,
+    stage: 'preflight' as const,
+    ...extra,
+    path: context['path'] as string | undefined,
+    value: context['value'],
+    cause: error,
+  };
   switch (error.code) {
     case 'TIMELOCK_REVEAL_ROUND_STALE':
-      throw chainError('InvalidRevealRound', `${error.message}; nothing was signed`, { ...base, source: 'module', lastStoredRound: context['lastStoredRound'] });
+      throw chainError('InvalidRevealRound', `${error.message}; nothing was signed`, {
+        ...base,
+        source: 'module',
+        lastStoredRound: context['lastStoredRound'],
+      });
     case 'TIMELOCK_COMMIT_TOO_LARGE':
-      throw chainError('TimelockCommitTooLarge', `${error.message}; nothing was signed`, { ...base, size: context['size'], limit: context['limit'], maxUids: context['maxUids'] });
+      throw chainError('TimelockCommitTooLarge', `${error.message}; nothing was signed`, {
+        ...base,
+        size: context['size'],
+        limit: context['limit'],
+        maxUids: context['maxUids'],
+      });
     case 'TIMELOCK_NO_REVEAL_EPOCH':
       throw chainError('TimelockNoRevealEpoch', `${error.message}; nothing was signed`, base);
     case 'TIMELOCK_INVALID_BEACON':

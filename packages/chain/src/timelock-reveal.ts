@@ -10,14 +10,7 @@ import type { TimelockedCommitRecord } from './timelock-commit.js';
 
 /** Why a timelocked reveal may not have happened (the chain itself reports nothing). */
 export type TimelockMissReason =
-  | 'version_key_raised'
-  | 'stake_lost'
-  | 'permit_lost'
-  | 'deregistered'
-  | 'pulse_missing'
-  | 'hotkey_mismatch'
-  | 'undecryptable'
-  | 'other_weights_check';
+  'version_key_raised' | 'stake_lost' | 'permit_lost' | 'deregistered' | 'pulse_missing' | 'hotkey_mismatch' | 'undecryptable' | 'other_weights_check';
 
 /** A confirmed reveal. */
 export interface TimelockedReveal {
@@ -47,7 +40,8 @@ type ApiAt = Awaited<ReturnType<ApiPromise['at']>>;
 
 function entry(at: ApiAt, pallet: string, item: string): Entry {
   const fn = (at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)[pallet]?.[item];
-  if (!fn) throw chainError('StorageNotAvailable', `the runtime has no ${pallet}.${item}`, { source: 'client', stage: 'confirm', path: 'storage', value: item });
+  if (!fn)
+    throw chainError('StorageNotAvailable', `the runtime has no ${pallet}.${item}`, { source: 'client', stage: 'confirm', path: 'storage', value: item });
   return fn;
 }
 
@@ -87,10 +81,21 @@ const sleep = (ms: number): Promise<void> =>
  *   commit is not in any queue), `CHAIN_STORAGE_NOT_AVAILABLE`
  * @example const reveal = await confirmTimelockedReveal(conn, submission.timelock, { timeoutMs: 3_600_000 });
  */
-export async function confirmTimelockedReveal(connection: ChainConnection, record: TimelockedCommitRecord, options: ConfirmRevealOptions): Promise<TimelockedReveal> {
+export async function confirmTimelockedReveal(
+  connection: ChainConnection,
+  record: TimelockedCommitRecord,
+  options: ConfirmRevealOptions,
+): Promise<TimelockedReveal> {
   const pollMs = options.pollMs ?? 1_000;
   const deadline = Date.now() + options.timeoutMs;
-  const base = { source: 'client' as const, stage: 'confirm' as const, commitHash: record.commitHash, round: record.revealRound, netuid: record.netuid, mecid: record.mecid };
+  const base = {
+    source: 'client' as const,
+    stage: 'confirm' as const,
+    commitHash: record.commitHash,
+    round: record.revealRound,
+    netuid: record.netuid,
+    mecid: record.mecid,
+  };
   const atNumber = async (n: bigint): Promise<{ at: ApiAt; hash: string }> => {
     const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(n))).toHex();
     return { at: await connection.request('api.at', (api) => api.at(hash)), hash };
@@ -100,7 +105,12 @@ export async function confirmTimelockedReveal(connection: ChainConnection, recor
   const commitAt = await connection.request('api.at', (api) => api.at(record.commitBlockHash));
   const queues = entry(commitAt, 'subtensorModule', 'timelockedWeightCommits');
   const listEntries = queues.entries;
-  if (!listEntries) throw chainError('StorageNotAvailable', 'cannot list SubtensorModule.TimelockedWeightCommits', { ...base, path: 'storage', value: 'TimelockedWeightCommits' });
+  if (!listEntries)
+    throw chainError('StorageNotAvailable', 'cannot list SubtensorModule.TimelockedWeightCommits', {
+      ...base,
+      path: 'storage',
+      value: 'TimelockedWeightCommits',
+    });
   const all = await connection.request('TimelockedWeightCommits.entries', () => listEntries(record.netuidIndex));
   let commitEpoch: bigint | null = null;
   for (const [key, value] of all) {
@@ -111,7 +121,9 @@ export async function confirmTimelockedReveal(connection: ChainConnection, recor
   }
   const epoch = commitEpoch;
   const present = async (at: ApiAt): Promise<boolean> =>
-    list(await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch))).some((item) => isOurs(item, record));
+    list(await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch))).some(
+      (item) => isOurs(item, record),
+    );
 
   // 2. follow the queue until the commit leaves it
   let next = record.commitBlock + 1n;
@@ -152,17 +164,23 @@ export async function confirmTimelockedReveal(connection: ChainConnection, recor
   if (revealed) {
     const expected = chainUpscale(record.values);
     const stored = Array.from(
-      (await connection.request('Weights', () => entry(revealAt.at, 'subtensorModule', 'weights')(record.netuidIndex, record.uid))) as Iterable<Iterable<unknown>>,
+      (await connection.request('Weights', () => entry(revealAt.at, 'subtensorModule', 'weights')(record.netuidIndex, record.uid))) as Iterable<
+        Iterable<unknown>
+      >,
     ).map((pair) => Array.from(pair).map((x) => Number(toBig(x))));
     const same = stored.length === record.uids.length && stored.every((p, i) => p[0] === record.uids[i] && p[1] === expected[i]);
     if (!same) {
-      throw chainError('WeightsNotConfirmed', `TimelockedWeightsRevealed was emitted at block ${revealAt.number} but the stored Weights differ from the commit (another commit of this hotkey in the same epoch?)`, {
-        ...base,
-        blockNumber: revealAt.number,
-        blockHash: revealAt.hash,
-        expected: record.uids.map((u, i) => [u, expected[i]]),
-        storedWeights: stored,
-      });
+      throw chainError(
+        'WeightsNotConfirmed',
+        `TimelockedWeightsRevealed was emitted at block ${revealAt.number} but the stored Weights differ from the commit (another commit of this hotkey in the same epoch?)`,
+        {
+          ...base,
+          blockNumber: revealAt.number,
+          blockHash: revealAt.hash,
+          expected: record.uids.map((u, i) => [u, expected[i]]),
+          storedWeights: stored,
+        },
+      );
     }
     const finalized = options.wait === 'finalized' ? await waitFinalized(connection, revealAt.number, deadline, pollMs) : false;
     return Object.freeze({ record, blockNumber: revealAt.number, blockHash: revealAt.hash, commitEpoch: epoch, stored: expected, finalized });

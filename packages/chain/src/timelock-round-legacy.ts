@@ -61,15 +61,19 @@ export function predictLegacyRevealRound(input: LegacyRevealRoundInput): RevealR
     `round = floor((${targetTime} - ${input.beacon.genesisTime}) / ${input.beacon.period}) = ${raw}${raw < 1 ? ', raised to the minimum 1' : ''}`,
   ];
   if (round < input.lastStoredRound) {
-    throw chainError('InvalidRevealRound', `reveal round ${round} is below Drand.LastStoredRound ${input.lastStoredRound}; the chain would reject it; nothing was signed`, {
-      source: 'module',
-      stage: 'preflight',
-      path: 'round',
-      value: round,
-      lastStoredRound: input.lastStoredRound,
-      netuid,
-      block: head,
-    });
+    throw chainError(
+      'InvalidRevealRound',
+      `reveal round ${round} is below Drand.LastStoredRound ${input.lastStoredRound}; the chain would reject it; nothing was signed`,
+      {
+        source: 'module',
+        stage: 'preflight',
+        path: 'round',
+        value: round,
+        lastStoredRound: input.lastStoredRound,
+        netuid,
+        block: head,
+      },
+    );
   }
   return Object.freeze({
     schedule: 'legacy',

@@ -4,7 +4,16 @@
 import { fileURLToPath } from 'node:url';
 
 import { printRatioTable, runPythonPeer, timeOurs } from '@subnet/bench-peer';
-import { addTaskScores, compositeScore, createRollingWindow, emptyWindowState, parseWorkflowPlan, parseWorkflowTask, scoreWorkflow, windowScores } from '@subnet/composite';
+import {
+  addTaskScores,
+  compositeScore,
+  createRollingWindow,
+  emptyWindowState,
+  parseWorkflowPlan,
+  parseWorkflowTask,
+  scoreWorkflow,
+  windowScores,
+} from '@subnet/composite';
 import { encodeSs58 } from '@subnet/core';
 
 const measured = 'built dist, plain Node';
@@ -32,7 +41,11 @@ const task = { task_id: 'bench', constraints: { max_budget_tao: 0.5, max_latency
 const plan = {
   nodes: Array.from({ length: NODES }, (_, i) => ({ id: `node-${i}` })),
   edges: Array.from({ length: NODES - 1 }, (_, i) => ({ from: `node-${i}`, to: `node-${i + 1}` })),
-  error_handling: { 'node-0': { retry_count: 1, timeout_seconds: 30 }, 'node-3': { retry_count: 2, timeout_seconds: 5 }, 'node-7': { retry_count: 0, timeout_seconds: 10 } },
+  error_handling: {
+    'node-0': { retry_count: 1, timeout_seconds: 30 },
+    'node-3': { retry_count: 2, timeout_seconds: 5 },
+    'node-7': { retry_count: 0, timeout_seconds: 10 },
+  },
 };
 
 /** @returns {Record<string, unknown>[]} */
@@ -50,7 +63,12 @@ function records() {
         attempts.push({ node_id: `node-${n}`, attempt: a, status, seconds: Math.round(next() * 1200) / 100 });
       }
     }
-    return { output_quality_score: Math.round(next() * 1000) / 1000, actual_tao: Math.round(next() * 600) / 1000, actual_seconds: Math.round(next() * 2000) / 10, attempts };
+    return {
+      output_quality_score: Math.round(next() * 1000) / 1000,
+      actual_tao: Math.round(next() * 600) / 1000,
+      actual_seconds: Math.round(next() * 2000) / 10,
+      attempts,
+    };
   });
 }
 
@@ -137,5 +155,7 @@ printRatioTable(`C-SWON rolling window (Python list) vs @subnet/composite (${mea
 for (const row of [...composite, ...window]) {
   const per = row.unit?.startsWith(String(RECORDS)) ? RECORDS : ADDS;
   const peerNs = row.peer.absent === undefined ? `, peer ${(row.peer.nsPerOp / per).toFixed(1)} ns` : '';
-  console.log(`${row.name}: ours ${(row.oursNsPerOp / per).toFixed(1)} ns per ${per === RECORDS ? 'record' : 'add'} (${((per / row.oursNsPerOp) * 1e3).toFixed(2)} M/s)${peerNs}`);
+  console.log(
+    `${row.name}: ours ${(row.oursNsPerOp / per).toFixed(1)} ns per ${per === RECORDS ? 'record' : 'add'} (${((per / row.oursNsPerOp) * 1e3).toFixed(2)} M/s)${peerNs}`,
+  );
 }

@@ -25,7 +25,9 @@ function nodeLines(compiled: CompiledPlan): string[] {
         : seen >= retry + 1
           ? `hard failure (${plural(seen, 'attempt')} >= retry_count ${retry} + 1)`
           : `not completed and not a hard failure (${plural(seen, 'attempt')} < retry_count ${retry} + 1)`;
-    lines.push(`Node ${id}: ${plural(seen, 'attempt')}, last status ${status}, ${plural(compiled.nodeTimeouts[node] as number, 'timeout')} counted: ${verdict}.`);
+    lines.push(
+      `Node ${id}: ${plural(seen, 'attempt')}, last status ${status}, ${plural(compiled.nodeTimeouts[node] as number, 'timeout')} counted: ${verdict}.`,
+    );
   }
   return lines;
 }

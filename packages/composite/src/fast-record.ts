@@ -116,7 +116,14 @@ export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: un
   return countAttempts(task, compiled, quality, actualTao, actualSeconds, attempts);
 }
 
-function countAttempts(task: WorkflowTask, compiled: CompiledPlan, quality: number, actualTao: number, actualSeconds: number, attempts: readonly unknown[]): boolean {
+function countAttempts(
+  task: WorkflowTask,
+  compiled: CompiledPlan,
+  quality: number,
+  actualTao: number,
+  actualSeconds: number,
+  attempts: readonly unknown[],
+): boolean {
   const { index, nodeIds, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
   let guess = 0;
   const n = compiled.totalSteps;

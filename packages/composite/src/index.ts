@@ -2,13 +2,7 @@ export { COMPOSITE_ERROR_CODES } from './error-codes.js';
 export type { CompositeErrorCode } from './error-codes.js';
 export { parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask } from './parse-workflow.js';
 export { compositeScore, scoreWorkflow } from './score-workflow.js';
-export type {
-  ScoreWorkflowInput,
-  WorkflowComponents,
-  WorkflowCounters,
-  WorkflowGates,
-  WorkflowScore,
-} from './score-workflow.js';
+export type { ScoreWorkflowInput, WorkflowComponents, WorkflowCounters, WorkflowGates, WorkflowScore } from './score-workflow.js';
 export { executionRecordSchema, workflowPlanSchema, workflowTaskSchema } from './workflow-schemas.js';
 export type {
   ExecutionRecord,

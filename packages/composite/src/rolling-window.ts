@@ -155,7 +155,8 @@ export function metagraphMap(pairs: unknown): Map<number, string> {
     const uid = parseInput(uidSchema, (pair as { uid?: unknown }).uid, COMPOSITE_ERROR_CODES.invalidArgument, `pairs[${i}].uid`);
     const hotkey = parseInput(hotkeySchema, (pair as { hotkey?: unknown }).hotkey, COMPOSITE_ERROR_CODES.invalidArgument, `pairs[${i}].hotkey`);
     const other = byUid.get(uid);
-    if (other !== undefined && other !== hotkey) argumentError(`pairs[${i}].hotkey`, `uid ${uid} appears twice with different hotkeys (a metagraph has one hotkey per uid)`, hotkey);
+    if (other !== undefined && other !== hotkey)
+      argumentError(`pairs[${i}].hotkey`, `uid ${uid} appears twice with different hotkeys (a metagraph has one hotkey per uid)`, hotkey);
     byUid.set(uid, hotkey);
   }
   return byUid;

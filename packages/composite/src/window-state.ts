@@ -50,7 +50,13 @@ export const windowStateSchema = z
       }
       const n = w.scores.length;
       for (const field of ['task_ids', 'record_ids', 'arrivals'] as const) {
-        if (w[field].length !== n) ctx.addIssue({ code: 'custom', message: `scores, task_ids, record_ids and arrivals must have the same length (${n} scores)`, path: at(field), input: w[field] });
+        if (w[field].length !== n)
+          ctx.addIssue({
+            code: 'custom',
+            message: `scores, task_ids, record_ids and arrivals must have the same length (${n} scores)`,
+            path: at(field),
+            input: w[field],
+          });
       }
       if (w.task_ids.length !== n || w.record_ids.length !== n || w.arrivals.length !== n) return;
       for (let k = 1; k < n; k++) {
@@ -65,7 +71,11 @@ export const windowStateSchema = z
 const legacyMinerSchema = z.strictObject({
   uid: uidSchema,
   hotkey: hotkeySchema,
-  head: z.number().int().min(0).max(WINDOW_CAPACITY - 1),
+  head: z
+    .number()
+    .int()
+    .min(0)
+    .max(WINDOW_CAPACITY - 1),
   scores: z.array(unitIntervalSchema).min(1).max(WINDOW_CAPACITY),
   task_ids: z.array(id).min(1).max(WINDOW_CAPACITY),
   arrivals: z.array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).min(1).max(WINDOW_CAPACITY),
@@ -75,12 +85,16 @@ const legacyStateSchema = z.strictObject({ version: z.literal(1), miners: z.reco
 function fromLegacy(legacy: z.output<typeof legacyStateSchema>): unknown {
   const windows = Object.entries(legacy.miners).map(([key, m]) => {
     if (key !== String(m.uid)) {
-      throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowState, `key must be the uid in decimal (${m.uid})`, { context: { path: `state.miners[${JSON.stringify(key)}].uid`, value: m.uid } });
+      throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowState, `key must be the uid in decimal (${m.uid})`, {
+        context: { path: `state.miners[${JSON.stringify(key)}].uid`, value: m.uid },
+      });
     }
     const n = m.scores.length;
     const order = (list: readonly unknown[]) => Array.from({ length: list.length }, (_, k) => list[(m.head + k) % Math.max(1, list.length)]);
     if (m.head !== 0 && n < WINDOW_CAPACITY) {
-      throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowState, 'head must be 0 until the window is full', { context: { path: `state.miners[${JSON.stringify(key)}].head`, value: m.head } });
+      throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowState, 'head must be 0 until the window is full', {
+        context: { path: `state.miners[${JSON.stringify(key)}].head`, value: m.head },
+      });
     }
     return { uid: m.uid, hotkey: m.hotkey, scores: order(m.scores), task_ids: order(m.task_ids), record_ids: order(m.task_ids), arrivals: order(m.arrivals) };
   });

@@ -51,17 +51,19 @@ export type ErrorHandling = Record<string, z.output<typeof errorHandlingEntrySch
  * schema copies every own key into a null-prototype object instead, so `__proto__`, `constructor` and
  * `toString` are ordinary node ids.
  */
-const errorHandlingSchema = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
-  message: 'Invalid input: expected an object of node id -> { retry_count, timeout_seconds }',
-}).transform((value, ctx) => {
-  const out = Object.create(null) as ErrorHandling;
-  for (const key of Object.keys(value)) {
-    const entry = errorHandlingEntrySchema.safeParse(value[key]);
-    if (entry.success) Object.defineProperty(out, key, { value: entry.data, enumerable: true, writable: true, configurable: true });
-    else for (const issue of entry.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] });
-  }
-  return out;
-});
+const errorHandlingSchema = z
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    message: 'Invalid input: expected an object of node id -> { retry_count, timeout_seconds }',
+  })
+  .transform((value, ctx) => {
+    const out = Object.create(null) as ErrorHandling;
+    for (const key of Object.keys(value)) {
+      const entry = errorHandlingEntrySchema.safeParse(value[key]);
+      if (entry.success) Object.defineProperty(out, key, { value: entry.data, enumerable: true, writable: true, configurable: true });
+      else for (const issue of entry.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] });
+    }
+    return out;
+  });
 
 /** The shape of a plan without the DAG checks (internal: lets the parser tell shape errors from DAG errors). */
 export const planShapeSchema = z.looseObject({
@@ -223,7 +225,11 @@ export function recordIssues(record: z.output<typeof recordShapeSchema>): Struct
       if (numbers === undefined) seen.set(attempt.node_id, (numbers = new Set()));
       const k = counts.get(attempt.node_id) ?? 0;
       if (numbers.has(attempt.attempt)) {
-        issues.push({ path: ['attempts', i, 'attempt'], message: `attempt number repeats for node ${JSON.stringify(attempt.node_id)}`, value: attempt.attempt });
+        issues.push({
+          path: ['attempts', i, 'attempt'],
+          message: `attempt number repeats for node ${JSON.stringify(attempt.node_id)}`,
+          value: attempt.attempt,
+        });
       } else if (attempt.attempt > k) {
         issues.push({
           path: ['attempts', i, 'attempt'],
@@ -236,7 +242,11 @@ export function recordIssues(record: z.output<typeof recordShapeSchema>): Struct
   } else {
     for (const field of COUNTER_FIELDS) {
       if (record[field] === undefined) {
-        issues.push({ path: [field], message: 'required: give attempts, or all of steps_completed, actual_retries, timeouts, hard_failures', value: undefined });
+        issues.push({
+          path: [field],
+          message: 'required: give attempts, or all of steps_completed, actual_retries, timeouts, hard_failures',
+          value: undefined,
+        });
       }
     }
   }

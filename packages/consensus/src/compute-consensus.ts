@@ -58,8 +58,7 @@ interface Shell {
   readonly members: readonly ShellMember[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Internal: whether a task id or type is a well-formed, non-blank string. */
 export function isTaskText(value: unknown): value is string {

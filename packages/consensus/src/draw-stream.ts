@@ -19,10 +19,14 @@ const TWO_POW_64 = 1n << 64n;
  */
 export function verificationSeed(blockHash: string, taskId: string): string {
   if (typeof blockHash !== 'string' || !/^0x[0-9a-f]{64}$/.test(blockHash)) {
-    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a block hash is 0x followed by 64 lowercase hex digits', { context: { path: 'blockHash', value: blockHash } });
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a block hash is 0x followed by 64 lowercase hex digits', {
+      context: { path: 'blockHash', value: blockHash },
+    });
   }
   if (typeof taskId !== 'string' || !isWellFormed(taskId) || isBlank(taskId)) {
-    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a task id is a well-formed, non-blank string', { context: { path: 'taskId', value: taskId } });
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a task id is a well-formed, non-blank string', {
+      context: { path: 'taskId', value: taskId },
+    });
   }
   return bytesToHex(sha256(utf8ToBytes(`${blockHash}|${taskId}`)));
 }

@@ -38,7 +38,9 @@ export function lookupFactor(table: FactorTable, key: string, fallback: number, 
     throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a table key is a string', { context: { path: 'key', value: key } });
   }
   if (!isFactor(fallback)) {
-    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a fallback factor is a finite number >= 0', { context: { path: 'fallback', value: fallback } });
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'a fallback factor is a finite number >= 0', {
+      context: { path: 'fallback', value: fallback },
+    });
   }
   let found: boolean;
   let value: unknown;
@@ -56,7 +58,9 @@ export function lookupFactor(table: FactorTable, key: string, fallback: number, 
   }
   if (!found) return fallback;
   if (!isFactor(value)) {
-    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidFactor, 'a table factor is a finite number >= 0', { context: { path: formatPath([key], label), value } });
+    throw new SubnetError(CONSENSUS_ERROR_CODES.invalidFactor, 'a table factor is a finite number >= 0', {
+      context: { path: formatPath([key], label), value },
+    });
   }
   return value;
 }

@@ -28,7 +28,9 @@ export function resolveLimits(limits: Partial<InputLimits> | undefined, path: st
     }
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'an input limit must be a positive safe integer', { context: { path: `${path}.${key}`, value } });
+      throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'an input limit must be a positive safe integer', {
+        context: { path: `${path}.${key}`, value },
+      });
     }
     (out as Record<string, number>)[key] = value;
   }

@@ -167,14 +167,22 @@ export function updateReputations(input: ReputationUpdateInput): ReputationUpdat
   for (let t = 0; t < tasks.length; t++) {
     const task = tasks[t] as ReputationTaskOutcome;
     if (t > 0 && tasks[t - 1]?.taskId === task.taskId) {
-      throw new SubnetError(CONSENSUS_ERROR_CODES.invalidSelection, 'a task id is listed twice', { context: { path: `tasks[task_id=${JSON.stringify(task.taskId)}]`, value: task.taskId } });
+      throw new SubnetError(CONSENSUS_ERROR_CODES.invalidSelection, 'a task id is listed twice', {
+        context: { path: `tasks[task_id=${JSON.stringify(task.taskId)}]`, value: task.taskId },
+      });
     }
     const members = [...task.members].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey));
     for (const member of members) {
       let c: number;
       if (!member.valid) c = 0;
       else if (member.consensus === null) continue;
-      else c = parseInput(unitIntervalSchema, member.consensus, CONSENSUS_ERROR_CODES.invalidSelection, `tasks[task_id=${task.taskId}].members[${member.hotkey}].consensus`);
+      else
+        c = parseInput(
+          unitIntervalSchema,
+          member.consensus,
+          CONSENSUS_ERROR_CODES.invalidSelection,
+          `tasks[task_id=${task.taskId}].members[${member.hotkey}].consensus`,
+        );
       const k = key(task.taskType, member.hotkey);
       const r = values.get(k)?.reputation ?? settings.initialReputation;
       const next = (1 - beta) * r + beta * c;

@@ -201,19 +201,13 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
       capabilities: Object.freeze(groupItems(capabilities, groupCapabilities.inGroup).sort(compareCodePoints)),
       riskMean,
       dependencies: Object.freeze(
-        sortedTuples(groupItems(dependencies, groupDependencies.inGroup)).map(([name = '', version = '']) =>
-          Object.freeze({ package: name, version }),
-        ),
+        sortedTuples(groupItems(dependencies, groupDependencies.inGroup)).map(([name = '', version = '']) => Object.freeze({ package: name, version })),
       ),
       cves: Object.freeze(
-        sortedTuples(groupItems(cves, groupCves.inGroup)).map(([name = '', version = '', cve = '']) =>
-          Object.freeze({ package: name, version, cve }),
-        ),
+        sortedTuples(groupItems(cves, groupCves.inGroup)).map(([name = '', version = '', cve = '']) => Object.freeze({ package: name, version, cve })),
       ),
       policyRules: Object.freeze(
-        sortedTuples(groupItems(rules, groupRules.inGroup)).map(([resource = '', action = '', pattern = '']) =>
-          Object.freeze({ resource, action, pattern }),
-        ),
+        sortedTuples(groupItems(rules, groupRules.inGroup)).map(([resource = '', action = '', pattern = '']) => Object.freeze({ resource, action, pattern })),
       ),
     }),
     members: Object.freeze(members),

@@ -137,8 +137,7 @@ function selectionError(message: string, path: readonly PropertyKey[], value: un
   return new SubnetError(CONSENSUS_ERROR_CODES.invalidSelection, message, { context: { path: formatPath(path), value } });
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One value given in its G.3 spelling or its older one, never both. */
 function either(input: Record<string, unknown>, name: string, older: unknown, olderPath: readonly PropertyKey[]): unknown {
@@ -158,7 +157,8 @@ function canonicalInput(input: unknown): unknown {
       candidates = candidates.map((candidate: unknown, i) => {
         if (!isPlainObject(candidate) || typeof candidate.hotkey !== 'string') return candidate;
         const hotkey = candidate.hotkey;
-        if (candidate.reputation !== undefined) throw selectionError('give reputations once: on the candidates or in reputations', ['candidates', i, 'reputation'], candidate.reputation);
+        if (candidate.reputation !== undefined)
+          throw selectionError('give reputations once: on the candidates or in reputations', ['candidates', i, 'reputation'], candidate.reputation);
         if (!Object.hasOwn(reputations, hotkey)) throw selectionError('candidate has no reputation', ['reputations', hotkey], undefined);
         const reputation = reputations[hotkey];
         const check = unitIntervalSchema.safeParse(reputation);

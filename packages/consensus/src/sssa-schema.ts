@@ -28,8 +28,7 @@ export const severitySet: ReadonlySet<string> = new Set(SEVERITIES);
 const anyText = () => z.string().refine(isWellFormed, 'text must not hold a lone UTF-16 surrogate');
 
 /** A well-formed string that is not empty once ASCII-trimmed. */
-const text = (what: string) =>
-  anyText().refine((s) => !isBlank(s), `${what} must not be empty or blank`);
+const text = (what: string) => anyText().refine((s) => !isBlank(s), `${what} must not be empty or blank`);
 
 /** A well-formed string that is not empty once ASCII-trimmed and holds none of the given separator characters. */
 const token = (what: string, separators: readonly string[]) =>

@@ -112,7 +112,12 @@ export function assignTask(input: TaskAssignmentInput): TaskAssignment {
   });
   const ineligible = new Set(group.excluded.map((e) => e.hotkey as string));
   const candidates = input.candidates
-    .map((c) => ({ uid: c.uid as Uid, hotkey: c.hotkey as Hotkey, reputation: reputations[c.hotkey] ?? settings.initialReputation, eligible: !ineligible.has(c.hotkey) }))
+    .map((c) => ({
+      uid: c.uid as Uid,
+      hotkey: c.hotkey as Hotkey,
+      reputation: reputations[c.hotkey] ?? settings.initialReputation,
+      eligible: !ineligible.has(c.hotkey),
+    }))
     .sort((a, b) => compareCodePoints(a.hotkey, b.hotkey));
   const members = [...group.primaries, ...group.auditors].map((m) => ({ uid: m.uid, hotkey: m.hotkey, reputation: m.reputation, role: m.role }));
   return deepFreeze({ taskId, taskType, blockHash: group.blockHash, seed: group.seed, candidates, members, shortfall: { ...group.shortfall } });

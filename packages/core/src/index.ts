@@ -2,21 +2,21 @@ export { CORE_ERROR_CODES } from './error-codes.js';
 export type { CoreErrorCode } from './error-codes.js';
 export { describeValue, isSubnetError, SubnetError } from './errors.js';
 export type { SubnetErrorContext, SubnetErrorOptions } from './errors.js';
-export { CANONICAL_JSON_MAX_DEPTH, CANONICAL_JSON_TOO_DEEP, CANONICAL_JSON_UNSUPPORTED, canonicalJson, compareCodePoints, digest, sha256Hex } from './canonical-json.js';
+export {
+  CANONICAL_JSON_MAX_DEPTH,
+  CANONICAL_JSON_TOO_DEEP,
+  CANONICAL_JSON_UNSUPPORTED,
+  canonicalJson,
+  compareCodePoints,
+  digest,
+  sha256Hex,
+} from './canonical-json.js';
 export { formatPath, parseInput } from './parse.js';
 export type { InputErrorContext, InputIssue } from './parse.js';
 export { redactUrl } from './redact-url.js';
 export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58 } from './ss58.js';
 export type { DecodedSs58 } from './ss58.js';
-export {
-  blockNumberSchema,
-  hotkeySchema,
-  nonNegativeFiniteSchema,
-  u16WeightSchema,
-  U64_MAX,
-  uidSchema,
-  unitIntervalSchema,
-} from './schemas.js';
+export { blockNumberSchema, hotkeySchema, nonNegativeFiniteSchema, u16WeightSchema, U64_MAX, uidSchema, unitIntervalSchema } from './schemas.js';
 export type { BlockNumber, Hotkey, U16Weight, Uid, UnitInterval } from './schemas.js';
 export { asciiLower, asciiTrim, asciiUpper, assertWellFormed, CORE_MALFORMED_TEXT, findLoneSurrogate } from './text.js';
 export { checkInputShape, CORE_INPUT_NOT_JSON, CORE_INPUT_TOO_DEEP, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS } from './input-limits.js';

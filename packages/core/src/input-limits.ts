@@ -62,7 +62,8 @@ function fail(walk: Walk, code: string, summary: string, value: unknown, limit?:
 
 function checkLimits(limits: unknown): InputLimits {
   if (limits === undefined) return DEFAULT_INPUT_LIMITS;
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) invalidArgument('limits', 'limits must be an object of positive integers', limits);
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits))
+    invalidArgument('limits', 'limits must be an object of positive integers', limits);
   const max = { ...DEFAULT_INPUT_LIMITS };
   for (const field of ['maxDepth', 'maxListLength', 'maxStringLength', 'maxObjectKeys'] as const) {
     if (!Object.hasOwn(limits, field)) continue;
@@ -99,7 +100,8 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
   const max = walk.max;
   switch (typeof v) {
     case 'string': {
-      if (v.length > max.maxStringLength) fail(walk, CORE_INPUT_TOO_LARGE, `a string is longer than ${max.maxStringLength} characters (${v.length})`, preview(v), max.maxStringLength);
+      if (v.length > max.maxStringLength)
+        fail(walk, CORE_INPUT_TOO_LARGE, `a string is longer than ${max.maxStringLength} characters (${v.length})`, preview(v), max.maxStringLength);
       const at = findLoneSurrogate(v);
       if (at >= 0) fail(walk, CORE_INPUT_NOT_JSON, `a string holds a lone UTF-16 surrogate at index ${at}`, preview(v));
       return;
@@ -111,10 +113,12 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
       return;
     case 'object': {
       if (v === null) return;
-      if (depth + 1 > max.maxDepth) fail(walk, CORE_INPUT_TOO_DEEP, `input nests deeper than ${max.maxDepth} levels`, Array.isArray(v) ? '[array]' : '[object]', max.maxDepth);
+      if (depth + 1 > max.maxDepth)
+        fail(walk, CORE_INPUT_TOO_DEEP, `input nests deeper than ${max.maxDepth} levels`, Array.isArray(v) ? '[array]' : '[object]', max.maxDepth);
       const path = walk.path;
       if (Array.isArray(v)) {
-        if (v.length > max.maxListLength) fail(walk, CORE_INPUT_TOO_LARGE, `a list has more than ${max.maxListLength} elements (${v.length})`, `[${v.length} elements]`, max.maxListLength);
+        if (v.length > max.maxListLength)
+          fail(walk, CORE_INPUT_TOO_LARGE, `a list has more than ${max.maxListLength} elements (${v.length})`, `[${v.length} elements]`, max.maxListLength);
         for (let i = 0; i < v.length; i++) {
           path.push(i);
           walkValue(walk, v[i], depth + 1);
@@ -125,9 +129,11 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) fail(walk, CORE_INPUT_NOT_JSON, 'only plain objects are JSON', '[instance]');
       const keys = Object.keys(v);
-      if (keys.length > max.maxObjectKeys) fail(walk, CORE_INPUT_TOO_LARGE, `an object has more than ${max.maxObjectKeys} keys (${keys.length})`, `{${keys.length} keys}`, max.maxObjectKeys);
+      if (keys.length > max.maxObjectKeys)
+        fail(walk, CORE_INPUT_TOO_LARGE, `an object has more than ${max.maxObjectKeys} keys (${keys.length})`, `{${keys.length} keys}`, max.maxObjectKeys);
       for (const key of keys) {
-        if (key.length > max.maxStringLength) fail(walk, CORE_INPUT_TOO_LARGE, `a key is longer than ${max.maxStringLength} characters (${key.length})`, preview(key), max.maxStringLength);
+        if (key.length > max.maxStringLength)
+          fail(walk, CORE_INPUT_TOO_LARGE, `a key is longer than ${max.maxStringLength} characters (${key.length})`, preview(key), max.maxStringLength);
         if (findLoneSurrogate(key) >= 0) fail(walk, CORE_INPUT_NOT_JSON, 'a key holds a lone UTF-16 surrogate', preview(key));
         path.push(key);
         walkValue(walk, (v as Record<string, unknown>)[key], depth + 1);

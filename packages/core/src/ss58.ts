@@ -93,10 +93,7 @@ export function encodeSs58(publicKey: Uint8Array, prefix: number = BITTENSOR_SS5
       context: { path: 'prefix', value: prefix },
     });
   }
-  const head =
-    prefix < 64
-      ? Uint8Array.of(prefix)
-      : Uint8Array.of(((prefix & 0b1111_1100) >> 2) | 0b0100_0000, (prefix >> 8) | ((prefix & 0b11) << 6));
+  const head = prefix < 64 ? Uint8Array.of(prefix) : Uint8Array.of(((prefix & 0b1111_1100) >> 2) | 0b0100_0000, (prefix >> 8) | ((prefix & 0b11) << 6));
   const body = new Uint8Array(head.length + 32);
   body.set(head);
   body.set(publicKey, head.length);

@@ -238,23 +238,26 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     const sig = ext.signature;
     const mode = ext.mode.toNumber();
     const payloadFor = (blockHash: string): Uint8Array => {
-      const payload = registry.createType('ExtrinsicPayload', {
-        method: ext.method.toHex(),
-        era: ext.era,
-        nonce: ext.nonce,
-        tip: ext.tip,
-        mode,
-        metadataHash: null,
-        specVersion,
-        transactionVersion,
-        genesisHash,
-        blockHash,
-      }, { version: ext.version & 0x7f });
+      const payload = registry.createType(
+        'ExtrinsicPayload',
+        {
+          method: ext.method.toHex(),
+          era: ext.era,
+          nonce: ext.nonce,
+          tip: ext.tip,
+          mode,
+          metadataHash: null,
+          specVersion,
+          transactionVersion,
+          genesisHash,
+          blockHash,
+        },
+        { version: ext.version & 0x7f },
+      );
       const u8a = payload.toU8a({ method: true });
       return u8a.length > 256 ? blake2AsU8a(u8a, 256) : u8a;
     };
-    const verifies = (blockHash: string): boolean =>
-      mode === 0 && signatureVerify(payloadFor(blockHash), sig.toU8a(), hexToU8a(signer)).isValid;
+    const verifies = (blockHash: string): boolean => mode === 0 && signatureVerify(payloadFor(blockHash), sig.toU8a(), hexToU8a(signer)).isValid;
     if (!verifies(birthHash)) {
       if (mortal !== null) {
         for (let b = birth - mortal.period; b >= 0 && b >= birth - 64 * mortal.period; b -= mortal.period) {
@@ -266,7 +269,8 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     const call = decodeDevnetCall(ext.method);
     if (call === null) return fail(POOL_ERRORS.call);
     // `commit: BoundedVec<u8, ConstU32<5000>>`: a longer commit does not decode on chain
-    if (call.kind === 'commit_timelocked_weights' && (call.commit.length - 2) / 2 > 5000) return fail(POOL_ERRORS.badFormat('commit exceeds BoundedVec<u8, 5000>'));
+    if (call.kind === 'commit_timelocked_weights' && (call.commit.length - 2) / 2 > 5000)
+      return fail(POOL_ERRORS.badFormat('commit exceeds BoundedVec<u8, 5000>'));
     const nonce = ext.nonce.toNumber();
     if (nonce < nonceOf(head.state, signer)) return fail(POOL_ERRORS.stale);
     const hash = u8aToHex(blake2AsU8a(bytes, 256));
@@ -337,7 +341,11 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
   }
 
   function dispatchInfo(mandatory: boolean): unknown {
-    return { weight: { refTime: mandatory ? 5_000_000 : 100_000_000, proofSize: 0 }, class: mandatory ? 'Mandatory' : 'Normal', paysFee: mandatory ? 'Yes' : 'No' };
+    return {
+      weight: { refTime: mandatory ? 5_000_000 : 100_000_000, proofSize: 0 },
+      class: mandatory ? 'Mandatory' : 'Normal',
+      paysFee: mandatory ? 'Yes' : 'No',
+    };
   }
 
   const timestampCallIndex = ctx.callIndex('Timestamp', 'set');

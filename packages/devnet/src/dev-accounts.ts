@@ -42,12 +42,7 @@ export function devHotkeyUri(seed: string, uid: number): string {
  * @example
  * const [alice] = deriveDevAccounts('devnet', 1);
  */
-export function deriveDevAccounts(
-  seed: string,
-  count: number,
-  ss58Prefix = 42,
-  keyType: 'sr25519' | 'ed25519' = 'sr25519',
-): readonly DevAccount[] {
+export function deriveDevAccounts(seed: string, count: number, ss58Prefix = 42, keyType: 'sr25519' | 'ed25519' = 'sr25519'): readonly DevAccount[] {
   const keyring = new Keyring({ type: keyType, ss58Format: ss58Prefix });
   const out: DevAccount[] = [];
   for (let uid = 0; uid < count; uid += 1) {

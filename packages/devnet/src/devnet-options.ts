@@ -47,7 +47,12 @@ export const devnetOptionsSchema = z.strictObject({
   /** Blocks between best and finalized head (0 = finalize immediately). */
   finalityLag: z.number().int().min(0).max(64).default(0),
   /** Seed of the dev accounts (and so of the genesis). */
-  seed: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default('devnet'),
+  seed: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only')
+    .default('devnet'),
   /** Key type of the dev accounts (Subtensor accepts both through MultiSignature). */
   keyType: z.enum(['sr25519', 'ed25519']).default('sr25519'),
   netuid: z.number().int().min(1).max(4095).default(1),
@@ -71,9 +76,7 @@ export const devnetOptionsSchema = z.strictObject({
   /** `TaoWeight` (u64; the weight of root TAO in the stake weight is `taoWeight / u64::MAX`). */
   taoWeight: u64.default(0n),
   /** Child keys at genesis: the `child` uid inherits `proportion / u64::MAX` of the `parent` uid's stakes. */
-  childKeys: z
-    .array(z.strictObject({ parent: z.number().int().min(0), child: z.number().int().min(0), proportion: u64 }))
-    .default([]),
+  childKeys: z.array(z.strictObject({ parent: z.number().int().min(0), child: z.number().int().min(0), proportion: u64 })).default([]),
   /** Validator permit per uid; default: the first `validators` uids. */
   permits: z.array(z.boolean()).optional(),
   stakeThreshold: u64.default(1_000_000_000_000n),
@@ -145,7 +148,12 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
       });
     }
   }
-  for (const [name, list] of [['stakes', options.stakes], ['permits', options.permits], ['rootStakes', options.rootStakes], ['axons', options.axons]] as const) {
+  for (const [name, list] of [
+    ['stakes', options.stakes],
+    ['permits', options.permits],
+    ['rootStakes', options.rootStakes],
+    ['axons', options.axons],
+  ] as const) {
     if (list !== undefined && list.length !== options.neurons) {
       throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
         context: { path: `options.${name}`, value: list.length },

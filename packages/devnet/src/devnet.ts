@@ -261,9 +261,24 @@ function genesisField(genesis: ChainState, netuid: number, name: string): string
   if (name === 'commitRevealVersion') return 'number';
   const subnet = genesis.subnets.get(netuid) as unknown as Record<string, unknown> | undefined;
   const v = subnet?.[name];
-  if (v === undefined || !['tempo', 'weightsSetRateLimit', 'weightsVersionKey', 'minAllowedWeights', 'maxWeightsLimit',
-    'maxAllowedValidators', 'maxAllowedUids', 'commitRevealEnabled', 'revealPeriodEpochs', 'mechanismCount',
-    'immunityPeriod', 'activityCutoff', 'kappa'].includes(name)) {
+  if (
+    v === undefined ||
+    ![
+      'tempo',
+      'weightsSetRateLimit',
+      'weightsVersionKey',
+      'minAllowedWeights',
+      'maxWeightsLimit',
+      'maxAllowedValidators',
+      'maxAllowedUids',
+      'commitRevealEnabled',
+      'revealPeriodEpochs',
+      'mechanismCount',
+      'immunityPeriod',
+      'activityCutoff',
+      'kappa',
+    ].includes(name)
+  ) {
     throw new SubnetError('DEVNET_INVALID_HYPERPARAMETER', 'unknown hyperparameter', { context: { path: 'name', value: name } });
   }
   return typeof v;

@@ -317,9 +317,11 @@ export async function startRpcServer(
     },
     chain_subscribeNewHeads: (_p, conn) => {
       const id = newSubId();
-      const off = chain.addListener({ newBest: (b) => {
+      const off = chain.addListener({
+        newBest: (b) => {
           notify(conn, 'chain_newHead', id, headerJson(b));
-        } });
+        },
+      });
       conn.unsubscribers.set(id, off);
       queueMicrotask(() => {
         notify(conn, 'chain_newHead', id, headerJson(chain.best()));
@@ -328,9 +330,11 @@ export async function startRpcServer(
     },
     chain_subscribeAllHeads: (_p, conn) => {
       const id = newSubId();
-      const off = chain.addListener({ newBest: (b) => {
+      const off = chain.addListener({
+        newBest: (b) => {
           notify(conn, 'chain_allHead', id, headerJson(b));
-        } });
+        },
+      });
       conn.unsubscribers.set(id, off);
       queueMicrotask(() => {
         notify(conn, 'chain_allHead', id, headerJson(chain.best()));
@@ -339,9 +343,11 @@ export async function startRpcServer(
     },
     chain_subscribeFinalizedHeads: (_p, conn) => {
       const id = newSubId();
-      const off = chain.addListener({ finalized: (b) => {
+      const off = chain.addListener({
+        finalized: (b) => {
           notify(conn, 'chain_finalizedHead', id, headerJson(b));
-        } });
+        },
+      });
       conn.unsubscribers.set(id, off);
       queueMicrotask(() => {
         notify(conn, 'chain_finalizedHead', id, headerJson(chain.finalized()));

@@ -17,11 +17,7 @@ export type StorageMap = ReadonlyMap<string, string>;
  * @example
  * const storage = materializeStorage(state, ctx, hashes);
  */
-export function materializeStorage(
-  state: ChainState,
-  ctx: RuntimeContext,
-  blockHashes: ReadonlyMap<number, string>,
-): Map<string, string> {
+export function materializeStorage(state: ChainState, ctx: RuntimeContext, blockHashes: ReadonlyMap<number, string>): Map<string, string> {
   const out = new Map<string, string>();
   const put = (pallet: string, item: string, keys: readonly unknown[], value: unknown): void => {
     const key = ctx.storageKey(pallet, item, keys);
@@ -104,8 +100,18 @@ export function materializeStorage(
     put('SubtensorModule', 'LastMechansimStepBlock', [netuid], s.lastMechanismStepBlock);
     put('SubtensorModule', 'SubnetOwner', [netuid], s.ownerColdkey);
     if (s.ownerHotkey !== null) put('SubtensorModule', 'SubnetOwnerHotkey', [netuid], s.ownerHotkey);
-    put('SubtensorModule', 'ValidatorPermit', [netuid], s.neurons.map((n) => n.validatorPermit));
-    put('SubtensorModule', 'Active', [netuid], s.neurons.map((n) => n.active));
+    put(
+      'SubtensorModule',
+      'ValidatorPermit',
+      [netuid],
+      s.neurons.map((n) => n.validatorPermit),
+    );
+    put(
+      'SubtensorModule',
+      'Active',
+      [netuid],
+      s.neurons.map((n) => n.active),
+    );
     for (const n of s.neurons) {
       put('SubtensorModule', 'Uids', [netuid, n.hotkey], n.uid);
       put('SubtensorModule', 'Keys', [netuid, n.uid], n.hotkey);
@@ -122,7 +128,12 @@ export function materializeStorage(
     for (let mecid = 0; mecid < s.mechanismCount; mecid += 1) {
       const idx = mecid * 4096 + netuid;
       const lu = s.lastUpdate.get(idx) ?? [];
-      put('SubtensorModule', 'LastUpdate', [idx], s.neurons.map((n) => lu[n.uid] ?? 0n));
+      put(
+        'SubtensorModule',
+        'LastUpdate',
+        [idx],
+        s.neurons.map((n) => lu[n.uid] ?? 0n),
+      );
     }
     for (const [k, pairs] of s.weights) {
       const [idx, uid] = k.split(':').map(Number);
@@ -153,7 +164,16 @@ export function materializeStorage(
 }
 
 function axonValue(a: AxonState): Record<string, unknown> {
-  return { block: a.block, version: a.version, ip: a.ip, port: a.port, ip_type: a.ipType, protocol: a.protocol, placeholder1: a.placeholder1, placeholder2: a.placeholder2 };
+  return {
+    block: a.block,
+    version: a.version,
+    ip: a.ip,
+    port: a.port,
+    ip_type: a.ipType,
+    protocol: a.protocol,
+    placeholder1: a.placeholder1,
+    placeholder2: a.placeholder2,
+  };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -45,8 +45,7 @@ export interface DevnetEvent {
 
 /** The outcome of dispatching a call: events on success, or the module error name. */
 export type DispatchOutcome =
-  | { readonly ok: true; readonly events: readonly DevnetEvent[] }
-  | { readonly ok: false; readonly error: string; readonly events: readonly DevnetEvent[] };
+  { readonly ok: true; readonly events: readonly DevnetEvent[] } | { readonly ok: false; readonly error: string; readonly events: readonly DevnetEvent[] };
 
 /** Pool (`SubtensorTransactionExtension`) custom error codes (chain README 2.3). */
 export const CUSTOM_ERROR = Object.freeze({
@@ -135,14 +134,7 @@ export function weightCommitHash(
   versionKey: bigint,
 ): string {
   const account = typeof who === 'string' ? hexToU8a(who) : who;
-  const data = u8aConcat(
-    account,
-    new Uint8Array([netuidIdx & 0xff, (netuidIdx >> 8) & 0xff]),
-    vecU16(uids),
-    vecU16(values),
-    vecU16(salt),
-    u64le(versionKey),
-  );
+  const data = u8aConcat(account, new Uint8Array([netuidIdx & 0xff, (netuidIdx >> 8) & 0xff]), vecU16(uids), vecU16(values), vecU16(salt), u64le(versionKey));
   return u8aToHex(blake2AsU8a(data, 256));
 }
 
@@ -358,12 +350,7 @@ function revealWeights(
   return { ok: true, events: [...set.events, { pallet: 'SubtensorModule', name: 'WeightsRevealed', fields: [who, idx, hash] }] };
 }
 
-function commitTimelocked(
-  state: ChainState,
-  now: bigint,
-  who: string,
-  call: Extract<DevnetCall, { kind: 'commit_timelocked_weights' }>,
-): DispatchOutcome {
+function commitTimelocked(state: ChainState, now: bigint, who: string, call: Extract<DevnetCall, { kind: 'commit_timelocked_weights' }>): DispatchOutcome {
   const subnet = state.subnets.get(call.netuid);
   if (subnet === undefined || subnet.mechanismCount <= call.mecid) return { ok: false, error: 'MechanismDoesNotExist', events: [] };
   if (!subnet.commitRevealEnabled) return { ok: false, error: 'CommitRevealDisabled', events: [] };
@@ -439,7 +426,16 @@ export function dispatchCall(state: ChainState, now: bigint, who: string, call: 
         const outcome =
           subnet?.commitRevealEnabled === true
             ? ({ ok: false, error: 'CommitRevealEnabled', events: [] } as const)
-            : setWeights(state, now, who, netuid, 0, pairs.map((p) => p[0]), pairs.map((p) => p[1]), call.versionKeys[i] ?? 0n);
+            : setWeights(
+                state,
+                now,
+                who,
+                netuid,
+                0,
+                pairs.map((p) => p[0]),
+                pairs.map((p) => p[1]),
+                call.versionKeys[i] ?? 0n,
+              );
         if (outcome.ok) events.push(...outcome.events);
         else {
           failures.push(outcome.error);

@@ -69,13 +69,7 @@ export function u64Bytes(value: bigint, littleEndian: boolean): Uint8Array {
 /**
  * Internal: parses an unsigned integer given as a safe-integer number or a bigint, within [min, max].
  */
-export function toUint(
-  value: unknown,
-  path: string,
-  code: TimelockErrorCode,
-  min = 0n,
-  max: bigint = U64_MAX,
-): bigint {
+export function toUint(value: unknown, path: string, code: TimelockErrorCode, min = 0n, max: bigint = U64_MAX): bigint {
   let parsed: bigint | undefined;
   if (typeof value === 'bigint') parsed = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);

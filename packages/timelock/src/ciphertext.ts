@@ -110,7 +110,12 @@ export function parseCiphertext(bytes: BytesLike, options: ParseCiphertextOption
   const nonce = takeVec(bodyReader, 'ciphertext.body.nonce');
   if (nonce.length !== 12) invalid('the AES-GCM nonce must be 12 bytes', 'ciphertext.body.nonce.length', nonce.length, bodyStart + bodyReader.offset);
   if (!chain && bodyReader.offset !== body.length) {
-    invalid(`${body.length - bodyReader.offset} unexpected bytes after the nonce inside the body`, 'ciphertext.body', body.length, bodyStart + bodyReader.offset);
+    invalid(
+      `${body.length - bodyReader.offset} unexpected bytes after the nonce inside the body`,
+      'ciphertext.body',
+      body.length,
+      bodyStart + bodyReader.offset,
+    );
   }
   const suiteOffset = reader.offset;
   const cipherSuite = takeVec(reader, 'ciphertext.cipherSuite');

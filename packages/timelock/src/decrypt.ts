@@ -21,11 +21,7 @@ import { timelockError } from './errors.js';
  *   G1 point), `TIMELOCK_DECRYPTION_FAILED` (context `stage`: `ibe` for the FO check, `aes` for the tag)
  * @example decryptWithSignature(commit, pulse.signature) // the SCALE payload
  */
-export function decryptWithSignature(
-  ciphertext: BytesLike | TimelockCiphertext,
-  signature: BytesLike,
-  options: ParseCiphertextOptions = {},
-): Uint8Array {
+export function decryptWithSignature(ciphertext: BytesLike | TimelockCiphertext, signature: BytesLike, options: ParseCiphertextOptions = {}): Uint8Array {
   const parsed =
     typeof ciphertext === 'string' || ciphertext instanceof Uint8Array
       ? parseCiphertext(ciphertext, options)

@@ -48,11 +48,6 @@ export const TIMELOCK_ERROR_CODES: readonly TimelockErrorCode[] = Object.freeze(
 ] as const);
 
 /** Builds a coded error; internal. Never put a secret in `context`. */
-export function timelockError(
-  code: TimelockErrorCode,
-  summary: string,
-  context: SubnetErrorContext = {},
-  cause?: unknown,
-): SubnetError {
+export function timelockError(code: TimelockErrorCode, summary: string, context: SubnetErrorContext = {}, cause?: unknown): SubnetError {
   return new SubnetError(code, summary, cause === undefined ? { context } : { context, cause });
 }

@@ -18,12 +18,6 @@ export { decryptWithSignature } from './decrypt.js';
 export { decodeWeightsPayload, encodeWeightsPayload } from './weights-payload.js';
 export type { AccountIdLike, DecodeWeightsPayloadOptions, WeightsPayload, WeightsPayloadInput } from './weights-payload.js';
 export { encryptWeightsCommit, MAX_COMMIT_BYTES, MAX_COMMIT_UIDS, revealWeightsCommit } from './weights-commit.js';
-export type {
-  EncryptWeightsCommitInput,
-  RevealDropReason,
-  RevealOutcome,
-  RevealWeightsCommitInput,
-  WeightsCommit,
-} from './weights-commit.js';
+export type { EncryptWeightsCommitInput, RevealDropReason, RevealOutcome, RevealWeightsCommitInput, WeightsCommit } from './weights-commit.js';
 export { DEFAULT_OVERDUE_AFTER_BLOCKS, REVEAL_SECURITY_BLOCKS, revealRoundLegacy, revealRoundStateful } from './reveal-round.js';
 export type { LegacyRevealRoundInput, RevealRoundPrediction, StatefulRevealRoundInput } from './reveal-round.js';

@@ -63,12 +63,10 @@ export function verifyPulse(pulse: PulseInput, beacon: Pick<BeaconConfig, 'publi
   const round = toRound(pulse.round, 'pulse.round');
   const publicKey = beaconPublicKeyPoint(beacon);
   const signature = toBytes(pulse.signature, 'pulse.signature', 'TIMELOCK_INVALID_INPUT');
-  const randomness =
-    pulse.randomness === undefined ? undefined : toBytes(pulse.randomness, 'pulse.randomness', 'TIMELOCK_INVALID_INPUT');
+  const randomness = pulse.randomness === undefined ? undefined : toBytes(pulse.randomness, 'pulse.randomness', 'TIMELOCK_INVALID_INPUT');
   const message = identityForRound(round);
   const expectedRandomness = sha256(signature);
-  const result = (verdict: PulseVerdict): PulseVerification =>
-    Object.freeze({ valid: verdict === 'ok', verdict, round, message, expectedRandomness });
+  const result = (verdict: PulseVerdict): PulseVerification => Object.freeze({ valid: verdict === 'ok', verdict, round, message, expectedRandomness });
 
   if (signature.length !== 48) return result('malformed_signature');
   let point;

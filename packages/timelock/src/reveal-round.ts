@@ -117,11 +117,15 @@ function checkStale(round: bigint, lastStoredRound: unknown): void {
   if (lastStoredRound === undefined) return;
   const last = toUint(lastStoredRound, 'lastStoredRound', 'TIMELOCK_INVALID_INPUT');
   if (round < last) {
-    throw timelockError('TIMELOCK_REVEAL_ROUND_STALE', `reveal round ${round} is below Drand.LastStoredRound ${last}; the chain would reject it (InvalidRevealRound)`, {
-      path: 'round',
-      value: round,
-      lastStoredRound: last,
-    });
+    throw timelockError(
+      'TIMELOCK_REVEAL_ROUND_STALE',
+      `reveal round ${round} is below Drand.LastStoredRound ${last}; the chain would reject it (InvalidRevealRound)`,
+      {
+        path: 'round',
+        value: round,
+        lastStoredRound: last,
+      },
+    );
   }
 }
 
@@ -206,9 +210,7 @@ export function revealRoundStateful(input: StatefulRevealRoundInput): RevealRoun
   const tempo = BigInt(toSmallUint(input.tempo, 'tempo', 'TIMELOCK_INVALID_INPUT', 0, 0xffff));
   const revealPeriod = toUint(input.revealPeriod, 'revealPeriod', 'TIMELOCK_INVALID_INPUT', 0n, MAX_SIMULATED_EPOCHS);
   const overdue =
-    input.overdueAfterBlocks === undefined
-      ? DEFAULT_OVERDUE_AFTER_BLOCKS
-      : toUint(input.overdueAfterBlocks, 'overdueAfterBlocks', 'TIMELOCK_INVALID_INPUT');
+    input.overdueAfterBlocks === undefined ? DEFAULT_OVERDUE_AFTER_BLOCKS : toUint(input.overdueAfterBlocks, 'overdueAfterBlocks', 'TIMELOCK_INVALID_INPUT');
   const c = common(input);
   if (tempo === 0n) {
     throw timelockError('TIMELOCK_NO_REVEAL_EPOCH', 'tempo is 0: the subnet never runs an epoch, so a timelocked commit is never revealed', {

@@ -150,9 +150,7 @@ export function revealWeightsCommit(input: RevealWeightsCommitInput): RevealOutc
   let ciphertext: TimelockCiphertext;
   try {
     ciphertext =
-      typeof input.commit === 'string' || input.commit instanceof Uint8Array
-        ? parseCiphertext(input.commit, { chainCompatible: true })
-        : input.commit;
+      typeof input.commit === 'string' || input.commit instanceof Uint8Array ? parseCiphertext(input.commit, { chainCompatible: true }) : input.commit;
   } catch (error) {
     return dropped('invalid_ciphertext', errorText(error));
   }

@@ -101,11 +101,16 @@ export function encodeWeightsPayload(input: WeightsPayloadInput): Uint8Array {
 
 function decodeError(error: unknown, bytes: Uint8Array): never {
   if (error instanceof ScaleDecodeError) {
-    throw timelockError('TIMELOCK_INVALID_PAYLOAD', `cannot decode WeightsTlockPayload: ${error.message}`, {
-      path: error.path,
-      value: bytes.length,
-      offset: error.offset,
-    }, error);
+    throw timelockError(
+      'TIMELOCK_INVALID_PAYLOAD',
+      `cannot decode WeightsTlockPayload: ${error.message}`,
+      {
+        path: error.path,
+        value: bytes.length,
+        offset: error.offset,
+      },
+      error,
+    );
   }
   throw error;
 }

@@ -27,7 +27,14 @@ function hexBytes(text: string): Buffer {
 export function decryptAnsibleVault(data: Uint8Array, password: string): Uint8Array {
   const lines = new TextDecoder().decode(data).split(/\r?\n/);
   if (lines[0]?.trim() !== HEADER) invalid(`an ansible-vault keyfile starts with the line ${HEADER}`);
-  const inner = hexBytes(lines.slice(1).map((l) => l.trim()).join('')).toString('latin1').split('\n');
+  const inner = hexBytes(
+    lines
+      .slice(1)
+      .map((l) => l.trim())
+      .join(''),
+  )
+    .toString('latin1')
+    .split('\n');
   if (inner.length !== 3) invalid('an ansible-vault body holds salt, hmac and ciphertext');
   const [salt, mac, ciphertext] = inner.map((part) => hexBytes(part.trim())) as [Buffer, Buffer, Buffer];
   const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, 10_000, 80, 'sha256');
@@ -38,6 +45,7 @@ export function decryptAnsibleVault(data: Uint8Array, password: string): Uint8Ar
   const decipher = createDecipheriv('aes-256-ctr', keys.subarray(0, 32), keys.subarray(64, 80));
   const padded = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   const pad = padded.at(-1) ?? 0;
-  if (pad < 1 || pad > 16 || pad > padded.length || !padded.subarray(padded.length - pad).every((b) => b === pad)) invalid('the ansible-vault plaintext has no valid PKCS#7 padding');
+  if (pad < 1 || pad > 16 || pad > padded.length || !padded.subarray(padded.length - pad).every((b) => b === pad))
+    invalid('the ansible-vault plaintext has no valid PKCS#7 padding');
   return new Uint8Array(padded.subarray(0, padded.length - pad));
 }

@@ -82,7 +82,8 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   const ss58 = fields.get('ss58Address');
   let parsed: ParsedKeyfile;
   if (phrase !== undefined) {
-    if (!mnemonicValidate(phrase)) invalid(`secretPhrase is not a valid BIP39 mnemonic (${phrase.split(/\s+/).length} words; its content is not shown)`, 'keyfile.secretPhrase');
+    if (!mnemonicValidate(phrase))
+      invalid(`secretPhrase is not a valid BIP39 mnemonic (${phrase.split(/\s+/).length} words; its content is not shown)`, 'keyfile.secretPhrase');
     parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(phrase)).secretKey);
   } else if (seed !== undefined) {
     const bytes32 = hexField(seed, 'secretSeed');
@@ -103,7 +104,10 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
     invalid('the keyfile has no secretPhrase, secretSeed, privateKey or ss58Address');
   }
   if (ss58 !== undefined && !sameKey(ss58, parsed.publicKey)) {
-    throw walletError(WALLET_ERROR_CODES.keyMismatch, `the keyfile secret (${parsed.source}) derives ${parsed.address}, but its ss58Address is ${ss58}`, { path: 'keyfile.ss58Address', value: ss58 });
+    throw walletError(WALLET_ERROR_CODES.keyMismatch, `the keyfile secret (${parsed.source}) derives ${parsed.address}, but its ss58Address is ${ss58}`, {
+      path: 'keyfile.ss58Address',
+      value: ss58,
+    });
   }
   return Object.freeze(parsed);
 }

@@ -42,11 +42,18 @@ export interface WalletHotkey {
  */
 export async function loadWalletHotkey(options: LoadWalletOptions = {}): Promise<WalletHotkey> {
   await cryptoWaitReady();
-  const location: WalletLocation = { name: options.name ?? WALLET_DEFAULTS.name, hotkey: options.hotkey ?? WALLET_DEFAULTS.hotkey, path: options.path ?? WALLET_DEFAULTS.path };
+  const location: WalletLocation = {
+    name: options.name ?? WALLET_DEFAULTS.name,
+    hotkey: options.hotkey ?? WALLET_DEFAULTS.hotkey,
+    path: options.path ?? WALLET_DEFAULTS.path,
+  };
   const path = walletFiles(location, options.home).hotkey;
   const key = await readKeyfile(path, options);
   if (key.pair === undefined) {
-    throw walletError(WALLET_ERROR_CODES.publicOnly, `the hotkey file holds only a public key (${key.address}); it cannot sign`, { path: 'keyfile', value: path });
+    throw walletError(WALLET_ERROR_CODES.publicOnly, `the hotkey file holds only a public key (${key.address}); it cannot sign`, {
+      path: 'keyfile',
+      value: path,
+    });
   }
   return Object.freeze({ address: key.address, publicKey: key.publicKey, path, source: key.source, encryption: key.encryption, pair: key.pair });
 }

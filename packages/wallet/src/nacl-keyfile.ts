@@ -19,7 +19,15 @@ const TAG_BYTES = 16;
  * @example const key = await naclKeyFromPassword('secret')
  */
 export async function naclKeyFromPassword(password: string): Promise<Uint8Array> {
-  return argon2i({ password: new TextEncoder().encode(password), salt: NACL_SALT, iterations: 8, memorySize: 524_288, parallelism: 1, hashLength: 32, outputType: 'binary' });
+  return argon2i({
+    password: new TextEncoder().encode(password),
+    salt: NACL_SALT,
+    iterations: 8,
+    memorySize: 524_288,
+    parallelism: 1,
+    hashLength: 32,
+    outputType: 'binary',
+  });
 }
 
 /**
@@ -34,7 +42,10 @@ export async function naclKeyFromPassword(password: string): Promise<Uint8Array>
  */
 export async function decryptNaclKeyfile(data: Uint8Array, password: string): Promise<Uint8Array> {
   if (data.length < MAGIC.length + NONCE_BYTES + TAG_BYTES || new TextDecoder().decode(data.subarray(0, MAGIC.length)) !== MAGIC) {
-    throw walletError(WALLET_ERROR_CODES.invalidKeyfile, 'a $NACL keyfile is "$NACL", a 24-byte nonce, a 16-byte tag and the ciphertext', { path: 'keyfile', value: `${data.length} bytes` });
+    throw walletError(WALLET_ERROR_CODES.invalidKeyfile, 'a $NACL keyfile is "$NACL", a 24-byte nonce, a 16-byte tag and the ciphertext', {
+      path: 'keyfile',
+      value: `${data.length} bytes`,
+    });
   }
   const nonce = data.subarray(MAGIC.length, MAGIC.length + NONCE_BYTES);
   const sealed = data.subarray(MAGIC.length + NONCE_BYTES);

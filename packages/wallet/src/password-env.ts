@@ -50,6 +50,11 @@ export function decodePasswordEnv(value: string, variable: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(xorWithName(Buffer.from(trimmed, 'base64'), variable));
   } catch (cause) {
-    throw walletError(WALLET_ERROR_CODES.invalidPasswordEnv, `${variable} does not decode to a UTF-8 password (was it encoded for another keyfile path?)`, { variable }, cause);
+    throw walletError(
+      WALLET_ERROR_CODES.invalidPasswordEnv,
+      `${variable} does not decode to a UTF-8 password (was it encoded for another keyfile path?)`,
+      { variable },
+      cause,
+    );
   }
 }

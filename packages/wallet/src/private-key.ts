@@ -31,10 +31,15 @@ function bigintToLe32(n: bigint): Uint8Array {
  * @example const secretKey = btwalletPrivateKeyToPolkadot(hexToU8a(file.privateKey))
  */
 export function btwalletPrivateKeyToPolkadot(privateKey: Uint8Array): Uint8Array {
-  if (privateKey.length !== 64) throw walletError(WALLET_ERROR_CODES.invalidKeyfile, 'a privateKey is 64 bytes', { path: 'keyfile.privateKey', value: `${privateKey.length} bytes` });
+  if (privateKey.length !== 64)
+    throw walletError(WALLET_ERROR_CODES.invalidKeyfile, 'a privateKey is 64 bytes', { path: 'keyfile.privateKey', value: `${privateKey.length} bytes` });
   const scalar = leToBigint(privateKey.subarray(0, 32));
   if (scalar >= GROUP_ORDER) {
-    throw walletError(WALLET_ERROR_CODES.invalidKeyfile, 'the privateKey scalar is not canonical (s >= group order), as btwallet would refuse too (is it an @polkadot-form secret?)', { path: 'keyfile.privateKey' });
+    throw walletError(
+      WALLET_ERROR_CODES.invalidKeyfile,
+      'the privateKey scalar is not canonical (s >= group order), as btwallet would refuse too (is it an @polkadot-form secret?)',
+      { path: 'keyfile.privateKey' },
+    );
   }
   const out = new Uint8Array(64);
   out.set(bigintToLe32(scalar * 8n), 0);

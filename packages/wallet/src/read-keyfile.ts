@@ -36,7 +36,11 @@ function insecure(mode: number): boolean {
 function requirePrivateMode(path: string, mode: number): void {
   if (!insecure(mode)) return;
   const octal = (mode & 0o777).toString(8);
-  throw walletError(WALLET_ERROR_CODES.insecureFileMode, `the keyfile is readable or writable by group or others (mode ${octal}); run chmod 600 on it`, { path: 'keyfile', value: path, mode: octal });
+  throw walletError(WALLET_ERROR_CODES.insecureFileMode, `the keyfile is readable or writable by group or others (mode ${octal}); run chmod 600 on it`, {
+    path: 'keyfile',
+    value: path,
+    mode: octal,
+  });
 }
 
 async function passwordFromFile(file: string): Promise<string> {
@@ -45,7 +49,10 @@ async function passwordFromFile(file: string): Promise<string> {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const code = (cause as { code?: unknown }).code;
-    throw walletError(WALLET_ERROR_CODES.passwordFileUnreadable, `cannot read the password file (${typeof code === 'string' ? code : 'error'})`, { path: 'wallet.password_file', value: file });
+    throw walletError(WALLET_ERROR_CODES.passwordFileUnreadable, `cannot read the password file (${typeof code === 'string' ? code : 'error'})`, {
+      path: 'wallet.password_file',
+      value: file,
+    });
   }
   return text.replace(/\r?\n$/, '');
 }
@@ -57,11 +64,15 @@ async function passwordFor(path: string, sources: PasswordSources): Promise<stri
   if (fromEnv !== undefined) return decodePasswordEnv(fromEnv, variable);
   const prompt = sources.prompt === undefined ? ttyPasswordPrompt() : sources.prompt;
   if (prompt !== null && prompt !== undefined) return prompt(`Enter the password of ${path}: `);
-  throw walletError(WALLET_ERROR_CODES.passwordUnavailable, `the keyfile is encrypted and no password source is available: set wallet.password_file, export ${variable}, or run on a terminal`, {
-    path: 'keyfile',
-    value: path,
-    variable,
-  });
+  throw walletError(
+    WALLET_ERROR_CODES.passwordUnavailable,
+    `the keyfile is encrypted and no password source is available: set wallet.password_file, export ${variable}, or run on a terminal`,
+    {
+      path: 'keyfile',
+      value: path,
+      variable,
+    },
+  );
 }
 
 /**
@@ -86,7 +97,10 @@ export async function readKeyfile(path: string, sources: PasswordSources = {}): 
     data = new Uint8Array(await readFile(path));
   } catch (cause) {
     const code = (cause as { code?: unknown }).code;
-    throw walletError(WALLET_ERROR_CODES.keyfileNotFound, `cannot read the keyfile (${typeof code === 'string' ? code : 'error'})`, { path: 'keyfile', value: path });
+    throw walletError(WALLET_ERROR_CODES.keyfileNotFound, `cannot read the keyfile (${typeof code === 'string' ? code : 'error'})`, {
+      path: 'keyfile',
+      value: path,
+    });
   }
   const head = new TextDecoder().decode(data.subarray(0, 14));
   let encryption: KeyfileEncryption = 'none';
@@ -97,7 +111,11 @@ export async function readKeyfile(path: string, sources: PasswordSources = {}): 
     encryption = head.startsWith('$NACL') ? 'nacl' : 'ansible-vault';
     plain = encryption === 'nacl' ? await decryptNaclKeyfile(data, password) : decryptAnsibleVault(data, password);
   } else if (head.startsWith('gAAAAA')) {
-    throw walletError(WALLET_ERROR_CODES.unsupportedEncryption, 'the keyfile uses the legacy Fernet encryption, which btwallet 4 cannot decrypt either; regenerate the key with btcli', { path: 'keyfile', value: path });
+    throw walletError(
+      WALLET_ERROR_CODES.unsupportedEncryption,
+      'the keyfile uses the legacy Fernet encryption, which btwallet 4 cannot decrypt either; regenerate the key with btcli',
+      { path: 'keyfile', value: path },
+    );
   }
   const parsed = parseKeyfileJson(plain);
   if (parsed.pair !== undefined) requirePrivateMode(path, mode);

@@ -52,7 +52,10 @@ function segment(value: string, field: string): string {
  * @throws SubnetError `WALLET_INVALID_NAME` when a name is not a single path segment
  * @example walletFiles({ name: 'miner', hotkey: 'default', path: '~/.bittensor/wallets' }).hotkey
  */
-export function walletFiles(location: WalletLocation, home?: string): { readonly hotkey: string; readonly hotkeyPub: string; readonly coldkey: string; readonly coldkeyPub: string } {
+export function walletFiles(
+  location: WalletLocation,
+  home?: string,
+): { readonly hotkey: string; readonly hotkeyPub: string; readonly coldkey: string; readonly coldkeyPub: string } {
   const name = segment(location.name, 'wallet.name');
   const hotkey = segment(location.hotkey, 'wallet.hotkey');
   const root = joinLikeRust(expandHome(location.path, home), name);

@@ -66,7 +66,9 @@ describe('verify a directory', () => {
       const report = await verifyBundles([dir], { verify, jobs });
       const seconds = (performance.now() - started) / 1000;
       if (report.summary.ok !== files) throw new Error(`expected ${files} ok bundles, got ${report.summary.ok}`);
-      console.log(`verified ${files} bundles of 256 miners with ${jobs} worker process(es) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; target ${files >= 1000 ? 'met' : 'n/a'}: ${seconds < (60 * files) / 1000 ? 'yes' : 'no'})`);
+      console.log(
+        `verified ${files} bundles of 256 miners with ${jobs} worker process(es) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; target ${files >= 1000 ? 'met' : 'n/a'}: ${seconds < (60 * files) / 1000 ? 'yes' : 'no'})`,
+      );
     },
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
   );

@@ -68,7 +68,10 @@ describe('auditBundle (SPEC E: the auditor recomputes everything and gets identi
         const mutated = changed(leaf.value);
         setAt(doc.bundle, leaf.segments, mutated);
         const { audit } = auditBundle(resign(doc, k.validator), 'p.json', verify);
-        const path = `bundle.${leaf.segments.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[')}`;
+        const path = `bundle.${leaf.segments
+          .map((s) => (typeof s === 'number' ? `[${s}]` : s))
+          .join('.')
+          .replace(/\.\[/g, '[')}`;
         expect(audit.checks).toMatchObject({ digest: true, signature: true, recompute: false });
         expect(audit.mismatches.length).toBeGreaterThan(0);
         const key = leaf.segments[leaf.segments.length - 1];
@@ -223,7 +226,9 @@ describe('auditBundle: tasks, groups and reputations are recomputed (SPEC B, doc
   });
 
   it('a claimed role or reputation that the draw does not give is reported with the task and the miner', () => {
-    const doc = sssaBundle() as unknown as { bundle: { result: { tasks: { members: { hotkey: string; role: string }[] }[]; reputations: { hotkey: string; reputation: number }[] } } };
+    const doc = sssaBundle() as unknown as {
+      bundle: { result: { tasks: { members: { hotkey: string; role: string }[] }[]; reputations: { hotkey: string; reputation: number }[] } };
+    };
     const member = doc.bundle.result.tasks[0]!.members[0]!;
     member.role = member.role === 'primary' ? 'auditor' : 'primary';
     const entry = doc.bundle.result.reputations[0]!;

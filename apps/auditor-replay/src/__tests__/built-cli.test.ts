@@ -49,13 +49,17 @@ describe('the built auditor-replay binary', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('1 bundle(s): 1 ok');
     expect(parallel.code).toBe(1);
-    const report = JSON.parse(parallel.stdout) as { bundles: { status: string; checks: { digest: boolean; recompute: boolean }; mismatches: { stage: string }[] }[] };
+    const report = JSON.parse(parallel.stdout) as {
+      bundles: { status: string; checks: { digest: boolean; recompute: boolean }; mismatches: { stage: string }[] }[];
+    };
     expect(report.bundles.map((b) => b.status)).toEqual(['ok', 'mismatch']);
     expect(report.bundles[1]?.checks).toMatchObject({ digest: false, recompute: false });
     expect(report.bundles[1]?.mismatches.some((m) => m.stage === 'challenges[term].details.pass_rates')).toBe(true);
     // The two worker processes (dist/verify-worker.js) give the same report, in the same order, as this process alone.
     let single = '';
-    expect(await runCli(['verify', good, bad, '--json'], { stdout: { write: (s: string) => (single += s) }, stderr: { isTTY: false, write: () => true } })).toBe(1);
+    expect(
+      await runCli(['verify', good, bad, '--json'], { stdout: { write: (s: string) => (single += s) }, stderr: { isTTY: false, write: () => true } }),
+    ).toBe(1);
     expect(JSON.parse(parallel.stdout)).toEqual(JSON.parse(single));
   });
 });

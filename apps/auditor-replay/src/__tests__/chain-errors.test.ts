@@ -30,12 +30,20 @@ beforeAll(async () => {
   const k = await keys();
   // A node that keeps the state of its last 8 blocks only, like a pruned (non-archive) Subtensor node.
   devnet = await startDevnet({ neurons: 6, validators: 2, weightsSetRateLimit: 0n, tempo: 1000, stateHistory: 8 });
-  api = await ApiPromise.create({ provider: new WsProvider(devnet.url, 100), noInitWarn: true, throwOnConnect: true, signedExtensions: DEVNET_SIGNED_EXTENSIONS });
+  api = await ApiPromise.create({
+    provider: new WsProvider(devnet.url, 100),
+    noInitWarn: true,
+    throwOnConnect: true,
+    signedExtensions: DEVNET_SIGNED_EXTENSIONS,
+  });
   dir = await mkdtemp(join(tmpdir(), 'auditor-chain-errors-'));
   const accounts = devnet.accounts;
   const validator = accounts[1]!.hotkey;
   const miners = accounts.slice(2).map((a) => a.hotkeyAddress);
-  const base = epochInput({ ...k, validator }, { miners: miners.length, epoch: 3, minerHotkeys: miners, metagraph: accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })) });
+  const base = epochInput(
+    { ...k, validator },
+    { miners: miners.length, epoch: 3, minerHotkeys: miners, metagraph: accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })) },
+  );
   const honest = buildBundle({ ...base, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } });
   const tx = api.tx.subtensorModule!.setWeights!(1, [...honest.result.u16.uids], [...honest.result.u16.weights], 0);
   const inBlock = new Promise<void>((resolve, reject) => {
@@ -48,7 +56,11 @@ beforeAll(async () => {
   submittedBlock = (await devnet.produceBlock())!.number;
   await inBlock;
   file = async (name, block) => {
-    const bundle = buildBundle({ ...base, result: honest.result, submission: { status: 'submitted', block, extrinsic_hash: tx.hash.toHex(), call: 'set_weights', error: null } });
+    const bundle = buildBundle({
+      ...base,
+      result: honest.result,
+      submission: { status: 'submitted', block, extrinsic_hash: tx.hash.toHex(), call: 'set_weights', error: null },
+    });
     const path = join(dir, name);
     await writeFile(path, JSON.stringify(signBundle(bundle, validator)));
     return path;

@@ -21,13 +21,59 @@ const audit = (weights: [number, number][], netuid = 1): BundleAudit => ({
 describe('compareChainWeights: the chain stores max-upscaled values', () => {
   it('a sum-mode vector matches the chain when the chain holds its max-upscaled form', () => {
     // [1, 2] -> max 2 <= 32768: round(1·65535/2) = 32768 (half away from zero), 65535.
-    expect(compareChainWeights(audit([[3, 1], [4, 2]]), 1, { block: '120', validatorUid: 0, pairs: [[3, 32768], [4, 65535]] })).toEqual([]);
+    expect(
+      compareChainWeights(
+        audit([
+          [3, 1],
+          [4, 2],
+        ]),
+        1,
+        {
+          block: '120',
+          validatorUid: 0,
+          pairs: [
+            [3, 32768],
+            [4, 65535],
+          ],
+        },
+      ),
+    ).toEqual([]);
     // [21845, 43690]: max > 32768, ratio = 65535/43690 = 1.5 exactly; 21845·1.5 = 32767.5 rounds half away to 32768.
-    expect(compareChainWeights(audit([[1, 21845], [2, 43690]]), 1, { block: '120', validatorUid: 0, pairs: [[1, 32768], [2, 65535]] })).toEqual([]);
+    expect(
+      compareChainWeights(
+        audit([
+          [1, 21845],
+          [2, 43690],
+        ]),
+        1,
+        {
+          block: '120',
+          validatorUid: 0,
+          pairs: [
+            [1, 32768],
+            [2, 65535],
+          ],
+        },
+      ),
+    ).toEqual([]);
   });
 
   it('the raw (not upscaled) vector on chain is a mismatch per uid, naming expected and on-chain values', () => {
-    const found = compareChainWeights(audit([[3, 1], [4, 2]]), 1, { block: '120', validatorUid: 0, pairs: [[3, 1], [4, 2]] });
+    const found = compareChainWeights(
+      audit([
+        [3, 1],
+        [4, 2],
+      ]),
+      1,
+      {
+        block: '120',
+        validatorUid: 0,
+        pairs: [
+          [3, 1],
+          [4, 2],
+        ],
+      },
+    );
     expect(found.map((m) => [m.stage, m.miner?.uid, m.expected, m.claimed])).toEqual([
       ['chain.weights', 3, 32768, 1],
       ['chain.weights', 4, 65535, 2],
@@ -35,14 +81,34 @@ describe('compareChainWeights: the chain stores max-upscaled values', () => {
   });
 
   it('a uid absent on one side counts as 0; zero entries are equal to absent ones', () => {
-    expect(compareChainWeights(audit([[3, 0], [4, 5]]), 1, { block: '1', validatorUid: 0, pairs: [[4, 65535]] })).toEqual([]);
-    const found = compareChainWeights(audit([[4, 5]]), 1, { block: '1', validatorUid: 0, pairs: [[4, 65535], [7, 10]] });
+    expect(
+      compareChainWeights(
+        audit([
+          [3, 0],
+          [4, 5],
+        ]),
+        1,
+        { block: '1', validatorUid: 0, pairs: [[4, 65535]] },
+      ),
+    ).toEqual([]);
+    const found = compareChainWeights(audit([[4, 5]]), 1, {
+      block: '1',
+      validatorUid: 0,
+      pairs: [
+        [4, 65535],
+        [7, 10],
+      ],
+    });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ miner: { uid: 7 }, expected: 0, claimed: 10 });
   });
 
   it('a validator without a uid, or a bundle of another subnet, is a chain mismatch', () => {
     expect(compareChainWeights(audit([[4, 5]]), 1, { block: '1', validatorUid: null, pairs: [] })[0]?.stage).toBe('chain.validator');
-    expect(compareChainWeights(audit([[4, 5]], 2), 1, { block: '1', validatorUid: 0, pairs: [[4, 65535]] })[0]).toMatchObject({ stage: 'chain.netuid', expected: 1, claimed: 2 });
+    expect(compareChainWeights(audit([[4, 5]], 2), 1, { block: '1', validatorUid: 0, pairs: [[4, 65535]] })[0]).toMatchObject({
+      stage: 'chain.netuid',
+      expected: 1,
+      claimed: 2,
+    });
   });
 });

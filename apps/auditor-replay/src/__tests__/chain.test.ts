@@ -52,7 +52,11 @@ async function setWeights(uids: readonly number[], weights: readonly number[]): 
 }
 
 async function bundleFile(name: string, submitted: { block: number; hash: string }): Promise<string> {
-  const bundle = buildBundle({ ...base, result: honest.result, submission: { status: 'submitted', block: String(submitted.block), extrinsic_hash: submitted.hash, call: 'set_weights', error: null } });
+  const bundle = buildBundle({
+    ...base,
+    result: honest.result,
+    submission: { status: 'submitted', block: String(submitted.block), extrinsic_hash: submitted.hash, call: 'set_weights', error: null },
+  });
   const file = join(dir, name);
   await writeFile(file, JSON.stringify(signBundle(bundle, validator)));
   return file;
@@ -61,17 +65,25 @@ async function bundleFile(name: string, submitted: { block: number; hash: string
 beforeAll(async () => {
   k = await keys();
   devnet = await startDevnet({ neurons: 8, validators: 2, weightsSetRateLimit: 0n, tempo: 1000 });
-  api = await ApiPromise.create({ provider: new WsProvider(devnet.url, 100), noInitWarn: true, throwOnConnect: true, signedExtensions: DEVNET_SIGNED_EXTENSIONS });
+  api = await ApiPromise.create({
+    provider: new WsProvider(devnet.url, 100),
+    noInitWarn: true,
+    throwOnConnect: true,
+    signedExtensions: DEVNET_SIGNED_EXTENSIONS,
+  });
   dir = await mkdtemp(join(tmpdir(), 'auditor-chain-'));
   const accounts = devnet.accounts;
   validator = accounts[1]!.hotkey;
   const miners = accounts.slice(2).map((a) => a.hotkeyAddress);
-  base = epochInput({ ...k, validator }, {
-    miners: miners.length,
-    epoch: 4,
-    minerHotkeys: miners,
-    metagraph: accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })),
-  });
+  base = epochInput(
+    { ...k, validator },
+    {
+      miners: miners.length,
+      epoch: 4,
+      minerHotkeys: miners,
+      metagraph: accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })),
+    },
+  );
   honest = buildBundle({ ...base, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } });
 }, 60_000);
 
@@ -122,7 +134,10 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
   it('an unreachable chain endpoint is a clear error, exit 2', async () => {
     const t = io();
     let err = '';
-    const code = await runCli(['verify', join(dir, 'dry.json'), '--chain', 'ws://127.0.0.1:9', '--netuid', '1', '--chain-timeout', '1500'], { ...t, stderr: { isTTY: false, write: (s: string) => (err += s) } });
+    const code = await runCli(['verify', join(dir, 'dry.json'), '--chain', 'ws://127.0.0.1:9', '--netuid', '1', '--chain-timeout', '1500'], {
+      ...t,
+      stderr: { isTTY: false, write: (s: string) => (err += s) },
+    });
     expect(code).toBe(2);
     expect(err).toContain('AUDITOR_CHAIN_FAILED');
     expect(err).toContain('ws://127.0.0.1:9');

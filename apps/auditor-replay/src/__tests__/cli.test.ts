@@ -47,7 +47,10 @@ describe('auditor-replay verify', () => {
   it('a directory of honest bundles: exit 0, a summary row per bundle in epoch order, plain progress lines on a non-TTY stderr', async () => {
     const t = io(false);
     expect(await runCli(['verify', goodDir], t)).toBe(0);
-    const rows = t.out().split('\n').filter((l) => /^\d+\s+ok/.test(l));
+    const rows = t
+      .out()
+      .split('\n')
+      .filter((l) => /^\d+\s+ok/.test(l));
     expect(rows.map((r) => r.split(/\s+/)[0])).toEqual(['1', '2', '10']);
     expect(t.out()).toContain('3 bundle(s): 3 ok, 0 with mismatches (0 value(s)), 0 invalid, 0 equivocation(s); exit 0');
     expect(t.err().split('\n').filter(Boolean)).toEqual([
@@ -143,12 +146,18 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(text);
     });
-    await new Promise<void>((resolve) => { server.listen(0, '127.0.0.1', resolve); });
+    await new Promise<void>((resolve) => {
+      server.listen(0, '127.0.0.1', resolve);
+    });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => { server.close(() => { resolve(); }); });
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
   });
 
   it('downloads every epoch as served (retrying a 503), then the download verifies clean', async () => {
@@ -165,7 +174,10 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
 
   it('a missing epoch (404) and a silent server (timeout, retried) are reported clearly; exit 1', async () => {
     const t = io(false);
-    const code = await runCli(['fetch', '--validator', base, '--from', '6', '--to', '7', '--out', join(dir, 'partial'), '--timeout', '150', '--retries', '1'], t);
+    const code = await runCli(
+      ['fetch', '--validator', base, '--from', '6', '--to', '7', '--out', join(dir, 'partial'), '--timeout', '150', '--retries', '1'],
+      t,
+    );
     expect(code).toBe(1);
     expect(t.out()).toContain(`epoch 6: not_found: GET ${base}/v1/epochs/6/bundle: 404 (no bundle for epoch 6)`);
     expect(t.out()).toContain(`epoch 7: failed: GET ${base}/v1/epochs/7/bundle: no answer within 150 ms (after 2 attempts)`);
@@ -174,11 +186,22 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
 
   it('an unreachable validator fails with the network error, and bad options exit 2', async () => {
     const closed = createServer();
-    await new Promise<void>((resolve) => { closed.listen(0, '127.0.0.1', resolve); });
+    await new Promise<void>((resolve) => {
+      closed.listen(0, '127.0.0.1', resolve);
+    });
     const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => { closed.close(() => { resolve(); }); });
+    await new Promise<void>((resolve) => {
+      closed.close(() => {
+        resolve();
+      });
+    });
     const t = io(false);
-    expect(await runCli(['fetch', '--validator', `http://127.0.0.1:${port}`, '--from', '1', '--to', '1', '--out', join(dir, 'none'), '--retries', '0', '--quiet'], t)).toBe(1);
+    expect(
+      await runCli(
+        ['fetch', '--validator', `http://127.0.0.1:${port}`, '--from', '1', '--to', '1', '--out', join(dir, 'none'), '--retries', '0', '--quiet'],
+        t,
+      ),
+    ).toBe(1);
     expect(t.out()).toContain(`epoch 1: failed: GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempts)`);
     expect(t.err()).toBe('');
     expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], io())).toBe(2);

@@ -106,7 +106,9 @@ export function epochInput(k: Keys, options: EpochOptions) {
       term_results: termResults,
       peer_scores: peerScores,
       bounty_records: bountyRecords,
-      decay_states: [{ challenge_id: 'term', state: { top_score: 0.9, top_epoch: Math.max(0, options.epoch - 12), top_hotkey: miners[0] ?? k.validator.address } }],
+      decay_states: [
+        { challenge_id: 'term', state: { top_score: 0.9, top_epoch: Math.max(0, options.epoch - 12), top_hotkey: miners[0] ?? k.validator.address } },
+      ],
     },
     stakes: [
       { validator_hotkey: k.validator.address, stake: '4000000000000' },

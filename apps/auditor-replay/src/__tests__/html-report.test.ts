@@ -20,7 +20,15 @@ const audit = (epoch: number, weights: [number, number][], source = `epoch-${epo
 
 describe('renderHtmlReport', () => {
   it('charts one line per miner across the epochs, y = u16 / 65535 (missing epoch = 0), first epoch left of the last', () => {
-    const html = renderHtmlReport(buildReport([audit(1, [[1, 65535]]), audit(3, [[1, 0], [2, 65535]])]));
+    const html = renderHtmlReport(
+      buildReport([
+        audit(1, [[1, 65535]]),
+        audit(3, [
+          [1, 0],
+          [2, 65535],
+        ]),
+      ]),
+    );
     const lines = [...html.matchAll(/<polyline [^>]*points="([^"]+)"/g)].map((m) => m[1]!.split(' ').map((p) => p.split(',').map(Number) as [number, number]));
     expect(lines).toHaveLength(2);
     const [h1, h2] = lines as [[number, number][], [number, number][]];
@@ -41,7 +49,16 @@ describe('renderHtmlReport', () => {
   });
 
   it('escapes every value (a file name cannot inject markup)', () => {
-    const html = renderHtmlReport(buildReport([{ ...audit(1, []), status: 'mismatch', source: '<script>x</script>.json', mismatches: [{ epoch: 1, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: '<b>', claimed: '"' }] }]));
+    const html = renderHtmlReport(
+      buildReport([
+        {
+          ...audit(1, []),
+          status: 'mismatch',
+          source: '<script>x</script>.json',
+          mismatches: [{ epoch: 1, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: '<b>', claimed: '"' }],
+        },
+      ]),
+    );
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;x&lt;/script&gt;.json');
     expect(html).toContain('expected &quot;&lt;b&gt;&quot;');
@@ -64,6 +81,11 @@ describe('progress and ordering', () => {
   });
 
   it('file names order numbers as numbers', () => {
-    expect(['epoch-10.json', 'epoch-2.json', 'epoch-1.json', 'a.json'].sort(compareFileNames)).toEqual(['a.json', 'epoch-1.json', 'epoch-2.json', 'epoch-10.json']);
+    expect(['epoch-10.json', 'epoch-2.json', 'epoch-1.json', 'a.json'].sort(compareFileNames)).toEqual([
+      'a.json',
+      'epoch-1.json',
+      'epoch-2.json',
+      'epoch-10.json',
+    ]);
   });
 });

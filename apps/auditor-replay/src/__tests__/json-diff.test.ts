@@ -25,8 +25,15 @@ describe('diffJson: exact comparison by canonical JSON (SPEC 0)', () => {
   });
 
   it('lists keyed by hotkey are matched by hotkey: one missing miner does not shift the others', () => {
-    const expected = [{ hotkey: 'A', w: 1 }, { hotkey: 'B', w: 2 }, { hotkey: 'C', w: 3 }];
-    const claimed = [{ hotkey: 'A', w: 1 }, { hotkey: 'C', w: 4 }];
+    const expected = [
+      { hotkey: 'A', w: 1 },
+      { hotkey: 'B', w: 2 },
+      { hotkey: 'C', w: 3 },
+    ];
+    const claimed = [
+      { hotkey: 'A', w: 1 },
+      { hotkey: 'C', w: 4 },
+    ];
     expect(diffJson(expected, claimed, ['m'])).toEqual([
       { path: 'm[1].w', segments: ['m', 1, 'w'], kind: 'value', expected: 3, claimed: 4 },
       { path: 'm[1]', segments: ['m', 1], kind: 'missing', expected: { hotkey: 'B', w: 2 } },
@@ -51,7 +58,10 @@ describe('diffJson: exact comparison by canonical JSON (SPEC 0)', () => {
 });
 
 describe('locateDifference: stage, miner and field of a difference', () => {
-  const metagraph = new Map([['HK1', 3], ['HK2', 4]]);
+  const metagraph = new Map([
+    ['HK1', 3],
+    ['HK2', 4],
+  ]);
   const doc = {
     result: {
       challenges: [{ id: 'term', details: { pass_rates: [{ miner_hotkey: 'HK2', pass_rate: 0.5, explanation: { failed: [{ reason: 'x' }] } }] } }],
@@ -69,7 +79,11 @@ describe('locateDifference: stage, miner and field of a difference', () => {
   });
 
   it('a u16 weight: the miner is the uid at the same index of the uids list', () => {
-    expect(locateDifference(['result', 'u16', 'weights', 1], doc, doc, metagraph)).toEqual({ stage: 'u16.weights', miner: { hotkey: 'HK2', uid: 4 }, field: '' });
+    expect(locateDifference(['result', 'u16', 'weights', 1], doc, doc, metagraph)).toEqual({
+      stage: 'u16.weights',
+      miner: { hotkey: 'HK2', uid: 4 },
+      field: '',
+    });
   });
 
   it('a per-uid entry names the miner by uid; a value of no miner has the last key as field', () => {

@@ -63,7 +63,9 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
       perBundle: Array.from(document.querySelectorAll('section.bundle .mismatch-count')).map((td) => Number(td.textContent)),
       items: Array.from(document.querySelectorAll('section.bundle')).map((s) => s.querySelectorAll('ul.mm li').length),
       checks: Array.from(document.querySelectorAll('section.bundle table.checks tbody td')).map((td) => td.textContent),
-      firstAfterChecks: Array.from(document.querySelectorAll('section.bundle')).map((s) => s.querySelector('table.checks ~ div.root, table.checks ~ details')?.className ?? null),
+      firstAfterChecks: Array.from(document.querySelectorAll('section.bundle')).map(
+        (s) => s.querySelector('table.checks ~ div.root, table.checks ~ details')?.className ?? null,
+      ),
     }));
     expect(shown.summary).toBe(report.summary.mismatches);
     expect(shown.total).toBe(report.summary.mismatches);
@@ -84,7 +86,9 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
     const labels = await page.$eval('svg.weight-chart', (svg) => Array.from(svg.querySelectorAll('text.x-label')).map((t) => t.textContent));
     expect(labels).toEqual(report.summary.epochs.map((e) => `epoch ${e}`));
     const legend = await page.$eval('table.legend', (table) => Array.from(table.querySelectorAll('td.hk')).map((td) => td.textContent));
-    const expected = bundles.get(10)!.result.u16.uids.map((uid) => (bundles.get(10)!.metagraph as { hotkey: string; uid: number }[]).find((n) => n.uid === uid)!.hotkey);
+    const expected = bundles
+      .get(10)!
+      .result.u16.uids.map((uid) => (bundles.get(10)!.metagraph as { hotkey: string; uid: number }[]).find((n) => n.uid === uid)!.hotkey);
     expect([...legend].sort()).toEqual([...expected].sort());
     await page.close();
   });
@@ -93,7 +97,10 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const b = bundles.get(10)!;
-    const aggregation = b.result.aggregation as { miners: { hotkey: string; u16: number }[]; challenges: { id: string; aggregation: { miners: { hotkey: string; evaluations_used: { validator_hotkey: string; score: number }[] }[] } | null }[] };
+    const aggregation = b.result.aggregation as {
+      miners: { hotkey: string; u16: number }[];
+      challenges: { id: string; aggregation: { miners: { hotkey: string; evaluations_used: { validator_hotkey: string; score: number }[] }[] } | null }[];
+    };
     for (const [i, miner] of aggregation.miners.entries()) {
       await page.goto(`${reportUrl}#${minerAnchor(miner.hotkey)}`);
       const seen = await page.evaluate((anchor) => {
@@ -104,15 +111,23 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
           visible,
           epoch: Number(open?.getAttribute('data-epoch')),
           u16: Number(open?.querySelector('td.u16')?.textContent),
-          history: Array.from(section?.querySelectorAll('table.history tbody tr') ?? []).map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
-          used: Array.from(open?.querySelectorAll('table.evaluations tbody tr:not(.excluded)') ?? []).map((tr) => [tr.querySelectorAll('td')[1]?.textContent, Number(tr.querySelectorAll('td')[2]?.textContent)]),
+          history: Array.from(section?.querySelectorAll('table.history tbody tr') ?? []).map((tr) =>
+            Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
+          ),
+          used: Array.from(open?.querySelectorAll('table.evaluations tbody tr:not(.excluded)') ?? []).map((tr) => [
+            tr.querySelectorAll('td')[1]?.textContent,
+            Number(tr.querySelectorAll('td')[2]?.textContent),
+          ]),
         };
       }, minerAnchor(miner.hotkey));
       expect(seen.visible).toBe(true);
       expect(seen.epoch).toBe(10);
       expect(seen.u16).toBe(miner.u16);
       // One history row per epoch of the bundles, with the u16 each bundle's explanation gives this miner.
-      const history = [...bundles.entries()].map(([e, bb]) => [String(e), String((bb.result.aggregation as typeof aggregation).miners.find((m) => m.hotkey === miner.hotkey)!.u16)]);
+      const history = [...bundles.entries()].map(([e, bb]) => [
+        String(e),
+        String((bb.result.aggregation as typeof aggregation).miners.find((m) => m.hotkey === miner.hotkey)!.u16),
+      ]);
       expect(seen.history.map((r) => [r[0], r[2]])).toEqual(history);
       const term = aggregation.challenges.find((c) => c.id === 'term')!.aggregation!.miners.find((m) => m.hotkey === miner.hotkey)!;
       expect(seen.used.map(([v]) => v)).toEqual(term.evaluations_used.map((e) => e.validator_hotkey));

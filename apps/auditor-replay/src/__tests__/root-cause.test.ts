@@ -9,7 +9,13 @@ import type { Keys } from './fixtures.js';
 let k: Keys;
 let verify: Awaited<ReturnType<typeof signatureVerifier>>;
 
-type Doc = { bundle: { inputs: { term_results: { record_id: string; results: { tests_passed: number; tests_total: number }[] }[]; peer_scores: { score: number }[] }; config: { challenges: { alpha: number }[] }; result: { u16: { weights: number[] } } } };
+type Doc = {
+  bundle: {
+    inputs: { term_results: { record_id: string; results: { tests_passed: number; tests_total: number }[] }[]; peer_scores: { score: number }[] };
+    config: { challenges: { alpha: number }[] };
+    result: { u16: { weights: number[] } };
+  };
+};
 
 function fresh(epoch = 2): Doc {
   return signedBundle(k, { miners: 5, epoch }) as unknown as Doc;

@@ -14,7 +14,11 @@ import { runCli } from '../index.js';
  * dependency back would be a cycle.
  */
 interface ValidatorApp {
-  readonly runDemo: (options: { epochs: number; out: NodeJS.WritableStream; dir?: string }) => Promise<{ dir: string; outcomes: readonly { epoch: number; status: string }[] }>;
+  readonly runDemo: (options: {
+    epochs: number;
+    out: NodeJS.WritableStream;
+    dir?: string;
+  }) => Promise<{ dir: string; outcomes: readonly { epoch: number; status: string }[] }>;
 }
 const validatorEntry = new URL('../../../validator/src/index.ts', import.meta.url).href;
 

@@ -37,7 +37,10 @@ function bundleSection(a: BundleAudit, i: number): string {
   const checks = `<table class="checks"><thead><tr><th>schema</th><th>digest</th><th>signature</th><th>recompute</th><th>chain</th><th>mismatches</th></tr></thead><tbody><tr>${check(a.checks.schema)}${check(a.checks.digest)}${check(a.checks.signature)}${check(a.checks.recompute)}${check(a.checks.chain)}<td class="num mismatch-count">${a.mismatches.length}</td></tr></tbody></table>`;
   const facts = `<p>validator <span class="hk">${escapeHtml(a.validator_hotkey ?? '?')}</span>, netuid ${a.netuid ?? '?'}, digest <span class="hk">${escapeHtml(a.digest ?? '-')}</span>${a.submission_block === null ? ', not submitted' : `, submitted in block ${escapeHtml(a.submission_block)}`}</p>`;
   const error = a.error === null ? '' : `<p class="invalid">Invalid: [${escapeHtml(a.error.code)}] ${escapeHtml(a.error.message)}</p>`;
-  const root = a.root_cause === null ? '' : `<div class="root"><strong>Root cause:</strong> ${escapeHtml(a.root_cause.sentence)}<br><span class="hk">${escapeHtml(formatMismatch(a.root_cause.mismatch))}</span></div>`;
+  const root =
+    a.root_cause === null
+      ? ''
+      : `<div class="root"><strong>Root cause:</strong> ${escapeHtml(a.root_cause.sentence)}<br><span class="hk">${escapeHtml(formatMismatch(a.root_cause.mismatch))}</span></div>`;
   const groups = byStage(a.mismatches).map(
     ([stage, list], g) =>
       `<details class="stage"${g < 3 ? ' open' : ''}><summary>${escapeHtml(stage)} <span class="count">(${list.length})</span></summary><ul class="mm">${list.map((m) => `<li>${escapeHtml(formatMismatch(m))}</li>`).join('')}</ul></details>`,

@@ -21,8 +21,12 @@ ${rows.join('\n')}
 function evaluationsTable(c: ChallengeStory): string {
   if (c.consensus === null) return '';
   const rows = [
-    ...c.consensus.used.map((e) => `<tr><td>used</td><td class="hk">${escapeHtml(e.validator_hotkey)}</td>${n(e.score)}${n(e.stake)}<td class="num">-</td></tr>`),
-    ...c.consensus.excluded.map((e) => `<tr class="excluded"><td>excluded (outlier)</td><td class="hk">${escapeHtml(e.validator_hotkey)}</td>${n(e.score)}${n(e.stake)}${n(e.m)}</tr>`),
+    ...c.consensus.used.map(
+      (e) => `<tr><td>used</td><td class="hk">${escapeHtml(e.validator_hotkey)}</td>${n(e.score)}${n(e.stake)}<td class="num">-</td></tr>`,
+    ),
+    ...c.consensus.excluded.map(
+      (e) => `<tr class="excluded"><td>excluded (outlier)</td><td class="hk">${escapeHtml(e.validator_hotkey)}</td>${n(e.score)}${n(e.stake)}${n(e.m)}</tr>`,
+    ),
   ];
   return `<table class="evaluations"><caption>Challenge ${escapeHtml(c.id)}: evaluations (${escapeHtml(c.consensus.outlier_method ?? '?')}, threshold ${escapeHtml(formatNumber(c.consensus.outlier_threshold))})</caption><thead><tr><th>use</th><th>validator</th><th>score</th><th>stake</th><th>M</th></tr></thead><tbody>
 ${rows.join('\n')}
@@ -75,13 +79,19 @@ export function renderMinerPage(
   const epochs = sorted.map((s) => s.epoch);
   const chosen = chosenEpoch ?? epochs[epochs.length - 1];
   const uid = sorted.at(-1)?.uid ?? null;
-  const chart = renderWeightChart([{ uid, hotkey, values: new Map(sorted.map((s) => [s.epoch, s.u16 / 65535])) }], epochs, { links: false, title: `weight of ${hotkey} over the epochs` });
+  const chart = renderWeightChart([{ uid, hotkey, values: new Map(sorted.map((s) => [s.epoch, s.u16 / 65535])) }], epochs, {
+    links: false,
+    title: `weight of ${hotkey} over the epochs`,
+  });
   const table = `<table class="history"><thead><tr><th>epoch</th><th>uid</th><th>u16</th><th>share of the vector</th><th>allocated</th></tr></thead><tbody>
 ${sorted.map((s) => `<tr><td class="num">${s.epoch}</td><td class="num">${s.uid ?? '-'}</td><td class="num">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td>${n(s.allocated)}</tr>`).join('\n')}
 </tbody></table>`;
   const details = [...sorted]
     .reverse()
-    .map((s) => `<details class="epoch-story" data-epoch="${s.epoch}"${s.epoch === chosen ? ' open' : ''}><summary>Epoch ${s.epoch}: u16 ${s.u16} (${escapeHtml(formatPercent(s.share))})</summary>\n${renderMinerStory(s)}\n</details>`);
+    .map(
+      (s) =>
+        `<details class="epoch-story" data-epoch="${s.epoch}"${s.epoch === chosen ? ' open' : ''}><summary>Epoch ${s.epoch}: u16 ${s.u16} (${escapeHtml(formatPercent(s.share))})</summary>\n${renderMinerStory(s)}\n</details>`,
+    );
   return `<section class="miner-page${options.standalone === true ? ' standalone' : ''}" id="${minerAnchor(hotkey)}">
 <h2>Miner <span class="hk">${escapeHtml(hotkey)}</span></h2>
 <p><a href="${escapeHtml(back.href)}">${escapeHtml(back.text)}</a></p>

@@ -43,7 +43,11 @@ function labelledEpochs(epochs: readonly number[]): readonly number[] {
  * @returns SVG and legend markup, or a note when there is nothing to chart
  * @example renderWeightChart([{ uid: 3, hotkey: '5F…', values: new Map([[1, 0.5]]) }], [1])
  */
-export function renderWeightChart(series: readonly WeightSeries[], epochs: readonly number[], options: { readonly links?: boolean; readonly title?: string } = {}): string {
+export function renderWeightChart(
+  series: readonly WeightSeries[],
+  epochs: readonly number[],
+  options: { readonly links?: boolean; readonly title?: string } = {},
+): string {
   if (series.length === 0 || epochs.length === 0) return '<p>No weights to chart.</p>';
   const first = epochs[0] as number;
   const last = epochs[epochs.length - 1] as number;
@@ -55,7 +59,10 @@ export function renderWeightChart(series: readonly WeightSeries[], epochs: reado
   const y = (v: number) => HEIGHT - BOTTOM - (v / yMax) * (HEIGHT - BOTTOM - TOP);
   const lines = series.map((s, i) => {
     const pts = epochs.map((e) => `${x(e).toFixed(1)},${y(s.values.get(e) ?? 0).toFixed(1)}`).join(' ');
-    const dots = epochs.length <= 60 ? epochs.map((e) => `<circle cx="${x(e).toFixed(1)}" cy="${y(s.values.get(e) ?? 0).toFixed(1)}" r="2.5" fill="${seriesColour(i)}"/>`).join('') : '';
+    const dots =
+      epochs.length <= 60
+        ? epochs.map((e) => `<circle cx="${x(e).toFixed(1)}" cy="${y(s.values.get(e) ?? 0).toFixed(1)}" r="2.5" fill="${seriesColour(i)}"/>`).join('')
+        : '';
     return `<g class="series"><title>${escapeHtml(label(s))}</title><polyline fill="none" stroke="${seriesColour(i)}" stroke-width="1.8" points="${pts}"/>${dots}</g>`;
   });
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => {

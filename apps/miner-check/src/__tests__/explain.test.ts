@@ -17,7 +17,16 @@ const honest = join(corpus, 'honest');
 
 interface Explanation {
   miners: { hotkey: string; uid: number; u16: number }[];
-  challenges: { id: string; aggregation: { miners: { hotkey: string; evaluations_used: { validator_hotkey: string; score: number }[]; outliers_excluded: { validator_hotkey: string; statistic: number }[] }[] } | null }[];
+  challenges: {
+    id: string;
+    aggregation: {
+      miners: {
+        hotkey: string;
+        evaluations_used: { validator_hotkey: string; score: number }[];
+        outliers_excluded: { validator_hotkey: string; statistic: number }[];
+      }[];
+    } | null;
+  }[];
 }
 const bundles = readdirSync(honest)
   .filter((n) => n.endsWith('.json'))
@@ -44,7 +53,18 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
   it('--json: the weight per epoch and, for the newest epoch, the evaluations used and excluded exactly as the bundle explains them', async () => {
     const t = io();
     expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
-    const out = JSON.parse(t.out()) as { epoch: number; history: { epoch: number; u16: number }[]; story: { u16: number; uid: number; challenges: { id: string; consensus: { used: { validator_hotkey: string; score: number }[]; excluded: { validator_hotkey: string; m: number }[] } | null }[] } };
+    const out = JSON.parse(t.out()) as {
+      epoch: number;
+      history: { epoch: number; u16: number }[];
+      story: {
+        u16: number;
+        uid: number;
+        challenges: {
+          id: string;
+          consensus: { used: { validator_hotkey: string; score: number }[]; excluded: { validator_hotkey: string; m: number }[] } | null;
+        }[];
+      };
+    };
     expect(out.epoch).toBe(latest.epoch);
     const expected = bundles.flatMap((b) => b.result.aggregation.miners.filter((m) => m.hotkey === miner.hotkey).map((m) => [b.epoch, m.u16]));
     expect(out.history.map((h) => [h.epoch, h.u16])).toEqual(expected);

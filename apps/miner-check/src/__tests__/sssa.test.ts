@@ -64,7 +64,18 @@ describe('miner-check sssa on the seed B worked example (this miner = P1)', () =
   });
 
   it('shows the verification group draw, the same on every run', () => {
-    const args = ['sssa', '--sssa', self, '--block-hash', BLOCK, '--task-id', 'task-mcp-filebox-0001', '--candidates', example('sssa', 'candidates.json'), '--json'];
+    const args = [
+      'sssa',
+      '--sssa',
+      self,
+      '--block-hash',
+      BLOCK,
+      '--task-id',
+      'task-mcp-filebox-0001',
+      '--candidates',
+      example('sssa', 'candidates.json'),
+      '--json',
+    ];
     const first = jsonOf(runCli(args));
     const second = jsonOf(runCli(args));
     expect(first.verification_group).toEqual(second.verification_group);

@@ -64,7 +64,10 @@ describe('miner-check workflow on the example', () => {
   });
 
   it('says nothing can be gained for a perfect run', () => {
-    const run = scratchFile('run.json', JSON.stringify({ output_quality_score: 1, actual_tao: 0, actual_seconds: 0, steps_completed: 4, actual_retries: 0, timeouts: 0, hard_failures: 0 }));
+    const run = scratchFile(
+      'run.json',
+      JSON.stringify({ output_quality_score: 1, actual_tao: 0, actual_seconds: 0, steps_completed: 4, actual_retries: 0, timeouts: 0, hard_failures: 0 }),
+    );
     const out = jsonOf(runCli(['workflow', '--task', example('workflow', 'task.json'), '--plan', example('workflow', 'plan.json'), '--run', run, '--json']));
     expect(out.score).toBe(1);
     expect(out.advice).toEqual([]);
@@ -111,7 +114,13 @@ describe('miner-check workflow on broken input', () => {
   it('a cycle in the plan: exit 2 naming the edge', () => {
     const cyclic = scratchFile(
       'plan.json',
-      JSON.stringify({ nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] }),
+      JSON.stringify({
+        nodes: [{ id: 'a' }, { id: 'b' }],
+        edges: [
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'a' },
+        ],
+      }),
     );
     const result = runCli(['workflow', '--task', task, '--plan', cyclic, '--run', run]);
     expect(result.code).toBe(2);

@@ -33,13 +33,19 @@ export function explainCheck(input: ExplainInput): CommandOutput {
     stories.push(explainMiner(b.bundle, hotkey));
   }
   stories.sort((a, b) => a.epoch - b.epoch);
-  const setAside = input.bundles.filter((b) => b.problem !== null).map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '' }));
+  const setAside = input.bundles
+    .filter((b) => b.problem !== null)
+    .map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '' }));
   const chosen = input.epoch === undefined ? stories.at(-1) : stories.find((s) => s.epoch === input.epoch);
   if (chosen === undefined) {
     const where = input.epoch === undefined ? 'in any verified bundle' : `in a verified bundle of epoch ${input.epoch}`;
-    throw new SubnetError('MINER_CHECK_MINER_NOT_FOUND', `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside)`, {
-      context: { path: input.epoch === undefined ? '--hotkey' : '--epoch', value: input.epoch ?? hotkey },
-    });
+    throw new SubnetError(
+      'MINER_CHECK_MINER_NOT_FOUND',
+      `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside)`,
+      {
+        context: { path: input.epoch === undefined ? '--hotkey' : '--epoch', value: input.epoch ?? hotkey },
+      },
+    );
   }
   const history = stories.map((s) => ({ epoch: s.epoch, uid: s.uid, u16: s.u16, share: s.share, validator_hotkey: s.validator_hotkey }));
   const lines = [`miner ${hotkey}: weight in ${stories.length} of ${input.bundles.length} bundle(s)`, ''];

@@ -29,7 +29,14 @@ export interface SssaCheckInput {
   readonly hotkey?: string;
   readonly role: Role;
   /** The verification group draw, when asked for. */
-  readonly draw?: { readonly blockHash: string; readonly taskId: string; readonly candidates: SourceDocument; readonly primaries: number; readonly auditors: number; readonly minReputation?: number };
+  readonly draw?: {
+    readonly blockHash: string;
+    readonly taskId: string;
+    readonly candidates: SourceDocument;
+    readonly primaries: number;
+    readonly auditors: number;
+    readonly minReputation?: number;
+  };
 }
 
 function isMember(value: unknown): value is { uid: unknown; hotkey: unknown; role?: unknown; sssa: unknown } {
@@ -128,7 +135,15 @@ export function sssaCheck(input: SssaCheckInput): CommandOutput {
   const lines = [
     `SSSA: verdict ${sssa.verdict}, risk ${sssa.risk_score}, ${sssa.findings.length} findings, valid`,
     '',
-    section('Canonical finding keys', keys.length === 0 ? '  (no findings)' : table(['finding', 'key', 'category|severity|evidence|cves|target'], keys.map((k) => [k.id, k.key, k.preimage]))),
+    section(
+      'Canonical finding keys',
+      keys.length === 0
+        ? '  (no findings)'
+        : table(
+            ['finding', 'key', 'category|severity|evidence|cves|target'],
+            keys.map((k) => [k.id, k.key, k.preimage]),
+          ),
+    ),
   ];
   if (!withPeers) {
     lines.push('', 'No --peers given: consensus needs the other members of your group (at least 3 SSSAs in all).');
@@ -142,7 +157,12 @@ export function sssaCheck(input: SssaCheckInput): CommandOutput {
         table(
           ['set', 'value'],
           [
-            ['verdict', `${group.verdict} (${Object.entries(group.verdictCounts).map(([v, n]) => `${v} ${n}`).join(', ')})`],
+            [
+              'verdict',
+              `${group.verdict} (${Object.entries(group.verdictCounts)
+                .map(([v, n]) => `${v} ${n}`)
+                .join(', ')})`,
+            ],
             ['finding keys', `${group.findingKeys.length}`],
             ['capabilities', group.capabilities.join(', ')],
             ['risk mean', fmt(group.riskMean)],
@@ -200,7 +220,12 @@ function drawGroup(draw: NonNullable<SssaCheckInput['draw']>): { json: Record<st
     auditors: draw.auditors,
     ...(draw.minReputation === undefined ? {} : { filters: { minReputation: draw.minReputation } }),
   });
-  const member = (m: { uid: number; hotkey: string; reputation: number; role: string }) => ({ uid: m.uid, hotkey: m.hotkey, reputation: m.reputation, role: m.role });
+  const member = (m: { uid: number; hotkey: string; reputation: number; role: string }) => ({
+    uid: m.uid,
+    hotkey: m.hotkey,
+    reputation: m.reputation,
+    role: m.role,
+  });
   const json = {
     task_id: group.taskId,
     block_hash: group.blockHash,

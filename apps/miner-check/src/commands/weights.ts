@@ -19,7 +19,10 @@ export const minerScoresSchema = z
   .superRefine((entries, ctx) => {
     const seen = new Map<string, number>();
     entries.forEach((e, i) => {
-      for (const [field, key] of [['hotkey', `h:${e.hotkey}`], ['uid', `u:${e.uid}`]] as const) {
+      for (const [field, key] of [
+        ['hotkey', `h:${e.hotkey}`],
+        ['uid', `u:${e.uid}`],
+      ] as const) {
         if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `duplicate ${field} (also at [${seen.get(key)}])`, path: [i, field] });
         else seen.set(key, i);
       }
@@ -42,7 +45,9 @@ export function weightsCheck(input: { readonly scores: unknown; readonly options
   const scores = parseInput(minerScoresSchema, input.scores, 'MINER_CHECK_INVALID_INPUT', 'scores');
   const { options } = input;
   if (options.strategy === 'softmax' && options.temperature === undefined) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'softmax needs --temperature (a number > 0)', { context: { path: '--temperature', value: undefined } });
+    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'softmax needs --temperature (a number > 0)', {
+      context: { path: '--temperature', value: undefined },
+    });
   }
   const normalised = normaliseScores(
     scores.map((s) => ({ hotkey: s.hotkey, score: s.score, ...(s.submitted_at === undefined ? {} : { submittedAt: s.submitted_at }) })),

@@ -140,14 +140,17 @@ function adviseOn(task: WorkflowTask, plan: WorkflowPlan, record: ExecutionRecor
         nodes.push(`${node} (retry_count: ${attempts - 1})`);
       }
     }
-    const where = nodes.length > 0 ? `declare retry_count on ${nodes.length === 1 ? 'step' : 'steps'} ${nodes.join(', ')}` : 'declare the retries in error_handling';
-    add(rescore(task, { ...plan, error_handling: errorHandling }, record), (gain) =>
-      `${plural(counters.unplannedRetries, 'unplanned retry', 'unplanned retries')} cost ${gain}: ${where}`,
+    const where =
+      nodes.length > 0 ? `declare retry_count on ${nodes.length === 1 ? 'step' : 'steps'} ${nodes.join(', ')}` : 'declare the retries in error_handling';
+    add(
+      rescore(task, { ...plan, error_handling: errorHandling }, record),
+      (gain) => `${plural(counters.unplannedRetries, 'unplanned retry', 'unplanned retries')} cost ${gain}: ${where}`,
     );
   }
   if (counters.timeouts > 0) {
-    add(rescore(task, plan, { ...precounted, timeouts: 0 }), (gain) =>
-      `${plural(counters.timeouts, 'timeout')} cost ${gain}: raise timeout_seconds where the step needs longer, or make the step faster`,
+    add(
+      rescore(task, plan, { ...precounted, timeouts: 0 }),
+      (gain) => `${plural(counters.timeouts, 'timeout')} cost ${gain}: raise timeout_seconds where the step needs longer, or make the step faster`,
     );
   }
   if (counters.hardFailures > 0) {
@@ -162,27 +165,34 @@ function adviseOn(task: WorkflowTask, plan: WorkflowPlan, record: ExecutionRecor
   }
   const notAttempted = counters.totalSteps - counters.stepsCompleted - counters.hardFailures;
   if (notAttempted > 0) {
-    add(rescore(task, plan, { ...precounted, steps_completed: counters.stepsCompleted + notAttempted }), (gain) =>
-      `${plural(notAttempted, 'step')} never completed: finishing ${notAttempted === 1 ? 'it' : 'them'} would add ${gain} (completion ratio ${fmt(result.completionRatio, 2)} -> ${fmt((counters.stepsCompleted + notAttempted) / counters.totalSteps, 2)})`,
+    add(
+      rescore(task, plan, { ...precounted, steps_completed: counters.stepsCompleted + notAttempted }),
+      (gain) =>
+        `${plural(notAttempted, 'step')} never completed: finishing ${notAttempted === 1 ? 'it' : 'them'} would add ${gain} (completion ratio ${fmt(result.completionRatio, 2)} -> ${fmt((counters.stepsCompleted + notAttempted) / counters.totalSteps, 2)})`,
     );
   }
   if (!result.gates.costScored) {
-    add(rescore(task, plan, { ...precounted, output_quality_score: 1, steps_completed: counters.totalSteps, hard_failures: 0 }), (gain) =>
-      `cost and latency are not scored while S_success = ${fmt(result.components.success, 4)} <= 0.7: a complete run at full quality would add up to ${gain}`,
+    add(
+      rescore(task, plan, { ...precounted, output_quality_score: 1, steps_completed: counters.totalSteps, hard_failures: 0 }),
+      (gain) =>
+        `cost and latency are not scored while S_success = ${fmt(result.components.success, 4)} <= 0.7: a complete run at full quality would add up to ${gain}`,
     );
   } else if (record.output_quality_score < 1) {
-    add(rescore(task, plan, { ...precounted, output_quality_score: 1 }), (gain) =>
-      `output quality ${fmt(record.output_quality_score, 2)} is below 1: full quality would add ${gain}`,
+    add(
+      rescore(task, plan, { ...precounted, output_quality_score: 1 }),
+      (gain) => `output quality ${fmt(record.output_quality_score, 2)} is below 1: full quality would add ${gain}`,
     );
   }
   if (result.gates.costScored && record.actual_tao > 0) {
-    add(rescore(task, plan, { ...precounted, actual_tao: record.actual_tao / 2 }), (gain) =>
-      `spent ${record.actual_tao} of a ${task.constraints.max_budget_tao} TAO budget: halving the cost would add ${gain}`,
+    add(
+      rescore(task, plan, { ...precounted, actual_tao: record.actual_tao / 2 }),
+      (gain) => `spent ${record.actual_tao} of a ${task.constraints.max_budget_tao} TAO budget: halving the cost would add ${gain}`,
     );
   }
   if (result.gates.latencyScored && record.actual_seconds > 0) {
-    add(rescore(task, plan, { ...precounted, actual_seconds: record.actual_seconds / 2 }), (gain) =>
-      `took ${record.actual_seconds} s of ${task.constraints.max_latency_seconds} s allowed: halving the latency would add ${gain}`,
+    add(
+      rescore(task, plan, { ...precounted, actual_seconds: record.actual_seconds / 2 }),
+      (gain) => `took ${record.actual_seconds} s of ${task.constraints.max_latency_seconds} s allowed: halving the latency would add ${gain}`,
     );
   }
   return advice.sort((a, b) => b.gain - a.gain || (a.message < b.message ? -1 : 1));

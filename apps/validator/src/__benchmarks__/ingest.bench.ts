@@ -17,8 +17,18 @@ describe(`ingest over HTTP on 127.0.0.1, ${SECONDS} s sustained (SQLite, WAL, sy
       const t = tempDir();
       const validator = await startChild(t.dir);
       try {
-        await runLoad(validator.url, k.miners.map((m) => m.address), TOKEN, 1); // warm-up
-        const result = await runLoad(validator.url, k.miners.map((m) => m.address), TOKEN, SECONDS);
+        await runLoad(
+          validator.url,
+          k.miners.map((m) => m.address),
+          TOKEN,
+          1,
+        ); // warm-up
+        const result = await runLoad(
+          validator.url,
+          k.miners.map((m) => m.address),
+          TOKEN,
+          SECONDS,
+        );
         validator.proc.kill('SIGTERM');
         await validator.exited;
         const storage = openSqliteStorage(join(t.dir, 'validator.sqlite'));

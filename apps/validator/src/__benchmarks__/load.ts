@@ -11,10 +11,16 @@ const child = join(here, '..', '__tests__', 'fixtures', 'child-validator.ts');
 
 export function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', child, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => { resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => { reject(new Error('validator did not start')); }, 90_000);
+    const timer = setTimeout(() => {
+      reject(new Error('validator did not start'));
+    }, 90_000);
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /READY (\S+)/.exec(out);
@@ -49,13 +55,24 @@ export async function runLoad(url: string, hotkeys: readonly string[], token: st
     new Promise((resolve) => {
       const body = JSON.stringify({ record_id: id, miner_hotkey: hotkey, valid_issues: next % 40, invalid_issues: 0, starred_repos: next % 3 });
       const req = request(
-        { hostname, port, path: '/v1/bounty-records', method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) } },
+        {
+          hostname,
+          port,
+          path: '/v1/bounty-records',
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
-          res.on('end', () => { resolve(res.statusCode ?? 0); });
+          res.on('end', () => {
+            resolve(res.statusCode ?? 0);
+          });
         },
       );
-      req.on('error', () => { resolve(-1); });
+      req.on('error', () => {
+        resolve(-1);
+      });
       req.end(body);
     });
   const worker = async (): Promise<void> => {
@@ -74,5 +91,11 @@ export async function runLoad(url: string, hotkeys: readonly string[], token: st
   };
   await Promise.all(Array.from({ length: concurrency }, () => worker()));
   agent.destroy();
-  return { seconds: (performance.now() - start) / 1000, acknowledged, rejected, errors, perSecond: Array.from({ length: perSecond.length }, (_, i) => perSecond[i] ?? 0) };
+  return {
+    seconds: (performance.now() - start) / 1000,
+    acknowledged,
+    rejected,
+    errors,
+    perSecond: Array.from({ length: perSecond.length }, (_, i) => perSecond[i] ?? 0),
+  };
 }

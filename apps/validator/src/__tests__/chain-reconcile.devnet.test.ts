@@ -36,7 +36,14 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
     const landed = await chain.setWeights(uids, weights);
     expect(landed.call).toMatch(/^SubtensorModule\.set_(mechanism_)?weights$/);
     const found = await findWeightSubmission(connection, { ...search, fromBlock: claimHead, uids, weights });
-    expect(found).toEqual({ status: 'landed', block: landed.block, extrinsicHash: landed.extrinsicHash, call: landed.call, lastUpdate: landed.block, weightsMatch: true });
+    expect(found).toEqual({
+      status: 'landed',
+      block: landed.block,
+      extrinsicHash: landed.extrinsicHash,
+      call: landed.call,
+      lastUpdate: landed.block,
+      weightsMatch: true,
+    });
     // Other weights than those on the chain: found (same extrinsic), but the read-back says they differ.
     const other = await findWeightSubmission(connection, { ...search, fromBlock: claimHead, uids, weights: [1, 1, 65_533] });
     expect(other.status === 'landed' && other.weightsMatch).toBe(false);
@@ -45,6 +52,9 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
     const from = landed.block;
     const deadline = Date.now() + 30_000;
     while ((await chain.head()) < from + 20n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await findWeightSubmission(connection, { ...search, eraPeriod: 4, fromBlock: from, uids, weights })).toEqual({ status: 'not_landed', checkedTo: from + 20n });
+    expect(await findWeightSubmission(connection, { ...search, eraPeriod: 4, fromBlock: from, uids, weights })).toEqual({
+      status: 'not_landed',
+      checkedTo: from + 20n,
+    });
   }, 120_000);
 });

@@ -14,7 +14,11 @@ afterAll(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
 }
 
 describe('subnet-validator CLI', () => {

@@ -46,20 +46,24 @@ describe('configuration', () => {
     expect(bad.message).toContain('eighty');
     const alpha = codeOf(() => resolveConfig({ object: { netuid: 1, validator: {}, scoring: { challenges: [{ id: 'b', kind: 'bounty', alpha: 1.5 }] } } }));
     expect(alpha.path).toBe('scoring.challenges[0].alpha');
-    const unknown = codeOf(() => resolveConfig({ object: { netuid: 1, validator: {}, scoring: { challenges: [{ id: 'b', kind: 'bounty', alpha: 1 }] }, servr: {} } }));
+    const unknown = codeOf(() =>
+      resolveConfig({ object: { netuid: 1, validator: {}, scoring: { challenges: [{ id: 'b', kind: 'bounty', alpha: 1 }] }, servr: {} } }),
+    );
     expect(unknown.code).toBe('VALIDATOR_INVALID_CONFIG');
     expect(codeOf(() => resolveConfig({ text: 'netuid: [1' })).code).toBe('VALIDATOR_CONFIG_FILE');
   });
 
   it('never prints secrets: a bad database URL or token is redacted, and redactConfig hides them', () => {
-    const bad = codeOf(() =>
-      resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_DATABASE__URL: 'mysql://u:hunter2@h/db' } }),
-    );
+    const bad = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_DATABASE__URL: 'mysql://u:hunter2@h/db' } }));
     expect(bad.path).toBe('database.url');
     expect(bad.message).not.toContain('hunter2');
     const config = resolveConfig({
       text: defaultConfigYaml(),
-      env: { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Secret', SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-token-token-1', SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://u:hunter2@h/db' },
+      env: {
+        SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Secret',
+        SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-token-token-1',
+        SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://u:hunter2@h/db',
+      },
     });
     const text = JSON.stringify(redactConfig(config));
     expect(text).not.toContain('//Secret');

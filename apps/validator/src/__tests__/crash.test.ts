@@ -14,11 +14,17 @@ const child = join(here, 'fixtures', 'child-validator.ts');
 
 function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', child, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => { resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => { reject(new Error(`child did not start: ${err}`)); }, 60_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`child did not start: ${err}`));
+    }, 60_000);
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();

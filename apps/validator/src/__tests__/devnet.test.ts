@@ -48,7 +48,10 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
     const t = tempDir();
     const outcomes: EpochOutcome[] = [];
-    const config = testConfig(t.dir, { validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) }, chain: { endpoint: devnet.url, epoch_length: 15, poll_ms: 100 } });
+    const config = testConfig(t.dir, {
+      validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
+      chain: { endpoint: devnet.url, epoch_length: 15, poll_ms: 100 },
+    });
     const service = await startValidator({ config, logger: silent });
     try {
       service.onEpoch((o) => outcomes.push(o));

@@ -10,7 +10,20 @@ import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
 import type { StartOptions, ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig, workflowBody } from './helpers.js';
+import {
+  bountyBody,
+  fakeChain,
+  freshSchema,
+  keys,
+  PG_SKIP_REASON,
+  PG_URL,
+  postExecutor,
+  requirePostgresInCi,
+  silent,
+  tempDir,
+  testConfig,
+  workflowBody,
+} from './helpers.js';
 
 requirePostgresInCi();
 
@@ -31,7 +44,9 @@ const backends = [
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`epoch loop on ${backend.name}`, () => {
-    async function setup(overrides: Record<string, unknown> = {}): Promise<{ config: ValidatorConfig; start: (chain: FakeChain, extra?: Partial<StartOptions>) => Promise<ValidatorService>; dir: string }> {
+    async function setup(
+      overrides: Record<string, unknown> = {},
+    ): Promise<{ config: ValidatorConfig; start: (chain: FakeChain, extra?: Partial<StartOptions>) => Promise<ValidatorService>; dir: string }> {
       const t = tempDir();
       cleanups.push(t.cleanup);
       let schema: string | undefined;
@@ -49,7 +64,14 @@ for (const backend of backends) {
         config,
         dir: t.dir,
         start: async (chain, extra = {}) => {
-          const s = await startValidator({ config, chain, logger: silent, autoTick: false, ...(schema === undefined ? {} : { postgresSchema: schema }), ...extra });
+          const s = await startValidator({
+            config,
+            chain,
+            logger: silent,
+            autoTick: false,
+            ...(schema === undefined ? {} : { postgresSchema: schema }),
+            ...extra,
+          });
           running.push(s);
           return s;
         },
@@ -85,7 +107,10 @@ for (const backend of backends) {
       chain.headBlock = 11n;
       await service.tick();
       expect(chain.submissions).toHaveLength(0);
-      const stored = JSON.parse(readFileSync(join(dir, 'bundles', 'epoch-0.json'), 'utf8')) as { signature: unknown; bundle: { submission: { status: string }; result: { u16: { weights: number[] } } } };
+      const stored = JSON.parse(readFileSync(join(dir, 'bundles', 'epoch-0.json'), 'utf8')) as {
+        signature: unknown;
+        bundle: { submission: { status: string }; result: { u16: { weights: number[] } } };
+      };
       expect(stored.signature).toBeNull();
       expect(stored.bundle.submission.status).toBe('dry_run');
       expect(stored.bundle.result.u16.weights.reduce((a, b) => a + b, 0)).toBe(65535);

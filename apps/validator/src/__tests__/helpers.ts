@@ -96,7 +96,12 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'validator-test-'));
-  return { dir, cleanup: () => { rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export const scoring = {
@@ -166,7 +171,13 @@ export function nonce(): string {
   return `nonce-${process.pid}-${Date.now()}-${nonceCounter}`.padEnd(16, 'x');
 }
 
-export async function postSigned(url: string, path: string, pair: KeyringPair, body: unknown, opts: { timestamp?: number; nonce?: string; claim?: string } = {}): Promise<Response> {
+export async function postSigned(
+  url: string,
+  path: string,
+  pair: KeyringPair,
+  body: unknown,
+  opts: { timestamp?: number; nonce?: string; claim?: string } = {},
+): Promise<Response> {
   const text = JSON.stringify(body);
   const headers = signRequest(pair, { method: 'POST', path, body: text, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
   if (opts.claim !== undefined) headers['x-subnet-hotkey'] = opts.claim;
@@ -189,4 +200,10 @@ export const workflowBody = (recordId: string, miner: string, taskId = recordId)
   record: { output_quality_score: 1, actual_tao: 0.5, actual_seconds: 30, steps_completed: 2, actual_retries: 0, timeouts: 0, hard_failures: 0 },
 });
 
-export const bountyBody = (recordId: string, miner: string, valid = 10) => ({ record_id: recordId, miner_hotkey: miner, valid_issues: valid, invalid_issues: 0, starred_repos: 0 });
+export const bountyBody = (recordId: string, miner: string, valid = 10) => ({
+  record_id: recordId,
+  miner_hotkey: miner,
+  valid_issues: valid,
+  invalid_issues: 0,
+  starred_repos: 0,
+});

@@ -53,12 +53,35 @@ type Step =
   | { kind: 'deep'; depth: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('workflow' as const), id: fc.nat(6), miner: fc.nat(4), task: fc.nat(2), mutate: fc.option(fc.jsonValue({ maxDepth: 3 }), { nil: undefined }) }),
-  fc.record({ kind: fc.constant('term' as const), id: fc.nat(3), miner: fc.nat(4), passed: fc.integer({ min: -1, max: 4 }), total: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({
+    kind: fc.constant('workflow' as const),
+    id: fc.nat(6),
+    miner: fc.nat(4),
+    task: fc.nat(2),
+    mutate: fc.option(fc.jsonValue({ maxDepth: 3 }), { nil: undefined }),
+  }),
+  fc.record({
+    kind: fc.constant('term' as const),
+    id: fc.nat(3),
+    miner: fc.nat(4),
+    passed: fc.integer({ min: -1, max: 4 }),
+    total: fc.integer({ min: 0, max: 3 }),
+  }),
   fc.record({ kind: fc.constant('bounty' as const), id: fc.nat(3), miner: fc.nat(4), valid: fc.integer({ min: -1, max: 30 }), invalid: fc.nat(5) }),
   fc.record({ kind: fc.constant('task' as const), task: fc.nat(2), type: fc.constantFrom('mcp_server', 'constructor', '__proto__', 'toString') }),
-  fc.record({ kind: fc.constant('sssa' as const), task: fc.nat(3), miner: fc.nat(4), verdict: fc.constantFrom('ALLOW', 'BLOCK', 'REVIEW', 'MAYBE'), extra: fc.boolean() }),
-  fc.record({ kind: fc.constant('peer' as const), signer: fc.constantFrom('peer' as const, 'self' as const), miner: fc.nat(4), score: fc.double({ min: -0.5, max: 1.5, noNaN: true }) }),
+  fc.record({
+    kind: fc.constant('sssa' as const),
+    task: fc.nat(3),
+    miner: fc.nat(4),
+    verdict: fc.constantFrom('ALLOW', 'BLOCK', 'REVIEW', 'MAYBE'),
+    extra: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('peer' as const),
+    signer: fc.constantFrom('peer' as const, 'self' as const),
+    miner: fc.nat(4),
+    score: fc.double({ min: -0.5, max: 1.5, noNaN: true }),
+  }),
   fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(70, 500, 4000) }),
 );
 
@@ -82,13 +105,23 @@ async function post(url: string, s: Step, epoch: number, token: string): Promise
     }
     case 'term':
       return ack(
-        await postExecutor(url, '/v1/term-results', { record_id: `term-${s.id}`, miner_hotkey: miners[s.miner]!.address, results: [{ task_id: 'a', tests_passed: s.passed, tests_total: s.total }] }, token),
+        await postExecutor(
+          url,
+          '/v1/term-results',
+          { record_id: `term-${s.id}`, miner_hotkey: miners[s.miner]!.address, results: [{ task_id: 'a', tests_passed: s.passed, tests_total: s.total }] },
+          token,
+        ),
         'term_results',
         byRecord,
       );
     case 'bounty':
       return ack(
-        await postExecutor(url, '/v1/bounty-records', { record_id: `bounty-${s.id}`, miner_hotkey: miners[s.miner]!.address, valid_issues: s.valid, invalid_issues: s.invalid, starred_repos: 1 }, token),
+        await postExecutor(
+          url,
+          '/v1/bounty-records',
+          { record_id: `bounty-${s.id}`, miner_hotkey: miners[s.miner]!.address, valid_issues: s.valid, invalid_issues: s.invalid, starred_repos: 1 },
+          token,
+        ),
         'bounty_records',
         byRecord,
       );
@@ -104,7 +137,16 @@ async function post(url: string, s: Step, epoch: number, token: string): Promise
       return ack(await postSigned(url, '/v1/peer-scores', s.signer === 'self' ? self : peer, doc), 'peer_scores', byRecord);
     }
     case 'deep':
-      return ack(await postExecutor(url, '/v1/bounty-records', { record_id: 'deep', miner_hotkey: miners[0]!.address, valid_issues: 1, invalid_issues: 0, starred_repos: 0, extra: nested(s.depth) }, token), 'bounty_records', byRecord);
+      return ack(
+        await postExecutor(
+          url,
+          '/v1/bounty-records',
+          { record_id: 'deep', miner_hotkey: miners[0]!.address, valid_issues: 1, invalid_issues: 0, starred_repos: 0, extra: nested(s.depth) },
+          token,
+        ),
+        'bounty_records',
+        byRecord,
+      );
   }
 }
 
@@ -114,7 +156,9 @@ function scoredIds(bundle: Bundle): Map<string, Set<string>> {
     challenges: { kind: string; details: Record<string, unknown> }[];
     tasks: { task_id: string }[];
   };
-  const scored = new Map<string, Set<string>>(['workflow_runs', 'term_results', 'bounty_records', 'tasks', 'sssa_submissions', 'peer_scores'].map((l) => [l, new Set<string>()]));
+  const scored = new Map<string, Set<string>>(
+    ['workflow_runs', 'term_results', 'bounty_records', 'tasks', 'sssa_submissions', 'peer_scores'].map((l) => [l, new Set<string>()]),
+  );
   for (const c of result.challenges) {
     const d = c.details;
     if (c.kind === 'workflow') for (const t of d.task_scores as { record_id: string }[]) scored.get('workflow_runs')?.add(t.record_id);
@@ -123,7 +167,10 @@ function scoredIds(bundle: Bundle): Map<string, Set<string>> {
   }
   for (const t of result.tasks) scored.get('tasks')?.add(t.task_id);
   const inputs = bundle.inputs as { sssa_submissions: { record_id: string; task_id: string; miner_hotkey: string }[]; peer_scores: { record_id: string }[] };
-  const groups = (result.challenges.find((c) => c.kind === 'sssa')?.details.groups ?? []) as { task_id: string; consensus: { members: { hotkey: string }[] } | null }[];
+  const groups = (result.challenges.find((c) => c.kind === 'sssa')?.details.groups ?? []) as {
+    task_id: string;
+    consensus: { members: { hotkey: string }[] } | null;
+  }[];
   for (const s of inputs.sssa_submissions) {
     const group = groups.find((g) => g.task_id === s.task_id);
     if (group?.consensus?.members.some((m) => m.hotkey === s.miner_hotkey) === true) scored.get('sssa_submissions')?.add(s.record_id);
@@ -176,7 +223,14 @@ describe('hostile record streams through HTTP ingest and the epoch close on the 
             expect(isScored || isExcluded, `${a.list} ${a.id} is neither scored nor excluded`).toBe(true);
           }
           expect(recomputeBundle(bundle).identical).toBe(true);
-          const again = computeEpoch({ config: bundle.config, epoch: bundle.epoch, validatorHotkey: bundle.validator_hotkey, inputs: bundle.inputs, stakes: bundle.stakes, metagraph: bundle.metagraph });
+          const again = computeEpoch({
+            config: bundle.config,
+            epoch: bundle.epoch,
+            validatorHotkey: bundle.validator_hotkey,
+            inputs: bundle.inputs,
+            stakes: bundle.stakes,
+            metagraph: bundle.metagraph,
+          });
           expect(canonicalJson(again)).toBe(canonicalJson(bundle.result));
         } finally {
           await service.stop();

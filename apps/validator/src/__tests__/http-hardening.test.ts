@@ -64,9 +64,15 @@ function open(): Promise<{ socket: Socket; received: () => string; closed: Promi
     socket.on('data', (d: string) => {
       data += d;
     });
-    const closed = new Promise<number>((r) => socket.on('close', () => { r(Date.now() - started); }));
+    const closed = new Promise<number>((r) =>
+      socket.on('close', () => {
+        r(Date.now() - started);
+      }),
+    );
     socket.on('error', () => undefined);
-    socket.once('connect', () => { resolve({ socket, received: () => data, closed }); });
+    socket.once('connect', () => {
+      resolve({ socket, received: () => data, closed });
+    });
     socket.once('error', reject);
   });
 }
@@ -87,7 +93,11 @@ describe('HTTP hardening: timeouts', () => {
   it('a slowloris client dripping its headers gets 408 REQUEST_TIMEOUT and is closed after the headers timeout', async () => {
     const c = await open();
     c.socket.write('POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const timer = drip(c.socket, Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`), 50);
+    const timer = drip(
+      c.socket,
+      Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`),
+      50,
+    );
     const ms = await c.closed;
     clearInterval(timer);
     expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 50);
@@ -99,7 +109,9 @@ describe('HTTP hardening: timeouts', () => {
   it('a slowly sent body gets 408 and is closed after the request timeout', async () => {
     const c = await open();
     const body = JSON.stringify(bountyBody('slow-1', k.miners[0]!.address));
-    c.socket.write(`POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     const timer = drip(c.socket, body.split(''), 60);
     const ms = await c.closed;
     clearInterval(timer);

@@ -55,7 +55,9 @@ describe('miner-check and the validator read the same wire schemas (issue 14 ite
     expect(term.status).toBe(201);
     // The SSSA example is a member object; its document goes to a task whose group holds the miner.
     const member = example('sssa', 'sssa.json') as { sssa: unknown };
-    const registered = (await (await postExecutor(service.url, '/v1/tasks', { task_id: 'example-task', task_type: 'mcp_server' })).json()) as { group: { hotkey: string }[] };
+    const registered = (await (await postExecutor(service.url, '/v1/tasks', { task_id: 'example-task', task_type: 'mcp_server' })).json()) as {
+      group: { hotkey: string }[];
+    };
     const inGroup = k.miners.find((m) => registered.group.some((g) => g.hotkey === m.address))!;
     const sssa = await postSigned(service.url, '/v1/sssa', inGroup, { task_id: 'example-task', sssa: member.sssa });
     expect(sssa.status).toBe(201);
@@ -63,7 +65,9 @@ describe('miner-check and the validator read the same wire schemas (issue 14 ite
     chain.headBlock = 12n;
     await service.tick();
     const bundle = JSON.parse(readFileSync(join(dir, 'bundles', 'epoch-0.json'), 'utf8')) as {
-      bundle: { result: { excluded: unknown[]; challenges: { id: string; details: { task_scores?: { score: number }[]; pass_rates?: { pass_rate: number }[] } }[] } };
+      bundle: {
+        result: { excluded: unknown[]; challenges: { id: string; details: { task_scores?: { score: number }[]; pass_rates?: { pass_rate: number }[] } }[] };
+      };
     };
     const result = bundle.bundle.result;
     expect(result.excluded).toEqual([]);

@@ -33,7 +33,8 @@ function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
-const readBundle = (dir: string, epoch: number) => verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
+const readBundle = (dir: string, epoch: number) =>
+  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 
 describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', () => {
   it('down across two epoch boundaries: the older epoch is published as missed (nothing sent), with a warning and a metric; ended epochs without records get none', async () => {

@@ -17,8 +17,18 @@ import { fakeChain, keys, silent, tempDir, testConfig, TOKEN } from './helpers.j
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const honest = join(appDir, '..', 'auditor-replay', 'test-corpus', 'honest');
 
-interface Miner { hotkey: string; uid: number; u16: number }
-type Signed = { bundle: { epoch: number; submission: { status: string; block: string | null }; result: { u16: unknown; aggregation: { miners: Miner[] } } } & Record<string, unknown>; digest: string };
+interface Miner {
+  hotkey: string;
+  uid: number;
+  u16: number;
+}
+type Signed = {
+  bundle: { epoch: number; submission: { status: string; block: string | null }; result: { u16: unknown; aggregation: { miners: Miner[] } } } & Record<
+    string,
+    unknown
+  >;
+  digest: string;
+};
 
 const signed = readdirSync(honest)
   .filter((n) => n.endsWith('.json'))
@@ -37,10 +47,41 @@ beforeAll(async () => {
   const storage = openSqliteStorage(join(t.dir, 'validator.sqlite'));
   for (const s of signed) {
     // The newest bundle also lists an excluded record (an optional field of newer bundles): the pages render it when present.
-    const doc = s === latest ? { ...s, bundle: { ...s.bundle, excluded: [{ code: 'BUNDLE_RECORD_DUPLICATE', sentence: 'a second result for the same task in one epoch', record_id: 'term-x-1', miner_hotkey: excludedMiner }] } } : s;
-    await storage.claimEpoch(s.bundle.epoch, { status: 'submitted', submission: JSON.stringify(s.bundle.submission), bundle: JSON.stringify(doc), digest: s.digest, u16: JSON.stringify(s.bundle.result.u16) });
+    const doc =
+      s === latest
+        ? {
+            ...s,
+            bundle: {
+              ...s.bundle,
+              excluded: [
+                {
+                  code: 'BUNDLE_RECORD_DUPLICATE',
+                  sentence: 'a second result for the same task in one epoch',
+                  record_id: 'term-x-1',
+                  miner_hotkey: excludedMiner,
+                },
+              ],
+            },
+          }
+        : s;
+    await storage.claimEpoch(s.bundle.epoch, {
+      status: 'submitted',
+      submission: JSON.stringify(s.bundle.submission),
+      bundle: JSON.stringify(doc),
+      digest: s.digest,
+      u16: JSON.stringify(s.bundle.result.u16),
+    });
   }
-  await storage.claimEpoch(latest.bundle.epoch + 1, { status: 'failed', submission: JSON.stringify({ status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code: 'CHAIN_SETTING_WEIGHTS_TOO_FAST', message: 'rate limit' } }) });
+  await storage.claimEpoch(latest.bundle.epoch + 1, {
+    status: 'failed',
+    submission: JSON.stringify({
+      status: 'failed',
+      block: null,
+      extrinsic_hash: null,
+      call: null,
+      error: { code: 'CHAIN_SETTING_WEIGHTS_TOO_FAST', message: 'rate limit' },
+    }),
+  });
   await storage.close();
   service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(await keys()), logger: silent, autoTick: false });
   url = service.url;
@@ -60,7 +101,12 @@ describe("the validator's read-only pages on its HTTP port (issue 19, item 5)", 
     const page = await get('/pages');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    for (const s of signed) expect(page.text).toMatch(new RegExp(`<tr><td class="num">${s.bundle.epoch}</td><td class="status">submitted</td><td>submitted</td><td class="num">${s.bundle.submission.block}</td>`));
+    for (const s of signed)
+      expect(page.text).toMatch(
+        new RegExp(
+          `<tr><td class="num">${s.bundle.epoch}</td><td class="status">submitted</td><td>submitted</td><td class="num">${s.bundle.submission.block}</td>`,
+        ),
+      );
     expect(page.text).toContain('<td>failed (CHAIN_SETTING_WEIGHTS_TOO_FAST)</td>');
     for (const m of latest.bundle.result.aggregation.miners) expect(page.text).toContain(`>${m.hotkey}</a></td><td class="num u16">${m.u16}</td>`);
   });
@@ -74,7 +120,8 @@ describe("the validator's read-only pages on its HTTP port (issue 19, item 5)", 
       expect(page.text).not.toContain(TOKEN);
       expect(page.text).not.toContain('//Alice');
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-      for (const method of ['POST', 'PUT', 'DELETE']) expect((await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBeGreaterThanOrEqual(400);
+      for (const method of ['POST', 'PUT', 'DELETE'])
+        expect((await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBeGreaterThanOrEqual(400);
     }
   });
 
@@ -101,7 +148,9 @@ describe.runIf(run)("the validator's pages in headless Chromium", () => {
     await page.setViewport({ width: 1280, height: 900 });
     await page.goto(`${url}/pages`);
     expect(await clippedSvgLabels(page)).toEqual([]);
-    const u16 = await page.$$eval('table.latest-weights tbody tr', (trs) => trs.map((tr) => [tr.querySelector('td.hk')?.textContent, Number(tr.querySelector('td.u16')?.textContent)]));
+    const u16 = await page.$$eval('table.latest-weights tbody tr', (trs) =>
+      trs.map((tr) => [tr.querySelector('td.hk')?.textContent, Number(tr.querySelector('td.u16')?.textContent)]),
+    );
     expect(u16).toEqual(latest.bundle.result.aggregation.miners.map((m) => [m.hotkey, m.u16]));
     await page.screenshot({ path: join(screenshotDir(appDir), 'validator-overview.png'), fullPage: true });
 
@@ -110,14 +159,26 @@ describe.runIf(run)("the validator's pages in headless Chromium", () => {
     expect(await clippedSvgLabels(page)).toEqual([]);
     const story = await page.evaluate(() => {
       const open = document.querySelector('details.epoch-story[open]');
-      return { epoch: Number(open?.getAttribute('data-epoch')), u16: Number(open?.querySelector('td.u16')?.textContent), excluded: Array.from(open?.querySelectorAll('table.excluded-records td') ?? []).map((td) => td.textContent) };
+      return {
+        epoch: Number(open?.getAttribute('data-epoch')),
+        u16: Number(open?.querySelector('td.u16')?.textContent),
+        excluded: Array.from(open?.querySelectorAll('table.excluded-records td') ?? []).map((td) => td.textContent),
+      };
     });
-    expect(story).toEqual({ epoch: latest.bundle.epoch, u16: miner.u16, excluded: ['term-x-1', 'BUNDLE_RECORD_DUPLICATE', 'a second result for the same task in one epoch'] });
+    expect(story).toEqual({
+      epoch: latest.bundle.epoch,
+      u16: miner.u16,
+      excluded: ['term-x-1', 'BUNDLE_RECORD_DUPLICATE', 'a second result for the same task in one epoch'],
+    });
     await page.screenshot({ path: join(screenshotDir(appDir), 'validator-miner.png'), fullPage: true });
 
     await page.goto(`${url}/pages/excluded`);
-    const rows = await page.$$eval('table.excluded-records tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
-    expect(rows).toEqual([[String(latest.bundle.epoch), 'term-x-1', excludedMiner, 'BUNDLE_RECORD_DUPLICATE', 'a second result for the same task in one epoch']]);
+    const rows = await page.$$eval('table.excluded-records tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
+    );
+    expect(rows).toEqual([
+      [String(latest.bundle.epoch), 'term-x-1', excludedMiner, 'BUNDLE_RECORD_DUPLICATE', 'a second result for the same task in one epoch'],
+    ]);
     await page.screenshot({ path: join(screenshotDir(appDir), 'validator-excluded.png'), fullPage: true });
     await page.close();
   });

@@ -42,7 +42,11 @@ describe('publishPeerScores', () => {
     expect(first).toEqual({ peer: service.url, result: 'delivered', status: 201, attempts: 1 });
     const [again] = await publishPeerScores([doc], { peers: [service.url], signer: k.peer, backoffMs: 10 });
     expect(again).toEqual({ peer: service.url, result: 'delivered', status: 200, attempts: 1 });
-    const [other] = await publishPeerScores([{ ...doc, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] }], { peers: [service.url], signer: k.peer, backoffMs: 10 });
+    const [other] = await publishPeerScores([{ ...doc, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] }], {
+      peers: [service.url],
+      signer: k.peer,
+      backoffMs: 10,
+    });
     expect(other).toEqual({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
   });
 
@@ -72,7 +76,12 @@ describe('publishPeerScores', () => {
   it('gives up on an unreachable peer after the configured attempts, without throwing', async () => {
     const closed = await listen(createServer());
     await new Promise((r) => servers.pop()!.close(r));
-    const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], { peers: [closed], signer: k.peer, attempts: 3, backoffMs: 5 });
+    const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], {
+      peers: [closed],
+      signer: k.peer,
+      attempts: 3,
+      backoffMs: 5,
+    });
     expect(outcome).toEqual({ peer: closed, result: 'failed', status: null, attempts: 3 });
   });
 });

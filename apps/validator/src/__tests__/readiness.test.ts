@@ -142,7 +142,10 @@ async function cuttableProxy(target: URL): Promise<{ url: string; cut: () => Pro
       for (const s of sockets) s.destroy();
       sockets.clear();
       if (server === undefined) resolve();
-      else server.close(() => { resolve(); });
+      else
+        server.close(() => {
+          resolve();
+        });
       server = undefined;
     });
   await listen();

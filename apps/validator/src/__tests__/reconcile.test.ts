@@ -21,7 +21,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const readBundle = (dir: string, epoch: number) => verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
+const readBundle = (dir: string, epoch: number) =>
+  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 
 /** A first process "dies" in the middle of its submission of epoch 0: its row stays `submitting`. */
 async function crashMidSubmission(dir: string): Promise<{ release: () => void; hanging: Promise<void> }> {
@@ -29,7 +30,9 @@ async function crashMidSubmission(dir: string): Promise<{ release: () => void; h
   let release: () => void = () => undefined;
   stuck.setWeights = () =>
     new Promise((_resolve, reject) => {
-      release = () => { reject(new Error('process died')); };
+      release = () => {
+        reject(new Error('process died'));
+      };
     });
   const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
   expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
@@ -42,7 +45,12 @@ async function crashMidSubmission(dir: string): Promise<{ release: () => void; h
     await hanging;
     await first.stop();
   });
-  return { release: () => { release(); }, hanging };
+  return {
+    release: () => {
+      release();
+    },
+    hanging,
+  };
 }
 
 async function restart(dir: string, chain: FakeChain): Promise<ValidatorService> {
@@ -61,7 +69,14 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const queries: SubmissionQuery[] = [];
     chain.findSubmission = (q): Promise<SubmissionSearch> => {
       queries.push(q);
-      return Promise.resolve({ status: 'landed', block: 12n, extrinsicHash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true });
+      return Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'cd'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+        lastUpdate: 12n,
+        weightsMatch: true,
+      });
     };
     const service = await restart(t.dir, chain);
     expect(queries).toHaveLength(1);
@@ -70,7 +85,13 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(row?.status).toBe('submitted');
     expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'submitted', block: '12', reconciled: { last_update: '12', weights_match: true } });
     const bundle = readBundle(t.dir, 0);
-    expect(bundle.submission).toEqual({ status: 'submitted', block: '12', extrinsic_hash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', error: null });
+    expect(bundle.submission).toEqual({
+      status: 'submitted',
+      block: '12',
+      extrinsic_hash: `0x${'cd'.repeat(32)}`,
+      call: 'SubtensorModule.set_weights',
+      error: null,
+    });
     expect(bundle.result.u16).toEqual({ uids: queries[0]?.uids, weights: queries[0]?.weights });
     expect(recomputeBundle(bundle).identical).toBe(true);
     expect(chain.submissions).toHaveLength(0);
@@ -119,7 +140,15 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const chain = fakeChain(k);
     const service = await restart(t.dir, chain);
     chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait'));
-    chain.findSubmission = () => Promise.resolve({ status: 'landed', block: 12n, extrinsicHash: `0x${'ab'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true });
+    chain.findSubmission = () =>
+      Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+        lastUpdate: 12n,
+        weightsMatch: true,
+      });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('u1', k.miners[1]!.address))).status).toBe(201);
     chain.headBlock = 11n;
     await service.tick();

@@ -85,13 +85,21 @@ describe('executor endpoints (bearer token, idempotent by record id)', () => {
   });
 
   it('400 for malformed JSON, 413 for an oversized body, 415 for another media type', async () => {
-    const malformed = await fetch(`${url}/v1/bounty-records`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: '{"record_id": ' });
+    const malformed = await fetch(`${url}/v1/bounty-records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: '{"record_id": ',
+    });
     expect(malformed.status).toBe(400);
     expect((await json(malformed)).error?.code).toBe('MALFORMED_JSON');
     const big = await postExecutor(url, '/v1/workflow-runs', { ...workflowBody('wf-big', k.miners[0]!.address), padding: 'x'.repeat(70 * 1024) });
     expect(big.status).toBe(413);
     expect((await json(big)).error?.code).toBe('BODY_TOO_LARGE');
-    const text = await fetch(`${url}/v1/bounty-records`, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` }, body: 'hi' });
+    const text = await fetch(`${url}/v1/bounty-records`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
+      body: 'hi',
+    });
     expect(text.status).toBe(415);
   });
 });

@@ -50,7 +50,12 @@ describe('signed requests sign the exact raw body bytes', () => {
     const timestamp = String(Date.now());
     const nonce = randomBytes(16).toString('hex');
     const signature = u8aToHex(k.miners[0]!.sign(referenceMessage('/v1/sssa', body, timestamp, nonce)));
-    const res = await post('/v1/sssa', body, { 'x-subnet-hotkey': k.miners[0]!.address, 'x-subnet-timestamp': timestamp, 'x-subnet-nonce': nonce, 'x-subnet-signature': signature });
+    const res = await post('/v1/sssa', body, {
+      'x-subnet-hotkey': k.miners[0]!.address,
+      'x-subnet-timestamp': timestamp,
+      'x-subnet-nonce': nonce,
+      'x-subnet-signature': signature,
+    });
     expect(res.status).toBe(201);
   });
 
@@ -67,7 +72,13 @@ describe('signed requests sign the exact raw body bytes', () => {
   it('401 BAD_SIGNATURE for a signature over the re-serialised body instead of the bytes sent', async () => {
     const body = rawSssa('task-raw-3');
     const reserialised = new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(body))));
-    const headers = signRequest(k.miners[2]!, { method: 'POST', path: '/v1/sssa', body: reserialised, timestamp: Date.now(), nonce: randomBytes(16).toString('hex') });
+    const headers = signRequest(k.miners[2]!, {
+      method: 'POST',
+      path: '/v1/sssa',
+      body: reserialised,
+      timestamp: Date.now(),
+      nonce: randomBytes(16).toString('hex'),
+    });
     const res = await post('/v1/sssa', body, headers);
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('BAD_SIGNATURE');

@@ -44,7 +44,9 @@ describe('start-up warnings: the configuration checked against the chain, with n
   });
 
   it('α summing below 1 says how much burns', () => {
-    const config = resolveConfig({ object: { netuid: 1, scoring: { pipeline: { min_validators: 1 }, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.25 }] } } });
+    const config = resolveConfig({
+      object: { netuid: 1, scoring: { pipeline: { min_validators: 1 }, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.25 }] } },
+    });
     const warnings = startupWarnings(config, view(1, 10), k.validator.address);
     expect(warnings.map((w) => [w.code, w.numbers.burned_share])).toEqual([['ALPHA_SUM_BELOW_ONE', 0.75]]);
     expect(warnings[0]?.message).toContain('75 % of the weight burns');

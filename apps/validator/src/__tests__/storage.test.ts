@@ -17,7 +17,13 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ storage: St
     open: () => {
       const t = tempDir();
       const storage = openSqliteStorage(join(t.dir, 'db.sqlite'));
-      return Promise.resolve({ storage, cleanup: async () => { await storage.close(); t.cleanup(); } });
+      return Promise.resolve({
+        storage,
+        cleanup: async () => {
+          await storage.close();
+          t.cleanup();
+        },
+      });
     },
   },
   {
@@ -26,7 +32,13 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ storage: St
     open: () => {
       const t = tempDir();
       const storage = openSqliteStorage(join(t.dir, 'db.sqlite'), { writerThread: true });
-      return Promise.resolve({ storage, cleanup: async () => { await storage.close(); t.cleanup(); } });
+      return Promise.resolve({
+        storage,
+        cleanup: async () => {
+          await storage.close();
+          t.cleanup();
+        },
+      });
     },
   },
   {
@@ -35,7 +47,13 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ storage: St
     open: async () => {
       const { schema, drop } = await freshSchema();
       const storage = await openPostgresStorage({ url: PG_URL ?? '', schema });
-      return { storage, cleanup: async () => { await storage.close(); await drop(); } };
+      return {
+        storage,
+        cleanup: async () => {
+          await storage.close();
+          await drop();
+        },
+      };
     },
   },
 ];
@@ -104,7 +122,9 @@ for (const backend of backends) {
     it('the write queue commits concurrent submissions in shared transactions, each acknowledged once', async () => {
       const queue = createWriteQueue(storage, 50);
       const outcomes = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => queue.submit({ kind: 'workflow_run', recordId: `q${i % 250}`, epoch: 20, body: `{"i":${i % 250}}`, digest: `d${i % 250}` })),
+        Array.from({ length: 300 }, (_, i) =>
+          queue.submit({ kind: 'workflow_run', recordId: `q${i % 250}`, epoch: 20, body: `{"i":${i % 250}}`, digest: `d${i % 250}` }),
+        ),
       );
       expect(outcomes.filter((o) => o.status === 'inserted')).toHaveLength(250);
       expect(outcomes.filter((o) => o.status === 'duplicate')).toHaveLength(50);

@@ -8,7 +8,23 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
 import { signRequest } from '../signed-request.js';
-import { fakeChain, freshSchema, keys, nonce, PG_SKIP_REASON, PG_URL, postExecutor, postSigned, requirePostgresInCi, scoring, silent, sssaDoc, tempDir, testConfig, workflowBody } from './helpers.js';
+import {
+  fakeChain,
+  freshSchema,
+  keys,
+  nonce,
+  PG_SKIP_REASON,
+  PG_URL,
+  postExecutor,
+  postSigned,
+  requirePostgresInCi,
+  scoring,
+  silent,
+  sssaDoc,
+  tempDir,
+  testConfig,
+  workflowBody,
+} from './helpers.js';
 
 requirePostgresInCi();
 
@@ -39,12 +55,25 @@ async function start(options: { postgres?: boolean; scoring?: unknown } = {}): P
   }
   const overrides: Record<string, unknown> = { scoring: options.scoring ?? smallGroups, ...(schema === undefined ? {} : { database: { url: PG_URL } }) };
   const chain = fakeChain(k);
-  const service = await startValidator({ config: testConfig(t.dir, overrides), chain, logger: silent, autoTick: false, ...(schema === undefined ? {} : { postgresSchema: schema }) });
+  const service = await startValidator({
+    config: testConfig(t.dir, overrides),
+    chain,
+    logger: silent,
+    autoTick: false,
+    ...(schema === undefined ? {} : { postgresSchema: schema }),
+  });
   cleanups.push(() => service.stop());
   return { service, chain, dir: t.dir };
 }
 
-const json = async (res: Response) => (await res.json()) as { error?: { code: string; path?: string }; group?: { hotkey: string; role: string; uid: number }[]; block_hash?: string; seed?: string; epoch?: number };
+const json = async (res: Response) =>
+  (await res.json()) as {
+    error?: { code: string; path?: string };
+    group?: { hotkey: string; role: string; uid: number }[];
+    block_hash?: string;
+    seed?: string;
+    epoch?: number;
+  };
 
 describe('tasks and roles come from the validator (SPEC B, docs/spec.md G.3)', () => {
   it('task assignment: POST /v1/tasks records the finalized block hash and answers the group drawn from the candidate snapshot', async () => {
@@ -103,7 +132,11 @@ describe('tasks and roles come from the validator (SPEC B, docs/spec.md G.3)', (
 
   it('ingest checks: a peer-score document signed with the validator own hotkey is 403 SELF_SIGNED_PEER_SCORES', async () => {
     const { service } = await start();
-    const res = await postSigned(service.url, '/v1/peer-scores', k.validator, { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 1 }] });
+    const res = await postSigned(service.url, '/v1/peer-scores', k.validator, {
+      epoch: 0,
+      challenge_id: 'term',
+      scores: [{ miner_hotkey: k.miners[0]!.address, score: 1 }],
+    });
     expect(res.status).toBe(403);
     expect((await json(res)).error?.code).toBe('SELF_SIGNED_PEER_SCORES');
   });
@@ -148,7 +181,13 @@ describe('tasks and roles come from the validator (SPEC B, docs/spec.md G.3)', (
       expect((await postSigned(service.url, '/v1/sssa', member!, { task_id: 'rep-0', sssa: sssaDoc() })).status).toBe(201);
       chain.headBlock = 15n; // epoch 1
       await service.tick();
-      const read = (epoch: number) => JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')) as { bundle: { inputs: { reputations: unknown }; result: { reputations: { task_type: string; hotkey: string; reputation: number }[]; excluded: unknown[] } } };
+      const read = (epoch: number) =>
+        JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')) as {
+          bundle: {
+            inputs: { reputations: unknown };
+            result: { reputations: { task_type: string; hotkey: string; reputation: number }[]; excluded: unknown[] };
+          };
+        };
       const first = read(0).bundle;
       // The member that sent a valid SSSA to a group of n < 3 observes nothing; the other member, assigned
       // and silent, observes 0: 0.9 * 0.5.

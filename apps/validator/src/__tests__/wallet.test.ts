@@ -14,9 +14,11 @@ import { fakeChain, keys, scoring, tempDir, TOKEN } from './helpers.js';
 /** The validator signs with a btcli wallet hotkey: configuration, BT_WALLET_* variables, --wallet.* flags. */
 
 const VECTORS = '/work/shared/vectors/wallets';
-const uriVector = (JSON.parse(readFileSync(join(VECTORS, 'index.json'), 'utf8')) as { files: { path: string; expected: { ss58Address: string; privateKey_btwallet?: string } }[] }).files.find(
-  (f) => f.path === 'wallets/miner/hotkeys/uri',
-)!;
+const uriVector = (
+  JSON.parse(readFileSync(join(VECTORS, 'index.json'), 'utf8')) as {
+    files: { path: string; expected: { ss58Address: string; privateKey_btwallet?: string } }[];
+  }
+).files.find((f) => f.path === 'wallets/miner/hotkeys/uri')!;
 
 let dir: string;
 let cleanup: () => void;
@@ -39,7 +41,11 @@ describe('wallet configuration', () => {
     const env = { BT_WALLET_NAME: 'env', BT_WALLET_HOTKEY: 'env', BT_WALLET_PATH: '/env' };
     expect(resolveConfig({ object, env }).wallet).toEqual({ name: 'env', hotkey: 'env', path: '/env' });
     expect(resolveConfig({ object, env: { ...env, SUBNET_VALIDATOR_WALLET__HOTKEY: 'prefixed' } }).wallet.hotkey).toBe('prefixed');
-    expect(resolveConfig({ object, env, flags: { walletName: 'flag', walletHotkey: 'flag', walletPath: '/flag' } }).wallet).toEqual({ name: 'flag', hotkey: 'flag', path: '/flag' });
+    expect(resolveConfig({ object, env, flags: { walletName: 'flag', walletHotkey: 'flag', walletPath: '/flag' } }).wallet).toEqual({
+      name: 'flag',
+      hotkey: 'flag',
+      path: '/flag',
+    });
   });
 });
 
@@ -50,7 +56,15 @@ describe('start-up with a btcli wallet', () => {
     copyFileSync(join(VECTORS, uriVector.path), file);
     chmodSync(file, 0o600);
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done(); } }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
     const config = resolveConfig({
       object: {
         ...base,
@@ -73,12 +87,33 @@ describe('start-up with a btcli wallet', () => {
   it('the CLI passes --wallet.name/--wallet.hotkey/--wallet.path to the key loader (a missing hotkey is named)', () => {
     const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
     const file = join(dir, 'validator.yaml');
-    writeFileSync(file, `netuid: 1\nscoring:\n  pipeline: { min_validators: 1, min_stake_fraction: 0 }\n  challenges:\n    - { id: term, kind: term_pass_rate, alpha: 0.2, total_tasks: 4 }\n`);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, 'run', '--config', file, '--wallet.name', 'vali', '--wallet.hotkey', 'hk', '--wallet.path', join(dir, 'w')], {
-      encoding: 'utf8',
-      env: { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, BT_WALLET_NAME: 'ignored' },
-      timeout: 60_000,
-    });
+    writeFileSync(
+      file,
+      `netuid: 1\nscoring:\n  pipeline: { min_validators: 1, min_stake_fraction: 0 }\n  challenges:\n    - { id: term, kind: term_pass_rate, alpha: 0.2, total_tasks: 4 }\n`,
+    );
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--conditions=source',
+        cli,
+        'run',
+        '--config',
+        file,
+        '--wallet.name',
+        'vali',
+        '--wallet.hotkey',
+        'hk',
+        '--wallet.path',
+        join(dir, 'w'),
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, BT_WALLET_NAME: 'ignored' },
+        timeout: 60_000,
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('WALLET_KEYFILE_NOT_FOUND');
     expect(run.stderr).toContain(join(dir, 'w', 'vali', 'hotkeys', 'hk'));

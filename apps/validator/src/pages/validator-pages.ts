@@ -41,7 +41,12 @@ async function published(storage: PagesStorage): Promise<{ rows: readonly EpochR
 }
 
 function send(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
-  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', CSP).header('cache-control', 'no-store').send(htmlDocument(title, body));
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', CSP)
+    .header('cache-control', 'no-store')
+    .send(htmlDocument(title, body));
 }
 
 function nav(): string {
@@ -78,13 +83,22 @@ async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise
     const series = stories.map((s) => ({
       uid: s.uid,
       hotkey: s.hotkey,
-      values: new Map(history.flatMap((p) => (minerHotkeys(p.bundle).includes(s.hotkey) ? [[p.row.epoch, explainMiner(p.bundle, s.hotkey).u16 / 65535] as const] : []))),
+      values: new Map(
+        history.flatMap((p) => (minerHotkeys(p.bundle).includes(s.hotkey) ? [[p.row.epoch, explainMiner(p.bundle, s.hotkey).u16 / 65535] as const] : [])),
+      ),
     }));
     const table = stories
-      .map((s: MinerStory) => `<tr><td class="num">${s.uid ?? '-'}</td><td class="hk"><a href="/pages/miners/${encodeURIComponent(s.hotkey)}">${escapeHtml(s.hotkey)}</a></td><td class="num u16">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td></tr>`)
+      .map(
+        (s: MinerStory) =>
+          `<tr><td class="num">${s.uid ?? '-'}</td><td class="hk"><a href="/pages/miners/${encodeURIComponent(s.hotkey)}">${escapeHtml(s.hotkey)}</a></td><td class="num u16">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td></tr>`,
+      )
       .join('\n');
     weights = `<p>Epoch ${latest.row.epoch} (${escapeHtml(latest.row.status)}).</p>
-${renderWeightChart(series, history.map((p) => p.row.epoch), { links: false })}
+${renderWeightChart(
+  series,
+  history.map((p) => p.row.epoch),
+  { links: false },
+)}
 <table class="latest-weights"><thead><tr><th>uid</th><th>miner (its story)</th><th>u16</th><th>share</th></tr></thead><tbody>
 ${table}
 </tbody></table>`;
@@ -108,9 +122,18 @@ async function minerPage(storage: PagesStorage, hotkey: string, epoch: number | 
   const { bundles } = await published(storage);
   const stories = bundles.filter((p) => minerHotkeys(p.bundle).includes(hotkey)).map((p) => explainMiner(p.bundle, hotkey));
   if (stories.length === 0 || (epoch !== undefined && !stories.some((s) => s.epoch === epoch))) {
-    return send(reply, 404, 'miner not found', `<h1>No such miner</h1>${nav()}<p>No published bundle${epoch === undefined ? '' : ` of epoch ${epoch}`} scores <span class="hk">${escapeHtml(hotkey)}</span>.</p>`);
+    return send(
+      reply,
+      404,
+      'miner not found',
+      `<h1>No such miner</h1>${nav()}<p>No published bundle${epoch === undefined ? '' : ` of epoch ${epoch}`} scores <span class="hk">${escapeHtml(hotkey)}</span>.</p>`,
+    );
   }
-  const page = renderMinerPage(hotkey, stories, { ...(epoch === undefined ? {} : { chosenEpoch: epoch }), standalone: true, back: { href: '/pages', text: 'back to the epochs' } });
+  const page = renderMinerPage(hotkey, stories, {
+    ...(epoch === undefined ? {} : { chosenEpoch: epoch }),
+    standalone: true,
+    back: { href: '/pages', text: 'back to the epochs' },
+  });
   return send(reply, 200, `miner ${hotkey}`, `${nav()}${page}`);
 }
 

@@ -102,11 +102,19 @@ function aggregationRow(miners: number, validators: number): RatioRow {
     }
     check(`aggregation ${miners} x ${validators}`, differences === 0 && theirs.size === mine.size, `${differences} miners differ`);
   }
-  return { name: `aggregation ${miners} miners x ${validators} validators`, unit: 'zero stake, modified z, quorum, weighted mean', peer, oursNsPerOp: timeOurs(ours) };
+  return {
+    name: `aggregation ${miners} miners x ${validators} validators`,
+    unit: 'zero stake, modified z, quorum, weighted mean',
+    peer,
+    oursNsPerOp: timeOurs(ours),
+  };
 }
 
 describe('peers (Python replicas, same input, same output, ratios from the same run)', () => {
-  printRatioTable('Weight path: computeEmitWeights vs the SDK numpy normalize_max_weight + convert_weights_and_uids_for_emit (target >= 10x)', [256, 1024, 4096].map(weightPathRow));
+  printRatioTable(
+    'Weight path: computeEmitWeights vs the SDK numpy normalize_max_weight + convert_weights_and_uids_for_emit (target >= 10x)',
+    [256, 1024, 4096].map(weightPathRow),
+  );
   printRatioTable('Stake-weighted aggregation with modified-z outliers: aggregateEvaluations vs numpy', [aggregationRow(256, 64), aggregationRow(1024, 16)]);
   // vitest bench needs a task; the comparison above is the measurement.
   bench('ratio tables printed above', () => {}, { iterations: 1, time: 0 });

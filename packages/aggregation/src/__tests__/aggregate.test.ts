@@ -57,18 +57,38 @@ describe('SPEC C.4 stake-weighted aggregation', () => {
   });
 
   it('evaluations from a validator outside the validator set are rejected', () => {
-    expectError(() => aggregateEvaluations({ evaluations: [ev(v3, m1, 0.9)], stakes: stakes(1, 1), options: OPTIONS }), AGGREGATION_ERROR_CODES.unknownValidator, 'evaluations[0].validatorHotkey');
+    expectError(
+      () => aggregateEvaluations({ evaluations: [ev(v3, m1, 0.9)], stakes: stakes(1, 1), options: OPTIONS }),
+      AGGREGATION_ERROR_CODES.unknownValidator,
+      'evaluations[0].validatorHotkey',
+    );
   });
 
   it('evaluations of two epochs are rejected', () => {
-    expectError(() => aggregateEvaluations({ evaluations: [ev(v1, m1, 0.9, 1), ev(v2, m1, 0.9, 2)], stakes: stakes(1, 1), options: OPTIONS }), AGGREGATION_ERROR_CODES.epochMismatch, 'evaluations[1].epoch');
+    expectError(
+      () => aggregateEvaluations({ evaluations: [ev(v1, m1, 0.9, 1), ev(v2, m1, 0.9, 2)], stakes: stakes(1, 1), options: OPTIONS }),
+      AGGREGATION_ERROR_CODES.epochMismatch,
+      'evaluations[1].epoch',
+    );
   });
 
   it('rejects scores outside [0, 1], negative stake and duplicate validators', () => {
-    expectError(() => aggregateEvaluations({ evaluations: [ev(v1, m1, 1.01)], stakes: stakes(1), options: OPTIONS }), AGGREGATION_ERROR_CODES.invalidInput, 'evaluations[0].score');
+    expectError(
+      () => aggregateEvaluations({ evaluations: [ev(v1, m1, 1.01)], stakes: stakes(1), options: OPTIONS }),
+      AGGREGATION_ERROR_CODES.invalidInput,
+      'evaluations[0].score',
+    );
     expectError(() => aggregateEvaluations({ evaluations: [], stakes: stakes(-1), options: OPTIONS }), AGGREGATION_ERROR_CODES.invalidInput, 'stakes[0].stake');
     expectError(
-      () => aggregateEvaluations({ evaluations: [], stakes: [{ validatorHotkey: v1, stake: 1 }, { validatorHotkey: v1, stake: 2 }], options: OPTIONS }),
+      () =>
+        aggregateEvaluations({
+          evaluations: [],
+          stakes: [
+            { validatorHotkey: v1, stake: 1 },
+            { validatorHotkey: v1, stake: 2 },
+          ],
+          options: OPTIONS,
+        }),
       AGGREGATION_ERROR_CODES.duplicateHotkey,
       'stakes[1].validatorHotkey',
     );
@@ -100,7 +120,7 @@ describe('SPEC C.4 stake-weighted aggregation', () => {
     expect(r.explanation.miners[0]!.evaluationsUsed).toHaveLength(3);
   });
 
-  it('SPEC C.4 a validator\'s own hotkey never appears among its peers\' evaluations: a second evaluation under its hotkey (a self-signed peer document) is AGGREGATION_DUPLICATE_EVALUATION', () => {
+  it("SPEC C.4 a validator's own hotkey never appears among its peers' evaluations: a second evaluation under its hotkey (a self-signed peer document) is AGGREGATION_DUPLICATE_EVALUATION", () => {
     // v1's own evaluation of m1, then a "peer" document signed with v1's hotkey that reached the aggregation.
     const own = [ev(v1, m1, 0.2), ev(v2, m1, 0.5), ev(v3, m1, 0.5)];
     let caught: unknown;

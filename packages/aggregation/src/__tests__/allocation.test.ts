@@ -9,7 +9,13 @@ describe('SPEC C.7 emission allocation across challenges', () => {
   it('final weight = Σ_c α_c·w_{c,miner}; 1 − Σ α goes to the burn uid', () => {
     const r = allocateChallenges(
       [
-        { challengeId: 'term', weights: [{ hotkey: a!, weight: 0.75 }, { hotkey: b!, weight: 0.25 }] },
+        {
+          challengeId: 'term',
+          weights: [
+            { hotkey: a!, weight: 0.75 },
+            { hotkey: b!, weight: 0.25 },
+          ],
+        },
         { challengeId: 'bounty', weights: [{ hotkey: b!, weight: 1 }] },
       ],
       { term: 0.6, bounty: 0.3 },
@@ -24,7 +30,7 @@ describe('SPEC C.7 emission allocation across challenges', () => {
     expect(r.burn).toBeCloseTo(0.1, 15);
   });
 
-  it('a challenge\'s own burn (weights summing below 1) is burned through its alpha', () => {
+  it("a challenge's own burn (weights summing below 1) is burned through its alpha", () => {
     const r = allocateChallenges([{ challengeId: 't', weights: [{ hotkey: a!, weight: 0.5 }] }], { t: 1 });
     expect(r.burn).toBe(0.5);
     expect(r.explanation.challenges[0]!.burned).toBe(0.5);
@@ -32,7 +38,18 @@ describe('SPEC C.7 emission allocation across challenges', () => {
 
   it('rejects Σ α > 1, negative α, alphas without challenges and challenges without alphas', () => {
     const w = [{ hotkey: a!, weight: 1 }];
-    expectError(() => allocateChallenges([{ challengeId: 'x', weights: w }, { challengeId: 'y', weights: w }], { x: 0.6, y: 0.5 }), AGGREGATION_ERROR_CODES.alphaSumExceedsOne, 'alphas');
+    expectError(
+      () =>
+        allocateChallenges(
+          [
+            { challengeId: 'x', weights: w },
+            { challengeId: 'y', weights: w },
+          ],
+          { x: 0.6, y: 0.5 },
+        ),
+      AGGREGATION_ERROR_CODES.alphaSumExceedsOne,
+      'alphas',
+    );
     expectError(() => allocateChallenges([{ challengeId: 'x', weights: w }], { x: -0.1 }), AGGREGATION_ERROR_CODES.invalidInput, 'alphas.x');
     expectError(() => allocateChallenges([{ challengeId: 'x', weights: w }], { x: 0.5, z: 0.1 }), AGGREGATION_ERROR_CODES.unknownChallenge, 'alphas.z');
     expectError(() => allocateChallenges([{ challengeId: 'x', weights: w }], {}), AGGREGATION_ERROR_CODES.unknownChallenge, 'alphas.x');
@@ -64,9 +81,17 @@ describe('SPEC C.8 bounty challenge', () => {
   });
 
   it('rejects negative or fractional counts and duplicate hunters', () => {
-    expectError(() => bountyWeights([{ hotkey: a!, validIssues: 1.5, invalidIssues: 0, starredRepos: 0 }]), AGGREGATION_ERROR_CODES.invalidInput, 'records[0].validIssues');
     expectError(
-      () => bountyWeights([{ hotkey: a!, validIssues: 1, invalidIssues: 0, starredRepos: 0 }, { hotkey: a!, validIssues: 1, invalidIssues: 0, starredRepos: 0 }]),
+      () => bountyWeights([{ hotkey: a!, validIssues: 1.5, invalidIssues: 0, starredRepos: 0 }]),
+      AGGREGATION_ERROR_CODES.invalidInput,
+      'records[0].validIssues',
+    );
+    expectError(
+      () =>
+        bountyWeights([
+          { hotkey: a!, validIssues: 1, invalidIssues: 0, starredRepos: 0 },
+          { hotkey: a!, validIssues: 1, invalidIssues: 0, starredRepos: 0 },
+        ]),
       AGGREGATION_ERROR_CODES.duplicateHotkey,
       'records',
     );
@@ -74,16 +99,40 @@ describe('SPEC C.8 bounty challenge', () => {
 });
 
 describe('SPEC C.9 hotkeys to uids', () => {
-  const metagraph = [{ hotkey: a!, uid: 5 }, { hotkey: b!, uid: 2 }];
+  const metagraph = [
+    { hotkey: a!, uid: 5 },
+    { hotkey: b!, uid: 2 },
+  ];
 
   it('maps by the metagraph and adds the burn to the burn uid', () => {
-    const r = mapHotkeysToUids({ weights: [{ hotkey: a!, weight: 0.5 }, { hotkey: b!, weight: 0.3 }], burn: 0.2, metagraph });
-    expect(r.weights).toEqual([{ uid: 0, weight: 0.2 }, { uid: 2, weight: 0.3 }, { uid: 5, weight: 0.5 }]);
+    const r = mapHotkeysToUids({
+      weights: [
+        { hotkey: a!, weight: 0.5 },
+        { hotkey: b!, weight: 0.3 },
+      ],
+      burn: 0.2,
+      metagraph,
+    });
+    expect(r.weights).toEqual([
+      { uid: 0, weight: 0.2 },
+      { uid: 2, weight: 0.3 },
+      { uid: 5, weight: 0.5 },
+    ]);
   });
 
   it('unknown hotkeys are dropped and the rest (burn included) renormalised', () => {
-    const r = mapHotkeysToUids({ weights: [{ hotkey: a!, weight: 0.5 }, { hotkey: c!, weight: 0.3 }], burn: 0.2, metagraph });
-    expect(r.weights).toEqual([{ uid: 0, weight: 0.2 / (0.5 + 0.2) }, { uid: 5, weight: 0.5 / (0.5 + 0.2) }]);
+    const r = mapHotkeysToUids({
+      weights: [
+        { hotkey: a!, weight: 0.5 },
+        { hotkey: c!, weight: 0.3 },
+      ],
+      burn: 0.2,
+      metagraph,
+    });
+    expect(r.weights).toEqual([
+      { uid: 0, weight: 0.2 / (0.5 + 0.2) },
+      { uid: 5, weight: 0.5 / (0.5 + 0.2) },
+    ]);
     expect(r.explanation.dropped).toEqual([{ hotkey: c, weight: 0.3 }]);
   });
 
@@ -93,13 +142,37 @@ describe('SPEC C.9 hotkeys to uids', () => {
     expect(r.explanation.allToBurn).toBe(true);
   });
 
-  it('decision: when the burn uid is a miner\'s uid, the burn is added to it', () => {
+  it("decision: when the burn uid is a miner's uid, the burn is added to it", () => {
     const r = mapHotkeysToUids({ weights: [{ hotkey: b!, weight: 0.6 }], burn: 0.4, metagraph, burnUid: 2 });
     expect(r.weights).toEqual([{ uid: 2, weight: 0.6 + 0.4 }]);
   });
 
   it('rejects duplicate uids and hotkeys in the metagraph', () => {
-    expectError(() => mapHotkeysToUids({ weights: [], burn: 1, metagraph: [{ hotkey: a!, uid: 1 }, { hotkey: b!, uid: 1 }] }), AGGREGATION_ERROR_CODES.duplicateUid, 'input.metagraph[1].uid');
-    expectError(() => mapHotkeysToUids({ weights: [], burn: 1, metagraph: [{ hotkey: a!, uid: 1 }, { hotkey: a!, uid: 2 }] }), AGGREGATION_ERROR_CODES.duplicateHotkey, 'input.metagraph[1].hotkey');
+    expectError(
+      () =>
+        mapHotkeysToUids({
+          weights: [],
+          burn: 1,
+          metagraph: [
+            { hotkey: a!, uid: 1 },
+            { hotkey: b!, uid: 1 },
+          ],
+        }),
+      AGGREGATION_ERROR_CODES.duplicateUid,
+      'input.metagraph[1].uid',
+    );
+    expectError(
+      () =>
+        mapHotkeysToUids({
+          weights: [],
+          burn: 1,
+          metagraph: [
+            { hotkey: a!, uid: 1 },
+            { hotkey: a!, uid: 2 },
+          ],
+        }),
+      AGGREGATION_ERROR_CODES.duplicateHotkey,
+      'input.metagraph[1].hotkey',
+    );
   });
 });

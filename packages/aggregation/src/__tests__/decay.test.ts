@@ -8,7 +8,7 @@ const OPTIONS = DEFAULT_PIPELINE_CONFIG.decay;
 const state0 = { topScore: 0.8, topEpoch: 0, topHotkey: a! };
 
 describe('SPEC C.6 reward decay', () => {
-  it('SPEC C.6 seed C\'s timeline: epochs 1-10 keep 100 %, 11 keeps 95 %, 12 keeps 90 %, 26 and later keep 20 %', () => {
+  it("SPEC C.6 seed C's timeline: epochs 1-10 keep 100 %, 11 keeps 95 %, 12 keeps 90 %, 26 and later keep 20 %", () => {
     const keepAt = (epoch: number) => decayStep(state0, { epoch, scores: [], options: OPTIONS });
     for (let epoch = 0; epoch <= 10; epoch += 1) {
       expect(keepAt(epoch).burn).toBe(0);
@@ -88,7 +88,14 @@ describe('SPEC C.6 reward decay', () => {
   });
 
   it('decision: the first score ever sets the top; with no score ever there is no burn', () => {
-    const first = decayStep(null, { epoch: 3, scores: [{ hotkey: a!, score: 0.4 }, { hotkey: b!, score: 0.6 }], options: OPTIONS });
+    const first = decayStep(null, {
+      epoch: 3,
+      scores: [
+        { hotkey: a!, score: 0.4 },
+        { hotkey: b!, score: 0.6 },
+      ],
+      options: OPTIONS,
+    });
     expect(first.state).toEqual({ topScore: 0.6, topEpoch: 3, topHotkey: b });
     const nothing = decayStep(null, { epoch: 50, scores: [], options: OPTIONS });
     expect(nothing.state).toBeNull();

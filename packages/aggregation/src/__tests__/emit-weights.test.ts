@@ -9,7 +9,14 @@ import { expectError, sortedHotkeys } from './helpers.js';
 const H = sortedHotkeys(40);
 
 /** The weight path as the public stages compose it (the definition computeEmitWeights must match bit for bit). */
-function staged(scores: readonly { hotkey: Hotkey; score: number }[], metagraph: readonly { hotkey: Hotkey; uid: number }[], strategy: NormalisationStrategy, cap: number, burnUid: number, mode: 'sum' | 'max') {
+function staged(
+  scores: readonly { hotkey: Hotkey; score: number }[],
+  metagraph: readonly { hotkey: Hotkey; uid: number }[],
+  strategy: NormalisationStrategy,
+  cap: number,
+  burnUid: number,
+  mode: 'sum' | 'max',
+) {
   const normalised = normaliseScores(scores, { strategy, temperature: 1 });
   const capped = applyWeightCap(normalised.weights, { cap, burnUid });
   const mapped = mapHotkeysToUids({ weights: capped.weights, burn: normalised.burn + capped.burn, metagraph, burnUid });
@@ -44,7 +51,11 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
           const metagraph = H.slice(0, known).map((hotkey, i) => ({ hotkey, uid: (i * 17) % 41 }));
           const expected = staged(scores, metagraph, strategy, cap, burnUid, mode);
           const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
-          for (const [graph, given] of [[metagraph, scores], [indexMetagraph(metagraph), scores], [indexMetagraph(metagraph), parallel]] as const) {
+          for (const [graph, given] of [
+            [metagraph, scores],
+            [indexMetagraph(metagraph), scores],
+            [indexMetagraph(metagraph), parallel],
+          ] as const) {
             const r = computeEmitWeights({ scores: given, metagraph: graph, normalisation: { strategy, temperature: 1 }, cap, burnUid, u16Mode: mode });
             expect({ uids: r.uids, weights: r.weights }).toStrictEqual({ uids: expected.uids, weights: expected.weights });
             expect(Object.isFrozen(r) && Object.isFrozen(r.uids) && Object.isFrozen(r.explanation)).toBe(true);
@@ -61,19 +72,54 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
     expect(r.uids).toEqual([0, 1]);
     expect(r.weights).toEqual([65535, 65535]);
     expect(r.explanation).toMatchObject({ capped: [H[0]], infeasible: true, burn: 0.5, burnUid: 0 });
-    const again = computeEmitWeights({ scores: [{ hotkey: H[1]!, score: 0.2 }, { hotkey: H[2]!, score: 0.2 }], metagraph, cap: 0.5, u16Mode: 'sum' });
+    const again = computeEmitWeights({
+      scores: [
+        { hotkey: H[1]!, score: 0.2 },
+        { hotkey: H[2]!, score: 0.2 },
+      ],
+      metagraph,
+      cap: 0.5,
+      u16Mode: 'sum',
+    });
     expect(again.uids).toEqual([2, 3]);
     expect(again.weights.reduce((s, w) => s + w, 0)).toBe(65535);
   });
 
   it('rejects a duplicate hotkey, a bad score, a bad cap and a forged index with coded errors', () => {
     const metagraph = indexMetagraph(H.slice(0, 3).map((hotkey, uid) => ({ hotkey, uid })));
-    expectError(() => computeEmitWeights({ scores: [{ hotkey: H[0]!, score: 0.5 }, { hotkey: H[0]!, score: 0.5 }], metagraph, cap: 0.5 }), AGGREGATION_ERROR_CODES.duplicateHotkey);
-    expectError(() => computeEmitWeights({ scores: [{ hotkey: H[0]!, score: Number.NaN }], metagraph, cap: 0.5 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.scores[0].score');
+    expectError(
+      () =>
+        computeEmitWeights({
+          scores: [
+            { hotkey: H[0]!, score: 0.5 },
+            { hotkey: H[0]!, score: 0.5 },
+          ],
+          metagraph,
+          cap: 0.5,
+        }),
+      AGGREGATION_ERROR_CODES.duplicateHotkey,
+    );
+    expectError(
+      () => computeEmitWeights({ scores: [{ hotkey: H[0]!, score: Number.NaN }], metagraph, cap: 0.5 }),
+      AGGREGATION_ERROR_CODES.invalidInput,
+      'input.scores[0].score',
+    );
     expectError(() => computeEmitWeights({ scores: [], metagraph, cap: 0 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.cap');
-    expectError(() => computeEmitWeights({ scores: [], metagraph: { kind: 'metagraph-index', size: 0, maxUid: -1 }, cap: 0.5 }), AGGREGATION_ERROR_CODES.invalidInput, 'input.metagraph');
+    expectError(
+      () => computeEmitWeights({ scores: [], metagraph: { kind: 'metagraph-index', size: 0, maxUid: -1 }, cap: 0.5 }),
+      AGGREGATION_ERROR_CODES.invalidInput,
+      'input.metagraph',
+    );
     // A rejected call leaves nothing behind: the next one is exact.
-    const ok = computeEmitWeights({ scores: [{ hotkey: H[1]!, score: 0.5 }, { hotkey: H[2]!, score: 0.5 }], metagraph, cap: 1, u16Mode: 'max' });
+    const ok = computeEmitWeights({
+      scores: [
+        { hotkey: H[1]!, score: 0.5 },
+        { hotkey: H[2]!, score: 0.5 },
+      ],
+      metagraph,
+      cap: 1,
+      u16Mode: 'max',
+    });
     expect(ok.uids).toEqual([1, 2]);
   });
 });

@@ -64,7 +64,14 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
       ...base,
       challenges: [
         { ...base.challenges[0]!, alpha: 0.5 },
-        { id: 'bounty', kind: 'bounty', alpha: 0.25, decay: false, records: [{ hotkey: M[2]!, validIssues: 20, invalidIssues: 0, starredRepos: 0 }], weightCap: 1 },
+        {
+          id: 'bounty',
+          kind: 'bounty',
+          alpha: 0.25,
+          decay: false,
+          records: [{ hotkey: M[2]!, validIssues: 20, invalidIssues: 0, starredRepos: 0 }],
+          weightCap: 1,
+        },
       ],
     });
     // uid 0 (burn) 0.25, uids 1 and 2 0.25 each, uid 3 0.25 from the bounty
@@ -91,13 +98,19 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
     // V[3] is not in the metagraph: named by hotkey.
     expect(text).toContain(`why (term): scored on 3 of 4 evaluations: validator ${V[3]} has zero stake and was ignored`);
     const lowStake = computeEpochWeights({ ...simpleInput(0, [0.5]), stakes: [...simpleInput(0, [0.5]).stakes, { validatorHotkey: V[5]!, stake: 1000 }] });
-    expect(formatEpochExplanation(lowStake)).toContain("unscored (insufficient stake): the 3 remaining of 3 evaluations carry 23.1 % of the validator set's stake (30.0 % needed)");
+    expect(formatEpochExplanation(lowStake)).toContain(
+      "unscored (insufficient stake): the 3 remaining of 3 evaluations carry 23.1 % of the validator set's stake (30.0 % needed)",
+    );
   });
 
   it('rejects evaluations of another epoch, duplicate challenges and a bounty challenge with decay', () => {
     const base = simpleInput(3, [0.5]);
     expectError(() => computeEpochWeights({ ...base, epoch: 4 }), AGGREGATION_ERROR_CODES.epochMismatch, 'challenges[0].evaluations[0].epoch');
-    expectError(() => computeEpochWeights({ ...base, challenges: [base.challenges[0]!, base.challenges[0]!] }), AGGREGATION_ERROR_CODES.duplicateChallenge, 'challenges[1].id');
+    expectError(
+      () => computeEpochWeights({ ...base, challenges: [base.challenges[0]!, base.challenges[0]!] }),
+      AGGREGATION_ERROR_CODES.duplicateChallenge,
+      'challenges[1].id',
+    );
     expectError(
       () => computeEpochWeights({ ...base, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.1, decay: true, records: [] }] }),
       AGGREGATION_ERROR_CODES.invalidInput,
@@ -146,7 +159,10 @@ const inputArb: fc.Arbitrary<EpochInput> = fc
     config: configArb,
     epoch: fc.integer({ min: 0, max: 40 }),
     stakes: fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 5 }),
-    grid: fc.array(fc.array(fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 7 }),
+    grid: fc.array(fc.array(fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), { minLength: 5, maxLength: 5 }), {
+      minLength: 1,
+      maxLength: 7,
+    }),
     alphaTerm: fc.constantFrom(0.5, 0.7, 1),
     bounty: fc.array(fc.tuple(fc.nat(30), fc.nat(5), fc.nat(6)), { minLength: 0, maxLength: 3 }),
     known: fc.integer({ min: 0, max: 7 }),
@@ -154,9 +170,11 @@ const inputArb: fc.Arbitrary<EpochInput> = fc
   })
   .map(({ config, epoch, stakes, grid, alphaTerm, bounty, known, top }) => {
     const evaluations: Evaluation[] = [];
-    grid.forEach((row, m) => { row.forEach((score, v) => {
-      if (score !== undefined && v < stakes.length) evaluations.push(ev(V[v]!, M[m]!, score, epoch));
-    }); });
+    grid.forEach((row, m) => {
+      row.forEach((score, v) => {
+        if (score !== undefined && v < stakes.length) evaluations.push(ev(V[v]!, M[m]!, score, epoch));
+      });
+    });
     const challenges: EpochInput['challenges'][number][] = [
       { id: 'term', kind: 'evaluations', alpha: alphaTerm, decay: true, evaluations, decayState: top === null ? null : { ...top, topHotkey: M[0]! } },
     ];
@@ -200,7 +218,9 @@ describe('properties of the pipeline', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
         const r = computeEpochWeights(input);
-        everyNumber(r, (x) => { expect(Number.isFinite(x)).toBe(true); });
+        everyNumber(r, (x) => {
+          expect(Number.isFinite(x)).toBe(true);
+        });
       }),
       { numRuns: 150 },
     );

@@ -83,7 +83,11 @@ describe('SPEC C.3 outliers', () => {
     expect(b.explanation.centre).toBe(a.explanation.centre);
     expect(b.explanation.spread).toBe(a.explanation.spread);
     expect([b.excluded[4], b.excluded[3], b.excluded[2], b.excluded[1], b.excluded[0]]).toEqual([
-      a.excluded[0], a.excluded[1], a.excluded[2], a.excluded[3], a.excluded[4],
+      a.excluded[0],
+      a.excluded[1],
+      a.excluded[2],
+      a.excluded[3],
+      a.excluded[4],
     ]);
   });
 

@@ -65,7 +65,13 @@ describe('SPEC 0 prototype-named keys are plain data (v1.1)', () => {
   it('SPEC 0 allocateChallenges reads alphas by own keys only: {"__proto__": …} from JSON is an alpha, an inherited "constructor" is not', () => {
     const w = [{ hotkey: M[0]!, weight: 1 }];
     const alphas = JSON.parse('{"__proto__": 0.25, "constructor": 0.5}') as Record<string, number>;
-    const r = allocateChallenges([{ challengeId: '__proto__', weights: w }, { challengeId: 'constructor', weights: w }], alphas);
+    const r = allocateChallenges(
+      [
+        { challengeId: '__proto__', weights: w },
+        { challengeId: 'constructor', weights: w },
+      ],
+      alphas,
+    );
     expect(r.explanation.alphaSum).toBe(0.75);
     expect(r.weights).toEqual([{ hotkey: M[0], weight: 0.75 }]);
     // `constructor` is inherited by {}, never an alpha.
@@ -77,13 +83,27 @@ describe('SPEC 0 prototype-named keys are plain data (v1.1)', () => {
   it('SPEC 0 hotkeys named __proto__ or constructor are ordinary keys in the typed API (aggregation, normalisation, bounty, uid mapping)', () => {
     const h = PROTO_IDS as unknown as Hotkey[];
     const evaluations = V.flatMap((v) => h.map((minerHotkey) => ({ validatorHotkey: v, minerHotkey, epoch: 1, score: 0.5 })));
-    const aggregated = aggregateEvaluations({ evaluations, stakes: V.map((validatorHotkey) => ({ validatorHotkey, stake: 1 })), options: { minValidators: 3, minStakeFraction: 0.3, outlier: { method: 'modified_z', threshold: 3.5 } } });
+    const aggregated = aggregateEvaluations({
+      evaluations,
+      stakes: V.map((validatorHotkey) => ({ validatorHotkey, stake: 1 })),
+      options: { minValidators: 3, minStakeFraction: 0.3, outlier: { method: 'modified_z', threshold: 3.5 } },
+    });
     expect(aggregated.scores.map((s) => s.hotkey)).toEqual([...PROTO_IDS].sort());
-    const normalised = normaliseScores(h.map((hotkey) => ({ hotkey, score: 0.5 })), { strategy: 'linear' });
+    const normalised = normaliseScores(
+      h.map((hotkey) => ({ hotkey, score: 0.5 })),
+      { strategy: 'linear' },
+    );
     expect(normalised.weights.map((w) => w.weight)).toEqual(h.map(() => 1 / h.length));
     const bounty = bountyWeights([{ hotkey: '__proto__' as Hotkey, validIssues: 20, invalidIssues: 0, starredRepos: 0 }]);
     expect(bounty.weights).toEqual([{ hotkey: '__proto__', weight: 1 }]);
-    const mapped = mapHotkeysToUids({ weights: [{ hotkey: '__proto__' as Hotkey, weight: 0.5 }, { hotkey: 'constructor' as Hotkey, weight: 0.5 }], burn: 0, metagraph: [{ hotkey: '__proto__' as Hotkey, uid: 7 }] });
+    const mapped = mapHotkeysToUids({
+      weights: [
+        { hotkey: '__proto__' as Hotkey, weight: 0.5 },
+        { hotkey: 'constructor' as Hotkey, weight: 0.5 },
+      ],
+      burn: 0,
+      metagraph: [{ hotkey: '__proto__' as Hotkey, uid: 7 }],
+    });
     // `constructor` is unknown to the metagraph (not found through a prototype): dropped, the rest renormalised.
     expect(mapped.weights).toEqual([{ uid: 7, weight: 1 }]);
     expect(mapped.explanation.dropped).toEqual([{ hotkey: 'constructor', weight: 0.5 }]);

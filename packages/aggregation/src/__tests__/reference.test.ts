@@ -151,7 +151,11 @@ const configArb: fc.Arbitrary<PipelineConfig> = fc.record({
   ),
   weightCap: fc.constantFrom(0.1, 0.3, 0.5, 1),
   burnUid: fc.constantFrom(0, 3, 10),
-  decay: fc.constantFrom(DEFAULT_PIPELINE_CONFIG.decay, { ...DEFAULT_PIPELINE_CONFIG.decay, curve: 'exponential' as const, improvementMode: 'relative' as const }),
+  decay: fc.constantFrom(DEFAULT_PIPELINE_CONFIG.decay, {
+    ...DEFAULT_PIPELINE_CONFIG.decay,
+    curve: 'exponential' as const,
+    improvementMode: 'relative' as const,
+  }),
   u16Mode: fc.constantFrom<'sum' | 'max'>('sum', 'max'),
 });
 
@@ -233,16 +237,21 @@ describe('production agrees with the independent reference written from the spec
   it('SPEC C.5 normalisation: same weights, bit for bit', () => {
     const strategies = ['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked'] as const;
     fc.assert(
-      fc.property(fc.array(fc.tuple(scoreArb, fc.option(fc.nat(3), { nil: undefined })), { maxLength: 12 }), fc.constantFrom(...strategies), fc.constantFrom(0.1, 1, 3), (rows, strategy, temperature) => {
-        const scores = rows.map(([score, submittedAt], i) => (submittedAt === undefined ? { hotkey: M[i]!, score } : { hotkey: M[i]!, score, submittedAt }));
-        const fast = normaliseScores(scores, { strategy, temperature });
-        expect(fast.weights).toStrictEqual(referenceNormalise(scores, strategy, temperature));
-      }),
+      fc.property(
+        fc.array(fc.tuple(scoreArb, fc.option(fc.nat(3), { nil: undefined })), { maxLength: 12 }),
+        fc.constantFrom(...strategies),
+        fc.constantFrom(0.1, 1, 3),
+        (rows, strategy, temperature) => {
+          const scores = rows.map(([score, submittedAt], i) => (submittedAt === undefined ? { hotkey: M[i]!, score } : { hotkey: M[i]!, score, submittedAt }));
+          const fast = normaliseScores(scores, { strategy, temperature });
+          expect(fast.weights).toStrictEqual(referenceNormalise(scores, strategy, temperature));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
-  it('SPEC C.5 cap: production\'s doubles within 1e-12 of the exact water-filling, same burn, order never inverted', () => {
+  it("SPEC C.5 cap: production's doubles within 1e-12 of the exact water-filling, same burn, order never inverted", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(scoreArb, fc.constant(0)), { maxLength: 12 }), fc.constantFrom(0.05, 0.1, 0.15, 0.3, 0.5, 1), (raw, cap) => {
         const total = raw.reduce((s, x) => s + x, 0);
@@ -327,7 +336,12 @@ describe('production agrees with the independent reference written from the spec
           const metagraph = M.slice(0, known).map((hotkey, i) => ({ hotkey, uid: (i * 5) % 12 }));
           const mapped = mapHotkeysToUids({ weights, burn, metagraph, burnUid });
           const slowMapped = referenceMap(weights, burn, metagraph, burnUid);
-          expect(mapped.weights.filter((w) => w.weight !== 0)).toStrictEqual([...slowMapped].filter(([, w]) => w !== 0).sort((a, b) => a[0] - b[0]).map(([uid, weight]) => ({ uid, weight })));
+          expect(mapped.weights.filter((w) => w.weight !== 0)).toStrictEqual(
+            [...slowMapped]
+              .filter(([, w]) => w !== 0)
+              .sort((a, b) => a[0] - b[0])
+              .map(([uid, weight]) => ({ uid, weight })),
+          );
           const u16 = toU16(mapped.weights, { mode });
           expect({ uids: u16.uids, weights: u16.weights }).toStrictEqual(referenceU16(new Map(mapped.weights.map((w) => [w.uid, w.weight])), mode));
         },
@@ -339,26 +353,30 @@ describe('production agrees with the independent reference written from the spec
   it('SPEC C end to end: same aggregation, decay states and u16 vector (exact unless a cap bound, then within one unit), or the same error code', () => {
     fc.assert(
       fc.property(epochInputArb, (input) => {
-        agree(production(() => computeEpochWeights(input)), reference(() => referenceEpoch(input)), (fast, slow) => {
-          for (const c of fast.explanation.challenges) {
-            if (c.aggregation !== null) expect(projectProduction(c.aggregation)).toStrictEqual(projectMiners(slow.aggregations.get(c.id)!));
-          }
-          expect(fast.decayStates).toStrictEqual(slow.decayStates);
-          const slowUid = [...slow.uidWeights].filter(([, w]) => w !== 0).sort((a, b) => a[0] - b[0]);
-          const fastUid = fast.explanation.uidWeights.filter((w) => w.weight !== 0).map((w) => [w.uid, w.weight] as const);
-          if (!slow.capBound) {
-            expect(fastUid).toStrictEqual(slowUid);
-            expect({ uids: fast.uids, weights: fast.weights }).toStrictEqual({ uids: slow.uids, weights: slow.weights });
-          } else {
-            expect(fastUid.map(([u]) => u)).toEqual(slowUid.map(([u]) => u));
-            fastUid.forEach(([, w], i) => {
-              expect(close(w, slowUid[i]![1])).toBe(true);
-            });
-            const a = new Map(fast.uids.map((u, i) => [u, fast.weights[i]!]));
-            const b = new Map(slow.uids.map((u, i) => [u, slow.weights[i]!]));
-            for (const u of new Set([...a.keys(), ...b.keys()])) expect(Math.abs((a.get(u) ?? 0) - (b.get(u) ?? 0))).toBeLessThanOrEqual(1);
-          }
-        });
+        agree(
+          production(() => computeEpochWeights(input)),
+          reference(() => referenceEpoch(input)),
+          (fast, slow) => {
+            for (const c of fast.explanation.challenges) {
+              if (c.aggregation !== null) expect(projectProduction(c.aggregation)).toStrictEqual(projectMiners(slow.aggregations.get(c.id)!));
+            }
+            expect(fast.decayStates).toStrictEqual(slow.decayStates);
+            const slowUid = [...slow.uidWeights].filter(([, w]) => w !== 0).sort((a, b) => a[0] - b[0]);
+            const fastUid = fast.explanation.uidWeights.filter((w) => w.weight !== 0).map((w) => [w.uid, w.weight] as const);
+            if (!slow.capBound) {
+              expect(fastUid).toStrictEqual(slowUid);
+              expect({ uids: fast.uids, weights: fast.weights }).toStrictEqual({ uids: slow.uids, weights: slow.weights });
+            } else {
+              expect(fastUid.map(([u]) => u)).toEqual(slowUid.map(([u]) => u));
+              fastUid.forEach(([, w], i) => {
+                expect(close(w, slowUid[i]![1])).toBe(true);
+              });
+              const a = new Map(fast.uids.map((u, i) => [u, fast.weights[i]!]));
+              const b = new Map(slow.uids.map((u, i) => [u, slow.weights[i]!]));
+              for (const u of new Set([...a.keys(), ...b.keys()])) expect(Math.abs((a.get(u) ?? 0) - (b.get(u) ?? 0))).toBeLessThanOrEqual(1);
+            }
+          },
+        );
       }),
       { numRuns: 300 },
     );

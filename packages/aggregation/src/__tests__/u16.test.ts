@@ -10,7 +10,10 @@ interface ConvertVector {
   readonly weights: number[];
   readonly result: [number[], number[]];
 }
-const convertVectors = Object.entries(vectors as unknown as Record<string, unknown>).filter(([name]) => name.startsWith('convert_')) as [string, ConvertVector][];
+const convertVectors = Object.entries(vectors as unknown as Record<string, unknown>).filter(([name]) => name.startsWith('convert_')) as [
+  string,
+  ConvertVector,
+][];
 
 describe('SPEC C.10 u16, max mode = Python SDK convert_weights_and_uids_for_emit', () => {
   it('the fixture holds the SDK convert vectors', () => {
@@ -36,7 +39,13 @@ describe('SPEC C.10 u16, max mode = Python SDK convert_weights_and_uids_for_emit
   });
 
   it('the max weight maps to 65535 and nothing exceeds it', () => {
-    const r = toU16([{ uid: 3, weight: 1e308 }, { uid: 1, weight: 5e307 }], { mode: 'max' });
+    const r = toU16(
+      [
+        { uid: 3, weight: 1e308 },
+        { uid: 1, weight: 5e307 },
+      ],
+      { mode: 'max' },
+    );
     expect(r.uids).toEqual([1, 3]);
     expect(r.weights).toEqual([32768, 65535]); // 0.5·65535 = 32767.5 -> even 32768
   });
@@ -47,7 +56,13 @@ describe('SPEC C.10 u16, sum mode (default) by largest remainder', () => {
     // thirds: 21845 each exactly
     expect(toU16({ uids: [0, 1, 2], weights: [1, 1, 1] }).weights).toEqual([21845, 21845, 21845]);
     // 0.5/0.5 of 65535 = 32767.5 each: one unit left, tie -> lower uid first
-    const r = toU16([{ uid: 9, weight: 0.5 }, { uid: 4, weight: 0.5 }], { mode: 'sum' });
+    const r = toU16(
+      [
+        { uid: 9, weight: 0.5 },
+        { uid: 4, weight: 0.5 },
+      ],
+      { mode: 'sum' },
+    );
     expect(r.uids).toEqual([4, 9]);
     expect(r.weights).toEqual([32768, 32767]);
     expect(r.explanation.remainderUnits).toEqual([4]);
@@ -71,7 +86,15 @@ describe('SPEC C.10 u16, sum mode (default) by largest remainder', () => {
   it('rejects negative weights, NaN, duplicate uids, uids above 65535 and length mismatch', () => {
     expectError(() => toU16({ uids: [0], weights: [-1] }), AGGREGATION_ERROR_CODES.invalidInput, 'weights.weights[0]');
     expectError(() => toU16([{ uid: 0, weight: Number.NaN }]), AGGREGATION_ERROR_CODES.invalidInput, 'weights[0].weight');
-    expectError(() => toU16([{ uid: 1, weight: 1 }, { uid: 1, weight: 1 }]), AGGREGATION_ERROR_CODES.duplicateUid, 'weights');
+    expectError(
+      () =>
+        toU16([
+          { uid: 1, weight: 1 },
+          { uid: 1, weight: 1 },
+        ]),
+      AGGREGATION_ERROR_CODES.duplicateUid,
+      'weights',
+    );
     expectError(() => toU16([{ uid: 65536, weight: 1 }]), AGGREGATION_ERROR_CODES.invalidInput, 'weights[0].uid');
     expectError(() => toU16({ uids: [0, 1], weights: [1] }), AGGREGATION_ERROR_CODES.invalidInput, 'weights.weights.length');
   });

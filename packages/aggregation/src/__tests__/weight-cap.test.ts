@@ -14,7 +14,10 @@ const entries = (ws: readonly number[]) => ws.map((weight, i) => ({ hotkey: keys
  */
 function referenceCap(ws: readonly number[], cap: number): number[] {
   const mass = ws.reduce((s, w) => s + w, 0);
-  const order = ws.map((w, i) => ({ w, i })).filter((x) => x.w > 0).sort((x, y) => y.w - x.w);
+  const order = ws
+    .map((w, i) => ({ w, i }))
+    .filter((x) => x.w > 0)
+    .sort((x, y) => y.w - x.w);
   const out = ws.map(() => 0);
   for (let k = 0; k <= order.length; k += 1) {
     const rest = order.slice(k);
@@ -110,7 +113,9 @@ describe('SPEC C.5 weight cap', () => {
       fc.property(weightVector, fc.double({ min: 0.01, max: 1, noNaN: true }), (ws, cap) => {
         const expected = referenceCap(ws, cap);
         const out = applyWeightCap(entries(ws), { cap }).weights.map((w) => w.weight);
-        out.forEach((w, i) => { expect(Math.abs(w - expected[i]!)).toBeLessThan(1e-9); });
+        out.forEach((w, i) => {
+          expect(Math.abs(w - expected[i]!)).toBeLessThan(1e-9);
+        });
       }),
       { numRuns: 300 },
     );

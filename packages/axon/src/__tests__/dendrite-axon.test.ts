@@ -24,10 +24,22 @@ import { axonVectors } from './vectors.js';
 /** A dendrite and an axon of this package over real HTTP on 127.0.0.1, and the SDK's answers. */
 
 const vectors = axonVectors();
-const Dummy = defineSynapse({ name: 'Dummy', fields: [['dummy_input', { type: 'int' }], ['dummy_output', { type: { optional: 'int' }, default: null }]], requiredHashFields: [] });
+const Dummy = defineSynapse({
+  name: 'Dummy',
+  fields: [
+    ['dummy_input', { type: 'int' }],
+    ['dummy_output', { type: { optional: 'int' }, default: null }],
+  ],
+  requiredHashFields: [],
+});
 const Query = defineSynapse({
   name: 'QuerySynapse',
-  fields: [['query', { type: 'str' }], ['top_k', { type: 'int', default: 5 }], ['weights', { type: { list: 'float' } }], ['results', { type: { optional: { list: 'str' } }, default: null }]],
+  fields: [
+    ['query', { type: 'str' }],
+    ['top_k', { type: 'int', default: 5 }],
+    ['weights', { type: { list: 'float' } }],
+    ['results', { type: { optional: { list: 'str' } }, default: null }],
+  ],
   requiredHashFields: ['query', 'weights'],
 });
 const Slow = defineSynapse({ name: 'Slow', fields: [['x', { type: 'int' }]], requiredHashFields: [] });
@@ -53,7 +65,12 @@ async function listen(server: Server): Promise<number> {
 beforeAll(async () => {
   await cryptoWaitReady();
   const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  [alice, bob, charlie, eve] = ['//Alice', '//Bob', '//Charlie', '//Eve'].map((u) => keyring.addFromUri(u)) as [KeyringPair, KeyringPair, KeyringPair, KeyringPair];
+  [alice, bob, charlie, eve] = ['//Alice', '//Bob', '//Charlie', '//Eve'].map((u) => keyring.addFromUri(u)) as [
+    KeyringPair,
+    KeyringPair,
+    KeyringPair,
+    KeyringPair,
+  ];
   const metagraph = new Map<string, CallerInfo>([
     [alice.address, { validatorPermit: true, stake: 1_000_000_000_000n }],
     [charlie.address, { validatorPermit: false, stake: 10n }],
@@ -61,7 +78,13 @@ beforeAll(async () => {
   const handlers = [
     { definition: Dummy, forward: (s: Synapse) => setWith(s, { dummy_output: Number(synapseValues(s).dummy_input) * 2 }) },
     { definition: Query, forward: (s: Synapse) => setWith(s, { results: [`echo:${String(synapseValues(s).query)}`] }, Query) },
-    { definition: Slow, forward: async (s: Synapse) => { await new Promise((r) => setTimeout(r, 1500)); return s; } },
+    {
+      definition: Slow,
+      forward: async (s: Synapse) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        return s;
+      },
+    },
   ];
   axon = await createAxon({ hotkey: bob.address, handlers, caller: (h) => metagraph.get(h), port: 0 });
   strictAxon = await createAxon({ hotkey: bob.address, handlers, caller: (h) => metagraph.get(h), port: 0, requireValidatorPermit: true });
@@ -98,15 +121,29 @@ describe('dendrite <-> axon over HTTP', () => {
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
           const body = Buffer.concat(chunks).toString().replace('What is 2+2?', 'What is 2+3?');
-          const up = request({ host: '127.0.0.1', port: axon.port, path: req.url, method: 'POST', headers: { ...req.headers, 'content-length': String(Buffer.byteLength(body)) } }, (r) => {
-            res.writeHead(r.statusCode ?? 502, r.headers);
-            r.pipe(res);
-          });
+          const up = request(
+            {
+              host: '127.0.0.1',
+              port: axon.port,
+              path: req.url,
+              method: 'POST',
+              headers: { ...req.headers, 'content-length': String(Buffer.byteLength(body)) },
+            },
+            (r) => {
+              res.writeHead(r.statusCode ?? 502, r.headers);
+              r.pipe(res);
+            },
+          );
           up.end(body);
         });
       }),
     );
-    const out = await createDendrite({ signer: alice }).query({ ...target(), port: proxyPort }, Query, createSynapse(Query, { query: 'What is 2+2?', weights: [1] }), 5);
+    const out = await createDendrite({ signer: alice }).query(
+      { ...target(), port: proxyPort },
+      Query,
+      createSynapse(Query, { query: 'What is 2+2?', weights: [1] }),
+      5,
+    );
     expect(out.dendrite.statusCode).toBe(500);
     expect(out.dendrite.statusMessage).toMatch(/^Internal Server Error #[0-9a-f-]{36}$/);
   });
@@ -172,9 +209,14 @@ describe('dendrite <-> axon over HTTP', () => {
   it('valid signed headers with a malformed JSON body: 422, as FastAPI answers', async () => {
     const nonce = BigInt(Date.now()) * 1_000_000n;
     const uuid = 'malformed-json-test';
-    const s: Synapse = { ...createSynapse(Dummy, { dummy_input: 1 }), dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 } };
+    const s: Synapse = {
+      ...createSynapse(Dummy, { dummy_input: 1 }),
+      dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 },
+    };
     const hash = synapseBodyHash(Dummy, s);
-    const signature = u8aToHex(alice.sign(new TextEncoder().encode(signatureMessage({ nonce, dendriteHotkey: alice.address, axonHotkey: bob.address, uuid, bodyHash: hash }))));
+    const signature = u8aToHex(
+      alice.sign(new TextEncoder().encode(signatureMessage({ nonce, dendriteHotkey: alice.address, axonHotkey: bob.address, uuid, bodyHash: hash }))),
+    );
     const headers = { ...synapseHeaders(Dummy, { ...s, dendrite: { ...s.dendrite, signature } }, hash), 'content-type': 'application/json' };
     const res = await fetch(`${axon.url}/Dummy`, { method: 'POST', headers, body: '{"dummy_input": 1,' });
     expect(res.status).toBe(422);
@@ -201,7 +243,12 @@ describe('the dendrite reads what a Python axon answers (response_simulated)', (
         });
       }),
     );
-    const out = await createDendrite({ signer: alice }).query({ ip: '127.0.0.1', port, hotkey: bob.address }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
+    const out = await createDendrite({ signer: alice }).query(
+      { ip: '127.0.0.1', port, hotkey: bob.address },
+      Dummy,
+      createSynapse(Dummy, { dummy_input: 7 }),
+      5,
+    );
     const expected = r.python_dendrite_result;
     expect([out.dendrite.statusCode, out.dendrite.statusMessage]).toEqual([expected.dendrite_status_code, expected.dendrite_status_message]);
     expect(synapseValues(out).dummy_output).toBe(expected.dummy_output);
@@ -212,7 +259,12 @@ describe('the dendrite reads what a Python axon answers (response_simulated)', (
 
 describe('dendrite_client_errors: what no usable response becomes', () => {
   /** Rows a Node client produces, each with a scenario; the other rows name aiohttp exception types a Node client has no equivalent for. */
-  const NOT_APPLICABLE = ['aiohttp.ServerConnectionError (exact type)', 'aiohttp.ServerTimeoutError (exact type)', 'aiohttp.ClientError (exact type)', 'aiohttp.ClientResponseError (exact type)'];
+  const NOT_APPLICABLE = [
+    'aiohttp.ServerConnectionError (exact type)',
+    'aiohttp.ServerTimeoutError (exact type)',
+    'aiohttp.ClientError (exact type)',
+    'aiohttp.ClientResponseError (exact type)',
+  ];
 
   it('every row is covered by a scenario below or listed as aiohttp-specific', () => {
     const causes = vectors.dendrite_client_errors.map((row: any) => row.cause as string);
@@ -221,15 +273,34 @@ describe('dendrite_client_errors: what no usable response becomes', () => {
   });
 
   it('ServerDisconnectedError: the axon drops the connection -> 503 Service disconnected', async () => {
-    const port = await listen(createServer((req) => { req.socket.destroy(); }));
-    const out = await createDendrite({ signer: alice }).query({ ip: '127.0.0.1', port, hotkey: bob.address }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
+    const port = await listen(
+      createServer((req) => {
+        req.socket.destroy();
+      }),
+    );
+    const out = await createDendrite({ signer: alice }).query(
+      { ip: '127.0.0.1', port, hotkey: bob.address },
+      Dummy,
+      createSynapse(Dummy, { dummy_input: 7 }),
+      5,
+    );
     expect(out.dendrite.statusCode).toBe(503);
     expect(out.dendrite.statusMessage).toMatch(/^Service disconnected: /);
   });
 
   it('anything else (a non-JSON answer, a 200 body that fails the model): 422 Failed to parse response', async () => {
-    const html = await listen(createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>'); }));
-    const garbage = await listen(createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"dummy_input": "seven"}'); }));
+    const html = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>');
+      }),
+    );
+    const garbage = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"dummy_input": "seven"}');
+      }),
+    );
     const d = createDendrite({ signer: alice });
     for (const port of [html, garbage]) {
       const out = await d.query({ ip: '127.0.0.1', port, hotkey: bob.address }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
@@ -239,8 +310,18 @@ describe('dendrite_client_errors: what no usable response becomes', () => {
   });
 
   it('ClientPayloadError analogue: a response above maxResponseBytes -> 400 Payload error', async () => {
-    const port = await listen(createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(`{"x": "${'a'.repeat(5000)}"}`); }));
-    const out = await createDendrite({ signer: alice, maxResponseBytes: 1000 }).query({ ip: '127.0.0.1', port, hotkey: bob.address }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
+    const port = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"x": "${'a'.repeat(5000)}"}`);
+      }),
+    );
+    const out = await createDendrite({ signer: alice, maxResponseBytes: 1000 }).query(
+      { ip: '127.0.0.1', port, hotkey: bob.address },
+      Dummy,
+      createSynapse(Dummy, { dummy_input: 7 }),
+      5,
+    );
     expect(out.dendrite.statusCode).toBe(400);
     expect(out.dendrite.statusMessage).toMatch(/^Payload error: /);
   });

@@ -49,5 +49,12 @@ it('exports exactly the public API (every change here is an API change)', () => 
 });
 
 it('the codes are append-only: this list only grows', () => {
-  expect(Object.values(AXON_ERROR_CODES)).toEqual(['AXON_INVALID_DEFINITION', 'AXON_INVALID_JSON', 'AXON_INVALID_VALUE', 'AXON_INVALID_HEADER', 'AXON_INVALID_AXON_INFO', 'AXON_SERVER_START']);
+  expect(Object.values(AXON_ERROR_CODES)).toEqual([
+    'AXON_INVALID_DEFINITION',
+    'AXON_INVALID_JSON',
+    'AXON_INVALID_VALUE',
+    'AXON_INVALID_HEADER',
+    'AXON_INVALID_AXON_INFO',
+    'AXON_SERVER_START',
+  ]);
 });

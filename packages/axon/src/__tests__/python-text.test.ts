@@ -31,7 +31,7 @@ describe('Python float repr (AXON.md 4: fixed notation for -4 < p <= 16, else d.
 describe('Python str repr', () => {
   it('quotes, escapes and non-printables as CPython', () => {
     expect(pyStrRepr("it's")).toBe('"it\'s"');
-    expect(pyStrRepr('say "hi"')).toBe("'say \"hi\"'");
+    expect(pyStrRepr('say "hi"')).toBe('\'say "hi"\'');
     expect(pyStrRepr('a\\b\u0001\u007f\u00a0\u200b\u{1F680}')).toBe("'a\\\\b\\x01\\x7f\\xa0\\u200b\u{1F680}'");
   });
 });

@@ -35,7 +35,15 @@ const FIELD_TYPES: Record<string, Record<string, PyType>> = {
   'bh-nested-dict': { meta: { dict: 'any' } },
   'bh-unicode': { text: 'str', tags: { list: 'str' } },
   'bh-order': { a: 'int', b: 'int' },
-  'bh-nested-model': { inner: { model: [['x', 'float'], ['y', { list: 'int' }]] }, weights: { dict: 'float' } },
+  'bh-nested-model': {
+    inner: {
+      model: [
+        ['x', 'float'],
+        ['y', { list: 'int' }],
+      ],
+    },
+    weights: { dict: 'float' },
+  },
 };
 
 const sha3 = (s: string) => createHash('sha3-256').update(s, 'utf8').digest('hex');
@@ -56,7 +64,13 @@ describe('body_hash: Python str() of validated values, sha3 of the joined sha3s 
 
 describe('signature_message: {nonce}.{dendrite}.{axon}.{uuid}.{body_hash}', () => {
   it.each((v.signature_message as any[]).filter((m: any) => m.kind === 'dendrite_request').map((m: any) => [m.id, m] as [string, any]))('%s', (_id, m: any) => {
-    const message = signatureMessage({ nonce: BigInt(m.nonce), dendriteHotkey: m.dendrite_hotkey, axonHotkey: m.axon_hotkey, uuid: m.uuid, bodyHash: m.body_hash });
+    const message = signatureMessage({
+      nonce: BigInt(m.nonce),
+      dendriteHotkey: m.dendrite_hotkey,
+      axonHotkey: m.axon_hotkey,
+      uuid: m.uuid,
+      bodyHash: m.body_hash,
+    });
     expect(message).toBe(m.message);
     expect(u8aToHex(new TextEncoder().encode(message))).toBe(`0x${m.message_utf8_hex as string}`);
     expect(new TextEncoder().encode(message).length).toBe(m.message_length_bytes);
@@ -76,16 +90,34 @@ describe('sr25519_signature: bittensor_wallet Keypair.verify (raw, then <Bytes>-
 
   it('refuses a signature without 0x or of the wrong length, as the wallet does', () => {
     const s = v.sr25519_signature[0];
-    expect(verifySynapseSignature(s.message, (s.signature_header_value as string).slice(2), s.signer_ss58)).toEqual({ ok: false, reason: 'Invalid signature format. Expected hex string.' });
-    expect(verifySynapseSignature(s.message, (s.signature_header_value as string).slice(0, 100), s.signer_ss58)).toEqual({ ok: false, reason: 'Invalid signature' });
+    expect(verifySynapseSignature(s.message, (s.signature_header_value as string).slice(2), s.signer_ss58)).toEqual({
+      ok: false,
+      reason: 'Invalid signature format. Expected hex string.',
+    });
+    expect(verifySynapseSignature(s.message, (s.signature_header_value as string).slice(0, 100), s.signer_ss58)).toEqual({
+      ok: false,
+      reason: 'Invalid signature',
+    });
   });
 });
 
 const DEFINITIONS = {
-  'req-dummy': defineSynapse({ name: 'Dummy', fields: [['dummy_input', { type: 'int' }], ['dummy_output', { type: { optional: 'int' }, default: null }]], requiredHashFields: [] }),
+  'req-dummy': defineSynapse({
+    name: 'Dummy',
+    fields: [
+      ['dummy_input', { type: 'int' }],
+      ['dummy_output', { type: { optional: 'int' }, default: null }],
+    ],
+    requiredHashFields: [],
+  }),
   'req-hashed': defineSynapse({
     name: 'QuerySynapse',
-    fields: [['query', { type: 'str' }], ['top_k', { type: 'int', default: 5 }], ['weights', { type: { list: 'float' } }], ['results', { type: { optional: { list: 'str' } }, default: null }]],
+    fields: [
+      ['query', { type: 'str' }],
+      ['top_k', { type: 'int', default: 5 }],
+      ['weights', { type: { list: 'float' } }],
+      ['results', { type: { optional: { list: 'str' } }, default: null }],
+    ],
     requiredHashFields: ['query', 'weights'],
   }),
 } as const;
@@ -99,29 +131,40 @@ export function vectorRequest(r: any): { definition: (typeof DEFINITIONS)['req-d
     ...createSynapse(definition, r.constructed_with),
     timeout: call.timeout,
     totalSize: BigInt(body.total_size as number),
-    dendrite: { ...EMPTY_TERMINAL, ip: call.dendrite_external_ip, version: call.version, nonce: BigInt(call.nonce), uuid: call.uuid, hotkey: call.dendrite_hotkey, signature: r.headers.bt_header_dendrite_signature },
+    dendrite: {
+      ...EMPTY_TERMINAL,
+      ip: call.dendrite_external_ip,
+      version: call.version,
+      nonce: BigInt(call.nonce),
+      uuid: call.uuid,
+      hotkey: call.dendrite_hotkey,
+      signature: r.headers.bt_header_dendrite_signature,
+    },
     axon: { ...EMPTY_TERMINAL, ip: call.axon_ip, port: call.axon_port, hotkey: call.axon_hotkey },
   };
   return { definition, synapse };
 }
 
 describe('request: headers and body as bt.dendrite sends them', () => {
-  it.each((v.request as any[]).map((r: any) => [r.id, r] as [string, any]))('%s: body text, body hash, every header but the CPython sizes, a signature that verifies', (_id, r: any) => {
-    const { definition, synapse } = vectorRequest(r);
-    expect(synapseJson(synapse)).toBe(r.body_json_text);
-    const hash = synapseBodyHash(definition, synapse);
-    expect(hash).toBe(r.body_hash);
-    const headers = synapseHeaders(definition, synapse, hash);
-    const expected = { ...r.headers };
-    for (const name of r.headers_cpython_specific as string[]) {
-      delete expected[name];
-      delete headers[name];
-    }
-    expect(headers).toEqual(expected);
-    expect(axonUrl(r.dendrite_call.axon_ip, r.dendrite_call.axon_port, definition.name)).toBe(r.url);
-    expect(verifySynapseSignature(r.signature_message, r.headers.bt_header_dendrite_signature, r.dendrite_call.dendrite_hotkey).ok).toBe(true);
-    expect(`${synapse.dendrite.hotkey ?? ''}:${synapse.dendrite.uuid ?? ''}`).toBe(r.axon_endpoint_key);
-  });
+  it.each((v.request as any[]).map((r: any) => [r.id, r] as [string, any]))(
+    '%s: body text, body hash, every header but the CPython sizes, a signature that verifies',
+    (_id, r: any) => {
+      const { definition, synapse } = vectorRequest(r);
+      expect(synapseJson(synapse)).toBe(r.body_json_text);
+      const hash = synapseBodyHash(definition, synapse);
+      expect(hash).toBe(r.body_hash);
+      const headers = synapseHeaders(definition, synapse, hash);
+      const expected = { ...r.headers };
+      for (const name of r.headers_cpython_specific as string[]) {
+        delete expected[name];
+        delete headers[name];
+      }
+      expect(headers).toEqual(expected);
+      expect(axonUrl(r.dendrite_call.axon_ip, r.dendrite_call.axon_port, definition.name)).toBe(r.url);
+      expect(verifySynapseSignature(r.signature_message, r.headers.bt_header_dendrite_signature, r.dendrite_call.dendrite_hotkey).ok).toBe(true);
+      expect(`${synapse.dendrite.hotkey ?? ''}:${synapse.dendrite.uuid ?? ''}`).toBe(r.axon_endpoint_key);
+    },
+  );
 });
 
 describe('axon_ip: the SDK ip text, a well-formed URL, what serve_axon accepts', () => {
@@ -137,7 +180,16 @@ describe('axon_ip: the SDK ip text, a well-formed URL, what serve_axon accepts',
 describe('axon_info_scale and axons_storage_key', () => {
   it.each((v.axon_info_scale as any[]).map((s: any) => [s.id, s] as [string, any]))('%s decodes', (_id, s: any) => {
     const info = decodeAxonInfo(hexToU8a(s.scale_hex));
-    expect(info).toEqual({ block: BigInt(s.fields.block), version: s.fields.version, ip: BigInt(s.fields.ip), port: s.fields.port, ipType: s.fields.ip_type, protocol: s.fields.protocol, placeholder1: s.fields.p1, placeholder2: s.fields.p2 });
+    expect(info).toEqual({
+      block: BigInt(s.fields.block),
+      version: s.fields.version,
+      ip: BigInt(s.fields.ip),
+      port: s.fields.port,
+      ipType: s.fields.ip_type,
+      protocol: s.fields.protocol,
+      placeholder1: s.fields.p1,
+      placeholder2: s.fields.p2,
+    });
     expect(axonIpToString(info.ip)).toBe(s.sdk_ip_string);
   });
 

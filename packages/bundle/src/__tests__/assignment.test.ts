@@ -12,7 +12,10 @@ beforeAll(async () => {
 });
 
 const BLOCK = `0x${'12'.repeat(32)}`;
-const config = { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 3, auditors: 0 } }] };
+const config = {
+  pipeline: { min_validators: 1, min_stake_fraction: 0 },
+  challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 3, auditors: 0 } }],
+};
 
 describe('tasks, groups and reputations in the epoch (SPEC B, docs/spec.md G.3)', () => {
   it('per-type reputation: the result carries the table after the epoch, from the table before and the observations', () => {
@@ -37,7 +40,11 @@ describe('tasks, groups and reputations in the epoch (SPEC B, docs/spec.md G.3)'
     });
     const task = out.tasks[0] as { members: { hotkey: string; role: string }[]; block_hash: string };
     expect(task.block_hash).toBe(BLOCK);
-    expect(task.members.map((m) => [m.hotkey, m.role])).toEqual([[a, 'primary'], [b, 'primary'], [c, 'primary']]);
+    expect(task.members.map((m) => [m.hotkey, m.role])).toEqual([
+      [a, 'primary'],
+      [b, 'primary'],
+      [c, 'primary'],
+    ]);
     const eligibility = out.eligibility[0] as { task_type: string; candidates: { hotkey: string; eligible: boolean; reputation: number }[] };
     expect(eligibility.task_type).toBe('mcp');
     expect(eligibility.candidates.find((x) => x.hotkey === d)).toMatchObject({ eligible: false, reputation: 0.1 });

@@ -23,7 +23,11 @@ beforeAll(async () => {
       ],
     },
     stakes: [{ validator_hotkey: k.validator.address, stake: '1000000000' }],
-    metagraph: [{ hotkey: k.validator.address, uid: 0 }, { hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+    metagraph: [
+      { hotkey: k.validator.address, uid: 0 },
+      { hotkey: A, uid: 1 },
+      { hotkey: B, uid: 2 },
+    ],
     submission: dryRun,
   });
 });

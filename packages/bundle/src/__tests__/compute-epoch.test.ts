@@ -38,7 +38,11 @@ describe('computeEpoch', () => {
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
-      metagraph: [{ hotkey: V, uid: 0 }, { hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+      metagraph: [
+        { hotkey: V, uid: 0 },
+        { hotkey: A, uid: 1 },
+        { hotkey: B, uid: 2 },
+      ],
     });
     // A: W = 1 + 0.25 = 1.25, B: W = 0.5; 65535·5/7 = 46810.71, 65535·2/7 = 18724.29 -> 46811 + 18724.
     expect(nonZero(out.u16)).toEqual({ 1: 46811, 2: 18724 });
@@ -57,7 +61,10 @@ describe('computeEpoch', () => {
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
-      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+      metagraph: [
+        { hotkey: A, uid: 1 },
+        { hotkey: B, uid: 2 },
+      ],
     });
     // A's latest record is penalised (invalid > valid: W = 0), so B holds everything.
     expect(nonZero(out.u16)).toEqual({ 2: 65535 });
@@ -67,7 +74,10 @@ describe('computeEpoch', () => {
 
   it('workflow: composite score per run, rolling window mean carried across epochs (SPEC A)', () => {
     const config = { pipeline: single, challenges: [{ id: 'workflow', kind: 'workflow', alpha: 1, weight_cap: 1 }] };
-    const metagraph = [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }];
+    const metagraph = [
+      { hotkey: A, uid: 1 },
+      { hotkey: B, uid: 2 },
+    ];
     const stakes = [{ validator_hotkey: V, stake: 1 }];
     const first = computeEpoch({
       config,
@@ -84,7 +94,10 @@ describe('computeEpoch', () => {
     });
     // A: 0.5·1 + 0.25·0.5 + 0.15·0.5 + 0.10·1 (= 0.8 up to IEEE rounding); B: 0.5 + 0 + 0 + 0.1 = 0.6.
     expect(first.challenges[0]!.own_scores).toEqual(
-      [{ miner_hotkey: A, score: 0.5 * 1 + 0.25 * 0.5 + 0.15 * 0.5 + 0.1 * 1 }, { miner_hotkey: B, score: 0.5 * 1 + 0.25 * 0 + 0.15 * 0 + 0.1 * 1 }].sort((x, y) => (x.miner_hotkey < y.miner_hotkey ? -1 : 1)),
+      [
+        { miner_hotkey: A, score: 0.5 * 1 + 0.25 * 0.5 + 0.15 * 0.5 + 0.1 * 1 },
+        { miner_hotkey: B, score: 0.5 * 1 + 0.25 * 0 + 0.15 * 0 + 0.1 * 1 },
+      ].sort((x, y) => (x.miner_hotkey < y.miner_hotkey ? -1 : 1)),
     );
     // 65535·4/7 = 37448.57, 65535·3/7 = 28086.43 -> 37449 + 28086.
     expect(nonZero(first.u16)).toEqual({ 1: 37449, 2: 28086 });
@@ -106,7 +119,10 @@ describe('computeEpoch', () => {
 
   it('term pass-rate: own pass rate and a peer score aggregate by stake (SPEC C.1, C.4)', () => {
     const out = computeEpoch({
-      config: { pipeline: { min_validators: 2, min_stake_fraction: 0 }, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, weight_cap: 1, total_tasks: 4 }] },
+      config: {
+        pipeline: { min_validators: 2, min_stake_fraction: 0 },
+        challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, weight_cap: 1, total_tasks: 4 }],
+      },
       epoch: 5,
       validatorHotkey: V,
       inputs: {
@@ -124,7 +140,10 @@ describe('computeEpoch', () => {
         ],
         peer_scores: [{ record_id: 'peer-1', seq: 2, validator_hotkey: P, challenge_id: 'term', miner_hotkey: A, score: 0.9 }],
       },
-      stakes: [{ validator_hotkey: V, stake: 3 }, { validator_hotkey: P, stake: 1 }],
+      stakes: [
+        { validator_hotkey: V, stake: 3 },
+        { validator_hotkey: P, stake: 1 },
+      ],
       metagraph: [{ hotkey: A, uid: 4 }],
     });
     expect(out.challenges[0]!.own_scores).toEqual([{ miner_hotkey: A, score: 0.5 }]); // 2 of 4 tasks pass
@@ -142,7 +161,11 @@ describe('computeEpoch', () => {
       validatorHotkey: V,
       inputs: {
         tasks: [{ task_id: 't1', task_type: 'mcp_server', block_hash: BLOCK, seq: 0 }],
-        candidates: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }],
+        candidates: [
+          { hotkey: A, uid: 1 },
+          { hotkey: B, uid: 2 },
+          { hotkey: C, uid: 3 },
+        ],
         sssa_submissions: [
           { record_id: 's1', seq: 1, task_id: 't1', miner_uid: 1, miner_hotkey: A, sssa: sssa() },
           { record_id: 's2', seq: 2, task_id: 't1', miner_uid: 2, miner_hotkey: B, sssa: sssa() },
@@ -150,7 +173,11 @@ describe('computeEpoch', () => {
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
-      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }],
+      metagraph: [
+        { hotkey: A, uid: 1 },
+        { hotkey: B, uid: 2 },
+        { hotkey: C, uid: 3 },
+      ],
     });
     // Three identical SSSAs: consensus 1 for all; emission 1, 1 and 0.6 (auditor role).
     const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
@@ -166,14 +193,20 @@ describe('computeEpoch', () => {
       validatorHotkey: V,
       inputs: {
         tasks: [{ task_id: 't2', task_type: 'x', block_hash: BLOCK, seq: 0 }],
-        candidates: [{ hotkey: A, uid: 1 }, { hotkey: D, uid: 4 }],
+        candidates: [
+          { hotkey: A, uid: 1 },
+          { hotkey: D, uid: 4 },
+        ],
         sssa_submissions: [
           { record_id: 's1', seq: 1, task_id: 't2', miner_uid: 1, miner_hotkey: A, sssa: sssa('ALLOW') },
           { record_id: 's4', seq: 4, task_id: 't2', miner_uid: 4, miner_hotkey: D, sssa: sssa('BLOCK') },
         ],
       },
       stakes: [{ validator_hotkey: V, stake: 1 }],
-      metagraph: [{ hotkey: A, uid: 1 }, { hotkey: D, uid: 4 }],
+      metagraph: [
+        { hotkey: A, uid: 1 },
+        { hotkey: D, uid: 4 },
+      ],
     });
     const own = Object.fromEntries(out.challenges[0]!.own_scores.map((s) => [s.miner_hotkey, s.score]));
     expect(own).toEqual({ [primary]: 1, [auditor]: 0.6 });
@@ -205,7 +238,14 @@ describe('computeEpoch', () => {
   });
 
   it('is deterministic and independent of record order (SPEC 0: identical input, identical bytes)', () => {
-    const records = [A, B, C, D].map((hotkey, i) => ({ record_id: `b${i}`, seq: i, miner_hotkey: hotkey, valid_issues: 3 + i * 7, invalid_issues: i, starred_repos: i }));
+    const records = [A, B, C, D].map((hotkey, i) => ({
+      record_id: `b${i}`,
+      seq: i,
+      miner_hotkey: hotkey,
+      valid_issues: 3 + i * 7,
+      invalid_issues: i,
+      starred_repos: i,
+    }));
     const run = (list: typeof records) =>
       canonicalJson(
         computeEpoch({

@@ -17,8 +17,7 @@ export async function keys() {
   };
 }
 
-export const verifier = (message: Uint8Array, signature: string, address: string): boolean =>
-  signatureVerify(message, signature, address).isValid;
+export const verifier = (message: Uint8Array, signature: string, address: string): boolean => signatureVerify(message, signature, address).isValid;
 
 export const task = (taskId: string) => ({ task_id: taskId, constraints: { max_budget_tao: 1, max_latency_seconds: 60 } });
 export const plan = { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] };

@@ -35,13 +35,36 @@ function epochOf(inputs: Record<string, unknown>, metagraph?: { hotkey: string; 
     config: all,
     epoch: 4,
     validatorHotkey: V,
-    inputs: { candidates: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }], ...inputs },
-    stakes: [{ validator_hotkey: V, stake: 2 }, { validator_hotkey: P, stake: 1 }],
-    metagraph: metagraph ?? [{ hotkey: V, uid: 0 }, { hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }, { hotkey: C, uid: 3 }],
+    inputs: {
+      candidates: [
+        { hotkey: A, uid: 1 },
+        { hotkey: B, uid: 2 },
+        { hotkey: C, uid: 3 },
+      ],
+      ...inputs,
+    },
+    stakes: [
+      { validator_hotkey: V, stake: 2 },
+      { validator_hotkey: P, stake: 1 },
+    ],
+    metagraph: metagraph ?? [
+      { hotkey: V, uid: 0 },
+      { hotkey: A, uid: 1 },
+      { hotkey: B, uid: 2 },
+      { hotkey: C, uid: 3 },
+    ],
   };
 }
 
-const run = (id: string, seq: number, hotkey: string, uid: number, taskId = id) => ({ record_id: id, seq, miner_uid: uid, miner_hotkey: hotkey, task: task(taskId), plan, record: record() });
+const run = (id: string, seq: number, hotkey: string, uid: number, taskId = id) => ({
+  record_id: id,
+  seq,
+  miner_uid: uid,
+  miner_hotkey: hotkey,
+  task: task(taskId),
+  plan,
+  record: record(),
+});
 const nested = (depth: number): unknown => {
   let v: unknown = 'leaf';
   for (let i = 0; i < depth; i++) v = { x: v };
@@ -84,9 +107,16 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
 
   it('rolling window: a hotkey that re-registers on another uid starts a new window there; the old pair is dropped', () => {
     const first = computeEpoch(epochOf({ workflow_runs: [run('r1', 1, A, 1)] }));
-    const moved = [{ hotkey: V, uid: 0 }, { hotkey: A, uid: 7 }, { hotkey: B, uid: 2 }];
+    const moved = [
+      { hotkey: V, uid: 0 },
+      { hotkey: A, uid: 7 },
+      { hotkey: B, uid: 2 },
+    ];
     const second = computeEpoch(epochOf({ workflow_runs: [run('r2', 2, A, 7)], window_state: first.window_state }, moved));
-    const details = second.challenges.find((c) => c.id === 'workflow')!.details as { windows: { uid: number; hotkey: string; count: number }[]; dropped_windows: unknown[] };
+    const details = second.challenges.find((c) => c.id === 'workflow')!.details as {
+      windows: { uid: number; hotkey: string; count: number }[];
+      dropped_windows: unknown[];
+    };
     expect(details.windows).toEqual([expect.objectContaining({ uid: 7, hotkey: A, count: 1 })]);
     expect(details.dropped_windows).toEqual([{ uid: 1, hotkey: A }]);
     const third = computeEpoch(epochOf({ window_state: second.window_state }, moved));
@@ -129,7 +159,9 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
   });
 
   it('isolation: a record that fails its schema is excluded with BUNDLE_INVALID_RECORD naming the field', () => {
-    const out = computeEpoch(epochOf({ bounty_records: [{ record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: -1, invalid_issues: 0, starred_repos: 0 }] }));
+    const out = computeEpoch(
+      epochOf({ bounty_records: [{ record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: -1, invalid_issues: 0, starred_repos: 0 }] }),
+    );
     expect(out.excluded).toEqual([
       expect.objectContaining({ list: 'bounty_records', record_id: 'b1', seq: 1, miner_hotkey: A, code: 'BUNDLE_INVALID_RECORD' }),
     ]);
@@ -140,7 +172,10 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
     const out = computeEpoch(
       epochOf({
         tasks: [{ task_id: 't1', task_type: 'mcp', block_hash: BLOCK, seq: 1 }],
-        candidates: [{ hotkey: A, uid: 1 }, { hotkey: B, uid: 2 }],
+        candidates: [
+          { hotkey: A, uid: 1 },
+          { hotkey: B, uid: 2 },
+        ],
         sssa_submissions: [
           { record_id: 'invented', seq: 2, task_id: 'invented-task', miner_uid: 1, miner_hotkey: A, sssa: sssa() },
           { record_id: 'outsider', seq: 3, task_id: 't1', miner_uid: 3, miner_hotkey: C, sssa: sssa() },
@@ -159,7 +194,14 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
   });
 
   it('tasks: thirty invented task ids earn nothing (the v1 one-member-group exploit)', () => {
-    const invented = Array.from({ length: 30 }, (_, i) => ({ record_id: `x${i}`, seq: 100 + i, task_id: `invented-${i}`, miner_uid: 1, miner_hotkey: A, sssa: sssa() }));
+    const invented = Array.from({ length: 30 }, (_, i) => ({
+      record_id: `x${i}`,
+      seq: 100 + i,
+      task_id: `invented-${i}`,
+      miner_uid: 1,
+      miner_hotkey: A,
+      sssa: sssa(),
+    }));
     const out = computeEpoch(epochOf({ sssa_submissions: invented }));
     expect(out.challenges.find((c) => c.id === 'sssa')!.own_scores).toEqual([]);
     expect(out.excluded.every((e) => e.code === 'BUNDLE_UNKNOWN_TASK')).toBe(true);
@@ -175,10 +217,24 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
   });
 
   it('canonical list order: records by arrival sequence, stakes and metagraph by hotkey, whatever order they were given in (SPEC E)', () => {
-    const records = [3, 1, 2].map((seq) => ({ record_id: `b${seq}`, seq, miner_hotkey: [A, B, C][seq - 1] as string, valid_issues: seq, invalid_issues: 0, starred_repos: 0 }));
+    const records = [3, 1, 2].map((seq) => ({
+      record_id: `b${seq}`,
+      seq,
+      miner_hotkey: [A, B, C][seq - 1] as string,
+      valid_issues: seq,
+      invalid_issues: 0,
+      starred_repos: 0,
+    }));
     const input = epochOf({ bounty_records: records });
     const a = buildBundle({ ...input, netuid: 1, submission: dryRun });
-    const b = buildBundle({ ...input, inputs: { ...input.inputs, bounty_records: [...records].reverse() }, stakes: [...input.stakes].reverse(), metagraph: [...input.metagraph].reverse(), netuid: 1, submission: dryRun });
+    const b = buildBundle({
+      ...input,
+      inputs: { ...input.inputs, bounty_records: [...records].reverse() },
+      stakes: [...input.stakes].reverse(),
+      metagraph: [...input.metagraph].reverse(),
+      netuid: 1,
+      submission: dryRun,
+    });
     expect(bundleDigest(b)).toBe(bundleDigest(a));
     expect((a.inputs as { bounty_records: { seq: number }[] }).bounty_records.map((r) => r.seq)).toEqual([1, 2, 3]);
   });

@@ -32,8 +32,12 @@ async function roundTrip(weights: Record<string, number>): Promise<void> {
 for (const n of [8, 64]) {
   const weights = Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), i + 1]));
   describe(`setWeights round trip, ${n} weights (manual blocks)`, () => {
-    bench('ed25519 signer', async () => {
-      await roundTrip(weights);
-    }, { iterations: 20, time: 0, warmupIterations: 2 });
+    bench(
+      'ed25519 signer',
+      async () => {
+        await roundTrip(weights);
+      },
+      { iterations: 20, time: 0, warmupIterations: 2 },
+    );
   });
 }

@@ -29,7 +29,14 @@ describe('CR v2 commit hash (SDK generate_weight_hash / chain get_commit_hash)',
   it('accepts the hotkey as an SS58 address (//Alice) with the same hash', () => {
     const v = vectors['commit_hash_alice_netuid1']!;
     expect(
-      weightCommitHash({ hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', netuidIndex: 1, uids: v.uids, values: v.values, salt: v.salt, versionKey: BigInt(v.version_key) }),
+      weightCommitHash({
+        hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
+        netuidIndex: 1,
+        uids: v.uids,
+        values: v.values,
+        salt: v.salt,
+        versionKey: BigInt(v.version_key),
+      }),
     ).toBe(v.blake2b_256);
   });
   it('hashes the mechanism storage index mecid*4096+netuid', () => {
@@ -38,8 +45,8 @@ describe('CR v2 commit hash (SDK generate_weight_hash / chain get_commit_hash)',
     expect(() => mechanismStorageIndex(4096)).toThrow(/CHAIN_INVALID_INPUT/);
   });
   it('rejects a value that is not a u16 with a typed error naming the path', () => {
-    expect(() => weightCommitHash({ hotkey: vectors['commit_hash_alice_netuid1']!.hotkey_pubkey, netuidIndex: 1, uids: [0], values: [65536], salt: [1], versionKey: 0 })).toThrow(
-      /CHAIN_INVALID_INPUT.*values\[0\].*65536/,
-    );
+    expect(() =>
+      weightCommitHash({ hotkey: vectors['commit_hash_alice_netuid1']!.hotkey_pubkey, netuidIndex: 1, uids: [0], values: [65536], salt: [1], versionKey: 0 }),
+    ).toThrow(/CHAIN_INVALID_INPUT.*values\[0\].*65536/);
   });
 });

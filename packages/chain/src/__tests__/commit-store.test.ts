@@ -9,8 +9,17 @@ import type { PendingCommit } from '../commit-store.js';
 
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const commit = (i: number, over: Partial<PendingCommit> = {}): PendingCommit => ({
-  hotkey: ALICE, netuid: 1, mecid: 0, netuidIndex: 1, uids: [0, i], values: [65535, i], salt: [1, 2, 3, 4, 5, 6, 7, 8],
-  versionKey: 2n ** 63n + BigInt(i), commitHash: `0x${i.toString(16).padStart(64, '0')}`, commitBlock: null, ...over,
+  hotkey: ALICE,
+  netuid: 1,
+  mecid: 0,
+  netuidIndex: 1,
+  uids: [0, i],
+  values: [65535, i],
+  salt: [1, 2, 3, 4, 5, 6, 7, 8],
+  versionKey: 2n ** 63n + BigInt(i),
+  commitHash: `0x${i.toString(16).padStart(64, '0')}`,
+  commitBlock: null,
+  ...over,
 });
 
 async function tmp(): Promise<string> {
@@ -23,7 +32,10 @@ describe('commit stores', () => {
     await store.save(commit(1));
     await store.save(commit(2));
     await store.save(commit(1, { commitBlock: 9n }));
-    expect((await store.load()).map((c) => [c.commitHash, c.commitBlock])).toEqual([[commit(1).commitHash, 9n], [commit(2).commitHash, null]]);
+    expect((await store.load()).map((c) => [c.commitHash, c.commitBlock])).toEqual([
+      [commit(1).commitHash, 9n],
+      [commit(2).commitHash, null],
+    ]);
     await store.remove(commit(1).commitHash);
     await store.remove('0xabsent');
     expect((await store.load()).map((c) => c.commitHash)).toEqual([commit(2).commitHash]);

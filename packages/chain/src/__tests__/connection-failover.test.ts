@@ -48,17 +48,23 @@ describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
       requestTimeoutMs,
       initialBackoffMs: 20,
       maxBackoffMs: 50,
-      logger: { warn: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`), info: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`), debug: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`) },
+      logger: {
+        warn: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`),
+        info: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`),
+        debug: (m, f) => logs.push(`${Date.now()} ${m} ${JSON.stringify(f)}`),
+      },
     });
     try {
       await conn.request('head', (api) => api.rpc.chain.getHeader());
       const frozenAt = Date.now();
       proxy.freeze();
       // a read issued during the freeze either answers after the switch or fails typed
-      const read = conn.request('head during freeze', (api) => api.rpc.chain.getHeader()).then(
-        (h) => ({ ok: true as const, n: h.number.toNumber() }),
-        (e: unknown) => ({ ok: false as const, code: (e as { code?: unknown }).code }),
-      );
+      const read = conn
+        .request('head during freeze', (api) => api.rpc.chain.getHeader())
+        .then(
+          (h) => ({ ok: true as const, n: h.number.toNumber() }),
+          (e: unknown) => ({ ok: false as const, code: (e as { code?: unknown }).code }),
+        );
       while (conn.reconnects() === 0 && Date.now() - frozenAt < 20_000) await new Promise((r) => setTimeout(r, 20));
       const switchedAfter = Date.now() - frozenAt;
       expect(conn.reconnects()).toBe(1);
@@ -76,9 +82,13 @@ describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
   });
 
   it("@polkadot/api's own console lines are redacted (a WsProvider error line naming the endpoint)", async () => {
-    const conn = await connectChain({ network: `ws://validator:${SECRET}@127.0.0.1:1`, connectTimeoutMs: 300, staleHeadMs: 0, initialBackoffMs: 20, maxBackoffMs: 50 }).catch(
-      (e: unknown) => e,
-    );
+    const conn = await connectChain({
+      network: `ws://validator:${SECRET}@127.0.0.1:1`,
+      connectTimeoutMs: 300,
+      staleHeadMs: 0,
+      initialBackoffMs: 20,
+      maxBackoffMs: 50,
+    }).catch((e: unknown) => e);
     expect((conn as { code?: unknown }).code).toBe('CHAIN_CONNECTION_FAILED');
     // the console filter is in place: a line @polkadot/util's logger would print goes through it
     console.error('2026-01-01 API-WS:', `disconnected from ws://validator:${SECRET}@127.0.0.1:1: 1006:: Abnormal Closure`);

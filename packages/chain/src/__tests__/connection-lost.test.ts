@@ -15,10 +15,12 @@ describe('a connection that never comes back', () => {
     });
     try {
       await devnet.stop();
-      const error: unknown = await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader()).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error: unknown = await connection
+        .request('chain_getHeader', (api) => api.rpc.chain.getHeader())
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).toMatchObject({ code: 'CHAIN_CONNECTION_LOST', context: { label: 'chain_getHeader', timeoutMs: 1_500 } });
       expect((error as Error).message).not.toContain(devnet.url);
     } finally {

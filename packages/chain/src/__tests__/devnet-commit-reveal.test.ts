@@ -40,7 +40,15 @@ function revealDirectly(harness: Harness, commit: PendingCommit): Promise<Inclus
   return submitExtrinsic(
     harness.client.connection,
     harness.client.signer,
-    (api) => api.tx['subtensorModule']!['revealMechanismWeights']!(commit.netuid, commit.mecid, [...commit.uids], [...commit.values], [...commit.salt], commit.versionKey),
+    (api) =>
+      api.tx['subtensorModule']!['revealMechanismWeights']!(
+        commit.netuid,
+        commit.mecid,
+        [...commit.uids],
+        [...commit.values],
+        [...commit.salt],
+        commit.versionKey,
+      ),
     { wait: 'inBlock', eraPeriod: 64, timeoutMs: 5_000, pollMs: 15, label: 'SubtensorModule.reveal_mechanism_weights' },
   );
 }
@@ -73,7 +81,13 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
 
     // restart: a new client with a new store object over the same file
-    const restarted = await createChainClient({ connection: h.client.connection, signer: h.client.signer, commitStore: fileCommitStore(storePath), pollMs: 15, inclusionTimeoutMs: 8_000 });
+    const restarted = await createChainClient({
+      connection: h.client.connection,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+    });
     await produceUntilHead(h, commit.reveal!.firstBlock - 1n);
     const revealed = await h.includeNext(restarted.revealPending());
     expect(revealed.map((o) => o.status)).toEqual(['revealed']);
@@ -87,7 +101,10 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(submission.values).toEqual([32768, 32767]);
     expect(submission.stored).toEqual(maxUpscaleToU16([32768, 32767]));
     const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
-    expect(weights.toJSON()).toEqual([[3, 65535], [5, 65533]]);
+    expect(weights.toJSON()).toEqual([
+      [3, 65535],
+      [5, 65533],
+    ]);
     expect(await fileCommitStore(storePath).load()).toEqual([]);
     expect(await h.nonceOf(h.client.signer.address)).toBe(nonce + 1n);
   });
@@ -120,7 +137,10 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(late[0]!.window).toBeNull();
     expect(await store.load()).toEqual([]);
     const forced = h.includeNext(revealDirectly(h, pending!));
-    await expect(forced).rejects.toMatchObject({ code: 'CHAIN_EXPIRED_WEIGHT_COMMIT', context: { source: 'module', stage: 'inclusion', chainName: 'ExpiredWeightCommit' } });
+    await expect(forced).rejects.toMatchObject({
+      code: 'CHAIN_EXPIRED_WEIGHT_COMMIT',
+      context: { source: 'module', stage: 'inclusion', chainName: 'ExpiredWeightCommit' },
+    });
   });
 
   it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before signing)', async () => {
@@ -136,12 +156,21 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(saved[0]!.commitBlock).toBeNull();
     await h.devnet.produceBlock();
     await dying;
-    const restarted = await createChainClient({ connection: h.client.connection, signer: h.client.signer, commitStore: fileCommitStore(storePath), pollMs: 15, inclusionTimeoutMs: 8_000 });
+    const restarted = await createChainClient({
+      connection: h.client.connection,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+    });
     await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
     const revealed = await h.includeNext(restarted.revealPending());
     expect(revealed.map((o) => o.status)).toEqual(['revealed']);
     expect(revealed[0]!.commitHash).toBe(saved[0]!.commitHash);
     const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
-    expect(weights.toJSON()).toEqual([[2, 21845], [4, 65535]]);
+    expect(weights.toJSON()).toEqual([
+      [2, 21845],
+      [4, 65535],
+    ]);
   });
 });

@@ -24,7 +24,15 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
     await h.devnet.produceBlock();
     await expectNoSubmission(h, h.client.setWeights({ netuid: 1, weights: { '1': 1, '2': 1, '3': 1 }, versionKey: 6 }), 'CHAIN_INCORRECT_WEIGHT_VERSION_KEY');
     const mg = await h.client.metagraph({ netuid: 1 });
-    await expect(h.client.setWeights({ netuid: 1, weights: new Map<number | string, number>([[2, 1], [mg.hotkeys[2]!, 1]]) })).rejects.toMatchObject({ code: 'CHAIN_DUPLICATE_UIDS' });
+    await expect(
+      h.client.setWeights({
+        netuid: 1,
+        weights: new Map<number | string, number>([
+          [2, 1],
+          [mg.hotkeys[2]!, 1],
+        ]),
+      }),
+    ).rejects.toMatchObject({ code: 'CHAIN_DUPLICATE_UIDS' });
     await expectNoSubmission(h, h.client.setWeights({ netuid: 1, weights: { '1': 1, '2': 1 } }), 'CHAIN_WEIGHT_VEC_LENGTH_IS_LOW');
     const bob = await createChainClient({ connection: h.client.connection, signer: await loadSigner({ kind: 'uri', uri: '//Bob', keyType: 'ed25519' }) });
     await expect(bob.setWeights({ netuid: 1, weights: { '1': 1, '2': 1, '3': 1 } })).rejects.toMatchObject({ code: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET' });
@@ -38,7 +46,10 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
     h = await startHarness();
     await h.devnet.produceBlock();
     h.devnet.faults.rejectNextSubmission(POOL_ERRORS.custom(6));
-    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }))).rejects.toMatchObject({ code: 'CHAIN_RATE_LIMIT_EXCEEDED', context: { customError: 6, source: 'pool' } });
+    await expect(h.drive(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }))).rejects.toMatchObject({
+      code: 'CHAIN_RATE_LIMIT_EXCEEDED',
+      context: { customError: 6, source: 'pool' },
+    });
     h.devnet.faults.rejectNextSubmission(POOL_ERRORS.stale);
     const before = await h.nonceOf(h.client.signer.address);
     const ok = await h.drive(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
@@ -82,7 +93,6 @@ describe('every failure is typed and nothing is signed when preflight fails', { 
   });
 });
 
-
 describe('node rejections are final and keep their code and message (issue 15)', { timeout: 30_000 }, () => {
   for (const [code, message] of [
     [1001, 'Extrinsic has invalid format: failed to decode'],
@@ -107,7 +117,10 @@ describe('node rejections are final and keep their code and message (issue 15)',
     h = await startHarness();
     const error = await h.client.connection
       .request('state_call bogus', (api) => api.rpc.state.call('NoSuchApi_method', '0x'))
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toMatchObject({ code: 'CHAIN_NODE_REJECTED', context: { stage: 'read', rpcCode: expect.any(Number) as unknown } });
   });
 });

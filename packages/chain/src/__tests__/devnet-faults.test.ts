@@ -129,12 +129,20 @@ describe('faults over a real WebSocket', { timeout: 30_000 }, () => {
     h = await startHarness({ weightsSetRateLimit: 0n, minAllowedWeights: 1 });
     await h.devnet.produceBlock();
     const cases = [
-      { change: (): void => {
-        h!.devnet.setHyperparameter('weightsVersionKey', 100n);
-      }, code: 'CHAIN_INCORRECT_WEIGHT_VERSION_KEY', chainName: 'IncorrectWeightVersionKey' },
-      { change: (): void => {
-        h!.devnet.setHyperparameter('minAllowedWeights', 5);
-      }, code: 'CHAIN_WEIGHT_VEC_LENGTH_IS_LOW', chainName: 'WeightVecLengthIsLow' },
+      {
+        change: (): void => {
+          h!.devnet.setHyperparameter('weightsVersionKey', 100n);
+        },
+        code: 'CHAIN_INCORRECT_WEIGHT_VERSION_KEY',
+        chainName: 'IncorrectWeightVersionKey',
+      },
+      {
+        change: (): void => {
+          h!.devnet.setHyperparameter('minAllowedWeights', 5);
+        },
+        code: 'CHAIN_WEIGHT_VEC_LENGTH_IS_LOW',
+        chainName: 'WeightVecLengthIsLow',
+      },
     ];
     for (const c of cases) {
       const before = await h.nonceOf(h.client.signer.address);
@@ -145,7 +153,14 @@ describe('faults over a real WebSocket', { timeout: 30_000 }, () => {
       const block = await h.devnet.produceBlock();
       await expect(work).rejects.toMatchObject({
         code: c.code,
-        context: { source: 'module', stage: 'inclusion', chainName: c.chainName, section: 'subtensorModule', blockNumber: BigInt(block!.number), blockHash: block!.hash },
+        context: {
+          source: 'module',
+          stage: 'inclusion',
+          chainName: c.chainName,
+          section: 'subtensorModule',
+          blockNumber: BigInt(block!.number),
+          blockHash: block!.hash,
+        },
       });
       expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n); // included once (and failed), not resubmitted
       expect(await storedWeights(h)).toEqual([]);

@@ -38,11 +38,7 @@ const pause = (ms: number): Promise<void> =>
  * Starts a manual-mode devnet (ed25519 dev keys unless the options say otherwise: fast signing; the sr25519
  * path is covered by `devnet-set-weights.test.ts`) and a chain client for `uid` over a real WebSocket.
  */
-export async function startHarness(
-  devnetOptions: DevnetOptionsInput = {},
-  uid = 0,
-  clientOptions: Partial<ChainClientOptions> = {},
-): Promise<Harness> {
+export async function startHarness(devnetOptions: DevnetOptionsInput = {}, uid = 0, clientOptions: Partial<ChainClientOptions> = {}): Promise<Harness> {
   const keyType = devnetOptions.keyType ?? 'ed25519';
   const devnet = await startDevnet({ blockTime: 0, keyType, ...devnetOptions });
   const signerFor = (u: number): Promise<ChainSigner> => loadSigner({ kind: 'uri', uri: devHotkeyUri(devnetOptions.seed ?? 'devnet', u), keyType });

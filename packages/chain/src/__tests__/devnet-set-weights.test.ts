@@ -26,7 +26,10 @@ describe('setWeights against the devnet over a real WebSocket', () => {
     expect(result.nonce).toBe(before);
     expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n);
     const stored = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
-    expect(stored.toJSON()).toEqual([[3, 21845], [5, 65535]]);
+    expect(stored.toJSON()).toEqual([
+      [3, 21845],
+      [5, 65535],
+    ]);
   });
 
   it('rejects a second set inside the rate limit before signing (CHAIN_SETTING_WEIGHTS_TOO_FAST) and nextAllowedBlock says when', async () => {

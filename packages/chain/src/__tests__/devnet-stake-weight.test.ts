@@ -81,7 +81,10 @@ describe.each(RUNTIMES)('stake weight on the %s runtime', { timeout: 30_000 }, (
       stakeCheck: 'warn',
       logger: { warn: (message, fields) => warnings.push(`${message} ${String(fields?.['code'])}`) },
     });
-    await expect(h.drive(lenient.setWeights({ netuid: 1, weights: { '1': 1 } }))).rejects.toMatchObject({ code: 'CHAIN_STAKE_AMOUNT_TOO_LOW', context: { source: 'pool', customError: 1 } });
+    await expect(h.drive(lenient.setWeights({ netuid: 1, weights: { '1': 1 } }))).rejects.toMatchObject({
+      code: 'CHAIN_STAKE_AMOUNT_TOO_LOW',
+      context: { source: 'pool', customError: 1 },
+    });
     expect(warnings).toEqual([expect.stringContaining('CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS')]);
     expect(await h.nonceOf(signer.address)).toBe(nonce);
   });

@@ -21,7 +21,16 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
   let h: Harness;
   beforeAll(async () => {
     // one pulse per 12 s block keeps the beacon cheap; the client reads the period from Drand.BeaconConfig
-    h = await startHarness({ runtime, neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, mechanismCount: 2, beacon: { period: 12 } });
+    h = await startHarness({
+      runtime,
+      neurons: 8,
+      validators: 4,
+      tempo: TEMPO,
+      commitReveal: true,
+      weightsSetRateLimit: 0n,
+      mechanismCount: 2,
+      beacon: { period: 12 },
+    });
     await h.devnet.produceBlock();
   });
   afterAll(async () => {
@@ -44,13 +53,16 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     expect(result.blockNumber).toBe(reveal.blockNumber);
     expect(result.stored).toEqual([21845, 65535]);
     const at = await h.client.connection.api.at(reveal.blockHash);
-    expect((await at.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([[2, 21845], [3, 65535]]);
+    expect((await at.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([
+      [2, 21845],
+      [3, 65535],
+    ]);
     const beforeReveal = await h.client.connection.api.at(await h.client.connection.api.rpc.chain.getBlockHash(reveal.blockNumber - 1n));
     expect((await beforeReveal.query['subtensorModule']!['weights']!(1, 0)).toJSON()).toEqual([]);
     expect(h.devnet.timelockDrops()).toEqual([]);
   });
 
-  it('mechanism 1: the round is predicted on the subnet\'s epochs (plain netuid), the chain reveals it in the predicted reveal block\'s epoch', async () => {
+  it("mechanism 1: the round is predicted on the subnet's epochs (plain netuid), the chain reveals it in the predicted reveal block's epoch", async () => {
     const result = await h.drive(h.client.setWeights({ netuid: 1, mecid: 1, weights: { '1': 1, '6': 1 } }), 40);
     expect(result.kind).toBe('reveal');
     const tl = result.timelock!;
@@ -59,7 +71,10 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
     expect(reveal.blockNumber).toBeLessThanOrEqual(tl.record.prediction!.targetBlock + 1n);
     const at = await h.client.connection.api.at(reveal.blockHash);
-    expect((await at.query['subtensorModule']!['weights']!(4097, 0)).toJSON()).toEqual([[1, result.stored[0]], [6, result.stored[1]]]);
+    expect((await at.query['subtensorModule']!['weights']!(4097, 0)).toJSON()).toEqual([
+      [1, result.stored[0]],
+      [6, result.stored[1]],
+    ]);
   });
 
   it('detects the silent failure of a version key raised between commit and reveal: CHAIN_TIMELOCK_REVEAL_MISSING (version_key_raised)', async () => {
@@ -116,10 +131,15 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
       code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
       context: { likelyReasons: ['hotkey_mismatch', 'undecryptable'], checks: [], pulseStored: true },
     });
-    expect(h.devnet.timelockDrops().slice(drops).map((d) => d.reason)).toEqual(['hotkey_mismatch']);
+    expect(
+      h.devnet
+        .timelockDrops()
+        .slice(drops)
+        .map((d) => d.reason),
+    ).toEqual(['hotkey_mismatch']);
   });
 
-  it('refuses, before signing, a configured beacon whose key is not the chain\'s (CHAIN_TIMELOCK_BEACON_MISMATCH)', async () => {
+  it("refuses, before signing, a configured beacon whose key is not the chain's (CHAIN_TIMELOCK_BEACON_MISMATCH)", async () => {
     const quicknetClient = await createChainClient({ connection: h.client.connection, signer: h.client.signer, timelock: { beacon: QUICKNET } });
     const before = await h.nonceOf(h.client.signer.address);
     await expect(quicknetClient.setWeights({ netuid: 1, weights: { '3': 1 } })).rejects.toMatchObject({

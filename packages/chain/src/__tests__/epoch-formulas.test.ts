@@ -97,7 +97,7 @@ describe.each(SUBNETS)('epoch formulas against the chain ($runtime, netuid $netu
   const states = simulate(s, horizon + BigInt((s.tempo + 1) * 4));
   const heads = headsAroundBoundaries(states, s, 4, 3);
 
-  it('timelocked commit: predicted commit epoch and reveal block are the chain\'s for mechanisms 0, 1 and 2; the round is never public before the reveal block', () => {
+  it("timelocked commit: predicted commit epoch and reveal block are the chain's for mechanisms 0, 1 and 2; the round is never public before the reveal block", () => {
     let checked = 0;
     for (const head of heads) {
       const oracle = timelockReveal(s, states, head + 1n);

@@ -30,14 +30,21 @@ describe('error codes carry the chain name', () => {
       expect(error.message).toContain(name);
     }
   });
-  it('maps another pallet\'s module error to CHAIN_UNKNOWN_MODULE_ERROR keeping its pallet and name', () => {
+  it("maps another pallet's module error to CHAIN_UNKNOWN_MODULE_ERROR keeping its pallet and name", () => {
     const error = mapModuleError('Balances', 'InsufficientBalance');
     expect(error.code).toBe('CHAIN_UNKNOWN_MODULE_ERROR');
     expect(error.context.chainName).toBe('Balances.InsufficientBalance');
   });
   it('types every SubtensorModule error of the finney spec 393 metadata (fixture) with its own code', () => {
     const { registry } = createDevnetRegistry();
-    const latest = (registry.createType('Metadata', new Uint8Array(readFileSync(FINNEY))) as unknown as { asLatest: { pallets: { name: { toString(): string }; errors: { unwrap(): { type: unknown } } }[]; lookup: { getSiType(id: unknown): { def: { asVariant: { variants: { name: { toString(): string } }[] } } } } } }).asLatest;
+    const latest = (
+      registry.createType('Metadata', new Uint8Array(readFileSync(FINNEY))) as unknown as {
+        asLatest: {
+          pallets: { name: { toString(): string }; errors: { unwrap(): { type: unknown } } }[];
+          lookup: { getSiType(id: unknown): { def: { asVariant: { variants: { name: { toString(): string } }[] } } } };
+        };
+      }
+    ).asLatest;
     const pallet = latest.pallets.find((p) => p.name.toString() === 'SubtensorModule')!;
     const names = latest.lookup.getSiType(pallet.errors.unwrap().type).def.asVariant.variants.map((v) => v.name.toString());
     expect(names.length).toBe(135);
@@ -50,23 +57,51 @@ describe('error codes carry the chain name', () => {
   });
   it('maps every pool Custom error: N of README 2.3', () => {
     const expected: Record<number, string> = {
-      0: 'CHAIN_COLDKEY_IN_SWAP_SCHEDULE', 1: 'CHAIN_STAKE_AMOUNT_TOO_LOW', 2: 'CHAIN_BALANCE_TOO_LOW', 3: 'CHAIN_SUBNET_NOT_EXISTS',
-      4: 'CHAIN_HOTKEY_ACCOUNT_DOESNT_EXIST', 5: 'CHAIN_NOT_ENOUGH_STAKE_TO_WITHDRAW', 6: 'CHAIN_RATE_LIMIT_EXCEEDED', 7: 'CHAIN_INSUFFICIENT_LIQUIDITY',
-      8: 'CHAIN_SLIPPAGE_TOO_HIGH', 9: 'CHAIN_TRANSFER_DISALLOWED', 10: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_NETWORK', 11: 'CHAIN_INVALID_IP_ADDRESS',
-      12: 'CHAIN_SERVING_RATE_LIMIT_EXCEEDED', 13: 'CHAIN_INVALID_PORT', 14: 'CHAIN_ZERO_MAX_AMOUNT', 15: 'CHAIN_INVALID_REVEAL_ROUND',
-      16: 'CHAIN_COMMIT_NOT_FOUND', 17: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE', 18: 'CHAIN_INPUT_LENGTHS_UNEQUAL', 19: 'CHAIN_UID_NOT_FOUND',
-      20: 'CHAIN_EVM_KEY_ASSOCIATE_RATE_LIMIT_EXCEEDED', 21: 'CHAIN_COLDKEY_SWAP_DISPUTED', 22: 'CHAIN_INVALID_REAL_ACCOUNT',
-      23: 'CHAIN_FAILED_SHIELDED_TX_PARSING', 24: 'CHAIN_INVALID_SHIELDED_TX_PUB_KEY_HASH', 25: 'CHAIN_NON_ASSOCIATED_COLD_KEY',
-      26: 'CHAIN_DELEGATE_TAKE_TOO_LOW', 27: 'CHAIN_DELEGATE_TAKE_TOO_HIGH', 255: 'CHAIN_BAD_REQUEST',
+      0: 'CHAIN_COLDKEY_IN_SWAP_SCHEDULE',
+      1: 'CHAIN_STAKE_AMOUNT_TOO_LOW',
+      2: 'CHAIN_BALANCE_TOO_LOW',
+      3: 'CHAIN_SUBNET_NOT_EXISTS',
+      4: 'CHAIN_HOTKEY_ACCOUNT_DOESNT_EXIST',
+      5: 'CHAIN_NOT_ENOUGH_STAKE_TO_WITHDRAW',
+      6: 'CHAIN_RATE_LIMIT_EXCEEDED',
+      7: 'CHAIN_INSUFFICIENT_LIQUIDITY',
+      8: 'CHAIN_SLIPPAGE_TOO_HIGH',
+      9: 'CHAIN_TRANSFER_DISALLOWED',
+      10: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_NETWORK',
+      11: 'CHAIN_INVALID_IP_ADDRESS',
+      12: 'CHAIN_SERVING_RATE_LIMIT_EXCEEDED',
+      13: 'CHAIN_INVALID_PORT',
+      14: 'CHAIN_ZERO_MAX_AMOUNT',
+      15: 'CHAIN_INVALID_REVEAL_ROUND',
+      16: 'CHAIN_COMMIT_NOT_FOUND',
+      17: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE',
+      18: 'CHAIN_INPUT_LENGTHS_UNEQUAL',
+      19: 'CHAIN_UID_NOT_FOUND',
+      20: 'CHAIN_EVM_KEY_ASSOCIATE_RATE_LIMIT_EXCEEDED',
+      21: 'CHAIN_COLDKEY_SWAP_DISPUTED',
+      22: 'CHAIN_INVALID_REAL_ACCOUNT',
+      23: 'CHAIN_FAILED_SHIELDED_TX_PARSING',
+      24: 'CHAIN_INVALID_SHIELDED_TX_PUB_KEY_HASH',
+      25: 'CHAIN_NON_ASSOCIATED_COLD_KEY',
+      26: 'CHAIN_DELEGATE_TAKE_TOO_LOW',
+      27: 'CHAIN_DELEGATE_TAKE_TOO_HIGH',
+      255: 'CHAIN_BAD_REQUEST',
     };
-    expect([...POOL_CUSTOM_ERRORS.keys()].sort((a, b) => a - b)).toEqual(Object.keys(expected).map(Number).sort((a, b) => a - b));
+    expect([...POOL_CUSTOM_ERRORS.keys()].sort((a, b) => a - b)).toEqual(
+      Object.keys(expected)
+        .map(Number)
+        .sort((a, b) => a - b),
+    );
     for (const [n, code] of Object.entries(expected)) {
       const error = mapPoolError(new Error(`1010: Invalid Transaction: Custom error: ${n}`));
       expect(error?.code).toBe(code);
       expect(error?.context.customError).toBe(Number(n));
       expect(error?.context.source).toBe('pool');
     }
-    expect(mapPoolError(new Error('1010: Invalid Transaction: Custom error: 6'))?.context.moduleErrors).toEqual(['SettingWeightsTooFast', 'CommittingWeightsTooFast']);
+    expect(mapPoolError(new Error('1010: Invalid Transaction: Custom error: 6'))?.context.moduleErrors).toEqual([
+      'SettingWeightsTooFast',
+      'CommittingWeightsTooFast',
+    ]);
   });
   it('maps the standard pool errors: 1014, outdated, future, ancient birth block, banned, already imported', () => {
     const cases: [string, string][] = [

@@ -9,16 +9,20 @@ const CODE = /^CHAIN_[A-Z0-9]+(_[A-Z0-9]+)*$/;
 describe('error mapper properties', () => {
   it('every pool Custom error 0..255 maps to a CHAIN_ code in the table, keeping N; unlisted N are CHAIN_INVALID_TRANSACTION', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 255 }), fc.constantFrom('1010: Invalid Transaction: ', 'RpcError: 1010: Invalid Transaction: ', ''), (n, prefix) => {
-        const error = mapPoolError(new Error(`${prefix}Custom error: ${n}`));
-        expect(error).toBeDefined();
-        expect(error!.code).toMatch(CODE);
-        expect(CHAIN_ERRORS.has(error!.code)).toBe(true);
-        expect(error!.context.customError).toBe(n);
-        expect(error!.context.source).toBe('pool');
-        const row = POOL_CUSTOM_ERRORS.get(n);
-        expect(error!.code).toBe(row ? chainErrorCode(row.chainName) : 'CHAIN_INVALID_TRANSACTION');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 255 }),
+        fc.constantFrom('1010: Invalid Transaction: ', 'RpcError: 1010: Invalid Transaction: ', ''),
+        (n, prefix) => {
+          const error = mapPoolError(new Error(`${prefix}Custom error: ${n}`));
+          expect(error).toBeDefined();
+          expect(error!.code).toMatch(CODE);
+          expect(CHAIN_ERRORS.has(error!.code)).toBe(true);
+          expect(error!.context.customError).toBe(n);
+          expect(error!.context.source).toBe('pool');
+          const row = POOL_CUSTOM_ERRORS.get(n);
+          expect(error!.code).toBe(row ? chainErrorCode(row.chainName) : 'CHAIN_INVALID_TRANSACTION');
+        },
+      ),
       { numRuns: 300 },
     );
   });

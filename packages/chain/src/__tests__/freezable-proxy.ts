@@ -44,9 +44,11 @@ export async function startFreezableProxy(targetPort: number): Promise<Freezable
     },
     async close() {
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => {
-        resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -4,15 +4,58 @@ import * as mod from '../index.js';
 
 describe('public API', () => {
   it('exports exactly these names', () => {
-    expect(Object.keys(mod).sort()).toEqual([
-      'CHAIN_ERRORS', 'GLOBAL_MAX_SUBNET_COUNT', 'MODULE_ERROR_NAMES', 'NETWORKS', 'POOL_CUSTOM_ERRORS', 'POOL_STANDARD_ERROR_NAMES', 'SUBTENSOR_SIGNED_EXTENSIONS', 'TIMELOCK_COMMIT_REVEAL_VERSION',
-      'chainError', 'chainErrorCode', 'chainUpscale', 'commitPreimage', 'commitStoreFileSchema', 'confirmTimelockedReveal', 'connectChain', 'convertToU16', 'createChainClient',
-      'epochAtBlock', 'fileCommitStore', 'hotkeyFilePath', 'loadSigner', 'mapModuleError', 'mapPoolError', 'mechanismStorageIndex', 'memoryCommitStore',
-      'nextAllowedBlockFor', 'pendingCommitSchema', 'predictRevealRound', 'preflight', 'prepareTimelockedCommit', 'readMetagraph', 'readTimelockContext', 'redactUrl',
-      'resolveEndpoints', 'resolveWeights', 'revealWindow', 'serialiseBySigner', 'submitExtrinsic', 'timelockedCommitCall', 'timelockedCommitRecord', 'weightCommitHash',
-      'withTimeout',
-      // issue 15: runtime epochs, legacy reveal round, stake weight
-      'epochRuntime', 'legacyEpochIndex', 'legacyShouldRunEpoch', 'predictLegacyRevealRound', 'stakeWeight', 'v2CommitEpoch',
-    ].sort());
+    expect(Object.keys(mod).sort()).toEqual(
+      [
+        'CHAIN_ERRORS',
+        'GLOBAL_MAX_SUBNET_COUNT',
+        'MODULE_ERROR_NAMES',
+        'NETWORKS',
+        'POOL_CUSTOM_ERRORS',
+        'POOL_STANDARD_ERROR_NAMES',
+        'SUBTENSOR_SIGNED_EXTENSIONS',
+        'TIMELOCK_COMMIT_REVEAL_VERSION',
+        'chainError',
+        'chainErrorCode',
+        'chainUpscale',
+        'commitPreimage',
+        'commitStoreFileSchema',
+        'confirmTimelockedReveal',
+        'connectChain',
+        'convertToU16',
+        'createChainClient',
+        'epochAtBlock',
+        'fileCommitStore',
+        'hotkeyFilePath',
+        'loadSigner',
+        'mapModuleError',
+        'mapPoolError',
+        'mechanismStorageIndex',
+        'memoryCommitStore',
+        'nextAllowedBlockFor',
+        'pendingCommitSchema',
+        'predictRevealRound',
+        'preflight',
+        'prepareTimelockedCommit',
+        'readMetagraph',
+        'readTimelockContext',
+        'redactUrl',
+        'resolveEndpoints',
+        'resolveWeights',
+        'revealWindow',
+        'serialiseBySigner',
+        'submitExtrinsic',
+        'timelockedCommitCall',
+        'timelockedCommitRecord',
+        'weightCommitHash',
+        'withTimeout',
+        // issue 15: runtime epochs, legacy reveal round, stake weight
+        'epochRuntime',
+        'legacyEpochIndex',
+        'legacyShouldRunEpoch',
+        'predictLegacyRevealRound',
+        'stakeWeight',
+        'v2CommitEpoch',
+      ].sort(),
+    );
   });
 });

@@ -70,10 +70,20 @@ describe('keys', () => {
       { kind: 'seed', seed: '0xdeadbeefcafe' } as const,
       { kind: 'uri', uri: 'secret words //x' } as const,
     ]) {
-      errors.push(await loadSigner(source).then(() => null, (e: unknown) => e));
+      errors.push(
+        await loadSigner(source).then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      );
     }
     const { path } = await walletWith(JSON.stringify({ secretPhrase: secretWords }), 0o600);
-    errors.push(await loadSigner({ kind: 'file', path }).then(() => null, (e: unknown) => e));
+    errors.push(
+      await loadSigner({ kind: 'file', path }).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    );
     expect(errors.map((e) => (e as { code?: string }).code)).toEqual(['CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY', 'CHAIN_INVALID_KEY']);
     for (const error of errors) {
       const text = allText(error);
@@ -93,7 +103,10 @@ describe('keys', () => {
     const seed = new Uint8Array(32).fill(7);
     const pair = sr25519PairFromSeed(seed);
     const address = encodeAddress(pair.publicKey, 42);
-    const { path } = await walletWith(JSON.stringify({ privateKey: u8aToHex(pair.secretKey), publicKey: u8aToHex(pair.publicKey), accountId: u8aToHex(pair.publicKey), ss58Address: address }), 0o600);
+    const { path } = await walletWith(
+      JSON.stringify({ privateKey: u8aToHex(pair.secretKey), publicKey: u8aToHex(pair.publicKey), accountId: u8aToHex(pair.publicKey), ss58Address: address }),
+      0o600,
+    );
     const signer = await loadSigner({ kind: 'file', path });
     expect(signer.address).toBe(address);
     expect(signer.address).toBe((await loadSigner({ kind: 'seed', seed: u8aToHex(seed) })).address);
@@ -103,7 +116,10 @@ describe('keys', () => {
     const a = sr25519PairFromSeed(new Uint8Array(32).fill(1));
     const b = sr25519PairFromSeed(new Uint8Array(32).fill(2));
     const { path } = await walletWith(JSON.stringify({ privateKey: u8aToHex(a.secretKey), publicKey: u8aToHex(b.publicKey) }), 0o600);
-    const error = await loadSigner({ kind: 'file', path }).then(() => null, (e: unknown) => e);
+    const error = await loadSigner({ kind: 'file', path }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'CHAIN_KEY_MISMATCH' });
     expect(allText(error)).not.toContain(u8aToHex(a.secretKey).slice(2, 40));
   });
@@ -114,7 +130,10 @@ describe('keys', () => {
     expect(ed.publicKey).toBe(u8aToHex(ed25519PairFromSeed(seed).publicKey));
     expect(ed.address).not.toBe((await loadSigner({ kind: 'seed', seed: u8aToHex(seed) })).address);
     expect((await loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ed25519' })).address).toBe('5FA9nQDVg267DEd8m1ZypXLBnvN7SFxYwV7ndqSYGiN9TTpu');
-    await expect(loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ecdsa' as never })).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'key.keyType', value: 'ecdsa' } });
+    await expect(loadSigner({ kind: 'uri', uri: '//Alice', keyType: 'ecdsa' as never })).rejects.toMatchObject({
+      code: 'CHAIN_INVALID_INPUT',
+      context: { path: 'key.keyType', value: 'ecdsa' },
+    });
   });
 });
 

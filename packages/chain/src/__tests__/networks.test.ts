@@ -17,13 +17,21 @@ describe('networks and endpoints', () => {
   it('resolveEndpoints expands names, keeps URLs in order and removes duplicates', () => {
     expect(resolveEndpoints('finney')).toEqual(['wss://entrypoint-finney.opentensor.ai:443']);
     expect(resolveEndpoints(['ws://10.0.0.5:9944', 'finney', 'test', 'ws://10.0.0.5:9944', 'local'])).toEqual([
-      'ws://10.0.0.5:9944', 'wss://entrypoint-finney.opentensor.ai:443', 'wss://test.finney.opentensor.ai:443', 'ws://127.0.0.1:9944',
+      'ws://10.0.0.5:9944',
+      'wss://entrypoint-finney.opentensor.ai:443',
+      'wss://test.finney.opentensor.ai:443',
+      'ws://127.0.0.1:9944',
     ]);
   });
   it('resolveEndpoints rejects unknown names, non-WebSocket URLs and empty lists, naming the path and a redacted value', () => {
-    expect(() => resolveEndpoints('mainnet')).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'network', value: 'mainnet' }) }) as Error);
+    expect(() => resolveEndpoints('mainnet')).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'network', value: 'mainnet' }) }) as Error,
+    );
     expect(() => resolveEndpoints(['finney', 'https://user:pw@node.example/rpc?key=abc'])).toThrow(
-      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'network[1]', value: 'https://***@node.example/rpc?***' }) }) as Error,
+      expect.objectContaining({
+        code: 'CHAIN_INVALID_INPUT',
+        context: expect.objectContaining({ path: 'network[1]', value: 'https://***@node.example/rpc?***' }),
+      }) as Error,
     );
     expect(() => resolveEndpoints([])).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT' }) as Error);
   });
@@ -51,14 +59,22 @@ describe('connectChain (no chain needed)', () => {
       });
     });
     const port = typeof address === 'object' && address !== null ? address.port : 1;
-    const error: unknown = await connectChain({ network: `ws://admin:hunter2@127.0.0.1:${port}/?token=s3cret`, connectTimeoutMs: 400, initialBackoffMs: 20, maxBackoffMs: 40 }).catch((e: unknown) => e);
+    const error: unknown = await connectChain({
+      network: `ws://admin:hunter2@127.0.0.1:${port}/?token=s3cret`,
+      connectTimeoutMs: 400,
+      initialBackoffMs: 20,
+      maxBackoffMs: 40,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CHAIN_CONNECTION_FAILED', context: { stage: 'connect', retryable: true, value: [`ws://***@127.0.0.1:${port}?***`] } });
     const text = `${String(error)} ${JSON.stringify((error as { context: unknown }).context)} ${inspect(error, { depth: 12 })}`;
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('s3cret');
   });
   it('withTimeout turns a slow promise into CHAIN_REQUEST_TIMEOUT naming the request', async () => {
-    await expect(withTimeout(new Promise(() => undefined), 20, 'state_getStorage')).rejects.toMatchObject({ code: 'CHAIN_REQUEST_TIMEOUT', context: { label: 'state_getStorage', timeoutMs: 20 } });
+    await expect(withTimeout(new Promise(() => undefined), 20, 'state_getStorage')).rejects.toMatchObject({
+      code: 'CHAIN_REQUEST_TIMEOUT',
+      context: { label: 'state_getStorage', timeoutMs: 20 },
+    });
     expect(await withTimeout(Promise.resolve(7), 20, 'x')).toBe(7);
   });
 });

@@ -3,11 +3,44 @@ import { describe, expect, it } from 'vitest';
 import type { MetagraphSnapshot } from '../metagraph-snapshot.js';
 import { preflight } from '../preflight.js';
 
-const hotkeys = ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y'];
+const hotkeys = [
+  '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
+  '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty',
+  '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y',
+];
 const snap = (over: Partial<MetagraphSnapshot> = {}, hp: Partial<MetagraphSnapshot['hyperparameters']> = {}): MetagraphSnapshot => ({
-  netuid: 1, mecid: 0, netuidIndex: 1, block: 100n, blockHash: '0x', n: 3, hotkeys, coldkeys: hotkeys, stakes: [10n, 10n, 0n], stakeWeights: [], stakeSource: 'storage',
-  validatorPermit: [true, false, false], lastUpdate: [0n, 0n, 0n], blockAtRegistration: [0n, 0n, 0n], axons: [null, null, null], incentive: null, dividends: null, trust: null, consensus: null, ownerHotkey: null,
-  hyperparameters: { tempo: 360, weightsRateLimit: 100n, weightsVersionKey: 0n, minAllowedWeights: 1, stakeThreshold: 5n, commitRevealEnabled: false, commitRevealVersion: 2, revealPeriodEpochs: 1n, mechanismCount: 1, ...hp },
+  netuid: 1,
+  mecid: 0,
+  netuidIndex: 1,
+  block: 100n,
+  blockHash: '0x',
+  n: 3,
+  hotkeys,
+  coldkeys: hotkeys,
+  stakes: [10n, 10n, 0n],
+  stakeWeights: [],
+  stakeSource: 'storage',
+  validatorPermit: [true, false, false],
+  lastUpdate: [0n, 0n, 0n],
+  blockAtRegistration: [0n, 0n, 0n],
+  axons: [null, null, null],
+  incentive: null,
+  dividends: null,
+  trust: null,
+  consensus: null,
+  ownerHotkey: null,
+  hyperparameters: {
+    tempo: 360,
+    weightsRateLimit: 100n,
+    weightsVersionKey: 0n,
+    minAllowedWeights: 1,
+    stakeThreshold: 5n,
+    commitRevealEnabled: false,
+    commitRevealVersion: 2,
+    revealPeriodEpochs: 1n,
+    mechanismCount: 1,
+    ...hp,
+  },
   epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
   ...over,
 });
@@ -20,23 +53,34 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
   it('reports failures in the chain order: stake, version key, rate limit, permit, duplicates, uid range, length', () => {
     const r = preflight({
       snapshot: snap({ stakes: [10n, 1n, 0n], lastUpdate: [0n, 50n, 0n] }, { weightsVersionKey: 3n, minAllowedWeights: 5 }),
-      hotkey: hotkeys[1]!, uids: [0, 0, 9], values: [1, 1, 1], versionKey: 2n, kind: 'set',
+      hotkey: hotkeys[1]!,
+      uids: [0, 0, 9],
+      values: [1, 1, 1],
+      versionKey: 2n,
+      kind: 'set',
     });
     expect(codes(r)).toEqual([
-      'CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS', 'CHAIN_INCORRECT_WEIGHT_VERSION_KEY', 'CHAIN_SETTING_WEIGHTS_TOO_FAST', 'CHAIN_NEURON_NO_VALIDATOR_PERMIT',
-      'CHAIN_DUPLICATE_UIDS', 'CHAIN_UID_VEC_CONTAIN_INVALID_ONE',
+      'CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS',
+      'CHAIN_INCORRECT_WEIGHT_VERSION_KEY',
+      'CHAIN_SETTING_WEIGHTS_TOO_FAST',
+      'CHAIN_NEURON_NO_VALIDATOR_PERMIT',
+      'CHAIN_DUPLICATE_UIDS',
+      'CHAIN_UID_VEC_CONTAIN_INVALID_ONE',
     ]);
     expect(r.nextAllowedBlock).toBe(150n);
   });
   it('version key rule is >=, not ==', () => {
-    expect(preflight({ snapshot: snap({}, { weightsVersionKey: 3n }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 4n, kind: 'set' }).ok).toBe(true);
+    expect(preflight({ snapshot: snap({}, { weightsVersionKey: 3n }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 4n, kind: 'set' }).ok).toBe(
+      true,
+    );
   });
   it('rate limit: allowed exactly when head + 1 - LastUpdate >= WeightsSetRateLimit', () => {
-    const at = (block: bigint) => preflight({ snapshot: snap({ block, lastUpdate: [50n, 0n, 0n] }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' });
+    const at = (block: bigint) =>
+      preflight({ snapshot: snap({ block, lastUpdate: [50n, 0n, 0n] }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' });
     expect(codes(at(148n))).toEqual(['CHAIN_SETTING_WEIGHTS_TOO_FAST']);
     expect(at(149n).ok).toBe(true);
   });
-  it('the owner exemption is Subtensor main\'s only: on the legacy runtime (finney spec 393) the owner needs stake and a permit', () => {
+  it("the owner exemption is Subtensor main's only: on the legacy runtime (finney spec 393) the owner needs stake and a permit", () => {
     const legacyEpoch = { subnetEpochIndex: null, lastEpochBlock: null, pendingEpochAt: null, blocksSinceLastStep: 0n };
     const s = snap({ ownerHotkey: hotkeys[2]!, epoch: legacyEpoch }, { minAllowedWeights: 2 });
     expect(codes(preflight({ snapshot: s, hotkey: hotkeys[2]!, uids: [0, 1], values: [1, 1], versionKey: 0n, kind: 'set' }))).toEqual([
@@ -54,8 +98,23 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
     expect(preflight({ snapshot: snap({}, { minAllowedWeights: 2 }), hotkey: hotkeys[1]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' }).ok).toBe(true);
   });
   it('an unregistered hotkey fails with HotKeyNotRegisteredInSubNet; commit-reveal routes are checked', () => {
-    expect(codes(preflight({ snapshot: snap(), hotkey: '5DAAnrj7VHTznn2AWBemMuyBwZWs6FNFjdyVXUeYum3PTXFy', uids: [1], values: [1], versionKey: 0n, kind: 'set' }))).toEqual(['CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET']);
-    expect(codes(preflight({ snapshot: snap({}, { commitRevealEnabled: true }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' }))).toEqual(['CHAIN_COMMIT_REVEAL_ENABLED']);
-    expect(codes(preflight({ snapshot: snap({ lastUpdate: [99n, 0n, 0n] }, { commitRevealEnabled: true }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit' }))).toEqual(['CHAIN_COMMITTING_WEIGHTS_TOO_FAST']);
+    expect(
+      codes(preflight({ snapshot: snap(), hotkey: '5DAAnrj7VHTznn2AWBemMuyBwZWs6FNFjdyVXUeYum3PTXFy', uids: [1], values: [1], versionKey: 0n, kind: 'set' })),
+    ).toEqual(['CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET']);
+    expect(
+      codes(preflight({ snapshot: snap({}, { commitRevealEnabled: true }), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'set' })),
+    ).toEqual(['CHAIN_COMMIT_REVEAL_ENABLED']);
+    expect(
+      codes(
+        preflight({
+          snapshot: snap({ lastUpdate: [99n, 0n, 0n] }, { commitRevealEnabled: true }),
+          hotkey: hotkeys[0]!,
+          uids: [1],
+          values: [1],
+          versionKey: 0n,
+          kind: 'commit',
+        }),
+      ),
+    ).toEqual(['CHAIN_COMMITTING_WEIGHTS_TOO_FAST']);
   });
 });

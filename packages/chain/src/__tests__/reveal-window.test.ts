@@ -19,7 +19,11 @@ describe('reveal window (README 2.4: reveal only in epoch commit_epoch + RevealP
     expect(revealWindow(input, 0n, 1n)).toEqual({ epoch: 1n, firstBlock: 7n, lastBlock: 16n });
   });
   it('a window already open starts at head + 1; a window already past, or beyond the horizon, is null', () => {
-    expect(revealWindow({ netuid: 1, tempo: 10, head: 12n, epoch: { ...fresh, subnetEpochIndex: 1n, lastEpochBlock: 10n } }, 0n, 1n)).toEqual({ epoch: 1n, firstBlock: 13n, lastBlock: 19n });
+    expect(revealWindow({ netuid: 1, tempo: 10, head: 12n, epoch: { ...fresh, subnetEpochIndex: 1n, lastEpochBlock: 10n } }, 0n, 1n)).toEqual({
+      epoch: 1n,
+      firstBlock: 13n,
+      lastBlock: 19n,
+    });
     expect(revealWindow({ netuid: 1, tempo: 10, head: 25n, epoch: { ...fresh, subnetEpochIndex: 2n, lastEpochBlock: 20n } }, 0n, 1n)).toBeNull();
     expect(revealWindow({ netuid: 1, tempo: 360, head: 5n, epoch: fresh }, 0n, 1n, 100)).toBeNull();
   });
@@ -46,7 +50,12 @@ describe('reveal window (README 2.4: reveal only in epoch commit_epoch + RevealP
         (tempo, head, sinceLast, commitEpoch, period, legacy) => {
           const epoch: EpochState = legacy
             ? { subnetEpochIndex: null, lastEpochBlock: null, pendingEpochAt: null, blocksSinceLastStep: null }
-            : { subnetEpochIndex: BigInt(commitEpoch), lastEpochBlock: BigInt(Math.max(0, head - (sinceLast % tempo))), pendingEpochAt: 0n, blocksSinceLastStep: BigInt(sinceLast % tempo) };
+            : {
+                subnetEpochIndex: BigInt(commitEpoch),
+                lastEpochBlock: BigInt(Math.max(0, head - (sinceLast % tempo))),
+                pendingEpochAt: 0n,
+                blocksSinceLastStep: BigInt(sinceLast % tempo),
+              };
           const input = { netuid: 1, tempo, head: BigInt(head), epoch };
           const target = BigInt(commitEpoch + period);
           const w = revealWindow(input, BigInt(commitEpoch), BigInt(period), 2_000);

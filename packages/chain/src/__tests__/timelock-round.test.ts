@@ -92,6 +92,8 @@ describe('the 5000-byte commit limit is checked before signing', () => {
     expect(ok.commit.size).toBe(4997);
     expect(() =>
       prepareTimelockedCommit({ snapshot: snapshot(STATEFUL, 2000), context, hotkeyPublicKey, uids: uids(1178), values: uids(1178), versionKey: 0n }),
-    ).toThrow(expect.objectContaining({ code: 'CHAIN_TIMELOCK_COMMIT_TOO_LARGE', context: expect.objectContaining({ stage: 'preflight', size: 5001, limit: 5000 }) }));
+    ).toThrow(
+      expect.objectContaining({ code: 'CHAIN_TIMELOCK_COMMIT_TOO_LARGE', context: expect.objectContaining({ stage: 'preflight', size: 5001, limit: 5000 }) }),
+    );
   });
 });

@@ -14,12 +14,23 @@ describe('u16 conversion through @subnet/aggregation toU16 (SPEC C.10)', () => {
   for (const name of ['convert_bankers_rounding_1_6', 'convert_tiny_filtered', 'convert_with_zero']) {
     it(`max mode matches the Python SDK vector ${name}`, () => {
       const v = vectors[name]!;
-      const out = convertToU16(v.uids.map((u, i) => [u, v.weights[i]!] as const), 'max');
+      const out = convertToU16(
+        v.uids.map((u, i) => [u, v.weights[i]!] as const),
+        'max',
+      );
       expect([out.uids, out.values]).toEqual(v.result);
     });
   }
   it('sum mode sums to exactly 65535 and drops zeros', () => {
-    const out = convertToU16([[0, 1], [1, 1], [2, 1], [3, 0]], 'sum');
+    const out = convertToU16(
+      [
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [3, 0],
+      ],
+      'sum',
+    );
     expect(out.uids).toEqual([0, 1, 2]);
     expect(out.values).toEqual([21845, 21845, 21845]);
   });

@@ -26,7 +26,12 @@ describe('compositeScore of one raw 10-node record (source, through vitest)', ()
   const input = {
     task: parseWorkflowTask({ task_id: 't', constraints: { max_budget_tao: 1, max_latency_seconds: 60 } }),
     plan: parseWorkflowPlan({ nodes }),
-    record: { output_quality_score: 0.9, actual_tao: 0.2, actual_seconds: 30, attempts: nodes.map((n) => ({ node_id: n.id, attempt: 1, status: 'success', seconds: 2 })) },
+    record: {
+      output_quality_score: 0.9,
+      actual_tao: 0.2,
+      actual_seconds: 30,
+      attempts: nodes.map((n) => ({ node_id: n.id, attempt: 1, status: 'success', seconds: 2 })),
+    },
   };
   bench('compositeScore', () => {
     compositeScore(input);

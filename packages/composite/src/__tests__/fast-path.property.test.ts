@@ -34,10 +34,17 @@ const planArb = fc
   });
 
 const statusArb = fc.constantFrom('success', 'failure', 'timeout');
-const attemptsArb = fc.array(fc.record({ node: fc.integer({ min: 0, max: 3 }), status: statusArb, seconds: fc.double({ min: 0, max: 8, noNaN: true }) }), { maxLength: 8 });
+const attemptsArb = fc.array(fc.record({ node: fc.integer({ min: 0, max: 3 }), status: statusArb, seconds: fc.double({ min: 0, max: 8, noNaN: true }) }), {
+  maxLength: 8,
+});
 
 /** A valid record for a plan of `n` nodes: attempts numbered 1..k per node (listed in a shuffled order), or counters. */
-function validRecord(n: number, attempts: { node: number; status: string; seconds: number }[], quality: number, precounted: number[] | null): Record<string, unknown> {
+function validRecord(
+  n: number,
+  attempts: { node: number; status: string; seconds: number }[],
+  quality: number,
+  precounted: number[] | null,
+): Record<string, unknown> {
   const base = { output_quality_score: quality, actual_tao: 0.25, actual_seconds: 30 };
   if (precounted !== null) {
     const [steps = 0, retries = 0, timeouts = 0, hard = 0] = precounted;
@@ -54,7 +61,26 @@ function validRecord(n: number, attempts: { node: number; status: string; second
   return { ...base, attempts: listed.reverse() };
 }
 
-const pathArb = fc.array(fc.oneof(fc.constantFrom('attempts', 'output_quality_score', 'actual_tao', 'actual_seconds', 'steps_completed', 'timeouts', 'node_id', 'attempt', 'status', 'seconds', '__proto__', 'extra'), fc.nat(3)), { minLength: 1, maxLength: 3 });
+const pathArb = fc.array(
+  fc.oneof(
+    fc.constantFrom(
+      'attempts',
+      'output_quality_score',
+      'actual_tao',
+      'actual_seconds',
+      'steps_completed',
+      'timeouts',
+      'node_id',
+      'attempt',
+      'status',
+      'seconds',
+      '__proto__',
+      'extra',
+    ),
+    fc.nat(3),
+  ),
+  { minLength: 1, maxLength: 3 },
+);
 const valueArb = fc.oneof(
   fc.constantFrom(undefined, null, Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 1, 1.5, 2 ** 53, '', 'a', '\ud800', 'success', 'timeout', 'b', [], {}, true),
   fc.jsonValue({ maxDepth: 3 }),
@@ -89,39 +115,64 @@ function slowPath(compiled: CompiledPlan, raw: unknown): { valid: boolean; numbe
 }
 
 function fastPath(compiled: CompiledPlan, raw: unknown): { valid: boolean; numbers?: number[] } {
-  return fastScoreRaw(task, compiled, raw) ? { valid: true, numbers: [SCORE, STEPS, RETRIES, TIMEOUTS, HARD].map((slot) => compiled.out[slot]!) } : { valid: false };
+  return fastScoreRaw(task, compiled, raw)
+    ? { valid: true, numbers: [SCORE, STEPS, RETRIES, TIMEOUTS, HARD].map((slot) => compiled.out[slot]!) }
+    : { valid: false };
 }
 
 describe('issue 18 item 5: the fast record validator and the zod path accept exactly the same records', () => {
   it('agree on random valid records (both accept, same score and counters)', () => {
     fc.assert(
-      fc.property(planArb, attemptsArb, fc.double({ min: 0, max: 1, noNaN: true }), fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 })), (plan, attempts, quality, pre) => {
-        const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
-        const raw = validRecord(plan.nodes.length, attempts, quality, pre);
-        expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
-      }),
+      fc.property(
+        planArb,
+        attemptsArb,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 })),
+        (plan, attempts, quality, pre) => {
+          const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
+          const raw = validRecord(plan.nodes.length, attempts, quality, pre);
+          expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('agree on random mutations of valid records (a field removed, retyped, out of range, a prototype key, a lone surrogate, a Date)', () => {
     fc.assert(
-      fc.property(planArb, attemptsArb, fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 }), { freq: 4 }), pathArb, valueArb, fc.boolean(), (plan, attempts, pre, path, value, remove) => {
-        const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
-        const raw = mutate(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
-        expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
-      }),
+      fc.property(
+        planArb,
+        attemptsArb,
+        fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 }), { freq: 4 }),
+        pathArb,
+        valueArb,
+        fc.boolean(),
+        (plan, attempts, pre, path, value, remove) => {
+          const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
+          const raw = mutate(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
+          expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
+        },
+      ),
       { numRuns: 1500 },
     );
   });
 
   it('agree on attempt numbers that skip or repeat, and on unknown nodes', () => {
     fc.assert(
-      fc.property(planArb, fc.array(fc.record({ node: fc.integer({ min: 0, max: 4 }), attempt: fc.integer({ min: 0, max: 4 }), status: statusArb }), { maxLength: 6 }), (plan, list) => {
-        const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
-        const raw = { output_quality_score: 1, actual_tao: 0, actual_seconds: 0, attempts: list.map((a) => ({ node_id: [...IDS, 'ghost'][a.node]!, attempt: a.attempt, status: a.status, seconds: 1 })) };
-        expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
-      }),
+      fc.property(
+        planArb,
+        fc.array(fc.record({ node: fc.integer({ min: 0, max: 4 }), attempt: fc.integer({ min: 0, max: 4 }), status: statusArb }), { maxLength: 6 }),
+        (plan, list) => {
+          const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
+          const raw = {
+            output_quality_score: 1,
+            actual_tao: 0,
+            actual_seconds: 0,
+            attempts: list.map((a) => ({ node_id: [...IDS, 'ghost'][a.node]!, attempt: a.attempt, status: a.status, seconds: 1 })),
+          };
+          expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
+        },
+      ),
       { numRuns: 600 },
     );
   });

@@ -8,7 +8,12 @@ const PROTO_IDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'va
 /** A plan whose node ids and error_handling keys are prototype names, built from JSON so `__proto__` is an own key. */
 function protoPlan() {
   const errorHandling = Object.fromEntries(PROTO_IDS.map((id, i) => [id, { retry_count: i, timeout_seconds: 10 }]));
-  return JSON.parse(JSON.stringify({ nodes: PROTO_IDS.map((id) => ({ id })), edges: [] }).replace(/}$/, `,"error_handling":${JSON.stringify(errorHandling).replace('"__proto___', '"__proto__')}}`)) as unknown;
+  return JSON.parse(
+    JSON.stringify({ nodes: PROTO_IDS.map((id) => ({ id })), edges: [] }).replace(
+      /}$/,
+      `,"error_handling":${JSON.stringify(errorHandling).replace('"__proto___', '"__proto__')}}`,
+    ),
+  ) as unknown;
 }
 
 describe('SPEC 0 hostile shapes: __proto__, constructor and every other key are plain data', () => {
@@ -36,7 +41,9 @@ describe('SPEC 0 hostile shapes: __proto__, constructor and every other key are 
       timeouts: 1, // constructor#2 took 11 s > its timeout_seconds 10
       hardFailures: 1, // __proto__: 1 attempt >= retry_count 0 + 1
     });
-    expect(result.explanation).toContain('Node "__proto__": 1 attempt, last status failure, 0 timeouts counted: hard failure (1 attempt >= retry_count 0 + 1).');
+    expect(result.explanation).toContain(
+      'Node "__proto__": 1 attempt, last status failure, 0 timeouts counted: hard failure (1 attempt >= retry_count 0 + 1).',
+    );
     expect(compositeScore({ task: task(), plan, record })).toBe(result.score);
   });
 
@@ -44,11 +51,20 @@ describe('SPEC 0 hostile shapes: __proto__, constructor and every other key are 
     const plan = JSON.parse('{"nodes":[{"id":"a"}],"error_handling":{"__proto__":{"retry_count":5}}}') as unknown;
     expectCodedError(() => parseWorkflowPlan(plan), 'COMPOSITE_INVALID_DAG', 'plan.error_handling.__proto__', '"__proto__"');
     expect(workflowPlanSchema.safeParse(plan).success).toBe(false);
-    expectCodedError(() => parseWorkflowPlan(chain(['a'], { constructor: { retry_count: 1 } })), 'COMPOSITE_INVALID_DAG', 'plan.error_handling.constructor', '"constructor"');
+    expectCodedError(
+      () => parseWorkflowPlan(chain(['a'], { constructor: { retry_count: 1 } })),
+      'COMPOSITE_INVALID_DAG',
+      'plan.error_handling.constructor',
+      '"constructor"',
+    );
   });
 
   it('SPEC 0: a node named constructor without an error_handling entry has budget 0 (nothing read through the prototype)', () => {
-    const result = scoreWorkflow({ task: task(), plan: chain(['constructor', 'toString']), record: withAttempts(1, 0, 0, [attempt('constructor', 1, 'failure'), attempt('toString', 1, 'success')]) });
+    const result = scoreWorkflow({
+      task: task(),
+      plan: chain(['constructor', 'toString']),
+      record: withAttempts(1, 0, 0, [attempt('constructor', 1, 'failure'), attempt('toString', 1, 'success')]),
+    });
     expect(result.counters.declaredRetryBudget).toBe(0);
     expect(result.counters.hardFailures).toBe(1);
   });
@@ -67,7 +83,11 @@ describe('SPEC 0 hostile shapes: __proto__, constructor and every other key are 
     let deep: unknown = 0;
     for (let i = 0; i < 64; i++) deep = { d: deep };
     const record = { ...withAttempts(1, 0, 0, [attempt('a', 1, 'success')]), extra: deep };
-    for (const run of [() => parseExecutionRecord(record), () => compositeScore({ task: task(), plan: chain(['a']), record }), () => scoreWorkflow({ task: task(), plan: chain(['a']), record })]) {
+    for (const run of [
+      () => parseExecutionRecord(record),
+      () => compositeScore({ task: task(), plan: chain(['a']), record }),
+      () => scoreWorkflow({ task: task(), plan: chain(['a']), record }),
+    ]) {
       try {
         run();
         expect.unreachable();
@@ -87,8 +107,16 @@ describe('SPEC 0 hostile shapes: __proto__, constructor and every other key are 
   });
 
   it('SPEC 0: a record holding a non-JSON value (a Date, a function) is invalid input, not coerced', () => {
-    expectCodedError(() => compositeScore({ task: task(), plan: chain(['a']), record: { ...withAttempts(1, 0, 0, []), when: new Date(0) } }), 'COMPOSITE_INVALID_RECORD', 'record.when');
-    expectCodedError(() => compositeScore({ task: task(), plan: chain(['a']), record: { ...withAttempts(1, 0, 0, []), f: () => 1 } }), 'COMPOSITE_INVALID_RECORD', 'record.f');
+    expectCodedError(
+      () => compositeScore({ task: task(), plan: chain(['a']), record: { ...withAttempts(1, 0, 0, []), when: new Date(0) } }),
+      'COMPOSITE_INVALID_RECORD',
+      'record.when',
+    );
+    expectCodedError(
+      () => compositeScore({ task: task(), plan: chain(['a']), record: { ...withAttempts(1, 0, 0, []), f: () => 1 } }),
+      'COMPOSITE_INVALID_RECORD',
+      'record.f',
+    );
   });
 });
 

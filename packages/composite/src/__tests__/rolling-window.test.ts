@@ -100,8 +100,16 @@ describe('SPEC A v1.1 rolling window rules', () => {
   });
 
   it('SPEC A v1.1: out-of-order feeds are placed by arrival key (seq, then record id)', () => {
-    const inOrder = addTaskScores(emptyWindowState(), [entry(1, ALICE, 1, 0.1, 't', 'a'), entry(1, ALICE, 2, 0.2, 't', 'a'), entry(1, ALICE, 2, 0.3, 't', 'b')]);
-    const shuffled = addTaskScores(emptyWindowState(), [entry(1, ALICE, 2, 0.3, 't', 'b'), entry(1, ALICE, 1, 0.1, 't', 'a'), entry(1, ALICE, 2, 0.2, 't', 'a')]);
+    const inOrder = addTaskScores(emptyWindowState(), [
+      entry(1, ALICE, 1, 0.1, 't', 'a'),
+      entry(1, ALICE, 2, 0.2, 't', 'a'),
+      entry(1, ALICE, 2, 0.3, 't', 'b'),
+    ]);
+    const shuffled = addTaskScores(emptyWindowState(), [
+      entry(1, ALICE, 2, 0.3, 't', 'b'),
+      entry(1, ALICE, 1, 0.1, 't', 'a'),
+      entry(1, ALICE, 2, 0.2, 't', 'a'),
+    ]);
     expect(shuffled).toEqual(inOrder);
     expect(inOrder.windows[0]!.scores).toEqual([0.1, 0.2, 0.3]);
     expect(inOrder.windows[0]!.record_ids).toEqual(['a', 'a', 'b']);
@@ -169,9 +177,21 @@ describe('SPEC A v1.1 rolling window rules', () => {
   it('decision: another entry with an arrival key already held is a broken sequence (COMPOSITE_WINDOW_CONFLICTING_ENTRY), nothing changes', () => {
     const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 4, 0.5, 'x', 'r'), entry(1, ALICE, 9, 0.5)]);
     expectCodedError(() => addTaskScore(state, entry(1, ALICE, 4, 0.75, 'x', 'r')), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entry.recordId', '"r"');
-    expectCodedError(() => addTaskScores(state, [entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]), 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[1].recordId', '"r"');
+    expectCodedError(
+      () => addTaskScores(state, [entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]),
+      'COMPOSITE_WINDOW_CONFLICTING_ENTRY',
+      'entries[1].recordId',
+      '"r"',
+    );
     const window = createRollingWindow(state);
-    expectCodedError(() => { window.addMany([entry(1, ALICE, 10, 0.1), entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]); }, 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[2].recordId', '"r"');
+    expectCodedError(
+      () => {
+        window.addMany([entry(1, ALICE, 10, 0.1), entry(2, BOB, 1, 0.1), entry(1, ALICE, 4, 0.5, 'y', 'r')]);
+      },
+      'COMPOSITE_WINDOW_CONFLICTING_ENTRY',
+      'entries[2].recordId',
+      '"r"',
+    );
     expect(window.state()).toEqual(state);
   });
 
@@ -195,7 +215,14 @@ describe('SPEC A v1.1 rolling window rules', () => {
     ['a null entry', null as never, 'entry', 'null'],
   ])('rejects %s (COMPOSITE_INVALID_WINDOW_ENTRY)', (_name, bad, path, value) => {
     expectCodedError(() => addTaskScore(emptyWindowState(), bad), 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
-    expectCodedError(() => { createRollingWindow().add(bad); }, 'COMPOSITE_INVALID_WINDOW_ENTRY', path, value);
+    expectCodedError(
+      () => {
+        createRollingWindow().add(bad);
+      },
+      'COMPOSITE_INVALID_WINDOW_ENTRY',
+      path,
+      value,
+    );
   });
 
   it('rejects entries that are not an array, and metagraph pairs that are not pairs', () => {
@@ -204,7 +231,11 @@ describe('SPEC A v1.1 rolling window rules', () => {
     expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: -1, hotkey: ALICE }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].uid', '-1');
     expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: 1, hotkey: 'nope' }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].hotkey', '"nope"');
     expectCodedError(
-      () => retainWindows(emptyWindowState(), [{ uid: 1, hotkey: ALICE }, { uid: 1, hotkey: BOB }]),
+      () =>
+        retainWindows(emptyWindowState(), [
+          { uid: 1, hotkey: ALICE },
+          { uid: 1, hotkey: BOB },
+        ]),
       'COMPOSITE_INVALID_ARGUMENT',
       'pairs[1].hotkey',
       `"${BOB}"`,
@@ -251,7 +282,12 @@ describe('rolling window state: plain JSON, validated when loaded', () => {
     ['arrivals out of order', (s: ReturnType<typeof good>) => (s.windows[0]!.arrivals = [2, 1]), 'state.windows[0].arrivals[1]', '1'],
     ['a score above 1', (s: ReturnType<typeof good>) => (s.windows[1]!.scores = [1.5]), 'state.windows[1].scores[0]', '1.5'],
     ['a bad hotkey', (s: ReturnType<typeof good>) => (s.windows[1]!.hotkey = 'nope'), 'state.windows[1].hotkey', '"nope"'],
-    ['an empty window', (s: ReturnType<typeof good>) => Object.assign(s.windows[1]!, { scores: [], task_ids: [], record_ids: [], arrivals: [] }), 'state.windows[1].scores', '[]'],
+    [
+      'an empty window',
+      (s: ReturnType<typeof good>) => Object.assign(s.windows[1]!, { scores: [], task_ids: [], record_ids: [], arrivals: [] }),
+      'state.windows[1].scores',
+      '[]',
+    ],
     ['an unknown field', (s: ReturnType<typeof good>) => (s.windows[1]!.__proto__x = 1), 'state.windows[1]', undefined],
   ])('rejects a persisted state with %s (COMPOSITE_INVALID_WINDOW_STATE)', (_name, corrupt, path, value) => {
     const s = good();
@@ -286,7 +322,8 @@ describe('rolling window properties (fast-check)', () => {
   });
   // Unique arrival keys per pair (the caller's sequence is sound): dedupe by (uid, hotkey, arrival, record).
   const streamArb = fc.uniqueArray(entryArb, { maxLength: 400, selector: (e) => `${e.uid}|${e.hotkey}|${e.arrival}|${e.record}` });
-  const toEntries = (stream: readonly { uid: number; hotkey: number; arrival: number; record: string; task: string; score: number }[]) => stream.map((s) => entry(s.uid, hotkeys[s.hotkey]!, s.arrival, s.score, s.task, s.record));
+  const toEntries = (stream: readonly { uid: number; hotkey: number; arrival: number; record: string; task: string; score: number }[]) =>
+    stream.map((s) => entry(s.uid, hotkeys[s.hotkey]!, s.arrival, s.score, s.task, s.record));
 
   /** The rule written out plainly: per pair, every entry sorted by (arrival, record id), the last 100 kept. */
   function reference(entries: readonly TaskScoreEntry[]) {
@@ -296,7 +333,9 @@ describe('rolling window properties (fast-check)', () => {
       pairs.set(key, [...(pairs.get(key) ?? []), e]);
     }
     return [...pairs.keys()].sort().map((key) => {
-      const list = [...pairs.get(key)!].sort((a, b) => a.arrival - b.arrival || (a.recordId! < b.recordId! ? -1 : a.recordId! > b.recordId! ? 1 : 0)).slice(-100);
+      const list = [...pairs.get(key)!]
+        .sort((a, b) => a.arrival - b.arrival || (a.recordId! < b.recordId! ? -1 : a.recordId! > b.recordId! ? 1 : 0))
+        .slice(-100);
       let sum = 0;
       for (const e of list) sum += e.score;
       return { uid: list[0]!.uid, hotkey: list[0]!.hotkey, score: sum / list.length, count: list.length };
@@ -340,7 +379,10 @@ describe('rolling window properties (fast-check)', () => {
         }
         expect(window.state()).toEqual(pure);
         expect(window.scores()).toEqual(windowScores(pure));
-        const pairs = [{ uid: 1, hotkey: ALICE }, { uid: 2, hotkey: BOB }];
+        const pairs = [
+          { uid: 1, hotkey: ALICE },
+          { uid: 2, hotkey: BOB },
+        ];
         window.retain(pairs);
         expect(window.state()).toEqual(retainWindows(pure, pairs));
       }),

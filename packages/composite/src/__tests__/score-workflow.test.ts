@@ -16,12 +16,7 @@ describe('SPEC A composite: S = 0.50*S_success + 0.25*S_cost + 0.15*S_latency + 
 
   it('golden (seed: partial DAG completion): 4 steps, 3 completed before a hard failure = 0.5 * (0.9 * 0.75) + 0.10 * 0.5', () => {
     const plan = chain(['a', 'b', 'c', 'd']);
-    const record = withAttempts(0.9, 0.1, 10, [
-      attempt('a', 1, 'success'),
-      attempt('b', 1, 'success'),
-      attempt('c', 1, 'success'),
-      attempt('d', 1, 'failure'),
-    ]);
+    const record = withAttempts(0.9, 0.1, 10, [attempt('a', 1, 'success'), attempt('b', 1, 'success'), attempt('c', 1, 'success'), attempt('d', 1, 'failure')]);
     const result = scoreWorkflow({ task: task(), plan, record });
     expect(result.completionRatio).toBe(0.75);
     expect(result.counters).toEqual({
@@ -292,11 +287,7 @@ describe('SPEC A counters from attempts', () => {
   });
 
   it('a node that overran its retry budget and still failed is a hard failure', () => {
-    const counters = score(chain(['a'], { a: { retry_count: 1 } }), [
-      attempt('a', 1, 'failure'),
-      attempt('a', 2, 'failure'),
-      attempt('a', 3, 'failure'),
-    ]);
+    const counters = score(chain(['a'], { a: { retry_count: 1 } }), [attempt('a', 1, 'failure'), attempt('a', 2, 'failure'), attempt('a', 3, 'failure')]);
     expect(counters.hardFailures).toBe(1);
     expect(counters.unplannedRetries).toBe(2 - 1);
   });
@@ -325,7 +316,11 @@ describe('SPEC A counters from attempts', () => {
 });
 
 describe('results, explanation and the parsed fast path', () => {
-  const raw = { task: task(1, 60), plan: chain(['a', 'b'], { a: { retry_count: 1 } }), record: withAttempts(0.8, 0.25, 12, [attempt('a', 1, 'success'), attempt('b', 1, 'success')]) };
+  const raw = {
+    task: task(1, 60),
+    plan: chain(['a', 'b'], { a: { retry_count: 1 } }),
+    record: withAttempts(0.8, 0.25, 12, [attempt('a', 1, 'success'), attempt('b', 1, 'success')]),
+  };
 
   it('returns a frozen result with frozen parts', () => {
     const result = scoreWorkflow(raw);
@@ -345,7 +340,9 @@ describe('results, explanation and the parsed fast path', () => {
     expect(result.explanation[0]).toBe('Counters are pre-counted: 1 of 2 steps completed, 1 retry, 0 timeouts, 1 hard failure.');
     expect(result.explanation[4]).toBe('S_cost = 0 (gated off; actual_tao 1 against max_budget_tao 2 is not scored).');
     expect(result.explanation[5]).toBe('S_latency = 0 (gated off; actual_seconds 45 against max_latency_seconds 90 is not scored).');
-    expect(result.explanation[8]).toBe(`S = 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability = 0.50 * 0.25 + 0.25 * 0 + 0.15 * 0 + 0.10 * 0.4 = ${0.5 * 0.25 + 0.1 * 0.4}.`);
+    expect(result.explanation[8]).toBe(
+      `S = 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability = 0.50 * 0.25 + 0.25 * 0 + 0.15 * 0 + 0.10 * 0.4 = ${0.5 * 0.25 + 0.1 * 0.4}.`,
+    );
   });
 
   it('parsed inputs score exactly as raw inputs, and compositeScore equals scoreWorkflow(...).score', () => {
@@ -426,7 +423,11 @@ describe('issue 14 item 7: the composite explanation has a line per node', () =>
   });
 
   it('pre-counted records say that no per-node line can be given', () => {
-    const result = scoreWorkflow({ task: task(), plan: ONE, record: preCounted(1, 0, 0, { steps_completed: 1, actual_retries: 0, timeouts: 0, hard_failures: 0 }) });
+    const result = scoreWorkflow({
+      task: task(),
+      plan: ONE,
+      record: preCounted(1, 0, 0, { steps_completed: 1, actual_retries: 0, timeouts: 0, hard_failures: 0 }),
+    });
     expect(result.explanation.at(-1)).toBe('Per-node lines: none, the counters were pre-counted (no attempts to show).');
   });
 });

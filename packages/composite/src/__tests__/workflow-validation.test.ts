@@ -47,11 +47,35 @@ describe('SPEC A plan: a DAG of 1..N uniquely named nodes', () => {
   });
 
   it('rejects a self edge', () => {
-    expectCodedError(() => parseWorkflowPlan({ nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'b' }] }), DAG, 'plan.edges[1]', '{"from":"b","to":"b"}');
+    expectCodedError(
+      () =>
+        parseWorkflowPlan({
+          nodes: [{ id: 'a' }, { id: 'b' }],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'b' },
+          ],
+        }),
+      DAG,
+      'plan.edges[1]',
+      '{"from":"b","to":"b"}',
+    );
   });
 
   it('rejects a duplicate edge (decision: edges are a set)', () => {
-    expectCodedError(() => parseWorkflowPlan({ nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'b' }] }), DAG, 'plan.edges[1]', '{"from":"a","to":"b"}');
+    expectCodedError(
+      () =>
+        parseWorkflowPlan({
+          nodes: [{ id: 'a' }, { id: 'b' }],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'a', to: 'b' },
+          ],
+        }),
+      DAG,
+      'plan.edges[1]',
+      '{"from":"a","to":"b"}',
+    );
   });
 
   it('rejects a cycle, naming its first edge and the cycle', () => {
@@ -70,7 +94,15 @@ describe('SPEC A plan: a DAG of 1..N uniquely named nodes', () => {
   });
 
   it('rejects a two-node cycle', () => {
-    expect(() => parseWorkflowPlan({ nodes: [{ id: 'x' }, { id: 'y' }], edges: [{ from: 'y', to: 'x' }, { from: 'x', to: 'y' }] })).toThrow(/cycle (x -> y -> x|y -> x -> y)/);
+    expect(() =>
+      parseWorkflowPlan({
+        nodes: [{ id: 'x' }, { id: 'y' }],
+        edges: [
+          { from: 'y', to: 'x' },
+          { from: 'x', to: 'y' },
+        ],
+      }),
+    ).toThrow(/cycle (x -> y -> x|y -> x -> y)/);
   });
 
   it('accepts a diamond (shared descendants are not cycles)', () => {

@@ -49,7 +49,11 @@ const BAD: readonly (readonly [string, string, () => unknown])[] = [
   ['computeTaskConsensus()', 'CONSENSUS_INVALID_GROUP', () => computeTaskConsensus(undefined as never)],
   ['computeTaskConsensus(limits -1)', 'CONSENSUS_INVALID_ARGUMENT', () => computeTaskConsensus({ taskId: 't', members: [], limits: { maxDepth: -1 } })],
   ['selectVerificationGroup()', 'CONSENSUS_INVALID_SELECTION', () => selectVerificationGroup(undefined as never)],
-  ['selectVerificationGroup(k NaN)', 'CONSENSUS_INVALID_SELECTION', () => selectVerificationGroup({ candidates: [], blockHash: HASH, taskId: 't', k: Number.NaN })],
+  [
+    'selectVerificationGroup(k NaN)',
+    'CONSENSUS_INVALID_SELECTION',
+    () => selectVerificationGroup({ candidates: [], blockHash: HASH, taskId: 't', k: Number.NaN }),
+  ],
 ];
 
 describe('every exported function checks its arguments', () => {

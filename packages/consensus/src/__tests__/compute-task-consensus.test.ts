@@ -69,7 +69,7 @@ describe('SPEC B v1.1: an invalid document is excluded from its group with a rea
   });
 });
 
-describe('SPEC B v1.1: the task type is the task\'s, passed in; documents that name other types are no error', () => {
+describe("SPEC B v1.1: the task type is the task's, passed in; documents that name other types are no error", () => {
   it('members whose documents disagree on task_type are scored together and the result carries the given task type', () => {
     const docs = ['mcp_server', 'skill', '__proto__'].map((task_type) => ({ ...good(), task_type }));
     const result = computeTaskConsensus({ taskId: 't', taskType: 'mcp_server', members: members(docs) });
@@ -89,7 +89,7 @@ describe('SPEC B v1.1: the task type is the task\'s, passed in; documents that n
   });
 });
 
-describe('computeTaskConsensus: only the validator\'s own input can throw', () => {
+describe("computeTaskConsensus: only the validator's own input can throw", () => {
   it.each([
     ['taskId', { taskId: ' ', members: [] }],
     ['taskType', { taskId: 't', taskType: '', members: [] }],
@@ -109,7 +109,12 @@ describe('computeTaskConsensus: only the validator\'s own input can throw', () =
     const hostile = fc.oneof(
       fc.constant(good()),
       fc.anything(),
-      fc.record({ uid: fc.oneof(fc.integer({ min: -2, max: 70000 }), fc.anything()), hotkey: fc.constantFrom(hotkey(1), hotkey(2), hotkey(3), '__proto__', ''), role: fc.constantFrom('primary', 'auditor', 'constructor'), sssa: fc.oneof(fc.constant(good()), fc.anything()) }),
+      fc.record({
+        uid: fc.oneof(fc.integer({ min: -2, max: 70000 }), fc.anything()),
+        hotkey: fc.constantFrom(hotkey(1), hotkey(2), hotkey(3), '__proto__', ''),
+        role: fc.constantFrom('primary', 'auditor', 'constructor'),
+        sssa: fc.oneof(fc.constant(good()), fc.anything()),
+      }),
     );
     fc.assert(
       fc.property(fc.array(hostile, { maxLength: 8 }), (list) => {

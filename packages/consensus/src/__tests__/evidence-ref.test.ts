@@ -62,12 +62,8 @@ describe('normaliseEvidenceRef (SPEC B grammar)', () => {
   it('step 2: leading zeros are dropped and line numbers compare as integers of any size (README decision)', () => {
     expect(normaliseEvidenceRef('a.py#L007-L010')).toBe('a.py#L7-L10');
     expect(normaliseEvidenceRef('a.py:0')).toBe('a.py#L0-L0');
-    expect(normaliseEvidenceRef('a.py#L99999999999999999999-L100000000000000000000')).toBe(
-      'a.py#L99999999999999999999-L100000000000000000000',
-    );
-    expect(() => normaliseEvidenceRef('a.py#L100000000000000000000-L99999999999999999999')).toThrow(
-      /CONSENSUS_INVALID_EVIDENCE_REF/,
-    );
+    expect(normaliseEvidenceRef('a.py#L99999999999999999999-L100000000000000000000')).toBe('a.py#L99999999999999999999-L100000000000000000000');
+    expect(() => normaliseEvidenceRef('a.py#L100000000000000000000-L99999999999999999999')).toThrow(/CONSENSUS_INVALID_EVIDENCE_REF/);
   });
 
   it('step 2: only a range at the very end is split off; other "#" text stays in the path', () => {
@@ -97,7 +93,12 @@ describe('normaliseEvidenceRef (SPEC B grammar)', () => {
 
   it('SPEC B v1.1: an empty evidence path is invalid, and so is its document', () => {
     for (const ref of ['', '   ', 'span:', '#L3', 'span:#L3-L4', '\t./:12']) {
-      expect(isSubnetError(errorOf(() => normaliseEvidenceRef(ref)), 'CONSENSUS_INVALID_EVIDENCE_REF')).toBe(true);
+      expect(
+        isSubnetError(
+          errorOf(() => normaliseEvidenceRef(ref)),
+          'CONSENSUS_INVALID_EVIDENCE_REF',
+        ),
+      ).toBe(true);
       const rejected = errorOf(() => parseSssa(sssa({ findings: [finding('c', ref)] })));
       expect(isSubnetError(rejected, 'CONSENSUS_INVALID_SSSA')).toBe(true);
       expect((rejected as { context: { path: string } }).context.path).toBe('sssa.findings[0].evidence_ref');
@@ -105,7 +106,12 @@ describe('normaliseEvidenceRef (SPEC B grammar)', () => {
   });
 
   it('a non-string is rejected with CONSENSUS_INVALID_EVIDENCE_REF', () => {
-    expect(isSubnetError(errorOf(() => normaliseEvidenceRef(42 as unknown as string)), 'CONSENSUS_INVALID_EVIDENCE_REF')).toBe(true);
+    expect(
+      isSubnetError(
+        errorOf(() => normaliseEvidenceRef(42 as unknown as string)),
+        'CONSENSUS_INVALID_EVIDENCE_REF',
+      ),
+    ).toBe(true);
   });
 });
 

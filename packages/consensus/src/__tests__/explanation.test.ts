@@ -12,9 +12,7 @@ describe('explanations a miner can act on (issue 14 item 7)', () => {
   it("the group's finding keys come with their preimages", () => {
     const docs = [0, 1, 2].map(() => sssa({ findings: [getfile('s1:tools/getfile.py#L12-L18')] }));
     const result = computeConsensus({ taskId: 't', members: members(docs) });
-    expect(result.group?.findings).toEqual([
-      { key: result.group?.findingKeys[0], preimage: 'tool_poison|high|tools/getfile.py#L12-L18||getfile' },
-    ]);
+    expect(result.group?.findings).toEqual([{ key: result.group?.findingKeys[0], preimage: 'tool_poison|high|tools/getfile.py#L12-L18||getfile' }]);
     expect(result.group?.findings[0]?.preimage).toBe(findingKeyPreimage(getfile('tools/getfile.py#L12-L18')));
   });
 
@@ -55,7 +53,9 @@ describe('explanations a miner can act on (issue 14 item 7)', () => {
       "you share 1 of the 3 capabilities in your set and the group's together; the group agreed on net.http, which you did not report; you reported proc.exec, which the group did not agree on",
     );
     expect(e.riskAgreement).toBe('your risk_score 0.2 is 0.4 from the group mean 0.6');
-    expect(e.policyAgreement).toBe("you share 0 of the 1 policy rules in your set and the group's together; the group agreed on fs read *, which you did not report");
+    expect(e.policyAgreement).toBe(
+      "you share 0 of the 1 policy rules in your set and the group's together; the group agreed on fs read *, which you did not report",
+    );
   });
 });
 

@@ -41,7 +41,16 @@ const docArb = fc
     verdict: fc.constantFrom('ALLOW', 'BLOCK', 'REVIEW'),
     risk: fc.double({ min: 0, max: 1, noNaN: true }),
   })
-  .map((d) => sssa({ verdict: d.verdict, risk_score: d.risk, findings: d.findings, capabilities: d.capabilities, dependencies: d.dependencies, policy: { rules: d.rules } }));
+  .map((d) =>
+    sssa({
+      verdict: d.verdict,
+      risk_score: d.risk,
+      findings: d.findings,
+      capabilities: d.capabilities,
+      dependencies: d.dependencies,
+      policy: { rules: d.rules },
+    }),
+  );
 /** Documents plus, per member, whether it is handed over parsed (fast path) or raw. */
 const groupArb = fc.array(fc.tuple(docArb, fc.boolean()), { minLength: 0, maxLength: 8 });
 
@@ -90,7 +99,14 @@ function reference(group: readonly ConsensusMemberInput[]): unknown {
     .sort((a, b) => a.uid - b.uid);
   const n = ms.length;
   const sortedKeys = (s: Set<string>) => [...s].sort();
-  if (n < 3) return { taskId: 't', taskType: null, n, group: null, members: ms.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, keys: sortedKeys(m.keys) })) };
+  if (n < 3)
+    return {
+      taskId: 't',
+      taskType: null,
+      n,
+      group: null,
+      members: ms.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus: null, components: null, keys: sortedKeys(m.keys) })),
+    };
   const majority = Math.floor(n / 2) + 1;
   const maj = (sets: Set<string>[]) => new Set([...new Set(sets.flatMap((s) => [...s]))].filter((x) => sets.filter((s) => s.has(x)).length >= majority));
   const G = {
@@ -141,13 +157,28 @@ function reference(group: readonly ConsensusMemberInput[]): unknown {
       const risk = Math.max(0, 1 - Math.abs(m.risk - riskMean));
       const deps = 0.5 * cover(m.deps, G.deps) + 0.5 * cover(m.cves, G.cves);
       const policy = jac(m.rules, G.rules);
-      const sum = W.findingsRecall * recall + W.findingsPrecision * precision + W.verdictAgreement * verdictAgreement + W.capabilitiesAgreement * caps + W.riskAgreement * risk + W.dependenciesAgreement * deps + W.policyAgreement * policy;
+      const sum =
+        W.findingsRecall * recall +
+        W.findingsPrecision * precision +
+        W.verdictAgreement * verdictAgreement +
+        W.capabilitiesAgreement * caps +
+        W.riskAgreement * risk +
+        W.dependenciesAgreement * deps +
+        W.policyAgreement * policy;
       return {
         uid: m.uid,
         hotkey: m.hotkey,
         role: m.role,
         consensus: Math.min(1, Math.max(0, sum)),
-        components: { findingsRecall: recall, findingsPrecision: precision, verdictAgreement, capabilitiesAgreement: caps, riskAgreement: risk, dependenciesAgreement: deps, policyAgreement: policy },
+        components: {
+          findingsRecall: recall,
+          findingsPrecision: precision,
+          verdictAgreement,
+          capabilitiesAgreement: caps,
+          riskAgreement: risk,
+          dependenciesAgreement: deps,
+          policyAgreement: policy,
+        },
         keys: sortedKeys(m.keys),
       };
     }),
@@ -195,8 +226,29 @@ describe('validated fast path: documents returned by parseSssa are not validated
 
   it('parseSssa returns a frozen document (every schema-built object and array) and gives back a document it returned as is', () => {
     const vendor = { anything: [1, 2] };
-    const doc = parseSssa({ ...sssa({ findings: [finding('c', 'a.py', { cve_ids: ['CVE-1'] })], dependencies: [{ package: 'p', version: '1', cves: ['CVE-1'] }], policy: { rules: [{ resource: 'fs', action: 'read', pattern: '*' }] } }), skill: { name: 's' }, x_vendor: vendor });
-    for (const part of [doc, doc.findings, doc.findings[0], doc.findings[0]?.cve_ids, doc.capabilities, doc.dependencies, doc.dependencies[0], doc.dependencies[0]?.cves, doc.policy, doc.policy.rules, doc.policy.rules[0], doc.skill]) {
+    const doc = parseSssa({
+      ...sssa({
+        findings: [finding('c', 'a.py', { cve_ids: ['CVE-1'] })],
+        dependencies: [{ package: 'p', version: '1', cves: ['CVE-1'] }],
+        policy: { rules: [{ resource: 'fs', action: 'read', pattern: '*' }] },
+      }),
+      skill: { name: 's' },
+      x_vendor: vendor,
+    });
+    for (const part of [
+      doc,
+      doc.findings,
+      doc.findings[0],
+      doc.findings[0]?.cve_ids,
+      doc.capabilities,
+      doc.dependencies,
+      doc.dependencies[0],
+      doc.dependencies[0]?.cves,
+      doc.policy,
+      doc.policy.rules,
+      doc.policy.rules[0],
+      doc.skill,
+    ]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
     expect(() => {

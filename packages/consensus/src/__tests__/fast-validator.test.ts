@@ -19,12 +19,47 @@ function slowAccepts(input: unknown, limits: InputLimits): boolean {
   return sssaSchema.safeParse(input).success;
 }
 
-const TEXT = ['', ' ', '\t', '\u00a0', 'a', ' A ', 'x|y', 'a,b', 'HİGH', 'high', ' High ', 'critical', 'LOW', '\ud800', 'a\udc00b', '😀', '__proto__', 'constructor'];
+const TEXT = [
+  '',
+  ' ',
+  '\t',
+  '\u00a0',
+  'a',
+  ' A ',
+  'x|y',
+  'a,b',
+  'HİGH',
+  'high',
+  ' High ',
+  'critical',
+  'LOW',
+  '\ud800',
+  'a\udc00b',
+  '😀',
+  '__proto__',
+  'constructor',
+];
 const REFS = ['tools/a.py#L1-L4', 's1:./tools//a.py:3', 'a.py#L9-L3', 'span:', '#L3', '', ' ', 'a|b.py', 'README.md#usage', 'x\\y.py:007', '\ud800.py'];
 const textArb = fc.oneof(fc.constantFrom(...TEXT), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }));
 const hostile = fc.oneof(
   textArb,
-  fc.constantFrom<unknown>(null, undefined, 0, -1, 2, 0.5, Number.NaN, Number.POSITIVE_INFINITY, true, [], {}, [[]], { a: { b: { c: [1] } } }, new Date(0), () => 1),
+  fc.constantFrom<unknown>(
+    null,
+    undefined,
+    0,
+    -1,
+    2,
+    0.5,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    true,
+    [],
+    {},
+    [[]],
+    { a: { b: { c: [1] } } },
+    new Date(0),
+    () => 1,
+  ),
   fc.constantFrom('ALLOW', 'BLOCK', 'REVIEW', 'allow'),
   fc.constantFrom(...REFS),
   fc.array(textArb, { maxLength: 3 }),
@@ -49,7 +84,11 @@ const docArb = fc.record(
     findings: fc.array(findingArb, { maxLength: 4 }),
     capabilities: fc.array(fc.oneof(fc.constantFrom('fs.read', ' FS.Read '), textArb), { maxLength: 4 }),
     dependencies: fc.array(
-      fc.record({ package: fc.oneof(fc.constantFrom('requests'), textArb), version: fc.oneof(fc.constantFrom('2.19.1'), textArb), cves: fc.array(textArb, { maxLength: 2 }) }),
+      fc.record({
+        package: fc.oneof(fc.constantFrom('requests'), textArb),
+        version: fc.oneof(fc.constantFrom('2.19.1'), textArb),
+        cves: fc.array(textArb, { maxLength: 2 }),
+      }),
       { maxLength: 3 },
     ),
     policy: fc.record({ rules: fc.array(fc.record({ resource: textArb, action: textArb, pattern: textArb }), { maxLength: 3 }) }),
@@ -65,7 +104,8 @@ function paths(value: unknown, prefix: (string | number)[] = [], out: (string | 
   return out;
 }
 
-type Mutation = { kind: 'set'; value: unknown; key: string } | { kind: 'delete' } | { kind: 'add'; key: string; value: unknown } | { kind: 'nest'; depth: number };
+type Mutation =
+  { kind: 'set'; value: unknown; key: string } | { kind: 'delete' } | { kind: 'add'; key: string; value: unknown } | { kind: 'nest'; depth: number };
 
 /** A copy of `doc` with one mutation at the `which`-th path. */
 function mutate(doc: unknown, which: number, mutation: Mutation): unknown {

@@ -25,8 +25,18 @@ it('README quick start gives the numbers the README shows', () => {
   const result = computeConsensus({
     taskId: 'task-1',
     members: [
-      { uid: 1, hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', role: 'primary', sssa: doc('BLOCK', 0.8, ['s1:tools/getfile.py#L12-L18'], ['fs.read', 'tool:getfile']) },
-      { uid: 2, hotkey: '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', role: 'primary', sssa: doc('BLOCK', 0.7, ['tools\\getfile.py:12-18'], ['FS.Read', 'tool:getfile']) },
+      {
+        uid: 1,
+        hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
+        role: 'primary',
+        sssa: doc('BLOCK', 0.8, ['s1:tools/getfile.py#L12-L18'], ['fs.read', 'tool:getfile']),
+      },
+      {
+        uid: 2,
+        hotkey: '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty',
+        role: 'primary',
+        sssa: doc('BLOCK', 0.7, ['tools\\getfile.py:12-18'], ['FS.Read', 'tool:getfile']),
+      },
       { uid: 3, hotkey: '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y', role: 'auditor', sssa: doc('REVIEW', 0.3, [], ['fs.read']) },
     ],
   });
@@ -47,5 +57,7 @@ it('README quick start gives the numbers the README shows', () => {
     [1, 'primary'],
     [2, 'auditor'],
   ]);
-  expect(result.members[2]!.explanation!.verdictAgreement).toBe('the group verdict is BLOCK (ALLOW 0, BLOCK 2, REVIEW 1); you said REVIEW, which earns half credit');
+  expect(result.members[2]!.explanation!.verdictAgreement).toBe(
+    'the group verdict is BLOCK (ALLOW 0, BLOCK 2, REVIEW 1); you said REVIEW, which earns half credit',
+  );
 });

@@ -188,7 +188,10 @@ describe('selectVerificationGroup takes what docs/spec.md G.3 describes', () => 
   });
 
   it('a reputations table is read by own keys only: "__proto__" and "constructor" entries are plain data', () => {
-    const table = JSON.parse(`{"__proto__": 0.9, "constructor": 0.9, ${REPUTATIONS.map((r, i) => `"${hotkey(i + 1)}": ${r}`).join(', ')}}`) as Record<string, number>;
+    const table = JSON.parse(`{"__proto__": 0.9, "constructor": 0.9, ${REPUTATIONS.map((r, i) => `"${hotkey(i + 1)}": ${r}`).join(', ')}}`) as Record<
+      string,
+      number
+    >;
     expect(selectVerificationGroup({ ...base, reputations: table })).toEqual(selectVerificationGroup(base));
     const missing = { ...reputations };
     Reflect.deleteProperty(missing, hotkey(1));

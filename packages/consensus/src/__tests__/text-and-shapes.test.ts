@@ -38,7 +38,10 @@ describe('SPEC 0: text is ASCII-folded (case folding and trimming only touch ASC
     expect(findingKeyPreimage(finding('\t\n c \r', 'a.py', { target_pattern: ' t\u00a0' }))).toBe('c|high|a.py||t\u00a0');
     expect(normaliseEvidenceRef('\u00a0a.py')).toBe('\u00a0a.py');
     // A capability that is blank only to Unicode is a capability of its own, not the trimmed one.
-    const group = computeConsensus({ taskId: 't', members: members([sssa({ capabilities: ['\u00a0fs.read'] }), sssa({ capabilities: ['fs.read'] }), sssa({ capabilities: [' FS.READ\t'] })]) });
+    const group = computeConsensus({
+      taskId: 't',
+      members: members([sssa({ capabilities: ['\u00a0fs.read'] }), sssa({ capabilities: ['fs.read'] }), sssa({ capabilities: [' FS.READ\t'] })]),
+    });
     expect(group.group?.capabilities).toEqual(['fs.read']);
   });
 
@@ -73,7 +76,9 @@ describe('SPEC 0: strings must be well-formed UTF-16 (a lone surrogate is invali
 
 describe('SPEC 0: every key is data (__proto__, constructor and friends)', () => {
   it('an unknown "__proto__" key is kept as an own field and changes no prototype', () => {
-    const doc = JSON.parse('{"verdict":"ALLOW","risk_score":0.5,"findings":[],"capabilities":[],"dependencies":[],"policy":{"rules":[],"__proto__":{"x":1}},"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const doc = JSON.parse(
+      '{"verdict":"ALLOW","risk_score":0.5,"findings":[],"capabilities":[],"dependencies":[],"policy":{"rules":[],"__proto__":{"x":1}},"__proto__":{"polluted":true}}',
+    ) as Record<string, unknown>;
     const parsed = parseSssa(doc) as unknown as Record<string, unknown>;
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
@@ -85,7 +90,10 @@ describe('SPEC 0: every key is data (__proto__, constructor and friends)', () =>
   });
 
   it('"constructor", "toString" and "__proto__" are ordinary capability, category and CVE text', () => {
-    const doc = sssa({ capabilities: ['constructor', '__proto__'], findings: [finding('constructor', '__proto__.py', { cve_ids: ['__proto__'], target_pattern: 'toString' })] });
+    const doc = sssa({
+      capabilities: ['constructor', '__proto__'],
+      findings: [finding('constructor', '__proto__.py', { cve_ids: ['__proto__'], target_pattern: 'toString' })],
+    });
     const result = computeConsensus({ taskId: '__proto__', members: members([doc, doc, doc]) });
     expect(result.group?.capabilities).toEqual(['__proto__', 'constructor']);
     expect(result.taskId).toBe('__proto__');

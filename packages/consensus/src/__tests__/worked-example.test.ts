@@ -42,9 +42,7 @@ function expectComponents(name: string, expected: ConsensusComponents): void {
 describe('seed B worked example', () => {
   it('group consensus set = the three findings each reported by at least 3 of 5', () => {
     expect(result.group?.majority).toBe(3);
-    expect(result.group?.findingKeys).toEqual(
-      [TOOL_POISON_GETFILE, DEPENDENCY_CVE_REQUESTS, PROMPT_INJECTION_MANIFEST].sort(),
-    );
+    expect(result.group?.findingKeys).toEqual([TOOL_POISON_GETFILE, DEPENDENCY_CVE_REQUESTS, PROMPT_INJECTION_MANIFEST].sort());
   });
 
   it('per-member keys match the seed table (Y/N per canonical key)', () => {

@@ -34,8 +34,20 @@ describe('issue 14 item 6: every exported core function checks its arguments (co
     ['asciiUpper(null)', () => asciiUpper(null as never), 'text'],
     ['asciiTrim(undefined)', () => asciiTrim(undefined as never), 'text'],
     ['findLoneSurrogate({})', () => findLoneSurrogate({} as never), 'text'],
-    ['assertWellFormed(1, "p")', () => { assertWellFormed(1 as never, 'p'); }, 'text'],
-    ['assertWellFormed("x", 2)', () => { assertWellFormed('x', 2 as never); }, 'path'],
+    [
+      'assertWellFormed(1, "p")',
+      () => {
+        assertWellFormed(1 as never, 'p');
+      },
+      'text',
+    ],
+    [
+      'assertWellFormed("x", 2)',
+      () => {
+        assertWellFormed('x', 2 as never);
+      },
+      'path',
+    ],
     ['compareCodePoints("a", 1)', () => compareCodePoints('a', 1 as never), 'b'],
     ['sha256Hex([1, 2])', () => sha256Hex([1, 2] as never), 'input'],
     ['decodeSs58(5)', () => decodeSs58(5 as never), 'address'],
@@ -43,11 +55,41 @@ describe('issue 14 item 6: every exported core function checks its arguments (co
     ['formatPath("a.b")', () => formatPath('a.b' as never), 'segments'],
     ['parseInput({}, 1, "X")', () => parseInput({} as never, 1, 'X'), 'schema'],
     ['parseInput(schema, 1, 7)', () => parseInput(z.number(), 1, 7 as never), 'code'],
-    ['checkInputShape(x, { maxDepth: 0 })', () => { checkInputShape({}, { maxDepth: 0 }); }, 'limits.maxDepth'],
-    ['checkInputShape(x, { maxDepth: 1e6 })', () => { checkInputShape({}, { maxDepth: 1e6 }); }, 'limits.maxDepth'],
-    ['checkInputShape(x, { maxListLength: 1.5 })', () => { checkInputShape({}, { maxListLength: 1.5 }); }, 'limits.maxListLength'],
-    ['checkInputShape(x, "64")', () => { checkInputShape({}, '64' as never); }, 'limits'],
-    ['checkInputShape(x, {}, 3)', () => { checkInputShape({}, {}, 3 as never); }, 'label'],
+    [
+      'checkInputShape(x, { maxDepth: 0 })',
+      () => {
+        checkInputShape({}, { maxDepth: 0 });
+      },
+      'limits.maxDepth',
+    ],
+    [
+      'checkInputShape(x, { maxDepth: 1e6 })',
+      () => {
+        checkInputShape({}, { maxDepth: 1e6 });
+      },
+      'limits.maxDepth',
+    ],
+    [
+      'checkInputShape(x, { maxListLength: 1.5 })',
+      () => {
+        checkInputShape({}, { maxListLength: 1.5 });
+      },
+      'limits.maxListLength',
+    ],
+    [
+      'checkInputShape(x, "64")',
+      () => {
+        checkInputShape({}, '64' as never);
+      },
+      'limits',
+    ],
+    [
+      'checkInputShape(x, {}, 3)',
+      () => {
+        checkInputShape({}, {}, 3 as never);
+      },
+      'label',
+    ],
   ])('%s is CORE_INVALID_ARGUMENT', (_name, fn, path) => {
     expect(codeOf(fn)).toEqual({ code: 'CORE_INVALID_ARGUMENT', path });
   });

@@ -131,18 +131,13 @@ describe('canonicalJson properties', () => {
 
   it('changing any one value changes the digest', () => {
     fc.assert(
-      fc.property(
-        fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string(), fc.boolean()), { minKeys: 1 }),
-        fc.nat(),
-        (record, pick) => {
-          const keys = Object.keys(record);
-          const key = keys[pick % keys.length]!;
-          const old = record[key];
-          const changed =
-            typeof old === 'number' ? old + 1 : typeof old === 'string' ? `${old}!` : !(old as boolean);
-          expect(digest({ ...record, [key]: changed })).not.toBe(digest(record));
-        },
-      ),
+      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string(), fc.boolean()), { minKeys: 1 }), fc.nat(), (record, pick) => {
+        const keys = Object.keys(record);
+        const key = keys[pick % keys.length]!;
+        const old = record[key];
+        const changed = typeof old === 'number' ? old + 1 : typeof old === 'string' ? `${old}!` : !(old as boolean);
+        expect(digest({ ...record, [key]: changed })).not.toBe(digest(record));
+      }),
     );
   });
 

@@ -1,6 +1,14 @@
 import { expect, it } from 'vitest';
 
-import { CANONICAL_JSON_TOO_DEEP, CANONICAL_JSON_UNSUPPORTED, CORE_ERROR_CODES, CORE_INPUT_NOT_JSON, CORE_INPUT_TOO_DEEP, CORE_INPUT_TOO_LARGE, CORE_MALFORMED_TEXT } from '../index.js';
+import {
+  CANONICAL_JSON_TOO_DEEP,
+  CANONICAL_JSON_UNSUPPORTED,
+  CORE_ERROR_CODES,
+  CORE_INPUT_NOT_JSON,
+  CORE_INPUT_TOO_DEEP,
+  CORE_INPUT_TOO_LARGE,
+  CORE_MALFORMED_TEXT,
+} from '../index.js';
 
 /**
  * Issue 20 item 6: codes are append-only. This list is written out by hand: a code may be added to it,

@@ -15,7 +15,8 @@ describe('redactUrl', () => {
   });
 
   it('hides the query form: every credential-looking parameter keeps its name and loses its value', () => {
-    const url = 'postgresql://db:5432/v?sslmode=require&password=pw1&pass=pw2&pwd=pw3&token=t1&secret=s1&key=k1&apikey=k2&access_token=t2&auth=a1&sslpassword=pw4&application_name=val';
+    const url =
+      'postgresql://db:5432/v?sslmode=require&password=pw1&pass=pw2&pwd=pw3&token=t1&secret=s1&key=k1&apikey=k2&access_token=t2&auth=a1&sslpassword=pw4&application_name=val';
     const out = redactUrl(url);
     expect(out).toBe(
       'postgresql://db:5432/v?sslmode=require&password=***&pass=***&pwd=***&token=***&secret=***&key=***&apikey=***&access_token=***&auth=***&sslpassword=***&application_name=val',
@@ -24,7 +25,9 @@ describe('redactUrl', () => {
   });
 
   it('recognises credential names case-insensitively, percent-encoded, and inside longer names', () => {
-    expect(redactUrl('https://h/x?PassWord=a&client_secret=b&x-api-key=c&%70assword=d&page=2')).toBe('https://h/x?PassWord=***&client_secret=***&x-api-key=***&%70assword=***&page=2');
+    expect(redactUrl('https://h/x?PassWord=a&client_secret=b&x-api-key=c&%70assword=d&page=2')).toBe(
+      'https://h/x?PassWord=***&client_secret=***&x-api-key=***&%70assword=***&page=2',
+    );
   });
 
   it('hides both forms at once and keeps the fragment', () => {

@@ -28,8 +28,12 @@ describe('SPEC 0: text is ASCII-folded', () => {
   it('agrees with a per-code-point reference on every BMP code point', () => {
     let all = '';
     for (let c = 0; c < 0xd800; c++) all += String.fromCharCode(c);
-    const lower = Array.from(all, (ch) => ch).map((ch) => (ch >= 'A' && ch <= 'Z' ? String.fromCharCode(ch.charCodeAt(0) + 32) : ch)).join('');
-    const upper = Array.from(all, (ch) => ch).map((ch) => (ch >= 'a' && ch <= 'z' ? String.fromCharCode(ch.charCodeAt(0) - 32) : ch)).join('');
+    const lower = Array.from(all, (ch) => ch)
+      .map((ch) => (ch >= 'A' && ch <= 'Z' ? String.fromCharCode(ch.charCodeAt(0) + 32) : ch))
+      .join('');
+    const upper = Array.from(all, (ch) => ch)
+      .map((ch) => (ch >= 'a' && ch <= 'z' ? String.fromCharCode(ch.charCodeAt(0) - 32) : ch))
+      .join('');
     expect(asciiLower(all)).toBe(lower);
     expect(asciiUpper(all)).toBe(upper);
   });
@@ -45,13 +49,17 @@ describe('SPEC 0: strings must be well-formed UTF-16', () => {
   });
 
   it('assertWellFormed throws a coded error naming the path', () => {
-    expect(() => { assertWellFormed('\ud800', 'sssa.verdict'); }).toThrow(/CORE_MALFORMED_TEXT.*sssa\.verdict/);
+    expect(() => {
+      assertWellFormed('\ud800', 'sssa.verdict');
+    }).toThrow(/CORE_MALFORMED_TEXT.*sssa\.verdict/);
     try {
       assertWellFormed('x\udfff', 'a.b', 'CONSENSUS_INVALID_SSSA');
       expect.unreachable();
     } catch (e) {
       expect(isSubnetError(e, 'CONSENSUS_INVALID_SSSA')).toBe(true);
     }
-    expect(() => { assertWellFormed('fine', 'a'); }).not.toThrow();
+    expect(() => {
+      assertWellFormed('fine', 'a');
+    }).not.toThrow();
   });
 });

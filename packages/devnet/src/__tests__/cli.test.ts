@@ -6,18 +6,56 @@ import { startDevnet } from '../devnet.js';
 describe('subnet-devnet CLI', () => {
   it('maps every flag to startDevnet options', () => {
     const r = parseCliArgs([
-      '--port', '0', '--block-time', '0', '--netuid', '3', '--neurons', '5', '--validators', '2',
-      '--tempo', '10', '--commit-reveal', '--seed', 'demo', '--json', '--rate-limit', '7', '--finality-lag', '1',
-      '--runtime', 'legacy', '--commit-reveal-version', '2',
+      '--port',
+      '0',
+      '--block-time',
+      '0',
+      '--netuid',
+      '3',
+      '--neurons',
+      '5',
+      '--validators',
+      '2',
+      '--tempo',
+      '10',
+      '--commit-reveal',
+      '--seed',
+      'demo',
+      '--json',
+      '--rate-limit',
+      '7',
+      '--finality-lag',
+      '1',
+      '--runtime',
+      'legacy',
+      '--commit-reveal-version',
+      '2',
     ]);
     expect(r).toEqual({
       json: true,
       options: {
-        port: 0, blockTime: 0, netuid: 3, neurons: 5, validators: 2, tempo: 10, commitReveal: true,
-        seed: 'demo', weightsSetRateLimit: 7n, finalityLag: 1, runtime: 'legacy', commitRevealVersion: 2,
+        port: 0,
+        blockTime: 0,
+        netuid: 3,
+        neurons: 5,
+        validators: 2,
+        tempo: 10,
+        commitReveal: true,
+        seed: 'demo',
+        weightsSetRateLimit: 7n,
+        finalityLag: 1,
+        runtime: 'legacy',
+        commitRevealVersion: 2,
       },
     });
-    expect(parseCliArgs([]).options).toMatchObject({ port: 9944, blockTime: 1000, commitReveal: false, commitRevealVersion: 4, runtime: 'stateful', seed: 'devnet' });
+    expect(parseCliArgs([]).options).toMatchObject({
+      port: 9944,
+      blockTime: 1000,
+      commitReveal: false,
+      commitRevealVersion: 4,
+      runtime: 'stateful',
+      seed: 'devnet',
+    });
   });
 
   it('rejects unknown flags and bad numbers', () => {

@@ -60,7 +60,10 @@ describe('commit-reveal v2 (chain README 2.4)', () => {
     expect(await epochIndex()).toBe(commitEpoch + 1);
     expect(revealed.events).toEqual(expect.arrayContaining(['subtensorModule.WeightsSet', 'subtensorModule.WeightsRevealed']));
     // 200 <= 32768: round(v * 65535 / 200): 100 -> 32767.5 -> 32768
-    expect((await h.api.query.subtensorModule!.weights!(1, 1)).toJSON()).toEqual([[0, 32768], [2, 65535]]);
+    expect((await h.api.query.subtensorModule!.weights!(1, 1)).toJSON()).toEqual([
+      [0, 32768],
+      [2, 65535],
+    ]);
     expect(((await h.api.query.subtensorModule!.lastUpdate!(1)).toJSON() as number[])[1]).toBe(S);
     expect((await h.api.query.subtensorModule!.weightCommits!(1, a.hotkeyAddress)).isEmpty).toBe(true);
   });

@@ -117,7 +117,13 @@ const WEIGHTS_CALLS: readonly (readonly [string, readonly unknown[]])[] = [
   ['revealMechanismWeights', [2, 1, [0], [65535], [1, 2, 3, 4, 5, 6, 7, 8], 0n]],
   ['commitTimelockedWeights', [1, `0x${'01'.repeat(300)}`, 12_345_678n, 4]],
   ['commitTimelockedMechanismWeights', [1, 1, `0x${'ff'.repeat(64)}`, 1n, 4]],
-  ['batchCommitWeights', [[1, 2], [`0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`]]],
+  [
+    'batchCommitWeights',
+    [
+      [1, 2],
+      [`0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`],
+    ],
+  ],
   ['batchRevealWeights', [1, [[0], [1, 2]], [[65535], [1, 2]], [[9], [8, 7]], [1n, 2n]]],
 ];
 
@@ -145,14 +151,20 @@ describe(`metadata conformance with finney spec 393`, () => {
       fc.tuple(fc.constant('setMechanismWeights'), fc.tuple(u16, fc.integer({ min: 0, max: 255 }), vecU16, vecU16, u64)),
       fc.tuple(fc.constant('revealWeights'), fc.tuple(u16, vecU16, vecU16, vecU16, u64)),
       fc.tuple(fc.constant('commitWeights'), fc.tuple(u16, hash)),
-      fc.tuple(fc.constant('commitTimelockedWeights'), fc.tuple(u16, fc.uint8Array({ maxLength: 600 }).map((b) => u8aToHex(b)), u64, u16)),
+      fc.tuple(
+        fc.constant('commitTimelockedWeights'),
+        fc.tuple(
+          u16,
+          fc.uint8Array({ maxLength: 600 }).map((b) => u8aToHex(b)),
+          u64,
+          u16,
+        ),
+      ),
       fc.tuple(
         fc.constant('batchSetWeights'),
-        fc.array(fc.tuple(u16, fc.array(fc.tuple(u16, u16), { maxLength: 5 }), u64), { maxLength: 4 }).map((items) => [
-          items.map(([n]) => n),
-          items.map(([, w]) => w),
-          items.map(([, , v]) => v),
-        ]),
+        fc
+          .array(fc.tuple(u16, fc.array(fc.tuple(u16, u16), { maxLength: 5 }), u64), { maxLength: 4 })
+          .map((items) => [items.map(([n]) => n), items.map(([, w]) => w), items.map(([, , v]) => v)]),
       ),
     );
     fc.assert(
@@ -247,12 +259,19 @@ describe(`metadata conformance with finney spec 393`, () => {
         } else {
           const om = ourType.asMap;
           const tm = theirType.asMap;
-          expect(om.hashers.map((h) => h.toString()), `${name}.${itemName} hashers`).toEqual(tm.hashers.map((h) => h.toString()));
+          expect(
+            om.hashers.map((h) => h.toString()),
+            `${name}.${itemName} hashers`,
+          ).toEqual(tm.hashers.map((h) => h.toString()));
           expect(shape(devnet, om.value.toNumber()), `${name}.${itemName} value`).toBe(shape(finney, tm.value.toNumber()));
         }
         // Keys: every combination of sample keys (first two samples per key for N-maps).
-        const ourEntry = Object.values(devnet.decorated.query).flatMap((q) => Object.values(q)).find((e) => e.prefix === name && e.meta.name.toString() === itemName)!;
-        const theirEntry = Object.values(finney.decorated.query).flatMap((q) => Object.values(q)).find((e) => e.prefix === name && e.meta.name.toString() === itemName)!;
+        const ourEntry = Object.values(devnet.decorated.query)
+          .flatMap((q) => Object.values(q))
+          .find((e) => e.prefix === name && e.meta.name.toString() === itemName)!;
+        const theirEntry = Object.values(finney.decorated.query)
+          .flatMap((q) => Object.values(q))
+          .find((e) => e.prefix === name && e.meta.name.toString() === itemName)!;
         let argSets: unknown[][] = [[]];
         if (ourType.isMap) {
           const keyId = ourType.asMap.key.toNumber();
@@ -291,9 +310,10 @@ describe(`metadata conformance with finney spec 393`, () => {
       for (const v of variants(devnet, name, 'events')) {
         const f = theirs.get(v.name.toString());
         expect(f?.index.toNumber(), `${name}.${v.name.toString()} index`).toBe(v.index.toNumber());
-        expect(v.fields.map((x) => shape(devnet, x.type.toNumber())), `${name}.${v.name.toString()} fields`).toEqual(
-          f!.fields.map((x) => shape(finney, x.type.toNumber())),
-        );
+        expect(
+          v.fields.map((x) => shape(devnet, x.type.toNumber())),
+          `${name}.${v.name.toString()} fields`,
+        ).toEqual(f!.fields.map((x) => shape(finney, x.type.toNumber())));
       }
     }
   });
@@ -325,7 +345,9 @@ describe(`metadata conformance with finney spec 393`, () => {
       expect(a?.meta.index.toNumber(), method).toBe(b?.meta.index.toNumber());
     }
     for (const error of ['SettingWeightsTooFast', 'IncorrectWeightVersionKey', 'NeuronNoValidatorPermit', 'RevealTooEarly', 'CommittingWeightsTooFast']) {
-      expect(devnet.decorated.errors.subtensorModule?.[error]?.meta.index.toNumber(), error).toBe(finney.decorated.errors.subtensorModule?.[error]?.meta.index.toNumber());
+      expect(devnet.decorated.errors.subtensorModule?.[error]?.meta.index.toNumber(), error).toBe(
+        finney.decorated.errors.subtensorModule?.[error]?.meta.index.toNumber(),
+      );
     }
   });
 
@@ -335,7 +357,9 @@ describe(`metadata conformance with finney spec 393`, () => {
     const ours = devnet.metadata.asV15.extrinsic.signedExtensions.map(
       (e) => `${e.identifier.toString()}:${shape(devnet, e.type.toNumber())}:${shape(devnet, e.additionalSigned.toNumber())}`,
     );
-    const theirs = finney.latest.extrinsic.transactionExtensions.map((e) => `${e.identifier.toString()}:${shape(finney, e.type.toNumber())}:${shape(finney, e.implicit.toNumber())}`);
+    const theirs = finney.latest.extrinsic.transactionExtensions.map(
+      (e) => `${e.identifier.toString()}:${shape(finney, e.type.toNumber())}:${shape(finney, e.implicit.toNumber())}`,
+    );
     expect(ours).toEqual(theirs);
     for (const key of ['addressType', 'callType', 'signatureType'] as const) {
       const a = shape(devnet, devnet.latest.extrinsic[key].toNumber());
@@ -388,7 +412,12 @@ describe(`metadata conformance with finney spec 393`, () => {
   });
 
   it('the stateful runtime differs from the legacy one by exactly LastEpochBlock, PendingEpochAt, SubnetEpochIndex and its spec version', () => {
-    const items = (s: Side) => new Set(pallet(s, 'SubtensorModule').storage.unwrap().items.map((i) => i.name.toString()));
+    const items = (s: Side) =>
+      new Set(
+        pallet(s, 'SubtensorModule')
+          .storage.unwrap()
+          .items.map((i) => i.name.toString()),
+      );
     const legacy = items(devnet);
     const extra = [...items(stateful)].filter((n) => !legacy.has(n)).sort();
     expect(extra).toEqual(['LastEpochBlock', 'PendingEpochAt', 'SubnetEpochIndex']);
@@ -409,9 +438,10 @@ describe(`metadata conformance with finney spec 393`, () => {
           expect(`${name}.${m.name.toString()}`).toBe('SubnetInfoRuntimeApi.get_next_epoch_start_block');
           continue;
         }
-        expect(m.inputs.map((i) => `${i.name.toString()}:${shape(devnet, i.type.toNumber())}`), `${name}.${m.name.toString()}`).toEqual(
-          fm.inputs.map((i) => `${i.name.toString()}:${shape(finney, i.type.toNumber())}`),
-        );
+        expect(
+          m.inputs.map((i) => `${i.name.toString()}:${shape(devnet, i.type.toNumber())}`),
+          `${name}.${m.name.toString()}`,
+        ).toEqual(fm.inputs.map((i) => `${i.name.toString()}:${shape(finney, i.type.toNumber())}`));
         expect(shape(devnet, m.output.toNumber()), `${name}.${m.name.toString()} output`).toBe(shape(finney, fm.output.toNumber()));
       }
     }

@@ -33,7 +33,15 @@ describe('type builder', () => {
 
   it('rejects duplicate or out-of-range variant indices', () => {
     const b = createTypeBuilder();
-    expect(() => b.variant(['E'], [[0, 'A'], [0, 'B']])).toThrow(/duplicate index 0/);
+    expect(() =>
+      b.variant(
+        ['E'],
+        [
+          [0, 'A'],
+          [0, 'B'],
+        ],
+      ),
+    ).toThrow(/duplicate index 0/);
     expect(() => b.variant(['E'], [[256, 'A']])).toThrow(/invalid or duplicate index 256/);
   });
 
@@ -55,7 +63,12 @@ describe('type builder', () => {
   });
 
   it('property: any sequence of declarations, replayed, yields the same ids and no duplicate entries', () => {
-    type Op = { kind: 'seq'; of: number } | { kind: 'compact'; of: number } | { kind: 'opt'; of: number } | { kind: 'tuple'; of: number[] } | { kind: 'struct'; name: string; of: number };
+    type Op =
+      | { kind: 'seq'; of: number }
+      | { kind: 'compact'; of: number }
+      | { kind: 'opt'; of: number }
+      | { kind: 'tuple'; of: number[] }
+      | { kind: 'struct'; name: string; of: number };
     const op = fc.oneof(
       fc.record({ kind: fc.constant('seq' as const), of: fc.nat() }),
       fc.record({ kind: fc.constant('compact' as const), of: fc.nat() }),

@@ -78,7 +78,10 @@ describe('buildMetadata', () => {
     const subtensor = metadata.asLatest.pallets.find((p) => p.name.toString() === 'SubtensorModule')!;
     const calls = registry.lookup.getSiType(subtensor.calls.unwrap().type).def.asVariant.variants;
     const declared = Object.fromEntries(
-      calls.map((v) => [`${v.index.toNumber()} ${v.name.toString()}`, v.fields.map((f) => `${f.name.toString()}: ${registry.lookup.getTypeDef(f.type).type}`).join(', ')]),
+      calls.map((v) => [
+        `${v.index.toNumber()} ${v.name.toString()}`,
+        v.fields.map((f) => `${f.name.toString()}: ${registry.lookup.getTypeDef(f.type).type}`).join(', '),
+      ]),
     );
     // README 2.1 (BoundedVec<u8, 5000> encodes as Bytes; NetUid = u16, MechId = u8).
     expect(declared).toMatchObject({
@@ -174,7 +177,16 @@ describe('buildMetadata', () => {
 
 describe('RUNTIME_VERSION', () => {
   it('is finney’s identity at spec 393 with transaction version 1', () => {
-    expect(RUNTIME_VERSION).toMatchObject({ specName: 'node-subtensor', implName: 'node-subtensor', authoringVersion: 1, specVersion: 393, implVersion: 1, transactionVersion: 1, systemVersion: 1, stateVersion: 1 });
+    expect(RUNTIME_VERSION).toMatchObject({
+      specName: 'node-subtensor',
+      implName: 'node-subtensor',
+      authoringVersion: 1,
+      specVersion: 393,
+      implVersion: 1,
+      transactionVersion: 1,
+      systemVersion: 1,
+      stateVersion: 1,
+    });
     expect(Object.isFrozen(RUNTIME_VERSION)).toBe(true);
   });
 
@@ -196,7 +208,10 @@ describe('RUNTIME_VERSION', () => {
     const legacy = createDevnetRegistry('legacy');
     const legacySystem = legacy.metadata.asLatest.pallets.find((p) => p.name.toString() === 'System')!;
     const legacyVersion = legacySystem.constants.find((c) => c.name.toString() === 'Version')!;
-    const legacyDecoded = legacy.registry.createType(legacy.registry.createLookupType(legacyVersion.type), legacyVersion.value).toJSON() as Record<string, unknown>;
+    const legacyDecoded = legacy.registry.createType(legacy.registry.createLookupType(legacyVersion.type), legacyVersion.value).toJSON() as Record<
+      string,
+      unknown
+    >;
     expect(legacyDecoded['specVersion']).toBe(RUNTIME_VERSION.specVersion);
   });
 
@@ -240,12 +255,22 @@ describe('storageKey / storagePrefix', () => {
     const error = catchError(() => storageKey(registry, 'SubtensorModule', 'Nope', [1]));
     expect(isSubnetError(error, 'DEVNET_UNKNOWN_STORAGE')).toBe(true);
     expect(String(error)).toContain('SubtensorModule.Nope');
-    expect(isSubnetError(catchError(() => storagePrefix(registry, 'Nope', 'Weights')), 'DEVNET_UNKNOWN_STORAGE')).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => storagePrefix(registry, 'Nope', 'Weights')),
+        'DEVNET_UNKNOWN_STORAGE',
+      ),
+    ).toBe(true);
   });
 
   it('rejects a wrong number of keys with DEVNET_BAD_STORAGE_KEY', () => {
     const { registry } = dev;
-    expect(isSubnetError(catchError(() => storageKey(registry, 'SubtensorModule', 'Weights', [1])), 'DEVNET_BAD_STORAGE_KEY')).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => storageKey(registry, 'SubtensorModule', 'Weights', [1])),
+        'DEVNET_BAD_STORAGE_KEY',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -285,16 +310,51 @@ describe('events', () => {
 
   it('rejects unknown pallets, events and errors, and a wrong field count', () => {
     const { registry } = dev;
-    expect(isSubnetError(catchError(() => encodeEvent(registry, 'Nope', 'WeightsSet', [])), 'DEVNET_UNKNOWN_PALLET')).toBe(true);
-    expect(isSubnetError(catchError(() => encodeEvent(registry, 'SubtensorModule', 'Nope', [])), 'DEVNET_UNKNOWN_EVENT')).toBe(true);
-    expect(isSubnetError(catchError(() => moduleError(registry, 'SubtensorModule', 'Nope')), 'DEVNET_UNKNOWN_ERROR')).toBe(true);
-    expect(isSubnetError(catchError(() => moduleError(registry, 'Timestamp', 'Nope')), 'DEVNET_UNKNOWN_ERROR')).toBe(true);
-    expect(isSubnetError(catchError(() => encodeEvent(registry, 'SubtensorModule', 'WeightsSet', [1])), 'DEVNET_BAD_EVENT_ARGS')).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => encodeEvent(registry, 'Nope', 'WeightsSet', [])),
+        'DEVNET_UNKNOWN_PALLET',
+      ),
+    ).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => encodeEvent(registry, 'SubtensorModule', 'Nope', [])),
+        'DEVNET_UNKNOWN_EVENT',
+      ),
+    ).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => moduleError(registry, 'SubtensorModule', 'Nope')),
+        'DEVNET_UNKNOWN_ERROR',
+      ),
+    ).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => moduleError(registry, 'Timestamp', 'Nope')),
+        'DEVNET_UNKNOWN_ERROR',
+      ),
+    ).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => encodeEvent(registry, 'SubtensorModule', 'WeightsSet', [1])),
+        'DEVNET_BAD_EVENT_ARGS',
+      ),
+    ).toBe(true);
   });
 
   it('rejects a phase index that is not a u32 and a topic that is not 32 bytes', () => {
-    expect(isSubnetError(catchError(() => encodeEventRecords([{ phase: { applyExtrinsic: -1 }, event: new Uint8Array([0, 2]) }])), 'DEVNET_BAD_EVENT_RECORD')).toBe(true);
-    expect(isSubnetError(catchError(() => encodeEventRecords([{ phase: 'Finalization', event: new Uint8Array([0, 2]), topics: ['0x01'] }])), 'DEVNET_BAD_EVENT_RECORD')).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => encodeEventRecords([{ phase: { applyExtrinsic: -1 }, event: new Uint8Array([0, 2]) }])),
+        'DEVNET_BAD_EVENT_RECORD',
+      ),
+    ).toBe(true);
+    expect(
+      isSubnetError(
+        catchError(() => encodeEventRecords([{ phase: 'Finalization', event: new Uint8Array([0, 2]), topics: ['0x01'] }])),
+        'DEVNET_BAD_EVENT_RECORD',
+      ),
+    ).toBe(true);
   });
 });
 

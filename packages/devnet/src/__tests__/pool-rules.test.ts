@@ -42,7 +42,10 @@ describe('pool rules (chain README 2.3) and signed-extension checks', () => {
     expect(m1.failed).toBeNull();
     const ev = m1.result.events.find((e) => e.event.method === 'WeightsSet')!;
     expect(ev.event.data.toJSON()).toEqual([4097, 2]);
-    expect((await h.api.query.subtensorModule!.weights!(4097, 2)).toJSON()).toEqual([[0, 65535], [1, 65535]]);
+    expect((await h.api.query.subtensorModule!.weights!(4097, 2)).toJSON()).toEqual([
+      [0, 65535],
+      [1, 65535],
+    ]);
     const lu = (await h.api.query.subtensorModule!.lastUpdate!(4097)).toJSON() as number[];
     expect(lu[2]).toBe(h.devnet.bestNumber());
   });

@@ -115,7 +115,9 @@ describe('JSON-RPC surface used by @polkadot/api', () => {
       id: 1,
       error: { code: -32601 },
     });
-    expect(await rawRpc(h.devnet.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'state_getStorage', params: ['0x00', `0x${'12'.repeat(32)}`] }))).toMatchObject({
+    expect(
+      await rawRpc(h.devnet.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'state_getStorage', params: ['0x00', `0x${'12'.repeat(32)}`] })),
+    ).toMatchObject({
       id: 2,
       error: { code: 4001 },
     });

@@ -98,7 +98,13 @@ describe('dispatch-level errors the pool cannot reach', () => {
   it('CanNotSetRootNetworkWeights for netuid 0 (step 1), before WeightVecNotEqualSize', () => {
     const { state, accounts } = genesis();
     const out = dispatchCall(state, 1n, accounts[1]!.hotkeyHex, {
-      kind: 'set_weights', netuid: 0, mecid: 0, uids: [0, 1], values: [1], versionKey: 0n, mechanism: false,
+      kind: 'set_weights',
+      netuid: 0,
+      mecid: 0,
+      uids: [0, 1],
+      values: [1],
+      versionKey: 0n,
+      mechanism: false,
     });
     expect(out).toMatchObject({ ok: false, error: 'CanNotSetRootNetworkWeights' });
   });
@@ -121,7 +127,15 @@ describe('dispatch-level errors the pool cannot reach', () => {
   it('a failed dispatch leaves the state untouched', () => {
     const { state, accounts } = genesis();
     const before = cloneState(state);
-    dispatchCall(state, 1n, accounts[3]!.hotkeyHex, { kind: 'set_weights', netuid: 1, mecid: 0, uids: [0, 1], values: [1, 1], versionKey: 0n, mechanism: false });
+    dispatchCall(state, 1n, accounts[3]!.hotkeyHex, {
+      kind: 'set_weights',
+      netuid: 1,
+      mecid: 0,
+      uids: [0, 1],
+      values: [1, 1],
+      versionKey: 0n,
+      mechanism: false,
+    });
     expect(state).toEqual(before);
   });
 });

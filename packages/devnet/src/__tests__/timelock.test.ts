@@ -29,9 +29,7 @@ async function initEvents(api: ApiPromise, n: number): Promise<string[]> {
     phase: { isInitialization: boolean };
     event: { section: string; method: string; data: { toJSON(): unknown } };
   }[];
-  return [...records]
-    .filter((r) => r.phase.isInitialization)
-    .map((r) => `${r.event.section}.${r.event.method}${JSON.stringify(r.event.data.toJSON())}`);
+  return [...records].filter((r) => r.phase.isInitialization).map((r) => `${r.event.section}.${r.event.method}${JSON.stringify(r.event.data.toJSON())}`);
 }
 
 describe('the devnet as its own drand beacon (TIMELOCK.md section 5)', () => {
@@ -90,12 +88,7 @@ describe('timelocked commits and their reveal (chain README 2.5)', { timeout: 60
   let h: Harness;
   const acct = (uid: number) => h.devnet.accounts[uid]!;
   const tx = () => h.api.tx.subtensorModule!;
-  const commitFor = (
-    uid: number,
-    round: bigint,
-    weights: { uids: number[]; values: number[]; versionKey?: bigint; hotkey?: Uint8Array },
-    version = 4,
-  ) => {
+  const commitFor = (uid: number, round: bigint, weights: { uids: number[]; values: number[]; versionKey?: bigint; hotkey?: Uint8Array }, version = 4) => {
     const { commit } = encryptWeightsCommit({
       hotkeyPublicKey: weights.hotkey ?? acct(uid).hotkey.publicKey,
       uids: weights.uids,
@@ -150,7 +143,10 @@ describe('timelocked commits and their reveal (chain README 2.5)', { timeout: 60
       `subtensorModule.TimelockedWeightsRevealed[1,"${acct(0).hotkeyAddress}"]`,
     ]);
     expect(await weightsOf(5, TEMPO)).toEqual([[1, 65535]]);
-    expect(await weightsOf(0, TEMPO)).toEqual([[1, 21845], [2, 65535]]);
+    expect(await weightsOf(0, TEMPO)).toEqual([
+      [1, 21845],
+      [2, 65535],
+    ]);
     for (let b = TEMPO + 1; b < 14; b += 1) expect(await initEvents(h.api, b)).toEqual([]);
     expect(await initEvents(h.api, 14)).toEqual([`subtensorModule.TimelockedWeightsRevealed[1,"${acct(1).hotkeyAddress}"]`]);
     expect(await weightsOf(1)).toEqual([[3, 65535]]);
@@ -174,24 +170,34 @@ describe('timelocked commits and their reveal (chain README 2.5)', { timeout: 60
     await include(h, commitFor(0, round, { uids: [6], values: [1], versionKey: 5n }), acct(0).hotkey);
     h.devnet.setHyperparameter('weightsVersionKey', 6n);
     await h.devnet.produceBlocks(3 * TEMPO - h.devnet.bestNumber());
-    expect(await weightsOf(0)).toEqual([[1, 21845], [2, 65535]]); // unchanged
+    expect(await weightsOf(0)).toEqual([
+      [1, 21845],
+      [2, 65535],
+    ]); // unchanged
     expect(await initEvents(h.api, 3 * TEMPO)).toEqual([]);
-    expect(h.devnet.timelockDrops().slice(before).map((d) => [Number(d.block), d.reason, d.detail])).toEqual([[3 * TEMPO, 'weights_check', 'IncorrectWeightVersionKey']]);
+    expect(
+      h.devnet
+        .timelockDrops()
+        .slice(before)
+        .map((d) => [Number(d.block), d.reason, d.detail]),
+    ).toEqual([[3 * TEMPO, 'weights_check', 'IncorrectWeightVersionKey']]);
   });
 
   it('allows at most 10 commits per hotkey per epoch (TooManyUnrevealedCommits)', async () => {
     const round = BigInt(h.devnet.bestNumber() + 40);
     const nonce = (await h.api.rpc.system.accountNextIndex(acct(3).hotkeyAddress)).toNumber();
-    const outcomes = Array.from({ length: 11 }, (_v, i) =>
-      new Promise<string | null>((resolve, reject) => {
-        commitFor(3, round, { uids: [i], values: [1] })
-          .signAndSend(acct(3).hotkey, { nonce: nonce + i }, (r) => {
-            if (r.status.isInBlock || r.status.isFinalized) {
-              resolve(r.dispatchError?.isModule === true ? h.api.registry.findMetaError(r.dispatchError.asModule).name : null);
-            }
-          })
-          .catch(reject);
-      }),
+    const outcomes = Array.from(
+      { length: 11 },
+      (_v, i) =>
+        new Promise<string | null>((resolve, reject) => {
+          commitFor(3, round, { uids: [i], values: [1] })
+            .signAndSend(acct(3).hotkey, { nonce: nonce + i }, (r) => {
+              if (r.status.isInBlock || r.status.isFinalized) {
+                resolve(r.dispatchError?.isModule === true ? h.api.registry.findMetaError(r.dispatchError.asModule).name : null);
+              }
+            })
+            .catch(reject);
+        }),
     );
     while (h.devnet.poolSize() < 11) await new Promise((r) => setTimeout(r, 5));
     await h.devnet.produceBlock();

@@ -85,7 +85,11 @@ describe('internal_set_weights checks (chain README 2.2) through @polkadot/api',
     const ev = r.result.events.find((e) => e.event.method === 'WeightsSet')!;
     expect(ev.event.data.toJSON()).toEqual([1, 2]);
     // hand-computed: 6 <= 32768 so round(v*65535/6): 1 -> 10922.5 -> 10923 (half away from zero), 3 -> 32767.5 -> 32768
-    expect((await h.api.query.subtensorModule!.weights!(1, 2)).toJSON()).toEqual([[4, 10923], [0, 65535], [5, 32768]]);
+    expect((await h.api.query.subtensorModule!.weights!(1, 2)).toJSON()).toEqual([
+      [4, 10923],
+      [0, 65535],
+      [5, 32768],
+    ]);
     const block = (await h.api.rpc.chain.getHeader(r.blockHash)).number.toNumber();
     const lastUpdate = (await h.api.query.subtensorModule!.lastUpdate!(1)).toJSON() as number[];
     expect(lastUpdate[2]).toBe(block);

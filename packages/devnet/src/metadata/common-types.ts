@@ -83,15 +83,21 @@ export function declareCommonTypes(b: TypeBuilder): CommonTypes {
       ['proof_size', compactU64, 'u64'],
     ],
   );
-  const dispatchClass = b.variant(['frame_support', 'dispatch', 'DispatchClass'], [
-    [0, 'Normal'],
-    [1, 'Operational'],
-    [2, 'Mandatory'],
-  ]);
-  const pays = b.variant(['frame_support', 'dispatch', 'Pays'], [
-    [0, 'Yes'],
-    [1, 'No'],
-  ]);
+  const dispatchClass = b.variant(
+    ['frame_support', 'dispatch', 'DispatchClass'],
+    [
+      [0, 'Normal'],
+      [1, 'Operational'],
+      [2, 'Mandatory'],
+    ],
+  );
+  const pays = b.variant(
+    ['frame_support', 'dispatch', 'Pays'],
+    [
+      [0, 'Yes'],
+      [1, 'No'],
+    ],
+  );
   const dispatchEventInfo = b.composite(
     ['frame_system', 'DispatchEventInfo'],
     [
@@ -110,9 +116,18 @@ export function declareCommonTypes(b: TypeBuilder): CommonTypes {
   );
   const tokenError = b.variant(
     ['sp_runtime', 'TokenError'],
-    ['FundsUnavailable', 'OnlyProvider', 'BelowMinimum', 'CannotCreate', 'UnknownAsset', 'Frozen', 'Unsupported', 'CannotCreateHold', 'NotExpendable', 'Blocked'].map(
-      (name, index) => [index, name] as const,
-    ),
+    [
+      'FundsUnavailable',
+      'OnlyProvider',
+      'BelowMinimum',
+      'CannotCreate',
+      'UnknownAsset',
+      'Frozen',
+      'Unsupported',
+      'CannotCreateHold',
+      'NotExpendable',
+      'Blocked',
+    ].map((name, index) => [index, name] as const),
   );
   const arithmeticError = b.variant(
     ['sp_arithmetic', 'ArithmeticError'],
@@ -141,23 +156,26 @@ export function declareCommonTypes(b: TypeBuilder): CommonTypes {
       'DecodeError',
     ].map((name, index) => [index, name] as const),
   );
-  const dispatchError = b.variant(['sp_runtime', 'DispatchError'], [
-    [0, 'Other'],
-    [1, 'CannotLookup'],
-    [2, 'BadOrigin'],
-    [3, 'Module', [[null, moduleError, 'ModuleError']]],
-    [4, 'ConsumerRemaining'],
-    [5, 'NoProviders'],
-    [6, 'TooManyConsumers'],
-    [7, 'Token', [[null, tokenError, 'TokenError']]],
-    [8, 'Arithmetic', [[null, arithmeticError, 'ArithmeticError']]],
-    [9, 'Transactional', [[null, transactionalError, 'TransactionalError']]],
-    [10, 'Exhausted'],
-    [11, 'Corruption'],
-    [12, 'Unavailable'],
-    [13, 'RootNotAllowed'],
-    [14, 'Trie', [[null, trieError, 'TrieError']]],
-  ]);
+  const dispatchError = b.variant(
+    ['sp_runtime', 'DispatchError'],
+    [
+      [0, 'Other'],
+      [1, 'CannotLookup'],
+      [2, 'BadOrigin'],
+      [3, 'Module', [[null, moduleError, 'ModuleError']]],
+      [4, 'ConsumerRemaining'],
+      [5, 'NoProviders'],
+      [6, 'TooManyConsumers'],
+      [7, 'Token', [[null, tokenError, 'TokenError']]],
+      [8, 'Arithmetic', [[null, arithmeticError, 'ArithmeticError']]],
+      [9, 'Transactional', [[null, transactionalError, 'TransactionalError']]],
+      [10, 'Exhausted'],
+      [11, 'Corruption'],
+      [12, 'Unavailable'],
+      [13, 'RootNotAllowed'],
+      [14, 'Trie', [[null, trieError, 'TrieError']]],
+    ],
+  );
   const dispatchResult = b.result(unit, dispatchError);
 
   const compactUnit = b.compact(unit);
@@ -178,32 +196,50 @@ export function declareCommonTypes(b: TypeBuilder): CommonTypes {
   );
   const bytes64 = b.array(64, u8);
   const bytes65 = b.array(65, u8);
-  const multiSignature = b.variant(['sp_runtime', 'MultiSignature'], [
-    [0, 'Ed25519', [[null, bytes64, 'ed25519::Signature']]],
-    [1, 'Sr25519', [[null, bytes64, 'sr25519::Signature']]],
-    [2, 'Ecdsa', [[null, bytes65, 'ecdsa::Signature']]],
-  ]);
+  const multiSignature = b.variant(
+    ['sp_runtime', 'MultiSignature'],
+    [
+      [0, 'Ed25519', [[null, bytes64, 'ed25519::Signature']]],
+      [1, 'Sr25519', [[null, bytes64, 'sr25519::Signature']]],
+      [2, 'Ecdsa', [[null, bytes65, 'ecdsa::Signature']]],
+    ],
+  );
   // Era: Immortal, then Mortal1..Mortal255, each carrying one more byte (the two-byte mortal encoding).
   const eraVariants: [number, string, [null, number][]][] = [[0, 'Immortal', []]];
   for (let i = 1; i <= 255; i++) eraVariants.push([i, `Mortal${i}`, [[null, u8]]]);
   const era = b.variant(['sp_runtime', 'generic', 'era', 'Era'], eraVariants);
 
-  const digestItem = b.variant(['sp_runtime', 'generic', 'digest', 'DigestItem'], [
-    [6, 'PreRuntime', [
-      [null, bytes4, 'ConsensusEngineId'],
-      [null, bytes, 'Vec<u8>'],
-    ]],
-    [4, 'Consensus', [
-      [null, bytes4, 'ConsensusEngineId'],
-      [null, bytes, 'Vec<u8>'],
-    ]],
-    [5, 'Seal', [
-      [null, bytes4, 'ConsensusEngineId'],
-      [null, bytes, 'Vec<u8>'],
-    ]],
-    [0, 'Other', [[null, bytes, 'Vec<u8>']]],
-    [8, 'RuntimeEnvironmentUpdated'],
-  ]);
+  const digestItem = b.variant(
+    ['sp_runtime', 'generic', 'digest', 'DigestItem'],
+    [
+      [
+        6,
+        'PreRuntime',
+        [
+          [null, bytes4, 'ConsensusEngineId'],
+          [null, bytes, 'Vec<u8>'],
+        ],
+      ],
+      [
+        4,
+        'Consensus',
+        [
+          [null, bytes4, 'ConsensusEngineId'],
+          [null, bytes, 'Vec<u8>'],
+        ],
+      ],
+      [
+        5,
+        'Seal',
+        [
+          [null, bytes4, 'ConsensusEngineId'],
+          [null, bytes, 'Vec<u8>'],
+        ],
+      ],
+      [0, 'Other', [[null, bytes, 'Vec<u8>']]],
+      [8, 'RuntimeEnvironmentUpdated'],
+    ],
+  );
   const digest = b.composite(['sp_runtime', 'generic', 'digest', 'Digest'], [['logs', b.sequence(digestItem), 'Vec<DigestItem>']]);
   const header = b.composite(
     ['sp_runtime', 'generic', 'header', 'Header'],

@@ -14,7 +14,9 @@ function variantIndex(registry: TypeRegistry, pallet: string, kind: 'events' | '
   const p = palletNamed(registry, pallet);
   const code = kind === 'events' ? 'DEVNET_UNKNOWN_EVENT' : 'DEVNET_UNKNOWN_ERROR';
   const enumType = p[kind];
-  const variant = enumType.isSome ? registry.lookup.getSiType(enumType.unwrap().type).def.asVariant.variants.find((v) => v.name.toString() === name) : undefined;
+  const variant = enumType.isSome
+    ? registry.lookup.getSiType(enumType.unwrap().type).def.asVariant.variants.find((v) => v.name.toString() === name)
+    : undefined;
   if (variant === undefined) {
     throw new SubnetError(code, `the devnet metadata has no ${kind === 'events' ? 'event' : 'error'} ${pallet}.${name}`, {
       context: { path: 'name', value: `${pallet}.${name}` },
@@ -100,7 +102,9 @@ export function encodeEventRecords(records: readonly EventRecordInput[]): Uint8A
     const topics = (record.topics ?? []).map((t) => u8aToU8a(t));
     topics.forEach((t, j) => {
       if (t.length !== 32) {
-        throw new SubnetError('DEVNET_BAD_EVENT_RECORD', `records[${i}].topics[${j}] must be 32 bytes`, { context: { path: `records[${i}].topics[${j}]`, value: t.length } });
+        throw new SubnetError('DEVNET_BAD_EVENT_RECORD', `records[${i}].topics[${j}] must be 32 bytes`, {
+          context: { path: `records[${i}].topics[${j}]`, value: t.length },
+        });
       }
     });
     parts.push(compactToU8a(topics.length), ...topics);

@@ -78,10 +78,13 @@ export function declareExtrinsic(b: TypeBuilder, t: CommonTypes, runtimeCall: nu
   const shieldedTx = b.composite(['pallet_shield', 'extension', 'CheckShieldedTxValidity'], [], ofRuntime);
   const subtensorExtension = b.composite(['pallet_subtensor', 'extensions', 'subtensor', 'SubtensorTransactionExtension'], [], ofRuntime);
   const drandPriority = b.composite(['pallet_drand', 'drand_priority', 'DrandPriority'], [], ofRuntime);
-  const mode = b.variant(['frame_metadata_hash_extension', 'Mode'], [
-    [0, 'Disabled'],
-    [1, 'Enabled'],
-  ]);
+  const mode = b.variant(
+    ['frame_metadata_hash_extension', 'Mode'],
+    [
+      [0, 'Disabled'],
+      [1, 'Enabled'],
+    ],
+  );
   const checkMetadataHash = b.composite(['frame_metadata_hash_extension', 'CheckMetadataHash'], [['mode', mode, 'Mode']], phantom);
 
   // The extension tuple as the runtime nests it: ((system checks), (payment + subtensor), metadata hash).
@@ -112,10 +115,11 @@ export function declareExtrinsic(b: TypeBuilder, t: CommonTypes, runtimeCall: nu
     { name: 'Call', type: runtimeCall },
     { name: 'Signature', type: t.multiSignature },
   ] as const;
-  const genericUnchecked = b.composite(['sp_runtime', 'generic', 'unchecked_extrinsic', 'UncheckedExtrinsic'], [[null, t.bytes]], [
-    ...extrinsicParams,
-    { name: 'Extra', type: extraType },
-  ]);
+  const genericUnchecked = b.composite(
+    ['sp_runtime', 'generic', 'unchecked_extrinsic', 'UncheckedExtrinsic'],
+    [[null, t.bytes]],
+    [...extrinsicParams, { name: 'Extra', type: extraType }],
+  );
   const uncheckedExtrinsic = b.composite(
     ['fp_self_contained', 'unchecked_extrinsic', 'UncheckedExtrinsic'],
     [[null, genericUnchecked, 'generic::UncheckedExtrinsic<Address, Call, Signature, Extension>']],

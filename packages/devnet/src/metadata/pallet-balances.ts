@@ -12,14 +12,22 @@ export function balancesEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
   const calls = b.variant(
     ['pallet_balances', 'pallet', 'Call'],
     [
-      [0, 'transfer_allow_death', [
-        ['dest', t.multiAddress, 'AccountIdLookupOf<T>'],
-        ['value', t.compactU64, 'T::Balance'],
-      ]],
-      [3, 'transfer_keep_alive', [
-        ['dest', t.multiAddress, 'AccountIdLookupOf<T>'],
-        ['value', t.compactU64, 'T::Balance'],
-      ]],
+      [
+        0,
+        'transfer_allow_death',
+        [
+          ['dest', t.multiAddress, 'AccountIdLookupOf<T>'],
+          ['value', t.compactU64, 'T::Balance'],
+        ],
+      ],
+      [
+        3,
+        'transfer_keep_alive',
+        [
+          ['dest', t.multiAddress, 'AccountIdLookupOf<T>'],
+          ['value', t.compactU64, 'T::Balance'],
+        ],
+      ],
     ],
     PARAMS_T_I,
   );
@@ -85,7 +93,10 @@ export function balancesPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnum
     storage: [
       s.plain('TotalIssuance', t.u64, { docs: [' The total units issued in the system.'] }),
       s.plain('InactiveIssuance', t.u64, { docs: [' The total units of outstanding deactivated balance in the system.'] }),
-      s.map('Account', [['Blake2_128Concat', t.accountId]], t.accountData, { fallback: { flags: 1n << 127n }, docs: [' The Balances pallet example of storing the balance of an account.'] }),
+      s.map('Account', [['Blake2_128Concat', t.accountId]], t.accountData, {
+        fallback: { flags: 1n << 127n },
+        docs: [' The Balances pallet example of storing the balance of an account.'],
+      }),
     ],
     constants: [
       { name: 'ExistentialDeposit', type: t.u64, value: 500n, docs: [' The minimum amount required to keep an account open.'] },

@@ -39,25 +39,35 @@ const QUICKNET_BEACON_CONFIG = {
  */
 export function drandPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums): PalletDecl {
   const s = storageHelpers(b);
-  const boundedBytes = b.composite(['bounded_collections', 'bounded_vec', 'BoundedVec'], [[null, t.bytes, 'Vec<T>']], [
-    { name: 'T', type: t.u8 },
-    { name: 'S', type: null },
-  ]);
-  const pulse = b.composite(['pallet_drand', 'types', 'Pulse'], [
-    ['round', t.u64, 'RoundNumber'],
-    ['randomness', boundedBytes, 'BoundedVec<u8, ConstU32<32>>'],
-    ['signature', boundedBytes, 'BoundedVec<u8, ConstU32<144>>'],
-  ]);
+  const boundedBytes = b.composite(
+    ['bounded_collections', 'bounded_vec', 'BoundedVec'],
+    [[null, t.bytes, 'Vec<T>']],
+    [
+      { name: 'T', type: t.u8 },
+      { name: 'S', type: null },
+    ],
+  );
+  const pulse = b.composite(
+    ['pallet_drand', 'types', 'Pulse'],
+    [
+      ['round', t.u64, 'RoundNumber'],
+      ['randomness', boundedBytes, 'BoundedVec<u8, ConstU32<32>>'],
+      ['signature', boundedBytes, 'BoundedVec<u8, ConstU32<144>>'],
+    ],
+  );
   const beaconMetadata = b.composite(['pallet_drand', 'types', 'Metadata'], [['beacon_id', boundedBytes, 'BoundedHash']]);
-  const beaconConfiguration = b.composite(['pallet_drand', 'types', 'BeaconConfiguration'], [
-    ['public_key', boundedBytes, 'OpaquePublicKey'],
-    ['period', t.u32, 'u32'],
-    ['genesis_time', t.u32, 'u32'],
-    ['hash', boundedBytes, 'BoundedHash'],
-    ['group_hash', boundedBytes, 'BoundedHash'],
-    ['scheme_id', boundedBytes, 'BoundedHash'],
-    ['metadata', beaconMetadata, 'Metadata'],
-  ]);
+  const beaconConfiguration = b.composite(
+    ['pallet_drand', 'types', 'BeaconConfiguration'],
+    [
+      ['public_key', boundedBytes, 'OpaquePublicKey'],
+      ['period', t.u32, 'u32'],
+      ['genesis_time', t.u32, 'u32'],
+      ['hash', boundedBytes, 'BoundedHash'],
+      ['group_hash', boundedBytes, 'BoundedHash'],
+      ['scheme_id', boundedBytes, 'BoundedHash'],
+      ['metadata', beaconMetadata, 'Metadata'],
+    ],
+  );
   return {
     name: 'Drand',
     index: 26,

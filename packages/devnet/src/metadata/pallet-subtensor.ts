@@ -158,23 +158,27 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
   // BoundedVec<u8, ConstU32<MAX_CRV3_COMMIT_SIZE_BYTES>> (5000 bytes): encodes as Vec<u8>.
   const commit: FieldDecl = [
     'commit',
-    b.composite(['bounded_collections', 'bounded_vec', 'BoundedVec'], [[null, t.bytes, 'Vec<T>']], [
-      { name: 'T', type: t.u8 },
-      { name: 'S', type: null },
-    ]),
+    b.composite(
+      ['bounded_collections', 'bounded_vec', 'BoundedVec'],
+      [[null, t.bytes, 'Vec<T>']],
+      [
+        { name: 'T', type: t.u8 },
+        { name: 'S', type: null },
+      ],
+    ),
     'BoundedVec<u8, ConstU32<MAX_CRV3_COMMIT_SIZE_BYTES>>',
   ];
   const vecVecU16 = b.sequence(t.vecU16);
-  const reveal: readonly FieldDecl[] = [
-    ['uids', t.vecU16, 'Vec<u16>'],
-    ['values', t.vecU16, 'Vec<u16>'],
-    ['salt', t.vecU16, 'Vec<u16>'],
-    versionKey,
-  ];
+  const reveal: readonly FieldDecl[] = [['uids', t.vecU16, 'Vec<u16>'], ['values', t.vecU16, 'Vec<u16>'], ['salt', t.vecU16, 'Vec<u16>'], versionKey];
   const calls = b.variant(
     ['pallet_subtensor', 'pallet', 'Call'],
     [
-      [0, 'set_weights', [netuid, ['dests', t.vecU16, 'Vec<u16>'], ['weights', t.vecU16, 'Vec<u16>'], versionKey], ['Sets the caller weights for the incentive mechanism.']],
+      [
+        0,
+        'set_weights',
+        [netuid, ['dests', t.vecU16, 'Vec<u16>'], ['weights', t.vecU16, 'Vec<u16>'], versionKey],
+        ['Sets the caller weights for the incentive mechanism.'],
+      ],
       [
         4,
         'serve_axon',
@@ -200,7 +204,7 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
         ],
         ['Sets the weights for multiple subnets (mechanism 0), continuing past failed items.'],
       ],
-      [96, 'commit_weights', [netuid, commitHash], ['Commits a hash of the caller\'s weights (commit-reveal v2).']],
+      [96, 'commit_weights', [netuid, commitHash], ["Commits a hash of the caller's weights (commit-reveal v2)."]],
       [97, 'reveal_weights', [netuid, ...reveal], ['Reveals weights committed with `commit_weights`.']],
       [
         98,
@@ -231,7 +235,12 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
       ],
       [115, 'commit_mechanism_weights', [netuid, mecid, commitHash], ['Commits a weights hash for one mechanism.']],
       [116, 'reveal_mechanism_weights', [netuid, mecid, ...reveal], ['Reveals mechanism weights committed with `commit_mechanism_weights`.']],
-      [117, 'commit_crv3_mechanism_weights', [netuid, mecid, commit, ['reveal_round', t.u64, 'u64']], ['Commits timelocked mechanism weights (version 4 implied).']],
+      [
+        117,
+        'commit_crv3_mechanism_weights',
+        [netuid, mecid, commit, ['reveal_round', t.u64, 'u64']],
+        ['Commits timelocked mechanism weights (version 4 implied).'],
+      ],
       [
         118,
         'commit_timelocked_mechanism_weights',
@@ -255,16 +264,46 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
       [0, 'NetworkAdded', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['a new network is added.']],
       [5, 'WeightsSet', [u(t.u16, 'NetUidStorageIndex'), u(t.u16, 'u16')], ['a caller successfully sets their weights on a subnetwork.']],
       [28, 'AxonServed', [u(t.u16, 'NetUid'), u(t.accountId, 'T::AccountId')], ['the axon server information is added to the network.']],
-      [6, 'NeuronRegistered', [u(t.u16, 'NetUid'), u(t.u16, 'u16'), u(t.accountId, 'T::AccountId')], ['a new neuron account has been registered to the chain.']],
+      [
+        6,
+        'NeuronRegistered',
+        [u(t.u16, 'NetUid'), u(t.u16, 'u16'), u(t.accountId, 'T::AccountId')],
+        ['a new neuron account has been registered to the chain.'],
+      ],
       [10, 'MaxWeightLimitSet', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['max weight limit has been set for a subnetwork.']],
       [19, 'MinAllowedWeightSet', [u(t.u16, 'NetUid'), u(t.u16, 'u16')], ['minimum allowed weight is set for a subnet.']],
       [22, 'WeightsSetRateLimitSet', [u(t.u16, 'NetUid'), u(t.u64, 'u64')], ['weights set rate limit has been set for a subnet.']],
       [32, 'WeightsVersionKeySet', [u(t.u16, 'NetUid'), u(t.u64, 'u64')], ['weights version key is set for a network.']],
-      [82, 'CRV3WeightsCommitted', [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')], ['CRV3 Weights have been successfully committed.']],
-      [83, 'WeightsCommitted', [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')], ['Weights have been successfully committed.']],
-      [84, 'WeightsRevealed', [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')], ['Weights have been successfully revealed.']],
-      [85, 'WeightsBatchRevealed', [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUid'), u(t.vecH256, 'Vec<H256>')], ['Weights have been successfully batch revealed.']],
-      [86, 'BatchWeightsCompleted', [u(vecCompactNetuid, 'Vec<Compact<NetUid>>'), u(t.accountId, 'T::AccountId')], ['A batch of weights (or commits) have been force-set.']],
+      [
+        82,
+        'CRV3WeightsCommitted',
+        [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')],
+        ['CRV3 Weights have been successfully committed.'],
+      ],
+      [
+        83,
+        'WeightsCommitted',
+        [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')],
+        ['Weights have been successfully committed.'],
+      ],
+      [
+        84,
+        'WeightsRevealed',
+        [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256')],
+        ['Weights have been successfully revealed.'],
+      ],
+      [
+        85,
+        'WeightsBatchRevealed',
+        [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUid'), u(t.vecH256, 'Vec<H256>')],
+        ['Weights have been successfully batch revealed.'],
+      ],
+      [
+        86,
+        'BatchWeightsCompleted',
+        [u(vecCompactNetuid, 'Vec<Compact<NetUid>>'), u(t.accountId, 'T::AccountId')],
+        ['A batch of weights (or commits) have been force-set.'],
+      ],
       [87, 'BatchCompletedWithErrors', [], ['A batch extrinsic completed but with some errors.']],
       [88, 'BatchWeightItemFailed', [u(t.dispatchError, 'sp_runtime::DispatchError')], ['A weight set among a batch of weights failed.']],
       [97, 'CRV3WeightsRevealed', [u(t.u16, 'NetUid'), u(t.accountId, 'T::AccountId')], ['CRV3 Weights have been successfully revealed.']],
@@ -277,7 +316,12 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
         [u(t.accountId, 'T::AccountId'), u(t.u16, 'NetUidStorageIndex'), u(t.h256, 'H256'), u(t.u64, 'u64')],
         ['Timelocked weights have been successfully committed.'],
       ],
-      [106, 'TimelockedWeightsRevealed', [u(t.u16, 'NetUidStorageIndex'), u(t.accountId, 'T::AccountId')], ['Timelocked Weights have been successfully revealed.']],
+      [
+        106,
+        'TimelockedWeightsRevealed',
+        [u(t.u16, 'NetUidStorageIndex'), u(t.accountId, 'T::AccountId')],
+        ['Timelocked Weights have been successfully revealed.'],
+      ],
     ],
     [{ name: 'T', type: null }],
   );
@@ -305,20 +349,27 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
   ] as const;
   const vecU16Pairs = b.sequence(b.tuple(t.u16, t.u16));
   const stakeAndAccount = b.sequence(b.tuple(t.u64, t.accountId));
-  const boundedCommit = b.composite(['bounded_collections', 'bounded_vec', 'BoundedVec'], [[null, t.bytes, 'Vec<T>']], [
-    { name: 'T', type: t.u8 },
-    { name: 'S', type: null },
-  ]);
-  const axonInfo = b.composite(['pallet_subtensor', 'pallet', 'AxonInfo'], [
-    ['block', t.u64, 'u64'],
-    ['version', t.u32, 'u32'],
-    ['ip', t.u128, 'u128'],
-    ['port', t.u16, 'u16'],
-    ['ip_type', t.u8, 'u8'],
-    ['protocol', t.u8, 'u8'],
-    ['placeholder1', t.u8, 'u8'],
-    ['placeholder2', t.u8, 'u8'],
-  ]);
+  const boundedCommit = b.composite(
+    ['bounded_collections', 'bounded_vec', 'BoundedVec'],
+    [[null, t.bytes, 'Vec<T>']],
+    [
+      { name: 'T', type: t.u8 },
+      { name: 'S', type: null },
+    ],
+  );
+  const axonInfo = b.composite(
+    ['pallet_subtensor', 'pallet', 'AxonInfo'],
+    [
+      ['block', t.u64, 'u64'],
+      ['version', t.u32, 'u32'],
+      ['ip', t.u128, 'u128'],
+      ['port', t.u16, 'u16'],
+      ['ip_type', t.u8, 'u8'],
+      ['protocol', t.u8, 'u8'],
+      ['placeholder1', t.u8, 'u8'],
+      ['placeholder2', t.u8, 'u8'],
+    ],
+  );
   return {
     name: 'SubtensorModule',
     index: 7,
@@ -334,7 +385,9 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
       s.plain('TotalNetworks', t.u16, { docs: [' ITEM( total_number_of_existing_networks )'] }),
       s.map('Tempo', byNetuid, t.u16, { fallback: 360, docs: [' MAP ( netuid ) --> tempo'] }),
       s.map('LastEpochBlock', byNetuid, t.u64, { docs: [' MAP ( netuid ) --> block at which the last epoch ran (Subtensor main; not in finney spec 393).'] }),
-      s.map('PendingEpochAt', byNetuid, t.u64, { docs: [' MAP ( netuid ) --> block at which a manually triggered epoch should fire; 0 = none (Subtensor main).'] }),
+      s.map('PendingEpochAt', byNetuid, t.u64, {
+        docs: [' MAP ( netuid ) --> block at which a manually triggered epoch should fire; 0 = none (Subtensor main).'],
+      }),
       s.map('SubnetEpochIndex', byNetuid, t.u64, { docs: [' MAP ( netuid ) --> monotonic epoch counter (Subtensor main).'] }),
       s.map('SubnetworkN', byNetuid, t.u16, { docs: [' MAP ( netuid ) --> subnetwork_n (Number of UIDs in the network).'] }),
       s.map('NetworksAdded', byNetuid, t.bool, { docs: [' MAP ( netuid ) --> network_is_added'] }),
@@ -351,7 +404,15 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
       s.map('MaxAllowedValidators', byNetuid, t.u16, { fallback: 128, docs: [' MAP ( netuid ) --> max_allowed_validators'] }),
       s.map('WeightsSetRateLimit', byNetuid, t.u64, { fallback: 100n, docs: [' MAP ( netuid ) --> weights_set_rate_limit'] }),
       s.map('CommitRevealWeightsEnabled', byNetuid, t.bool, { fallback: true, docs: [' MAP ( netuid ) --> commit reveal v2 weights are enabled'] }),
-      s.map('Uids', [['Identity', t.u16], ['Blake2_128Concat', t.accountId]], t.u16, { optional: true, docs: [' DMAP ( netuid, hotkey ) --> uid'] }),
+      s.map(
+        'Uids',
+        [
+          ['Identity', t.u16],
+          ['Blake2_128Concat', t.accountId],
+        ],
+        t.u16,
+        { optional: true, docs: [' DMAP ( netuid, hotkey ) --> uid'] },
+      ),
       s.map('Keys', byNetuidUid, t.accountId, { docs: [' DMAP ( netuid, uid ) --> hotkey'] }),
       s.map('Active', byNetuid, t.vecBool, { docs: [' MAP ( netuid ) --> active'] }),
       s.map('Rank', byNetuid, t.vecU16, { docs: [' MAP ( netuid ) --> rank'] }),
@@ -385,7 +446,15 @@ export function subtensorPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnu
         b.sequence(b.tuple(t.accountId, t.u64, boundedCommit, t.u64)),
         { docs: [' MAP (netuid_index, epoch) --> VecDeque<(who, commit_block, ciphertext, reveal_round)>'] },
       ),
-      s.map('Axons', [['Identity', t.u16], ['Blake2_128Concat', t.accountId]], axonInfo, { optional: true, docs: [' --- MAP ( netuid, hotkey ) --> axon_info'] }),
+      s.map(
+        'Axons',
+        [
+          ['Identity', t.u16],
+          ['Blake2_128Concat', t.accountId],
+        ],
+        axonInfo,
+        { optional: true, docs: [' --- MAP ( netuid, hotkey ) --> axon_info'] },
+      ),
       s.map('ServingRateLimit', byNetuid, t.u64, { fallback: 50n, docs: [' MAP ( netuid ) --> serving_rate_limit'] }),
       s.map('RevealPeriodEpochs', [['Twox64Concat', t.u16]], t.u64, { fallback: 1n, docs: [' ITEM ( RevealPeriodEpochs )'] }),
       s.plain('CommitRevealWeightsVersion', t.u16, { fallback: 4, docs: [' ITEM ( CommitRevealWeightsVersion )'] }),

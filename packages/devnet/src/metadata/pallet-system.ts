@@ -101,7 +101,13 @@ const BLOCK_WEIGHTS = {
 };
 
 /** `System` (index 0): storage, constants. `runtimeEvent` is the outer event enum id. */
-export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums, runtimeEvent: number, version: RuntimeVersionJson = RUNTIME_VERSION): PalletDecl {
+export function systemPallet(
+  b: TypeBuilder,
+  t: CommonTypes,
+  enums: PalletEnums,
+  runtimeEvent: number,
+  version: RuntimeVersionJson = RUNTIME_VERSION,
+): PalletDecl {
   const s = storageHelpers(b);
   const accountInfo = b.composite(
     ['frame_system', 'AccountInfo'],
@@ -126,11 +132,14 @@ export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums,
     ],
     [{ name: 'T', type: t.weight }],
   );
-  const phase = b.variant(['frame_system', 'Phase'], [
-    [0, 'ApplyExtrinsic', [[null, t.u32, 'u32']]],
-    [1, 'Finalization'],
-    [2, 'Initialization'],
-  ]);
+  const phase = b.variant(
+    ['frame_system', 'Phase'],
+    [
+      [0, 'ApplyExtrinsic', [[null, t.u32, 'u32']]],
+      [1, 'Finalization'],
+      [2, 'Initialization'],
+    ],
+  );
   const eventRecord = b.composite(
     ['frame_system', 'EventRecord'],
     [
@@ -218,14 +227,19 @@ export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums,
       s.plain('BlockWeight', perClassWeight, { docs: [' The current weight for the block.'] }),
       s.plain('AllExtrinsicsLen', t.u32, { optional: true, docs: [' Total length (in bytes) for all extrinsics put together, for the current block.'] }),
       s.map('BlockHash', [['Twox64Concat', t.u32]], t.h256, { docs: [' Map of block numbers to block hashes.'] }),
-      s.map('ExtrinsicData', [['Twox64Concat', t.u32]], t.bytes, { docs: [' Extrinsics data for the current block (maps an extrinsic\'s index to its data).'] }),
+      s.map('ExtrinsicData', [['Twox64Concat', t.u32]], t.bytes, { docs: [" Extrinsics data for the current block (maps an extrinsic's index to its data)."] }),
       s.plain('Number', t.u32, { docs: [' The current block number being processed. Set by `execute_block`.'] }),
       s.plain('ParentHash', t.h256, { docs: [' Hash of the previous block.'] }),
       s.plain('Digest', t.digest, { docs: [' Digest of the current block, also part of the block header.'] }),
       s.plain('Events', b.sequence(eventRecord), { docs: [' Events deposited for the current block.'] }),
       s.plain('EventCount', t.u32, { docs: [' The number of events in the `Events<T>` list.'] }),
-      s.map('EventTopics', [['Blake2_128Concat', t.h256]], b.sequence(b.tuple(t.u32, t.u32)), { docs: [' Mapping between a topic (represented by T::Hash) and a vector of indexes of events in the `<Events<T>>` list.'] }),
-      s.plain('LastRuntimeUpgrade', lastRuntimeUpgrade, { optional: true, docs: [' Stores the `spec_version` and `spec_name` of when the last runtime upgrade happened.'] }),
+      s.map('EventTopics', [['Blake2_128Concat', t.h256]], b.sequence(b.tuple(t.u32, t.u32)), {
+        docs: [' Mapping between a topic (represented by T::Hash) and a vector of indexes of events in the `<Events<T>>` list.'],
+      }),
+      s.plain('LastRuntimeUpgrade', lastRuntimeUpgrade, {
+        optional: true,
+        docs: [' Stores the `spec_version` and `spec_name` of when the last runtime upgrade happened.'],
+      }),
     ],
     constants: [
       { name: 'BlockWeights', type: blockWeights, value: BLOCK_WEIGHTS, docs: [' Block & extrinsics weights: base values and limits.'] },
@@ -236,8 +250,13 @@ export function systemPallet(b: TypeBuilder, t: CommonTypes, enums: PalletEnums,
         docs: [' The maximum length of a block (in bytes).'],
       },
       { name: 'BlockHashCount', type: t.u32, value: 2400, docs: [' Maximum number of block number to block hash mappings to keep (oldest pruned first).'] },
-      { name: 'DbWeight', type: dbWeight, value: { read: 25_000_000n, write: 100_000_000n }, docs: [' The weight of runtime database operations the runtime can invoke.'] },
-      { name: 'Version', type: t.runtimeVersion, value: version, docs: [' Get the chain\'s in-code version.'] },
+      {
+        name: 'DbWeight',
+        type: dbWeight,
+        value: { read: 25_000_000n, write: 100_000_000n },
+        docs: [' The weight of runtime database operations the runtime can invoke.'],
+      },
+      { name: 'Version', type: t.runtimeVersion, value: version, docs: [" Get the chain's in-code version."] },
       { name: 'SS58Prefix', type: t.u16, value: SS58_PREFIX, docs: [' The designated SS58 prefix of this chain.'] },
     ],
     docs: [],

@@ -4,7 +4,11 @@ import type { TypeBuilder } from './type-builder.js';
 
 /** `pallet_timestamp` call enum (`set(now: Compact<u64>)`). */
 export function timestampEnums(b: TypeBuilder, t: CommonTypes): { calls: number } {
-  const calls = b.variant(['pallet_timestamp', 'pallet', 'Call'], [[0, 'set', [['now', t.compactU64, 'T::Moment']], ['Set the current time.']]], [{ name: 'T', type: null }]);
+  const calls = b.variant(
+    ['pallet_timestamp', 'pallet', 'Call'],
+    [[0, 'set', [['now', t.compactU64, 'T::Moment']], ['Set the current time.']]],
+    [{ name: 'T', type: null }],
+  );
   return { calls };
 }
 

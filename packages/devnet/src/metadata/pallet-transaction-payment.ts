@@ -7,11 +7,15 @@ export function transactionPaymentEnums(b: TypeBuilder, t: CommonTypes): PalletE
   const events = b.variant(
     ['pallet_transaction_payment', 'pallet', 'Event'],
     [
-      [0, 'TransactionFeePaid', [
-        ['who', t.accountId, 'T::AccountId'],
-        ['actual_fee', t.u64, 'BalanceOf<T>'],
-        ['tip', t.u64, 'BalanceOf<T>'],
-      ]],
+      [
+        0,
+        'TransactionFeePaid',
+        [
+          ['who', t.accountId, 'T::AccountId'],
+          ['actual_fee', t.u64, 'BalanceOf<T>'],
+          ['tip', t.u64, 'BalanceOf<T>'],
+        ],
+      ],
     ],
     [{ name: 'T', type: null }],
   );
@@ -27,11 +31,15 @@ export function transactionPaymentPallet(b: TypeBuilder, t: CommonTypes, enums: 
     name: 'TransactionPayment',
     index: 6,
     ...enums,
-    storage: [
-      s.plain('NextFeeMultiplier', fixedU128, { fallback: 1_000_000_000_000_000_000n }),
-      s.plain('StorageVersion', releases),
+    storage: [s.plain('NextFeeMultiplier', fixedU128, { fallback: 1_000_000_000_000_000_000n }), s.plain('StorageVersion', releases)],
+    constants: [
+      {
+        name: 'OperationalFeeMultiplier',
+        type: t.u8,
+        value: 5,
+        docs: [' A fee multiplier for `Operational` extrinsics to compute "virtual tip" to boost their', ' `priority`'],
+      },
     ],
-    constants: [{ name: 'OperationalFeeMultiplier', type: t.u8, value: 5, docs: [' A fee multiplier for `Operational` extrinsics to compute "virtual tip" to boost their', ' `priority`'] }],
     docs: [],
   };
 }

@@ -38,37 +38,49 @@ export function declareRuntimeApis(b: TypeBuilder, t: CommonTypes, x: ExtrinsicD
   const inclusionMode = b.variant(['sp_runtime', 'ExtrinsicInclusionMode'], indexed(['AllExtrinsics', 'OnlyInherents']));
   const opaqueMetadata = b.composite(['sp_core', 'OpaqueMetadata'], [[null, t.bytes, 'Vec<u8>']]);
   const source = b.variant(['sp_runtime', 'transaction_validity', 'TransactionSource'], indexed(['InBlock', 'Local', 'External']));
-  const invalid = b.variant(['sp_runtime', 'transaction_validity', 'InvalidTransaction'], [
-    [0, 'Call'],
-    [1, 'Payment'],
-    [2, 'Future'],
-    [3, 'Stale'],
-    [4, 'BadProof'],
-    [5, 'AncientBirthBlock'],
-    [6, 'ExhaustsResources'],
-    [7, 'Custom', [[null, t.u8, 'u8']]],
-    [8, 'BadMandatory'],
-    [9, 'MandatoryValidation'],
-    [10, 'BadSigner'],
-    [11, 'IndeterminateImplicit'],
-    [12, 'UnknownOrigin'],
-  ]);
-  const unknown = b.variant(['sp_runtime', 'transaction_validity', 'UnknownTransaction'], [
-    [0, 'CannotLookup'],
-    [1, 'NoUnsignedValidator'],
-    [2, 'Custom', [[null, t.u8, 'u8']]],
-  ]);
-  const validityError = b.variant(['sp_runtime', 'transaction_validity', 'TransactionValidityError'], [
-    [0, 'Invalid', [[null, invalid, 'InvalidTransaction']]],
-    [1, 'Unknown', [[null, unknown, 'UnknownTransaction']]],
-  ]);
-  const valid = b.composite(['sp_runtime', 'transaction_validity', 'ValidTransaction'], [
-    ['priority', t.u64, 'TransactionPriority'],
-    ['requires', t.vecBytes, 'Vec<TransactionTag>'],
-    ['provides', t.vecBytes, 'Vec<TransactionTag>'],
-    ['longevity', t.u64, 'TransactionLongevity'],
-    ['propagate', t.bool, 'bool'],
-  ]);
+  const invalid = b.variant(
+    ['sp_runtime', 'transaction_validity', 'InvalidTransaction'],
+    [
+      [0, 'Call'],
+      [1, 'Payment'],
+      [2, 'Future'],
+      [3, 'Stale'],
+      [4, 'BadProof'],
+      [5, 'AncientBirthBlock'],
+      [6, 'ExhaustsResources'],
+      [7, 'Custom', [[null, t.u8, 'u8']]],
+      [8, 'BadMandatory'],
+      [9, 'MandatoryValidation'],
+      [10, 'BadSigner'],
+      [11, 'IndeterminateImplicit'],
+      [12, 'UnknownOrigin'],
+    ],
+  );
+  const unknown = b.variant(
+    ['sp_runtime', 'transaction_validity', 'UnknownTransaction'],
+    [
+      [0, 'CannotLookup'],
+      [1, 'NoUnsignedValidator'],
+      [2, 'Custom', [[null, t.u8, 'u8']]],
+    ],
+  );
+  const validityError = b.variant(
+    ['sp_runtime', 'transaction_validity', 'TransactionValidityError'],
+    [
+      [0, 'Invalid', [[null, invalid, 'InvalidTransaction']]],
+      [1, 'Unknown', [[null, unknown, 'UnknownTransaction']]],
+    ],
+  );
+  const valid = b.composite(
+    ['sp_runtime', 'transaction_validity', 'ValidTransaction'],
+    [
+      ['priority', t.u64, 'TransactionPriority'],
+      ['requires', t.vecBytes, 'Vec<TransactionTag>'],
+      ['provides', t.vecBytes, 'Vec<TransactionTag>'],
+      ['longevity', t.u64, 'TransactionLongevity'],
+      ['propagate', t.bool, 'bool'],
+    ],
+  );
   return [
     {
       name: 'Core',

@@ -54,10 +54,7 @@ describe('beacons in tle-vectors.json', () => {
 describe('pulses in tle-vectors.json', () => {
   for (const pulse of vectors.pulses) {
     it(`${pulse.beacon} round ${pulse.round} verifies and randomness = sha256(signature)`, () => {
-      const result = verifyPulse(
-        { round: BigInt(pulse.round), signature: pulse.signature, randomness: pulse.randomness },
-        beaconOf(pulse.beacon),
-      );
+      const result = verifyPulse({ round: BigInt(pulse.round), signature: pulse.signature, randomness: pulse.randomness }, beaconOf(pulse.beacon));
       expect(result.verdict).toBe('ok');
       expect(result.valid).toBe(true);
       expect(bytesToHex(result.expectedRandomness)).toBe(pulse.randomness);

@@ -102,7 +102,9 @@ describe('encryptWeightsCommit', () => {
     const c = encryptWeightsCommit({ hotkeyPublicKey: ALICE, uids: [0, 1, 2, 300], values: [65535, 0, 1234, 42], versionKey: 4n, round: ROUND, beacon });
     expect(c.round).toBe(ROUND);
     // payload vector payload-alice-4uids
-    expect(bytesToHex(c.payload)).toBe('80d43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d100000010002002c0110ffff0000d2042a000400000000000000');
+    expect(bytesToHex(c.payload)).toBe(
+      '80d43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d100000010002002c0110ffff0000d2042a000400000000000000',
+    );
     expect(c.size).toBe(244 + 59);
     expect(bytesToHex(decryptWithSignature(c.commit, pulse.signature))).toBe(bytesToHex(c.payload));
   });

@@ -22,7 +22,10 @@ afterEach(() => {
 });
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => undefined, (error: unknown) => error);
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 }
 
 function allText(error: unknown): string {
@@ -60,7 +63,15 @@ describe('coded errors', () => {
     const path = join(dir, 'wallets/miner/hotkeys/locked');
     chmodSync(path, 0o640);
     let asked = false;
-    const error = await failure(readKeyfile(path, { env: {}, prompt: () => { asked = true; return Promise.resolve('x'); } }));
+    const error = await failure(
+      readKeyfile(path, {
+        env: {},
+        prompt: () => {
+          asked = true;
+          return Promise.resolve('x');
+        },
+      }),
+    );
     expect(error).toMatchObject({ code: 'WALLET_INSECURE_FILE_MODE', context: { mode: '640' } });
     expect(asked).toBe(false);
     const plain = join(dir, 'wallets/miner/hotkeys/default');
@@ -82,13 +93,19 @@ describe('coded errors', () => {
   it('WALLET_PASSWORD_UNAVAILABLE for an encrypted file with no password file, no BT_PW_ variable and no TTY; it names the variable', async () => {
     const path = join(dir, 'wallets/miner/coldkey');
     const error = await failure(readKeyfile(path, { env: {}, prompt: null }));
-    expect(error).toMatchObject({ code: 'WALLET_PASSWORD_UNAVAILABLE', context: { variable: `BT_PW_${path.replaceAll('/', '_').replaceAll('.', '_').toUpperCase()}` } });
+    expect(error).toMatchObject({
+      code: 'WALLET_PASSWORD_UNAVAILABLE',
+      context: { variable: `BT_PW_${path.replaceAll('/', '_').replaceAll('.', '_').toUpperCase()}` },
+    });
   });
 
   it('WALLET_INVALID_PASSWORD_ENV for a BT_PW_ value that is not base64', async () => {
     const path = join(dir, 'wallets/miner/coldkey');
     const variable = `BT_PW_${path.replaceAll('/', '_').replaceAll('.', '_').toUpperCase()}`;
-    expect(await failure(readKeyfile(path, { env: { [variable]: 'not base64!' }, prompt: null }))).toMatchObject({ code: 'WALLET_INVALID_PASSWORD_ENV', context: { variable } });
+    expect(await failure(readKeyfile(path, { env: { [variable]: 'not base64!' }, prompt: null }))).toMatchObject({
+      code: 'WALLET_INVALID_PASSWORD_ENV',
+      context: { variable },
+    });
   });
 
   it('WALLET_PASSWORD_FILE_UNREADABLE for a missing password file', async () => {
@@ -121,11 +138,16 @@ describe('coded errors', () => {
   it('WALLET_KEY_MISMATCH when ss58Address is not the address the secret derives', async () => {
     const path = join(dir, 'mismatch');
     const other = index.files.find((f) => f.path === 'wallets/miner/coldkeypub.txt')!.expected.ss58Address;
-    writeFileSync(path, JSON.stringify({ secretPhrase: 'bottom drive obey lake curtain smoke basket hold race lonely fit walk', ss58Address: other }), { mode: 0o600 });
+    writeFileSync(path, JSON.stringify({ secretPhrase: 'bottom drive obey lake curtain smoke basket hold race lonely fit walk', ss58Address: other }), {
+      mode: 0o600,
+    });
     expect(await failure(readKeyfile(path, { prompt: null }))).toMatchObject({ code: 'WALLET_KEY_MISMATCH' });
   });
 
   it('WALLET_INVALID_NAME for a wallet name that is not one path segment', async () => {
-    expect(await failure(loadWalletHotkey({ name: '../etc', path: dir, prompt: null }))).toMatchObject({ code: 'WALLET_INVALID_NAME', context: { path: 'wallet.name' } });
+    expect(await failure(loadWalletHotkey({ name: '../etc', path: dir, prompt: null }))).toMatchObject({
+      code: 'WALLET_INVALID_NAME',
+      context: { path: 'wallet.name' },
+    });
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The shared wallet vectors (`/work/shared/vectors/wallets`, the main checkout's `../shared`). */
-export const VECTORS_DIR = process.env.SUBNET_SHARED_DIR === undefined ? '/work/shared/vectors/wallets' : join(process.env.SUBNET_SHARED_DIR, 'vectors', 'wallets');
+export const VECTORS_DIR =
+  process.env.SUBNET_SHARED_DIR === undefined ? '/work/shared/vectors/wallets' : join(process.env.SUBNET_SHARED_DIR, 'vectors', 'wallets');
 
 export interface VectorFile {
   readonly path: string;
@@ -13,14 +14,25 @@ export interface VectorFile {
   readonly password?: string;
   readonly argon2i_key_hex?: string;
   readonly btwallet_load_source?: string;
-  readonly expected: { readonly ss58Address: string; readonly publicKey: string; readonly privateKey_btwallet?: string; readonly secretKey_polkadot?: string; readonly wrong_publicKey_if_privateKey_used_unconverted?: string };
+  readonly expected: {
+    readonly ss58Address: string;
+    readonly publicKey: string;
+    readonly privateKey_btwallet?: string;
+    readonly secretKey_polkadot?: string;
+    readonly wrong_publicKey_if_privateKey_used_unconverted?: string;
+  };
   readonly wrong_password?: { readonly password: string };
 }
 
 export interface WalletIndex {
   readonly files: readonly VectorFile[];
   readonly password_env_var_examples: readonly { keyfile_path: string; password: string; env_var_name: string; env_var_value: string }[];
-  readonly reference_vectors: readonly { privateKey_btwallet: string; secretKey_polkadot: string; publicKey: string; wrong_publicKey_if_privateKey_used_unconverted?: string }[];
+  readonly reference_vectors: readonly {
+    privateKey_btwallet: string;
+    secretKey_polkadot: string;
+    publicKey: string;
+    wrong_publicKey_if_privateKey_used_unconverted?: string;
+  }[];
 }
 
 export function walletIndex(): WalletIndex {
@@ -40,7 +52,12 @@ export function copyVectors(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-vectors-'));
   cpSync(VECTORS_DIR, dir, { recursive: true });
   chmodTree(dir);
-  return { dir, cleanup: () => { rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** btwallet's BT_PW_ value written out plainly: base64(password XOR name), the oracle for the encoder. */

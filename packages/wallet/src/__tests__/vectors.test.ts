@@ -70,7 +70,13 @@ describe('encrypted keyfiles, each through another password source', () => {
   it('legacy $ANSIBLE_VAULT hotkey: the password from the prompt', async () => {
     const file = byPath('legacy/ansible-vault-hotkey');
     const asked: string[] = [];
-    const key = await readKeyfile(join(dir, file.path), { env: {}, prompt: (q) => { asked.push(q); return Promise.resolve(file.password!); } });
+    const key = await readKeyfile(join(dir, file.path), {
+      env: {},
+      prompt: (q) => {
+        asked.push(q);
+        return Promise.resolve(file.password!);
+      },
+    });
     expect([key.address, key.encryption, key.source]).toEqual([file.expected.ss58Address, 'ansible-vault', file.btwallet_load_source]);
     expect(asked).toHaveLength(1);
   });

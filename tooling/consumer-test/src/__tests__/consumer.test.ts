@@ -48,7 +48,10 @@ function run(command: string, args: readonly string[], cwd: string): string {
 function headingSlugs(markdown: string): Set<string> {
   const slugs = new Set<string>();
   for (const match of markdown.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = (match[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = (match[1] ?? '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     let slug = base;
     for (let i = 1; slugs.has(slug); i++) slug = `${base}-${i}`;
     slugs.add(slug);
@@ -69,7 +72,11 @@ beforeAll(() => {
   const { command, prefix } = pnpm();
   for (const pkg of publishable) {
     expect(existsSync(join(pkg.dir, 'dist', 'index.js')), `${pkg.name} is built (turbo runs ^build before this test)`).toBe(true);
-    const out = run(command, [...prefix, 'pack', '--pack-destination', packs], pkg.dir).trim().split('\n').at(-1) ?? '';
+    const out =
+      run(command, [...prefix, 'pack', '--pack-destination', packs], pkg.dir)
+        .trim()
+        .split('\n')
+        .at(-1) ?? '';
     const tarball = out.startsWith('/') ? out : join(packs, out.split('/').at(-1) ?? out);
     expect(existsSync(tarball), `pnpm pack wrote ${tarball}`).toBe(true);
     tarballs.set(pkg.name, tarball);
@@ -90,7 +97,11 @@ beforeAll(() => {
       if (version !== undefined) peers.set(name, version);
     }
   }
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values(), ...[...peers].map(([n, v]) => `${n}@${v}`)], app);
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values(), ...[...peers].map(([n, v]) => `${n}@${v}`)],
+    app,
+  );
 
   writeFileSync(
     join(app, 'esm.mjs'),
@@ -152,7 +163,11 @@ describe('every publishable package, installed from its tarball outside the work
     const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
     const wrongLines = publishable.map((_p, i) => 3 * i + 3);
     const expected = wrongLines.map((line) => `${file}(${line},`);
-    for (const prefix of expected) expect(errors.some((e) => e.startsWith(prefix) && e.includes('TS2322')), `the deliberate error at ${prefix} is reported`).toBe(true);
+    for (const prefix of expected)
+      expect(
+        errors.some((e) => e.startsWith(prefix) && e.includes('TS2322')),
+        `the deliberate error at ${prefix} is reported`,
+      ).toBe(true);
     // Ours: the consumer file and our packages' declarations. @polkadot's own declarations have errors of
     // their own under skipLibCheck: false (types from pallets Subtensor lacks); they are not ours to judge.
     const ours = errors.filter((e) => e.startsWith(file) || e.includes('node_modules/@subnet/'));
@@ -189,7 +204,11 @@ describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s',
   it('passes publint with no error, warning or suggestion', async () => {
     const { publint } = await import('publint');
     const tarball = readFileSync(tarballs.get(name) ?? '');
-    const { messages } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, level: 'suggestion', strict: true });
+    const { messages } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      level: 'suggestion',
+      strict: true,
+    });
     const { formatMessage } = await import('publint/utils');
     const pkg = JSON.parse(readFileSync(join(unpacked.get(name) ?? '', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
@@ -202,4 +221,3 @@ describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s',
     expect(problems).toEqual([]);
   });
 });
-

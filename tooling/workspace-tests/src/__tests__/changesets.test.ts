@@ -36,10 +36,7 @@ function scratchWorkspace(changesets: Record<string, string>): string {
 
 function versionsIn(dir: string): Map<string, string> {
   return new Map(
-    packages.map((pkg) => [
-      pkg.manifest.name,
-      (JSON.parse(readFileSync(join(dir, pkg.relativeDir, 'package.json'), 'utf8')) as { version: string }).version,
-    ]),
+    packages.map((pkg) => [pkg.manifest.name, (JSON.parse(readFileSync(join(dir, pkg.relativeDir, 'package.json'), 'utf8')) as { version: string }).version]),
   );
 }
 
@@ -56,7 +53,10 @@ describe('changeset version bumps only the changed package and its dependents', 
     expect([...bumped].sort()).toEqual([...expected].sort());
     // and only by a patch
     for (const name of bumped) {
-      const before = packages.find((p) => p.manifest.name === name)!.manifest.version.split('.').map(Number);
+      const before = packages
+        .find((p) => p.manifest.name === name)!
+        .manifest.version.split('.')
+        .map(Number);
       expect(after.get(name)).toBe(`${before[0]}.${before[1]}.${before[2]! + 1}`);
     }
   });
@@ -68,7 +68,7 @@ describe('changeset version bumps only the changed package and its dependents', 
   });
 });
 
-describe('the first release (a dry run of `changeset version` with the repository\'s own changesets)', () => {
+describe("the first release (a dry run of `changeset version` with the repository's own changesets)", () => {
   const pending = Object.fromEntries(
     readdirSync(join(root, '.changeset'))
       .filter((file) => file.endsWith('.md') && file !== 'README.md')

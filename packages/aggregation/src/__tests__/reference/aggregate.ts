@@ -69,7 +69,11 @@ export function referenceAggregate(
     const evaluators = [...row.keys()].sort(byCodePoint);
     const zeroStakeIgnored = evaluators.filter((v) => stakeOf.get(v) === 0);
     const staked = evaluators.filter((v) => stakeOf.get(v)! > 0);
-    const outliers = referenceOutliers(staked.map((v) => row.get(v)!), options.outlier.method, options.outlier.threshold);
+    const outliers = referenceOutliers(
+      staked.map((v) => row.get(v)!),
+      options.outlier.method,
+      options.outlier.threshold,
+    );
     const used = staked.filter((_, i) => !outliers.excluded[i]);
     const excluded = staked.flatMap((validator, i) => (outliers.excluded[i] ? [{ validator, statistic: outliers.statistics[i]! }] : []));
     let stakeBehind = 0;

@@ -5,7 +5,10 @@
 import { byCodePoint, reject } from './errors.js';
 import type { RefWeights } from './normalise.js';
 
-export function referenceAllocate(challenges: readonly { readonly id: string; readonly alpha: number; readonly weights: RefWeights }[]): { weights: RefWeights; burn: number } {
+export function referenceAllocate(challenges: readonly { readonly id: string; readonly alpha: number; readonly weights: RefWeights }[]): {
+  weights: RefWeights;
+  burn: number;
+} {
   const ordered = [...challenges].sort((a, b) => byCodePoint(a.id, b.id));
   let alphaSum = 0;
   for (const c of ordered) alphaSum = alphaSum + c.alpha;

@@ -28,7 +28,12 @@ export function referenceBurn(stale: number, o: Pick<RefDecayOptions, 'rho' | 'm
   return Math.min(1 - keep, o.maxBurn);
 }
 
-export function referenceDecay(state: RefDecayState | null, epoch: number, scores: readonly RefScore[], o: RefDecayOptions): { state: RefDecayState | null; burn: number } {
+export function referenceDecay(
+  state: RefDecayState | null,
+  epoch: number,
+  scores: readonly RefScore[],
+  o: RefDecayOptions,
+): { state: RefDecayState | null; burn: number } {
   if (state !== null && epoch < state.topEpoch) reject('AGGREGATION_EPOCH_BEFORE_TOP', 'epoch before top');
   const best = [...scores].sort((a, b) => b.score - a.score || byCodePoint(a.hotkey, b.hotkey))[0];
   let next = state;

@@ -76,7 +76,9 @@ export function referenceEpoch(input: RefEpochInput): RefEpochResult {
       const miners = referenceAggregate(c.evaluations ?? [], input.stakes, config, input.epoch);
       aggregations.set(c.id, miners);
       const at = new Map((c.submissions ?? []).map((s) => [s.hotkey, s.submittedAt] as const));
-      const scores = miners.flatMap((m) => (m.score === null ? [] : [{ hotkey: m.hotkey, score: m.score, ...(at.has(m.hotkey) ? { submittedAt: at.get(m.hotkey)! } : {}) }]));
+      const scores = miners.flatMap((m) =>
+        m.score === null ? [] : [{ hotkey: m.hotkey, score: m.score, ...(at.has(m.hotkey) ? { submittedAt: at.get(m.hotkey)! } : {}) }],
+      );
       const normalised = referenceNormalise(scores, config.normalisation.strategy, config.normalisation.temperature ?? 1);
       const capped = referenceCap(normalised, cap);
       capBound ||= capped.capped.length > 0;

@@ -1,6 +1,9 @@
 /** The reference's rejection: only the code is compared with production (reference only). */
 export class Rejected extends Error {
-  constructor(readonly code: string, what: string) {
+  constructor(
+    readonly code: string,
+    what: string,
+  ) {
     super(`${code}: ${what}`);
   }
 }

@@ -6,7 +6,12 @@
 import { byCodePoint } from './errors.js';
 import type { RefWeights } from './normalise.js';
 
-export function referenceMap(weights: RefWeights, burn: number, metagraph: readonly { readonly hotkey: string; readonly uid: number }[], burnUid: number): Map<number, number> {
+export function referenceMap(
+  weights: RefWeights,
+  burn: number,
+  metagraph: readonly { readonly hotkey: string; readonly uid: number }[],
+  burnUid: number,
+): Map<number, number> {
   const uidOf = new Map(metagraph.map((n) => [n.hotkey, n.uid] as const));
   const sorted = [...weights].sort((a, b) => byCodePoint(a.hotkey, b.hotkey));
   const kept = sorted.filter((w) => uidOf.has(w.hotkey));
