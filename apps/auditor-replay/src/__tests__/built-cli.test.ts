@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(appDir, 'bin', 'auditor-replay.js');
@@ -31,7 +31,7 @@ let bad: string;
 beforeAll(async () => {
   if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
   const k = await keys();
-  const dir = await mkdtemp(join(tmpdir(), 'auditor-bin-'));
+  const dir = tempDir('auditor-bin-', 'file');
   good = join(dir, 'good');
   bad = join(dir, 'bad.json');
   await mkdir(good);
