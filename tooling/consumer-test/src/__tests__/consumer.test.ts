@@ -32,7 +32,7 @@ const publishable: Publishable[] = readdirSync(join(root, 'packages'))
   .filter(({ manifest }) => manifest.private !== true)
   .map(({ dir, manifest }) => ({ name: manifest.name, dir, manifest }));
 
-let work: string;
+let work = '';
 const tarballs = new Map<string, string>();
 const unpacked = new Map<string, string>();
 /** Runtime export names of each package, read from the ESM build inside the fresh project. */
@@ -111,7 +111,7 @@ beforeAll(() => {
 }, 900_000);
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
 describe('every publishable package, installed from its tarball outside the workspace', () => {
