@@ -96,7 +96,7 @@ describe('start-up with a btcli wallet', () => {
       [
         '--import',
         'tsx',
-        '--conditions=source',
+        '--conditions=@subnet/source',
         cli,
         'run',
         '--config',
