@@ -99,7 +99,7 @@ export async function auditFile(file: string, verify: SignatureVerifier): Promis
 function startWorker(): ChildProcess {
   const fromSource = import.meta.url.endsWith('.ts');
   const script = fileURLToPath(new URL(fromSource ? './verify-worker.ts' : './verify-worker.js', import.meta.url));
-  const execArgv = fromSource ? ['--conditions=source', '--import', 'tsx'] : process.execArgv;
+  const execArgv = fromSource ? ['--conditions=@subnet/source', '--import', 'tsx'] : process.execArgv;
   return fork(script, [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 

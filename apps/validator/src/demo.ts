@@ -198,7 +198,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     options.out.write(`${line}\n`);
   };
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
-  const epochLength = options.epochLength ?? 50;
+  const epochLength = options.epochLength ?? 100;
   const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
   out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
   const token = randomBytes(24).toString('hex');

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,18 +8,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(appDir, 'bin', 'auditor-replay.js');
 
 /**
  * Runs the built CLI (`bin/auditor-replay.js` -> `dist/cli.js`, built by `tsup`; turbo's `test` depends on
- * `build`). Workspace packages resolve from source (`--conditions=source`, TypeScript through tsx) so the
+ * `build`). Workspace packages resolve from source (`--conditions=@subnet/source`, TypeScript through tsx) so the
  * test does not depend on their builds.
  */
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 50_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 50_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });
@@ -31,7 +31,7 @@ let bad: string;
 beforeAll(async () => {
   if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
   const k = await keys();
-  const dir = await mkdtemp(join(tmpdir(), 'auditor-bin-'));
+  const dir = tempDir('auditor-bin-', 'file');
   good = join(dir, 'good');
   bad = join(dir, 'bad.json');
   await mkdir(good);

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { ApiPromise, WsProvider } from '@polkadot/api';
@@ -14,6 +13,7 @@ import type { AuditReport, CliIo } from '../index.js';
 import { runCli } from '../index.js';
 import { epochInput, keys } from './fixtures.js';
 import type { Keys, Pair } from './fixtures.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 let devnet: Devnet;
 let api: ApiPromise;
@@ -71,7 +71,7 @@ beforeAll(async () => {
     throwOnConnect: true,
     signedExtensions: DEVNET_SIGNED_EXTENSIONS,
   });
-  dir = await mkdtemp(join(tmpdir(), 'auditor-chain-'));
+  dir = tempDir('auditor-chain-', 'file');
   const accounts = devnet.accounts;
   validator = accounts[1]!.hotkey;
   const miners = accounts.slice(2).map((a) => a.hotkeyAddress);

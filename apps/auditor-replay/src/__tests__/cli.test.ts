@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport, CliIo } from '../index.js';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 let dir: string;
 let goodDir: string;
@@ -28,7 +28,7 @@ function io(tty = false): CliIo & { out: () => string; err: () => string } {
 
 beforeAll(async () => {
   const k = await keys();
-  dir = await mkdtemp(join(tmpdir(), 'auditor-cli-'));
+  dir = tempDir('auditor-cli-', 'file');
   goodDir = join(dir, 'good');
   badDir = join(dir, 'bad');
   await Promise.all([goodDir, badDir].map((d) => import('node:fs/promises').then((fs) => fs.mkdir(d))));

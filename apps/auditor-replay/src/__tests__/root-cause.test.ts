@@ -50,9 +50,12 @@ describe('root cause first (issue 19, item 1)', () => {
 
   it('a changed configuration value: the root cause is that value in bundle.config', () => {
     const doc = fresh();
-    doc.bundle.config.challenges[0]!.alpha = 0.5;
+    // Challenges are in canonical (id) order inside a bundle: find the one whose alpha is 0.6.
+    const i = doc.bundle.config.challenges.findIndex((c) => c.alpha === 0.6);
+    expect(i).toBeGreaterThanOrEqual(0);
+    doc.bundle.config.challenges[i]!.alpha = 0.5;
     const a = audit(doc);
-    expect(a.root_cause).toMatchObject({ kind: 'config', path: 'bundle.config.challenges[0].alpha' });
+    expect(a.root_cause).toMatchObject({ kind: 'config', path: `bundle.config.challenges[${i}].alpha` });
     expect(a.root_cause?.mismatch).toMatchObject({ expected: 0.5, claimed: 0.6 });
   });
 

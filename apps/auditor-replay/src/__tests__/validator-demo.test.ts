@@ -1,5 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 
@@ -7,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
  * The validator app's default `demo` run (apps/validator/src/demo.ts). It is imported by path from the
@@ -25,7 +25,7 @@ const validatorEntry = new URL('../../../validator/src/index.ts', import.meta.ur
 describe("bundles produced by the validator's default run (demo: devnet, SQLite, sample miners over HTTP)", () => {
   it('verify clean: digest, signature, and every recomputed value', async () => {
     const { runDemo } = (await import(/* @vite-ignore */ validatorEntry)) as ValidatorApp;
-    const dir = await mkdtemp(join(tmpdir(), 'auditor-demo-'));
+    const dir = tempDir('auditor-demo-');
     let log = '';
     const out = new Writable({
       write(chunk: Buffer, _encoding, done) {

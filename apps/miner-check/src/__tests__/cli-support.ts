@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 export const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cli = join(appDir, 'dist', 'cli.js');
@@ -35,7 +35,7 @@ export function jsonOf(run: CliRun): Record<string, unknown> {
 
 /** Writes a scratch file and returns its path. */
 export function scratchFile(name: string, content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'miner-check-'));
+  const dir = tempDir('miner-check-');
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;

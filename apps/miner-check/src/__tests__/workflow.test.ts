@@ -97,7 +97,7 @@ describe('miner-check workflow on broken input', () => {
   it('a number too large for a double (Infinity) is rejected with its path', () => {
     const broken = scratchFile('run.json', '{ "output_quality_score": 0.9, "actual_tao": 1e999, "actual_seconds": 0, "attempts": [] }');
     const error = jsonOf(runCli(['workflow', '--task', task, '--plan', plan, '--run', broken, '--json'])).error as Record<string, unknown>;
-    expect(error.code).toMatch(/^COMPOSITE_/);
+    expect(error.code).toMatch(/^(COMPOSITE_|CORE_INPUT_)/);
     expect(error.path).toMatch(/actual_tao$/);
     expect(error.value).toBe('Infinity');
   });

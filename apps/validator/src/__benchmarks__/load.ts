@@ -10,7 +10,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const child = join(here, '..', '__tests__', 'fixtures', 'child-validator.ts');
 
 export function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', child, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', child, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) =>
     proc.on('exit', (code) => {
       resolve(code);

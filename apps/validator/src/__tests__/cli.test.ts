@@ -14,7 +14,7 @@ afterAll(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 60_000,

@@ -13,7 +13,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const child = join(here, 'fixtures', 'child-validator.ts');
 
 function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', child, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', child, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) =>
     proc.on('exit', (code) => {
       resolve(code);

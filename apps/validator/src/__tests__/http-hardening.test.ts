@@ -145,15 +145,16 @@ describe('HTTP hardening: per-signer rate limit', () => {
     const statuses: number[] = [];
     let limited: Response | undefined;
     for (let i = 0; i < 3; i++) {
-      const res = await postSigned(service.url, '/v1/sssa', miner, { task_id: `rl-${i}`, task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
+      const res = await postSigned(service.url, '/v1/sssa', miner, { task_id: `rl-${i}`, sssa: sssaDoc() });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
-    expect(statuses).toEqual([201, 201, 429]);
+    // No task is registered: a request the limiter lets through reaches the task check (404 UNKNOWN_TASK).
+    expect(statuses).toEqual([404, 404, 429]);
     expect(limited?.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
     expect(((await limited?.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
-    const other = await postSigned(service.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
-    expect(other.status).toBe(201);
+    const other = await postSigned(service.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', sssa: sssaDoc() });
+    expect(other.status).toBe(404);
   });
 
   it('the bucket refills at the configured rate and forgets full buckets', () => {
@@ -175,13 +176,13 @@ describe('HTTP hardening: access log', () => {
     const before = lines.length;
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-1', k.miners[1]!.address));
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-2', k.miners[1]!.address), 'wrong-token-0123456789');
-    await postSigned(service.url, '/v1/sssa', k.miners[2]!, { task_id: 'log-3', task_type: 'mcp', role: 'primary', sssa: sssaDoc() });
+    await postSigned(service.url, '/v1/sssa', k.miners[2]!, { task_id: 'log-3', sssa: sssaDoc() });
     await fetch(`${service.url}/v1/epochs?x=1`);
     const access = lines.slice(before).filter((l) => l.msg === 'request');
     expect(access.map((l) => [l.method, l.path, l.status, l.code])).toEqual([
       ['POST', '/v1/bounty-records', 201, null],
       ['POST', '/v1/bounty-records', 401, 'UNAUTHORIZED'],
-      ['POST', '/v1/sssa', 201, null],
+      ['POST', '/v1/sssa', 404, 'UNKNOWN_TASK'],
       ['GET', '/v1/epochs', 200, null],
     ]);
     expect(access[2]?.signer).toBe(k.miners[2]!.address);

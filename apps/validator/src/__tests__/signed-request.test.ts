@@ -36,7 +36,7 @@ function referenceMessage(path: string, body: Uint8Array, timestamp: string, non
 
 /** Not canonical JSON: `1.0`-style numbers, spacing and newlines, `\u` escapes, keys out of order. */
 function rawSssa(taskId: string): Uint8Array {
-  const text = `{ "task_type" : "mcp_server",\n  "task_id": "${taskId}",  "role": "prim\\u0061ry",\n  "sssa": {"verdict":"ALLOW","risk_score":2.0e-1 ,"findings":[],"capabilities":["fs.read"],"dependencies":[],"policy":{"rules":[]}}\n}\n`;
+  const text = `{\n  "task_id": "${taskId}",\n  "sssa": {"verdict":"ALL\\u004fW","risk_score":2.0e-1 ,"findings":[],"capabilities":["fs.read"],"dependencies":[],"policy":{"rules":[]}}\n}\n`;
   return new TextEncoder().encode(text);
 }
 
@@ -56,7 +56,9 @@ describe('signed requests sign the exact raw body bytes', () => {
       'x-subnet-nonce': nonce,
       'x-subnet-signature': signature,
     });
-    expect(res.status).toBe(201);
+    // No task with this id was registered, and that check comes only after the signature verified (and the
+    // rate limit): UNKNOWN_TASK, not 401, proves the hand-made signature over the raw bytes was accepted.
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([404, 'UNKNOWN_TASK']);
   });
 
   it('signRequest signs the documented message over the bytes it is given', async () => {
@@ -66,7 +68,8 @@ describe('signed requests sign the exact raw body bytes', () => {
     const headers = signRequest(k.miners[1]!, { method: 'post', path: '/v1/sssa', body, timestamp, nonce });
     const valid = signatureVerify(referenceMessage('/v1/sssa', body, String(timestamp), nonce), headers['x-subnet-signature']!, k.miners[1]!.address).isValid;
     expect(valid).toBe(true);
-    expect((await post('/v1/sssa', body, headers)).status).toBe(201);
+    const res = await post('/v1/sssa', body, headers);
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([404, 'UNKNOWN_TASK']);
   });
 
   it('401 BAD_SIGNATURE for a signature over the re-serialised body instead of the bytes sent', async () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,7 @@ import { fakeChain, keys, scoring, tempDir, TOKEN } from './helpers.js';
 
 /** The validator signs with a btcli wallet hotkey: configuration, BT_WALLET_* variables, --wallet.* flags. */
 
-const VECTORS = '/work/shared/vectors/wallets';
+const VECTORS = join(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared'), 'vectors', 'wallets');
 const uriVector = (
   JSON.parse(readFileSync(join(VECTORS, 'index.json'), 'utf8')) as {
     files: { path: string; expected: { ss58Address: string; privateKey_btwallet?: string } }[];
@@ -96,7 +96,7 @@ describe('start-up with a btcli wallet', () => {
       [
         '--import',
         'tsx',
-        '--conditions=source',
+        '--conditions=@subnet/source',
         cli,
         'run',
         '--config',

@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-/** The shared axon vectors (`/work/shared/vectors/axon-vectors.json`, the main checkout's `../shared`). */
-const SHARED = process.env.SUBNET_SHARED_DIR ?? '/work/shared';
+/** The shared axon vectors (the `shared/` folder beside the repository). */
+const SHARED = process.env.SUBNET_SHARED_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Vectors = any;

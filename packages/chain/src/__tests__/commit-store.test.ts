@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { fileCommitStore, memoryCommitStore } from '../commit-store.js';
 import type { PendingCommit } from '../commit-store.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const commit = (i: number, over: Partial<PendingCommit> = {}): PendingCommit => ({
@@ -22,8 +22,8 @@ const commit = (i: number, over: Partial<PendingCommit> = {}): PendingCommit => 
   ...over,
 });
 
-async function tmp(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'chain-store-')), 'nested', 'commits.json');
+function tmp(): Promise<string> {
+  return Promise.resolve(join(tempDir('chain-store-'), 'nested', 'commits.json'));
 }
 
 describe('commit stores', () => {

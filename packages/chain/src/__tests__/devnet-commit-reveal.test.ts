@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { maxUpscaleToU16 } from '@subnet/devnet';
@@ -12,6 +10,7 @@ import { submitExtrinsic } from '../submit-extrinsic.js';
 import type { Inclusion } from '../submit-extrinsic.js';
 import type { Harness } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -31,8 +30,8 @@ const WINDOW = {
   legacy: { epoch: 1n, firstBlock: 9n, lastBlock: 19n },
 } as const;
 
-async function storeFile(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'chain-cr-')), 'commits.json');
+function storeFile(): Promise<string> {
+  return Promise.resolve(join(tempDir('chain-cr-'), 'commits.json'));
 }
 
 /** Submits the reveal of `commit` directly (bypassing revealPending's window check). */

@@ -1,6 +1,6 @@
-import { chmod, cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
 
 import { u8aToHex } from '@polkadot/util';
@@ -8,6 +8,7 @@ import { cryptoWaitReady, ed25519PairFromSeed, encodeAddress, signatureVerify, s
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { hotkeyFilePath, loadSigner } from '../keys.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 // Well-known public dev mnemonic (Substrate dev phrase); //Alice is derived from it.
 const DEV_PHRASE = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';
@@ -16,7 +17,7 @@ const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const DEV_ROOT = '5DfhGyQdFobKM8NsWvEeAKk5EQQgYe9AydgJ7rMB6E1EqRzV';
 
 async function walletWith(content: string, mode: number): Promise<{ dir: string; path: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'chain-keys-'));
+  const dir = tempDir('chain-keys-');
   const path = hotkeyFilePath('w', 'h', dir);
   await mkdir(join(dir, 'w', 'hotkeys'), { recursive: true });
   await writeFile(path, content);
@@ -138,7 +139,7 @@ describe('keys', () => {
 });
 
 describe("loadSigner kind 'wallet' delegates to @subnet/wallet", () => {
-  const vectors = '/work/shared/vectors/wallets';
+  const vectors = join(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared'), 'vectors', 'wallets');
   let dir: string | undefined;
   afterEach(async () => {
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
@@ -146,7 +147,7 @@ describe("loadSigner kind 'wallet' delegates to @subnet/wallet", () => {
   });
 
   async function privkeyWallet(mode: number): Promise<string> {
-    dir = await mkdtemp(join(tmpdir(), 'chain-wallet-'));
+    dir = tempDir('chain-wallet-');
     await mkdir(join(dir, 'miner', 'hotkeys'), { recursive: true });
     await cp(join(vectors, 'wallets', 'miner', 'hotkeys', 'uri'), join(dir, 'miner', 'hotkeys', 'uri'));
     await chmod(join(dir, 'miner', 'hotkeys', 'uri'), mode);

@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-/** The shared wallet vectors (`/work/shared/vectors/wallets`, the main checkout's `../shared`). */
+/** The shared wallet vectors (the `shared/` folder beside the repository). */
 export const VECTORS_DIR =
-  process.env.SUBNET_SHARED_DIR === undefined ? '/work/shared/vectors/wallets' : join(process.env.SUBNET_SHARED_DIR, 'vectors', 'wallets');
+  process.env.SUBNET_SHARED_DIR === undefined
+    ? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared', 'vectors', 'wallets')
+    : join(process.env.SUBNET_SHARED_DIR, 'vectors', 'wallets');
 
 export interface VectorFile {
   readonly path: string;

@@ -32,7 +32,7 @@ const publishable: Publishable[] = readdirSync(join(root, 'packages'))
   .filter(({ manifest }) => manifest.private !== true)
   .map(({ dir, manifest }) => ({ name: manifest.name, dir, manifest }));
 
-let work: string;
+let work = '';
 const tarballs = new Map<string, string>();
 const unpacked = new Map<string, string>();
 /** Runtime export names of each package, read from the ESM build inside the fresh project. */
@@ -111,7 +111,7 @@ beforeAll(() => {
 }, 900_000);
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
 describe('every publishable package, installed from its tarball outside the workspace', () => {
@@ -177,12 +177,22 @@ describe('every publishable package, installed from its tarball outside the work
 });
 
 describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s', (name) => {
-  it('has a manifest without the workspace-only source condition, and a LICENSE', () => {
+  it('has a manifest whose exports hold no source condition, whose every target is shipped, and a LICENSE', () => {
     const dir = unpacked.get(name) ?? '';
-    const manifest = readFileSync(join(dir, 'package.json'), 'utf8');
-    expect(manifest).not.toContain('@subnet/source');
-    expect(manifest).not.toMatch(/"source"\s*:/);
-    expect(manifest).not.toContain('workspace:');
+    const text = readFileSync(join(dir, 'package.json'), 'utf8');
+    const manifest = JSON.parse(text) as { exports?: unknown; imports?: unknown };
+    expect(JSON.stringify(manifest.exports)).not.toContain('source');
+    expect(text).not.toContain('workspace:');
+    // Every file an `exports` or `imports` condition points at is in the tarball (an internal `imports`
+    // entry may keep the workspace condition, but only towards files that ship).
+    const targets: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') targets.push(v);
+      else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) walk(x);
+    };
+    walk(manifest.exports);
+    walk(manifest.imports);
+    expect(targets.filter((t) => t.startsWith('./') && !existsSync(join(dir, t)))).toEqual([]);
     expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
   });
 
