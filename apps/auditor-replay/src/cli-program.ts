@@ -8,6 +8,8 @@ import { isSubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import { openChainReader } from './chain-weights.js';
+import type { BundleLimits } from './bundle-limits.js';
+import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { fetchBundles } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
@@ -30,6 +32,26 @@ function integer(name: string, min: number, max: number) {
     }
     return Number(value);
   };
+}
+
+/** The size-limit flags of `verify`, parsed. */
+interface LimitOptions {
+  maxBundleBytes?: number;
+  maxDepth?: number;
+  maxListLength?: number;
+  maxStringLength?: number;
+  maxObjectKeys?: number;
+}
+
+function bundleLimits(opts: LimitOptions): BundleLimits {
+  const d = DEFAULT_BUNDLE_LIMITS;
+  return Object.freeze({
+    maxBytes: opts.maxBundleBytes ?? d.maxBytes,
+    maxDepth: opts.maxDepth ?? d.maxDepth,
+    maxListLength: opts.maxListLength ?? d.maxListLength,
+    maxStringLength: opts.maxStringLength ?? d.maxStringLength,
+    maxObjectKeys: opts.maxObjectKeys ?? d.maxObjectKeys,
+  });
 }
 
 const VERIFY_HELP = `
@@ -101,11 +123,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
+    .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, MAX_BUNDLE_BYTES))
+    .option('--max-depth <n>', 'deepest nesting of a bundle document (default and most: 128)', integer('--max-depth', 1, MAX_BUNDLE_DEPTH))
+    .option('--max-list-length <n>', 'most elements of one list (default 100000)', integer('--max-list-length', 1, 100_000_000))
+    .option('--max-string-length <n>', 'most UTF-16 code units of one string or key (default 1048576)', integer('--max-string-length', 1, MAX_BUNDLE_BYTES))
+    .option('--max-object-keys <n>', 'most keys of one object (default 10000)', integer('--max-object-keys', 1, 100_000_000))
     .addHelpText('after', VERIFY_HELP)
     .action(
       async (
         operands: string[],
-        opts: { json?: boolean; report?: string; chain?: string; netuid?: number; chainTimeout: number; maxLines: number; all?: boolean; jobs: number },
+        opts: {
+          json?: boolean;
+          report?: string;
+          chain?: string;
+          netuid?: number;
+          chainTimeout: number;
+          maxLines: number;
+          all?: boolean;
+          jobs: number;
+        } & LimitOptions,
       ) => {
         if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
           io.stderr.write('error: --chain and --netuid go together\n');
@@ -120,6 +156,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
             progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
             jobs: opts.jobs,
+            limits: bundleLimits(opts),
           });
           if (opts.report !== undefined) {
             const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));

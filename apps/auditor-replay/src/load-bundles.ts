@@ -3,6 +3,8 @@ import { join } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
 
+import type { BundleLimits } from './bundle-limits.js';
+import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** A bundle document read from disk, or why it could not be read. */
@@ -59,15 +61,20 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
 
 /**
  * Reads and JSON-parses one bundle file. Never throws: an unreadable file or malformed JSON is returned
- * as an error (`AUDITOR_UNREADABLE`, `AUDITOR_MALFORMED_JSON`) so one bad file does not stop the others.
+ * as an error (`AUDITOR_UNREADABLE`, `AUDITOR_MALFORMED_JSON`), and so is a file over the size limits
+ * (`CORE_INPUT_TOO_LARGE` before it is read, `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON` after it
+ * is parsed), so one bad file does not stop the others.
  *
  * @param file - the path
+ * @param limits - the size limits (default {@link DEFAULT_BUNDLE_LIMITS})
  * @returns the document or the error
  * @example const doc = await loadDocument('epoch-7.json'); if (doc.ok) audit(doc.value)
  */
-export async function loadDocument(file: string): Promise<LoadedDocument> {
+export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<LoadedDocument> {
   let text: string;
   try {
+    const tooLarge = checkBundleBytes(file, (await stat(file)).size, limits);
+    if (tooLarge !== undefined) return { source: file, ok: false, error: tooLarge };
     text = await readFile(file, 'utf8');
   } catch (error) {
     return {
@@ -76,11 +83,14 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
       error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null },
     };
   }
+  let value: unknown;
   try {
-    return { source: file, ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} is not JSON: ${(error as Error).message}`, path: null } };
   }
+  const refused = checkBundleShape(value, limits);
+  return refused === undefined ? { source: file, ok: true, value } : { source: file, ok: false, error: refused };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { AuditReport } from './audit-report.js';
 import { buildReport } from './audit-report.js';
 import type { ChainWeightsReader } from './chain-weights.js';
 import { compareChainWeights } from './chain-weights.js';
+import type { BundleLimits } from './bundle-limits.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 import type { Progress } from './progress.js';
 
@@ -24,6 +25,8 @@ export interface VerifyOptions {
   readonly progress?: (total: number) => Progress;
   /** Worker processes verifying files in parallel (default 1: in this process). */
   readonly jobs?: number;
+  /** Size limits of each bundle file (default `DEFAULT_BUNDLE_LIMITS`). */
+  readonly limits?: BundleLimits;
 }
 
 /**
@@ -67,10 +70,10 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const jobs = Math.min(options.jobs ?? 1, files.length);
   let audits: BundleAudit[];
   if (jobs > 1) {
-    audits = await auditInWorkers(files, jobs, finish);
+    audits = await auditInWorkers(files, jobs, finish, options.limits);
   } else {
     audits = [];
-    for (const file of files) audits.push(await finish(await auditFile(file, options.verify)));
+    for (const file of files) audits.push(await finish(await auditFile(file, options.verify, options.limits)));
   }
   progress?.done();
   return buildReport(audits);
@@ -81,11 +84,12 @@ export async function verifyBundles(operands: readonly string[], options: Verify
  *
  * @param file - the path
  * @param verify - the signature check
+ * @param limits - the size limits (default `DEFAULT_BUNDLE_LIMITS`)
  * @returns the audit
  * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
  */
-export async function auditFile(file: string, verify: SignatureVerifier): Promise<BundleAudit> {
-  const doc = await loadDocument(file);
+export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
+  const doc = await loadDocument(file, limits);
   if (doc.ok) return auditBundle(doc.value, file, verify).audit;
   return invalidAudit(file, doc.error);
 }
@@ -104,7 +108,12 @@ function startWorker(): ChildProcess {
 }
 
 /** Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. */
-async function auditInWorkers(files: readonly string[], jobs: number, finish: (audit: BundleAudit) => Promise<BundleAudit>): Promise<BundleAudit[]> {
+async function auditInWorkers(
+  files: readonly string[],
+  jobs: number,
+  finish: (audit: BundleAudit) => Promise<BundleAudit>,
+  limits?: BundleLimits,
+): Promise<BundleAudit[]> {
   const results = new Array<BundleAudit | undefined>(files.length);
   let next = 0;
   const workers = Array.from({ length: jobs }, () => startWorker());
@@ -122,7 +131,7 @@ async function auditInWorkers(files: readonly string[], jobs: number, finish: (a
               }
               const index = next++;
               busy = true;
-              worker.send({ index, file: files[index] });
+              worker.send({ index, file: files[index], limits });
             };
             worker.on('message', (message: { index: number; audit: BundleAudit }) => {
               finish(message.audit).then((audit) => {

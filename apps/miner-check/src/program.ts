@@ -11,7 +11,7 @@ import { sssaCheck } from './commands/sssa.js';
 import { termCheck } from './commands/term.js';
 import { weightsCheck } from './commands/weights.js';
 import { workflowCheck } from './commands/workflow.js';
-import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, type StdinReader } from './io.js';
+import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 
 /** Exit codes: 0 computed, 2 invalid input, 1 anything else. */
 export const EXIT_OK = 0;
@@ -79,7 +79,15 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     )
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride();
+    .exitOverride()
+    .option('--max-bytes <n>', 'largest input file in bytes (the validator default: 1048576; at most 67108864)')
+    .option('--max-depth <n>', 'deepest nesting of objects and arrays (the validator default and most: 64)')
+    .option('--max-list-length <n>', 'most elements of one list (the validator default and most: 100000)')
+    .option('--max-string-length <n>', 'most UTF-16 code units of one string or key (the validator default and most: 1048576)')
+    .option('--max-object-keys <n>', 'most keys of one object (the validator default and most: 10000)');
+
+  /** Reads one input under the limits given on the command line (the validator's by default). */
+  const readInput = (source: string, option: string): unknown => readJson(source, option, io.stdin, readLimits(program.opts<LimitFlags>()));
 
   const run = (action: () => CommandOutput) => {
     emit(io, state, action());
@@ -102,9 +110,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       assertSingleStdin({ '--task': options.task, '--plan': options.plan, '--run': options.run });
       run(() =>
         workflowCheck({
-          task: readJson(options.task, '--task', io.stdin),
-          plan: readJson(options.plan, '--plan', io.stdin),
-          run: readJson(options.run, '--run', io.stdin),
+          task: readInput(options.task, '--task'),
+          plan: readInput(options.plan, '--plan'),
+          run: readInput(options.run, '--run'),
         }),
       );
     });
@@ -159,8 +167,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         }
         run(() =>
           sssaCheck({
-            self: { value: readJson(options.sssa, '--sssa', io.stdin), option: '--sssa' },
-            peers: (options.peers ?? []).map((file, i) => ({ value: readJson(file, `--peers[${i}]`, io.stdin), option: `--peers[${i}]` })),
+            self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
+            peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
             uid: integerOption(options.uid, '--uid', 0, 65535),
             ...(options.hotkey === undefined ? {} : { hotkey: options.hotkey }),
             role: options.role,
@@ -169,7 +177,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
                   draw: {
                     blockHash,
                     taskId,
-                    candidates: { value: readJson(candidates, '--candidates', io.stdin), option: '--candidates' },
+                    candidates: { value: readInput(candidates, '--candidates'), option: '--candidates' },
                     primaries: integerOption(options.primaries, '--primaries', 0, 65536),
                     auditors: integerOption(options.auditors, '--auditors', 0, 65536),
                     ...(options.minReputation === undefined ? {} : { minReputation: numberOption(options.minReputation, '--min-reputation') }),
@@ -192,7 +200,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       state.json = options.json === true;
       run(() =>
         termCheck({
-          results: readJson(options.results, '--results', io.stdin),
+          results: readInput(options.results, '--results'),
           totalTasks: integerOption(options.totalTasks, '--total-tasks', 1, Number.MAX_SAFE_INTEGER),
         }),
       );
@@ -231,7 +239,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         }
         run(() =>
           weightsCheck({
-            scores: readJson(options.scores, '--scores', io.stdin),
+            scores: readInput(options.scores, '--scores'),
             options: {
               strategy: options.strategy,
               ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),

@@ -6,6 +6,7 @@ import { formatPath, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
+import { inputLimitsSchema } from './input-limits.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
@@ -55,6 +56,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
       signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
       signer_burst: z.number().int().min(1).max(1_000_000).default(30),
+      /** Shape limits of every POST body (depth, list, string, keys), at most core's defaults. */
+      input_limits: inputLimitsSchema,
     })
     .prefault({}),
   database: z
@@ -311,6 +314,11 @@ server:
   max_connections: 1024      # further connections are closed at once
   signer_rate_per_minute: 120  # signed requests per signer hotkey (429 RATE_LIMITED + Retry-After beyond)
   signer_burst: 30
+  input_limits:              # every POST body, before anything reads it (400 CORE_INPUT_TOO_DEEP / _TOO_LARGE)
+    max_depth: 64            # nested objects and arrays, the body counting 1 (at most 64)
+    max_list_length: 100000  # elements of one list (at most 100000)
+    max_string_length: 1048576  # UTF-16 code units of one string or key (at most 1048576)
+    max_object_keys: 10000   # keys of one object (at most 10000)
   # Bearer token of the executor endpoints (POST /v1/workflow-runs, /v1/term-results, /v1/bounty-records).
   #   export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
 

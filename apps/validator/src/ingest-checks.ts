@@ -1,5 +1,6 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
 import { checkInputShape, isSubnetError } from '@subnet/core';
+import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -45,17 +46,20 @@ export interface IngestError {
 }
 
 /**
- * Checks the shape of a parsed body (SPEC 0 "Hostile shapes"): at most 64 levels deep, every list, string
- * and object within `@subnet/core`'s limits, well-formed text, JSON values only. Run on every POST before
- * anything reads the body, so nothing downstream (signatures, digests, bundles) meets a hostile shape.
+ * Checks the shape of a parsed body (SPEC 0 "Hostile shapes"): at most `server.input_limits.max_depth`
+ * (<= 64) levels deep, every list, string and object within the configured limits, well-formed text, JSON
+ * values only. Run on every POST before anything reads the body, so nothing downstream (signatures,
+ * digests, bundles) meets a hostile shape.
  *
  * @param body - the parsed JSON body
- * @returns undefined when the shape is fine, else the 400 reply
- * @example const refused = checkBodyShape(request.body)
+ * @param limits - the configured limits (default: core's, depth 64)
+ * @returns undefined when the shape is fine, else the 400 reply (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`
+ *   or `CORE_INPUT_NOT_JSON`, naming the path, the value and the limit)
+ * @example const refused = checkBodyShape(request.body, toInputLimits(config.server.input_limits))
  */
-export function checkBodyShape(body: unknown): IngestError | undefined {
+export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { maxDepth: 64 }): IngestError | undefined {
   try {
-    checkInputShape(body, { maxDepth: 64 }, 'body');
+    checkInputShape(body, limits, 'body');
     return undefined;
   } catch (error) {
     if (!isSubnetError(error)) throw error;
@@ -68,13 +72,14 @@ export function checkBodyShape(body: unknown): IngestError | undefined {
  *
  * @param metrics - where refusals are counted
  * @param kindOf - the record kind of a URL (for the metric label)
+ * @param limits - the configured limits (default: core's, depth 64)
  * @returns the hook
- * @example app.addHook('preValidation', shapeCheckHook(metrics, kindOf))
+ * @example app.addHook('preValidation', shapeCheckHook(metrics, kindOf, limits))
  */
-export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) => RecordKind | 'other') {
+export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) => RecordKind | 'other', limits?: Partial<InputLimits>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.method !== 'POST' || request.body === undefined) return;
-    const refused = checkBodyShape(request.body);
+    const refused = checkBodyShape(request.body, limits);
     if (refused === undefined) return;
     metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'input_shape' });
     await reply

@@ -7,6 +7,7 @@ import { scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
 import { toWire } from '@subnet/bundle';
 import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
+import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -54,6 +55,8 @@ export interface ServerContext {
   now(): number;
   /** Timeouts, connection limit and per-signer rates; default {@link DEFAULT_HTTP_LIMITS}. */
   readonly limits?: HttpLimits;
+  /** Shape limits of every POST body (`server.input_limits`); default core's, depth 64. */
+  readonly inputLimits?: InputLimits;
 }
 
 /** A JSON error reply: `{ error: { code, message, path?, value? } }`. */
@@ -152,7 +155,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
   });
   app.setNotFoundHandler((_request, reply) => fail(reply, 404, { code: 'NOT_FOUND', message: 'no such endpoint' }));
-  app.addHook('preValidation', shapeCheckHook(ctx.metrics, kindOf));
+  app.addHook('preValidation', shapeCheckHook(ctx.metrics, kindOf, ctx.inputLimits));
 
   const token = Buffer.from(`Bearer ${ctx.executorToken}`);
   const authorised = (request: FastifyRequest): boolean => {

@@ -23,6 +23,7 @@ import { storageOutage } from './storage-outage.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { loadValidatorKey } from './validator-key.js';
 import { createTaskRegistry } from './task-registry.js';
+import { toInputLimits } from './input-limits.js';
 import { createWriteQueue } from './write-queue.js';
 
 /** A fence no lease ever has: writes fenced with it are always refused (a standby that never led). */
@@ -289,6 +290,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     hotkey: chain.hotkey,
     executorToken,
     bodyLimit: config.server.body_limit_bytes,
+    inputLimits: toInputLimits(config.server.input_limits),
     maxSkewMs: config.server.max_clock_skew_seconds * 1000,
     limits: {
       requestTimeoutMs: config.server.request_timeout_ms,

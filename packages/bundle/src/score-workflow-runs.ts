@@ -1,6 +1,6 @@
 import { compareCodePoints, isSubnetError } from '@subnet/core';
-import { addTaskScores, emptyWindowState, parseWindowState, resetUid, scoreWorkflow, windowScores } from '@subnet/composite';
-import type { TaskScoreEntry, WindowState } from '@subnet/composite';
+import { createRollingWindow, scoreWorkflow } from '@subnet/composite';
+import type { TaskScoreEntry } from '@subnet/composite';
 
 import type { WorkflowRunRecord } from './epoch-inputs.js';
 import type { Exclusions } from './exclusion.js';
@@ -17,9 +17,12 @@ export interface WorkflowOutcome {
 /**
  * The composite workflow challenge of one epoch (SPEC A, docs/spec.md G.6): each run scored by
  * `@subnet/composite` (a run it refuses is excluded with its code); the scores enter the rolling windows
- * in arrival order, keyed by record id so that a re-run of a task id is a new entry; an entry the window
- * refuses is excluded with its code; then the windows whose (uid, hotkey) pair is not in the epoch's
- * metagraph are dropped (a deregistered hotkey, or one that moved to another uid and starts there anew).
+ * through composite's `createRollingWindow`, the one implementation of the window rules: each entry is
+ * `{ taskId: the task's id, arrival: seq, recordId: record id }`, so a re-run of a task id is a new entry
+ * and a late entry is placed by its arrival key (seq, record id); an entry the window refuses is excluded
+ * with its code; then `retain` drops the windows whose (uid, hotkey) pair is not in the epoch's metagraph
+ * (a deregistered hotkey, one that moved to another uid and starts there anew, or the previous holder of
+ * a uid a new hotkey took: the new hotkey's window stays).
  * Own score of a miner = its window mean.
  *
  * @param runs - the epoch's screened runs, by (seq, record id)
@@ -45,22 +48,29 @@ export function scoreWorkflowRuns(
       excluded.addError('workflow_runs', run, error);
     }
   }
-  let state: WindowState = parseWindowState(carried ?? emptyWindowState());
-  const pending: { entry: TaskScoreEntry; run: WorkflowRunRecord }[] = tasks.map((t) => ({
-    entry: { uid: t.run.miner_uid, hotkey: t.run.miner_hotkey, taskId: t.run.record_id, arrival: t.run.seq, score: t.scored.score },
-    run: t.run,
-  }));
-  state = addEntries(state, pending, excluded);
-
-  const pairs = new Set(metagraph.map((n) => `${n.uid}\u0000${n.hotkey}`));
-  const dropped: { uid: number; hotkey: string }[] = [];
-  for (const w of windowScores(state)) {
-    if (!pairs.has(`${w.uid}\u0000${w.hotkey}`)) {
-      dropped.push({ uid: w.uid, hotkey: w.hotkey });
-      state = resetUid(state, w.uid);
+  const window = createRollingWindow(carried ?? undefined);
+  for (const t of tasks) {
+    const entry: TaskScoreEntry = {
+      uid: t.run.miner_uid,
+      hotkey: t.run.miner_hotkey,
+      taskId: t.taskId,
+      arrival: t.run.seq,
+      recordId: t.run.record_id,
+      score: t.scored.score,
+    };
+    try {
+      window.add(entry);
+    } catch (error) {
+      if (!isSubnetError(error)) throw error;
+      excluded.addError('workflow_runs', t.run, error);
     }
   }
-  const windows = windowScores(state);
+  const before = window.scores();
+  window.retain(metagraph.map((n) => ({ uid: n.uid, hotkey: n.hotkey })));
+  const kept = new Set(window.scores().map((w) => `${w.uid}\u0000${w.hotkey}`));
+  const dropped = before.filter((w) => !kept.has(`${w.uid}\u0000${w.hotkey}`)).map((w) => ({ uid: w.uid, hotkey: w.hotkey }));
+  const state = window.state();
+  const windows = window.scores();
   const own = windows.map((w) => ({ miner_hotkey: w.hotkey, score: w.score })).sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
   return {
     own,
@@ -77,28 +87,4 @@ export function scoreWorkflowRuns(
       dropped_windows: dropped,
     },
   };
-}
-
-/**
- * Adds the entries in one batch; when the window refuses one (its error names `entries[i]`), that run is
- * excluded with the error's code and the rest are added again (nothing changes when addTaskScores throws).
- */
-function addEntries(state: WindowState, pending: { entry: TaskScoreEntry; run: WorkflowRunRecord }[], excluded: Exclusions): WindowState {
-  let rest = pending;
-  for (;;) {
-    try {
-      return addTaskScores(
-        state,
-        rest.map((p) => p.entry),
-      );
-    } catch (error) {
-      if (!isSubnetError(error)) throw error;
-      const match = typeof error.context.path === 'string' ? /^entries\[(\d+)\]/.exec(error.context.path) : null;
-      const index = match === null ? -1 : Number(match[1]);
-      const culprit = rest[index];
-      if (culprit === undefined) throw error;
-      excluded.addError('workflow_runs', culprit.run, error);
-      rest = rest.filter((_, i) => i !== index);
-    }
-  }
 }

@@ -79,3 +79,67 @@ describe('miner-check and the validator read the same wire schemas (issue 14 ite
     expect(sssaCheck({ self: { value: member, option: '--sssa' }, peers: [], uid: 0, role: 'primary' }).json).toHaveProperty('canonical_keys');
   });
 });
+
+describe('miner-check computes the SSSA consensus score the validator computes (issue 14 item 8)', () => {
+  it('sssa: given the group documents with their uids, hotkeys and roles, miner-check gives each member the consensus and components of the bundle', async () => {
+    const k2 = await keys();
+    const chain2 = fakeChain(k2);
+    const t = tempDir();
+    const scoring = {
+      pipeline: { min_validators: 1, min_stake_fraction: 0 },
+      challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 2, auditors: 1 } }],
+    };
+    const svc = await startValidator({ config: testConfig(t.dir, { scoring }), chain: chain2, logger: silent, autoTick: false });
+    try {
+      // Three different documents: miner-check's example and two of its example peers (their disagreements
+      // give consensus values below 1).
+      const documents = [
+        (example('sssa', 'sssa.json') as { sssa: unknown }).sssa,
+        ...(example('sssa', 'peers.json') as { sssa: unknown }[]).map((p) => p.sssa),
+      ];
+      const registered = (await (await postExecutor(svc.url, '/v1/tasks', { task_id: 'parity-task', task_type: 'mcp_server' })).json()) as {
+        group: { hotkey: string; uid: number; role: 'primary' | 'auditor' }[];
+      };
+      expect(registered.group).toHaveLength(3);
+      const members = registered.group.map((g, i) => ({ uid: g.uid, hotkey: g.hotkey, role: g.role, sssa: documents[i] }));
+      for (const m of members) {
+        const pair = k2.miners.find((p) => p.address === m.hotkey)!;
+        expect((await postSigned(svc.url, '/v1/sssa', pair, { task_id: 'parity-task', sssa: m.sssa })).status).toBe(201);
+      }
+      chain2.headBlock = 12n;
+      await svc.tick();
+      const doc = JSON.parse(readFileSync(join(t.dir, 'bundles', 'epoch-0.json'), 'utf8')) as {
+        bundle: {
+          result: {
+            excluded: unknown[];
+            challenges: {
+              id: string;
+              details: { groups: { consensus: { members: { hotkey: string; consensus: number; components: Record<string, number> }[] } }[] };
+            }[];
+          };
+        };
+      };
+      expect(doc.bundle.result.excluded).toEqual([]);
+      const scored = doc.bundle.result.challenges.find((c) => c.id === 'sssa')!.details.groups[0]!.consensus.members;
+      expect(scored).toHaveLength(3);
+      expect(scored.some((m) => m.consensus < 1)).toBe(true);
+      for (const m of members) {
+        const others = members.filter((o) => o !== m);
+        const checked = sssaCheck({ self: { value: m, option: '--sssa' }, peers: [{ value: others, option: '--peers[0]' }], uid: 0, role: 'primary' }).json as {
+          consensus: number;
+          components: Record<string, number>;
+        };
+        const inBundle = scored.find((s) => s.hotkey === m.hotkey)!;
+        expect(checked.consensus).toBe(inBundle.consensus);
+        expect(Object.values(checked.components)).toEqual(
+          ['findingsRecall', 'findingsPrecision', 'verdictAgreement', 'capabilitiesAgreement', 'riskAgreement', 'dependenciesAgreement', 'policyAgreement'].map(
+            (name) => inBundle.components[name] ?? inBundle.components[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
+          ),
+        );
+      }
+    } finally {
+      await svc.stop();
+      t.cleanup();
+    }
+  });
+});

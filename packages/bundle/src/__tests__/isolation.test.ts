@@ -89,20 +89,16 @@ describe('isolation (SPEC 0): record content never fails an epoch', () => {
     expect(out.excluded).toEqual([]);
   });
 
-  it('isolation: a workflow re-run of a task id is a new window entry; an entry older than the window is excluded with its code', () => {
+  it('isolation: a workflow re-run of a task id is a new window entry; a late entry is placed by its arrival key', () => {
     const first = computeEpoch(epochOf({ workflow_runs: [run('r1', 10, A, 1, 'same-task'), run('r2', 11, A, 1, 'same-task')] }));
     const windows = (first.challenges.find((c) => c.id === 'workflow')!.details as { windows: { hotkey: string; count: number }[] }).windows;
     expect(windows).toEqual([expect.objectContaining({ hotkey: A, count: 2 })]);
     // The next epoch feeds a run whose arrival precedes the window's latest (seq 5 < 11).
     const second = computeEpoch(epochOf({ workflow_runs: [run('r0', 5, A, 1), run('r3', 12, A, 1)], window_state: first.window_state }));
     const secondWindows = (second.challenges.find((c) => c.id === 'workflow')!.details as { windows: { count: number }[] }).windows;
-    const placed = second.excluded.length === 0;
-    // Either the window places it by its arrival key, or the record is excluded with the window's code.
-    if (placed) expect(secondWindows[0]?.count).toBe(4);
-    else {
-      expect(second.excluded.map((e) => [e.record_id, e.code])).toEqual([['r0', 'COMPOSITE_WINDOW_OUT_OF_ORDER']]);
-      expect(secondWindows[0]?.count).toBe(3);
-    }
+    // SPEC A v1.1: the late entry is placed by its arrival key, never refused.
+    expect(second.excluded).toEqual([]);
+    expect(secondWindows[0]?.count).toBe(4);
   });
 
   it('rolling window: a hotkey that re-registers on another uid starts a new window there; the old pair is dropped', () => {

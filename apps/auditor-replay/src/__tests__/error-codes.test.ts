@@ -1,0 +1,31 @@
+import { expect, it } from 'vitest';
+
+import { AUDITOR_ERROR_CODES } from '../index.js';
+
+/**
+ * Issue 20 item 6: codes are append-only. This list is written out by hand: a code may be added to it,
+ * but a value that changes or disappears fails here, because callers branch on these strings.
+ */
+const PUBLISHED = {
+  unreadable: 'AUDITOR_UNREADABLE',
+  malformed: 'AUDITOR_MALFORMED_JSON',
+  invalidBundle: 'AUDITOR_INVALID_BUNDLE',
+  invalidOption: 'AUDITOR_INVALID_OPTION',
+  fetchFailed: 'AUDITOR_FETCH_FAILED',
+  chainFailed: 'AUDITOR_CHAIN_FAILED',
+  chainStatePruned: 'AUDITOR_CHAIN_STATE_PRUNED',
+  chainUnknownBlock: 'AUDITOR_CHAIN_UNKNOWN_BLOCK',
+  chainTimeout: 'AUDITOR_CHAIN_TIMEOUT',
+  chainUnreachable: 'AUDITOR_CHAIN_UNREACHABLE',
+  chainStorageMissing: 'AUDITOR_CHAIN_STORAGE_MISSING',
+  chainRpcError: 'AUDITOR_CHAIN_RPC_ERROR',
+  minerNotFound: 'AUDITOR_MINER_NOT_FOUND',
+  internal: 'AUDITOR_INTERNAL',
+};
+
+it('codes are append-only: every published auditor-replay code keeps its name and value', () => {
+  for (const [name, value] of Object.entries(PUBLISHED)) expect(AUDITOR_ERROR_CODES[name as keyof typeof AUDITOR_ERROR_CODES]).toBe(value);
+  expect(Object.keys(AUDITOR_ERROR_CODES).slice(0, Object.keys(PUBLISHED).length)).toEqual(Object.keys(PUBLISHED));
+  expect(new Set(Object.values(AUDITOR_ERROR_CODES)).size).toBe(Object.values(AUDITOR_ERROR_CODES).length);
+  expect(Object.isFrozen(AUDITOR_ERROR_CODES)).toBe(true);
+});

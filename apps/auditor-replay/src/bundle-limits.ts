@@ -1,0 +1,75 @@
+import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, isSubnetError } from '@subnet/core';
+import type { InputLimits } from '@subnet/core';
+
+/**
+ * The size limits a bundle document is held to before anything reads it (docs/spec.md G.6): its bytes,
+ * then `@subnet/core`'s shape check of the parsed document (depth, list, string and key counts, well-formed
+ * text). Set with `verify --max-bundle-bytes`, `--max-depth`, `--max-list-length`, `--max-string-length`,
+ * `--max-object-keys`.
+ */
+export interface BundleLimits extends InputLimits {
+  /** UTF-8 bytes of one bundle file. */
+  readonly maxBytes: number;
+}
+
+/** The deepest a bundle document may be: canonical JSON's own limit (records inside it are at most 64). */
+export const MAX_BUNDLE_DEPTH = 128;
+/** The largest `--max-bundle-bytes`. */
+export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The defaults: 64 MiB a file, depth 128 (a bundle wraps records of at most 64 levels in a few of its own,
+ * and canonical JSON stops at 128), and core's list, string and key limits.
+ */
+export const DEFAULT_BUNDLE_LIMITS: BundleLimits = Object.freeze({
+  ...DEFAULT_INPUT_LIMITS,
+  maxBytes: 64 * 1024 * 1024,
+  maxDepth: MAX_BUNDLE_DEPTH,
+});
+
+/** Why a document was refused (the shape of a load error). */
+export interface LimitError {
+  readonly code: string;
+  readonly message: string;
+  readonly path: string | null;
+}
+
+/**
+ * Refuses a file larger than `maxBytes` before it is read.
+ *
+ * @param file - the path (named in the message)
+ * @param size - its size in bytes
+ * @param limits - the limits
+ * @returns undefined, or the coded `CORE_INPUT_TOO_LARGE` error naming the file, its size and the limit
+ * @example const refused = checkBundleBytes('epoch-7.json', (await stat(file)).size, limits)
+ */
+export function checkBundleBytes(file: string, size: number, limits: BundleLimits): LimitError | undefined {
+  if (size <= limits.maxBytes) return undefined;
+  return {
+    code: CORE_INPUT_TOO_LARGE,
+    message: `${file} has ${size} bytes, more than the limit of ${limits.maxBytes} (--max-bundle-bytes)`,
+    path: null,
+  };
+}
+
+/**
+ * Checks the parsed document's shape against the limits.
+ *
+ * @param value - the parsed document
+ * @param limits - the limits
+ * @returns undefined, or the coded error (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`) with its path
+ * @example const refused = checkBundleShape(JSON.parse(text), limits)
+ */
+export function checkBundleShape(value: unknown, limits: BundleLimits): LimitError | undefined {
+  try {
+    checkInputShape(
+      value,
+      { maxDepth: limits.maxDepth, maxListLength: limits.maxListLength, maxStringLength: limits.maxStringLength, maxObjectKeys: limits.maxObjectKeys },
+      'signed',
+    );
+    return undefined;
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    return { code: error.code, message: error.message, path: typeof error.context.path === 'string' ? error.context.path : null };
+  }
+}
