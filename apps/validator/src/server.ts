@@ -17,6 +17,7 @@ import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { peerScoresWindow } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
@@ -169,8 +170,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     recordId: string,
     body: Record<string, unknown>,
     conflictCode = 'RECORD_CONFLICT',
+    /** The epoch whose close takes the record (peer scores: peer-window.ts); default the current one. */
+    closeEpoch?: number,
   ): Promise<FastifyReply> {
-    const epoch = ctx.currentEpoch();
+    const epoch = closeEpoch ?? ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
     const text = canonicalJson(body);
     const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
@@ -380,16 +383,20 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
       return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
     }
-    if (parsed.data.epoch !== ctx.currentEpoch()) {
-      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'wrong_epoch' });
-      return fail(reply, 409, {
-        code: 'WRONG_EPOCH',
-        message: `peer scores are accepted for the current epoch ${ctx.currentEpoch() ?? 'unknown'} only`,
+    // Scores of the epoch the peer just closed (or of the current one) count in the close after their
+    // epoch (docs/spec.md G.4); checked again after the storage read, in the same turn as the write, so a
+    // close that starts meanwhile never misses an accepted document.
+    const window = await peerScoresWindow(ctx, parsed.data.epoch);
+    if (!window.ok) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${window.reason}` });
+      return fail(reply, window.reason === 'not_ready' ? 503 : 409, {
+        code: window.reason === 'not_ready' ? 'NOT_READY' : 'WRONG_EPOCH',
+        message: window.message,
         path: 'body.epoch',
       });
     }
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
-    return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data });
+    return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, window.closeEpoch);
   });
 
   app.get('/v1/epochs', async () => {
