@@ -42,19 +42,22 @@ export function peerScoresTarget(documentEpoch: number, currentEpoch: number | u
 }
 
 /**
- * {@link peerScoresTarget} for a running service: refuses too when the close of the target epoch has already
- * run here (an instance that read the head late, under HA), then decides again from the current epoch, so
- * the caller writes the record in the same turn as the decision it acts on.
+ * Admits a peer document in a running service: {@link peerScoresTarget}, a refusal too when the close of the
+ * target epoch has already run here (an instance that read the head late, under HA), then the decision again
+ * from the current epoch and, in the same synchronous turn, `write(closeEpoch)`. A close begins by moving the
+ * current epoch on and then draining the write queue, so a write queued in that turn is in the records it reads.
  *
  * @param service - the epoch records go to now, and the stored epoch rows
  * @param documentEpoch - the epoch the peer's scores are of
- * @returns the target, or why the document is refused
- * @example const window = await peerScoresWindow({ storage, currentEpoch: () => 42 }, 41)
+ * @param write - queues the record for the close of `closeEpoch` (called at most once, synchronously)
+ * @returns `{ ok: true, written }` with what `write` returned, or the refusal
+ * @example const admitted = await admitPeerScores({ storage, currentEpoch: () => 42 }, 41, (closeEpoch) => queue.submit({ ...record, epoch: closeEpoch }))
  */
-export async function peerScoresWindow(
+export async function admitPeerScores<R>(
   service: { readonly storage: Pick<Storage, 'getEpoch'>; currentEpoch(): number | undefined },
   documentEpoch: number,
-): Promise<PeerScoresTarget> {
+  write: (closeEpoch: number) => R,
+): Promise<{ readonly ok: true; readonly written: R } | Extract<PeerScoresTarget, { ok: false }>> {
   const first = peerScoresTarget(documentEpoch, service.currentEpoch());
   if (!first.ok) return first;
   if ((await service.storage.getEpoch(first.closeEpoch)) !== undefined)
@@ -63,5 +66,7 @@ export async function peerScoresWindow(
       reason: 'too_late',
       message: `peer scores of epoch ${documentEpoch} are too late: the close of epoch ${first.closeEpoch}, which would count them, has run`,
     };
-  return peerScoresTarget(documentEpoch, service.currentEpoch());
+  const now = peerScoresTarget(documentEpoch, service.currentEpoch());
+  if (!now.ok) return now;
+  return { ok: true, written: write(now.closeEpoch) };
 }

@@ -17,7 +17,7 @@ import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
-import { peerScoresWindow } from './peer-window.js';
+import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
@@ -384,19 +384,19 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
     }
     // Scores of the epoch the peer just closed (or of the current one) count in the close after their
-    // epoch (docs/spec.md G.4); checked again after the storage read, in the same turn as the write, so a
-    // close that starts meanwhile never misses an accepted document.
-    const window = await peerScoresWindow(ctx, parsed.data.epoch);
-    if (!window.ok) {
-      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${window.reason}` });
-      return fail(reply, window.reason === 'not_ready' ? 503 : 409, {
-        code: window.reason === 'not_ready' ? 'NOT_READY' : 'WRONG_EPOCH',
-        message: window.message,
-        path: 'body.epoch',
-      });
-    }
+    // epoch (docs/spec.md G.4); decided again in the turn that queues the write, so a close that starts
+    // meanwhile drains it first.
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
-    return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, window.closeEpoch);
+    const admitted = await admitPeerScores(ctx, parsed.data.epoch, (closeEpoch) =>
+      store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, closeEpoch),
+    );
+    if (admitted.ok) return admitted.written;
+    ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${admitted.reason}` });
+    return fail(reply, admitted.reason === 'not_ready' ? 503 : 409, {
+      code: admitted.reason === 'not_ready' ? 'NOT_READY' : 'WRONG_EPOCH',
+      message: admitted.message,
+      path: 'body.epoch',
+    });
   });
 
   app.get('/v1/epochs', async () => {

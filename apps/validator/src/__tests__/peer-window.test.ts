@@ -4,7 +4,7 @@ import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { EpochOutcome } from '../epoch-runner.js';
-import { peerScoresTarget, peerScoresWindow } from '../peer-window.js';
+import { admitPeerScores, peerScoresTarget } from '../peer-window.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
@@ -32,9 +32,11 @@ describe('peerScoresTarget (which close counts a peer document)', () => {
     expect(peerScoresTarget(0, undefined)).toMatchObject({ ok: false, reason: 'not_ready' });
   });
 
-  it('peerScoresWindow refuses a document whose close already ran here, and decides again after reading storage', async () => {
+  it('admitPeerScores refuses a document whose close already ran here, and decides again (and writes) after reading storage', async () => {
+    const writes: number[] = [];
+    const write = (closeEpoch: number) => writes.push(closeEpoch);
     const closed = { getEpoch: (n: number) => Promise.resolve(n === 42 ? ({ epoch: 42 } as never) : undefined) };
-    expect(await peerScoresWindow({ storage: closed, currentEpoch: () => 42 }, 41)).toMatchObject({ ok: false, reason: 'too_late' });
+    expect(await admitPeerScores({ storage: closed, currentEpoch: () => 42 }, 41, write)).toMatchObject({ ok: false, reason: 'too_late' });
     // The head moves on while the row is read: the answer is the one for the epoch the write will see.
     let current = 42;
     const moving = {
@@ -43,9 +45,11 @@ describe('peerScoresTarget (which close counts a peer document)', () => {
         return Promise.resolve(undefined);
       },
     };
-    expect(await peerScoresWindow({ storage: moving, currentEpoch: () => current }, 41)).toMatchObject({ ok: false, reason: 'too_late' });
+    expect(await admitPeerScores({ storage: moving, currentEpoch: () => current }, 41, write)).toMatchObject({ ok: false, reason: 'too_late' });
+    expect(writes).toEqual([]);
     current = 42;
-    expect(await peerScoresWindow({ storage: moving, currentEpoch: () => current }, 42)).toEqual({ ok: true, closeEpoch: 43 });
+    expect(await admitPeerScores({ storage: moving, currentEpoch: () => current }, 42, write)).toEqual({ ok: true, written: 1 });
+    expect(writes).toEqual([43]);
   });
 });
 
