@@ -14,6 +14,19 @@ export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
 
 const port = z.number().int().min(0).max(65535);
 
+/** A peer validator's base URL: http(s), no credentials (it is logged), no query. */
+const peerUrlSchema = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'a peer URL is http:// or https:// with a host, without credentials, query or fragment' },
+);
+
 /** The validator's configuration file schema (snake_case YAML or JSON). */
 export const validatorConfigSchema = z.strictObject({
   netuid: z.number().int().min(0).max(65535),
@@ -88,6 +101,19 @@ export const validatorConfigSchema = z.strictObject({
     .strictObject({
       /** Lease time to live (ms); default max(1500, 1.5 × chain.poll_ms), so a standby takes over within two polls. */
       lease_ttl_ms: z.number().int().min(100).max(600_000).optional(),
+    })
+    .prefault({}),
+  /** Peer validators this one sends its own per-miner scores to after each close (peer-exchange.ts). */
+  peers: z
+    .strictObject({
+      /** Base URLs (`http://10.0.0.2:8091`), without credentials. */
+      urls: z.array(peerUrlSchema).max(256).default([]),
+      /** Attempts per peer and epoch document (unreachable, 408, 429, 5xx are retried; other 4xx are final). */
+      attempts: z.number().int().min(1).max(10).default(4),
+      /** First backoff, doubled after each failed attempt. */
+      backoff_ms: z.number().int().min(10).max(60_000).default(500),
+      /** Time limit of one attempt. */
+      timeout_ms: z.number().int().min(100).max(120_000).default(10_000),
     })
     .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
@@ -339,6 +365,14 @@ chain:
 # ingests, the one holding the lease closes epochs and submits. SQLite runs one instance, no lease.
 ha:
   # lease_ttl_ms: 1500       # default max(1500, 1.5 x poll_ms): a standby takes over within two polls
+
+# Peer validators: after each close this validator sends them its own per-miner scores of that epoch
+# (POST /v1/peer-scores, signed with the hotkey); a peer counts them in its close of the next epoch.
+peers:
+  urls: []                   # e.g. [http://10.0.0.2:8091]; no credentials in these URLs
+  attempts: 4                # per peer and epoch; unreachable, 408, 429 and 5xx are retried, other 4xx are final
+  backoff_ms: 500            # first wait between attempts, doubled each time
+  timeout_ms: 10000          # one attempt's time limit
 
 bundles:
   dir: ./bundles             # one signed audit bundle per epoch: epoch-<n>.json

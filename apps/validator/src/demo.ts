@@ -160,8 +160,9 @@ async function feed(
       ),
     );
   }
+  // A peer sends the scores of the epoch it has just closed; they count in this epoch's close (docs/spec.md G.4).
   const scores = {
-    epoch,
+    epoch: Math.max(0, epoch - 1),
     challenge_id: 'term',
     scores: miners.map(({ uid, pair }) => ({ miner_hotkey: pair.address, score: Math.min(1, 0.2 + 0.1 * ((uid - 2 + round) % 6)) })),
   };

@@ -21,6 +21,8 @@ export interface ValidatorMetrics {
   readonly chainReconnects: Counter;
   /** Chain head reads that failed. */
   readonly chainErrors: Counter;
+  /** Own scores sent to peer validators, per (document, peer), by result (`delivered`, `refused`, `failed`). */
+  readonly peerPublishes: Counter<'result'>;
 }
 
 /**
@@ -53,5 +55,11 @@ export function createMetrics(): ValidatorMetrics {
     leaseTakeovers: new Counter({ name: 'validator_lease_takeovers_total', help: 'Leader lease takeovers by this instance', registers: [registry] }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
+    peerPublishes: new Counter({
+      name: 'validator_peer_publish_total',
+      help: 'Own scores sent to peer validators, per document and peer',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
   };
 }

@@ -14,11 +14,17 @@ export interface PeerScoresDocument {
 export interface PeerPublishOutcome {
   /** The peer's base URL (credentials never included: configure peers without them). */
   readonly peer: string;
-  /** `delivered` (2xx), `refused` (4xx: not retried, the peer said no) or `failed` (unreachable or 5xx after every attempt). */
+  /** `delivered` (2xx), `refused` (4xx but 408/429: not retried, the peer said no) or `failed` (unreachable, 408, 429 or 5xx after every attempt). */
   readonly result: 'delivered' | 'refused' | 'failed';
   /** The last HTTP status, or `null` when the peer never answered. */
   readonly status: number | null;
   readonly attempts: number;
+  /**
+   * Why it was not delivered (absent when delivered): the peer's error code and message for a refusal
+   * (`WRONG_EPOCH: peer scores of epoch 7 are too late ...`), else the last failure (`HTTP 503`,
+   * `ECONNREFUSED`, `timed out after 10000 ms`, `aborted`).
+   */
+  readonly reason?: string;
 }
 
 /** Options of {@link publishPeerScores}. */
@@ -32,12 +38,54 @@ export interface PeerPublishOptions {
   readonly backoffMs?: number;
   /** Per-attempt time limit (default 10 s). */
   readonly timeoutMs?: number;
+  /** Stops retrying and waiting (the service is stopping): outcomes not delivered yet are `failed`, reason `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** The peer's `{ error: { code, message } }`, or the status alone. */
+function refusalReason(status: number, text: string): string {
+  try {
+    const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
+    if (typeof error?.code === 'string') return `${error.code}: ${typeof error.message === 'string' ? error.message : ''}`.trim();
+  } catch {
+    // not JSON: the status says enough
+  }
+  return `HTTP ${status}`;
+}
+
+function failureReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 async function publishToPeer(peer: string, body: string, options: PeerPublishOptions): Promise<PeerPublishOutcome> {
   const attempts = options.attempts ?? 4;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   let status: number | null = null;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  let reason = 'aborted';
+  let attempt = 0;
+  while (attempt < attempts && options.signal?.aborted !== true) {
+    attempt++;
     const headers = signRequest(options.signer, {
       method: 'POST',
       path: '/v1/peer-scores',
@@ -46,29 +94,34 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
       nonce: randomBytes(16).toString('hex'),
     });
     try {
+      const timeout = AbortSignal.timeout(timeoutMs);
       const res = await fetch(`${peer.replace(/\/+$/, '')}/v1/peer-scores`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        signal: options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]),
       });
-      await res.arrayBuffer();
+      const text = await res.text();
       status = res.status;
       if (res.ok) return { peer, result: 'delivered', status, attempts: attempt };
-      if (res.status >= 400 && res.status < 500) return { peer, result: 'refused', status, attempts: attempt };
-    } catch {
+      // 408 and 429 (rate limited) are a busy peer, not a refusal: retried like a 5xx.
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+        return { peer, result: 'refused', status, attempts: attempt, reason: refusalReason(res.status, text) };
+      reason = refusalReason(res.status, text);
+    } catch (error) {
       // unreachable, reset or timed out: retried
+      reason = failureReason(error, timeoutMs);
     }
-    if (attempt < attempts) await new Promise((r) => setTimeout(r, (options.backoffMs ?? 500) * 2 ** (attempt - 1)));
+    if (attempt < attempts) await pause((options.backoffMs ?? 500) * 2 ** (attempt - 1), options.signal);
   }
-  return { peer, result: 'failed', status, attempts };
+  return { peer, result: 'failed', status, attempts: attempt, reason: options.signal?.aborted === true ? 'aborted' : reason };
 }
 
 /**
  * Publishes this validator's per-miner scores to its peers (`POST /v1/peer-scores`), each request signed over
  * its exact body bytes with a fresh timestamp and nonce, peers in parallel; a peer that is unreachable or
- * answers 5xx is retried with exponential backoff, a 4xx answer is final (the peer refused: wrong epoch,
- * already received, not registered). Never throws.
+ * answers 5xx is retried with exponential backoff, a 4xx answer other than 408 and 429 is final (the peer
+ * refused: wrong epoch, other scores already received, not registered). Never throws.
  *
  * @param documents - one document per challenge
  * @param options - peers, signer, retry policy

@@ -18,6 +18,7 @@ import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
@@ -172,8 +173,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     recordId: string,
     body: Record<string, unknown>,
     conflictCode = 'RECORD_CONFLICT',
+    /** The epoch whose close takes the record (peer scores: peer-window.ts); default the current one. */
+    closeEpoch?: number,
   ): Promise<FastifyReply> {
-    const epoch = ctx.currentEpoch();
+    const epoch = closeEpoch ?? ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
     const text = canonicalJson(body);
     const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
@@ -383,16 +386,20 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
       return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
     }
-    if (parsed.data.epoch !== ctx.currentEpoch()) {
-      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'wrong_epoch' });
-      return fail(reply, 409, {
-        code: 'WRONG_EPOCH',
-        message: `peer scores are accepted for the current epoch ${ctx.currentEpoch() ?? 'unknown'} only`,
-        path: 'body.epoch',
-      });
-    }
+    // Scores of the epoch the peer just closed (or of the current one) count in the close after their
+    // epoch (docs/spec.md G.4); decided again in the turn that queues the write, so a close that starts
+    // meanwhile drains it first.
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
-    return store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data });
+    const admitted = await admitPeerScores(ctx, parsed.data.epoch, (closeEpoch) =>
+      store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, closeEpoch),
+    );
+    if (admitted.ok) return admitted.written;
+    ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${admitted.reason}` });
+    return fail(reply, admitted.reason === 'not_ready' ? 503 : 409, {
+      code: admitted.reason === 'not_ready' ? 'NOT_READY' : 'WRONG_EPOCH',
+      message: admitted.message,
+      path: 'body.epoch',
+    });
   });
 
   app.get('/v1/epochs', async () => {

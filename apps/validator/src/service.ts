@@ -11,6 +11,7 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
+import { createPeerExchange } from './peer-exchange.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
 import { checkReadiness } from './readiness.js';
@@ -185,7 +186,19 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
   let seenReconnects = chain.reconnects();
   const listeners: ((outcome: EpochOutcome) => void)[] = [];
+  // Own scores go to the configured peers after each close that stored its bundle (peer-exchange.ts).
+  const peerExchange = createPeerExchange({
+    peers: config.peers.urls,
+    signer: key,
+    storage,
+    metrics,
+    logger,
+    attempts: config.peers.attempts,
+    backoffMs: config.peers.backoff_ms,
+    timeoutMs: config.peers.timeout_ms,
+  });
   const emit = (outcome: EpochOutcome): void => {
+    peerExchange.afterClose(outcome);
     for (const l of listeners) l(outcome);
   };
   let started = false;
@@ -404,6 +417,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       clearInterval(sweep);
       clearTimeout(deadline);
       await inFlight.catch(() => undefined);
+      await peerExchange.stop();
       await lease?.stop(true);
       await queue.drain();
       await storage.close();

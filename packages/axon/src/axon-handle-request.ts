@@ -6,6 +6,7 @@ import { isSubnetError } from '@subnet/core';
 import type { BlacklistDecision, CallerInfo } from './axon-blacklist.js';
 import type { PriorityGate } from './priority-gate.js';
 import { pyFloatRepr, pyStrRepr } from './py-repr.js';
+import type { NonceStore } from './nonce-store.js';
 import { checkNonce } from './nonce-window.js';
 import { signatureMessage, verifySynapseSignature } from './signature.js';
 import type { Synapse } from './synapse.js';
@@ -36,7 +37,8 @@ export interface AxonContext {
   readonly caller: (hotkey: string) => CallerInfo | undefined;
   readonly blacklist: (hotkey: string | null, caller: CallerInfo | undefined) => BlacklistDecision;
   readonly gate: PriorityGate;
-  readonly nonces: Map<string, bigint>;
+  /** Last accepted nonce per `hotkey:uuid`, bounded (nonce-store.ts). */
+  readonly nonces: NonceStore;
   readonly nowNs: () => bigint;
   readonly maxBodyBytes: number;
   readonly onError?: (error: unknown) => void;
@@ -178,8 +180,12 @@ function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefi
   if (d.hotkey === undefined || d.hotkey === null) return 'No SS58 formatted address or public key provided.';
   const nonce = d.nonce ?? null;
   const key = `${d.hotkey}:${d.uuid ?? 'None'}`;
-  const decision = checkNonce({ nowNs: ctx.nowNs(), timeout: header.timeout, version: d.version ?? null, nonce, last: ctx.nonces.get(key) });
+  const last = ctx.nonces.last(key);
+  const decision = checkNonce({ nowNs: ctx.nowNs(), timeout: header.timeout, version: d.version ?? null, nonce, last });
   if (!decision.accepted) return decision.message;
+  // A key the bounded store forgot is first-seen again: its replays stay refused by the floor (nonce-store.ts).
+  const floor = ctx.nonces.floor();
+  if (last === undefined && nonce !== null && floor !== undefined && nonce <= floor) return 'Nonce is too old, a newer one was last processed';
   if (d.signature === undefined || d.signature === null || d.signature === '') return 'Missing Signature';
   const message = signatureMessage({
     nonce: nonce ?? 0n,
@@ -190,6 +196,6 @@ function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefi
   });
   const check = verifySynapseSignature(message, d.signature, d.hotkey);
   if (!check.ok) return check.reason;
-  ctx.nonces.set(key, nonce ?? 0n);
+  ctx.nonces.accept(key, nonce ?? 0n, ctx.nowNs());
   return undefined;
 }

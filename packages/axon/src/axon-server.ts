@@ -8,6 +8,7 @@ import type { AxonContext, AxonHandler } from './axon-handle-request.js';
 import { handleAxonRequest } from './axon-handle-request.js';
 import { SDK_VERSION_AS_INT } from './dendrite.js';
 import { AXON_ERROR_CODES, axonError } from './errors.js';
+import { createNonceStore } from './nonce-store.js';
 import { createPriorityGate } from './priority-gate.js';
 
 /** Options of {@link createAxon}. */
@@ -27,6 +28,11 @@ export interface AxonOptions {
   readonly port?: number;
   /** Forwards running at once; waiting requests are served by priority (stake). Default 4. */
   readonly maxConcurrentForwards?: number;
+  /**
+   * Most `hotkey:uuid` nonce entries kept (default 100,000); keys idle for longer than the nonce window plus 60 s
+   * are forgotten first, and a forgotten key's replays stay refused (`createNonceStore`).
+   */
+  readonly maxNonceEntries?: number;
   /** Largest request body (default 8 MiB). */
   readonly maxBodyBytes?: number;
   /** Clock in ns since the Unix epoch (tests). */
@@ -67,7 +73,7 @@ export async function createAxon(options: AxonOptions): Promise<Axon> {
         ...(options.minStake === undefined ? {} : { minStake: options.minStake }),
       }),
     gate: createPriorityGate(options.maxConcurrentForwards ?? 4),
-    nonces: new Map(),
+    nonces: createNonceStore(options.maxNonceEntries === undefined ? {} : { maxEntries: options.maxNonceEntries }),
     nowNs: options.nowNs ?? (() => BigInt(Date.now()) * 1_000_000n),
     maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
     ...(options.onError === undefined ? {} : { onError: options.onError }),

@@ -16,6 +16,8 @@ export { AXON_ERROR_CODES } from './errors.js';
 export type { AxonErrorCode } from './errors.js';
 export { parseJsonText } from './json-text.js';
 export type { JsonNode } from './json-text.js';
+export { createNonceStore, NONCE_STORE_DEFAULTS } from './nonce-store.js';
+export type { NonceStore } from './nonce-store.js';
 export { checkNonce, NONCE_RULES } from './nonce-window.js';
 export type { NonceDecision } from './nonce-window.js';
 export { fromPy, toPy } from './py-convert.js';

@@ -1,13 +1,12 @@
-import { stat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { hexToU8a, isHex, u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, mnemonicValidate, signatureVerify } from '@polkadot/util-crypto';
-import { encodeSs58 } from '@subnet/core';
-import { loadWalletHotkey } from '@subnet/wallet';
+import { cryptoWaitReady, mnemonicValidate } from '@polkadot/util-crypto';
+import { encodeSs58, isSubnetError } from '@subnet/core';
+import { loadWalletHotkey, readKeyfile } from '@subnet/wallet';
 
 import { chainError } from './chain-error.js';
 
@@ -22,7 +21,12 @@ export type KeySource =
       /** File holding the password of an encrypted hotkey (else btwallet's `BT_PW_<PATH>` variable, else a TTY prompt). */
       readonly passwordFile?: string;
     }
-  | { readonly kind: 'file'; readonly path: string }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      /** File holding the password of an encrypted key file (else btwallet's `BT_PW_<PATH>` variable; never a prompt). */
+      readonly passwordFile?: string;
+    }
   | { readonly kind: 'mnemonic'; readonly mnemonic: string; readonly keyType?: KeyType }
   | { readonly kind: 'seed'; readonly seed: string; readonly keyType?: KeyType }
   | { readonly kind: 'uri'; readonly uri: string; readonly keyType?: KeyType };
@@ -135,112 +139,57 @@ function fromUri(uri: string, type: KeyType): ChainSigner {
   return makeSigner(keyring(type).addFromUri(uri), 'uri');
 }
 
-function field(data: Record<string, unknown>, name: string): string | undefined {
-  const value = data[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+/** The key-file codes of kind `file`, from `@subnet/wallet`'s (the password codes pass through as `WALLET_*`). */
+const FILE_ERRORS: Readonly<Record<string, string>> = Object.freeze({
+  WALLET_KEYFILE_NOT_FOUND: 'KeyFileNotFound',
+  WALLET_INSECURE_FILE_MODE: 'InsecureKeyFile',
+  WALLET_PASSWORD_UNAVAILABLE: 'KeyFileEncrypted',
+  WALLET_UNSUPPORTED_ENCRYPTION: 'KeyFileEncrypted',
+  WALLET_INVALID_KEYFILE: 'InvalidKeyFile',
+  WALLET_PUBLIC_ONLY: 'InvalidKeyFile',
+  WALLET_KEY_MISMATCH: 'KeyMismatch',
+});
 
-async function fromFile(path: string, kind: 'wallet' | 'file'): Promise<ChainSigner> {
-  let mode: number;
+/**
+ * A key file by path, read by `@subnet/wallet` exactly as btwallet reads a hotkey (every plain form btcli writes,
+ * the `privateKey`-only one included, and `$NACL`-encrypted files given a password file or btwallet's
+ * `BT_PW_<PATH>` variable; never a prompt), with this package's key-file codes.
+ */
+async function fromFile(path: string, passwordFile: string | undefined): Promise<ChainSigner> {
+  let key: Awaited<ReturnType<typeof readKeyfile>>;
   try {
-    mode = (await stat(path)).mode;
+    key = await readKeyfile(path, { prompt: null, ...(passwordFile === undefined ? {} : { passwordFile }) });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw chainError('KeyFileNotFound', `cannot read the key file (${typeof code === 'string' ? code : 'error'})`, {
+    const name = isSubnetError(error) ? FILE_ERRORS[error.code] : undefined;
+    if (name === undefined || !isSubnetError(error)) throw error;
+    const mode = typeof error.context.mode === 'string' ? { mode: error.context.mode } : {};
+    throw chainError(name, error.message, { source: 'client', path: 'key.path', value: path, ...mode, cause: error });
+  }
+  if (key.pair === undefined) {
+    throw chainError('InvalidKeyFile', `the key file holds only a public key (${key.address}); it cannot sign`, {
       source: 'client',
       path: 'key.path',
       value: path,
     });
   }
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw chainError('InsecureKeyFile', `the key file is readable or writable by group or others (mode ${(mode & 0o777).toString(8)}); run chmod 600 on it`, {
-      source: 'client',
-      path: 'key.path',
-      value: path,
-      mode: (mode & 0o777).toString(8),
-    });
-  }
-  const text = (await readFile(path)).toString('utf8');
-  if (text.startsWith('$NACL') || text.startsWith('$ANSIBLE_VAULT') || text.startsWith('gAAAAA')) {
-    throw chainError('KeyFileEncrypted', 'the key file is encrypted; this client reads unencrypted hotkey files only', {
-      source: 'client',
-      path: 'key.path',
-      value: path,
-    });
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw chainError('InvalidKeyFile', 'the key file is not a JSON object as the Bittensor wallet writes it', {
-      source: 'client',
-      path: 'key.path',
-      value: path,
-    });
-  }
-  const record = data as Record<string, unknown>;
-  const phrase = field(record, 'secretPhrase');
-  const seed = field(record, 'secretSeed');
-  const privateKey = field(record, 'privateKey');
-  const publicKey = field(record, 'publicKey') ?? field(record, 'accountId');
-  const ss58 = field(record, 'ss58Address');
-  let signer: ChainSigner;
-  if (phrase !== undefined) signer = fromMnemonic(phrase, kind);
-  else if (seed !== undefined) signer = fromSeed(seed, kind, 'keyFile.secretSeed');
-  else if (
-    privateKey !== undefined &&
-    publicKey !== undefined &&
-    isHex(privateKey) &&
-    privateKey.length === 130 &&
-    isHex(publicKey) &&
-    publicKey.length === 66
-  ) {
-    const pair = keyring().createFromPair({ publicKey: hexToU8a(publicKey), secretKey: hexToU8a(privateKey) }, {}, 'sr25519');
-    const probe = new TextEncoder().encode('subnet-chain key check');
-    if (!signatureVerify(probe, pair.sign(probe), pair.publicKey).isValid) {
-      throw chainError('KeyMismatch', 'the key file privateKey does not sign for its publicKey', { source: 'client', path: 'key.path', value: path });
-    }
-    signer = makeSigner(pair, kind);
-  } else {
-    throw chainError('InvalidKeyFile', 'the key file has no secretPhrase, secretSeed or privateKey+publicKey (a public-only key cannot sign)', {
-      source: 'client',
-      path: 'key.path',
-      value: path,
-    });
-  }
-  if (ss58 !== undefined && ss58 !== signer.address) {
-    throw chainError('KeyMismatch', `the key file secret derives ${signer.address}, but its ss58Address is ${ss58}`, {
-      source: 'client',
-      path: 'keyFile.ss58Address',
-      value: ss58,
-    });
-  }
-  if (publicKey !== undefined && publicKey.toLowerCase() !== signer.publicKey) {
-    throw chainError('KeyMismatch', `the key file secret derives ${signer.publicKey}, but its publicKey is ${publicKey}`, {
-      source: 'client',
-      path: 'keyFile.publicKey',
-      value: publicKey,
-    });
-  }
-  return signer;
+  return makeSigner(key.pair, 'file');
 }
 
 /**
  * Loads a signing key (sr25519; mnemonic, seed and dev URI also take `keyType: 'ed25519'`): a Bittensor wallet
  * hotkey as btcli keeps it (delegated to `@subnet/wallet`: plain or `$NACL`-encrypted keyfiles, passwords from
- * a password file, btwallet's `BT_PW_<PATH>` variable or a TTY prompt), an unencrypted key file by path, a
- * mnemonic, a 32-byte seed or a dev URI (`//Alice`). Key files readable or writable by group or others are
+ * a password file, btwallet's `BT_PW_<PATH>` variable or a TTY prompt), a key file by path (read by
+ * `@subnet/wallet` as btwallet reads it: every plain form, `privateKey`-only included; encrypted given a password
+ * file or `BT_PW_<PATH>`, never a prompt), a mnemonic, a 32-byte seed or a dev URI (`//Alice`). Key files readable or writable by group or others are
  * refused. No secret ever appears in an error message, its context or the returned object.
  *
  * @param source - where the key comes from
  * @returns the signer (address and public key; the secret stays inside this package)
  * @throws SubnetError kind `wallet`: the `WALLET_*` codes of `@subnet/wallet` (`WALLET_KEYFILE_NOT_FOUND`,
  *   `WALLET_INSECURE_FILE_MODE`, `WALLET_WRONG_PASSWORD`, `WALLET_PASSWORD_UNAVAILABLE`, ...); kind `file`:
- *   `CHAIN_KEY_FILE_NOT_FOUND`, `CHAIN_INSECURE_KEY_FILE`, `CHAIN_KEY_FILE_ENCRYPTED`, `CHAIN_INVALID_KEY_FILE`,
- *   `CHAIN_KEY_MISMATCH`; others `CHAIN_INVALID_KEY`, `CHAIN_INVALID_INPUT`
+ *   `CHAIN_KEY_FILE_NOT_FOUND`, `CHAIN_INSECURE_KEY_FILE`, `CHAIN_KEY_FILE_ENCRYPTED` (encrypted, no password
+ *   source), `CHAIN_INVALID_KEY_FILE`, `CHAIN_KEY_MISMATCH` (the `@subnet/wallet` error as `cause`), and the wallet's
+ *   password codes (`WALLET_WRONG_PASSWORD`, ...); others `CHAIN_INVALID_KEY`, `CHAIN_INVALID_INPUT`
  * @example
  * const signer = await loadSigner({ kind: 'wallet', wallet: 'validator', hotkey: 'default' });
  * console.log(signer.address);
@@ -258,7 +207,7 @@ export async function loadSigner(source: KeySource): Promise<ChainSigner> {
       return makeSigner(hotkey.pair, 'wallet');
     }
     case 'file':
-      return fromFile(source.path, 'file');
+      return fromFile(source.path, source.passwordFile);
     case 'mnemonic':
       return fromMnemonic(source.mnemonic, 'mnemonic', keyTypeOf(source.keyType));
     case 'seed':

@@ -53,6 +53,19 @@ describe('configuration', () => {
     expect(codeOf(() => resolveConfig({ text: 'netuid: [1' })).code).toBe('VALIDATOR_CONFIG_FILE');
   });
 
+  it('peers: none by default; URLs from the environment; a URL with credentials, a query or another scheme, or too many attempts, stops start-up', () => {
+    const text = defaultConfigYaml();
+    expect(resolveConfig({ text }).peers).toEqual({ urls: [], attempts: 4, backoff_ms: 500, timeout_ms: 10_000 });
+    const env = { SUBNET_VALIDATOR_PEERS__URLS: '[http://10.0.0.2:8091, https://peer.example/validator]' };
+    expect(resolveConfig({ text, env }).peers.urls).toEqual(['http://10.0.0.2:8091', 'https://peer.example/validator']);
+    for (const url of ['http://user:pw@10.0.0.2:8091', 'http://10.0.0.2:8091/?token=x', 'ws://10.0.0.2:8091', 'not a url']) {
+      const bad = codeOf(() => resolveConfig({ text, env: { SUBNET_VALIDATOR_PEERS__URLS: `[${url}]` } }));
+      expect([bad.code, bad.path], url).toEqual(['VALIDATOR_INVALID_CONFIG', 'peers.urls[0]']);
+      expect(bad.message).not.toContain('pw@');
+    }
+    expect(codeOf(() => resolveConfig({ text, env: { SUBNET_VALIDATOR_PEERS__ATTEMPTS: '11' } })).path).toBe('peers.attempts');
+  });
+
   it('never prints secrets: a bad database URL or token is redacted, and redactConfig hides them', () => {
     const bad = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_DATABASE__URL: 'mysql://u:hunter2@h/db' } }));
     expect(bad.path).toBe('database.url');

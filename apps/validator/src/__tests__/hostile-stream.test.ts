@@ -142,7 +142,8 @@ async function post(url: string, s: Step, epoch: number, token: string): Promise
       return ack(await postSigned(url, '/v1/sssa', miners[s.miner]!, body), 'sssa_submissions', byRecord);
     }
     case 'peer': {
-      const doc = { epoch, challenge_id: 'term', scores: [{ miner_hotkey: miners[s.miner]!.address, score: s.score }] };
+      // Scores of the epoch before count in this epoch's close (docs/spec.md G.4); in epoch 0 they are refused (400).
+      const doc = { epoch: epoch - 1, challenge_id: 'term', scores: [{ miner_hotkey: miners[s.miner]!.address, score: s.score }] };
       return ack(await postSigned(url, '/v1/peer-scores', s.signer === 'self' ? self : peer, doc), 'peer_scores', byRecord);
     }
     case 'deep':

@@ -47,7 +47,8 @@ describe('publishPeerScores', () => {
       signer: k.peer,
       backoffMs: 10,
     });
-    expect(other).toEqual({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
+    expect(other).toMatchObject({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
+    expect(other?.reason).toMatch(/^RECORD_CONFLICT: record peer-[0-9a-f]+ was already accepted with different content$/);
   });
 
   it('retries a peer that answers 503, and delivers on the next attempt', async () => {
@@ -82,6 +83,50 @@ describe('publishPeerScores', () => {
       attempts: 3,
       backoffMs: 5,
     });
-    expect(outcome).toEqual({ peer: closed, result: 'failed', status: null, attempts: 3 });
+    expect(outcome).toEqual({ peer: closed, result: 'failed', status: null, attempts: 3, reason: 'ECONNREFUSED' });
+  });
+
+  it('retries 429 (rate limited) like a 5xx, and reports the last answer as the reason when every attempt fails', async () => {
+    let calls = 0;
+    const busy = await listen(
+      createServer((req, res) => {
+        calls++;
+        req.resume();
+        res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down' } }));
+      }),
+    );
+    const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], {
+      peers: [busy],
+      signer: k.peer,
+      attempts: 2,
+      backoffMs: 5,
+    });
+    expect(calls).toBe(2);
+    expect(outcome).toEqual({ peer: busy, result: 'failed', status: 429, attempts: 2, reason: 'RATE_LIMITED: slow down' });
+  });
+
+  it('a peer slower than the time limit fails with a timeout reason; an abort ends the retries at once', async () => {
+    const hanging = await listen(
+      createServer((req) => {
+        req.resume(); // never answers
+      }),
+    );
+    const doc = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] };
+    const [slow] = await publishPeerScores([doc], { peers: [hanging], signer: k.peer, attempts: 1, timeoutMs: 200 });
+    expect(slow).toEqual({ peer: hanging, result: 'failed', status: null, attempts: 1, reason: 'timed out after 200 ms' });
+    const controller = new AbortController();
+    const pending = publishPeerScores([doc], {
+      peers: [hanging],
+      signer: k.peer,
+      attempts: 10,
+      backoffMs: 60_000,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
+    setTimeout(() => {
+      controller.abort();
+    }, 100);
+    const [aborted] = await pending;
+    expect(aborted).toEqual({ peer: hanging, result: 'failed', status: null, attempts: 1, reason: 'aborted' });
   });
 });

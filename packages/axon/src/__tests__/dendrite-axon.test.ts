@@ -172,6 +172,59 @@ describe('dendrite <-> axon over HTTP', () => {
     expect(replay.headers.get('bt_header_axon_status_code')).toBe('401');
   });
 
+  it("an axon whose nonce store is full forgets the oldest dendrite, and a replay of that dendrite's request is still 401", async () => {
+    const metagraph = new Map<string, CallerInfo>([[alice.address, { validatorPermit: true, stake: 1n }]]);
+    const small = await createAxon({
+      hotkey: bob.address,
+      handlers: [{ definition: Dummy, forward: (s: Synapse) => s }],
+      caller: (h) => metagraph.get(h),
+      port: 0,
+      maxNonceEntries: 1,
+    });
+    try {
+      let captured: { headers: IncomingHttpHeaders; body: Buffer } | undefined;
+      const proxyPort = await listen(
+        createServer((req, res) => {
+          const chunks: Buffer[] = [];
+          req.on('data', (c: Buffer) => chunks.push(c));
+          req.on('end', () => {
+            captured = { headers: req.headers, body: Buffer.concat(chunks) };
+            const up = request({ host: '127.0.0.1', port: small.port, path: req.url, method: 'POST', headers: req.headers }, (r) => {
+              res.writeHead(r.statusCode ?? 502, r.headers);
+              r.pipe(res);
+            });
+            up.end(captured.body);
+          });
+        }),
+      );
+      const first = await createDendrite({ signer: alice }).query(
+        { ip: '127.0.0.1', port: proxyPort, hotkey: bob.address },
+        Dummy,
+        createSynapse(Dummy, { dummy_input: 1 }),
+        5,
+      );
+      expect(first.dendrite.statusCode).toBe(200);
+      // A second dendrite (another uuid) takes the only entry: the first one's key is forgotten.
+      const second = await createDendrite({ signer: alice }).query(
+        { ip: '127.0.0.1', port: small.port, hotkey: bob.address },
+        Dummy,
+        createSynapse(Dummy, { dummy_input: 2 }),
+        5,
+      );
+      expect(second.dendrite.statusCode).toBe(200);
+      // Within the SDK's first-seen window the replay's nonce would pass; the forgotten nonce's floor refuses it.
+      const replay = await fetch(`http://127.0.0.1:${small.port}/Dummy`, {
+        method: 'POST',
+        headers: captured!.headers as Record<string, string>,
+        body: captured!.body,
+      });
+      expect(replay.status).toBe(401);
+      expect(await replay.json()).toEqual({ message: 'Not Verified with error: Nonce is too old, a newer one was last processed' });
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a wrong signer (signs with another key than the hotkey it claims): 401 Signature mismatch', async () => {
     const forger = { address: alice.address, sign: (m: Uint8Array) => eve.sign(m) };
     const out = await createDendrite({ signer: forger }).query(target(), Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);

@@ -1,0 +1,119 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { EpochOutcome } from '../epoch-runner.js';
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import { fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+
+/** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const metric = async (service: ValidatorService, result: string): Promise<number> =>
+  Number(new RegExp(`validator_peer_publish_total\\{result="${result}"\\} (\\d+)`).exec(await service.metrics.registry.metrics())?.[1] ?? 0);
+
+describe('peer exchange in the epoch loop', () => {
+  it('delivers the closed epoch’s own scores to a peer validator, which counts them in its next close', async () => {
+    const k = await keys();
+    // The receiver runs as //Bob (uid 1 of the fake metagraph), the sender as //Alice (uid 0).
+    const receiverChain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
+    const r = tempDir();
+    cleanups.push(r.cleanup);
+    const receiver = await startValidator({
+      config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }),
+      chain: receiverChain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => receiver.stop());
+    const chain = fakeChain(k);
+    const s = tempDir();
+    cleanups.push(s.cleanup);
+    const sender = await startValidator({
+      config: testConfig(s.dir, { peers: { urls: [receiver.url], backoff_ms: 10 } }),
+      chain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => sender.stop());
+    const closes: EpochOutcome[] = [];
+    sender.onEpoch((o) => closes.push(o));
+    const miner = k.miners[0]!.address;
+    const term = {
+      record_id: 'term-0',
+      miner_hotkey: miner,
+      results: [0, 1, 2, 3].map((t) => ({ task_id: `t${t}`, tests_passed: t < 3 ? 1 : 0, tests_total: 1, timed_out: false })),
+    };
+    expect((await postExecutor(sender.url, '/v1/term-results', term)).status).toBe(201);
+    chain.headBlock = 12n; // epoch 1: the sender closes epoch 0
+    receiverChain.headBlock = 12n;
+    await receiver.tick();
+    await sender.tick();
+    expect(closes.map((o) => [o.epoch, o.status])).toEqual([[0, 'submitted']]);
+    await until(async () => (await metric(sender, 'delivered')) === 1, 'the delivery');
+    // The receiver was in epoch 1 already (it closed 0 without them): the scores of epoch 0 wait for its close of 1.
+    expect(receiver.currentEpoch()).toBe(1);
+    const stored = (await receiver.storage.records(1)).filter((x) => x.kind === 'peer_score').map((x) => JSON.parse(x.body) as unknown);
+    expect(stored).toEqual([{ validator_hotkey: k.validator.address, epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: miner, score: 0.75 }] }]);
+    const received: EpochOutcome[] = [];
+    receiver.onEpoch((o) => received.push(o));
+    receiverChain.headBlock = 22n;
+    await receiver.tick();
+    expect(received.map((o) => o.epoch)).toEqual([1]);
+    const bundle = JSON.parse((await receiver.storage.getEpoch(1))?.bundle ?? '{}') as { bundle: { inputs: { peer_scores: unknown[] } } };
+    expect(bundle.bundle.inputs.peer_scores).toEqual([
+      expect.objectContaining({ validator_hotkey: k.validator.address, challenge_id: 'term', miner_hotkey: miner, score: 0.75 }),
+    ]);
+  });
+
+  it('an unreachable peer: the close is unaffected, retries are bounded, the failure is counted and logged with its reason', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const peer = `http://127.0.0.1:${await closedPort()}`;
+    const service = await startValidator({
+      config: testConfig(t.dir, { peers: { urls: [peer], attempts: 3, backoff_ms: 10 } }),
+      chain,
+      logger,
+      autoTick: false,
+    });
+    cleanups.push(() => service.stop());
+    const closes: EpochOutcome[] = [];
+    service.onEpoch((o) => closes.push(o));
+    const term = { record_id: 'term-0', miner_hotkey: k.miners[1]!.address, results: [{ task_id: 'a', tests_passed: 1, tests_total: 1, timed_out: false }] };
+    expect((await postExecutor(service.url, '/v1/term-results', term)).status).toBe(201);
+    chain.headBlock = 12n;
+    await service.tick();
+    expect(closes.map((o) => [o.epoch, o.status])).toEqual([[0, 'submitted']]);
+    expect(chain.submissions).toHaveLength(1);
+    await until(async () => (await metric(service, 'failed')) === 1, 'the failure');
+    const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'peer scores not delivered (failed): ECONNREFUSED');
+    expect(warning).toMatchObject({ epoch: 0, challenge: 'term', peer, result: 'failed', attempts: 3, reason: 'ECONNREFUSED', status: null });
+  });
+});
