@@ -6,6 +6,8 @@ import { formatPath, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
+import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
+import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
@@ -89,6 +91,8 @@ export const validatorConfigSchema = z.strictObject({
     .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+  /** The validator queries miners' axons itself (off unless present): dispatch/dispatch-config.ts. */
+  dispatch: dispatchConfigSchema.optional(),
   scoring: z.unknown().transform((value, ctx): EpochConfig => {
     const parsed = epochConfigSchema.safeParse(value);
     if (parsed.success) return parseEpochConfig(value);
@@ -220,7 +224,10 @@ export function resolveConfig(input: {
   const env = input.env ?? {};
   const merged = merge(merge(merge(base ?? {}, btWalletEnvOverlay(env)), envOverlay(env)), flagOverlay(input.flags ?? {}));
   const result = validatorConfigSchema.safeParse(merged);
-  if (result.success) return result.data;
+  if (result.success) {
+    checkDispatchConfig(result.data.dispatch, result.data.scoring);
+    return result.data;
+  }
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
   let value: unknown = merged;
@@ -268,6 +275,7 @@ export function redactConfig(config: ValidatorConfig): unknown {
     server: { ...config.server, executor_token: config.server.executor_token === undefined ? undefined : '[redacted]' },
     database: { ...config.database, url: config.database.url === undefined ? undefined : redactUrl(config.database.url) },
     chain: { ...config.chain, endpoint: redactUrl(config.chain.endpoint) },
+    ...(config.dispatch === undefined ? {} : { dispatch: redactDispatch(config.dispatch) }),
   };
 }
 

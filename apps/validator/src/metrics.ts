@@ -21,6 +21,12 @@ export interface ValidatorMetrics {
   readonly chainReconnects: Counter;
   /** Chain head reads that failed. */
   readonly chainErrors: Counter;
+  /** Axon queries sent by the dispatcher, by challenge and outcome (`answered`, `timeout`, `unreachable`, ...). */
+  readonly dispatchQueries: Counter<'challenge' | 'outcome'>;
+  /** Tasks taken from task sources, by challenge and outcome (`dispatched`, `rejected`, `source_error`). */
+  readonly dispatchTasks: Counter<'challenge' | 'outcome'>;
+  /** Workflow plans sent to the executor webhook, by outcome (`delivered`, `failed`). */
+  readonly dispatchPlanDeliveries: Counter<'outcome'>;
 }
 
 /**
@@ -53,5 +59,23 @@ export function createMetrics(): ValidatorMetrics {
     leaseTakeovers: new Counter({ name: 'validator_lease_takeovers_total', help: 'Leader lease takeovers by this instance', registers: [registry] }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
+    dispatchQueries: new Counter({
+      name: 'validator_dispatch_queries_total',
+      help: 'Axon queries by challenge and outcome',
+      labelNames: ['challenge', 'outcome'],
+      registers: [registry],
+    }),
+    dispatchTasks: new Counter({
+      name: 'validator_dispatch_tasks_total',
+      help: 'Dispatch tasks by challenge and outcome',
+      labelNames: ['challenge', 'outcome'],
+      registers: [registry],
+    }),
+    dispatchPlanDeliveries: new Counter({
+      name: 'validator_dispatch_plan_deliveries_total',
+      help: 'Workflow plans sent to the executor webhook',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
   };
 }
