@@ -34,8 +34,8 @@ export interface PlanBody {
   readonly task_type: string;
   readonly miner_hotkey: string;
   readonly miner_uid: number;
-  /** The task's synapse input, as the task source gave it. */
-  readonly task: Record<string, unknown>;
+  /** The synapse input the miner received (the task's `input`, as the task source gave it). */
+  readonly input: Record<string, unknown>;
   readonly plan: unknown;
 }
 

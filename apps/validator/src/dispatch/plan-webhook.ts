@@ -42,7 +42,7 @@ export interface PlanOutboxDeps {
 
 /**
  * Creates the plan outbox that POSTs each plan to the executor webhook: JSON `{ epoch, record_id,
- * challenge_id, task_id, task_type, miner_hotkey, miner_uid, task, plan }`, `Authorization: Bearer <token>`
+ * challenge_id, task_id, task_type, miner_hotkey, miner_uid, input, plan }`, `Authorization: Bearer <token>`
  * when configured, up to `attempts` tries with exponential backoff.
  *
  * @param deps - webhook, storage, write queue, metrics, logger

@@ -129,7 +129,7 @@ async function storeAnswer(
     task_type: q.taskType,
     miner_hotkey: hotkey,
     miner_uid: q.member.uid,
-    task: q.taskInput,
+    input: q.taskInput,
     plan: value,
   };
   const stored = await deps.queue.submit(newRecord('workflow_plan', id, q.epoch, plan));
