@@ -75,12 +75,18 @@ const withAnswer = (definition: typeof SecurityAudit, s: Synapse, field: string,
 });
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.closeAllConnections();
-    server.close(() => resolve());
+    server.close(() => {
+      resolve();
+    });
   });
 }
 
@@ -257,11 +263,11 @@ describe('the validator dispatches tasks to axons (issue 16 item 2) on a real de
       }
 
       // Weights on chain: the honest miners are weighted, no failing miner is.
-      const weights = (await reader.request('weights', async (api) => {
+      const weights = await reader.request('weights', async (api) => {
         const query = api.query.subtensorModule?.weights;
         if (query === undefined) throw new Error('no SubtensorModule.Weights');
         return (await query(devnet.netuid, 0)).toJSON() as [number, number][];
-      })) as [number, number][];
+      });
       const weighted = new Set(weights.filter(([, w]) => w > 0).map(([uid]) => uid));
       for (const uid of [2, 3, 4]) expect(weighted.has(uid)).toBe(true);
       for (const uid of [5, 6, 7, 8, 9, 10]) expect(weighted.has(uid)).toBe(false);

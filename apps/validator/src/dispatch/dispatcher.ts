@@ -146,8 +146,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         report,
         dendrite,
         limiter,
-        axonOf: deps.axonOf,
-        ...(outbox === undefined ? {} : { onPlan: (plan, epoch) => outbox.deliver(plan, epoch) }),
+        axonOf: (hotkey) => deps.axonOf(hotkey),
+        ...(outbox === undefined
+          ? {}
+          : {
+              onPlan: (plan, epoch) => {
+                outbox.deliver(plan, epoch);
+              },
+            }),
       } satisfies RoundDeps,
     };
   });
