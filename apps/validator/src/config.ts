@@ -346,6 +346,17 @@ bundles:
 log:
   level: info
 
+# Dispatch: the validator queries miners' axons itself (off unless this section is present). See the
+# README, "Dispatching tasks to axons", for the synapse declaration, task files and the executor webhook.
+# dispatch:
+#   concurrency: 16
+#   challenges:
+#     - challenge_id: sssa
+#       synapse: { name: SecurityAudit, fields: [{ name: target, type: str }, { name: sssa, type: { optional: any }, default: null }], answer_field: sssa }
+#       interval_ms: 12000
+#       timeout_seconds: 12
+#       task_source: { folder: ./tasks/sssa }
+
 # Scoring: what the audit bundle records as the full configuration (SPEC sections A-C).
 scoring:
   pipeline:

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,8 +6,9 @@ import { join } from 'node:path';
 
 import { isSubnetError } from '@subnet/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 
-import { redactConfig } from '../config.js';
+import { defaultConfigYaml, redactConfig } from '../config.js';
 import { createPlanOutbox } from '../dispatch/plan-webhook.js';
 import { createLimiter } from '../dispatch/limiter.js';
 import { answerProblem, failedCall, MAX_REASON_LENGTH, reasonText } from '../dispatch/query-outcome.js';
@@ -75,6 +76,27 @@ describe('dispatch configuration (dispatch/dispatch-config.ts)', () => {
     };
     expect(codeOf(() => testConfig(t.dir, { dispatch: dispatchSection({ synapse: noDefault }) })).path).toBe('dispatch.challenges[0].synapse.answer_field');
     expect(codeOf(() => testConfig(t.dir, { dispatch: dispatchSection({ timeout_seconds: 0 }) })).path).toBe('dispatch.challenges[0].timeout_seconds');
+  });
+
+  it("the README's example and the init file's commented section are valid configurations", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Dispatching tasks to axons'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const example = parseYaml(yaml) as { dispatch: unknown };
+    const config = testConfig(t.dir, { dispatch: example.dispatch });
+    expect(config.dispatch?.challenges.map((c) => [c.challenge_id, 'folder' in c.task_source ? 'folder' : 'url'])).toEqual([
+      ['sssa', 'folder'],
+      ['workflow', 'url'],
+    ]);
+    const init = defaultConfigYaml();
+    const commented = init
+      .slice(init.indexOf('# dispatch:'))
+      .split('\n')
+      .filter((line) => line.startsWith('# '))
+      .map((line) => line.slice(2))
+      .join('\n');
+    const fromInit = parseYaml(commented) as { dispatch: unknown };
+    expect(testConfig(t.dir, { dispatch: fromInit.dispatch }).dispatch?.challenges[0]?.synapse.name).toBe('SecurityAudit');
   });
 
   it('logs no credentials of task endpoints and webhooks', () => {
