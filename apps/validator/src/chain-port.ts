@@ -7,6 +7,11 @@ export interface ChainNeuron {
   /** Stake weight in rao. */
   readonly stake: bigint;
   readonly validatorPermit: boolean;
+  /**
+   * The neuron's axon as served on chain (`Axons[(netuid, hotkey)]`): the address as the SDK prints it and the
+   * port; null when it never served. Absent when the chain access does not read axons.
+   */
+  readonly axon?: { readonly ip: string; readonly port: number } | null;
 }
 
 /** The metagraph read at one block. */

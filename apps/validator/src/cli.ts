@@ -39,7 +39,9 @@ program
 
 program
   .command('run')
-  .description('run the validator service')
+  .description(
+    'run the validator service; with a `dispatch` section in the configuration it also sends tasks to miners\' axons (README: "Dispatching tasks to axons")',
+  )
   .requiredOption('-c, --config <file>', 'configuration file (YAML)')
   .option('--dry-run', 'compute and write bundles; never sign nor submit')
   .option('--host <host>', 'bind address')

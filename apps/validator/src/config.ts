@@ -7,6 +7,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 import { inputLimitsSchema } from './input-limits.js';
+import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
+import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
@@ -118,6 +120,8 @@ export const validatorConfigSchema = z.strictObject({
     .prefault({}),
   bundles: z.strictObject({ dir: z.string().min(1).default('./bundles') }).prefault({}),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+  /** The validator queries miners' axons itself (off unless present): dispatch/dispatch-config.ts. */
+  dispatch: dispatchConfigSchema.optional(),
   scoring: z.unknown().transform((value, ctx): EpochConfig => {
     const parsed = epochConfigSchema.safeParse(value);
     if (parsed.success) return parseEpochConfig(value);
@@ -249,7 +253,10 @@ export function resolveConfig(input: {
   const env = input.env ?? {};
   const merged = merge(merge(merge(base ?? {}, btWalletEnvOverlay(env)), envOverlay(env)), flagOverlay(input.flags ?? {}));
   const result = validatorConfigSchema.safeParse(merged);
-  if (result.success) return result.data;
+  if (result.success) {
+    checkDispatchConfig(result.data.dispatch, result.data.scoring);
+    return result.data;
+  }
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
   let value: unknown = merged;
@@ -297,6 +304,7 @@ export function redactConfig(config: ValidatorConfig): unknown {
     server: { ...config.server, executor_token: config.server.executor_token === undefined ? undefined : '[redacted]' },
     database: { ...config.database, url: config.database.url === undefined ? undefined : redactUrl(config.database.url) },
     chain: { ...config.chain, endpoint: redactUrl(config.chain.endpoint) },
+    ...(config.dispatch === undefined ? {} : { dispatch: redactDispatch(config.dispatch) }),
   };
 }
 
@@ -379,6 +387,17 @@ bundles:
 
 log:
   level: info
+
+# Dispatch: the validator queries miners' axons itself (off unless this section is present). See the
+# README, "Dispatching tasks to axons", for the synapse declaration, task files and the executor webhook.
+# dispatch:
+#   concurrency: 16
+#   challenges:
+#     - challenge_id: sssa
+#       synapse: { name: SecurityAudit, fields: [{ name: target, type: str }, { name: sssa, type: { optional: any }, default: null }], answer_field: sssa }
+#       interval_ms: 12000
+#       timeout_seconds: 12
+#       task_source: { folder: ./tasks/sssa }
 
 # Scoring: what the audit bundle records as the full configuration (SPEC sections A-C).
 scoring:

@@ -7,6 +7,7 @@ import { canonicalJson, digest, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
 import type { ChainPort, ChainView } from './chain-port.js';
+import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
@@ -180,7 +181,17 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
   const inputs = inputsFromRecords(records, carry);
-  const input = { config: deps.scoring, epoch, validatorHotkey: chain.hotkey, inputs, stakes, metagraph };
+  // The epoch's axon queries (dispatch/), shown in the bundle; not an input of the computation.
+  const queries = queriesFromRecords(records);
+  const input = {
+    config: deps.scoring,
+    epoch,
+    validatorHotkey: chain.hotkey,
+    inputs,
+    stakes,
+    metagraph,
+    ...(queries.length === 0 ? {} : { queries }),
+  };
 
   let result: EpochComputation;
   try {

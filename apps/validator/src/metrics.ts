@@ -23,6 +23,12 @@ export interface ValidatorMetrics {
   readonly chainErrors: Counter;
   /** Own scores sent to peer validators, per (document, peer), by result (`delivered`, `refused`, `failed`). */
   readonly peerPublishes: Counter<'result'>;
+  /** Axon queries sent by the dispatcher, by challenge and outcome (`answered`, `timeout`, `unreachable`, ...). */
+  readonly dispatchQueries: Counter<'challenge' | 'outcome'>;
+  /** Tasks taken from task sources, by challenge and outcome (`dispatched`, `rejected`, `source_error`). */
+  readonly dispatchTasks: Counter<'challenge' | 'outcome'>;
+  /** Workflow plans sent to the executor webhook, by outcome (`delivered`, `failed`). */
+  readonly dispatchPlanDeliveries: Counter<'outcome'>;
 }
 
 /**
@@ -59,6 +65,24 @@ export function createMetrics(): ValidatorMetrics {
       name: 'validator_peer_publish_total',
       help: 'Own scores sent to peer validators, per document and peer',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    dispatchQueries: new Counter({
+      name: 'validator_dispatch_queries_total',
+      help: 'Axon queries by challenge and outcome',
+      labelNames: ['challenge', 'outcome'],
+      registers: [registry],
+    }),
+    dispatchTasks: new Counter({
+      name: 'validator_dispatch_tasks_total',
+      help: 'Dispatch tasks by challenge and outcome',
+      labelNames: ['challenge', 'outcome'],
+      registers: [registry],
+    }),
+    dispatchPlanDeliveries: new Counter({
+      name: 'validator_dispatch_plan_deliveries_total',
+      help: 'Workflow plans sent to the executor webhook',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -7,6 +7,8 @@ import type { ChainNeuron, ChainPort, ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
 import { redactConfig } from './config.js';
 import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
+import { createDispatcher } from './dispatch/dispatcher.js';
+import type { Dispatcher } from './dispatch/dispatcher.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
@@ -140,6 +142,33 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       : undefined;
   if (lease === undefined) metrics.leaseHolder.set(1);
   const leading = (): boolean => lease === undefined || lease.current() !== undefined;
+  // The validator queries miners' axons itself when `dispatch` is configured (dispatch/).
+  let dispatcher: Dispatcher | undefined;
+  try {
+    dispatcher =
+      config.dispatch === undefined
+        ? undefined
+        : createDispatcher({
+            config: config.dispatch,
+            scoring: config.scoring,
+            storage,
+            queue,
+            chain,
+            registry: tasks,
+            signer: key,
+            metrics,
+            logger,
+            env: process.env,
+            currentEpoch: () => current,
+            leading,
+            axonOf: (hotkey) => neurons.get(hotkey)?.axon,
+          });
+  } catch (error) {
+    await lease?.stop(false);
+    await storage.close();
+    await chain.close();
+    throw error;
+  }
   const deps: EpochRunnerDeps = {
     ...(lease === undefined ? {} : { fence: () => lease.last() ?? NO_FENCE }),
     netuid: config.netuid,
@@ -274,6 +303,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
       current = epoch;
+      // Queries of the ended epoch's tasks are stored before it closes (at most one query timeout).
+      await dispatcher?.settle();
       await queue.drain();
       // The epoch that just ended is closed (records or not); any older one left open (the loop stalled
       // across a boundary, or storage was down) is published as missed.
@@ -378,8 +409,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   logger.info({ url, storage: storage.dialect, hotkey: chain.hotkey, dryRun: config.chain.dry_run }, 'listening');
   // A sole instance leads from its first tick.
   await lease?.renew();
-  if (options.autoTick !== false) loop();
-  else await tick();
+  if (options.autoTick !== false) {
+    loop();
+    dispatcher?.start();
+  } else await tick();
 
   return {
     url,
@@ -416,6 +449,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       await closing;
       clearInterval(sweep);
       clearTimeout(deadline);
+      await dispatcher?.stop();
       await inFlight.catch(() => undefined);
       await peerExchange.stop();
       await lease?.stop(true);

@@ -1,7 +1,19 @@
 /** The one storage interface of the validator, implemented by SQLite and PostgreSQL. */
 
 /** Kinds of records the validator takes in. */
-export type RecordKind = 'workflow_run' | 'sssa' | 'term_result' | 'bounty' | 'peer_score' | 'task' | 'task_snapshot';
+export type RecordKind =
+  | 'workflow_run'
+  | 'sssa'
+  | 'term_result'
+  | 'bounty'
+  | 'peer_score'
+  | 'task'
+  | 'task_snapshot'
+  // Dispatch (dispatch/): a task dispatched to axons, one query's outcome, a miner's workflow plan, its delivery to the executor.
+  | 'dispatch_task'
+  | 'query'
+  | 'workflow_plan'
+  | 'plan_delivery';
 
 /** A record to store. `body` is the JSON text exactly as it will be read back. */
 export interface NewRecord {

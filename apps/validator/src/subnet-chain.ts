@@ -69,7 +69,16 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       return {
         block: s.block,
         tempo: s.hyperparameters.tempo,
-        neurons: s.hotkeys.map((h, uid) => ({ uid, hotkey: h, stake: s.stakes[uid] ?? 0n, validatorPermit: s.validatorPermit[uid] ?? false })),
+        neurons: s.hotkeys.map((h, uid) => {
+          const axon = s.axons[uid];
+          return {
+            uid,
+            hotkey: h,
+            stake: s.stakes[uid] ?? 0n,
+            validatorPermit: s.validatorPermit[uid] ?? false,
+            axon: axon === null || axon === undefined ? null : { ip: axon.ipText, port: axon.port },
+          };
+        }),
       };
     },
     preflight: async (uids, weights) => {

@@ -3,7 +3,9 @@ import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import { z } from 'zod';
 
 import type { ComputeEpochInput, EpochComputation } from './compute-epoch.js';
+import type { QueryRecord } from './dispatch-queries.js';
 import { computeEpoch } from './compute-epoch.js';
+import { queryListSchema } from './dispatch-queries.js';
 import { epochConfigSchema } from './epoch-config.js';
 import { epochInputsSchema, neuronEntrySchema, stakeEntrySchema } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES, fail } from './errors.js';
@@ -61,6 +63,11 @@ export const bundleSchema = z.strictObject({
     u16: z.strictObject({ uids: z.array(z.number().int().min(0).max(65535)), weights: z.array(z.number().int().min(0).max(65535)) }),
   }),
   submission: submissionRecordSchema,
+  /**
+   * Every query the validator sent to miners' axons this epoch, with its outcome (docs/spec.md G.6).
+   * Absent when the validator dispatched nothing; not an input of the computation.
+   */
+  queries: queryListSchema.optional(),
 });
 /** An audit bundle (wire form). */
 export interface Bundle {
@@ -74,6 +81,7 @@ export interface Bundle {
   readonly metagraph: unknown;
   readonly result: EpochComputation;
   readonly submission: SubmissionRecord;
+  readonly queries?: readonly QueryRecord[];
 }
 
 /** A bundle with its digest and the validator's signature over the digest. */
@@ -94,6 +102,8 @@ export interface BuildBundleInput extends ComputeEpochInput {
   /** The result of {@link computeEpoch} for the same input (computed here when absent). */
   readonly result?: EpochComputation;
   readonly submission: SubmissionRecord;
+  /** The epoch's axon queries (`queryRecordSchema`); sorted by `seq` into the bundle, left out when absent. */
+  readonly queries?: readonly unknown[];
 }
 
 /**
@@ -118,9 +128,28 @@ export function buildBundle(input: BuildBundleInput): Bundle {
     metagraph: sortedBy(input.metagraph, 'hotkey'),
     result,
     submission: input.submission,
+    ...(input.queries === undefined ? {} : { queries: sortedBySeq(input.queries) }),
   };
   const parsed = parseInput(bundleSchema, candidate, BUNDLE_ERROR_CODES.invalidBundle, 'bundle');
   return deepFreeze({ ...parsed, result });
+}
+
+/** Query records by `seq` (ties: task id, then miner), so the digest does not depend on arrival order. */
+function sortedBySeq(list: readonly unknown[]): unknown[] {
+  const field = (item: unknown, name: string): unknown =>
+    typeof item === 'object' && item !== null && Object.hasOwn(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+  const num = (item: unknown): number => {
+    const v = field(item, 'seq');
+    return typeof v === 'number' && Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
+  };
+  const text = (item: unknown, name: string): string => {
+    const v = field(item, name);
+    return typeof v === 'string' ? v : '';
+  };
+  return [...list].sort(
+    (a, b) =>
+      num(a) - num(b) || compareCodePoints(text(a, 'task_id'), text(b, 'task_id')) || compareCodePoints(text(a, 'miner_hotkey'), text(b, 'miner_hotkey')),
+  );
 }
 
 /** A list of objects sorted by one string field (code point order); anything else is returned as it is. */

@@ -35,4 +35,6 @@ export {
   verifyBundle,
 } from './bundle.js';
 export type { BuildBundleInput, Bundle, BundleSigner, SignatureVerifier, SignedBundle, SubmissionRecord } from './bundle.js';
+export { QUERY_OUTCOMES, queryListSchema, queryRecordSchema } from './dispatch-queries.js';
+export type { QueryOutcome, QueryRecord } from './dispatch-queries.js';
 export { toWire } from './wire.js';
