@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { createAxon, createSynapse, defineSynapse, synapseValues } from '@subnet/axon';
 import type { Axon, Synapse } from '@subnet/axon';
-import { verifyBundle } from '@subnet/bundle';
+import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import type { QueryRecord } from '@subnet/bundle';
 import { connectChain } from '@subnet/chain';
 import { deriveDevAccounts, startDevnet } from '@subnet/devnet';
@@ -223,6 +223,8 @@ describe('the validator dispatches tasks to axons (issue 16 item 2) on a real de
         }
       }
       if (bundle === undefined) throw new Error(`no submitted bundle with queries; outcomes: ${JSON.stringify(outcomes.map((o) => o.status))}`);
+      // The queries are signed with the bundle and leave its recomputation as it was.
+      expect(recomputeBundle(bundle).identical).toBe(true);
       const queries = bundle.queries ?? [];
       // Every member of both groups was queried once, each with the outcome its behaviour calls for.
       expect(queries).toHaveLength(2 * MINERS.length);
