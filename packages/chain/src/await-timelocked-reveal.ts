@@ -1,7 +1,8 @@
-import { waitArg } from './client-arguments.js';
+import { millisecondsArg, objectArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
 import { confirmTimelockedReveal } from './timelock-reveal.js';
+import { checkTimelockedRecord } from './timelocked-record-check.js';
 import type { TimelockedReveal } from './timelock-reveal.js';
 
 /**
@@ -20,11 +21,14 @@ export async function awaitTimelockedReveal(
   record: TimelockedCommitRecord,
   args: { readonly wait?: 'inBlock' | 'finalized'; readonly timeoutMs?: number } = {},
 ): Promise<TimelockedReveal> {
+  checkTimelockedRecord(record);
+  objectArg(args, 'args');
   const wait = waitArg(args.wait);
+  const timeoutMs = millisecondsArg(args.timeoutMs, 'timeoutMs');
   const blockMs = (ctx.timelock?.blockTimeSeconds ?? 12) * 1000;
   const head = (await ctx.connection.request('chain_getHeader', (a) => a.rpc.chain.getHeader())).number.toBigInt();
   const target = record.prediction?.revealBlock ?? head;
   const blocks = Number(target > head ? target - head : 0n) + 400;
-  const revealTimeoutMs = args.timeoutMs ?? ctx.timelock?.revealTimeoutMs ?? Math.max(ctx.timeoutMs, 2 * blocks * blockMs);
+  const revealTimeoutMs = timeoutMs ?? ctx.timelock?.revealTimeoutMs ?? Math.max(ctx.timeoutMs, 2 * blocks * blockMs);
   return confirmTimelockedReveal(ctx.connection, record, { pollMs: ctx.pollMs, timeoutMs: revealTimeoutMs, wait });
 }

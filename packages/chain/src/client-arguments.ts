@@ -44,3 +44,47 @@ export function waitArg(value: unknown): 'inBlock' | 'finalized' {
     throw chainError('InvalidInput', "wait is 'inBlock' or 'finalized'", { source: 'client', path: 'wait', value: wait });
   return wait;
 }
+
+/**
+ * An arguments object (absent only where the method allows it).
+ *
+ * @param value - as given
+ * @param path - the argument's name, for the message
+ * @returns the object
+ * @throws SubnetError `CHAIN_INVALID_INPUT` naming the path and value
+ */
+export function objectArg<T extends object>(value: T, path: string): T {
+  const given: unknown = value;
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw chainError('InvalidInput', `${path} is an object`, { source: 'client', path, value: given });
+  return value;
+}
+
+/**
+ * An optional time limit in milliseconds.
+ *
+ * @param value - as given
+ * @param path - the argument's name
+ * @returns the limit, or undefined when not given
+ * @throws SubnetError `CHAIN_INVALID_INPUT` unless a finite number >= 0
+ */
+export function millisecondsArg(value: unknown, path: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw chainError('InvalidInput', `${path} is a non-negative number of milliseconds`, { source: 'client', path, value });
+  }
+  return value;
+}
+
+/**
+ * An optional boolean flag.
+ *
+ * @param value - as given
+ * @param path - the argument's name
+ * @returns the flag, or undefined when not given
+ * @throws SubnetError `CHAIN_INVALID_INPUT` unless a boolean
+ */
+export function flagArg(value: unknown, path: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw chainError('InvalidInput', `${path} is a boolean`, { source: 'client', path, value });
+}

@@ -1,5 +1,5 @@
 import { chainError } from './chain-error.js';
-import { intArg } from './client-arguments.js';
+import { intArg, objectArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { RateLimitStatus } from './client-types.js';
 import { readMetagraph } from './metagraph.js';
@@ -14,6 +14,7 @@ import { readMetagraph } from './metagraph.js';
  * @throws SubnetError `CHAIN_INVALID_INPUT`, `CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET`, or a read's code
  */
 export async function rateLimitStatus(ctx: ClientContext, args: { readonly netuid: number; readonly mecid?: number }): Promise<RateLimitStatus> {
+  objectArg(args, 'args');
   const netuid = intArg(args.netuid, 'netuid', 4095);
   const mecid = intArg(args.mecid ?? 0, 'mecid', 255);
   const snapshot = await readMetagraph(ctx.connection, { netuid, mecid });

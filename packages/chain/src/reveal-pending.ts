@@ -1,7 +1,6 @@
-import { waitArg } from './client-arguments.js';
+import { flagArg, millisecondsArg, objectArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { RevealOutcome } from './client-types.js';
-import { chainError } from './chain-error.js';
 import { readMetagraph } from './metagraph.js';
 import { revealCommit } from './reveal-commit.js';
 import { epochAtBlock } from './reveal-window.js';
@@ -21,11 +20,10 @@ export async function revealPending(
   ctx: ClientContext,
   args: { readonly wait?: 'inBlock' | 'finalized'; readonly untilDone?: boolean; readonly timeoutMs?: number } = {},
 ): Promise<readonly RevealOutcome[]> {
+  objectArg(args, 'args');
   const wait = waitArg(args.wait);
-  const timeoutMs: unknown = args.timeoutMs ?? ctx.timeoutMs;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) {
-    throw chainError('InvalidInput', 'timeoutMs is a non-negative number of milliseconds', { source: 'client', path: 'timeoutMs', value: timeoutMs });
-  }
+  const untilDone = flagArg(args.untilDone, 'untilDone') ?? false;
+  const timeoutMs = millisecondsArg(args.timeoutMs, 'timeoutMs') ?? ctx.timeoutMs;
   const deadline = Date.now() + timeoutMs;
   const store = ctx.commitStore;
   if (!store) return Object.freeze([]);
@@ -58,7 +56,7 @@ export async function revealPending(
       }
     }
     const waiting = outcomes.some((o) => o.status === 'waiting' || o.status === 'unconfirmed');
-    if (args.untilDone !== true || !waiting) return Object.freeze(outcomes);
+    if (!untilDone || !waiting) return Object.freeze(outcomes);
     if (Date.now() > deadline) return Object.freeze(outcomes);
     await new Promise((resolve) => setTimeout(resolve, ctx.pollMs));
   }

@@ -1,5 +1,5 @@
 import { chainError } from './chain-error.js';
-import { intArg, versionArg, waitArg } from './client-arguments.js';
+import { flagArg, intArg, objectArg, versionArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { SetWeightsArgs, WeightsSubmission } from './client-types.js';
 import { readMetagraph } from './metagraph.js';
@@ -25,14 +25,12 @@ import { convertToU16 } from './u16-conversion.js';
  *   `CHAIN_*` code (nothing signed), or the chosen path's codes
  */
 export async function setWeights(ctx: ClientContext, args: SetWeightsArgs): Promise<WeightsSubmission> {
+  objectArg(args, 'args');
   const netuid = intArg(args.netuid, 'netuid', 4095);
   const mecid = intArg(args.mecid ?? 0, 'mecid', 255);
   const wait = waitArg(args.wait);
   const requestedVersion = versionArg(args.versionKey);
-  const waitForReveal: unknown = args.waitForReveal;
-  if (waitForReveal !== undefined && typeof waitForReveal !== 'boolean') {
-    throw chainError('InvalidInput', 'waitForReveal is a boolean', { source: 'client', path: 'waitForReveal', value: waitForReveal });
-  }
+  const waitForReveal = flagArg(args.waitForReveal, 'waitForReveal');
   const snapshot = await readMetagraph(ctx.connection, { netuid, mecid });
   const hp = snapshot.hyperparameters;
   const timelocked = hp.commitRevealEnabled && requiresTimelock(ctx.connection.api, mecid, hp.commitRevealVersion);
