@@ -1,6 +1,6 @@
 import { connectChain, createChainClient, fileCommitStore, preflight } from '@subnet/chain';
 import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
-import { SubnetError } from '@subnet/core';
+import { isSubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView } from './chain-port.js';
 import { findWeightSubmission } from './chain-reconcile.js';
@@ -53,7 +53,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
     });
     client = await createChainClient({ connection, signer, u16Mode: 'sum', commitStore: fileCommitStore(options.commitStorePath) });
   } catch (error) {
-    if (error instanceof SubnetError && error.code.startsWith('CHAIN_')) throw error;
+    if (isSubnetError(error) && error.code.startsWith('CHAIN_')) throw error;
     throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${(error as Error).message}`, {}, error);
   }
   const hotkey = client.signer.address;

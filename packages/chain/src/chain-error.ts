@@ -1,31 +1,9 @@
 import { isSubnetError, SubnetError } from '@subnet/core';
 
 import { CHAIN_ERRORS, chainErrorCode, POOL_CUSTOM_ERRORS } from './error-codes.js';
+import type { ChainErrorContext } from './error-codes.js';
 
-/** Context of every chain error: the chain's own name and where it came from. */
-export interface ChainErrorContext {
-  /** The chain's name of the error (`SettingWeightsTooFast`, `RateLimitExceeded`, `Stale`, ...). */
-  readonly chainName: string;
-  /** `module` (in-block ExtrinsicFailed or preflight replica), `pool` (RPC rejection) or `client`. */
-  readonly source: 'module' | 'pool' | 'client';
-  /** `preflight` when raised before signing by the local replica of the chain check. */
-  readonly stage?: 'preflight' | 'submit' | 'inclusion' | 'confirm' | 'connect' | 'read';
-  /** For pool errors: `N` of `Custom error: N`. */
-  readonly customError?: number;
-  /** For pool custom errors: the module errors that the chain turns into this one. */
-  readonly moduleErrors?: readonly string[];
-  /** For pool errors: the RPC error code (1010, 1012, 1013, 1014). */
-  readonly rpcCode?: number;
-  /** For pool errors: the RPC message as the node sent it. */
-  readonly rpcMessage?: string;
-  /** True when the same call may succeed later unchanged. */
-  readonly retryable: boolean;
-  /** What to do about it (the README table). */
-  readonly advice: string;
-  readonly path?: string;
-  readonly value?: unknown;
-  readonly [key: string]: unknown;
-}
+export type { ChainErrorContext } from './error-codes.js';
 
 /** A {@link SubnetError} carrying a {@link ChainErrorContext}. */
 export type ChainError = SubnetError<ChainErrorContext>;

@@ -1,9 +1,404 @@
 /**
- * The table of every error this package raises: the chain's own error names (module errors of
- * `SubtensorModule`, the transaction pool's `Custom error: N`, the standard pool errors) and the
- * client-side failures. Each code is `CHAIN_` + the upper snake case of the chain's name, so a caller can
- * search the chain's source for the name in `context.chainName`. Codes are append-only.
+ * Every error code this package raises, in one place: the chain's own error names (module errors of
+ * `SubtensorModule`, the transaction pool's `Custom error: N`, the standard pool errors) and the client-side
+ * failures, as literal constants ({@link CHAIN_ERROR_CODES}), their union ({@link ChainErrorCode}) and each code's
+ * context ({@link ChainErrorContextByCode}), so `isSubnetError(e, CHAIN_ERROR_CODES.nodeRejected)` narrows
+ * `e.context` (here `rpcCode` and `rpcMessage`). Each code is `CHAIN_` + the upper snake case of the chain's
+ * name, so a caller can search the chain's source for the name in `context.chainName`. Codes are append-only:
+ * a code once published keeps its value and meaning (`error-codes.test.ts` lists every value).
  */
+
+import type { TimelockMissReason } from './timelock-reveal.js';
+
+/**
+ * Every code of this package, keyed by the chain's (or the client's) name with a lowercase first letter.
+ *
+ * @example
+ * if (isSubnetError(error, CHAIN_ERROR_CODES.nodeRejected)) log(error.context.rpcCode, error.context.rpcMessage)
+ */
+export const CHAIN_ERROR_CODES = Object.freeze({
+  canNotSetRootNetworkWeights: 'CHAIN_CAN_NOT_SET_ROOT_NETWORK_WEIGHTS',
+  weightVecNotEqualSize: 'CHAIN_WEIGHT_VEC_NOT_EQUAL_SIZE',
+  mechanismDoesNotExist: 'CHAIN_MECHANISM_DOES_NOT_EXIST',
+  uidsLengthExceedUidsInSubNet: 'CHAIN_UIDS_LENGTH_EXCEED_UIDS_IN_SUB_NET',
+  hotKeyNotRegisteredInSubNet: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET',
+  notEnoughStakeToSetWeights: 'CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS',
+  incorrectWeightVersionKey: 'CHAIN_INCORRECT_WEIGHT_VERSION_KEY',
+  settingWeightsTooFast: 'CHAIN_SETTING_WEIGHTS_TOO_FAST',
+  neuronNoValidatorPermit: 'CHAIN_NEURON_NO_VALIDATOR_PERMIT',
+  duplicateUids: 'CHAIN_DUPLICATE_UIDS',
+  uidVecContainInvalidOne: 'CHAIN_UID_VEC_CONTAIN_INVALID_ONE',
+  weightVecLengthIsLow: 'CHAIN_WEIGHT_VEC_LENGTH_IS_LOW',
+  maxWeightExceeded: 'CHAIN_MAX_WEIGHT_EXCEEDED',
+  noWeightsCommitFound: 'CHAIN_NO_WEIGHTS_COMMIT_FOUND',
+  invalidRevealCommitHashNotMatch: 'CHAIN_INVALID_REVEAL_COMMIT_HASH_NOT_MATCH',
+  commitRevealEnabled: 'CHAIN_COMMIT_REVEAL_ENABLED',
+  commitRevealDisabled: 'CHAIN_COMMIT_REVEAL_DISABLED',
+  tooManyUnrevealedCommits: 'CHAIN_TOO_MANY_UNREVEALED_COMMITS',
+  expiredWeightCommit: 'CHAIN_EXPIRED_WEIGHT_COMMIT',
+  revealTooEarly: 'CHAIN_REVEAL_TOO_EARLY',
+  inputLengthsUnequal: 'CHAIN_INPUT_LENGTHS_UNEQUAL',
+  committingWeightsTooFast: 'CHAIN_COMMITTING_WEIGHTS_TOO_FAST',
+  incorrectCommitRevealVersion: 'CHAIN_INCORRECT_COMMIT_REVEAL_VERSION',
+  invalidRevealRound: 'CHAIN_INVALID_REVEAL_ROUND',
+  revealPeriodTooLarge: 'CHAIN_REVEAL_PERIOD_TOO_LARGE',
+  revealPeriodTooSmall: 'CHAIN_REVEAL_PERIOD_TOO_SMALL',
+  tooManyUIDsPerMechanism: 'CHAIN_TOO_MANY_UIDS_PER_MECHANISM',
+  dynamicTempoBlockedByCommitReveal: 'CHAIN_DYNAMIC_TEMPO_BLOCKED_BY_COMMIT_REVEAL',
+  coldkeyInSwapSchedule: 'CHAIN_COLDKEY_IN_SWAP_SCHEDULE',
+  stakeAmountTooLow: 'CHAIN_STAKE_AMOUNT_TOO_LOW',
+  balanceTooLow: 'CHAIN_BALANCE_TOO_LOW',
+  subnetNotExists: 'CHAIN_SUBNET_NOT_EXISTS',
+  hotkeyAccountDoesntExist: 'CHAIN_HOTKEY_ACCOUNT_DOESNT_EXIST',
+  notEnoughStakeToWithdraw: 'CHAIN_NOT_ENOUGH_STAKE_TO_WITHDRAW',
+  rateLimitExceeded: 'CHAIN_RATE_LIMIT_EXCEEDED',
+  insufficientLiquidity: 'CHAIN_INSUFFICIENT_LIQUIDITY',
+  slippageTooHigh: 'CHAIN_SLIPPAGE_TOO_HIGH',
+  transferDisallowed: 'CHAIN_TRANSFER_DISALLOWED',
+  hotKeyNotRegisteredInNetwork: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_NETWORK',
+  invalidIpAddress: 'CHAIN_INVALID_IP_ADDRESS',
+  servingRateLimitExceeded: 'CHAIN_SERVING_RATE_LIMIT_EXCEEDED',
+  invalidPort: 'CHAIN_INVALID_PORT',
+  zeroMaxAmount: 'CHAIN_ZERO_MAX_AMOUNT',
+  commitNotFound: 'CHAIN_COMMIT_NOT_FOUND',
+  commitBlockNotInRevealRange: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE',
+  uidNotFound: 'CHAIN_UID_NOT_FOUND',
+  evmKeyAssociateRateLimitExceeded: 'CHAIN_EVM_KEY_ASSOCIATE_RATE_LIMIT_EXCEEDED',
+  coldkeySwapDisputed: 'CHAIN_COLDKEY_SWAP_DISPUTED',
+  invalidRealAccount: 'CHAIN_INVALID_REAL_ACCOUNT',
+  failedShieldedTxParsing: 'CHAIN_FAILED_SHIELDED_TX_PARSING',
+  invalidShieldedTxPubKeyHash: 'CHAIN_INVALID_SHIELDED_TX_PUB_KEY_HASH',
+  nonAssociatedColdKey: 'CHAIN_NON_ASSOCIATED_COLD_KEY',
+  delegateTakeTooLow: 'CHAIN_DELEGATE_TAKE_TOO_LOW',
+  delegateTakeTooHigh: 'CHAIN_DELEGATE_TAKE_TOO_HIGH',
+  badRequest: 'CHAIN_BAD_REQUEST',
+  stale: 'CHAIN_STALE',
+  future: 'CHAIN_FUTURE',
+  ancientBirthBlock: 'CHAIN_ANCIENT_BIRTH_BLOCK',
+  tooLowPriority: 'CHAIN_TOO_LOW_PRIORITY',
+  temporarilyBanned: 'CHAIN_TEMPORARILY_BANNED',
+  alreadyImported: 'CHAIN_ALREADY_IMPORTED',
+  badProof: 'CHAIN_BAD_PROOF',
+  exhaustsResources: 'CHAIN_EXHAUSTS_RESOURCES',
+  payment: 'CHAIN_PAYMENT',
+  invalidTransaction: 'CHAIN_INVALID_TRANSACTION',
+  invalidInput: 'CHAIN_INVALID_INPUT',
+  keyFileNotFound: 'CHAIN_KEY_FILE_NOT_FOUND',
+  insecureKeyFile: 'CHAIN_INSECURE_KEY_FILE',
+  keyFileEncrypted: 'CHAIN_KEY_FILE_ENCRYPTED',
+  invalidKeyFile: 'CHAIN_INVALID_KEY_FILE',
+  invalidKey: 'CHAIN_INVALID_KEY',
+  keyMismatch: 'CHAIN_KEY_MISMATCH',
+  connectionFailed: 'CHAIN_CONNECTION_FAILED',
+  requestTimeout: 'CHAIN_REQUEST_TIMEOUT',
+  headStale: 'CHAIN_HEAD_STALE',
+  clientClosed: 'CHAIN_CLIENT_CLOSED',
+  callNotAvailable: 'CHAIN_CALL_NOT_AVAILABLE',
+  storageNotAvailable: 'CHAIN_STORAGE_NOT_AVAILABLE',
+  timelockRequired: 'CHAIN_TIMELOCK_REQUIRED',
+  unknownHotkey: 'CHAIN_UNKNOWN_HOTKEY',
+  emptyWeights: 'CHAIN_EMPTY_WEIGHTS',
+  inclusionTimeout: 'CHAIN_INCLUSION_TIMEOUT',
+  extrinsicDropped: 'CHAIN_EXTRINSIC_DROPPED',
+  weightsNotConfirmed: 'CHAIN_WEIGHTS_NOT_CONFIRMED',
+  unknownModuleError: 'CHAIN_UNKNOWN_MODULE_ERROR',
+  noPendingCommit: 'CHAIN_NO_PENDING_COMMIT',
+  revealWindowMissed: 'CHAIN_REVEAL_WINDOW_MISSED',
+  timelockBeaconUnknown: 'CHAIN_TIMELOCK_BEACON_UNKNOWN',
+  timelockBeaconMismatch: 'CHAIN_TIMELOCK_BEACON_MISMATCH',
+  timelockCommitTooLarge: 'CHAIN_TIMELOCK_COMMIT_TOO_LARGE',
+  timelockNoRevealEpoch: 'CHAIN_TIMELOCK_NO_REVEAL_EPOCH',
+  timelockRevealMissing: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+  timelockRevealTimeout: 'CHAIN_TIMELOCK_REVEAL_TIMEOUT',
+  connectionLost: 'CHAIN_CONNECTION_LOST',
+  nodeRejected: 'CHAIN_NODE_REJECTED',
+  requestFailed: 'CHAIN_REQUEST_FAILED',
+  rootNetworkDoesNotExist: 'CHAIN_ROOT_NETWORK_DOES_NOT_EXIST',
+  invalidIpType: 'CHAIN_INVALID_IP_TYPE',
+  hotKeyAccountNotExists: 'CHAIN_HOT_KEY_ACCOUNT_NOT_EXISTS',
+  notEnoughStake: 'CHAIN_NOT_ENOUGH_STAKE',
+  notEnoughStakeToSetChildkeys: 'CHAIN_NOT_ENOUGH_STAKE_TO_SET_CHILDKEYS',
+  notEnoughBalanceToStake: 'CHAIN_NOT_ENOUGH_BALANCE_TO_STAKE',
+  balanceWithdrawalError: 'CHAIN_BALANCE_WITHDRAWAL_ERROR',
+  zeroBalanceAfterWithdrawn: 'CHAIN_ZERO_BALANCE_AFTER_WITHDRAWN',
+  tooManyRegistrationsThisBlock: 'CHAIN_TOO_MANY_REGISTRATIONS_THIS_BLOCK',
+  hotKeyAlreadyRegisteredInSubNet: 'CHAIN_HOT_KEY_ALREADY_REGISTERED_IN_SUB_NET',
+  newHotKeyIsSameWithOld: 'CHAIN_NEW_HOT_KEY_IS_SAME_WITH_OLD',
+  invalidWorkBlock: 'CHAIN_INVALID_WORK_BLOCK',
+  invalidDifficulty: 'CHAIN_INVALID_DIFFICULTY',
+  invalidSeal: 'CHAIN_INVALID_SEAL',
+  hotKeyAlreadyDelegate: 'CHAIN_HOT_KEY_ALREADY_DELEGATE',
+  networkTxRateLimitExceeded: 'CHAIN_NETWORK_TX_RATE_LIMIT_EXCEEDED',
+  delegateTxRateLimitExceeded: 'CHAIN_DELEGATE_TX_RATE_LIMIT_EXCEEDED',
+  hotKeySetTxRateLimitExceeded: 'CHAIN_HOT_KEY_SET_TX_RATE_LIMIT_EXCEEDED',
+  stakingRateLimitExceeded: 'CHAIN_STAKING_RATE_LIMIT_EXCEEDED',
+  subNetRegistrationDisabled: 'CHAIN_SUB_NET_REGISTRATION_DISABLED',
+  tooManyRegistrationsThisInterval: 'CHAIN_TOO_MANY_REGISTRATIONS_THIS_INTERVAL',
+  transactorAccountShouldBeHotKey: 'CHAIN_TRANSACTOR_ACCOUNT_SHOULD_BE_HOT_KEY',
+  faucetDisabled: 'CHAIN_FAUCET_DISABLED',
+  notSubnetOwner: 'CHAIN_NOT_SUBNET_OWNER',
+  registrationNotPermittedOnRootSubnet: 'CHAIN_REGISTRATION_NOT_PERMITTED_ON_ROOT_SUBNET',
+  stakeTooLowForRoot: 'CHAIN_STAKE_TOO_LOW_FOR_ROOT',
+  allNetworksInImmunity: 'CHAIN_ALL_NETWORKS_IN_IMMUNITY',
+  notEnoughBalanceToPaySwapHotKey: 'CHAIN_NOT_ENOUGH_BALANCE_TO_PAY_SWAP_HOT_KEY',
+  notRootSubnet: 'CHAIN_NOT_ROOT_SUBNET',
+  noNeuronIdAvailable: 'CHAIN_NO_NEURON_ID_AVAILABLE',
+  liquidAlphaDisabled: 'CHAIN_LIQUID_ALPHA_DISABLED',
+  alphaHighTooLow: 'CHAIN_ALPHA_HIGH_TOO_LOW',
+  alphaLowOutOfRange: 'CHAIN_ALPHA_LOW_OUT_OF_RANGE',
+  coldKeyAlreadyAssociated: 'CHAIN_COLD_KEY_ALREADY_ASSOCIATED',
+  notEnoughBalanceToPaySwapColdKey: 'CHAIN_NOT_ENOUGH_BALANCE_TO_PAY_SWAP_COLD_KEY',
+  invalidChild: 'CHAIN_INVALID_CHILD',
+  duplicateChild: 'CHAIN_DUPLICATE_CHILD',
+  proportionOverflow: 'CHAIN_PROPORTION_OVERFLOW',
+  tooManyChildren: 'CHAIN_TOO_MANY_CHILDREN',
+  txRateLimitExceeded: 'CHAIN_TX_RATE_LIMIT_EXCEEDED',
+  coldkeySwapAnnouncementNotFound: 'CHAIN_COLDKEY_SWAP_ANNOUNCEMENT_NOT_FOUND',
+  coldkeySwapTooEarly: 'CHAIN_COLDKEY_SWAP_TOO_EARLY',
+  coldkeySwapReannouncedTooEarly: 'CHAIN_COLDKEY_SWAP_REANNOUNCED_TOO_EARLY',
+  announcedColdkeyHashDoesNotMatch: 'CHAIN_ANNOUNCED_COLDKEY_HASH_DOES_NOT_MATCH',
+  coldkeySwapAlreadyDisputed: 'CHAIN_COLDKEY_SWAP_ALREADY_DISPUTED',
+  newColdKeyIsHotkey: 'CHAIN_NEW_COLD_KEY_IS_HOTKEY',
+  invalidChildkeyTake: 'CHAIN_INVALID_CHILDKEY_TAKE',
+  txChildkeyTakeRateLimitExceeded: 'CHAIN_TX_CHILDKEY_TAKE_RATE_LIMIT_EXCEEDED',
+  invalidIdentity: 'CHAIN_INVALID_IDENTITY',
+  cannotUnstakeLock: 'CHAIN_CANNOT_UNSTAKE_LOCK',
+  amountTooLow: 'CHAIN_AMOUNT_TOO_LOW',
+  activityCutoffTooLow: 'CHAIN_ACTIVITY_CUTOFF_TOO_LOW',
+  callDisabled: 'CHAIN_CALL_DISABLED',
+  firstEmissionBlockNumberAlreadySet: 'CHAIN_FIRST_EMISSION_BLOCK_NUMBER_ALREADY_SET',
+  needWaitingMoreBlocksToStarCall: 'CHAIN_NEED_WAITING_MORE_BLOCKS_TO_STAR_CALL',
+  notEnoughAlphaOutToRecycle: 'CHAIN_NOT_ENOUGH_ALPHA_OUT_TO_RECYCLE',
+  cannotBurnOrRecycleOnRootSubnet: 'CHAIN_CANNOT_BURN_OR_RECYCLE_ON_ROOT_SUBNET',
+  unableToRecoverPublicKey: 'CHAIN_UNABLE_TO_RECOVER_PUBLIC_KEY',
+  invalidRecoveredPublicKey: 'CHAIN_INVALID_RECOVERED_PUBLIC_KEY',
+  subtokenDisabled: 'CHAIN_SUBTOKEN_DISABLED',
+  hotKeySwapOnSubnetIntervalNotPassed: 'CHAIN_HOT_KEY_SWAP_ON_SUBNET_INTERVAL_NOT_PASSED',
+  zeroMaxStakeAmount: 'CHAIN_ZERO_MAX_STAKE_AMOUNT',
+  sameNetuid: 'CHAIN_SAME_NETUID',
+  insufficientBalance: 'CHAIN_INSUFFICIENT_BALANCE',
+  stakingOperationRateLimitExceeded: 'CHAIN_STAKING_OPERATION_RATE_LIMIT_EXCEEDED',
+  invalidLeaseBeneficiary: 'CHAIN_INVALID_LEASE_BENEFICIARY',
+  leaseCannotEndInThePast: 'CHAIN_LEASE_CANNOT_END_IN_THE_PAST',
+  leaseNetuidNotFound: 'CHAIN_LEASE_NETUID_NOT_FOUND',
+  leaseDoesNotExist: 'CHAIN_LEASE_DOES_NOT_EXIST',
+  leaseHasNoEndBlock: 'CHAIN_LEASE_HAS_NO_END_BLOCK',
+  leaseHasNotEnded: 'CHAIN_LEASE_HAS_NOT_ENDED',
+  overflow: 'CHAIN_OVERFLOW',
+  beneficiaryDoesNotOwnHotkey: 'CHAIN_BENEFICIARY_DOES_NOT_OWN_HOTKEY',
+  expectedBeneficiaryOrigin: 'CHAIN_EXPECTED_BENEFICIARY_ORIGIN',
+  adminActionProhibitedDuringWeightsWindow: 'CHAIN_ADMIN_ACTION_PROHIBITED_DURING_WEIGHTS_WINDOW',
+  symbolDoesNotExist: 'CHAIN_SYMBOL_DOES_NOT_EXIST',
+  symbolAlreadyInUse: 'CHAIN_SYMBOL_ALREADY_IN_USE',
+  invalidValue: 'CHAIN_INVALID_VALUE',
+  subnetLimitReached: 'CHAIN_SUBNET_LIMIT_REACHED',
+  cannotAffordLockCost: 'CHAIN_CANNOT_AFFORD_LOCK_COST',
+  sameAutoStakeHotkeyAlreadySet: 'CHAIN_SAME_AUTO_STAKE_HOTKEY_ALREADY_SET',
+  uidMapCouldNotBeCleared: 'CHAIN_UID_MAP_COULD_NOT_BE_CLEARED',
+  trimmingWouldExceedMaxImmunePercentage: 'CHAIN_TRIMMING_WOULD_EXCEED_MAX_IMMUNE_PERCENTAGE',
+  childParentInconsistency: 'CHAIN_CHILD_PARENT_INCONSISTENCY',
+  invalidNumRootClaim: 'CHAIN_INVALID_NUM_ROOT_CLAIM',
+  invalidRootClaimThreshold: 'CHAIN_INVALID_ROOT_CLAIM_THRESHOLD',
+  invalidSubnetNumber: 'CHAIN_INVALID_SUBNET_NUMBER',
+  votingPowerTrackingNotEnabled: 'CHAIN_VOTING_POWER_TRACKING_NOT_ENABLED',
+  invalidVotingPowerEmaAlpha: 'CHAIN_INVALID_VOTING_POWER_EMA_ALPHA',
+  precisionLoss: 'CHAIN_PRECISION_LOSS',
+  deprecated: 'CHAIN_DEPRECATED',
+  addStakeBurnRateLimitExceeded: 'CHAIN_ADD_STAKE_BURN_RATE_LIMIT_EXCEEDED',
+  coldkeySwapAnnounced: 'CHAIN_COLDKEY_SWAP_ANNOUNCED',
+  coldkeySwapClearTooEarly: 'CHAIN_COLDKEY_SWAP_CLEAR_TOO_EARLY',
+  disabledTemporarily: 'CHAIN_DISABLED_TEMPORARILY',
+  newHotKeyNotCleanForRootSwap: 'CHAIN_NEW_HOT_KEY_NOT_CLEAN_FOR_ROOT_SWAP',
+  stakeUnavailable: 'CHAIN_STAKE_UNAVAILABLE',
+  registrationPriceLimitExceeded: 'CHAIN_REGISTRATION_PRICE_LIMIT_EXCEEDED',
+  lockHotkeyMismatch: 'CHAIN_LOCK_HOTKEY_MISMATCH',
+  insufficientStakeForLock: 'CHAIN_INSUFFICIENT_STAKE_FOR_LOCK',
+  noExistingLock: 'CHAIN_NO_EXISTING_LOCK',
+  activeLockExists: 'CHAIN_ACTIVE_LOCK_EXISTS',
+  cannotUseSystemAccount: 'CHAIN_CANNOT_USE_SYSTEM_ACCOUNT',
+  unlockAmountTooHigh: 'CHAIN_UNLOCK_AMOUNT_TOO_HIGH',
+  tempoOutOfBounds: 'CHAIN_TEMPO_OUT_OF_BOUNDS',
+  activityCutoffFactorMilliOutOfBounds: 'CHAIN_ACTIVITY_CUTOFF_FACTOR_MILLI_OUT_OF_BOUNDS',
+  epochTriggerAlreadyPending: 'CHAIN_EPOCH_TRIGGER_ALREADY_PENDING',
+  autoEpochAlreadyImminent: 'CHAIN_AUTO_EPOCH_ALREADY_IMMINENT',
+  accountRejectsLockedAlpha: 'CHAIN_ACCOUNT_REJECTS_LOCKED_ALPHA',
+} as const);
+
+/** Every code of this package (the values of {@link CHAIN_ERROR_CODES}). */
+export type ChainErrorCode = (typeof CHAIN_ERROR_CODES)[keyof typeof CHAIN_ERROR_CODES];
+
+/** Context of every chain error: the chain's own name and where it came from. */
+export interface ChainErrorContext {
+  /** The chain's name of the error (`SettingWeightsTooFast`, `RateLimitExceeded`, `Stale`, ...). */
+  readonly chainName: string;
+  /** `module` (in-block ExtrinsicFailed or preflight replica), `pool` (RPC rejection) or `client`. */
+  readonly source: 'module' | 'pool' | 'client';
+  /** `preflight` when raised before signing by the local replica of the chain check. */
+  readonly stage?: 'preflight' | 'submit' | 'inclusion' | 'confirm' | 'connect' | 'read';
+  /** For pool errors: `N` of `Custom error: N`. */
+  readonly customError?: number;
+  /** For pool custom errors: the module errors that the chain turns into this one. */
+  readonly moduleErrors?: readonly string[];
+  /** For pool errors: the RPC error code (1010, 1012, 1013, 1014). */
+  readonly rpcCode?: number;
+  /** For pool errors: the RPC message as the node sent it. */
+  readonly rpcMessage?: string;
+  /** True when the same call may succeed later unchanged. */
+  readonly retryable: boolean;
+  /** What to do about it (the README table). */
+  readonly advice: string;
+  readonly path?: string;
+  readonly value?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** `CHAIN_INVALID_INPUT`: the argument's path and the value given. */
+export interface ChainInvalidInputContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly path: string;
+  readonly value: unknown;
+}
+
+/** `CHAIN_NODE_REJECTED`: the node's JSON-RPC error, kept whole. */
+export interface ChainNodeRejectedContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly stage: 'read' | 'submit';
+  /** What was requested (`author_submitExtrinsic`, `chain_getHeader`, ...). */
+  readonly label: string;
+  /** The JSON-RPC error code (1002 verification failed, -32603 internal error, ...). */
+  readonly rpcCode: number;
+  /** The node's message, redacted of endpoint credentials. */
+  readonly rpcMessage: string;
+}
+
+/** A standard pool rejection (`CHAIN_STALE`, `CHAIN_TOO_LOW_PRIORITY`, ...): the node's message. */
+export interface ChainPoolRejectionContext extends ChainErrorContext {
+  readonly source: 'pool';
+  readonly rpcMessage: string;
+}
+
+/** A pool `Custom error: N` of Subtensor's transaction extension. */
+export interface ChainPoolCustomContext extends ChainPoolRejectionContext {
+  readonly customError: number;
+  readonly rpcCode: number;
+  /** The module errors that the chain turns into this one. */
+  readonly moduleErrors: readonly string[];
+}
+
+/** A request that could not be answered (`CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_FAILED`): what and why. */
+export interface ChainRequestContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly label: string;
+  /** The underlying failure, redacted of endpoint credentials. */
+  readonly reason: string;
+}
+
+/** `CHAIN_CONNECTION_LOST`: the socket dropped and no endpoint came back within the request's time limit. */
+export interface ChainConnectionLostContext extends ChainRequestContext {
+  readonly timeoutMs: number;
+  /** The endpoints, redacted. */
+  readonly endpoints: readonly string[];
+}
+
+/** `CHAIN_REQUEST_TIMEOUT`: what was waited for, and how long. */
+export interface ChainRequestTimeoutContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly label: string;
+  readonly timeoutMs: number;
+}
+
+/** `CHAIN_HEAD_STALE`: the call that was not signed, and the endpoints (redacted). */
+export interface ChainHeadStaleContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly stage: 'submit';
+  readonly call: string;
+  readonly endpoints: readonly string[];
+}
+
+/** `CHAIN_INCLUSION_TIMEOUT` and `CHAIN_EXTRINSIC_DROPPED`: the signed extrinsic and its era. */
+export interface ChainInclusionContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly stage: 'inclusion';
+  readonly extrinsicHash: string;
+  readonly nonce: bigint;
+  readonly call: string;
+  /** The last block the extrinsic can be included in. */
+  readonly mortalUntil: bigint;
+  readonly birthBlock: bigint;
+}
+
+/** `CHAIN_TIMELOCK_REVEAL_MISSING`: where the commit left the queue, and the likely reasons. */
+export interface ChainTimelockRevealMissingContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly stage: 'confirm';
+  readonly commitHash: string;
+  readonly revealBlock: bigint;
+  readonly revealBlockHash: string;
+  readonly likelyReasons: readonly TimelockMissReason[];
+}
+
+/** The codes of the standard pool rejections, whose context is {@link ChainPoolRejectionContext}. */
+export type ChainPoolRejectionCode =
+  | 'CHAIN_STALE'
+  | 'CHAIN_FUTURE'
+  | 'CHAIN_ANCIENT_BIRTH_BLOCK'
+  | 'CHAIN_TOO_LOW_PRIORITY'
+  | 'CHAIN_TEMPORARILY_BANNED'
+  | 'CHAIN_ALREADY_IMPORTED'
+  | 'CHAIN_BAD_PROOF'
+  | 'CHAIN_EXHAUSTS_RESOURCES'
+  | 'CHAIN_PAYMENT';
+
+/**
+ * The codes raised only as a pool `Custom error: N` (never as a module error or by the client), whose context
+ * is {@link ChainPoolCustomContext}. The other `Custom error` names are also module errors.
+ */
+export type ChainPoolCustomCode =
+  | 'CHAIN_COLDKEY_IN_SWAP_SCHEDULE'
+  | 'CHAIN_STAKE_AMOUNT_TOO_LOW'
+  | 'CHAIN_BALANCE_TOO_LOW'
+  | 'CHAIN_HOTKEY_ACCOUNT_DOESNT_EXIST'
+  | 'CHAIN_RATE_LIMIT_EXCEEDED'
+  | 'CHAIN_ZERO_MAX_AMOUNT'
+  | 'CHAIN_COMMIT_NOT_FOUND'
+  | 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE'
+  | 'CHAIN_UID_NOT_FOUND'
+  | 'CHAIN_INVALID_REAL_ACCOUNT'
+  | 'CHAIN_FAILED_SHIELDED_TX_PARSING'
+  | 'CHAIN_INVALID_SHIELDED_TX_PUB_KEY_HASH'
+  | 'CHAIN_BAD_REQUEST';
+
+/** Codes whose context says more than {@link ChainErrorContext}. */
+interface SpecificContexts {
+  readonly CHAIN_INVALID_INPUT: ChainInvalidInputContext;
+  readonly CHAIN_NODE_REJECTED: ChainNodeRejectedContext;
+  readonly CHAIN_CONNECTION_LOST: ChainConnectionLostContext;
+  readonly CHAIN_REQUEST_FAILED: ChainRequestContext;
+  readonly CHAIN_REQUEST_TIMEOUT: ChainRequestTimeoutContext;
+  readonly CHAIN_HEAD_STALE: ChainHeadStaleContext;
+  readonly CHAIN_INCLUSION_TIMEOUT: ChainInclusionContext;
+  readonly CHAIN_EXTRINSIC_DROPPED: ChainInclusionContext;
+  readonly CHAIN_TIMELOCK_REVEAL_MISSING: ChainTimelockRevealMissingContext;
+}
+
+/**
+ * Each code's context type: what `error.context` holds once `isSubnetError(error, code)` is true. Registered
+ * with `@subnet/core` (`SubnetErrorContextByCode`), which is what makes `isSubnetError` narrow.
+ */
+export type ChainErrorContextByCode = {
+  readonly [K in ChainErrorCode]: K extends keyof SpecificContexts
+    ? SpecificContexts[K]
+    : K extends ChainPoolRejectionCode
+      ? ChainPoolRejectionContext
+      : K extends ChainPoolCustomCode
+        ? ChainPoolCustomContext
+        : ChainErrorContext;
+};
+
+declare module '@subnet/core' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging: adds this package's codes
+  interface SubnetErrorContextByCode extends ChainErrorContextByCode {}
+}
 
 /** Where an error comes from. */
 export type ChainErrorSource = 'module' | 'pool' | 'client';

@@ -1,7 +1,25 @@
 export { chainError, mapModuleError, mapPoolError } from './chain-error.js';
 export type { ChainError, ChainErrorContext } from './chain-error.js';
-export { CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS, POOL_STANDARD_ERROR_NAMES } from './error-codes.js';
-export type { ChainErrorInfo, ChainErrorSource, PoolCustomError } from './error-codes.js';
+export { CHAIN_ERROR_CODES, CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS, POOL_STANDARD_ERROR_NAMES } from './error-codes.js';
+export type {
+  ChainConnectionLostContext,
+  ChainErrorCode,
+  ChainErrorContextByCode,
+  ChainErrorInfo,
+  ChainErrorSource,
+  ChainHeadStaleContext,
+  ChainInclusionContext,
+  ChainInvalidInputContext,
+  ChainNodeRejectedContext,
+  ChainPoolCustomCode,
+  ChainPoolCustomContext,
+  ChainPoolRejectionCode,
+  ChainPoolRejectionContext,
+  ChainRequestContext,
+  ChainRequestTimeoutContext,
+  ChainTimelockRevealMissingContext,
+  PoolCustomError,
+} from './error-codes.js';
 export { hotkeyFilePath, loadSigner } from './keys.js';
 export type { ChainSigner, KeySource, KeyType } from './keys.js';
 export { NETWORKS, redactUrl, resolveEndpoints } from './networks.js';

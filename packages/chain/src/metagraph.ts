@@ -128,10 +128,17 @@ export interface ReadMetagraphOptions {
  * @param connection - the chain connection
  * @param options - netuid, mecid and block
  * @returns a frozen snapshot
- * @throws SubnetError `CHAIN_SUBNET_NOT_EXISTS`, `CHAIN_STORAGE_NOT_AVAILABLE`, `CHAIN_REQUEST_TIMEOUT`
+ * @throws SubnetError `CHAIN_INVALID_INPUT`, `CHAIN_SUBNET_NOT_EXISTS`, `CHAIN_STORAGE_NOT_AVAILABLE`, `CHAIN_REQUEST_TIMEOUT`, a read's code
  * @example const mg = await readMetagraph(conn, { netuid: 1 });
  */
 export async function readMetagraph(connection: ChainConnection, options: ReadMetagraphOptions): Promise<MetagraphSnapshot> {
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null)
+    throw chainError('InvalidInput', 'the metagraph options are an object', { source: 'client', path: 'options', value: given });
+  const at: unknown = options.at;
+  if (at !== undefined && (typeof at !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(at))) {
+    throw chainError('InvalidInput', 'at is a 0x-prefixed 32-byte block hash', { source: 'client', path: 'at', value: at });
+  }
   const netuid = options.netuid;
   const mecid = options.mecid ?? 0;
   const netuidIndex = mechanismStorageIndex(netuid, mecid);

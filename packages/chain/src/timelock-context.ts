@@ -192,6 +192,6 @@ export function rethrowTimelockError(error: unknown, extra: Record<string, unkno
     case 'TIMELOCK_INVALID_BEACON':
       throw chainError('TimelockBeaconUnknown', `the beacon config is unusable (${error.message}); nothing was signed`, base);
     default:
-      throw chainError('InvalidInput', error.message, base);
+      throw chainError('InvalidInput', error.message, { ...base, path: base.path ?? 'commit' });
   }
 }

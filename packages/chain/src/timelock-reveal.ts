@@ -7,6 +7,7 @@ import type { ChainConnection } from './connection.js';
 import { readMetagraph, toBig } from './metagraph.js';
 import { preflight } from './preflight.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
+import { checkTimelockedRecord } from './timelocked-record-check.js';
 
 /** Why a timelocked reveal may not have happened (the chain itself reports nothing). */
 export type TimelockMissReason =
@@ -86,6 +87,7 @@ export async function confirmTimelockedReveal(
   record: TimelockedCommitRecord,
   options: ConfirmRevealOptions,
 ): Promise<TimelockedReveal> {
+  checkTimelockedRecord(record);
   const pollMs = options.pollMs ?? 1_000;
   const deadline = Date.now() + options.timeoutMs;
   const base = {

@@ -55,6 +55,15 @@ export class SubnetError<C extends SubnetErrorContext = SubnetErrorContext> exte
 }
 
 /**
+ * Each package's error codes and their context types, filled in by declaration merging: a package declares
+ * `declare module '@subnet/core' { interface SubnetErrorContextByCode extends MyContextByCode {} }` next to its
+ * codes, and {@link isSubnetError} with such a code then narrows `error.context` to that code's context.
+ * Empty here: `@subnet/core` knows no other package.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface SubnetErrorContextByCode {}
+
+/**
  * Tells whether `error` is a {@link SubnetError}, optionally with a given code. Works across duplicate
  * copies of this package (it checks a global brand, not the class).
  *
@@ -64,6 +73,11 @@ export class SubnetError<C extends SubnetErrorContext = SubnetErrorContext> exte
  * @example
  * try { parse(x) } catch (e) { if (isSubnetError(e, 'COMPOSITE_INVALID_DAG')) report(e.context.path) }
  */
+export function isSubnetError<K extends Extract<keyof SubnetErrorContextByCode, string>>(
+  error: unknown,
+  code: K,
+): error is SubnetError<SubnetErrorContextByCode[K] & SubnetErrorContext> & { readonly code: K };
+export function isSubnetError(error: unknown, code?: string): error is SubnetError;
 export function isSubnetError(error: unknown, code?: string): error is SubnetError {
   if (typeof error !== 'object' || error === null) return false;
   const branded = (error as Record<symbol, unknown>)[BRAND] === true;

@@ -1,7 +1,7 @@
 export { CORE_ERROR_CODES } from './error-codes.js';
 export type { CoreErrorCode } from './error-codes.js';
 export { describeValue, isSubnetError, SubnetError } from './errors.js';
-export type { SubnetErrorContext, SubnetErrorOptions } from './errors.js';
+export type { SubnetErrorContext, SubnetErrorContextByCode, SubnetErrorOptions } from './errors.js';
 export {
   CANONICAL_JSON_MAX_DEPTH,
   CANONICAL_JSON_TOO_DEEP,

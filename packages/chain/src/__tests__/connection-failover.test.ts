@@ -3,6 +3,7 @@
  * terminated, not closed politely), and no endpoint credential in any output, @polkadot/api's console lines
  * included.
  */
+import { isSubnetError } from '@subnet/core';
 import { startDevnet } from '@subnet/devnet';
 import type { Devnet } from '@subnet/devnet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,8 +41,12 @@ describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
     proxy = await startFreezableProxy(devnet.port);
     const frozenUrl = `ws://validator:${SECRET}@127.0.0.1:${proxy.port}`;
     const logs: string[] = [];
+    // the frozen socket is found after staleHeadMs plus a probe of min(requestTimeoutMs, staleHeadMs) and then
+    // terminated; the rest of the bound is for the reconnect and the first answer, which take seconds on a
+    // loaded 2-core machine. A close that waited for the frozen node's handshake (30 s), or a probe that waited
+    // the whole request timeout, would still break the bound.
     const staleHeadMs = 1_500;
-    const requestTimeoutMs = 5_000;
+    const requestTimeoutMs = 8_000;
     const conn = await connectChain({
       network: [frozenUrl, `${devnet.url}/?token=${SECRET}`],
       staleHeadMs,
@@ -63,16 +68,18 @@ describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
         .request('head during freeze', (api) => api.rpc.chain.getHeader())
         .then(
           (h) => ({ ok: true as const, n: h.number.toNumber() }),
-          (e: unknown) => ({ ok: false as const, code: (e as { code?: unknown }).code }),
+          (e: unknown) => ({ ok: false as const, code: isSubnetError(e) ? e.code : `untyped: ${String(e)}` }),
         );
       while (conn.reconnects() === 0 && Date.now() - frozenAt < 20_000) await new Promise((r) => setTimeout(r, 20));
-      const switchedAfter = Date.now() - frozenAt;
       expect(conn.reconnects()).toBe(1);
-      expect(switchedAfter).toBeLessThan(staleHeadMs + requestTimeoutMs);
+      // failover is complete when the next endpoint answers a request (not merely when its socket opened):
+      // the bound is measured from the freeze to that answer
       const head = await conn.request('head after', (api) => api.rpc.chain.getHeader());
+      const servedAfter = Date.now() - frozenAt;
       expect(head.number.toNumber()).toBeGreaterThan(0);
+      expect(servedAfter).toBeLessThan(staleHeadMs + requestTimeoutMs);
       const outcome = await read;
-      if (!outcome.ok) expect(typeof outcome.code).toBe('string');
+      if (!outcome.ok) expect(outcome.code).toMatch(/^CHAIN_(REQUEST_TIMEOUT|CONNECTION_LOST)$/);
       expect(logs.filter((l) => l.includes('switching endpoint'))).toHaveLength(1);
     } finally {
       await conn.close();

@@ -29,6 +29,16 @@ async function deadPort(): Promise<number> {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `condition` every 10 ms until it holds (true) or `limitMs` passes (false). */
+async function until(condition: () => boolean, limitMs: number): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
 async function storedWeights(harness: Harness): Promise<unknown> {
   return (await harness.client.connection.api.query['subtensorModule']!['weights']!(1, 0)).toJSON();
 }
@@ -80,15 +90,19 @@ describe('faults over a real WebSocket', { timeout: 30_000 }, () => {
   });
 
   it('head-staleness watchdog: stalled blocks make the client reconnect, then refuse to sign with CHAIN_HEAD_STALE; a new block clears it', async () => {
-    h = await startHarness({ weightsSetRateLimit: 0n }, 0, { staleHeadMs: 250 });
-    await h.devnet.produceBlock();
+    // waits are conditions polled with generous limits, never fixed sleeps: on a loaded machine a head
+    // notification or a reconnect can take a second; staleHeadMs leaves room for one slow block below it
+    const staleHeadMs = 2_000;
+    h = await startHarness({ weightsSetRateLimit: 0n }, 0, { staleHeadMs });
     const conn = h.client.connection;
-    await sleep(50);
+    const producedAt = Date.now();
+    await h.devnet.produceBlock();
+    // the new head reached the client (its last head is younger than the block)
+    expect(await until(() => conn.headAgeMs() < Date.now() - producedAt, 10_000)).toBe(true);
     expect(conn.headStale()).toBe(false);
+    const reconnectsBefore = conn.reconnects();
     h.devnet.faults.stallBlockProduction();
-    await sleep(700);
-    expect(conn.headStale()).toBe(true);
-    expect(conn.reconnects()).toBeGreaterThanOrEqual(1);
+    expect(await until(() => conn.headStale() && conn.reconnects() > reconnectsBefore, 20_000)).toBe(true);
     const before = await h.nonceOf(h.client.signer.address);
     await expect(h.client.setWeights({ netuid: 1, weights: { '3': 1 } })).rejects.toMatchObject({
       code: 'CHAIN_HEAD_STALE',
@@ -98,10 +112,8 @@ describe('faults over a real WebSocket', { timeout: 30_000 }, () => {
     expect(h.devnet.poolSize()).toBe(0);
     h.devnet.faults.resumeBlockProduction();
     await h.devnet.produceBlock();
-    const deadline = Date.now() + 3_000;
-    while (conn.headStale() && Date.now() < deadline) await sleep(10);
-    expect(conn.headStale()).toBe(false);
-    // blocks keep coming while it runs: with staleHeadMs 250 a manual-mode head goes stale again within 250 ms
+    expect(await until(() => !conn.headStale(), 10_000)).toBe(true);
+    // blocks keep coming while it runs (every 40 ms, far below staleHeadMs)
     const ok = await h.drive(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }), 40);
     expect(ok.kind).toBe('set');
   });

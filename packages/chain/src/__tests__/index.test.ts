@@ -55,6 +55,8 @@ describe('public API', () => {
         'predictLegacyRevealRound',
         'stakeWeight',
         'v2CommitEpoch',
+        // issue 15 item 9: the codes as literal constants
+        'CHAIN_ERROR_CODES',
       ].sort(),
     );
   });

@@ -1,0 +1,16 @@
+import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+
+/**
+ * Weights that passed `setWeights`' checks, ready for one of its submission paths: the subnet and mechanism,
+ * the metagraph they were checked against, the signer's uid, the u16 vector and the version key.
+ */
+export interface PreparedWeights {
+  readonly netuid: number;
+  readonly mecid: number;
+  readonly wait: 'inBlock' | 'finalized';
+  readonly snapshot: MetagraphSnapshot;
+  readonly uid: number;
+  readonly uids: readonly number[];
+  readonly values: readonly number[];
+  readonly versionKey: bigint;
+}

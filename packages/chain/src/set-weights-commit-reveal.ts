@@ -1,0 +1,94 @@
+import { webcrypto } from 'node:crypto';
+
+import { chainError } from './chain-error.js';
+import { chainUpscale } from './chain-upscale.js';
+import type { ClientContext } from './client-context.js';
+import { requireCommitStore } from './client-context.js';
+import type { WeightsSubmission } from './client-types.js';
+import { weightCommitHash } from './commit-hash.js';
+import type { PendingCommit } from './commit-store.js';
+import { readMetagraph } from './metagraph.js';
+import type { PreparedWeights } from './prepared-weights.js';
+import { callLabel, hasEvent, pickCall } from './runtime-calls.js';
+import type { Inclusion } from './submit-extrinsic.js';
+import { commitRevealWindow, readWeightCommits } from './weight-commits.js';
+
+function randomSalt(): number[] {
+  const salt = new Uint16Array(8);
+  webcrypto.getRandomValues(salt);
+  return [...salt];
+}
+
+/**
+ * The commit-reveal v2 path: a random salt is stored durably first, then `commit_mechanism_weights` (or
+ * `commit_weights`) sends the hash, confirmed by its `WeightsCommitted` event; the reveal is owed later
+ * (`revealPending`). The salt is dropped again when the commit cannot land; it is kept when the outcome is
+ * unknown (`CHAIN_INCLUSION_TIMEOUT`).
+ *
+ * @param ctx - the client context (its commit store is required)
+ * @param prepared - the checked weights
+ * @returns the `commit` submission with its commit hash and predicted reveal window
+ * @throws SubnetError `CHAIN_INVALID_INPUT` (no commit store), `CHAIN_CALL_NOT_AVAILABLE`,
+ *   `CHAIN_WEIGHTS_NOT_CONFIRMED`, or a submission's `CHAIN_*` code
+ */
+export async function commitRevealWeights(ctx: ClientContext, prepared: PreparedWeights): Promise<WeightsSubmission> {
+  const { netuid, mecid, wait, snapshot, uid, uids, values, versionKey } = prepared;
+  const hotkey = ctx.signer.address;
+  const store = requireCommitStore(ctx, netuid);
+  const salt = randomSalt();
+  const commitHash = weightCommitHash({ hotkey, netuidIndex: snapshot.netuidIndex, uids, values, salt, versionKey });
+  const pending: PendingCommit = Object.freeze({
+    hotkey,
+    netuid,
+    mecid,
+    netuidIndex: snapshot.netuidIndex,
+    uids,
+    values,
+    salt: Object.freeze(salt),
+    versionKey,
+    commitHash,
+    commitBlock: null,
+  });
+  await store.save(pending);
+  let inclusion: Inclusion;
+  let label: string;
+  try {
+    const call = pickCall(ctx.connection.api, mecid, 'commitMechanismWeights', 'commitWeights');
+    label = callLabel(call);
+    inclusion = await ctx.submit(label, () => (call.withMecid ? call.fn(netuid, mecid, commitHash) : call.fn(netuid, commitHash)), wait);
+  } catch (error) {
+    // keep the salt only when the commit may still land
+    if ((error as { code?: unknown }).code !== 'CHAIN_INCLUSION_TIMEOUT') await store.remove(commitHash);
+    throw error;
+  }
+  const confirmCtx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber, commitHash };
+  if (!hasEvent(inclusion, 'WeightsCommitted', (d) => String(d[2]) === commitHash)) {
+    await store.remove(commitHash);
+    throw chainError('WeightsNotConfirmed', 'the commit was included without a matching WeightsCommitted event', {
+      source: 'client',
+      stage: 'confirm',
+      ...confirmCtx,
+    });
+  }
+  await store.save({ ...pending, commitBlock: inclusion.blockNumber });
+  const after = await readMetagraph(ctx.connection, { netuid, mecid, at: inclusion.blockHash });
+  const entry = (await readWeightCommits(ctx.connection, after, hotkey)).find((e) => e.hash === commitHash);
+  return Object.freeze({
+    kind: 'commit' as const,
+    call: label,
+    netuid,
+    mecid,
+    uid,
+    uids,
+    values,
+    stored: chainUpscale(values),
+    versionKey,
+    blockHash: inclusion.blockHash,
+    blockNumber: inclusion.blockNumber,
+    extrinsicHash: inclusion.extrinsicHash,
+    nonce: inclusion.nonce,
+    finalized: inclusion.finalized,
+    commitHash,
+    reveal: entry ? commitRevealWindow(after, entry.epoch) : null,
+  });
+}
