@@ -1,12 +1,12 @@
 import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { blake2AsU8a } from '@polkadot/util-crypto';
 
-import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
+import type { ChainState, NeuronState, SubnetState, WeightCommit } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
 import { stakeWeightOf } from './stake-weight.js';
 import type { ServeAxonCall } from './axon-rules.js';
-import { serveAxon, serveAxonPoolGuard } from './axon-rules.js';
-import { currentEpochWithLookahead, inRevealRange, isCommitExpired, isRevealTooEarly, legacyEpochIndex, legacyRevealBlocks } from './epoch-rules.js';
+import { serveAxon } from './axon-rules.js';
+import { currentEpochWithLookahead, inRevealRange, isCommitExpired, legacyEpochIndex, legacyRevealBlocks } from './epoch-rules.js';
 
 /** A decoded call the devnet's runtime executes. Accounts are 0x hex public keys; u64s are bigints. */
 export type DevnetCall =
@@ -32,7 +32,16 @@ export type DevnetCall =
       saltsList: number[][];
       versionKeys: bigint[];
     }
-  | { kind: 'commit_timelocked_weights'; netuid: number; mecid: number; commit: string; revealRound: bigint; version: number }
+  | {
+      kind: 'commit_timelocked_weights';
+      netuid: number;
+      mecid: number;
+      commit: string;
+      revealRound: bigint;
+      version: number;
+      /** `commit_timelocked_mechanism_weights` or `commit_crv3_mechanism_weights` (the legacy pool does not guard them). */
+      mechanism: boolean;
+    }
   | ServeAxonCall
   | { kind: 'remark'; withEvent: boolean; remark: string };
 
@@ -138,86 +147,24 @@ export function weightCommitHash(
   return u8aToHex(blake2AsU8a(data, 256));
 }
 
-function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState | undefined {
+/** The registered neuron of a hotkey on a subnet, if any. */
+export function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState | undefined {
   return subnet?.neurons.find((n) => n.hotkey === hotkey);
 }
 
-function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
+/** `check_weights_min_stake`: the stake weight reaches `StakeThreshold` (owner exempt on the stateful runtime). */
+export function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
   if (subnet === undefined) return 0n >= state.stakeThreshold;
   // owner exemption: Subtensor main only (69627c0d5, lib.rs:2752), not finney spec 393
   if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey) return true;
   return stakeWeightOf(state, subnet, hotkey) >= state.stakeThreshold;
 }
 
-function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
+/** `check_rate_limit`: never set (0) or at least `WeightsSetRateLimit` blocks since `LastUpdate`. */
+export function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
   const last = subnet.lastUpdate.get(idx)?.[uid] ?? 0n;
   if (last === 0n) return true;
   return now - last >= subnet.weightsSetRateLimit;
-}
-
-/**
- * The pool-level guards of `SubtensorTransactionExtension` (chain README 2.3), in the chain's order:
- * `CheckWeights` (batch lengths, minimum stake, reveal commit existence and range, timelocked reveal round)
- * then `CheckRateLimits` (uid lookup, then the rate limit) for the calls it covers.
- *
- * @param state - the state of the best block
- * @param now - the block number the transaction would be included at (best + 1)
- * @param who - the signer's hex public key
- * @param call - the decoded call
- * @returns the `InvalidTransaction::Custom` code, or `null` when the call passes
- * @example
- * poolGuard(state, 11n, alice, call); // 6 when rate limited
- */
-export function poolGuard(state: ChainState, now: bigint, who: string, call: DevnetCall): number | null {
-  switch (call.kind) {
-    case 'remark':
-      return null;
-    case 'serve_axon':
-      return serveAxonPoolGuard(state, now, who, call);
-    case 'batch_set_weights':
-      if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
-        return CUSTOM_ERROR.InputLengthsUnequal;
-      }
-      for (const n of call.netuids) if (!minStakeOk(state, state.subnets.get(n), who)) return CUSTOM_ERROR.StakeAmountTooLow;
-      return null;
-    case 'batch_commit_weights':
-      if (call.netuids.length !== call.hashes.length) return CUSTOM_ERROR.InputLengthsUnequal;
-      for (const n of call.netuids) if (!minStakeOk(state, state.subnets.get(n), who)) return CUSTOM_ERROR.StakeAmountTooLow;
-      return null;
-    case 'batch_reveal_weights': {
-      const n = call.uidsList.length;
-      if (call.valuesList.length !== n || call.saltsList.length !== n || call.versionKeys.length !== n) {
-        return CUSTOM_ERROR.InputLengthsUnequal;
-      }
-      if (!minStakeOk(state, state.subnets.get(call.netuid), who)) return CUSTOM_ERROR.StakeAmountTooLow;
-      return null;
-    }
-    default:
-      break;
-  }
-  const subnet = state.subnets.get(call.netuid);
-  if (!minStakeOk(state, subnet, who)) return CUSTOM_ERROR.StakeAmountTooLow;
-  const idx = netuidIndex(call.netuid, call.mecid);
-  if (call.kind === 'reveal_weights') {
-    const commits = subnet?.weightCommits.get(pairKey(idx, who)) ?? [];
-    if (commits.length === 0 || subnet === undefined) return CUSTOM_ERROR.CommitNotFound;
-    const hash = weightCommitHash(who, idx, call.uids, call.values, call.salt, call.versionKey);
-    const match = commits.find((c) => c.hash === hash);
-    if (match !== undefined && isRevealTooEarly(subnet, match, now)) {
-      return CUSTOM_ERROR.CommitBlockNotInRevealRange;
-    }
-    return null;
-  }
-  if (call.kind === 'commit_timelocked_weights') {
-    return call.revealRound < state.lastStoredRound ? CUSTOM_ERROR.InvalidRevealRound : null;
-  }
-  // CheckRateLimits: commit_* always, set_* only when commit-reveal is disabled
-  if (call.kind === 'commit_weights' || subnet?.commitRevealEnabled !== true) {
-    const uid = neuronOf(subnet, who)?.uid;
-    if (subnet === undefined || uid === undefined) return CUSTOM_ERROR.UidNotFound;
-    if (!rateLimitOk(subnet, idx, uid, now)) return CUSTOM_ERROR.RateLimitExceeded;
-  }
-  return null;
 }
 
 /** Error name or `null`: `internal_set_weights` checks 1-14 (chain README 2.2), without writing. */
@@ -314,6 +261,23 @@ function commitWeights(state: ChainState, now: bigint, who: string, netuid: numb
   return { ok: true, events: [{ pallet: 'SubtensorModule', name: 'WeightsCommitted', fields: [who, idx, hash] }] };
 }
 
+const failed = (error: string): DispatchOutcome => ({ ok: false, error, events: [] });
+
+/** Pops the expired commits off the front of a queue (`weights.rs:483`), returning the rest and their hashes. */
+function popExpired(subnet: SubnetState, queue: readonly WeightCommit[], now: bigint): { live: WeightCommit[]; expired: string[] } {
+  const live = queue.slice();
+  const expired: string[] = [];
+  while (live.length > 0 && isCommitExpired(subnet, live[0] ?? { commitEpoch: 0n, commitBlock: 0n }, now)) expired.push(live.shift()?.hash ?? '');
+  return { live, expired };
+}
+
+/**
+ * `internal_reveal_weights` (ab0cb2e52 and main `subnets/weights.rs:451`): commit-reveal on (the storage default
+ * is on, so an unknown subnet reaches the next check), a queue (`NoWeightsCommitFound`), expired commits popped
+ * off the front (`ExpiredWeightCommit` when the hash was one of them), the hash found
+ * (`InvalidRevealCommitHashNotMatch`) and in its reveal epoch (`RevealTooEarly`); every commit up to and
+ * including it is removed, then `do_set_mechanism_weights` and `WeightsRevealed`.
+ */
 function revealWeights(
   state: ChainState,
   now: bigint,
@@ -326,28 +290,91 @@ function revealWeights(
   versionKey: bigint,
 ): DispatchOutcome {
   const subnet = state.subnets.get(netuid);
-  if (subnet === undefined || subnet.mechanismCount <= mecid) return { ok: false, error: 'MechanismDoesNotExist', events: [] };
-  if (!subnet.commitRevealEnabled) return { ok: false, error: 'CommitRevealDisabled', events: [] };
+  if (subnet?.commitRevealEnabled === false) return failed('CommitRevealDisabled');
   const idx = netuidIndex(netuid, mecid);
   const key = pairKey(idx, who);
-  const queue = subnet.weightCommits.get(key) ?? [];
+  const stored = subnet?.weightCommits.get(key) ?? [];
+  if (subnet === undefined || stored.length === 0) return failed('NoWeightsCommitFound');
+  const { live, expired } = popExpired(subnet, stored, now);
   const hash = weightCommitHash(who, idx, uids, values, salt, versionKey);
-  const position = queue.findIndex((c) => c.hash === hash);
-  const match = queue[position];
-  if (match !== undefined && isCommitExpired(subnet, match, now)) {
-    return { ok: false, error: 'ExpiredWeightCommit', events: [] };
-  }
-  if (queue.length === 0) return { ok: false, error: 'NoWeightsCommitFound', events: [] };
-  if (match === undefined) return { ok: false, error: 'InvalidRevealCommitHashNotMatch', events: [] };
-  if (!inRevealRange(subnet, match, now)) return { ok: false, error: 'RevealTooEarly', events: [] };
-  const error = checkSetWeights(state, now, who, netuid, mecid, uids, values, versionKey);
-  if (error !== null) return { ok: false, error, events: [] };
-  const rest = queue.slice(position + 1);
-  if (rest.length === 0) subnet.weightCommits.delete(key);
-  else subnet.weightCommits.set(key, rest);
+  if (live.length === 0) return failed(expired.includes(hash) ? 'ExpiredWeightCommit' : 'NoWeightsCommitFound');
+  const position = live.findIndex((c) => c.hash === hash);
+  const match = live[position];
+  if (match === undefined) return failed(expired.includes(hash) ? 'ExpiredWeightCommit' : 'InvalidRevealCommitHashNotMatch');
+  if (!inRevealRange(subnet, match, now)) return failed('RevealTooEarly');
   const set = setWeights(state, now, who, netuid, mecid, uids, values, versionKey);
   if (!set.ok) return set;
+  const rest = live.slice(position + 1);
+  if (rest.length === 0) subnet.weightCommits.delete(key);
+  else subnet.weightCommits.set(key, rest);
   return { ok: true, events: [...set.events, { pallet: 'SubtensorModule', name: 'WeightsRevealed', fields: [who, idx, hash] }] };
+}
+
+/**
+ * `do_batch_reveal_weights` (ab0cb2e52 and main `subnets/weights.rs:605`), atomic: lengths, commit-reveal on,
+ * a queue at the plain netuid, expired commits popped; every hash must be live (`ExpiredWeightCommit` /
+ * `InvalidRevealCommitHashNotMatch`) and in its reveal epoch (`RevealTooEarly`) before anything is applied;
+ * then each revealed commit alone is removed (not the ones before it, unlike `reveal_weights`) and
+ * `do_set_weights` runs (its failure fails the call); one `WeightsBatchRevealed(who, netuid, hashes)`.
+ */
+function batchRevealWeights(state: ChainState, now: bigint, who: string, call: Extract<DevnetCall, { kind: 'batch_reveal_weights' }>): DispatchOutcome {
+  const n = call.uidsList.length;
+  if (call.valuesList.length !== n || call.saltsList.length !== n || call.versionKeys.length !== n) return failed('InputLengthsUnequal');
+  const subnet = state.subnets.get(call.netuid);
+  if (subnet?.commitRevealEnabled === false) return failed('CommitRevealDisabled');
+  const key = pairKey(call.netuid, who);
+  const stored = subnet?.weightCommits.get(key) ?? [];
+  if (subnet === undefined || stored.length === 0) return failed('NoWeightsCommitFound');
+  const { live, expired } = popExpired(subnet, stored, now);
+  const reveals = call.uidsList.map((uids, i) => {
+    const values = call.valuesList[i] ?? [];
+    const salt = call.saltsList[i] ?? [];
+    const versionKey = call.versionKeys[i] ?? 0n;
+    return { uids, values, versionKey, hash: weightCommitHash(who, call.netuid, uids, values, salt, versionKey) };
+  });
+  for (const r of reveals) {
+    const commit = live.find((c) => c.hash === r.hash);
+    if (commit === undefined) return failed(expired.includes(r.hash) ? 'ExpiredWeightCommit' : 'InvalidRevealCommitHashNotMatch');
+    if (!inRevealRange(subnet, commit, now)) return failed('RevealTooEarly');
+  }
+  const events: DevnetEvent[] = [];
+  const revealed: string[] = [];
+  for (const r of reveals) {
+    const position = live.findIndex((c) => c.hash === r.hash);
+    if (position < 0) return failed(expired.includes(r.hash) ? 'ExpiredWeightCommit' : 'InvalidRevealCommitHashNotMatch');
+    live.splice(position, 1);
+    const set = setWeights(state, now, who, call.netuid, 0, r.uids, r.values, r.versionKey);
+    if (!set.ok) return set;
+    events.push(...set.events);
+    revealed.push(r.hash);
+  }
+  if (live.length === 0) subnet.weightCommits.delete(key);
+  else subnet.weightCommits.set(key, live);
+  events.push({ pallet: 'SubtensorModule', name: 'WeightsBatchRevealed', fields: [who, call.netuid, revealed] });
+  return { ok: true, events };
+}
+
+/**
+ * The tail of `do_batch_set_weights` / `do_batch_commit_weights` (ab0cb2e52 `subnets/weights.rs:197, 1071`;
+ * main `:199, 1071`): the items ran in order (their own events first); then, if any failed,
+ * `BatchCompletedWithErrors` once followed by one `BatchWeightItemFailed` per failure (with the item's netuid
+ * first on the stateful runtime, main `macros/events.rs:288`); always `BatchWeightsCompleted(netuids, who)`.
+ */
+function batchOutcome(
+  state: ChainState,
+  who: string,
+  netuids: readonly number[],
+  items: readonly { netuid: number; outcome: DispatchOutcome }[],
+): DispatchOutcome {
+  const events: DevnetEvent[] = items.flatMap((i) => (i.outcome.ok ? i.outcome.events : []));
+  const failures = items.filter((i) => !i.outcome.ok);
+  if (failures.length > 0) events.push({ pallet: 'SubtensorModule', name: 'BatchCompletedWithErrors', fields: [] });
+  for (const f of failures) {
+    const error = { moduleError: f.outcome.ok ? '' : f.outcome.error };
+    events.push({ pallet: 'SubtensorModule', name: 'BatchWeightItemFailed', fields: state.runtime === 'stateful' ? [f.netuid, error] : [error] });
+  }
+  events.push({ pallet: 'SubtensorModule', name: 'BatchWeightsCompleted', fields: [netuids, who] });
+  return { ok: true, events };
 }
 
 function commitTimelocked(state: ChainState, now: bigint, who: string, call: Extract<DevnetCall, { kind: 'commit_timelocked_weights' }>): DispatchOutcome {
@@ -415,72 +442,23 @@ export function dispatchCall(state: ChainState, now: bigint, who: string, call: 
     case 'commit_timelocked_weights':
       return commitTimelocked(state, now, who, call);
     case 'batch_set_weights': {
-      if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) {
-        return { ok: false, error: 'InputLengthsUnequal', events: [] };
-      }
-      const events: DevnetEvent[] = [];
-      const failures: string[] = [];
-      call.netuids.forEach((netuid, i) => {
+      if (call.netuids.length !== call.weights.length || call.netuids.length !== call.versionKeys.length) return failed('InputLengthsUnequal');
+      const items = call.netuids.map((netuid, i) => {
         const pairs = call.weights[i] ?? [];
-        const subnet = state.subnets.get(netuid);
-        const outcome =
-          subnet?.commitRevealEnabled === true
-            ? ({ ok: false, error: 'CommitRevealEnabled', events: [] } as const)
-            : setWeights(
-                state,
-                now,
-                who,
-                netuid,
-                0,
-                pairs.map((p) => p[0]),
-                pairs.map((p) => p[1]),
-                call.versionKeys[i] ?? 0n,
-              );
-        if (outcome.ok) events.push(...outcome.events);
-        else {
-          failures.push(outcome.error);
-          events.push({ pallet: 'SubtensorModule', name: 'BatchWeightItemFailed', fields: [{ moduleError: outcome.error }] });
-        }
+        const uids = pairs.map((p) => p[0]);
+        const values = pairs.map((p) => p[1]);
+        const enabled = state.subnets.get(netuid)?.commitRevealEnabled ?? true;
+        const outcome = enabled ? failed('CommitRevealEnabled') : setWeights(state, now, who, netuid, 0, uids, values, call.versionKeys[i] ?? 0n);
+        return { netuid, outcome };
       });
-      events.push(
-        failures.length > 0
-          ? { pallet: 'SubtensorModule', name: 'BatchCompletedWithErrors', fields: [] }
-          : { pallet: 'SubtensorModule', name: 'BatchWeightsCompleted', fields: [call.netuids, who] },
-      );
-      return { ok: true, events };
+      return batchOutcome(state, who, call.netuids, items);
     }
     case 'batch_commit_weights': {
-      if (call.netuids.length !== call.hashes.length) return { ok: false, error: 'InputLengthsUnequal', events: [] };
-      const events: DevnetEvent[] = [];
-      for (let i = 0; i < call.netuids.length; i += 1) {
-        const outcome = commitWeights(state, now, who, call.netuids[i] ?? 0, 0, call.hashes[i] ?? '0x');
-        if (!outcome.ok) return outcome;
-        events.push(...outcome.events);
-      }
-      return { ok: true, events };
+      if (call.netuids.length !== call.hashes.length) return failed('InputLengthsUnequal');
+      const items = call.netuids.map((netuid, i) => ({ netuid, outcome: commitWeights(state, now, who, netuid, 0, call.hashes[i] ?? '0x') }));
+      return batchOutcome(state, who, call.netuids, items);
     }
-    case 'batch_reveal_weights': {
-      const n = call.uidsList.length;
-      if (call.valuesList.length !== n || call.saltsList.length !== n || call.versionKeys.length !== n) {
-        return { ok: false, error: 'InputLengthsUnequal', events: [] };
-      }
-      const events: DevnetEvent[] = [];
-      for (let i = 0; i < n; i += 1) {
-        const outcome = revealWeights(
-          state,
-          now,
-          who,
-          call.netuid,
-          0,
-          call.uidsList[i] ?? [],
-          call.valuesList[i] ?? [],
-          call.saltsList[i] ?? [],
-          call.versionKeys[i] ?? 0n,
-        );
-        if (!outcome.ok) return outcome;
-        events.push(...outcome.events.filter((e) => e.name !== 'WeightsRevealed'));
-      }
-      return { ok: true, events };
-    }
+    case 'batch_reveal_weights':
+      return batchRevealWeights(state, now, who, call);
   }
 }
