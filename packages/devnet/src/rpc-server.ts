@@ -9,6 +9,7 @@ import type { BlockRecord, Chain, TxStatus } from './chain.js';
 import type { JsonRpcErrorObject } from './rpc-errors.js';
 import { JSON_RPC_ERRORS, RpcFailure } from './rpc-errors.js';
 import { nextEpochStartBlock } from './epoch-rules.js';
+import type { AdminHandler, AdminServer } from './rpc-admin.js';
 
 /** Hooks the fault injector uses to intercept submissions. */
 export interface SubmissionInterceptor {
@@ -24,6 +25,8 @@ export interface RpcServer {
   dropConnections(): number;
   /** Number of open client connections. */
   connections(): number;
+  /** Holds (true) or releases (false) every answer and notification, except the admin namespace's. */
+  setFrozen(frozen: boolean): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,10 @@ interface Conn {
    * `finalized` follows at once (finality lag 0). Released after both reads, or after 1 s.
    */
   readonly heldFinal: Map<string, { block: boolean; storage: boolean; release: (() => void)[] }>;
+  /** Messages received while the node was frozen, answered in order at the thaw. */
+  readonly inbox: string[];
+  /** Messages to send held while the node was frozen. */
+  readonly outbox: string[];
 }
 
 type Handler = (params: readonly unknown[], conn: Conn) => unknown;
@@ -100,6 +107,7 @@ function encodeOptionU64(v: bigint | null): string {
  * @param port - TCP port (0 = any free port)
  * @param interceptor - fault-injection hook for submissions
  * @param info - node name and version for `system_*`
+ * @param admin - builds the admin namespace (`devnet_fault*`) from the server's connection control, or none
  * @returns the running server
  * @throws `DEVNET_LISTEN_FAILED` when the port cannot be bound
  * @example
@@ -110,19 +118,25 @@ export async function startRpcServer(
   port: number,
   interceptor: SubmissionInterceptor,
   info: { readonly name: string; readonly version: string; readonly chainName: string },
+  admin?: (server: AdminServer) => Readonly<Record<string, AdminHandler>>,
 ): Promise<RpcServer> {
   const { ctx } = chain;
   const { registry } = ctx;
   const metadataHex = u8aToHex(ctx.runtime.metadata);
   const conns = new Set<Conn>();
+  let frozen = false;
   let nextSub = 0;
   const newSubId = (): string => {
     nextSub += 1;
     return `devnet-sub-${nextSub}`;
   };
 
-  const send = (conn: Conn, payload: unknown): void => {
+  const sendNow = (conn: Conn, payload: unknown): void => {
     if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(JSON.stringify(payload));
+  };
+  const send = (conn: Conn, payload: unknown): void => {
+    if (frozen) conn.outbox.push(JSON.stringify(payload));
+    else sendNow(conn, payload);
   };
   const notify = (conn: Conn, method: string, subscription: string, result: unknown): void => {
     send(conn, { jsonrpc: '2.0', method, params: { subscription, result } });
@@ -404,6 +418,26 @@ export async function startRpcServer(
     };
   }
 
+  const adminMethods = new Set<string>();
+  if (admin !== undefined) {
+    const built = admin({
+      dropConnectionsExcept(caller) {
+        let n = 0;
+        for (const c of [...conns]) {
+          if (c === caller) continue;
+          c.ws.terminate();
+          n += 1;
+        }
+        return n;
+      },
+    });
+    for (const [name, handler] of Object.entries(built)) {
+      handlers[name] = handler;
+      adminMethods.add(name);
+    }
+  }
+  const isAdminRequest = (m: unknown): boolean => typeof m === 'object' && m !== null && adminMethods.has(String((m as { method?: unknown }).method));
+
   async function handleOne(msg: unknown, conn: Conn): Promise<unknown> {
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
       return { jsonrpc: '2.0', id: null, error: JSON_RPC_ERRORS.invalidRequest };
@@ -433,31 +467,56 @@ export async function startRpcServer(
     });
     wss.once('error', reject);
   });
-  wss.on('connection', (ws) => {
-    const conn: Conn = { ws, unsubscribers: new Map(), heldFinal: new Map() };
-    conns.add(conn);
-    ws.on('message', (data) => {
-      let parsed: unknown;
-      try {
-        const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Uint8Array).toString('utf8');
-        parsed = JSON.parse(text) as unknown;
-      } catch {
-        send(conn, { jsonrpc: '2.0', id: null, error: JSON_RPC_ERRORS.parse });
+  function onText(conn: Conn, text: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text) as unknown;
+    } catch {
+      send(conn, { jsonrpc: '2.0', id: null, error: JSON_RPC_ERRORS.parse });
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) {
+        send(conn, { jsonrpc: '2.0', id: null, error: JSON_RPC_ERRORS.invalidRequest });
         return;
       }
-      if (Array.isArray(parsed)) {
-        if (parsed.length === 0) {
-          send(conn, { jsonrpc: '2.0', id: null, error: JSON_RPC_ERRORS.invalidRequest });
-          return;
-        }
-        void Promise.all(parsed.map((m) => handleOne(m, conn))).then((r) => {
-          send(conn, r);
-        });
-      } else {
-        void handleOne(parsed, conn).then((r) => {
-          send(conn, r);
-        });
+      if (frozen) {
+        conn.inbox.push(text);
+        return;
       }
+      void Promise.all(parsed.map((m) => handleOne(m, conn))).then((r) => {
+        send(conn, r);
+      });
+    } else if (isAdminRequest(parsed)) {
+      // the admin namespace answers even while the node is frozen
+      void handleOne(parsed, conn).then((r) => {
+        sendNow(conn, r);
+      });
+    } else if (frozen) {
+      conn.inbox.push(text);
+    } else {
+      void handleOne(parsed, conn).then((r) => {
+        send(conn, r);
+      });
+    }
+  }
+
+  function setFrozen(value: boolean): void {
+    if (frozen === value) return;
+    frozen = value;
+    if (frozen) return;
+    for (const conn of conns) {
+      for (const text of conn.outbox.splice(0)) if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text);
+      for (const text of conn.inbox.splice(0)) onText(conn, text);
+    }
+  }
+
+  wss.on('connection', (ws) => {
+    const conn: Conn = { ws, unsubscribers: new Map(), heldFinal: new Map(), inbox: [], outbox: [] };
+    conns.add(conn);
+    ws.on('message', (data) => {
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Uint8Array).toString('utf8');
+      onText(conn, text);
     });
     ws.on('close', () => {
       for (const off of conn.unsubscribers.values()) off();
@@ -476,6 +535,7 @@ export async function startRpcServer(
       return n;
     },
     connections: () => conns.size,
+    setFrozen,
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of [...conns]) c.ws.terminate();
