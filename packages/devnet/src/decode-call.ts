@@ -1,6 +1,6 @@
 import type { CallBase, AnyTuple, Codec } from '@polkadot/types/types';
 
-import type { DevnetCall } from './weights-rules.js';
+import type { DevnetCall } from './devnet-call.js';
 
 const num = (c: Codec | undefined): number => Number(c?.toString() ?? '0');
 const big = (c: Codec | undefined): bigint => BigInt(c?.toString() ?? '0');

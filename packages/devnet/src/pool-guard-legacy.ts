@@ -1,8 +1,10 @@
 import type { ChainState, WeightCommit } from './chain-state.js';
 import { serveAxonPoolGuard } from './axon-rules.js';
 import { inRevealRange } from './epoch-rules.js';
-import type { DevnetCall } from './weights-rules.js';
-import { CUSTOM_ERROR, minStakeOk, weightCommitHash } from './weights-rules.js';
+import { CUSTOM_ERROR } from './custom-error.js';
+import type { DevnetCall } from './devnet-call.js';
+import { weightCommitHash } from './weight-commit-hash.js';
+import { minStakeOk } from './weights-preconditions.js';
 
 /** `find_commit_block_via_hash` (ab0cb2e52 `subnets/weights.rs:1329`): the first commit with this hash in any queue. */
 function findCommitViaHash(state: ChainState, hash: string): WeightCommit | undefined {

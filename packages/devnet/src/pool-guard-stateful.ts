@@ -2,8 +2,10 @@ import type { ChainState } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
 import { serveAxonPoolGuard } from './axon-rules.js';
 import { inRevealRange } from './epoch-rules.js';
-import type { DevnetCall } from './weights-rules.js';
-import { CUSTOM_ERROR, minStakeOk, neuronOf, rateLimitOk, weightCommitHash } from './weights-rules.js';
+import { CUSTOM_ERROR } from './custom-error.js';
+import type { DevnetCall } from './devnet-call.js';
+import { weightCommitHash } from './weight-commit-hash.js';
+import { minStakeOk, neuronOf, rateLimitOk } from './weights-preconditions.js';
 
 type Call<K extends DevnetCall['kind']> = Extract<DevnetCall, { kind: K }>;
 

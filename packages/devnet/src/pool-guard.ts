@@ -1,7 +1,7 @@
 import type { ChainState } from './chain-state.js';
 import { legacyPoolGuard } from './pool-guard-legacy.js';
 import { statefulPoolGuard } from './pool-guard-stateful.js';
-import type { DevnetCall } from './weights-rules.js';
+import type { DevnetCall } from './devnet-call.js';
 
 /**
  * The runtime's `SubtensorTransactionExtension` pool guard: {@link statefulPoolGuard} (Subtensor main) or
