@@ -1,7 +1,7 @@
 import { SubnetError } from '@subnet/core';
 
 import type { JsonRpcErrorObject } from './rpc-errors.js';
-import type { SubmissionInterceptor } from './rpc-server.js';
+import type { SubmissionInterceptor } from './submission-interceptor.js';
 
 /** Fault injection on a running devnet (for testing clients' error paths). */
 export interface DevnetFaults {
