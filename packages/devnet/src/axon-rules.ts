@@ -1,5 +1,5 @@
 import type { AxonState, ChainState } from './chain-state.js';
-import type { DispatchOutcome } from './weights-rules.js';
+import type { DispatchOutcome } from './devnet-call.js';
 
 /** A decoded `serve_axon` call (opentensor/subtensor ab0cb2e52 `macros/dispatches.rs:824`, call index 4). */
 export interface ServeAxonCall {

@@ -3,7 +3,7 @@ import type { DevnetBeacon } from './drand-beacon.js';
 import { publishPulses } from './drand-beacon.js';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { revealTimelockedCommits } from './timelock-reveal.js';
-import type { DevnetEvent } from './weights-rules.js';
+import type { DevnetEvent } from './devnet-call.js';
 import { epochStep } from './epoch-rules.js';
 
 /** What `on_initialize` produced: events (phase Initialization) and silently dropped timelocked commits. */

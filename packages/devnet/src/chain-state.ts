@@ -116,6 +116,8 @@ export interface SubnetState extends SubnetHyperparameters {
 
 /** The whole chain state after a block. */
 export interface ChainState {
+  /** Which runtime runs (`legacy` = finney spec 393, `stateful` = Subtensor main): its pool guards apply. */
+  runtime: 'legacy' | 'stateful';
   number: number;
   parentHash: string;
   timestamp: bigint;

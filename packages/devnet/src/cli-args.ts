@@ -39,11 +39,20 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     .option('--tempo <n>', 'subnet tempo in blocks', int, 360)
     .option('--rate-limit <n>', 'WeightsSetRateLimit in blocks', int, 100)
     .option('--runtime <kind>', 'runtime to run: stateful (Subtensor main) or legacy (finney spec 393 epochs)', runtimeKind, 'stateful')
-    .option('--commit-reveal', 'enable commit-reveal (the version is --commit-reveal-version)', false)
-    .option('--commit-reveal-version <n>', 'CommitRevealWeightsVersion: 4 = timelocked (drand, the default), 2 = hash commits', int, 4)
+    .option('--commit-reveal', 'enable commit-reveal v4: timelocked drand commits revealed by the chain, as on finney (see --commit-reveal-version)', false)
+    .option('--commit-reveal-version <n>', 'CommitRevealWeightsVersion: 4 = timelocked drand commits (the default); 2 = legacy hash commits', int, 4)
     .option('--finality-lag <n>', 'blocks between best and finalized', int, 0)
     .option('--seed <seed>', 'seed of the dev accounts (same seed, same chain)', 'devnet')
     .option('--json', 'print one JSON line instead of text', false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Faults on a running devnet (over its admin RPC, the devnet_fault* methods on the same WebSocket):',
+        '  subnet-devnet fault <status|freeze|thaw|stall|resume|drop-connections|delay-next <ms>|drop-next|reject-next <error>|reset> [--url ws://127.0.0.1:9944]',
+        '  subnet-devnet fault --help',
+      ].join('\n'),
+    )
     .exitOverride()
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });

@@ -1,6 +1,6 @@
 import type { CallBase, AnyTuple, Codec } from '@polkadot/types/types';
 
-import type { DevnetCall } from './weights-rules.js';
+import type { DevnetCall } from './devnet-call.js';
 
 const num = (c: Codec | undefined): number => Number(c?.toString() ?? '0');
 const big = (c: Codec | undefined): bigint => BigInt(c?.toString() ?? '0');
@@ -86,7 +86,15 @@ export function decodeDevnetCall(call: CallBase<AnyTuple>): DevnetCall | null {
         versionKeys: list(a[4]).map(big),
       };
     case 'commitTimelockedWeights':
-      return { kind: 'commit_timelocked_weights', netuid: num(a[0]), mecid: 0, commit: hexOf(a[1]), revealRound: big(a[2]), version: num(a[3]) };
+      return {
+        kind: 'commit_timelocked_weights',
+        netuid: num(a[0]),
+        mecid: 0,
+        commit: hexOf(a[1]),
+        revealRound: big(a[2]),
+        version: num(a[3]),
+        mechanism: false,
+      };
     case 'commitTimelockedMechanismWeights':
       return {
         kind: 'commit_timelocked_weights',
@@ -95,10 +103,19 @@ export function decodeDevnetCall(call: CallBase<AnyTuple>): DevnetCall | null {
         commit: hexOf(a[2]),
         revealRound: big(a[3]),
         version: num(a[4]),
+        mechanism: true,
       };
     case 'commitCrv3MechanismWeights':
       // ab0cb2e52 dispatches.rs:514: do_commit_timelocked_mechanism_weights with version 4
-      return { kind: 'commit_timelocked_weights', netuid: num(a[0]), mecid: num(a[1]), commit: hexOf(a[2]), revealRound: big(a[3]), version: 4 };
+      return {
+        kind: 'commit_timelocked_weights',
+        netuid: num(a[0]),
+        mecid: num(a[1]),
+        commit: hexOf(a[2]),
+        revealRound: big(a[3]),
+        version: 4,
+        mechanism: true,
+      };
     case 'serveAxon':
       return {
         kind: 'serve_axon',

@@ -17,6 +17,7 @@ import type { DevnetRuntimeKind } from './metadata/index.js';
 import type { DevnetRuntime, RuntimeContext } from './runtime-context.js';
 import { createRuntimeContext } from './runtime-context.js';
 import { startRpcServer } from './rpc-server.js';
+import { adminHandlers } from './rpc-admin.js';
 import type { DevnetBeacon, DevnetBeaconInfo } from './drand-beacon.js';
 import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
 import type { Pulse } from '@subnet/timelock';
@@ -63,7 +64,7 @@ export interface Devnet {
   finalizedNumber(): number;
   /** Number of extrinsics waiting in the pool. */
   poolSize(): number;
-  /** Produces one block now (any mode); `null` while production is stalled. */
+  /** Produces one block now (any mode); `null` while production is stalled or the node is frozen. */
   produceBlock(): Promise<DevnetBlock | null>;
   /** Produces `n` blocks now. */
   produceBlocks(n: number): Promise<DevnetBlock[]>;
@@ -142,14 +143,22 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     stateHistory: options.stateHistory,
   });
   let dropConnections = (): number => 0;
-  const { faults, interceptor } = createFaults(() => dropConnections());
+  let setFrozen = (_frozen: boolean): void => undefined;
+  const { faults, interceptor } = createFaults({
+    dropConnections: () => dropConnections(),
+    setFrozen: (f) => {
+      setFrozen(f);
+    },
+  });
   let server;
   try {
-    server = await startRpcServer(chain, options.port, interceptor, {
-      name: 'subnet-devnet',
-      version: PACKAGE_VERSION,
-      chainName: 'Bittensor Devnet',
-    });
+    server = await startRpcServer(
+      chain,
+      options.port,
+      interceptor,
+      { name: 'subnet-devnet', version: PACKAGE_VERSION, chainName: 'Bittensor Devnet' },
+      (control) => adminHandlers(faults, control),
+    );
   } catch (cause) {
     throw new SubnetError('DEVNET_LISTEN_FAILED', 'cannot listen on 127.0.0.1', {
       context: { path: 'options.port', value: options.port },
@@ -158,8 +167,11 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   }
   const srv = server;
   dropConnections = () => srv.dropConnections();
+  setFrozen = (f) => {
+    srv.setFrozen(f);
+  };
 
-  const produce = (): DevnetBlock | null => (faults.stalled ? null : toBlock(chain.produceBlock()));
+  const produce = (): DevnetBlock | null => (faults.stalled || faults.frozen ? null : toBlock(chain.produceBlock()));
   let timer: NodeJS.Timeout | undefined;
   if (options.blockTime > 0) {
     timer = setInterval(() => {

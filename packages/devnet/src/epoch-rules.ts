@@ -74,11 +74,6 @@ export function inRevealRange(subnet: SubnetState, commit: { commitEpoch: bigint
   return v2CurrentEpoch(subnet, now) === v2CommitEpoch(subnet, commit) + subnet.revealPeriodEpochs;
 }
 
-/** The current epoch is still before `commit epoch + RevealPeriodEpochs` (the pool's "not in reveal range" case). */
-export function isRevealTooEarly(subnet: SubnetState, commit: { commitEpoch: bigint; commitBlock: bigint }, now: bigint): boolean {
-  return v2CurrentEpoch(subnet, now) < v2CommitEpoch(subnet, commit) + subnet.revealPeriodEpochs;
-}
-
 /** Legacy `get_reveal_blocks(netuid, commit_block)`: first and last block of the reveal epoch (`weights.rs:1272`). */
 export function legacyRevealBlocks(subnet: SubnetState, commitBlock: bigint): [bigint, bigint] {
   const tempo = BigInt(subnet.tempo);

@@ -78,6 +78,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     lastMechanismStepBlock: 0n,
   };
   return {
+    runtime,
     number: 0,
     parentHash: ZERO_HASH,
     timestamp: options.genesisTimestamp,

@@ -11,7 +11,9 @@ export type { DevnetFaults } from './faults.js';
 export { POOL_ERRORS } from './rpc-errors.js';
 export type { JsonRpcErrorObject } from './rpc-errors.js';
 export type { DevnetRuntime, DevnetRuntimeVersion } from './runtime-context.js';
-export { CUSTOM_ERROR, maxUpscaleToU16, weightCommitHash } from './weights-rules.js';
+export { CUSTOM_ERROR } from './custom-error.js';
+export { maxUpscaleToU16 } from './max-upscale.js';
+export { weightCommitHash } from './weight-commit-hash.js';
 export {
   buildMetadata,
   createDevnetRegistry,

@@ -3,9 +3,9 @@ import type { RevealDropReason } from '@subnet/timelock';
 
 import type { ChainState, TimelockedCommit } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
-import type { DevnetEvent } from './weights-rules.js';
+import type { DevnetEvent } from './devnet-call.js';
 import { revealStepEpoch } from './epoch-rules.js';
-import { setWeights } from './weights-rules.js';
+import { setWeights } from './set-weights.js';
 
 /** Why the devnet dropped a timelocked commit (the chain only logs these at `trace`). */
 export type TimelockDropReason = RevealDropReason | 'pulse_missing' | 'weights_check';

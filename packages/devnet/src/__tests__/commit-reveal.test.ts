@@ -68,24 +68,22 @@ describe('commit-reveal v2 (chain README 2.4)', () => {
     expect((await h.api.query.subtensorModule!.weightCommits!(1, a.hotkeyAddress)).isEmpty).toBe(true);
   });
 
-  it('a reveal one epoch late fails with ExpiredWeightCommit', async () => {
+  it('a reveal one epoch late is rejected at the pool with 17 (CheckWeights: not in the reveal range)', async () => {
     const a = acct(2);
     const hash = weightCommitHash(a.hotkeyHex, 1, [0], [1], [9], 0n);
     await alignToEpochStart();
     expect((await include(h, tx().commitWeights!(1, hash), a.hotkey)).failed).toBeNull();
     await h.devnet.produceBlocks(2 * TEMPO - 1);
-    const late = await include(h, tx().revealWeights!(1, [0], [1], [9], 0), a.hotkey);
-    expect(late.failed).toBe('ExpiredWeightCommit');
+    expect(await rejection(tx().revealWeights!(1, [0], [1], [9], 0), a.hotkey)).toBe('1010: Invalid Transaction: Custom error: 17');
   });
 
-  it('a reveal whose hash matches no commit fails with InvalidRevealCommitHashNotMatch', async () => {
+  it('a reveal whose hash matches no commit is rejected at the pool with 16 (CheckWeights: NoWeightsCommitFound)', async () => {
     const a = acct(3);
     await alignToEpochStart();
     const hash = weightCommitHash(a.hotkeyHex, 1, [0, 1], [1, 1], [5], 0n);
     expect((await include(h, tx().commitWeights!(1, hash), a.hotkey)).failed).toBeNull();
     await h.devnet.produceBlocks(TEMPO - 1);
-    const wrong = await include(h, tx().revealWeights!(1, [0, 1], [1, 2], [5], 0), a.hotkey);
-    expect(wrong.failed).toBe('InvalidRevealCommitHashNotMatch');
+    expect(await rejection(tx().revealWeights!(1, [0, 1], [1, 2], [5], 0), a.hotkey)).toBe('1010: Invalid Transaction: Custom error: 16');
   });
 
   it('a reveal without any commit is pool error 16 (NoWeightsCommitFound -> CommitNotFound)', async () => {

@@ -58,7 +58,7 @@ export function declareRuntime(kind: DevnetRuntimeKind = 'stateful'): RuntimeDec
     { name: 'Timestamp', index: 2, crate: 'pallet_timestamp', enums: timestampEnums(b, t) },
     { name: 'Balances', index: 5, crate: 'pallet_balances', enums: balancesEnums(b, t) },
     { name: 'TransactionPayment', index: 6, crate: 'pallet_transaction_payment', enums: transactionPaymentEnums(b, t) },
-    { name: 'SubtensorModule', index: 7, crate: 'pallet_subtensor', enums: subtensorEnums(b, t) },
+    { name: 'SubtensorModule', index: 7, crate: 'pallet_subtensor', enums: subtensorEnums(b, t, kind) },
     { name: 'Drand', index: 26, crate: 'pallet_drand', enums: drandEnums(b, t) },
   ];
   const pick = (kind: keyof PalletEnums, rust: string) =>

@@ -148,8 +148,11 @@ export const SUBTENSOR_ERRORS: readonly string[] = Object.freeze([
   'DisabledTemporarily',
 ]);
 
-/** `pallet_subtensor` enums: the weights calls, the weights / commit-reveal events, every error. */
-export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
+/**
+ * `pallet_subtensor` enums: the weights calls, the weights / commit-reveal events, every error. The `stateful`
+ * kind's `BatchWeightItemFailed` carries the item's netuid before the error (main `macros/events.rs:288`).
+ */
+export function subtensorEnums(b: TypeBuilder, t: CommonTypes, kind: DevnetRuntimeKind = 'stateful'): PalletEnums {
   const netuid: FieldDecl = ['netuid', t.u16, 'NetUid'];
   const mecid: FieldDecl = ['mecid', t.u8, 'MechId'];
   const versionKey: FieldDecl = ['version_key', t.u64, 'u64'];
@@ -305,7 +308,12 @@ export function subtensorEnums(b: TypeBuilder, t: CommonTypes): PalletEnums {
         ['A batch of weights (or commits) have been force-set.'],
       ],
       [87, 'BatchCompletedWithErrors', [], ['A batch extrinsic completed but with some errors.']],
-      [88, 'BatchWeightItemFailed', [u(t.dispatchError, 'sp_runtime::DispatchError')], ['A weight set among a batch of weights failed.']],
+      [
+        88,
+        'BatchWeightItemFailed',
+        kind === 'stateful' ? [u(t.u16, 'NetUid'), u(t.dispatchError, 'sp_runtime::DispatchError')] : [u(t.dispatchError, 'sp_runtime::DispatchError')],
+        ['A weight set among a batch of weights failed.'],
+      ],
       [97, 'CRV3WeightsRevealed', [u(t.u16, 'NetUid'), u(t.accountId, 'T::AccountId')], ['CRV3 Weights have been successfully revealed.']],
       [98, 'CommitRevealPeriodsSet', [u(t.u16, 'NetUid'), u(t.u64, 'u64')], ['Commit-Reveal periods has been successfully set.']],
       [99, 'CommitRevealEnabled', [u(t.u16, 'NetUid'), u(t.bool, 'bool')], ['Commit-Reveal has been successfully toggled.']],

@@ -1,0 +1,158 @@
+/**
+ * The devnet CLI as a separate process, its faults injected over the admin RPC (`devnet_fault*`) and through
+ * `subnet-devnet fault ...`, their effects seen by an unmodified @polkadot/api client.
+ */
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+import type { ApiPromise } from '@polkadot/api';
+import { Keyring } from '@polkadot/keyring';
+import type { KeyringPair } from '@polkadot/keyring/types';
+import { cryptoWaitReady } from '@polkadot/util-crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { sendFaultRequest } from '../cli-fault.js';
+import { connect } from './harness.js';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+const cliArgs = ['--import', 'tsx', '--conditions=@subnet/source', 'src/cli.ts'];
+
+let child: ChildProcessWithoutNullStreams;
+let url: string;
+let api: ApiPromise;
+let signer: KeyringPair;
+
+const admin = (method: string, ...params: unknown[]) => sendFaultRequest({ url, method, params });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const head = async () => (await api.rpc.chain.getHeader()).number.toNumber();
+async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await pred())) {
+    if (Date.now() - start > ms) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+const runCli = (...args: string[]) => spawnSync(process.execPath, [...cliArgs, ...args], { cwd: packageDir, encoding: 'utf8', timeout: 60_000 });
+
+beforeAll(async () => {
+  await cryptoWaitReady();
+  child = spawn(process.execPath, [...cliArgs, '--port', '0', '--block-time', '300', '--neurons', '3', '--validators', '2', '--json'], {
+    cwd: packageDir,
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolve);
+    child.once('exit', (code) => {
+      reject(new Error(`the devnet CLI exited with ${String(code)}`));
+    });
+  });
+  const banner = JSON.parse(firstLine) as { url: string; accounts: { hotkey_uri: string }[] };
+  url = banner.url;
+  signer = new Keyring({ type: 'sr25519' }).addFromUri(banner.accounts[1]!.hotkey_uri);
+  api = await connect(url);
+}, 120_000);
+
+afterAll(async () => {
+  await api.disconnect();
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+});
+
+describe('subnet-devnet as a separate process: faults over the admin RPC', () => {
+  it('--help says the commit-reveal it runs is v4 (timelocked drand commits) and names the fault command', () => {
+    const help = runCli('--help').stdout;
+    expect(help).toMatch(/--commit-reveal\s+enable commit-reveal v4: timelocked drand/);
+    expect(help).not.toMatch(/commit-reveal v2/);
+    expect(help).toContain('subnet-devnet fault <status|freeze|thaw|stall|resume|drop-connections|delay-next <ms>|drop-next|reject-next <error>|reset>');
+  });
+
+  it('stall stops new blocks while the RPC keeps answering; resume restarts production', async () => {
+    await until(async () => (await head()) >= 2);
+    expect(await admin('devnet_faultStallBlockProduction')).toBe(true);
+    const stalledAt = await head();
+    await sleep(1500); // five block times
+    expect(await head()).toBe(stalledAt);
+    expect(await admin('devnet_faultStatus')).toEqual({ frozen: false, stalled: true });
+    expect(await admin('devnet_faultResumeBlockProduction')).toBe(true);
+    await until(async () => (await head()) > stalledAt);
+  });
+
+  it('freeze leaves the socket open but answers nothing until thaw; the admin RPC still answers', async () => {
+    expect(await admin('devnet_faultFreeze')).toBe(true);
+    let answered = false;
+    const pending = api.rpc.chain.getHeader().then((h) => {
+      answered = true;
+      return h.number.toNumber();
+    });
+    await sleep(1000);
+    expect(answered).toBe(false);
+    expect(api.isConnected).toBe(true);
+    expect(await admin('devnet_faultStatus')).toEqual({ frozen: true, stalled: false });
+    expect(await admin('devnet_faultThaw')).toBe(true);
+    const frozenAt = await pending;
+    await until(async () => (await head()) > frozenAt);
+  });
+
+  it('drop-connections closes the client sockets; @polkadot/api reconnects', async () => {
+    let disconnected = 0;
+    const onDisconnect = (): void => {
+      disconnected += 1;
+    };
+    api.on('disconnected', onDisconnect);
+    expect(await admin('devnet_faultDropConnections')).toBeGreaterThanOrEqual(1);
+    await until(() => Promise.resolve(disconnected >= 1));
+    await until(() => Promise.resolve(api.isConnected));
+    expect(await head()).toBeGreaterThan(0);
+    api.off('disconnected', onDisconnect);
+  });
+
+  it('delay-next holds the next submission before the node answers it', async () => {
+    expect(await admin('devnet_faultDelayNextExtrinsic', 800)).toBe(true);
+    const signed = await api.tx.system!.remark!('0x01').signAsync(signer);
+    const t0 = Date.now();
+    await api.rpc.author.submitExtrinsic(signed);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(780);
+  });
+
+  it('drop-next answers the next submission with its hash but never includes it; the nonce stays free', async () => {
+    await until(async () => (await api.rpc.author.pendingExtrinsics()).length === 0);
+    const nonce = (await api.rpc.system.accountNextIndex(signer.address)).toNumber();
+    expect(await admin('devnet_faultDropNextExtrinsic')).toBe(true);
+    const lost = await api.tx.system!.remark!('0x02').signAsync(signer, { nonce });
+    expect((await api.rpc.author.submitExtrinsic(lost)).toHex()).toBe(lost.hash.toHex());
+    const from = await head();
+    await until(async () => (await head()) >= from + 3);
+    expect((await api.rpc.system.accountNextIndex(signer.address)).toNumber()).toBe(nonce);
+  });
+
+  it('reject-next (through `subnet-devnet fault`) answers the next submission with the chosen pool error, once', async () => {
+    const cli = runCli('fault', 'reject-next', '6', '--url', url);
+    expect(cli.status).toBe(0);
+    expect(cli.stdout.trim()).toBe('true');
+    const signed = await api.tx.system!.remark!('0x03').signAsync(signer);
+    await expect(api.rpc.author.submitExtrinsic(signed)).rejects.toThrow('1010: Invalid Transaction: Custom error: 6');
+    expect(await admin('devnet_faultRejectNextSubmission', 'stale')).toBe(true);
+    await expect(api.rpc.author.submitExtrinsic(signed)).rejects.toThrow('1010: Invalid Transaction: Transaction is outdated');
+    await expect(api.rpc.author.submitExtrinsic(signed)).resolves.toBeDefined();
+  });
+
+  it('a bad fault parameter is a -32602 naming the value; reset clears pending faults', async () => {
+    await expect(admin('devnet_faultDelayNextExtrinsic', -5)).rejects.toThrow(
+      '-32602: Invalid params: [DEVNET_INVALID_FAULT] delay must be a non-negative integer of milliseconds at ms (got -5)',
+    );
+    await expect(admin('devnet_faultRejectNextSubmission', 'nope')).rejects.toThrow(/unknown pool error name "nope"/);
+    const status = runCli('fault', 'status', '--url', url);
+    expect(JSON.parse(status.stdout)).toEqual({ frozen: false, stalled: false });
+    expect(await admin('devnet_faultDropNextExtrinsic')).toBe(true);
+    expect(await admin('devnet_faultReset')).toBe(true);
+    const signed = await api.tx.system!.remark!('0x04').signAsync(signer);
+    await api.rpc.author.submitExtrinsic(signed);
+    await until(
+      async () =>
+        (await api.rpc.system.accountNextIndex(signer.address)).toNumber() > signed.nonce.toNumber() && (await api.rpc.author.pendingExtrinsics()).length === 0,
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import type { BlockRecord, ChainListener, ChainOptions, PoolEntry, StateChange, TxStatus } from './chain-types.js';
+import type { ChainState } from './chain-state.js';
+import type { RuntimeContext } from './runtime-context.js';
+import type { TimelockDrop } from './timelock-reveal.js';
+
+/** The chain engine's mutable state, shared by its named operations (`chain.ts` wires them). */
+export interface ChainStore {
+  readonly ctx: RuntimeContext;
+  readonly options: ChainOptions;
+  /** Blocks by number (index = number). */
+  readonly blocks: BlockRecord[];
+  readonly byHash: Map<string, BlockRecord>;
+  /** The pool, in arrival order. */
+  readonly pool: PoolEntry[];
+  readonly poolByHash: Map<string, PoolEntry>;
+  /** Watchers waiting for a block hash to be finalized. */
+  readonly finalizeWatch: Map<string, Set<(status: TxStatus) => void>>;
+  readonly listeners: Set<ChainListener>;
+  /** Block hashes by number (also of pruned blocks). */
+  readonly hashCache: Map<number, string>;
+  /** Timelocked commits dropped by the reveal step, oldest first (capped at 10,000). */
+  readonly drops: TimelockDrop[];
+  pendingChanges: StateChange[];
+  finalizedNumber: number;
+  /** Submissions seen so far (the arrival order of pool entries). */
+  arrivals: number;
+  /** Set once block 0 is sealed. */
+  genesisHash: string;
+  /** `Timestamp.set`'s call index, looked up once. */
+  readonly timestampCallIndex: Uint8Array | undefined;
+}
+
+const ZERO_HASH = `0x${'00'.repeat(32)}`;
+
+/** The best (last produced) block. */
+export function bestBlock(store: ChainStore): BlockRecord {
+  const b = store.blocks[store.blocks.length - 1];
+  if (b === undefined) throw new Error('no blocks');
+  return b;
+}
+
+/** The account nonce of `who` in a state. */
+export function nonceOf(state: ChainState, who: string): number {
+  return state.nonces.get(who) ?? 0;
+}
+
+/** The hash of block `n`, or the zero hash when unknown (as `BlockHash` storage answers). */
+export function hashAt(store: ChainStore, n: number): string {
+  return store.hashCache.get(n) ?? ZERO_HASH;
+}

@@ -1,0 +1,131 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { WebSocket } from 'ws';
+
+/** One `subnet-devnet fault ...` request: the admin method to call on the devnet at `url`. */
+export interface FaultRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+function int(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** `reject-next` takes a custom error number, a POOL_ERRORS name, or a JSON `{ code, message, data? }`. */
+function poolError(value: string): unknown {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value.trim().startsWith('{')) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      throw new InvalidArgumentError(`expected JSON { code, message, data? }, got ${JSON.stringify(value)}`);
+    }
+  }
+  return value;
+}
+
+const SIMPLE: readonly (readonly [string, string, string])[] = [
+  ['status', 'devnet_faultStatus', 'print whether the node is frozen or stalled'],
+  ['freeze', 'devnet_faultFreeze', 'freeze the node: sockets stay open, nothing is answered, no blocks'],
+  ['thaw', 'devnet_faultThaw', 'end a freeze: held requests are answered in order'],
+  ['stall', 'devnet_faultStallBlockProduction', 'stop block production (RPC keeps answering)'],
+  ['resume', 'devnet_faultResumeBlockProduction', 'resume block production'],
+  ['drop-connections', 'devnet_faultDropConnections', "close every client connection (not this command's)"],
+  ['drop-next', 'devnet_faultDropNextExtrinsic', 'accept the next extrinsic and never include it'],
+  ['reset', 'devnet_faultReset', 'clear pending one-shot faults, thaw, resume production'],
+];
+
+/**
+ * Parses `subnet-devnet fault <action> [value] [--url <ws url>]` (the arguments after `fault`).
+ *
+ * @param argv - the arguments after `fault`
+ * @returns the admin request to send
+ * @throws commander's error on an unknown action or a bad value (the CLI prints it and exits 1)
+ * @example
+ * parseFaultArgs(['reject-next', '6', '--url', 'ws://127.0.0.1:9944']);
+ * // { url: 'ws://127.0.0.1:9944', method: 'devnet_faultRejectNextSubmission', params: [6] }
+ */
+export function parseFaultArgs(argv: readonly string[]): FaultRequest {
+  let request: { method: string; params: unknown[] } | undefined;
+  const program = new Command('subnet-devnet fault')
+    .description("Injects a fault into a running devnet through its admin RPC (the devnet_fault* methods on the devnet's own WebSocket).")
+    .option('--url <url>', 'the devnet WebSocket URL', 'ws://127.0.0.1:9944')
+    .exitOverride()
+    .allowExcessArguments(false);
+  for (const [name, method, help] of SIMPLE) {
+    program
+      .command(name)
+      .description(help)
+      .exitOverride()
+      .action(() => {
+        request = { method, params: [] };
+      });
+  }
+  program
+    .command('delay-next')
+    .description('hold the next extrinsic <ms> milliseconds before the pool sees it')
+    .argument('<ms>', 'milliseconds', int)
+    .exitOverride()
+    .action((ms: number) => {
+      request = { method: 'devnet_faultDelayNextExtrinsic', params: [ms] };
+    });
+  program
+    .command('reject-next')
+    .description(
+      'answer the next extrinsic with a pool error: a custom error number (6 = rate limit), a POOL_ERRORS name (stale, badProof, ...) or JSON { code, message, data? }',
+    )
+    .argument('<error>', 'the pool error', poolError)
+    .exitOverride()
+    .action((error: unknown) => {
+      request = { method: 'devnet_faultRejectNextSubmission', params: [error] };
+    });
+  program.parse([...argv], { from: 'user' });
+  if (request === undefined) {
+    program.outputHelp();
+    throw new InvalidArgumentError('no fault action given');
+  }
+  return { url: program.opts<{ url: string }>().url, ...request };
+}
+
+/**
+ * Sends one admin request over a WebSocket and returns its result.
+ *
+ * @param request - the request
+ * @param timeoutMs - how long to wait for the answer
+ * @returns the JSON-RPC result
+ * @throws Error with the JSON-RPC error (`code: message: data`) or the connection failure
+ * @example
+ * await sendFaultRequest({ url, method: 'devnet_faultStatus', params: [] }); // { frozen: false, stalled: false }
+ */
+export async function sendFaultRequest(request: FaultRequest, timeoutMs = 10_000): Promise<unknown> {
+  const ws = new WebSocket(request.url);
+  try {
+    return await new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`no answer to ${request.method} within ${String(timeoutMs)} ms`));
+      }, timeoutMs);
+      ws.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      ws.once('open', () => {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: request.method, params: request.params }));
+      });
+      ws.on('message', (data) => {
+        clearTimeout(timer);
+        const reply = JSON.parse(Buffer.from(data as Uint8Array).toString('utf8')) as {
+          result?: unknown;
+          error?: { code: number; message: string; data?: string };
+        };
+        if (reply.error !== undefined) {
+          const { code, message, data: detail } = reply.error;
+          reject(new Error(`${String(code)}: ${message}${detail === undefined ? '' : `: ${detail}`}`));
+        } else resolve(reply.result);
+      });
+    });
+  } finally {
+    ws.terminate();
+  }
+}

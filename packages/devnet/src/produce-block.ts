@@ -1,0 +1,55 @@
+import { announceBlock } from './announce-block.js';
+import { applyExtrinsics } from './apply-extrinsics.js';
+import { initializeBlock } from './block-initialize.js';
+import type { BlockRecord } from './chain-types.js';
+import { cloneState } from './chain-state.js';
+import type { ChainStore } from './chain-store.js';
+import { bestBlock } from './chain-store.js';
+import { dispatchInfo, encodeEventRecord } from './event-record.js';
+import { sealBlock } from './seal-block.js';
+import { timestampInherent } from './timestamp-inherent.js';
+
+/**
+ * Produces the next block: the parent's state with the queued changes (like sudo calls at the block's start),
+ * `on_initialize` (timelocked reveals, the epoch step, drand pulses), the timestamp inherent, the pool's ready
+ * transactions; then seals and announces it.
+ *
+ * @param store - the chain store
+ * @returns the new best block
+ * @example
+ * const block = produceBlock(store);
+ */
+export function produceBlock(store: ChainStore): BlockRecord {
+  const { ctx, options, drops } = store;
+  const parent = bestBlock(store);
+  const state = cloneState(parent.state);
+  state.number = parent.number + 1;
+  state.parentHash = parent.hash;
+  state.timestamp = options.genesisTimestamp + BigInt(state.number) * BigInt(options.slotDuration);
+  state.events = [];
+  const now = BigInt(state.number);
+  const changes = store.pendingChanges;
+  store.pendingChanges = [];
+  for (const change of changes) change(state);
+  const init = initializeBlock(state, now, options.beacon ?? null);
+  drops.push(...init.drops);
+  if (drops.length > 10_000) drops.splice(0, drops.length - 10_000);
+
+  const extrinsics: string[] = [];
+  const events: Uint8Array[] = [];
+  for (const ev of init.events) {
+    const e = encodeEventRecord(ctx, 'init', ev);
+    if (e !== undefined) events.push(e);
+  }
+  const inherent = timestampInherent(ctx, store.timestampCallIndex, state.timestamp);
+  if (inherent !== undefined) {
+    extrinsics.push(inherent);
+    const e = encodeEventRecord(ctx, 0, { pallet: 'System', name: 'ExtrinsicSuccess', fields: [dispatchInfo(true)] });
+    if (e !== undefined) events.push(e);
+  }
+  const { included, invalid } = applyExtrinsics(store, state, now, extrinsics, events);
+  state.events = events;
+  const block = sealBlock(store, state, extrinsics);
+  announceBlock(store, block, included, invalid);
+  return block;
+}

@@ -1,0 +1,126 @@
+import { isSubnetError } from '@subnet/core';
+
+import type { DevnetFaults } from './faults.js';
+import type { JsonRpcErrorObject } from './rpc-errors.js';
+import { JSON_RPC_ERRORS, POOL_ERRORS, RpcFailure } from './rpc-errors.js';
+
+/** An admin handler: params and the calling connection (opaque). */
+export type AdminHandler = (params: readonly unknown[], caller: unknown) => unknown;
+
+/** What the admin namespace needs from the server besides the faults. */
+export interface AdminServer {
+  /** Closes every connection except the caller's; returns how many were closed. */
+  dropConnectionsExcept(caller: unknown): number;
+}
+
+/** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
+const NAMED_POOL_ERRORS: Readonly<Record<string, JsonRpcErrorObject>> = Object.freeze({
+  stale: POOL_ERRORS.stale,
+  future: POOL_ERRORS.future,
+  badProof: POOL_ERRORS.badProof,
+  ancientBirthBlock: POOL_ERRORS.ancientBirthBlock,
+  call: POOL_ERRORS.call,
+  noUnsignedValidator: POOL_ERRORS.noUnsignedValidator,
+  temporarilyBanned: POOL_ERRORS.temporarilyBanned,
+  alreadyImported: POOL_ERRORS.alreadyImported,
+  priorityTooLow: POOL_ERRORS.priorityTooLow,
+});
+
+/**
+ * The pool error a `devnet_faultRejectNextSubmission` parameter names: an integer N (`1010 Invalid
+ * Transaction: Custom error: N`, 0..255), a name of a fixed `POOL_ERRORS` entry (`stale`, `badProof`, ...),
+ * or a `{ code, message, data? }` object.
+ *
+ * @param value - the parameter
+ * @returns the JSON-RPC error to answer with
+ * @throws RpcFailure -32602 naming the parameter and its value
+ * @example
+ * poolErrorParam(6); // { code: 1010, message: 'Invalid Transaction', data: 'Custom error: 6' }
+ */
+export function poolErrorParam(value: unknown): JsonRpcErrorObject {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 0 || value > 255) {
+      throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(`error: a custom error must be an integer 0..255, got ${String(value)}`));
+    }
+    return POOL_ERRORS.custom(value);
+  }
+  if (typeof value === 'string') {
+    const named = Object.hasOwn(NAMED_POOL_ERRORS, value) ? NAMED_POOL_ERRORS[value] : undefined;
+    if (named === undefined) {
+      throw new RpcFailure(
+        JSON_RPC_ERRORS.invalidParams(`error: unknown pool error name ${JSON.stringify(value)} (one of ${Object.keys(NAMED_POOL_ERRORS).join(', ')})`),
+      );
+    }
+    return named;
+  }
+  if (typeof value === 'object' && value !== null) return value as JsonRpcErrorObject;
+  throw new RpcFailure(
+    JSON_RPC_ERRORS.invalidParams(`error: expected a custom error number, a pool error name or { code, message, data? }, got ${JSON.stringify(value)}`),
+  );
+}
+
+/** Runs a fault method, answering its coded argument errors as -32602 with the message. */
+function invalidAsParams<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (isSubnetError(e)) throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(e.message));
+    throw e;
+  }
+}
+
+/**
+ * The devnet's admin namespace on its own WebSocket, for a load or chaos test that runs the devnet as a separate
+ * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`. Answered even
+ * while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
+ *
+ * @param faults - the devnet's faults
+ * @param server - the server's connections
+ * @returns the handlers by method name
+ * @example
+ * // {"jsonrpc":"2.0","id":1,"method":"devnet_faultRejectNextSubmission","params":[6]}
+ * const handlers = adminHandlers(devnet.faults, server);
+ */
+export function adminHandlers(faults: DevnetFaults, server: AdminServer): Readonly<Record<string, AdminHandler>> {
+  return Object.freeze({
+    devnet_faultStatus: () => ({ frozen: faults.frozen, stalled: faults.stalled }),
+    devnet_faultFreeze: () => {
+      faults.freeze();
+      return true;
+    },
+    devnet_faultThaw: () => {
+      faults.thaw();
+      return true;
+    },
+    devnet_faultStallBlockProduction: () => {
+      faults.stallBlockProduction();
+      return true;
+    },
+    devnet_faultResumeBlockProduction: () => {
+      faults.resumeBlockProduction();
+      return true;
+    },
+    devnet_faultDropConnections: (_params, caller) => server.dropConnectionsExcept(caller),
+    devnet_faultDelayNextExtrinsic: (params) => {
+      invalidAsParams(() => {
+        faults.delayNextExtrinsic(params[0] as number);
+      });
+      return true;
+    },
+    devnet_faultDropNextExtrinsic: () => {
+      faults.dropNextExtrinsic();
+      return true;
+    },
+    devnet_faultRejectNextSubmission: (params) => {
+      const error = poolErrorParam(params[0]);
+      invalidAsParams(() => {
+        faults.rejectNextSubmission(error);
+      });
+      return true;
+    },
+    devnet_faultReset: () => {
+      faults.reset();
+      return true;
+    },
+  });
+}

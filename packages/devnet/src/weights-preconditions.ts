@@ -1,0 +1,35 @@
+import type { ChainState, NeuronState, SubnetState } from './chain-state.js';
+import type { DispatchOutcome } from './devnet-call.js';
+import { stakeWeightOf } from './stake-weight.js';
+
+/** The registered neuron of a hotkey on a subnet, if any. */
+export function neuronOf(subnet: SubnetState | undefined, hotkey: string): NeuronState | undefined {
+  return subnet?.neurons.find((n) => n.hotkey === hotkey);
+}
+
+/** `check_weights_min_stake`: the stake weight reaches `StakeThreshold` (owner exempt on the stateful runtime). */
+export function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
+  if (subnet === undefined) return 0n >= state.stakeThreshold;
+  // owner exemption: Subtensor main only (69627c0d5, lib.rs:2752), not finney spec 393
+  if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey) return true;
+  return stakeWeightOf(state, subnet, hotkey) >= state.stakeThreshold;
+}
+
+/** `check_rate_limit`: never set (0) or at least `WeightsSetRateLimit` blocks since `LastUpdate`. */
+export function rateLimitOk(subnet: SubnetState, idx: number, uid: number, now: bigint): boolean {
+  const last = subnet.lastUpdate.get(idx)?.[uid] ?? 0n;
+  if (last === 0n) return true;
+  return now - last >= subnet.weightsSetRateLimit;
+}
+
+/** Writes `LastUpdate[netuid_index][uid] = now` (the vector grows to the subnet size with zeros). */
+export function touchLastUpdate(subnet: SubnetState, idx: number, uid: number, now: bigint): void {
+  const n = subnet.neurons.length;
+  const vec = subnet.lastUpdate.get(idx) ?? [];
+  while (vec.length < n) vec.push(0n);
+  vec[uid] = now;
+  subnet.lastUpdate.set(idx, vec);
+}
+
+/** A failed dispatch with a module error name. */
+export const failed = (error: string): DispatchOutcome => ({ ok: false, error, events: [] });
