@@ -1,7 +1,7 @@
 import { hotkeySchema, parseInput, SubnetError, uidSchema } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { readEntries } from './window-entry.js';
+import { assertHotkey, placeEntries } from './window-entry.js';
 import { insertEntry, newRing, ringFromWindow, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState, parseWindowState } from './window-state.js';
 import type { MetagraphPair, MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './window-types.js';
@@ -68,33 +68,36 @@ export function addTaskScore(state: unknown, entry: TaskScoreEntry): WindowState
 function addEntries(state: unknown, entries: readonly TaskScoreEntry[], label: string): WindowState {
   const base = parseWindowState(state);
   const single = label === 'entry';
-  const batch = readEntries(entries, label, single);
   // Touched windows as rings, by uid (a uid usually has one hotkey; a list covers the rest).
   const touched = new Map<number, Ring[]>();
   const replaced = new Map<number, Ring>(); // position in base.windows -> ring
   const added: Ring[] = [];
-  let changed = false;
+  let changed = false as boolean; // set inside the callback
   let last: Ring | undefined;
-  for (let i = 0; i < batch.length; i++) {
-    const uid = batch.uids[i] as number;
-    const hotkey = batch.hotkeys[i] as string;
-    // Runs of one miner's entries skip the lookups.
-    let ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : undefined;
-    if (ring === undefined) {
-      let rings = touched.get(uid);
-      if (rings !== undefined) for (let k = 0; k < rings.length && ring === undefined; k++) if ((rings[k] as Ring).hotkey === hotkey) ring = rings[k];
+  placeEntries(entries, label, single, (batch, first) => {
+    for (let k = 0; k < batch.length; k++) {
+      const uid = batch.uids[k] as number;
+      const hotkey = batch.hotkeys[k] as string;
+      // Runs of one miner's entries skip the lookups.
+      let ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : undefined;
       if (ring === undefined) {
-        const at = findWindow(base.windows, uid, hotkey);
-        ring = at >= 0 ? ringFromWindow(base.windows[at] as MinerWindow) : newRing(uid, hotkey);
-        if (at >= 0) replaced.set(at, ring);
-        else added.push(ring);
-        if (rings === undefined) touched.set(uid, (rings = []));
-        rings.push(ring);
+        let rings = touched.get(uid);
+        if (rings !== undefined) for (let r = 0; r < rings.length && ring === undefined; r++) if ((rings[r] as Ring).hotkey === hotkey) ring = rings[r];
+        if (ring === undefined) {
+          const at = findWindow(base.windows, uid, hotkey);
+          // A new window: its hotkey is checked once, here (a held window's was checked when it was made).
+          if (at < 0) assertHotkey(hotkey, label, single ? -1 : first + k);
+          ring = at >= 0 ? ringFromWindow(base.windows[at] as MinerWindow) : newRing(uid, hotkey);
+          if (at >= 0) replaced.set(at, ring);
+          else added.push(ring);
+          if (rings === undefined) touched.set(uid, (rings = []));
+          rings.push(ring);
+        }
+        last = ring;
       }
-      last = ring;
+      if (insertEntry(ring, batch, k, label, single ? -1 : first + k)) changed = true;
     }
-    if (insertEntry(ring, batch, i, label, single ? -1 : i)) changed = true;
-  }
+  });
   if (!changed) return base;
   const windows = base.windows.map((w, at) => {
     const ring = replaced.get(at);

@@ -1,4 +1,4 @@
-import { assertHotkey, newEntryBatch, readEntries, readEntry, type EntryBatch } from './window-entry.js';
+import { assertHotkey, newEntryBatch, placeEntries, readEntry, type EntryBatch } from './window-entry.js';
 import { copyRing, insertEntry, newRing, restoreRing, ringFromWindow, ringScore, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState } from './window-state.js';
 import type { WindowScore, WindowState } from './window-types.js';
@@ -77,21 +77,26 @@ function dropEmpty(engine: WindowEngine, ring: Ring): void {
  * them puts back every window the call touched.
  */
 export function engineAddMany(engine: WindowEngine, entries: unknown): void {
-  const batch = readEntries(entries, 'entries', false);
   const saved = new Map<Ring, Ring>();
   let last: Ring | undefined;
   try {
-    for (let i = 0; i < batch.length; i++) {
-      const uid = batch.uids[i] as number;
-      const hotkey = batch.hotkeys[i] as string;
-      // Runs of one miner's entries skip the lookups.
-      const ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : ringFor(engine, uid, hotkey);
-      if (ring !== last) {
-        if (!saved.has(ring)) saved.set(ring, copyRing(ring));
-        last = ring;
+    placeEntries(entries, 'entries', false, (batch, first) => {
+      for (let k = 0; k < batch.length; k++) {
+        const uid = batch.uids[k] as number;
+        const hotkey = batch.hotkeys[k] as string;
+        // Runs of one miner's entries skip the lookups.
+        let ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : findRing(engine, uid, hotkey);
+        if (ring === undefined) {
+          assertHotkey(hotkey, 'entries', first + k); // a new window: its hotkey is checked once, here
+          ring = ringFor(engine, uid, hotkey);
+        }
+        if (ring !== last) {
+          if (!saved.has(ring)) saved.set(ring, copyRing(ring));
+          last = ring;
+        }
+        insertEntry(ring, batch, k, 'entries', first + k);
       }
-      insertEntry(ring, batch, i, 'entries', i);
-    }
+    });
   } catch (error) {
     for (const [ring, copy] of saved) restoreRing(ring, copy);
     throw error;

@@ -101,26 +101,47 @@ export function readEntry(entry: unknown, label: string, index: number, batch: E
   batch.scores[at] = score;
 }
 
+/** Entries read per chunk: small enough to stay in cache, large enough to amortise the call. */
+const CHUNK = 2048;
+
 /**
- * Reads and checks every entry of a list (see {@link readEntry}), hotkeys included.
+ * Reads and checks a list of entries (see {@link readEntry}) chunk by chunk into one reusable batch, and
+ * hands each chunk to `place` with the index of its first entry. A hotkey's SS58 checksum is checked by
+ * `place` when it makes a window for it (a hotkey that finds its pair's window was checked when that
+ * window was made). As if every entry were checked, in order, before any is placed: when reading a chunk
+ * or placing it throws, the hotkeys before the failing point are checked first, and after a failed
+ * placement the rest of the list too, so the first invalid entry is the one reported (the caller undoes
+ * what it placed).
  *
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` for a malformed entry (paths `label[i].field`, or
- *   `label.field` for `single`) or when `entries` is not an array
+ *   `label.field` for `single`) or when `entries` is not an array; whatever `place` throws
  */
-export function readEntries(entries: unknown, label: string, single: boolean): EntryBatch {
+export function placeEntries(entries: unknown, label: string, single: boolean, place: (batch: EntryBatch, first: number) => void): void {
   if (!Array.isArray(entries)) entryError(label, 'entries must be an array', entries);
   const n = entries.length;
-  const batch = newEntryBatch(n);
-  let checked = '';
-  for (let i = 0; i < n; i++) {
-    readEntry(entries[i], label, single ? -1 : i, batch, i, false);
-    // Each hotkey is checked (the memo makes a repeat cheap; a run of one hotkey costs one check).
-    const hotkey = batch.hotkeys[i] as string;
-    if (hotkey !== checked) {
-      assertHotkey(hotkey, label, single ? -1 : i);
-      checked = hotkey;
+  const batch = newEntryBatch(Math.min(n, CHUNK));
+  const checkHotkeys = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) assertHotkey((entries[i] as { hotkey?: unknown }).hotkey, label, single ? -1 : i);
+  };
+  for (let first = 0; first < n; first += CHUNK) {
+    const end = Math.min(n, first + CHUNK);
+    let i = first;
+    try {
+      for (; i < end; i++) readEntry(entries[i], label, single ? -1 : i, batch, i - first, false);
+    } catch (error) {
+      checkHotkeys(first, i);
+      throw error;
+    }
+    batch.length = end - first;
+    try {
+      place(batch, first);
+    } catch (error) {
+      checkHotkeys(first, end);
+      const rest = newEntryBatch(1);
+      for (let j = end; j < n; j++) {
+        readEntry(entries[j], label, single ? -1 : j, rest, 0, true);
+      }
+      throw error;
     }
   }
-  batch.length = n;
-  return batch;
 }
