@@ -22,8 +22,8 @@ export interface PeerAbsent {
  */
 export declare function runPythonPeer(options: { script: string; input: unknown; seconds?: number; needs?: readonly string[] }): PeerResult | PeerAbsent;
 
-/** Times `fn` in this process for about `seconds` after a warm-up; returns nanoseconds per call. */
-export declare function timeOurs(fn: () => unknown, seconds?: number): number;
+/** Times `fn` in this process for about `seconds` of `clock` (wall, the default, or this process's CPU time) after a warm-up; returns nanoseconds per call. */
+export declare function timeOurs(fn: () => unknown, seconds?: number, clock?: 'wall' | 'cpu'): number;
 
 /** One row of a peer comparison. */
 export interface RatioRow {

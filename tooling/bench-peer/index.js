@@ -44,7 +44,7 @@ export function machineLine() {
 
 const INSTALL = 'apt-get install -y python3 python3-numpy, or SUBNET_BENCH_PYTHON=/path/to/python3';
 
-function runHarness(script, inputFile, seconds) {
+function runHarness(script, inputFile, seconds, clock = 'wall') {
   const py = python();
   const dir = mkdtempSync(join(tmpdir(), 'subnet-bench-peer-'));
   try {
@@ -53,7 +53,7 @@ function runHarness(script, inputFile, seconds) {
     // Benchmarks against numpy run its fastest kernel (tests never change these).
     delete env.OPENBLAS_CORETYPE;
     delete env.OPENBLAS_L2_SIZE;
-    const run = spawnSync(py.command, [harness, script, inputFile, outputFile, String(seconds)], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(py.command, [harness, script, inputFile, outputFile, String(seconds), clock], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
     if (run.status !== 0) return { absent: `peer failed: ${(run.stderr || run.stdout || '').trim().split('\n').slice(-3).join(' | ')}` };
     const result = JSON.parse(readFileSync(outputFile, 'utf8'));
     return { output: result.output, nsPerOp: result.ns_per_op, peakRssKb: result.peak_rss_kb };
@@ -82,21 +82,36 @@ export function runPythonPeer({ script, input, seconds = 1, needs = [] }) {
   }
 }
 
-export function timeOurs(fn, seconds = 1) {
-  const warmEnd = process.hrtime.bigint() + BigInt(Math.round(seconds * 0.3e9));
+/** Nanoseconds of CPU time this process has used (user + system, every thread). */
+function cpuNs() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) * 1000;
+}
+
+function wallNs() {
+  return Number(process.hrtime.bigint());
+}
+
+/**
+ * Times `fn` after a warm-up for about `seconds` of the chosen clock: `wall` (elapsed time) or `cpu` (CPU
+ * time of this process, so time spent waiting for a core while other processes run does not count).
+ */
+export function timeOurs(fn, seconds = 1, clock = 'wall') {
+  const now = clock === 'cpu' ? cpuNs : wallNs;
+  const warmEnd = now() + seconds * 0.3e9;
   let sink;
-  while (process.hrtime.bigint() < warmEnd) sink = fn();
+  while (now() < warmEnd) sink = fn();
   let calls = 0;
   let batch = 1;
-  const start = process.hrtime.bigint();
-  const budget = BigInt(Math.round(seconds * 1e9));
+  const start = now();
+  const budget = seconds * 1e9;
   for (;;) {
     for (let i = 0; i < batch; i++) sink = fn();
     calls += batch;
-    const elapsed = process.hrtime.bigint() - start;
+    const elapsed = now() - start;
     if (elapsed >= budget) {
       globalThis.__benchSink = sink;
-      return Number(elapsed) / calls;
+      return elapsed / calls;
     }
     if (batch < 1 << 20) batch *= 2;
   }
@@ -111,28 +126,29 @@ function median(values) {
 /**
  * One comparison, measured so that load from other processes hits both sides alike: the peer's output is
  * taken first and handed to `check` (which throws when it differs from ours; nothing is timed then), then
- * `rounds` rounds alternate a peer round and one of ours of `seconds` each. Each side's figure is its
- * fastest round (the run least disturbed by others); the median of the per-round ratios is kept too.
+ * `rounds` rounds alternate a peer round and one of ours of `seconds` each, both on the CPU-time clock of
+ * their own process (time spent waiting for a core does not count). Each side's figure is its fastest
+ * round; the median of the per-round ratios is kept too.
  */
 export function comparePeer({ name, unit, script, input, ours, check, needs = [], rounds = 5, seconds = 0.3 }) {
   const reason = absentReason(needs);
-  if (reason !== null) return { name, unit, peer: { absent: reason }, oursNsPerOp: timeOurs(ours, seconds * rounds) };
+  if (reason !== null) return { name, unit, peer: { absent: reason }, oursNsPerOp: timeOurs(ours, seconds * rounds, 'cpu') };
   const dir = mkdtempSync(join(tmpdir(), 'subnet-bench-peer-'));
   try {
     const inputFile = join(dir, 'input.json');
     writeFileSync(inputFile, JSON.stringify(input));
     const first = runHarness(script, inputFile, 0);
-    if (first.absent !== undefined) return { name, unit, peer: first, oursNsPerOp: timeOurs(ours, seconds * rounds) };
+    if (first.absent !== undefined) return { name, unit, peer: first, oursNsPerOp: timeOurs(ours, seconds * rounds, 'cpu') };
     check(first.output);
     const peerRounds = [];
     const ourRounds = [];
     let peakRssKb = first.peakRssKb;
     for (let r = 0; r < rounds; r++) {
-      const peer = runHarness(script, inputFile, seconds);
-      if (peer.absent !== undefined) return { name, unit, peer, oursNsPerOp: timeOurs(ours, seconds * rounds) };
+      const peer = runHarness(script, inputFile, seconds, 'cpu');
+      if (peer.absent !== undefined) return { name, unit, peer, oursNsPerOp: timeOurs(ours, seconds * rounds, 'cpu') };
       peerRounds.push(peer.nsPerOp);
       peakRssKb = Math.max(peakRssKb, peer.peakRssKb);
-      ourRounds.push(timeOurs(ours, seconds));
+      ourRounds.push(timeOurs(ours, seconds, 'cpu'));
     }
     return {
       name,
@@ -156,7 +172,11 @@ function formatNs(ns) {
 export function printRatioTable(title, rows) {
   const lines = [`\n${title}`, machineLine()];
   const rounds = rows.find((r) => r.oursRounds !== undefined)?.oursRounds?.length;
-  if (rounds !== undefined) lines.push(`each side: the fastest of ${rounds} interleaved rounds; median ratio: the median of the ${rounds} per-round ratios`);
+  if (rounds !== undefined) {
+    lines.push(
+      `each side: CPU time per call (its own process, user + system), the fastest of ${rounds} interleaved rounds; median ratio: the median of the ${rounds} per-round ratios`,
+    );
+  }
   lines.push('');
   const header = ['case', 'unit', 'peer (Python)', 'ours', 'peer / ours', 'median ratio'];
   const table = rows.map((row) => [
