@@ -1,4 +1,4 @@
-/** The machine a benchmark ran on: CPU model, cores, Node.js and (when present) Python and numpy versions. */
+/** The machine a benchmark ran on: CPU model, cores, Node.js, Python and numpy (versions and executable), the load average and the time. */
 export declare function machineLine(): string;
 
 /** What a Python peer returned: its output (checked against ours before timing) and nanoseconds per call. */
@@ -7,6 +7,8 @@ export interface PeerResult {
   readonly output: unknown;
   readonly nsPerOp: number;
   readonly peakRssKb: number;
+  /** Per-round figures when measured by {@link comparePeer}. */
+  readonly rounds?: readonly number[];
 }
 /** A peer that could not run (no python3, no numpy, a crash), with the reason. */
 export interface PeerAbsent {
@@ -20,8 +22,8 @@ export interface PeerAbsent {
  */
 export declare function runPythonPeer(options: { script: string; input: unknown; seconds?: number; needs?: readonly string[] }): PeerResult | PeerAbsent;
 
-/** Times `fn` in this process for about `seconds` after a warm-up; returns nanoseconds per call. */
-export declare function timeOurs(fn: () => unknown, seconds?: number): number;
+/** Times `fn` in this process for about `seconds` of `clock` (wall, the default, or this process's CPU time) after a warm-up; returns nanoseconds per call. */
+export declare function timeOurs(fn: () => unknown, seconds?: number, clock?: 'wall' | 'cpu'): number;
 
 /** One row of a peer comparison. */
 export interface RatioRow {
@@ -30,7 +32,46 @@ export interface RatioRow {
   readonly oursNsPerOp: number;
   /** What one call does, for the table (e.g. "1 group of 5 x 20"). */
   readonly unit?: string;
+  /** Our per-round figures when measured by {@link comparePeer}. */
+  readonly oursRounds?: readonly number[];
+  /** The median of the per-round ratios peer / ours. */
+  readonly medianRatio?: number;
 }
 
 /** Prints the machine, then a table: row, peer time, our time, and the ratio peer/ours (> 1: we are faster). */
 export declare function printRatioTable(title: string, rows: readonly RatioRow[]): void;
+
+/** The load average (1, 5, 15 minutes), one decimal each. */
+export declare function loadLine(): string;
+
+/**
+ * One comparison measured under shared load: the peer's output goes to `check` first (throw when it differs
+ * from ours: nothing is timed then), then `rounds` rounds alternate a peer round and one of ours of `seconds`
+ * each. Each side's figure is its fastest round; `medianRatio` is the median of the per-round ratios.
+ */
+export declare function comparePeer(options: {
+  name: string;
+  unit?: string;
+  script: string;
+  input: unknown;
+  ours: () => unknown;
+  check: (peerOutput: unknown) => void;
+  needs?: readonly string[];
+  rounds?: number;
+  seconds?: number;
+}): RatioRow;
+
+/** A process's peak resident set (VmHWM, KiB) from /proc, or null where /proc is missing. */
+export declare function peakRssKb(pid?: number): number | null;
+
+/**
+ * Samples a process and its descendants every `intervalMs` until `stop()`: the peak of their summed
+ * resident sets and the largest single process peak (VmHWM), in KiB (null where /proc is missing).
+ */
+export declare function sampleTreeRss(
+  rootPid?: number,
+  intervalMs?: number,
+): { stop(): { treePeakKb: number | null; processPeakKb: number | null; descendants: number } };
+
+/** KiB as "12.3 MiB", or "n/a" for null. */
+export declare function formatKb(kb: number | null | undefined): string;

@@ -1,15 +1,32 @@
 import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 
 import type { CompiledPlan } from './parse-workflow.js';
-import { isPlainObject, jsonShapeOk, keyOk, textOk } from './json-shape.js';
+import { isPlainObject, jsonShapeOk, keyOk } from './json-shape.js';
 import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
 import { finishScore } from './finish-score.js';
 import type { WorkflowTask } from './workflow-schemas.js';
 
-/** Scratch shared by every call (single-threaded): node index per attempt, and attempt-number stamps. */
+/**
+ * Scratch shared by every call (single-threaded): per attempt its node index, attempt number, status code
+ * and seconds (each field read once: a getter cannot answer differently the second time), and
+ * attempt-number stamps.
+ */
 let nodeOf = new Int32Array(64);
+let numberOf = new Float64Array(64);
+let statusOf = new Uint8Array(64);
+let secondsOf = new Float64Array(64);
 let stamps = new Int32Array(64);
 let generation = 0;
+
+/**
+ * Whether `Object.prototype` has no enumerable property, so that a `for...in` over a plain object walks
+ * exactly its own keys (what `Object.keys` lists) without allocating a key list. A polluted prototype
+ * sends every record to the zod path.
+ */
+function prototypeIsClean(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
+}
 
 const ATTEMPTS = 8;
 const STEPS = 16;
@@ -63,13 +80,13 @@ function statusCode(value: unknown): number {
  *   accepting exactly the same records.
  */
 export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: unknown): boolean {
-  if (!isPlainObject(raw)) return false;
-  // Known fields are read by name; the key list proves which are own properties and walks the rest.
-  const keys = Object.keys(raw);
-  if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+  if (!isPlainObject(raw) || !prototypeIsClean()) return false;
+  // Known fields are read by name; the key walk (own keys: the prototype is clean) proves which are own
+  // properties and walks the rest.
   let own = 0;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k] as string;
+  let keyCount = 0;
+  for (const key in raw) {
+    if (++keyCount > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
     const bit = recordFieldBit(key);
     if (bit !== 0) own |= bit;
     else if (!keyOk(key) || !jsonShapeOk(raw[key], 1)) return false;
@@ -128,33 +145,44 @@ function countAttempts(
   let guess = 0;
   const n = compiled.totalSteps;
   const count = attempts.length;
-  if (nodeOf.length < count) nodeOf = new Int32Array(count * 2);
+  if (nodeOf.length < count) {
+    nodeOf = new Int32Array(count * 2);
+    numberOf = new Float64Array(count * 2);
+    statusOf = new Uint8Array(count * 2);
+    secondsOf = new Float64Array(count * 2);
+  }
   for (let node = 0; node < n; node++) attemptsSeen[node] = 0;
   // Pass 1: the shape of every attempt, its node, attempts per node.
   for (let i = 0; i < count; i++) {
     const attempt = attempts[i];
     if (!isPlainObject(attempt)) return false;
-    // The four fields are read by name (a monomorphic load), never by a variable key; the key list only
+    // The four fields are read by name (a monomorphic load), never by a variable key; the key walk only
     // proves that all four are own properties and walks any unknown field.
-    const keys = Object.keys(attempt);
-    if (keys.length > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
     let known = 0;
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k] as string;
+    let keyCount = 0;
+    for (const key in attempt) {
+      if (++keyCount > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
       if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
       else if (!keyOk(key) || !jsonShapeOk(attempt[key], 3)) return false;
     }
     if (known !== 4) return false;
     const nodeId = attempt.node_id;
-    if (typeof nodeId !== 'string' || nodeId.length === 0 || !textOk(nodeId)) return false;
+    if (typeof nodeId !== 'string') return false;
     const number = attempt.attempt;
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
-    if (statusCode(attempt.status) === STATUS_NONE || !isNonNegative(attempt.seconds)) return false;
+    const status = statusCode(attempt.status);
+    const seconds = attempt.seconds;
+    if (status === STATUS_NONE || !isNonNegative(seconds)) return false;
     // Attempts usually follow the plan: try the previous attempt's node and the next one before the map.
+    // A node id equal to a plan node id passed the plan's text checks (length, well-formed UTF-16); any
+    // other is not a node, and the zod path names it.
     const node = guess < n && nodeIds[guess] === nodeId ? guess : guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : (index.get(nodeId) ?? -1);
     if (node < 0) return false;
     guess = node;
     nodeOf[i] = node;
+    numberOf[i] = number;
+    statusOf[i] = status;
+    secondsOf[i] = seconds;
     attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
   }
   // Pass 2: attempt numbers are exactly 1..k per node (a stamp table finds repeats), the last status,
@@ -174,17 +202,16 @@ function countAttempts(
   const stamp = ++generation;
   let timeouts = 0;
   for (let i = 0; i < count; i++) {
-    const attempt = attempts[i] as { attempt: number; status: string; seconds: number };
     const node = nodeOf[i] as number;
-    const number = attempt.attempt;
+    const number = numberOf[i] as number;
     const k = attemptsSeen[node] as number;
     if (number > k) return false;
     const slot = (offsets[node] as number) + number - 1;
     if (stamps[slot] === stamp) return false;
     stamps[slot] = stamp;
-    const status = statusCode(attempt.status);
+    const status = statusOf[i] as number;
     if (number === k) lastStatus[node] = status;
-    if (status === STATUS_TIMEOUT || attempt.seconds > (timeoutSeconds[node] as number)) {
+    if (status === STATUS_TIMEOUT || (secondsOf[i] as number) > (timeoutSeconds[node] as number)) {
       timeouts++;
       nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
     }

@@ -1,15 +1,17 @@
-import { DEFAULT_INPUT_LIMITS, findLoneSurrogate } from '@subnet/core';
+import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
+
+import { isWellFormedText } from './well-formed-text.js';
 
 const LIMITS = DEFAULT_INPUT_LIMITS;
 
 /** Whether an object key passes SPEC 0's limits (length, well-formed UTF-16). */
 export function keyOk(key: string): boolean {
-  return key.length <= LIMITS.maxStringLength && findLoneSurrogate(key) < 0;
+  return key.length <= LIMITS.maxStringLength && isWellFormedText(key);
 }
 
 /** Whether a string passes SPEC 0's limits (length, well-formed UTF-16). */
 export function textOk(text: string): boolean {
-  return text.length <= LIMITS.maxStringLength && findLoneSurrogate(text) < 0;
+  return text.length <= LIMITS.maxStringLength && isWellFormedText(text);
 }
 
 /** Whether `value` is a plain object (prototype Object.prototype or null), as `checkInputShape` demands. */

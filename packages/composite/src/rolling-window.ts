@@ -1,7 +1,7 @@
 import { hotkeySchema, parseInput, SubnetError, uidSchema } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { checkEntry, type WindowEntry } from './window-entry.js';
+import { assertHotkey, placeEntries } from './window-entry.js';
 import { insertEntry, newRing, ringFromWindow, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState, parseWindowState } from './window-state.js';
 import type { MetagraphPair, MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './window-types.js';
@@ -67,30 +67,37 @@ export function addTaskScore(state: unknown, entry: TaskScoreEntry): WindowState
 
 function addEntries(state: unknown, entries: readonly TaskScoreEntry[], label: string): WindowState {
   const base = parseWindowState(state);
-  if (!Array.isArray(entries)) {
-    throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, 'entries must be an array', { context: { path: label, value: entries } });
-  }
-  const checked: WindowEntry[] = [];
-  for (let i = 0; i < entries.length; i++) checked.push(checkEntry(entries[i], label === 'entry' ? 'entry' : `${label}[${i}]`));
+  const single = label === 'entry';
   // Touched windows as rings, by uid (a uid usually has one hotkey; a list covers the rest).
   const touched = new Map<number, Ring[]>();
   const replaced = new Map<number, Ring>(); // position in base.windows -> ring
   const added: Ring[] = [];
-  let changed = false;
-  for (let i = 0; i < checked.length; i++) {
-    const entry = checked[i] as WindowEntry;
-    let rings = touched.get(entry.uid);
-    let ring = rings?.find((r) => r.hotkey === entry.hotkey);
-    if (ring === undefined) {
-      const at = findWindow(base.windows, entry.uid, entry.hotkey);
-      ring = at >= 0 ? ringFromWindow(base.windows[at] as MinerWindow) : newRing(entry.uid, entry.hotkey);
-      if (at >= 0) replaced.set(at, ring);
-      else added.push(ring);
-      if (rings === undefined) touched.set(entry.uid, (rings = []));
-      rings.push(ring);
+  let changed = false as boolean; // set inside the callback
+  let last: Ring | undefined;
+  placeEntries(entries, label, single, (batch, first) => {
+    for (let k = 0; k < batch.length; k++) {
+      const uid = batch.uids[k] as number;
+      const hotkey = batch.hotkeys[k] as string;
+      // Runs of one miner's entries skip the lookups.
+      let ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : undefined;
+      if (ring === undefined) {
+        let rings = touched.get(uid);
+        if (rings !== undefined) for (let r = 0; r < rings.length && ring === undefined; r++) if ((rings[r] as Ring).hotkey === hotkey) ring = rings[r];
+        if (ring === undefined) {
+          const at = findWindow(base.windows, uid, hotkey);
+          // A new window: its hotkey is checked once, here (a held window's was checked when it was made).
+          if (at < 0) assertHotkey(hotkey, label, single ? -1 : first + k);
+          ring = at >= 0 ? ringFromWindow(base.windows[at] as MinerWindow) : newRing(uid, hotkey);
+          if (at >= 0) replaced.set(at, ring);
+          else added.push(ring);
+          if (rings === undefined) touched.set(uid, (rings = []));
+          rings.push(ring);
+        }
+        last = ring;
+      }
+      if (insertEntry(ring, batch, k, label, single ? -1 : first + k)) changed = true;
     }
-    if (insertEntry(ring, entry, label === 'entry' ? 'entry' : `${label}[${i}]`)) changed = true;
-  }
+  });
   if (!changed) return base;
   const windows = base.windows.map((w, at) => {
     const ring = replaced.get(at);

@@ -1,7 +1,4 @@
-import { SubnetError } from '@subnet/core';
-
-import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { assertEntryFields, assertHotkey, checkEntry } from './window-entry.js';
+import { assertHotkey, newEntryBatch, placeEntries, readEntry, type EntryBatch } from './window-entry.js';
 import { copyRing, insertEntry, newRing, restoreRing, ringFromWindow, ringScore, ringToWindow, type Ring } from './window-ring.js';
 import { compareWindows, freezeState } from './window-state.js';
 import type { WindowScore, WindowState } from './window-types.js';
@@ -46,16 +43,22 @@ function ringFor(engine: WindowEngine, uid: number, hotkey: string): Ring {
   return ring;
 }
 
+/** The one-entry batch {@link engineAdd} reads into (no allocation per add). */
+let single: EntryBatch | undefined;
+
 /** Adds one entry: O(1) when it is the newest of its window. Atomic (checks before it changes anything). */
-export function engineAdd(engine: WindowEngine, entry: unknown, path: string): void {
-  assertEntryFields(entry, path);
-  let ring = findRing(engine, entry.uid, entry.hotkey);
+export function engineAdd(engine: WindowEngine, entry: unknown, label: string): void {
+  const batch = single ?? (single = newEntryBatch(1));
+  readEntry(entry, label, -1, batch, 0, false);
+  const uid = batch.uids[0] as number;
+  const hotkey = batch.hotkeys[0] as string;
+  let ring = findRing(engine, uid, hotkey);
   if (ring === undefined) {
-    assertHotkey(entry.hotkey, path); // a new window: its hotkey is checked once, here
-    ring = ringFor(engine, entry.uid, entry.hotkey);
+    assertHotkey(hotkey, label, -1); // a new window: its hotkey is checked once, here
+    ring = ringFor(engine, uid, hotkey);
   }
   try {
-    insertEntry(ring, entry, path);
+    insertEntry(ring, batch, 0, label, -1);
   } finally {
     if (ring.count === 0) dropEmpty(engine, ring);
   }
@@ -74,16 +77,25 @@ function dropEmpty(engine: WindowEngine, ring: Ring): void {
  * them puts back every window the call touched.
  */
 export function engineAddMany(engine: WindowEngine, entries: unknown): void {
-  if (!Array.isArray(entries)) {
-    throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, 'entries must be an array', { context: { path: 'entries', value: entries } });
-  }
-  const checked = entries.map((entry: unknown, i) => checkEntry(entry, `entries[${i}]`));
   const saved = new Map<Ring, Ring>();
+  let last: Ring | undefined;
   try {
-    checked.forEach((e, i) => {
-      const ring = ringFor(engine, e.uid, e.hotkey);
-      if (!saved.has(ring)) saved.set(ring, copyRing(ring));
-      insertEntry(ring, e, `entries[${i}]`);
+    placeEntries(entries, 'entries', false, (batch, first) => {
+      for (let k = 0; k < batch.length; k++) {
+        const uid = batch.uids[k] as number;
+        const hotkey = batch.hotkeys[k] as string;
+        // Runs of one miner's entries skip the lookups.
+        let ring = last !== undefined && last.uid === uid && last.hotkey === hotkey ? last : findRing(engine, uid, hotkey);
+        if (ring === undefined) {
+          assertHotkey(hotkey, 'entries', first + k); // a new window: its hotkey is checked once, here
+          ring = ringFor(engine, uid, hotkey);
+        }
+        if (ring !== last) {
+          if (!saved.has(ring)) saved.set(ring, copyRing(ring));
+          last = ring;
+        }
+        insertEntry(ring, batch, k, 'entries', first + k);
+      }
     });
   } catch (error) {
     for (const [ring, copy] of saved) restoreRing(ring, copy);

@@ -1,19 +1,41 @@
-import { findLoneSurrogate, hotkeySchema, parseInput, SubnetError } from '@subnet/core';
+import { hotkeySchema, parseInput, SubnetError } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import type { TaskScoreEntry } from './window-types.js';
+import { isWellFormedText } from './well-formed-text.js';
 
 /** The longest task id or record id a window entry may carry (UTF-16 code units). */
 export const MAX_WINDOW_ID_LENGTH = 1024;
 
-/** A checked window entry (internal): every field present, `recordId` filled in. */
-export interface WindowEntry {
-  readonly uid: number;
-  readonly hotkey: string;
-  readonly taskId: string;
-  readonly recordId: string;
-  readonly arrival: number;
-  readonly score: number;
+/**
+ * Checked window entries as parallel lists (internal): each field read once from the caller's object and
+ * checked, `recordId` filled in with the task id when absent; no object per entry.
+ */
+export interface EntryBatch {
+  length: number;
+  uids: Int32Array;
+  hotkeys: string[];
+  taskIds: string[];
+  recordIds: string[];
+  arrivals: Float64Array;
+  scores: Float64Array;
+}
+
+/** An empty batch with room for `capacity` entries. */
+export function newEntryBatch(capacity: number): EntryBatch {
+  return {
+    length: 0,
+    uids: new Int32Array(capacity),
+    hotkeys: new Array<string>(capacity),
+    taskIds: new Array<string>(capacity),
+    recordIds: new Array<string>(capacity),
+    arrivals: new Float64Array(capacity),
+    scores: new Float64Array(capacity),
+  };
+}
+
+/** An entry's path: `label` alone (index < 0) or `label[index]`, built only when something is wrong. */
+export function entryPath(label: string, index: number): string {
+  return index < 0 ? label : `${label}[${index}]`;
 }
 
 /** Hotkeys already checked valid (a verdict never changes; bounded so it cannot grow without end). */
@@ -24,60 +46,102 @@ function entryError(path: string, summary: string, value: unknown): never {
   throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, summary, { context: { path, value } });
 }
 
-/** Checks an id; the path (`path.field`) is built only when it fails. */
-function checkId(value: unknown, path: string, field: string): string {
-  if (typeof value !== 'string') entryError(`${path}.${field}`, 'must be a string', value);
-  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) entryError(`${path}.${field}`, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
-  if (findLoneSurrogate(value) >= 0) entryError(`${path}.${field}`, 'holds a lone UTF-16 surrogate', value);
+/** Checks an id; the path (`label[index].field`) is built only when it fails. */
+function checkId(value: unknown, label: string, index: number, field: string): string {
+  if (typeof value !== 'string') entryError(`${entryPath(label, index)}.${field}`, 'must be a string', value);
+  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) {
+    entryError(`${entryPath(label, index)}.${field}`, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
+  }
+  if (!isWellFormedText(value)) entryError(`${entryPath(label, index)}.${field}`, 'holds a lone UTF-16 surrogate', value);
   return value;
 }
 
 /**
  * Checks a hotkey (SS58, checksum) unless it was checked before (a verdict never changes).
  *
- * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` at `path.hotkey`
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` at `label[index].hotkey` (`label.hotkey` for index < 0)
  */
-export function assertHotkey(hotkey: unknown, path: string): asserts hotkey is string {
+export function assertHotkey(hotkey: unknown, label: string, index: number): asserts hotkey is string {
   if (typeof hotkey === 'string' && validHotkeys.has(hotkey)) return;
-  parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${path}.hotkey`);
+  parseInput(hotkeySchema, hotkey, COMPOSITE_ERROR_CODES.invalidWindowEntry, `${entryPath(label, index)}.hotkey`);
   if (validHotkeys.size >= HOTKEY_MEMO_LIMIT) validHotkeys.clear();
   validHotkeys.add(hotkey as string);
 }
 
 /**
- * Checks one window entry by hand (no zod, no allocation: this runs once per add).
+ * Reads one window entry into slot `at` of `batch`, checking each field by hand (no zod, no allocation:
+ * this runs once per add). The hotkey's SS58 checksum is checked only when `checkHotkey` is true (a caller
+ * that finds the pair's window first checked it when the window was made); otherwise only that it is a
+ * string.
  *
- * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `label[index].field` and the value
  */
-export function assertEntry(entry: unknown, path: string): asserts entry is TaskScoreEntry {
-  assertEntryFields(entry, path);
-  assertHotkey(entry.hotkey, path);
-}
-
-/**
- * {@link assertEntry} without the SS58 check of the hotkey (only that it is a string): for a caller that
- * finds the hotkey's window first, whose hotkey was checked when the window was made.
- */
-export function assertEntryFields(entry: unknown, path: string): asserts entry is TaskScoreEntry {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) entryError(path, 'a window entry must be an object', entry);
+export function readEntry(entry: unknown, label: string, index: number, batch: EntryBatch, at: number, checkHotkey: boolean): void {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) entryError(entryPath(label, index), 'a window entry must be an object', entry);
   const e = entry as Record<string, unknown>;
   const uid = e.uid;
-  if (typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535) entryError(`${path}.uid`, 'uid must be an integer 0..65535', uid);
+  if (typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535)
+    entryError(`${entryPath(label, index)}.uid`, 'uid must be an integer 0..65535', uid);
   const score = e.score;
-  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) entryError(`${path}.score`, 'score must be a number in [0, 1]', score);
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) entryError(`${entryPath(label, index)}.score`, 'score must be a number in [0, 1]', score);
   const arrival = e.arrival;
-  if (typeof arrival !== 'number' || !Number.isSafeInteger(arrival) || arrival < 0) entryError(`${path}.arrival`, 'arrival must be an integer >= 0', arrival);
-  checkId(e.taskId, path, 'taskId');
-  if (e.recordId !== undefined) checkId(e.recordId, path, 'recordId');
-  if (typeof e.hotkey !== 'string') assertHotkey(e.hotkey, path);
+  if (typeof arrival !== 'number' || !Number.isSafeInteger(arrival) || arrival < 0) {
+    entryError(`${entryPath(label, index)}.arrival`, 'arrival must be an integer >= 0', arrival);
+  }
+  const taskId = checkId(e.taskId, label, index, 'taskId');
+  const given = e.recordId;
+  const recordId = given === undefined ? taskId : checkId(given, label, index, 'recordId');
+  const hotkey = e.hotkey;
+  if (checkHotkey || typeof hotkey !== 'string') assertHotkey(hotkey, label, index);
+  batch.uids[at] = uid;
+  batch.hotkeys[at] = hotkey;
+  batch.taskIds[at] = taskId;
+  batch.recordIds[at] = recordId;
+  batch.arrivals[at] = arrival;
+  batch.scores[at] = score;
 }
 
+/** Entries read per chunk: small enough to stay in cache, large enough to amortise the call. */
+const CHUNK = 2048;
+
 /**
- * Checks one window entry and returns it normalised (`recordId` filled in with the task id when absent).
+ * Reads and checks a list of entries (see {@link readEntry}) chunk by chunk into one reusable batch, and
+ * hands each chunk to `place` with the index of its first entry. A hotkey's SS58 checksum is checked by
+ * `place` when it makes a window for it (a hotkey that finds its pair's window was checked when that
+ * window was made). As if every entry were checked, in order, before any is placed: when reading a chunk
+ * or placing it throws, the hotkeys before the failing point are checked first, and after a failed
+ * placement the rest of the list too, so the first invalid entry is the one reported (the caller undoes
+ * what it placed).
  *
- * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path.field` and the value
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` for a malformed entry (paths `label[i].field`, or
+ *   `label.field` for `single`) or when `entries` is not an array; whatever `place` throws
  */
-export function checkEntry(entry: unknown, path: string): WindowEntry {
-  assertEntry(entry, path);
-  return { uid: entry.uid, hotkey: entry.hotkey, taskId: entry.taskId, recordId: entry.recordId ?? entry.taskId, arrival: entry.arrival, score: entry.score };
+export function placeEntries(entries: unknown, label: string, single: boolean, place: (batch: EntryBatch, first: number) => void): void {
+  if (!Array.isArray(entries)) entryError(label, 'entries must be an array', entries);
+  const n = entries.length;
+  const batch = newEntryBatch(Math.min(n, CHUNK));
+  const checkHotkeys = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) assertHotkey((entries[i] as { hotkey?: unknown }).hotkey, label, single ? -1 : i);
+  };
+  for (let first = 0; first < n; first += CHUNK) {
+    const end = Math.min(n, first + CHUNK);
+    let i = first;
+    try {
+      for (; i < end; i++) readEntry(entries[i], label, single ? -1 : i, batch, i - first, false);
+    } catch (error) {
+      checkHotkeys(first, i);
+      throw error;
+    }
+    batch.length = end - first;
+    try {
+      place(batch, first);
+    } catch (error) {
+      checkHotkeys(first, end);
+      const rest = newEntryBatch(1);
+      for (let j = end; j < n; j++) {
+        readEntry(entries[j], label, single ? -1 : j, rest, 0, true);
+      }
+      throw error;
+    }
+  }
 }

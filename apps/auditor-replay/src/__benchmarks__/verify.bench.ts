@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { formatKb, sampleTreeRss } from '@subnet/bench-peer';
 import { afterAll, bench, describe } from 'vitest';
 
 import type { SignatureVerifier } from '@subnet/bundle';
@@ -63,11 +64,17 @@ describe('verify a directory', () => {
     `${files} bundles of 256 miners, --jobs ${jobs} (target: 1,000 in < 60 s)`,
     async () => {
       const started = performance.now();
+      // Memory of this process and its worker processes, sampled every 100 ms (Linux /proc).
+      const memory = sampleTreeRss(process.pid, 100);
       const report = await verifyBundles([dir], { verify, jobs });
+      const rss = memory.stop();
       const seconds = (performance.now() - started) / 1000;
       if (report.summary.ok !== files) throw new Error(`expected ${files} ok bundles, got ${report.summary.ok}`);
       console.log(
         `verified ${files} bundles of 256 miners with ${jobs} worker process(es) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; target ${files >= 1000 ? 'met' : 'n/a'}: ${seconds < (60 * files) / 1000 ? 'yes' : 'no'})`,
+      );
+      console.log(
+        `peak RSS: ${formatKb(rss.processPeakKb)} for the largest single process, ${formatKb(rss.treePeakKb)} for this process and its ${rss.descendants} worker process(es) together (sampled every 100 ms)`,
       );
     },
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },

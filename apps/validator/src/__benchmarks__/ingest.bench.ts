@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 
+import { formatKb, peakRssKb } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
 import { openSqliteStorage } from '../sqlite-storage.js';
@@ -29,6 +30,8 @@ describe(`ingest over HTTP on 127.0.0.1, ${SECONDS} s sustained (SQLite, WAL, sy
           TOKEN,
           SECONDS,
         );
+        // The validator process's own peak resident set under the load (Linux /proc; n/a elsewhere).
+        const peakKb = validator.proc.pid === undefined ? null : peakRssKb(validator.proc.pid);
         validator.proc.kill('SIGTERM');
         await validator.exited;
         const storage = openSqliteStorage(join(t.dir, 'validator.sqlite'));
@@ -40,9 +43,9 @@ describe(`ingest over HTTP on 127.0.0.1, ${SECONDS} s sustained (SQLite, WAL, sy
         const lines = [
           '',
           `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
-          `| acknowledged | seconds | ingests/s | slowest second | fastest second | rejected | errors | lost |`,
-          `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
-          `| ${result.acknowledged.length} | ${result.seconds.toFixed(1)} | ${rate.toFixed(0)} | ${Math.min(...full)} | ${Math.max(...full)} | ${result.rejected} | ${result.errors} | ${lost} |`,
+          `| acknowledged | seconds | ingests/s | slowest second | fastest second | rejected | errors | lost | validator peak RSS |`,
+          `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+          `| ${result.acknowledged.length} | ${result.seconds.toFixed(1)} | ${rate.toFixed(0)} | ${Math.min(...full)} | ${Math.max(...full)} | ${result.rejected} | ${result.errors} | ${lost} | ${formatKb(peakKb)} |`,
           `target >= 2000 ingests/s sustained, nothing lost: ${rate >= 2000 && lost === 0 ? 'MET' : 'NOT MET'}`,
           '',
         ];

@@ -1,121 +1,25 @@
-/**
- * Issue 18 items 1 and 2: our code next to Python replicas of what it replaces, on identical generated
- * input, each pair checked to give the same output before anything is timed, figures printed as ratios
- * measured in the same run (tooling/bench-peer). Peers: bench/peers/sdk_weight_path.py (the SDK's numpy
- * normalize_max_weight + convert_weights_and_uids_for_emit) and bench/peers/stake_weighted_aggregation.py.
- */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { encodeSs58 } from '@subnet/core';
-import type { Hotkey } from '@subnet/core';
-import { printRatioTable, runPythonPeer, timeOurs } from '@subnet/bench-peer';
-import type { RatioRow } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
-import type { Evaluation } from '../aggregate.js';
-import { aggregateEvaluations, computeEmitWeights, indexMetagraph } from '../index.js';
-
-const peerScript = (name: string): string => fileURLToPath(new URL(`../../bench/peers/${name}`, import.meta.url));
-
-function hotkeys(n: number, salt: number): Hotkey[] {
-  return Array.from({ length: n }, (_, i) => {
-    const key = new Uint8Array(32);
-    new DataView(key.buffer).setUint32(0, (i * 2654435761 + salt) >>> 0);
-    key[31] = salt & 0xff;
-    return encodeSs58(key) as Hotkey;
-  });
-}
-
-/** Deterministic pseudo-random numbers in [0, 1) (no Math.random). */
-function lcg(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
-
-/** Fails the run unless both sides gave the same output. */
-function check(name: string, same: boolean, detail: string): void {
-  if (!same) throw new Error(`${name}: our output and the peer's differ (${detail}); nothing was timed`);
-}
-
-function weightPathRow(n: number): RatioRow {
-  // The metagraph (hotkeys by uid) and one score per miner, in hotkey order as aggregation returns them.
-  // The cap (8/n) holds for every miner, so the SDK runs its normalisation without the clipping epsilon and
-  // both sides must give the same u16 vector exactly.
-  const metagraph = hotkeys(n, 7);
-  const next = lcg(n);
-  const scores = metagraph.map((hotkey) => ({ hotkey, score: 0.5 + 0.5 * next() })).sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
-  const cap = 8 / n;
-  const index = indexMetagraph(metagraph.map((hotkey, uid) => ({ hotkey, uid })));
-  // The same shape the Python side holds: a list of hotkeys and an array of doubles.
-  const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
-  const ours = () => computeEmitWeights({ scores: parallel, metagraph: index, cap, u16Mode: 'max' });
-  const peer = runPythonPeer({
-    script: peerScript('sdk_weight_path.py'),
-    input: { metagraph, hotkeys: scores.map((s) => s.hotkey), scores: scores.map((s) => s.score), limit: cap },
-    needs: ['numpy'],
-  });
-  if (peer.absent === undefined) {
-    const out = peer.output as { uids: number[]; weights: number[] };
-    // The SDK emits in input order; ours by uid.
-    const pairs = out.uids.map((uid, i) => [uid, out.weights[i]!] as const).sort((a, b) => a[0] - b[0]);
-    const mine = ours();
-    const same = pairs.length === mine.uids.length && pairs.every(([uid, w], i) => uid === mine.uids[i] && w === mine.weights[i]);
-    check(`weight path n = ${n}`, same, `${pairs.length} vs ${mine.uids.length} entries`);
-  }
-  return { name: `weight path n = ${n}`, unit: 'normalise, cap, map, u16 max', peer, oursNsPerOp: timeOurs(ours) };
-}
-
-function aggregationRow(miners: number, validators: number): RatioRow {
-  const m = hotkeys(miners, 11).sort();
-  const v = hotkeys(validators, 13).sort();
-  const next = lcg(miners * 31 + validators);
-  const stakes = v.map((validatorHotkey, i) => ({ validatorHotkey, stake: i % 9 === 0 ? 0 : 1000 + 37 * i }));
-  const grid: (number | null)[][] = m.map(() => {
-    const base = next();
-    return v.map(() => (next() < 0.1 ? null : next() < 0.05 ? next() : Math.min(1, base * (0.95 + 0.1 * next()))));
-  });
-  const evaluations: Evaluation[] = [];
-  grid.forEach((row, i) => {
-    row.forEach((score, j) => {
-      if (score !== null) evaluations.push({ validatorHotkey: v[j]!, minerHotkey: m[i]!, epoch: 1, score });
-    });
-  });
-  const options = { minValidators: 3, minStakeFraction: 0.3, outlier: { method: 'modified_z', threshold: 3.5 } } as const;
-  const ours = () => aggregateEvaluations({ evaluations, stakes, options });
-  const peer = runPythonPeer({
-    script: peerScript('stake_weighted_aggregation.py'),
-    input: { miners: m, validators: v, stakes: stakes.map((s) => s.stake), scores: grid, min_validators: 3, min_stake_fraction: 0.3 },
-    needs: ['numpy'],
-  });
-  if (peer.absent === undefined) {
-    const theirs = new Map((peer.output as [string, number | null][]).map(([h, s]) => [h, s]));
-    const mine = new Map(ours().explanation.miners.map((x) => [x.hotkey as string, x.score]));
-    // numpy sums pairwise, we sum left to right in validator hotkey order (SPEC 0): the same scores within
-    // 1e-12, the same scored / unscored decision for every miner.
-    let differences = 0;
-    for (const [h, s] of mine) {
-      const t = theirs.get(h);
-      if ((s === null) !== (t === null || t === undefined) || (s !== null && Math.abs(s - (t as number)) > 1e-12)) differences += 1;
-    }
-    check(`aggregation ${miners} x ${validators}`, differences === 0 && theirs.size === mine.size, `${differences} miners differ`);
-  }
-  return {
-    name: `aggregation ${miners} miners x ${validators} validators`,
-    unit: 'zero stake, modified z, quorum, weighted mean',
-    peer,
-    oursNsPerOp: timeOurs(ours),
-  };
-}
+// Issue 18 items 1 and 2: the weight path and stake-weighted aggregation next to Python replicas
+// (bench/peers/*.py), timed by bench/peers.mjs. That script runs in plain Node on the built packages
+// (`pnpm bench` builds this one first; turbo builds its dependencies), because vitest's module runner slows
+// every call between source files and would measure itself. Both sides must give the same output before
+// anything is timed.
+const script = fileURLToPath(new URL('../../bench/peers.mjs', import.meta.url));
+const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const coreDist = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
 
 describe('peers (Python replicas, same input, same output, ratios from the same run)', () => {
-  printRatioTable(
-    'Weight path: computeEmitWeights vs the SDK numpy normalize_max_weight + convert_weights_and_uids_for_emit (target >= 10x)',
-    [256, 1024, 4096].map(weightPathRow),
-  );
-  printRatioTable('Stake-weighted aggregation with modified-z outliers: aggregateEvaluations vs numpy', [aggregationRow(256, 64), aggregationRow(1024, 16)]);
+  if (existsSync(dist) && existsSync(coreDist)) {
+    const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+    if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
+  } else {
+    console.log('peer comparison skipped: build @subnet/core and @subnet/aggregation first (pnpm bench at the root does)');
+  }
   // vitest bench needs a task; the comparison above is the measurement.
   bench('ratio tables printed above', () => {}, { iterations: 1, time: 0 });
 });

@@ -66,6 +66,47 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
     );
   });
 
+  it('equals the stages bit for bit at subnet sizes (up to 2,000 miners, scattered uids, caps near 1/n), calls of different sizes one after another', () => {
+    const many = sortedHotkeys(2000, 1000);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2000 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.constantFrom(0.5, 1, 1.5, 4, 1e9),
+        fc.constantFrom<NormalisationStrategy>('linear', 'quadratic'),
+        fc.constantFrom<'sum' | 'max'>('max', 'sum'),
+        fc.constantFrom(0, 7, 4095),
+        (n, seed, capTimesN, strategy, mode, burnUid) => {
+          let state = seed;
+          const next = (): number => {
+            state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+            return state / 2 ** 32;
+          };
+          // Every fifth score 0, a few exactly 1, the rest spread (some miners far above the others).
+          const scores = many.slice(0, n).map((hotkey, i) => ({ hotkey, score: i % 5 === 0 ? 0 : i % 97 === 0 ? 1 : next() ** 3 }));
+          // Uids scattered over 0..4092 (4093 is prime, so i·37 mod 4093 is unique for i < 4093).
+          const metagraph = many.slice(0, n).map((hotkey, i) => ({ hotkey, uid: (i * 37) % 4093 }));
+          const cap = Math.min(1, capTimesN / n);
+          const expected = staged(scores, metagraph, strategy, cap, burnUid, mode);
+          const parallel = { hotkeys: scores.map((s) => s.hotkey), values: Float64Array.from(scores, (s) => s.score) };
+          const r = computeEmitWeights({ scores: parallel, metagraph: indexMetagraph(metagraph), normalisation: { strategy }, cap, burnUid, u16Mode: mode });
+          expect({ uids: r.uids, weights: r.weights }).toStrictEqual({ uids: expected.uids, weights: expected.weights });
+          // The doubles before the u16 conversion, through what the explanation shows of them.
+          const normalised = normaliseScores(scores, { strategy });
+          const capped = applyWeightCap(normalised.weights, { cap, burnUid });
+          expect(r.explanation).toMatchObject({
+            maxWeight: expected.explanation.maxWeight,
+            burn: normalised.burn + capped.burn,
+            capRounds: capped.explanation.rounds,
+            capped: capped.explanation.capped,
+            infeasible: capped.explanation.infeasible,
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('explains the cap and the burn, and reuses one index across calls', () => {
     const metagraph = indexMetagraph(H.slice(0, 3).map((hotkey, uid) => ({ hotkey, uid: uid + 1 })));
     const r = computeEmitWeights({ scores: [{ hotkey: H[0]!, score: 0.9 }], metagraph, cap: 0.5, u16Mode: 'max' });

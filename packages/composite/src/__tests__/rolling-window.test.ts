@@ -195,6 +195,45 @@ describe('SPEC A v1.1 rolling window rules', () => {
     expect(window.state()).toEqual(state);
   });
 
+  it('a batch reports its first invalid entry, as if every entry were checked before any is placed (long batches are read in chunks)', () => {
+    // 5,000 valid entries of three miners, then faults placed before, inside and after the read chunks.
+    const valid = Array.from({ length: 5000 }, (_, i) => entry(i % 3, hotkeyOf(i % 3), i + 10, (i % 10) / 10));
+    const badHotkey = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ'; // checksum broken
+    const conflict = entry(0, hotkeyOf(0), 5008, 0.9, 'other-task', 't-5008'); // the key of valid[4998] (uid 0's newest), another task
+    const cases: [TaskScoreEntry[], string, string][] = [
+      // A new miner's bad hotkey (checked when its window would be made) before a bad score later in the same chunk.
+      [
+        [...valid.slice(0, 10), entry(9, badHotkey, 1, 0.5), ...valid.slice(10, 20), { ...valid[20]!, score: 2 }],
+        'COMPOSITE_INVALID_WINDOW_ENTRY',
+        'entries[10].hotkey',
+      ],
+      // A conflict early and a bad hotkey in a later chunk: the bad entry is reported, not the conflict.
+      [
+        [...valid, conflict, ...valid.slice(0, 3000).map((e) => ({ ...e, arrival: e.arrival + 10_000 })), entry(9, badHotkey, 99_999, 0.5)],
+        'COMPOSITE_INVALID_WINDOW_ENTRY',
+        'entries[8001].hotkey',
+      ],
+      // A conflict and nothing invalid after it: the conflict.
+      [[...valid, conflict], 'COMPOSITE_WINDOW_CONFLICTING_ENTRY', 'entries[5000].recordId'],
+      // A bad score in a later chunk, after a bad hotkey in an earlier one.
+      [[entry(9, badHotkey, 1, 0.5), ...valid, { ...valid[0]!, score: -1 }], 'COMPOSITE_INVALID_WINDOW_ENTRY', 'entries[0].hotkey'],
+    ];
+    for (const [entries, code, path] of cases) {
+      expectCodedError(() => addTaskScores(emptyWindowState(), entries), code, path);
+      const window = createRollingWindow();
+      window.add(entry(2, hotkeyOf(2), 1, 0.5));
+      const before = window.state();
+      expectCodedError(
+        () => {
+          window.addMany(entries);
+        },
+        code,
+        path,
+      );
+      expect(window.state()).toEqual(before);
+    }
+  });
+
   it('decision: recordId defaults to the task id, so v1 callers keep (arrival, task id) as the key', () => {
     const state = addTaskScores(emptyWindowState(), [entry(1, ALICE, 2, 0.1, 'b'), entry(1, ALICE, 2, 0.2, 'a')]);
     expect(state.windows[0]!.task_ids).toEqual(['a', 'b']);
