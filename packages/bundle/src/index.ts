@@ -36,3 +36,5 @@ export {
 } from './bundle.js';
 export type { BuildBundleInput, Bundle, BundleSigner, SignatureVerifier, SignedBundle, SubmissionRecord } from './bundle.js';
 export { toWire } from './wire.js';
+export { signedBundleText } from './signed-bundle-text.js';
+export type { SignedBundleText } from './signed-bundle-text.js';
