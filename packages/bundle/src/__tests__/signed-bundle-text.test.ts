@@ -60,7 +60,7 @@ describe('signedBundleText: a bundle serialised once for digest, signature and f
         return bundle.result;
       },
     });
-    const out = signedBundleText(counted as Bundle, k.validator);
+    const out = signedBundleText(counted, k.validator);
     expect(reads).toBe(1);
     expect(out.digest).toBe(bundleDigest(bundle));
   });
