@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { buildBundle, computeEpoch, signBundle } from '@subnet/bundle';
+import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
-import { canonicalJson, digest, isSubnetError } from '@subnet/core';
+import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
 import type { ChainPort, ChainView } from './chain-port.js';
@@ -132,11 +132,12 @@ export function stakeSet(
   };
 }
 
-function writeBundleFile(dir: string, epoch: number, bundle: StoredBundle): string {
+/** Writes the signed document's canonical JSON (the very bytes stored and served) to `epoch-<n>.json`. */
+function writeBundleFile(dir: string, epoch: number, text: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `epoch-${epoch}.json`);
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(bundle, null, 2)}\n`);
+  writeFileSync(tmp, `${text}\n`);
   renameSync(tmp, path);
   return path;
 }
@@ -313,8 +314,9 @@ function outcomeUnknown(error: unknown): boolean {
  */
 export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
   const bundle = buildBundle(input);
-  const stored: StoredBundle = deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
-  const text = canonicalJson(stored);
-  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest }, deps.fence?.());
-  return writeBundleFile(deps.bundlesDir, epoch, stored);
+  // One serialisation: the bundle's canonical JSON gives the digest, the signature and the stored,
+  // served and written text.
+  const signed = signedBundleText(bundle, deps.dryRun ? undefined : deps.signer);
+  await deps.storage.updateEpoch(epoch, { bundle: signed.text, digest: signed.digest }, deps.fence?.());
+  return writeBundleFile(deps.bundlesDir, epoch, signed.text);
 }

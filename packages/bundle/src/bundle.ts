@@ -218,20 +218,23 @@ export interface BundleSigner {
   sign(message: Uint8Array): Uint8Array;
 }
 
-function hexToBytes(text: string): Uint8Array {
+/** Internal: the bytes of a hex string (with or without 0x). */
+export function hexToBytes(text: string): Uint8Array {
   const clean = text.startsWith('0x') ? text.slice(2) : text;
   const out = new Uint8Array(clean.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(i * 2, i * 2 + 2), 16);
   return out;
 }
 
-function bytesToHex(bytes: Uint8Array): string {
+/** Internal: 0x-prefixed lowercase hex of bytes. */
+export function bytesToHex(bytes: Uint8Array): string {
   let out = '0x';
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;
 }
 
-function samePublicKey(a: string, b: string): boolean {
+/** Internal: whether two SS58 addresses hold the same public key. */
+export function samePublicKey(a: string, b: string): boolean {
   const x = decodeSs58(a).publicKey;
   const y = decodeSs58(b).publicKey;
   return x.length === y.length && x.every((v, i) => v === y[i]);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ConsensusInput, ConsensusResult, Role } from './consensus-types.js';
 import { computeDocumentSets, trustedDocumentSets } from './document-sets.js';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
+import { createFreshGroup, freshDocumentSets } from './fresh-sets.js';
 import { isValidHotkey, memoHotkeySchema } from './hotkey.js';
 import { validateSssa } from './parse-sssa.js';
 import type { PreparedMember } from './score-group.js';
@@ -120,10 +121,11 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
   const shell: Shell = plainShell(input) ?? parseInput(groupShellSchema, input, CONSENSUS_ERROR_CODES.invalidGroup, '');
   const prepared: PreparedMember[] = [];
   const keys = new Map<string, string>();
+  const fresh = createFreshGroup();
   for (let i = 0; i < shell.members.length; i++) {
     const member = shell.members[i];
     if (member === undefined) continue;
-    let sets = trustedDocumentSets(member.sssa);
+    let sets = trustedDocumentSets(member.sssa) ?? freshDocumentSets(member.sssa, DEFAULT_INPUT_LIMITS, fresh);
     if (sets === undefined) {
       const refs: string[] = [];
       sets = computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS, refs), refs, keys);

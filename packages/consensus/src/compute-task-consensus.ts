@@ -5,6 +5,7 @@ import { isTaskText } from './compute-consensus.js';
 import type { ConsensusInput, ExcludedMember, TaskConsensusResult } from './consensus-types.js';
 import { computeDocumentSets, trustedDocumentSets } from './document-sets.js';
 import { CONSENSUS_ERROR_CODES } from './errors.js';
+import { createFreshGroup, freshDocumentSets } from './fresh-sets.js';
 import { isValidHotkey } from './hotkey.js';
 import { resolveLimits, validateSssa } from './parse-sssa.js';
 import type { PreparedMember } from './score-group.js';
@@ -63,6 +64,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
   const uids = new Set<number>();
   const hotkeys = new Set<string>();
   const keys = new Map<string, string>();
+  const fresh = createFreshGroup();
   for (let i = 0; i < members.length; i++) {
     const member: unknown = members[i];
     const fields = typeof member === 'object' && member !== null ? (member as Record<string, unknown>) : {};
@@ -105,7 +107,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     }
     uids.add(uid);
     hotkeys.add(hotkey);
-    let sets = trustedDocumentSets(fields.sssa);
+    let sets = trustedDocumentSets(fields.sssa) ?? freshDocumentSets(fields.sssa, limits, fresh);
     if (sets === undefined) {
       try {
         const refs: string[] = [];

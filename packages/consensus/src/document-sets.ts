@@ -35,7 +35,8 @@ export interface DocumentSets {
 export function encode2(a: string, b: string): string {
   return `${a.length}:${a}${b.length}:${b}`;
 }
-function encode3(a: string, b: string, c: string): string {
+/** The three-element form of {@link encode2}. */
+export function encode3(a: string, b: string, c: string): string {
   return `${a.length}:${a}${b.length}:${b}${c.length}:${c}`;
 }
 /** The elements of an {@link encode2} / encode3 tuple. */

@@ -19,18 +19,20 @@ import { foldLower, isWellFormed } from './text-rules.js';
 
 type Json = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is Json {
+/** Internal: a plain (or null-prototype) object that is not an array. */
+export function isPlainObject(value: unknown): value is Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-function okString(value: unknown, limits: InputLimits): value is string {
+/** Internal: a well-formed string within the string limit. */
+export function okString(value: unknown, limits: InputLimits): value is string {
   return typeof value === 'string' && value.length <= limits.maxStringLength && isWellFormed(value);
 }
 
 /** A well-formed string within limits that is not blank once ASCII-trimmed. */
-function okText(value: unknown, limits: InputLimits): value is string {
+export function okText(value: unknown, limits: InputLimits): value is string {
   return okString(value, limits) && asciiTrim(value) !== '';
 }
 
@@ -40,7 +42,7 @@ function okKey(key: string, limits: InputLimits): boolean {
 }
 
 /** Whether `value` is JSON within the limits, its containers sitting at `level`. */
-function okJson(value: unknown, level: number, limits: InputLimits): boolean {
+export function okJson(value: unknown, level: number, limits: InputLimits): boolean {
   switch (typeof value) {
     case 'string':
       return value.length <= limits.maxStringLength && isWellFormed(value);
@@ -77,7 +79,7 @@ function copyExtra(out: Json, from: Json, extra: readonly string[] | undefined):
 }
 
 /** The keys of a known object that the validator does not know, after checking them; `false` if one is bad. */
-function unknownKeys(value: Json, known: ReadonlySet<string>, level: number, limits: InputLimits): string[] | undefined | false {
+export function unknownKeys(value: Json, known: ReadonlySet<string>, level: number, limits: InputLimits): string[] | undefined | false {
   const keys = Object.keys(value);
   if (keys.length > limits.maxObjectKeys) return false;
   let extra: string[] | undefined;
@@ -105,11 +107,11 @@ function textList(value: unknown, level: number, limits: InputLimits, separators
   return out;
 }
 
-const FINDING_KEYS: ReadonlySet<string> = new Set(['id', 'category', 'severity', 'description', 'evidence_ref', 'cve_ids', 'target_pattern']);
-const DEPENDENCY_KEYS: ReadonlySet<string> = new Set(['package', 'version', 'cves']);
-const RULE_KEYS: ReadonlySet<string> = new Set(['resource', 'action', 'pattern']);
-const POLICY_KEYS: ReadonlySet<string> = new Set(['rules']);
-const DOCUMENT_KEYS: ReadonlySet<string> = new Set([
+export const FINDING_KEYS: ReadonlySet<string> = new Set(['id', 'category', 'severity', 'description', 'evidence_ref', 'cve_ids', 'target_pattern']);
+export const DEPENDENCY_KEYS: ReadonlySet<string> = new Set(['package', 'version', 'cves']);
+export const RULE_KEYS: ReadonlySet<string> = new Set(['resource', 'action', 'pattern']);
+export const POLICY_KEYS: ReadonlySet<string> = new Set(['rules']);
+export const DOCUMENT_KEYS: ReadonlySet<string> = new Set([
   'schema_version',
   'skill',
   'signature',

@@ -22,15 +22,20 @@ export function preimageOfParsed(finding: SssaFinding, normalisedRef?: string): 
     // The schema rejected every reference that does not normalise; this guard keeps the types honest.
     evidence = outcome.ok ? outcome.value : '';
   }
-  const ids = finding.cve_ids;
+  return `${foldLower(finding.category)}|${foldLower(finding.severity)}|${evidence}|${cveField(finding.cve_ids)}|${asciiTrim(finding.target_pattern)}`;
+}
+
+/**
+ * Internal: the CVE field of a key preimage: ids trimmed, uppercased, de-duplicated, sorted by code point
+ * and joined by `,` (empty when none).
+ */
+export function cveField(ids: readonly string[]): string {
   // Zero or one id (the common cases) need no set, sort or join: the same text either way.
-  const cves =
-    ids.length === 0
-      ? ''
-      : ids.length === 1
-        ? asciiUpper(asciiTrim(ids[0] ?? ''))
-        : [...new Set(ids.map((id) => asciiUpper(asciiTrim(id))))].sort(compareCodePoints).join(',');
-  return `${foldLower(finding.category)}|${foldLower(finding.severity)}|${evidence}|${cves}|${asciiTrim(finding.target_pattern)}`;
+  return ids.length === 0
+    ? ''
+    : ids.length === 1
+      ? asciiUpper(asciiTrim(ids[0] ?? ''))
+      : [...new Set(ids.map((id) => asciiUpper(asciiTrim(id))))].sort(compareCodePoints).join(',');
 }
 
 /** sha256 hex of a preimage, memoised (a group's members report the same findings many times). */

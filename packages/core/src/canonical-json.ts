@@ -38,9 +38,87 @@ export const CANONICAL_JSON_MAX_DEPTH = 128;
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
+  try {
+    return fast(value, 0);
+  } catch (error) {
+    if (error !== UNSUPPORTED) throw error;
+  }
+  // Only for a value that cannot be serialised: walk it again keeping the keys to here, so the error
+  // names the path and value (and a cycle is told from a value that is merely too deep).
   const state: Writer = { out: [], ancestors: [], path: [] };
   write(state, value, 0);
   return state.out.join('');
+}
+
+/** Thrown by {@link fast} for anything it cannot write; never escapes {@link canonicalJson}. */
+const UNSUPPORTED = new Error('canonical JSON: unsupported value');
+
+/**
+ * Quoted object keys, remembered: bundles repeat the same few hundred keys (`miner_hotkey`, `score`, ...)
+ * thousands of times. Bounded: emptied when full, so it never changes output, only skips work.
+ */
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size >= 4096) quotedKeys.clear();
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+/**
+ * The serialiser of every value canonical JSON can hold: the same text as {@link write}, with no path,
+ * no list of ancestors and no error built. It throws {@link UNSUPPORTED} on anything else (a cycle
+ * reaches the depth limit), and the caller walks the value again with {@link write} to name the path.
+ */
+function fast(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return `"${value.toString()}"`;
+    case 'number':
+      if (!Number.isFinite(value)) throw UNSUPPORTED;
+      return Number.isInteger(value) && Math.abs(value) > TWO_POW_53 ? `"${BigInt(value).toString()}"` : String(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= CANONICAL_JSON_MAX_DEPTH) throw UNSUPPORTED;
+      if (Array.isArray(value)) {
+        const n = value.length;
+        if (n === 0) return '[]';
+        let out = '[';
+        for (let i = 0; i < n; i++) {
+          if (!(i in value)) throw UNSUPPORTED;
+          if (i > 0) out += ',';
+          out += fast(value[i], depth + 1);
+        }
+        return `${out}]`;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw UNSUPPORTED;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      if (keys.length === 0) return '{}';
+      if (allBelowSurrogates(keys)) keys.sort();
+      else keys.sort(compareCodePoints);
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        if (i > 0) out += ',';
+        out += quoteKey(key);
+        out += ':';
+        out += fast(record[key], depth + 1);
+      }
+      return `${out}}`;
+    }
+    default:
+      throw UNSUPPORTED;
+  }
 }
 
 /**

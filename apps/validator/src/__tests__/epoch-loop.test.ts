@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
-import { isSubnetError } from '@subnet/core';
+import { canonicalJson, isSubnetError } from '@subnet/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ValidatorConfig } from '../config.js';
@@ -90,8 +90,12 @@ for (const backend of backends) {
       expect(chain.submissions).toHaveLength(1);
       const path = join(dir, 'bundles', 'epoch-0.json');
       expect(existsSync(path)).toBe(true);
-      const bundle = verifyBundle(JSON.parse(readFileSync(path, 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
+      const text = readFileSync(path, 'utf8');
+      const bundle = verifyBundle(JSON.parse(text), (m, s, a) => signatureVerify(m, s, a).isValid);
       expect(bundle.submission.status).toBe('submitted');
+      // Serialised once: the file holds the very canonical bytes that are stored and served.
+      expect(text).toBe(`${canonicalJson(JSON.parse(text))}\n`);
+      expect(`${await (await fetch(`${service.url}/v1/epochs/0/bundle`)).text()}\n`).toBe(text);
       expect(bundle.result.u16).toEqual(chain.submissions[0]);
       expect(recomputeBundle(bundle).identical).toBe(true);
       const metrics = await service.metrics.registry.metrics();

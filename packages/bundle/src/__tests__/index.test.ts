@@ -27,6 +27,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'recomputeBundle',
     'signBundle',
     'signedBundleSchema',
+    'signedBundleText',
     'sr25519Verifier',
     'sssaSubmissionSchema',
     'stakeEntrySchema',

@@ -1,12 +1,13 @@
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { printRatioTable, runPythonPeer, timeOurs } from '@subnet/bench-peer';
 import type { RatioRow } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
-import { HASH_IMPLEMENTATION } from '#hash';
+import { HASH_IMPLEMENTATION, sha256Hex } from '#hash';
 
-import { computeTaskConsensus } from '../index.js';
+import { computeTaskConsensus, findingKeyPreimage } from '../index.js';
 import type { ConsensusMemberInput } from '../index.js';
 
 import { makeGroup } from './make-group.js';
@@ -65,9 +66,29 @@ const rows: RatioRow[] = [
     oursNsPerOp: timeOurs(() => ours(groups[next++ % POOL]!, true)),
   },
 ];
-console.log(`(${sentences} characters of explanations read)`);
+// What hashing alone costs: each group's distinct key preimages hashed once each (as the scorer does), so
+// the rest of the first row is validation, keying and scoring.
+const preimages = groups.map((group) => [
+  ...new Set(group.members.flatMap((m) => (m.sssa as { findings: unknown[] }).findings.map((f) => findingKeyPreimage(f)))),
+]);
+let nextHash = 0;
+let hashed = 0;
+const hashNs = timeOurs(() => {
+  const list = preimages[nextHash++ % POOL]!;
+  for (const p of list) hashed += sha256Hex(p).length;
+});
+console.log(`(${sentences} characters of explanations read, ${hashed} hex characters hashed)`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (figures on a loaded machine are slower; ratios are taken in the same run)`,
+);
 printRatioTable('SSSA consensus on fresh documents: Python Phylax-style replica vs @subnet/consensus', rows);
 console.log(rows.map((row) => `${row.name}: ${Math.round(1e9 / row.oursNsPerOp)} groups/s/core (target >= 20,000)`).join('\n'));
+console.log(
+  `hashing alone (${HASH_IMPLEMENTATION} one-shot, the ${preimages[0]?.length ?? 0} distinct preimages of a group): ${(hashNs / 1000).toFixed(2)} us a group; ` +
+    `the whole fresh group costs ${(rows[0]!.oursNsPerOp / hashNs).toFixed(1)}x that`,
+);
 
 describe('consensus on fresh documents (the peer table is printed above)', () => {
   let i = 0;

@@ -1,4 +1,4 @@
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 
 import { bench, describe } from 'vitest';
 
@@ -7,7 +7,11 @@ import { canonicalJson, compareCodePoints } from '../index.js';
 // Issue 18 item 6: canonical JSON must not build an error path for every key. `before` is the previous
 // serialiser (a path string per key and value, code point comparisons through string iterators), kept
 // here only to measure against; `JSON.stringify` (no sorting, no checks) is the floor.
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, node ${process.version}`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, node ${process.version}, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (compare rows of one run: the machine may be shared)`,
+);
 
 function before(value: unknown): string {
   const out: string[] = [];
@@ -75,7 +79,7 @@ if (canonicalJson(value) !== before(value)) throw new Error('the serialisers dis
 if ([...Object.keys(value.miners[0]!)].sort(compareCodePoints).join() !== 'evaluations,explanation,hotkey,uid') throw new Error('order');
 
 describe(`canonical JSON of a 256 miners x 64 validators bundle (${(canonicalJson(value).length / 1e6).toFixed(2)} MB)`, () => {
-  bench('canonicalJson (path built only on error)', () => {
+  bench('canonicalJson (no path kept; built only when an error is thrown)', () => {
     canonicalJson(value);
   });
   bench('before: a path string per key, iterator code point sort', () => {

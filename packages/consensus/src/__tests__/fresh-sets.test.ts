@@ -1,0 +1,127 @@
+import type { InputLimits } from '@subnet/core';
+import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { computeDocumentSets } from '../document-sets.js';
+import { tryNormaliseEvidenceRef } from '../evidence-ref.js';
+import { fastSssa } from '../fast-sssa.js';
+import { createFreshGroup, freshDocumentSets, simpleEvidence } from '../fresh-sets.js';
+
+import { finding, sssa } from './helpers.js';
+import { docArb, mutate, mutationArb } from './sssa-arbitraries.js';
+
+// The one-pass path for fresh documents must accept exactly what the general validator accepts and give
+// the sets the general path computes from the parsed document (which `fast-validator.test.ts` ties to the
+// zod schema and the input limits).
+
+/** The general path: validate (building the parsed document), then reduce it to sets. */
+function slowSets(input: unknown, limits: InputLimits) {
+  const refs: string[] = [];
+  const parsed = fastSssa(input, limits, refs);
+  return parsed === undefined ? undefined : computeDocumentSets(parsed, refs);
+}
+
+const SMALL: InputLimits = { maxDepth: 6, maxListLength: 3, maxStringLength: 12, maxObjectKeys: 9 };
+
+const SPANS = ['', 's1:', 'm0-span-3:', 'a.b:', 'x/y:', ' ', '\t', ':'];
+const PATHS = ['tools/a.py', './a.py', '././a.py', 'a//b.py', 'a\\b.py', '', 'a|b.py', 'C:', '.', 'src/x.y', '/abs/a.py', 'a/', 'L', '#'];
+const RANGES = [
+  '#L1-L4',
+  '#L0-L0',
+  '#L01-L4',
+  '#L1-L04',
+  '#L4-L1',
+  '#L12-L12',
+  '#L9-L10',
+  '#L10-L9',
+  '#L19-L21',
+  '#L21-L19',
+  ':3',
+  ':3-4',
+  '#L5',
+  '',
+  '#L1-L',
+  '#L-L1',
+  '-L1',
+  'L1-L2',
+  '#L123456789012345678901-L123456789012345678902',
+];
+const TAILS = ['', ' ', '\t', 'x'];
+const refArb = fc
+  .tuple(fc.constantFrom(...SPANS), fc.constantFrom(...PATHS), fc.constantFrom(...RANGES), fc.constantFrom(...TAILS))
+  .map(([span, path, range, tail]) => `${span}${path}${range}${tail}`);
+
+describe('simpleEvidence (references already in normal form but for a span id)', () => {
+  it('gives the full normalisation whenever it answers, and answers for every plain reference', () => {
+    fc.assert(
+      fc.property(fc.oneof(refArb, fc.string({ maxLength: 12 })), (ref) => {
+        const fast = simpleEvidence(ref);
+        const full = tryNormaliseEvidenceRef(ref);
+        if (fast !== undefined) {
+          expect(full).toEqual({ ok: true, value: fast });
+          expect(fast.includes('|')).toBe(false);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    for (const ref of ['tools/a.py#L1-L4', 's1:tools/a.py#L1-L4', 'm0-span-3:src/x.y#L0-L0', 'x/y:a.py#L9-L10', 'a.b:c#L19-L21']) {
+      expect(simpleEvidence(ref)).toBe((tryNormaliseEvidenceRef(ref) as { value: string }).value);
+    }
+  });
+});
+
+describe('freshDocumentSets accepts what the general path accepts and gives its sets, bit for bit', () => {
+  it.each([
+    ['default limits', DEFAULT_INPUT_LIMITS],
+    ['small limits', SMALL],
+  ])('on random documents and random mutations of them (%s)', (_name, limits) => {
+    fc.assert(
+      fc.property(docArb, fc.nat(), mutationArb, fc.boolean(), (doc, which, mutation, mutated) => {
+        const input = mutated ? mutate(doc, which, mutation) : doc;
+        const fresh = freshDocumentSets(input, limits, createFreshGroup());
+        const slow = slowSets(input, limits);
+        expect(fresh === undefined).toBe(slow === undefined);
+        if (fresh !== undefined) expect(fresh).toEqual(slow);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('for the documents of one group sharing its tables (items interned across documents keep their values)', () => {
+    fc.assert(
+      fc.property(fc.array(docArb, { maxLength: 6 }), (docs) => {
+        const group = createFreshGroup();
+        for (const doc of docs) expect(freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('when crafted references and items all fall in one bucket (the table switches to exact keys and stays linear)', () => {
+    // Same length, same first, middle and last characters: one bucket for every reference and capability.
+    const refs = Array.from({ length: 60 }, (_, i) => `t/${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x.py#L1-L1`);
+    const caps = Array.from({ length: 60 }, (_, i) => `c${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.x.z`);
+    const docs = [0, 1, 2].map((m) =>
+      sssa({
+        findings: refs.map((ref, i) => finding(i % 2 === 0 ? 'tool_poison' : 'ssrf', `m${m}:${ref}`)),
+        capabilities: caps.slice(m * 10),
+      }),
+    );
+    const group = createFreshGroup();
+    for (const doc of docs) {
+      const fresh = freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, group);
+      expect(fresh).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+      expect(fresh?.keys).toHaveLength(60);
+    }
+    expect(group.findings.exact).toBeInstanceOf(Map);
+    expect(group.items.exact).toBeInstanceOf(Map);
+    expect(group.findings.all).toHaveLength(60);
+  });
+
+  it("leaves limits below the depth of a finding's CVE list to the general path", () => {
+    const doc = sssa({ findings: [finding('tool_poison', 'a.py#L1-L2')] });
+    expect(freshDocumentSets(doc, { ...DEFAULT_INPUT_LIMITS, maxDepth: 3 }, createFreshGroup())).toBeUndefined();
+    expect(freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, createFreshGroup())).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+  });
+});
