@@ -158,7 +158,7 @@ export interface CloseOptions {
  * Closes one epoch: computes it from its records (`@subnet/bundle` computeEpoch), preflights, persists
  * `submitting`, submits, persists the outcome, and writes the signed audit bundle. An epoch that already
  * has a row is never computed nor submitted again. A missed epoch (`options.missedAtEpoch`) is computed
- * and published with status `missed` and a `VALIDATOR_EPOCH_MISSED` submission error; nothing is sent.
+ * and published with status `missed` (epoch row and bundle) and a `VALIDATOR_EPOCH_MISSED` error; nothing is sent.
  *
  * @param deps - storage, chain, signer, configuration
  * @param epoch - the epoch that ended
@@ -200,7 +200,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   let submission: SubmissionRecord;
   let status: EpochStatus;
   if (options.missedAtEpoch !== undefined) {
-    submission = submissionOf('failed', {
+    submission = submissionOf('missed', {
       error: {
         code: VALIDATOR_ERROR_CODES.epochMissed,
         message: `epoch ${epoch} was closed while the head was in epoch ${options.missedAtEpoch}: too late to submit; its weights are computed and published, nothing was sent`,

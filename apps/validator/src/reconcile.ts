@@ -19,15 +19,15 @@ interface PendingClaim {
   readonly pending_claim_head?: string;
 }
 
-function failed(code: string, message: string): SubmissionRecord {
-  return { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message } };
+function notSubmitted(status: 'failed' | 'not_landed', code: string, message: string): SubmissionRecord {
+  return { status, block: null, extrinsic_hash: null, call: null, error: { code, message } };
 }
 
 /**
  * Reconciles every epoch left in `submitting` (a crash, or a submission whose outcome was unknown) with the
  * chain: the weight extrinsic signed by this hotkey in the blocks after the claim, `LastUpdate`, and the
  * weights read back (`ChainPort.findSubmission`). Found: `submitted` with the block and extrinsic; its era
- * over and not found: `not_landed` (`VALIDATOR_SUBMISSION_NOT_LANDED` in the bundle); may still land, or
+ * over and not found: `not_landed` (the bundle's submission too, with `VALIDATOR_SUBMISSION_NOT_LANDED`); may still land, or
  * the chain cannot be read now: left `submitting`, checked again on the next tick; a chain access that
  * cannot search (or a claim without its head): `unknown` (`VALIDATOR_SUBMISSION_UNKNOWN`). An interrupted
  * epoch is never submitted again.
@@ -68,7 +68,8 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
   let status: ReconcileOutcome['status'];
   let evidence: Record<string, unknown> = {};
   if (found === undefined) {
-    submission = failed(
+    submission = notSubmitted(
+      'failed',
       VALIDATOR_ERROR_CODES.submissionUnknown,
       'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted',
     );
@@ -78,7 +79,8 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
   } else {
-    submission = failed(
+    submission = notSubmitted(
+      'not_landed',
       VALIDATOR_ERROR_CODES.submissionNotLanded,
       `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`,
     );

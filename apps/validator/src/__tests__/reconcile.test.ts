@@ -97,7 +97,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(chain.submissions).toHaveLength(0);
   });
 
-  it('a crash before it landed, its era over: recorded not_landed, the bundle carries VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
+  it('a crash before it landed, its era over: recorded not_landed, the bundle says not_landed with VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     await crashMidSubmission(t.dir);
@@ -106,7 +106,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
     const service = await restart(t.dir, chain);
     expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
-    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
     expect(chain.submissions).toHaveLength(0);
   });
 

@@ -8,6 +8,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'BUNDLE_SCHEMA_VERSION',
     'CHALLENGE_KINDS',
     'RECORD_MAX_DEPTH',
+    'SUBMISSION_STATUSES',
     'bountyInputSchema',
     'buildBundle',
     'bundleDigest',
