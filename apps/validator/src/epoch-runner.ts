@@ -10,7 +10,7 @@ import type { ChainPort, ChainView } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
-import type { EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
+import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -177,6 +177,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   }
   const view = await chain.view();
   const { stakes, metagraph } = stakeSet(view, chain.hotkey);
+  // HA: no instance can add a record to this epoch once it is sealed (epoch-seal.ts).
+  await storage.sealEpoch?.(epoch);
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
   const inputs = inputsFromRecords(records, carry);
@@ -199,6 +201,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
+  let published: PreparedBundle;
   if (options.missedAtEpoch !== undefined) {
     submission = submissionOf('missed', {
       error: {
@@ -207,18 +210,20 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       },
     });
     status = 'missed';
-    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.())))
+    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
     logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
   } else if (deps.dryRun) {
-    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.())))
-      return { epoch, status: 'skipped', bundlePath: null, u16: null };
-    await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
+    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut, ...published.fields }, deps.fence?.())))
+      return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    await afterClaim(deps);
   } else {
     let preflightError: unknown;
     try {
@@ -229,7 +234,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) {
+      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       await afterClaim(deps);
@@ -264,12 +270,14 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) }, deps.fence?.());
+      // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
+      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.());
       metrics.submissions.inc({ outcome: status });
     }
   }
   if (status === 'dry_run') metrics.submissions.inc({ outcome: 'dry_run' });
-  const bundlePath = await publishBundle(deps, { ...input, netuid: deps.netuid, result, submission }, epoch);
+  const bundlePath = writeBundleFile(deps.bundlesDir, epoch, published.stored);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, u16: result.u16, submission };
@@ -287,7 +295,14 @@ async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
 /** `@subnet/chain` codes after which an extrinsic may have been sent and may still land (outcome unknown). */
 const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT'];
 
-function outcomeUnknown(error: unknown): boolean {
+/**
+ * Whether a submission error leaves the outcome unknown (the extrinsic may have been sent and may still land).
+ *
+ * @param error - what `setWeights` threw
+ * @returns true for `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`
+ * @example if (outcomeUnknown(error)) return 'reconcile later'
+ */
+export function outcomeUnknown(error: unknown): boolean {
   return OUTCOME_UNKNOWN_CODES.some((code) => isSubnetError(error, code));
 }
 
@@ -297,13 +312,26 @@ function outcomeUnknown(error: unknown): boolean {
  * @param deps - storage, signer, bundles folder
  * @param input - the bundle's input
  * @param epoch - the epoch
+ * @param fields - epoch row fields written in the same update (the final status and submission)
  * @returns the bundle file's path
  * @example await publishBundle(deps, { ...pending, submission }, 41)
  */
-export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
+export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number, fields: EpochFields = {}): Promise<string> {
+  const prepared = signedBundle(deps, input);
+  // With `fields` (the final status and submission), the outcome and its bundle are one write.
+  await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
+  return writeBundleFile(deps.bundlesDir, epoch, prepared.stored);
+}
+
+/** A built and signed bundle, and the epoch row fields that store it. */
+interface PreparedBundle {
+  readonly stored: StoredBundle;
+  readonly fields: { readonly bundle: string; readonly digest: string };
+}
+
+/** Builds and signs (unless dry run) an epoch's bundle. */
+function signedBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0]): PreparedBundle {
   const bundle = buildBundle(input);
   const stored: StoredBundle = deps.signer === undefined || deps.dryRun ? { bundle, digest: digest(bundle), signature: null } : signBundle(bundle, deps.signer);
-  const text = canonicalJson(stored);
-  await deps.storage.updateEpoch(epoch, { bundle: text, digest: stored.digest }, deps.fence?.());
-  return writeBundleFile(deps.bundlesDir, epoch, stored);
+  return { stored, fields: { bundle: canonicalJson(stored), digest: stored.digest } };
 }

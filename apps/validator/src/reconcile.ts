@@ -5,12 +5,17 @@ import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { resubmitNotLanded } from './resubmit.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
   readonly epoch: number;
-  /** `submitted` (found on the chain), `not_landed` (its era is over), `unknown` (the chain cannot tell), `pending` (may still land: checked again later). */
-  readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending';
+  /**
+   * `submitted` (found on the chain, or submitted again after it proved not landed), `not_landed` (its era is
+   * over, too late to submit again), `unknown` (the chain cannot tell), `pending` (may still land: checked
+   * again later), `failed` (submitted again and refused).
+   */
+  readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending' | 'failed';
   readonly bundlePath: string | null;
 }
 
@@ -37,13 +42,22 @@ function notSubmitted(status: 'failed' | 'not_landed', code: string, message: st
  * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
  * @example const pending = (await reconcileInterrupted(deps)).some((o) => o.status === 'pending')
  */
-export async function reconcileInterrupted(deps: EpochRunnerDeps): Promise<readonly ReconcileOutcome[]> {
+export async function reconcileInterrupted(deps: EpochRunnerDeps, options: ReconcileOptions = {}): Promise<readonly ReconcileOutcome[]> {
   const outcomes: ReconcileOutcome[] = [];
-  for (const epoch of await deps.storage.interruptedEpochs()) outcomes.push(await reconcileOne(deps, epoch));
+  for (const epoch of await deps.storage.interruptedEpochs()) outcomes.push(await reconcileOne(deps, epoch, options));
   return outcomes;
 }
 
-async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<ReconcileOutcome> {
+/** Options of {@link reconcileInterrupted}. */
+export interface ReconcileOptions {
+  /**
+   * The epoch the chain head is in. An epoch found `not_landed` while the head is still in the epoch right
+   * after it is submitted again (resubmit.ts) instead of being recorded `not_landed`.
+   */
+  readonly headEpoch?: number;
+}
+
+async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: ReconcileOptions): Promise<ReconcileOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const row = await storage.getEpoch(epoch);
   const claim = row?.bundle === null || row?.bundle === undefined ? {} : (JSON.parse(row.bundle) as PendingClaim);
@@ -78,6 +92,10 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     submission = { status: 'submitted', block: found.block.toString(), extrinsic_hash: found.extrinsicHash, call: found.call, error: null };
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
+  } else if (options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun) {
+    // It never landed and never can (era over), and its epoch may still be submitted: send it now.
+    const again = await resubmitNotLanded(deps, epoch, claim.pending, u16);
+    return { epoch, status: again.status, bundlePath: again.bundlePath };
   } else {
     submission = notSubmitted(
       'not_landed',
@@ -87,9 +105,11 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     status = 'not_landed';
     evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   }
-  await storage.updateEpoch(epoch, { status, submission: JSON.stringify({ ...submission, ...evidence }) }, deps.fence?.());
+  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }) };
+  // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
+  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
+  if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
-  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch);
   logger.warn({ epoch, status, block: submission.block, ...evidence }, 'interrupted submission reconciled with the chain; never resubmitted');
   return { epoch, status, bundlePath };
 }

@@ -38,7 +38,7 @@ function metricNames(expr: string): string[] {
     .replace(/\$\w+/g, ' ');
   const names: string[] = [];
   for (const m of stripped.matchAll(/[A-Za-z_:][A-Za-z0-9_:]*/g)) {
-    const after = stripped.slice((m.index ?? 0) + m[0].length).trimStart();
+    const after = stripped.slice(m.index + m[0].length).trimStart();
     if (after.startsWith('(') || KEYWORDS.has(m[0])) continue;
     names.push(m[0]);
   }
