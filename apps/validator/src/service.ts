@@ -109,6 +109,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         signer: key,
         wait: config.chain.wait,
         commitStorePath: config.chain.commit_store,
+        eraPeriod: config.chain.era_period,
         logger,
       }));
   } catch (error) {
