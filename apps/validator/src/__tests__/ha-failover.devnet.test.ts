@@ -225,13 +225,14 @@ describe.skipIf(PG_URL === undefined)(
       const acked = new Set<string>();
       const miners = devnet.accounts.slice(2).map((a) => a.hotkeyAddress);
       const state = { running: true };
+      const running = (): boolean => state.running;
       let next = 0;
       let turn = 0;
       const loop = async (): Promise<void> => {
-        while (state.running) {
+        while (running()) {
           const id = `rec-${next++}`;
           const body = bountyBody(id, miners[next % miners.length] ?? '', 1 + (next % 37));
-          for (let attempt = 0; state.running && attempt < 200; attempt++) {
+          for (let attempt = 0; running() && attempt < 200; attempt++) {
             const targets = live();
             const target = targets[turn++ % Math.max(1, targets.length)];
             if (target?.url === undefined) {
