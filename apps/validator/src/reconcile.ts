@@ -55,6 +55,8 @@ export interface ReconcileOptions {
    * after it is submitted again (resubmit.ts) instead of being recorded `not_landed`.
    */
   readonly headEpoch?: number;
+  /** Blocks per epoch: the resubmission checks the head again right before sending (a long scan may have crossed a boundary). */
+  readonly epochLength?: number;
 }
 
 async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: ReconcileOptions): Promise<ReconcileOutcome> {
@@ -94,8 +96,15 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
   } else if (options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun) {
     // It never landed and never can (era over), and its epoch may still be submitted: send it now.
-    const again = await resubmitNotLanded(deps, epoch, claim.pending, u16);
-    return { epoch, status: again.status, bundlePath: again.bundlePath };
+    const again = await resubmitNotLanded(deps, epoch, claim.pending, u16, options.epochLength);
+    if (again.status !== 'too_late') return { epoch, status: again.status, bundlePath: again.bundlePath };
+    submission = notSubmitted(
+      'not_landed',
+      VALIDATOR_ERROR_CODES.submissionNotLanded,
+      `the interrupted submission is in no block up to ${found.checkedTo} and its era is over; its epoch ended before it could be sent again`,
+    );
+    status = 'not_landed';
+    evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   } else {
     submission = notSubmitted(
       'not_landed',

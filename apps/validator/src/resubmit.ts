@@ -7,8 +7,11 @@ import { leaseLost } from './lease-sql.js';
 
 /** What {@link resubmitNotLanded} did. */
 export interface ResubmitOutcome {
-  /** `submitted` (landed now), `failed` (refused), `pending` (outcome unknown again: reconciled on the next ticks). */
-  readonly status: 'submitted' | 'failed' | 'pending';
+  /**
+   * `submitted` (landed now), `failed` (refused), `pending` (outcome unknown again: reconciled on the next
+   * ticks), `too_late` (the head left the epoch after it: nothing sent, nothing written).
+   */
+  readonly status: 'submitted' | 'failed' | 'pending' | 'too_late';
   readonly bundlePath: string | null;
 }
 
@@ -24,6 +27,7 @@ export interface ResubmitOutcome {
  * @param epoch - the epoch
  * @param pending - the bundle input kept with the claim
  * @param u16 - the weights of the claim
+ * @param epochLength - blocks per epoch: with it, the head is checked again right before anything is written
  * @returns what happened
  * @throws SubnetError `VALIDATOR_LEASE_LOST` when another instance took the lease over; `VALIDATOR_STORAGE`
  * @example await resubmitNotLanded(deps, 41, claim.pending, u16)
@@ -33,9 +37,11 @@ export async function resubmitNotLanded(
   epoch: number,
   pending: Parameters<typeof buildBundle>[0],
   u16: { readonly uids: readonly number[]; readonly weights: readonly number[] },
+  epochLength?: number,
 ): Promise<ResubmitOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const claimHead = await chain.head();
+  if (epochLength !== undefined && Number(claimHead / BigInt(epochLength)) !== epoch + 1) return { status: 'too_late', bundlePath: null };
   await storage.updateEpoch(epoch, { bundle: canonicalJson({ pending, pending_claim_head: claimHead.toString() }) }, deps.fence?.());
   const fence = deps.fence?.();
   if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);

@@ -205,7 +205,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let reconcileDue = true;
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
-    const outcomes = await reconcileInterrupted(deps, { headEpoch });
+    const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
     reconcileDue = outcomes.some((o) => o.status === 'pending');
   };
 

@@ -108,7 +108,7 @@ describe.skipIf(PG_URL === undefined)(
         await dropper.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
         await dropper.end();
       });
-      devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
+      devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 300 });
       cleanups.push(() => devnet.stop());
       writeFileSync(
         join(t.dir, 'validator.yaml'),
