@@ -43,7 +43,7 @@ const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
  * Blocks per validator epoch, and the mortal era of the weight extrinsics: the epoch is longer than the era
  * plus the reconciliation margin (16), so a submission proven not landed can be sent again within its epoch.
  */
-const EPOCH = 60;
+const EPOCH = 100;
 const ERA = 8;
 /** Chain poll (ms); the lease lives 1.5 polls, so a standby takes over within two. */
 const POLL_MS = 2000;
