@@ -20,7 +20,8 @@ export interface ValidatorMetrics {
   /**
    * Commit-reveal v4 reveals confirmed after the fact, by outcome (`revealed`, `not_revealed`: the chain
    * dropped the commit, `unconfirmed`: the chain could not tell in time) and, for `not_revealed`, the first
-   * likely reason (`version_key_raised`, `stake_lost`, `pulse_missing`, ...; empty otherwise).
+   * likely reason (`version_key_raised`, `stake_lost`, `pulse_missing`, ...; empty otherwise). Declared for the
+   * dashboard; nothing increments it until the validator confirms timelocked reveals (issue 15, item 7).
    */
   readonly revealConfirmations: Counter<'outcome' | 'reason'>;
   /** Chain reconnects seen. */
