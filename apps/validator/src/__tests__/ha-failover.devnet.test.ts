@@ -123,6 +123,10 @@ describe.skipIf(HA_SKIP !== undefined)(
           netuid: devnet.netuid,
           chain: { endpoint: devnet.url, epoch_length: EPOCH, poll_ms: POLL_MS, era_period: ERA },
           database: { url: dbUrl },
+          // 1.25 polls instead of the default 1.5: by design a takeover then takes at most 1.46 polls (TTL plus
+          // one renewal interval), which leaves room for a loaded machine's scheduling delays under the
+          // two-poll bound (with the default 1.5, one takeover in a dozen took 2.1 polls here under load 20).
+          ha: { lease_ttl_ms: Math.round(POLL_MS * 1.25) },
           log: { level: 'info' },
           scoring,
         }),
