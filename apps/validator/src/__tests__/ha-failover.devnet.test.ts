@@ -352,7 +352,7 @@ describe.skipIf(HA_SKIP !== undefined)(
       expect(kills.length).toBe(3 * CYCLES);
       expect(kills.filter((k) => k.phase === 'during').length).toBeGreaterThanOrEqual(1);
       expect(kills.filter((k) => k.phase === 'before').length).toBe(CYCLES);
-      for (const k of kills) expect(k.takeoverMs, `takeover after the ${k.phase} kill of epoch ${k.epoch}`).toBeLessThanOrEqual(2 * POLL_MS);
+      for (const k of kills) expect.soft(k.takeoverMs, `takeover after the ${k.phase} kill of epoch ${k.epoch}`).toBeLessThanOrEqual(2 * POLL_MS);
 
       // Exactly once, counted on the chain.
       const rows = (await db.query<{ epoch: string; status: string; bundle: string }>('SELECT epoch, status, bundle FROM epochs ORDER BY epoch')).rows;
