@@ -57,6 +57,11 @@ export interface BundleAudit {
   readonly weights: readonly { readonly uid: number; readonly hotkey: string | null; readonly weight: number }[] | null;
   /** The submission block (decimal) when the weights were submitted. */
   readonly submission_block: string | null;
+  /**
+   * How the bundle says its weights went to the chain (`submitted`, `dry_run`, `failed`, `missed`,
+   * `not_landed`) and the error code it gives when they were not submitted; null when the bundle did not parse.
+   */
+  readonly submission: { readonly status: string; readonly code: string | null } | null;
 }
 
 /** A parsed bundle and its metagraph map, for the chain check. */
@@ -110,6 +115,7 @@ export function invalidAudit(source: string, error: { code: string; message: str
     error,
     weights: null,
     submission_block: null,
+    submission: null,
   };
 }
 
@@ -166,6 +172,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
     netuid: bundle.netuid,
     validator_hotkey: bundle.validator_hotkey,
     submission_block: bundle.submission.status === 'submitted' ? bundle.submission.block : null,
+    submission: { status: bundle.submission.status, code: bundle.submission.error?.code ?? null },
   };
   let recomputed: EpochComputation;
   try {

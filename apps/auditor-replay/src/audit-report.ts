@@ -123,6 +123,39 @@ export function formatChecks(a: BundleAudit): string {
 }
 
 /**
+ * How a bundle's weights went to the chain, in words: submitted in which block, or why nothing is on chain
+ * to compare (a dry run, a failure, an epoch closed too late (`missed`), an interrupted submission the chain
+ * never included (`not_landed`)), with the bundle's error code.
+ *
+ * @param a - the bundle's audit
+ * @returns e.g. `missed: closed too late to submit, nothing sent [VALIDATOR_EPOCH_MISSED]`
+ * @example describeSubmission(audit)
+ */
+export function describeSubmission(a: BundleAudit): string {
+  const s = a.submission;
+  if (s === null) return 'submission unknown (the bundle did not parse)';
+  const code = s.code === null ? '' : ` [${s.code}]`;
+  switch (s.status) {
+    case 'submitted':
+      return `submitted in block ${a.submission_block ?? '?'}`;
+    case 'dry_run':
+      return 'dry run: computed, not submitted';
+    case 'missed':
+      return `missed: closed too late to submit, nothing sent${code}`;
+    case 'not_landed':
+      return `not landed: an interrupted submission the chain never included, not resubmitted${code}`;
+    default:
+      return `not submitted (${s.status})${code}`;
+  }
+}
+
+/** The submission cell of the summary table: the status, with the block when submitted. */
+function submissionCell(a: BundleAudit): string {
+  if (a.submission === null) return '-';
+  return a.submission.status === 'submitted' && a.submission_block !== null ? `submitted@${a.submission_block}` : a.submission.status;
+}
+
+/**
  * The value mismatches of a bundle after its root cause: every recomputed or chain value that differs,
  * without the digest and signature checks (shown as verdicts) and without the root cause's own value.
  *
@@ -180,10 +213,11 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   if (lines.length > 0) lines.push('');
   lines.push(
     formatTable(
-      ['epoch', 'status', 'schema', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'source'],
+      ['epoch', 'status', 'submission', 'schema', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'source'],
       report.bundles.map((a) => [
         a.epoch === null ? '?' : String(a.epoch),
         a.status,
+        submissionCell(a),
         verdict(a.checks.schema),
         verdict(a.checks.digest),
         verdict(a.checks.signature),

@@ -96,6 +96,17 @@ export const validatorConfigSchema = z.strictObject({
       wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
       /** Where commit-reveal salts wait for their reveal (secret until revealed: keep out of bundles.dir). */
       commit_store: z.string().min(1).default('./commits.json'),
+      /**
+       * Mortal era of weight extrinsics (blocks, a power of two). A submission interrupted by a crash is known
+       * not to have landed once its era is over, and is then submitted again if its epoch still allows.
+       */
+      era_period: z
+        .number()
+        .int()
+        .min(4)
+        .max(65_536)
+        .refine((n) => (n & (n - 1)) === 0, 'a mortal era is a power of two')
+        .default(64),
     })
     .prefault({}),
   /** High availability on PostgreSQL: several instances, one leader holding a fenced lease. */
@@ -368,6 +379,7 @@ chain:
   wait: inBlock              # inBlock or finalized
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
   commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)
+  # era_period: 64             # mortal era of weight extrinsics (blocks, a power of two)
 
 # High availability: run several instances on one PostgreSQL database (database.url); every instance
 # ingests, the one holding the lease closes epochs and submits. SQLite runs one instance, no lease.

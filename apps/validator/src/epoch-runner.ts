@@ -11,7 +11,7 @@ import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
-import type { EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
+import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -160,7 +160,7 @@ export interface CloseOptions {
  * Closes one epoch: computes it from its records (`@subnet/bundle` computeEpoch), preflights, persists
  * `submitting`, submits, persists the outcome, and writes the signed audit bundle. An epoch that already
  * has a row is never computed nor submitted again. A missed epoch (`options.missedAtEpoch`) is computed
- * and published with status `missed` and a `VALIDATOR_EPOCH_MISSED` submission error; nothing is sent.
+ * and published with status `missed` (epoch row and bundle) and a `VALIDATOR_EPOCH_MISSED` error; nothing is sent.
  *
  * @param deps - storage, chain, signer, configuration
  * @param epoch - the epoch that ended
@@ -179,6 +179,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   }
   const view = await chain.view();
   const { stakes, metagraph } = stakeSet(view, chain.hotkey);
+  // HA: no instance can add a record to this epoch once it is sealed (epoch-seal.ts).
+  await storage.sealEpoch?.(epoch);
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
   const inputs = inputsFromRecords(records, carry);
@@ -211,26 +213,29 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
+  let published: PreparedBundle;
   if (options.missedAtEpoch !== undefined) {
-    submission = submissionOf('failed', {
+    submission = submissionOf('missed', {
       error: {
         code: VALIDATOR_ERROR_CODES.epochMissed,
         message: `epoch ${epoch} was closed while the head was in epoch ${options.missedAtEpoch}: too late to submit; its weights are computed and published, nothing was sent`,
       },
     });
     status = 'missed';
-    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.())))
+    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps);
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
     logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
   } else if (deps.dryRun) {
-    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut }, deps.fence?.())))
-      return { epoch, status: 'skipped', bundlePath: null, u16: null };
-    await afterClaim(deps);
     submission = submissionOf('dry_run');
     status = 'dry_run';
+    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut, ...published.fields }, deps.fence?.())))
+      return { epoch, status: 'skipped', bundlePath: null, u16: null };
+    await afterClaim(deps);
   } else {
     let preflightError: unknown;
     try {
@@ -241,7 +246,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission) }, deps.fence?.()))) {
+      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
       await afterClaim(deps);
@@ -276,12 +282,14 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission) }, deps.fence?.());
+      // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
+      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.());
       metrics.submissions.inc({ outcome: status });
     }
   }
   if (status === 'dry_run') metrics.submissions.inc({ outcome: 'dry_run' });
-  const bundlePath = await publishBundle(deps, { ...input, netuid: deps.netuid, result, submission }, epoch);
+  const bundlePath = writeBundleFile(deps.bundlesDir, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, u16: result.u16, submission };
@@ -299,7 +307,14 @@ async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
 /** `@subnet/chain` codes after which an extrinsic may have been sent and may still land (outcome unknown). */
 const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT'];
 
-function outcomeUnknown(error: unknown): boolean {
+/**
+ * Whether a submission error leaves the outcome unknown (the extrinsic may have been sent and may still land).
+ *
+ * @param error - what `setWeights` threw
+ * @returns true for `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`
+ * @example if (outcomeUnknown(error)) return 'reconcile later'
+ */
+export function outcomeUnknown(error: unknown): boolean {
   return OUTCOME_UNKNOWN_CODES.some((code) => isSubnetError(error, code));
 }
 
@@ -309,14 +324,29 @@ function outcomeUnknown(error: unknown): boolean {
  * @param deps - storage, signer, bundles folder
  * @param input - the bundle's input
  * @param epoch - the epoch
+ * @param fields - epoch row fields written in the same update (the final status and submission)
  * @returns the bundle file's path
  * @example await publishBundle(deps, { ...pending, submission }, 41)
  */
-export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number): Promise<string> {
+export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number, fields: EpochFields = {}): Promise<string> {
+  const prepared = signedBundle(deps, input);
+  // With `fields` (the final status and submission), the outcome and its bundle are one write.
+  await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
+  return writeBundleFile(deps.bundlesDir, epoch, prepared.text);
+}
+
+/** A built and signed bundle, and the epoch row fields that store it. */
+interface PreparedBundle {
+  /** The signed document's canonical JSON: the bytes stored, served and written. */
+  readonly text: string;
+  readonly fields: { readonly bundle: string; readonly digest: string };
+}
+
+/** Builds and signs (unless dry run) an epoch's bundle. */
+function signedBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0]): PreparedBundle {
   const bundle = buildBundle(input);
   // One serialisation: the bundle's canonical JSON gives the digest, the signature and the stored,
   // served and written text.
   const signed = signedBundleText(bundle, deps.dryRun ? undefined : deps.signer);
-  await deps.storage.updateEpoch(epoch, { bundle: signed.text, digest: signed.digest }, deps.fence?.());
-  return writeBundleFile(deps.bundlesDir, epoch, signed.text);
+  return { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } };
 }

@@ -26,6 +26,8 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   submissionNotLanded: 'VALIDATOR_SUBMISSION_NOT_LANDED',
   /** This instance no longer holds the leader lease (another took over): its epoch write was refused. */
   leaseLost: 'VALIDATOR_LEASE_LOST',
+  /** A new record for an epoch the leader already sealed for its close (HA): not stored; send it again. */
+  epochClosed: 'VALIDATOR_EPOCH_CLOSED',
 });
 
 /** Raises an app error (internal). */

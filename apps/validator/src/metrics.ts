@@ -17,6 +17,13 @@ export interface ValidatorMetrics {
   readonly leaseHolder: Gauge;
   /** Times this instance took the lease over from another holder (fencing token above 1). */
   readonly leaseTakeovers: Counter;
+  /**
+   * Commit-reveal v4 reveals confirmed after the fact, by outcome (`revealed`, `not_revealed`: the chain
+   * dropped the commit, `unconfirmed`: the chain could not tell in time) and, for `not_revealed`, the first
+   * likely reason (`version_key_raised`, `stake_lost`, `pulse_missing`, ...; empty otherwise). Declared for the
+   * dashboard; nothing increments it until the validator confirms timelocked reveals (issue 15, item 7).
+   */
+  readonly revealConfirmations: Counter<'outcome' | 'reason'>;
   /** Chain reconnects seen. */
   readonly chainReconnects: Counter;
   /** Chain head reads that failed. */
@@ -59,6 +66,12 @@ export function createMetrics(): ValidatorMetrics {
     missedEpochs: new Counter({ name: 'validator_missed_epochs_total', help: 'Ended epochs with records closed too late to submit', registers: [registry] }),
     leaseHolder: new Gauge({ name: 'validator_lease_holder', help: '1 while this instance holds the leader lease', registers: [registry] }),
     leaseTakeovers: new Counter({ name: 'validator_lease_takeovers_total', help: 'Leader lease takeovers by this instance', registers: [registry] }),
+    revealConfirmations: new Counter({
+      name: 'validator_reveal_confirmations_total',
+      help: 'Timelocked (commit-reveal v4) reveals confirmed after the fact, by outcome and likely reason',
+      labelNames: ['outcome', 'reason'],
+      registers: [registry],
+    }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
     peerPublishes: new Counter({

@@ -2,6 +2,7 @@ import { isSubnetError, redactUrl } from '@subnet/core';
 import pg from 'pg';
 
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
+import { EPOCH_SEAL_KIND, EPOCH_SEAL_LOCK, sealId } from './epoch-seal.js';
 import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
 import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
@@ -140,7 +141,23 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           await client.query('BEGIN');
           const now = Date.now();
           const out: InsertOutcome[] = [];
+          // Epoch seals (epoch-seal.ts): the epochs of the batch, locked shared in ascending order.
+          const sealed = new Set<number>();
+          for (const epoch of [...new Set(records.map((r) => r.epoch))].sort((a, b) => a - b)) {
+            await client.query('SELECT pg_advisory_xact_lock_shared($1, $2)', [EPOCH_SEAL_LOCK, epoch]);
+            const seal = await client.query('SELECT 1 FROM records WHERE kind = $1 AND record_id = $2', [EPOCH_SEAL_KIND, sealId(epoch)]);
+            if (seal.rowCount === 1) sealed.add(epoch);
+          }
           for (const r of records) {
+            if (sealed.has(r.epoch)) {
+              // A resend of a stored record is still a duplicate (or a conflict); only new records are refused.
+              const found = (
+                await client.query<{ seq: string; digest: string }>('SELECT seq, digest FROM records WHERE kind = $1 AND record_id = $2', [r.kind, r.recordId])
+              ).rows[0];
+              if (found === undefined) out.push({ status: 'epoch_closed' });
+              else out.push(found.digest === r.digest ? { status: 'duplicate', seq: Number(found.seq) } : { status: 'conflict' });
+              continue;
+            }
             const inserted = await client.query<{ seq: string }>(
               'INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq',
               [r.kind, r.recordId, r.epoch, r.body, r.digest, now],
@@ -166,13 +183,41 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       }),
     records: (epoch) =>
       wrap('read', async () =>
-        (await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 ORDER BY seq', [epoch])).rows.map(toRecord),
+        (
+          await pool.query<RecordRow>('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = $1 AND kind <> $2 ORDER BY seq', [
+            epoch,
+            EPOCH_SEAL_KIND,
+          ])
+        ).rows.map(toRecord),
       ),
+    sealEpoch: (epoch) =>
+      wrap('seal', async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          // Exclusive: waits for every insert into this epoch in flight on any instance (they hold it shared).
+          await client.query('SELECT pg_advisory_xact_lock($1, $2)', [EPOCH_SEAL_LOCK, epoch]);
+          await client.query(
+            "INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES ($1, $2, $3, '{}', '', $4) ON CONFLICT (kind, record_id) DO NOTHING",
+            [EPOCH_SEAL_KIND, sealId(epoch), epoch, Date.now()],
+          );
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }),
     epochsWithRecords: (from, to) =>
       wrap('read', async () =>
-        (await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 ORDER BY epoch', [from, to])).rows.map((r) =>
-          Number(r.epoch),
-        ),
+        (
+          await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 AND kind <> $3 ORDER BY epoch', [
+            from,
+            to,
+            EPOCH_SEAL_KIND,
+          ])
+        ).rows.map((r) => Number(r.epoch)),
       ),
     findRecord: (kind, recordId) =>
       wrap('read', async () => {
@@ -180,7 +225,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           .rows[0];
         return row === undefined ? undefined : toRecord(row);
       }),
-    countRecords: () => wrap('count', async () => Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM records')).rows[0]?.n ?? 0)),
+    countRecords: () =>
+      wrap('count', async () =>
+        Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM records WHERE kind <> $1', [EPOCH_SEAL_KIND])).rows[0]?.n ?? 0),
+      ),
     useNonce: (hotkey, nonce, expiresAtMs) =>
       wrap(
         'nonce',

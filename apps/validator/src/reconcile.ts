@@ -5,12 +5,17 @@ import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { resubmitNotLanded } from './resubmit.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
   readonly epoch: number;
-  /** `submitted` (found on the chain), `not_landed` (its era is over), `unknown` (the chain cannot tell), `pending` (may still land: checked again later). */
-  readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending';
+  /**
+   * `submitted` (found on the chain, or submitted again after it proved not landed), `not_landed` (its era is
+   * over, too late to submit again), `unknown` (the chain cannot tell), `pending` (may still land: checked
+   * again later), `failed` (submitted again and refused).
+   */
+  readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending' | 'failed';
   readonly bundlePath: string | null;
 }
 
@@ -19,15 +24,15 @@ interface PendingClaim {
   readonly pending_claim_head?: string;
 }
 
-function failed(code: string, message: string): SubmissionRecord {
-  return { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message } };
+function notSubmitted(status: 'failed' | 'not_landed', code: string, message: string): SubmissionRecord {
+  return { status, block: null, extrinsic_hash: null, call: null, error: { code, message } };
 }
 
 /**
  * Reconciles every epoch left in `submitting` (a crash, or a submission whose outcome was unknown) with the
  * chain: the weight extrinsic signed by this hotkey in the blocks after the claim, `LastUpdate`, and the
  * weights read back (`ChainPort.findSubmission`). Found: `submitted` with the block and extrinsic; its era
- * over and not found: `not_landed` (`VALIDATOR_SUBMISSION_NOT_LANDED` in the bundle); may still land, or
+ * over and not found: `not_landed` (the bundle's submission too, with `VALIDATOR_SUBMISSION_NOT_LANDED`); may still land, or
  * the chain cannot be read now: left `submitting`, checked again on the next tick; a chain access that
  * cannot search (or a claim without its head): `unknown` (`VALIDATOR_SUBMISSION_UNKNOWN`). An interrupted
  * epoch is never submitted again.
@@ -37,13 +42,24 @@ function failed(code: string, message: string): SubmissionRecord {
  * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
  * @example const pending = (await reconcileInterrupted(deps)).some((o) => o.status === 'pending')
  */
-export async function reconcileInterrupted(deps: EpochRunnerDeps): Promise<readonly ReconcileOutcome[]> {
+export async function reconcileInterrupted(deps: EpochRunnerDeps, options: ReconcileOptions = {}): Promise<readonly ReconcileOutcome[]> {
   const outcomes: ReconcileOutcome[] = [];
-  for (const epoch of await deps.storage.interruptedEpochs()) outcomes.push(await reconcileOne(deps, epoch));
+  for (const epoch of await deps.storage.interruptedEpochs()) outcomes.push(await reconcileOne(deps, epoch, options));
   return outcomes;
 }
 
-async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<ReconcileOutcome> {
+/** Options of {@link reconcileInterrupted}. */
+export interface ReconcileOptions {
+  /**
+   * The epoch the chain head is in. An epoch found `not_landed` while the head is still in the epoch right
+   * after it is submitted again (resubmit.ts) instead of being recorded `not_landed`.
+   */
+  readonly headEpoch?: number;
+  /** Blocks per epoch: the resubmission checks the head again right before sending (a long scan may have crossed a boundary). */
+  readonly epochLength?: number;
+}
+
+async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: ReconcileOptions): Promise<ReconcileOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const row = await storage.getEpoch(epoch);
   const claim = row?.bundle === null || row?.bundle === undefined ? {} : (JSON.parse(row.bundle) as PendingClaim);
@@ -68,7 +84,8 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
   let status: ReconcileOutcome['status'];
   let evidence: Record<string, unknown> = {};
   if (found === undefined) {
-    submission = failed(
+    submission = notSubmitted(
+      'failed',
       VALIDATOR_ERROR_CODES.submissionUnknown,
       'the validator stopped while submitting; the outcome is unknown and the epoch is not resubmitted',
     );
@@ -77,17 +94,31 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number): Promise<Recon
     submission = { status: 'submitted', block: found.block.toString(), extrinsic_hash: found.extrinsicHash, call: found.call, error: null };
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
+  } else if (options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun) {
+    // It never landed and never can (era over), and its epoch may still be submitted: send it now.
+    const again = await resubmitNotLanded(deps, epoch, claim.pending, u16, options.epochLength);
+    if (again.status !== 'too_late') return { epoch, status: again.status, bundlePath: again.bundlePath };
+    submission = notSubmitted(
+      'not_landed',
+      VALIDATOR_ERROR_CODES.submissionNotLanded,
+      `the interrupted submission is in no block up to ${found.checkedTo} and its era is over; its epoch ended before it could be sent again`,
+    );
+    status = 'not_landed';
+    evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   } else {
-    submission = failed(
+    submission = notSubmitted(
+      'not_landed',
       VALIDATOR_ERROR_CODES.submissionNotLanded,
       `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`,
     );
     status = 'not_landed';
     evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   }
-  await storage.updateEpoch(epoch, { status, submission: JSON.stringify({ ...submission, ...evidence }) }, deps.fence?.());
+  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }) };
+  // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
+  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
+  if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
-  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch);
   logger.warn({ epoch, status, block: submission.block, ...evidence }, 'interrupted submission reconciled with the chain; never resubmitted');
   return { epoch, status, bundlePath };
 }

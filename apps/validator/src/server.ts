@@ -138,6 +138,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'malformed_json' });
       return fail(reply, 400, { code: 'MALFORMED_JSON', message: 'the body is not valid JSON' });
     }
+    if (isSubnetError(error, VALIDATOR_ERROR_CODES.epochClosed)) {
+      // HA: the leader closed the epoch this instance still thinks current; the next send lands in the next one.
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'epoch_closed' });
+      reply.header('retry-after', '1');
+      return fail(reply, 503, { code: 'EPOCH_CLOSED', message: error.message });
+    }
     if (isSubnetError(error, VALIDATOR_ERROR_CODES.storage)) {
       // Storage unreachable (PostgreSQL down, disk full): the client should retry, not drop the record.
       ctx.metrics.recordsRejected.inc({ kind, reason: 'storage_unavailable' });

@@ -113,6 +113,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         signer: key,
         wait: config.chain.wait,
         commitStorePath: config.chain.commit_store,
+        eraPeriod: config.chain.era_period,
         logger,
       }));
   } catch (error) {
@@ -245,9 +246,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
-  const runReconcile = async (): Promise<void> => {
+  const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
-    const outcomes = await reconcileInterrupted(deps);
+    const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
     reconcileDue = outcomes.some((o) => o.status === 'pending');
   };
 
@@ -273,7 +274,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       if (lastView !== undefined) {
         for (const w of startupWarnings(config, lastView, chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
-      if (leading()) await runReconcile();
+      if (leading()) await runReconcile(Number(head / BigInt(epochLength)));
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
@@ -299,7 +300,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       }
     }
     const epoch = Number(head / BigInt(epochLength));
-    if (leading()) await runReconcile();
+    if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
       current = epoch;

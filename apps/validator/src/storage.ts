@@ -36,7 +36,11 @@ export interface StoredRecord {
 
 /** What an insert did: stored now, stored before with the same content, or an id reused for other content. */
 export type InsertOutcome =
-  { readonly status: 'inserted'; readonly seq: number } | { readonly status: 'duplicate'; readonly seq: number } | { readonly status: 'conflict' };
+  | { readonly status: 'inserted'; readonly seq: number }
+  | { readonly status: 'duplicate'; readonly seq: number }
+  | { readonly status: 'conflict' }
+  /** A new record for an epoch the leader has sealed for its close (HA: this instance has not seen the new head yet). */
+  | { readonly status: 'epoch_closed' };
 
 /**
  * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or
@@ -78,6 +82,13 @@ export interface Storage {
   insertRecords(records: readonly NewRecord[]): Promise<readonly InsertOutcome[]>;
   /** Records of an epoch, by seq ascending. */
   records(epoch: number): Promise<readonly StoredRecord[]>;
+  /**
+   * Seals an epoch before its close reads its records (HA, PostgreSQL): waits for every insert into it in
+   * flight on any instance to commit, and from then on a new record for it is refused (`epoch_closed`), so
+   * the records read by the close are all the epoch will ever have. Absent on SQLite (one instance: its
+   * own write queue is drained before the close). See `epoch-seal.ts`.
+   */
+  sealEpoch?(epoch: number): Promise<void>;
   /** The distinct epochs in `[fromEpoch, toEpoch)` that have records, ascending. */
   epochsWithRecords(fromEpoch: number, toEpoch: number): Promise<readonly number[]>;
   /** Looks a record up by kind and id. */

@@ -19,6 +19,8 @@ export interface SubnetChainOptions {
   /** Reconnect when no new head arrived for this long (ms). */
   readonly staleHeadMs?: number;
   readonly requestTimeoutMs?: number;
+  /** Mortal era of weight extrinsics (blocks), default 64: the client signs with it, reconciliation waits it out. */
+  readonly eraPeriod?: number;
   readonly logger?: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 }
 
@@ -51,7 +53,13 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
             },
           }),
     });
-    client = await createChainClient({ connection, signer, u16Mode: 'sum', commitStore: fileCommitStore(options.commitStorePath) });
+    client = await createChainClient({
+      connection,
+      signer,
+      u16Mode: 'sum',
+      commitStore: fileCommitStore(options.commitStorePath),
+      eraPeriod: options.eraPeriod ?? 64,
+    });
   } catch (error) {
     if (isSubnetError(error) && error.code.startsWith('CHAIN_')) throw error;
     throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${(error as Error).message}`, {}, error);
@@ -109,7 +117,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       }
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
-    findSubmission: (query) => findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: 64 }),
+    findSubmission: (query) => findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64 }),
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),
   };

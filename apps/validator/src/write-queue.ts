@@ -1,9 +1,13 @@
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { InsertOutcome, NewRecord, Storage } from './storage.js';
 
 /** Group commit in front of the storage: concurrent inserts share one durable transaction. */
 export interface WriteQueue {
-  /** Queues a record; resolves once its transaction has committed. */
-  submit(record: NewRecord): Promise<InsertOutcome>;
+  /**
+   * Queues a record; resolves once its transaction has committed. A new record of an epoch sealed for its
+   * close is rejected with `VALIDATOR_EPOCH_CLOSED` (nothing stored: the client sends it again).
+   */
+  submit(record: NewRecord): Promise<Exclude<InsertOutcome, { status: 'epoch_closed' }>>;
   /** Resolves when every record queued so far has committed (or failed). */
   drain(): Promise<void>;
   /** Records waiting or being written. */
@@ -12,7 +16,7 @@ export interface WriteQueue {
 
 interface Item {
   readonly record: NewRecord;
-  readonly resolve: (outcome: InsertOutcome) => void;
+  readonly resolve: (outcome: Exclude<InsertOutcome, { status: 'epoch_closed' }>) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -50,7 +54,15 @@ export function createWriteQueue(storage: Storage, maxBatch = 1000): WriteQueue 
       batch.forEach((item, i) => {
         const outcome = outcomes[i];
         if (outcome === undefined) item.reject(new Error('storage returned fewer outcomes than records'));
-        else item.resolve(outcome);
+        else if (outcome.status === 'epoch_closed') {
+          item.reject(
+            appError(
+              VALIDATOR_ERROR_CODES.epochClosed,
+              `epoch ${item.record.epoch} was already closed by the leader; record ${item.record.recordId} was not stored: send it again`,
+              { path: 'epoch', value: item.record.epoch },
+            ),
+          );
+        } else item.resolve(outcome);
       });
     } catch (error) {
       for (const item of batch) item.reject(error);
@@ -62,7 +74,7 @@ export function createWriteQueue(storage: Storage, maxBatch = 1000): WriteQueue 
 
   return {
     submit: (record) =>
-      new Promise<InsertOutcome>((resolve, reject) => {
+      new Promise<Exclude<InsertOutcome, { status: 'epoch_closed' }>>((resolve, reject) => {
         queue.push({ record, resolve, reject });
         schedule();
       }),

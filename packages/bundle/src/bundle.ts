@@ -18,11 +18,21 @@ export const BUNDLE_SCHEMA_VERSION = 2;
 const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-f]{${bytes * 2}}$`), `expected 0x and ${bytes * 2} lowercase hex digits`);
 
 /**
- * How the epoch's weights went to the chain: `submitted` (block, extrinsic hash and the call used),
- * `dry_run` (computed, not signed nor submitted), or `failed` (with the error code and message).
+ * The submission statuses a bundle can carry, append-only (docs/spec.md G.6): `submitted` (block, extrinsic
+ * hash and the call used), `dry_run` (computed, not signed nor submitted), `failed` (with the error code and
+ * message), `missed` (closed too late to submit: weights computed and published, nothing sent) and
+ * `not_landed` (a submission interrupted by a crash that the chain shows never landed; never resubmitted).
+ * The last two arrived in schema version 2 without a version change: every bundle written before still
+ * parses, and nothing else in the document changed.
+ */
+export const SUBMISSION_STATUSES = ['submitted', 'dry_run', 'failed', 'missed', 'not_landed'] as const;
+
+/**
+ * How the epoch's weights went to the chain: one of {@link SUBMISSION_STATUSES}, with the block, extrinsic
+ * hash and call when submitted, and the error code and message when not (`failed`, `missed`, `not_landed`).
  */
 export const submissionRecordSchema = z.strictObject({
-  status: z.enum(['submitted', 'dry_run', 'failed']),
+  status: z.enum(SUBMISSION_STATUSES),
   block: z
     .string()
     .regex(/^(0|[1-9][0-9]*)$/, 'a block number is decimal digits')

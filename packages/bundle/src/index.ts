@@ -31,6 +31,7 @@ export {
   signBundle,
   signedBundleSchema,
   sr25519Verifier,
+  SUBMISSION_STATUSES,
   submissionRecordSchema,
   verifyBundle,
 } from './bundle.js';

@@ -1,6 +1,6 @@
 import type { BundleAudit, Mismatch } from '../audit-bundle.js';
 import type { AuditReport } from '../audit-report.js';
-import { formatMismatch, verdict } from '../audit-report.js';
+import { describeSubmission, formatMismatch, verdict } from '../audit-report.js';
 import type { MinerStory } from '../miner-story.js';
 import { excludedRecords, explainMiner, minerHotkeys } from '../miner-story.js';
 import { escapeHtml, htmlDocument, minerAnchor } from './html.js';
@@ -35,7 +35,7 @@ function byStage(mismatches: readonly Mismatch[]): [string, Mismatch[]][] {
 function bundleSection(a: BundleAudit, i: number): string {
   const head = `<h3 id="bundle-${i}">Epoch ${a.epoch ?? '?'}: ${escapeHtml(a.source)} <span class="status">(${a.status})</span></h3>`;
   const checks = `<table class="checks"><thead><tr><th>schema</th><th>digest</th><th>signature</th><th>recompute</th><th>chain</th><th>mismatches</th></tr></thead><tbody><tr>${check(a.checks.schema)}${check(a.checks.digest)}${check(a.checks.signature)}${check(a.checks.recompute)}${check(a.checks.chain)}<td class="num mismatch-count">${a.mismatches.length}</td></tr></tbody></table>`;
-  const facts = `<p>validator <span class="hk">${escapeHtml(a.validator_hotkey ?? '?')}</span>, netuid ${a.netuid ?? '?'}, digest <span class="hk">${escapeHtml(a.digest ?? '-')}</span>${a.submission_block === null ? ', not submitted' : `, submitted in block ${escapeHtml(a.submission_block)}`}</p>`;
+  const facts = `<p>validator <span class="hk">${escapeHtml(a.validator_hotkey ?? '?')}</span>, netuid ${a.netuid ?? '?'}, digest <span class="hk">${escapeHtml(a.digest ?? '-')}</span>, ${escapeHtml(describeSubmission(a))}</p>`;
   const error = a.error === null ? '' : `<p class="invalid">Invalid: [${escapeHtml(a.error.code)}] ${escapeHtml(a.error.message)}</p>`;
   const root =
     a.root_cause === null

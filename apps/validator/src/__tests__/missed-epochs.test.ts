@@ -55,7 +55,7 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
     expect(row?.status).toBe('missed');
     expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(true);
     const bundle = readBundle(t.dir, 0);
-    expect(bundle.submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_EPOCH_MISSED' } });
+    expect(bundle.submission).toMatchObject({ status: 'missed', block: null, error: { code: 'VALIDATOR_EPOCH_MISSED' } });
     expect(bundle.result.u16.weights.reduce((a, b) => a + b, 0)).toBe(65535);
     expect(recomputeBundle(bundle).identical).toBe(true);
     expect(await service.storage.getEpoch(1)).toBeUndefined(); // no records: no bundle

@@ -97,7 +97,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(chain.submissions).toHaveLength(0);
   });
 
-  it('a crash before it landed, its era over: recorded not_landed, the bundle carries VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
+  it('a crash before it landed, its era over: recorded not_landed, the bundle says not_landed with VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     await crashMidSubmission(t.dir);
@@ -106,8 +106,27 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
     const service = await restart(t.dir, chain);
     expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
-    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
     expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(t.dir);
+    const chain = fakeChain(k);
+    chain.headBlock = 19n; // epoch 1 (epoch_length 10): epoch 0 may still be submitted
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
+    const service = await restart(t.dir, chain);
+    expect(chain.submissions).toHaveLength(1);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('submitted');
+    expect(JSON.parse(row?.u16 ?? '{}')).toEqual({ uids: chain.submissions[0]?.uids, weights: chain.submissions[0]?.weights });
+    const bundle = readBundle(t.dir, 0);
+    expect(bundle.submission).toMatchObject({ status: 'submitted', block: '20', error: null });
+    expect(JSON.parse(row?.bundle ?? '{}')).toMatchObject({ digest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    await service.tick();
+    expect(chain.submissions).toHaveLength(1); // reconciled once, never sent a third time
   });
 
   it('an extrinsic that may still land is checked again on the next ticks until the chain can tell', async () => {

@@ -8,10 +8,11 @@ import { dryRun, expectCode, keys, verifier } from './helpers.js';
 
 let k: Awaited<ReturnType<typeof keys>>;
 let bundle: Bundle;
+let bundleInput: () => Omit<Parameters<typeof buildBundle>[0], 'submission'>;
 beforeAll(async () => {
   k = await keys();
   const [A, B] = k.miners.map((m) => m.address) as [string, string];
-  bundle = buildBundle({
+  bundleInput = () => ({
     netuid: 7,
     config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 0.8 }] },
     epoch: 12,
@@ -28,8 +29,8 @@ beforeAll(async () => {
       { hotkey: A, uid: 1 },
       { hotkey: B, uid: 2 },
     ],
-    submission: dryRun,
   });
+  bundle = buildBundle({ ...bundleInput(), submission: dryRun });
 });
 
 describe('audit bundle (SPEC E)', () => {
@@ -71,6 +72,18 @@ describe('audit bundle (SPEC E)', () => {
     const forged = { ...good, signature: `0x${Buffer.from(k.other.sign(Buffer.from(good.digest, 'hex'))).toString('hex')}` };
     expectCode(() => verifyBundle(forged, verifier), 'BUNDLE_BAD_SIGNATURE', 'signed.signature');
     expectCode(() => signBundle(bundle, k.other), 'BUNDLE_SIGNER_MISMATCH', 'signer.address');
+  });
+
+  it('carries the statuses missed and not_landed with their error, signed and verified; an unknown status is refused', () => {
+    for (const status of ['missed', 'not_landed'] as const) {
+      const submission = { status, block: null, extrinsic_hash: null, call: null, error: { code: `VALIDATOR_${status.toUpperCase()}`, message: status } };
+      const built = buildBundle({ ...bundleInput(), submission });
+      const verified = verifyBundle(JSON.parse(JSON.stringify(signBundle(built, k.validator))), verifier);
+      expect(verified.submission).toEqual(submission);
+    }
+    const signed = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as { bundle: { submission: { status: string } } };
+    signed.bundle.submission.status = 'lost';
+    expectCode(() => verifyBundle(signed, verifier), 'BUNDLE_INVALID_BUNDLE', 'signed.bundle.submission.status');
   });
 
   it('rejects a document that is not a bundle, naming the field', () => {

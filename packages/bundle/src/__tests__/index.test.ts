@@ -9,6 +9,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'CHALLENGE_KINDS',
     'QUERY_OUTCOMES',
     'RECORD_MAX_DEPTH',
+    'SUBMISSION_STATUSES',
     'bountyInputSchema',
     'buildBundle',
     'bundleDigest',
