@@ -6,6 +6,7 @@ import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
 import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
 import { startValidator } from '../service.js';
+import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record-json.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import type { FakeChain, Keys } from './helpers.js';
@@ -176,3 +177,30 @@ describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
 });
 
 const silentLogger = { info: () => undefined, warn: () => undefined };
+
+describe('the stored timelocked commit record', () => {
+  it('round-trips bigints (block numbers, round, nonce, prediction) and refuses text that is not JSON', () => {
+    const record = {
+      hotkey: k.validator.address,
+      netuid: 1,
+      mecid: 0,
+      netuidIndex: 1,
+      uid: 0,
+      uids: [2, 3],
+      values: [21845, 65535],
+      versionKey: 0n,
+      revealRound: 123_456_789_012n,
+      commitHash: `0x${'aa'.repeat(32)}`,
+      commitBlock: 17n,
+      commitBlockHash: `0x${'bb'.repeat(32)}`,
+      extrinsicHash: `0x${'cc'.repeat(32)}`,
+      nonce: 2n ** 63n,
+      prediction: { schedule: 'stateful' as const, commitEpoch: 1n, revealEpoch: 2n, revealBlock: 30n, targetBlock: 33n },
+    };
+    const text = timelockRecordToJson(record);
+    expect(timelockRecordFromJson(text)).toEqual(record);
+    // A plain object that merely looks tagged but has more keys stays an object.
+    expect(timelockRecordFromJson('{"a":{"$bigint":"1","b":2}}')).toEqual({ a: { $bigint: '1', b: 2 } });
+    expect(() => timelockRecordFromJson('{')).toThrow(expect.objectContaining({ code: 'VALIDATOR_STORAGE' }));
+  });
+});
