@@ -7,10 +7,11 @@ import { createMetrics } from '../metrics.js';
 import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
 import { startValidator } from '../service.js';
 import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record-json.js';
+import { openPostgresStorage } from '../postgres-storage.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -21,12 +22,29 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function storage(): Storage {
-  const t = tempDir();
-  const s = openSqliteStorage(join(t.dir, 'v.db'));
-  cleanups.push(t.cleanup, () => s.close());
-  return s;
-}
+/** The real storages the reveal columns live in (migration 3): SQLite, and PostgreSQL when it is there. */
+const BACKENDS = [
+  {
+    name: 'SQLite',
+    skip: false,
+    open: (): Promise<Storage> => {
+      const t = tempDir();
+      const s = openSqliteStorage(join(t.dir, 'v.db'));
+      cleanups.push(t.cleanup, () => s.close());
+      return Promise.resolve(s);
+    },
+  },
+  {
+    name: PG_URL === undefined ? `PostgreSQL (${PG_SKIP_REASON})` : 'PostgreSQL',
+    skip: PG_URL === undefined,
+    open: async (): Promise<Storage> => {
+      const { schema, drop } = await freshSchema();
+      const s = await openPostgresStorage({ url: PG_URL ?? '', schema });
+      cleanups.push(drop, () => s.close());
+      return s;
+    },
+  },
+];
 
 /** A fake chain whose reveal answers are scripted per record, and which remembers what it was asked. */
 function revealChain(answers: Record<string, (RevealCheck | Error)[]>): FakeChain & { asked: string[] } {
@@ -55,9 +73,13 @@ async function counter(metrics: ReturnType<typeof createMetrics>): Promise<Recor
   return out;
 }
 
-describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
+requirePostgresInCi();
+
+describe.each(BACKENDS)('timelocked reveal confirmation (scheduling, fake chain port), $name', ({ skip, open }) => {
+  if (skip) return;
+  const storage = open;
   it('does not ask the chain before the due block, and keeps a still-queued commit pending', async () => {
-    const s = storage();
+    const s = await storage();
     const chain = revealChain({ r1: [{ status: 'pending' }] });
     const metrics = createMetrics();
     await pendingEpoch(s, 3, 'r1', 40n);
@@ -72,7 +94,7 @@ describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
   });
 
   it('records revealed on the row and in the counter, once', async () => {
-    const s = storage();
+    const s = await storage();
     const chain = revealChain({ r1: [{ status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
     const metrics = createMetrics();
     await pendingEpoch(s, 3, 'r1', 40n);
@@ -90,7 +112,7 @@ describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
   });
 
   it('records a diagnosed drop with its code and first reason, counts it and warns', async () => {
-    const s = storage();
+    const s = await storage();
     const drop: RevealCheck = {
       status: 'not_revealed',
       code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
@@ -124,7 +146,7 @@ describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
   });
 
   it('keeps the row pending when the check fails, and confirms on a later pass', async () => {
-    const s = storage();
+    const s = await storage();
     const chain = revealChain({ r1: [new Error('socket closed'), { status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
     const metrics = createMetrics();
     await pendingEpoch(s, 3, 'r1', 40n);
@@ -134,7 +156,9 @@ describe('timelocked reveal confirmation (scheduling, fake chain port)', () => {
     expect((await metrics.chainErrors.get()).values[0]?.value).toBe(1);
     expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
   });
+});
 
+describe('timelocked reveal confirmation in the service (fake chain port)', () => {
   it('through the service: a timelocked commit is pending on /v1/epochs, then revealed and counted in /metrics', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
