@@ -75,88 +75,89 @@ async function counter(metrics: ReturnType<typeof createMetrics>): Promise<Recor
 
 requirePostgresInCi();
 
-describe.each(BACKENDS)('timelocked reveal confirmation (scheduling, fake chain port), $name', ({ skip, open }) => {
-  if (skip) return;
-  const storage = open;
-  it('does not ask the chain before the due block, and keeps a still-queued commit pending', async () => {
-    const s = await storage();
-    const chain = revealChain({ r1: [{ status: 'pending' }] });
-    const metrics = createMetrics();
-    await pendingEpoch(s, 3, 'r1', 40n);
-    chain.headBlock = 39n;
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'waiting' }]);
-    expect(chain.asked).toEqual([]);
-    chain.headBlock = 40n;
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'pending' }]);
-    expect(chain.asked).toEqual(['r1']);
-    expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
-    expect(await counter(metrics)).toEqual({});
-  });
-
-  it('records revealed on the row and in the counter, once', async () => {
-    const s = await storage();
-    const chain = revealChain({ r1: [{ status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
-    const metrics = createMetrics();
-    await pendingEpoch(s, 3, 'r1', 40n);
-    await s.claimEpoch(4, { status: 'submitted' }); // a set_weights epoch: nothing to confirm
-    chain.headBlock = 45n;
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
-    const row = await s.getEpoch(3);
-    expect(row?.revealStatus).toBe('revealed');
-    expect(JSON.parse(row?.reveal ?? '')).toMatchObject({ commit_hash: '0xr1', block: '41', due_block: '40', checked_at_head: '45' });
-    expect((await s.getEpoch(4))?.revealStatus).toBeNull();
-    expect(await counter(metrics)).toEqual({ 'revealed/': 1 });
-    // A later pass finds nothing pending and asks nothing.
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([]);
-    expect(chain.asked).toEqual(['r1']);
-  });
-
-  it('records a diagnosed drop with its code and first reason, counts it and warns', async () => {
-    const s = await storage();
-    const drop: RevealCheck = {
-      status: 'not_revealed',
-      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
-      reason: 'stake_lost',
-      reasons: ['stake_lost', 'permit_lost'],
-      message: 'the chain took the commit out of its queue at block 41 without TimelockedWeightsRevealed',
-      block: 41n,
-    };
-    const chain = revealChain({ r1: [drop], r2: [{ status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', message: 'other weights stored' }] });
-    const metrics = createMetrics();
-    const logger = recordingLogger();
-    await pendingEpoch(s, 3, 'r1', 40n);
-    await pendingEpoch(s, 4, 'r2', 50n);
-    chain.headBlock = 60n;
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger })).toEqual([
-      { epoch: 3, status: 'not_revealed' },
-      { epoch: 4, status: 'unconfirmed' },
-    ]);
-    const row = await s.getEpoch(3);
-    expect(row?.revealStatus).toBe('not_revealed');
-    expect(JSON.parse(row?.reveal ?? '')).toMatchObject({
-      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
-      reason: 'stake_lost',
-      reasons: ['stake_lost', 'permit_lost'],
-      block: '41',
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(`timelocked reveal confirmation (scheduling, fake chain port), ${backend.name}`, () => {
+    const storage = backend.open;
+    it('does not ask the chain before the due block, and keeps a still-queued commit pending', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [{ status: 'pending' }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      chain.headBlock = 39n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'waiting' }]);
+      expect(chain.asked).toEqual([]);
+      chain.headBlock = 40n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'pending' }]);
+      expect(chain.asked).toEqual(['r1']);
+      expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+      expect(await counter(metrics)).toEqual({});
     });
-    expect((await s.getEpoch(4))?.revealStatus).toBe('unconfirmed');
-    expect(await counter(metrics)).toEqual({ 'not_revealed/stake_lost': 1, 'unconfirmed/CHAIN_WEIGHTS_NOT_CONFIRMED': 1 });
-    expect(logger.warns.map((w) => (w.obj as { epoch: number; reason: string }).epoch)).toEqual([3, 4]);
-    expect(logger.warns[0]?.obj).toMatchObject({ reason: 'stake_lost', code: 'CHAIN_TIMELOCK_REVEAL_MISSING' });
-  });
 
-  it('keeps the row pending when the check fails, and confirms on a later pass', async () => {
-    const s = await storage();
-    const chain = revealChain({ r1: [new Error('socket closed'), { status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
-    const metrics = createMetrics();
-    await pendingEpoch(s, 3, 'r1', 40n);
-    chain.headBlock = 41n;
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'error' }]);
-    expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
-    expect((await metrics.chainErrors.get()).values[0]?.value).toBe(1);
-    expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
+    it('records revealed on the row and in the counter, once', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [{ status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      await s.claimEpoch(4, { status: 'submitted' }); // a set_weights epoch: nothing to confirm
+      chain.headBlock = 45n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
+      const row = await s.getEpoch(3);
+      expect(row?.revealStatus).toBe('revealed');
+      expect(JSON.parse(row?.reveal ?? '')).toMatchObject({ commit_hash: '0xr1', block: '41', due_block: '40', checked_at_head: '45' });
+      expect((await s.getEpoch(4))?.revealStatus).toBeNull();
+      expect(await counter(metrics)).toEqual({ 'revealed/': 1 });
+      // A later pass finds nothing pending and asks nothing.
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([]);
+      expect(chain.asked).toEqual(['r1']);
+    });
+
+    it('records a diagnosed drop with its code and first reason, counts it and warns', async () => {
+      const s = await storage();
+      const drop: RevealCheck = {
+        status: 'not_revealed',
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'stake_lost',
+        reasons: ['stake_lost', 'permit_lost'],
+        message: 'the chain took the commit out of its queue at block 41 without TimelockedWeightsRevealed',
+        block: 41n,
+      };
+      const chain = revealChain({ r1: [drop], r2: [{ status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', message: 'other weights stored' }] });
+      const metrics = createMetrics();
+      const logger = recordingLogger();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      await pendingEpoch(s, 4, 'r2', 50n);
+      chain.headBlock = 60n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger })).toEqual([
+        { epoch: 3, status: 'not_revealed' },
+        { epoch: 4, status: 'unconfirmed' },
+      ]);
+      const row = await s.getEpoch(3);
+      expect(row?.revealStatus).toBe('not_revealed');
+      expect(JSON.parse(row?.reveal ?? '')).toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'stake_lost',
+        reasons: ['stake_lost', 'permit_lost'],
+        block: '41',
+      });
+      expect((await s.getEpoch(4))?.revealStatus).toBe('unconfirmed');
+      expect(await counter(metrics)).toEqual({ 'not_revealed/stake_lost': 1, 'unconfirmed/CHAIN_WEIGHTS_NOT_CONFIRMED': 1 });
+      expect(logger.warns.map((w) => (w.obj as { epoch: number; reason: string }).epoch)).toEqual([3, 4]);
+      expect(logger.warns[0]?.obj).toMatchObject({ reason: 'stake_lost', code: 'CHAIN_TIMELOCK_REVEAL_MISSING' });
+    });
+
+    it('keeps the row pending when the check fails, and confirms on a later pass', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [new Error('socket closed'), { status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      chain.headBlock = 41n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'error' }]);
+      expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+      expect((await metrics.chainErrors.get()).values[0]?.value).toBe(1);
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
+    });
   });
-});
+}
 
 describe('timelocked reveal confirmation in the service (fake chain port)', () => {
   it('through the service: a timelocked commit is pending on /v1/epochs, then revealed and counted in /metrics', async () => {
