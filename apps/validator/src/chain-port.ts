@@ -28,7 +28,40 @@ export interface ChainSubmission {
   readonly extrinsicHash: string;
   /** The runtime call used, e.g. `SubtensorModule.set_weights`. */
   readonly call: string;
+  /**
+   * For a commit-reveal v4 (timelocked) commit: the commit to confirm once the chain should have revealed it
+   * (see {@link ChainPort.confirmReveal}). Absent for `set_weights` and commit-reveal v2.
+   */
+  readonly timelock?: PendingReveal;
 }
+
+/** A timelocked commit waiting for the chain's reveal. */
+export interface PendingReveal {
+  /** The commit record, serialized by the chain access (opaque to the validator). */
+  readonly record: string;
+  /** First block at which the chain may have revealed it (the predicted reveal block, else the commit block). */
+  readonly dueBlock: bigint;
+  readonly commitHash: string;
+}
+
+/**
+ * What the chain says about a timelocked commit after its reveal block: `revealed` (with the block),
+ * `not_revealed` (the chain took it out of its queue without revealing: `code` and the first likely `reason`),
+ * `unconfirmed` (the chain's state contradicts the commit, e.g. other weights stored: `code`), or `pending`
+ * (still queued, try again later).
+ */
+export type RevealCheck =
+  | { readonly status: 'revealed'; readonly block: bigint; readonly blockHash: string }
+  | {
+      readonly status: 'not_revealed';
+      readonly code: string;
+      readonly reason: string;
+      readonly reasons: readonly string[];
+      readonly message: string;
+      readonly block: bigint | null;
+    }
+  | { readonly status: 'unconfirmed'; readonly code: string; readonly message: string }
+  | { readonly status: 'pending' };
 
 /** What {@link ChainPort.findSubmission} looks for: the head when the submission was claimed, and what was sent. */
 export interface SubmissionQuery {
@@ -77,6 +110,11 @@ export interface ChainPort {
    * Called on every head tick. Absent when the chain access has no commits to reveal (fakes, dry runs).
    */
   revealPending?(): Promise<number>;
+  /**
+   * Confirms after the fact whether the chain revealed a timelocked (commit-reveal v4) commit. Absent when the
+   * chain access makes no timelocked commits (fakes, dry runs).
+   */
+  confirmReveal?(record: string): Promise<RevealCheck>;
   /**
    * Looks for a weight submission interrupted by a crash in the blocks after the claim. Absent when the
    * chain access cannot tell (the interrupted epoch is then recorded `unknown`).

@@ -12,6 +12,7 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
 import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
+import { pendingRevealFields } from './reveal-confirm.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -258,6 +259,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
       // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
       const claimHead = await chain.head();
+      // A timelocked commit: confirmed after the chain's reveal (reveal-confirm.ts), outside the signed bundle.
+      let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
       const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
@@ -268,6 +271,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         const fence = deps.fence?.();
         if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
+        if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
       } catch (error) {
@@ -284,7 +288,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       }
       // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
       published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.());
+      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission), ...published.fields, ...revealFields }, deps.fence?.());
       metrics.submissions.inc({ outcome: status });
     }
   }

@@ -18,10 +18,10 @@ export interface ValidatorMetrics {
   /** Times this instance took the lease over from another holder (fencing token above 1). */
   readonly leaseTakeovers: Counter;
   /**
-   * Commit-reveal v4 reveals confirmed after the fact, by outcome (`revealed`, `not_revealed`: the chain
-   * dropped the commit, `unconfirmed`: the chain could not tell in time) and, for `not_revealed`, the first
-   * likely reason (`version_key_raised`, `stake_lost`, `pulse_missing`, ...; empty otherwise). Declared for the
-   * dashboard; nothing increments it until the validator confirms timelocked reveals (issue 15, item 7).
+   * Commit-reveal v4 reveals confirmed after the fact (reveal-confirm.ts), by outcome (`revealed`,
+   * `not_revealed`: the chain dropped the commit, `unconfirmed`: the chain state contradicts the commit) and
+   * reason (`not_revealed`: the first likely reason, `version_key_raised`, `stake_lost`, `pulse_missing`, ...;
+   * `unconfirmed`: the chain error code; empty for `revealed`).
    */
   readonly revealConfirmations: Counter<'outcome' | 'reason'>;
   /** Chain reconnects seen. */

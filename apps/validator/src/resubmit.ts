@@ -4,6 +4,7 @@ import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
+import { pendingRevealFields } from './reveal-confirm.js';
 
 /** What {@link resubmitNotLanded} did. */
 export interface ResubmitOutcome {
@@ -46,8 +47,10 @@ export async function resubmitNotLanded(
   const fence = deps.fence?.();
   if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
   let submission: SubmissionRecord;
+  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
   try {
     const landed = await chain.setWeights(u16.uids, u16.weights);
+    if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
     submission = { status: 'submitted', block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call, error: null };
   } catch (error) {
     if (outcomeUnknown(error)) {
@@ -59,7 +62,11 @@ export async function resubmitNotLanded(
     submission = { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message: (error as Error).message } };
   }
   const status = submission.status === 'submitted' ? 'submitted' : 'failed';
-  const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, { status, submission: JSON.stringify({ ...submission, resubmitted: true }) });
+  const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, {
+    status,
+    submission: JSON.stringify({ ...submission, resubmitted: true }),
+    ...revealFields,
+  });
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'resubmitted' : 'failed' });
   logger.warn({ epoch, status, block: submission.block }, 'interrupted submission never landed; submitted again within its epoch');
   return { status, bundlePath };

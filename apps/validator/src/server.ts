@@ -455,7 +455,24 @@ function epochSummary(row: EpochRow): Record<string, unknown> {
     digest: row.digest,
     submission: row.submission === null ? null : (JSON.parse(row.submission) as unknown),
     bundle: row.digest === null ? null : `/v1/epochs/${row.epoch}/bundle`,
+    reveal: revealSummary(row),
   };
+}
+
+/**
+ * The epoch's commit-reveal v4 reveal as confirmed after the fact (null when the submission was no timelocked
+ * commit): status and details, without the stored commit record. Not part of the signed bundle (docs/spec.md G.6).
+ */
+function revealSummary(row: EpochRow): Record<string, unknown> | null {
+  if (row.revealStatus === null) return null;
+  let details: Record<string, unknown> = {};
+  try {
+    details = JSON.parse(row.reveal ?? '{}') as Record<string, unknown>;
+  } catch {
+    details = {};
+  }
+  const { record: _record, ...shown } = details;
+  return { status: row.revealStatus, ...shown };
 }
 
 /** A task's answer: id, type, epoch, block hash, seed and the group with each member's role. */

@@ -16,6 +16,7 @@ import { closeEndedEpochs } from './missed-epochs.js';
 import { createPeerExchange } from './peer-exchange.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
+import { revealConfirmer } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { openSqliteStorage } from './sqlite-storage.js';
@@ -246,6 +247,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
+  const revealConfirms = revealConfirmer({ storage, chain, metrics, logger, ...(deps.fence === undefined ? {} : { fence: deps.fence }) });
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
@@ -299,6 +301,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
       }
     }
+    // Commit-reveal v4: confirm in the background that the chain revealed past timelocked commits (reveal-confirm.ts).
+    if (chain.confirmReveal !== undefined && !config.chain.dry_run && leading()) revealConfirms.tick();
     const epoch = Number(head / BigInt(epochLength));
     if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
@@ -452,6 +456,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       clearTimeout(deadline);
       await dispatcher?.stop();
       await inFlight.catch(() => undefined);
+      await revealConfirms.idle();
       await peerExchange.stop();
       await lease?.stop(true);
       await queue.drain();

@@ -28,6 +28,8 @@ interface EpochDbRow {
   submission: string | null;
   bundle: string | null;
   digest: string | null;
+  reveal_status: string | null;
+  reveal: string | null;
   updated_at_ms: number;
 }
 
@@ -40,6 +42,8 @@ function toEpoch(row: EpochDbRow): EpochRow {
     submission: row.submission,
     bundle: row.bundle,
     digest: row.digest,
+    revealStatus: row.reveal_status ?? null,
+    reveal: row.reveal ?? null,
     updatedAtMs: row.updated_at_ms,
   };
 }

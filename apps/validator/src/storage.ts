@@ -63,6 +63,14 @@ export interface EpochRow {
   /** The signed bundle JSON. */
   readonly bundle: string | null;
   readonly digest: string | null;
+  /**
+   * Commit-reveal v4 reveal of the epoch's weights, confirmed after the fact (reveal-confirm.ts): null when
+   * the submission was no timelocked commit, else `pending`, `revealed`, `not_revealed` (the chain dropped
+   * the commit) or `unconfirmed`. Kept outside the signed bundle (docs/spec.md G.6).
+   */
+  readonly revealStatus: string | null;
+  /** The reveal's details JSON: the commit record while pending, then the block or the diagnosed drop. */
+  readonly reveal: string | null;
   readonly updatedAtMs: number;
 }
 
@@ -163,6 +171,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sqlite: ['CREATE TABLE leader_lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, token INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL)'],
     postgres: ['CREATE TABLE leader_lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, token BIGINT NOT NULL, expires_at_ms BIGINT NOT NULL)'],
   },
+  {
+    version: 3,
+    name: 'timelocked reveal confirmation',
+    sqlite: ['ALTER TABLE epochs ADD COLUMN reveal_status TEXT', 'ALTER TABLE epochs ADD COLUMN reveal TEXT'],
+    postgres: ['ALTER TABLE epochs ADD COLUMN reveal_status TEXT', 'ALTER TABLE epochs ADD COLUMN reveal TEXT'],
+  },
 ]);
 
 /** Column names of the epoch fields (internal). */
@@ -173,4 +187,6 @@ export const EPOCH_COLUMNS: Readonly<Record<keyof EpochFields, string>> = Object
   submission: 'submission',
   bundle: 'bundle',
   digest: 'digest',
+  revealStatus: 'reveal_status',
+  reveal: 'reveal',
 });

@@ -5,6 +5,8 @@ import { isSubnetError } from '@subnet/core';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { findWeightSubmission } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
+import { confirmRevealOnChain } from './reveal-check.js';
+import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
 
 /** Options of {@link connectSubnetChain}. */
 export interface SubnetChainOptions {
@@ -21,6 +23,8 @@ export interface SubnetChainOptions {
   readonly requestTimeoutMs?: number;
   /** Mortal era of weight extrinsics (blocks), default 64: the client signs with it, reconciliation waits it out. */
   readonly eraPeriod?: number;
+  /** Longest wait of one timelocked reveal confirmation (ms, default 60 000); still queued after it → retried later. */
+  readonly revealCheckTimeoutMs?: number;
   readonly logger?: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 }
 
@@ -108,7 +112,17 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       // On a commit-reveal v4 subnet the chain reveals about one epoch later; the epoch loop must not
       // block on it (the submission is the confirmed commit; the bundle records the call used).
       const submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
-      return { block: submission.blockNumber, extrinsicHash: submission.extrinsicHash, call: submission.call };
+      const record = submission.timelock?.record;
+      return {
+        block: submission.blockNumber,
+        extrinsicHash: submission.extrinsicHash,
+        call: submission.call,
+        ...(record === undefined
+          ? {}
+          : {
+              timelock: { record: timelockRecordToJson(record), dueBlock: record.prediction?.revealBlock ?? record.commitBlock, commitHash: record.commitHash },
+            }),
+      };
     },
     revealPending: async () => {
       const outcomes = await client.revealPending({ wait: options.wait });
@@ -117,6 +131,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       }
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
+    confirmReveal: (record) => confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000),
     findSubmission: (query) => findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64 }),
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),

@@ -73,7 +73,7 @@ async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise
   const { rows, bundles } = await published(storage);
   const epochs = rows.map(
     (r) =>
-      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleOf(r) === null ? '-' : `<a href="/v1/epochs/${r.epoch}/bundle">bundle</a>`}</td></tr>`,
+      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}${r.revealStatus === null ? '' : ` <span class="reveal">(reveal: ${escapeHtml(r.revealStatus)})</span>`}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleOf(r) === null ? '-' : `<a href="/v1/epochs/${r.epoch}/bundle">bundle</a>`}</td></tr>`,
   );
   const latest = bundles[0];
   let weights = '<p>No published bundle yet.</p>';

@@ -1,0 +1,92 @@
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { describe, expect, it } from 'vitest';
+
+import type { EpochOutcome } from '../epoch-runner.js';
+import { startValidator } from '../service.js';
+import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+
+interface ServedEpoch {
+  readonly epoch: number;
+  readonly status: string;
+  readonly submission: { readonly call?: string } | null;
+  readonly reveal: Record<string, unknown> | null;
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 90_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('timelocked reveal confirmation on a real devnet (commit-reveal v4, its own drand beacon)', () => {
+  it('a dropped commit (version key raised before the reveal) is recorded not_revealed, the next one revealed; both counted', async () => {
+    // One pulse per 12 s block timestamp; the chain reveals a commit about one tempo (10 blocks) later.
+    const devnet = await startDevnet({
+      neurons: 6,
+      validators: 2,
+      tempo: 10,
+      weightsSetRateLimit: 0n,
+      blockTime: 200,
+      commitReveal: true,
+      beacon: { period: 12 },
+    });
+    const t = tempDir();
+    const outcomes: EpochOutcome[] = [];
+    const config = testConfig(t.dir, {
+      validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
+      chain: { endpoint: devnet.url, epoch_length: 40, poll_ms: 100 },
+    });
+    const service = await startValidator({ config, logger: silent });
+    let raised = false;
+    service.onEpoch((o) => {
+      outcomes.push(o);
+      // Right after the first commit landed, long before its reveal epoch: the chain will drop it.
+      if (o.status === 'submitted' && !raised) {
+        raised = true;
+        devnet.setHyperparameter('weightsVersionKey', 7n);
+      }
+    });
+    const epochs = async (): Promise<ServedEpoch[]> => ((await (await fetch(`${service.url}/v1/epochs`)).json()) as { epochs: ServedEpoch[] }).epochs;
+    try {
+      await until(
+        'readiness',
+        async () => (await fetch(`${service.url}/readyz`)).status,
+        (s) => s === 200,
+      );
+      const miner = devnet.accounts[3]?.hotkey.address ?? '';
+      expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('tl-1', miner))).status).toBe(201);
+      const first = await until(
+        'the first commit',
+        () => Promise.resolve(outcomes.find((o) => o.status === 'submitted')),
+        (o) => o !== undefined,
+      );
+      expect(first?.submission?.call).toMatch(/^SubtensorModule\.commit_timelocked_(mechanism_)?weights$/);
+      expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('tl-2', miner))).status).toBe(201);
+      const second = await until(
+        'the second commit',
+        () => Promise.resolve(outcomes.find((o) => o.status === 'submitted' && o.epoch > (first?.epoch ?? 0))),
+        (o) => o !== undefined,
+      );
+      const outcomeOf = (list: ServedEpoch[], epoch: number | undefined) => list.find((e) => e.epoch === epoch)?.reveal ?? null;
+      const served = await until(
+        'both reveal outcomes',
+        epochs,
+        (list) => outcomeOf(list, first?.epoch)?.['status'] !== 'pending' && outcomeOf(list, second?.epoch)?.['status'] !== 'pending',
+      );
+      expect(outcomeOf(served, first?.epoch)).toMatchObject({ status: 'not_revealed', code: 'CHAIN_TIMELOCK_REVEAL_MISSING', reason: 'version_key_raised' });
+      expect(outcomeOf(served, second?.epoch)).toMatchObject({ status: 'revealed', block: expect.stringMatching(/^\d+$/) });
+      const metrics = await (await fetch(`${service.url}/metrics`)).text();
+      expect(metrics).toMatch(/validator_reveal_confirmations_total\{outcome="not_revealed",reason="version_key_raised"\} 1/);
+      expect(metrics).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} [1-9]/);
+      expect(devnet.timelockDrops().map((d) => d.detail)).toEqual(['IncorrectWeightVersionKey']);
+    } finally {
+      await service.stop();
+      await devnet.stop();
+      t.cleanup();
+    }
+  }, 180_000);
+});

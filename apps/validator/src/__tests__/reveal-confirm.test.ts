@@ -1,0 +1,231 @@
+import { join } from 'node:path';
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { ChainSubmission, RevealCheck } from '../chain-port.js';
+import { createMetrics } from '../metrics.js';
+import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
+import { startValidator } from '../service.js';
+import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record-json.js';
+import { openPostgresStorage } from '../postgres-storage.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
+import type { Storage } from '../storage.js';
+import type { FakeChain, Keys } from './helpers.js';
+import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
+
+let k: Keys;
+beforeAll(async () => {
+  k = await keys();
+});
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The real storages the reveal columns live in (migration 3): SQLite, and PostgreSQL when it is there. */
+const BACKENDS = [
+  {
+    name: 'SQLite',
+    skip: false,
+    open: (): Promise<Storage> => {
+      const t = tempDir();
+      const s = openSqliteStorage(join(t.dir, 'v.db'));
+      cleanups.push(t.cleanup, () => s.close());
+      return Promise.resolve(s);
+    },
+  },
+  {
+    name: PG_URL === undefined ? `PostgreSQL (${PG_SKIP_REASON})` : 'PostgreSQL',
+    skip: PG_URL === undefined,
+    open: async (): Promise<Storage> => {
+      const { schema, drop } = await freshSchema();
+      const s = await openPostgresStorage({ url: PG_URL ?? '', schema });
+      cleanups.push(drop, () => s.close());
+      return s;
+    },
+  },
+];
+
+/** A fake chain whose reveal answers are scripted per record, and which remembers what it was asked. */
+function revealChain(answers: Record<string, (RevealCheck | Error)[]>): FakeChain & { asked: string[] } {
+  const chain = Object.assign(fakeChain(k), { asked: [] as string[] });
+  chain.confirmReveal = (record: string) => {
+    chain.asked.push(record);
+    const next = answers[record]?.shift();
+    if (next === undefined) return Promise.reject(new Error(`no scripted answer for ${record}`));
+    return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+  };
+  return chain;
+}
+
+function recordingLogger(): { warns: { obj: unknown; msg: string }[]; info: () => void; warn: (obj: unknown, msg: string) => void } {
+  const warns: { obj: unknown; msg: string }[] = [];
+  return { warns, info: () => undefined, warn: (obj, msg) => warns.push({ obj, msg }) };
+}
+
+async function pendingEpoch(s: Storage, epoch: number, record: string, dueBlock: bigint): Promise<void> {
+  await s.claimEpoch(epoch, { status: 'submitted', ...pendingRevealFields({ record, dueBlock, commitHash: `0x${record}` }) });
+}
+
+async function counter(metrics: ReturnType<typeof createMetrics>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const v of (await metrics.revealConfirmations.get()).values) out[`${String(v.labels.outcome)}/${String(v.labels.reason)}`] = v.value;
+  return out;
+}
+
+requirePostgresInCi();
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(`timelocked reveal confirmation (scheduling, fake chain port), ${backend.name}`, () => {
+    const storage = backend.open;
+    it('does not ask the chain before the due block, and keeps a still-queued commit pending', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [{ status: 'pending' }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      chain.headBlock = 39n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'waiting' }]);
+      expect(chain.asked).toEqual([]);
+      chain.headBlock = 40n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'pending' }]);
+      expect(chain.asked).toEqual(['r1']);
+      expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+      expect(await counter(metrics)).toEqual({});
+    });
+
+    it('records revealed on the row and in the counter, once', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [{ status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      await s.claimEpoch(4, { status: 'submitted' }); // a set_weights epoch: nothing to confirm
+      chain.headBlock = 45n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
+      const row = await s.getEpoch(3);
+      expect(row?.revealStatus).toBe('revealed');
+      expect(JSON.parse(row?.reveal ?? '')).toMatchObject({ commit_hash: '0xr1', block: '41', due_block: '40', checked_at_head: '45' });
+      expect((await s.getEpoch(4))?.revealStatus).toBeNull();
+      expect(await counter(metrics)).toEqual({ 'revealed/': 1 });
+      // A later pass finds nothing pending and asks nothing.
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([]);
+      expect(chain.asked).toEqual(['r1']);
+    });
+
+    it('records a diagnosed drop with its code and first reason, counts it and warns', async () => {
+      const s = await storage();
+      const drop: RevealCheck = {
+        status: 'not_revealed',
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'stake_lost',
+        reasons: ['stake_lost', 'permit_lost'],
+        message: 'the chain took the commit out of its queue at block 41 without TimelockedWeightsRevealed',
+        block: 41n,
+      };
+      const chain = revealChain({ r1: [drop], r2: [{ status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', message: 'other weights stored' }] });
+      const metrics = createMetrics();
+      const logger = recordingLogger();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      await pendingEpoch(s, 4, 'r2', 50n);
+      chain.headBlock = 60n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger })).toEqual([
+        { epoch: 3, status: 'not_revealed' },
+        { epoch: 4, status: 'unconfirmed' },
+      ]);
+      const row = await s.getEpoch(3);
+      expect(row?.revealStatus).toBe('not_revealed');
+      expect(JSON.parse(row?.reveal ?? '')).toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'stake_lost',
+        reasons: ['stake_lost', 'permit_lost'],
+        block: '41',
+      });
+      expect((await s.getEpoch(4))?.revealStatus).toBe('unconfirmed');
+      expect(await counter(metrics)).toEqual({ 'not_revealed/stake_lost': 1, 'unconfirmed/CHAIN_WEIGHTS_NOT_CONFIRMED': 1 });
+      expect(logger.warns.map((w) => (w.obj as { epoch: number; reason: string }).epoch)).toEqual([3, 4]);
+      expect(logger.warns[0]?.obj).toMatchObject({ reason: 'stake_lost', code: 'CHAIN_TIMELOCK_REVEAL_MISSING' });
+    });
+
+    it('keeps the row pending when the check fails, and confirms on a later pass', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [new Error('socket closed'), { status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      chain.headBlock = 41n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'error' }]);
+      expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+      expect((await metrics.chainErrors.get()).values[0]?.value).toBe(1);
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
+    });
+  });
+}
+
+describe('timelocked reveal confirmation in the service (fake chain port)', () => {
+  it('through the service: a timelocked commit is pending on /v1/epochs, then revealed and counted in /metrics', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = revealChain({});
+    const record = 'serialized-record';
+    chain.setWeights = (uids, weights): Promise<ChainSubmission> => {
+      chain.submissions.push({ uids, weights });
+      return Promise.resolve({
+        block: chain.headBlock + 1n,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.commit_timelocked_mechanism_weights',
+        timelock: { record, dueBlock: 25n, commitHash: `0x${'ee'.repeat(32)}` },
+      });
+    };
+    let answer: RevealCheck = { status: 'pending' };
+    chain.confirmReveal = (r) => {
+      chain.asked.push(r);
+      return Promise.resolve(answer);
+    };
+    const v = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
+    cleanups.push(() => v.stop());
+    await v.tick();
+    expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await v.tick(); // closes epoch 0: the commit
+    const epochs = async () =>
+      ((await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; reveal: Record<string, unknown> | null }[] }).epochs;
+    const bundleBefore = await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text();
+    expect((await epochs()).find((e) => e.epoch === 0)?.reveal).toMatchObject({ status: 'pending', due_block: '25' });
+    expect((await epochs()).find((e) => e.epoch === 0)?.reveal).not.toHaveProperty('record');
+    answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
+    chain.headBlock = 26n;
+    await v.tick();
+    await expect.poll(async () => (await epochs()).find((e) => e.epoch === 0)?.reveal?.status, { timeout: 20_000 }).toBe('revealed');
+    expect(new Set(chain.asked)).toEqual(new Set([record]));
+    expect(await (await fetch(`${v.url}/metrics`)).text()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
+    // The signed bundle does not change.
+    expect(await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text()).toBe(bundleBefore);
+  });
+});
+
+const silentLogger = { info: () => undefined, warn: () => undefined };
+
+describe('the stored timelocked commit record', () => {
+  it('round-trips bigints (block numbers, round, nonce, prediction) and refuses text that is not JSON', () => {
+    const record = {
+      hotkey: k.validator.address,
+      netuid: 1,
+      mecid: 0,
+      netuidIndex: 1,
+      uid: 0,
+      uids: [2, 3],
+      values: [21845, 65535],
+      versionKey: 0n,
+      revealRound: 123_456_789_012n,
+      commitHash: `0x${'aa'.repeat(32)}`,
+      commitBlock: 17n,
+      commitBlockHash: `0x${'bb'.repeat(32)}`,
+      extrinsicHash: `0x${'cc'.repeat(32)}`,
+      nonce: 2n ** 63n,
+      prediction: { schedule: 'stateful' as const, commitEpoch: 1n, revealEpoch: 2n, revealBlock: 30n, targetBlock: 33n },
+    };
+    const text = timelockRecordToJson(record);
+    expect(timelockRecordFromJson(text)).toEqual(record);
+    // A plain object that merely looks tagged but has more keys stays an object.
+    expect(timelockRecordFromJson('{"a":{"$bigint":"1","b":2}}')).toEqual({ a: { $bigint: '1', b: 2 } });
+    expect(() => timelockRecordFromJson('{')).toThrow(expect.objectContaining({ code: 'VALIDATOR_STORAGE' }));
+  });
+});
