@@ -45,5 +45,5 @@ describe("bundles produced by the validator's default run (demo: devnet, SQLite,
     expect(report.summary.ok).toBe(files.length);
     // The demo submits its weights to its devnet: the bundles record the submission.
     expect(report.bundles.every((b) => b.checks.signature === true && b.checks.recompute === true)).toBe(true);
-  }, 110_000);
+  }, 240_000);
 });

@@ -42,7 +42,7 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
     } finally {
       t.cleanup();
     }
-  }, 110_000);
+  }, 240_000);
 
   it('a chain disconnect mid-epoch is survived: the connection comes back and the next epoch submits', async () => {
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });

@@ -83,9 +83,10 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
   it('a head that stopped changing makes it not ready (stale_head_ms)', async () => {
     const k = await keys();
     const chain = fakeChain(k);
-    const s = await start(k, chain, { stale_head_ms: 150 });
+    // Long enough that a loaded machine answers the first /readyz before the head counts as stale.
+    const s = await start(k, chain, { stale_head_ms: 3_000 });
     expect((await readyz(s)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 3_300));
     await s.tick(); // same head block
     const stale = await readyz(s);
     expect(stale.status).toBe(503);
