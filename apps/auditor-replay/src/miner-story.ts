@@ -158,7 +158,7 @@ export function formatPercent(value: number | null | undefined): string {
  *
  * @param bundle - the bundle (wire JSON)
  * @returns the excluded records in the bundle's order (empty when it lists none)
- * @example excludedRecords(bundle).map((e) => e.code) // ['BUNDLE_RECORD_STALE', ...]
+ * @example excludedRecords(bundle).map((e) => e.code) // ['BUNDLE_RECORD_SUPERSEDED', ...]
  */
 export function excludedRecords(bundle: unknown): readonly ExcludedRecord[] {
   const b = obj(bundle);
