@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 
 import { isSubnetError } from '@subnet/core';
 
+import type { buildBundle } from '../index.js';
+
 /** Fixtures for the bundle tests (not a test file). */
 
 export async function keys() {
@@ -40,6 +42,29 @@ export const sssa = (verdict: 'ALLOW' | 'BLOCK' | 'REVIEW' = 'ALLOW') => ({
   dependencies: [],
   policy: { rules: [] },
 });
+
+/** A two-miner bounty epoch signed by `k.validator`: the bundle input the bundle and signing tests share. */
+export function bountyBundleInput(k: Awaited<ReturnType<typeof keys>>): Omit<Parameters<typeof buildBundle>[0], 'submission'> {
+  const [A, B] = k.miners.map((m) => m.address) as [string, string];
+  return {
+    netuid: 7,
+    config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 0.8 }] },
+    epoch: 12,
+    validatorHotkey: k.validator.address,
+    inputs: {
+      bounty_records: [
+        { record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: 4, invalid_issues: 1, starred_repos: 2 },
+        { record_id: 'b2', seq: 2, miner_hotkey: B, valid_issues: 9, invalid_issues: 0, starred_repos: 0 },
+      ],
+    },
+    stakes: [{ validator_hotkey: k.validator.address, stake: '1000000000' }],
+    metagraph: [
+      { hotkey: k.validator.address, uid: 0 },
+      { hotkey: A, uid: 1 },
+      { hotkey: B, uid: 2 },
+    ],
+  };
+}
 
 export const dryRun = { status: 'dry_run' as const, block: null, extrinsic_hash: null, call: null, error: null };
 

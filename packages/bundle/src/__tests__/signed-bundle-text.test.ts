@@ -4,32 +4,13 @@ import { canonicalJson, sha256Hex } from '@subnet/core';
 
 import { buildBundle, bundleDigest, signBundle, signedBundleText, verifyBundle } from '../index.js';
 import type { Bundle } from '../index.js';
-import { dryRun, expectCode, keys, verifier } from './helpers.js';
+import { bountyBundleInput, dryRun, expectCode, keys, verifier } from './helpers.js';
 
 let k: Awaited<ReturnType<typeof keys>>;
 let bundle: Bundle;
 beforeAll(async () => {
   k = await keys();
-  const [A, B] = k.miners.map((m) => m.address) as [string, string];
-  bundle = buildBundle({
-    netuid: 7,
-    config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 0.8 }] },
-    epoch: 12,
-    validatorHotkey: k.validator.address,
-    inputs: {
-      bounty_records: [
-        { record_id: 'b1', seq: 1, miner_hotkey: A, valid_issues: 4, invalid_issues: 1, starred_repos: 2 },
-        { record_id: 'b2', seq: 2, miner_hotkey: B, valid_issues: 9, invalid_issues: 0, starred_repos: 0 },
-      ],
-    },
-    stakes: [{ validator_hotkey: k.validator.address, stake: '1000000000' }],
-    metagraph: [
-      { hotkey: k.validator.address, uid: 0 },
-      { hotkey: A, uid: 1 },
-      { hotkey: B, uid: 2 },
-    ],
-    submission: dryRun,
-  });
+  bundle = buildBundle({ ...bountyBundleInput(k), submission: dryRun });
 });
 
 describe('signedBundleText: a bundle serialised once for digest, signature and file', () => {
