@@ -69,6 +69,41 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
+/** An object's keys in canonical order, and the text before each value: `{"a":`, then `,"b":`, ... */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly sorted: readonly string[];
+  readonly heads: readonly string[];
+}
+
+/**
+ * The last shape seen at each depth: arrays of records repeat one shape thousands of times, so an object
+ * whose `Object.keys` equal the previous one's at its depth (same keys, same order) reuses its sort and
+ * key texts. Pure memo: it never changes output, only skips work.
+ */
+const lastShapes: (Shape | undefined)[] = [];
+
+function shapeOf(keys: readonly string[], depth: number): Shape {
+  const last = lastShapes[depth];
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (last.keys[i] !== keys[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last;
+  }
+  const sorted = keys.slice();
+  if (allBelowSurrogates(sorted)) sorted.sort();
+  else sorted.sort(compareCodePoints);
+  const heads = sorted.map((key, i) => `${i === 0 ? '{' : ','}${quoteKey(key)}:`);
+  const shape: Shape = { keys, sorted, heads };
+  lastShapes[depth] = shape;
+  return shape;
+}
+
 /**
  * The serialiser of every value canonical JSON can hold: the same text as {@link write}, with no path,
  * no list of ancestors and no error built. It throws {@link UNSUPPORTED} on anything else (a cycle
@@ -104,21 +139,95 @@ function fast(value: unknown, depth: number): string {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
       if (keys.length === 0) return '{}';
-      if (allBelowSurrogates(keys)) keys.sort();
-      else keys.sort(compareCodePoints);
-      let out = '{';
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
-        if (i > 0) out += ',';
-        out += quoteKey(key);
-        out += ':';
-        out += fast(record[key], depth + 1);
+      const shape = shapeOf(keys, depth);
+      const sorted = shape.sorted;
+      const heads = shape.heads;
+      let out = '';
+      for (let i = 0; i < sorted.length; i++) {
+        out += heads[i] as string;
+        out += fast(record[sorted[i] as string], depth + 1);
       }
       return `${out}}`;
     }
     default:
       throw UNSUPPORTED;
   }
+}
+
+/**
+ * Whether two values have the same canonical JSON, without writing either: `true` exactly when
+ * `canonicalJson(a) === canonicalJson(b)` and both can be serialised, `false` otherwise (a value canonical
+ * JSON rejects is never the same as anything). It walks both values once and stops at the first
+ * difference, so checking an 800 KB recomputation against a claim costs a fraction of serialising both.
+ *
+ * @param a - a value
+ * @param b - another value
+ * @returns whether their canonical JSON texts are equal
+ * @example sameCanonicalJson({ a: 1, b: 2 }, { b: 2, a: 1 }) // true
+ * @example sameCanonicalJson(2 ** 60, String(2n ** 60n)) // true: both are written "1152921504606846976"
+ */
+export function sameCanonicalJson(a: unknown, b: unknown): boolean {
+  try {
+    return sameValue(a, b, 0);
+  } catch (error) {
+    if (error !== UNSUPPORTED) throw error;
+    return false;
+  }
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (isContainer(a) || isContainer(b)) {
+    // A container's text starts with `[` or `{`, a leaf's never does.
+    if (!isContainer(a) || !isContainer(b)) return false;
+    if (depth >= CANONICAL_JSON_MAX_DEPTH) throw UNSUPPORTED;
+    const arrayA = Array.isArray(a);
+    if (arrayA !== Array.isArray(b)) return false;
+    if (arrayA) {
+      const x = a as readonly unknown[];
+      const y = b as readonly unknown[];
+      if (x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) {
+        if (!(i in x) || !(i in y)) throw UNSUPPORTED;
+        if (!sameValue(x[i], y[i], depth + 1)) return false;
+      }
+      return true;
+    }
+    for (const v of [a, b]) {
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) throw UNSUPPORTED;
+    }
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const keysA = Object.keys(x);
+    const keysB = Object.keys(y);
+    if (keysA.length !== keysB.length) return false;
+    let sameOrder = true;
+    for (let i = 0; i < keysA.length; i++) {
+      if (keysA[i] !== keysB[i]) {
+        sameOrder = false;
+        break;
+      }
+    }
+    if (!sameOrder) {
+      const sortedA = shapeOf(keysA, depth).sorted;
+      const sortedB = keysB.slice().sort(compareCodePoints);
+      for (let i = 0; i < sortedA.length; i++) if (sortedA[i] !== sortedB[i]) return false;
+    }
+    for (const key of keysA) if (!sameValue(x[key], y[key], depth + 1)) return false;
+    return true;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a === b; // JSON.stringify is one-to-one on strings
+  if (typeof a === 'number' && typeof b === 'number' && inPlainRange(a) && inPlainRange(b)) return a === b; // -0 === 0, both "0"
+  return fast(a, depth) === fast(b, depth); // booleans, null, bigints, integers beyond 2^53 written as strings
+}
+
+/** A finite number canonical JSON writes as itself (not as a decimal string); its shortest form is one-to-one up to -0. */
+function inPlainRange(x: number): boolean {
+  return Number.isFinite(x) && !(Number.isInteger(x) && Math.abs(x) > TWO_POW_53);
 }
 
 /**
@@ -143,8 +252,52 @@ export function digest(value: unknown): string {
  */
 export function sha256Hex(input: string | Uint8Array): string {
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) invalidArgument('input', 'must be a string or a Uint8Array', input);
+  if (nativeSha256Hex !== undefined) return nativeSha256Hex(input);
   return bytesToHex(sha256(typeof input === 'string' ? utf8ToBytes(input) : input));
 }
+
+/** The part of `node:crypto` the native hash needs (typed here: core does not depend on Node's types). */
+interface NodeCryptoHash {
+  readonly hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string;
+  readonly createHash: (algorithm: string) => { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
+}
+
+/**
+ * Node's own sha256 (OpenSSL, about 10x the pure-JS hash on a bundle), found without an import so this
+ * package stays portable: `process.getBuiltinModule` exists on Node.js >= 20.16, and where it does not
+ * (browsers, other runtimes) the pure-JS hash above is used. Both hash the same UTF-8 bytes: a string's
+ * lone surrogate becomes U+FFFD in each (`TextEncoder` and Node's UTF-8 encoder agree), and
+ * `sha256-native.test.ts` checks the two against each other.
+ */
+const nativeSha256Hex: ((input: string | Uint8Array) => string) | undefined = (() => {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  if (typeof proc?.getBuiltinModule !== 'function') return undefined;
+  let crypto: NodeCryptoHash | undefined;
+  try {
+    crypto = proc.getBuiltinModule('node:crypto') as NodeCryptoHash | undefined;
+  } catch {
+    return undefined;
+  }
+  if (crypto === undefined) return undefined;
+  const oneShot = crypto.hash;
+  if (typeof oneShot === 'function') return (input) => oneShot('sha256', input, 'hex');
+  const { createHash } = crypto;
+  return (input) => createHash('sha256').update(input).digest('hex');
+})();
+
+/**
+ * Lowercase hex sha256 with the portable pure-JS implementation only, whatever the runtime offers: the
+ * reference the native path is tested against (internal).
+ *
+ * @param input - text (encoded as UTF-8) or bytes
+ * @returns 64 lowercase hex characters
+ */
+export function portableSha256Hex(input: string | Uint8Array): string {
+  return bytesToHex(sha256(typeof input === 'string' ? utf8ToBytes(input) : input));
+}
+
+/** Whether {@link sha256Hex} uses the runtime's native hash (internal, for tests and benchmarks). */
+export const sha256IsNative: boolean = nativeSha256Hex !== undefined;
 
 /**
  * Orders strings by Unicode code point (not UTF-16 code unit, which is what `<` and the default sort

@@ -9,6 +9,7 @@ export {
   canonicalJson,
   compareCodePoints,
   digest,
+  sameCanonicalJson,
   sha256Hex,
 } from './canonical-json.js';
 export { formatPath, parseInput } from './parse.js';

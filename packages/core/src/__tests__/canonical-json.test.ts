@@ -164,3 +164,46 @@ describe('canonicalJson properties', () => {
     );
   });
 });
+
+describe('canonicalJson on runs of records (the per-depth shape memo)', () => {
+  /** An independent writer for ASCII keys: JSON.stringify of a copy whose keys were inserted sorted. */
+  function reference(value: unknown): string {
+    const sortDeep = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(sortDeep);
+      if (typeof v === 'object' && v !== null) {
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(v).sort()) Object.defineProperty(out, key, { value: sortDeep((v as Record<string, unknown>)[key]), enumerable: true });
+        return out;
+      }
+      return v;
+    };
+    return JSON.stringify(sortDeep(value));
+  }
+  // Few key names, so neighbouring records often share a shape, differ by one key, or list the same keys in another order.
+  const key = fc.constantFrom('a', 'b', 'c', 'ab', 'B', '_', 'x1', 'stake', 'score');
+  const leaf = fc.oneof(fc.integer(), fc.constantFrom('s', ''), fc.boolean(), fc.constant(null));
+  const record = fc.letrec<{ rec: Record<string, unknown> }>((tie) => ({
+    rec: fc.dictionary(key, fc.oneof({ depthSize: 'small' }, leaf, tie('rec'), fc.array(tie('rec'), { maxLength: 3 })), { maxKeys: 5 }),
+  })).rec;
+
+  it('writes every record of an array as if it were alone, whatever shapes came before it', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 12 }), (records) => {
+        expect(canonicalJson(records)).toBe(reference(records));
+        for (const r of records) expect(canonicalJson(r)).toBe(reference(r));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('does not reuse a shape for the same keys in another order or for other keys of the same count', () => {
+    expect(
+      canonicalJson([
+        { b: 1, a: 2 },
+        { a: 3, b: 4 },
+        { a: 5, c: 6 },
+        { c: 7, a: 8 },
+      ]),
+    ).toBe('[{"a":2,"b":1},{"a":3,"b":4},{"a":5,"c":6},{"a":8,"c":7}]');
+  });
+});
