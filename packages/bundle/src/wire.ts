@@ -10,22 +10,32 @@
  * @example toWire({ stakeFraction: 0.5 }) // { stake_fraction: 0.5 }
  */
 export function toWire(value: unknown): unknown {
-  if (Array.isArray(value)) return Object.freeze(value.map((item) => toWire(item)));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) continue;
-      // defineProperty: a key such as `__proto__` is data, never a prototype write (SPEC 0).
-      Object.defineProperty(out, snakeKey(key), { value: toWire(item), enumerable: true, writable: true, configurable: true });
-    }
-    return Object.freeze(out);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map((item: unknown) => toWire(item)));
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const item = source[key];
+    if (item === undefined) continue;
+    const wire = snakeKey(key);
+    // A key such as `__proto__` is data, never a prototype write (SPEC 0): it alone needs defineProperty,
+    // which is several times slower than a plain store for every other key.
+    if (wire === '__proto__') Object.defineProperty(out, wire, { value: toWire(item), enumerable: true, writable: true, configurable: true });
+    else out[wire] = toWire(item);
   }
-  return value;
+  return Object.freeze(out);
 }
 
+/** camelCase keys already converted; bounded, because keys can be data (hotkeys, ids). */
+const snakeKeys = new Map<string, string>();
+const SNAKE_KEYS_MAX = 4096;
+
 function snakeKey(key: string): string {
-  if (!/^[a-z][a-zA-Z0-9]*$/.test(key)) return key;
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const known = snakeKeys.get(key);
+  if (known !== undefined) return known;
+  const wire = /^[a-z][a-zA-Z0-9]*$/.test(key) ? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : key;
+  if (snakeKeys.size < SNAKE_KEYS_MAX) snakeKeys.set(key, wire);
+  return wire;
 }
 
 /**
