@@ -1,7 +1,7 @@
 import { BUNDLE_ERROR_CODES, bundleDigest, bundleSchema, computeEpoch, signedBundleSchema } from '@subnet/bundle';
 import { z } from 'zod';
 import type { Bundle, EpochComputation, SignatureVerifier } from '@subnet/bundle';
-import { canonicalJson, isSubnetError, parseInput } from '@subnet/core';
+import { isSubnetError, parseInput, sameCanonicalJson } from '@subnet/core';
 
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { diffJson } from './json-diff.js';
@@ -203,7 +203,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   // serialises to the claimed result's bytes, nothing differs and no value-by-value diff runs; otherwise
   // the diff walks both values to name every difference.
   const differences =
-    digestOk && signatureOk && sameCanonicalBytes(recomputed, claimedBundle.result) ? [] : diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
+    digestOk && signatureOk && sameCanonicalJson(recomputed, claimedBundle.result) ? [] : diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
   const recomputeOk = differences.length === 0;
   let rootCause: RootCause | null = null;
   if (!recomputeOk) {
@@ -239,13 +239,4 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
 
 function pick(d: { expected?: unknown; claimed?: unknown; kind: string }): { expected?: unknown; claimed?: unknown } {
   return { ...(d.kind === 'extra' ? {} : { expected: d.expected }), ...(d.kind === 'missing' ? {} : { claimed: d.claimed }) };
-}
-
-/** Whether two values have the same canonical JSON (false, not an error, when one cannot be serialised). */
-function sameCanonicalBytes(a: unknown, b: unknown): boolean {
-  try {
-    return canonicalJson(a) === canonicalJson(b);
-  } catch {
-    return false;
-  }
 }
