@@ -1,5 +1,6 @@
 import { canonicalJson, compareCodePoints, decodeSs58, digest, hotkeySchema, parseInput, sha256Hex } from '@subnet/core';
-import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
+import { cryptoWaitReady, decodeAddress, signatureVerify } from '@polkadot/util-crypto';
+import { isReady as wasmCryptoReady, sr25519Verify as wasmSr25519Verify } from '@polkadot/wasm-crypto';
 import { z } from 'zod';
 
 import type { ComputeEpochInput, EpochComputation } from './compute-epoch.js';
@@ -281,11 +282,30 @@ export async function sr25519Verifier(): Promise<SignatureVerifier> {
   await cryptoWaitReady();
   return (message, signature, address) => {
     try {
+      // The form every bundle is signed in (sr25519 over the raw digest bytes) first: one check. Only
+      // when it fails, `signatureVerify`, which tries every scheme and the `<Bytes>` wrapping in turn
+      // (several times the cost), so a valid signature in any of those forms still verifies as before.
+      if (rawSr25519Valid(message, signature, address)) return true;
       return signatureVerify(message, signature, address).isValid;
     } catch {
       return false;
     }
   };
+}
+
+/**
+ * An sr25519 signature over the raw message by the address's key, checked by the WebAssembly schnorrkel
+ * that `cryptoWaitReady` starts (about 8x the pure-JS `sr25519Verify` of `@polkadot/util-crypto` 14);
+ * false (never an error) otherwise, and when the WebAssembly is not ready.
+ */
+function rawSr25519Valid(message: Uint8Array, signature: string, address: string): boolean {
+  try {
+    if (!/^0x[0-9a-fA-F]{128}$/.test(signature) || !wasmCryptoReady()) return false;
+    const publicKey = decodeAddress(address);
+    return publicKey.length === 32 && wasmSr25519Verify(hexToBytes(signature), message, publicKey);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -43,6 +43,17 @@ describe('audit bundle (SPEC E)', () => {
     expectCode(() => verifyBundle(forged, verify), 'BUNDLE_BAD_SIGNATURE', 'signed.signature');
   });
 
+  it('sr25519Verifier still accepts the <Bytes>-wrapped form signatureVerify knows, and nothing over another message', async () => {
+    const verify = await sr25519Verifier();
+    const digestBytes = Buffer.from(signBundle(bundle, k.validator).digest, 'hex');
+    const wrapped = Buffer.concat([Buffer.from('<Bytes>'), digestBytes, Buffer.from('</Bytes>')]);
+    const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+    expect(verify(digestBytes, hex(k.validator.sign(wrapped)), k.validator.address)).toBe(true);
+    expect(verify(digestBytes, hex(k.validator.sign(digestBytes)), k.validator.address)).toBe(true);
+    expect(verify(digestBytes, hex(k.validator.sign(Buffer.from('another message'))), k.validator.address)).toBe(false);
+    expect(verify(digestBytes, hex(k.validator.sign(digestBytes)), 'not an address')).toBe(false);
+  });
+
   it('a tampered bundle fails the digest check', () => {
     const signed = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as { bundle: { epoch: number } };
     signed.bundle.epoch = 13;
