@@ -3,11 +3,9 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-import { redactUrl } from '@subnet/chain';
-import { isSubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
-import { openChainReader } from './chain-weights.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
@@ -149,7 +147,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           return;
         }
         const verify = await signatureVerifier();
-        const chain = opts.chain === undefined ? undefined : await openChainReader(opts.chain, opts.chainTimeout);
+        const chain = opts.chain === undefined ? undefined : await (await import('./chain-weights.js')).openChainReader(opts.chain, opts.chainTimeout);
         try {
           const report = await verifyBundles(operands, {
             verify,

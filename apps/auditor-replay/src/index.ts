@@ -36,5 +36,6 @@ export type { RootCause } from './root-cause.js';
 export { createProgress } from './progress.js';
 export type { Progress, ProgressStream } from './progress.js';
 export { signatureVerifier } from './signature-verifier.js';
-export { auditFile, verifyBundles } from './verify-run.js';
+export { auditFile } from './audit-file.js';
+export { verifyBundles } from './verify-run.js';
 export type { VerifyOptions } from './verify-run.js';

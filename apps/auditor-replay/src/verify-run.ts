@@ -6,14 +6,14 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
-import { auditBundle, invalidAudit } from './audit-bundle.js';
+import { invalidAudit } from './audit-bundle.js';
+import { auditFile } from './audit-file.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { AuditReport } from './audit-report.js';
 import { buildReport } from './audit-report.js';
 import type { ChainWeightsReader } from './chain-weights.js';
-import { compareChainWeights } from './chain-weights.js';
 import type { BundleLimits } from './bundle-limits.js';
-import { expandOperands, loadDocument } from './load-bundles.js';
+import { expandOperands } from './load-bundles.js';
 import type { Progress } from './progress.js';
 
 /** Options of {@link verifyBundles}. */
@@ -50,6 +50,8 @@ export async function verifyBundles(operands: readonly string[], options: Verify
     if (options.chain !== undefined && audit.status !== 'invalid' && audit.submission_block !== null && audit.validator_hotkey !== null) {
       try {
         const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
+        // Loaded only for a chain check: it brings @subnet/chain and @polkadot/api, seconds of start-up.
+        const { compareChainWeights } = await import('./chain-weights.js');
         const found = compareChainWeights(audit, options.chain.netuid, onChain);
         out = {
           ...audit,
@@ -77,21 +79,6 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   }
   progress?.done();
   return buildReport(audits);
-}
-
-/**
- * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit.
- *
- * @param file - the path
- * @param verify - the signature check
- * @param limits - the size limits (default `DEFAULT_BUNDLE_LIMITS`)
- * @returns the audit
- * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
- */
-export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
-  const doc = await loadDocument(file, limits);
-  if (doc.ok) return auditBundle(doc.value, file, verify).audit;
-  return invalidAudit(file, doc.error);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BundleLimits } from './bundle-limits.js';
 import { signatureVerifier } from './signature-verifier.js';
-import { auditFile } from './verify-run.js';
+import { auditFile } from './audit-file.js';
 
 /**
  * Worker-process entry of `verify --jobs N` (built as `dist/verify-worker.js`, forked with an IPC channel):

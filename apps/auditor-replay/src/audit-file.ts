@@ -1,0 +1,21 @@
+import type { SignatureVerifier } from '@subnet/bundle';
+
+import type { BundleAudit } from './audit-bundle.js';
+import { auditBundle, invalidAudit } from './audit-bundle.js';
+import type { BundleLimits } from './bundle-limits.js';
+import { loadDocument } from './load-bundles.js';
+
+/**
+ * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit.
+ *
+ * @param file - the path
+ * @param verify - the signature check
+ * @param limits - the size limits (default `DEFAULT_BUNDLE_LIMITS`)
+ * @returns the audit
+ * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
+ */
+export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
+  const doc = await loadDocument(file, limits);
+  if (doc.ok) return auditBundle(doc.value, file, verify).audit;
+  return invalidAudit(file, doc.error);
+}
