@@ -1,7 +1,7 @@
 import { BUNDLE_ERROR_CODES, bundleDigest, bundleSchema, computeEpoch, signedBundleSchema } from '@subnet/bundle';
 import { z } from 'zod';
 import type { Bundle, EpochComputation, SignatureVerifier } from '@subnet/bundle';
-import { isSubnetError, parseInput, sameCanonicalJson } from '@subnet/core';
+import { isCanonicalJsonOf, isSubnetError, parseInput, sameCanonicalJson, sha256Hex } from '@subnet/core';
 
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { diffJson } from './json-diff.js';
@@ -133,10 +133,12 @@ function invalid(source: string, error: { code: string; message: string; path: s
  * @param signed - the JSON-parsed signed bundle `{ bundle, digest, signature }`
  * @param source - where it came from (printed in the report)
  * @param verify - the sr25519 check ({@link signatureVerifier})
+ * @param options - `text`: the text `signed` was parsed from, when there is one; the digest is then taken
+ *   over the bundle's own bytes when they are its canonical JSON (the verdict is the same, the work less)
  * @returns the audit (status, checks, every mismatch) and the parsed bundle when it parsed
- * @example const { audit } = auditBundle(JSON.parse(text), 'epoch-7.json', await signatureVerifier())
+ * @example const { audit } = auditBundle(JSON.parse(text), 'epoch-7.json', await signatureVerifier(), { text })
  */
-export function auditBundle(signed: unknown, source: string, verify: SignatureVerifier): AuditedBundle {
+export function auditBundle(signed: unknown, source: string, verify: SignatureVerifier, options: { readonly text?: string } = {}): AuditedBundle {
   let outer: { bundle: unknown; digest: string; signature: string };
   let bundle: Bundle;
   try {
@@ -148,7 +150,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   const claimedBundle = outer.bundle as Bundle;
   const epoch = bundle.epoch;
   const mismatches: Mismatch[] = [];
-  const actualDigest = bundleDigest(claimedBundle);
+  const actualDigest = digestOfOwnText(options.text, outer) ?? bundleDigest(claimedBundle);
   const digestOk = actualDigest === outer.digest;
   if (!digestOk) {
     mismatches.push({ epoch, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: actualDigest, claimed: outer.digest });
@@ -239,4 +241,20 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
 
 function pick(d: { expected?: unknown; claimed?: unknown; kind: string }): { expected?: unknown; claimed?: unknown } {
   return { ...(d.kind === 'extra' ? {} : { expected: d.expected }), ...(d.kind === 'missing' ? {} : { claimed: d.claimed }) };
+}
+
+/**
+ * The bundle's digest from the text it was parsed from, when that text is `{"bundle":B,"digest":...,
+ * "signature":...}` as the validator publishes it (`signedBundleText`) and B is the canonical JSON of the
+ * parsed bundle (`isCanonicalJsonOf`): then sha256(B) is `bundleDigest(bundle)` by definition, without
+ * writing 800 KB of canonical JSON again. Undefined in every other case, and the caller serialises.
+ */
+function digestOfOwnText(text: string | undefined, outer: { bundle: unknown; digest: string; signature: string }): string | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const prefix = '{"bundle":';
+  const suffix = `,"digest":${JSON.stringify(outer.digest)},"signature":${JSON.stringify(outer.signature)}}`;
+  if (!trimmed.startsWith(prefix) || !trimmed.endsWith(suffix) || trimmed.length < prefix.length + suffix.length) return undefined;
+  const bundleText = trimmed.slice(prefix.length, trimmed.length - suffix.length);
+  return isCanonicalJsonOf(outer.bundle, bundleText) ? sha256Hex(bundleText) : undefined;
 }

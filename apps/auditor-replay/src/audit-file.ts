@@ -16,6 +16,6 @@ import { loadDocument } from './load-bundles.js';
  */
 export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
   const doc = await loadDocument(file, limits);
-  if (doc.ok) return auditBundle(doc.value, file, verify).audit;
+  if (doc.ok) return auditBundle(doc.value, file, verify, { text: doc.text }).audit;
   return invalidAudit(file, doc.error);
 }

@@ -9,7 +9,7 @@ import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** A bundle document read from disk, or why it could not be read. */
 export type LoadedDocument =
-  | { readonly source: string; readonly ok: true; readonly value: unknown }
+  | { readonly source: string; readonly ok: true; readonly value: unknown; /** The file's text, as read. */ readonly text: string }
   | { readonly source: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly path: string | null } };
 
 /**
@@ -90,7 +90,7 @@ export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_
     return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} is not JSON: ${(error as Error).message}`, path: null } };
   }
   const refused = checkBundleShape(value, limits);
-  return refused === undefined ? { source: file, ok: true, value } : { source: file, ok: false, error: refused };
+  return refused === undefined ? { source: file, ok: true, value, text } : { source: file, ok: false, error: refused };
 }
 
 /**

@@ -9,6 +9,7 @@ export {
   canonicalJson,
   compareCodePoints,
   digest,
+  isCanonicalJsonOf,
   sameCanonicalJson,
   sha256Hex,
 } from './canonical-json.js';

@@ -6,6 +6,7 @@ import { formatKb, sampleTreeRss } from '@subnet/bench-peer';
 import { afterAll, bench, describe } from 'vitest';
 
 import type { SignatureVerifier } from '@subnet/bundle';
+import { canonicalJson } from '@subnet/core';
 
 import { auditBundle, signatureVerifier, verifyBundles } from '../index.js';
 import { keys, signedBundle } from '../__tests__/fixtures.js';
@@ -28,7 +29,8 @@ const texts = new Map<number, string[]>();
 for (const miners of sizes) {
   texts.set(
     miners,
-    Array.from({ length: 8 }, (_, i) => JSON.stringify(signedBundle(k, { miners, epoch: 100 + i }))),
+    // As a validator publishes it (`signedBundleText`): the canonical JSON of the signed document.
+    Array.from({ length: 8 }, (_, i) => canonicalJson(signedBundle(k, { miners, epoch: 100 + i }))),
   );
 }
 const files = Number(process.env.AUDITOR_BENCH_FILES ?? '1000');
@@ -56,7 +58,7 @@ describe('verify one bundle (JSON text -> audit)', () => {
       `${miners} miners`,
       () => {
         const text = list[i++ % list.length] ?? '';
-        const { audit } = auditBundle(JSON.parse(text), 'bench', verify);
+        const { audit } = auditBundle(JSON.parse(text), 'bench', verify, { text });
         if (audit.status !== 'ok') throw new Error(`bench bundle did not verify: ${audit.status}`);
       },
       { time: 2000, iterations: 5 },
