@@ -83,8 +83,11 @@ interface Shape {
  */
 const lastShapes: (Shape | undefined)[] = [];
 
-function shapeOf(keys: readonly string[], depth: number): Shape {
-  const last = lastShapes[depth];
+/** The same memo for the second value of {@link sameCanonicalJson}, so the two values never evict each other's shapes. */
+const lastShapesOther: (Shape | undefined)[] = [];
+
+function shapeOf(keys: readonly string[], depth: number, memo: (Shape | undefined)[] = lastShapes): Shape {
+  const last = memo[depth];
   if (last !== undefined && last.keys.length === keys.length) {
     let same = true;
     for (let i = 0; i < keys.length; i++) {
@@ -100,7 +103,7 @@ function shapeOf(keys: readonly string[], depth: number): Shape {
   else sorted.sort(compareCodePoints);
   const heads = sorted.map((key, i) => `${i === 0 ? '{' : ','}${quoteKey(key)}:`);
   const shape: Shape = { keys, sorted, heads };
-  lastShapes[depth] = shape;
+  memo[depth] = shape;
   return shape;
 }
 
@@ -214,7 +217,7 @@ function sameValue(a: unknown, b: unknown, depth: number): boolean {
     }
     if (!sameOrder) {
       const sortedA = shapeOf(keysA, depth).sorted;
-      const sortedB = keysB.slice().sort(compareCodePoints);
+      const sortedB = shapeOf(keysB, depth, lastShapesOther).sorted;
       for (let i = 0; i < sortedA.length; i++) if (sortedA[i] !== sortedB[i]) return false;
     }
     for (const key of keysA) if (!sameValue(x[key], y[key], depth + 1)) return false;
