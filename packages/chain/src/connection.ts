@@ -1,9 +1,9 @@
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import { redactUrl } from '@subnet/core';
 
 import { chainError } from './chain-error.js';
-import { redactUrl, resolveEndpoints } from './networks.js';
+import { resolveEndpoints } from './networks.js';
 import { installConsoleRedaction } from './console-redaction.js';
-import { redactText } from './redact-text.js';
 import { createSocketCapture } from './socket-capture.js';
 import { isTransportError, requestError } from './request-error.js';
 
@@ -196,7 +196,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
     await withTimeout(api.isReady, connectTimeoutMs, 'connect');
   } catch (timeout) {
     // never attach the raw socket error: its target holds the endpoint URL with any credentials in it
-    const cause = lastSocketError === undefined ? timeout : new Error(redactText(socketErrorMessage(lastSocketError)));
+    const cause = lastSocketError === undefined ? timeout : new Error(redactUrl(socketErrorMessage(lastSocketError)));
     await teardown();
     throw chainError('ConnectionFailed', `no endpoint was ready within ${connectTimeoutMs} ms`, {
       source: 'client',
@@ -284,7 +284,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
           }
           log.debug?.('request failed on a dropped socket; retrying after reconnect', {
             label,
-            reason: redactText(error instanceof Error ? error.message : String(error)),
+            reason: redactUrl(error instanceof Error ? error.message : String(error)),
           });
           await new Promise((resolve) => setTimeout(resolve, Math.min(200, initialBackoffMs)));
         }

@@ -1,23 +1,23 @@
-import { redactText } from './redact-text.js';
+import { redactUrl } from '@subnet/core';
 
 type ConsoleMethod = 'log' | 'info' | 'warn' | 'error' | 'debug' | 'trace';
 const METHODS: readonly ConsoleMethod[] = ['log', 'info', 'warn', 'error', 'debug', 'trace'];
 const INSTALLED = Symbol.for('@subnet/chain.console-redaction');
 
 function redactValue(value: unknown): unknown {
-  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'string') return redactUrl(value);
   if (value instanceof Error) {
-    const copy = new Error(redactText(value.message));
+    const copy = new Error(redactUrl(value.message));
     copy.name = value.name;
-    if (value.stack !== undefined) copy.stack = redactText(value.stack);
+    if (value.stack !== undefined) copy.stack = redactUrl(value.stack);
     return copy;
   }
   return value;
 }
 
 /**
- * Makes the process console redact endpoint credentials (`wss://user:pass@host` -> `wss://***@host`, query
- * strings -> `?***`) in every string and `Error` it prints. `@polkadot/api` logs socket failures and
+ * Makes the process console redact endpoint credentials (`wss://user:pass@host` -> `wss://***@host`,
+ * credential-looking query parameters -> `key=***`: `@subnet/core`'s `redactUrl`) in every string and `Error` it prints. `@polkadot/api` logs socket failures and
  * disconnects straight to `console` with the full endpoint URL (`@polkadot/util` `logger`); this package
  * cannot reroute those lines, so it installs this filter once per process when it connects. Idempotent; other
  * output is unchanged.

@@ -22,7 +22,9 @@ export type {
 } from './error-codes.js';
 export { hotkeyFilePath, loadSigner } from './keys.js';
 export type { ChainSigner, KeySource, KeyType } from './keys.js';
-export { NETWORKS, redactUrl, resolveEndpoints } from './networks.js';
+export { NETWORKS, resolveEndpoints } from './networks.js';
+// The one URL redaction of every package and app (issue 17): re-exported so chain users need no second import.
+export { redactUrl } from '@subnet/core';
 export type { NetworkInput } from './networks.js';
 export { commitPreimage, GLOBAL_MAX_SUBNET_COUNT, mechanismStorageIndex, weightCommitHash } from './commit-hash.js';
 export type { CommitHashInput } from './commit-hash.js';

@@ -1,3 +1,5 @@
+import { redactUrl } from '@subnet/core';
+
 import { chainError } from './chain-error.js';
 
 /** Named networks and their public endpoints (Python SDK `settings.py`). */
@@ -46,22 +48,4 @@ export function resolveEndpoints(network: NetworkInput): readonly string[] {
     out.push(item);
   });
   return Object.freeze([...new Set(out)]);
-}
-
-/**
- * An endpoint URL safe to print: user, password and query string are replaced by `***`.
- *
- * @param endpoint - a URL (or anything)
- * @returns the redacted text
- * @example redactUrl('wss://user:secret@node.example/ws?key=abc') // 'wss://***@node.example/ws?***'
- */
-export function redactUrl(endpoint: string): string {
-  try {
-    const url = new URL(endpoint);
-    const auth = url.username !== '' || url.password !== '' ? '***@' : '';
-    const query = url.search === '' ? '' : '?***';
-    return `${url.protocol}//${auth}${url.host}${url.pathname === '/' && !endpoint.endsWith('/') ? '' : url.pathname}${query}`;
-  } catch {
-    return endpoint.replace(/\/\/[^/@]*@/, '//***@').replace(/\?.*$/, '?***');
-  }
 }

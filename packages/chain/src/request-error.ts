@@ -1,8 +1,7 @@
-import { isSubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { chainError, mapPoolError } from './chain-error.js';
 import type { ChainError } from './chain-error.js';
-import { redactText } from './redact-text.js';
 
 /** Whether an error is the socket going away (as @polkadot/api reports it), not an answer from the node. */
 export function isTransportError(error: unknown): boolean {
@@ -38,7 +37,7 @@ export interface RequestErrorContext {
  */
 export function requestError(error: unknown, ctx: RequestErrorContext): ChainError {
   if (isSubnetError(error)) return error as ChainError;
-  const message = redactText(messageOf(error));
+  const message = redactUrl(messageOf(error));
   if (isTransportError(error)) {
     return chainError('ConnectionLost', `${ctx.label} failed: the connection dropped and did not come back within ${ctx.timeoutMs} ms`, {
       source: 'client',

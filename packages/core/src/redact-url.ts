@@ -6,8 +6,11 @@
 /** What replaces a hidden credential. */
 const HIDDEN = '***';
 
-/** Any `scheme://…` run up to whitespace, a quote, an angle bracket or a parenthesis. */
-const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`()]+/gi;
+/**
+ * Any `scheme://…` run, or a scheme-relative `//…` one (a mistyped endpoint such as `//user:pw@host`), up
+ * to whitespace, a quote, an angle bracket or a parenthesis.
+ */
+const URL_IN_TEXT = /(?:[a-z][a-z0-9+.-]*:)?\/\/[^\s"'<>`()/][^\s"'<>`()]*/gi;
 
 /**
  * Query parameter names that look like credentials: exact short names, or names containing a credential
@@ -43,7 +46,7 @@ function redactQuery(query: string): string {
 }
 
 function redactOne(url: string): string {
-  const scheme = url.indexOf('://') + 3;
+  const scheme = url.indexOf('//') + 2;
   // The authority ends at the first `/`, `?` or `#` after the scheme; userinfo ends at its last `@`.
   const rest = url.slice(scheme);
   const authorityEnd = rest.search(/[/?#]/);
@@ -66,7 +69,7 @@ function redactOne(url: string): string {
  * `key`, `apikey`, `access_token`, `auth`, `sslpassword`, and names containing those words) keeps its name
  * with the value `***`. Everything else (host, port, path, harmless parameters such as `sslmode`) is kept
  * as written, so the result still says where the URL points. Works on one URL or on any text: every
- * `scheme://…` in it is redacted (error messages of drivers often quote the URL).
+ * `scheme://…` and scheme-relative `//…` in it is redacted (error messages of drivers often quote the URL).
  *
  * @param text - a URL, or a text containing URLs
  * @returns the same text with URL credentials replaced by `***`

@@ -4,7 +4,8 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 import { connectChain, withTimeout } from '../connection.js';
-import { NETWORKS, redactUrl, resolveEndpoints } from '../networks.js';
+import { redactUrl } from '../index.js';
+import { NETWORKS, resolveEndpoints } from '../networks.js';
 
 describe('networks and endpoints', () => {
   it('names the public endpoints of the Python SDK settings', () => {
@@ -30,18 +31,17 @@ describe('networks and endpoints', () => {
     expect(() => resolveEndpoints(['finney', 'https://user:pw@node.example/rpc?key=abc'])).toThrow(
       expect.objectContaining({
         code: 'CHAIN_INVALID_INPUT',
-        context: expect.objectContaining({ path: 'network[1]', value: 'https://***@node.example/rpc?***' }),
+        context: expect.objectContaining({ path: 'network[1]', value: 'https://***@node.example/rpc?key=***' }),
       }) as Error,
     );
     expect(() => resolveEndpoints([])).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT' }) as Error);
   });
-  it('redactUrl hides user, password and query, keeps host and path', () => {
-    expect(redactUrl('wss://user:secret@node.example/ws?key=abc')).toBe('wss://***@node.example/ws?***');
-    expect(redactUrl('wss://node.example:443')).toBe('wss://node.example'); // the default port is implied
-    expect(redactUrl('wss://node.example:9443')).toBe('wss://node.example:9443');
+  it("redactUrl is core's one redaction: hides userinfo and credential-looking parameters, keeps host, port, path", () => {
+    expect(redactUrl('wss://user:secret@node.example/ws?key=abc')).toBe('wss://***@node.example/ws?key=***');
+    expect(redactUrl('wss://node.example:9443/ws?network=finney')).toBe('wss://node.example:9443/ws?network=finney');
     expect(redactUrl('ws://127.0.0.1:9944/')).toBe('ws://127.0.0.1:9944/');
     expect(redactUrl('wss://:token@node.example')).toBe('wss://***@node.example');
-    expect(redactUrl('not a url //me:pw@x?q=1')).toBe('not a url //***@x?***');
+    expect(redactUrl('not a url //me:pw@x?q=1')).toBe('not a url //***@x?q=1');
   });
 });
 
@@ -65,7 +65,10 @@ describe('connectChain (no chain needed)', () => {
       initialBackoffMs: 20,
       maxBackoffMs: 40,
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'CHAIN_CONNECTION_FAILED', context: { stage: 'connect', retryable: true, value: [`ws://***@127.0.0.1:${port}?***`] } });
+    expect(error).toMatchObject({
+      code: 'CHAIN_CONNECTION_FAILED',
+      context: { stage: 'connect', retryable: true, value: [`ws://***@127.0.0.1:${port}/?token=***`] },
+    });
     const text = `${String(error)} ${JSON.stringify((error as { context: unknown }).context)} ${inspect(error, { depth: 12 })}`;
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('s3cret');

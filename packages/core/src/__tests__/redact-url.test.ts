@@ -41,6 +41,12 @@ describe('redactUrl', () => {
     expect(out).not.toMatch(/hunter|abc/);
   });
 
+  it('hides the credentials of a scheme-relative //user:pw@host in a text (a mistyped endpoint quoted in an error)', () => {
+    expect(redactUrl('not a url //me:pw@x?q=1&token=t')).toBe('not a url //***@x?q=1&token=***');
+    expect(redactUrl('//:tok@node.example/ws')).toBe('//***@node.example/ws');
+    expect(redactUrl('a//b and file:///etc/hosts')).toBe('a//b and file:///etc/hosts');
+  });
+
   it('leaves a URL without credentials and a text without URLs unchanged', () => {
     expect(redactUrl('ws://127.0.0.1:9944')).toBe('ws://127.0.0.1:9944');
     expect(redactUrl('no url here: password=x')).toBe('no url here: password=x');
