@@ -1,4 +1,4 @@
-import { SubnetError, isSubnetError } from '@subnet/core';
+import { SubnetError, isSubnetError, redactUrl } from '@subnet/core';
 
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
@@ -16,14 +16,9 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-/** The clean one-line text of a node's answer, without any `ws://user:pass@` credentials. */
+/** The clean one-line text of a node's answer, without URL credentials (`redactUrl`, the one redaction). */
 function nodeText(error: unknown): string {
-  return (
-    messageOf(error)
-      .replace(/(wss?:\/\/)[^/@\s]*@/gi, '$1***@')
-      .split('\n')[0]
-      ?.slice(0, 300) ?? ''
-  );
+  return redactUrl(messageOf(error)).split('\n')[0]?.slice(0, 300) ?? '';
 }
 
 /**
