@@ -247,7 +247,15 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
-  const revealConfirms = revealConfirmer({ storage, chain, metrics, logger, ...(deps.fence === undefined ? {} : { fence: deps.fence }) });
+  const revealConfirms = revealConfirmer({
+    storage,
+    chain,
+    metrics,
+    logger,
+    ...(deps.fence === undefined ? {} : { fence: deps.fence }),
+    // A reveal not confirmed two epochs (the longer of ours and the chain's tempo) after its due block is final.
+    overdueAfterBlocks: () => BigInt(2 * Math.max(epochLength, (lastView?.tempo ?? 0) + 1)),
+  });
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
