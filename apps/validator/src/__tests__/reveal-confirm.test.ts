@@ -281,7 +281,9 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
     await v.tick(); // closes epoch 0: the commit
     const epochs = async () =>
       ((await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; reveal: Record<string, unknown> | null }[] }).epochs;
-    const bundleBefore = await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text();
+    // Embargoed until the chain reveals the weights (bundle-embargo.ts); the stored bundle is what will be served.
+    expect((await fetch(`${v.url}/v1/epochs/0/bundle`)).status).toBe(425);
+    const bundleBefore = (await v.storage.getEpoch(0))?.bundle;
     expect((await epochs()).find((e) => e.epoch === 0)?.reveal).toMatchObject({ status: 'pending', due_block: '25' });
     expect((await epochs()).find((e) => e.epoch === 0)?.reveal).not.toHaveProperty('record');
     answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
@@ -290,7 +292,7 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
     await expect.poll(async () => (await epochs()).find((e) => e.epoch === 0)?.reveal?.status, { timeout: 20_000 }).toBe('revealed');
     expect(new Set(chain.asked)).toEqual(new Set([record]));
     expect(await (await fetch(`${v.url}/metrics`)).text()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
-    // The signed bundle does not change.
+    // The signed bundle does not change, and is served once revealed.
     expect(await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text()).toBe(bundleBefore);
   });
 });
