@@ -194,6 +194,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       const several = opts.validator.length > 1;
       let saved = 0;
+      let embargoed = 0;
       let total = 0;
       const folders: string[] = [];
       for (const [i, validator] of opts.validator.entries()) {
@@ -210,13 +211,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
         });
         saved += results.filter((r) => r.status === 'saved').length;
+        embargoed += results.filter((r) => r.status === 'embargoed').length;
         total += results.length;
         for (const r of results)
           if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
       }
-      io.stdout.write(`${saved}/${total} bundle(s) saved to ${opts.out}\n`);
+      io.stdout.write(
+        `${saved}/${total} bundle(s) saved to ${opts.out}${embargoed === 0 ? '' : `; ${embargoed} embargoed until the chain reveals their weights (fetch them again later)`}\n`,
+      );
       if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
-      code = saved === total ? 0 : 1;
+      // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
+      code = saved + embargoed === total ? 0 : 1;
     });
 
   try {

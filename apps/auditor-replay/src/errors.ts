@@ -32,4 +32,9 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   minerNotFound: 'AUDITOR_MINER_NOT_FOUND',
   /** An unexpected failure inside the auditor (a bug): reported with its message, never a stack trace. */
   internal: 'AUDITOR_INTERNAL',
+  /**
+   * The validator withholds the bundle until the chain reveals the epoch's commit-reveal v4 weights (HTTP 425
+   * `BUNDLE_EMBARGOED`): not a failure; the message says when to try again.
+   */
+  bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
 });

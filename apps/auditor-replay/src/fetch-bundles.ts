@@ -3,6 +3,8 @@ import { join } from 'node:path';
 
 import { redactUrl } from '@subnet/core';
 
+import type { BundleEmbargo } from './bundle-embargo.js';
+import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import type { Progress } from './progress.js';
 
 /** Options of {@link fetchBundles}. */
@@ -26,12 +28,18 @@ export interface FetchOptions {
 /** The outcome of one epoch's download. */
 export interface FetchedEpoch {
   readonly epoch: number;
-  readonly status: 'saved' | 'not_found' | 'failed';
+  /**
+   * `embargoed`: the validator withholds the bundle until the chain reveals the epoch's commit-reveal v4 weights
+   * (HTTP 425); not a failure: `error` says when to try again and `embargo` holds the details.
+   */
+  readonly status: 'saved' | 'not_found' | 'failed' | 'embargoed';
   /** The file written (when saved). */
   readonly file: string | null;
   readonly attempts: number;
-  /** Why it failed (HTTP status or network error, with the redacted URL). */
+  /** Why it failed (HTTP status or network error, with the redacted URL), or when to retry an embargoed one. */
   readonly error: string | null;
+  /** The embargo (status `embargoed` only). */
+  readonly embargo?: BundleEmbargo;
 }
 
 /**
@@ -52,7 +60,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Downloads the signed bundles of epochs `from..to` (inclusive) from a validator's API into `outDir` as
  * `epoch-<n>.json`, exactly the bytes served (after checking they are JSON). Each request has a timeout;
  * network errors, timeouts, 429 and 5xx are retried with exponential backoff; 404 means the validator has
- * no bundle for that epoch. One epoch failing does not stop the others.
+ * no bundle for that epoch; 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4
+ * weights (`embargoed`, with when to try again; not retried). One epoch failing does not stop the others.
  *
  * @param options - validator URL, epoch range, output directory, timeout, retries
  * @returns one outcome per epoch, in order
@@ -86,6 +95,12 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
           const file = join(options.outDir, `epoch-${epoch}.json`);
           await writeFile(file, text);
           result = { epoch, status: 'saved', file, attempts, error: null };
+          break;
+        }
+        if (response.status === EMBARGO_STATUS) {
+          // Commit-reveal v4: withheld until the chain reveals the weights. Waiting is the caller's choice, not a retry.
+          const embargo = await readEmbargo(response, epoch, Date.now());
+          result = { epoch, status: 'embargoed', file: null, attempts, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo };
           break;
         }
         if (response.status === 404) {

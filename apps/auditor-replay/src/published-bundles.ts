@@ -2,6 +2,7 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { verifyBundle } from '@subnet/bundle';
 import { isSubnetError, SubnetError } from '@subnet/core';
 
+import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 
@@ -50,6 +51,13 @@ async function getJson(url: string, options: ReadPublishedOptions): Promise<unkn
       cause,
     });
   }
+  if (response.status === EMBARGO_STATUS) {
+    const epoch = Number(/\/v1\/epochs\/(\d+)\/bundle$/.exec(url)?.[1] ?? -1);
+    const embargo = await readEmbargo(response, epoch, Date.now());
+    throw new SubnetError(AUDITOR_ERROR_CODES.bundleEmbargoed, `GET ${redact(url)}: ${embargoSentence(embargo)}`, {
+      context: { path: '--bundles', value: redact(url), status: response.status, embargo },
+    });
+  }
   if (!response.ok)
     throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: HTTP ${response.status}`, {
       context: { path: '--bundles', value: redact(url), status: response.status },
@@ -78,7 +86,8 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier): Publi
  * `auditor-replay fetch` saves them) or from the validator's HTTP API (`GET {url}/v1/epochs`, then
  * `GET {url}/v1/epochs/{n}/bundle` for the newest `last` epochs that have one), and checks each one's
  * digest and the validator's signature (`verifyBundle` of `@subnet/bundle`): only a bundle the validator
- * provably signed is used, the others are returned with the reason they were set aside.
+ * provably signed is used, the others are returned with the reason they were set aside (a bundle withheld
+ * until the chain reveals its commit-reveal v4 weights: `AUDITOR_BUNDLE_EMBARGOED`, saying when to try again).
  *
  * @param from - a folder or an http(s):// validator base URL
  * @param options - the signature check, how many epochs, the timeout

@@ -84,6 +84,11 @@ export type SubmissionSearch =
       readonly lastUpdate: bigint | null;
       /** Whether `Weights` equals the chain's upscaling of what was sent (`set_weights`/`set_mechanism_weights` on mechanism 0, else null). */
       readonly weightsMatch: boolean | null;
+      /**
+       * For a timelocked (commit-reveal v4) commit: its record rebuilt from the extrinsic's arguments and the
+       * state before its block, so its reveal is confirmed like any other (timelock-recover.ts).
+       */
+      readonly timelock?: PendingReveal;
     }
   | { readonly status: 'not_landed'; readonly checkedTo: bigint }
   | { readonly status: 'pending'; readonly checkedTo: bigint };

@@ -1,7 +1,8 @@
 import { chainUpscale } from '@subnet/chain';
-import type { ChainConnection } from '@subnet/chain';
+import type { ChainConnection, U16Mode } from '@subnet/chain';
 
 import type { SubmissionQuery, SubmissionSearch } from './chain-port.js';
+import { recoverTimelockedCommit } from './timelock-recover.js';
 
 /** Options of {@link findWeightSubmission}. */
 export interface FindSubmissionOptions extends SubmissionQuery {
@@ -10,12 +11,24 @@ export interface FindSubmissionOptions extends SubmissionQuery {
   readonly hotkey: string;
   /** The mortal era of the submission (blocks); after it, an extrinsic not in a block can never land. */
   readonly eraPeriod: number;
+  /** How the chain access turns weights into u16 values (a timelocked commit's values are rebuilt with it); default `sum`. */
+  readonly u16Mode?: U16Mode;
 }
 
+interface CodecLike {
+  toString(): string;
+  toU8a(bare?: boolean): Uint8Array;
+}
 interface ExtrinsicLike {
   readonly isSigned: boolean;
   readonly signer: { toString(): string };
-  readonly method: { readonly section: string; readonly method: string };
+  readonly nonce: { toBigInt(): bigint };
+  readonly method: {
+    readonly section: string;
+    readonly method: string;
+    readonly args: readonly CodecLike[];
+    readonly meta: { readonly args: readonly { readonly name: { toString(): string } }[] };
+  };
   readonly hash: { toHex(): string };
 }
 interface EventRecordLike {
@@ -24,6 +37,8 @@ interface EventRecordLike {
 }
 
 const WEIGHT_CALL = /^(set|commit).*weights$/i;
+/** Timelocked (commit-reveal v4) commit calls: `commit_timelocked_weights`, `commit_timelocked_mechanism_weights`, `commit_crv3_mechanism_weights`. */
+const TIMELOCKED_CALL = /^SubtensorModule\.commit_(timelocked|crv3)_/;
 /** Calls whose weights land in `Weights` at once (mechanism 0: the storage index is the netuid). */
 const SET_CALLS = new Set(['SubtensorModule.set_weights', 'SubtensorModule.set_mechanism_weights']);
 /** Blocks added to the era: the extrinsic's era starts at the head it was signed at, a little after the claim. */
@@ -59,19 +74,34 @@ export async function findWeightSubmission(connection: ChainConnection, options:
     const landed = await connection.request('reconcile: block', (api) => findInBlock(api, options, n));
     if (landed === undefined) continue;
     const evidence = await connection.request('reconcile: read back', (api) => readBack(api, options, landed.call));
-    return { status: 'landed', block: n, extrinsicHash: landed.extrinsicHash, call: landed.call, ...evidence };
+    // A timelocked commit: rebuild its record, so its reveal is confirmed like a commit that returned normally.
+    const timelock = TIMELOCKED_CALL.test(landed.call)
+      ? await recoverTimelockedCommit(
+          connection,
+          { args: landed.args, nonce: landed.nonce, extrinsicHash: landed.extrinsicHash },
+          { hotkey: options.hotkey, uids: options.uids, weights: options.weights, mode: options.u16Mode ?? 'sum', block: n, ...landed.hashes },
+        )
+      : undefined;
+    return { status: 'landed', block: n, extrinsicHash: landed.extrinsicHash, call: landed.call, ...evidence, ...(timelock === undefined ? {} : { timelock }) };
   }
   if (head >= last) return { status: 'not_landed', checkedTo: to };
   return { status: 'pending', checkedTo: to };
 }
 
-async function findInBlock(
-  api: ChainConnection['api'],
-  options: FindSubmissionOptions,
-  n: bigint,
-): Promise<{ extrinsicHash: string; call: string } | undefined> {
+/** A successful weight extrinsic of ours in a block. */
+interface LandedExtrinsic {
+  readonly extrinsicHash: string;
+  readonly call: string;
+  /** Call arguments by their snake_case metadata name. */
+  readonly args: ReadonlyMap<string, CodecLike>;
+  readonly nonce: bigint;
+  readonly hashes: { readonly blockHash: string; readonly parentHash: string };
+}
+
+async function findInBlock(api: ChainConnection['api'], options: FindSubmissionOptions, n: bigint): Promise<LandedExtrinsic | undefined> {
   const hash = await api.rpc.chain.getBlockHash(n);
   const block = await api.rpc.chain.getBlock(hash);
+  const hashes = { blockHash: hash.toHex(), parentHash: block.block.header.parentHash.toHex() };
   const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
   const ours = extrinsics
     .map((ex, index) => ({ ex, index }))
@@ -86,7 +116,15 @@ async function findInBlock(
     const ok = events.some(
       (e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess',
     );
-    if (ok) return { extrinsicHash: ex.hash.toHex(), call: `SubtensorModule.${snake(ex.method.method)}` };
+    if (ok) {
+      const args = new Map<string, CodecLike>();
+      ex.method.meta.args.forEach((a, i) => {
+        const value = ex.method.args[i];
+        // @polkadot/api camelCases the metadata's names (`revealRound`); keep the chain's snake_case.
+        if (value !== undefined) args.set(snake(a.name.toString()), value);
+      });
+      return { extrinsicHash: ex.hash.toHex(), call: `SubtensorModule.${snake(ex.method.method)}`, args, nonce: ex.nonce.toBigInt(), hashes };
+    }
   }
   return undefined;
 }

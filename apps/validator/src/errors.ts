@@ -28,6 +28,13 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   leaseLost: 'VALIDATOR_LEASE_LOST',
   /** A new record for an epoch the leader already sealed for its close (HA): not stored; send it again. */
   epochClosed: 'VALIDATOR_EPOCH_CLOSED',
+  /**
+   * A timelocked commit's reveal could not be confirmed by the time the chain must have revealed or dropped it
+   * (still queued as far as the validator could see, or every check failed): recorded `unconfirmed`, final.
+   */
+  revealOverdue: 'VALIDATOR_REVEAL_OVERDUE',
+  /** A timelocked commit's stored record cannot be read back: its reveal can never be checked; recorded `unconfirmed`, final. */
+  revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
 });
 
 /** Raises an app error (internal). */

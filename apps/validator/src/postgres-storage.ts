@@ -289,6 +289,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       }),
     listEpochs: (limit) =>
       wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
+    pendingReveals: (after, limit) =>
+      wrap('read', async () =>
+        (await pool.query<EpochDbRow>("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2", [after, limit])).rows.map(
+          toEpoch,
+        ),
+      ),
     interruptedEpochs: () =>
       wrap('read', async () =>
         (await pool.query<{ epoch: string }>("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch")).rows.map((r) => Number(r.epoch)),

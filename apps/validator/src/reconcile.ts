@@ -6,6 +6,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
+import { pendingRevealFields } from './reveal-confirm.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
@@ -83,6 +84,7 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   let submission: SubmissionRecord;
   let status: ReconcileOutcome['status'];
   let evidence: Record<string, unknown> = {};
+  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
   if (found === undefined) {
     submission = notSubmitted(
       'failed',
@@ -94,6 +96,8 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     submission = { status: 'submitted', block: found.block.toString(), extrinsic_hash: found.extrinsicHash, call: found.call, error: null };
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
+    // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
+    if (found.timelock !== undefined) revealFields = pendingRevealFields(found.timelock);
   } else if (options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun) {
     // It never landed and never can (era over), and its epoch may still be submitted: send it now.
     const again = await resubmitNotLanded(deps, epoch, claim.pending, u16, options.epochLength);
@@ -114,7 +118,7 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     status = 'not_landed';
     evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   }
-  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }) };
+  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }), ...revealFields };
   // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
   const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());

@@ -1,9 +1,19 @@
+import { isSubnetError, redactUrl } from '@subnet/core';
+
 import type { ChainPort, RevealCheck } from './chain-port.js';
+import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { EpochRow, Fence, Storage } from './storage.js';
 
-/** How many of the newest epoch rows are scanned for pending reveals (a reveal is due about one epoch after its commit). */
-export const REVEAL_SCAN_EPOCHS = 64;
+/** How many pending reveals one pass checks at most (the next pass goes on after the last one checked, then wraps). */
+export const REVEAL_BATCH = 16;
+
+/**
+ * Default blocks after a commit's due block (its predicted reveal block) past which a reveal the validator could
+ * not confirm is final (`unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`): two finney tempos. By then the chain has
+ * revealed or dropped the commit (it clears a reveal epoch's queue when the next epoch starts).
+ */
+export const REVEAL_OVERDUE_BLOCKS = 720n;
 
 /** The `reveal` column of an epoch whose timelocked commit waits for confirmation. */
 interface PendingRevealJson {
@@ -15,8 +25,19 @@ interface PendingRevealJson {
 /** What one pass did with one pending epoch. */
 export interface RevealConfirmation {
   readonly epoch: number;
-  /** `waiting`: the due block is not reached; `pending`: the chain still holds the commit; `error`: the check failed (retried). */
+  /**
+   * `waiting`: the due block is not reached; `pending`: the chain still holds the commit; `error`: the check
+   * failed (retried); `revealed`, `not_revealed`, `unconfirmed`: final (an overdue or unreadable one is `unconfirmed`).
+   */
   readonly status: RevealCheck['status'] | 'waiting' | 'error';
+}
+
+/** Options of {@link confirmPendingReveals}: which page of pending reveals to check. */
+export interface RevealPassOptions {
+  /** Check epochs above this one (default -1: from the oldest). */
+  readonly afterEpoch?: number;
+  /** At most this many (default {@link REVEAL_BATCH}). */
+  readonly limit?: number;
 }
 
 /** Dependencies of {@link confirmPendingReveals}. */
@@ -27,6 +48,11 @@ export interface RevealConfirmDeps {
   readonly logger: { info(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void };
   /** The lease (HA): outcomes are written only while it holds. */
   readonly fence?: () => Fence | undefined;
+  /**
+   * Blocks after a commit's due block past which a reveal still not confirmed is recorded final
+   * (`unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`); default {@link REVEAL_OVERDUE_BLOCKS}. Read on every pass.
+   */
+  readonly overdueAfterBlocks?: () => bigint;
 }
 
 /**
@@ -72,31 +98,79 @@ function parsePending(row: EpochRow): PendingRevealJson | undefined {
   return undefined;
 }
 
+/** A final `unconfirmed` the validator diagnosed itself (no answer from the chain): overdue or unreadable. */
+interface Diagnosed {
+  readonly code: string;
+  readonly reason: 'still_queued' | 'check_failed' | 'record_unreadable';
+  readonly message: string;
+  readonly lastError?: { readonly code: string | null; readonly message: string };
+}
+
+function diagnosedJson(row: EpochRow, pending: PendingRevealJson | undefined, diagnosed: Diagnosed, head: bigint): string {
+  return JSON.stringify({
+    commit_hash: pending?.commit_hash ?? null,
+    due_block: pending?.due_block ?? null,
+    checked_at_head: head.toString(),
+    code: diagnosed.code,
+    reason: diagnosed.reason,
+    message: diagnosed.message,
+    ...(diagnosed.lastError === undefined ? {} : { last_error: diagnosed.lastError }),
+    ...(pending === undefined ? { stored: row.reveal } : {}),
+  });
+}
+
 /**
- * One confirmation pass: for every recent epoch whose timelocked commit is `pending` and whose due block (the
- * predicted reveal block) the head has reached, asks the chain whether it revealed the commit and records the
- * outcome on the epoch row (`reveal_status`, `reveal`), in `validator_reveal_confirmations_total{outcome,reason}`
- * and, for a drop, as a warning. A commit still queued, or a failed check, stays `pending` for the next pass.
+ * One confirmation pass over one page of the epochs whose timelocked commit is `pending` (oldest first, above
+ * `options.afterEpoch`, at most `options.limit`): for each whose due block (the predicted reveal block) the head
+ * has reached, asks the chain whether it revealed the commit and records the outcome on the epoch row
+ * (`reveal_status`, `reveal`), in `validator_reveal_confirmations_total{outcome,reason}` and, for a drop, as a
+ * warning. A commit still queued, or a failed check, stays `pending` for a later pass, until the head is
+ * `overdueAfterBlocks` past its due block: it is then recorded `unconfirmed` with `VALIDATOR_REVEAL_OVERDUE`
+ * (reason `still_queued` or `check_failed`, with the last error), final. A record that cannot be read back is
+ * recorded `unconfirmed` with `VALIDATOR_REVEAL_RECORD_UNREADABLE` at once (it can never be checked).
  *
- * @param deps - storage, chain, metrics, logger, lease
- * @returns what happened to each pending epoch, oldest first
- * @example await confirmPendingReveals({ storage, chain, metrics, logger })
+ * @param deps - storage, chain, metrics, logger, lease, overdue bound
+ * @param options - the page: after which epoch, how many
+ * @returns what happened to each pending epoch of the page, oldest first
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails, `VALIDATOR_LEASE_LOST` when the lease is lost
+ * @example await confirmPendingReveals({ storage, chain, metrics, logger }, { afterEpoch: -1, limit: 16 })
  */
-export async function confirmPendingReveals(deps: RevealConfirmDeps): Promise<readonly RevealConfirmation[]> {
+export async function confirmPendingReveals(deps: RevealConfirmDeps, options: RevealPassOptions = {}): Promise<readonly RevealConfirmation[]> {
   const { storage, chain, metrics, logger } = deps;
   if (chain.confirmReveal === undefined) return [];
-  const rows = (await storage.listEpochs(REVEAL_SCAN_EPOCHS)).filter((r) => r.revealStatus === 'pending').sort((a, b) => a.epoch - b.epoch);
+  const rows = await storage.pendingReveals(options.afterEpoch ?? -1, options.limit ?? REVEAL_BATCH);
   if (rows.length === 0) return [];
   const head = await chain.head();
+  const overdueAfter = deps.overdueAfterBlocks?.() ?? REVEAL_OVERDUE_BLOCKS;
   const done: RevealConfirmation[] = [];
+  const diagnose = async (row: EpochRow, pending: PendingRevealJson | undefined, diagnosed: Diagnosed): Promise<void> => {
+    await storage.updateEpoch(row.epoch, { revealStatus: 'unconfirmed', reveal: diagnosedJson(row, pending, diagnosed, head) }, deps.fence?.());
+    metrics.revealConfirmations.inc({ outcome: 'unconfirmed', reason: diagnosed.code });
+    logger.warn(
+      {
+        epoch: row.epoch,
+        commitHash: pending?.commit_hash,
+        outcome: 'unconfirmed',
+        code: diagnosed.code,
+        reason: diagnosed.reason,
+        lastError: diagnosed.lastError,
+      },
+      diagnosed.message,
+    );
+    done.push({ epoch: row.epoch, status: 'unconfirmed' });
+  };
   for (const row of rows) {
     const pending = parsePending(row);
     if (pending === undefined) {
-      logger.warn({ epoch: row.epoch }, 'pending timelocked reveal has an unreadable record; not confirming it');
-      done.push({ epoch: row.epoch, status: 'error' });
+      await diagnose(row, undefined, {
+        code: VALIDATOR_ERROR_CODES.revealRecordUnreadable,
+        reason: 'record_unreadable',
+        message: `the timelocked commit stored for epoch ${row.epoch} cannot be read back: its reveal can never be confirmed`,
+      });
       continue;
     }
-    if (head < BigInt(pending.due_block)) {
+    const due = BigInt(pending.due_block);
+    if (head < due) {
       done.push({ epoch: row.epoch, status: 'waiting' });
       continue;
     }
@@ -105,11 +179,29 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps): Promise<re
       check = await chain.confirmReveal(pending.record);
     } catch (error) {
       metrics.chainErrors.inc();
-      logger.warn({ epoch: row.epoch, error: (error as Error).message }, 'timelocked reveal confirmation failed; retrying next tick');
+      const lastError = { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) };
+      if (head >= due + overdueAfter) {
+        await diagnose(row, pending, {
+          code: VALIDATOR_ERROR_CODES.revealOverdue,
+          reason: 'check_failed',
+          message: `the reveal of epoch ${row.epoch}'s timelocked commit could not be checked by block ${due + overdueAfter} (due ${due}): recorded unconfirmed`,
+          lastError,
+        });
+        continue;
+      }
+      logger.warn({ epoch: row.epoch, error: lastError.message }, 'timelocked reveal confirmation failed; retrying next tick');
       done.push({ epoch: row.epoch, status: 'error' });
       continue;
     }
     if (check.status === 'pending') {
+      if (head >= due + overdueAfter) {
+        await diagnose(row, pending, {
+          code: VALIDATOR_ERROR_CODES.revealOverdue,
+          reason: 'still_queued',
+          message: `the chain still held epoch ${row.epoch}'s timelocked commit ${overdueAfter} blocks after its reveal block ${due}: recorded unconfirmed`,
+        });
+        continue;
+      }
       done.push({ epoch: row.epoch, status: 'pending' });
       continue;
     }
@@ -139,18 +231,26 @@ export interface RevealConfirmer {
 
 /**
  * Creates the background runner of confirmation passes (the head tick must not wait for the chain's reveal).
+ * A pass checks at most `limit` pending epochs; the next pass goes on after the last one checked and wraps
+ * to the oldest after the newest, so with P pending epochs each is checked at least once every ceil(P / limit)
+ * passes, however many there are.
  *
  * @param deps - as {@link confirmPendingReveals}
+ * @param limit - pending epochs per pass (default {@link REVEAL_BATCH})
  * @returns the runner
  * @example const confirmer = revealConfirmer(deps); confirmer.tick()
  */
-export function revealConfirmer(deps: RevealConfirmDeps): RevealConfirmer {
+export function revealConfirmer(deps: RevealConfirmDeps, limit = REVEAL_BATCH): RevealConfirmer {
   let running: Promise<void> | undefined;
+  // Each pass takes the next page of pending epochs and wraps after the last, so every one is checked in turn.
+  let cursor = -1;
   return {
     tick: () => {
       if (running !== undefined) return;
-      running = confirmPendingReveals(deps)
-        .then(() => undefined)
+      running = confirmPendingReveals(deps, { afterEpoch: cursor, limit })
+        .then((page) => {
+          cursor = page.length < limit ? -1 : (page[page.length - 1]?.epoch ?? -1);
+        })
         .catch((error: unknown) => {
           deps.logger.warn({ error: (error as Error).message }, 'timelocked reveal confirmation pass failed; retrying next tick');
         })

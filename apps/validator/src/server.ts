@@ -29,6 +29,8 @@ import type { EpochRow, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoError, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
+import type { Embargo } from './bundle-embargo.js';
 
 /** What the HTTP server reads from the running service. */
 export interface ServerContext {
@@ -58,6 +60,8 @@ export interface ServerContext {
   readonly limits?: HttpLimits;
   /** Shape limits of every POST body (`server.input_limits`); default core's, depth 64. */
   readonly inputLimits?: InputLimits;
+  /** Seconds until a block arrives (from the heads seen), for an embargo's `Retry-After`; undefined when unknown. */
+  secondsUntilBlock?(block: bigint): number | undefined;
 }
 
 /** A JSON error reply: `{ error: { code, message, path?, value? } }`. */
@@ -412,18 +416,39 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const rows = await ctx.storage.listEpochs(100);
     return { epochs: rows.map(epochSummary) };
   });
+  // Commit-reveal v4: an epoch's weights and per-miner scores wait for the chain's reveal (bundle-embargo.ts).
+  const retryAfter = (embargo: Embargo): number => retryAfterSeconds(embargo, (block) => ctx.secondsUntilBlock?.(block));
   app.get('/v1/epochs/:n/bundle', async (request, reply) => {
     const n = (request.params as { n: string }).n;
     if (!/^[0-9]{1,15}$/.test(n)) return fail(reply, 400, { code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer', path: 'params.n' });
     const row = await ctx.storage.getEpoch(Number(n));
     if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"'))
       return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
+    const embargo = embargoOf(row);
+    if (embargo !== undefined) {
+      const seconds = retryAfter(embargo);
+      return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(embargo, seconds));
+    }
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(row.bundle);
   });
   app.get('/v1/weights/latest', async (_request, reply) => {
-    const row = (await ctx.storage.listEpochs(100)).find((r) => r.u16 !== null);
-    if (row === undefined) return fail(reply, 404, { code: 'NO_WEIGHTS', message: 'no epoch has been computed yet' });
-    return { epoch: row.epoch, status: row.status, ...(JSON.parse(row.u16 ?? '{}') as object) };
+    const computed = (await ctx.storage.listEpochs(100)).filter((r) => r.u16 !== null);
+    // The newest weights that are public: newer epochs whose timelocked commit the chain has not revealed are listed, not shown.
+    const embargoed = computed.flatMap((r) => {
+      const embargo = embargoOf(r);
+      return embargo === undefined ? [] : [{ epoch: r.epoch, ...embargoFields(embargo) }];
+    });
+    const row = computed.find((r) => embargoOf(r) === undefined);
+    if (row === undefined) {
+      const newest = computed[0] === undefined ? undefined : embargoOf(computed[0]);
+      if (newest !== undefined) {
+        const seconds = retryAfter(newest);
+        return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(newest, seconds));
+      }
+      return fail(reply, 404, { code: 'NO_WEIGHTS', message: 'no epoch has been computed yet' });
+    }
+    const newer = embargoed.filter((e) => e.epoch > row.epoch);
+    return { epoch: row.epoch, status: row.status, ...(JSON.parse(row.u16 ?? '{}') as object), ...(newer.length === 0 ? {} : { embargoed: newer }) };
   });
   app.get('/metrics', async (_request, reply) => reply.header('content-type', ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
   app.get('/healthz', () => ({ status: 'ok' }));
@@ -456,7 +481,14 @@ function epochSummary(row: EpochRow): Record<string, unknown> {
     submission: row.submission === null ? null : (JSON.parse(row.submission) as unknown),
     bundle: row.digest === null ? null : `/v1/epochs/${row.epoch}/bundle`,
     reveal: revealSummary(row),
+    embargo: embargoSummary(row),
   };
+}
+
+/** The embargo of an epoch's bundle (null when it is served): reveal block and round (bundle-embargo.ts). */
+function embargoSummary(row: EpochRow): Record<string, unknown> | null {
+  const embargo = embargoOf(row);
+  return embargo === undefined ? null : { code: BUNDLE_EMBARGOED, ...embargoFields(embargo) };
 }
 
 /**

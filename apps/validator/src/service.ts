@@ -19,6 +19,7 @@ import { reconcileInterrupted } from './reconcile.js';
 import { revealConfirmer } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
+import { blockClock } from './bundle-embargo.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
@@ -214,6 +215,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let current: number | undefined;
   let headOk = false;
   let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean } | undefined;
+  // Block rate from the heads seen: an embargoed bundle's Retry-After (bundle-embargo.ts).
+  const heads = blockClock();
   const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
   let seenReconnects = chain.reconnects();
   const listeners: ((outcome: EpochOutcome) => void)[] = [];
@@ -247,7 +250,15 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
-  const revealConfirms = revealConfirmer({ storage, chain, metrics, logger, ...(deps.fence === undefined ? {} : { fence: deps.fence }) });
+  const revealConfirms = revealConfirmer({
+    storage,
+    chain,
+    metrics,
+    logger,
+    ...(deps.fence === undefined ? {} : { fence: deps.fence }),
+    // A reveal not confirmed two epochs (the longer of ours and the chain's tempo) after its due block is final.
+    overdueAfterBlocks: () => BigInt(2 * Math.max(epochLength, (lastView?.tempo ?? 0) + 1)),
+  });
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
@@ -260,6 +271,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       head = await chain.head();
       headOk = true;
       headState = headState?.block === head ? { ...headState, lastReadOk: true } : { block: head, changedAtMs: Date.now(), lastReadOk: true };
+      heads.observe(head, Date.now());
     } catch (error) {
       headOk = false;
       if (headState !== undefined) headState = { ...headState, lastReadOk: false };
@@ -368,6 +380,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         now: () => Date.now(),
       }),
     now: options.now ?? (() => Date.now()),
+    secondsUntilBlock: (block) => heads.secondsUntil(block, Date.now()),
   });
 
   // One tick with the storage outage tracked: a storage failure is logged once per outage (and retried on

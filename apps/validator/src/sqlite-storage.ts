@@ -104,6 +104,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
   const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
   const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
+  const pendingReveals = db.prepare("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?");
   const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
 
   const acquire = db.prepare(LEASE_ACQUIRE_SQL.replaceAll('$1', '@holder').replaceAll('$2', '@expires').replaceAll('$3', '@now'));
@@ -169,6 +170,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
         return row === undefined ? undefined : toEpoch(row);
       }),
     listEpochs: (limit) => wrap('read', () => (list.all(limit) as EpochDbRow[]).map(toEpoch)),
+    pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpoch)),
     interruptedEpochs: () => wrap('read', () => (interrupted.all() as { epoch: number }[]).map((r) => r.epoch)),
     latestCarry: (before) => wrap('read', () => (carry.get(before) as { carry: string } | undefined)?.carry ?? null),
     close: async () => {

@@ -128,6 +128,11 @@ export interface Storage {
   getEpoch(epoch: number): Promise<EpochRow | undefined>;
   /** Epoch rows, newest first. */
   listEpochs(limit: number): Promise<readonly EpochRow[]>;
+  /**
+   * Rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at most
+   * `limit` (reveal-confirm.ts pages through them so none is starved).
+   */
+  pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochRow[]>;
   /** Rows left in `submitting` (an interrupted submission). */
   interruptedEpochs(): Promise<readonly number[]>;
   /** The newest epoch row before `epoch` that has a carry. */

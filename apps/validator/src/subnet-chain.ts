@@ -8,6 +8,9 @@ import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
 
+/** How weights become u16 values (`setWeights`); reconciliation rebuilds a timelocked commit's values the same way. */
+const U16_MODE = 'sum';
+
 /** Options of {@link connectSubnetChain}. */
 export interface SubnetChainOptions {
   /** ws:// URL (or `finney`, `test`, `local`). */
@@ -60,7 +63,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
     client = await createChainClient({
       connection,
       signer,
-      u16Mode: 'sum',
+      u16Mode: U16_MODE,
       commitStore: fileCommitStore(options.commitStorePath),
       eraPeriod: options.eraPeriod ?? 64,
     });
@@ -132,7 +135,8 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
     confirmReveal: (record) => confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000),
-    findSubmission: (query) => findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64 }),
+    findSubmission: (query) =>
+      findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64, u16Mode: U16_MODE }),
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),
   };

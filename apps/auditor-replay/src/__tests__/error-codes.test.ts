@@ -21,6 +21,7 @@ const PUBLISHED = {
   chainRpcError: 'AUDITOR_CHAIN_RPC_ERROR',
   minerNotFound: 'AUDITOR_MINER_NOT_FOUND',
   internal: 'AUDITOR_INTERNAL',
+  bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

@@ -22,6 +22,9 @@ const PUBLISHED = {
   epochMissed: 'VALIDATOR_EPOCH_MISSED',
   submissionNotLanded: 'VALIDATOR_SUBMISSION_NOT_LANDED',
   leaseLost: 'VALIDATOR_LEASE_LOST',
+  epochClosed: 'VALIDATOR_EPOCH_CLOSED',
+  revealOverdue: 'VALIDATOR_REVEAL_OVERDUE',
+  revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
@@ -23,7 +25,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('timelocked reveal confirmation on a real devnet (commit-reveal v4, its own drand beacon)', () => {
-  it('a dropped commit (version key raised before the reveal) is recorded not_revealed, the next one revealed; both counted', async () => {
+  it('a dropped commit (version key raised before the reveal) is recorded not_revealed, the next one revealed; both counted, both bundles embargoed until then', async () => {
     // One pulse per 12 s block timestamp; the chain reveals a commit about one tempo (10 blocks) later.
     const devnet = await startDevnet({
       neurons: 6,
@@ -42,8 +44,20 @@ describe('timelocked reveal confirmation on a real devnet (commit-reveal v4, its
     });
     const service = await startValidator({ config, logger: silent });
     let raised = false;
+    // Right after each commit lands (seconds before the chain's reveal): what the bundle route answers.
+    const early: Promise<{ epoch: number; status: number; retryAfter: string | null; body: unknown }>[] = [];
     service.onEpoch((o) => {
       outcomes.push(o);
+      if (o.status === 'submitted') {
+        early.push(
+          fetch(`${service.url}/v1/epochs/${o.epoch}/bundle`).then(async (r) => ({
+            epoch: o.epoch,
+            status: r.status,
+            retryAfter: r.headers.get('retry-after'),
+            body: await r.json(),
+          })),
+        );
+      }
       // Right after the first commit landed, long before its reveal epoch: the chain will drop it.
       if (o.status === 'submitted' && !raised) {
         raised = true;
@@ -83,6 +97,22 @@ describe('timelocked reveal confirmation on a real devnet (commit-reveal v4, its
       expect(metrics).toMatch(/validator_reveal_confirmations_total\{outcome="not_revealed",reason="version_key_raised"\} 1/);
       expect(metrics).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} [1-9]/);
       expect(devnet.timelockDrops().map((d) => d.detail)).toEqual(['IncorrectWeightVersionKey']);
+      // The embargo: both bundles were withheld (425, the reveal block of their commit) until the reveal's
+      // outcome, dropped or revealed, was recorded; then served byte for byte as signed at the close.
+      const before = await Promise.all(early);
+      for (const e of [first, second]) {
+        const answer = before.find((b) => b.epoch === e?.epoch);
+        expect(answer).toMatchObject({
+          status: 425,
+          retryAfter: expect.stringMatching(/^\d+$/),
+          body: { error: { code: 'BUNDLE_EMBARGOED', epoch: e?.epoch } },
+        });
+        const pendingReveal = outcomeOf(served, e?.epoch);
+        expect((answer?.body as { error: { reveal_block: string } }).error.reveal_block).toBe(pendingReveal?.['due_block']);
+        const after = await fetch(`${service.url}/v1/epochs/${e?.epoch}/bundle`);
+        expect(after.status).toBe(200);
+        expect(`${await after.text()}\n`).toBe(readFileSync(e?.bundlePath ?? '', 'utf8'));
+      }
     } finally {
       await service.stop();
       await devnet.stop();

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 
+import { SubnetError } from '@subnet/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
-import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
+import { confirmPendingReveals, pendingRevealFields, revealConfirmer } from '../reveal-confirm.js';
 import { startValidator } from '../service.js';
 import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record-json.js';
 import { openPostgresStorage } from '../postgres-storage.js';
@@ -156,6 +157,99 @@ for (const backend of BACKENDS) {
       expect((await metrics.chainErrors.get()).values[0]?.value).toBe(1);
       expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'revealed' }]);
     });
+
+    it('records a commit still queued past its reveal epoch unconfirmed (VALIDATOR_REVEAL_OVERDUE, still_queued), final and counted', async () => {
+      const s = await storage();
+      const chain = revealChain({ r1: [{ status: 'pending' }, { status: 'pending' }] });
+      const metrics = createMetrics();
+      const logger = recordingLogger();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      const deps = { storage: s, chain, metrics, logger, overdueAfterBlocks: () => 20n };
+      chain.headBlock = 59n; // one block before the bound: still pending
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'pending' }]);
+      chain.headBlock = 60n;
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'unconfirmed' }]);
+      const row = await s.getEpoch(3);
+      expect(row?.revealStatus).toBe('unconfirmed');
+      expect(JSON.parse(row?.reveal ?? '')).toMatchObject({
+        code: 'VALIDATOR_REVEAL_OVERDUE',
+        reason: 'still_queued',
+        commit_hash: '0xr1',
+        due_block: '40',
+        checked_at_head: '60',
+      });
+      expect(await counter(metrics)).toEqual({ 'unconfirmed/VALIDATOR_REVEAL_OVERDUE': 1 });
+      expect(logger.warns.at(-1)?.obj).toMatchObject({ epoch: 3, code: 'VALIDATOR_REVEAL_OVERDUE', reason: 'still_queued' });
+      // Final: never asked again.
+      expect(await confirmPendingReveals(deps)).toEqual([]);
+      expect(chain.asked).toEqual(['r1', 'r1']);
+    });
+
+    it('records a reveal whose every check failed unconfirmed once overdue (check_failed, with the last error)', async () => {
+      const s = await storage();
+      const unreadable = new SubnetError('CHAIN_STORAGE_NOT_AVAILABLE', 'the runtime has no subtensorModule.timelockedWeightCommits');
+      const chain = revealChain({ r1: [new Error('socket closed'), unreadable] });
+      const metrics = createMetrics();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      const deps = { storage: s, chain, metrics, logger: silentLogger, overdueAfterBlocks: () => 20n };
+      chain.headBlock = 45n;
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'error' }]);
+      chain.headBlock = 61n;
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'unconfirmed' }]);
+      expect(JSON.parse((await s.getEpoch(3))?.reveal ?? '')).toMatchObject({
+        code: 'VALIDATOR_REVEAL_OVERDUE',
+        reason: 'check_failed',
+        last_error: { code: 'CHAIN_STORAGE_NOT_AVAILABLE', message: expect.stringContaining('timelockedWeightCommits') },
+      });
+      expect(await counter(metrics)).toEqual({ 'unconfirmed/VALIDATOR_REVEAL_OVERDUE': 1 });
+    });
+
+    it('records a stored commit that cannot be read back unconfirmed at once (VALIDATOR_REVEAL_RECORD_UNREADABLE), without asking the chain', async () => {
+      const s = await storage();
+      const chain = revealChain({});
+      const metrics = createMetrics();
+      await s.claimEpoch(3, { status: 'submitted', revealStatus: 'pending', reveal: '{"commit_hash":"0x1"' });
+      chain.headBlock = 45n;
+      expect(await confirmPendingReveals({ storage: s, chain, metrics, logger: silentLogger })).toEqual([{ epoch: 3, status: 'unconfirmed' }]);
+      expect(JSON.parse((await s.getEpoch(3))?.reveal ?? '')).toMatchObject({
+        code: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
+        reason: 'record_unreadable',
+        stored: '{"commit_hash":"0x1"',
+      });
+      expect(chain.asked).toEqual([]);
+      expect(await counter(metrics)).toEqual({ 'unconfirmed/VALIDATOR_REVEAL_RECORD_UNREADABLE': 1 });
+    });
+
+    it('pages through every pending epoch, however old, a bounded number per pass, and wraps (no epoch starved)', async () => {
+      const s = await storage();
+      // 150 pending epochs, spread over far more than the newest 64 epoch rows (set_weights epochs in between).
+      const answers: Record<string, RevealCheck[]> = {};
+      for (let e = 0; e < 300; e++) {
+        if (e % 2 === 1) {
+          await s.claimEpoch(e, { status: 'submitted' });
+          continue;
+        }
+        answers[`r${e}`] = [{ status: 'pending' }, { status: 'pending' }, { status: 'pending' }];
+        await pendingEpoch(s, e, `r${e}`, 10n);
+      }
+      const chain = revealChain(answers);
+      chain.headBlock = 20n;
+      const confirmer = revealConfirmer({ storage: s, chain, metrics: createMetrics(), logger: silentLogger }, 16);
+      const perPass: number[] = [];
+      for (let pass = 0; pass < 10; pass++) {
+        const before = chain.asked.length;
+        confirmer.tick();
+        await confirmer.idle();
+        perPass.push(chain.asked.length - before);
+      }
+      // ceil(150 / 16) = 10 passes: each pending epoch asked exactly once, oldest first, at most 16 per pass.
+      expect(perPass).toEqual([16, 16, 16, 16, 16, 16, 16, 16, 16, 6]);
+      expect(chain.asked).toEqual(Object.keys(answers));
+      // The next pass wraps to the oldest.
+      confirmer.tick();
+      await confirmer.idle();
+      expect(chain.asked.slice(150)).toEqual(['r0', 'r2', 'r4', 'r6', 'r8', 'r10', 'r12', 'r14', 'r16', 'r18', 'r20', 'r22', 'r24', 'r26', 'r28', 'r30']);
+    });
   });
 }
 
@@ -187,7 +281,9 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
     await v.tick(); // closes epoch 0: the commit
     const epochs = async () =>
       ((await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; reveal: Record<string, unknown> | null }[] }).epochs;
-    const bundleBefore = await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text();
+    // Embargoed until the chain reveals the weights (bundle-embargo.ts); the stored bundle is what will be served.
+    expect((await fetch(`${v.url}/v1/epochs/0/bundle`)).status).toBe(425);
+    const bundleBefore = (await v.storage.getEpoch(0))?.bundle;
     expect((await epochs()).find((e) => e.epoch === 0)?.reveal).toMatchObject({ status: 'pending', due_block: '25' });
     expect((await epochs()).find((e) => e.epoch === 0)?.reveal).not.toHaveProperty('record');
     answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
@@ -196,7 +292,7 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
     await expect.poll(async () => (await epochs()).find((e) => e.epoch === 0)?.reveal?.status, { timeout: 20_000 }).toBe('revealed');
     expect(new Set(chain.asked)).toEqual(new Set([record]));
     expect(await (await fetch(`${v.url}/metrics`)).text()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
-    // The signed bundle does not change.
+    // The signed bundle does not change, and is served once revealed.
     expect(await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text()).toBe(bundleBefore);
   });
 });

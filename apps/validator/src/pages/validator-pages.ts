@@ -2,6 +2,7 @@ import type { MinerStory } from 'auditor-replay/pages';
 import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument, minerHotkeys, renderMinerPage, renderWeightChart } from 'auditor-replay/pages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+import { embargoOf } from '../bundle-embargo.js';
 import type { EpochRow, Storage } from '../storage.js';
 
 /** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
@@ -20,15 +21,27 @@ interface Published {
   readonly bundle: unknown;
 }
 
-/** The epoch's published bundle (`signed.bundle`), or null while it is pending or when there is none. */
+/**
+ * The epoch's published bundle (`signed.bundle`), or null while it is pending, while it is embargoed (its
+ * timelocked commit not revealed yet: bundle-embargo.ts), or when there is none.
+ */
 function bundleOf(row: EpochRow): unknown {
-  if (row.bundle === null || row.bundle.startsWith('{"pending"')) return null;
+  if (row.bundle === null || row.bundle.startsWith('{"pending"') || embargoOf(row) !== undefined) return null;
   try {
     const signed = JSON.parse(row.bundle) as { bundle?: unknown };
     return typeof signed.bundle === 'object' && signed.bundle !== null ? signed.bundle : null;
   } catch {
     return null;
   }
+}
+
+/** The overview's bundle cell: a link, `embargoed until block N` (commit-reveal v4), or `-`. */
+function bundleCell(row: EpochRow): string {
+  const embargo = embargoOf(row);
+  if (embargo !== undefined && row.bundle !== null && !row.bundle.startsWith('{"pending"')) {
+    return `<span class="embargo">embargoed until the chain reveals it${embargo.revealBlock === null ? '' : ` (block ${embargo.revealBlock})`}</span>`;
+  }
+  return bundleOf(row) === null ? '-' : `<a href="/v1/epochs/${row.epoch}/bundle">bundle</a>`;
 }
 
 async function published(storage: PagesStorage): Promise<{ rows: readonly EpochRow[]; bundles: readonly Published[] }> {
@@ -73,7 +86,7 @@ async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise
   const { rows, bundles } = await published(storage);
   const epochs = rows.map(
     (r) =>
-      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}${r.revealStatus === null ? '' : ` <span class="reveal">(reveal: ${escapeHtml(r.revealStatus)})</span>`}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleOf(r) === null ? '-' : `<a href="/v1/epochs/${r.epoch}/bundle">bundle</a>`}</td></tr>`,
+      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}${r.revealStatus === null ? '' : ` <span class="reveal">(reveal: ${escapeHtml(r.revealStatus)})</span>`}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleCell(r)}</td></tr>`,
   );
   const latest = bundles[0];
   let weights = '<p>No published bundle yet.</p>';

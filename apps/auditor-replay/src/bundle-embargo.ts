@@ -1,0 +1,62 @@
+/** The HTTP status a validator answers for an embargoed bundle (425 Too Early, code `BUNDLE_EMBARGOED`). */
+export const EMBARGO_STATUS = 425;
+
+/** What a validator said about an embargoed bundle. */
+export interface BundleEmbargo {
+  readonly epoch: number;
+  /** The block the chain reveals the epoch's weights at, as the validator predicted it (null when not said). */
+  readonly revealBlock: string | null;
+  /** The drand round of the commit (null when not said). */
+  readonly revealRound: string | null;
+  /** Seconds to wait (`Retry-After`), null when not said. */
+  readonly retryAfterSeconds: number | null;
+  /** When to try again (now + `Retry-After`), ISO 8601; null when not said. */
+  readonly retryAt: string | null;
+}
+
+/**
+ * Reads a validator's 425 `BUNDLE_EMBARGOED` answer: on a commit-reveal v4 subnet the bundle of an epoch is
+ * withheld until the chain reveals its weights (validator README, docs/spec.md G.6). Fields the answer lacks are null.
+ *
+ * @param response - the HTTP answer (status 425)
+ * @param epoch - the epoch asked for
+ * @param nowMs - the clock, for `retryAt`
+ * @returns the embargo
+ * @example if (response.status === EMBARGO_STATUS) report(await readEmbargo(response, 7, Date.now()))
+ */
+export async function readEmbargo(response: Response, epoch: number, nowMs: number): Promise<BundleEmbargo> {
+  let body: { error?: { reveal_block?: unknown; reveal_round?: unknown } } = {};
+  try {
+    body = JSON.parse(await response.text()) as typeof body;
+  } catch {
+    body = {};
+  }
+  const header = response.headers.get('retry-after');
+  const seconds = header !== null && /^\d{1,9}$/.test(header.trim()) ? Number(header.trim()) : null;
+  const text = (v: unknown): string | null => (typeof v === 'string' && /^\d{1,30}$/.test(v) ? v : null);
+  return Object.freeze({
+    epoch,
+    revealBlock: text(body.error?.reveal_block),
+    revealRound: text(body.error?.reveal_round),
+    retryAfterSeconds: seconds,
+    retryAt: seconds === null ? null : new Date(nowMs + seconds * 1000).toISOString(),
+  });
+}
+
+/**
+ * One line for an embargoed epoch: "embargoed until the chain reveals epoch N's weights (block B, drand round R); try after T".
+ *
+ * @param embargo - the embargo
+ * @returns the sentence
+ * @example embargoSentence(embargo)
+ */
+export function embargoSentence(embargo: BundleEmbargo): string {
+  const where = [
+    embargo.revealBlock === null ? null : `block ${embargo.revealBlock}`,
+    embargo.revealRound === null ? null : `drand round ${embargo.revealRound}`,
+  ]
+    .filter((x) => x !== null)
+    .join(', ');
+  const when = embargo.retryAt === null ? 'try again later' : `try after ${embargo.retryAt} (${embargo.retryAfterSeconds} s)`;
+  return `embargoed until the chain reveals epoch ${embargo.epoch}'s commit-reveal weights${where === '' ? '' : ` (${where})`}; ${when}`;
+}

@@ -1,0 +1,135 @@
+import type { EpochRow } from './storage.js';
+import { timelockRecordFromJson } from './timelock-record-json.js';
+
+/** The HTTP code of a refusal to serve an embargoed epoch's bundle or weights. */
+export const BUNDLE_EMBARGOED = 'BUNDLE_EMBARGOED';
+
+/** The HTTP status of the refusal: 425 Too Early (RFC 8470), with `Retry-After`. */
+export const EMBARGO_STATUS = 425;
+
+/** Seconds a client is told to wait when the head or the block time is not known yet. */
+const UNKNOWN_WAIT_SECONDS = 60;
+/** Shortest wait told: once the reveal block is reached, the confirmation takes a pass or two. */
+const MIN_WAIT_SECONDS = 5;
+
+/** Why an epoch's weights are not served yet. */
+export interface Embargo {
+  readonly epoch: number;
+  /** The block the chain first tries to reveal the commit at (the predicted reveal block; null when unreadable). */
+  readonly revealBlock: bigint | null;
+  /** The drand round the commit is encrypted to (null when unreadable). */
+  readonly revealRound: bigint | null;
+  readonly commitHash: string | null;
+}
+
+/**
+ * Whether an epoch's per-miner weights and scores are embargoed: on a commit-reveal v4 (timelocked) subnet the
+ * signed bundle, published at close, holds the u16 weights the chain only reveals about one epoch later; serving
+ * them before would undo commit-reveal (anyone could copy them). The embargo holds while the epoch's reveal is
+ * `pending` and lifts when the confirmation records an outcome (revealed, dropped, or overdue: once the reveal
+ * round has passed, the commit is public anyway). Epochs without a timelocked commit are never embargoed.
+ *
+ * @param row - the epoch row
+ * @returns the embargo, or undefined when the epoch's weights may be served
+ * @example if (embargoOf(row) !== undefined) reply.code(425)
+ */
+export function embargoOf(row: EpochRow): Embargo | undefined {
+  if (row.revealStatus !== 'pending') return undefined;
+  let revealBlock: bigint | null = null;
+  let revealRound: bigint | null = null;
+  let commitHash: string | null = null;
+  try {
+    const pending = JSON.parse(row.reveal ?? '') as { due_block?: unknown; commit_hash?: unknown; record?: unknown };
+    if (typeof pending.due_block === 'string' && /^\d+$/.test(pending.due_block)) revealBlock = BigInt(pending.due_block);
+    if (typeof pending.commit_hash === 'string') commitHash = pending.commit_hash;
+    if (typeof pending.record === 'string') {
+      const round = (timelockRecordFromJson(pending.record) as { revealRound?: unknown }).revealRound;
+      if (typeof round === 'bigint') revealRound = round;
+    }
+  } catch {
+    // Unreadable: still embargoed (the confirmation records it final, which lifts the embargo).
+  }
+  return { epoch: row.epoch, revealBlock, revealRound, commitHash };
+}
+
+/** Estimates when a block arrives, from the heads seen. */
+export interface BlockClock {
+  /** Records a head read at `atMs`. */
+  observe(block: bigint, atMs: number): void;
+  /** Seconds until `block` at the observed block rate; undefined before two different heads were seen. */
+  secondsUntil(block: bigint, nowMs: number): number | undefined;
+}
+
+/**
+ * Creates a {@link BlockClock}: the block rate is measured between the first head seen and the newest one (a
+ * long baseline, so a stall shows as a slower rate).
+ *
+ * @returns the clock
+ * @example const clock = blockClock(); clock.observe(head, Date.now()); clock.secondsUntil(due, Date.now())
+ */
+export function blockClock(): BlockClock {
+  let first: { block: bigint; atMs: number } | undefined;
+  let last: { block: bigint; atMs: number } | undefined;
+  return {
+    observe: (block, atMs) => {
+      if (first === undefined || block < first.block) first = { block, atMs };
+      if (last === undefined || block > last.block) last = { block, atMs };
+    },
+    secondsUntil: (block, nowMs) => {
+      if (first === undefined || last === undefined || last.block <= first.block) return undefined;
+      const msPerBlock = (last.atMs - first.atMs) / Number(last.block - first.block);
+      const due = last.atMs + Number(block - last.block) * msPerBlock;
+      return Math.max(0, (due - nowMs) / 1000);
+    },
+  };
+}
+
+/**
+ * The seconds to put in `Retry-After` for an embargo: until the reveal block (at the observed block rate), at
+ * least {@link MIN_WAIT_SECONDS}; {@link UNKNOWN_WAIT_SECONDS} when the reveal block or the rate is unknown.
+ *
+ * @param embargo - the embargo
+ * @param secondsUntil - seconds until a block (undefined when unknown)
+ * @returns whole seconds
+ * @example retryAfterSeconds(embargo, (b) => clock.secondsUntil(b, Date.now()))
+ */
+export function retryAfterSeconds(embargo: Embargo, secondsUntil: (block: bigint) => number | undefined): number {
+  const seconds = embargo.revealBlock === null ? undefined : secondsUntil(embargo.revealBlock);
+  return seconds === undefined ? UNKNOWN_WAIT_SECONDS : Math.max(MIN_WAIT_SECONDS, Math.ceil(seconds));
+}
+
+/**
+ * The JSON error body of a refusal: code, message, the epoch, the reveal block and round, and the wait.
+ *
+ * @param embargo - the embargo
+ * @param retryAfter - seconds (as in the `Retry-After` header)
+ * @returns `{ error: { code: 'BUNDLE_EMBARGOED', ... } }`
+ * @example reply.code(425).header('retry-after', String(s)).send(embargoError(embargo, s))
+ */
+export function embargoError(embargo: Embargo, retryAfter: number): { error: Record<string, unknown> } {
+  const at = embargo.revealBlock === null ? 'its reveal block' : `block ${embargo.revealBlock}`;
+  return {
+    error: {
+      code: BUNDLE_EMBARGOED,
+      message: `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
+      epoch: embargo.epoch,
+      ...embargoFields(embargo),
+      retry_after_seconds: retryAfter,
+    },
+  };
+}
+
+/**
+ * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings.
+ *
+ * @param embargo - the embargo
+ * @returns wire fields
+ * @example { ...summary, embargo: embargoFields(embargo) }
+ */
+export function embargoFields(embargo: Embargo): { reveal_block: string | null; reveal_round: string | null; commit_hash: string | null } {
+  return {
+    reveal_block: embargo.revealBlock?.toString() ?? null,
+    reveal_round: embargo.revealRound?.toString() ?? null,
+    commit_hash: embargo.commitHash,
+  };
+}
