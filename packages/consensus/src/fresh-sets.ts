@@ -127,8 +127,6 @@ const HASH = 0x23;
 const DASH = 0x2d;
 const DOT = 0x2e;
 const SLASH = 0x2f;
-const BACKSLASH = 0x5c;
-const PIPE = 0x7c;
 const L = 0x4c;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
@@ -153,16 +151,7 @@ function simpleEvidenceStart(ref: string): number {
   if (n === 0 || ref.charCodeAt(0) <= 0x20 || ref.charCodeAt(n - 1) <= 0x20) return -1;
   let start = 0;
   const colon = ref.indexOf(':');
-  if (colon >= 0) {
-    start = colon + 1;
-    for (let i = 0; i < colon; i++) {
-      const c = ref.charCodeAt(i);
-      if (c === SLASH || c === DOT) {
-        start = 0;
-        break;
-      }
-    }
-  }
+  if (colon >= 0) start = spanOfEvidence(ref, colon, false) ? colon + 1 : 0;
   let at = n;
   while (at > start && isDigit(ref.charCodeAt(at - 1))) at--;
   const bStart = at;
@@ -189,12 +178,8 @@ function simpleEvidenceStart(ref: string): number {
   const pathEnd = at - 2;
   if (pathEnd === start) return -1;
   if (ref.charCodeAt(start) === DOT && ref.charCodeAt(start + 1) === SLASH) return -1;
-  let previous = 0;
-  for (let i = start; i < pathEnd; i++) {
-    const c = ref.charCodeAt(i);
-    if (c === BACKSLASH || c === PIPE || (c === SLASH && previous === SLASH)) return -1;
-    previous = c;
-  }
+  // The range after the path holds none of these characters: native scans to the end say the same.
+  if (ref.includes('|', start) || ref.includes('\\', start) || ref.includes('//', start)) return -1;
   return start;
 }
 
@@ -217,11 +202,10 @@ function evidenceOf(ref: string): string | undefined {
  */
 function spanOfEvidence(ref: string, colon: number, selfNormal: boolean): boolean {
   if (colon < 0) return selfNormal;
-  for (let i = 0; i < colon; i++) {
-    const c = ref.charCodeAt(i);
-    if (c === SLASH || c === DOT) return false;
-  }
-  return true;
+  const slash = ref.indexOf('/');
+  if (slash >= 0 && slash < colon) return false;
+  const dot = ref.indexOf('.');
+  return dot < 0 || dot > colon;
 }
 
 /** `text` ASCII-trimmed when it is a well-formed string within limits and not blank once trimmed, else `undefined`. */
@@ -446,6 +430,7 @@ function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup): K
   const cves = cveKeyOf(ids, max, like);
   if (cves === undefined) return undefined;
 
+  if (like !== undefined && like.category === categoryKey && like.severity === severityKey && like.cves === cves && like.target === targetKey) return like;
   let bucket = 0;
   let first: KeyEntry | undefined;
   if (findings.exact !== undefined) first = findings.exact.get(evidence);

@@ -8,25 +8,25 @@ export interface Tally {
   readonly index: Map<string, number>;
   readonly names: string[];
   readonly counts: number[];
-  readonly ids: Int32Array;
-  readonly offsets: Int32Array;
+  readonly ids: readonly number[];
+  readonly offsets: readonly number[];
   /** When payload lists were given: the payload of each item (its first reporter's), by id. */
   readonly payloads: string[];
 }
 
 /** Interns the members' lists of distinct items (with an optional payload per item, aligned with the lists). */
 export function tally(lists: readonly (readonly string[])[], payloadLists?: readonly (readonly string[])[]): Tally {
-  let total = 0;
-  for (const list of lists) total += list.length;
   const index = new Map<string, number>();
   const names: string[] = [];
   const counts: number[] = [];
   const payloads: string[] = [];
-  const ids = new Int32Array(total);
-  const offsets = new Int32Array(lists.length + 1);
+  // Plain arrays of small integers: a typed array over 64 bytes is allocated outside the heap, which
+  // costs more than the whole tally of a small group.
+  const ids: number[] = [];
+  const offsets: number[] = [];
   let at = 0;
   for (let m = 0; m < lists.length; m++) {
-    offsets[m] = at;
+    offsets.push(at);
     const list = lists[m] ?? [];
     const payload = payloadLists?.[m];
     for (let i = 0; i < list.length; i++) {
@@ -41,10 +41,11 @@ export function tally(lists: readonly (readonly string[])[], payloadLists?: read
       } else {
         counts[id] = (counts[id] ?? 0) + 1;
       }
-      ids[at++] = id;
+      ids.push(id);
+      at++;
     }
   }
-  offsets[lists.length] = at;
+  offsets.push(at);
   return { index, names, counts, ids, offsets, payloads };
 }
 
