@@ -29,6 +29,8 @@ import { isWellFormed } from './text-rules.js';
 
 /** One distinct finding of the group: its key fields, preimage and key. */
 interface KeyEntry {
+  /** Its index in the table (and in `FreshGroup.keys` / `preimages`). */
+  readonly id: number;
   readonly category: string;
   readonly severity: string;
   readonly evidence: string;
@@ -48,11 +50,15 @@ interface KeyEntry {
 
 /** One distinct capability, dependency, CVE or rule of the group: its parts and its encoded form. */
 interface ItemEntry {
+  /** Its index in the table (and in the table's `values`). */
+  readonly id: number;
   readonly a: string;
   readonly b: string;
   readonly c: string;
   readonly value: string;
   next: ItemEntry | undefined;
+  /** The serial of the last document that reported it. */
+  seenBy: number;
 }
 
 /**
@@ -65,6 +71,17 @@ interface Table<E> {
   readonly buckets: Map<number, E>;
   exact: Map<string, E> | undefined;
   readonly all: E[];
+  /** The encoded form (for findings: the key) of each entry, by id. */
+  readonly values: string[];
+}
+
+/** Internal: a document's items as ids of its group's tables, aligned with the lists of its {@link DocumentSets}. */
+export interface FreshIds {
+  readonly keys: readonly number[];
+  readonly capabilities: readonly number[];
+  readonly dependencies: readonly number[];
+  readonly cves: readonly number[];
+  readonly rules: readonly number[];
 }
 
 /**
@@ -73,18 +90,34 @@ interface Table<E> {
  */
 export interface FreshGroup {
   readonly findings: Table<KeyEntry>;
+  /** The preimage of each finding, by id. */
+  readonly preimages: string[];
   readonly capabilities: Table<ItemEntry>;
   readonly dependencies: Table<ItemEntry>;
   readonly cves: Table<ItemEntry>;
+  /** The id of each CVE's dependency in `dependencies`, by CVE id. */
+  readonly cveDependency: number[];
   readonly rules: Table<ItemEntry>;
+  /** The ids of every document whose sets this group returned, so scoring can count by id. */
+  readonly documents: Map<DocumentSets, FreshIds>;
   serial: number;
 }
 
-const table = <E>(): Table<E> => ({ buckets: new Map(), exact: undefined, all: [] });
+const table = <E>(): Table<E> => ({ buckets: new Map(), exact: undefined, all: [], values: [] });
 
 /** A group's empty tables (one per scored group). */
 export function createFreshGroup(): FreshGroup {
-  return { findings: table(), capabilities: table(), dependencies: table(), cves: table(), rules: table(), serial: 0 };
+  return {
+    findings: table(),
+    preimages: [],
+    capabilities: table(),
+    dependencies: table(),
+    cves: table(),
+    cveDependency: [],
+    rules: table(),
+    documents: new Map(),
+    serial: 0,
+  };
 }
 
 /** Longest bucket chain walked before a table switches to exact keys. */
@@ -378,7 +411,7 @@ function sameEvidence(findings: Table<KeyEntry>, ref: string): KeyEntry | undefi
 
 /** Adds a new distinct finding to the group (building and hashing its preimage once). */
 function addFinding(
-  findings: Table<KeyEntry>,
+  group: FreshGroup,
   first: KeyEntry | undefined,
   bucket: number,
   evidence: string,
@@ -387,9 +420,11 @@ function addFinding(
   cves: string,
   target: string,
 ): KeyEntry {
+  const findings = group.findings;
   const preimage = `${category}|${severity}|${evidence}|${cves}|${target}`;
   const last = evidence.length - 1;
   const entry: KeyEntry = {
+    id: findings.all.length,
     category,
     severity,
     evidence,
@@ -403,6 +438,8 @@ function addFinding(
     seenBy: 0,
   };
   findings.all.push(entry);
+  findings.values.push(entry.key);
+  group.preimages.push(preimage);
   if (findings.exact === undefined) findings.buckets.set(bucket, entry);
   else findings.exact.set(evidence, entry);
   return entry;
@@ -446,7 +483,7 @@ function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup): K
     steps++;
   }
   if (steps > MAX_CHAIN) first = toExact(findings, findingText).get(evidence);
-  return addFinding(findings, first, bucket, evidence, categoryKey, severityKey, cves, targetKey);
+  return addFinding(group, first, bucket, evidence, categoryKey, severityKey, cves, targetKey);
 }
 
 /** The encoded form of an item: a capability is its text, a dependency two parts, a CVE or rule three. */
@@ -469,7 +506,7 @@ function sameItem(items: Table<ItemEntry>, a: string, b: string, c: string): Ite
  * documents get the very same string, so scoring's tally finds them by a hash computed once. The parts
  * decide the encoding, so two items with the same parts always have the same encoded form.
  */
-function internItem(items: Table<ItemEntry>, a: string, b = '', c = ''): string {
+function internItem(items: Table<ItemEntry>, a: string, b = '', c = ''): ItemEntry {
   const exact = items.exact;
   let value: string | undefined;
   let first: ItemEntry | undefined;
@@ -483,36 +520,28 @@ function internItem(items: Table<ItemEntry>, a: string, b = '', c = ''): string 
   }
   let steps = 0;
   for (let entry = first; entry !== undefined; entry = entry.next) {
-    if (entry.a === a && entry.b === b && entry.c === c) return entry.value;
+    if (entry.a === a && entry.b === b && entry.c === c) return entry;
     steps++;
   }
   value ??= encodeItem(a, b, c);
   if (steps > MAX_CHAIN) first = toExact(items, itemText).get(value);
-  const entry: ItemEntry = { a, b, c, value, next: first };
+  const entry: ItemEntry = { id: items.all.length, a, b, c, value, next: first, seenBy: 0 };
   items.all.push(entry);
+  items.values.push(value);
   if (items.exact === undefined) items.buckets.set(bucket, entry);
   else items.exact.set(value, entry);
-  return value;
+  return entry;
 }
 
 /**
- * Appends `item` unless `list` has it: a scan for the short lists of a document, a set beyond (returned,
- * to pass back on the next call). Items are the group's interned strings, so a scan mostly compares
- * pointers.
+ * Appends an item to a document's lists unless the document already reported it (each list holds
+ * distinct items, in first-seen order).
  */
-function addDistinct(list: string[], seen: Set<string> | undefined, item: string): Set<string> | undefined {
-  if (seen === undefined) {
-    if (list.length < 16) {
-      if (!list.includes(item)) list.push(item);
-      return undefined;
-    }
-    seen = new Set(list);
-  }
-  if (!seen.has(item)) {
-    seen.add(item);
-    list.push(item);
-  }
-  return seen;
+function addItem(entry: ItemEntry, serial: number, list: string[], ids: number[]): void {
+  if (entry.seenBy === serial) return;
+  entry.seenBy = serial;
+  list.push(entry.value);
+  ids.push(entry.id);
 }
 
 /** Sorts entries by key (code units, as `Array.prototype.sort` orders strings): insertion sort for a document's few findings. */
@@ -533,22 +562,22 @@ function sortByKey(entries: KeyEntry[]): void {
   }
 }
 
-/** The encoded capability of a raw one, or `undefined` when invalid. */
-function capabilityItem(group: FreshGroup, raw: unknown, max: number): string | undefined {
+/** The group's entry for a raw capability, or `undefined` when invalid. */
+function capabilityItem(group: FreshGroup, raw: unknown, max: number): ItemEntry | undefined {
   if (typeof raw !== 'string' || raw.length > max) return undefined;
   const known = sameItem(group.capabilities, raw, '', '');
-  if (known !== undefined) return known.value;
+  if (known !== undefined) return known;
   const key = lowerText(raw, max);
   return key === undefined ? undefined : internItem(group.capabilities, key);
 }
 
-/** The encoded policy rule of a raw one (an object within limits), or `undefined` when invalid. */
-function ruleItem(group: FreshGroup, rule: Record<string, unknown>, max: number): string | undefined {
+/** The group's entry for a raw policy rule (an object within limits), or `undefined` when invalid. */
+function ruleItem(group: FreshGroup, rule: Record<string, unknown>, max: number): ItemEntry | undefined {
   const { resource, action, pattern } = rule;
   if (typeof resource !== 'string' || typeof action !== 'string' || typeof pattern !== 'string') return undefined;
   if (resource.length > max || action.length > max || pattern.length > max) return undefined;
   const known = sameItem(group.rules, resource, action, pattern);
-  if (known !== undefined) return known.value;
+  if (known !== undefined) return known;
   const resourceKey = lowerText(resource, max);
   const actionKey = lowerText(action, max);
   const patternKey = trimmedText(pattern, max);
@@ -595,51 +624,44 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
 
   if (!Array.isArray(capabilities) || capabilities.length > limits.maxListLength) return undefined;
   const capabilityList: string[] = [];
-  let seenCapabilities: Set<string> | undefined;
+  const capabilityIds: number[] = [];
   for (let i = 0; i < capabilities.length; i++) {
     const capability = capabilityItem(group, capabilities[i], max);
     if (capability === undefined) return undefined;
-    seenCapabilities = addDistinct(capabilityList, seenCapabilities, capability);
+    addItem(capability, serial, capabilityList, capabilityIds);
   }
 
   if (!Array.isArray(dependencies) || dependencies.length > limits.maxListLength) return undefined;
   const dependencyList: string[] = [];
+  const dependencyIds: number[] = [];
   const cveList: string[] = [];
-  let seenDependencies: Set<string> | undefined;
-  let seenCves: Set<string> | undefined;
+  const cveIds: number[] = [];
   for (let i = 0; i < dependencies.length; i++) {
     const dependency: unknown = dependencies[i];
     if (!isPlainObject(dependency) || !keysOk(dependency, onlyDependencyKeys, DEPENDENCY_KEYS, 3, limits)) return undefined;
     const { package: name, version, cves } = dependency;
     if (typeof name !== 'string' || typeof version !== 'string' || name.length > max || version.length > max) return undefined;
     if (!Array.isArray(cves) || cves.length > limits.maxListLength) return undefined;
-    let nameKey: string;
-    let versionKey: string;
-    const known = sameItem(group.dependencies, name, version, '');
-    if (known !== undefined) {
-      nameKey = name;
-      versionKey = version;
-      seenDependencies = addDistinct(dependencyList, seenDependencies, known.value);
-    } else {
-      const n = lowerText(name, max);
-      const v = trimmedText(version, max);
-      if (n === undefined || v === undefined) return undefined;
-      nameKey = n;
-      versionKey = v;
-      seenDependencies = addDistinct(dependencyList, seenDependencies, internItem(group.dependencies, nameKey, versionKey));
+    let entry = sameItem(group.dependencies, name, version, '');
+    if (entry === undefined) {
+      const nameKey = lowerText(name, max);
+      const versionKey = trimmedText(version, max);
+      if (nameKey === undefined || versionKey === undefined) return undefined;
+      entry = internItem(group.dependencies, nameKey, versionKey);
     }
+    addItem(entry, serial, dependencyList, dependencyIds);
     for (let c = 0; c < cves.length; c++) {
       const raw: unknown = cves[c];
       if (typeof raw !== 'string' || raw.length > max) return undefined;
-      const knownCve = sameItem(group.cves, nameKey, versionKey, raw);
-      let cve: string;
-      if (knownCve !== undefined) cve = knownCve.value;
-      else {
+      let cve = sameItem(group.cves, entry.a, entry.b, raw);
+      if (cve === undefined) {
         const id = trimmedText(raw, max);
         if (id === undefined) return undefined;
-        cve = internItem(group.cves, nameKey, versionKey, uppered(id));
+        const size = group.cves.all.length;
+        cve = internItem(group.cves, entry.a, entry.b, uppered(id));
+        if (cve.id === size) group.cveDependency.push(entry.id);
       }
-      seenCves = addDistinct(cveList, seenCves, cve);
+      addItem(cve, serial, cveList, cveIds);
     }
   }
 
@@ -647,24 +669,26 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
   const rules = policy.rules;
   if (!Array.isArray(rules) || rules.length > limits.maxListLength) return undefined;
   const ruleList: string[] = [];
-  let seenRules: Set<string> | undefined;
+  const ruleIds: number[] = [];
   for (let i = 0; i < rules.length; i++) {
     const rule: unknown = rules[i];
     if (!isPlainObject(rule) || !keysOk(rule, onlyRuleKeys, RULE_KEYS, 4, limits)) return undefined;
     const item = ruleItem(group, rule, max);
     if (item === undefined) return undefined;
-    seenRules = addDistinct(ruleList, seenRules, item);
+    addItem(item, serial, ruleList, ruleIds);
   }
 
   sortByKey(entries);
-  const keys = new Array<string>(entries.length);
-  const preimages = new Array<string>(entries.length);
+  const keys: string[] = [];
+  const preimages: string[] = [];
+  const keyIds: number[] = [];
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as KeyEntry;
-    keys[i] = entry.key;
-    preimages[i] = entry.preimage;
+    keys.push(entry.key);
+    preimages.push(entry.preimage);
+    keyIds.push(entry.id);
   }
-  return Object.freeze({
+  const sets: DocumentSets = Object.freeze({
     verdict: verdict,
     risk,
     keys: Object.freeze(keys),
@@ -674,4 +698,6 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
     cves: Object.freeze(cveList),
     rules: Object.freeze(ruleList),
   });
+  group.documents.set(sets, { keys: keyIds, capabilities: capabilityIds, dependencies: dependencyIds, cves: cveIds, rules: ruleIds });
+  return sets;
 }

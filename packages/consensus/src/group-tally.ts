@@ -5,18 +5,19 @@
  * item.
  */
 export interface Tally {
-  readonly index: Map<string, number>;
-  readonly names: string[];
-  readonly counts: number[];
+  readonly names: readonly string[];
+  readonly counts: readonly number[];
   readonly ids: readonly number[];
   readonly offsets: readonly number[];
   /** When payload lists were given: the payload of each item (its first reporter's), by id. */
-  readonly payloads: string[];
+  readonly payloads: readonly string[];
 }
 
-/** Interns the members' lists of distinct items (with an optional payload per item, aligned with the lists). */
-export function tally(lists: readonly (readonly string[])[], payloadLists?: readonly (readonly string[])[]): Tally {
-  const index = new Map<string, number>();
+/**
+ * Interns the members' lists of distinct items (with an optional payload per item, aligned with the
+ * lists); `index` receives each item's id.
+ */
+export function tally(lists: readonly (readonly string[])[], payloadLists?: readonly (readonly string[])[], index = new Map<string, number>()): Tally {
   const names: string[] = [];
   const counts: number[] = [];
   const payloads: string[] = [];
@@ -46,7 +47,27 @@ export function tally(lists: readonly (readonly string[])[], payloadLists?: read
     }
   }
   offsets.push(at);
-  return { index, names, counts, ids, offsets, payloads };
+  return { names, counts, ids, offsets, payloads };
+}
+
+/**
+ * The tally of lists already interned by the caller: `lists[m]` holds member m's distinct ids into
+ * `names` (and `payloads`). Names nobody in `lists` reported count 0.
+ */
+export function tallyIds(names: readonly string[], lists: readonly (readonly number[])[], payloads: readonly string[] = []): Tally {
+  const counts = new Array<number>(names.length).fill(0);
+  const ids: number[] = [];
+  const offsets: number[] = [];
+  for (const list of lists) {
+    offsets.push(ids.length);
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i] as number;
+      counts[id] = (counts[id] as number) + 1;
+      ids.push(id);
+    }
+  }
+  offsets.push(ids.length);
+  return { names, counts, ids, offsets, payloads };
 }
 
 /** A group set over a tally: `inGroup[id]` = 1 for its items, `size` how many. */
