@@ -312,7 +312,11 @@ function cveKeyOf(ids: readonly unknown[], max: number, like: KeyEntry | undefin
   return cveField(ids as string[]);
 }
 
-/** Whether an object holds only keys of `known` (own or inherited enumerable), at most `maxKeys` of them. */
+/**
+ * Whether every key `for…in` visits (own or inherited enumerable, so never fewer than `Object.keys`) is a
+ * key of a finding, and at most `maxKeys` of them: then the general key check has nothing to add. Any other
+ * answer sends the object to that check. The next four do the same for the other objects of a document.
+ */
 function onlyFindingKeys(value: object, maxKeys: number): boolean {
   let count = 0;
   for (const key in value) {
