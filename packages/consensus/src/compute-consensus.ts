@@ -132,5 +132,5 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
     }
     prepared.push({ uid: member.uid, hotkey: member.hotkey, role: member.role, sets });
   }
-  return scoreGroup(shell.taskId, shell.taskType ?? null, prepared, shell.explain ?? true);
+  return scoreGroup(shell.taskId, shell.taskType ?? null, prepared, shell.explain ?? true, fresh);
 }

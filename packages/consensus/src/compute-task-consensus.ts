@@ -120,6 +120,6 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     }
     prepared.push({ uid: uid as Uid, hotkey: hotkey as Hotkey, role, sets });
   }
-  const result = scoreGroup(taskId, taskType ?? null, prepared, explain);
+  const result = scoreGroup(taskId, taskType ?? null, prepared, explain, fresh);
   return Object.freeze({ ...result, excluded: Object.freeze(excluded) });
 }

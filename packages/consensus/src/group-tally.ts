@@ -5,28 +5,29 @@
  * item.
  */
 export interface Tally {
-  readonly index: Map<string, number>;
-  readonly names: string[];
-  readonly counts: number[];
-  readonly ids: Int32Array;
-  readonly offsets: Int32Array;
+  readonly names: readonly string[];
+  readonly counts: readonly number[];
+  readonly ids: readonly number[];
+  readonly offsets: readonly number[];
   /** When payload lists were given: the payload of each item (its first reporter's), by id. */
-  readonly payloads: string[];
+  readonly payloads: readonly string[];
 }
 
-/** Interns the members' lists of distinct items (with an optional payload per item, aligned with the lists). */
-export function tally(lists: readonly (readonly string[])[], payloadLists?: readonly (readonly string[])[]): Tally {
-  let total = 0;
-  for (const list of lists) total += list.length;
-  const index = new Map<string, number>();
+/**
+ * Interns the members' lists of distinct items (with an optional payload per item, aligned with the
+ * lists); `index` receives each item's id.
+ */
+export function tally(lists: readonly (readonly string[])[], payloadLists?: readonly (readonly string[])[], index = new Map<string, number>()): Tally {
   const names: string[] = [];
   const counts: number[] = [];
   const payloads: string[] = [];
-  const ids = new Int32Array(total);
-  const offsets = new Int32Array(lists.length + 1);
+  // Plain arrays of small integers: a typed array over 64 bytes is allocated outside the heap, which
+  // costs more than the whole tally of a small group.
+  const ids: number[] = [];
+  const offsets: number[] = [];
   let at = 0;
   for (let m = 0; m < lists.length; m++) {
-    offsets[m] = at;
+    offsets.push(at);
     const list = lists[m] ?? [];
     const payload = payloadLists?.[m];
     for (let i = 0; i < list.length; i++) {
@@ -41,11 +42,32 @@ export function tally(lists: readonly (readonly string[])[], payloadLists?: read
       } else {
         counts[id] = (counts[id] ?? 0) + 1;
       }
-      ids[at++] = id;
+      ids.push(id);
+      at++;
     }
   }
-  offsets[lists.length] = at;
-  return { index, names, counts, ids, offsets, payloads };
+  offsets.push(at);
+  return { names, counts, ids, offsets, payloads };
+}
+
+/**
+ * The tally of lists already interned by the caller: `lists[m]` holds member m's distinct ids into
+ * `names` (and `payloads`). Names nobody in `lists` reported count 0.
+ */
+export function tallyIds(names: readonly string[], lists: readonly (readonly number[])[], payloads: readonly string[] = []): Tally {
+  const counts = new Array<number>(names.length).fill(0);
+  const ids: number[] = [];
+  const offsets: number[] = [];
+  for (const list of lists) {
+    offsets.push(ids.length);
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i] as number;
+      counts[id] = (counts[id] as number) + 1;
+      ids.push(id);
+    }
+  }
+  offsets.push(ids.length);
+  return { names, counts, ids, offsets, payloads };
 }
 
 /** A group set over a tally: `inGroup[id]` = 1 for its items, `size` how many. */

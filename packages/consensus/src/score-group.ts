@@ -6,7 +6,9 @@ import type { DocumentSets } from './document-sets.js';
 import { decode, encode2 } from './document-sets.js';
 import { explainMember } from './explain-member.js';
 import type { GroupView } from './explain-member.js';
-import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally } from './group-tally.js';
+import type { FreshGroup, FreshIds } from './fresh-sets.js';
+import type { Tally } from './group-tally.js';
+import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally, tallyIds } from './group-tally.js';
 import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
 import type { Verdict } from './sssa-schema.js';
 
@@ -76,11 +78,83 @@ function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
   return sum / members.length;
 }
 
+/** The five tallies of a group, and the dependency id of each CVE id (`undefined`: no member lists it). */
+interface GroupTallies {
+  readonly keys: Tally;
+  readonly capabilities: Tally;
+  readonly dependencies: Tally;
+  readonly cves: Tally;
+  readonly rules: Tally;
+  readonly dependencyOfCve: (cve: number) => number | undefined;
+}
+
+/** Tallies of the members' sets by their text (any mix of parsed and raw documents). */
+function textTallies(prepared: readonly PreparedMember[]): GroupTallies {
+  const dependencyIndex = new Map<string, number>();
+  const dependencies = tally(
+    prepared.map((m) => m.sets.dependencies),
+    undefined,
+    dependencyIndex,
+  );
+  const cves = tally(prepared.map((m) => m.sets.cves));
+  return {
+    keys: tally(
+      prepared.map((m) => m.sets.keys),
+      prepared.map((m) => m.sets.preimages),
+    ),
+    capabilities: tally(prepared.map((m) => m.sets.capabilities)),
+    dependencies,
+    cves,
+    rules: tally(prepared.map((m) => m.sets.rules)),
+    dependencyOfCve: (id) => {
+      const [name = '', version = ''] = decode(cves.names[id] ?? '');
+      return dependencyIndex.get(encode2(name, version));
+    },
+  };
+}
+
+/**
+ * Tallies by the ids of the group's fresh-document tables, when every member's sets came from `fresh`
+ * (the items are already interned there: no text is hashed again); otherwise `undefined`.
+ */
+function freshTallies(prepared: readonly PreparedMember[], fresh: FreshGroup): GroupTallies | undefined {
+  const ids: FreshIds[] = [];
+  for (const m of prepared) {
+    const found = fresh.documents.get(m.sets);
+    if (found === undefined) return undefined;
+    ids.push(found);
+  }
+  return {
+    keys: tallyIds(
+      fresh.findings.values,
+      ids.map((d) => d.keys),
+      fresh.preimages,
+    ),
+    capabilities: tallyIds(
+      fresh.capabilities.values,
+      ids.map((d) => d.capabilities),
+    ),
+    dependencies: tallyIds(
+      fresh.dependencies.values,
+      ids.map((d) => d.dependencies),
+    ),
+    cves: tallyIds(
+      fresh.cves.values,
+      ids.map((d) => d.cves),
+    ),
+    rules: tallyIds(
+      fresh.rules.values,
+      ids.map((d) => d.rules),
+    ),
+    dependencyOfCve: (id) => fresh.cveDependency[id],
+  };
+}
+
 /**
  * Internal: scores valid members against each other (SPEC section B). `members` hold distinct uids and
  * hotkeys; they are returned sorted by uid. `explain` false leaves every `explanation` null.
  */
-export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[], explain: boolean): ConsensusResult {
+export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[], explain: boolean, fresh?: FreshGroup): ConsensusResult {
   const prepared = [...input].sort((a, b) => a.uid - b.uid);
   const n = prepared.length;
 
@@ -99,14 +173,8 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
   }
 
   const threshold = majorityThreshold(n);
-  const keys = tally(
-    prepared.map((m) => m.sets.keys),
-    prepared.map((m) => m.sets.preimages),
-  );
-  const capabilities = tally(prepared.map((m) => m.sets.capabilities));
-  const dependencies = tally(prepared.map((m) => m.sets.dependencies));
-  const cves = tally(prepared.map((m) => m.sets.cves));
-  const rules = tally(prepared.map((m) => m.sets.rules));
+  const { keys, capabilities, dependencies, cves, rules, dependencyOfCve } =
+    (fresh !== undefined ? freshTallies(prepared, fresh) : undefined) ?? textTallies(prepared);
   const groupKeys = majorityMask(keys, threshold);
   const groupCapabilities = majorityMask(capabilities, threshold);
   const groupDependencies = majorityMask(dependencies, threshold);
@@ -115,8 +183,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
   const groupCves = majorityMask(cves, threshold);
   for (let id = 0; id < cves.names.length; id++) {
     if (groupCves.inGroup[id] !== 1) continue;
-    const [name = '', version = ''] = decode(cves.names[id] ?? '');
-    const dependency = dependencies.index.get(encode2(name, version));
+    const dependency = dependencyOfCve(id);
     if (dependency === undefined || groupDependencies.inGroup[dependency] !== 1) {
       groupCves.inGroup[id] = 0;
       groupCves.size--;

@@ -71,6 +71,75 @@ describe('simpleEvidence (references already in normal form but for a span id)',
   });
 });
 
+describe('a normal form is recognised behind any span id without normalising again', () => {
+  // freshDocumentSets knows a reference by a remembered normal form E when the reference is E after a span
+  // id (text without ':', '/' or '.'), or E itself when E has no ':' and no whitespace or control
+  // character at either end. Both rest on these facts of the normalisation.
+  const headArb = fc.oneof(fc.constantFrom('', ' ', 'm0-span-3', 's1', '\t x', 'A1#3'), fc.string({ maxLength: 6 })).filter((h) => !/[:/.]/.test(h));
+  it('normalises H + ":" + E and E to E', () => {
+    fc.assert(
+      fc.property(fc.oneof(refArb, fc.string({ maxLength: 12 })), headArb, (ref, head) => {
+        const outcome = tryNormaliseEvidenceRef(ref);
+        if (!outcome.ok) return;
+        const normal = outcome.value;
+        expect(tryNormaliseEvidenceRef(`${head}:${normal}`)).toEqual({ ok: true, value: normal });
+        const last = normal.length - 1;
+        if (!normal.includes(':') && normal.charCodeAt(0) > 0x20 && normal.charCodeAt(last) > 0x20) {
+          expect(tryNormaliseEvidenceRef(normal)).toEqual({ ok: true, value: normal });
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+/** Findings of one group spelled in the ways members spell them: span ids, case, spaces, CVE order. */
+const VARIANT_FINDINGS = [
+  finding('tool_poison', 'tools/a.py#L1-L4'),
+  finding('tool_poison', 'm1-span-2:tools/a.py#L1-L4'),
+  finding(' Tool_Poison ', 's9:./tools//a.py:1-4', { severity: ' HIGH ' }),
+  finding('tool_poison', 'x/y:tools/a.py#L1-L4'),
+  finding('tool_poison', 'a.b:tools/a.py#L1-L4', { target_pattern: ' target ' }),
+  finding('tool_poison', 'm2:tools/a.py#L1-L4', { severity: 'medium' }),
+  finding('TOOL_POISON', 'm3:tools/a.py#L1-L4'),
+  finding('dependency_cve', 'requirements.txt:3', { cve_ids: ['CVE-1'] }),
+  finding('dependency_cve', 'm1:requirements.txt#L3-L3', { cve_ids: [' cve-1 '] }),
+  finding('dependency_cve', 'm2:requirements.txt#L3', { cve_ids: ['CVE-1', 'CVE-2'] }),
+  finding('dependency_cve', 'm3:requirements.txt#L3-L3', { cve_ids: ['CVE-1,CVE-2'] }),
+  finding('dependency_cve', 'm4:requirements.txt#L3-L3', { cve_ids: ['CVE-1|'] }),
+  finding('ssrf', 'Makefile:3'),
+  finding('ssrf', 'span:Makefile:3'),
+  finding('ssrf', '3'),
+  finding('ssrf', 's: a.py#L2'),
+  finding('ssrf', ' a.py#L2-L2'),
+  finding('ssrf', 't: a.py#L2-L2'),
+  finding('ssrf', 's1:s2:a.py'),
+  finding('ssrf', 's3:s2:a.py'),
+  finding('ssrf', 's2:a.py'),
+  finding('ssrf', 'm1:a.py#L9-L3'),
+  finding('ssrf', 'm1:a|b.py#L1-L2'),
+  finding('', 'm1:tools/a.py#L1-L4'),
+  finding('a|b', 'm1:tools/a.py#L1-L4'),
+  finding('tool_poison', 'm1:tools/a.py#L1-L4', { severity: 'severe' }),
+  finding('tool_poison', 'm1:tools/a.py#L1-L4', { target_pattern: ' ' }),
+];
+const VARIANT_CAPABILITIES = ['fs.read', ' FS.Read ', 'fs.read ', 'FS.READ', ' ', 'net.http'];
+const VARIANT_DEPENDENCIES = [
+  { package: 'requests', version: '2.19.1', cves: ['CVE-2018-18074'] },
+  { package: ' Requests ', version: '2.19.1 ', cves: ['cve-2018-18074 '] },
+  { package: 'requests', version: '2.19.1', cves: ['cve-2018-18074', ''] },
+  { package: 'requests', version: ' ', cves: [] },
+];
+const VARIANT_RULES = [
+  { resource: 'fs', action: 'read', pattern: '*' },
+  { resource: 'FS', action: ' Read', pattern: '* ' },
+  { resource: 'fs', action: 'read', pattern: ' ' },
+];
+const pick = <T>(list: readonly T[]) => fc.array(fc.constantFrom(...list), { maxLength: 6 });
+const variantDocArb = fc
+  .record({ findings: pick(VARIANT_FINDINGS), capabilities: pick(VARIANT_CAPABILITIES), dependencies: pick(VARIANT_DEPENDENCIES), rules: pick(VARIANT_RULES) })
+  .map((d) => sssa({ findings: d.findings, capabilities: d.capabilities, dependencies: d.dependencies, policy: { rules: d.rules } }));
+
 describe('freshDocumentSets accepts what the general path accepts and gives its sets, bit for bit', () => {
   it.each([
     ['default limits', DEFAULT_INPUT_LIMITS],
@@ -98,6 +167,16 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
     );
   });
 
+  it('for the documents of one group spelling the same findings and items differently (valid and invalid)', () => {
+    fc.assert(
+      fc.property(fc.array(variantDocArb, { minLength: 1, maxLength: 6 }), (docs) => {
+        const group = createFreshGroup();
+        for (const doc of docs) expect(freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('when crafted references and items all fall in one bucket (the table switches to exact keys and stays linear)', () => {
     // Same length, same first, middle and last characters: one bucket for every reference and capability.
     const refs = Array.from({ length: 60 }, (_, i) => `t/${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x.py#L1-L1`);
@@ -115,7 +194,7 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
       expect(fresh?.keys).toHaveLength(60);
     }
     expect(group.findings.exact).toBeInstanceOf(Map);
-    expect(group.items.exact).toBeInstanceOf(Map);
+    expect(group.capabilities.exact).toBeInstanceOf(Map);
     expect(group.findings.all).toHaveLength(60);
   });
 
