@@ -183,9 +183,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     metrics,
     logger,
     // The next epoch's tasks draw from the reputations this close carries: take its snapshot as soon as
-    // the carry is stored, before the weights are submitted (docs/spec.md G.6).
-    afterClaim: async () => {
-      if (current !== undefined) await tasks.prepare(current);
+    // the carry is stored, before the weights are submitted (docs/spec.md G.6). Only after the close of the
+    // epoch right before the current one: an older (missed) epoch closed in a catch-up is not the last carry.
+    afterClaim: async (closed) => {
+      if (current !== undefined && closed === current - 1) await tasks.prepare(current);
     },
   };
 
@@ -244,6 +245,16 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     }
     catchUp = undefined;
   };
+  // The task snapshot of an epoch reads the reputations the close of the epoch before it carried. Only the
+  // lease holder takes it, and only once its catch-up (that close) is done: a standby, or a new leader that
+  // has not closed the ended epoch yet, would read an older carry and its snapshot, stored first, would
+  // stand (ha-task-snapshot.test.ts). A standby draws tasks from the snapshot the leader stored.
+  const prepareTasks = async (epoch: number): Promise<void> => {
+    if (!leading() || catchUp !== undefined) return;
+    await tasks.prepare(epoch).catch((error: unknown) => {
+      logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
+    });
+  };
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
@@ -285,9 +296,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       catchUp ??= { lastWithoutRecords: false };
       if (leading()) await runCatchUp(current);
       // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
-      await tasks.prepare(current).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+      await prepareTasks(current);
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
@@ -318,14 +327,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       await refresh().catch((error: unknown) => {
         logger.warn({ error: (error as Error).message }, 'metagraph refresh failed');
       });
-      await tasks.prepare(epoch).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+      await prepareTasks(epoch);
       await storage.pruneNonces(Date.now()).catch(() => undefined);
-    } else if (current !== undefined && (await tasks.snapshot(current)) === undefined) {
-      await tasks.prepare(current).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+    } else if (current !== undefined && leading() && (await tasks.snapshot(current)) === undefined) {
+      await prepareTasks(current);
     }
   };
 

@@ -417,8 +417,8 @@ describe.skipIf(HA_SKIP !== undefined)(
  *   scoring's;
  * - every `seq`: arrival numbers are assigned by the storage. PostgreSQL's sequence has gaps that SQLite's
  *   1, 2, 3 replay has not: every epoch seal row (epoch-seal.ts) takes a number, and so does every insert
- *   that `ON CONFLICT DO NOTHING` drops (the task snapshot each instance offers, a record sent again after
- *   a kill); the last HA run's bundles differed from the replay's in nothing else. The replay keeps their
+ *   that `ON CONFLICT DO NOTHING` drops (a record sent again after a kill, a leader's task snapshot
+ *   offered again after a restart); the last HA run's bundles differed from the replay's in nothing else. The replay keeps their
  *   order, which is all that scoring reads from them (latest record wins, window order);
  * - the seq a superseded record's `reason` quotes (`a later record of this miner (rec-68, seq 72) is the
  *   one used`): the same storage number in a sentence. It is not simply dropped: first it must be the seq
