@@ -14,6 +14,7 @@ import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
 import { createPeerExchange } from './peer-exchange.js';
+import { openPostgresLease } from './postgres-lease.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
 import { revealConfirmer } from './reveal-confirm.js';
@@ -125,12 +126,20 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const queue = createWriteQueue(storage);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
   // HA (PostgreSQL only): every instance ingests; the lease holder alone closes epochs and submits.
+  // The lease has a PostgreSQL connection of its own (postgres-lease.ts): renewals and takeover attempts
+  // never queue behind ingest or epoch work for a pooled connection.
+  const leaseTtlMs = config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5));
   const lease =
-    storage.dialect === 'postgres'
+    storage.dialect === 'postgres' && config.database.url !== undefined
       ? startLeaderLease({
           storage,
-          ttlMs: config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5)),
-          intervalMs: Math.max(20, Math.round((config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5))) / 6)),
+          store: openPostgresLease({
+            url: config.database.url,
+            ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }),
+            statementTimeoutMs: leaseTtlMs,
+          }),
+          ttlMs: leaseTtlMs,
+          intervalMs: Math.max(20, Math.round(leaseTtlMs / 6)),
           logger,
           onChange: (fence) => {
             metrics.leaseHolder.set(fence === undefined ? 0 : 1);
