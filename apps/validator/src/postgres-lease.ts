@@ -23,14 +23,22 @@ const ACQUIRE_SQL = `WITH clock AS (SELECT (extract(epoch FROM statement_timesta
     COALESCE((SELECT expires_at_ms FROM taken), (SELECT expires_at_ms FROM leader_lease WHERE name = 'leader')) AS expires_at_ms,
     (SELECT now_ms FROM clock) AS now_ms`;
 
+/** The `application_name` of the lease connection. */
+export const LEASE_APPLICATION_NAME = 'subnet-validator-lease';
+
 /** Options of {@link openPostgresLease}. */
 export interface PostgresLeaseOptions {
   /** The same database URL as the storage's. */
   readonly url: string;
   /** The storage's schema; default `public`. */
   readonly schema?: string;
-  /** A lease statement that runs longer than this (ms) is cancelled by the server and the connection replaced. */
+  /**
+   * A lease statement that runs longer than this (ms) is cancelled by the server (one second later the
+   * client gives up on an unanswering connection) and the connection is replaced.
+   */
   readonly statementTimeoutMs: number;
+  /** The connection's `application_name`; default {@link LEASE_APPLICATION_NAME}. */
+  readonly applicationName?: string;
 }
 
 /**
@@ -53,8 +61,13 @@ export function openPostgresLease(options: PostgresLeaseOptions): LeaseStore {
     const c = new pg.Client({
       connectionString: options.url,
       options: `-c search_path=${schema}`,
+      // Named in pg_stat_activity, so operators (and tests) can tell it from the pool's connections.
+      application_name: options.applicationName ?? LEASE_APPLICATION_NAME,
       connectionTimeoutMillis: 5000,
       statement_timeout: options.statementTimeoutMs,
+      // A connection that stops answering (network gone) must not hold the next attempts back either.
+      query_timeout: options.statementTimeoutMs + 1000,
+      keepAlive: true,
     });
     const opening = c.connect().then(
       () => c,

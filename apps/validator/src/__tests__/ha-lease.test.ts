@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EPOCH_SEAL_LOCK } from '../epoch-seal.js';
 import { startLeaderLease } from '../lease.js';
 import type { LeaseStore } from '../lease.js';
-import { openPostgresLease } from '../postgres-lease.js';
+import { LEASE_APPLICATION_NAME, openPostgresLease } from '../postgres-lease.js';
 import { openPostgresStorage } from '../postgres-storage.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
@@ -89,6 +89,36 @@ describe.skipIf(PG_URL === undefined)(`the leader lease on PostgreSQL${PG_URL ==
     expect((await b.acquire('b', 60_000)).fence).toEqual({ holder: 'b', token: 2 });
     expect(await storage.checkFence({ holder: 'b', token: 2 })).toBe(true);
     expect(await storage.checkFence({ holder: 'a', token: 1 })).toBe(false);
+  });
+
+  it('a lease connection killed by the server is replaced: the holder renews on a new one, same token', async () => {
+    const fresh = await freshSchema();
+    cleanups.push(fresh.drop);
+    const storage = await openPostgresStorage({ url: PG_URL ?? '', schema: fresh.schema });
+    cleanups.push(() => storage.close());
+    // A name of its own: other test files' lease connections on the same server are left alone.
+    const name = `${LEASE_APPLICATION_NAME}-${fresh.schema}`;
+    const a = openPostgresLease({ url: PG_URL ?? '', schema: fresh.schema, statementTimeoutMs: 5000, applicationName: name });
+    cleanups.push(() => a.close());
+    expect((await a.acquire('a', 60_000)).fence).toEqual({ holder: 'a', token: 1 });
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    const killed = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [name]);
+    expect(killed.rows.map((r) => r.ok)).toContain(true);
+    // The attempt on the dead connection fails (coded), or it was already replaced; the next one renews.
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      try {
+        const got = await a.acquire('a', 60_000);
+        outcomes.push(`token ${got.fence?.token}`);
+        break;
+      } catch (error) {
+        outcomes.push((error as { code?: string }).code ?? 'uncoded');
+      }
+    }
+    expect(outcomes.at(-1)).toBe('token 1');
+    expect(outcomes.slice(0, -1).every((o) => o === 'VALIDATOR_STORAGE')).toBe(true);
   });
 
   it('a standby whose storage pool is saturated (every pooled connection waits on an epoch seal) still takes over from a dead leader', async () => {
