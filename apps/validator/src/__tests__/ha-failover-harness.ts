@@ -70,6 +70,8 @@ interface Kill {
   readonly takeoverMs: number;
   /** From the SIGKILL until the new leader logged `leader lease taken` (its own clock; same host). */
   readonly loggedMs: number;
+  /** A `during` kill: the extrinsic was in the node's pool (it lands after the kill) or the node dropped it. */
+  readonly fault?: 'sent' | 'drop';
 }
 
 /** One failover run: its schedule and its chain. */
@@ -88,8 +90,8 @@ export interface FailoverPlan {
   readonly pollMs: number;
   /**
    * Per cycle (one epoch each), the kills: `before` (12 blocks before the boundary: the new leader closes
-   * the epoch), `during` (the close's extrinsic held by the devnet on even cycles, dropped on odd ones; the
-   * kill comes while the row is `submitting`), `after` (once the epoch is `submitted`).
+   * the epoch), `during` (while the row is `submitting`: on even cycles once the extrinsic is in the node's
+   * pool, so it lands after the kill; on odd cycles the node drops it), `after` (once it is `submitted`).
    */
   readonly cycles: readonly (readonly ('before' | 'during' | 'after')[])[];
   /** The test's timeout (ms). */
@@ -326,8 +328,11 @@ export function haFailoverSuite(plan: FailoverPlan): void {
     it(
       'every epoch is submitted exactly once on chain, no acknowledged record is lost, takeover within two polls, bundles equal a single instance',
       async () => {
+        // Where the time goes (printed at the end): start-up, the kills, the last close, the checks.
+        const marks: [string, number][] = [['begin', Date.now()]];
         for (let i = 0; i < INSTANCES; i++) spawnInstance();
         await until('every instance following the head', () => (live().length === INSTANCES ? true : undefined), 240_000, 100);
+        marks.push(['start-up', Date.now()]);
         const load = ingest();
         const kills: Kill[] = [];
         const standby = () => until('a standby to take over', () => (live().length >= 2 ? true : undefined), 240_000, 100);
@@ -342,12 +347,28 @@ export function haFailoverSuite(plan: FailoverPlan): void {
           const epoch = Number(boundary / BigInt(EPOCH)) - 1;
           if (phases.includes('before')) kills.push({ phase: 'before', epoch, ...(await killLeader()) });
           if (phases.includes('during')) {
-            // During: its extrinsic held by the devnet (it lands later) or dropped (it never lands); kill while `submitting`.
+            // During: kill while the row is `submitting`. On even cycles the extrinsic has reached the node when
+            // the leader dies (block production is stalled until it is in the pool, and resumes after the kill):
+            // it lands afterwards and the next leader must find it, not send it again. On odd cycles the node
+            // drops it: it never lands and the next leader sends it again once its era proves that.
             await standby();
-            if (cycle % 2 === 0) devnet.faults.delayNextExtrinsic(3 * POLL_MS);
-            else devnet.faults.dropNextExtrinsic();
-            const seen = await until(`epoch ${epoch} claimed`, async () => (await epochRow(epoch))?.status, 300_000, 25);
-            kills.push({ phase: seen === 'submitting' ? 'during' : 'after', epoch, ...(await killLeader()) });
+            const fault = cycle % 2 === 0 ? 'sent' : 'drop';
+            if (fault === 'drop') devnet.faults.dropNextExtrinsic();
+            let seen = await until(`epoch ${epoch} claimed`, async () => (await epochRow(epoch))?.status, 300_000, 25);
+            if (fault === 'sent' && seen === 'submitting') {
+              devnet.faults.stallBlockProduction();
+              seen = await until(
+                `epoch ${epoch}'s extrinsic in the pool`,
+                async () => {
+                  const status = (await epochRow(epoch))?.status;
+                  if (status !== 'submitting') return status;
+                  return (await pendingWeights(reader, devnet.accounts[0]?.hotkeyAddress ?? '')) > 0 ? status : undefined;
+                },
+                60_000,
+                25,
+              );
+            }
+            kills.push(seen === 'submitting' ? { phase: 'during', epoch, fault, ...(await killLeader()) } : { phase: 'after', epoch, ...(await killLeader()) });
             devnet.faults.reset();
           }
           // After: once it is submitted (reconciled, or sent again once the era proved it never landed).
@@ -357,6 +378,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
             kills.push({ phase: 'after', epoch, ...(await killLeader()) });
           }
         }
+        marks.push(['kills', Date.now()]);
         await load.stop();
         // Every acknowledged record's epoch closes: wait for the next boundary to pass and every row to be final.
         const lastRecordEpoch = Number(
@@ -372,6 +394,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
           240_000,
           200,
         );
+        marks.push(['last close', Date.now()]);
         for (const i of instances) if (!i.dead) i.proc.kill('SIGTERM');
         await Promise.all(instances.map((i) => i.exited));
 
@@ -387,7 +410,24 @@ export function haFailoverSuite(plan: FailoverPlan): void {
         for (const k of kills) expect.soft(k.loggedMs, `takeover after the ${k.phase} kill of epoch ${k.epoch}`).toBeLessThanOrEqual(2 * POLL_MS);
 
         // Exactly once, counted on the chain.
-        const rows = (await db.query<{ epoch: string; status: string; bundle: string }>('SELECT epoch, status, bundle FROM epochs ORDER BY epoch')).rows;
+        const rows = (
+          await db.query<{ epoch: string; status: string; bundle: string; submission: string }>(
+            'SELECT epoch, status, bundle, submission FROM epochs ORDER BY epoch',
+          )
+        ).rows;
+        // A kill during a submission leaves it to the next leader: an extrinsic in the pool lands after the kill
+        // and is found on chain (reconciled, not sent again); a dropped one is sent again once its era is over.
+        const finished = kills
+          .filter((k) => k.phase === 'during')
+          .map((k) => {
+            const submission = JSON.parse(rows.find((r) => Number(r.epoch) === k.epoch)?.submission ?? '{}') as { reconciled?: unknown; resubmitted?: unknown };
+            const how = submission.resubmitted === true ? 'resubmitted' : submission.reconciled !== undefined ? 'reconciled' : 'by the killed leader';
+            return { epoch: k.epoch, fault: k.fault, how };
+          });
+        process.stdout.write(`HA submissions interrupted by a kill: ${finished.map((f) => `${f.epoch} (${f.fault}): ${f.how}`).join('; ')}\n`);
+        expect(finished.map((f) => [f.epoch, f.fault, f.how])).toEqual(
+          finished.map((f) => [f.epoch, f.fault, f.fault === 'sent' ? 'reconciled' : 'resubmitted']),
+        );
         const bundles = new Map(rows.map((r) => [Number(r.epoch), (JSON.parse(r.bundle) as { bundle: Bundle }).bundle]));
         const first = Number(rows[0]?.epoch);
         const last = Number(rows.at(-1)?.epoch);
@@ -436,6 +476,13 @@ export function haFailoverSuite(plan: FailoverPlan): void {
         for (const [epoch, bundle] of bundles) {
           expect(digest(scoringContent(single.get(epoch))), `epoch ${epoch}`).toBe(digest(scoringContent(bundle)));
         }
+        marks.push(['checks', Date.now()]);
+        process.stdout.write(
+          `HA run phases: ${marks
+            .slice(1)
+            .map(([name, at], n) => `${name} ${((at - (marks[n]?.[1] ?? at)) / 1000).toFixed(1)} s`)
+            .join(', ')}\n`,
+        );
       },
       plan.timeoutMs,
     );
@@ -553,6 +600,14 @@ async function singleInstanceRun(db: pg.Client, bundles: ReadonlyMap<number, Bun
   }
 }
 
+/** How many weight extrinsics signed by `hotkey` wait in the node's pool. */
+async function pendingWeights(reader: ChainConnection, hotkey: string): Promise<number> {
+  return reader.request('pending', async (api) => {
+    const pending = (await api.rpc.author.pendingExtrinsics()) as unknown as readonly ExtrinsicLike[];
+    return pending.filter((ex) => ex.isSigned && ex.signer.toString() === hotkey && /weights$/i.test(ex.method.method)).length;
+  });
+}
+
 interface ExtrinsicLike {
   readonly isSigned: boolean;
   readonly signer: { toString(): string };
@@ -571,8 +626,8 @@ async function weightExtrinsics(
   head: bigint,
 ): Promise<{ block: bigint; hash: string; pairs: (readonly [number, number])[] }[]> {
   const found: { block: bigint; hash: string; pairs: (readonly [number, number])[] }[] = [];
-  for (let n = 1n; n <= head; n++) {
-    await reader.request('scan', async (api) => {
+  const scan = (n: bigint) =>
+    reader.request('scan', async (api) => {
       const hash = await api.rpc.chain.getBlockHash(n);
       const block = await api.rpc.chain.getBlock(hash);
       const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
@@ -591,6 +646,12 @@ async function weightExtrinsics(
         found.push({ block: n, hash: ex.hash.toHex(), pairs: args.dests.map((d, i) => [d, args.weights[i] ?? 0] as const) });
       }
     });
+  // Sixteen blocks at a time (every block is read; the order of `found` is restored below).
+  for (let from = 1n; from <= head; from += 16n) {
+    const batch: Promise<void>[] = [];
+    for (let n = from; n < from + 16n && n <= head; n++) batch.push(scan(n));
+    await Promise.all(batch);
   }
+  found.sort((a, b) => (a.block < b.block ? -1 : a.block > b.block ? 1 : 0));
   return found;
 }

@@ -1,9 +1,10 @@
 /**
  * High availability on PostgreSQL, end to end, in every test command (issue 17, item 1): three validator
  * CLI processes on one PostgreSQL database and a devnet; the leader is killed with SIGKILL four times over
- * two epochs: during the first epoch's submission (the devnet holds the extrinsic) and after it, then
- * before the second's (the new leader closes it) and during it (the devnet drops the extrinsic: it never
- * lands and is sent again once its era proves it). Checked as in the long run (`ha-failover-harness.ts`):
+ * two epochs: during the first epoch's submission (its extrinsic already in the node's pool: it lands
+ * after the kill and the next leader must find it, not send it again) and after it, then before the
+ * second's (the new leader closes it) and during it (the node drops the extrinsic: it never lands and is
+ * sent again once its era proves it). Checked as in the long run (`ha-failover-harness.ts`):
  * every epoch submitted exactly once (counted in the devnet's blocks), no acknowledged record lost, each
  * takeover within two chain polls, and bundles equal to a single instance's. Skipped only without
  * PostgreSQL (and failing in CI without it).
