@@ -27,10 +27,10 @@ export interface EpochRunnerDeps {
   readonly metrics: ValidatorMetrics;
   readonly logger: Logger;
   /**
-   * Called once the epoch's row (with the state it carries) is stored, before the weights are submitted:
-   * the next epoch's task snapshot is taken here, so executors need not wait for the chain (optional).
+   * Called with the epoch once its row (with the state it carries) is stored, before the weights are
+   * submitted: the next epoch's task snapshot is taken here, so executors need not wait for the chain (optional).
    */
-  readonly afterClaim?: () => Promise<void>;
+  readonly afterClaim?: (epoch: number) => Promise<void>;
   /** The leader lease's fence (HA): every epoch write and the submission check it; absent: unfenced. */
   readonly fence?: () => Fence | undefined;
 }
@@ -204,7 +204,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
-    await afterClaim(deps);
+    await afterClaim(deps, epoch);
     metrics.submissions.inc({ outcome: 'failed' });
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
@@ -226,7 +226,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
     if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
-    await afterClaim(deps);
+    await afterClaim(deps, epoch);
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
     logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
@@ -236,7 +236,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut, ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
-    await afterClaim(deps);
+    await afterClaim(deps, epoch);
   } else {
     let preflightError: unknown;
     try {
@@ -251,7 +251,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
-      await afterClaim(deps);
+      await afterClaim(deps, epoch);
       metrics.submissions.inc({ outcome: 'preflight_failed' });
       logger.warn({ epoch, error: submission.error }, 'preflight failed; not submitting');
     } else {
@@ -265,7 +265,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
-      await afterClaim(deps);
+      await afterClaim(deps, epoch);
       try {
         // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
         const fence = deps.fence?.();
@@ -300,9 +300,9 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
 }
 
 /** Runs the after-claim hook; its failure is logged, never the epoch's. */
-async function afterClaim(deps: EpochRunnerDeps): Promise<void> {
+async function afterClaim(deps: EpochRunnerDeps, epoch: number): Promise<void> {
   try {
-    await deps.afterClaim?.();
+    await deps.afterClaim?.(epoch);
   } catch (error) {
     deps.logger.warn({ error: errorOf(error) }, 'after-claim step failed (it is retried on the next tick)');
   }

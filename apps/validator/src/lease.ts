@@ -23,9 +23,28 @@ export interface LeaderLease {
   stop(release: boolean): Promise<void>;
 }
 
+/** One attempt to take or renew the lease: the fence when this instance holds it, and when the lease expires. */
+export interface LeaseAttempt {
+  readonly fence: Fence | undefined;
+  /** Milliseconds until the lease (this instance's or another's) expires, by the database's clock; 0 when unknown. */
+  readonly expiresInMs: number;
+}
+
+/** Where the lease is kept: PostgreSQL on a dedicated connection (`postgres-lease.ts`), or the storage itself. */
+export interface LeaseStore {
+  acquire(holder: string, ttlMs: number): Promise<LeaseAttempt>;
+  release(fence: Fence): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Options of {@link startLeaderLease}. */
 export interface LeaseOptions {
   readonly storage: Storage;
+  /**
+   * Where to take and renew the lease; default: the storage (`acquireLease`, `releaseLease`). On PostgreSQL
+   * the service passes a dedicated connection, so a lease attempt never queues behind the pool's other work.
+   */
+  readonly store?: LeaseStore;
   /** How long a lease runs without renewal (ms). */
   readonly ttlMs: number;
   /** How often to renew or try to take over (ms); a quarter of the TTL or less. */
@@ -39,12 +58,14 @@ export interface LeaseOptions {
 
 /**
  * Starts the leader lease loop: every `intervalMs` it renews the lease (leader) or tries to take it over
- * once it expired (standby). The instance considers itself leader only while its last successful renewal is
- * younger than the TTL minus one interval (by its own clock), so it stops epoch work before a standby can
- * take over; every epoch write it makes is fenced by the token anyway (storage checks it), so even a
+ * (standby); a standby whose last attempt said the lease expires sooner than that tries again right after
+ * the expiry, so a takeover comes one TTL after the old leader's last renewal, not up to an interval
+ * later. Attempts run on a timer of their own, never behind the epoch loop. The instance considers itself
+ * leader only while its last successful renewal is younger than the TTL minus one interval (by its own
+ * clock), so it stops epoch work before a standby can take over; every epoch write it makes is fenced by the token anyway (storage checks it), so even a
  * paused old leader that wakes up cannot write nor submit after a takeover.
  *
- * @param options - storage, TTL, interval, logger, change listener
+ * @param options - storage (or a dedicated lease store), TTL, interval, logger, change listener
  * @returns the lease
  * @example const lease = startLeaderLease({ storage, ttlMs: 1500, intervalMs: 250, logger }); if (lease.current()) closeEpoch(...)
  */
@@ -55,6 +76,22 @@ export function startLeaderLease(options: LeaseOptions): LeaderLease {
   let renewedAt = 0;
   let stopped = false;
   let running: Promise<Fence | undefined> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const store: LeaseStore = options.store ?? {
+    acquire: async (h, ttl) => ({ fence: await options.storage.acquireLease(h, ttl), expiresInMs: 0 }),
+    release: (f) => options.storage.releaseLease(f),
+    close: () => Promise.resolve(),
+  };
+  // The next attempt: a renewal every interval; a standby no later than just after the lease it saw expires.
+  const schedule = (delayMs: number): void => {
+    if (stopped) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void renew();
+    }, delayMs);
+    timer.unref();
+  };
 
   const current = (): Fence | undefined => (fence !== undefined && Date.now() - renewedAt < options.ttlMs - options.intervalMs ? fence : undefined);
 
@@ -71,15 +108,18 @@ export function startLeaderLease(options: LeaseOptions): LeaderLease {
   const renew = (): Promise<Fence | undefined> => {
     running ??= (async () => {
       const started = Date.now();
+      let next = options.intervalMs;
       try {
-        const got = await options.storage.acquireLease(holder, options.ttlMs);
+        const got = await store.acquire(holder, options.ttlMs);
         if (stopped) return undefined;
-        if (got !== undefined) renewedAt = started;
-        set(got);
+        if (got.fence !== undefined) renewedAt = started;
+        else if (got.expiresInMs > 0) next = Math.min(next, got.expiresInMs + 1);
+        set(got.fence);
       } catch (error) {
         options.logger.warn({ error: redactUrl((error as Error).message) }, 'leader lease renewal failed');
         if (current() === undefined) set(undefined);
       }
+      schedule(Math.max(1, next));
       return current();
     })().finally(() => {
       running = undefined;
@@ -87,10 +127,7 @@ export function startLeaderLease(options: LeaseOptions): LeaderLease {
     return running;
   };
 
-  const timer = setInterval(() => {
-    if (!stopped) void renew();
-  }, options.intervalMs);
-  timer.unref();
+  schedule(options.intervalMs);
 
   return {
     holder,
@@ -99,11 +136,12 @@ export function startLeaderLease(options: LeaseOptions): LeaderLease {
     renew,
     stop: async (release) => {
       stopped = true;
-      clearInterval(timer);
+      if (timer !== undefined) clearTimeout(timer);
       await running?.catch(() => undefined);
       const held = fence;
       fence = undefined;
-      if (release && held !== undefined) await options.storage.releaseLease(held).catch(() => undefined);
+      if (release && held !== undefined) await store.release(held).catch(() => undefined);
+      await store.close();
     },
   };
 }

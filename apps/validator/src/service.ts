@@ -14,6 +14,7 @@ import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
 import { createPeerExchange } from './peer-exchange.js';
+import { openPostgresLease } from './postgres-lease.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
 import { revealConfirmer } from './reveal-confirm.js';
@@ -126,12 +127,20 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   const queue = createWriteQueue(storage);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
   // HA (PostgreSQL only): every instance ingests; the lease holder alone closes epochs and submits.
+  // The lease has a PostgreSQL connection of its own (postgres-lease.ts): renewals and takeover attempts
+  // never queue behind ingest or epoch work for a pooled connection.
+  const leaseTtlMs = config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5));
   const lease =
-    storage.dialect === 'postgres'
+    storage.dialect === 'postgres' && config.database.url !== undefined
       ? startLeaderLease({
           storage,
-          ttlMs: config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5)),
-          intervalMs: Math.max(20, Math.round((config.ha.lease_ttl_ms ?? Math.max(1500, Math.round(config.chain.poll_ms * 1.5))) / 6)),
+          store: openPostgresLease({
+            url: config.database.url,
+            ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }),
+            statementTimeoutMs: leaseTtlMs,
+          }),
+          ttlMs: leaseTtlMs,
+          intervalMs: Math.max(20, Math.round(leaseTtlMs / 6)),
           logger,
           onChange: (fence) => {
             metrics.leaseHolder.set(fence === undefined ? 0 : 1);
@@ -184,9 +193,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     metrics,
     logger,
     // The next epoch's tasks draw from the reputations this close carries: take its snapshot as soon as
-    // the carry is stored, before the weights are submitted (docs/spec.md G.6).
-    afterClaim: async () => {
-      if (current !== undefined) await tasks.prepare(current);
+    // the carry is stored, before the weights are submitted (docs/spec.md G.6). Only after the close of the
+    // epoch right before the current one: an older (missed) epoch closed in a catch-up is not the last carry.
+    afterClaim: async (closed) => {
+      if (current !== undefined && closed === current - 1) await tasks.prepare(current);
     },
   };
 
@@ -247,6 +257,16 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     }
     catchUp = undefined;
   };
+  // The task snapshot of an epoch reads the reputations the close of the epoch before it carried. Only the
+  // lease holder takes it, and only once its catch-up (that close) is done: a standby, or a new leader that
+  // has not closed the ended epoch yet, would read an older carry and its snapshot, stored first, would
+  // stand (ha-task-snapshot.test.ts). A standby draws tasks from the snapshot the leader stored.
+  const prepareTasks = async (epoch: number): Promise<void> => {
+    if (!leading() || catchUp !== undefined) return;
+    await tasks.prepare(epoch).catch((error: unknown) => {
+      logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
+    });
+  };
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
@@ -297,9 +317,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       catchUp ??= { lastWithoutRecords: false };
       if (leading()) await runCatchUp(current);
       // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
-      await tasks.prepare(current).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+      await prepareTasks(current);
       return;
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
@@ -330,14 +348,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       await refresh().catch((error: unknown) => {
         logger.warn({ error: (error as Error).message }, 'metagraph refresh failed');
       });
-      await tasks.prepare(epoch).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+      await prepareTasks(epoch);
       await storage.pruneNonces(Date.now()).catch(() => undefined);
-    } else if (current !== undefined && (await tasks.snapshot(current)) === undefined) {
-      await tasks.prepare(current).catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
-      });
+    } else if (current !== undefined && leading() && (await tasks.snapshot(current)) === undefined) {
+      await prepareTasks(current);
     }
   };
 
