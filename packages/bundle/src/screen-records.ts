@@ -50,7 +50,7 @@ function screen<S extends z.ZodType<{ seq: number }>>(
   id: (record: z.output<S>) => string,
   excluded: ReturnType<typeof createExclusions>,
 ): z.output<S>[] {
-  const valid: { record: z.output<S>; index: number; raw: unknown }[] = [];
+  const valid: { record: z.output<S>; index: number; raw: unknown; key: string }[] = [];
   raw.forEach((item, index) => {
     const withheld = withheldOf(item) ?? shapeFailure(list, item);
     if (withheld !== undefined) {
@@ -70,13 +70,15 @@ function screen<S extends z.ZodType<{ seq: number }>>(
       );
       return;
     }
-    valid.push({ record: parsed.data, index, raw: item });
+    // The id is built once per record, not once per comparison: a peer document's entries share seq and
+    // record id, so the sort compares them by the built id thousands of times.
+    valid.push({ record: parsed.data, index, raw: item, key: id(parsed.data) });
   });
-  valid.sort((a, b) => a.record.seq - b.record.seq || compareCodePoints(id(a.record), id(b.record)));
+  valid.sort((a, b) => a.record.seq - b.record.seq || compareCodePoints(a.key, b.key));
   const seen = new Set<string>();
   const out: z.output<S>[] = [];
   for (const v of valid) {
-    const key = id(v.record);
+    const key = v.key;
     if (seen.has(key)) {
       excluded.addAt(list, v.raw, v.index, BUNDLE_ERROR_CODES.duplicateRecord, `an earlier record of ${list} already has this id`);
       continue;

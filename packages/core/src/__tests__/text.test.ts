@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isSubnetError } from '../errors.js';
@@ -46,6 +47,26 @@ describe('SPEC 0: strings must be well-formed UTF-16', () => {
     expect(findLoneSurrogate('a\ud800b')).toBe(1);
     expect(findLoneSurrogate('\ude00a')).toBe(0);
     expect(findLoneSurrogate('\ud83d\ude00\ude00')).toBe(2);
+  });
+
+  it('finds the first lone surrogate of any text exactly where a code-unit scan does (the native check only says none)', () => {
+    const scan = (t: string): number => {
+      for (let i = 0; i < t.length; i++) {
+        const c = t.charCodeAt(i);
+        const next = t.charCodeAt(i + 1);
+        if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+        else if (c >= 0xd800 && c <= 0xdfff) return i;
+      }
+      return -1;
+    };
+    const unit = fc.constantFrom('a', '\ud83d', '\ude00', '\ud83d\ude00', '\udbff', '\udc00', 'é', '\uffff');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
+        const t = parts.join('');
+        expect(findLoneSurrogate(t)).toBe(scan(t));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('assertWellFormed throws a coded error naming the path', () => {
