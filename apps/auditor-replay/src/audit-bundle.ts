@@ -61,7 +61,12 @@ export interface BundleAudit {
    * How the bundle says its weights went to the chain (`submitted`, `dry_run`, `failed`, `missed`,
    * `not_landed`) and the error code it gives when they were not submitted; null when the bundle did not parse.
    */
-  readonly submission: { readonly status: string; readonly code: string | null } | null;
+  readonly submission: {
+    readonly status: string;
+    readonly code: string | null;
+    /** The extrinsic's call (`SubtensorModule.set_weights`, `SubtensorModule.commit_timelocked_weights`, ...) when submitted. */
+    readonly call: string | null;
+  } | null;
 }
 
 /** A parsed bundle and its metagraph map, for the chain check. */
@@ -174,7 +179,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
     netuid: bundle.netuid,
     validator_hotkey: bundle.validator_hotkey,
     submission_block: bundle.submission.status === 'submitted' ? bundle.submission.block : null,
-    submission: { status: bundle.submission.status, code: bundle.submission.error?.code ?? null },
+    submission: { status: bundle.submission.status, code: bundle.submission.error?.code ?? null, call: bundle.submission.call },
   };
   let recomputed: EpochComputation;
   try {

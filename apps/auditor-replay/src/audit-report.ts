@@ -1,4 +1,5 @@
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
+import { isCommitCall } from './commit-call.js';
 import type { Equivocation } from './equivocation.js';
 import { findEquivocations } from './equivocation.js';
 
@@ -137,7 +138,9 @@ export function describeSubmission(a: BundleAudit): string {
   const code = s.code === null ? '' : ` [${s.code}]`;
   switch (s.status) {
     case 'submitted':
-      return `submitted in block ${a.submission_block ?? '?'}`;
+      return isCommitCall(s.call)
+        ? `committed in block ${a.submission_block ?? '?'} (${s.call ?? ''}): the weights reach the chain at the reveal, so the chain check does not compare them`
+        : `submitted in block ${a.submission_block ?? '?'}`;
     case 'dry_run':
       return 'dry run: computed, not submitted';
     case 'missed':

@@ -1,4 +1,5 @@
 export { auditBundle } from './audit-bundle.js';
+export { isCommitCall } from './commit-call.js';
 export type { AuditedBundle, BundleAudit, Mismatch } from './audit-bundle.js';
 export { buildReport, downstreamMismatches, EXIT_CODES, formatChecks, formatMismatch, formatReport, formatTable, shortValue, verdict } from './audit-report.js';
 export type { AuditReport } from './audit-report.js';

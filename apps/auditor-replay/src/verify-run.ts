@@ -7,6 +7,7 @@ import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
 import { invalidAudit } from './audit-bundle.js';
+import { isCommitCall } from './commit-call.js';
 import { auditFile } from './audit-file.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { AuditReport } from './audit-report.js';
@@ -47,7 +48,10 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const progress = options.progress?.(files.length);
   const finish = async (audit: BundleAudit): Promise<BundleAudit> => {
     let out = audit;
-    if (options.chain !== undefined && audit.status !== 'invalid' && audit.submission_block !== null && audit.validator_hotkey !== null) {
+    // A committed submission (commit-reveal) is not compared: its weights reach `Weights` only at the reveal,
+    // and reading them after the submission block would report an honest validator's previous weights.
+    const committed = isCommitCall(audit.submission?.call ?? null);
+    if (options.chain !== undefined && !committed && audit.status !== 'invalid' && audit.submission_block !== null && audit.validator_hotkey !== null) {
       try {
         const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
         // Loaded only for a chain check: it brings @subnet/chain and @polkadot/api, seconds of start-up.

@@ -16,7 +16,7 @@ const audit = (weights: [number, number][], netuid = 1): BundleAudit => ({
   error: null,
   weights: weights.map(([uid, weight]) => ({ uid, hotkey: `H${uid}`, weight })),
   submission_block: '120',
-  submission: { status: 'submitted', code: null },
+  submission: { status: 'submitted', code: null, call: 'SubtensorModule.set_weights' },
 });
 
 describe('compareChainWeights: the chain stores max-upscaled values', () => {

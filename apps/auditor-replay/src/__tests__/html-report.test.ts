@@ -16,7 +16,7 @@ const audit = (epoch: number, weights: [number, number][], source = `epoch-${epo
   error: null,
   weights: weights.map(([uid, weight]) => ({ uid, hotkey: `H${uid}`, weight })),
   submission_block: null,
-  submission: { status: 'dry_run', code: null },
+  submission: { status: 'dry_run', code: null, call: null },
 });
 
 describe('renderHtmlReport', () => {

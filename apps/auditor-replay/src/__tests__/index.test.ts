@@ -34,6 +34,7 @@ it('exports exactly the public API', () => {
     'formatReport',
     'formatTable',
     'htmlDocument',
+    'isCommitCall',
     'loadBundles',
     'loadDocument',
     'locateDifference',

@@ -49,8 +49,8 @@ describe('submission statuses missed and not_landed (issue 17, items 2-3)', () =
       expect(a.submission_block).toBeNull();
     }
     expect(audits.map((a) => a.submission)).toEqual([
-      { status: 'missed', code: 'VALIDATOR_EPOCH_MISSED' },
-      { status: 'not_landed', code: 'VALIDATOR_SUBMISSION_NOT_LANDED' },
+      { status: 'missed', code: 'VALIDATOR_EPOCH_MISSED', call: null },
+      { status: 'not_landed', code: 'VALIDATOR_SUBMISSION_NOT_LANDED', call: null },
     ]);
     const a5 = auditBundle(signed(5, submitted), 'epoch-5.json', verify).audit;
     const text = formatReport(buildReport([...audits, a5]));
