@@ -62,7 +62,7 @@ describe('the chain check of a committed submission', () => {
     const asked: string[] = [];
     const read: ChainWeightsReader = (netuid, hotkey, block) => {
       asked.push(`${netuid}:${hotkey}:${block}`);
-      return Promise.resolve({ block: BigInt(block) + 1n, validatorUid: null, pairs: [] });
+      return Promise.resolve({ block, validatorUid: null, pairs: [] });
     };
     const report = await verifyBundles([dir], { verify, chain: { read, netuid: 1 } });
     const byName = new Map(report.bundles.map((a) => [a.source.split('/').pop(), a]));
