@@ -322,7 +322,12 @@ export function outcomeUnknown(error: unknown): boolean {
  * @returns the bundle file's path, or null when its writing waits for the embargo
  * @example await publishBundle(deps, { ...pending, submission }, 41)
  */
-export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number, fields: EpochFields = {}): Promise<string | null> {
+export async function publishBundle(
+  deps: EpochRunnerDeps,
+  input: Parameters<typeof buildBundle>[0],
+  epoch: number,
+  fields: EpochFields = {},
+): Promise<string | null> {
   const prepared = signedBundle(deps, input);
   // With `fields` (the final status and submission), the outcome and its bundle are one write.
   await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
