@@ -112,7 +112,11 @@ export function embargoError(embargo: Embargo, retryAfter: number): { error: Rec
   return {
     error: {
       code: BUNDLE_EMBARGOED,
-      message: `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
+      message:
+        embargo.commitHash === null
+          ? // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
+            `epoch ${embargo.epoch}'s submission outcome is unknown and its weights may be committed with commit-reveal v4, revealed by ${at} at the latest; they are served once that reveal is overdue; retry after ${retryAfter} s`
+          : `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
       epoch: embargo.epoch,
       ...embargoFields(embargo),
       retry_after_seconds: retryAfter,
@@ -157,7 +161,7 @@ export function unknownRevealBound(head: bigint, schedule: TimelockSchedule): bi
  * record (`reveal_status` `pending`, `reveal` `{ commit_hash: null, record: null, due_block, unknown_submission }`)
  * until the head is the confirmer's overdue margin past {@link unknownRevealBound} (reveal-confirm.ts then
  * records it `unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`, reason `submission_unknown`, and the embargo lifts).
- * Nothing on a subnet without timelocked commits, or with a chain access that cannot tell.
+ * Nothing on a subnet without timelocked commits, or with a chain access that cannot tell or cannot confirm reveals.
  *
  * @param chain - the chain access (its head and {@link ChainPort.timelockSchedule})
  * @returns the epoch row fields, or undefined when no embargo applies
@@ -165,6 +169,8 @@ export function unknownRevealBound(head: bigint, schedule: TimelockSchedule): bi
  * @example await storage.updateEpoch(epoch, { status: 'unknown', ...(await unknownSubmissionEmbargo(chain)) })
  */
 export async function unknownSubmissionEmbargo(chain: ChainPort): Promise<Pick<EpochFields, 'revealStatus' | 'reveal'> | undefined> {
+  // Only the reveal confirmation lifts it: a chain access without one could never publish the epoch.
+  if (chain.confirmReveal === undefined) return undefined;
   const schedule = (await chain.timelockSchedule?.()) ?? null;
   if (schedule === null) return undefined;
   const head = await chain.head();

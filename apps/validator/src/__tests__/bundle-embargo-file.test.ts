@@ -195,7 +195,9 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ due_block: '117', commit_hash: null, record: null });
     const refused = await fetch(`${service.url}/v1/epochs/0/bundle`);
     expect(refused.status).toBe(425);
-    expect(((await refused.json()) as { error: Record<string, unknown> }).error).toMatchObject({ code: 'BUNDLE_EMBARGOED', epoch: 0, reveal_block: '117' });
+    const refusal = ((await refused.json()) as { error: Record<string, unknown> }).error;
+    expect(refusal).toMatchObject({ code: 'BUNDLE_EMBARGOED', epoch: 0, reveal_block: '117', reveal_round: null, commit_hash: null });
+    expect(String(refusal['message'])).toMatch(/submission outcome is unknown .* revealed by block 117 at the latest/);
     expect((await fetch(`${service.url}/v1/weights/latest`)).status).toBe(425);
     expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
 
