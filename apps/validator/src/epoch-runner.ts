@@ -38,6 +38,8 @@ export interface EpochOutcome {
   readonly epoch: number;
   readonly status: EpochStatus | 'skipped';
   readonly bundlePath: string | null;
+  /** The bundle is stored but embargoed (commit-reveal v4): its file is written when the embargo lifts (bundle-file.ts). */
+  readonly bundleEmbargoed?: boolean;
   readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] } | null;
   /** The submission record (null when skipped or not computed). */
   readonly submission?: SubmissionRecord | null;
@@ -285,7 +287,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   const bundlePath = bundleFileDeferred(revealFields ?? {}) ? null : writeBundleFile(deps.bundlesDir, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
-  return { epoch, status, bundlePath, u16: result.u16, submission };
+  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
 }
 
 /** Runs the after-claim hook; its failure is logged, never the epoch's. */

@@ -136,6 +136,49 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     expect(await (await fetch(`${second.url}/v1/epochs/1/bundle`)).text()).toBe(stored);
   }, 60_000);
 
+  it("does not hold back the peer exchange: an embargoed epoch's own scores are delivered at its close, as any other's", async () => {
+    const receiverChain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
+    const r = tempDir();
+    cleanups.push(r.cleanup);
+    const receiver = await startValidator({
+      config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }),
+      chain: receiverChain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => receiver.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    timelocked(chain, 25n);
+    const sender = await startValidator({
+      config: testConfig(t.dir, { peers: { urls: [receiver.url], backoff_ms: 10 } }),
+      chain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => sender.stop());
+    await sender.tick();
+    // Term results give own scores (bounty scores are not exchanged).
+    const term = {
+      record_id: 'term-0',
+      miner_hotkey: k.miners[1]!.address,
+      results: [0, 1].map((n) => ({ task_id: `t${n}`, tests_passed: 1, tests_total: 1, timed_out: false })),
+    };
+    expect((await postExecutor(sender.url, '/v1/term-results', term)).status).toBe(201);
+    chain.headBlock = 12n;
+    receiverChain.headBlock = 12n;
+    await receiver.tick();
+    await sender.tick();
+    expect((await sender.storage.getEpoch(0))?.revealStatus).toBe('pending');
+    expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
+    const delivered = async (): Promise<number> =>
+      Number(/validator_peer_publish_total\{result="delivered"\} (\d+)/.exec(await sender.metrics.registry.metrics())?.[1] ?? 0);
+    await expect.poll(delivered, { timeout: 20_000 }).toBe(1);
+    const stored = (await receiver.storage.records(1)).filter((x) => x.kind === 'peer_score');
+    expect(stored).toHaveLength(1);
+  }, 60_000);
+
   it('a timelocked commit found by reconciliation after a crash: no file until its reveal is confirmed', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
