@@ -1,4 +1,5 @@
-import type { EpochRow } from './storage.js';
+import type { ChainPort, TimelockSchedule } from './chain-port.js';
+import type { EpochFields, EpochRow } from './storage.js';
 import { timelockRecordFromJson } from './timelock-record-json.js';
 
 /** The HTTP code of a refusal to serve an embargoed epoch's bundle or weights. */
@@ -111,7 +112,11 @@ export function embargoError(embargo: Embargo, retryAfter: number): { error: Rec
   return {
     error: {
       code: BUNDLE_EMBARGOED,
-      message: `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
+      message:
+        embargo.commitHash === null
+          ? // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
+            `epoch ${embargo.epoch}'s submission outcome is unknown and its weights may be committed with commit-reveal v4, revealed by ${at} at the latest; they are served once that reveal is overdue; retry after ${retryAfter} s`
+          : `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
       epoch: embargo.epoch,
       ...embargoFields(embargo),
       retry_after_seconds: retryAfter,
@@ -131,5 +136,57 @@ export function embargoFields(embargo: Embargo): { reveal_block: string | null; 
     reveal_block: embargo.revealBlock?.toString() ?? null,
     reveal_round: embargo.revealRound?.toString() ?? null,
     commit_hash: embargo.commitHash,
+  };
+}
+
+/**
+ * The latest block at which the chain may reveal a timelocked commit whose landing is unknown, given the head H
+ * at which it is known that nothing more was sent: an extrinsic signed at or before H lands by
+ * `L = H + landingBlocks` (its mortal era plus margin) or never, and a commit at block b is revealed in the
+ * chain epoch `revealPeriodEpochs` after b's, by `b + (revealPeriodEpochs + 1) x (tempo + 1)` (a chain epoch
+ * is at most tempo + 1 blocks). So `H + landingBlocks + (revealPeriodEpochs + 1) x (tempo + 1)`.
+ *
+ * @param head - a head at or after the submission was signed
+ * @param schedule - the subnet's timelocked reveal schedule
+ * @returns the bound (the embargo's due block; it lifts at this plus the confirmer's overdue margin)
+ * @example unknownRevealBound(100n, { tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n }) // 202n
+ */
+export function unknownRevealBound(head: bigint, schedule: TimelockSchedule): bigint {
+  return head + schedule.landingBlocks + (schedule.revealPeriodEpochs + 1n) * BigInt(schedule.tempo + 1);
+}
+
+/**
+ * The reveal fields of an epoch whose submission reconciliation records `unknown` (VALIDATOR_SUBMISSION_UNKNOWN):
+ * on a timelocked subnet the commit may have landed, so the epoch is embargoed like a pending reveal with no
+ * record (`reveal_status` `pending`, `reveal` `{ commit_hash: null, record: null, due_block, unknown_submission }`)
+ * until the head is the confirmer's overdue margin past {@link unknownRevealBound} (reveal-confirm.ts then
+ * records it `unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`, reason `submission_unknown`, and the embargo lifts).
+ * Nothing on a subnet without timelocked commits, or with a chain access that cannot tell or cannot confirm reveals.
+ *
+ * @param chain - the chain access (its head and {@link ChainPort.timelockSchedule})
+ * @returns the epoch row fields, or undefined when no embargo applies
+ * @throws SubnetError `CHAIN_*` when the chain cannot be read (the caller retries)
+ * @example await storage.updateEpoch(epoch, { status: 'unknown', ...(await unknownSubmissionEmbargo(chain)) })
+ */
+export async function unknownSubmissionEmbargo(chain: ChainPort): Promise<Pick<EpochFields, 'revealStatus' | 'reveal'> | undefined> {
+  // Only the reveal confirmation lifts it: a chain access without one could never publish the epoch.
+  if (chain.confirmReveal === undefined) return undefined;
+  const schedule = (await chain.timelockSchedule?.()) ?? null;
+  if (schedule === null) return undefined;
+  const head = await chain.head();
+  const due = unknownRevealBound(head, schedule);
+  return {
+    revealStatus: 'pending',
+    reveal: JSON.stringify({
+      commit_hash: null,
+      record: null,
+      due_block: due.toString(),
+      unknown_submission: {
+        head: head.toString(),
+        landing_blocks: schedule.landingBlocks.toString(),
+        tempo: schedule.tempo,
+        reveal_period_epochs: schedule.revealPeriodEpochs.toString(),
+      },
+    }),
   };
 }

@@ -63,6 +63,17 @@ export type RevealCheck =
   | { readonly status: 'unconfirmed'; readonly code: string; readonly message: string }
   | { readonly status: 'pending' };
 
+/**
+ * How this subnet's timelocked (commit-reveal v4) commits are revealed, read from the chain: the tempo, the
+ * reveal period (`RevealPeriodEpochs`) and how many blocks after the head an extrinsic signed now may still land
+ * (its mortal era plus the signing margin). Bounds the reveal of a commit whose landing is unknown (bundle-embargo.ts).
+ */
+export interface TimelockSchedule {
+  readonly tempo: number;
+  readonly revealPeriodEpochs: bigint;
+  readonly landingBlocks: bigint;
+}
+
 /** What {@link ChainPort.findSubmission} looks for: the head when the submission was claimed, and what was sent. */
 export interface SubmissionQuery {
   readonly fromBlock: bigint;
@@ -125,6 +136,11 @@ export interface ChainPort {
    * chain access cannot tell (the interrupted epoch is then recorded `unknown`).
    */
   findSubmission?(query: SubmissionQuery): Promise<SubmissionSearch>;
+  /**
+   * The subnet's timelocked reveal schedule, or null when its weights are not timelocked commits (commit-reveal
+   * off, or v2). Absent: treated as null (an epoch whose submission is unknown is then not embargoed).
+   */
+  timelockSchedule?(): Promise<TimelockSchedule | null>;
   /** Reconnects so far. */
   reconnects(): number;
   close(): Promise<void>;

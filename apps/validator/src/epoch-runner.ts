@@ -1,11 +1,9 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
+import { bundleFileDeferred, writeBundleFile } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
@@ -40,6 +38,8 @@ export interface EpochOutcome {
   readonly epoch: number;
   readonly status: EpochStatus | 'skipped';
   readonly bundlePath: string | null;
+  /** The bundle is stored but embargoed (commit-reveal v4): its file is written when the embargo lifts (bundle-file.ts). */
+  readonly bundleEmbargoed?: boolean;
   readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] } | null;
   /** The submission record (null when skipped or not computed). */
   readonly submission?: SubmissionRecord | null;
@@ -133,16 +133,6 @@ export function stakeSet(
   };
 }
 
-/** Writes the signed document's canonical JSON (the very bytes stored and served) to `epoch-<n>.json`. */
-function writeBundleFile(dir: string, epoch: number, text: string): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `epoch-${epoch}.json`);
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${text}\n`);
-  renameSync(tmp, path);
-  return path;
-}
-
 function submissionOf(status: SubmissionRecord['status'], extra: Partial<SubmissionRecord> = {}): SubmissionRecord {
   return { status, block: null, extrinsic_hash: null, call: null, error: null, ...extra };
 }
@@ -215,6 +205,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   let submission: SubmissionRecord;
   let status: EpochStatus;
   let published: PreparedBundle;
+  // A timelocked commit: confirmed after the chain's reveal (reveal-confirm.ts), outside the signed bundle.
+  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
   if (options.missedAtEpoch !== undefined) {
     submission = submissionOf('missed', {
       error: {
@@ -259,8 +251,6 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
       // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
       const claimHead = await chain.head();
-      // A timelocked commit: confirmed after the chain's reveal (reveal-confirm.ts), outside the signed bundle.
-      let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
       const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
@@ -293,10 +283,11 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     }
   }
   if (status === 'dry_run') metrics.submissions.inc({ outcome: 'dry_run' });
-  const bundlePath = writeBundleFile(deps.bundlesDir, epoch, published.text);
+  // An embargoed (timelocked) epoch's file is written when its embargo lifts (bundle-file.ts, reveal-confirm.ts).
+  const bundlePath = bundleFileDeferred(revealFields ?? {}) ? null : writeBundleFile(deps.bundlesDir, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
-  return { epoch, status, bundlePath, u16: result.u16, submission };
+  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
 }
 
 /** Runs the after-claim hook; its failure is logged, never the epoch's. */
@@ -323,20 +314,26 @@ export function outcomeUnknown(error: unknown): boolean {
 }
 
 /**
- * Builds, signs (unless dry run) and stores an epoch's bundle, and writes `bundles/epoch-<n>.json`.
+ * Builds, signs (unless dry run) and stores an epoch's bundle, and writes `bundles/epoch-<n>.json` (unless the
+ * fields embargo it: then the file is written when the embargo lifts, bundle-file.ts).
  *
  * @param deps - storage, signer, bundles folder
  * @param input - the bundle's input
  * @param epoch - the epoch
  * @param fields - epoch row fields written in the same update (the final status and submission)
- * @returns the bundle file's path
+ * @returns the bundle file's path, or null when its writing waits for the embargo
  * @example await publishBundle(deps, { ...pending, submission }, 41)
  */
-export async function publishBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundle>[0], epoch: number, fields: EpochFields = {}): Promise<string> {
+export async function publishBundle(
+  deps: EpochRunnerDeps,
+  input: Parameters<typeof buildBundle>[0],
+  epoch: number,
+  fields: EpochFields = {},
+): Promise<string | null> {
   const prepared = signedBundle(deps, input);
   // With `fields` (the final status and submission), the outcome and its bundle are one write.
   await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
-  return writeBundleFile(deps.bundlesDir, epoch, prepared.text);
+  return bundleFileDeferred(fields) ? null : writeBundleFile(deps.bundlesDir, epoch, prepared.text);
 }
 
 /** A built and signed bundle, and the epoch row fields that store it. */

@@ -98,7 +98,9 @@ export function createPeerExchange(options: PeerExchangeOptions): PeerExchange {
   return {
     afterClose: (outcome) => {
       // A missed epoch's scores are always too late for a peer in step with the chain (peer-window.ts).
-      if (options.peers.length === 0 || outcome.bundlePath === null || outcome.status === 'missed' || controller.signal.aborted) return;
+      // An embargoed epoch has its bundle stored (only its file waits): its scores go out as any other's.
+      const stored = outcome.bundlePath !== null || outcome.bundleEmbargoed === true;
+      if (options.peers.length === 0 || !stored || outcome.status === 'missed' || controller.signal.aborted) return;
       const job = publish(outcome.epoch)
         .catch((error: unknown) => {
           // Reading the stored bundle failed (storage down): nothing was sent; count it as one failure.

@@ -1,6 +1,7 @@
 import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
+import { unknownSubmissionEmbargo } from './bundle-embargo.js';
 import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
@@ -84,8 +85,18 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   let submission: SubmissionRecord;
   let status: ReconcileOutcome['status'];
   let evidence: Record<string, unknown> = {};
-  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
+  let revealFields: Awaited<ReturnType<typeof unknownSubmissionEmbargo>>;
   if (found === undefined) {
+    // On a timelocked subnet the commit may have landed: embargoed until its latest reveal is overdue.
+    try {
+      revealFields = await unknownSubmissionEmbargo(chain);
+    } catch (error) {
+      logger.warn(
+        { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+        'reconciliation: the reveal schedule cannot be read now; retrying next tick',
+      );
+      return { epoch, status: 'pending', bundlePath: null };
+    }
     submission = notSubmitted(
       'failed',
       VALIDATOR_ERROR_CODES.submissionUnknown,

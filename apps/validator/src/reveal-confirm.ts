@@ -1,5 +1,6 @@
 import { isSubnetError, redactUrl } from '@subnet/core';
 
+import { writeBundleFile } from './bundle-file.js';
 import type { ChainPort, RevealCheck } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
@@ -53,6 +54,11 @@ export interface RevealConfirmDeps {
    * (`unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`); default {@link REVEAL_OVERDUE_BLOCKS}. Read on every pass.
    */
   readonly overdueAfterBlocks?: () => bigint;
+  /**
+   * `bundles.dir`: an embargoed epoch's bundle file is written here right before its outcome lifts the embargo
+   * (bundle-file.ts); absent: no file is written.
+   */
+  readonly bundlesDir?: string;
 }
 
 /**
@@ -101,15 +107,45 @@ function parsePending(row: EpochRow): PendingRevealJson | undefined {
 /** A final `unconfirmed` the validator diagnosed itself (no answer from the chain): overdue or unreadable. */
 interface Diagnosed {
   readonly code: string;
-  readonly reason: 'still_queued' | 'check_failed' | 'record_unreadable';
+  readonly reason: 'still_queued' | 'check_failed' | 'record_unreadable' | 'submission_unknown';
   readonly message: string;
   readonly lastError?: { readonly code: string | null; readonly message: string };
 }
 
-function diagnosedJson(row: EpochRow, pending: PendingRevealJson | undefined, diagnosed: Diagnosed, head: bigint): string {
+/** The due block of an epoch embargoed because its submission is unknown (bundle-embargo.ts `unknownSubmissionEmbargo`). */
+function unknownSubmissionDue(row: EpochRow): bigint | undefined {
+  try {
+    const value = JSON.parse(row.reveal ?? '') as { record?: unknown; due_block?: unknown; unknown_submission?: unknown };
+    if (value.record === null && typeof value.unknown_submission === 'object' && typeof value.due_block === 'string' && /^\d+$/.test(value.due_block)) {
+      return BigInt(value.due_block);
+    }
+  } catch {
+    // not one
+  }
+  return undefined;
+}
+
+/**
+ * Writes an embargoed epoch's bundle file (the signed bytes stored at the close) before the outcome that lifts
+ * its embargo is recorded: the outcome is final by then, and a crash in between writes it again on the next pass.
+ */
+function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow): void {
+  if (deps.bundlesDir === undefined || row.bundle === null || row.digest === null) return;
+  writeBundleFile(deps.bundlesDir, row.epoch, row.bundle);
+}
+
+/** What a diagnosed outcome names of the commit: a stored one, or the bound of an unknown submission. */
+interface DiagnosedCommit {
+  readonly commit_hash: string | null;
+  readonly due_block: string;
+  readonly unknown_submission?: unknown;
+}
+
+function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed, head: bigint): string {
   return JSON.stringify({
     commit_hash: pending?.commit_hash ?? null,
     due_block: pending?.due_block ?? null,
+    ...(pending?.unknown_submission === undefined ? {} : { unknown_submission: pending.unknown_submission }),
     checked_at_head: head.toString(),
     code: diagnosed.code,
     reason: diagnosed.reason,
@@ -143,7 +179,8 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
   const head = await chain.head();
   const overdueAfter = deps.overdueAfterBlocks?.() ?? REVEAL_OVERDUE_BLOCKS;
   const done: RevealConfirmation[] = [];
-  const diagnose = async (row: EpochRow, pending: PendingRevealJson | undefined, diagnosed: Diagnosed): Promise<void> => {
+  const diagnose = async (row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed): Promise<void> => {
+    writeLiftedBundle(deps, row);
     await storage.updateEpoch(row.epoch, { revealStatus: 'unconfirmed', reveal: diagnosedJson(row, pending, diagnosed, head) }, deps.fence?.());
     metrics.revealConfirmations.inc({ outcome: 'unconfirmed', reason: diagnosed.code });
     logger.warn(
@@ -160,6 +197,25 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
     done.push({ epoch: row.epoch, status: 'unconfirmed' });
   };
   for (const row of rows) {
+    const unknownDue = unknownSubmissionDue(row);
+    if (unknownDue !== undefined) {
+      // No commit to ask about: embargoed until its latest possible reveal is overdue, then final.
+      if (head < unknownDue + overdueAfter) {
+        done.push({ epoch: row.epoch, status: 'waiting' });
+        continue;
+      }
+      const stored = JSON.parse(row.reveal ?? '{}') as { unknown_submission?: unknown };
+      await diagnose(
+        row,
+        { commit_hash: null, due_block: unknownDue.toString(), unknown_submission: stored.unknown_submission },
+        {
+          code: VALIDATOR_ERROR_CODES.revealOverdue,
+          reason: 'submission_unknown',
+          message: `epoch ${row.epoch}'s submission outcome is unknown; any timelocked commit of it was revealed by block ${unknownDue} (checked ${overdueAfter} blocks later): recorded unconfirmed`,
+        },
+      );
+      continue;
+    }
     const pending = parsePending(row);
     if (pending === undefined) {
       await diagnose(row, undefined, {
@@ -205,6 +261,7 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
       done.push({ epoch: row.epoch, status: 'pending' });
       continue;
     }
+    writeLiftedBundle(deps, row);
     await storage.updateEpoch(row.epoch, { revealStatus: check.status, reveal: outcomeJson(pending, check, head) }, deps.fence?.());
     const reason = check.status === 'not_revealed' ? check.reason : check.status === 'unconfirmed' ? check.code : '';
     metrics.revealConfirmations.inc({ outcome: check.status, reason });

@@ -278,6 +278,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     ...(deps.fence === undefined ? {} : { fence: deps.fence }),
     // A reveal not confirmed two epochs (the longer of ours and the chain's tempo) after its due block is final.
     overdueAfterBlocks: () => BigInt(2 * Math.max(epochLength, (lastView?.tempo ?? 0) + 1)),
+    // An embargoed epoch's file is written when its embargo lifts (bundle-file.ts).
+    bundlesDir: config.bundles.dir,
   });
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;

@@ -10,6 +10,8 @@ import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-
 
 /** How weights become u16 values (`setWeights`); reconciliation rebuilds a timelocked commit's values the same way. */
 const U16_MODE = 'sum';
+/** Blocks added to the era for an extrinsic's latest landing (it is signed a little after the head read), as chain-reconcile.ts. */
+const LANDING_MARGIN = 16;
 
 /** Options of {@link connectSubnetChain}. */
 export interface SubnetChainOptions {
@@ -135,6 +137,15 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
     confirmReveal: (record) => confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000),
+    timelockSchedule: async () => {
+      const hp = (await snapshot()).hyperparameters;
+      // As `@subnet/chain` setWeights picks its path (runtime-calls.ts requiresTimelock): timelocked when
+      // commit-reveal is on and the version is 3 or more, or the runtime offers no hash commit call.
+      const tx = (connection.api.tx as unknown as Record<string, Record<string, unknown> | undefined>)['subtensorModule'];
+      const hashCalls = tx?.['commitMechanismWeights'] !== undefined || tx?.['commitWeights'] !== undefined;
+      if (!hp.commitRevealEnabled || !((hp.commitRevealVersion ?? 0) >= 3 || !hashCalls)) return null;
+      return { tempo: hp.tempo, revealPeriodEpochs: hp.revealPeriodEpochs, landingBlocks: BigInt((options.eraPeriod ?? 64) + LANDING_MARGIN) };
+    },
     findSubmission: (query) =>
       findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64, u16Mode: U16_MODE }),
     reconnects: () => connection.reconnects(),

@@ -1,0 +1,36 @@
+import { loadSigner } from '@subnet/chain';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { connectSubnetChain } from '../subnet-chain.js';
+import { tempDir } from './helpers.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe.each(['stateful', 'legacy'] as const)('the timelocked reveal schedule read from the chain (real devnet, %s runtime)', (runtime) => {
+  it.each([true, false])(
+    'commit-reveal %s: the tempo, RevealPeriodEpochs and the era plus 16 when timelocked, else null',
+    async (commitReveal) => {
+      const devnet = await startDevnet({ runtime, neurons: 4, validators: 1, tempo: 10, blockTime: 200, commitReveal });
+      cleanups.push(() => devnet.stop());
+      const t = tempDir();
+      cleanups.push(t.cleanup);
+      const chain = await connectSubnetChain({
+        endpoint: devnet.url,
+        netuid: 1,
+        signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
+        wait: 'inBlock',
+        commitStorePath: `${t.dir}/commits.json`,
+        eraPeriod: 32,
+      });
+      cleanups.push(() => chain.close());
+      const schedule = await chain.timelockSchedule?.();
+      if (commitReveal) expect(schedule).toEqual({ tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 48n });
+      else expect(schedule).toBeNull();
+    },
+    60_000,
+  );
+});
