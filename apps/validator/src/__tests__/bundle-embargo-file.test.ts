@@ -9,7 +9,7 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -36,28 +36,6 @@ function timelocked(chain: FakeChain, dueBlock: bigint): void {
     ...(await plain(uids, weights)),
     call: 'SubtensorModule.commit_timelocked_mechanism_weights',
     timelock: { record, dueBlock, commitHash: `0x${'ee'.repeat(32)}` },
-  });
-}
-
-/** A first process "dies" in the middle of its submission of epoch 0: its row stays `submitting`. */
-async function crashMidSubmission(dir: string): Promise<void> {
-  const stuck = fakeChain(k);
-  let release: () => void = () => undefined;
-  stuck.setWeights = () =>
-    new Promise((_resolve, reject) => {
-      release = () => {
-        reject(new Error('process died'));
-      };
-    });
-  const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
-  expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
-  stuck.headBlock = 11n;
-  const hanging = first.tick().catch(() => undefined);
-  await expect.poll(async () => (await first.storage.getEpoch(0))?.status, { timeout: 20_000 }).toBe('submitting');
-  cleanups.push(async () => {
-    release();
-    await hanging;
-    await first.stop();
   });
 }
 
@@ -182,7 +160,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
   it('a timelocked commit found by reconciliation after a crash: no file until its reveal is confirmed', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const record = timelockRecordToJson({ revealRound: 777n, commitBlock: 12n } as unknown as TimelockedCommitRecord);
@@ -226,7 +204,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
   it('stays embargoed (425, no file, not the latest weights) until its latest possible reveal is overdue, then is served and written', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(schedule);
@@ -273,7 +251,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
   it('on a subnet without timelocked commits it is published at once, as before', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(null);

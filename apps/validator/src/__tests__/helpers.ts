@@ -7,11 +7,12 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
+import { startValidator } from '../service.js';
 import { signRequest } from '../signed-request.js';
 
 /** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
@@ -207,3 +208,29 @@ export const bountyBody = (recordId: string, miner: string, valid = 10) => ({
   invalid_issues: 0,
   starred_repos: 0,
 });
+
+/**
+ * A first process "dies" in the middle of its submission of epoch 0: a validator on `dir` whose chain never
+ * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
+ * submission is failed and the process stopped by the cleanup it pushes.
+ */
+export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => Promise<void> | void)[]): Promise<void> {
+  const stuck = fakeChain(k);
+  let release: () => void = () => undefined;
+  stuck.setWeights = () =>
+    new Promise((_resolve, reject) => {
+      release = () => {
+        reject(new Error('process died'));
+      };
+    });
+  const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
+  expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+  stuck.headBlock = 11n;
+  const hanging = first.tick().catch(() => undefined);
+  await expect.poll(async () => (await first.storage.getEpoch(0))?.status, { timeout: 20_000 }).toBe('submitting');
+  cleanups.push(async () => {
+    release();
+    await hanging;
+    await first.stop();
+  });
+}

@@ -10,7 +10,7 @@ import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -24,35 +24,6 @@ afterEach(async () => {
 const readBundle = (dir: string, epoch: number) =>
   verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 
-/** A first process "dies" in the middle of its submission of epoch 0: its row stays `submitting`. */
-async function crashMidSubmission(dir: string): Promise<{ release: () => void; hanging: Promise<void> }> {
-  const stuck = fakeChain(k);
-  let release: () => void = () => undefined;
-  stuck.setWeights = () =>
-    new Promise((_resolve, reject) => {
-      release = () => {
-        reject(new Error('process died'));
-      };
-    });
-  const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
-  expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
-  stuck.headBlock = 11n;
-  const hanging = first.tick().catch(() => undefined);
-  for (let i = 0; i < 200 && (await first.storage.getEpoch(0))?.status !== 'submitting'; i++) await new Promise((r) => setTimeout(r, 10));
-  expect((await first.storage.getEpoch(0))?.status).toBe('submitting');
-  cleanups.push(async () => {
-    release();
-    await hanging;
-    await first.stop();
-  });
-  return {
-    release: () => {
-      release();
-    },
-    hanging,
-  };
-}
-
 async function restart(dir: string, chain: FakeChain): Promise<ValidatorService> {
   const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
   cleanups.push(() => service.stop());
@@ -63,7 +34,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   it('a crash after the extrinsic landed: recorded submitted with its block and extrinsic, and the bundle says so; never resubmitted', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const queries: SubmissionQuery[] = [];
@@ -100,7 +71,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   it('a crash before it landed, its era over: recorded not_landed, the bundle says not_landed with VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 95n;
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
@@ -113,7 +84,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 19n; // epoch 1 (epoch_length 10): epoch 0 may still be submitted
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
@@ -132,7 +103,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   it('an extrinsic that may still land is checked again on the next ticks until the chain can tell', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const answers: SubmissionSearch[] = [
@@ -181,7 +152,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   it('without a chain search (or a claim without its head) the epoch is unknown, as before', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
-    await crashMidSubmission(t.dir);
+    await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const service = await restart(t.dir, chain);
