@@ -22,8 +22,8 @@ import {
   postExecutor,
   postSigned,
   requirePostgresInCi,
-  scoring,
   silent,
+  smallGroups,
   sssaDoc,
   tempDir,
   testConfig,
@@ -40,12 +40,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Groups of one primary and one auditor among the four miners: a silent auditor's reputation drops at the close. */
-const smallGroups = {
-  ...scoring,
-  challenges: scoring.challenges.map((c) => (c.kind === 'sssa' ? { ...c, assignment: { primaries: 1, auditors: 1 } } : c)),
-};
 
 interface Group {
   readonly group?: { hotkey: string; role: string; uid: number }[];

@@ -115,6 +115,12 @@ export const scoring = {
   ],
 };
 
+/** {@link scoring} with SSSA groups of one primary and one auditor: among four miners, two are outside each group. */
+export const smallGroups = {
+  ...scoring,
+  challenges: scoring.challenges.map((c) => (c.kind === 'sssa' ? { ...c, assignment: { primaries: 1, auditors: 1 } } : c)),
+};
+
 export function testConfig(dir: string, overrides: Record<string, unknown> = {}): ValidatorConfig {
   return resolveConfig({
     object: {

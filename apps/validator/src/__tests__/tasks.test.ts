@@ -20,6 +20,7 @@ import {
   requirePostgresInCi,
   scoring,
   silent,
+  smallGroups,
   sssaDoc,
   tempDir,
   testConfig,
@@ -37,12 +38,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Groups of one primary and one auditor among the four miners, so that two miners are outside. */
-const smallGroups = {
-  ...scoring,
-  challenges: scoring.challenges.map((c) => (c.kind === 'sssa' ? { ...c, assignment: { primaries: 1, auditors: 1 } } : c)),
-};
 
 async function start(options: { postgres?: boolean; scoring?: unknown } = {}): Promise<{ service: ValidatorService; chain: FakeChain; dir: string }> {
   const t = tempDir();
