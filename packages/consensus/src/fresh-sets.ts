@@ -692,16 +692,18 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
     preimages.push(entry.preimage);
     keyIds.push(entry.id);
   }
-  const sets: DocumentSets = Object.freeze({
+  // Only `keys` leaves the package (as a member's `keys`): it is frozen. The sets themselves and their other
+  // lists never leave scoring, so they are not frozen (each freeze gives the array a new hidden class).
+  const sets: DocumentSets = {
     verdict: verdict,
     risk,
     keys: Object.freeze(keys),
-    preimages: Object.freeze(preimages),
-    capabilities: Object.freeze(capabilityList),
-    dependencies: Object.freeze(dependencyList),
-    cves: Object.freeze(cveList),
-    rules: Object.freeze(ruleList),
-  });
+    preimages,
+    capabilities: capabilityList,
+    dependencies: dependencyList,
+    cves: cveList,
+    rules: ruleList,
+  };
   group.documents.set(sets, { keys: keyIds, capabilities: capabilityIds, dependencies: dependencyIds, cves: cveIds, rules: ruleIds });
   return sets;
 }
