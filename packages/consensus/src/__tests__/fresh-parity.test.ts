@@ -41,10 +41,9 @@ function oracle(doc: unknown): { ok: true } | { ok: false; path: string } {
 /** A fresh copy of the benchmark's second member document (20 findings, every kind of item). */
 const base = (): Doc => JSON.parse(JSON.stringify(makeGroup(5, 20)[1]?.sssa)) as Doc;
 const at = (doc: Doc, ...keys: (string | number)[]): Doc => keys.reduce<Doc>((o, k) => o[k] as Doc, doc);
-/** Adds an own data property (`__proto__` too), as JSON.parse does. */
-const own = (target: Doc, key: string, value: unknown): void => {
+/** Adds an own data property (`__proto__` too), as JSON.parse does; returns the object. */
+const own = (target: Doc, key: string, value: unknown): Doc =>
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-};
 const edit = (change: (doc: Doc) => void) => (): Doc => {
   const doc = base();
   change(doc);
@@ -54,7 +53,7 @@ const edit = (change: (doc: Doc) => void) => (): Doc => {
 /** Named hostile spellings: `path` is the field the error must name (`null`: the document is valid). */
 const CASES: readonly (readonly [string, () => unknown, string | null])[] = [
   ['the benchmark document as is', base, null],
-  ['__proto__ as a data key of the document (JSON.parse form)', () => JSON.parse(JSON.stringify(base()).replace('{', '{"__proto__":{"x":1},')), null],
+  ['__proto__ as a data key of the document (JSON.parse form)', () => JSON.parse(JSON.stringify(base()).replace('{', '{"__proto__":{"x":1},')) as Doc, null],
   ['__proto__ as a data key of a finding', edit((d) => own(at(d, 'findings', 0), '__proto__', 'x')), null],
   [
     '__proto__ as a data key of a dependency, a rule, the policy and the skill',
@@ -112,7 +111,18 @@ const CASES: readonly (readonly [string, () => unknown, string | null])[] = [
     'sssa.findings[0].evidence_ref',
   ],
   ['a Date as the skill (not a plain object)', edit((d) => (d.skill = new Date(0))), 'sssa.skill'],
-  ['a sparse findings list', edit((d) => delete (d.findings as unknown[])[1]), 'sssa.findings[1]'],
+  [
+    'a sparse findings list',
+    edit((d) => {
+      const list = d.findings as unknown[];
+      const sparse = new Array<unknown>(list.length);
+      list.forEach((f, i) => {
+        if (i !== 1) sparse[i] = f;
+      });
+      d.findings = sparse;
+    }),
+    'sssa.findings[1]',
+  ],
   ['a missing policy', edit((d) => delete d.policy), 'sssa.policy'],
 ];
 
