@@ -71,7 +71,9 @@ interface PendingExplanation {
 const PENDING = Symbol('pending explanation');
 
 /** The one getter every member's `explanation` shares: writes the sentences on first read, then returns the same frozen object. */
-function readExplanation(this: object): ConsensusExplanation | null {
+function readExplanation(this: unknown): ConsensusExplanation | null {
+  // Read through a member (a spread, JSON, structuredClone and deep equality all do); an unbound call has none.
+  if (typeof this !== 'object' || this === null) return null;
   const pending = (this as { [PENDING]?: PendingExplanation })[PENDING];
   if (pending === undefined) return null;
   return (pending.sentences ??= explainMember(pending.view, pending.member));
