@@ -21,6 +21,22 @@ function groupError(message: string, path: string, value: unknown): SubnetError 
   return new SubnetError(CONSENSUS_ERROR_CODES.invalidGroup, message, { context: { path, value } });
 }
 
+/** Records member `index` as excluded by `error` (its uid, hotkey and recordId when they have the right type). */
+function exclude(excluded: ExcludedMember[], index: number, member: unknown, error: SubnetError): void {
+  const fields = typeof member === 'object' && member !== null ? (member as Record<string, unknown>) : {};
+  excluded.push(
+    Object.freeze({
+      index,
+      uid: typeof fields.uid === 'number' ? fields.uid : null,
+      hotkey: typeof fields.hotkey === 'string' ? fields.hotkey : null,
+      recordId: typeof fields.recordId === 'string' ? fields.recordId : null,
+      code: error.code,
+      reason: sentence(error),
+      path: error.context.path ?? '',
+    }),
+  );
+}
+
 /** The sentence of a coded error, without the `[CODE] ` prefix of its message. */
 function sentence(error: SubnetError): string {
   const prefix = `[${error.code}] `;
@@ -67,40 +83,40 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
   const fresh = createFreshGroup();
   for (let i = 0; i < members.length; i++) {
     const member: unknown = members[i];
-    const fields = typeof member === 'object' && member !== null ? (member as Record<string, unknown>) : {};
-    const uid = typeof fields.uid === 'number' ? fields.uid : null;
-    const hotkey = typeof fields.hotkey === 'string' ? fields.hotkey : null;
-    const recordId = typeof fields.recordId === 'string' ? fields.recordId : null;
-    const exclude = (error: SubnetError): void => {
-      excluded.push(Object.freeze({ index: i, uid, hotkey, recordId, code: error.code, reason: sentence(error), path: error.context.path ?? '' }));
-    };
-    const at = `members[${i}]`;
+    // The valid path builds no path string and no closure: both are made only for an exclusion.
     if (typeof member !== 'object' || member === null || Array.isArray(member)) {
-      exclude(groupError('a member must be an object', at, member));
+      exclude(excluded, i, member, groupError('a member must be an object', `members[${i}]`, member));
       continue;
     }
-    if (uid === null || !Number.isSafeInteger(uid) || uid < 0 || uid > 65535) {
-      exclude(groupError('a uid is an integer in 0..65535', `${at}.uid`, fields.uid));
+    const fields = member as Record<string, unknown>;
+    const uid = fields.uid;
+    const hotkey = fields.hotkey;
+    if (typeof uid !== 'number' || !Number.isSafeInteger(uid) || uid < 0 || uid > 65535) {
+      exclude(excluded, i, member, groupError('a uid is an integer in 0..65535', `members[${i}].uid`, uid));
       continue;
     }
-    if (hotkey === null || !isValidHotkey(hotkey)) {
-      exclude(groupError('a hotkey is a valid SS58 address', `${at}.hotkey`, fields.hotkey));
+    if (typeof hotkey !== 'string' || !isValidHotkey(hotkey)) {
+      exclude(excluded, i, member, groupError('a hotkey is a valid SS58 address', `members[${i}].hotkey`, hotkey));
       continue;
     }
     const role = fields.role;
     if (role !== 'primary' && role !== 'auditor') {
-      exclude(groupError("a role is 'primary' or 'auditor'", `${at}.role`, role));
+      exclude(excluded, i, member, groupError("a role is 'primary' or 'auditor'", `members[${i}].role`, role));
       continue;
     }
-    if (fields.recordId !== undefined && recordId === null) {
-      exclude(groupError('a recordId is a string', `${at}.recordId`, fields.recordId));
+    const recordId = fields.recordId;
+    if (recordId !== undefined && typeof recordId !== 'string') {
+      exclude(excluded, i, member, groupError('a recordId is a string', `members[${i}].recordId`, recordId));
       continue;
     }
     if (uids.has(uid) || hotkeys.has(hotkey)) {
       const which = uids.has(uid) ? 'uid' : 'hotkey';
       exclude(
+        excluded,
+        i,
+        member,
         new SubnetError(CONSENSUS_ERROR_CODES.duplicateMember, `a second document from this ${which} for the task (the first one keeps its place)`, {
-          context: { path: `${at}.${which}`, value: which === 'uid' ? uid : hotkey },
+          context: { path: `members[${i}].${which}`, value: which === 'uid' ? uid : hotkey },
         }),
       );
       continue;
@@ -111,10 +127,10 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     if (sets === undefined) {
       try {
         const refs: string[] = [];
-        sets = computeDocumentSets(validateSssa(fields.sssa, `${at}.sssa`, limits, refs), refs, keys);
+        sets = computeDocumentSets(validateSssa(fields.sssa, `members[${i}].sssa`, limits, refs), refs, keys);
       } catch (error) {
         if (!isSubnetError(error)) throw error;
-        exclude(error);
+        exclude(excluded, i, member, error);
         continue;
       }
     }

@@ -161,6 +161,7 @@ const DASH = 0x2d;
 const DOT = 0x2e;
 const SLASH = 0x2f;
 const L = 0x4c;
+const COLON = 0x3a;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** ASCII whitespace of SPEC 0 (U+0009 to U+000D and U+0020). */
@@ -402,13 +403,24 @@ function keysOk(
 
 /** The first entry of the evidence's chain whose evidence `ref` normalises to, found without normalising `ref`. */
 function sameEvidence(findings: Table<KeyEntry>, ref: string): KeyEntry | undefined {
-  const colon = ref.indexOf(':');
+  // One scan to the first ':' also tells whether the text before it can be a span id (no '/', no '.'),
+  // as `spanOfEvidence` decides with two more scans.
+  let colon = -1;
+  let spanId = true;
+  for (let i = 0; i < ref.length; i++) {
+    const c = ref.charCodeAt(i);
+    if (c === COLON) {
+      colon = i;
+      break;
+    }
+    if (c === SLASH || c === DOT) spanId = false;
+  }
   const start = colon + 1;
   const n = ref.length - start;
   if (n === 0) return undefined;
   for (let entry = findings.buckets.get(bucketAt(ref, start, 0)); entry !== undefined; entry = entry.next) {
     const evidence = entry.evidence;
-    if (evidence.length === n && ref.endsWith(evidence)) return spanOfEvidence(ref, colon, entry.selfNormal) ? entry : undefined;
+    if (evidence.length === n && ref.endsWith(evidence)) return (colon < 0 ? entry.selfNormal : spanId) ? entry : undefined;
   }
   return undefined;
 }
@@ -692,16 +704,18 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
     preimages.push(entry.preimage);
     keyIds.push(entry.id);
   }
-  const sets: DocumentSets = Object.freeze({
+  // Only `keys` leaves the package (as a member's `keys`): it is frozen. The sets themselves and their other
+  // lists never leave scoring, so they are not frozen (each freeze gives the array a new hidden class).
+  const sets: DocumentSets = {
     verdict: verdict,
     risk,
     keys: Object.freeze(keys),
-    preimages: Object.freeze(preimages),
-    capabilities: Object.freeze(capabilityList),
-    dependencies: Object.freeze(dependencyList),
-    cves: Object.freeze(cveList),
-    rules: Object.freeze(ruleList),
-  });
+    preimages,
+    capabilities: capabilityList,
+    dependencies: dependencyList,
+    cves: cveList,
+    rules: ruleList,
+  };
   group.documents.set(sets, { keys: keyIds, capabilities: capabilityIds, dependencies: dependencyIds, cves: cveIds, rules: ruleIds });
   return sets;
 }

@@ -5,7 +5,7 @@ import type { ConsensusExplanation, ConsensusResult, MemberConsensus, Role } fro
 import type { DocumentSets } from './document-sets.js';
 import { decode, encode2 } from './document-sets.js';
 import { explainMember } from './explain-member.js';
-import type { GroupView } from './explain-member.js';
+import type { GroupView, MemberView } from './explain-member.js';
 import type { FreshGroup, FreshIds } from './fresh-sets.js';
 import type { Tally } from './group-tally.js';
 import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally, tallyIds } from './group-tally.js';
@@ -55,20 +55,39 @@ function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
   return leaders.length === 1 && leaders[0] !== undefined ? leaders[0] : 'REVIEW';
 }
 
-/**
- * Makes `member.explanation` an enumerable accessor that writes the sentences when first read and returns
- * the same frozen object after that (a validator that only needs the numbers never pays for the text).
- * It reads like a data property: `JSON.stringify`, spreads, `structuredClone` and deep equality see the
- * sentences; the member is frozen like every result.
- */
-function lazyExplanation(member: { explanation: ConsensusExplanation | null }, build: () => ConsensusExplanation): void {
-  let cached: ConsensusExplanation | undefined;
-  Object.defineProperty(member, 'explanation', {
-    enumerable: true,
-    configurable: false,
-    get: () => (cached ??= build()),
-  });
+/** What the explanation of a member is written from, until it is first read; then the sentences. */
+interface PendingExplanation {
+  readonly view: GroupView;
+  readonly member: MemberView;
+  sentences: ConsensusExplanation | undefined;
 }
+
+/**
+ * Where a member keeps its pending or written explanation: a non-enumerable property under a
+ * module-private symbol, which JSON, `Object.keys`, spreads, `structuredClone` and deep equality skip.
+ * (A WeakMap keyed by the member would do the same, but its entries outlive young-generation collections
+ * and made every scavenge copy the pending sentences' groups: 20-40 ms scavenges.)
+ */
+const PENDING = Symbol('pending explanation');
+
+/** The one getter every member's `explanation` shares: writes the sentences on first read, then returns the same frozen object. */
+function readExplanation(this: unknown): ConsensusExplanation | null {
+  // Read through a member (a spread, JSON, structuredClone and deep equality all do); an unbound call has none.
+  if (typeof this !== 'object' || this === null) return null;
+  const pending = (this as { [PENDING]?: PendingExplanation })[PENDING];
+  if (pending === undefined) return null;
+  return (pending.sentences ??= explainMember(pending.view, pending.member));
+}
+
+/**
+ * `member.explanation` as an enumerable accessor that writes the sentences when first read and returns the
+ * same frozen object after that (a validator that only needs the numbers never pays for the text). It
+ * reads like a data property: `JSON.stringify`, spreads, `structuredClone` and deep equality see the
+ * sentences. The accessor is added as a new property with one shared getter (its state under a symbol), so
+ * every member keeps one hidden class in V8's fast mode; redefining a data property, or a getter closure
+ * per member, sends each member to dictionary mode.
+ */
+const EXPLANATION_ACCESSOR: PropertyDescriptor = Object.freeze({ enumerable: true, configurable: false, get: readExplanation });
 
 /** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
 function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
@@ -229,25 +248,24 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
       CONSENSUS_WEIGHTS.riskAgreement * riskAgreement +
       CONSENSUS_WEIGHTS.dependenciesAgreement * dependenciesAgreement +
       CONSENSUS_WEIGHTS.policyAgreement * policyAgreement;
-    const member = {
-      uid: m.uid,
-      hotkey: m.hotkey,
-      role: m.role,
-      consensus: Math.min(1, Math.max(0, sum)),
-      components: Object.freeze({
-        findingsRecall,
-        findingsPrecision,
-        verdictAgreement,
-        capabilitiesAgreement,
-        riskAgreement,
-        dependenciesAgreement,
-        policyAgreement,
-      }),
-      explanation: null as ConsensusExplanation | null,
-      keys: m.sets.keys,
-    };
-    if (explain) lazyExplanation(member, () => explainMember(view, { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }));
-    return Object.freeze(member);
+    const components = Object.freeze({
+      findingsRecall,
+      findingsPrecision,
+      verdictAgreement,
+      capabilitiesAgreement,
+      riskAgreement,
+      dependenciesAgreement,
+      policyAgreement,
+    });
+    const consensus = Math.min(1, Math.max(0, sum));
+    if (!explain) return Object.freeze({ uid: m.uid, hotkey: m.hotkey, role: m.role, consensus, components, explanation: null, keys: m.sets.keys });
+    // The same key order as above: explanation between components and keys.
+    const member = { uid: m.uid, hotkey: m.hotkey, role: m.role, consensus, components } as Record<string, unknown>;
+    Object.defineProperty(member, 'explanation', EXPLANATION_ACCESSOR);
+    member.keys = m.sets.keys;
+    const pending: PendingExplanation = { view, member: { index: i, verdict: m.sets.verdict, risk: m.sets.risk, riskAgreement }, sentences: undefined };
+    Object.defineProperty(member, PENDING, { value: pending, enumerable: false, writable: false, configurable: false });
+    return Object.freeze(member) as unknown as MemberConsensus;
   });
 
   const findingIds: number[] = [];
