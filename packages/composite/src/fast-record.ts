@@ -133,7 +133,102 @@ export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: un
   return countAttempts(task, compiled, quality, actualTao, actualSeconds, attempts);
 }
 
+/** Attempt numbers up to this fit the one-pass bit mask per node; a higher one takes the stamp table. */
+const MASK_NUMBERS = 31;
+
+/**
+ * The attempts of a record in one pass: each attempt's shape (its four fields read once, by name), its
+ * node, and per node the attempts seen, a bit per attempt number (a repeat is refused at once), the
+ * highest number and its status, and the timeouts. Numbers 1..k per node then means the node's mask is
+ * exactly k low bits. A number above 31 sends the record to {@link countStamped}, which allows any.
+ */
 function countAttempts(
+  task: WorkflowTask,
+  compiled: CompiledPlan,
+  quality: number,
+  actualTao: number,
+  actualSeconds: number,
+  attempts: readonly unknown[],
+): boolean {
+  const { index, nodeIds, attemptsSeen, numberMask, lastAttempt, lastStatus, nodeTimeouts, timeoutSeconds, retryCount } = compiled;
+  const n = compiled.totalSteps;
+  for (let node = 0; node < n; node++) {
+    attemptsSeen[node] = 0;
+    numberMask[node] = 0;
+    lastAttempt[node] = 0;
+    nodeTimeouts[node] = 0;
+  }
+  let guess = -1;
+  let timeouts = 0;
+  const count = attempts.length;
+  for (let i = 0; i < count; i++) {
+    const attempt = attempts[i];
+    if (typeof attempt !== 'object' || attempt === null || Array.isArray(attempt)) return false;
+    // The four fields are read by name first (monomorphic loads that also pin the object's map, so the
+    // prototype check below costs nothing), each once.
+    const nodeId = (attempt as Record<string, unknown>).node_id;
+    const number = (attempt as Record<string, unknown>).attempt;
+    const statusValue = (attempt as Record<string, unknown>).status;
+    const seconds = (attempt as Record<string, unknown>).seconds;
+    const proto: unknown = Object.getPrototypeOf(attempt);
+    if (proto !== Object.prototype && proto !== null) return false;
+    // The key walk only proves that all four are own properties and walks any unknown field.
+    let known = 0;
+    let keyCount = 0;
+    for (const key in attempt) {
+      if (++keyCount > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
+      if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
+      else if (!keyOk(key) || !jsonShapeOk((attempt as Record<string, unknown>)[key], 3)) return false;
+    }
+    if (known !== 4 || typeof nodeId !== 'string') return false;
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
+    const status = statusCode(statusValue);
+    if (status === STATUS_NONE || !isNonNegative(seconds)) return false;
+    // Attempts usually follow the plan: try the node after the previous attempt's (a first attempt), then
+    // the same node (a retry) before the map. A node id equal to a plan node id passed the plan's text
+    // checks (length, well-formed UTF-16); any other is not a node, and the zod path names it.
+    const node = guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : guess >= 0 && nodeIds[guess] === nodeId ? guess : (index.get(nodeId) ?? -1);
+    if (node < 0) return false;
+    guess = node;
+    if (number > MASK_NUMBERS) return countStamped(task, compiled, quality, actualTao, actualSeconds, attempts);
+    const bit = 1 << (number - 1);
+    const mask = numberMask[node] as number;
+    if ((mask & bit) !== 0) return false;
+    numberMask[node] = mask | bit;
+    attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
+    if (number > (lastAttempt[node] as number)) {
+      lastAttempt[node] = number;
+      lastStatus[node] = status;
+    }
+    if (status === STATUS_TIMEOUT || seconds > (timeoutSeconds[node] as number)) {
+      timeouts++;
+      nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
+    }
+  }
+  let steps = 0;
+  let retries = 0;
+  let hard = 0;
+  for (let node = 0; node < n; node++) {
+    const seen = attemptsSeen[node] as number;
+    if (seen === 0) {
+      lastStatus[node] = STATUS_NONE;
+      continue;
+    }
+    // Distinct numbers in 1..31, `seen` of them: 1..seen exactly when the mask is the low `seen` bits.
+    if ((numberMask[node] as number) !== (seen === 31 ? 0x7fffffff : (1 << seen) - 1)) return false;
+    retries += seen - 1;
+    if (lastStatus[node] === STATUS_SUCCESS) steps++;
+    else if (seen >= (retryCount[node] as number) + 1) hard++;
+  }
+  finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, count);
+  return true;
+}
+
+/**
+ * Two passes for a record with an attempt number above 31: the shape and node of every attempt, then
+ * the numbers 1..k per node through a stamp table (any k).
+ */
+function countStamped(
   task: WorkflowTask,
   compiled: CompiledPlan,
   quality: number,

@@ -36,6 +36,8 @@ export interface CompiledPlan {
   readonly nodeTimeouts: Int32Array;
   /** Scratch for the fast path: where each node's attempt numbers start in the stamp table. */
   readonly offsets: Int32Array;
+  /** Scratch for the fast path's one pass: bit k-1 set when attempt number k (<= 31) was seen, per node. */
+  readonly numberMask: Int32Array;
   /** Node ids in plan order (for the per-node explanation). */
   readonly nodeIds: readonly string[];
   /** Scratch for the numbers of one evaluation (see `score-workflow.ts`). */
@@ -136,6 +138,7 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     lastStatus: new Uint8Array(n),
     nodeTimeouts: new Int32Array(n),
     offsets: new Int32Array(n),
+    numberMask: new Int32Array(n),
     nodeIds: Object.freeze(plan.nodes.map((node) => node.id)),
     out: new Float64Array(SLOTS),
   };

@@ -176,4 +176,34 @@ describe('issue 18 item 5: the fast record validator and the zod path accept exa
       { numRuns: 600 },
     );
   });
+
+  it('agree around the one-pass limit of 31 attempts on a node (30 to 34 attempts, shuffled, one repeated, skipped or out of range)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 28, max: 34 }),
+        fc.constantFrom('none', 'repeat', 'skip', 'zero', 'beyond'),
+        fc.nat(40),
+        fc.array(fc.nat(), { minLength: 34, maxLength: 34 }),
+        (k, fault, at, order) => {
+          const compiled = compiledPlanOf(parseWorkflowPlan({ nodes: [{ id: 'a' }, { id: 'b' }], error_handling: { a: { retry_count: 40 } } }))!;
+          const numbers = Array.from({ length: k }, (_, i) => i + 1);
+          const i = at % k;
+          if (fault === 'repeat') numbers[i] = numbers[(i + 1) % k]!;
+          if (fault === 'skip') numbers[i] = k + 1;
+          if (fault === 'zero') numbers[i] = 0;
+          if (fault === 'beyond') numbers[i] = 2 ** 31 + i;
+          const attempts = numbers
+            .map((attempt, j) => ({ node_id: 'a', attempt, status: attempt === k ? 'success' : 'timeout', seconds: j % 3, rank: order[j]! }))
+            .sort((x, y) => x.rank - y.rank)
+            .map(({ rank: _rank, ...attempt }) => attempt);
+          attempts.push({ node_id: 'b', attempt: 1, status: 'success', seconds: 1 });
+          const raw = { output_quality_score: 1, actual_tao: 0, actual_seconds: 0, attempts };
+          const fast = fastPath(compiled, raw);
+          expect(fast).toEqual(slowPath(compiled, raw));
+          expect(fast.valid).toBe(fault === 'none');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
