@@ -3,7 +3,7 @@ import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 import type { CompiledPlan } from './parse-workflow.js';
 import { isPlainObject, jsonShapeOk, keyOk } from './json-shape.js';
 import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
-import { finishScore } from './finish-score.js';
+import { finishAttempts, finishScore } from './finish-score.js';
 import type { WorkflowTask } from './workflow-schemas.js';
 
 /**
@@ -140,7 +140,8 @@ const MASK_NUMBERS = 31;
  * The attempts of a record in one pass: each attempt's shape (its four fields read once, by name), its
  * node, and per node the attempts seen, a bit per attempt number (a repeat is refused at once), the
  * highest number and its status, and the timeouts. Numbers 1..k per node then means the node's mask is
- * exactly k low bits. A number above 31 sends the record to {@link countStamped}, which allows any.
+ * exactly k low bits. Each attempt's node, number, status and seconds are also kept, so that a record
+ * with a number above 31 is checked after the pass by {@link checkStamped}, which allows any number.
  */
 function countAttempts(
   task: WorkflowTask,
@@ -150,22 +151,30 @@ function countAttempts(
   actualSeconds: number,
   attempts: readonly unknown[],
 ): boolean {
-  const { index, nodeIds, attemptsSeen, numberMask, lastAttempt, lastStatus, nodeTimeouts, timeoutSeconds, retryCount } = compiled;
+  const { index, nodeIds, attemptsSeen, numberMask, lastAttempt, lastStatus, nodeTimeouts, timeoutSeconds } = compiled;
   const n = compiled.totalSteps;
   for (let node = 0; node < n; node++) {
     attemptsSeen[node] = 0;
     numberMask[node] = 0;
     lastAttempt[node] = 0;
+    lastStatus[node] = STATUS_NONE;
     nodeTimeouts[node] = 0;
+  }
+  const count = attempts.length;
+  if (nodeOf.length < count) {
+    nodeOf = new Int32Array(count * 2);
+    numberOf = new Float64Array(count * 2);
+    statusOf = new Uint8Array(count * 2);
+    secondsOf = new Float64Array(count * 2);
   }
   let guess = -1;
   let timeouts = 0;
-  const count = attempts.length;
+  let wide = false;
   for (let i = 0; i < count; i++) {
     const attempt = attempts[i];
     if (typeof attempt !== 'object' || attempt === null || Array.isArray(attempt)) return false;
     // The four fields are read by name first (monomorphic loads that also pin the object's map, so the
-    // prototype check below costs nothing), each once.
+    // prototype check below costs nothing), each once: a getter cannot answer differently the second time.
     const nodeId = (attempt as Record<string, unknown>).node_id;
     const number = (attempt as Record<string, unknown>).attempt;
     const statusValue = (attempt as Record<string, unknown>).status;
@@ -190,12 +199,17 @@ function countAttempts(
     const node = guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : guess >= 0 && nodeIds[guess] === nodeId ? guess : (index.get(nodeId) ?? -1);
     if (node < 0) return false;
     guess = node;
-    if (number > MASK_NUMBERS) return countStamped(task, compiled, quality, actualTao, actualSeconds, attempts);
+    nodeOf[i] = node;
+    numberOf[i] = number;
+    statusOf[i] = status;
+    secondsOf[i] = seconds;
+    attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
+    if (number > MASK_NUMBERS) wide = true;
+    if (wide) continue;
     const bit = 1 << (number - 1);
     const mask = numberMask[node] as number;
     if ((mask & bit) !== 0) return false;
     numberMask[node] = mask | bit;
-    attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
     if (number > (lastAttempt[node] as number)) {
       lastAttempt[node] = number;
       lastStatus[node] = status;
@@ -205,85 +219,31 @@ function countAttempts(
       nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
     }
   }
-  let steps = 0;
-  let retries = 0;
-  let hard = 0;
-  for (let node = 0; node < n; node++) {
-    const seen = attemptsSeen[node] as number;
-    if (seen === 0) {
-      lastStatus[node] = STATUS_NONE;
-      continue;
-    }
+  if (wide) {
+    timeouts = checkStamped(compiled, count);
+    if (timeouts < 0) return false;
+  } else {
     // Distinct numbers in 1..31, `seen` of them: 1..seen exactly when the mask is the low `seen` bits.
-    if ((numberMask[node] as number) !== (seen === 31 ? 0x7fffffff : (1 << seen) - 1)) return false;
-    retries += seen - 1;
-    if (lastStatus[node] === STATUS_SUCCESS) steps++;
-    else if (seen >= (retryCount[node] as number) + 1) hard++;
+    for (let node = 0; node < n; node++) {
+      const seen = attemptsSeen[node] as number;
+      if ((numberMask[node] as number) !== (seen === 31 ? 0x7fffffff : (1 << seen) - 1)) return false;
+    }
   }
-  finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, count);
+  finishAttempts(task, compiled, quality, actualTao, actualSeconds, timeouts, count);
   return true;
 }
 
 /**
- * Two passes for a record with an attempt number above 31: the shape and node of every attempt, then
- * the numbers 1..k per node through a stamp table (any k).
+ * For a record with an attempt number above 31, from the attempts kept by the pass: the numbers are
+ * exactly 1..k per node (a stamp table finds repeats, any k), the status of each node's last attempt,
+ * and the timeouts per node.
+ *
+ * @returns the timeouts, or -1 when a number skips or repeats
  */
-function countStamped(
-  task: WorkflowTask,
-  compiled: CompiledPlan,
-  quality: number,
-  actualTao: number,
-  actualSeconds: number,
-  attempts: readonly unknown[],
-): boolean {
-  const { index, nodeIds, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
-  let guess = 0;
-  const n = compiled.totalSteps;
-  const count = attempts.length;
-  if (nodeOf.length < count) {
-    nodeOf = new Int32Array(count * 2);
-    numberOf = new Float64Array(count * 2);
-    statusOf = new Uint8Array(count * 2);
-    secondsOf = new Float64Array(count * 2);
-  }
-  for (let node = 0; node < n; node++) attemptsSeen[node] = 0;
-  // Pass 1: the shape of every attempt, its node, attempts per node.
-  for (let i = 0; i < count; i++) {
-    const attempt = attempts[i];
-    if (!isPlainObject(attempt)) return false;
-    // The four fields are read by name (a monomorphic load), never by a variable key; the key walk only
-    // proves that all four are own properties and walks any unknown field.
-    let known = 0;
-    let keyCount = 0;
-    for (const key in attempt) {
-      if (++keyCount > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
-      if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
-      else if (!keyOk(key) || !jsonShapeOk(attempt[key], 3)) return false;
-    }
-    if (known !== 4) return false;
-    const nodeId = attempt.node_id;
-    if (typeof nodeId !== 'string') return false;
-    const number = attempt.attempt;
-    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
-    const status = statusCode(attempt.status);
-    const seconds = attempt.seconds;
-    if (status === STATUS_NONE || !isNonNegative(seconds)) return false;
-    // Attempts usually follow the plan: try the previous attempt's node and the next one before the map.
-    // A node id equal to a plan node id passed the plan's text checks (length, well-formed UTF-16); any
-    // other is not a node, and the zod path names it.
-    const node = guess < n && nodeIds[guess] === nodeId ? guess : guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : (index.get(nodeId) ?? -1);
-    if (node < 0) return false;
-    guess = node;
-    nodeOf[i] = node;
-    numberOf[i] = number;
-    statusOf[i] = status;
-    secondsOf[i] = seconds;
-    attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
-  }
-  // Pass 2: attempt numbers are exactly 1..k per node (a stamp table finds repeats), the last status,
-  // timeouts per node.
+function checkStamped(compiled: CompiledPlan, count: number): number {
+  const { attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds } = compiled;
   let total = 0;
-  for (let node = 0; node < n; node++) {
+  for (let node = 0; node < compiled.totalSteps; node++) {
     offsets[node] = total;
     total += attemptsSeen[node] as number;
     lastStatus[node] = STATUS_NONE;
@@ -300,9 +260,9 @@ function countStamped(
     const node = nodeOf[i] as number;
     const number = numberOf[i] as number;
     const k = attemptsSeen[node] as number;
-    if (number > k) return false;
+    if (number > k) return -1;
     const slot = (offsets[node] as number) + number - 1;
-    if (stamps[slot] === stamp) return false;
+    if (stamps[slot] === stamp) return -1;
     stamps[slot] = stamp;
     const status = statusOf[i] as number;
     if (number === k) lastStatus[node] = status;
@@ -311,16 +271,5 @@ function countStamped(
       nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
     }
   }
-  let steps = 0;
-  let retries = 0;
-  let hard = 0;
-  for (let node = 0; node < n; node++) {
-    const seen = attemptsSeen[node] as number;
-    if (seen === 0) continue;
-    retries += seen - 1;
-    if (lastStatus[node] === STATUS_SUCCESS) steps++;
-    else if (seen >= (retryCount[node] as number) + 1) hard++;
-  }
-  finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, count);
-  return true;
+  return timeouts;
 }
