@@ -1,7 +1,7 @@
 import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 
 import type { CompiledPlan } from './parse-workflow.js';
-import { isPlainObject, jsonShapeOk, keyOk } from './json-shape.js';
+import { isPlainObject, jsonShapeOk, keyOk, prototypeIsClean } from './json-shape.js';
 import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
 import { finishAttempts, finishScore } from './finish-score.js';
 import type { WorkflowTask } from './workflow-schemas.js';
@@ -17,16 +17,6 @@ let statusOf = new Uint8Array(64);
 let secondsOf = new Float64Array(64);
 let stamps = new Int32Array(64);
 let generation = 0;
-
-/**
- * Whether `Object.prototype` has no enumerable property, so that a `for...in` over a plain object walks
- * exactly its own keys (what `Object.keys` lists) without allocating a key list. A polluted prototype
- * sends every record to the zod path.
- */
-function prototypeIsClean(): boolean {
-  for (const _ in Object.prototype) return false;
-  return true;
-}
 
 const ATTEMPTS = 8;
 const STEPS = 16;

@@ -6,6 +6,7 @@ import { scoreParsed } from '../count-parsed.js';
 import { fastScoreRaw } from '../fast-record.js';
 import { compiledPlanOf, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from '../parse-workflow.js';
 import { HARD, RETRIES, SCORE, STEPS, TIMEOUTS } from '../score-slots.js';
+import { mutateCopy } from './helpers.js';
 
 /**
  * Issue 18 item 5: the hand-written fast validator must accept exactly the inputs the zod path accepts
@@ -88,22 +89,6 @@ const valueArb = fc.oneof(
   fc.constant(new Date(0)),
 );
 
-/** Sets (or deletes, for undefined half the time) the value at a path, creating nothing that is not there. */
-function mutate(record: unknown, path: readonly (string | number)[], value: unknown, remove: boolean): unknown {
-  const copy = structuredClone(record) as Record<string | number, unknown>;
-  let target: Record<string | number, unknown> = copy;
-  for (let i = 0; i < path.length - 1; i++) {
-    if (!Object.hasOwn(target, path[i]!)) break; // never walk into a prototype (the test must not pollute one)
-    const next = target[path[i]!];
-    if (typeof next !== 'object' || next === null) break;
-    target = next as Record<string | number, unknown>;
-  }
-  const key = path[path.length - 1]!;
-  if (remove) Reflect.deleteProperty(target, key);
-  else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
 function slowPath(compiled: CompiledPlan, raw: unknown): { valid: boolean; numbers?: number[] } {
   try {
     scoreParsed(task, compiled, parseExecutionRecord(raw));
@@ -149,7 +134,7 @@ describe('issue 18 item 5: the fast record validator and the zod path accept exa
         fc.boolean(),
         (plan, attempts, pre, path, value, remove) => {
           const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
-          const raw = mutate(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
+          const raw = mutateCopy(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
           expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
         },
       ),

@@ -67,3 +67,23 @@ export function expectCodedError(fn: () => unknown, code: string, path: string, 
   expect(error.message).toContain(` at ${path}`);
   if (valueText !== undefined) expect(error.message).toContain(`(got ${valueText})`);
 }
+
+/**
+ * A copy of `value` with the value at `path` set (as an own enumerable data property, so `__proto__` is a
+ * key) or deleted; the walk stops where the path leaves the copy, creating nothing that is not there and
+ * never walking into a prototype (a test must not pollute one).
+ */
+export function mutateCopy(value: unknown, path: readonly (string | number)[], replacement: unknown, remove: boolean): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let target: Record<string | number, unknown> = copy;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (!Object.hasOwn(target, path[i]!)) break;
+    const next = target[path[i]!];
+    if (typeof next !== 'object' || next === null) break;
+    target = next as Record<string | number, unknown>;
+  }
+  const key = path[path.length - 1]!;
+  if (remove) Reflect.deleteProperty(target, key);
+  else Object.defineProperty(target, key, { value: replacement, enumerable: true, writable: true, configurable: true });
+  return copy;
+}

@@ -1,0 +1,166 @@
+import { isSubnetError, parseInput } from '@subnet/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { checkShape } from '../check-shape.js';
+import { COMPOSITE_ERROR_CODES } from '../error-codes.js';
+import { fastPlanShape } from '../fast-plan.js';
+import { parseWorkflowPlan } from '../parse-workflow.js';
+import { planShapeSchema } from '../workflow-schemas.js';
+import { mutateCopy } from './helpers.js';
+
+/**
+ * The hand-written plan reader must accept exactly the plans core's shape check and the zod shape accept,
+ * and build the same value: the same keys in the same order, the same prototypes (error_handling has
+ * none), the same values (-0 included). Random plans, with unknown keys at every level, and random
+ * mutations of them go through both.
+ */
+const IDS = ['a', 'b', '__proto__', 'constructor', 'toString', '1'];
+const EXTRA_KEYS = ['note', '__proto__', 'constructor', '7', 'id', 'from', 'retry_count', '\ud800'];
+
+/** An exact picture of a value: its string keys in order, prototypes, -0 (not the package's symbol trust mark). */
+function picture(value: unknown): unknown {
+  if (Array.isArray(value)) return ['array', ...value.map(picture)];
+  if (typeof value === 'object' && value !== null) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    return {
+      proto: proto === null ? 'null' : proto === Object.prototype ? 'object' : 'other',
+      keys: Object.getOwnPropertyNames(value).map((key) => [key, picture((value as Record<string, unknown>)[key])]),
+    };
+  }
+  if (typeof value === 'number' && Object.is(value, -0)) return '-0';
+  return value;
+}
+
+function slowShape(raw: unknown): { valid: boolean; picture?: unknown } {
+  try {
+    checkShape(raw, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
+    return { valid: true, picture: picture(parseInput(planShapeSchema, raw, COMPOSITE_ERROR_CODES.invalidPlan, 'plan')) };
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    return { valid: false };
+  }
+}
+
+function fastShape(raw: unknown): { valid: boolean; picture?: unknown } {
+  const shape = fastPlanShape(raw);
+  return shape === undefined ? { valid: false } : { valid: true, picture: picture(shape) };
+}
+
+/** Defines `key` as an own enumerable data property (so `__proto__` is a key, not a prototype). */
+function put(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const extrasArb = fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(-0))), { maxLength: 2 });
+
+const planArb = fc
+  .record({
+    n: fc.integer({ min: 1, max: IDS.length }),
+    edges: fc.option(fc.array(fc.tuple(fc.nat(5), fc.nat(5), extrasArb), { maxLength: 4 })),
+    handling: fc.option(
+      fc.array(fc.tuple(fc.nat(5), fc.option(fc.oneof(fc.nat(3), fc.constant(-0))), fc.option(fc.double({ min: 0.25, max: 9, noNaN: true })), extrasArb), {
+        maxLength: 3,
+      }),
+    ),
+    nodeExtras: fc.array(extrasArb, { minLength: IDS.length, maxLength: IDS.length }),
+    planExtras: extrasArb,
+    order: fc.boolean(),
+  })
+  .map(({ n, edges, handling, nodeExtras, planExtras, order }) => {
+    const plan: Record<string, unknown> = {};
+    const nodes = IDS.slice(0, n).map((id, i) => {
+      const node: Record<string, unknown> = {};
+      if (order) put(node, 'id', id);
+      for (const [key, value] of nodeExtras[i]!) if (key !== 'id') put(node, key, value);
+      if (!order) put(node, 'id', id);
+      return node;
+    });
+    for (const [key, value] of planExtras) if (key !== 'id') put(plan, key, value);
+    put(plan, 'nodes', nodes);
+    if (edges !== null) {
+      put(
+        plan,
+        'edges',
+        edges.map(([from, to, extras]) => {
+          const edge: Record<string, unknown> = { from: IDS[from % n], to: IDS[to % n] };
+          for (const [key, value] of extras) if (key !== 'from') put(edge, key, value);
+          return edge;
+        }),
+      );
+    }
+    if (handling !== null) {
+      const errorHandling: Record<string, unknown> = {};
+      for (const [node, retries, seconds, extras] of handling) {
+        const entry: Record<string, unknown> = {};
+        for (const [key, value] of extras) if (key !== 'retry_count') put(entry, key, value);
+        if (retries !== null) put(entry, 'retry_count', retries);
+        if (seconds !== null) put(entry, 'timeout_seconds', seconds);
+        put(errorHandling, IDS[node % n]!, entry);
+      }
+      put(plan, 'error_handling', errorHandling);
+    }
+    return plan;
+  });
+
+const pathArb = fc.array(
+  fc.oneof(fc.constantFrom('nodes', 'edges', 'error_handling', 'id', 'from', 'to', 'retry_count', 'timeout_seconds', '__proto__', 'a', 'extra'), fc.nat(3)),
+  { minLength: 1, maxLength: 4 },
+);
+const valueArb = fc.oneof(
+  fc.constantFrom(undefined, null, Number.NaN, Number.POSITIVE_INFINITY, -1, 0, -0, 1, 1.5, 2 ** 53, 2 ** 53 - 1, '', 'a', '\ud800', [], {}, true),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constant(new Date(0)),
+  fc.constant(Object.create(null) as object),
+  fc.constant(Object.create({ inherited: 1 }) as object),
+);
+
+describe('the fast plan reader and core + zod accept the same plans and build the same value', () => {
+  it('agree on random plans with unknown keys at every level (`__proto__`, `constructor`, index-like, a lone surrogate)', () => {
+    fc.assert(
+      fc.property(planArb, (plan) => {
+        expect(fastShape(plan)).toEqual(slowShape(plan));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('agree on random mutations (a field removed, retyped, out of range, not a plain object, a Date, inherited keys)', () => {
+    fc.assert(
+      fc.property(planArb, pathArb, valueArb, fc.boolean(), (plan, path, value, remove) => {
+        const raw = mutateCopy(plan, path, value, remove);
+        expect(fastShape(raw)).toEqual(slowShape(raw));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agree on inputs that are not plans at all', () => {
+    for (const raw of [null, undefined, 1, 'plan', [], [{ id: 'a' }], new Date(0), { nodes: {} }, { nodes: null }, { edges: [] }]) {
+      expect(fastShape(raw)).toEqual(slowShape(raw));
+    }
+  });
+
+  it('agree on the edges of the numbers: retry_count at 2^53, -0, fractions; timeout_seconds at 0, -0, tiny, infinite', () => {
+    const retries = [2 ** 53, 2 ** 53 - 1, -0, 0, 1.5, -1, Number.NaN];
+    const timeouts = [0, -0, 1e-300, Number.MAX_VALUE, Number.POSITIVE_INFINITY, -1];
+    for (const value of [...retries.map((r) => ({ retry_count: r })), ...timeouts.map((t) => ({ timeout_seconds: t }))]) {
+      const raw = { nodes: [{ id: 'a' }], error_handling: { a: value } };
+      expect([value, fastShape(raw)]).toEqual([value, slowShape(raw)]);
+    }
+  });
+
+  it('parseWorkflowPlan gives the same frozen plan either way, and still names the path of a bad field', () => {
+    const raw = { nodes: [{ id: 'a', note: 1 }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }], error_handling: { b: { retry_count: 2 } }, extra: [1] };
+    const plan = parseWorkflowPlan(raw);
+    expect(picture(plan)).toEqual(slowShape(raw).picture);
+    expect(Object.isFrozen(plan) && Object.isFrozen(plan.nodes[0]) && Object.isFrozen(plan.error_handling.b)).toBe(true);
+    let thrown: unknown;
+    try {
+      parseWorkflowPlan({ ...raw, edges: [{ from: 'a', to: 7 }] });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isSubnetError(thrown, COMPOSITE_ERROR_CODES.invalidPlan) && thrown.context.path).toBe('plan.edges[0].to');
+  });
+});
