@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 import { checkShape } from './check-shape.js';
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { fastPlanShape } from './fast-plan.js';
+import { fastPlanShape, fastTaskShape } from './fast-shapes.js';
 import { SLOTS } from './score-slots.js';
 import { markTrusted, trustedPayload } from './trusted.js';
 import {
@@ -55,6 +55,12 @@ function freezeAll(values: readonly object[]): void {
   for (const value of values) Object.freeze(value);
 }
 
+/** A task through core's shape check and zod, which name the path of the first problem. */
+function zodTaskShape(input: unknown): WorkflowTask {
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+  return parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+}
+
 /**
  * Validates a task (SPEC section A) and returns it frozen. A value returned by this function is
  * recognised by {@link scoreWorkflow}, which then skips validating it again.
@@ -67,8 +73,7 @@ function freezeAll(values: readonly object[]): void {
  */
 export function parseWorkflowTask(input: unknown): WorkflowTask {
   if (trustedPayload(input) === TASK) return input as WorkflowTask;
-  checkShape(input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
-  const task = parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+  const task = fastTaskShape(input) ?? zodTaskShape(input);
   freezeAll([task.constraints]);
   markTrusted(task, TASK);
   return Object.freeze(task);

@@ -4,16 +4,16 @@ import { describe, expect, it } from 'vitest';
 
 import { checkShape } from '../check-shape.js';
 import { COMPOSITE_ERROR_CODES } from '../error-codes.js';
-import { fastPlanShape } from '../fast-plan.js';
+import { fastPlanShape, fastTaskShape } from '../fast-shapes.js';
 import { parseWorkflowPlan } from '../parse-workflow.js';
-import { planShapeSchema } from '../workflow-schemas.js';
+import { planShapeSchema, workflowTaskSchema } from '../workflow-schemas.js';
 import { mutateCopy } from './helpers.js';
 
 /**
- * The hand-written plan reader must accept exactly the plans core's shape check and the zod shape accept,
- * and build the same value: the same keys in the same order, the same prototypes (error_handling has
- * none), the same values (-0 included). Random plans, with unknown keys at every level, and random
- * mutations of them go through both.
+ * The hand-written plan and task readers must accept exactly what core's shape check and the zod schemas
+ * accept, and build the same value: the same keys in the same order, the same prototypes (error_handling
+ * has none), the same values (-0 included). Random plans and tasks, with unknown keys at every level, and
+ * random mutations of them go through both.
  */
 const IDS = ['a', 'b', '__proto__', 'constructor', 'toString', '1'];
 const EXTRA_KEYS = ['note', '__proto__', 'constructor', '7', 'id', 'from', 'retry_count', '\ud800'];
@@ -104,7 +104,26 @@ const planArb = fc
   });
 
 const pathArb = fc.array(
-  fc.oneof(fc.constantFrom('nodes', 'edges', 'error_handling', 'id', 'from', 'to', 'retry_count', 'timeout_seconds', '__proto__', 'a', 'extra'), fc.nat(3)),
+  fc.oneof(
+    fc.constantFrom(
+      'nodes',
+      'edges',
+      'error_handling',
+      'id',
+      'from',
+      'to',
+      'retry_count',
+      'timeout_seconds',
+      '__proto__',
+      'a',
+      'extra',
+      'task_id',
+      'constraints',
+      'max_budget_tao',
+      'max_latency_seconds',
+    ),
+    fc.nat(3),
+  ),
   { minLength: 1, maxLength: 4 },
 );
 const valueArb = fc.oneof(
@@ -162,5 +181,93 @@ describe('the fast plan reader and core + zod accept the same plans and build th
       thrown = error;
     }
     expect(isSubnetError(thrown, COMPOSITE_ERROR_CODES.invalidPlan) && thrown.context.path).toBe('plan.edges[0].to');
+  });
+});
+
+const constraintValueArb = fc.oneof(
+  fc.double({ min: 1e-9, max: 100, noNaN: true }),
+  fc.constantFrom(0, -0, -1, Number.MAX_VALUE, Number.POSITIVE_INFINITY, Number.NaN, '1', null),
+);
+const taskArb = fc
+  .record({
+    id: fc.oneof(fc.constantFrom('t', '', '\ud800', '__proto__'), fc.string({ maxLength: 4 })),
+    budget: constraintValueArb,
+    latency: constraintValueArb,
+    taskExtras: extrasArb,
+    constraintExtras: extrasArb,
+    drop: fc.constantFrom('none', 'task_id', 'constraints', 'max_budget_tao', 'max_latency_seconds'),
+  })
+  .map(({ id, budget, latency, taskExtras, constraintExtras, drop }) => {
+    const constraints: Record<string, unknown> = {};
+    for (const [key, value] of constraintExtras) put(constraints, key, value);
+    if (drop !== 'max_budget_tao') put(constraints, 'max_budget_tao', budget);
+    if (drop !== 'max_latency_seconds') put(constraints, 'max_latency_seconds', latency);
+    const task: Record<string, unknown> = {};
+    for (const [key, value] of taskExtras) put(task, key, value);
+    if (drop !== 'constraints') put(task, 'constraints', constraints);
+    if (drop !== 'task_id') put(task, 'task_id', id);
+    return task;
+  });
+
+function slowTask(raw: unknown): { valid: boolean; picture?: unknown } {
+  try {
+    checkShape(raw, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+    return { valid: true, picture: picture(parseInput(workflowTaskSchema, raw, COMPOSITE_ERROR_CODES.invalidTask, 'task')) };
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    return { valid: false };
+  }
+}
+
+function fastTask(raw: unknown): { valid: boolean; picture?: unknown } {
+  const task = fastTaskShape(raw);
+  return task === undefined ? { valid: false } : { valid: true, picture: picture(task) };
+}
+
+describe('the fast task reader and core + zod accept the same tasks and build the same value', () => {
+  it('agree on random tasks: ids, limits at 0, -0, tiny, huge and infinite, missing fields, unknown keys', () => {
+    fc.assert(
+      fc.property(taskArb, (task) => {
+        expect(fastTask(task)).toEqual(slowTask(task));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('agree on random mutations of tasks and on values that are not tasks', () => {
+    fc.assert(
+      fc.property(taskArb, pathArb, valueArb, fc.boolean(), (task, path, value, remove) => {
+        const raw = mutateCopy(task, path, value, remove);
+        expect(fastTask(raw)).toEqual(slowTask(raw));
+      }),
+      { numRuns: 1000 },
+    );
+    for (const raw of [null, 1, 'task', [], new Date(0), { task_id: 't', constraints: [] }]) expect(fastTask(raw)).toEqual(slowTask(raw));
+  });
+});
+
+describe('the fast readers hold the depth limit where core does', () => {
+  /** A list nested `levels` deep: [[[...]]]. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = [];
+    for (let i = 1; i < levels; i++) value = [value];
+    return value;
+  };
+  it('an unknown field nested up to the limit at every level of a plan and a task: accepted or refused exactly as core refuses it', () => {
+    for (let levels = 58; levels <= 64; levels++) {
+      const deep = nested(levels);
+      const plans = [
+        { nodes: [{ id: 'a' }], extra: deep },
+        { nodes: [{ id: 'a', extra: deep }] },
+        { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', extra: deep }] },
+        { nodes: [{ id: 'a' }], error_handling: { a: { retry_count: 1, extra: deep } } },
+      ];
+      for (const plan of plans) expect([levels, fastShape(plan)]).toEqual([levels, slowShape(plan)]);
+      const tasks = [
+        { task_id: 't', constraints: { max_budget_tao: 1, max_latency_seconds: 1 }, extra: deep },
+        { task_id: 't', constraints: { max_budget_tao: 1, max_latency_seconds: 1, extra: deep } },
+      ];
+      for (const task of tasks) expect([levels, fastTask(task)]).toEqual([levels, slowTask(task)]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 
 import { isPlainObject, jsonShapeOk, keyOk, prototypeIsClean, textOk } from './json-shape.js';
-import type { ErrorHandling, planShapeSchema } from './workflow-schemas.js';
+import type { ErrorHandling, planShapeSchema, WorkflowTask } from './workflow-schemas.js';
 import type { z } from 'zod';
 
 const LIMITS = DEFAULT_INPUT_LIMITS;
@@ -10,7 +10,7 @@ const LIMITS = DEFAULT_INPUT_LIMITS;
 type PlanShape = z.output<typeof planShapeSchema>;
 
 /** An id as the schema wants it: a non-empty, well-formed string within the size limit. */
-function isId(value: unknown): value is string {
+export function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && textOk(value);
 }
 
@@ -18,7 +18,7 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function isPositive(value: unknown): value is number {
+export function isPositive(value: unknown): value is number {
   return typeof value === 'number' && value > 0 && value < Number.POSITIVE_INFINITY;
 }
 
@@ -29,7 +29,7 @@ function isPositive(value: unknown): value is number {
  *
  * @returns false when any key or value is off
  */
-function copyLoose(source: Record<string, unknown>, out: Record<string, unknown>, declared: (key: string) => boolean, enclosing: number): boolean {
+export function copyLoose(source: Record<string, unknown>, out: Record<string, unknown>, declared: (key: string) => boolean, enclosing: number): boolean {
   let keyCount = 0;
   for (const key in source) {
     if (++keyCount > LIMITS.maxObjectKeys || !keyOk(key)) return false;
@@ -123,4 +123,28 @@ export function fastPlanShape(input: unknown): PlanShape | undefined {
   const plan: Record<string, unknown> = { nodes, edges, error_handling: errorHandling };
   if (!copyLoose(input, plan, isPlanKey, 1)) return undefined;
   return plan as PlanShape;
+}
+
+const isTaskKey = (key: string): boolean => key === 'task_id' || key === 'constraints';
+const isConstraintKey = (key: string): boolean => key === 'max_budget_tao' || key === 'max_latency_seconds';
+
+/**
+ * Internal, the fast path of `parseWorkflowTask`, as {@link fastPlanShape} is of plans: the same checks as
+ * core's shape check and the zod task schema in one walk, the same value (declared fields first), unfrozen.
+ *
+ * @returns the task, or undefined when anything is off (the caller then runs core's check and zod)
+ */
+export function fastTaskShape(input: unknown): WorkflowTask | undefined {
+  if (!isPlainObject(input) || !prototypeIsClean() || !Object.hasOwn(input, 'task_id') || !Object.hasOwn(input, 'constraints')) return undefined;
+  const taskId = input.task_id;
+  const given = input.constraints;
+  if (!isId(taskId) || !isPlainObject(given) || !Object.hasOwn(given, 'max_budget_tao') || !Object.hasOwn(given, 'max_latency_seconds')) return undefined;
+  const budget = given.max_budget_tao;
+  const latency = given.max_latency_seconds;
+  if (!isPositive(budget) || !isPositive(latency)) return undefined;
+  const constraints: Record<string, unknown> = { max_budget_tao: budget, max_latency_seconds: latency };
+  if (!copyLoose(given, constraints, isConstraintKey, 2)) return undefined;
+  const task: Record<string, unknown> = { task_id: taskId, constraints };
+  if (!copyLoose(input, task, isTaskKey, 1)) return undefined;
+  return task as WorkflowTask;
 }
