@@ -6,7 +6,7 @@ import { scoreParsed } from '../count-parsed.js';
 import { fastScoreRaw } from '../fast-record.js';
 import { compiledPlanOf, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from '../parse-workflow.js';
 import { HARD, RETRIES, SCORE, STEPS, TIMEOUTS } from '../score-slots.js';
-import { mutateCopy } from './helpers.js';
+import { hostileValueArb, mutateCopy, pathArb } from './helpers.js';
 
 /**
  * Issue 18 item 5: the hand-written fast validator must accept exactly the inputs the zod path accepts
@@ -62,31 +62,22 @@ function validRecord(
   return { ...base, attempts: listed.reverse() };
 }
 
-const pathArb = fc.array(
-  fc.oneof(
-    fc.constantFrom(
-      'attempts',
-      'output_quality_score',
-      'actual_tao',
-      'actual_seconds',
-      'steps_completed',
-      'timeouts',
-      'node_id',
-      'attempt',
-      'status',
-      'seconds',
-      '__proto__',
-      'extra',
-    ),
-    fc.nat(3),
-  ),
-  { minLength: 1, maxLength: 3 },
-);
-const valueArb = fc.oneof(
-  fc.constantFrom(undefined, null, Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 1, 1.5, 2 ** 53, '', 'a', '\ud800', 'success', 'timeout', 'b', [], {}, true),
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.integer({ min: -2, max: 5 }),
-  fc.constant(new Date(0)),
+const paths = pathArb(
+  [
+    'attempts',
+    'output_quality_score',
+    'actual_tao',
+    'actual_seconds',
+    'steps_completed',
+    'timeouts',
+    'node_id',
+    'attempt',
+    'status',
+    'seconds',
+    '__proto__',
+    'extra',
+  ],
+  3,
 );
 
 function slowPath(compiled: CompiledPlan, raw: unknown): { valid: boolean; numbers?: number[] } {
@@ -129,8 +120,8 @@ describe('issue 18 item 5: the fast record validator and the zod path accept exa
         planArb,
         attemptsArb,
         fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 }), { freq: 4 }),
-        pathArb,
-        valueArb,
+        paths,
+        hostileValueArb,
         fc.boolean(),
         (plan, attempts, pre, path, value, remove) => {
           const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;

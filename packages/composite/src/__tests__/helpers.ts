@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { expect } from 'vitest';
 
 import { isSubnetError } from '@subnet/core';
@@ -86,4 +87,40 @@ export function mutateCopy(value: unknown, path: readonly (string | number)[], r
   if (remove) Reflect.deleteProperty(target, key);
   else Object.defineProperty(target, key, { value: replacement, enumerable: true, writable: true, configurable: true });
   return copy;
+}
+
+/** Values that break a field: missing, retyped, out of range, not JSON, not a plain object, inherited keys. */
+export const hostileValueArb = fc.oneof(
+  fc.constantFrom(
+    undefined,
+    null,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    -1,
+    0,
+    -0,
+    1,
+    1.5,
+    2 ** 53,
+    2 ** 53 - 1,
+    '',
+    'a',
+    '\ud800',
+    'success',
+    'timeout',
+    'b',
+    [],
+    {},
+    true,
+  ),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.integer({ min: -2, max: 5 }),
+  fc.constant(new Date(0)),
+  fc.constant(Object.create(null) as object),
+  fc.constant(Object.create({ inherited: 1 }) as object),
+);
+
+/** Paths of up to `maxLength` steps through the given keys and small indices, for {@link mutateCopy}. */
+export function pathArb(keys: readonly string[], maxLength: number): fc.Arbitrary<(string | number)[]> {
+  return fc.array(fc.oneof(fc.constantFrom(...keys), fc.nat(3)), { minLength: 1, maxLength });
 }
