@@ -99,4 +99,11 @@ program
     }
   });
 
+// A reader that stops early (`| head`) closes the pipe: end as a Unix tool killed by SIGPIPE would (141),
+// quietly, instead of printing an EPIPE stack.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(141);
+});
+
 await program.parseAsync(process.argv);

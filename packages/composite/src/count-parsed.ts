@@ -1,7 +1,7 @@
 import { SubnetError } from '@subnet/core';
 
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
-import { finishScore } from './finish-score.js';
+import { finishAttempts, finishScore } from './finish-score.js';
 import type { CompiledPlan } from './parse-workflow.js';
 import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
 import type { ExecutionRecord, NodeAttempt, WorkflowTask } from './workflow-schemas.js';
@@ -25,7 +25,7 @@ export function scoreParsed(task: WorkflowTask, compiled: CompiledPlan, record: 
   const attempts = record.attempts;
   const quality = record.output_quality_score;
   if (attempts !== undefined) {
-    const { index, timeoutSeconds, retryCount, attemptsSeen, lastAttempt, lastStatus, nodeTimeouts } = compiled;
+    const { index, timeoutSeconds, attemptsSeen, lastAttempt, lastStatus, nodeTimeouts } = compiled;
     attemptsSeen.fill(0);
     lastAttempt.fill(0);
     lastStatus.fill(STATUS_NONE);
@@ -48,17 +48,7 @@ export function scoreParsed(task: WorkflowTask, compiled: CompiledPlan, record: 
         nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
       }
     }
-    let steps = 0;
-    let retries = 0;
-    let hard = 0;
-    for (let node = 0; node < totalSteps; node++) {
-      const seen = attemptsSeen[node] as number;
-      if (seen === 0) continue;
-      retries += seen - 1;
-      if (lastStatus[node] === STATUS_SUCCESS) steps++;
-      else if (seen >= (retryCount[node] as number) + 1) hard++;
-    }
-    return finishScore(task, compiled, quality, record.actual_tao, record.actual_seconds, steps, retries, timeouts, hard, 1, attempts.length);
+    return finishAttempts(task, compiled, quality, record.actual_tao, record.actual_seconds, timeouts, attempts.length);
   }
   const stepsCompleted = record.steps_completed ?? 0;
   const actualRetries = record.actual_retries ?? 0;

@@ -1,9 +1,9 @@
 import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 
 import type { CompiledPlan } from './parse-workflow.js';
-import { isPlainObject, jsonShapeOk, keyOk } from './json-shape.js';
+import { isPlainObject, jsonShapeOk, keyOk, prototypeIsClean } from './json-shape.js';
 import { STATUS_FAILURE, STATUS_NONE, STATUS_SUCCESS, STATUS_TIMEOUT } from './score-slots.js';
-import { finishScore } from './finish-score.js';
+import { finishAttempts, finishScore } from './finish-score.js';
 import type { WorkflowTask } from './workflow-schemas.js';
 
 /**
@@ -17,16 +17,6 @@ let statusOf = new Uint8Array(64);
 let secondsOf = new Float64Array(64);
 let stamps = new Int32Array(64);
 let generation = 0;
-
-/**
- * Whether `Object.prototype` has no enumerable property, so that a `for...in` over a plain object walks
- * exactly its own keys (what `Object.keys` lists) without allocating a key list. A polluted prototype
- * sends every record to the zod path.
- */
-function prototypeIsClean(): boolean {
-  for (const _ in Object.prototype) return false;
-  return true;
-}
 
 const ATTEMPTS = 8;
 const STEPS = 16;
@@ -133,6 +123,16 @@ export function fastScoreRaw(task: WorkflowTask, compiled: CompiledPlan, raw: un
   return countAttempts(task, compiled, quality, actualTao, actualSeconds, attempts);
 }
 
+/** Attempt numbers up to this fit the one-pass bit mask per node; a higher one takes the stamp table. */
+const MASK_NUMBERS = 31;
+
+/**
+ * The attempts of a record in one pass: each attempt's shape (its four fields read once, by name), its
+ * node, and per node the attempts seen, a bit per attempt number (a repeat is refused at once), the
+ * highest number and its status, and the timeouts. Numbers 1..k per node then means the node's mask is
+ * exactly k low bits. Each attempt's node, number, status and seconds are also kept, so that a record
+ * with a number above 31 is checked after the pass by {@link checkStamped}, which allows any number.
+ */
 function countAttempts(
   task: WorkflowTask,
   compiled: CompiledPlan,
@@ -141,9 +141,15 @@ function countAttempts(
   actualSeconds: number,
   attempts: readonly unknown[],
 ): boolean {
-  const { index, nodeIds, attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds, retryCount } = compiled;
-  let guess = 0;
+  const { index, nodeIds, attemptsSeen, numberMask, lastAttempt, lastStatus, nodeTimeouts, timeoutSeconds } = compiled;
   const n = compiled.totalSteps;
+  for (let node = 0; node < n; node++) {
+    attemptsSeen[node] = 0;
+    numberMask[node] = 0;
+    lastAttempt[node] = 0;
+    lastStatus[node] = STATUS_NONE;
+    nodeTimeouts[node] = 0;
+  }
   const count = attempts.length;
   if (nodeOf.length < count) {
     nodeOf = new Int32Array(count * 2);
@@ -151,32 +157,36 @@ function countAttempts(
     statusOf = new Uint8Array(count * 2);
     secondsOf = new Float64Array(count * 2);
   }
-  for (let node = 0; node < n; node++) attemptsSeen[node] = 0;
-  // Pass 1: the shape of every attempt, its node, attempts per node.
+  let guess = -1;
+  let timeouts = 0;
+  let wide = false;
   for (let i = 0; i < count; i++) {
     const attempt = attempts[i];
-    if (!isPlainObject(attempt)) return false;
-    // The four fields are read by name (a monomorphic load), never by a variable key; the key walk only
-    // proves that all four are own properties and walks any unknown field.
+    if (typeof attempt !== 'object' || attempt === null || Array.isArray(attempt)) return false;
+    // The four fields are read by name first (monomorphic loads that also pin the object's map, so the
+    // prototype check below costs nothing), each once: a getter cannot answer differently the second time.
+    const nodeId = (attempt as Record<string, unknown>).node_id;
+    const number = (attempt as Record<string, unknown>).attempt;
+    const statusValue = (attempt as Record<string, unknown>).status;
+    const seconds = (attempt as Record<string, unknown>).seconds;
+    const proto: unknown = Object.getPrototypeOf(attempt);
+    if (proto !== Object.prototype && proto !== null) return false;
+    // The key walk only proves that all four are own properties and walks any unknown field.
     let known = 0;
     let keyCount = 0;
     for (const key in attempt) {
       if (++keyCount > DEFAULT_INPUT_LIMITS.maxObjectKeys) return false;
       if (key === 'node_id' || key === 'attempt' || key === 'status' || key === 'seconds') known++;
-      else if (!keyOk(key) || !jsonShapeOk(attempt[key], 3)) return false;
+      else if (!keyOk(key) || !jsonShapeOk((attempt as Record<string, unknown>)[key], 3)) return false;
     }
-    if (known !== 4) return false;
-    const nodeId = attempt.node_id;
-    if (typeof nodeId !== 'string') return false;
-    const number = attempt.attempt;
+    if (known !== 4 || typeof nodeId !== 'string') return false;
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return false;
-    const status = statusCode(attempt.status);
-    const seconds = attempt.seconds;
+    const status = statusCode(statusValue);
     if (status === STATUS_NONE || !isNonNegative(seconds)) return false;
-    // Attempts usually follow the plan: try the previous attempt's node and the next one before the map.
-    // A node id equal to a plan node id passed the plan's text checks (length, well-formed UTF-16); any
-    // other is not a node, and the zod path names it.
-    const node = guess < n && nodeIds[guess] === nodeId ? guess : guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : (index.get(nodeId) ?? -1);
+    // Attempts usually follow the plan: try the node after the previous attempt's (a first attempt), then
+    // the same node (a retry) before the map. A node id equal to a plan node id passed the plan's text
+    // checks (length, well-formed UTF-16); any other is not a node, and the zod path names it.
+    const node = guess + 1 < n && nodeIds[guess + 1] === nodeId ? guess + 1 : guess >= 0 && nodeIds[guess] === nodeId ? guess : (index.get(nodeId) ?? -1);
     if (node < 0) return false;
     guess = node;
     nodeOf[i] = node;
@@ -184,11 +194,46 @@ function countAttempts(
     statusOf[i] = status;
     secondsOf[i] = seconds;
     attemptsSeen[node] = (attemptsSeen[node] as number) + 1;
+    if (number > MASK_NUMBERS) wide = true;
+    if (wide) continue;
+    const bit = 1 << (number - 1);
+    const mask = numberMask[node] as number;
+    if ((mask & bit) !== 0) return false;
+    numberMask[node] = mask | bit;
+    if (number > (lastAttempt[node] as number)) {
+      lastAttempt[node] = number;
+      lastStatus[node] = status;
+    }
+    if (status === STATUS_TIMEOUT || seconds > (timeoutSeconds[node] as number)) {
+      timeouts++;
+      nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
+    }
   }
-  // Pass 2: attempt numbers are exactly 1..k per node (a stamp table finds repeats), the last status,
-  // timeouts per node.
+  if (wide) {
+    timeouts = checkStamped(compiled, count);
+    if (timeouts < 0) return false;
+  } else {
+    // Distinct numbers in 1..31, `seen` of them: 1..seen exactly when the mask is the low `seen` bits.
+    for (let node = 0; node < n; node++) {
+      const seen = attemptsSeen[node] as number;
+      if ((numberMask[node] as number) !== (seen === 31 ? 0x7fffffff : (1 << seen) - 1)) return false;
+    }
+  }
+  finishAttempts(task, compiled, quality, actualTao, actualSeconds, timeouts, count);
+  return true;
+}
+
+/**
+ * For a record with an attempt number above 31, from the attempts kept by the pass: the numbers are
+ * exactly 1..k per node (a stamp table finds repeats, any k), the status of each node's last attempt,
+ * and the timeouts per node.
+ *
+ * @returns the timeouts, or -1 when a number skips or repeats
+ */
+function checkStamped(compiled: CompiledPlan, count: number): number {
+  const { attemptsSeen, lastStatus, nodeTimeouts, offsets, timeoutSeconds } = compiled;
   let total = 0;
-  for (let node = 0; node < n; node++) {
+  for (let node = 0; node < compiled.totalSteps; node++) {
     offsets[node] = total;
     total += attemptsSeen[node] as number;
     lastStatus[node] = STATUS_NONE;
@@ -205,9 +250,9 @@ function countAttempts(
     const node = nodeOf[i] as number;
     const number = numberOf[i] as number;
     const k = attemptsSeen[node] as number;
-    if (number > k) return false;
+    if (number > k) return -1;
     const slot = (offsets[node] as number) + number - 1;
-    if (stamps[slot] === stamp) return false;
+    if (stamps[slot] === stamp) return -1;
     stamps[slot] = stamp;
     const status = statusOf[i] as number;
     if (number === k) lastStatus[node] = status;
@@ -216,16 +261,5 @@ function countAttempts(
       nodeTimeouts[node] = (nodeTimeouts[node] as number) + 1;
     }
   }
-  let steps = 0;
-  let retries = 0;
-  let hard = 0;
-  for (let node = 0; node < n; node++) {
-    const seen = attemptsSeen[node] as number;
-    if (seen === 0) continue;
-    retries += seen - 1;
-    if (lastStatus[node] === STATUS_SUCCESS) steps++;
-    else if (seen >= (retryCount[node] as number) + 1) hard++;
-  }
-  finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, count);
-  return true;
+  return timeouts;
 }

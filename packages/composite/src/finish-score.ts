@@ -13,6 +13,7 @@ import {
   RELIABILITY,
   RETRIES,
   SCORE,
+  STATUS_SUCCESS,
   STEPS,
   SUCCESS,
   TIMEOUTS,
@@ -69,4 +70,34 @@ export function finishScore(
   out[ACTUAL_TAO] = actualTao;
   out[ACTUAL_SECONDS] = actualSeconds;
   return score;
+}
+
+/**
+ * Internal: S of a record counted from its attempts, from the per-node tallies in `compiled`
+ * (`attemptsSeen`, `lastStatus` of the highest-numbered attempt): retries = Σ(attempts − 1), a node is
+ * completed iff its last attempt succeeded, a hard failure when it did not with attempts >= retry_count + 1.
+ *
+ * @returns S
+ */
+export function finishAttempts(
+  task: WorkflowTask,
+  compiled: CompiledPlan,
+  quality: number,
+  actualTao: number,
+  actualSeconds: number,
+  timeouts: number,
+  attempts: number,
+): number {
+  const { attemptsSeen, lastStatus, retryCount } = compiled;
+  let steps = 0;
+  let retries = 0;
+  let hard = 0;
+  for (let node = 0; node < compiled.totalSteps; node++) {
+    const seen = attemptsSeen[node] as number;
+    if (seen === 0) continue;
+    retries += seen - 1;
+    if (lastStatus[node] === STATUS_SUCCESS) steps++;
+    else if (seen >= (retryCount[node] as number) + 1) hard++;
+  }
+  return finishScore(task, compiled, quality, actualTao, actualSeconds, steps, retries, timeouts, hard, 1, attempts);
 }

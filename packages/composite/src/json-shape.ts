@@ -52,3 +52,13 @@ export function jsonShapeOk(value: unknown, enclosing: number): boolean {
       return false;
   }
 }
+
+/**
+ * Whether `Object.prototype` has no enumerable property, so that a `for...in` over a plain object walks
+ * exactly its own keys (what `Object.keys` lists) without allocating a key list. A polluted prototype
+ * sends every input to the zod path.
+ */
+export function prototypeIsClean(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
+}

@@ -1,7 +1,9 @@
 import { formatPath, parseInput, SubnetError } from '@subnet/core';
+import type { z } from 'zod';
 
 import { checkShape } from './check-shape.js';
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
+import { fastPlanShape, fastTaskShape } from './fast-shapes.js';
 import { SLOTS } from './score-slots.js';
 import { markTrusted, trustedPayload } from './trusted.js';
 import {
@@ -36,6 +38,8 @@ export interface CompiledPlan {
   readonly nodeTimeouts: Int32Array;
   /** Scratch for the fast path: where each node's attempt numbers start in the stamp table. */
   readonly offsets: Int32Array;
+  /** Scratch for the fast path's one pass: bit k-1 set when attempt number k (<= 31) was seen, per node. */
+  readonly numberMask: Int32Array;
   /** Node ids in plan order (for the per-node explanation). */
   readonly nodeIds: readonly string[];
   /** Scratch for the numbers of one evaluation (see `score-workflow.ts`). */
@@ -51,6 +55,12 @@ function freezeAll(values: readonly object[]): void {
   for (const value of values) Object.freeze(value);
 }
 
+/** A task through core's shape check and zod, which name the path of the first problem. */
+function zodTaskShape(input: unknown): WorkflowTask {
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+  return parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+}
+
 /**
  * Validates a task (SPEC section A) and returns it frozen. A value returned by this function is
  * recognised by {@link scoreWorkflow}, which then skips validating it again.
@@ -63,8 +73,7 @@ function freezeAll(values: readonly object[]): void {
  */
 export function parseWorkflowTask(input: unknown): WorkflowTask {
   if (trustedPayload(input) === TASK) return input as WorkflowTask;
-  checkShape(input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
-  const task = parseInput(workflowTaskSchema, input, COMPOSITE_ERROR_CODES.invalidTask, 'task');
+  const task = fastTaskShape(input) ?? zodTaskShape(input);
   freezeAll([task.constraints]);
   markTrusted(task, TASK);
   return Object.freeze(task);
@@ -74,6 +83,12 @@ function throwIssues(code: string, label: string, summary: string, issues: reado
   const listed = issues.map((issue) => ({ path: formatPath(issue.path, label), message: issue.message, value: issue.value }));
   const first = listed[0] ?? { path: label, message: summary, value: undefined };
   throw new SubnetError(code, `${summary}: ${first.message}`, { context: { path: first.path, value: first.value, issues: listed } });
+}
+
+/** The plan's shape through core's shape check and zod, which name the path of the first problem. */
+function zodPlanShape(input: unknown): z.output<typeof planShapeSchema> {
+  checkShape(input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
+  return parseInput(planShapeSchema, input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
 }
 
 /**
@@ -90,8 +105,7 @@ function throwIssues(code: string, label: string, summary: string, issues: reado
  */
 export function parseWorkflowPlan(input: unknown): WorkflowPlan {
   if (compiledPlanOf(input) !== undefined) return input as WorkflowPlan;
-  checkShape(input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
-  const plan = parseInput(planShapeSchema, input, COMPOSITE_ERROR_CODES.invalidPlan, 'plan');
+  const plan = fastPlanShape(input) ?? zodPlanShape(input);
   const issues = dagIssues(plan);
   if (issues.length > 0) throwIssues(COMPOSITE_ERROR_CODES.invalidDag, 'plan', 'invalid workflow DAG', issues);
   freezeAll(plan.nodes);
@@ -102,16 +116,53 @@ export function parseWorkflowPlan(input: unknown): WorkflowPlan {
   return Object.freeze(plan);
 }
 
+/**
+ * Carves a plan's typed arrays out of one buffer (one allocation instead of eleven): the 8-byte arrays
+ * first, then the 4-byte ones, then the bytes, each aligned for its element size.
+ */
+function carve(n: number): {
+  readonly f64: (length: number) => Float64Array;
+  readonly i32: (length: number) => Int32Array;
+  readonly u8: (length: number) => Uint8Array;
+} {
+  const buffer = new ArrayBuffer(8 * (3 * n + 1 + SLOTS) + 4 * 5 * n + n);
+  let at = 0;
+  const take = (bytes: number): number => {
+    const start = at;
+    at += bytes;
+    return start;
+  };
+  return {
+    f64: (length) => new Float64Array(buffer, take(8 * length), length),
+    i32: (length) => new Int32Array(buffer, take(4 * length), length),
+    u8: (length) => new Uint8Array(buffer, take(length), length),
+  };
+}
+
 function compile(plan: WorkflowPlan): CompiledPlan {
   const n = plan.nodes.length;
   const index = new Map<string, number>();
-  plan.nodes.forEach((node, i) => index.set(node.id, i));
-  const retryCount = new Int32Array(n);
-  const timeoutSeconds = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  const nodeIds: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const id = (plan.nodes[i] as { readonly id: string }).id;
+    index.set(id, i);
+    nodeIds[i] = id;
+  }
+  const { f64, i32, u8 } = carve(n);
+  const timeoutSeconds = f64(n).fill(Number.POSITIVE_INFINITY);
+  const minRetriesForHardFailures = f64(n + 1);
+  const lastAttempt = f64(n);
+  const out = f64(SLOTS);
+  const retryCount = i32(n);
+  const attemptsSeen = i32(n);
+  const nodeTimeouts = i32(n);
+  const offsets = i32(n);
+  const numberMask = i32(n);
+  const lastStatus = u8(n);
   const retries: number[] = new Array<number>(n).fill(0);
   let declaredRetryBudget = 0;
   for (let i = 0; i < n; i++) {
-    const id = plan.nodes[i]?.id ?? '';
+    const id = nodeIds[i] as string;
     if (!Object.hasOwn(plan.error_handling, id)) continue;
     const entry = plan.error_handling[id];
     if (entry === undefined) continue;
@@ -122,8 +173,7 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     if (entry.timeout_seconds !== undefined) timeoutSeconds[i] = entry.timeout_seconds;
   }
   retries.sort((a, b) => a - b);
-  const minRetriesForHardFailures = new Float64Array(n + 1);
-  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] ?? 0) + (retries[h - 1] ?? 0);
+  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] as number) + (retries[h - 1] as number);
   return {
     totalSteps: n,
     index,
@@ -131,13 +181,14 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     timeoutSeconds,
     declaredRetryBudget,
     minRetriesForHardFailures,
-    attemptsSeen: new Int32Array(n),
-    lastAttempt: new Float64Array(n),
-    lastStatus: new Uint8Array(n),
-    nodeTimeouts: new Int32Array(n),
-    offsets: new Int32Array(n),
-    nodeIds: Object.freeze(plan.nodes.map((node) => node.id)),
-    out: new Float64Array(SLOTS),
+    attemptsSeen,
+    lastAttempt,
+    lastStatus,
+    nodeTimeouts,
+    offsets,
+    numberMask,
+    nodeIds: Object.freeze(nodeIds),
+    out,
   };
 }
 

@@ -126,27 +126,27 @@ export function scoreWorkflow(input: ScoreWorkflowInput): WorkflowScore {
   const { task, compiled } = evaluate(input);
   const out = compiled.out;
   const gate = out[GATE] === 1;
-  const result = {
-    score: out[SCORE] as number,
-    components: Object.freeze({
-      success: out[SUCCESS] as number,
-      cost: out[COST] as number,
-      latency: out[LATENCY] as number,
-      reliability: out[RELIABILITY] as number,
-    }),
-    completionRatio: out[COMPLETION] as number,
-    gates: Object.freeze({ costScored: gate, latencyScored: gate }),
-    counters: Object.freeze({
-      stepsCompleted: out[STEPS] as number,
-      totalSteps: compiled.totalSteps,
-      actualRetries: out[RETRIES] as number,
-      declaredRetryBudget: compiled.declaredRetryBudget,
-      unplannedRetries: out[UNPLANNED] as number,
-      timeouts: out[TIMEOUTS] as number,
-      hardFailures: out[HARD] as number,
-    }),
-  };
-  return Object.freeze({ ...result, explanation: explainWorkflow(result, task, compiled) });
+  const score = out[SCORE] as number;
+  const components = Object.freeze({
+    success: out[SUCCESS] as number,
+    cost: out[COST] as number,
+    latency: out[LATENCY] as number,
+    reliability: out[RELIABILITY] as number,
+  });
+  const completionRatio = out[COMPLETION] as number;
+  const gates = Object.freeze({ costScored: gate, latencyScored: gate });
+  const counters = Object.freeze({
+    stepsCompleted: out[STEPS] as number,
+    totalSteps: compiled.totalSteps,
+    actualRetries: out[RETRIES] as number,
+    declaredRetryBudget: compiled.declaredRetryBudget,
+    unplannedRetries: out[UNPLANNED] as number,
+    timeouts: out[TIMEOUTS] as number,
+    hardFailures: out[HARD] as number,
+  });
+  // One literal in the published key order (a spread of a partial result would copy it key by key).
+  const explanation = explainWorkflow({ score, components, completionRatio, gates, counters }, task, compiled);
+  return Object.freeze({ score, components, completionRatio, gates, counters, explanation });
 }
 
 /**

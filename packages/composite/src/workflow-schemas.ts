@@ -86,7 +86,7 @@ export function dagIssues(plan: z.output<typeof planShapeSchema>): StructuralIss
     if (index.has(node.id)) issues.push({ path: ['nodes', i, 'id'], message: 'duplicate node id', value: node.id });
     else index.set(node.id, i);
   });
-  const seenEdges = new Set<string>();
+  const seenEdges = new Set<number>();
   const validEdges: [number, number, number][] = [];
   edges.forEach((edge, i) => {
     const from = index.get(edge.from);
@@ -98,7 +98,7 @@ export function dagIssues(plan: z.output<typeof planShapeSchema>): StructuralIss
       issues.push({ path: ['edges', i], message: 'self edge (a node cannot depend on itself)', value: { from: edge.from, to: edge.to } });
       return;
     }
-    const key = JSON.stringify([edge.from, edge.to]);
+    const key = from * nodes.length + to; // one number per (from, to) pair of node indices
     if (seenEdges.has(key)) {
       issues.push({ path: ['edges', i], message: 'duplicate edge', value: { from: edge.from, to: edge.to } });
       return;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { tempDir } from './helpers.js';
@@ -22,6 +23,14 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('subnet-validator CLI', () => {
+  it('ends quietly with 141 (as SIGPIPE would) when its output pipe is closed early (`| head`), no EPIPE stack', async () => {
+    const file = join(t.dir, 'piped.yaml');
+    const run = await runWithClosedStdout(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, 'init', '--config', file]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(141);
+    expect(readFileSync(file, 'utf8')).toContain('# subnet-validator configuration.');
+  });
+
   it('init writes the commented default configuration; run refuses a bad value, naming it, with exit code 2', () => {
     const file = join(t.dir, 'validator.yaml');
     const init = run(['init', '--config', file]);

@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { expectPublishedCodes } from '@subnet/vitest-config/error-codes';
+import { it } from 'vitest';
 
 import { COMPOSITE_ERROR_CODES } from '../index.js';
 
@@ -20,8 +21,5 @@ const PUBLISHED = {
 };
 
 it('codes are append-only: every published composite code keeps its name and value', () => {
-  for (const [name, value] of Object.entries(PUBLISHED)) expect(COMPOSITE_ERROR_CODES[name as keyof typeof COMPOSITE_ERROR_CODES]).toBe(value);
-  expect(Object.keys(COMPOSITE_ERROR_CODES).slice(0, Object.keys(PUBLISHED).length)).toEqual(Object.keys(PUBLISHED));
-  expect(new Set(Object.values(COMPOSITE_ERROR_CODES)).size).toBe(Object.values(COMPOSITE_ERROR_CODES).length);
-  expect(Object.isFrozen(COMPOSITE_ERROR_CODES)).toBe(true);
+  expectPublishedCodes(COMPOSITE_ERROR_CODES, PUBLISHED);
 });

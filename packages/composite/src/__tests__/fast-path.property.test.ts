@@ -6,6 +6,7 @@ import { scoreParsed } from '../count-parsed.js';
 import { fastScoreRaw } from '../fast-record.js';
 import { compiledPlanOf, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from '../parse-workflow.js';
 import { HARD, RETRIES, SCORE, STEPS, TIMEOUTS } from '../score-slots.js';
+import { hostileValueArb, mutateCopy, pathArb } from './helpers.js';
 
 /**
  * Issue 18 item 5: the hand-written fast validator must accept exactly the inputs the zod path accepts
@@ -61,48 +62,23 @@ function validRecord(
   return { ...base, attempts: listed.reverse() };
 }
 
-const pathArb = fc.array(
-  fc.oneof(
-    fc.constantFrom(
-      'attempts',
-      'output_quality_score',
-      'actual_tao',
-      'actual_seconds',
-      'steps_completed',
-      'timeouts',
-      'node_id',
-      'attempt',
-      'status',
-      'seconds',
-      '__proto__',
-      'extra',
-    ),
-    fc.nat(3),
-  ),
-  { minLength: 1, maxLength: 3 },
+const paths = pathArb(
+  [
+    'attempts',
+    'output_quality_score',
+    'actual_tao',
+    'actual_seconds',
+    'steps_completed',
+    'timeouts',
+    'node_id',
+    'attempt',
+    'status',
+    'seconds',
+    '__proto__',
+    'extra',
+  ],
+  3,
 );
-const valueArb = fc.oneof(
-  fc.constantFrom(undefined, null, Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 1, 1.5, 2 ** 53, '', 'a', '\ud800', 'success', 'timeout', 'b', [], {}, true),
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.integer({ min: -2, max: 5 }),
-  fc.constant(new Date(0)),
-);
-
-/** Sets (or deletes, for undefined half the time) the value at a path, creating nothing that is not there. */
-function mutate(record: unknown, path: readonly (string | number)[], value: unknown, remove: boolean): unknown {
-  const copy = structuredClone(record) as Record<string | number, unknown>;
-  let target: Record<string | number, unknown> = copy;
-  for (let i = 0; i < path.length - 1; i++) {
-    if (!Object.hasOwn(target, path[i]!)) break; // never walk into a prototype (the test must not pollute one)
-    const next = target[path[i]!];
-    if (typeof next !== 'object' || next === null) break;
-    target = next as Record<string | number, unknown>;
-  }
-  const key = path[path.length - 1]!;
-  if (remove) Reflect.deleteProperty(target, key);
-  else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
 
 function slowPath(compiled: CompiledPlan, raw: unknown): { valid: boolean; numbers?: number[] } {
   try {
@@ -144,12 +120,12 @@ describe('issue 18 item 5: the fast record validator and the zod path accept exa
         planArb,
         attemptsArb,
         fc.option(fc.array(fc.nat(5), { minLength: 4, maxLength: 4 }), { freq: 4 }),
-        pathArb,
-        valueArb,
+        paths,
+        hostileValueArb,
         fc.boolean(),
         (plan, attempts, pre, path, value, remove) => {
           const compiled = compiledPlanOf(parseWorkflowPlan(plan))!;
-          const raw = mutate(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
+          const raw = mutateCopy(validRecord(plan.nodes.length, attempts, 0.9, pre), path, value, remove);
           expect(fastPath(compiled, raw)).toEqual(slowPath(compiled, raw));
         },
       ),
@@ -174,6 +150,36 @@ describe('issue 18 item 5: the fast record validator and the zod path accept exa
         },
       ),
       { numRuns: 600 },
+    );
+  });
+
+  it('agree around the one-pass limit of 31 attempts on a node (30 to 34 attempts, shuffled, one repeated, skipped or out of range)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 28, max: 34 }),
+        fc.constantFrom('none', 'repeat', 'skip', 'zero', 'beyond'),
+        fc.nat(40),
+        fc.array(fc.nat(), { minLength: 34, maxLength: 34 }),
+        (k, fault, at, order) => {
+          const compiled = compiledPlanOf(parseWorkflowPlan({ nodes: [{ id: 'a' }, { id: 'b' }], error_handling: { a: { retry_count: 40 } } }))!;
+          const numbers = Array.from({ length: k }, (_, i) => i + 1);
+          const i = at % k;
+          if (fault === 'repeat') numbers[i] = numbers[(i + 1) % k]!;
+          if (fault === 'skip') numbers[i] = k + 1;
+          if (fault === 'zero') numbers[i] = 0;
+          if (fault === 'beyond') numbers[i] = 2 ** 31 + i;
+          const attempts = numbers
+            .map((attempt, j) => ({ node_id: 'a', attempt, status: attempt === k ? 'success' : 'timeout', seconds: j % 3, rank: order[j]! }))
+            .sort((x, y) => x.rank - y.rank)
+            .map(({ rank: _rank, ...attempt }) => attempt);
+          attempts.push({ node_id: 'b', attempt: 1, status: 'success', seconds: 1 });
+          const raw = { output_quality_score: 1, actual_tao: 0, actual_seconds: 0, attempts };
+          const fast = fastPath(compiled, raw);
+          expect(fast).toEqual(slowPath(compiled, raw));
+          expect(fast.valid).toBe(fault === 'none');
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

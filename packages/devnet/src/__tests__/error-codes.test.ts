@@ -1,8 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { expect, it } from 'vitest';
+import { expectRaisedCodes } from '@subnet/vitest-config/error-codes';
+import { it } from 'vitest';
 
 /**
  * Issue 20 item 6: codes are append-only. @subnet/devnet writes its codes as string literals where it raises
@@ -28,19 +25,6 @@ const PUBLISHED = [
   'DEVNET_UNKNOWN_STORAGE',
 ];
 
-function raisedCodes(): Set<string> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const files = (readdirSync(root, { recursive: true }) as string[]).filter(
-    (f) => f.endsWith('.ts') && !f.split(/[\\/]/).some((part) => part === '__tests__' || part === '__benchmarks__'),
-  );
-  const codes = new Set<string>();
-  for (const f of files) for (const m of readFileSync(join(root, f), 'utf8').matchAll(/'(DEVNET_[A-Z0-9_]+)'/g)) codes.add(m[1] as string);
-  return codes;
-}
-
 it('codes are append-only: every published @subnet/devnet code is still raised, and every raised code is published', () => {
-  const raised = raisedCodes();
-  expect(PUBLISHED.filter((code) => !raised.has(code))).toEqual([]);
-  expect([...raised].filter((code) => !PUBLISHED.includes(code)).sort()).toEqual([]);
-  expect(new Set(PUBLISHED).size).toBe(PUBLISHED.length);
+  expectRaisedCodes(new URL('..', import.meta.url), 'DEVNET_', PUBLISHED);
 });

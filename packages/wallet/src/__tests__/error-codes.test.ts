@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { expectPublishedCodes } from '@subnet/vitest-config/error-codes';
+import { it } from 'vitest';
 
 import { WALLET_ERROR_CODES } from '../index.js';
 
@@ -21,8 +22,5 @@ const PUBLISHED = {
 };
 
 it('codes are append-only: every published wallet code keeps its name and value', () => {
-  for (const [name, value] of Object.entries(PUBLISHED)) expect(WALLET_ERROR_CODES[name as keyof typeof WALLET_ERROR_CODES]).toBe(value);
-  expect(Object.keys(WALLET_ERROR_CODES).slice(0, Object.keys(PUBLISHED).length)).toEqual(Object.keys(PUBLISHED));
-  expect(new Set(Object.values(WALLET_ERROR_CODES)).size).toBe(Object.values(WALLET_ERROR_CODES).length);
-  expect(Object.isFrozen(WALLET_ERROR_CODES)).toBe(true);
+  expectPublishedCodes(WALLET_ERROR_CODES, PUBLISHED);
 });
