@@ -151,7 +151,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         try {
           const report = await verifyBundles(operands, {
             verify,
-            ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
+            ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid, follow: chain.follow } }),
             progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
             jobs: opts.jobs,
             limits: bundleLimits(opts),
