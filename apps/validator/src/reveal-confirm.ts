@@ -182,7 +182,17 @@ async function recordFinal(
   column: Record<string, unknown>,
   head: bigint,
 ): Promise<void> {
-  const attested = attestReveal(row, commit, outcome, head, deps.signer);
+  let attested: SignedRevealAttestation | undefined;
+  try {
+    attested = attestReveal(row, commit, outcome, head, deps.signer);
+  } catch (error) {
+    // An outcome the attestation schema refuses (a code or reason the chain access made up) must not hold the
+    // epoch embargoed forever: it is recorded and served unsigned, and said loudly.
+    deps.logger.warn(
+      { epoch: row.epoch, code: isSubnetError(error) ? error.code : null, error: (error as Error).message },
+      'the reveal outcome could not be signed; recorded without its attestation',
+    );
+  }
   writeLiftedBundle(deps, row, attested);
   const reveal = JSON.stringify(attested === undefined ? column : { ...column, attestation: attested.reveal, attestation_signature: attested.signature });
   await deps.storage.updateEpoch(row.epoch, { revealStatus: outcome.status, reveal }, deps.fence?.());

@@ -245,6 +245,43 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     await expectAttestedBundle(file.slice(0, -1), row?.bundle ?? '', { status: 'revealed', reveal_block: '15' });
   }, 60_000);
 
+  it('an outcome the attestation schema refuses is still recorded and lifts the embargo, served unsigned (never stuck embargoed)', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    timelocked(chain, 15n);
+    chain.confirmReveal = () =>
+      Promise.resolve({
+        status: 'not_revealed',
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'not a token!',
+        reasons: ['not a token!'],
+        message: 'dropped',
+        block: 15n,
+      });
+    const service = await start(t.dir, chain);
+    await service.tick();
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('u1', k.miners[2]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    chain.headBlock = 16n;
+    await expect
+      .poll(
+        async () => {
+          await service.tick();
+          return (await service.storage.getEpoch(0))?.revealStatus;
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe('not_revealed');
+    const row = await service.storage.getEpoch(0);
+    expect(JSON.parse(row?.reveal ?? '{}')).not.toHaveProperty('attestation');
+    const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(row?.bundle);
+    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${row?.bundle}\n`);
+  }, 60_000);
+
   it("does not hold back the peer exchange: an embargoed epoch's own scores are delivered at its close, as any other's", async () => {
     const receiverChain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
     const r = tempDir();
