@@ -177,7 +177,8 @@ export function verifyRevealAttestation(reveal: unknown, signature: unknown, bin
  * @example writeFileSync('epoch-7.json', withRevealAttestation(row.bundle, attested))
  */
 export function withRevealAttestation(signedText: string, attested: SignedRevealAttestation): string {
-  const match = /,"digest":"([0-9a-f]{64})",("signature":"0x[0-9a-f]{128}"\})$/.exec(signedText);
+  // The tail `,"digest":"<64>","signature":"0x<128>"}` is 222 characters: match it on the last 256, not the whole bundle.
+  const match = /,"digest":"([0-9a-f]{64})",("signature":"0x[0-9a-f]{128}"\})$/.exec(signedText.slice(-256));
   if (match === null || !signedText.startsWith('{"bundle":')) {
     fail(
       BUNDLE_ERROR_CODES.invalidBundle,
