@@ -177,8 +177,8 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
 /**
  * Judges a committed bundle against the chain: the commit must be in the named extrinsic; once the chain revealed
  * it, `Weights` at the reveal block must equal the chain's upscaling of the bundle's u16 vector; and the reveal
- * attestation (when verified) must state what the chain shows: the same outcome (`revealed`, or a drop for
- * `not_revealed`/`unconfirmed`) at the same block and block hash. A commit still queued, or dropped without a
+ * attestation (when verified) must not contradict the chain: `revealed` only for a reveal, `not_revealed` only for a
+ * drop (`unconfirmed` claims neither), at the same block and block hash. A commit still queued, or dropped without a
  * verified attestation, has nothing to compare: the chain check stays unknown (null).
  *
  * @param audit - the bundle's audit (with `reveal` when it carries an attestation)
@@ -209,12 +209,11 @@ export function judgeReveal(audit: BundleAudit, netuid: number, followed: Follow
     const c = followed.reveal;
     if (c.outcome === 'revealed' && followed.weights !== null) found.push(...compareChainWeights(audit, netuid, followed.weights));
     if (attestation !== null) {
+      // `unconfirmed` claims neither a reveal nor a drop (the validator could not tell, or saw other weights
+      // stored): it agrees with any chain outcome, and the weights are still compared when the chain revealed.
       const agrees =
-        c.outcome === 'queued'
-          ? attestation.status === 'unconfirmed'
-          : c.outcome === 'revealed'
-            ? attestation.status === 'revealed'
-            : attestation.status !== 'revealed';
+        attestation.status === 'unconfirmed' ||
+        (c.outcome === 'revealed' ? attestation.status === 'revealed' : c.outcome === 'dropped' && attestation.status === 'not_revealed');
       if (!agrees) claim('status', c.outcome === 'queued' ? `no outcome yet (still queued at head ${c.head})` : c.outcome, attestation.status);
       if (c.block !== null && attestation.reveal_block !== null && attestation.reveal_block !== c.block)
         claim('reveal_block', c.block, attestation.reveal_block);

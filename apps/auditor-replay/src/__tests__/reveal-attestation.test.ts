@@ -182,6 +182,13 @@ describe('judgeReveal: a committed bundle against what the chain shows', () => {
       revealedAt('131', honest),
     );
     expect(drop.mismatches).toEqual([expect.objectContaining({ stage: 'chain.reveal', field: 'status', expected: 'revealed', claimed: 'not_revealed' })]);
+    // `unconfirmed` (e.g. CHAIN_WEIGHTS_NOT_CONFIRMED: other weights stored) claims no outcome: no status mismatch, weights still compared.
+    const unsure = judgeReveal(
+      audit(attestation({ status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', reveal_block: null, reveal_block_hash: null })),
+      1,
+      revealedAt('131', [[1, 65535]]),
+    );
+    expect(unsure.mismatches.map((m) => m.stage)).toEqual(['chain.weights', 'chain.weights']);
     const claimed = judgeReveal(audit(attestation()), 1, {
       commit,
       reveal: { outcome: 'dropped', block: '131', blockHash: `0x${'cd'.repeat(32)}`, head: '133' },
