@@ -59,6 +59,16 @@ describe.each(['stateful', 'legacy'] as const)(
       });
       const service = await startValidator({ config, logger: silent });
       let raised = false;
+      const raise = (): void => {
+        raised = true;
+        devnet.setHyperparameter('weightsVersionKey', 7n);
+      };
+      // The first commit is signed with the version key of its block; raised as soon as that commit waits in the pool
+      // (long before its reveal epoch), the chain drops it at the reveal. Watching the pool rather than the
+      // validator's outcome keeps the window wide on a loaded machine; the outcome below is the fallback.
+      const poolWatch = setInterval(() => {
+        if (!raised && devnet.poolSize() > 0) raise();
+      }, 2);
       // Right after each commit lands (seconds before the chain's reveal): what the bundle route answers.
       const early: Promise<{ epoch: number; status: number; retryAfter: string | null; body: unknown }>[] = [];
       service.onEpoch((o) => {
@@ -74,10 +84,7 @@ describe.each(['stateful', 'legacy'] as const)(
           );
         }
         // Right after the first commit landed, long before its reveal epoch: the chain will drop it.
-        if (o.status === 'submitted' && !raised) {
-          raised = true;
-          devnet.setHyperparameter('weightsVersionKey', 7n);
-        }
+        if (o.status === 'submitted' && !raised) raise();
       });
       const epochs = async (): Promise<ServedEpoch[]> => ((await (await fetch(`${service.url}/v1/epochs`)).json()) as { epochs: ServedEpoch[] }).epochs;
       try {
@@ -194,6 +201,7 @@ describe.each(['stateful', 'legacy'] as const)(
         expect(c).toMatchObject({ status: 'mismatch', checks: { chain: false } });
         expect(c.mismatches).toContainEqual(expect.objectContaining({ stage: 'chain.reveal', field: 'status', expected: 'dropped', claimed: 'revealed' }));
       } finally {
+        clearInterval(poolWatch);
         await service.stop();
         await devnet.stop();
         t.cleanup();
