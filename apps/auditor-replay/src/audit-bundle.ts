@@ -9,6 +9,7 @@ import { locateDifference } from './mismatch-location.js';
 import { orderMismatches, pipelineRank } from './mismatch-order.js';
 import type { RootCause } from './root-cause.js';
 import { findRootCause } from './root-cause.js';
+import type { RevealAudit } from './reveal-audit.js';
 
 /** One value that differs: where (epoch, stage, miner, field, exact path) and the two values. */
 export interface Mismatch {
@@ -66,7 +67,11 @@ export interface BundleAudit {
     readonly code: string | null;
     /** The extrinsic's call (`SubtensorModule.set_weights`, `SubtensorModule.commit_timelocked_weights`, ...) when submitted. */
     readonly call: string | null;
+    /** The extrinsic's hash when the bundle names one (a commit is followed to its reveal with `--chain`). */
+    readonly extrinsic_hash?: string;
   } | null;
+  /** Commit-reveal v4: the signed reveal attestation carried with the bundle and, with `--chain`, the reveal on chain (reveal-audit.ts). */
+  readonly reveal?: RevealAudit;
 }
 
 /** A parsed bundle and its metagraph map, for the chain check. */
@@ -179,7 +184,12 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
     netuid: bundle.netuid,
     validator_hotkey: bundle.validator_hotkey,
     submission_block: bundle.submission.status === 'submitted' ? bundle.submission.block : null,
-    submission: { status: bundle.submission.status, code: bundle.submission.error?.code ?? null, call: bundle.submission.call },
+    submission: {
+      status: bundle.submission.status,
+      code: bundle.submission.error?.code ?? null,
+      call: bundle.submission.call,
+      ...(bundle.submission.extrinsic_hash === null ? {} : { extrinsic_hash: bundle.submission.extrinsic_hash }),
+    },
   };
   let recomputed: EpochComputation;
   try {

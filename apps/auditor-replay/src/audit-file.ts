@@ -4,6 +4,7 @@ import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle, invalidAudit } from './audit-bundle.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { loadDocument } from './load-bundles.js';
+import { auditReveal } from './reveal-audit.js';
 
 /**
  * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit.
@@ -16,6 +17,7 @@ import { loadDocument } from './load-bundles.js';
  */
 export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
   const doc = await loadDocument(file, limits);
-  if (doc.ok) return auditBundle(doc.value, file, verify, { text: doc.text }).audit;
+  // A commit-reveal v4 bundle served with its reveal attestation: checked too (reveal-audit.ts).
+  if (doc.ok) return auditReveal(doc.value, auditBundle(doc.value, file, verify, { text: doc.text }).audit, verify);
   return invalidAudit(file, doc.error);
 }

@@ -1,5 +1,6 @@
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { isCommitCall } from './commit-call.js';
+import { revealLines } from './reveal-audit.js';
 import type { Equivocation } from './equivocation.js';
 import { findEquivocations } from './equivocation.js';
 
@@ -139,7 +140,7 @@ export function describeSubmission(a: BundleAudit): string {
   switch (s.status) {
     case 'submitted':
       return isCommitCall(s.call)
-        ? `committed in block ${a.submission_block ?? '?'} (${s.call ?? ''}): the weights reach the chain at the reveal, so the chain check does not compare them`
+        ? `committed in block ${a.submission_block ?? '?'} (${s.call ?? ''}): the weights reach the chain at the reveal${a.reveal?.chain?.block == null ? ', so the chain check does not compare them after the commit block' : `; followed to block ${a.reveal.chain.block}`}`
         : `submitted in block ${a.submission_block ?? '?'}`;
     case 'dry_run':
       return 'dry run: computed, not submitted';
@@ -213,6 +214,8 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
     lines.push(`EQUIVOCATION validator ${e.validator_hotkey} netuid ${e.netuid} epoch ${e.epoch}: ${e.bundles.length} different signed bundles`);
     for (const b of e.bundles) lines.push(`  digest ${b.digest}: ${b.sources.join(', ')}`);
   }
+  // Commit-reveal v4: the reveal each bundle's attestation states, and what the chain shows (reveal-audit.ts).
+  lines.push(...revealLines(report.bundles));
   if (lines.length > 0) lines.push('');
   lines.push(
     formatTable(

@@ -5,6 +5,8 @@ import { redactUrl, SubnetError } from '@subnet/core';
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { chainReadError } from './chain-read-error.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
+import type { CommitFollower } from './reveal-chain.js';
+import { commitFollower } from './reveal-chain.js';
 
 /** The weights a validator has on chain: `(uid, weight)` pairs as stored in `SubtensorModule.Weights`. */
 export interface ChainWeights {
@@ -23,13 +25,16 @@ export type ChainWeightsReader = (netuid: number, hotkey: string, block: string)
  *
  * @param url - ws(s):// endpoint (credentials are never printed)
  * @param timeoutMs - connection and per-request timeout (default 30 000)
- * @returns the reader and a `close` function; the reader throws `AUDITOR_CHAIN_STATE_PRUNED` (the node
+ * @returns the reader, the follower of v4 commits to their reveal (`commitFollower`) and a `close` function; the reader throws `AUDITOR_CHAIN_STATE_PRUNED` (the node
  *   pruned that block's state: use an archive endpoint), `AUDITOR_CHAIN_UNKNOWN_BLOCK`, `AUDITOR_CHAIN_TIMEOUT`,
  *   `AUDITOR_CHAIN_UNREACHABLE`, `AUDITOR_CHAIN_STORAGE_MISSING` or `AUDITOR_CHAIN_RPC_ERROR`
  * @throws SubnetError `AUDITOR_CHAIN_FAILED` when the chain cannot be reached
  * @example const chain = await openChainReader('ws://127.0.0.1:9944'); await chain.read(1, hotkey, '120'); await chain.close()
  */
-export async function openChainReader(url: string, timeoutMs = 30_000): Promise<{ read: ChainWeightsReader; close: () => Promise<void> }> {
+export async function openChainReader(
+  url: string,
+  timeoutMs = 30_000,
+): Promise<{ read: ChainWeightsReader; follow: CommitFollower; close: () => Promise<void> }> {
   let connection: ChainConnection;
   try {
     connection = await connectChain({ network: url, connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, staleHeadMs: 0 });
@@ -47,7 +52,8 @@ export async function openChainReader(url: string, timeoutMs = 30_000): Promise<
       throw chainReadError(error, { block, endpoint });
     }
   };
-  return { read, close: () => connection.close() };
+  // Commit-reveal v4: a committed bundle is followed to its reveal (reveal-chain.ts).
+  return { read, follow: commitFollower(connection, endpoint), close: () => connection.close() };
 }
 
 type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown }>) | undefined>;

@@ -61,6 +61,11 @@ value the recomputation does not reproduce, and the configuration value or input
 then "N downstream values follow" (--max-lines of them; every one with --all or --json). Two different
 signed bundles of one validator for one (netuid, epoch) are reported as an equivocation.
 
+A commit-reveal v4 bundle served after its reveal carries the validator's signed reveal outcome: it is
+verified and printed ("REVEAL epoch N ...: revealed in block B", or the drop with its code and reason). With
+--chain such a commit is followed to its reveal block, and the chain's TimelockedWeightsRevealed and Weights
+there are compared with the bundle and the signed outcome.
+
 Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
 file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
 when the node pruned the submission block's state and an archive endpoint is needed). 2 wins over 1.
@@ -115,7 +120,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<bundle...>', 'bundle files or directories of *.json bundles')
     .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
     .option('--report <file.html>', 'also write a self-contained HTML report (checks per bundle, root causes, weights chart, a page per miner)')
-    .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block')
+    .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)')
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
     .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
@@ -151,7 +156,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         try {
           const report = await verifyBundles(operands, {
             verify,
-            ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid } }),
+            ...(chain === undefined || opts.netuid === undefined ? {} : { chain: { read: chain.read, netuid: opts.netuid, follow: chain.follow } }),
             progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
             jobs: opts.jobs,
             limits: bundleLimits(opts),

@@ -41,3 +41,7 @@ export { signatureVerifier } from './signature-verifier.js';
 export { auditFile } from './audit-file.js';
 export { verifyBundles } from './verify-run.js';
 export type { VerifyOptions } from './verify-run.js';
+export { auditReveal, describeReveal, revealLines } from './reveal-audit.js';
+export type { RevealAudit, RevealOnChain } from './reveal-audit.js';
+export { commitFollower, judgeReveal } from './reveal-chain.js';
+export type { CommitFollower, CommitQuery, FollowedCommit } from './reveal-chain.js';

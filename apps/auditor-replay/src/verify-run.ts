@@ -13,6 +13,7 @@ import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { AuditReport } from './audit-report.js';
 import { buildReport } from './audit-report.js';
 import type { ChainWeightsReader } from './chain-weights.js';
+import type { CommitFollower } from './reveal-chain.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { expandOperands } from './load-bundles.js';
 import type { Progress } from './progress.js';
@@ -21,7 +22,7 @@ import type { Progress } from './progress.js';
 export interface VerifyOptions {
   readonly verify: SignatureVerifier;
   /** Also compare with the chain: the reader and the subnet (`--chain URL --netuid N`). */
-  readonly chain?: { readonly read: ChainWeightsReader; readonly netuid: number };
+  readonly chain?: { readonly read: ChainWeightsReader; readonly netuid: number; readonly follow?: CommitFollower };
   /** Makes the progress display once the number of bundles is known. */
   readonly progress?: (total: number) => Progress;
   /** Worker processes verifying files in parallel (default 1: in this process). */
@@ -70,6 +71,8 @@ export async function verifyBundles(operands: readonly string[], options: Verify
         out = { ...audit, status: 'invalid', error: { code: error.code, message: error.message, path: typeof path === 'string' ? path : null } };
       }
     }
+    // A commit-reveal v4 commit is followed to its reveal instead (reveal-chain.ts).
+    if (options.chain?.follow !== undefined && committed) out = await followCommit(audit, options.chain.netuid, options.chain.follow);
     progress?.tick(out.source, out.status);
     return Object.freeze(out);
   };
@@ -146,4 +149,29 @@ async function auditInWorkers(
 
 function invalidMissing(file: string): BundleAudit {
   return invalidAudit(file, { code: AUDITOR_ERROR_CODES.unreadable, message: `no result for ${file}`, path: null });
+}
+
+/**
+ * Follows a committed bundle's commit to its reveal and judges it (reveal-chain.ts); a chain that cannot answer makes
+ * the bundle invalid with the coded reason, as for any chain read.
+ */
+async function followCommit(audit: BundleAudit, netuid: number, follow: CommitFollower): Promise<BundleAudit> {
+  const s = audit.submission;
+  if (audit.status === 'invalid' || audit.submission_block === null || audit.validator_hotkey === null || s === null) return audit;
+  if (!/commit_timelocked_/.test(s.call ?? '')) return audit;
+  try {
+    const followed = await follow({
+      netuid,
+      hotkey: audit.validator_hotkey,
+      commitBlock: audit.submission_block,
+      extrinsicHash: s.extrinsic_hash ?? null,
+      hint: audit.reveal?.verified === true ? (audit.reveal.attestation?.reveal_block ?? null) : null,
+    });
+    const { judgeReveal } = await import('./reveal-chain.js');
+    return judgeReveal(audit, netuid, followed);
+  } catch (error) {
+    if (!isSubnetError(error)) throw error;
+    const path = (error.context as { path?: unknown }).path;
+    return { ...audit, status: 'invalid', error: { code: error.code, message: error.message, path: typeof path === 'string' ? path : null } };
+  }
 }

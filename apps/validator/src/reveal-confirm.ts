@@ -1,9 +1,12 @@
+import type { BundleSigner, SignedRevealAttestation } from '@subnet/bundle';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { writeBundleFile } from './bundle-file.js';
 import type { ChainPort, RevealCheck } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
+import type { AttestedCommit, RevealOutcome } from './reveal-attest.js';
+import { attestReveal, servedBundleText, writtenAttestation } from './reveal-attest.js';
 import type { EpochRow, Fence, Storage } from './storage.js';
 
 /** How many pending reveals one pass checks at most (the next pass goes on after the last one checked, then wraps). */
@@ -59,6 +62,11 @@ export interface RevealConfirmDeps {
    * (bundle-file.ts); absent: no file is written.
    */
   readonly bundlesDir?: string;
+  /**
+   * The validator hotkey that signs the bundles: it signs each final outcome as a reveal attestation bound to the
+   * epoch's bundle (reveal-attest.ts), served with it. Absent: the outcome is recorded unsigned, the bundle served as signed at close.
+   */
+  readonly signer?: BundleSigner;
 }
 
 /**
@@ -76,20 +84,47 @@ export function pendingRevealFields(timelock: NonNullable<Awaited<ReturnType<Cha
   return { revealStatus: 'pending', reveal: JSON.stringify(json) };
 }
 
-function outcomeJson(pending: PendingRevealJson, check: Exclude<RevealCheck, { status: 'pending' }>, head: bigint): string {
+function outcomeJson(pending: PendingRevealJson, check: Exclude<RevealCheck, { status: 'pending' }>, head: bigint): Record<string, unknown> {
   const base = { commit_hash: pending.commit_hash, due_block: pending.due_block, checked_at_head: head.toString() };
-  if (check.status === 'revealed') return JSON.stringify({ ...base, block: check.block.toString(), block_hash: check.blockHash });
+  if (check.status === 'revealed') return { ...base, block: check.block.toString(), block_hash: check.blockHash };
   if (check.status === 'not_revealed') {
-    return JSON.stringify({
+    return {
       ...base,
       code: check.code,
       reason: check.reason,
       reasons: check.reasons,
       message: check.message,
       block: check.block === null ? null : check.block.toString(),
-    });
+    };
   }
-  return JSON.stringify({ ...base, code: check.code, message: check.message });
+  return { ...base, code: check.code, message: check.message };
+}
+
+/** The outcome the chain gave, as the attestation states it. */
+function checkOutcome(epoch: number, check: Exclude<RevealCheck, { status: 'pending' }>): RevealOutcome {
+  if (check.status === 'revealed') {
+    return {
+      status: 'revealed',
+      code: null,
+      reason: null,
+      reasons: [],
+      message: `the chain revealed epoch ${epoch}'s timelocked weights in block ${check.block}`,
+      revealBlock: check.block,
+      revealBlockHash: check.blockHash,
+    };
+  }
+  if (check.status === 'not_revealed') {
+    return {
+      status: 'not_revealed',
+      code: check.code,
+      reason: check.reason,
+      reasons: check.reasons,
+      message: check.message,
+      revealBlock: check.block,
+      revealBlockHash: null,
+    };
+  }
+  return { status: 'unconfirmed', code: check.code, reason: null, reasons: [], message: check.message, revealBlock: null, revealBlockHash: null };
 }
 
 function parsePending(row: EpochRow): PendingRevealJson | undefined {
@@ -126,12 +161,67 @@ function unknownSubmissionDue(row: EpochRow): bigint | undefined {
 }
 
 /**
- * Writes an embargoed epoch's bundle file (the signed bytes stored at the close) before the outcome that lifts
- * its embargo is recorded: the outcome is final by then, and a crash in between writes it again on the next pass.
+ * Writes an embargoed epoch's bundle file (the signed bytes stored at the close, with the outcome's reveal
+ * attestation) before the outcome that lifts its embargo is recorded: the outcome is final by then, and a pass
+ * after a crash in between records the attestation of the file (writtenAttestation), so one outcome is signed.
  */
-function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow): void {
+function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow, attested: SignedRevealAttestation | undefined): void {
   if (deps.bundlesDir === undefined || row.bundle === null || row.digest === null) return;
-  writeBundleFile(deps.bundlesDir, row.epoch, row.bundle);
+  writeBundleFile(deps.bundlesDir, row.epoch, servedBundleText({ ...row, bundle: row.bundle }, attested));
+}
+
+/**
+ * Records a final outcome in one write: signs its attestation, writes the bundle file (served text), then stores
+ * the outcome and the attestation on the epoch row (under the lease).
+ */
+async function recordFinal(
+  deps: RevealConfirmDeps,
+  row: EpochRow,
+  commit: AttestedCommit,
+  outcome: RevealOutcome,
+  column: Record<string, unknown>,
+  head: bigint,
+): Promise<void> {
+  let attested: SignedRevealAttestation | undefined;
+  try {
+    attested = attestReveal(row, commit, outcome, head, deps.signer);
+  } catch (error) {
+    // An outcome the attestation schema refuses (a code or reason the chain access made up) must not hold the
+    // epoch embargoed forever: it is recorded and served unsigned, and said loudly.
+    deps.logger.warn(
+      { epoch: row.epoch, code: isSubnetError(error) ? error.code : null, error: (error as Error).message },
+      'the reveal outcome could not be signed; recorded without its attestation',
+    );
+  }
+  writeLiftedBundle(deps, row, attested);
+  const reveal = JSON.stringify(attested === undefined ? column : { ...column, attestation: attested.reveal, attestation_signature: attested.signature });
+  await deps.storage.updateEpoch(row.epoch, { revealStatus: outcome.status, reveal }, deps.fence?.());
+}
+
+/** Records the outcome a crashed pass already attested in the bundle file (its file stays as written). */
+async function recordWritten(deps: RevealConfirmDeps, row: EpochRow, attested: SignedRevealAttestation): Promise<RevealConfirmation> {
+  const a = attested.reveal;
+  const column = {
+    commit_hash: a.commit_hash,
+    due_block: a.due_block,
+    checked_at_head: a.confirmed_at_head,
+    block: a.reveal_block,
+    block_hash: a.reveal_block_hash,
+    code: a.code,
+    reason: a.reason,
+    reasons: a.reasons,
+    message: a.message,
+    from_bundle_file: true,
+    attestation: a,
+    attestation_signature: attested.signature,
+  };
+  await deps.storage.updateEpoch(row.epoch, { revealStatus: a.status, reveal: JSON.stringify(column) }, deps.fence?.());
+  deps.metrics.revealConfirmations.inc({
+    outcome: a.status,
+    reason: a.status === 'revealed' ? '' : a.status === 'not_revealed' ? (a.reason ?? '') : (a.code ?? ''),
+  });
+  deps.logger.info({ epoch: row.epoch, outcome: a.status, code: a.code }, 'recorded the reveal outcome already attested in the bundle file');
+  return { epoch: row.epoch, status: a.status };
 }
 
 /** What a diagnosed outcome names of the commit: a stored one, or the bound of an unknown submission. */
@@ -141,8 +231,8 @@ interface DiagnosedCommit {
   readonly unknown_submission?: unknown;
 }
 
-function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed, head: bigint): string {
-  return JSON.stringify({
+function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed, head: bigint): Record<string, unknown> {
+  return {
     commit_hash: pending?.commit_hash ?? null,
     due_block: pending?.due_block ?? null,
     ...(pending?.unknown_submission === undefined ? {} : { unknown_submission: pending.unknown_submission }),
@@ -152,7 +242,7 @@ function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diag
     message: diagnosed.message,
     ...(diagnosed.lastError === undefined ? {} : { last_error: diagnosed.lastError }),
     ...(pending === undefined ? { stored: row.reveal } : {}),
-  });
+  };
 }
 
 /**
@@ -180,8 +270,21 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
   const overdueAfter = deps.overdueAfterBlocks?.() ?? REVEAL_OVERDUE_BLOCKS;
   const done: RevealConfirmation[] = [];
   const diagnose = async (row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed): Promise<void> => {
-    writeLiftedBundle(deps, row);
-    await storage.updateEpoch(row.epoch, { revealStatus: 'unconfirmed', reveal: diagnosedJson(row, pending, diagnosed, head) }, deps.fence?.());
+    const commit: AttestedCommit = {
+      commitHash: pending?.commit_hash ?? null,
+      dueBlock: pending?.due_block ?? null,
+      record: pending !== undefined && 'record' in pending && typeof pending.record === 'string' ? pending.record : null,
+    };
+    const outcome: RevealOutcome = {
+      status: 'unconfirmed',
+      code: diagnosed.code,
+      reason: diagnosed.reason,
+      reasons: [],
+      message: diagnosed.message,
+      revealBlock: null,
+      revealBlockHash: null,
+    };
+    await recordFinal(deps, row, commit, outcome, diagnosedJson(row, pending, diagnosed, head), head);
     metrics.revealConfirmations.inc({ outcome: 'unconfirmed', reason: diagnosed.code });
     logger.warn(
       {
@@ -197,6 +300,12 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
     done.push({ epoch: row.epoch, status: 'unconfirmed' });
   };
   for (const row of rows) {
+    // A pass that crashed between writing the file and recording the outcome: record the outcome it attested.
+    const written = await writtenAttestation(deps.bundlesDir, row);
+    if (written !== undefined) {
+      done.push(await recordWritten(deps, row, written));
+      continue;
+    }
     const unknownDue = unknownSubmissionDue(row);
     if (unknownDue !== undefined) {
       // No commit to ask about: embargoed until its latest possible reveal is overdue, then final.
@@ -261,8 +370,14 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
       done.push({ epoch: row.epoch, status: 'pending' });
       continue;
     }
-    writeLiftedBundle(deps, row);
-    await storage.updateEpoch(row.epoch, { revealStatus: check.status, reveal: outcomeJson(pending, check, head) }, deps.fence?.());
+    await recordFinal(
+      deps,
+      row,
+      { commitHash: pending.commit_hash, dueBlock: pending.due_block, record: pending.record },
+      checkOutcome(row.epoch, check),
+      outcomeJson(pending, check, head),
+      head,
+    );
     const reason = check.status === 'not_revealed' ? check.reason : check.status === 'unconfirmed' ? check.code : '';
     metrics.revealConfirmations.inc({ outcome: check.status, reason });
     if (check.status === 'revealed') {

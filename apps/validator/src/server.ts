@@ -22,6 +22,7 @@ import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
+import { servedBundleText } from './reveal-attest.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
@@ -429,7 +430,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       const seconds = retryAfter(embargo);
       return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(embargo, seconds));
     }
-    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(row.bundle);
+    // Commit-reveal v4: the text signed at close, with the reveal attestation once the outcome is recorded (reveal-attest.ts).
+    return reply
+      .code(200)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(servedBundleText({ ...row, bundle: row.bundle }));
   });
   app.get('/v1/weights/latest', async (_request, reply) => {
     const computed = (await ctx.storage.listEpochs(100)).filter((r) => r.u16 !== null);

@@ -280,6 +280,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     overdueAfterBlocks: () => BigInt(2 * Math.max(epochLength, (lastView?.tempo ?? 0) + 1)),
     // An embargoed epoch's file is written when its embargo lifts (bundle-file.ts).
     bundlesDir: config.bundles.dir,
+    // Each final outcome is signed as a reveal attestation, served with the bundle (reveal-attest.ts).
+    ...(deps.signer === undefined ? {} : { signer: deps.signer }),
   });
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;

@@ -10,6 +10,7 @@ import { queryListSchema } from './dispatch-queries.js';
 import { epochConfigSchema } from './epoch-config.js';
 import { epochInputsSchema, neuronEntrySchema, stakeEntrySchema } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES, fail } from './errors.js';
+import { verifyRevealAttestation } from './reveal-attestation.js';
 import { shapeFailure } from './screen-records.js';
 import { deepFreeze } from './wire.js';
 
@@ -105,7 +106,17 @@ export interface SignedBundle {
 }
 
 /** The signed bundle schema on the wire. */
-export const signedBundleSchema = z.strictObject({ bundle: z.unknown(), digest: z.string().regex(/^[0-9a-f]{64}$/), signature: hex(64) });
+export const signedBundleSchema = z.strictObject({
+  bundle: z.unknown(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: hex(64),
+  /**
+   * Commit-reveal v4 only, once the reveal's outcome is known: the reveal attestation signed after the close and
+   * its signature (reveal-attestation.ts, docs/spec.md G.6). Absent in every other bundle.
+   */
+  reveal: z.unknown().optional(),
+  reveal_signature: z.unknown().optional(),
+});
 
 /** What {@link buildBundle} takes. */
 export interface BuildBundleInput extends ComputeEpochInput {
@@ -310,13 +321,15 @@ function rawSr25519Valid(message: Uint8Array, signature: string, address: string
 
 /**
  * Verifies a signed bundle: it parses against the schema, its digest is the digest of its bundle, and
- * the signature verifies against the bundle's validator hotkey.
+ * the signature verifies against the bundle's validator hotkey. A reveal attestation carried with it
+ * (`reveal`, `reveal_signature`: commit-reveal v4, docs/spec.md G.6) must verify too (`verifyRevealAttestation`).
  *
  * @param signed - a signed bundle, e.g. JSON-parsed from `GET /v1/epochs/{n}/bundle`
  * @param verify - the signature check (pass `(m, s, a) => signatureVerify(m, s, a).isValid` once
  *   `cryptoWaitReady()` has resolved)
  * @returns the verified bundle
- * @throws SubnetError `BUNDLE_INVALID_BUNDLE`, `BUNDLE_DIGEST_MISMATCH` or `BUNDLE_BAD_SIGNATURE`
+ * @throws SubnetError `BUNDLE_INVALID_BUNDLE`, `BUNDLE_DIGEST_MISMATCH` or `BUNDLE_BAD_SIGNATURE`; for the
+ *   attestation `BUNDLE_REVEAL_INVALID`, `BUNDLE_REVEAL_DIGEST_MISMATCH` or `BUNDLE_REVEAL_BAD_SIGNATURE`
  * @example verifyBundle(JSON.parse(text), (m, s, a) => signatureVerify(m, s, a).isValid)
  */
 export function verifyBundle(signed: unknown, verify: SignatureVerifier): Bundle {
@@ -327,6 +340,9 @@ export function verifyBundle(signed: unknown, verify: SignatureVerifier): Bundle
     fail(BUNDLE_ERROR_CODES.digestMismatch, `the digest is not the bundle's (its digest is ${actual})`, 'signed.digest', outer.digest);
   if (!verify(hexToBytes(outer.digest), outer.signature, bundle.validator_hotkey)) {
     fail(BUNDLE_ERROR_CODES.badSignature, 'the signature does not verify against the validator hotkey', 'signed.signature', outer.signature);
+  }
+  if (outer.reveal !== undefined || outer.reveal_signature !== undefined) {
+    verifyRevealAttestation(outer.reveal, outer.reveal_signature, { ...bundle, digest: outer.digest }, verify);
   }
   return outer.bundle as Bundle;
 }

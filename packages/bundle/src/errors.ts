@@ -40,6 +40,15 @@ export const BUNDLE_ERROR_CODES = Object.freeze({
   duplicateSssa: 'BUNDLE_DUPLICATE_SSSA',
   /** A term result or bounty record replaced by a later one of the same miner (latest wins). */
   superseded: 'BUNDLE_RECORD_SUPERSEDED',
+  /**
+   * A reveal attestation (commit-reveal v4 outcome signed after the fact, docs/spec.md G.6) does not match its
+   * schema, is not bound to the bundle it travels with (epoch, netuid, validator), or comes without its signature.
+   */
+  revealInvalid: 'BUNDLE_REVEAL_INVALID',
+  /** A reveal attestation's `bundle_digest` is not the digest of the bundle it travels with. */
+  revealDigestMismatch: 'BUNDLE_REVEAL_DIGEST_MISMATCH',
+  /** A reveal attestation's signature does not verify against the bundle's validator hotkey. */
+  revealBadSignature: 'BUNDLE_REVEAL_BAD_SIGNATURE',
 });
 
 /** A code of {@link BUNDLE_ERROR_CODES}. */

@@ -41,3 +41,13 @@ export type { QueryOutcome, QueryRecord } from './dispatch-queries.js';
 export { toWire } from './wire.js';
 export { signedBundleText } from './signed-bundle-text.js';
 export type { SignedBundleText } from './signed-bundle-text.js';
+export {
+  REVEAL_ATTESTATION_DOMAIN,
+  REVEAL_STATUSES,
+  revealAttestationSchema,
+  revealSigningMessage,
+  signRevealAttestation,
+  verifyRevealAttestation,
+  withRevealAttestation,
+} from './reveal-attestation.js';
+export type { RevealAttestation, RevealBinding, SignedRevealAttestation } from './reveal-attestation.js';

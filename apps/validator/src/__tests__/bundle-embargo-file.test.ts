@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { revealSigningMessage, withRevealAttestation } from '@subnet/bundle';
 import type { TimelockedCommitRecord } from '@subnet/chain';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,7 +10,7 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, crashMidSubmission, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, crashMidSubmission, expectAttestedBundle, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -98,7 +99,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     await settledPass(second);
     expect((await second.storage.getEpoch(1))?.revealStatus).toBe('pending');
     expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
-    // Revealed: the file appears, byte for byte the bundle signed at the close (and served).
+    // Revealed: the file appears, the bundle signed at the close byte for byte with the signed outcome (and served).
     answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
     again.headBlock = 27n;
     await expect
@@ -110,8 +111,175 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
         { timeout: 20_000, interval: 200 },
       )
       .toBe('revealed');
-    expect(readFileSync(bundleFile(t.dir, 1), 'utf8')).toBe(`${stored}\n`);
-    expect(await (await fetch(`${second.url}/v1/epochs/1/bundle`)).text()).toBe(stored);
+    const served = await (await fetch(`${second.url}/v1/epochs/1/bundle`)).text();
+    expect(readFileSync(bundleFile(t.dir, 1), 'utf8')).toBe(`${served}\n`);
+    await expectAttestedBundle(served, stored, {
+      status: 'revealed',
+      code: null,
+      reveal_block: '25',
+      reveal_block_hash: `0x${'cd'.repeat(32)}`,
+      commit_hash: `0x${'ee'.repeat(32)}`,
+      commit_block: '12',
+      reveal_round: '777',
+      due_block: '25',
+      confirmed_at_head: '27',
+    });
+  }, 60_000);
+
+  it('a crash between the file and the outcome: the next pass records the outcome the file attests, without asking the chain again (one signed outcome per bundle)', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    timelocked(chain, 15n);
+    let asked = 0;
+    let answer: RevealCheck = { status: 'revealed', block: 15n, blockHash: `0x${'cd'.repeat(32)}` };
+    chain.confirmReveal = () => {
+      asked++;
+      return Promise.resolve(answer);
+    };
+    const service = await start(t.dir, chain);
+    await service.tick();
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('c1', k.miners[2]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick(); // closes epoch 0: a timelocked commit
+    expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
+    // The outcome write fails once, after the file was written (a crash, or a lost lease, between the two writes).
+    const storage = service.storage as { updateEpoch: ValidatorService['storage']['updateEpoch'] };
+    const update = storage.updateEpoch.bind(storage);
+    let failed = 0;
+    storage.updateEpoch = (epoch, fields, fence) => {
+      if (fields.revealStatus !== undefined && fields.revealStatus !== 'pending' && failed === 0) {
+        failed++;
+        return Promise.reject(new Error('killed between the file and the outcome'));
+      }
+      return update(epoch, fields, fence);
+    };
+    // Head 16: epoch 1 is not closed yet, so epoch 0 is the only pending reveal.
+    chain.headBlock = 16n;
+    await expect
+      .poll(
+        async () => {
+          await service.tick();
+          return failed;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(1);
+    expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
+    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    const written = JSON.parse(file) as { reveal: Record<string, unknown>; reveal_signature: string };
+    expect(written.reveal).toMatchObject({ status: 'revealed', reveal_block: '15' });
+    expect(asked).toBe(1);
+    // Were the chain asked again now, it would say something else: the outcome recorded is the one attested in the file.
+    answer = { status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', message: 'another answer' };
+    await expect
+      .poll(
+        async () => {
+          await service.tick();
+          return (await service.storage.getEpoch(0))?.revealStatus;
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe('revealed');
+    expect(asked).toBe(1);
+    const row = await service.storage.getEpoch(0);
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ attestation: written.reveal, attestation_signature: written.reveal_signature, block: '15' });
+    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(file);
+    expect(`${await (await fetch(`${service.url}/v1/epochs/0/bundle`)).text()}\n`).toBe(file);
+    expect(await service.metrics.registry.metrics()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
+  }, 60_000);
+
+  it('a bundle file whose attestation does not verify (another key) is not taken: the chain is asked and the file rewritten with the signed outcome', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    timelocked(chain, 15n);
+    let asked = 0;
+    chain.confirmReveal = () => {
+      asked++;
+      return Promise.resolve({ status: 'revealed', block: 15n, blockHash: `0x${'cd'.repeat(32)}` });
+    };
+    const service = await start(t.dir, chain);
+    await service.tick();
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('f1', k.miners[2]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    const row = await service.storage.getEpoch(0);
+    const close = JSON.parse(row?.bundle ?? '{}') as { bundle: { netuid: number; validator_hotkey: string }; digest: string };
+    // A forged file: a "not revealed" outcome signed by another key, bound to this bundle.
+    const forged = {
+      kind: 'reveal_attestation',
+      netuid: close.bundle.netuid,
+      epoch: 0,
+      validator_hotkey: close.bundle.validator_hotkey,
+      bundle_digest: close.digest,
+      status: 'not_revealed',
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      reason: 'stake_lost',
+      reasons: ['stake_lost'],
+      message: 'forged',
+      commit_hash: null,
+      commit_block: null,
+      commit_extrinsic_hash: null,
+      reveal_round: null,
+      due_block: null,
+      reveal_block: null,
+      reveal_block_hash: null,
+      confirmed_at_head: '26',
+    };
+    const signature = `0x${Buffer.from(k.peer.sign(revealSigningMessage(forged as never))).toString('hex')}`;
+    mkdirSync(join(t.dir, 'bundles'), { recursive: true });
+    writeFileSync(bundleFile(t.dir, 0), `${withRevealAttestation(row?.bundle ?? '', { reveal: forged as never, signature })}\n`);
+    chain.headBlock = 16n; // epoch 0's reveal is the only one due
+    await expect
+      .poll(
+        async () => {
+          await service.tick();
+          return (await service.storage.getEpoch(0))?.revealStatus;
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe('revealed');
+    expect(asked).toBe(1);
+    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    await expectAttestedBundle(file.slice(0, -1), row?.bundle ?? '', { status: 'revealed', reveal_block: '15' });
+  }, 60_000);
+
+  it('an outcome the attestation schema refuses is still recorded and lifts the embargo, served unsigned (never stuck embargoed)', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    timelocked(chain, 15n);
+    chain.confirmReveal = () =>
+      Promise.resolve({
+        status: 'not_revealed',
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        reason: 'not a token!',
+        reasons: ['not a token!'],
+        message: 'dropped',
+        block: 15n,
+      });
+    const service = await start(t.dir, chain);
+    await service.tick();
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('u1', k.miners[2]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    chain.headBlock = 16n;
+    await expect
+      .poll(
+        async () => {
+          await service.tick();
+          return (await service.storage.getEpoch(0))?.revealStatus;
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe('not_revealed');
+    const row = await service.storage.getEpoch(0);
+    expect(JSON.parse(row?.reveal ?? '{}')).not.toHaveProperty('attestation');
+    const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(row?.bundle);
+    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${row?.bundle}\n`);
   }, 60_000);
 
   it("does not hold back the peer exchange: an embargoed epoch's own scores are delivered at its close, as any other's", async () => {
@@ -191,7 +359,13 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
         { timeout: 20_000, interval: 200 },
       )
       .toBe('revealed');
-    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${(await service.storage.getEpoch(0))?.bundle}\n`);
+    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    expect(file.endsWith('\n')).toBe(true);
+    await expectAttestedBundle(file.slice(0, -1), (await service.storage.getEpoch(0))?.bundle ?? '', {
+      status: 'revealed',
+      reveal_block: '20',
+      commit_block: '12',
+    });
   }, 60_000);
 });
 
@@ -244,8 +418,16 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
     expect(served.status).toBe(200);
     const text = await served.text();
-    expect(text).toBe(lifted?.bundle);
     expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${text}\n`);
+    await expectAttestedBundle(text, lifted?.bundle ?? '', {
+      status: 'unconfirmed',
+      code: 'VALIDATOR_REVEAL_OVERDUE',
+      reason: 'submission_unknown',
+      commit_hash: null,
+      due_block: '117',
+      reveal_block: null,
+      confirmed_at_head: '139',
+    });
   }, 60_000);
 
   it('on a subnet without timelocked commits it is published at once, as before', async () => {

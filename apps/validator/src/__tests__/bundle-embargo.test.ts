@@ -10,7 +10,7 @@ import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, expectAttestedBundle, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -123,14 +123,14 @@ describe('the bundle embargo on a commit-reveal v4 subnet (real HTTP, real SQLit
     const served = await fetch(`${v.url}/v1/epochs/1/bundle`);
     expect(served.status).toBe(200);
     const text = await served.text();
-    expect(text).toBe(stored);
+    await expectAttestedBundle(text, stored, { status: 'revealed', reveal_block: '25', reveal_round: '1234', commit_block: '21' });
     expect(`${text}\n`).toBe(readFileSync(join(config.bundles.dir, 'epoch-1.json'), 'utf8'));
     expect(((await (await fetch(`${v.url}/v1/weights/latest`)).json()) as Record<string, unknown>)['epoch']).toBe(1);
     expect(await (await fetch(`${v.url}/pages`)).text()).toContain('/v1/epochs/1/bundle');
     expect((await fetch(`${v.url}/pages/miners/${m2}`)).status).toBe(200);
     const again = await fetchBundles({ validator: v.url, from: 1, to: 1, outDir: out, retries: 0 });
     expect(again[0]?.status).toBe('saved');
-    expect(readFileSync(join(out, 'epoch-1.json'), 'utf8')).toBe(stored);
+    expect(readFileSync(join(out, 'epoch-1.json'), 'utf8')).toBe(text);
   }, 60_000);
 
   it('an overdue or dropped reveal lifts the embargo too (the reveal round has passed: the commit is public anyway)', async () => {

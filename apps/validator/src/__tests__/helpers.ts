@@ -7,6 +7,8 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import pg from 'pg';
 import pino from 'pino';
+import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
+import { canonicalJson } from '@subnet/core';
 import { expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
@@ -239,4 +241,33 @@ export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => 
     await hanging;
     await first.stop();
   });
+}
+
+/**
+ * Checks a served bundle of a commit-reveal v4 epoch whose outcome is recorded: the document signed at the close
+ * (bundle, digest and signature byte for byte) with the validator's reveal attestation inserted, canonical JSON, and
+ * the whole document verifying with `@subnet/bundle`'s `verifyBundle` (attestation signature included).
+ *
+ * @param served - the served text (HTTP body, or the file without its newline)
+ * @param closeText - the text stored at the close (the epoch row's `bundle`)
+ * @param attestation - fields the attestation must hold
+ */
+export async function expectAttestedBundle(served: string, closeText: string, attestation: Record<string, unknown>): Promise<void> {
+  const doc = JSON.parse(served) as Record<string, unknown>;
+  const close = JSON.parse(closeText) as { bundle: { epoch: number; netuid: number; validator_hotkey: string }; digest: string; signature: string };
+  expect(Object.keys(doc)).toEqual(['bundle', 'digest', 'reveal', 'reveal_signature', 'signature']);
+  expect(served).toBe(canonicalJson(doc));
+  expect(canonicalJson(doc['bundle'])).toBe(canonicalJson(close.bundle));
+  expect(served.startsWith(closeText.slice(0, closeText.indexOf(',"signature":')))).toBe(true);
+  expect(doc['digest']).toBe(close.digest);
+  expect(doc['signature']).toBe(close.signature);
+  expect(doc['reveal']).toMatchObject({
+    kind: 'reveal_attestation',
+    bundle_digest: close.digest,
+    epoch: close.bundle.epoch,
+    netuid: close.bundle.netuid,
+    validator_hotkey: close.bundle.validator_hotkey,
+    ...attestation,
+  });
+  expect(verifyBundle(doc, await sr25519Verifier())).toEqual(close.bundle);
 }

@@ -12,7 +12,20 @@ import { openPostgresStorage } from '../postgres-storage.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
+import {
+  bountyBody,
+  expectAttestedBundle,
+  fakeChain,
+  freshSchema,
+  keys,
+  PG_SKIP_REASON,
+  PG_URL,
+  postExecutor,
+  requirePostgresInCi,
+  silent,
+  tempDir,
+  testConfig,
+} from './helpers.js';
 
 let k: Keys;
 beforeAll(async () => {
@@ -292,8 +305,14 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
     await expect.poll(async () => (await epochs()).find((e) => e.epoch === 0)?.reveal?.status, { timeout: 20_000 }).toBe('revealed');
     expect(new Set(chain.asked)).toEqual(new Set([record]));
     expect(await (await fetch(`${v.url}/metrics`)).text()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
-    // The signed bundle does not change, and is served once revealed.
-    expect(await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text()).toBe(bundleBefore);
+    // The signed bundle does not change, and is served once revealed, with the signed outcome.
+    expect((await v.storage.getEpoch(0))?.bundle).toBe(bundleBefore);
+    await expectAttestedBundle(await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text(), bundleBefore ?? '', {
+      status: 'revealed',
+      reveal_block: '25',
+      reveal_block_hash: `0x${'cd'.repeat(32)}`,
+      confirmed_at_head: '26',
+    });
   });
 });
 

@@ -24,6 +24,9 @@ const PUBLISHED = {
   notInGroup: 'BUNDLE_NOT_IN_GROUP',
   duplicateSssa: 'BUNDLE_DUPLICATE_SSSA',
   superseded: 'BUNDLE_RECORD_SUPERSEDED',
+  revealInvalid: 'BUNDLE_REVEAL_INVALID',
+  revealDigestMismatch: 'BUNDLE_REVEAL_DIGEST_MISMATCH',
+  revealBadSignature: 'BUNDLE_REVEAL_BAD_SIGNATURE',
 };
 
 it('codes are append-only: every published bundle code keeps its name and value', () => {

@@ -9,6 +9,8 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'CHALLENGE_KINDS',
     'QUERY_OUTCOMES',
     'RECORD_MAX_DEPTH',
+    'REVEAL_ATTESTATION_DOMAIN',
+    'REVEAL_STATUSES',
     'SUBMISSION_STATUSES',
     'bountyInputSchema',
     'buildBundle',
@@ -26,7 +28,10 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'queryListSchema',
     'queryRecordSchema',
     'recomputeBundle',
+    'revealAttestationSchema',
+    'revealSigningMessage',
     'signBundle',
+    'signRevealAttestation',
     'signedBundleSchema',
     'signedBundleText',
     'sr25519Verifier',
@@ -39,6 +44,8 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'termTaskResultSchema',
     'toWire',
     'verifyBundle',
+    'verifyRevealAttestation',
+    'withRevealAttestation',
     'workflowRunSchema',
   ]);
 });
