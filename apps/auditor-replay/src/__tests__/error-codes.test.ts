@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { expectPublishedCodes } from '@subnet/vitest-config/error-codes';
+import { it } from 'vitest';
 
 import { AUDITOR_ERROR_CODES } from '../index.js';
 
@@ -25,8 +26,5 @@ const PUBLISHED = {
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {
-  for (const [name, value] of Object.entries(PUBLISHED)) expect(AUDITOR_ERROR_CODES[name as keyof typeof AUDITOR_ERROR_CODES]).toBe(value);
-  expect(Object.keys(AUDITOR_ERROR_CODES).slice(0, Object.keys(PUBLISHED).length)).toEqual(Object.keys(PUBLISHED));
-  expect(new Set(Object.values(AUDITOR_ERROR_CODES)).size).toBe(Object.values(AUDITOR_ERROR_CODES).length);
-  expect(Object.isFrozen(AUDITOR_ERROR_CODES)).toBe(true);
+  expectPublishedCodes(AUDITOR_ERROR_CODES, PUBLISHED);
 });

@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { expectPublishedCodes } from '@subnet/vitest-config/error-codes';
+import { it } from 'vitest';
 
 import { BUNDLE_ERROR_CODES } from '../index.js';
 
@@ -30,8 +31,5 @@ const PUBLISHED = {
 };
 
 it('codes are append-only: every published bundle code keeps its name and value', () => {
-  for (const [name, value] of Object.entries(PUBLISHED)) expect(BUNDLE_ERROR_CODES[name as keyof typeof BUNDLE_ERROR_CODES]).toBe(value);
-  expect(Object.keys(BUNDLE_ERROR_CODES).slice(0, Object.keys(PUBLISHED).length)).toEqual(Object.keys(PUBLISHED));
-  expect(new Set(Object.values(BUNDLE_ERROR_CODES)).size).toBe(Object.values(BUNDLE_ERROR_CODES).length);
-  expect(Object.isFrozen(BUNDLE_ERROR_CODES)).toBe(true);
+  expectPublishedCodes(BUNDLE_ERROR_CODES, PUBLISHED);
 });
