@@ -44,6 +44,19 @@ function timelocked(chain: FakeChain, dueBlock: bigint): void {
  * Ticks until a confirmation pass that started after this call has finished: the pass runner starts a pass only
  * when none runs, so a second pass reading the pending reveals means the first one is done.
  */
+/** Runs passes until epoch `epoch`'s reveal status is `status` (20 s at most). */
+async function untilRevealStatus(service: ValidatorService, epoch: number, status: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await service.tick();
+        return (await service.storage.getEpoch(epoch))?.revealStatus;
+      },
+      { timeout: 20_000, interval: 200 },
+    )
+    .toBe(status);
+}
+
 async function settledPass(service: ValidatorService): Promise<void> {
   const storage = service.storage as { pendingReveals: ValidatorService['storage']['pendingReveals'] };
   const read = storage.pendingReveals.bind(storage);
@@ -102,15 +115,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     // Revealed: the file appears, the bundle signed at the close byte for byte with the signed outcome (and served).
     answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
     again.headBlock = 27n;
-    await expect
-      .poll(
-        async () => {
-          await second.tick();
-          return (await second.storage.getEpoch(1))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('revealed');
+    await untilRevealStatus(second, 1, 'revealed');
     const served = await (await fetch(`${second.url}/v1/epochs/1/bundle`)).text();
     expect(readFileSync(bundleFile(t.dir, 1), 'utf8')).toBe(`${served}\n`);
     await expectAttestedBundle(served, stored, {
@@ -172,15 +177,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     expect(asked).toBe(1);
     // Were the chain asked again now, it would say something else: the outcome recorded is the one attested in the file.
     answer = { status: 'unconfirmed', code: 'CHAIN_WEIGHTS_NOT_CONFIRMED', message: 'another answer' };
-    await expect
-      .poll(
-        async () => {
-          await service.tick();
-          return (await service.storage.getEpoch(0))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('revealed');
+    await untilRevealStatus(service, 0, 'revealed');
     expect(asked).toBe(1);
     const row = await service.storage.getEpoch(0);
     expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ attestation: written.reveal, attestation_signature: written.reveal_signature, block: '15' });
@@ -231,15 +228,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     mkdirSync(join(t.dir, 'bundles'), { recursive: true });
     writeFileSync(bundleFile(t.dir, 0), `${withRevealAttestation(row?.bundle ?? '', { reveal: forged as never, signature })}\n`);
     chain.headBlock = 16n; // epoch 0's reveal is the only one due
-    await expect
-      .poll(
-        async () => {
-          await service.tick();
-          return (await service.storage.getEpoch(0))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('revealed');
+    await untilRevealStatus(service, 0, 'revealed');
     expect(asked).toBe(1);
     const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
     await expectAttestedBundle(file.slice(0, -1), row?.bundle ?? '', { status: 'revealed', reveal_block: '15' });
@@ -265,15 +254,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     chain.headBlock = 11n;
     await service.tick();
     chain.headBlock = 16n;
-    await expect
-      .poll(
-        async () => {
-          await service.tick();
-          return (await service.storage.getEpoch(0))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('not_revealed');
+    await untilRevealStatus(service, 0, 'not_revealed');
     const row = await service.storage.getEpoch(0);
     expect(JSON.parse(row?.reveal ?? '{}')).not.toHaveProperty('attestation');
     const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
@@ -350,15 +331,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
     answer = { status: 'revealed', block: 20n, blockHash: `0x${'cd'.repeat(32)}` };
     chain.headBlock = 21n;
-    await expect
-      .poll(
-        async () => {
-          await service.tick();
-          return (await service.storage.getEpoch(0))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('revealed');
+    await untilRevealStatus(service, 0, 'revealed');
     const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
     expect(file.endsWith('\n')).toBe(true);
     await expectAttestedBundle(file.slice(0, -1), (await service.storage.getEpoch(0))?.bundle ?? '', {
@@ -404,15 +377,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
 
     chain.headBlock = 139n;
-    await expect
-      .poll(
-        async () => {
-          await service.tick();
-          return (await service.storage.getEpoch(0))?.revealStatus;
-        },
-        { timeout: 20_000, interval: 200 },
-      )
-      .toBe('unconfirmed');
+    await untilRevealStatus(service, 0, 'unconfirmed');
     const lifted = await service.storage.getEpoch(0);
     expect(JSON.parse(lifted?.reveal ?? '{}')).toMatchObject({ code: 'VALIDATOR_REVEAL_OVERDUE', reason: 'submission_unknown', due_block: '117' });
     const served = await fetch(`${service.url}/v1/epochs/0/bundle`);

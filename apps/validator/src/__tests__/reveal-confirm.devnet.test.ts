@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Keyring } from '@polkadot/keyring';
 import { signRevealAttestation } from '@subnet/bundle';
-import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { devHotkeyUri } from '@subnet/devnet';
 import type { AuditReport, BundleAudit } from 'auditor-replay';
 import { runCli } from 'auditor-replay';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { startTimelockDevnet } from './timelock-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -40,17 +41,7 @@ describe.each(['stateful', 'legacy'] as const)(
   'timelocked reveal confirmation on a real devnet (commit-reveal v4, its own drand beacon, %s runtime)',
   (runtime) => {
     it('a dropped commit (version key raised before the reveal) is recorded not_revealed, the next one revealed; both counted, both bundles embargoed until then, then served with the signed outcome, which the auditor checks against the chain', async () => {
-      // One pulse per 12 s block timestamp; the chain reveals a commit about one tempo (10 blocks) later.
-      const devnet = await startDevnet({
-        runtime,
-        neurons: 6,
-        validators: 2,
-        tempo: 10,
-        weightsSetRateLimit: 0n,
-        blockTime: 200,
-        commitReveal: true,
-        beacon: { period: 12 },
-      });
+      const devnet = await startTimelockDevnet(runtime);
       const t = tempDir();
       const outcomes: EpochOutcome[] = [];
       const config = testConfig(t.dir, {

@@ -1,6 +1,6 @@
 import { loadSigner } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
-import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { devHotkeyUri } from '@subnet/devnet';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ChainPort } from '../chain-port.js';
@@ -10,6 +10,7 @@ import { openSqliteStorage } from '../sqlite-storage.js';
 import { connectSubnetChain } from '../subnet-chain.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { startTimelockDevnet } from './timelock-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -37,16 +38,7 @@ describe.each(['stateful', 'legacy'] as const)(
   'a timelocked commit found on chain by reconciliation after a crash (real devnet, commit-reveal v4, %s runtime)',
   (runtime) => {
     it('gets the commit record rebuilt from its extrinsic and its reveal confirmed `revealed`, as a commit that returned normally', async () => {
-      const devnet = await startDevnet({
-        runtime,
-        neurons: 6,
-        validators: 2,
-        tempo: 10,
-        weightsSetRateLimit: 0n,
-        blockTime: 200,
-        commitReveal: true,
-        beacon: { period: 12 },
-      });
+      const devnet = await startTimelockDevnet(runtime);
       cleanups.push(() => devnet.stop());
       const t = tempDir();
       cleanups.push(t.cleanup);
