@@ -12,6 +12,7 @@ import { runDemo } from '../demo.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
 
 /** Waits until the service answers /readyz with 200, as a client should before its first POST. */
 async function untilReady(url: string): Promise<void> {
@@ -73,17 +74,9 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
   }, 90_000);
 
   it('on a commit-reveal v2 subnet it commits, keeps the salt in its commit store, and reveals in the window', async () => {
-    const devnet = await startDevnet({
-      neurons: 6,
-      validators: 2,
-      // A reveal window is one chain epoch (10 blocks, 2 s here); validator epochs (40 blocks) are longer,
-      // so the loop is idle, and revealing, for most of every window.
-      tempo: 10,
-      weightsSetRateLimit: 0n,
-      blockTime: 200,
-      commitReveal: true,
-      commitRevealVersion: 2,
-    });
+    // A reveal window is one chain epoch (10 blocks, 2 s here); validator epochs (40 blocks) are longer, so
+    // the loop is idle, and revealing, for most of every window.
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2 });
     const t = tempDir();
     const outcomes: EpochOutcome[] = [];
     const config = testConfig(t.dir, {

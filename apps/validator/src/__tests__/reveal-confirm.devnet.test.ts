@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
-import { startTimelockDevnet } from './timelock-devnet.js';
+import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -41,7 +41,7 @@ describe.each(['stateful', 'legacy'] as const)(
   'timelocked reveal confirmation on a real devnet (commit-reveal v4, its own drand beacon, %s runtime)',
   (runtime) => {
     it('a dropped commit (version key raised before the reveal) is recorded not_revealed, the next one revealed; both counted, both bundles embargoed until then, then served with the signed outcome, which the auditor checks against the chain', async () => {
-      const devnet = await startTimelockDevnet(runtime);
+      const devnet = await startCommitRevealDevnet({ runtime, beacon: { period: 12 } });
       const t = tempDir();
       const outcomes: EpochOutcome[] = [];
       const config = testConfig(t.dir, {

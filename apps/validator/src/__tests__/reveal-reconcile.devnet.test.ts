@@ -10,7 +10,7 @@ import { openSqliteStorage } from '../sqlite-storage.js';
 import { connectSubnetChain } from '../subnet-chain.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
-import { startTimelockDevnet } from './timelock-devnet.js';
+import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -38,7 +38,7 @@ describe.each(['stateful', 'legacy'] as const)(
   'a timelocked commit found on chain by reconciliation after a crash (real devnet, commit-reveal v4, %s runtime)',
   (runtime) => {
     it('gets the commit record rebuilt from its extrinsic and its reveal confirmed `revealed`, as a commit that returned normally', async () => {
-      const devnet = await startTimelockDevnet(runtime);
+      const devnet = await startCommitRevealDevnet({ runtime, beacon: { period: 12 } });
       cleanups.push(() => devnet.stop());
       const t = tempDir();
       cleanups.push(t.cleanup);

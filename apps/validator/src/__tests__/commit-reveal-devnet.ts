@@ -1,0 +1,12 @@
+import { startDevnet } from '@subnet/devnet';
+import type { Devnet, DevnetOptionsInput } from '@subnet/devnet';
+
+/**
+ * A devnet for the commit-reveal tests (not a test file): 6 neurons, 2 validators, tempo 10 (a reveal comes
+ * about one chain epoch, 10 blocks, after its commit), no rate limit, 200 ms blocks, commit-reveal on; the
+ * test adds the version, the runtime or a drand beacon (v4: `beacon: { period: 12 }`, one pulse per 12 s block
+ * timestamp).
+ */
+export function startCommitRevealDevnet(options: Partial<DevnetOptionsInput>): Promise<Devnet> {
+  return startDevnet({ neurons: 6, validators: 2, tempo: 10, weightsSetRateLimit: 0n, blockTime: 200, commitReveal: true, ...options });
+}
