@@ -3,23 +3,17 @@ import { join } from 'node:path';
 
 import { revealSigningMessage, withRevealAttestation } from '@subnet/bundle';
 import type { TimelockedCommitRecord } from '@subnet/chain';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ChainSubmission, RevealCheck, TimelockSchedule } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, crashMidSubmission, expectAttestedBundle, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import type { FakeChain } from './helpers.js';
+import { bountyBody, crashMidSubmission, expectAttestedBundle, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const k = useKeys();
+const cleanups = useCleanups();
 
 const bundleFile = (dir: string, epoch: number): string => join(dir, 'bundles', `epoch-${epoch}.json`);
 

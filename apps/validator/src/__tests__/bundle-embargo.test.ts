@@ -3,23 +3,16 @@ import { join } from 'node:path';
 
 import { fetchBundles, readPublishedBundles, runCli, signatureVerifier } from 'auditor-replay';
 import type { TimelockedCommitRecord } from '@subnet/chain';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { blockClock, retryAfterSeconds } from '../bundle-embargo.js';
 import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
-import type { Keys } from './helpers.js';
-import { bountyBody, expectAttestedBundle, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, expectAttestedBundle, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const k = useKeys();
+const cleanups = useCleanups();
 
 /** A text sink for the auditor CLI. */
 function sink(): { stdout: { write: (s: string) => boolean }; stderr: { write: (s: string) => boolean }; out: () => string } {

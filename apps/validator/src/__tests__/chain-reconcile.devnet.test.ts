@@ -1,17 +1,14 @@
 import { connectChain, loadSigner } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ChainPort } from '../chain-port.js';
 import { findWeightSubmission } from '../chain-reconcile.js';
 import { connectSubnetChain } from '../subnet-chain.js';
-import { tempDir } from './helpers.js';
+import { tempDir, useCleanups } from './helpers.js';
 
 describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and Weights read over WebSocket)', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const cleanups = useCleanups();
 
   it('finds a landed set_weights after the claim head with its block, extrinsic, LastUpdate and matching weights; a window without it is not_landed once the era is over', async () => {
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });

@@ -3,11 +3,11 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, keys, postExecutor, tempDir, TOKEN } from './helpers.js';
+import { bountyBody, postExecutor, tempDir, TOKEN, useKeys } from './helpers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const child = join(here, 'fixtures', 'child-validator.ts');
@@ -68,10 +68,7 @@ function settle(done: Promise<void>): Promise<void> {
   return Promise.race([done, new Promise<void>((resolve) => setTimeout(resolve, 3000))]);
 }
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 const t = tempDir();
 afterAll(() => {
   t.cleanup();

@@ -4,17 +4,16 @@ import { join } from 'node:path';
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
 import type { StartOptions, ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
+import type { FakeChain } from './helpers.js';
 import {
   bountyBody,
   fakeChain,
   freshSchema,
-  keys,
   PG_SKIP_REASON,
   PG_URL,
   postExecutor,
@@ -22,20 +21,16 @@ import {
   silent,
   tempDir,
   testConfig,
+  useCleanups,
+  useKeys,
   workflowBody,
 } from './helpers.js';
 
 requirePostgresInCi();
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const backends = [
   { name: 'SQLite', skip: false },

@@ -5,7 +5,7 @@
  * expires, not up to a renewal interval later.
  */
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { EPOCH_SEAL_LOCK } from '../epoch-seal.js';
 import { startLeaderLease } from '../lease.js';
@@ -14,20 +14,13 @@ import { LEASE_APPLICATION_NAME, openPostgresLease } from '../postgres-lease.js'
 import { openPostgresStorage } from '../postgres-storage.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
+import { fakeChain, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
 requirePostgresInCi();
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

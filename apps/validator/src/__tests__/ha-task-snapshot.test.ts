@@ -8,15 +8,14 @@
  * conflict. Only the lease holder, once its close of the ended epoch is stored, takes snapshots.
  */
 import { parseReputationTable } from '@subnet/consensus';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
+import type { FakeChain } from './helpers.js';
 import {
   fakeChain,
   freshSchema,
-  keys,
   PG_SKIP_REASON,
   PG_URL,
   postExecutor,
@@ -27,19 +26,15 @@ import {
   sssaDoc,
   tempDir,
   testConfig,
+  useCleanups,
+  useKeys,
 } from './helpers.js';
 
 requirePostgresInCi();
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 interface Group {
   readonly group?: { hotkey: string; role: string; uid: number }[];

@@ -9,7 +9,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
-import { expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
 import { resolveConfig } from '../config.js';
@@ -37,6 +37,24 @@ export async function keys(): Promise<Keys> {
     stranger: keyring.addFromUri('//Eve'),
     miners: ['//m1', '//m2', '//m3', '//m4'].map((u) => keyring.addFromUri(u)),
   };
+}
+
+/** The test keys, filled in before the file's tests run (call at file level). */
+export function useKeys(): Keys {
+  const k = {} as Keys;
+  beforeAll(async () => {
+    Object.assign(k, await keys());
+  });
+  return k;
+}
+
+/** A list of cleanups run, last first, after each test of the file (call at file level). */
+export function useCleanups(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return cleanups;
 }
 
 export interface FakeChain extends ChainPort {
@@ -222,7 +240,7 @@ export const bountyBody = (recordId: string, miner: string, valid = 10) => ({
  * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
  * submission is failed and the process stopped by the cleanup it pushes.
  */
-export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => Promise<void> | void)[]): Promise<void> {
+export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => unknown)[]): Promise<void> {
   const stuck = fakeChain(k);
   let release: () => void = () => undefined;
   stuck.setWeights = () =>

@@ -1,20 +1,13 @@
 import { isSubnetError } from '@subnet/core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, workflowBody } from './helpers.js';
+import { fakeChain, postExecutor, postSigned, silent, tempDir, testConfig, useCleanups, useKeys, workflowBody } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start(inputLimits: Record<string, number>): Promise<ValidatorService> {
   const t = tempDir();

@@ -5,22 +5,15 @@ import { Writable } from 'node:stream';
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import pino from 'pino';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, tempDir, testConfig } from './helpers.js';
+import { bountyBody, fakeChain, postExecutor, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];

@@ -8,12 +8,12 @@ import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import type { Bundle } from '@subnet/bundle';
 import { connectChain } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /**
  * Issue 16 item 5: two validators of the project (each its own hotkey, SQLite file and bundles folder) on one
@@ -39,10 +39,7 @@ interface PeerScoreInput {
   readonly score: number;
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 describe('two validators exchanging scores on a real devnet', () => {
   it('each aggregates the scores the other sent for the epoch it had just closed, and both land weights', async () => {

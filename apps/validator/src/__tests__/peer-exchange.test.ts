@@ -2,19 +2,16 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { fakeChain, keys, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function closedPort(): Promise<number> {
   const server = createServer();

@@ -4,22 +4,16 @@ import { join } from 'node:path';
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, crashMidSubmission, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import type { FakeChain } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const k = useKeys();
+const cleanups = useCleanups();
 
 const readBundle = (dir: string, epoch: number) =>
   verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
@@ -11,13 +11,12 @@ import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record
 import { openPostgresStorage } from '../postgres-storage.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
-import type { FakeChain, Keys } from './helpers.js';
+import type { FakeChain } from './helpers.js';
 import {
   bountyBody,
   expectAttestedBundle,
   fakeChain,
   freshSchema,
-  keys,
   PG_SKIP_REASON,
   PG_URL,
   postExecutor,
@@ -25,16 +24,12 @@ import {
   silent,
   tempDir,
   testConfig,
+  useCleanups,
+  useKeys,
 } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const k = useKeys();
+const cleanups = useCleanups();
 
 /** The real storages the reveal columns live in (migration 3): SQLite, and PostgreSQL when it is there. */
 const BACKENDS = [

@@ -1,7 +1,7 @@
 import { loadSigner } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
 import { devHotkeyUri } from '@subnet/devnet';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ChainPort } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
@@ -9,7 +9,7 @@ import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import { connectSubnetChain } from '../subnet-chain.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
-import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
 
 interface ServedEpoch {
@@ -29,10 +29,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 describe.each(['stateful', 'legacy'] as const)(
   'a timelocked commit found on chain by reconciliation after a crash (real devnet, commit-reveal v4, %s runtime)',

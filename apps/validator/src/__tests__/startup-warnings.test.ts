@@ -1,19 +1,15 @@
 import { Writable } from 'node:stream';
 
 import pino from 'pino';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ChainView } from '../chain-port.js';
 import { defaultConfigYaml, resolveConfig } from '../config.js';
 import { startValidator } from '../service.js';
 import { startupWarnings } from '../startup-warnings.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, keys, tempDir, testConfig } from './helpers.js';
+import { fakeChain, tempDir, testConfig, useKeys } from './helpers.js';
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
 /** A subnet with `validators` permit holders (uid 0 is this validator) and `miners` miners after them. */
 function view(validators: number, miners: number, tempo = 360): ChainView {

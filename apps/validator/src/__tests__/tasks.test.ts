@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { assignTask } from '@subnet/consensus';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
@@ -11,7 +11,6 @@ import { signRequest } from '../signed-request.js';
 import {
   fakeChain,
   freshSchema,
-  keys,
   nonce,
   PG_SKIP_REASON,
   PG_URL,
@@ -24,20 +23,16 @@ import {
   sssaDoc,
   tempDir,
   testConfig,
+  useCleanups,
+  useKeys,
   workflowBody,
 } from './helpers.js';
 
 requirePostgresInCi();
 
-let k: Keys;
-beforeAll(async () => {
-  k = await keys();
-});
+const k = useKeys();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start(options: { postgres?: boolean; scoring?: unknown } = {}): Promise<{ service: ValidatorService; chain: FakeChain; dir: string }> {
   const t = tempDir();

@@ -1,14 +1,11 @@
 import { loadSigner } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connectSubnetChain } from '../subnet-chain.js';
-import { tempDir } from './helpers.js';
+import { tempDir, useCleanups } from './helpers.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 describe.each(['stateful', 'legacy'] as const)('the timelocked reveal schedule read from the chain (real devnet, %s runtime)', (runtime) => {
   it.each([true, false])(
