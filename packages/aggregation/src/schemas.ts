@@ -10,6 +10,7 @@ import type { Evaluation, ValidatorStake } from './aggregate.js';
 import type { BountyRecord } from './bounty.js';
 import type { DecayOptions, DecayState } from './decay.js';
 import { AGGREGATION_ERROR_CODES } from './errors.js';
+import { fastEpochInput } from './fast-epoch-input.js';
 import type { NormalisationOptions } from './normalise.js';
 import type { OutlierOptions } from './outliers.js';
 import type { U16Mode } from './u16.js';
@@ -279,5 +280,6 @@ export const epochInputSchema = z
  * @example computeEpochWeights(parseEpochInput(JSON.parse(text)))
  */
 export function parseEpochInput(input: unknown): EpochInput {
-  return parseInput(epochInputSchema, input, AGGREGATION_ERROR_CODES.invalidInput, 'input');
+  // Valid input is read by hand (`fast-epoch-input.ts`); anything else by the schema, for its coded error.
+  return fastEpochInput(input) ?? parseInput(epochInputSchema, input, AGGREGATION_ERROR_CODES.invalidInput, 'input');
 }

@@ -19,6 +19,7 @@ import type { ScreenedRecords } from './screen-records.js';
 import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
+import { compareHotkeys } from './hotkey-order.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
 export interface ComputeEpochInput {
@@ -171,7 +172,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     const evaluations = [
       ...own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, epoch, score: s.score })),
       ...(peers.get(challenge.id) ?? []).map((p) => ({ validator_hotkey: p.validator_hotkey, miner_hotkey: p.miner_hotkey, epoch, score: p.score })),
-    ].sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey) || compareCodePoints(a.validator_hotkey, b.validator_hotkey));
+    ].sort((a, b) => compareHotkeys(a.miner_hotkey, b.miner_hotkey) || compareHotkeys(a.validator_hotkey, b.validator_hotkey)); // validated hotkeys
     const carried = inputs.decay_states.find((d) => d.challenge_id === challenge.id);
     challengesWire.push({
       ...base,

@@ -1,4 +1,4 @@
-import { compareCodePoints } from '@subnet/core';
+import { compareHotkeys } from './hotkey-order.js';
 
 import type { EpochConfig } from './epoch-config.js';
 import type { PeerScoreRecord } from './epoch-inputs.js';
@@ -62,6 +62,6 @@ export function routePeerScores(
     routed.set(p.challenge_id, list);
   }
   for (const list of routed.values())
-    list.sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey) || compareCodePoints(a.validator_hotkey, b.validator_hotkey));
+    list.sort((a, b) => compareHotkeys(a.miner_hotkey, b.miner_hotkey) || compareHotkeys(a.validator_hotkey, b.validator_hotkey)); // validated hotkeys
   return routed;
 }

@@ -5,6 +5,7 @@ import type { EpochInputs } from './epoch-inputs.js';
 import { bountyInputSchema, peerScoreSchema, sssaSubmissionSchema, taskRecordSchema, termResultSchema, workflowRunSchema } from './epoch-inputs.js';
 import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES } from './errors.js';
+import { FAST_RECORDS } from './fast-records.js';
 import type { createExclusions, RecordList } from './exclusion.js';
 import { sentence } from './exclusion.js';
 
@@ -51,10 +52,24 @@ function screen<S extends z.ZodType<{ seq: number }>>(
   excluded: ReturnType<typeof createExclusions>,
 ): z.output<S>[] {
   const valid: { record: z.output<S>; index: number; raw: unknown; key: string }[] = [];
+  const fast = FAST_RECORDS[list];
   raw.forEach((item, index) => {
+    // The hand-written acceptor first (`fast-records.ts`): it returns the schema's output for a record
+    // that passes the shape check and the schema, and declines anything else, which then takes the
+    // checks below in their order, so a refused record gets the same code and field path as before.
+    const accepted = fast.shapeFirst ? undefined : (fast.accept(item) as z.output<S> | undefined);
+    if (accepted !== undefined) {
+      valid.push({ record: accepted, index, raw: item, key: id(accepted) });
+      return;
+    }
     const withheld = withheldOf(item) ?? shapeFailure(list, item);
     if (withheld !== undefined) {
       excluded.addAt(list, item, index, withheld.withheld.code, withheld.withheld.reason);
+      return;
+    }
+    const shaped = fast.shapeFirst ? (fast.accept(item) as z.output<S> | undefined) : undefined;
+    if (shaped !== undefined) {
+      valid.push({ record: shaped, index, raw: item, key: id(shaped) });
       return;
     }
     const parsed = schema.safeParse(item);

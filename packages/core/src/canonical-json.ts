@@ -83,11 +83,12 @@ interface Shape {
  */
 const lastShapes: (Shape | undefined)[] = [];
 
-/** The same memo for the second value of {@link sameCanonicalJson}, so the two values never evict each other's shapes. */
-const lastShapesOther: (Shape | undefined)[] = [];
+/** `Object.prototype.propertyIsEnumerable`: whether a key is an own, enumerable property (what `Object.keys` lists). */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with .call
+const isOwnEnumerable = Object.prototype.propertyIsEnumerable;
 
-function shapeOf(keys: readonly string[], depth: number, memo: (Shape | undefined)[] = lastShapes): Shape {
-  const last = memo[depth];
+function shapeOf(keys: readonly string[], depth: number): Shape {
+  const last = lastShapes[depth];
   if (last !== undefined && last.keys.length === keys.length) {
     let same = true;
     for (let i = 0; i < keys.length; i++) {
@@ -103,7 +104,7 @@ function shapeOf(keys: readonly string[], depth: number, memo: (Shape | undefine
   else sorted.sort(compareCodePoints);
   const heads = sorted.map((key, i) => `${i === 0 ? '{' : ','}${quoteKey(key)}:`);
   const shape: Shape = { keys, sorted, heads };
-  memo[depth] = shape;
+  lastShapes[depth] = shape;
   return shape;
 }
 
@@ -199,10 +200,9 @@ function sameValue(a: unknown, b: unknown, depth: number): boolean {
       }
       return true;
     }
-    for (const v of [a, b]) {
-      const proto: unknown = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) throw UNSUPPORTED;
-    }
+    const protoA: unknown = Object.getPrototypeOf(a);
+    const protoB: unknown = Object.getPrototypeOf(b);
+    if ((protoA !== Object.prototype && protoA !== null) || (protoB !== Object.prototype && protoB !== null)) throw UNSUPPORTED;
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
     const keysA = Object.keys(x);
@@ -215,11 +215,9 @@ function sameValue(a: unknown, b: unknown, depth: number): boolean {
         break;
       }
     }
-    if (!sameOrder) {
-      const sortedA = shapeOf(keysA, depth).sorted;
-      const sortedB = shapeOf(keysB, depth, lastShapesOther).sorted;
-      for (let i = 0; i < sortedA.length; i++) if (sortedA[i] !== sortedB[i]) return false;
-    }
+    // In another order (a recomputed object against a parsed, sorted one): the same set exactly when each
+    // key of one is an own enumerable key (what `Object.keys` lists) of the other, as the counts are equal.
+    if (!sameOrder) for (const key of keysA) if (!isOwnEnumerable.call(y, key)) return false;
     for (const key of keysA) if (!sameValue(x[key], y[key], depth + 1)) return false;
     return true;
   }

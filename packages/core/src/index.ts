@@ -18,7 +18,7 @@ export type { InputErrorContext, InputIssue } from './parse.js';
 export { redactUrl } from './redact-url.js';
 export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58 } from './ss58.js';
 export type { DecodedSs58 } from './ss58.js';
-export { blockNumberSchema, hotkeySchema, nonNegativeFiniteSchema, u16WeightSchema, U64_MAX, uidSchema, unitIntervalSchema } from './schemas.js';
+export { blockNumberSchema, hotkeySchema, isHotkey, nonNegativeFiniteSchema, u16WeightSchema, U64_MAX, uidSchema, unitIntervalSchema } from './schemas.js';
 export type { BlockNumber, Hotkey, U16Weight, Uid, UnitInterval } from './schemas.js';
 export { asciiLower, asciiTrim, asciiUpper, assertWellFormed, CORE_MALFORMED_TEXT, findLoneSurrogate } from './text.js';
 export { checkInputShape, CORE_INPUT_NOT_JSON, CORE_INPUT_TOO_DEEP, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS } from './input-limits.js';

@@ -41,6 +41,19 @@ export const hotkeySchema = z
 /** A checksum-verified SS58 hotkey. */
 export type Hotkey = z.infer<typeof hotkeySchema>;
 
+/**
+ * Whether a value is a string {@link hotkeySchema} accepts (an SS58 address with a valid checksum), without
+ * running the schema: the verdict of the same remembered check, for hand-written fast paths that fall back
+ * to the schema (and its error message) only when this says no.
+ *
+ * @param value - any value
+ * @returns true exactly when `hotkeySchema.safeParse(value).success`
+ * @example isHotkey('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY') // true
+ */
+export function isHotkey(value: unknown): value is Hotkey {
+  return typeof value === 'string' && ss58Problem(value) === null;
+}
+
 /** A neuron uid: an integer 0..65535 (u16). */
 export const uidSchema = z.number().int().min(0).max(65535).brand<'Uid'>();
 /** A neuron uid (u16). */

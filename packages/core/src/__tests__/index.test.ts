@@ -32,6 +32,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'formatPath',
     'hotkeySchema',
     'isCanonicalJsonOf',
+    'isHotkey',
     'isSubnetError',
     'nonNegativeFiniteSchema',
     'parseInput',

@@ -54,4 +54,29 @@ describe('isCanonicalJsonOf', () => {
     delete holey[0];
     for (const bad of [{ a: undefined }, [Number.NaN], holey, new Date(0)]) expect(isCanonicalJsonOf(bad, JSON.stringify(bad))).toBe(false);
   });
+
+  it('agrees with the definition on canonical texts cut, extended or changed at one place (the walk compares in place)', () => {
+    const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\u0000', '\ud800', '\udfff', '\ud83d\ude00', '\u2028'));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        anyText,
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.constantFrom(2 ** 60, -0, true, false, null, 1e21, 5e-324),
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(anyText, tie('v'), { maxKeys: 4 }),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(value, fc.nat(), fc.integer({ min: 0, max: 3 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), (v, at, how, c) => {
+        const canonical = canonicalJson(v);
+        const i = canonical.length === 0 ? 0 : at % canonical.length;
+        const texts = [canonical, canonical.slice(0, i), `${canonical} `, `${canonical.slice(0, i)}${c}${canonical.slice(i + (how % 2))}`];
+        for (const text of texts) expect(isCanonicalJsonOf(v, text), text).toBe(byDefinition(v, text));
+        expect(isCanonicalJsonOf(v, canonical)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -83,4 +83,17 @@ describe('sameCanonicalJson', () => {
     expect(sameCanonicalJson(a, b)).toBe(true);
     expect(sameCanonicalJson(a, c)).toBe(false);
   });
+
+  it('counts only own enumerable keys, as Object.keys and canonical JSON do', () => {
+    const hidden = (extra: Record<string, unknown>) => {
+      const o: Record<string, unknown> = { x: 1 };
+      for (const [k, v] of Object.entries(extra)) Object.defineProperty(o, k, { value: v, enumerable: false });
+      return o;
+    };
+    expect(sameCanonicalJson({ x: 1 }, hidden({ y: 2 }))).toBe(true);
+    expect(sameCanonicalJson(hidden({ y: 2 }), { x: 1 })).toBe(true);
+    expect(sameCanonicalJson({ x: 1, y: 2 }, hidden({ y: 2 }))).toBe(false);
+    expect(sameCanonicalJson(hidden({ y: 2 }), { x: 1, y: 2 })).toBe(false);
+    expect(sameCanonicalJson({ y: 2, x: 1 }, { ...hidden({ z: 3 }), y: 2 })).toBe(true);
+  });
 });

@@ -5,6 +5,7 @@ import {
   decodeSs58,
   encodeSs58,
   hotkeySchema,
+  isHotkey,
   isSubnetError,
   nonNegativeFiniteSchema,
   parseInput,
@@ -139,5 +140,29 @@ describe('hotkey verdicts are remembered without changing them', () => {
     const fresh = encodeSs58(Uint8Array.from({ length: 32 }, (_, i) => 255 - i));
     expect(hotkeySchema.safeParse(fresh).success).toBe(true);
     expect(hotkeySchema.safeParse(`${fresh.slice(0, -1)}${fresh.endsWith('1') ? '2' : '1'}`).success).toBe(false);
+  });
+});
+
+describe('isHotkey', () => {
+  it('says yes exactly when hotkeySchema accepts the value', () => {
+    const fresh = encodeSs58(Uint8Array.from({ length: 32 }, (_, i) => i * 7));
+    const values: unknown[] = [
+      ALICE,
+      fresh,
+      `${ALICE.slice(0, -1)}Z`,
+      `${fresh.slice(0, -1)}${fresh.endsWith('1') ? '2' : '1'}`,
+      '',
+      '0',
+      'x'.repeat(48),
+      '\ud800',
+      42,
+      null,
+      undefined,
+      [ALICE],
+      { ALICE },
+    ];
+    const verdicts = values.map((v) => isHotkey(v));
+    expect(verdicts).toEqual(values.map((v) => hotkeySchema.safeParse(v).success));
+    expect(verdicts.slice(0, 4)).toEqual([true, true, false, false]);
   });
 });
