@@ -1,4 +1,4 @@
-import { BUNDLE_ERROR_CODES, bundleDigest, bundleSchema, computeEpoch, signedBundleSchema } from '@subnet/bundle';
+import { BUNDLE_ERROR_CODES, bundleDigest, bundleSchema, bundleTextIn, computeEpoch, signedBundleSchema } from '@subnet/bundle';
 import { z } from 'zod';
 import type { Bundle, EpochComputation, SignatureVerifier } from '@subnet/bundle';
 import { isCanonicalJsonOf, isSubnetError, parseInput, sameCanonicalJson, sha256Hex } from '@subnet/core';
@@ -259,17 +259,13 @@ function pick(d: { expected?: unknown; claimed?: unknown; kind: string }): { exp
 }
 
 /**
- * The bundle's digest from the text it was parsed from, when that text is `{"bundle":B,"digest":...,
- * "signature":...}` as the validator publishes it (`signedBundleText`) and B is the canonical JSON of the
- * parsed bundle (`isCanonicalJsonOf`): then sha256(B) is `bundleDigest(bundle)` by definition, without
- * writing 800 KB of canonical JSON again. Undefined in every other case, and the caller serialises.
+ * The bundle's digest from the text it was parsed from, when that text is framed as the validator publishes
+ * it (`bundleTextIn`: `{"bundle":B,"digest":...,"signature":...}`, with a reveal attestation or not) and B
+ * is the canonical JSON of the parsed bundle (`isCanonicalJsonOf`): then sha256(B) is `bundleDigest(bundle)`
+ * by definition, without writing 800 KB of canonical JSON again. Undefined in every other case, and the
+ * caller serialises.
  */
-function digestOfOwnText(text: string | undefined, outer: { bundle: unknown; digest: string; signature: string }): string | undefined {
-  if (text === undefined) return undefined;
-  const trimmed = text.trim();
-  const prefix = '{"bundle":';
-  const suffix = `,"digest":${JSON.stringify(outer.digest)},"signature":${JSON.stringify(outer.signature)}}`;
-  if (!trimmed.startsWith(prefix) || !trimmed.endsWith(suffix) || trimmed.length < prefix.length + suffix.length) return undefined;
-  const bundleText = trimmed.slice(prefix.length, trimmed.length - suffix.length);
-  return isCanonicalJsonOf(outer.bundle, bundleText) ? sha256Hex(bundleText) : undefined;
+function digestOfOwnText(text: string | undefined, outer: { bundle: unknown }): string | undefined {
+  const bundleText = text === undefined ? undefined : bundleTextIn(text, outer);
+  return bundleText !== undefined && isCanonicalJsonOf(outer.bundle, bundleText) ? sha256Hex(bundleText) : undefined;
 }

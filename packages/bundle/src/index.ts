@@ -39,7 +39,7 @@ export type { BuildBundleInput, Bundle, BundleSigner, SignatureVerifier, SignedB
 export { QUERY_OUTCOMES, queryListSchema, queryRecordSchema } from './dispatch-queries.js';
 export type { QueryOutcome, QueryRecord } from './dispatch-queries.js';
 export { toWire } from './wire.js';
-export { signedBundleText } from './signed-bundle-text.js';
+export { bundleTextIn, signedBundleText } from './signed-bundle-text.js';
 export type { SignedBundleText } from './signed-bundle-text.js';
 export {
   REVEAL_ATTESTATION_DOMAIN,

@@ -41,3 +41,30 @@ export function signedBundleText(bundle: Bundle, signer: BundleSigner | undefine
   const text = `{"bundle":${bundleText},"digest":"${digest}","signature":${signature === null ? 'null' : `"${signature}"`}}`;
   return Object.freeze({ bundle, digest, signature, text });
 }
+
+/**
+ * The bundle's own text inside the text of a signed document framed as {@link signedBundleText} and
+ * `withRevealAttestation` write it: `{"bundle":` + the bundle's text + the canonical JSON of the document's
+ * other fields (`digest`, then `reveal` and `reveal_signature` when present, then `signature`; `bundle` sorts
+ * first). Lets a reader hash the bundle's bytes as published instead of serialising the parsed bundle again;
+ * it does not prove those bytes canonical (`isCanonicalJsonOf` in `@subnet/core` does).
+ *
+ * @param text - the signed document's text (surrounding white space allowed)
+ * @param document - the same document, parsed
+ * @returns the bundle's text, or undefined when the text is framed any other way
+ * @example const own = bundleTextIn(fileText, JSON.parse(fileText)); // then isCanonicalJsonOf(parsed.bundle, own)
+ */
+export function bundleTextIn(text: string, document: { readonly bundle: unknown }): string | undefined {
+  const prefix = '{"bundle":';
+  let framed: string;
+  try {
+    framed = canonicalJson({ ...document, bundle: null });
+  } catch {
+    return undefined; // a field canonical JSON cannot hold: no canonical framing to find
+  }
+  if (!framed.startsWith(`${prefix}null`)) return undefined; // a key sorting before "bundle"
+  const suffix = framed.slice(prefix.length + 'null'.length);
+  const trimmed = text.trim();
+  if (trimmed.length < prefix.length + suffix.length || !trimmed.startsWith(prefix) || !trimmed.endsWith(suffix)) return undefined;
+  return trimmed.slice(prefix.length, trimmed.length - suffix.length);
+}

@@ -4,12 +4,16 @@ import { join } from 'node:path';
 import { buildBundle, revealSigningMessage, signedBundleText, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
 import type { RevealAttestation, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
-import { beforeAll, describe, expect, it } from 'vitest';
+import * as core from '@subnet/core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { AuditReport, BundleAudit, CliIo, FollowedCommit } from '../index.js';
-import { judgeReveal, runCli } from '../index.js';
+import { auditBundle, judgeReveal, runCli, signatureVerifier } from '../index.js';
 import { epochInput, keys } from './fixtures.js';
 import type { Keys } from './fixtures.js';
+
+// Spies that keep core's behaviour: one test checks which path the digest took.
+vi.mock('@subnet/core', { spy: true });
 
 let k: Keys;
 let close: SignedBundleText;
@@ -214,5 +218,17 @@ describe('judgeReveal: a committed bundle against what the chain shows', () => {
     const none = judgeReveal(audit(attestation()), 1, { commit: null, reveal: null, weights: null });
     expect(none).toMatchObject({ status: 'mismatch', checks: { chain: false } });
     expect(none.mismatches.map((m) => m.stage)).toEqual(['chain.commit']);
+  });
+});
+
+describe('the digest of an attested bundle', () => {
+  it("is taken over the bundle's own bytes in the served text, as for a bundle without an attestation, with the same verdict", async () => {
+    const verify = await signatureVerifier();
+    const served = withRevealAttestation(close.text, signRevealAttestation(attestation(), k.validator));
+    vi.mocked(core.isCanonicalJsonOf).mockClear();
+    const withText = auditBundle(JSON.parse(served), 'epoch-7.json', verify, { text: served }).audit;
+    expect(vi.mocked(core.isCanonicalJsonOf).mock.results.map((r): unknown => r.value)).toEqual([true]);
+    expect(withText).toEqual(auditBundle(JSON.parse(served), 'epoch-7.json', verify).audit);
+    expect(withText.checks.digest).toBe(true);
   });
 });

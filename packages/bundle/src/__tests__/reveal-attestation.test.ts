@@ -6,6 +6,7 @@ import { canonicalJson } from '@subnet/core';
 
 import {
   buildBundle,
+  bundleTextIn,
   revealSigningMessage,
   signedBundleText,
   signRevealAttestation,
@@ -130,5 +131,25 @@ describe('reveal attestation: the v4 reveal outcome signed after the close, boun
   it('splices only into a signed close text (BUNDLE_INVALID_BUNDLE for an unsigned dry-run document)', () => {
     const attested = signRevealAttestation(revealed(), k.validator);
     expectCode(() => withRevealAttestation(signedBundleText(bundle, undefined).text, attested), 'BUNDLE_INVALID_BUNDLE', 'signedText');
+  });
+});
+
+describe("bundleTextIn: the bundle's own bytes inside a published document", () => {
+  it('finds them in a signed text and in the same text with a reveal attestation, and in nothing framed otherwise', () => {
+    const bundleText = canonicalJson(bundle);
+    expect(bundleTextIn(signed.text, JSON.parse(signed.text) as { bundle: unknown })).toBe(bundleText);
+    expect(bundleTextIn(`\n${signed.text}\n`, JSON.parse(signed.text) as { bundle: unknown })).toBe(bundleText);
+    const served = withRevealAttestation(signed.text, signRevealAttestation(revealed(), k.validator));
+    expect(bundleTextIn(served, JSON.parse(served) as { bundle: unknown })).toBe(bundleText);
+    // Framed otherwise: pretty-printed, the attestation's keys reordered, a field the text does not hold.
+    expect(bundleTextIn(JSON.stringify(JSON.parse(served), null, 1), JSON.parse(served) as { bundle: unknown })).toBeUndefined();
+    const doc = JSON.parse(served) as { bundle: unknown; reveal: Record<string, unknown> };
+    const reordered = { ...doc, reveal: Object.fromEntries(Object.entries(doc.reveal).reverse()) };
+    const reorderedText = `{"bundle":${bundleText},"digest":"${signed.digest}","reveal":${JSON.stringify(reordered.reveal)},"reveal_signature":${JSON.stringify((doc as unknown as { reveal_signature: string }).reveal_signature)},"signature":"${signed.signature ?? ''}"}`;
+    expect(bundleTextIn(reorderedText, reordered)).toBeUndefined();
+    const withExtra = { ...(JSON.parse(signed.text) as { bundle: unknown }), extra: 1 };
+    expect(bundleTextIn(signed.text, withExtra)).toBeUndefined();
+    const keyBeforeBundle = { a: 1, ...(JSON.parse(signed.text) as { bundle: unknown }) };
+    expect(bundleTextIn(`{"a":1,${signed.text.slice(1)}`, keyBeforeBundle)).toBeUndefined();
   });
 });
