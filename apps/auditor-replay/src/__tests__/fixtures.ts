@@ -1,7 +1,7 @@
 import { Keyring } from '@polkadot/api';
 
-import { buildBundle, signBundle } from '@subnet/bundle';
-import type { SignedBundle } from '@subnet/bundle';
+import { buildBundle, signBundle, signedBundleText, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
+import type { SignedBundle, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
 import { canonicalJson, encodeSs58, sha256Hex } from '@subnet/core';
 
 import { signatureVerifier } from '../signature-verifier.js';
@@ -154,4 +154,48 @@ export function changed(value: unknown): unknown {
   if (typeof value === 'string') return `${value}x`;
   if (typeof value === 'boolean') return !value;
   return 1;
+}
+
+/** A commit-reveal v4 submission: the confirmed commit of epoch `options.epoch`'s weights in block 120. */
+export const committedSubmission: SubmissionRecord = {
+  status: 'submitted',
+  block: '120',
+  extrinsic_hash: `0x${'ab'.repeat(32)}`,
+  call: 'SubtensorModule.commit_timelocked_mechanism_weights',
+  error: null,
+};
+
+/** The text a validator signs at the close of a timelocked epoch (the commit as its submission). */
+export function committedBundleText(k: Keys, options: EpochOptions): SignedBundleText {
+  return signedBundleText(buildBundle({ ...epochInput(k, options), submission: committedSubmission }), k.validator);
+}
+
+/** A reveal attestation of `close` (revealed in block 131 unless `over` says otherwise), unsigned. */
+export function revealAttestation(close: SignedBundleText, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    kind: 'reveal_attestation',
+    netuid: close.bundle.netuid,
+    epoch: close.bundle.epoch,
+    validator_hotkey: close.bundle.validator_hotkey,
+    bundle_digest: close.digest,
+    status: 'revealed',
+    code: null,
+    reason: null,
+    reasons: [],
+    message: `the chain revealed epoch ${close.bundle.epoch} in block 131`,
+    commit_hash: `0x${'ee'.repeat(32)}`,
+    commit_block: '120',
+    commit_extrinsic_hash: `0x${'ab'.repeat(32)}`,
+    reveal_round: '4242',
+    due_block: '131',
+    reveal_block: '131',
+    reveal_block_hash: `0x${'cd'.repeat(32)}`,
+    confirmed_at_head: '133',
+    ...over,
+  };
+}
+
+/** `close` as served once its reveal is known: with the attestation signed by the validator. */
+export function attestedText(k: Keys, close: SignedBundleText, over: Record<string, unknown> = {}): string {
+  return withRevealAttestation(close.text, signRevealAttestation(revealAttestation(close, over), k.validator));
 }

@@ -12,7 +12,7 @@ import type { Bundle, SignedBundle } from '@subnet/bundle';
 import type { AuditReport, CliIo } from '../index.js';
 import { minerAnchor, runCli } from '../index.js';
 import { browserAvailable, clippedSvgLabels, launchBrowser, screenshotDir } from './browser.js';
-import { keys, signedBundle } from './fixtures.js';
+import { attestedText, committedBundleText, keys, signedBundle } from './fixtures.js';
 
 const run = browserAvailable();
 
@@ -32,7 +32,14 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
     const k = await keys();
     dir = await mkdtemp(join(tmpdir(), 'auditor-pages-'));
     await mkdir(join(dir, 'bundles'));
-    for (const epoch of [1, 2, 3, 10]) {
+    for (const epoch of [1, 2, 3, 4, 10]) {
+      if (epoch === 4) {
+        // Epoch 4 was committed timelocked: its bundle is served with the validator's signed reveal outcome.
+        const close = committedBundleText(k, { miners: 6, epoch });
+        bundles.set(epoch, close.bundle);
+        await writeFile(join(dir, 'bundles', `epoch-${epoch}.json`), attestedText(k, close));
+        continue;
+      }
       const signed: SignedBundle = signedBundle(k, { miners: 6, epoch });
       bundles.set(epoch, signed.bundle);
       const doc = JSON.parse(JSON.stringify(signed)) as { bundle: { inputs: { term_results: { results: { tests_passed: number }[] }[] } } };
@@ -75,6 +82,19 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
     expect(shown.checks.slice(tampered * 6, tampered * 6 + 5)).toEqual(['ok', 'FAIL', 'ok', 'FAIL', '-']);
     expect(shown.firstAfterChecks[tampered]).toBe('root');
     await page.screenshot({ path: join(screenshotDir(), 'report.png'), fullPage: true });
+    await page.close();
+  });
+
+  it("shows the reveal a timelocked bundle's validator attests, in words, in that bundle's section only", async () => {
+    const page = await browser.newPage();
+    await page.goto(reportUrl);
+    const reveals = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('section.bundle')).map((s) => s.querySelector('p.reveal')?.textContent ?? null),
+    );
+    const attested = report.bundles.findIndex((a) => a.epoch === 4);
+    expect(report.bundles[attested]?.reveal).toMatchObject({ verified: true });
+    expect(reveals[attested]).toBe('Reveal: revealed in block 131 (attested by the validator)');
+    expect(reveals.filter((r) => r !== null)).toHaveLength(1);
     await page.close();
   });
 

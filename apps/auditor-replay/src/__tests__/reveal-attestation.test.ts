@@ -1,15 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { buildBundle, revealSigningMessage, signedBundleText, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
-import type { RevealAttestation, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
+import { revealSigningMessage, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
+import type { RevealAttestation, SignedBundleText } from '@subnet/bundle';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import * as core from '@subnet/core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { AuditReport, BundleAudit, CliIo, FollowedCommit } from '../index.js';
 import { auditBundle, judgeReveal, runCli, signatureVerifier } from '../index.js';
-import { epochInput, keys } from './fixtures.js';
+import { committedBundleText, committedSubmission, keys, revealAttestation } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 // Spies that keep core's behaviour: one test checks which path the digest took.
@@ -17,40 +17,13 @@ vi.mock('@subnet/core', { spy: true });
 
 let k: Keys;
 let close: SignedBundleText;
-const committed: SubmissionRecord = {
-  status: 'submitted',
-  block: '120',
-  extrinsic_hash: `0x${'ab'.repeat(32)}`,
-  call: 'SubtensorModule.commit_timelocked_mechanism_weights',
-  error: null,
-};
 beforeAll(async () => {
   k = await keys();
-  close = signedBundleText(buildBundle({ ...epochInput(k, { miners: 4, epoch: 7 }), submission: committed }), k.validator);
+  close = committedBundleText(k, { miners: 4, epoch: 7 });
 });
 
 function attestation(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    kind: 'reveal_attestation',
-    netuid: close.bundle.netuid,
-    epoch: close.bundle.epoch,
-    validator_hotkey: close.bundle.validator_hotkey,
-    bundle_digest: close.digest,
-    status: 'revealed',
-    code: null,
-    reason: null,
-    reasons: [],
-    message: 'the chain revealed epoch 7 in block 131',
-    commit_hash: `0x${'ee'.repeat(32)}`,
-    commit_block: '120',
-    commit_extrinsic_hash: `0x${'ab'.repeat(32)}`,
-    reveal_round: '4242',
-    due_block: '131',
-    reveal_block: '131',
-    reveal_block_hash: `0x${'cd'.repeat(32)}`,
-    confirmed_at_head: '133',
-    ...over,
-  };
+  return revealAttestation(close, over);
 }
 
 function io(): CliIo & { out: () => string } {
@@ -153,7 +126,7 @@ describe('judgeReveal: a committed bundle against what the chain shows', () => {
         { uid: 2, hotkey: 'b', weight: 35535 },
       ],
       submission_block: '120',
-      submission: { status: 'submitted', code: null, call: committed.call },
+      submission: { status: 'submitted', code: null, call: committedSubmission.call },
       ...(reveal === undefined ? {} : { reveal: { verified: true, attestation: reveal, error: null, chain: null } }),
     }) as BundleAudit;
   const commit = { netuidIndex: 1, commitHash: `0x${'ee'.repeat(32)}`, revealRound: '4242' };

@@ -3,6 +3,7 @@ import type { AuditReport } from '../audit-report.js';
 import { describeSubmission, formatMismatch, verdict } from '../audit-report.js';
 import type { MinerStory } from '../miner-story.js';
 import { excludedRecords, explainMiner, minerHotkeys } from '../miner-story.js';
+import { describeReveal } from '../reveal-audit.js';
 import { escapeHtml, htmlDocument, minerAnchor } from './html.js';
 import { renderMinerPage } from './miner-page.js';
 import type { WeightSeries } from './weight-chart.js';
@@ -37,6 +38,8 @@ function bundleSection(a: BundleAudit, i: number): string {
   const checks = `<table class="checks"><thead><tr><th>schema</th><th>digest</th><th>signature</th><th>recompute</th><th>chain</th><th>mismatches</th></tr></thead><tbody><tr>${check(a.checks.schema)}${check(a.checks.digest)}${check(a.checks.signature)}${check(a.checks.recompute)}${check(a.checks.chain)}<td class="num mismatch-count">${a.mismatches.length}</td></tr></tbody></table>`;
   const facts = `<p>validator <span class="hk">${escapeHtml(a.validator_hotkey ?? '?')}</span>, netuid ${a.netuid ?? '?'}, digest <span class="hk">${escapeHtml(a.digest ?? '-')}</span>, ${escapeHtml(describeSubmission(a))}</p>`;
   const error = a.error === null ? '' : `<p class="invalid">Invalid: [${escapeHtml(a.error.code)}] ${escapeHtml(a.error.message)}</p>`;
+  // Commit-reveal v4: the reveal the validator attests and, with --chain, what the chain shows.
+  const reveal = a.reveal === undefined ? '' : `<p class="reveal">Reveal: ${escapeHtml(describeReveal(a.reveal))}</p>`;
   const root =
     a.root_cause === null
       ? ''
@@ -45,7 +48,7 @@ function bundleSection(a: BundleAudit, i: number): string {
     ([stage, list], g) =>
       `<details class="stage"${g < 3 ? ' open' : ''}><summary>${escapeHtml(stage)} <span class="count">(${list.length})</span></summary><ul class="mm">${list.map((m) => `<li>${escapeHtml(formatMismatch(m))}</li>`).join('')}</ul></details>`,
   );
-  return `<section class="bundle" data-source="${escapeHtml(a.source)}">${head}${checks}${facts}${error}${root}${groups.join('\n')}</section>`;
+  return `<section class="bundle" data-source="${escapeHtml(a.source)}">${head}${checks}${facts}${reveal}${error}${root}${groups.join('\n')}</section>`;
 }
 
 function chartSeries(report: AuditReport): WeightSeries[] {
