@@ -16,6 +16,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'buildBundle',
     'bundleDigest',
     'bundleSchema',
+    'bundleTextIn',
     'challengeSettingsSchema',
     'computeEpoch',
     'decayStateEntrySchema',
