@@ -10,7 +10,19 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain } from './helpers.js';
-import { bountyBody, crashMidSubmission, expectAttestedBundle, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import {
+  bountyBody,
+  crashMidSubmission,
+  expectAttestedBundle,
+  fakeChain,
+  postExecutor,
+  silent,
+  startPeerReceiver,
+  tempDir,
+  testConfig,
+  useCleanups,
+  useKeys,
+} from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -258,16 +270,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
   }, 60_000);
 
   it("does not hold back the peer exchange: an embargoed epoch's own scores are delivered at its close, as any other's", async () => {
-    const receiverChain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
-    const r = tempDir();
-    cleanups.push(r.cleanup);
-    const receiver = await startValidator({
-      config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }),
-      chain: receiverChain,
-      logger: silent,
-      autoTick: false,
-    });
-    cleanups.push(() => receiver.stop());
+    const { receiver, chain: receiverChain } = await startPeerReceiver(k, cleanups);
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);

@@ -15,6 +15,7 @@ import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 
 /** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
@@ -288,4 +289,17 @@ export async function expectAttestedBundle(served: string, closeText: string, at
     ...attestation,
   });
   expect(verifyBundle(doc, await sr25519Verifier())).toEqual(close.bundle);
+}
+
+/**
+ * A peer validator that receives score documents: it runs as //Bob (uid 1 of the fake metagraph) on its own
+ * fake chain, ticked by the test; stopped and its folder removed by `cleanups`.
+ */
+export async function startPeerReceiver(k: Keys, cleanups: (() => unknown)[]): Promise<{ receiver: ValidatorService; chain: FakeChain }> {
+  const chain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
+  const r = tempDir();
+  cleanups.push(r.cleanup);
+  const receiver = await startValidator({ config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }), chain, logger: silent, autoTick: false });
+  cleanups.push(() => receiver.stop());
+  return { receiver, chain };
 }

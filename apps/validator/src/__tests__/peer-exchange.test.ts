@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { fakeChain, keys, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
+import { fakeChain, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
 
@@ -35,17 +35,8 @@ const metric = async (service: ValidatorService, result: string): Promise<number
 describe('peer exchange in the epoch loop', () => {
   it('delivers the closed epoch’s own scores to a peer validator, which counts them in its next close', async () => {
     const k = await keys();
-    // The receiver runs as //Bob (uid 1 of the fake metagraph), the sender as //Alice (uid 0).
-    const receiverChain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
-    const r = tempDir();
-    cleanups.push(r.cleanup);
-    const receiver = await startValidator({
-      config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }),
-      chain: receiverChain,
-      logger: silent,
-      autoTick: false,
-    });
-    cleanups.push(() => receiver.stop());
+    // The receiver runs as //Bob (uid 1 of the fake metagraph, startPeerReceiver), the sender as //Alice (uid 0).
+    const { receiver, chain: receiverChain } = await startPeerReceiver(k, cleanups);
     const chain = fakeChain(k);
     const s = tempDir();
     cleanups.push(s.cleanup);
