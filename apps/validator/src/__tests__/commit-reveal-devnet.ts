@@ -10,3 +10,14 @@ import type { Devnet, DevnetOptionsInput } from '@subnet/devnet';
 export function startCommitRevealDevnet(options: Partial<DevnetOptionsInput>): Promise<Devnet> {
   return startDevnet({ neurons: 6, validators: 2, tempo: 10, weightsSetRateLimit: 0n, blockTime: 200, commitReveal: true, ...options });
 }
+
+/** Reads `read` every 200 ms until `done` accepts its value, then returns it; throws, with the last value, after `ms`. */
+export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

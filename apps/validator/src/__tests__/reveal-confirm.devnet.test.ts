@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig } from './helpers.js';
-import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
+import { startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -20,15 +20,7 @@ interface ServedEpoch {
   readonly reveal: Record<string, unknown> | null;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => waitFor(what, read, done, 90_000);
 
 /** Runs the auditor CLI; returns the exit code, the text report and, with `--json`, the report. */
 async function audit(args: readonly string[]): Promise<{ code: number; out: string }> {

@@ -10,7 +10,7 @@ import { openSqliteStorage } from '../sqlite-storage.js';
 import { connectSubnetChain } from '../subnet-chain.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
 import { bountyBody, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
-import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
+import { startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
 
 interface ServedEpoch {
   readonly epoch: number;
@@ -19,15 +19,7 @@ interface ServedEpoch {
   readonly reveal: Record<string, unknown> | null;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => waitFor(what, read, done, 120_000);
 
 const cleanups = useCleanups();
 
