@@ -34,22 +34,12 @@ import type { ChainPort } from '../chain-port.js';
 import { closeEpoch } from '../epoch-runner.js';
 import { createMetrics } from '../metrics.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { bountyBody, PG_URL, scoring, silent, tempDir, TOKEN } from './helpers.js';
+import { bountyBody, PG_URL, scoring, silent, tempDir, TOKEN, until } from './helpers.js';
 
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 interface Instance {
   readonly name: string;

@@ -12,9 +12,7 @@ import { startLeaderLease } from '../lease.js';
 import type { LeaseStore } from '../lease.js';
 import { LEASE_APPLICATION_NAME, openPostgresLease } from '../postgres-lease.js';
 import { openPostgresStorage } from '../postgres-storage.js';
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import { fakeChain, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { freshSchema, holdsLease, PG_SKIP_REASON, PG_URL, requirePostgresInCi, silent, startHaPair, until, useCleanups, useKeys } from './helpers.js';
 
 requirePostgresInCi();
 
@@ -23,16 +21,6 @@ const k = useKeys();
 const cleanups = useCleanups();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe('lease attempts are scheduled by the expiry they saw', () => {
   it('a standby told the lease expires in 50 ms tries again then, not after its 10 s interval', async () => {
@@ -115,25 +103,11 @@ describe.skipIf(PG_URL === undefined)(`the leader lease on PostgreSQL${PG_URL ==
   });
 
   it('a standby whose storage pool is saturated (every pooled connection waits on an epoch seal) still takes over from a dead leader', async () => {
-    const fresh = await freshSchema();
-    cleanups.push(fresh.drop);
-    const chain = fakeChain(k);
-    const start = async (): Promise<ValidatorService> => {
-      const t = tempDir();
-      cleanups.push(t.cleanup);
-      const config = testConfig(t.dir, { database: { url: PG_URL }, ha: { lease_ttl_ms: 1500 } });
-      const service = await startValidator({ config, chain, logger: silent, autoTick: false, postgresSchema: fresh.schema });
-      cleanups.push(() => service.stop());
-      return service;
-    };
-    const holds = async (s: ValidatorService) => (await s.metrics.leaseHolder.get()).values[0]?.value;
-    const leader = await start();
-    const standby = await start();
-    expect([await holds(leader), await holds(standby)]).toEqual([1, 0]);
+    const { leader, standby, schema } = await startHaPair(k, cleanups, { leaseTtlMs: 1500 });
 
     // Hold epoch 99's seal lock: an insert into epoch 99 waits for it on a pooled connection; eight of them
     // take the whole pool (8 connections).
-    const blocker = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${fresh.schema}` });
+    const blocker = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
     await blocker.connect();
     cleanups.push(() => blocker.end());
     await blocker.query('BEGIN');
@@ -154,7 +128,7 @@ describe.skipIf(PG_URL === undefined)(`the leader lease on PostgreSQL${PG_URL ==
 
     // The leader dies (stops renewing); the standby takes over once its lease expired, pool or not.
     await leader.halt();
-    await until('the standby to take the lease', async () => ((await holds(standby)) === 1 ? true : undefined), 30_000);
+    await until('the standby to take the lease', async () => ((await holdsLease(standby)) === 1 ? true : undefined), 30_000);
     const row = await blocker.query<{ holder: string; token: string }>("SELECT holder, token FROM leader_lease WHERE name = 'leader'");
     expect(Number(row.rows[0]?.token)).toBe(2);
 

@@ -10,25 +10,7 @@
 import { parseReputationTable } from '@subnet/consensus';
 import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain } from './helpers.js';
-import {
-  fakeChain,
-  freshSchema,
-  PG_SKIP_REASON,
-  PG_URL,
-  postExecutor,
-  postSigned,
-  requirePostgresInCi,
-  silent,
-  smallGroups,
-  sssaDoc,
-  tempDir,
-  testConfig,
-  useCleanups,
-  useKeys,
-} from './helpers.js';
+import { PG_SKIP_REASON, PG_URL, postExecutor, postSigned, requirePostgresInCi, smallGroups, sssaDoc, startHaPair, useCleanups, useKeys } from './helpers.js';
 
 requirePostgresInCi();
 
@@ -42,26 +24,8 @@ interface Group {
 }
 
 describe.skipIf(PG_URL === undefined)(`task snapshots with a standby on PostgreSQL${PG_URL === undefined ? ` (${PG_SKIP_REASON})` : ''}`, () => {
-  async function pair(): Promise<{ leader: ValidatorService; standby: ValidatorService; chain: FakeChain }> {
-    const fresh = await freshSchema();
-    cleanups.push(fresh.drop);
-    const chain = fakeChain(k);
-    const start = async (): Promise<ValidatorService> => {
-      const t = tempDir();
-      cleanups.push(t.cleanup);
-      // A long lease: the leader keeps it for the whole test, whatever the machine's load.
-      const config = testConfig(t.dir, { scoring: smallGroups, database: { url: PG_URL }, ha: { lease_ttl_ms: 60_000 } });
-      const service = await startValidator({ config, chain, logger: silent, autoTick: false, postgresSchema: fresh.schema });
-      cleanups.push(() => service.stop());
-      return service;
-    };
-    // The first to start takes the lease; the second finds it held and stands by.
-    const leader = await start();
-    const standby = await start();
-    const holds = async (s: ValidatorService) => (await s.metrics.leaseHolder.get()).values[0]?.value;
-    expect([await holds(leader), await holds(standby)]).toEqual([1, 0]);
-    return { leader, standby, chain };
-  }
+  // A long lease: the leader keeps it for the whole test, whatever the machine's load.
+  const pair = () => startHaPair(k, cleanups, { leaseTtlMs: 60_000, scoring: smallGroups });
 
   it('the standby seeing the new head first takes no snapshot: the epoch draws from the reputations its predecessor carried', async () => {
     const { leader, standby, chain } = await pair();

@@ -303,3 +303,53 @@ export async function startPeerReceiver(k: Keys, cleanups: (() => unknown)[]): P
   cleanups.push(() => receiver.stop());
   return { receiver, chain };
 }
+
+/**
+ * Calls `probe` every `everyMs` until it returns something other than `undefined`, and returns that; throws
+ * naming `what` after `timeoutMs`.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000, everyMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** 1 when `service` holds the leader lease, 0 when it stands by (its `leaseHolder` gauge). */
+export async function holdsLease(service: ValidatorService): Promise<number | undefined> {
+  return (await service.metrics.leaseHolder.get()).values[0]?.value;
+}
+
+/**
+ * Two validator services on one fresh PostgreSQL schema (`schema`) and one fake chain, started in turn: the first takes
+ * the lease, the second finds it held and stands by (checked). Both stopped and their folders and the schema
+ * removed by `cleanups`.
+ */
+export async function startHaPair(
+  k: Keys,
+  cleanups: (() => unknown)[],
+  overrides: { leaseTtlMs: number; scoring?: Record<string, unknown> },
+): Promise<{ leader: ValidatorService; standby: ValidatorService; chain: FakeChain; schema: string }> {
+  const fresh = await freshSchema();
+  cleanups.push(fresh.drop);
+  const chain = fakeChain(k);
+  const start = async (): Promise<ValidatorService> => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const config = testConfig(t.dir, {
+      ...(overrides.scoring === undefined ? {} : { scoring: overrides.scoring }),
+      database: { url: PG_URL },
+      ha: { lease_ttl_ms: overrides.leaseTtlMs },
+    });
+    const service = await startValidator({ config, chain, logger: silent, autoTick: false, postgresSchema: fresh.schema });
+    cleanups.push(() => service.stop());
+    return service;
+  };
+  const leader = await start();
+  const standby = await start();
+  expect([await holdsLease(leader), await holdsLease(standby)]).toEqual([1, 0]);
+  return { leader, standby, chain, schema: fresh.schema };
+}
