@@ -135,7 +135,9 @@ function sortedKeyIds(names: readonly string[], inGroup: Uint8Array, orders: rea
 
 /** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
 function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
-  const byHotkey = [...members].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey));
+  // Hotkeys are SS58 text (base58 digits, ASCII): code-unit order is code-point order, so the native
+  // comparison gives compareCodePoints' order without its per-character loop.
+  const byHotkey = [...members].sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   let sum = 0;
   for (const m of byHotkey) sum += m.sets.risk;
   return sum / members.length;
