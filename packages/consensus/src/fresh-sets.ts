@@ -8,6 +8,7 @@ import { encode2, encode3 } from './document-sets.js';
 import { tryNormaliseEvidenceRef } from './evidence-ref.js';
 import { DEPENDENCY_KEYS, DOCUMENT_KEYS, FINDING_KEYS, isPlainObject, okJson, okString, POLICY_KEYS, RULE_KEYS, unknownKeys } from './fast-sssa.js';
 import { cveField } from './finding-key.js';
+import { compareKeys, keyPrefix } from './key-order.js';
 import { isWellFormed } from './text-rules.js';
 
 /**
@@ -38,6 +39,8 @@ interface KeyEntry {
   readonly target: string;
   readonly preimage: string;
   readonly key: string;
+  /** The key's first eight hex digits as a number ({@link keyPrefix}): sorting compares it first. */
+  readonly order: number;
   /** `cves` is one CVE id (not empty, no `,`): a raw list of exactly that id has this field. */
   readonly oneCve: boolean;
   /** `evidence` normalises to itself (no `:`, no ASCII whitespace or control character at either end). */
@@ -92,6 +95,8 @@ export interface FreshGroup {
   readonly findings: Table<KeyEntry>;
   /** The preimage of each finding, by id. */
   readonly preimages: string[];
+  /** The {@link keyPrefix} of each finding's key, by id (scoring sorts the group's keys by it). */
+  readonly orders: number[];
   readonly capabilities: Table<ItemEntry>;
   readonly dependencies: Table<ItemEntry>;
   readonly cves: Table<ItemEntry>;
@@ -110,6 +115,7 @@ export function createFreshGroup(): FreshGroup {
   return {
     findings: table(),
     preimages: [],
+    orders: [],
     capabilities: table(),
     dependencies: table(),
     cves: table(),
@@ -439,6 +445,7 @@ function addFinding(
   const findings = group.findings;
   const preimage = `${category}|${severity}|${evidence}|${cves}|${target}`;
   const last = evidence.length - 1;
+  const key = sha256Hex(preimage);
   const entry: KeyEntry = {
     id: findings.all.length,
     category,
@@ -447,7 +454,8 @@ function addFinding(
     cves,
     target,
     preimage,
-    key: sha256Hex(preimage),
+    key,
+    order: keyPrefix(key),
     oneCve: cves !== '' && !cves.includes(','),
     selfNormal: evidence.charCodeAt(0) > 0x20 && evidence.charCodeAt(last) > 0x20 && !evidence.includes(':'),
     next: first,
@@ -456,6 +464,7 @@ function addFinding(
   findings.all.push(entry);
   findings.values.push(entry.key);
   group.preimages.push(preimage);
+  group.orders.push(entry.order);
   if (findings.exact === undefined) findings.buckets.set(bucket, entry);
   else findings.exact.set(evidence, entry);
   return entry;
@@ -560,17 +569,18 @@ function addItem(entry: ItemEntry, serial: number, list: string[], ids: number[]
   ids.push(entry.id);
 }
 
+const byKey = (a: KeyEntry, b: KeyEntry): number => compareKeys(a.order, a.key, b.order, b.key);
+
 /** Sorts entries by key (code units, as `Array.prototype.sort` orders strings): insertion sort for a document's few findings. */
 function sortByKey(entries: KeyEntry[]): void {
   if (entries.length > 48) {
-    entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    entries.sort(byKey);
     return;
   }
   for (let i = 1; i < entries.length; i++) {
     const entry = entries[i] as KeyEntry;
-    const key = entry.key;
     let j = i - 1;
-    while (j >= 0 && (entries[j] as KeyEntry).key > key) {
+    while (j >= 0 && byKey(entries[j] as KeyEntry, entry) > 0) {
       entries[j + 1] = entries[j] as KeyEntry;
       j--;
     }

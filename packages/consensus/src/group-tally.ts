@@ -56,17 +56,22 @@ export function tally(lists: readonly (readonly string[])[], payloadLists?: read
  */
 export function tallyIds(names: readonly string[], lists: readonly (readonly number[])[], payloads: readonly string[] = []): Tally {
   const counts = new Array<number>(names.length).fill(0);
-  const ids: number[] = [];
-  const offsets: number[] = [];
-  for (const list of lists) {
-    offsets.push(ids.length);
+  // Sized once: grown by push, the id list of a 5 x 20 group's keys was copied four times.
+  let total = 0;
+  for (let m = 0; m < lists.length; m++) total += (lists[m] as readonly number[]).length;
+  const ids = new Array<number>(total);
+  const offsets = new Array<number>(lists.length + 1);
+  let at = 0;
+  for (let m = 0; m < lists.length; m++) {
+    offsets[m] = at;
+    const list = lists[m] as readonly number[];
     for (let i = 0; i < list.length; i++) {
       const id = list[i] as number;
       counts[id] = (counts[id] as number) + 1;
-      ids.push(id);
+      ids[at++] = id;
     }
   }
-  offsets.push(ids.length);
+  offsets[lists.length] = at;
   return { names, counts, ids, offsets, payloads };
 }
 

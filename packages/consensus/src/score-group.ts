@@ -9,6 +9,7 @@ import type { GroupView, MemberView } from './explain-member.js';
 import type { FreshGroup, FreshIds } from './fresh-sets.js';
 import type { Tally } from './group-tally.js';
 import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally, tallyIds } from './group-tally.js';
+import { compareKeys, keyPrefix } from './key-order.js';
 import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
 import type { Verdict } from './sssa-schema.js';
 
@@ -45,8 +46,25 @@ function compareTuples(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
-function sortedTuples(items: readonly string[]): string[][] {
-  return items.map(decode).sort(compareTuples);
+/** The parts of an item of a fresh group's table (a dependency `a, b`; a CVE or rule `a, b, c`). */
+interface ItemParts {
+  readonly a: string;
+  readonly b: string;
+  readonly c: string;
+}
+
+/**
+ * The group set's items as tuples of `width` parts, sorted: read from the fresh group's table entries
+ * (`parts`, by id) when given, else decoded from their encoded names.
+ */
+function sortedTuples(t: Tally, inGroup: Uint8Array, width: 2 | 3, parts: readonly ItemParts[] | undefined): string[][] {
+  const out: string[][] = [];
+  for (let id = 0; id < t.names.length; id++) {
+    if (inGroup[id] !== 1) continue;
+    const p = parts?.[id];
+    out.push(p === undefined ? decode(t.names[id] ?? '') : width === 2 ? [p.a, p.b] : [p.a, p.b, p.c]);
+  }
+  return out.sort(compareTuples);
 }
 
 function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
@@ -89,9 +107,37 @@ function readExplanation(this: unknown): ConsensusExplanation | null {
  */
 const EXPLANATION_ACCESSOR: PropertyDescriptor = Object.freeze({ enumerable: true, configurable: false, get: readExplanation });
 
+/**
+ * The ids of the group's finding keys, sorted by key as `Array.prototype.sort` orders strings: by their
+ * first eight hex digits as numbers (`orders`, by id, when the fresh group has them), then as strings
+ * (key-order.ts). Insertion sort: a group agrees on a few dozen findings.
+ */
+function sortedKeyIds(names: readonly string[], inGroup: Uint8Array, orders: readonly number[] | undefined): number[] {
+  const ids: number[] = [];
+  const prefix: number[] = [];
+  for (let id = 0; id < names.length; id++) {
+    if (inGroup[id] !== 1) continue;
+    const order = orders?.[id] ?? keyPrefix(names[id] ?? '');
+    const name = names[id] ?? '';
+    let j = ids.length - 1;
+    ids.push(id);
+    prefix.push(order);
+    while (j >= 0 && compareKeys(prefix[j] ?? 0, names[ids[j] ?? 0] ?? '', order, name) > 0) {
+      ids[j + 1] = ids[j] ?? 0;
+      prefix[j + 1] = prefix[j] ?? 0;
+      j--;
+    }
+    ids[j + 1] = id;
+    prefix[j + 1] = order;
+  }
+  return ids;
+}
+
 /** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
 function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
-  const byHotkey = [...members].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey));
+  // Hotkeys are SS58 text (base58 digits, ASCII): code-unit order is code-point order, so the native
+  // comparison gives compareCodePoints' order without its per-character loop.
+  const byHotkey = [...members].sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   let sum = 0;
   for (const m of byHotkey) sum += m.sets.risk;
   return sum / members.length;
@@ -105,6 +151,10 @@ interface GroupTallies {
   readonly cves: Tally;
   readonly rules: Tally;
   readonly dependencyOfCve: (cve: number) => number | undefined;
+  /** A fresh group's table entries of dependencies, CVEs and rules, by id (their parts need no decoding). */
+  readonly parts?: { readonly dependencies: readonly ItemParts[]; readonly cves: readonly ItemParts[]; readonly rules: readonly ItemParts[] };
+  /** A fresh group's {@link keyPrefix} of each finding key, by id. */
+  readonly keyOrders?: readonly number[];
 }
 
 /** Tallies of the members' sets by their text (any mix of parsed and raw documents). */
@@ -166,6 +216,8 @@ function freshTallies(prepared: readonly PreparedMember[], fresh: FreshGroup): G
       ids.map((d) => d.rules),
     ),
     dependencyOfCve: (id) => fresh.cveDependency[id],
+    parts: { dependencies: fresh.dependencies.all, cves: fresh.cves.all, rules: fresh.rules.all },
+    keyOrders: fresh.orders,
   };
 }
 
@@ -192,7 +244,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
   }
 
   const threshold = majorityThreshold(n);
-  const { keys, capabilities, dependencies, cves, rules, dependencyOfCve } =
+  const { keys, capabilities, dependencies, cves, rules, dependencyOfCve, parts, keyOrders } =
     (fresh !== undefined ? freshTallies(prepared, fresh) : undefined) ?? textTallies(prepared);
   const groupKeys = majorityMask(keys, threshold);
   const groupCapabilities = majorityMask(capabilities, threshold);
@@ -268,9 +320,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
     return Object.freeze(member) as unknown as MemberConsensus;
   });
 
-  const findingIds: number[] = [];
-  for (let id = 0; id < keys.names.length; id++) if (groupKeys.inGroup[id] === 1) findingIds.push(id);
-  findingIds.sort((a, b) => ((keys.names[a] ?? '') < (keys.names[b] ?? '') ? -1 : 1));
+  const findingIds = sortedKeyIds(keys.names, groupKeys.inGroup, keyOrders);
 
   return Object.freeze({
     taskId,
@@ -286,13 +336,17 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
       capabilities: Object.freeze(groupItems(capabilities, groupCapabilities.inGroup).sort(compareCodePoints)),
       riskMean,
       dependencies: Object.freeze(
-        sortedTuples(groupItems(dependencies, groupDependencies.inGroup)).map(([name = '', version = '']) => Object.freeze({ package: name, version })),
+        sortedTuples(dependencies, groupDependencies.inGroup, 2, parts?.dependencies).map(([name = '', version = '']) =>
+          Object.freeze({ package: name, version }),
+        ),
       ),
       cves: Object.freeze(
-        sortedTuples(groupItems(cves, groupCves.inGroup)).map(([name = '', version = '', cve = '']) => Object.freeze({ package: name, version, cve })),
+        sortedTuples(cves, groupCves.inGroup, 3, parts?.cves).map(([name = '', version = '', cve = '']) => Object.freeze({ package: name, version, cve })),
       ),
       policyRules: Object.freeze(
-        sortedTuples(groupItems(rules, groupRules.inGroup)).map(([resource = '', action = '', pattern = '']) => Object.freeze({ resource, action, pattern })),
+        sortedTuples(rules, groupRules.inGroup, 3, parts?.rules).map(([resource = '', action = '', pattern = '']) =>
+          Object.freeze({ resource, action, pattern }),
+        ),
       ),
     }),
     members: Object.freeze(members),
