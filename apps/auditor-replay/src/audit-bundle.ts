@@ -144,11 +144,19 @@ function invalid(source: string, error: { code: string; message: string; path: s
  * @param source - where it came from (printed in the report)
  * @param verify - the sr25519 check ({@link signatureVerifier})
  * @param options - `text`: the text `signed` was parsed from, when there is one; the digest is then taken
- *   over the bundle's own bytes when they are its canonical JSON (the verdict is the same, the work less)
+ *   over the bundle's own bytes when they are its canonical JSON (the verdict is the same, the work less);
+ *   `canonical`: true when `scanCanonicalJson` found that text canonical (as `loadDocument` does), so it is
+ *   not proven again; `recomputed`: `computeEpoch`'s result for this bundle when the caller has it already
+ *   (`auditCanonicalText` puts it in the place of a claimed result whose text it proved to be its canonical JSON)
  * @returns the audit (status, checks, every mismatch) and the parsed bundle when it parsed
  * @example const { audit } = auditBundle(JSON.parse(text), 'epoch-7.json', await signatureVerifier(), { text })
  */
-export function auditBundle(signed: unknown, source: string, verify: SignatureVerifier, options: { readonly text?: string } = {}): AuditedBundle {
+export function auditBundle(
+  signed: unknown,
+  source: string,
+  verify: SignatureVerifier,
+  options: { readonly text?: string; readonly canonical?: boolean; readonly recomputed?: EpochComputation } = {},
+): AuditedBundle {
   let outer: { bundle: unknown; digest: string; signature: string };
   let bundle: Bundle;
   try {
@@ -160,7 +168,7 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   const claimedBundle = outer.bundle as Bundle;
   const epoch = bundle.epoch;
   const mismatches: Mismatch[] = [];
-  const actualDigest = digestOfOwnText(options.text, outer) ?? bundleDigest(claimedBundle);
+  const actualDigest = digestOfOwnText(options.text, outer, options.canonical === true) ?? bundleDigest(claimedBundle);
   const digestOk = actualDigest === outer.digest;
   if (!digestOk) {
     mismatches.push({ epoch, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: actualDigest, claimed: outer.digest });
@@ -193,14 +201,16 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   };
   let recomputed: EpochComputation;
   try {
-    recomputed = computeEpoch({
-      config: claimedBundle.config,
-      epoch: claimedBundle.epoch,
-      validatorHotkey: claimedBundle.validator_hotkey,
-      inputs: claimedBundle.inputs,
-      stakes: claimedBundle.stakes,
-      metagraph: claimedBundle.metagraph,
-    });
+    recomputed =
+      options.recomputed ??
+      computeEpoch({
+        config: claimedBundle.config,
+        epoch: claimedBundle.epoch,
+        validatorHotkey: claimedBundle.validator_hotkey,
+        inputs: claimedBundle.inputs,
+        stakes: claimedBundle.stakes,
+        metagraph: claimedBundle.metagraph,
+      });
   } catch (error) {
     const e = errorOf(error);
     // Configuration and inputs the pipeline rejects are invalid input (exit 2), not a mismatch.
@@ -220,7 +230,9 @@ export function auditBundle(signed: unknown, source: string, verify: SignatureVe
   // serialises to the claimed result's bytes, nothing differs and no value-by-value diff runs; otherwise
   // the diff walks both values to name every difference.
   const differences =
-    digestOk && signatureOk && sameCanonicalJson(recomputed, claimedBundle.result) ? [] : diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
+    digestOk && signatureOk && (claimedBundle.result === recomputed || sameCanonicalJson(recomputed, claimedBundle.result))
+      ? []
+      : diffJson(recomputed, claimedBundle.result, ['bundle', 'result']);
   const recomputeOk = differences.length === 0;
   let rootCause: RootCause | null = null;
   if (!recomputeOk) {
@@ -262,10 +274,11 @@ function pick(d: { expected?: unknown; claimed?: unknown; kind: string }): { exp
  * The bundle's digest from the text it was parsed from, when that text is framed as the validator publishes
  * it (`bundleTextIn`: `{"bundle":B,"digest":...,"signature":...}`, with a reveal attestation or not) and B
  * is the canonical JSON of the parsed bundle (`isCanonicalJsonOf`): then sha256(B) is `bundleDigest(bundle)`
- * by definition, without writing 800 KB of canonical JSON again. Undefined in every other case, and the
- * caller serialises.
+ * by definition, without writing 800 KB of canonical JSON again (and without proving it again when the whole
+ * text was found canonical). Undefined in every other case, and the caller serialises.
  */
-function digestOfOwnText(text: string | undefined, outer: { bundle: unknown }): string | undefined {
+function digestOfOwnText(text: string | undefined, outer: { bundle: unknown }, canonical: boolean): string | undefined {
   const bundleText = text === undefined ? undefined : bundleTextIn(text, outer);
-  return bundleText !== undefined && isCanonicalJsonOf(outer.bundle, bundleText) ? sha256Hex(bundleText) : undefined;
+  // A whole document in canonical JSON holds its bundle's canonical JSON between the framing bundleTextIn found.
+  return bundleText !== undefined && (canonical || isCanonicalJsonOf(outer.bundle, bundleText)) ? sha256Hex(bundleText) : undefined;
 }

@@ -3,7 +3,9 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle, invalidAudit } from './audit-bundle.js';
 import type { BundleLimits } from './bundle-limits.js';
-import { loadDocument } from './load-bundles.js';
+import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { auditCanonicalText } from './canonical-text-audit.js';
+import { parseBundleText, readBundleText } from './load-bundles.js';
 import { auditReveal } from './reveal-audit.js';
 
 /**
@@ -15,9 +17,14 @@ import { auditReveal } from './reveal-audit.js';
  * @returns the audit
  * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
  */
-export async function auditFile(file: string, verify: SignatureVerifier, limits?: BundleLimits): Promise<BundleAudit> {
-  const doc = await loadDocument(file, limits);
+export async function auditFile(file: string, verify: SignatureVerifier, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<BundleAudit> {
+  const text = await readBundleText(file, limits);
+  if (typeof text !== 'string') return invalidAudit(file, text.error);
+  // As published (canonical, recomputed exactly): the claimed result is never parsed (canonical-text-audit.ts).
+  const fast = auditCanonicalText(text, file, verify, limits);
+  if (fast !== undefined) return fast;
+  const doc = parseBundleText(file, text, limits);
   // A commit-reveal v4 bundle served with its reveal attestation: checked too (reveal-audit.ts).
-  if (doc.ok) return auditReveal(doc.value, auditBundle(doc.value, file, verify, { text: doc.text }).audit, verify);
+  if (doc.ok) return auditReveal(doc.value, auditBundle(doc.value, file, verify, { text: doc.text, canonical: doc.canonical }).audit, verify);
   return invalidAudit(file, doc.error);
 }

@@ -1,5 +1,5 @@
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, isSubnetError } from '@subnet/core';
-import type { InputLimits } from '@subnet/core';
+import type { CanonicalJsonTextShape, InputLimits } from '@subnet/core';
 
 /**
  * The size limits a bundle document is held to before anything reads it (docs/spec.md G.6): its bytes,
@@ -72,4 +72,25 @@ export function checkBundleShape(value: unknown, limits: BundleLimits): LimitErr
     if (!isSubnetError(error)) throw error;
     return { code: error.code, message: error.message, path: typeof error.context.path === 'string' ? error.context.path : null };
   }
+}
+
+/**
+ * Whether a document whose canonical text has this shape (`scanCanonicalJson`) passes {@link checkBundleShape}:
+ * its sizes are within the limits and no string holds a lone surrogate. The text's sizes are the parsed
+ * value's (a canonical text has no duplicate key), so the two agree; a shape that does not fit is walked by
+ * {@link checkBundleShape}, which names the path at fault.
+ *
+ * @param shape - the shape of the document's canonical text
+ * @param limits - the limits
+ * @returns whether it fits
+ * @example if (!fitsBundleLimits(shape, limits)) refused = checkBundleShape(value, limits)
+ */
+export function fitsBundleLimits(shape: CanonicalJsonTextShape, limits: BundleLimits): boolean {
+  return (
+    !shape.loneSurrogate &&
+    shape.depth <= limits.maxDepth &&
+    shape.longestList <= limits.maxListLength &&
+    shape.longestString <= limits.maxStringLength &&
+    shape.mostKeys <= limits.maxObjectKeys
+  );
 }

@@ -1,15 +1,23 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { SubnetError } from '@subnet/core';
+import { scanCanonicalJson, SubnetError } from '@subnet/core';
 
 import type { BundleLimits } from './bundle-limits.js';
-import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS, fitsBundleLimits } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** A bundle document read from disk, or why it could not be read. */
 export type LoadedDocument =
-  | { readonly source: string; readonly ok: true; readonly value: unknown; /** The file's text, as read. */ readonly text: string }
+  | {
+      readonly source: string;
+      readonly ok: true;
+      readonly value: unknown;
+      /** The file's text, as read. */
+      readonly text: string;
+      /** Whether the text, less JSON white space around it, is the canonical JSON of `value` (`scanCanonicalJson`). */
+      readonly canonical: boolean;
+    }
   | { readonly source: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly path: string | null } };
 
 /**
@@ -71,11 +79,24 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
  * @example const doc = await loadDocument('epoch-7.json'); if (doc.ok) audit(doc.value)
  */
 export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<LoadedDocument> {
-  let text: string;
+  const read = await readBundleText(file, limits);
+  return typeof read === 'string' ? parseBundleText(file, read, limits) : read;
+}
+
+/**
+ * Reads one bundle file's text, refusing it before reading when it is over `maxBytes` (the first half of
+ * {@link loadDocument}). Never throws.
+ *
+ * @param file - the path
+ * @param limits - the size limits
+ * @returns the text, or the failed document (`AUDITOR_UNREADABLE`, `CORE_INPUT_TOO_LARGE`)
+ * @example const text = await readBundleText('epoch-7.json', DEFAULT_BUNDLE_LIMITS)
+ */
+export async function readBundleText(file: string, limits: BundleLimits): Promise<string | Extract<LoadedDocument, { ok: false }>> {
   try {
     const tooLarge = checkBundleBytes(file, (await stat(file)).size, limits);
     if (tooLarge !== undefined) return { source: file, ok: false, error: tooLarge };
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     return {
       source: file,
@@ -83,14 +104,48 @@ export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_
       error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null },
     };
   }
+}
+
+/**
+ * Parses a bundle file's text and checks its shape (the second half of {@link loadDocument}). Never throws.
+ *
+ * @param file - the path (named in messages)
+ * @param text - its text
+ * @param limits - the size limits
+ * @returns the document or the error (`AUDITOR_MALFORMED_JSON`, `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON`)
+ * @example const doc = parseBundleText('epoch-7.json', text, DEFAULT_BUNDLE_LIMITS)
+ */
+export function parseBundleText(file: string, text: string, limits: BundleLimits): LoadedDocument {
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
     return { source: file, ok: false, error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} is not JSON: ${(error as Error).message}`, path: null } };
   }
-  const refused = checkBundleShape(value, limits);
-  return refused === undefined ? { source: file, ok: true, value, text } : { source: file, ok: false, error: refused };
+  // A canonical text (what validators publish) shows its sizes to the scan that proves it canonical; the
+  // walk of the parsed value runs when it is not canonical or does not fit, and names what is at fault.
+  const shape = scanCanonicalJson(text, ...jsonBounds(text));
+  const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits);
+  return refused === undefined ? { source: file, ok: true, value, text, canonical: shape !== undefined } : { source: file, ok: false, error: refused };
+}
+
+/**
+ * Where the JSON of a text starts and ends, less the JSON white space around it (space, tab, CR, LF).
+ *
+ * @param text - a JSON text
+ * @returns the start and end indexes
+ * @example jsonBounds(' {} \n') // [1, 3]
+ */
+export function jsonBounds(text: string): [number, number] {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return [start, end];
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /**

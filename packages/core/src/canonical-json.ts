@@ -50,6 +50,13 @@ export function canonicalJson(value: unknown): string {
   return state.out.join('');
 }
 
+/**
+ * What JSON.stringify escapes in a string: a quote, a backslash, a control character, or a surrogate (it
+ * writes a lone one as `\udxxx`; pairs match too and simply take the JSON.stringify path).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** Thrown by {@link fast} for anything it cannot write; never escapes {@link canonicalJson}. */
 const UNSUPPORTED = new Error('canonical JSON: unsupported value');
 
@@ -116,7 +123,8 @@ function shapeOf(keys: readonly string[], depth: number): Shape {
 function fast(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      // Most strings (hotkeys, ids) need no escape: quoting them is cheaper than JSON.stringify's call.
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':

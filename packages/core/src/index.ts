@@ -13,6 +13,8 @@ export {
   sameCanonicalJson,
   sha256Hex,
 } from './canonical-json.js';
+export { scanCanonicalJson } from './canonical-json-text.js';
+export type { CanonicalJsonTextShape } from './canonical-json-text.js';
 export { formatPath, parseInput } from './parse.js';
 export type { InputErrorContext, InputIssue } from './parse.js';
 export { redactUrl } from './redact-url.js';

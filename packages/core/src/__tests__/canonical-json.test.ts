@@ -129,6 +129,20 @@ describe('canonicalJson properties', () => {
     );
   });
 
+  it('writes every string as JSON.stringify does: quotes, backslashes, controls and lone surrogates escaped, the rest as itself', () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('"', '\\', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', '\udfff', '\ud83d\ude00', 'a\ud800b'),
+    );
+    fc.assert(
+      fc.property(fc.array(hostile, { maxLength: 4 }), (strings) => {
+        for (const s of strings) expect(canonicalJson(s)).toBe(JSON.stringify(s));
+        expect(canonicalJson(strings)).toBe(JSON.stringify(strings));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('changing any one value changes the digest', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string(), fc.boolean()), { minKeys: 1 }), fc.nat(), (record, pick) => {

@@ -38,6 +38,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'parseInput',
     'redactUrl',
     'sameCanonicalJson',
+    'scanCanonicalJson',
     'sha256Hex',
     'u16WeightSchema',
     'uidSchema',
