@@ -19,6 +19,7 @@ import type { ScreenedRecords } from './screen-records.js';
 import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
+import { epochExplanationWire } from './explanation-wire.js';
 import { compareHotkeys } from './hotkey-order.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
@@ -195,7 +196,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     eligibility: [...eligibility],
     tasks: [...tasks],
     excluded: excluded.sorted(),
-    aggregation: toWire(weights.explanation),
+    aggregation: epochExplanationWire(weights.explanation),
     u16: { uids: [...weights.uids], weights: [...weights.weights] },
   });
 }
