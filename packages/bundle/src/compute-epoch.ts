@@ -113,7 +113,8 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   excludeUnconfigured(config, records, excluded);
   const peers = routePeerScores(records.peerScores, config, self, new Set(stakes.map((s) => s.validator_hotkey)), excluded);
 
-  const outcomes: ChallengeOutcome[] = [];
+  // Each outcome in its wire form (frozen, snake_case), as `toWire` of the camelCase outcome gives it.
+  const outcomes: unknown[] = [];
   const challengesWire: Record<string, unknown>[] = [];
   let windowState: unknown = inputs.window_state;
   let reputations: readonly ReputationEntry[] = reputationsBefore.entries;
@@ -136,12 +137,21 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
         invalid_issues: r.invalid_issues,
         starred_repos: r.starred_repos,
       }));
-      outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: [], details: { records_used: latest.map((r) => r.record_id) } });
+      outcomes.push(
+        Object.freeze({
+          id: challenge.id,
+          kind: challenge.kind,
+          own_scores: Object.freeze([]),
+          details: Object.freeze({ records_used: Object.freeze(latest.map((r) => r.record_id)) }),
+        }),
+      );
       challengesWire.push({ ...base, records: bountyRecords });
       continue;
     }
     let own: OwnScore[];
     let details: unknown;
+    /** The term scorer gives its details in wire form already. */
+    let detailsWire = false;
     if (challenge.kind === 'workflow') {
       const scored = scoreWorkflowRuns(records.workflowRuns, inputs.window_state, metagraph, excluded);
       windowState = scored.windowState;
@@ -169,6 +179,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       const scored = scoreTermResults(records.termResults, challenge.total_tasks, excluded);
       own = scored.own;
       details = scored.details;
+      detailsWire = true;
     }
     const evaluations = [
       ...own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, epoch, score: s.score })),
@@ -181,14 +192,23 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       evaluations,
       ...(challenge.decay ? { decay_state: carried?.state ?? null } : {}),
     });
-    outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: own, details });
+    outcomes.push(
+      detailsWire
+        ? Object.freeze({
+            id: challenge.id,
+            kind: challenge.kind,
+            own_scores: Object.freeze(own.map((o) => Object.freeze({ miner_hotkey: o.miner_hotkey, score: o.score }))),
+            details,
+          })
+        : toWire({ id: challenge.id, kind: challenge.kind, own_scores: own, details }),
+    );
   }
 
   const weights = computeEpochWeights(parseEpochInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph }));
   return deepFreeze({
     epoch,
     config,
-    challenges: toWire(outcomes) as readonly ChallengeOutcome[],
+    challenges: Object.freeze(outcomes) as readonly ChallengeOutcome[],
     window_state: windowState,
     decay_states: weights.decayStates.map((d) => ({ challenge_id: d.challengeId, state: toWire(d.state) })),
     reputations: [...reputations],
