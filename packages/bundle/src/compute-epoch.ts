@@ -1,5 +1,5 @@
 import { compareCodePoints, parseInput } from '@subnet/core';
-import { computeEpochWeights, parseEpochInput } from '@subnet/aggregation';
+import { computeEpochWeights } from '@subnet/aggregation';
 import { parseReputationTable } from '@subnet/consensus';
 import type { ReputationEntry } from '@subnet/consensus';
 import { z } from 'zod';
@@ -20,7 +20,8 @@ import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
 import { epochExplanationWire } from './explanation-wire.js';
-import { compareHotkeys } from './hotkey-order.js';
+import type { EvaluationRow } from './epoch-weights-input.js';
+import { mergeEvaluations, parseEpochWeightsInput } from './epoch-weights-input.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
 export interface ComputeEpochInput {
@@ -116,6 +117,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   // Each outcome in its wire form (frozen, snake_case), as `toWire` of the camelCase outcome gives it.
   const outcomes: unknown[] = [];
   const challengesWire: Record<string, unknown>[] = [];
+  const rows = new Map<number, readonly EvaluationRow[]>();
   let windowState: unknown = inputs.window_state;
   let reputations: readonly ReputationEntry[] = reputationsBefore.entries;
   let observations: readonly unknown[] = [];
@@ -181,15 +183,19 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       details = scored.details;
       detailsWire = true;
     }
-    const evaluations = [
-      ...own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, epoch, score: s.score })),
-      ...(peers.get(challenge.id) ?? []).map((p) => ({ validator_hotkey: p.validator_hotkey, miner_hotkey: p.miner_hotkey, epoch, score: p.score })),
-    ].sort((a, b) => compareHotkeys(a.miner_hotkey, b.miner_hotkey) || compareHotkeys(a.validator_hotkey, b.validator_hotkey)); // validated hotkeys
+    // By (miner, validator); they go on the wire (or straight to their typed form) in parseEpochWeightsInput.
+    rows.set(
+      challengesWire.length,
+      mergeEvaluations(
+        own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, score: s.score })),
+        peers.get(challenge.id) ?? [],
+      ),
+    );
     const carried = inputs.decay_states.find((d) => d.challenge_id === challenge.id);
     challengesWire.push({
       ...base,
       decay: challenge.decay,
-      evaluations,
+      evaluations: [],
       ...(challenge.decay ? { decay_state: carried?.state ?? null } : {}),
     });
     outcomes.push(
@@ -204,7 +210,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     );
   }
 
-  const weights = computeEpochWeights(parseEpochInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph }));
+  const weights = computeEpochWeights(parseEpochWeightsInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph, rows }));
   return deepFreeze({
     epoch,
     config,
