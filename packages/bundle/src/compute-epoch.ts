@@ -1,4 +1,4 @@
-import { compareCodePoints, parseInput } from '@subnet/core';
+import { compareCodePoints, isHotkey, parseInput } from '@subnet/core';
 import { computeEpochWeights } from '@subnet/aggregation';
 import { parseReputationTable } from '@subnet/consensus';
 import type { ReputationEntry } from '@subnet/consensus';
@@ -20,6 +20,7 @@ import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
 import { epochExplanationWire } from './explanation-wire.js';
+import { fastMetagraph, fastStakes } from './fast-validator-set.js';
 import type { EvaluationRow } from './epoch-weights-input.js';
 import { mergeEvaluations, parseEpochWeightsInput } from './epoch-weights-input.js';
 
@@ -77,7 +78,8 @@ export interface EpochComputation {
   readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] };
 }
 
-const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** The epoch number (exported for the agreement test of the hand-read fields). */
+export const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /**
  * Computes one epoch from its records and configuration, the one composition both the validator and the
@@ -102,11 +104,15 @@ const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  */
 export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   const config = parseEpochConfig(input.config);
-  const epoch = parseInput(epochSchema, input.epoch, BUNDLE_ERROR_CODES.invalidInput, 'epoch');
-  const self = parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
+  // Valid input is read by hand (`fast-validator-set.ts`, isHotkey); anything else by the schemas, for their coded errors.
+  const epoch =
+    Number.isSafeInteger(input.epoch) && input.epoch >= 0 ? input.epoch : parseInput(epochSchema, input.epoch, BUNDLE_ERROR_CODES.invalidInput, 'epoch');
+  const self = isHotkey(input.validatorHotkey)
+    ? input.validatorHotkey
+    : parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
   const inputs = parseEpochInputs(input.inputs);
-  const stakes = parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
-  const metagraph = parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
+  const stakes = fastStakes(input.stakes) ?? parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
+  const metagraph = fastMetagraph(input.metagraph) ?? parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
   const reputationsBefore = parseReputationTable(inputs.reputations, 'inputs.reputations');
 
   const excluded = createExclusions();
@@ -228,7 +234,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
 }
 
 /** The validator set: each validator once, sorted by hotkey (SPEC E canonical order). */
-const stakesSchema = z
+export const stakesSchema = z
   .array(stakeEntrySchema)
   .max(65536)
   .superRefine((list, ctx) => {
@@ -241,7 +247,7 @@ const stakesSchema = z
   .transform((list) => [...list].sort((a, b) => compareCodePoints(a.validator_hotkey, b.validator_hotkey)));
 
 /** The metagraph: each hotkey and uid once, sorted by hotkey (SPEC E canonical order). */
-const metagraphSchema = z
+export const metagraphSchema = z
   .array(neuronEntrySchema)
   .max(65536)
   .superRefine((list, ctx) => {
