@@ -1,5 +1,5 @@
 import { compareCodePoints, isHotkey, parseInput } from '@subnet/core';
-import { computeEpochWeights } from '@subnet/aggregation';
+import { computeEpochWeightsWire } from '@subnet/aggregation';
 import { parseReputationTable } from '@subnet/consensus';
 import type { ReputationEntry } from '@subnet/consensus';
 import { z } from 'zod';
@@ -19,7 +19,6 @@ import type { ScreenedRecords } from './screen-records.js';
 import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
-import { epochExplanationWire } from './explanation-wire.js';
 import { fastMetagraph, fastStakes } from './fast-validator-set.js';
 import type { EvaluationRow } from './epoch-weights-input.js';
 import { mergeEvaluations, parseEpochWeightsInput } from './epoch-weights-input.js';
@@ -216,19 +215,19 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     );
   }
 
-  const weights = computeEpochWeights(parseEpochWeightsInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph, rows }));
+  const weights = computeEpochWeightsWire(parseEpochWeightsInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph, rows }));
   return deepFreeze({
     epoch,
     config,
     challenges: Object.freeze(outcomes) as readonly ChallengeOutcome[],
     window_state: windowState,
-    decay_states: weights.decayStates.map((d) => ({ challenge_id: d.challengeId, state: toWire(d.state) })),
+    decay_states: weights.decayStates,
     reputations: [...reputations],
     reputation_observations: [...observations],
     eligibility: [...eligibility],
     tasks: [...tasks],
     excluded: excluded.sorted(),
-    aggregation: epochExplanationWire(weights.explanation),
+    aggregation: weights.explanation,
     u16: { uids: [...weights.uids], weights: [...weights.weights] },
   });
 }

@@ -1,9 +1,8 @@
-import { computeEpochWeights, DEFAULT_PIPELINE_CONFIG } from '@subnet/aggregation';
+import { computeEpochWeights, computeEpochWeightsWire, DEFAULT_PIPELINE_CONFIG } from '@subnet/aggregation';
 import type { ChallengeInput, EpochInput, PipelineConfig } from '@subnet/aggregation';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { epochExplanationWire } from '../explanation-wire.js';
 import { toWire } from '../wire.js';
 
 /**
@@ -110,19 +109,29 @@ const epochInput: fc.Arbitrary<EpochInput> = fc
       }) as unknown as EpochInput,
   );
 
-describe('epochExplanationWire', () => {
+/**
+ * `computeEpochWeightsWire` of `@subnet/aggregation` builds the wire form a bundle stores shape by shape;
+ * the bundle's own definition of that form is `toWire` of the camelCase result. They must agree exactly.
+ */
+describe('computeEpochWeightsWire is toWire of computeEpochWeights', () => {
   it('gives exactly what toWire gives (keys and their order, -0, frozen nodes) on generated epochs', () => {
     let ran = 0;
     fc.assert(
       fc.property(epochInput, (input) => {
-        let explanation;
+        let result;
         try {
-          explanation = computeEpochWeights(input).explanation;
-        } catch {
-          return; // alphas above 1 in total and the like: nothing to convert
+          result = computeEpochWeights(input);
+        } catch (error) {
+          // Alphas above 1 in total and the like: both refuse, with the same code.
+          expect(() => computeEpochWeightsWire(input)).toThrow(error);
+          return;
         }
         ran += 1;
-        expectIdentical(epochExplanationWire(explanation), toWire(explanation));
+        const wire = computeEpochWeightsWire(input);
+        expectIdentical(wire.explanation, toWire(result.explanation));
+        expectIdentical(wire.decayStates, toWire(result.decayStates.map((d) => ({ challenge_id: d.challengeId, state: d.state }))));
+        expect(wire.uids).toStrictEqual(result.uids);
+        expect(wire.weights).toStrictEqual(result.weights);
       }),
       { numRuns: 400 },
     );
@@ -159,7 +168,7 @@ describe('epochExplanationWire', () => {
       ],
     } as unknown as EpochInput;
     const explanation = computeEpochWeights(input).explanation;
-    const wire = epochExplanationWire(explanation) as unknown as {
+    const wire = computeEpochWeightsWire(input).explanation as unknown as {
       challenges: { aggregation: { miners: { evaluations_used: { score: number }[]; outliers_excluded: unknown[]; zero_stake_ignored: string[] }[] } }[];
       mapping: { dropped: { hotkey: string }[] };
     };
