@@ -53,11 +53,27 @@ export function scoreTermResults(records: readonly TermResultRecord[], totalTask
       explanation: freeze({
         total_tasks: e.totalTasks,
         passed: e.passed,
-        passed_task_ids: freeze(e.passedTaskIds.slice()),
-        failed: freeze(e.failed.map((f) => freeze({ task_id: f.taskId, reason: f.reason }))),
+        passed_task_ids: freeze(copyOf(e.passedTaskIds)),
+        failed: freeze(failedWire(e.failed)),
         missing: e.missing,
       }),
     });
   }
   return { own, details: freeze({ pass_rates: freeze(rates) }) };
+}
+
+// Indexed loops: the lists are frozen, and V8's `map`/`slice` leave their fast paths on frozen arrays.
+function copyOf(list: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i += 1) out.push(list[i] as string);
+  return out;
+}
+
+function failedWire(list: PassRateResult['explanation']['failed']): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < list.length; i += 1) {
+    const f = list[i] as PassRateResult['explanation']['failed'][number];
+    out.push(freeze({ task_id: f.taskId, reason: f.reason }));
+  }
+  return out;
 }

@@ -201,6 +201,44 @@ describe('computeEpoch', () => {
     );
   });
 
+  it('a second score of one peer for one miner in one challenge is excluded, the earliest by seq counts; other triples are kept (SPEC C.2)', () => {
+    const peer = (record_id: string, seq: number, validator_hotkey: string, miner_hotkey: string, score: number, challenge_id = 'term') => ({
+      record_id,
+      seq,
+      validator_hotkey,
+      challenge_id,
+      miner_hotkey,
+      score,
+    });
+    const out = computeEpoch({
+      config: {
+        pipeline: single,
+        challenges: [
+          { id: 'term', kind: 'term_pass_rate', alpha: 1, weight_cap: 1, total_tasks: 1 },
+          { id: 'other', kind: 'bounty', alpha: 0 },
+        ],
+      },
+      epoch: 2,
+      validatorHotkey: V,
+      inputs: {
+        peer_scores: [peer('late', 9, P, A, 0.1), peer('early', 3, P, A, 0.8), peer('early', 3, P, B, 0.4), peer('c', 5, P, A, 0.3, 'other')],
+      },
+      stakes: [
+        { validator_hotkey: V, stake: 1 },
+        { validator_hotkey: P, stake: 1 },
+      ],
+      metagraph: [A, B].map((hotkey, uid) => ({ hotkey, uid: uid + 1 })),
+    });
+    expect(out.excluded.map((e) => [e.record_id, e.miner_hotkey, e.code])).toEqual([
+      ['c', A, 'BUNDLE_CHALLENGE_NOT_CONFIGURED'],
+      ['late', A, 'BUNDLE_DUPLICATE_PEER_SCORE'],
+    ]);
+    const miners = (out.aggregation as { challenges: { id: string; aggregation: { miners: { hotkey: string; score: number }[] } | null }[] }).challenges.find(
+      (c) => c.id === 'term',
+    )!.aggregation!.miners;
+    expect(Object.fromEntries(miners.map((m) => [m.hotkey, m.score]))).toEqual({ [A]: 0.8, [B]: 0.4 });
+  });
+
   it('sssa: consensus per task group, emission with the roles of the draw, own score = emission / max (SPEC B)', () => {
     // Two primaries and one auditor among three candidates of equal (initial) reputation: primaries are
     // the first two hotkeys, the auditor the third (SPEC B: ties by hotkey).
