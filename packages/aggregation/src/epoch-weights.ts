@@ -215,6 +215,14 @@ function checkConfig(config: PipelineConfig): void {
  *   challenges: [{ id: 'term', kind: 'evaluations', alpha: 1, decay: true, evaluations }], stakes, metagraph });
  */
 export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
+  return deepFreeze(epochWeightsUnfrozen(input).result);
+}
+
+/**
+ * {@link computeEpochWeights} before its deep freeze (internal), with each challenge's aggregation table
+ * (null for bounty), from which the wire form builds the per-miner aggregation without the camelCase rows.
+ */
+export function epochWeightsUnfrozen(input: EpochInput): { result: EpochWeightsResult; tables: readonly (MinerTable | null)[] } {
   checkObject(input, 'input');
   const config = input.config;
   checkConfig(config);
@@ -237,6 +245,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const decayStates: { challengeId: string; state: DecayState | null }[] = [];
   // Per challenge (in id order), its miners by hotkey with their score, normalised and capped weight.
   const stagesOf: ChallengeStages[] = [];
+  const tables: (MinerTable | null)[] = [];
   for (let k = 0; k < indexed.length; k += 1) {
     const { challenge: c, i } = indexed[k] as { challenge: ChallengeInput; i: number };
     const path = `challenges[${i}]`;
@@ -257,6 +266,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
         normalised: bounty.weights.map((w) => w.weight),
         capped: capped.weights.map((w) => w.weight),
       });
+      tables.push(null);
       explained.push({
         id: c.id,
         kind: 'bounty',
@@ -308,6 +318,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
     }
     const keep = decay === null ? 1 : decay.keep;
     const weights = keep === 1 ? capped.weights : capped.weights.map((w) => ({ hotkey: w.hotkey, weight: w.weight * keep }));
+    tables.push(table);
     explained.push({
       id: c.id,
       kind: 'evaluations',
@@ -337,7 +348,7 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
   const miners = minerExplanations(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid);
   const validators = validatorSet.map((v) => Object.freeze({ hotkey: v.validatorHotkey, uid: byHotkey.get(v.validatorHotkey) ?? null, stake: v.stake }));
 
-  return deepFreeze({
+  const result: EpochWeightsResult = {
     uids: u16.uids,
     weights: u16.weights,
     decayStates,
@@ -353,5 +364,6 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
       miners,
       validators,
     },
-  });
+  };
+  return { result, tables };
 }

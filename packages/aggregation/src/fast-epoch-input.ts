@@ -1,10 +1,12 @@
-import { isHotkey } from '@subnet/core';
+import { isHotkey, plainJsonKey } from '@subnet/core';
 import type { z } from 'zod';
 
-import type { Evaluation } from './aggregate.js';
+import type { Evaluation, ValidatorStake } from './aggregate.js';
+import type { DecayState } from './decay.js';
+import { deepFreeze } from './order.js';
 import type { BountyRecord } from './bounty.js';
 import type { ChallengeInput, EpochInput, PipelineConfig } from './schemas.js';
-import { challengeInputSchema, DEFAULT_PIPELINE_CONFIG, pipelineConfigSchema, stakesSchema } from './schemas.js';
+import { challengeInputSchema, DEFAULT_PIPELINE_CONFIG, pipelineConfigSchema } from './schemas.js';
 import type { Neuron } from './uid-mapping.js';
 
 /**
@@ -17,9 +19,83 @@ import type { Neuron } from './uid-mapping.js';
  */
 let configSchema: z.ZodType<PipelineConfig> | undefined;
 /** `epochInputSchema`'s `config` field (made on first use: this module and the schemas import each other). */
-function configOf(value: unknown): { success: true; data: PipelineConfig } | { success: false } {
+function configOf(value: unknown): PipelineConfig | undefined {
   configSchema ??= pipelineConfigSchema.default(DEFAULT_PIPELINE_CONFIG as never) as unknown as z.ZodType<PipelineConfig>;
-  return configSchema.safeParse(value);
+  const schema = configSchema;
+  return remembered(parsedConfigs, value, () => schema.safeParse(value));
+}
+
+/**
+ * The small parts (the pipeline configuration, a challenge's settings) are the same in every epoch of a
+ * validator: a schema's successful parse is kept under the value's exact JSON text (`plainJsonKey`;
+ * bounded, frozen) and each call gets a fresh copy of it, as a parse gives. Values without a key and
+ * refusals are parsed every time (undefined: the schema reads the whole input for its error).
+ */
+function remembered<T>(table: Map<string, T>, value: unknown, parse: () => { success: true; data: T } | { success: false }): T | undefined {
+  const key = plainJsonKey(value);
+  const known = key === undefined ? undefined : table.get(key);
+  if (known !== undefined) return copyPlain(known);
+  const parsed = parse();
+  if (!parsed.success) return undefined;
+  if (key !== undefined) {
+    if (table.size >= REMEMBERED_MAX) table.clear();
+    table.set(key, deepFreeze(copyPlain(parsed.data)));
+  }
+  return parsed.data;
+}
+const REMEMBERED_MAX = 64;
+const parsedConfigs = new Map<string, PipelineConfig>();
+const parsedSettings = new Map<string, ChallengeInput>();
+
+/** A copy of a parsed value (plain objects and arrays, keys as data). */
+function copyPlain<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => copyPlain(item)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyPlain((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
+}
+
+const DECAY_STATE_KEYS = new Set(['top_score', 'top_epoch', 'top_hotkey']);
+
+/** `decayStateSchema.optional()`: `{ value }` (undefined, null or the typed state), or undefined for the schema to read. */
+function readDecayState(v: unknown): { value: DecayState | null | undefined } | undefined {
+  if (v === undefined || v === null) return { value: v };
+  if (!isPlainObject(v) || keyCount(v, DECAY_STATE_KEYS) !== 3) return undefined;
+  const { top_score, top_epoch, top_hotkey } = v;
+  if (typeof top_score !== 'number' || !(top_score >= 0 && top_score <= 1) || !isCount(top_epoch) || !isHotkey(top_hotkey)) return undefined;
+  return { value: { topScore: top_score, topEpoch: top_epoch, topHotkey: top_hotkey } };
+}
+
+const STAKE_KEYS = new Set(['validator_hotkey', 'stake']);
+const STAKE_TEXT = /^(0|[1-9][0-9]*)$/;
+
+/** `stakesSchema`: each validator once, the stake a number >= 0, a bigint >= 0 or decimal text, as a finite double. */
+function stakes(list: unknown): ValidatorStake[] | undefined {
+  if (!isPlainArray(list)) return undefined;
+  const out = new Array<ValidatorStake>(list.length);
+  const seen = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i];
+    if (!isPlainObject(s) || keyCount(s, STAKE_KEYS) !== 2) return undefined;
+    const { validator_hotkey, stake } = s;
+    if (!isHotkey(validator_hotkey) || seen.has(validator_hotkey)) return undefined;
+    seen.add(validator_hotkey);
+    let amount: number;
+    if (typeof stake === 'number') {
+      if (!(stake >= 0) || !Number.isFinite(stake)) return undefined;
+      amount = stake;
+    } else if (typeof stake === 'string' && STAKE_TEXT.test(stake)) amount = Number(stake);
+    else if (typeof stake === 'bigint' && stake >= 0n) amount = Number(stake);
+    else return undefined;
+    if (!Number.isFinite(amount)) return undefined;
+    out[i] = { validatorHotkey: validator_hotkey, stake: amount };
+  }
+  return out;
 }
 
 const TOP_KEYS = new Set(['config', 'epoch', 'challenges', 'stakes', 'metagraph']);
@@ -100,9 +176,18 @@ function challenge(wire: unknown): ChallengeInput | undefined {
   if (!isPlainObject(wire) || keyCount(wire, CHALLENGE_KEYS) < 0) return undefined;
   // Present as undefined is the schema's to judge (an optional field may be undefined; zod keeps the key).
   const settings: Record<string, unknown> = {};
-  for (const name of CHALLENGE_SETTINGS) if (name in wire) settings[name] = wire[name];
-  const parsed = challengeInputSchema.safeParse(settings);
-  if (!parsed.success) return undefined;
+  for (const name of CHALLENGE_SETTINGS) if (name in wire && name !== 'decay_state') settings[name] = wire[name];
+  // The decay state changes every epoch: it is read by hand, the other settings are remembered. A valid
+  // decay state never changes the schema's verdict on the rest (no refinement reads it).
+  const state = readDecayState(wire.decay_state);
+  if (state === undefined) return undefined;
+  const parsedSettings_ = remembered(
+    parsedSettings,
+    settings,
+    () => challengeInputSchema.safeParse(settings) as { success: true; data: ChallengeInput } | { success: false },
+  );
+  if (parsedSettings_ === undefined) return undefined;
+  const parsed = { data: state.value === undefined ? parsedSettings_ : { ...parsedSettings_, decayState: state.value } };
   const evaluationsWire = wire.evaluations;
   const recordsWire = wire.records;
   if (('evaluations' in wire && evaluationsWire === undefined) || ('records' in wire && recordsWire === undefined)) return undefined;
@@ -130,15 +215,15 @@ export function fastEpochInput(input: unknown): EpochInput | undefined {
   if (!isPlainObject(input) || keyCount(input, TOP_KEYS) < 0) return undefined;
   if (!('epoch' in input && 'challenges' in input && 'stakes' in input && 'metagraph' in input)) return undefined;
   const config = configOf(input.config);
-  if (!config.success || !isCount(input.epoch) || !isPlainArray(input.challenges)) return undefined;
+  if (config === undefined || !isCount(input.epoch) || !isPlainArray(input.challenges)) return undefined;
   const challenges = new Array<ChallengeInput>(input.challenges.length);
   for (let i = 0; i < input.challenges.length; i++) {
     const c = challenge(input.challenges[i]);
     if (c === undefined) return undefined;
     challenges[i] = c;
   }
-  const stakes = stakesSchema.safeParse(input.stakes);
+  const validators = stakes(input.stakes);
   const neurons = metagraph(input.metagraph);
-  if (!stakes.success || neurons === undefined) return undefined;
-  return { config: config.data, epoch: input.epoch, challenges, stakes: stakes.data, metagraph: neurons };
+  if (validators === undefined || neurons === undefined) return undefined;
+  return { config, epoch: input.epoch, challenges, stakes: validators, metagraph: neurons };
 }

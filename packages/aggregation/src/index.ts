@@ -19,6 +19,8 @@ export { computeEmitWeights } from './emit-weights.js';
 export type { EmitWeightsInput, EmitWeightsResult, ParallelScores } from './emit-weights.js';
 export { computeEpochWeights } from './epoch-weights.js';
 export type { ChallengeExplanation, EpochWeightsResult, MinerChallengeStages, MinerExplanation } from './epoch-weights.js';
+export { computeEpochWeightsWire } from './epoch-weights-wire.js';
+export type { EpochWeightsWire, Wire } from './epoch-weights-wire.js';
 export { formatEpochExplanation } from './format.js';
 export { AGGREGATION_ERROR_CODES } from './errors.js';
 export type { AggregationErrorCode } from './errors.js';

@@ -2,7 +2,6 @@ import { compareCodePoints } from '@subnet/core';
 
 import { checkArray, checkInteger, checkObject } from './checks.js';
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
-import { deepFreeze } from './order.js';
 
 /** One task's outcome as a validator reports it. */
 export interface TaskResult {
@@ -52,29 +51,42 @@ export function passRate(results: readonly TaskResult[], totalTasks: number): Pa
   const seen = new Set<string>();
   const passedIds: string[] = [];
   const failed: { taskId: string; reason: 'tests_failed' | 'timed_out' }[] = [];
-  results.forEach((raw, i) => {
-    const result = checkObject(raw, `results[${i}]`);
+  for (let i = 0; i < results.length; i += 1) {
+    // As `forEach` did: a hole of a sparse list is skipped. Field paths are built only for a refusal.
+    if (!(i in results)) continue;
+    const raw: unknown = results[i];
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) checkObject(raw, `results[${i}]`);
+    const result = raw as Readonly<Record<string, unknown>>;
     const taskId = result.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0) fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a task id', `results[${i}].taskId`, taskId);
     if (seen.has(taskId)) fail(AGGREGATION_ERROR_CODES.duplicateTask, 'a task is reported twice', `results[${i}].taskId`, taskId);
     seen.add(taskId);
-    const total = checkInteger(result.testsTotal, `results[${i}].testsTotal`, 1);
-    const passed = checkInteger(result.testsPassed, `results[${i}].testsPassed`, 0, total);
-    if (typeof result.timedOut !== 'boolean') fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a boolean', `results[${i}].timedOut`, result.timedOut);
-    if (result.timedOut) failed.push({ taskId, reason: 'timed_out' });
+    const total = result.testsTotal;
+    if (!isIntegerIn(total, 1, Number.MAX_SAFE_INTEGER)) checkInteger(total, `results[${i}].testsTotal`, 1);
+    const passed = result.testsPassed;
+    if (!isIntegerIn(passed, 0, total as number)) checkInteger(passed, `results[${i}].testsPassed`, 0, total as number);
+    const timedOut = result.timedOut;
+    if (typeof timedOut !== 'boolean') fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a boolean', `results[${i}].timedOut`, timedOut);
+    if (timedOut) failed.push(Object.freeze({ taskId, reason: 'timed_out' }));
     else if (passed === total) passedIds.push(taskId);
-    else failed.push({ taskId, reason: 'tests_failed' });
-  });
+    else failed.push(Object.freeze({ taskId, reason: 'tests_failed' }));
+  }
   passedIds.sort(compareCodePoints);
   failed.sort((a, b) => compareCodePoints(a.taskId, b.taskId));
-  return deepFreeze({
+  // Every node is made here, so each is frozen as it is made (no deep walk).
+  return Object.freeze({
     passRate: passedIds.length / totalTasks,
-    explanation: {
+    explanation: Object.freeze({
       totalTasks,
       passed: passedIds.length,
-      passedTaskIds: passedIds,
-      failed,
+      passedTaskIds: Object.freeze(passedIds),
+      failed: Object.freeze(failed),
       missing: totalTasks - results.length,
-    },
+    }),
   });
+}
+
+/** What `checkInteger(value, path, min, max)` accepts, without building the path. */
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }

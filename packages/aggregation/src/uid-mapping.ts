@@ -115,26 +115,31 @@ export function mapUnchecked(sorted: readonly HotkeyWeight[], burn: number, byHo
   keptMass += burn;
   const renormalised = dropped.length > 0 && keptMass > 0;
   const allToBurn = !(keptMass > 0);
-  // Weights by uid, ascending: uids are u16 and unique among the kept miners, so they index a table
-  // directly (no map, no sort); the burn is added to its uid's entry.
-  const table = new Float64Array(65536);
-  const present = new Uint8Array(65536);
-  if (allToBurn) {
-    table[burnUid] = 1;
-    present[burnUid] = 1;
-  } else {
-    for (const k of kept) {
-      table[k.uid] = renormalised ? k.weight / keptMass : k.weight;
-      present[k.uid] = 1;
-    }
-    const burnShare = renormalised ? burn / keptMass : burn;
-    if (burnShare > 0) {
-      table[burnUid] = (present[burnUid] === 1 ? (table[burnUid] as number) : 0) + burnShare;
-      present[burnUid] = 1;
-    }
-  }
+  // Weights by uid, ascending: the kept miners' uids are u16 and unique, so uid·65536 + position is a
+  // unique key that a typed-array sort orders by uid (no table of 65,536 entries, no comparator calls);
+  // the burn is added to its uid's entry, or placed at its uid.
   const weights: UidWeight[] = [];
-  for (let uid = 0; uid < 65536; uid += 1) if (present[uid] === 1) weights.push({ uid, weight: table[uid] as number });
+  if (allToBurn) weights.push({ uid: burnUid, weight: 1 });
+  else {
+    const order = new Float64Array(kept.length);
+    for (let i = 0; i < kept.length; i += 1) order[i] = (kept[i] as { uid: number }).uid * 65536 + i;
+    order.sort();
+    const burnShare = renormalised ? burn / keptMass : burn;
+    let burnPlaced = !(burnShare > 0);
+    for (let j = 0; j < order.length; j += 1) {
+      const k = kept[(order[j] as number) % 65536] as { uid: number; weight: number };
+      if (!burnPlaced && burnUid < k.uid) {
+        weights.push({ uid: burnUid, weight: 0 + burnShare });
+        burnPlaced = true;
+      }
+      const weight = renormalised ? k.weight / keptMass : k.weight;
+      if (!burnPlaced && burnUid === k.uid) {
+        weights.push({ uid: k.uid, weight: weight + burnShare });
+        burnPlaced = true;
+      } else weights.push({ uid: k.uid, weight });
+    }
+    if (!burnPlaced) weights.push({ uid: burnUid, weight: 0 + burnShare });
+  }
   return {
     weights,
     explanation: {

@@ -1,5 +1,5 @@
-import { compareCodePoints, parseInput } from '@subnet/core';
-import { computeEpochWeights, parseEpochInput } from '@subnet/aggregation';
+import { compareCodePoints, isHotkey, parseInput } from '@subnet/core';
+import { computeEpochWeightsWire } from '@subnet/aggregation';
 import { parseReputationTable } from '@subnet/consensus';
 import type { ReputationEntry } from '@subnet/consensus';
 import { z } from 'zod';
@@ -19,7 +19,9 @@ import type { ScreenedRecords } from './screen-records.js';
 import { screenRecords } from './screen-records.js';
 import { latestPerMiner } from './select-latest.js';
 import { deepFreeze, toWire } from './wire.js';
-import { compareHotkeys } from './hotkey-order.js';
+import { fastMetagraph, fastStakes } from './fast-validator-set.js';
+import type { EvaluationRow } from './epoch-weights-input.js';
+import { mergeEvaluations, parseEpochWeightsInput } from './epoch-weights-input.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
 export interface ComputeEpochInput {
@@ -75,7 +77,8 @@ export interface EpochComputation {
   readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] };
 }
 
-const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** The epoch number (exported for the agreement test of the hand-read fields). */
+export const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /**
  * Computes one epoch from its records and configuration, the one composition both the validator and the
@@ -100,11 +103,15 @@ const epochSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  */
 export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   const config = parseEpochConfig(input.config);
-  const epoch = parseInput(epochSchema, input.epoch, BUNDLE_ERROR_CODES.invalidInput, 'epoch');
-  const self = parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
+  // Valid input is read by hand (`fast-validator-set.ts`, isHotkey); anything else by the schemas, for their coded errors.
+  const epoch =
+    Number.isSafeInteger(input.epoch) && input.epoch >= 0 ? input.epoch : parseInput(epochSchema, input.epoch, BUNDLE_ERROR_CODES.invalidInput, 'epoch');
+  const self = isHotkey(input.validatorHotkey)
+    ? input.validatorHotkey
+    : parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
   const inputs = parseEpochInputs(input.inputs);
-  const stakes = parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
-  const metagraph = parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
+  const stakes = fastStakes(input.stakes) ?? parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
+  const metagraph = fastMetagraph(input.metagraph) ?? parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
   const reputationsBefore = parseReputationTable(inputs.reputations, 'inputs.reputations');
 
   const excluded = createExclusions();
@@ -112,8 +119,10 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   excludeUnconfigured(config, records, excluded);
   const peers = routePeerScores(records.peerScores, config, self, new Set(stakes.map((s) => s.validator_hotkey)), excluded);
 
-  const outcomes: ChallengeOutcome[] = [];
+  // Each outcome in its wire form (frozen, snake_case), as `toWire` of the camelCase outcome gives it.
+  const outcomes: unknown[] = [];
   const challengesWire: Record<string, unknown>[] = [];
+  const rows = new Map<number, readonly EvaluationRow[]>();
   let windowState: unknown = inputs.window_state;
   let reputations: readonly ReputationEntry[] = reputationsBefore.entries;
   let observations: readonly unknown[] = [];
@@ -135,12 +144,21 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
         invalid_issues: r.invalid_issues,
         starred_repos: r.starred_repos,
       }));
-      outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: [], details: { records_used: latest.map((r) => r.record_id) } });
+      outcomes.push(
+        Object.freeze({
+          id: challenge.id,
+          kind: challenge.kind,
+          own_scores: Object.freeze([]),
+          details: Object.freeze({ records_used: Object.freeze(latest.map((r) => r.record_id)) }),
+        }),
+      );
       challengesWire.push({ ...base, records: bountyRecords });
       continue;
     }
     let own: OwnScore[];
     let details: unknown;
+    /** The term scorer gives its details in wire form already. */
+    let detailsWire = false;
     if (challenge.kind === 'workflow') {
       const scored = scoreWorkflowRuns(records.workflowRuns, inputs.window_state, metagraph, excluded);
       windowState = scored.windowState;
@@ -168,40 +186,54 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       const scored = scoreTermResults(records.termResults, challenge.total_tasks, excluded);
       own = scored.own;
       details = scored.details;
+      detailsWire = true;
     }
-    const evaluations = [
-      ...own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, epoch, score: s.score })),
-      ...(peers.get(challenge.id) ?? []).map((p) => ({ validator_hotkey: p.validator_hotkey, miner_hotkey: p.miner_hotkey, epoch, score: p.score })),
-    ].sort((a, b) => compareHotkeys(a.miner_hotkey, b.miner_hotkey) || compareHotkeys(a.validator_hotkey, b.validator_hotkey)); // validated hotkeys
+    // By (miner, validator); they go on the wire (or straight to their typed form) in parseEpochWeightsInput.
+    rows.set(
+      challengesWire.length,
+      mergeEvaluations(
+        own.map((s) => ({ validator_hotkey: self, miner_hotkey: s.miner_hotkey, score: s.score })),
+        peers.get(challenge.id) ?? [],
+      ),
+    );
     const carried = inputs.decay_states.find((d) => d.challenge_id === challenge.id);
     challengesWire.push({
       ...base,
       decay: challenge.decay,
-      evaluations,
+      evaluations: [],
       ...(challenge.decay ? { decay_state: carried?.state ?? null } : {}),
     });
-    outcomes.push({ id: challenge.id, kind: challenge.kind, own_scores: own, details });
+    outcomes.push(
+      detailsWire
+        ? Object.freeze({
+            id: challenge.id,
+            kind: challenge.kind,
+            own_scores: Object.freeze(own.map((o) => Object.freeze({ miner_hotkey: o.miner_hotkey, score: o.score }))),
+            details,
+          })
+        : toWire({ id: challenge.id, kind: challenge.kind, own_scores: own, details }),
+    );
   }
 
-  const weights = computeEpochWeights(parseEpochInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph }));
+  const weights = computeEpochWeightsWire(parseEpochWeightsInput({ config: config.pipeline, epoch, challenges: challengesWire, stakes, metagraph, rows }));
   return deepFreeze({
     epoch,
     config,
-    challenges: toWire(outcomes) as readonly ChallengeOutcome[],
+    challenges: Object.freeze(outcomes) as readonly ChallengeOutcome[],
     window_state: windowState,
-    decay_states: weights.decayStates.map((d) => ({ challenge_id: d.challengeId, state: toWire(d.state) })),
+    decay_states: weights.decayStates,
     reputations: [...reputations],
     reputation_observations: [...observations],
     eligibility: [...eligibility],
     tasks: [...tasks],
     excluded: excluded.sorted(),
-    aggregation: toWire(weights.explanation),
+    aggregation: weights.explanation,
     u16: { uids: [...weights.uids], weights: [...weights.weights] },
   });
 }
 
 /** The validator set: each validator once, sorted by hotkey (SPEC E canonical order). */
-const stakesSchema = z
+export const stakesSchema = z
   .array(stakeEntrySchema)
   .max(65536)
   .superRefine((list, ctx) => {
@@ -214,7 +246,7 @@ const stakesSchema = z
   .transform((list) => [...list].sort((a, b) => compareCodePoints(a.validator_hotkey, b.validator_hotkey)));
 
 /** The metagraph: each hotkey and uid once, sorted by hotkey (SPEC E canonical order). */
-const metagraphSchema = z
+export const metagraphSchema = z
   .array(neuronEntrySchema)
   .max(65536)
   .superRefine((list, ctx) => {

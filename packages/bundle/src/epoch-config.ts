@@ -1,4 +1,4 @@
-import { compareCodePoints, hotkeySchema, nonNegativeFiniteSchema, parseInput, unitIntervalSchema } from '@subnet/core';
+import { compareCodePoints, hotkeySchema, nonNegativeFiniteSchema, parseInput, plainJsonKey, unitIntervalSchema } from '@subnet/core';
 import { normalisationConfigSchema, pipelineConfigSchema } from '@subnet/aggregation';
 import { z } from 'zod';
 
@@ -170,5 +170,19 @@ export type EpochConfig = z.output<typeof epochConfigSchema>;
  * @example parseEpochConfig({ challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1 }] }).pipeline.weight_cap // 0.5
  */
 export function parseEpochConfig(input: unknown): EpochConfig {
-  return deepFreeze(parseInput(epochConfigSchema, input, BUNDLE_ERROR_CODES.invalidConfig, 'config'));
+  // A validator's configuration is the same in every epoch, and the auditor parses it once per bundle:
+  // a parsed configuration is kept under its exact JSON text (`plainJsonKey`), frozen, and given again.
+  const key = plainJsonKey(input);
+  const known = key === undefined ? undefined : parsedConfigs.get(key);
+  if (known !== undefined) return known;
+  const parsed = deepFreeze(parseInput(epochConfigSchema, input, BUNDLE_ERROR_CODES.invalidConfig, 'config'));
+  if (key !== undefined) {
+    if (parsedConfigs.size >= PARSED_CONFIGS_MAX) parsedConfigs.clear();
+    parsedConfigs.set(key, parsed);
+  }
+  return parsed;
 }
+
+/** Configurations parsed so far, by their JSON text (bounded; a refused one is never kept). */
+const parsedConfigs = new Map<string, EpochConfig>();
+const PARSED_CONFIGS_MAX = 64;

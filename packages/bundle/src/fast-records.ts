@@ -80,7 +80,6 @@ export const fastPeerScore: FastRecord<PeerScoreRecord> = (item) => {
 };
 
 const TERM_KEYS = new Set(['record_id', 'seq', 'miner_hotkey', 'results']);
-const TERM_TASK_KEYS = new Set(['task_id', 'tests_passed', 'tests_total', 'timed_out']);
 
 /** `termResultSchema` (a task result without `timed_out` gets `false`, as the schema's default). */
 export const fastTermResult: FastRecord<TermResultRecord> = (item) => {
@@ -94,7 +93,8 @@ export const fastTermResult: FastRecord<TermResultRecord> = (item) => {
     if (!isPlainObject(r)) return undefined;
     let n = 0;
     for (const key in r) {
-      if (!TERM_TASK_KEYS.has(key)) return undefined;
+      // Compared directly: cheaper than a set lookup for four names, six times per record.
+      if (key !== 'task_id' && key !== 'tests_passed' && key !== 'tests_total' && key !== 'timed_out') return undefined;
       n++;
     }
     const { task_id, tests_passed, tests_total, timed_out } = r;

@@ -27,7 +27,9 @@ export function routePeerScores(
 ): Map<string, PeerScoreRecord[]> {
   const evaluationIds = new Set(config.challenges.filter((c) => c.kind !== 'bounty').map((c) => c.id));
   const routed = new Map<string, PeerScoreRecord[]>();
-  const seen = new Set<string>();
+  // Seen (validator, challenge, miner) triples, nested by validator and challenge: lookups of the record's
+  // own strings instead of a concatenated key per score.
+  const seen = new Map<string, Map<string, Set<string>>>();
   for (const p of peers) {
     if (!evaluationIds.has(p.challenge_id)) {
       excluded.add(
@@ -46,8 +48,11 @@ export function routePeerScores(
       excluded.add('peer_scores', p, BUNDLE_ERROR_CODES.peerNotAValidator, "the peer is not in the epoch's validator set");
       continue;
     }
-    const key = `${p.validator_hotkey}\u0000${p.challenge_id}\u0000${p.miner_hotkey}`;
-    if (seen.has(key)) {
+    let byChallenge = seen.get(p.validator_hotkey);
+    if (byChallenge === undefined) seen.set(p.validator_hotkey, (byChallenge = new Map<string, Set<string>>()));
+    let miners = byChallenge.get(p.challenge_id);
+    if (miners === undefined) byChallenge.set(p.challenge_id, (miners = new Set<string>()));
+    if (miners.has(p.miner_hotkey)) {
       excluded.add(
         'peer_scores',
         p,
@@ -56,7 +61,7 @@ export function routePeerScores(
       );
       continue;
     }
-    seen.add(key);
+    miners.add(p.miner_hotkey);
     const list = routed.get(p.challenge_id) ?? [];
     list.push(p);
     routed.set(p.challenge_id, list);

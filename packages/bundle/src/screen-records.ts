@@ -9,6 +9,9 @@ import { FAST_RECORDS } from './fast-records.js';
 import type { createExclusions, RecordList } from './exclusion.js';
 import { sentence } from './exclusion.js';
 
+/** Any surrogate code unit (paired or not): text without one orders by code units as by code points. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** The depth every record may nest (SPEC 0: 64), counted from the record itself. */
 export const RECORD_MAX_DEPTH = 64;
 
@@ -51,7 +54,7 @@ function screen<S extends z.ZodType<{ seq: number }>>(
   id: (record: z.output<S>) => string,
   excluded: ReturnType<typeof createExclusions>,
 ): z.output<S>[] {
-  const valid: { record: z.output<S>; index: number; raw: unknown; key: string }[] = [];
+  const valid: { record: z.output<S>; index: number; raw: unknown; key: string; plain: boolean }[] = [];
   const fast = FAST_RECORDS[list];
   raw.forEach((item, index) => {
     // The hand-written acceptor first (`fast-records.ts`): it returns the schema's output for a record
@@ -59,7 +62,8 @@ function screen<S extends z.ZodType<{ seq: number }>>(
     // checks below in their order, so a refused record gets the same code and field path as before.
     const accepted = fast.shapeFirst ? undefined : (fast.accept(item) as z.output<S> | undefined);
     if (accepted !== undefined) {
-      valid.push({ record: accepted, index, raw: item, key: id(accepted) });
+      const key = id(accepted);
+      valid.push({ record: accepted, index, raw: item, key, plain: !SURROGATE.test(key) });
       return;
     }
     const withheld = withheldOf(item) ?? shapeFailure(list, item);
@@ -69,7 +73,8 @@ function screen<S extends z.ZodType<{ seq: number }>>(
     }
     const shaped = fast.shapeFirst ? (fast.accept(item) as z.output<S> | undefined) : undefined;
     if (shaped !== undefined) {
-      valid.push({ record: shaped, index, raw: item, key: id(shaped) });
+      const key = id(shaped);
+      valid.push({ record: shaped, index, raw: item, key, plain: !SURROGATE.test(key) });
       return;
     }
     const parsed = schema.safeParse(item);
@@ -87,9 +92,11 @@ function screen<S extends z.ZodType<{ seq: number }>>(
     }
     // The id is built once per record, not once per comparison: a peer document's entries share seq and
     // record id, so the sort compares them by the built id thousands of times.
-    valid.push({ record: parsed.data, index, raw: item, key: id(parsed.data) });
+    const key = id(parsed.data);
+    valid.push({ record: parsed.data, index, raw: item, key, plain: !SURROGATE.test(key) });
   });
-  valid.sort((a, b) => a.record.seq - b.record.seq || compareCodePoints(a.key, b.key));
+  // Two keys without surrogate code units compare natively: their code units are their code points.
+  valid.sort((a, b) => a.record.seq - b.record.seq || (a.plain && b.plain ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : compareCodePoints(a.key, b.key)));
   const seen = new Set<string>();
   const out: z.output<S>[] = [];
   for (const v of valid) {

@@ -16,6 +16,7 @@ export {
 export { scanCanonicalJson } from './canonical-json-text.js';
 export type { CanonicalJsonTextShape } from './canonical-json-text.js';
 export { formatPath, parseInput } from './parse.js';
+export { plainJsonKey } from './plain-json-key.js';
 export type { InputErrorContext, InputIssue } from './parse.js';
 export { redactUrl } from './redact-url.js';
 export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58 } from './ss58.js';

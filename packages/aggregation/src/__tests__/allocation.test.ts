@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { AGGREGATION_ERROR_CODES, allocateChallenges, bountyWeights, mapHotkeysToUids } from '../index.js';
@@ -173,6 +174,47 @@ describe('SPEC C.9 hotkeys to uids', () => {
         }),
       AGGREGATION_ERROR_CODES.duplicateHotkey,
       'input.metagraph[1].hotkey',
+    );
+  });
+});
+
+describe('mapHotkeysToUids lists every uid that gets a weight, ascending (SPEC C.9)', () => {
+  /** The rule written out with a table indexed by uid: kept miners (renormalised when some were dropped), then the burn added at its uid. */
+  function byTable(weights: { hotkey: string; weight: number }[], burn: number, metagraph: { hotkey: string; uid: number }[], burnUid: number) {
+    const uidOf = new Map(metagraph.map((n) => [n.hotkey, n.uid]));
+    const kept = weights.filter((w) => uidOf.has(w.hotkey));
+    const droppedAny = weights.some((w) => !uidOf.has(w.hotkey) && w.weight > 0);
+    let mass = 0;
+    for (const k of kept) mass += k.weight;
+    mass += burn;
+    const table = new Map<number, number>();
+    if (!(mass > 0)) table.set(burnUid, 1);
+    else {
+      const renormalised = droppedAny && mass > 0;
+      for (const k of kept) table.set(uidOf.get(k.hotkey)!, renormalised ? k.weight / mass : k.weight);
+      const share = renormalised ? burn / mass : burn;
+      if (share > 0) table.set(burnUid, (table.get(burnUid) ?? 0) + share);
+    }
+    return [...table].sort((a, b) => a[0] - b[0]).map(([uid, weight]) => ({ uid, weight }));
+  }
+
+  it('agrees with a table by uid, zeros and the burn position included', () => {
+    const hotkeys = sortedHotkeys(8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(0, 0.05, 0.1, 0.125), { minLength: 8, maxLength: 8 }),
+        fc.shuffledSubarray(hotkeys),
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { minLength: 8, maxLength: 8 }),
+        fc.constantFrom(0, 3, 17, 40, 65535),
+        fc.constantFrom(0, 0.2),
+        (values, known, uids, burnUid, burn) => {
+          const weights = hotkeys.map((hotkey, i) => ({ hotkey, weight: values[i]! }));
+          const metagraph = known.map((hotkey, i) => ({ hotkey, uid: uids[i]! }));
+          const mapped = mapHotkeysToUids({ weights, burn, metagraph, burnUid });
+          expect(mapped.weights.map((w) => [w.uid, w.weight])).toStrictEqual(byTable(weights, burn, metagraph, burnUid).map((w) => [w.uid, w.weight]));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -59,6 +59,13 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [{ ...epochInput, config: { ...DEFAULT_PIPELINE_CONFIG, u16Mode: 'both' } }],
     [{ ...epochInput, challenges: [{ ...challenge, kind: 'bounty', decay: false, records: [{ hotkey: m1 }] }] }],
   ],
+  computeEpochWeightsWire: [
+    [],
+    [{}],
+    [{ ...epochInput, epoch: Number.NaN }],
+    [{ ...epochInput, challenges: [{ ...challenge, decay: 'yes' }] }],
+    [{ ...epochInput, config: { ...DEFAULT_PIPELINE_CONFIG, u16Mode: 'both' } }],
+  ],
   computeEmitWeights: [
     [],
     [null],

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 
 import type { Evaluation } from '../aggregate.js';
 import type { EpochInput, PipelineConfig } from '../index.js';
-import { AGGREGATION_ERROR_CODES, computeEpochWeights, DEFAULT_PIPELINE_CONFIG, formatEpochExplanation, parseEpochInput } from '../index.js';
+import {
+  AGGREGATION_ERROR_CODES,
+  computeEpochWeights,
+  computeEpochWeightsWire,
+  DEFAULT_PIPELINE_CONFIG,
+  formatEpochExplanation,
+  parseEpochInput,
+} from '../index.js';
 import { expectError, sortedHotkeys } from './helpers.js';
 
 const V = sortedHotkeys(6);
@@ -281,5 +288,25 @@ describe('properties of the pipeline', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('computeEpochWeightsWire: the same epoch in wire form', () => {
+  it('gives the same uids, weights and values as computeEpochWeights under snake_case keys, every node frozen', () => {
+    const input = simpleInput(3, [0.5, 0.25, 0.9], { topScore: 0.8, topEpoch: 1, topHotkey: M[2]! });
+    const camel = computeEpochWeights(input);
+    const wire = computeEpochWeightsWire(input);
+    expect(wire.uids).toEqual(camel.uids);
+    expect(wire.weights).toEqual(camel.weights);
+    expect(wire.decayStates).toEqual([{ challenge_id: 'term', state: { top_score: 0.9, top_epoch: 3, top_hotkey: M[2] } }]);
+    const rows = wire.explanation.challenges[0]!.aggregation!.miners;
+    // The rows built from the aggregation table read as the camelCase rows do.
+    expect(rows.map((m) => [m.hotkey, m.score, m.outlier_basis, m.stake_behind, m.evaluations_used.length])).toEqual(
+      camel.explanation.challenges[0]!.aggregation!.miners.map((m) => [m.hotkey, m.score, m.outlierBasis, m.stakeBehind, m.evaluationsUsed.length]),
+    );
+    expect(wire.explanation.uid_weights).toEqual(camel.explanation.uidWeights);
+    expect(wire.explanation.config.weight_cap).toBe(DEFAULT_PIPELINE_CONFIG.weightCap);
+    const frozen = (v: unknown): boolean => typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
+    expect(frozen(wire)).toBe(true);
   });
 });

@@ -51,10 +51,20 @@ function withKeyOrder(value: unknown): unknown {
 
 function agrees(input: unknown): boolean {
   const fast = fastEpochInput(input);
+  // Twice: the configuration and the challenge settings of the second reading come from those remembered.
+  const again = fastEpochInput(input);
+  expect(again === undefined).toBe(fast === undefined);
   if (fast === undefined) return false;
   const reference = epochInputSchema.safeParse(input);
-  expect(reference.success, `the fast reading accepted what the schema refuses: ${JSON.stringify(input)}`).toBe(true);
+  expect(
+    reference.success,
+    `the fast reading accepted what the schema refuses: ${JSON.stringify(input, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
+  ).toBe(true);
   expect(withKeyOrder(fast)).toEqual(withKeyOrder(reference.data));
+  expect(withKeyOrder(again)).toEqual(withKeyOrder(reference.data));
+  // A fresh value each time, never the remembered one (a caller may change what it was given).
+  expect(again?.config).not.toBe(fast.config);
+  expect(Object.isFrozen(again?.config)).toBe(false);
   return true;
 }
 
@@ -62,6 +72,16 @@ type Json = Record<string, unknown>;
 const challengeOf = (x: Json, i: number): Json => (x.challenges as Json[])[i] as Json;
 
 const hostile: unknown[] = [
+  -0,
+  0,
+  1,
+  '0',
+  '01',
+  '1e3',
+  '9'.repeat(400),
+  5n,
+  -1n,
+  Number.POSITIVE_INFINITY,
   undefined,
   null,
   -1,
@@ -106,6 +126,16 @@ describe('fastEpochInput agrees with epochInputSchema', () => {
       (x, v) => (((challengeOf(x, 1).records as Json[])[1] as Json).hotkey = v),
       (x, v) => (challengeOf(x, 1).records = v),
       (x, v) => (challengeOf(x, 1).decay = v),
+      (x, v) => ((x.stakes as Json[])[1] = { validator_hotkey: validators[1], stake: v }),
+      (x, v) => ((x.stakes as Json[])[1] = { validator_hotkey: v, stake: 5 }),
+      (x, v) => ((x.stakes as Json[])[1] = { validator_hotkey: validators[0], stake: v }),
+      (x, v) => (challengeOf(x, 0).decay_state = v),
+      (x, v) => (challengeOf(x, 0).decay_state = { top_score: v, top_epoch: 9, top_hotkey: miners[1] }),
+      (x, v) => (challengeOf(x, 0).decay_state = { top_score: 0.5, top_epoch: v, top_hotkey: miners[1] }),
+      (x, v) => (challengeOf(x, 0).decay_state = { top_score: 0.5, top_epoch: 9, top_hotkey: v }),
+      (x, v) => (challengeOf(x, 0).decay_state = { top_score: 0.5, top_epoch: 9, top_hotkey: miners[1], extra: v }),
+      (x, v) => (challengeOf(x, 0).normalisation = v),
+      (x, v) => ((x.config as Json).weight_cap = v),
     ];
     for (const set of paths) {
       for (const v of hostile) {

@@ -26,6 +26,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'challengeInputSchema',
     'computeEmitWeights',
     'computeEpochWeights',
+    'computeEpochWeightsWire',
     'decayBurn',
     'decayConfigSchema',
     'decayStateSchema',

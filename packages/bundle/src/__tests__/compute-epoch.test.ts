@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { passRate } from '@subnet/aggregation';
 import { canonicalJson } from '@subnet/core';
 
 import { computeEpoch } from '../index.js';
@@ -149,6 +150,93 @@ describe('computeEpoch', () => {
     expect(out.challenges[0]!.own_scores).toEqual([{ miner_hotkey: A, score: 0.5 }]); // 2 of 4 tasks pass
     const miners = (out.aggregation as { challenges: { aggregation: { miners: { hotkey: string; score: number }[] } }[] }).challenges[0]!.aggregation.miners;
     expect(miners[0]!.score).toBeCloseTo((3 * 0.5 + 1 * 0.9) / 4, 15);
+  });
+
+  it('term pass-rate details are the snake_case of @subnet/aggregation passRate per latest record, key order kept, every node frozen', () => {
+    // The reference: passRate of the aggregation package, with camelCase keys written in snake_case here.
+    const snake = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(snake)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(Object.entries(v).map(([key, x]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(x)]))
+          : v;
+    const deeplyFrozen = (v: unknown): boolean => typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
+    const taskResult = fc.record({
+      task_id: fc.constantFrom('t1', 't2', 't3', '__proto__', 'é'),
+      tests_passed: fc.integer({ min: 0, max: 3 }),
+      tests_total: fc.integer({ min: 1, max: 3 }),
+      timed_out: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(taskResult, { maxLength: 5 }), { minLength: 4, maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (lists, totalTasks) => {
+        const records = lists.map((results, i) => ({ record_id: `r${i}`, seq: i, miner_hotkey: [A, B, C, D][i] as string, results }));
+        const out = computeEpoch({
+          config: { pipeline: single, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: totalTasks }] },
+          epoch: 1,
+          validatorHotkey: V,
+          inputs: { term_results: records },
+          stakes: [{ validator_hotkey: V, stake: 1 }],
+          metagraph: [A, B, C, D].map((hotkey, uid) => ({ hotkey, uid: uid + 1 })),
+        });
+        const expected = records
+          .flatMap((r) => {
+            try {
+              const rate = passRate(
+                r.results.map((t) => ({ taskId: t.task_id, testsPassed: t.tests_passed, testsTotal: t.tests_total, timedOut: t.timed_out })),
+                totalTasks,
+              );
+              return [{ record_id: r.record_id, miner_hotkey: r.miner_hotkey, ...rate }];
+            } catch {
+              return [];
+            }
+          })
+          .sort((a, b) => (a.miner_hotkey < b.miner_hotkey ? -1 : 1));
+        const outcome = out.challenges[0]!;
+        expect(JSON.stringify(outcome.details)).toBe(JSON.stringify({ pass_rates: snake(expected) }));
+        expect(JSON.stringify(outcome.own_scores)).toBe(JSON.stringify(expected.map((r) => ({ miner_hotkey: r.miner_hotkey, score: r.passRate }))));
+        expect(deeplyFrozen(outcome)).toBe(true);
+        expect(out.excluded.length).toBe(records.length - expected.length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a second score of one peer for one miner in one challenge is excluded, the earliest by seq counts; other triples are kept (SPEC C.2)', () => {
+    const peer = (record_id: string, seq: number, validator_hotkey: string, miner_hotkey: string, score: number, challenge_id = 'term') => ({
+      record_id,
+      seq,
+      validator_hotkey,
+      challenge_id,
+      miner_hotkey,
+      score,
+    });
+    const out = computeEpoch({
+      config: {
+        pipeline: single,
+        challenges: [
+          { id: 'term', kind: 'term_pass_rate', alpha: 1, weight_cap: 1, total_tasks: 1 },
+          { id: 'other', kind: 'bounty', alpha: 0 },
+        ],
+      },
+      epoch: 2,
+      validatorHotkey: V,
+      inputs: {
+        peer_scores: [peer('late', 9, P, A, 0.1), peer('early', 3, P, A, 0.8), peer('early', 3, P, B, 0.4), peer('c', 5, P, A, 0.3, 'other')],
+      },
+      stakes: [
+        { validator_hotkey: V, stake: 1 },
+        { validator_hotkey: P, stake: 1 },
+      ],
+      metagraph: [A, B].map((hotkey, uid) => ({ hotkey, uid: uid + 1 })),
+    });
+    expect(out.excluded.map((e) => [e.record_id, e.miner_hotkey, e.code])).toEqual([
+      ['c', A, 'BUNDLE_CHALLENGE_NOT_CONFIGURED'],
+      ['late', A, 'BUNDLE_DUPLICATE_PEER_SCORE'],
+    ]);
+    const miners = (out.aggregation as { challenges: { id: string; aggregation: { miners: { hotkey: string; score: number }[] } | null }[] }).challenges.find(
+      (c) => c.id === 'term',
+    )!.aggregation!.miners;
+    expect(Object.fromEntries(miners.map((m) => [m.hotkey, m.score]))).toEqual({ [A]: 0.8, [B]: 0.4 });
   });
 
   it('sssa: consensus per task group, emission with the roles of the draw, own score = emission / max (SPEC B)', () => {

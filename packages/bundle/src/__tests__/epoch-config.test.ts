@@ -1,5 +1,9 @@
+import { parseInput } from '@subnet/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
+import { epochConfigSchema } from '../epoch-config.js';
+import { BUNDLE_ERROR_CODES } from '../errors.js';
 import { parseEpochConfig } from '../index.js';
 import { expectCode } from './helpers.js';
 
@@ -56,5 +60,51 @@ describe('parseEpochConfig', () => {
       'BUNDLE_INVALID_CONFIG',
       'config.challenges[0].total_tasks',
     );
+  });
+});
+
+describe('parseEpochConfig keeps parsed configurations by their JSON text', () => {
+  const outcome = (run: () => unknown): unknown => {
+    try {
+      return { value: run() };
+    } catch (error) {
+      const e = error as { code: string; message: string };
+      return { code: e.code, message: e.message };
+    }
+  };
+  const challenge = fc.oneof(
+    fc.record({
+      id: fc.constantFrom('term', 'x', 'Bad id'),
+      kind: fc.constant('term_pass_rate'),
+      alpha: fc.constantFrom(0.5, 1, 2, -0),
+      total_tasks: fc.constantFrom(4, 0),
+    }),
+    fc.record({ id: fc.constantFrom('bounty', 'term'), kind: fc.constant('bounty'), alpha: fc.constantFrom(0.3, 0.5) }),
+    fc.record({ id: fc.constant('wf'), kind: fc.constant('workflow'), alpha: fc.constant(0.1), weight_cap: fc.constantFrom(0.2, 0, undefined) }),
+  );
+  const config = fc.record({
+    pipeline: fc.constantFrom<unknown>(undefined, {}, { min_validators: 2 }, { weight_cap: 0 }, { normalisation: { strategy: 'softmax', temperature: 2 } }),
+    challenges: fc.array(challenge, { maxLength: 3 }),
+  });
+
+  it('gives, on every call, what the schema gives (value or coded error), also for values that have no key (-0, undefined)', () => {
+    fc.assert(
+      fc.property(config, (c) => {
+        const expected = outcome(() => parseInput(epochConfigSchema, c, BUNDLE_ERROR_CODES.invalidConfig, 'config'));
+        // Twice: the second call may come from the kept configurations.
+        expect(outcome(() => parseEpochConfig(c))).toStrictEqual(expected);
+        expect(outcome(() => parseEpochConfig(structuredClone(c)))).toStrictEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives the same frozen configuration for the same text and a fresh one for another', () => {
+    const text = '{"challenges":[{"id":"bounty","kind":"bounty","alpha":1}]}';
+    const first = parseEpochConfig(JSON.parse(text));
+    expect(parseEpochConfig(JSON.parse(text))).toBe(first);
+    expect(Object.isFrozen(first.pipeline)).toBe(true);
+    const other = parseEpochConfig(JSON.parse(text.replace('"alpha":1', '"alpha":0.5')));
+    expect(other.challenges[0]!.alpha).toBe(0.5);
   });
 });

@@ -217,3 +217,20 @@ describe('screenRecords keeps the first error and its field path with the fast p
     expect(reasons).toContainEqual(expect.stringMatching(/^tasks CORE_INPUT_NOT_JSON .*lone UTF-16 surrogate/));
   });
 });
+
+describe('screenRecords orders each list by (seq, id) in code-point order (SPEC 0)', () => {
+  it('orders ids with surrogate pairs by code point, not by UTF-16 unit, and ASCII ids as text', () => {
+    // U+1F600 is written \ud83d\ude00: by code unit it sorts before U+FFFF, by code point after.
+    const ids = ['b', 'a\u{1F600}', 'a\uffff', 'a', 'A', 'a\u{10000}'];
+    const inputs = parseEpochInputs({ tasks: ids.map((task_id) => ({ ...valid.tasks(), task_id, seq: 4 })) });
+    const screened = screenRecords(inputs, createExclusions());
+    const byCodePoint = [...ids].sort((x, y) => {
+      const a = Array.from(x, (c) => c.codePointAt(0) as number);
+      const b = Array.from(y, (c) => c.codePointAt(0) as number);
+      for (let i = 0; i < Math.min(a.length, b.length); i += 1) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+      return a.length - b.length;
+    });
+    expect(screened.tasks.map((t) => t.task_id)).toEqual(byCodePoint);
+    expect(byCodePoint.indexOf('a\uffff')).toBeLessThan(byCodePoint.indexOf('a\u{1F600}'));
+  });
+});

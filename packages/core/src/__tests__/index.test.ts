@@ -36,6 +36,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'isSubnetError',
     'nonNegativeFiniteSchema',
     'parseInput',
+    'plainJsonKey',
     'redactUrl',
     'sameCanonicalJson',
     'scanCanonicalJson',
