@@ -3,6 +3,7 @@ import { reputationTableSchema, taskIdSchema, taskTypeSchema } from '@subnet/con
 import { z } from 'zod';
 
 import { BUNDLE_ERROR_CODES } from './errors.js';
+import { isPlainList, isPlainObject, keyCount } from './plain-shapes.js';
 import { deepFreeze } from './wire.js';
 
 const recordId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'a record id is 1-128 of A-Z a-z 0-9 . _ : -');
@@ -159,24 +160,6 @@ export function parseEpochInputs(input: unknown): EpochInputs {
 const RECORD_LISTS = ['workflow_runs', 'tasks', 'sssa_submissions', 'term_results', 'bounty_records', 'peer_scores'] as const;
 const INPUT_KEYS = new Set<string>([...RECORD_LISTS, 'candidates', 'window_state', 'decay_states', 'reputations']);
 const MAX_RECORDS = 10_000_000;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
-}
-
-function isPlainList(v: unknown): v is readonly unknown[] {
-  return Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype;
-}
-
-/** Exactly the keys of `names` that it has, as zod's `for...in` sees them; how many, or -1 for another key. */
-function keyCount(v: Record<string, unknown>, names: ReadonlySet<string>): number {
-  let n = 0;
-  for (const key in v) {
-    if (!names.has(key)) return -1;
-    n += 1;
-  }
-  return n;
-}
 
 const NEURON_KEYS = new Set(['hotkey', 'uid']);
 const DECAY_ENTRY_KEYS = new Set(['challenge_id', 'state']);

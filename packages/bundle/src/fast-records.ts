@@ -2,6 +2,7 @@ import { findLoneSurrogate, isHotkey } from '@subnet/core';
 
 import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 import type { RecordList } from './exclusion.js';
+import { isPlainObject, keyCount } from './plain-shapes.js';
 
 /**
  * Hand-written acceptors for the record lists (internal): each returns exactly what the list's zod schema
@@ -20,20 +21,6 @@ const RECORD_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const BLOCK_HASH = /^0x[0-9a-f]{64}$/;
 /** checkInputShape's default list limit: every list inside a record must fit it (the schema allows more). */
 const MAX_LIST_LENGTH = 100_000;
-
-function isPlainObject(item: unknown): item is Record<string, unknown> {
-  return typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === Object.prototype;
-}
-
-/** Every enumerable key (own or inherited, as zod's `for...in`) is one of `names`, and there are `count` of them. */
-function hasExactly(item: Record<string, unknown>, names: ReadonlySet<string>, count: number): boolean {
-  let n = 0;
-  for (const key in item) {
-    if (!names.has(key)) return false;
-    n++;
-  }
-  return n === count;
-}
 
 function isRecordId(v: unknown): v is string {
   return typeof v === 'string' && RECORD_ID.test(v);
@@ -61,7 +48,7 @@ const BOUNTY_KEYS = new Set(['record_id', 'seq', 'miner_hotkey', 'valid_issues',
 
 /** `bountyInputSchema`. */
 export const fastBountyRecord: FastRecord<BountyInputRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, BOUNTY_KEYS, 6)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, BOUNTY_KEYS) !== 6) return undefined;
   const { record_id, seq, miner_hotkey, valid_issues, invalid_issues, starred_repos } = item;
   if (!isRecordId(record_id) || !isCount(seq) || !isHotkey(miner_hotkey) || !isCount(valid_issues) || !isCount(invalid_issues) || !isCount(starred_repos))
     return undefined;
@@ -72,7 +59,7 @@ const PEER_KEYS = new Set(['record_id', 'seq', 'validator_hotkey', 'challenge_id
 
 /** `peerScoreSchema`. */
 export const fastPeerScore: FastRecord<PeerScoreRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, PEER_KEYS, 6)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, PEER_KEYS) !== 6) return undefined;
   const { record_id, seq, validator_hotkey, challenge_id, miner_hotkey, score } = item;
   if (!isRecordId(record_id) || !isCount(seq) || !isHotkey(validator_hotkey) || !isText(challenge_id, 64) || !isHotkey(miner_hotkey)) return undefined;
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return undefined;
@@ -83,7 +70,7 @@ const TERM_KEYS = new Set(['record_id', 'seq', 'miner_hotkey', 'results']);
 
 /** `termResultSchema` (a task result without `timed_out` gets `false`, as the schema's default). */
 export const fastTermResult: FastRecord<TermResultRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, TERM_KEYS, 4)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, TERM_KEYS) !== 4) return undefined;
   const { record_id, seq, miner_hotkey, results } = item;
   if (!isRecordId(record_id) || !isCount(seq) || !isHotkey(miner_hotkey)) return undefined;
   if (!Array.isArray(results) || Object.getPrototypeOf(results) !== Array.prototype || results.length > MAX_LIST_LENGTH) return undefined;
@@ -112,7 +99,7 @@ const TASK_KEYS = new Set(['task_id', 'task_type', 'block_hash', 'seq']);
 
 /** `taskRecordSchema`. */
 export const fastTask: FastRecord<TaskRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, TASK_KEYS, 4)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, TASK_KEYS) !== 4) return undefined;
   const { task_id, task_type, block_hash, seq } = item;
   if (!isTaskText(task_id, 256) || !isTaskText(task_type, 128) || typeof block_hash !== 'string' || !BLOCK_HASH.test(block_hash) || !isCount(seq))
     return undefined;
@@ -126,7 +113,7 @@ const WORKFLOW_KEYS = new Set(['record_id', 'seq', 'miner_uid', 'miner_hotkey', 
  * shape check: the caller runs `checkInputShape` first for these lists, this checks the typed fields.
  */
 export const fastWorkflowRun: FastRecord<WorkflowRunRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, WORKFLOW_KEYS, 7)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, WORKFLOW_KEYS) !== 7) return undefined;
   const { record_id, seq, miner_uid, miner_hotkey, task, plan, record } = item;
   if (!isRecordId(record_id) || !isCount(seq) || !isUid(miner_uid) || !isHotkey(miner_hotkey)) return undefined;
   // Zod leaves an `undefined` free-form field out of its output; such a record is not JSON anyway.
@@ -138,7 +125,7 @@ const SSSA_KEYS = new Set(['record_id', 'seq', 'task_id', 'miner_uid', 'miner_ho
 
 /** `sssaSubmissionSchema`, for a record that already passed the shape check (see {@link fastWorkflowRun}). */
 export const fastSssaSubmission: FastRecord<SssaSubmissionRecord> = (item) => {
-  if (!isPlainObject(item) || !hasExactly(item, SSSA_KEYS, 6)) return undefined;
+  if (!isPlainObject(item) || keyCount(item, SSSA_KEYS) !== 6) return undefined;
   const { record_id, seq, task_id, miner_uid, miner_hotkey, sssa } = item;
   if (!isRecordId(record_id) || !isCount(seq) || !isTaskText(task_id, 256) || !isUid(miner_uid) || !isHotkey(miner_hotkey)) return undefined;
   if (sssa === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { isHotkey } from '@subnet/core';
 
 import { compareHotkeys } from './hotkey-order.js';
+import { isPlainList, isPlainObject, keyCount } from './plain-shapes.js';
 
 /**
  * Hand-written readings of the epoch's validator set and metagraph (internal), as `computeEpoch`'s
@@ -14,23 +15,8 @@ import { compareHotkeys } from './hotkey-order.js';
 const MAX_ENTRIES = 65536;
 const STAKE_TEXT = /^(0|[1-9][0-9]*)$/;
 
-function isPlainObject(item: unknown): item is Record<string, unknown> {
-  return typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === Object.prototype;
-}
-
-function isPlainList(list: unknown): list is readonly unknown[] {
-  return Array.isArray(list) && Object.getPrototypeOf(list) === Array.prototype && list.length <= MAX_ENTRIES;
-}
-
-/** Exactly the two keys `a` and `b`, as zod's `for...in` sees them (own or inherited). */
-function hasExactly(item: Record<string, unknown>, a: string, b: string): boolean {
-  let n = 0;
-  for (const key in item) {
-    if (key !== a && key !== b) return false;
-    n += 1;
-  }
-  return n === 2;
-}
+const STAKE_KEYS = new Set(['validator_hotkey', 'stake']);
+const NEURON_KEYS = new Set(['hotkey', 'uid']);
 
 /** Sorted by `key` (validated hotkeys: code-unit order is code-point order; each hotkey once, so the order is total). */
 function sortedBy<T>(list: T[], key: (item: T) => string): T[] {
@@ -53,12 +39,12 @@ export interface StakeEntry {
  * @returns the validator set by hotkey, or undefined
  */
 export function fastStakes(list: unknown): StakeEntry[] | undefined {
-  if (!isPlainList(list)) return undefined;
+  if (!isPlainList(list) || list.length > MAX_ENTRIES) return undefined;
   const out = new Array<StakeEntry>(list.length);
   const seen = new Set<string>();
   for (let i = 0; i < list.length; i += 1) {
     const s = list[i];
-    if (!isPlainObject(s) || !hasExactly(s, 'validator_hotkey', 'stake')) return undefined;
+    if (!isPlainObject(s) || keyCount(s, STAKE_KEYS) !== 2) return undefined;
     const { validator_hotkey, stake } = s;
     if (!isHotkey(validator_hotkey) || seen.has(validator_hotkey)) return undefined;
     if (typeof stake === 'number' ? !(stake >= 0 && stake < Number.POSITIVE_INFINITY) : typeof stake !== 'string' || !STAKE_TEXT.test(stake)) return undefined;
@@ -81,13 +67,13 @@ export interface NeuronEntry {
  * @returns the metagraph by hotkey, or undefined
  */
 export function fastMetagraph(list: unknown): NeuronEntry[] | undefined {
-  if (!isPlainList(list)) return undefined;
+  if (!isPlainList(list) || list.length > MAX_ENTRIES) return undefined;
   const out = new Array<NeuronEntry>(list.length);
   const hotkeys = new Set<string>();
   const uids = new Uint8Array(65536);
   for (let i = 0; i < list.length; i += 1) {
     const n = list[i];
-    if (!isPlainObject(n) || !hasExactly(n, 'hotkey', 'uid')) return undefined;
+    if (!isPlainObject(n) || keyCount(n, NEURON_KEYS) !== 2) return undefined;
     const { hotkey, uid } = n;
     if (!isHotkey(hotkey) || hotkeys.has(hotkey)) return undefined;
     if (typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535 || uids[uid] === 1) return undefined;
