@@ -47,6 +47,28 @@ function timelocked(chain: FakeChain, dueBlock: bigint): void {
 }
 
 /**
+ * A validator on a fake chain whose commits are timelocked (reveal due at block 15), stopped and its folder
+ * removed by `cleanups`: it has stored one bounty record (`recordId`) and closed epoch 0 at head 11. Its
+ * reveal checks are answered by `confirmReveal`.
+ */
+async function closedTimelockedEpoch(
+  recordId: string,
+  confirmReveal: NonNullable<FakeChain['confirmReveal']>,
+): Promise<{ dir: string; chain: FakeChain; service: ValidatorService }> {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  const chain = fakeChain(k);
+  timelocked(chain, 15n);
+  chain.confirmReveal = confirmReveal;
+  const service = await start(t.dir, chain);
+  await service.tick();
+  expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody(recordId, k.miners[2]!.address))).status).toBe(201);
+  chain.headBlock = 11n;
+  await service.tick();
+  return { dir: t.dir, chain, service };
+}
+
+/**
  * Ticks until a confirmation pass that started after this call has finished: the pass runner starts a pass only
  * when none runs, so a second pass reading the pending reveals means the first one is done.
  */
@@ -138,21 +160,12 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
   }, 60_000);
 
   it('a crash between the file and the outcome: the next pass records the outcome the file attests, without asking the chain again (one signed outcome per bundle)', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain = fakeChain(k);
-    timelocked(chain, 15n);
     let asked = 0;
     let answer: RevealCheck = { status: 'revealed', block: 15n, blockHash: `0x${'cd'.repeat(32)}` };
-    chain.confirmReveal = () => {
+    const { dir, chain, service } = await closedTimelockedEpoch('c1', () => {
       asked++;
       return Promise.resolve(answer);
-    };
-    const service = await start(t.dir, chain);
-    await service.tick();
-    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('c1', k.miners[2]!.address))).status).toBe(201);
-    chain.headBlock = 11n;
-    await service.tick(); // closes epoch 0: a timelocked commit
+    });
     expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
     // The outcome write fails once, after the file was written (a crash, or a lost lease, between the two writes).
     const storage = service.storage as { updateEpoch: ValidatorService['storage']['updateEpoch'] };
@@ -177,7 +190,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
       )
       .toBe(1);
     expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
-    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    const file = readFileSync(bundleFile(dir, 0), 'utf8');
     const written = JSON.parse(file) as { reveal: Record<string, unknown>; reveal_signature: string };
     expect(written.reveal).toMatchObject({ status: 'revealed', reveal_block: '15' });
     expect(asked).toBe(1);
@@ -187,26 +200,17 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     expect(asked).toBe(1);
     const row = await service.storage.getEpoch(0);
     expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ attestation: written.reveal, attestation_signature: written.reveal_signature, block: '15' });
-    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(file);
+    expect(readFileSync(bundleFile(dir, 0), 'utf8')).toBe(file);
     expect(`${await (await fetch(`${service.url}/v1/epochs/0/bundle`)).text()}\n`).toBe(file);
     expect(await service.metrics.registry.metrics()).toMatch(/validator_reveal_confirmations_total\{outcome="revealed",reason=""\} 1/);
   }, 60_000);
 
   it('a bundle file whose attestation does not verify (another key) is not taken: the chain is asked and the file rewritten with the signed outcome', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain = fakeChain(k);
-    timelocked(chain, 15n);
     let asked = 0;
-    chain.confirmReveal = () => {
+    const { dir, chain, service } = await closedTimelockedEpoch('f1', () => {
       asked++;
       return Promise.resolve({ status: 'revealed', block: 15n, blockHash: `0x${'cd'.repeat(32)}` });
-    };
-    const service = await start(t.dir, chain);
-    await service.tick();
-    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('f1', k.miners[2]!.address))).status).toBe(201);
-    chain.headBlock = 11n;
-    await service.tick();
+    });
     const row = await service.storage.getEpoch(0);
     const close = JSON.parse(row?.bundle ?? '{}') as { bundle: { netuid: number; validator_hotkey: string }; digest: string };
     // A forged file: a "not revealed" outcome signed by another key, bound to this bundle.
@@ -231,21 +235,17 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
       confirmed_at_head: '26',
     };
     const signature = `0x${Buffer.from(k.peer.sign(revealSigningMessage(forged as never))).toString('hex')}`;
-    mkdirSync(join(t.dir, 'bundles'), { recursive: true });
-    writeFileSync(bundleFile(t.dir, 0), `${withRevealAttestation(row?.bundle ?? '', { reveal: forged as never, signature })}\n`);
+    mkdirSync(join(dir, 'bundles'), { recursive: true });
+    writeFileSync(bundleFile(dir, 0), `${withRevealAttestation(row?.bundle ?? '', { reveal: forged as never, signature })}\n`);
     chain.headBlock = 16n; // epoch 0's reveal is the only one due
     await untilRevealStatus(service, 0, 'revealed');
     expect(asked).toBe(1);
-    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    const file = readFileSync(bundleFile(dir, 0), 'utf8');
     await expectAttestedBundle(file.slice(0, -1), row?.bundle ?? '', { status: 'revealed', reveal_block: '15' });
   }, 60_000);
 
   it('an outcome the attestation schema refuses is still recorded and lifts the embargo, served unsigned (never stuck embargoed)', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain = fakeChain(k);
-    timelocked(chain, 15n);
-    chain.confirmReveal = () =>
+    const { dir, chain, service } = await closedTimelockedEpoch('u1', () =>
       Promise.resolve({
         status: 'not_revealed',
         code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
@@ -253,12 +253,8 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
         reasons: ['not a token!'],
         message: 'dropped',
         block: 15n,
-      });
-    const service = await start(t.dir, chain);
-    await service.tick();
-    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('u1', k.miners[2]!.address))).status).toBe(201);
-    chain.headBlock = 11n;
-    await service.tick();
+      }),
+    );
     chain.headBlock = 16n;
     await untilRevealStatus(service, 0, 'not_revealed');
     const row = await service.storage.getEpoch(0);
@@ -266,7 +262,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
     expect(served.status).toBe(200);
     expect(await served.text()).toBe(row?.bundle);
-    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${row?.bundle}\n`);
+    expect(readFileSync(bundleFile(dir, 0), 'utf8')).toBe(`${row?.bundle}\n`);
   }, 60_000);
 
   it("does not hold back the peer exchange: an embargoed epoch's own scores are delivered at its close, as any other's", async () => {
