@@ -101,7 +101,14 @@ function startWorker(): ChildProcess {
   return fork(script, [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
-/** Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. */
+/** Files handed to each worker ahead of its answers, so it never waits for the parent between two files. */
+const AHEAD = 2;
+
+/**
+ * Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. Each worker
+ * holds up to {@link AHEAD} files: it starts the next as soon as it answers, while the parent reads the answer
+ * and runs its chain checks.
+ */
 async function auditInWorkers(
   files: readonly string[],
   jobs: number,
@@ -110,39 +117,49 @@ async function auditInWorkers(
 ): Promise<BundleAudit[]> {
   const results = new Array<BundleAudit | undefined>(files.length);
   let next = 0;
-  const workers = Array.from({ length: jobs }, () => startWorker());
+  const workers = Array.from({ length: jobs }, () => ({ worker: startWorker(), held: { n: 0 } }));
+  /** Hands `worker` files until it holds `upTo` (or none are left); returns whether it holds any. */
+  const top = ({ worker, held }: { worker: ChildProcess; held: { n: number } }, upTo: number): boolean => {
+    while (held.n < upTo && next < files.length) {
+      const index = next++;
+      held.n++;
+      worker.send({ index, file: files[index], limits });
+    }
+    return held.n > 0;
+  };
   try {
+    // One file each first, then the files ahead: a short list is spread over every worker.
+    for (let upTo = 1; upTo <= AHEAD; upTo++) for (const slot of workers) top(slot, upTo);
     await Promise.all(
       workers.map(
-        (worker) =>
+        (slot) =>
           new Promise<void>((resolve, reject) => {
-            let busy = false;
-            const send = () => {
-              if (next >= files.length) {
-                busy = false;
-                resolve();
-                return;
-              }
-              const index = next++;
-              busy = true;
-              worker.send({ index, file: files[index], limits });
+            const { worker, held } = slot;
+            /** Answers whose chain checks have not finished. */
+            let finishing = 0;
+            const settle = () => {
+              if (!top(slot, AHEAD) && finishing === 0) resolve();
             };
             worker.on('message', (message: { index: number; audit: BundleAudit }) => {
+              held.n--;
+              finishing++;
+              settle();
               finish(message.audit).then((audit) => {
                 results[message.index] = audit;
-                send();
+                finishing--;
+                settle();
               }, reject);
             });
             worker.once('error', reject);
             worker.once('exit', (code) => {
-              if (busy) reject(new Error(`a verify worker exited with code ${String(code)} before answering`));
+              if (held.n > 0) reject(new Error(`a verify worker exited with code ${String(code)} before answering`));
             });
-            send();
+            settle();
           }),
       ),
     );
   } finally {
-    for (const w of workers) w.kill();
+    for (const { worker } of workers) worker.kill();
   }
   return results.map((audit, i) => audit ?? invalidMissing(files[i] ?? ''));
 }
