@@ -25,7 +25,7 @@ export interface VerifyOptions {
   readonly chain?: { readonly read: ChainWeightsReader; readonly netuid: number; readonly follow?: CommitFollower };
   /** Makes the progress display once the number of bundles is known. */
   readonly progress?: (total: number) => Progress;
-  /** Worker processes verifying files in parallel (default 1: in this process). */
+  /** Files verified at once: this process and `jobs - 1` worker processes (default 1: this process alone). */
   readonly jobs?: number;
   /** Size limits of each bundle file (default `DEFAULT_BUNDLE_LIMITS`). */
   readonly limits?: BundleLimits;
@@ -79,7 +79,7 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const jobs = Math.min(options.jobs ?? 1, files.length);
   let audits: BundleAudit[];
   if (jobs > 1) {
-    audits = await auditInWorkers(files, jobs, finish, options.limits);
+    audits = await auditInWorkers(files, jobs, finish, options.verify, options.limits);
   } else {
     audits = [];
     for (const file of files) audits.push(await finish(await auditFile(file, options.verify, options.limits)));
@@ -105,19 +105,22 @@ function startWorker(): ChildProcess {
 const AHEAD = 2;
 
 /**
- * Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. Each worker
- * holds up to {@link AHEAD} files: it starts the next as soon as it answers, while the parent reads the answer
- * and runs its chain checks.
+ * Audits the files on `jobs` verifiers at once, keeping the files' order: this process and `jobs - 1` worker
+ * processes (each verifies whole files). This process is one of them because it is loaded and warm already: a
+ * worker process costs its start (loading the modules, most of a second of CPU) before its first file. Each
+ * worker holds up to {@link AHEAD} files: it starts the next as soon as it answers, while this process reads
+ * the answer (between two of its own files) and runs its chain checks.
  */
 async function auditInWorkers(
   files: readonly string[],
   jobs: number,
   finish: (audit: BundleAudit) => Promise<BundleAudit>,
+  verify: SignatureVerifier,
   limits?: BundleLimits,
 ): Promise<BundleAudit[]> {
   const results = new Array<BundleAudit | undefined>(files.length);
   let next = 0;
-  const workers = Array.from({ length: jobs }, () => ({ worker: startWorker(), held: { n: 0 } }));
+  const workers = Array.from({ length: jobs - 1 }, () => ({ worker: startWorker(), held: { n: 0 } }));
   /** Hands `worker` files until it holds `upTo` (or none are left); returns whether it holds any. */
   const top = ({ worker, held }: { worker: ChildProcess; held: { n: number } }, upTo: number): boolean => {
     while (held.n < upTo && next < files.length) {
@@ -128,10 +131,19 @@ async function auditInWorkers(
     return held.n > 0;
   };
   try {
-    // One file each first, then the files ahead: a short list is spread over every worker.
-    for (let upTo = 1; upTo <= AHEAD; upTo++) for (const slot of workers) top(slot, upTo);
-    await Promise.all(
-      workers.map(
+    // One file each first (this process claims its first one synchronously, before its first await), then
+    // the files ahead: a short list is spread over every verifier.
+    for (const slot of workers) top(slot, 1);
+    const here = (async () => {
+      while (next < files.length) {
+        const index = next++;
+        results[index] = await finish(await auditFile(files[index] ?? '', verify, limits));
+      }
+    })();
+    for (const slot of workers) top(slot, AHEAD);
+    await Promise.all([
+      here,
+      ...workers.map(
         (slot) =>
           new Promise<void>((resolve, reject) => {
             const { worker, held } = slot;
@@ -157,7 +169,7 @@ async function auditInWorkers(
             settle();
           }),
       ),
-    );
+    ]);
   } finally {
     for (const { worker } of workers) worker.kill();
   }
