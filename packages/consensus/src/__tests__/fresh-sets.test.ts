@@ -211,7 +211,7 @@ describe('the order hint (a document’s next item is first compared with the en
     finding('ssrf', 'tools/b.py#L2-L2'),
     finding('dependency_cve', 'requirements.txt#L3-L3', { cve_ids: ['CVE-1'] }),
   ];
-  const respan = (f: ReturnType<typeof finding>, span: string) => ({ ...f, evidence_ref: `${span}${String(f.evidence_ref)}` });
+  const respan = (f: ReturnType<typeof finding>, span: string) => ({ ...f, evidence_ref: `${span}${f.evidence_ref}` });
   const doc = (findings: ReturnType<typeof finding>[], capabilities: string[] = ['fs.read', 'net.http']) => sssa({ findings, capabilities });
 
   it('gives the general path’s sets whatever order the members list the shared findings and items in', () => {
