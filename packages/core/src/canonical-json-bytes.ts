@@ -37,12 +37,6 @@ interface State {
   loneSurrogate: boolean;
 }
 const w: State = { out: new Uint8Array(0), at: 0, writing: false, depthSeen: 0, longestList: 0, longestString: 0, mostKeys: 0, loneSurrogate: false };
-/**
- * The texts of the numbers written in this call (not int32): results repeat a few thousand distinct doubles
- * (a bundle's 10,269 numbers hold 1,921), and a map lookup is cheaper than formatting. Keys are compared with
- * SameValueZero, so -0 finds 0's text, which is also its own (`String(-0)` is `0`); NaN never gets here.
- */
-const numberTexts = new Map<number, string>();
 
 /**
  * Writes the canonical JSON of a value (`canonicalJson`, SPEC 0) straight as UTF-8 bytes, without building the
@@ -83,7 +77,6 @@ export function canonicalJsonBytes(value: unknown, scratch?: Uint8Array): Canoni
     if (error !== UNSUPPORTED) throw error;
   } finally {
     w.writing = false;
-    numberTexts.clear();
     w.out = new Uint8Array(0); // holds no caller's array between calls
   }
   // Not serialisable: canonicalJson names the path and value in its coded error.
@@ -199,16 +192,29 @@ function writeObject(record: Record<string, unknown>, depth: number): void {
   const heads = bytes.heads;
   for (let i = 0; i < n; i++) {
     const head = heads[i] as Uint8Array;
-    const m = head.length;
-    reserve(m);
-    const o = w.out;
-    const p = w.at;
-    for (let j = 0; j < m; j++) o[p + j] = head[j] as number;
-    w.at = p + m;
+    reserve(head.length);
+    w.out.set(head, w.at); // one native copy: cheaper than a loop over the head's bytes
+    w.at += head.length;
     writeValue(record[sorted[i] as string], depth + 1);
   }
   reserve(1);
   w.out[w.at++] = 0x7d; // }
+}
+
+/**
+ * Heads already encoded: a value's objects take a few dozen shapes, and the memo of the last shape per depth
+ * misses a few hundred times a bundle. Bounded: emptied when full, so it never changes output, only skips work.
+ */
+const encodedHeads = new Map<string, Uint8Array>();
+
+function headBytes(head: string): Uint8Array {
+  let bytes = encodedHeads.get(head);
+  if (bytes === undefined) {
+    bytes = encoder.encode(head);
+    if (encodedHeads.size >= 4096) encodedHeads.clear();
+    encodedHeads.set(head, bytes);
+  }
+  return bytes;
 }
 
 /** The shape's heads as UTF-8 (encoded once per shape; the heads are JSON.stringify-quoted, so well-formed). */
@@ -221,7 +227,7 @@ function shapeBytes(shape: Shape): ShapeBytes {
       if (key.length > longestKey) longestKey = key.length;
       if (findLoneSurrogate(key) >= 0) lone = true;
     }
-    bytes = { heads: shape.heads.map((head) => encoder.encode(head)), longestKey, loneSurrogate: lone };
+    bytes = { heads: shape.heads.map(headBytes), longestKey, loneSurrogate: lone };
     shape.bytes = bytes;
   }
   return bytes;
@@ -266,13 +272,8 @@ function writeNumber(x: number): void {
     writeInt32(x);
     return;
   }
-  let text = numberTexts.get(x);
-  if (text === undefined) {
-    if (!Number.isFinite(x)) throw UNSUPPORTED;
-    text = Number.isInteger(x) && Math.abs(x) > TWO_POW_53 ? `"${BigInt(x).toString()}"` : String(x);
-    numberTexts.set(x, text);
-  }
-  writeAscii(text);
+  if (!Number.isFinite(x)) throw UNSUPPORTED;
+  writeAscii(Number.isInteger(x) && Math.abs(x) > TWO_POW_53 ? `"${BigInt(x).toString()}"` : String(x));
 }
 
 /** An int32 in decimal (what `String` writes for it; -0 passes `(x | 0) === x` and is written `0`, as `String(-0)`). */
