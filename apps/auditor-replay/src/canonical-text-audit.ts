@@ -107,7 +107,10 @@ export function auditCanonicalBytes(bytes: Buffer, source: string, verify: Signa
     const written = canonicalJsonBytes(recomputed, writtenScratch);
     writtenScratch = new Uint8Array(written.bytes.buffer);
     if (written.bytes.length !== end - start || !bytes.subarray(start, end).equals(written.bytes)) return undefined;
-    // The whole document's shape check, on the result at its depth: the writer measured what it checks.
+    // The whole document's shape check (checkBundleShape), split in two: the scan above measured the rest, where
+    // the result's place holds the stand-in (8 characters, no surrogate: it can only make the scan stricter), and
+    // the writer measured the result itself, every string, key, list, object and container below its place at
+    // depth 2 (document, bundle). The walk of the whole document sees exactly these two, so it passes too.
     if (
       written.loneSurrogate ||
       written.depth + RESULT_DEPTH > limits.maxDepth ||
@@ -119,6 +122,9 @@ export function auditCanonicalBytes(bytes: Buffer, source: string, verify: Signa
   } catch {
     return undefined; // failed or over the limits: the whole file's audit says how
   }
+  // Sound to use in the whole document's place: the file's bytes are the rest's with the result's bytes in the
+  // stand-in's place, and those are the canonical JSON of `recomputed`, so the parsed whole document would be
+  // `doc` with `bundle.result` deep-equal to `recomputed` (a canonical text has no duplicate key).
   bundle.result = recomputed;
   const digest = ownDigest(bytes, rest, doc, start, end);
   return auditReveal(doc, auditBundle(doc, source, verify, { canonical: true, recomputed, ...(digest === undefined ? {} : { digest }) }).audit, verify);
