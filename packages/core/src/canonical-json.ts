@@ -76,11 +76,15 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
-/** An object's keys in canonical order, and the text before each value: `{"a":`, then `,"b":`, ... */
-interface Shape {
+/**
+ * An object's keys in canonical order, and the text before each value: `{"a":`, then `,"b":`, ... (internal:
+ * `canonical-json-bytes.ts` keeps the same heads as UTF-8 bytes in `bytes`, filled on first use).
+ */
+export interface Shape {
   readonly keys: readonly string[];
   readonly sorted: readonly string[];
   readonly heads: readonly string[];
+  bytes: unknown;
 }
 
 /**
@@ -94,7 +98,15 @@ const lastShapes: (Shape | undefined)[] = [];
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called with .call
 const isOwnEnumerable = Object.prototype.propertyIsEnumerable;
 
-function shapeOf(keys: readonly string[], depth: number): Shape {
+/**
+ * The canonical order and key texts of an object's keys (`Object.keys` order in `keys`), remembered per depth
+ * (internal, shared with `canonical-json-bytes.ts`).
+ *
+ * @param keys - the object's own enumerable keys, as `Object.keys` lists them
+ * @param depth - the object's depth (the memo's slot)
+ * @returns the shape
+ */
+export function shapeOf(keys: readonly string[], depth: number): Shape {
   const last = lastShapes[depth];
   if (last !== undefined && last.keys.length === keys.length) {
     let same = true;
@@ -110,7 +122,7 @@ function shapeOf(keys: readonly string[], depth: number): Shape {
   if (allBelowSurrogates(sorted)) sorted.sort();
   else sorted.sort(compareCodePoints);
   const heads = sorted.map((key, i) => `${i === 0 ? '{' : ','}${quoteKey(key)}:`);
-  const shape: Shape = { keys, sorted, heads };
+  const shape: Shape = { keys, sorted, heads, bytes: undefined };
   lastShapes[depth] = shape;
   return shape;
 }
