@@ -138,6 +138,9 @@ async function auditInWorkers(
       while (next < files.length) {
         const index = next++;
         results[index] = await finish(await auditFile(files[index] ?? '', verify, limits));
+        // An audit may finish without yielding to the event loop (a published file is read and checked
+        // synchronously): yield, so the workers' answers are read and they are handed their next files.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     for (const slot of workers) top(slot, AHEAD);

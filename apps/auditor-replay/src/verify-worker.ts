@@ -23,6 +23,9 @@ if (process.send !== undefined) {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const audit = await auditFile(job.file, verify, job.limits);
       process.send?.({ index: job.index, audit });
+      // An audit may finish without yielding to the event loop (a published file is read and checked
+      // synchronously): yield, so the answer is written out and the parent's next files are received.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     running = false;
   };
