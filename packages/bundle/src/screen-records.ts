@@ -56,7 +56,9 @@ function screen<S extends z.ZodType<{ seq: number }>>(
 ): z.output<S>[] {
   const valid: { record: z.output<S>; index: number; raw: unknown; key: string; plain: boolean }[] = [];
   const fast = FAST_RECORDS[list];
-  raw.forEach((item, index) => {
+  for (let index = 0; index < raw.length; index += 1) {
+    if (!(index in raw)) continue; // a hole of a sparse list is skipped, as forEach skipped it
+    const item = raw[index];
     // The hand-written acceptor first (`fast-records.ts`): it returns the schema's output for a record
     // that passes the shape check and the schema, and declines anything else, which then takes the
     // checks below in their order, so a refused record gets the same code and field path as before.
@@ -64,18 +66,18 @@ function screen<S extends z.ZodType<{ seq: number }>>(
     if (accepted !== undefined) {
       const key = id(accepted);
       valid.push({ record: accepted, index, raw: item, key, plain: !SURROGATE.test(key) });
-      return;
+      continue;
     }
     const withheld = withheldOf(item) ?? shapeFailure(list, item);
     if (withheld !== undefined) {
       excluded.addAt(list, item, index, withheld.withheld.code, withheld.withheld.reason);
-      return;
+      continue;
     }
     const shaped = fast.shapeFirst ? (fast.accept(item) as z.output<S> | undefined) : undefined;
     if (shaped !== undefined) {
       const key = id(shaped);
       valid.push({ record: shaped, index, raw: item, key, plain: !SURROGATE.test(key) });
-      return;
+      continue;
     }
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
@@ -88,13 +90,13 @@ function screen<S extends z.ZodType<{ seq: number }>>(
         BUNDLE_ERROR_CODES.invalidRecord,
         `the record does not match the ${list} schema: ${issue?.message ?? 'invalid'} at ${path}`,
       );
-      return;
+      continue;
     }
     // The id is built once per record, not once per comparison: a peer document's entries share seq and
     // record id, so the sort compares them by the built id thousands of times.
     const key = id(parsed.data);
     valid.push({ record: parsed.data, index, raw: item, key, plain: !SURROGATE.test(key) });
-  });
+  }
   // Two keys without surrogate code units compare natively: their code units are their code points.
   valid.sort((a, b) => a.record.seq - b.record.seq || (a.plain && b.plain ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : compareCodePoints(a.key, b.key)));
   const seen = new Set<string>();
