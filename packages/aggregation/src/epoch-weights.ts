@@ -394,5 +394,5 @@ export function epochWeightsUnfrozen<M>(
       validators,
     },
   };
-  return buildMiners === undefined ? { result, tables } : { result, tables, miners: built as M };
+  return buildMiners === undefined ? { result, tables } : { result, tables, miners: built };
 }

@@ -247,8 +247,8 @@ describe('screenRecords orders and de-duplicates peer scores by their id text', 
       score: fc.constantFrom(0, 0.5, 1),
     });
     const byCodePoint = (a: string, b: string): number => {
-      const x = [...a].map((c) => c.codePointAt(0) as number);
-      const y = [...b].map((c) => c.codePointAt(0) as number);
+      const x = Array.from(a, (c) => c.codePointAt(0) as number); // by code point
+      const y = Array.from(b, (c) => c.codePointAt(0) as number);
       for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
       return x.length - y.length;
     };
@@ -259,7 +259,11 @@ describe('screenRecords orders and de-duplicates peer scores by their id text', 
         const idText = (p: (typeof peers)[number]) => `${p.record_id}\u0000${p.challenge_id}\u0000${p.miner_hotkey}`;
         const ordered = peers.map((p, index) => ({ p, index })).sort((a, b) => a.p.seq - b.p.seq || byCodePoint(idText(a.p), idText(b.p)));
         const seen = new Set<string>();
-        const kept = ordered.filter(({ p }) => !seen.has(idText(p)) && seen.add(idText(p)) !== undefined);
+        const kept = ordered.filter(({ p }) => {
+          if (seen.has(idText(p))) return false;
+          seen.add(idText(p));
+          return true;
+        });
         expect(screened.peerScores).toEqual(kept.map(({ p }) => p));
         expect(excluded.sorted().length).toBe(peers.length - kept.length);
       }),
