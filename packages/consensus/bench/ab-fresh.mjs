@@ -2,9 +2,9 @@
 // speed drifts by a third between minutes, only alternated rounds in one process compare two versions.
 // Build first, then from packages/consensus:
 //
-//   node bench/ab-fresh.mjs [A dist/index.js] [B dist/index.js]
+//   node bench/ab-fresh.mjs A/dist/index.js [B/dist/index.js]
 //
-// A defaults to /work/main's build (the baseline), B to this package's dist. Both must score every group
+// A is the baseline's build (say a clone at an older commit), B defaults to this package's dist. Both must score every group
 // alike (JSON of the whole result, sentences included) before any timing. ROUNDS (default 30) pairs of
 // MS ms (default 50) CPU-time rounds alternate A and B; POOL (default 300) groups with pairwise distinct
 // findings are cycled, so every group is cold as in the benchmark. Prints each side's fastest, first
@@ -18,7 +18,11 @@ const POOL = Number(process.env.POOL ?? 300);
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const MS = Number(process.env.MS ?? 50);
 const here = fileURLToPath(new URL('..', import.meta.url));
-const [aPath = '/work/main/packages/consensus/dist/index.js', bPath = `${here}dist/index.js`] = process.argv.slice(2);
+const [aPath, bPath = `${here}dist/index.js`] = process.argv.slice(2);
+if (aPath === undefined) {
+  console.error('usage: node bench/ab-fresh.mjs A/dist/index.js [B/dist/index.js] (A: the baseline build)');
+  process.exit(2);
+}
 const A = (await import(pathToFileURL(aPath).href)).computeTaskConsensus;
 const B = (await import(pathToFileURL(bPath).href)).computeTaskConsensus;
 const maker = `import { makeGroup } from './src/__benchmarks__/make-group.ts';
