@@ -155,6 +155,24 @@ describe('canonicalJsonBytes', () => {
     }
   });
 
+  it('sorts every object of a list that cycles through more key orders than the shape memo holds', () => {
+    // Seven shapes at one depth, some the same keys in another order, some other keys of the same count: each
+    // object is written with its own keys sorted, whichever shapes came before it (the memo keeps a few per depth).
+    const orders = [['b', 'a'], ['a', 'b'], ['c', 'b', 'a'], ['z'], ['y', 'x'], ['a', 'c', 'b'], ['b', 'c', 'a', 'd']];
+    const list = Array.from({ length: 60 }, (_, i) => Object.fromEntries((orders[(i * 3) % orders.length] ?? []).map((k, j) => [k, i * 10 + j])));
+    const expected = `[${list
+      .map(
+        (o) =>
+          `{${Object.keys(o)
+            .sort()
+            .map((k) => `"${k}":${String(o[k])}`)
+            .join(',')}}`,
+      )
+      .join(',')}]`;
+    expect(canonicalJson(list)).toBe(expected);
+    expect(new TextDecoder().decode(canonicalJsonBytes(list).bytes)).toBe(expected);
+  });
+
   it('writes right when an accessor property serialises another value while it is written', () => {
     const inner = { b: ['\u00e9', 2.5], a: 'x' };
     const value = {
