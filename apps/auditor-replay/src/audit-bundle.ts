@@ -147,7 +147,9 @@ function invalid(source: string, error: { code: string; message: string; path: s
  *   over the bundle's own bytes when they are its canonical JSON (the verdict is the same, the work less);
  *   `canonical`: true when `scanCanonicalJson` found that text canonical (as `loadDocument` does), so it is
  *   not proven again; `recomputed`: `computeEpoch`'s result for this bundle when the caller has it already
- *   (`auditCanonicalText` puts it in the place of a claimed result whose text it proved to be its canonical JSON)
+ *   (`auditCanonicalText` puts it in the place of a claimed result whose text it proved to be its canonical JSON);
+ *   `digest`: sha256 of the bundle's own bytes, when the caller found them canonical in the file it read
+ *   (`auditCanonicalBytes`: the same value the digest over `text` would be, without a string of the file)
  * @returns the audit (status, checks, every mismatch) and the parsed bundle when it parsed
  * @example const { audit } = auditBundle(JSON.parse(text), 'epoch-7.json', await signatureVerifier(), { text })
  */
@@ -155,7 +157,7 @@ export function auditBundle(
   signed: unknown,
   source: string,
   verify: SignatureVerifier,
-  options: { readonly text?: string; readonly canonical?: boolean; readonly recomputed?: EpochComputation } = {},
+  options: { readonly text?: string; readonly canonical?: boolean; readonly recomputed?: EpochComputation; readonly digest?: string } = {},
 ): AuditedBundle {
   let outer: { bundle: unknown; digest: string; signature: string };
   let bundle: Bundle;
@@ -168,7 +170,7 @@ export function auditBundle(
   const claimedBundle = outer.bundle as Bundle;
   const epoch = bundle.epoch;
   const mismatches: Mismatch[] = [];
-  const actualDigest = digestOfOwnText(options.text, outer, options.canonical === true) ?? bundleDigest(claimedBundle);
+  const actualDigest = options.digest ?? digestOfOwnText(options.text, outer, options.canonical === true) ?? bundleDigest(claimedBundle);
   const digestOk = actualDigest === outer.digest;
   if (!digestOk) {
     mismatches.push({ epoch, stage: 'digest', miner: null, field: '', path: 'digest', kind: 'value', expected: actualDigest, claimed: outer.digest });

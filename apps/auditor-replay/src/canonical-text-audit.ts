@@ -1,6 +1,6 @@
-import { computeEpoch } from '@subnet/bundle';
+import { bundleTextIn, computeEpoch } from '@subnet/bundle';
 import type { EpochComputation, SignatureVerifier } from '@subnet/bundle';
-import { canonicalJson, scanCanonicalJson } from '@subnet/core';
+import { canonicalJson, canonicalJsonBytes, scanCanonicalJson, sha256Hex } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle } from './audit-bundle.js';
@@ -40,33 +40,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @example const audit = auditCanonicalText(text, 'epoch-7.json', verify, DEFAULT_BUNDLE_LIMITS) ?? auditWhole(text)
  */
 export function auditCanonicalText(text: string, source: string, verify: SignatureVerifier, limits: BundleLimits): BundleAudit | undefined {
+  // An ASCII text is its own UTF-8 bytes, index for index: the byte form below is the same audit.
+  if (isAsciiText(text)) return auditCanonicalBytes(Buffer.from(text, 'latin1'), source, verify, limits);
   // The result's place: after the bundle's `"result":` key, up to its next key `"schema_version"` (keys sort
   // `result` < `schema_version`). Both are checked below: the stand-in must come out as the bundle's result.
   const keyAt = text.indexOf(',"result":{');
   const end = text.lastIndexOf(',"schema_version":');
   if (keyAt < 0 || end < keyAt || text.includes(STAND_IN_TEXT)) return undefined;
   const start = keyAt + ',"result":'.length;
-  const rest = `${text.slice(0, start)}${STAND_IN_TEXT}${text.slice(end)}`;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(rest);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(doc) || !isRecord(doc.bundle) || doc.bundle.result !== STAND_IN) return undefined;
-  const shape = scanCanonicalJson(rest, ...jsonBounds(rest));
-  if (shape === undefined || !fitsBundleLimits(shape, limits)) return undefined;
+  const doc = provenRest(`${text.slice(0, start)}${STAND_IN_TEXT}${text.slice(end)}`, limits);
+  if (doc === undefined) return undefined;
   const bundle = doc.bundle;
   let recomputed: EpochComputation;
   try {
-    recomputed = computeEpoch({
-      config: bundle.config,
-      epoch: bundle.epoch as number, // computeEpoch validates every field it takes
-      validatorHotkey: bundle.validator_hotkey as string,
-      inputs: bundle.inputs,
-      stakes: bundle.stakes,
-      metagraph: bundle.metagraph,
-    });
+    recomputed = recompute(bundle);
     // Byte for byte (lengths first): the claimed result's text is the recomputation's canonical JSON.
     const written = canonicalJson(recomputed);
     if (written.length !== end - start || !text.startsWith(written, start)) return undefined;
@@ -77,6 +64,123 @@ export function auditCanonicalText(text: string, source: string, verify: Signatu
   }
   bundle.result = recomputed;
   return auditReveal(doc, auditBundle(doc, source, verify, { text, canonical: true, recomputed }).audit, verify);
+}
+
+/** The scratch arrays of {@link auditCanonicalBytes}: the text parsed in place of the file, and the recomputation's bytes. */
+let restScratch = Buffer.allocUnsafe(1 << 19);
+let writtenScratch: Uint8Array = new Uint8Array(1 << 20);
+
+/**
+ * {@link auditCanonicalText} on the bytes of an ASCII file, without making a string of the whole file: the
+ * same audit, as an ASCII text and its UTF-8 bytes are the same sequence (index `i` of one is byte `i` of the
+ * other, and sha256 of the text is sha256 of the bytes). Only the rest of the file (the third outside the
+ * result) becomes a string, to be parsed; the recomputation is written as canonical JSON straight into bytes
+ * (`canonicalJsonBytes`) and compared with the file's bytes, and the writer's sizes of it stand in for a walk
+ * of its containers. Synchronous from start to end, so the scratch arrays serve every call in turn.
+ *
+ * @param bytes - the file's bytes, all ASCII (`isAscii`); not kept after the call
+ * @param source - where it came from
+ * @param verify - the signature check
+ * @param limits - the size limits
+ * @returns the audit, or undefined when the whole file must be audited
+ * @example const audit = isAscii(bytes) ? auditCanonicalBytes(bytes, 'epoch-7.json', verify, limits) : undefined
+ */
+export function auditCanonicalBytes(bytes: Buffer, source: string, verify: SignatureVerifier, limits: BundleLimits): BundleAudit | undefined {
+  const keyAt = bytes.indexOf(',"result":{');
+  const end = bytes.lastIndexOf(',"schema_version":');
+  if (keyAt < 0 || end < keyAt || bytes.includes(STAND_IN_TEXT)) return undefined;
+  const start = keyAt + ',"result":'.length;
+  // The rest, with the stand-in in the result's place, as one flat string.
+  const restLength = start + STAND_IN_TEXT.length + (bytes.length - end);
+  if (restScratch.length < restLength) restScratch = Buffer.allocUnsafe(restLength);
+  bytes.copy(restScratch, 0, 0, start);
+  restScratch.write(STAND_IN_TEXT, start, 'latin1');
+  bytes.copy(restScratch, start + STAND_IN_TEXT.length, end);
+  const rest = restScratch.toString('latin1', 0, restLength);
+  const doc = provenRest(rest, limits);
+  if (doc === undefined) return undefined;
+  const bundle = doc.bundle;
+  let recomputed: EpochComputation;
+  try {
+    recomputed = recompute(bundle);
+    // Byte for byte (lengths first): the claimed result's bytes are the recomputation's canonical JSON.
+    const written = canonicalJsonBytes(recomputed, writtenScratch);
+    writtenScratch = new Uint8Array(written.bytes.buffer);
+    if (written.bytes.length !== end - start || !bytes.subarray(start, end).equals(written.bytes)) return undefined;
+    // The whole document's shape check (checkBundleShape), split in two: the scan above measured the rest, where
+    // the result's place holds the stand-in (8 characters, no surrogate: it can only make the scan stricter), and
+    // the writer measured the result itself, every string, key, list, object and container below its place at
+    // depth 2 (document, bundle). The walk of the whole document sees exactly these two, so it passes too.
+    if (
+      written.loneSurrogate ||
+      written.depth + RESULT_DEPTH > limits.maxDepth ||
+      written.longestList > limits.maxListLength ||
+      written.longestString > limits.maxStringLength ||
+      written.mostKeys > limits.maxObjectKeys
+    )
+      return undefined;
+  } catch {
+    return undefined; // failed or over the limits: the whole file's audit says how
+  }
+  // Sound to use in the whole document's place: the file's bytes are the rest's with the result's bytes in the
+  // stand-in's place, and those are the canonical JSON of `recomputed`, so the parsed whole document would be
+  // `doc` with `bundle.result` deep-equal to `recomputed` (a canonical text has no duplicate key).
+  bundle.result = recomputed;
+  const digest = ownDigest(bytes, rest, doc, start, end);
+  return auditReveal(doc, auditBundle(doc, source, verify, { canonical: true, recomputed, ...(digest === undefined ? {} : { digest }) }).audit, verify);
+}
+
+/**
+ * sha256 of the bundle's own bytes in the file, found as `bundleTextIn` finds them in the whole text: its
+ * framing (`{"bundle":` before, the document's other fields after) lies outside the result, so it is found
+ * in the rest, and the bundle's text in the file is the rest's, with the result's bytes in the stand-in's
+ * place. The whole text is canonical (the rest proven by the scan, the result equal to the recomputation's
+ * canonical JSON), so this is the digest `auditBundle` takes from a canonical text. Undefined when the
+ * framing is not found (then `auditBundle` serialises the bundle, as it would for the text).
+ */
+function ownDigest(bytes: Buffer, rest: string, doc: { readonly bundle: unknown }, start: number, end: number): string | undefined {
+  const inRest = bundleTextIn(rest, doc);
+  if (inRest === undefined) return undefined;
+  // bundleTextIn trims white space, then takes what follows `{"bundle":`.
+  const from = rest.length - rest.trimStart().length + '{"bundle":'.length;
+  const to = from + inRest.length;
+  if (from > start || to < start + STAND_IN_TEXT.length) return undefined;
+  return sha256Hex(bytes.subarray(from, to + (end - start) - STAND_IN_TEXT.length));
+}
+
+/** Whether every character of a text is ASCII. */
+function isAsciiText(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the range is all of ASCII
+  return /^[\u0000-\u007f]*$/.test(text);
+}
+
+/**
+ * The document parsed from the rest (the file with the stand-in in the result's place), when the stand-in
+ * came out as the bundle's result and the rest is canonical JSON within the limits; undefined otherwise.
+ */
+function provenRest(rest: string, limits: BundleLimits): { bundle: Record<string, unknown> } | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(rest);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(doc) || !isRecord(doc.bundle) || doc.bundle.result !== STAND_IN) return undefined;
+  const shape = scanCanonicalJson(rest, ...jsonBounds(rest));
+  if (shape === undefined || !fitsBundleLimits(shape, limits)) return undefined;
+  return doc as { bundle: Record<string, unknown> };
+}
+
+/** The bundle's recomputation (throws what computeEpoch throws). */
+function recompute(bundle: Record<string, unknown>): EpochComputation {
+  return computeEpoch({
+    config: bundle.config,
+    epoch: bundle.epoch as number, // computeEpoch validates every field it takes
+    validatorHotkey: bundle.validator_hotkey as string,
+    inputs: bundle.inputs,
+    stakes: bundle.stakes,
+    metagraph: bundle.metagraph,
+  });
 }
 
 /**

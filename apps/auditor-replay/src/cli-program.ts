@@ -123,7 +123,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)')
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
-    .option('--jobs <n>', 'worker processes verifying files in parallel (use the number of cores for large directories)', integer('--jobs', 1, 256), 1)
+    .option(
+      '--jobs <n>',
+      'files verified at once: this process and N-1 worker processes (use the number of cores for large directories)',
+      integer('--jobs', 1, 256),
+      1,
+    )
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
     .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, MAX_BUNDLE_BYTES))

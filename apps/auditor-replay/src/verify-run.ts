@@ -25,7 +25,7 @@ export interface VerifyOptions {
   readonly chain?: { readonly read: ChainWeightsReader; readonly netuid: number; readonly follow?: CommitFollower };
   /** Makes the progress display once the number of bundles is known. */
   readonly progress?: (total: number) => Progress;
-  /** Worker processes verifying files in parallel (default 1: in this process). */
+  /** Files verified at once: this process and `jobs - 1` worker processes (default 1: this process alone). */
   readonly jobs?: number;
   /** Size limits of each bundle file (default `DEFAULT_BUNDLE_LIMITS`). */
   readonly limits?: BundleLimits;
@@ -79,7 +79,7 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const jobs = Math.min(options.jobs ?? 1, files.length);
   let audits: BundleAudit[];
   if (jobs > 1) {
-    audits = await auditInWorkers(files, jobs, finish, options.limits);
+    audits = await auditInWorkers(files, jobs, finish, options.verify, options.limits);
   } else {
     audits = [];
     for (const file of files) audits.push(await finish(await auditFile(file, options.verify, options.limits)));
@@ -101,48 +101,80 @@ function startWorker(): ChildProcess {
   return fork(script, [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
-/** Audits the files on `jobs` worker processes (each verifies whole files), keeping the files' order. */
+/** Files handed to each worker ahead of its answers, so it never waits for the parent between two files. */
+const AHEAD = 2;
+
+/**
+ * Audits the files on `jobs` verifiers at once, keeping the files' order: this process and `jobs - 1` worker
+ * processes (each verifies whole files). This process is one of them because it is loaded and warm already: a
+ * worker process costs its start (loading the modules, most of a second of CPU) before its first file. Each
+ * worker holds up to {@link AHEAD} files: it starts the next as soon as it answers, while this process reads
+ * the answer (between two of its own files) and runs its chain checks.
+ */
 async function auditInWorkers(
   files: readonly string[],
   jobs: number,
   finish: (audit: BundleAudit) => Promise<BundleAudit>,
+  verify: SignatureVerifier,
   limits?: BundleLimits,
 ): Promise<BundleAudit[]> {
   const results = new Array<BundleAudit | undefined>(files.length);
   let next = 0;
-  const workers = Array.from({ length: jobs }, () => startWorker());
+  const workers = Array.from({ length: jobs - 1 }, () => ({ worker: startWorker(), held: { n: 0 } }));
+  /** Hands `worker` files until it holds `upTo` (or none are left); returns whether it holds any. */
+  const top = ({ worker, held }: { worker: ChildProcess; held: { n: number } }, upTo: number): boolean => {
+    while (held.n < upTo && next < files.length) {
+      const index = next++;
+      held.n++;
+      worker.send({ index, file: files[index], limits });
+    }
+    return held.n > 0;
+  };
   try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
+    // One file each first (this process claims its first one synchronously, before its first await), then
+    // the files ahead: a short list is spread over every verifier.
+    for (const slot of workers) top(slot, 1);
+    const here = (async () => {
+      while (next < files.length) {
+        const index = next++;
+        results[index] = await finish(await auditFile(files[index] ?? '', verify, limits));
+        // An audit may finish without yielding to the event loop (a published file is read and checked
+        // synchronously): yield, so the workers' answers are read and they are handed their next files.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    for (const slot of workers) top(slot, AHEAD);
+    await Promise.all([
+      here,
+      ...workers.map(
+        (slot) =>
           new Promise<void>((resolve, reject) => {
-            let busy = false;
-            const send = () => {
-              if (next >= files.length) {
-                busy = false;
-                resolve();
-                return;
-              }
-              const index = next++;
-              busy = true;
-              worker.send({ index, file: files[index], limits });
+            const { worker, held } = slot;
+            /** Answers whose chain checks have not finished. */
+            let finishing = 0;
+            const settle = () => {
+              if (!top(slot, AHEAD) && finishing === 0) resolve();
             };
             worker.on('message', (message: { index: number; audit: BundleAudit }) => {
+              held.n--;
+              finishing++;
+              settle();
               finish(message.audit).then((audit) => {
                 results[message.index] = audit;
-                send();
+                finishing--;
+                settle();
               }, reject);
             });
             worker.once('error', reject);
             worker.once('exit', (code) => {
-              if (busy) reject(new Error(`a verify worker exited with code ${String(code)} before answering`));
+              if (held.n > 0) reject(new Error(`a verify worker exited with code ${String(code)} before answering`));
             });
-            send();
+            settle();
           }),
       ),
-    );
+    ]);
   } finally {
-    for (const w of workers) w.kill();
+    for (const { worker } of workers) worker.kill();
   }
   return results.map((audit, i) => audit ?? invalidMissing(files[i] ?? ''));
 }

@@ -4,8 +4,9 @@ import type { AggregationResult, ExcludedEvaluation, MinerAggregation, MinerTabl
 import type { AllocationResult } from './allocate.js';
 import type { BountyResult } from './bounty.js';
 import type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
-import type { ChallengeExplanation, EpochWeightsResult, MinerExplanation } from './epoch-weights.js';
-import { epochWeightsUnfrozen } from './epoch-weights.js';
+import type { ChallengeExplanation, ChallengeStages, EpochWeightsResult, MinerBuilder, MinerExplanation } from './epoch-weights.js';
+import { byUid, epochWeightsUnfrozen } from './epoch-weights.js';
+import { compareHotkeys } from './order.js';
 import type { NormalisationOptions, NormalisationResult } from './normalise.js';
 import type { HotkeyWeight } from './order.js';
 import type { OutlierBasis } from './outliers.js';
@@ -45,8 +46,77 @@ function strings<T extends string>(list: readonly T[]): readonly T[] {
   return freeze(list.slice());
 }
 
-function hotkeyWeight(w: HotkeyWeight): Wire<HotkeyWeight> {
-  return freeze({ hotkey: w.hotkey, weight: w.weight });
+// The long lists (one entry per miner) each have their own loop: one object shape per loop, where a shared
+// `frozenList` with a converter per call site is a megamorphic call V8 does not inline.
+
+function hotkeyWeights(list: readonly HotkeyWeight[]): readonly Wire<HotkeyWeight>[] {
+  const out = new Array<Wire<HotkeyWeight>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const w = list[i] as HotkeyWeight;
+    out[i] = freeze({ hotkey: w.hotkey, weight: w.weight });
+  }
+  return freeze(out);
+}
+
+type BountyMiner = BountyResult['explanation']['miners'][number];
+
+function bountyMiners(list: readonly BountyMiner[]): readonly Wire<BountyMiner>[] {
+  const out = new Array<Wire<BountyMiner>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const m = list[i] as BountyMiner;
+    out[i] = freeze({ hotkey: m.hotkey, points: m.points, base: m.base, stars: m.stars, w: m.w, penalised: m.penalised });
+  }
+  return freeze(out);
+}
+
+type NormalisedMiner = NormalisationResult['explanation']['miners'][number];
+
+function normalisationMiners(list: readonly NormalisedMiner[]): readonly Wire<NormalisedMiner>[] {
+  const out = new Array<Wire<NormalisedMiner>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const m = list[i] as NormalisedMiner;
+    out[i] = freeze({ hotkey: m.hotkey, score: m.score, numerator: m.numerator, rank: m.rank });
+  }
+  return freeze(out);
+}
+
+type AllocatedMiner = AllocationResult['explanation']['miners'][number];
+type Contribution = AllocatedMiner['contributions'][number];
+
+function allocationMiners(list: readonly AllocatedMiner[]): readonly Wire<AllocatedMiner>[] {
+  const out = new Array<Wire<AllocatedMiner>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const m = list[i] as AllocatedMiner;
+    const contributions = new Array<Wire<Contribution>>(m.contributions.length);
+    for (let j = 0; j < contributions.length; j += 1) {
+      const c = m.contributions[j] as Contribution;
+      contributions[j] = freeze({ challenge_id: c.challengeId, weight: c.weight, contribution: c.contribution });
+    }
+    out[i] = freeze({ hotkey: m.hotkey, contributions: freeze(contributions) });
+  }
+  return freeze(out);
+}
+
+type MappedUid = UidMappingResult['explanation']['uids'][number];
+
+function mappedUids(list: readonly MappedUid[]): readonly Wire<MappedUid>[] {
+  const out = new Array<Wire<MappedUid>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const u = list[i] as MappedUid;
+    out[i] = freeze({ hotkey: u.hotkey, uid: u.uid });
+  }
+  return freeze(out);
+}
+
+type UidWeightEntry = UidMappingResult['weights'][number];
+
+function uidWeights(list: readonly UidWeightEntry[]): readonly Wire<UidWeightEntry>[] {
+  const out = new Array<Wire<UidWeightEntry>>(list.length);
+  for (let i = 0; i < list.length; i += 1) {
+    const w = list[i] as UidWeightEntry;
+    out[i] = freeze({ uid: w.uid, weight: w.weight });
+  }
+  return freeze(out);
 }
 
 function minerAggregation(m: MinerAggregation): Wire<MinerAggregation> {
@@ -123,7 +193,7 @@ function minersOfTable(table: MinerTable): readonly Wire<MinerAggregation>[] {
 function bounty(b: BountyResult['explanation']): Wire<BountyResult['explanation']> {
   return freeze({
     total_w: b.totalW,
-    miners: frozenList(b.miners, (m) => freeze({ hotkey: m.hotkey, points: m.points, base: m.base, stars: m.stars, w: m.w, penalised: m.penalised })),
+    miners: bountyMiners(b.miners),
   });
 }
 
@@ -133,7 +203,7 @@ function normalisation(n: NormalisationResult['explanation']): Wire<Normalisatio
     temperature: n.temperature,
     all_zero: n.allZero,
     denominator: n.denominator,
-    miners: frozenList(n.miners, (m) => freeze({ hotkey: m.hotkey, score: m.score, numerator: m.numerator, rank: m.rank })),
+    miners: normalisationMiners(n.miners),
     winner: n.winner,
   });
 }
@@ -212,7 +282,7 @@ function challenge(c: ChallengeExplanation, table: MinerTable | null): Wire<Chal
     cap: cap(c.cap),
     decay: c.decay === null ? null : decay(c.decay),
     decay_burn: c.decayBurn,
-    weights: frozenList(c.weights, hotkeyWeight),
+    weights: hotkeyWeights(c.weights),
   });
 }
 
@@ -221,12 +291,7 @@ function allocation(a: AllocationResult['explanation']): Wire<AllocationResult['
     challenges: frozenList(a.challenges, (c) => freeze({ challenge_id: c.challengeId, alpha: c.alpha, miner_mass: c.minerMass, burned: c.burned })),
     alpha_sum: a.alphaSum,
     unallocated: a.unallocated,
-    miners: frozenList(a.miners, (m) =>
-      freeze({
-        hotkey: m.hotkey,
-        contributions: frozenList(m.contributions, (c) => freeze({ challenge_id: c.challengeId, weight: c.weight, contribution: c.contribution })),
-      }),
-    ),
+    miners: allocationMiners(a.miners),
   });
 }
 
@@ -237,32 +302,65 @@ function mapping(m: UidMappingResult['explanation']): Wire<UidMappingResult['exp
     renormalised: m.renormalised,
     all_to_burn: m.allToBurn,
     burn_uid: m.burnUid,
-    uids: frozenList(m.uids, (u) => freeze({ hotkey: u.hotkey, uid: u.uid })),
+    uids: mappedUids(m.uids),
   });
 }
 
-function miner(m: MinerExplanation): Wire<MinerExplanation> {
-  return freeze({
-    hotkey: m.hotkey,
-    uid: m.uid,
-    challenges: frozenList(m.challenges, (s) =>
+/**
+ * The per-miner explanation in wire form, made from the stages as `minerExplanations` of `epoch-weights.ts`
+ * makes its camelCase rows (the same k-way merge by hotkey, the same arithmetic), without those rows.
+ */
+const minersWire: MinerBuilder<readonly Wire<MinerExplanation>[]> = (explained, stagesOf, allocated, byHotkey, mappedByUid, u16ByUid) => {
+  const heads = new Int32Array(stagesOf.length);
+  const miners: Wire<MinerExplanation>[] = [];
+  let a = 0;
+  for (;;) {
+    let hotkey: Hotkey | undefined;
+    for (let c = 0; c < stagesOf.length; c += 1) {
+      const h = (stagesOf[c] as ChallengeStages).hotkeys[heads[c] as number];
+      if (h !== undefined && (hotkey === undefined || compareHotkeys(h, hotkey) < 0)) hotkey = h;
+    }
+    if (hotkey === undefined) break;
+    const stages: Wire<MinerExplanation['challenges'][number]>[] = [];
+    for (let c = 0; c < stagesOf.length; c += 1) {
+      const s = stagesOf[c] as ChallengeStages;
+      const k = heads[c] as number;
+      if (s.hotkeys[k] !== hotkey) continue;
+      heads[c] = k + 1;
+      const challenge = explained[c] as ChallengeExplanation;
+      const cappedWeight = s.capped[k] as number;
+      const decayed = challenge.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - challenge.decayBurn);
+      stages.push(
+        freeze({
+          challenge_id: challenge.id,
+          score: s.scores[k] as number | null,
+          unscored_reason: s.reasons[k] as UnscoredReason | null,
+          normalised: s.normalised[k] as number,
+          capped: cappedWeight,
+          decayed,
+          allocated: challenge.alpha * decayed,
+        }),
+      );
+    }
+    // Allocated miners are a subset of these, in the same order.
+    while (a < allocated.length && compareHotkeys((allocated[a] as HotkeyWeight).hotkey, hotkey) < 0) a += 1;
+    const allocation = allocated[a];
+    const uid = byHotkey.get(hotkey) ?? null;
+    miners.push(
       freeze({
-        challenge_id: s.challengeId,
-        score: s.score,
-        unscored_reason: s.unscoredReason,
-        normalised: s.normalised,
-        capped: s.capped,
-        decayed: s.decayed,
-        allocated: s.allocated,
+        hotkey,
+        uid,
+        challenges: freeze(stages),
+        allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
+        mapped: uid === null ? 0 : byUid(mappedByUid, uid),
+        u16: uid === null ? 0 : byUid(u16ByUid, uid),
       }),
-    ),
-    allocated: m.allocated,
-    mapped: m.mapped,
-    u16: m.u16,
-  });
-}
+    );
+  }
+  return freeze(miners);
+};
 
-function explanationWire(e: Explanation, tables: readonly (MinerTable | null)[]): Wire<Explanation> {
+function explanationWire(e: Explanation, tables: readonly (MinerTable | null)[], miners: readonly Wire<MinerExplanation>[]): Wire<Explanation> {
   const challenges = new Array<Wire<ChallengeExplanation>>(e.challenges.length);
   for (let c = 0; c < challenges.length; c += 1) challenges[c] = challenge(e.challenges[c] as ChallengeExplanation, tables[c] ?? null);
   return freeze({
@@ -272,9 +370,9 @@ function explanationWire(e: Explanation, tables: readonly (MinerTable | null)[])
     allocation: allocation(e.allocation),
     burn: e.burn,
     mapping: mapping(e.mapping),
-    uid_weights: frozenList(e.uidWeights, (w) => freeze({ uid: w.uid, weight: w.weight })),
+    uid_weights: uidWeights(e.uidWeights),
     u16: u16(e.u16),
-    miners: frozenList(e.miners, miner),
+    miners,
     validators: frozenList(e.validators, (v) => freeze({ hotkey: v.hotkey, uid: v.uid, stake: v.stake })),
   });
 }
@@ -303,7 +401,7 @@ export interface EpochWeightsWire {
  * @example computeEpochWeightsWire(parseEpochInput(wire)).explanation.uid_weights // [{ uid: 0, weight: 0.25 }, ...]
  */
 export function computeEpochWeightsWire(input: EpochInput): EpochWeightsWire {
-  const { result, tables } = epochWeightsUnfrozen(input);
+  const { result, tables, miners } = epochWeightsUnfrozen(input, minersWire);
   return freeze({
     uids: freeze(result.uids.slice()),
     weights: freeze(result.weights.slice()),
@@ -313,6 +411,6 @@ export function computeEpochWeightsWire(input: EpochInput): EpochWeightsWire {
         state: d.state === null ? null : freeze({ top_score: d.state.topScore, top_epoch: d.state.topEpoch, top_hotkey: d.state.topHotkey }),
       }),
     ),
-    explanation: explanationWire(result.explanation, tables),
+    explanation: explanationWire(result.explanation, tables, miners),
   });
 }

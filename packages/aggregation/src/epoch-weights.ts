@@ -18,7 +18,7 @@ import { compareHotkeys, deepFreeze } from './order.js';
 import type { ChallengeInput, EpochInput, PipelineConfig } from './schemas.js';
 import type { U16Result } from './u16.js';
 import { toU16Unchecked } from './u16.js';
-import type { UidMappingResult } from './uid-mapping.js';
+import type { UidMappingResult, UidWeight } from './uid-mapping.js';
 import { checkMetagraph, mapUnchecked } from './uid-mapping.js';
 import type { WeightCapResult } from './weight-cap.js';
 import { capUnchecked, checkCap } from './weight-cap.js';
@@ -98,7 +98,7 @@ export interface EpochWeightsResult {
 }
 
 /** One challenge's miners (sorted by hotkey) and their stage values, as aligned lists (internal). */
-interface ChallengeStages {
+export interface ChallengeStages {
   readonly hotkeys: readonly Hotkey[];
   readonly scores: readonly (number | null)[];
   readonly reasons: readonly (UnscoredReason | null)[];
@@ -138,8 +138,8 @@ function minerExplanations(
   stagesOf: readonly ChallengeStages[],
   allocated: readonly HotkeyWeight[],
   byHotkey: ReadonlyMap<string, number>,
-  mappedByUid: ReadonlyMap<number, number>,
-  u16ByUid: ReadonlyMap<number, number>,
+  mappedByUid: Float64Array,
+  u16ByUid: Float64Array,
 ): MinerExplanation[] {
   const heads = stagesOf.map(() => 0);
   const miners: MinerExplanation[] = [];
@@ -182,13 +182,28 @@ function minerExplanations(
         uid,
         challenges: Object.freeze(stages),
         allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
-        mapped: uid === null ? 0 : (mappedByUid.get(uid) ?? 0),
-        u16: uid === null ? 0 : (u16ByUid.get(uid) ?? 0),
+        mapped: uid === null ? 0 : byUid(mappedByUid, uid),
+        u16: uid === null ? 0 : byUid(u16ByUid, uid),
       }),
     );
   }
   return miners;
 }
+
+/** The value of `uid` in a table indexed by uid (0 past its end: a uid the table does not hold). */
+export function byUid(table: Float64Array, uid: number): number {
+  return uid < table.length ? (table[uid] as number) : 0;
+}
+
+/** Builds the per-miner explanation from the stages (internal): {@link minerExplanations} or its wire form. */
+export type MinerBuilder<M> = (
+  explained: readonly ChallengeExplanation[],
+  stagesOf: readonly ChallengeStages[],
+  allocated: readonly HotkeyWeight[],
+  byHotkey: ReadonlyMap<string, number>,
+  mappedByUid: Float64Array,
+  u16ByUid: Float64Array,
+) => M;
 
 function checkConfig(config: PipelineConfig): void {
   checkObject(config, 'config');
@@ -222,7 +237,19 @@ export function computeEpochWeights(input: EpochInput): EpochWeightsResult {
  * {@link computeEpochWeights} before its deep freeze (internal), with each challenge's aggregation table
  * (null for bounty), from which the wire form builds the per-miner aggregation without the camelCase rows.
  */
-export function epochWeightsUnfrozen(input: EpochInput): { result: EpochWeightsResult; tables: readonly (MinerTable | null)[] } {
+export function epochWeightsUnfrozen(input: EpochInput): { result: EpochWeightsResult; tables: readonly (MinerTable | null)[] };
+/**
+ * With `buildMiners`, the per-miner explanation is made by it (returned as `miners`) and `explanation.miners`
+ * is left empty (internal: the wire form builds its rows from the stages, not from camelCase rows).
+ */
+export function epochWeightsUnfrozen<M>(
+  input: EpochInput,
+  buildMiners: MinerBuilder<M>,
+): { result: EpochWeightsResult; tables: readonly (MinerTable | null)[]; miners: M };
+export function epochWeightsUnfrozen<M>(
+  input: EpochInput,
+  buildMiners?: MinerBuilder<M>,
+): { result: EpochWeightsResult; tables: readonly (MinerTable | null)[]; miners?: M } {
   checkObject(input, 'input');
   const config = input.config;
   checkConfig(config);
@@ -341,11 +368,13 @@ export function epochWeightsUnfrozen(input: EpochInput): { result: EpochWeightsR
   const mapping = mapUnchecked(allocation.weights, allocation.burn, byHotkey, config.burnUid);
   const u16 = toU16Unchecked(mapping.weights, config.u16Mode);
 
-  const mappedByUid = new Map<number, number>();
-  for (const w of mapping.weights) mappedByUid.set(w.uid, w.weight);
-  const u16ByUid = new Map<number, number>();
-  for (let j = 0; j < u16.uids.length; j += 1) u16ByUid.set(u16.uids[j] as number, u16.weights[j] as number);
-  const miners = minerExplanations(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid);
+  // By uid (ascending lists: the last is the largest); a uid past the end has neither.
+  const mappedByUid = new Float64Array(mapping.weights.length === 0 ? 0 : (mapping.weights[mapping.weights.length - 1] as UidWeight).uid + 1);
+  for (const w of mapping.weights) mappedByUid[w.uid] = w.weight;
+  const u16ByUid = new Float64Array(u16.uids.length === 0 ? 0 : (u16.uids[u16.uids.length - 1] as number) + 1);
+  for (let j = 0; j < u16.uids.length; j += 1) u16ByUid[u16.uids[j] as number] = u16.weights[j] as number;
+  const built = buildMiners?.(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid);
+  const miners = buildMiners === undefined ? minerExplanations(explained, stagesOf, allocation.weights, byHotkey, mappedByUid, u16ByUid) : [];
   const validators = validatorSet.map((v) => Object.freeze({ hotkey: v.validatorHotkey, uid: byHotkey.get(v.validatorHotkey) ?? null, stake: v.stake }));
 
   const result: EpochWeightsResult = {
@@ -365,5 +394,5 @@ export function epochWeightsUnfrozen(input: EpochInput): { result: EpochWeightsR
       validators,
     },
   };
-  return { result, tables };
+  return buildMiners === undefined ? { result, tables } : { result, tables, miners: built };
 }

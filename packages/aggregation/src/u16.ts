@@ -147,6 +147,22 @@ export function toU16Unchecked(entries: readonly UidWeight[], mode: U16Mode): U1
     }
     return { uids, weights: values, explanation: { mode, maxWeight, floorSum: null, remainderUnits: null, droppedZeros, allZero: false } };
   }
+  const fast = largestRemainderByDoubles(entries);
+  if (fast !== undefined) {
+    for (let i = 0; i < entries.length; i += 1) {
+      const value = fast.floors[i] as number;
+      const e = entries[i] as UidWeight;
+      if (value !== 0) {
+        uids.push(e.uid);
+        values.push(value);
+      } else if (e.weight > 0) droppedZeros.push(e.uid);
+    }
+    return {
+      uids,
+      weights: values,
+      explanation: { mode, maxWeight, floorSum: fast.floorSum, remainderUnits: fast.remainderUnits, droppedZeros, allZero: false },
+    };
+  }
   // Exact largest remainder: every double is m·2^e; bring all to the smallest exponent.
   const view = VIEW();
   const parts = entries.map((e) => (e.weight > 0 ? decompose(view, e.weight) : { m: 0n, e: 0 }));
@@ -195,4 +211,74 @@ export function toU16Unchecked(entries: readonly UidWeight[], mode: U16Mode): U1
     } else if (e.weight > 0) droppedZeros.push(e.uid);
   });
   return { uids, weights: values, explanation: { mode, maxWeight, floorSum, remainderUnits, droppedZeros, allZero: false } };
+}
+
+/** Below this a positive weight takes the exact path (far above the subnormals, whose rounding is absolute). */
+const SMALLEST_FAST_WEIGHT = 2 ** -900;
+
+/**
+ * The `sum` mode's largest-remainder floors and remainder units in doubles, when doubles decide them
+ * exactly, else undefined (the exact path then runs). With q_i = 65535·w_i / Σw computed in doubles, each
+ * q_i is within E = 65535·(n + 2)·2^-52 of the exact quotient (the sum of n doubles is off by at most
+ * (n - 1)·2^-53 of itself, the product and the quotient by 2^-53 each; E doubles that). So floor(q_i) is the
+ * exact floor when q_i's fraction is more than E from 0 and from 1, and the fractions order the exact
+ * remainders (all over the same Σ) when any two neighbours in that order either have the same weight (the
+ * same exact remainder: ties by uid, as the exact path) or fractions more than 2E apart. Anything closer,
+ * a weight near the subnormals, an overflow, or fractions that do not add up to the units left, gives
+ * undefined. `u16.test.ts` pins it against the exact path.
+ */
+function largestRemainderByDoubles(entries: readonly UidWeight[]): { floors: number[]; floorSum: number; remainderUnits: number[] } | undefined {
+  const n = entries.length;
+  let total = 0;
+  for (let i = 0; i < n; i += 1) {
+    const w = (entries[i] as UidWeight).weight;
+    if (w > 0 && w < SMALLEST_FAST_WEIGHT) return undefined;
+    total += w;
+  }
+  if (!(total > 0 && total < Number.POSITIVE_INFINITY)) return undefined;
+  const margin = U16_MAX * (n + 2) * 2 ** -52;
+  const floors = new Array<number>(n);
+  const fractions = new Float64Array(n);
+  let floorSum = 0;
+  let fractionSum = 0;
+  for (let i = 0; i < n; i += 1) {
+    const w = (entries[i] as UidWeight).weight;
+    if (w > 0) {
+      const q = (U16_MAX * w) / total;
+      const floor = Math.floor(q);
+      const fraction = q - floor;
+      if (!(fraction > margin && fraction < 1 - margin)) return undefined;
+      floors[i] = floor;
+      fractions[i] = fraction;
+      floorSum += floor;
+      fractionSum += fraction;
+    } else {
+      floors[i] = 0;
+      fractions[i] = 0;
+    }
+  }
+  const left = U16_MAX - floorSum;
+  // The exact fractions add up to `left` (the exact quotients add up to 65535).
+  if (!(left >= 0 && left <= n && Math.abs(fractionSum - left) < 0.5)) return undefined;
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i += 1) order[i] = i;
+  order.sort((a, b) => {
+    const fa = fractions[a] as number;
+    const fb = fractions[b] as number;
+    if (fa !== fb) return fa > fb ? -1 : 1;
+    return (entries[a] as UidWeight).uid - (entries[b] as UidWeight).uid;
+  });
+  for (let k = 1; k < n; k += 1) {
+    const a = order[k - 1] as number;
+    const b = order[k] as number;
+    if ((entries[a] as UidWeight).weight !== (entries[b] as UidWeight).weight && !((fractions[a] as number) - (fractions[b] as number) > 2 * margin))
+      return undefined;
+  }
+  const remainderUnits: number[] = [];
+  for (let k = 0; k < left; k += 1) {
+    const i = order[k] as number;
+    floors[i] = (floors[i] as number) + 1;
+    remainderUnits.push((entries[i] as UidWeight).uid);
+  }
+  return { floors, floorSum, remainderUnits };
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 import type { ChallengeSettings, EpochConfig } from './epoch-config.js';
 import { parseEpochConfig } from './epoch-config.js';
-import { neuronEntrySchema, parseEpochInputs, stakeEntrySchema } from './epoch-inputs.js';
+import { neuronEntrySchema, readEpochInputs, stakeEntrySchema } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES } from './errors.js';
 import type { ExcludedRecord, Exclusions, RecordList } from './exclusion.js';
 import { createExclusions } from './exclusion.js';
@@ -31,7 +31,7 @@ export interface ComputeEpochInput {
   readonly epoch: number;
   /** The hotkey of the validator computing the epoch: its own scores are evaluations by this hotkey. */
   readonly validatorHotkey: string;
-  /** Every input record ({@link parseEpochInputs}). */
+  /** Every input record (as `parseEpochInputs` reads them; computeEpoch leaves the given objects unfrozen). */
   readonly inputs: unknown;
   /** The epoch's validator set with stakes: `[{ validator_hotkey, stake }]`. */
   readonly stakes: unknown;
@@ -109,7 +109,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   const self = isHotkey(input.validatorHotkey)
     ? input.validatorHotkey
     : parseInput(neuronEntrySchema.shape.hotkey, input.validatorHotkey, BUNDLE_ERROR_CODES.invalidInput, 'validator_hotkey');
-  const inputs = parseEpochInputs(input.inputs);
+  const inputs = readEpochInputs(input.inputs);
   const stakes = fastStakes(input.stakes) ?? parseInput(stakesSchema, input.stakes, BUNDLE_ERROR_CODES.invalidInput, 'stakes');
   const metagraph = fastMetagraph(input.metagraph) ?? parseInput(metagraphSchema, input.metagraph, BUNDLE_ERROR_CODES.invalidInput, 'metagraph');
   const reputationsBefore = parseReputationTable(inputs.reputations, 'inputs.reputations');

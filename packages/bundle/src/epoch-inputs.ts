@@ -153,8 +153,21 @@ export const stakeEntrySchema = z.strictObject({
  * @example parseEpochInputs({}).workflow_runs // []
  */
 export function parseEpochInputs(input: unknown): EpochInputs {
+  return deepFreeze(readEpochInputs(input));
+}
+
+/**
+ * {@link parseEpochInputs} without the deep freeze (internal): `computeEpoch` only reads the records, copies
+ * what it keeps and freezes its own result, so the caller's record objects are left as they were given
+ * instead of being frozen in place (thousands of objects in a 256-miner epoch).
+ *
+ * @param input - untrusted JSON value
+ * @returns the parsed inputs, empty lists filled in, records as given
+ * @throws SubnetError `BUNDLE_INVALID_INPUT` naming the first bad field
+ */
+export function readEpochInputs(input: unknown): EpochInputs {
   // Valid input is read by hand (fastEpochInputs); anything else by the schema, for its coded error.
-  return deepFreeze(fastEpochInputs(input) ?? parseInput(epochInputsSchema, input, BUNDLE_ERROR_CODES.invalidInput, 'inputs'));
+  return fastEpochInputs(input) ?? parseInput(epochInputsSchema, input, BUNDLE_ERROR_CODES.invalidInput, 'inputs');
 }
 
 const RECORD_LISTS = ['workflow_runs', 'tasks', 'sssa_submissions', 'term_results', 'bounty_records', 'peer_scores'] as const;

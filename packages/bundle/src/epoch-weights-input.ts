@@ -1,6 +1,7 @@
 import { parseEpochInput } from '@subnet/aggregation';
 import type { ChallengeInput, EpochInput, Evaluation } from '@subnet/aggregation';
 import { isHotkey } from '@subnet/core';
+import type { Hotkey } from '@subnet/core';
 
 import { compareHotkeys } from './hotkey-order.js';
 
@@ -51,6 +52,9 @@ export function mergeEvaluations(own: readonly EvaluationRow[], peers: readonly 
   return out;
 }
 
+/** How many accepted validator hotkeys {@link typedEvaluations} remembers per list (a linear scan). */
+const KNOWN_VALIDATORS = 8;
+
 /**
  * The typed evaluations `parseEpochInput` would give for `rows` on the wire, or undefined when it might
  * refuse them (a hotkey it does not accept, a score outside [0, 1] or not a number, one validator's
@@ -59,13 +63,22 @@ export function mergeEvaluations(own: readonly EvaluationRow[], peers: readonly 
 function typedEvaluations(rows: readonly EvaluationRow[], epoch: number): Evaluation[] | undefined {
   const out = new Array<Evaluation>(rows.length);
   let previous: EvaluationRow | undefined;
+  // Hotkeys already accepted in this list: the previous row's miner (rows come by miner) and the few
+  // validators; equal text is accepted without asking isHotkey again.
+  const validators: string[] = [];
   for (let i = 0; i < rows.length; i += 1) {
     const r = rows[i] as EvaluationRow;
     const { validator_hotkey, miner_hotkey, score } = r;
-    if (!isHotkey(validator_hotkey) || !isHotkey(miner_hotkey) || typeof score !== 'number' || !(score >= 0 && score <= 1)) return undefined;
+    if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return undefined;
+    if (!(previous !== undefined && previous.miner_hotkey === miner_hotkey) && !isHotkey(miner_hotkey)) return undefined;
+    if (!validators.includes(validator_hotkey)) {
+      if (!isHotkey(validator_hotkey)) return undefined;
+      if (validators.length < KNOWN_VALIDATORS) validators.push(validator_hotkey);
+    }
     if (previous !== undefined && previous.miner_hotkey === miner_hotkey && previous.validator_hotkey === validator_hotkey) return undefined;
     previous = r;
-    out[i] = { validatorHotkey: validator_hotkey, minerHotkey: miner_hotkey, epoch, score };
+    // Both hotkeys were accepted above (by isHotkey, or as the same text as one it accepted).
+    out[i] = { validatorHotkey: validator_hotkey as Hotkey, minerHotkey: miner_hotkey as Hotkey, epoch, score };
   }
   return out;
 }

@@ -57,11 +57,22 @@ export const fastBountyRecord: FastRecord<BountyInputRecord> = (item) => {
 
 const PEER_KEYS = new Set(['record_id', 'seq', 'validator_hotkey', 'challenge_id', 'miner_hotkey', 'score']);
 
+/**
+ * The last validator hotkey a peer score was accepted with: a peer document expands into one entry per
+ * miner, all signed by one validator, so its text is asked of isHotkey once, not once per entry. Only ever
+ * a string isHotkey accepted.
+ */
+let acceptedPeer: string | undefined;
+
 /** `peerScoreSchema`. */
 export const fastPeerScore: FastRecord<PeerScoreRecord> = (item) => {
   if (!isPlainObject(item) || keyCount(item, PEER_KEYS) !== 6) return undefined;
   const { record_id, seq, validator_hotkey, challenge_id, miner_hotkey, score } = item;
-  if (!isRecordId(record_id) || !isCount(seq) || !isHotkey(validator_hotkey) || !isText(challenge_id, 64) || !isHotkey(miner_hotkey)) return undefined;
+  if (!isRecordId(record_id) || !isCount(seq) || !isText(challenge_id, 64) || !isHotkey(miner_hotkey)) return undefined;
+  if (validator_hotkey !== acceptedPeer) {
+    if (!isHotkey(validator_hotkey)) return undefined;
+    acceptedPeer = validator_hotkey;
+  }
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return undefined;
   return { record_id, seq, validator_hotkey, challenge_id, miner_hotkey, score } as PeerScoreRecord;
 };

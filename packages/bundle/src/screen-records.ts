@@ -42,8 +42,9 @@ export function screenRecords(inputs: EpochInputs, excluded: ReturnType<typeof c
     sssaSubmissions: screen('sssa_submissions', inputs.sssa_submissions, sssaSubmissionSchema, (r) => r.record_id, excluded),
     termResults: screen('term_results', inputs.term_results, termResultSchema, (r) => r.record_id, excluded),
     bountyRecords: screen('bounty_records', inputs.bounty_records, bountyInputSchema, (r) => r.record_id, excluded),
-    // A signed peer document expands into one entry per miner, all under the document's record id.
-    peerScores: screen('peer_scores', inputs.peer_scores, peerScoreSchema, (r) => `${r.record_id}\u0000${r.challenge_id}\u0000${r.miner_hotkey}`, excluded),
+    // A signed peer document expands into one entry per miner, all under the document's record id: its id is
+    // (record id, challenge, miner), ordered as the text `${record_id}\0${challenge_id}\0${miner_hotkey}`.
+    peerScores: screen('peer_scores', inputs.peer_scores, peerScoreSchema, null, excluded),
   };
 }
 
@@ -51,31 +52,33 @@ function screen<S extends z.ZodType<{ seq: number }>>(
   list: RecordList,
   raw: readonly unknown[],
   schema: S,
-  id: (record: z.output<S>) => string,
+  id: ((record: z.output<S>) => string) | null,
   excluded: ReturnType<typeof createExclusions>,
 ): z.output<S>[] {
   const valid: { record: z.output<S>; index: number; raw: unknown; key: string; plain: boolean }[] = [];
   const fast = FAST_RECORDS[list];
-  raw.forEach((item, index) => {
+  for (let index = 0; index < raw.length; index += 1) {
+    if (!(index in raw)) continue; // a hole of a sparse list is skipped, as forEach skipped it
+    const item = raw[index];
     // The hand-written acceptor first (`fast-records.ts`): it returns the schema's output for a record
     // that passes the shape check and the schema, and declines anything else, which then takes the
     // checks below in their order, so a refused record gets the same code and field path as before.
     const accepted = fast.shapeFirst ? undefined : (fast.accept(item) as z.output<S> | undefined);
     if (accepted !== undefined) {
-      const key = id(accepted);
-      valid.push({ record: accepted, index, raw: item, key, plain: !SURROGATE.test(key) });
-      return;
+      const key = id === null ? '' : id(accepted);
+      valid.push({ record: accepted, index, raw: item, key, plain: id === null || !SURROGATE.test(key) });
+      continue;
     }
     const withheld = withheldOf(item) ?? shapeFailure(list, item);
     if (withheld !== undefined) {
       excluded.addAt(list, item, index, withheld.withheld.code, withheld.withheld.reason);
-      return;
+      continue;
     }
     const shaped = fast.shapeFirst ? (fast.accept(item) as z.output<S> | undefined) : undefined;
     if (shaped !== undefined) {
-      const key = id(shaped);
-      valid.push({ record: shaped, index, raw: item, key, plain: !SURROGATE.test(key) });
-      return;
+      const key = id === null ? '' : id(shaped);
+      valid.push({ record: shaped, index, raw: item, key, plain: id === null || !SURROGATE.test(key) });
+      continue;
     }
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
@@ -88,27 +91,59 @@ function screen<S extends z.ZodType<{ seq: number }>>(
         BUNDLE_ERROR_CODES.invalidRecord,
         `the record does not match the ${list} schema: ${issue?.message ?? 'invalid'} at ${path}`,
       );
-      return;
+      continue;
     }
     // The id is built once per record, not once per comparison: a peer document's entries share seq and
     // record id, so the sort compares them by the built id thousands of times.
-    const key = id(parsed.data);
-    valid.push({ record: parsed.data, index, raw: item, key, plain: !SURROGATE.test(key) });
-  });
+    const key = id === null ? '' : id(parsed.data);
+    valid.push({ record: parsed.data, index, raw: item, key, plain: id === null || !SURROGATE.test(key) });
+  }
   // Two keys without surrogate code units compare natively: their code units are their code points.
-  valid.sort((a, b) => a.record.seq - b.record.seq || (a.plain && b.plain ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : compareCodePoints(a.key, b.key)));
+  if (id === null) valid.sort((a, b) => a.record.seq - b.record.seq || comparePeerIds(a.record as PeerScoreRecord, b.record as PeerScoreRecord));
+  else
+    valid.sort((a, b) => a.record.seq - b.record.seq || (a.plain && b.plain ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : compareCodePoints(a.key, b.key)));
   const seen = new Set<string>();
+  const peers = new PeerIds();
   const out: z.output<S>[] = [];
   for (const v of valid) {
     const key = v.key;
-    if (seen.has(key)) {
+    if (id === null ? peers.seen(v.record as PeerScoreRecord) : seen.has(key)) {
       excluded.addAt(list, v.raw, v.index, BUNDLE_ERROR_CODES.duplicateRecord, `an earlier record of ${list} already has this id`);
       continue;
     }
-    seen.add(key);
+    if (id !== null) seen.add(key);
     out.push(v.record);
   }
   return out;
+}
+
+/**
+ * The order of two screened peer scores' ids, exactly `compareCodePoints` of their id texts
+ * `${record_id}\0${challenge_id}\0${miner_hotkey}`, without building them: a record id is ASCII without
+ * `\0` (its schema), so two different ones order as their texts do (a shorter prefix first, as `\0` is
+ * the smallest unit); hotkeys are base58 text. Only two different challenge ids (which may hold anything)
+ * compare the rest of the texts as built.
+ */
+function comparePeerIds(a: PeerScoreRecord, b: PeerScoreRecord): number {
+  if (a.record_id !== b.record_id) return a.record_id < b.record_id ? -1 : 1;
+  if (a.challenge_id !== b.challenge_id) return compareCodePoints(`${a.challenge_id}\u0000${a.miner_hotkey}`, `${b.challenge_id}\u0000${b.miner_hotkey}`);
+  return a.miner_hotkey < b.miner_hotkey ? -1 : a.miner_hotkey > b.miner_hotkey ? 1 : 0;
+}
+
+/** The peer-score ids seen so far, by record id, then challenge id, then miner hotkey (no concatenated text per score). */
+class PeerIds {
+  private readonly byRecord = new Map<string, Map<string, Set<string>>>();
+
+  /** Whether this score's id was seen before; remembers it. */
+  seen(p: PeerScoreRecord): boolean {
+    let byChallenge = this.byRecord.get(p.record_id);
+    if (byChallenge === undefined) this.byRecord.set(p.record_id, (byChallenge = new Map<string, Set<string>>()));
+    let miners = byChallenge.get(p.challenge_id);
+    if (miners === undefined) byChallenge.set(p.challenge_id, (miners = new Set<string>()));
+    if (miners.has(p.miner_hotkey)) return true;
+    miners.add(p.miner_hotkey);
+    return false;
+  }
 }
 
 /** A record withheld from a bundle: its identity fields and why it was excluded. */

@@ -1,6 +1,7 @@
 import { compareCodePoints } from '@subnet/core';
 
 import { BUNDLE_ERROR_CODES } from './errors.js';
+import { compareHotkeys } from './hotkey-order.js';
 import type { Exclusions, RecordList } from './exclusion.js';
 
 /**
@@ -8,7 +9,7 @@ import type { Exclusions, RecordList } from './exclusion.js';
  * result sorted by hotkey; every other record of that miner is excluded as superseded, naming its successor.
  *
  * @param list - the records' list (for exclusions)
- * @param records - usable records
+ * @param records - usable records (screened: each miner hotkey passed the hotkey schema)
  * @param excluded - where superseded records go
  * @returns the latest record per miner, by hotkey
  */
@@ -28,5 +29,6 @@ export function latestPerMiner<R extends { readonly miner_hotkey: string; readon
     if (kept !== undefined && kept !== r)
       excluded.add(list, r, BUNDLE_ERROR_CODES.superseded, `a later record of this miner (${kept.record_id}, seq ${kept.seq}) is the one used`);
   }
-  return [...best.values()].sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
+  // Screened records: their hotkeys passed the hotkey schema (base58 text), so code units order them as code points do.
+  return [...best.values()].sort((a, b) => compareHotkeys(a.miner_hotkey, b.miner_hotkey));
 }

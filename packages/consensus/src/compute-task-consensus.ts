@@ -79,7 +79,8 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
   const prepared: PreparedMember[] = [];
   const uids = new Set<number>();
   const hotkeys = new Set<string>();
-  const keys = new Map<string, string>();
+  // The general path's key memo, made only when a document takes that path.
+  let keys: Map<string, string> | undefined;
   const fresh = createFreshGroup();
   for (let i = 0; i < members.length; i++) {
     const member: unknown = members[i];
@@ -127,7 +128,7 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     if (sets === undefined) {
       try {
         const refs: string[] = [];
-        sets = computeDocumentSets(validateSssa(fields.sssa, `members[${i}].sssa`, limits, refs), refs, keys);
+        sets = computeDocumentSets(validateSssa(fields.sssa, `members[${i}].sssa`, limits, refs), refs, (keys ??= new Map()));
       } catch (error) {
         if (!isSubnetError(error)) throw error;
         exclude(excluded, i, member, error);

@@ -11,6 +11,7 @@ import type { Tally } from './group-tally.js';
 import { coverage, groupItems, intersectionSize, jaccard, majorityMask, memberSize, tally, tallyIds } from './group-tally.js';
 import { compareKeys, keyPrefix } from './key-order.js';
 import { MIN_GROUP_SIZE, majorityThreshold } from './majority.js';
+import { sortSmall } from './small-sort.js';
 import type { Verdict } from './sssa-schema.js';
 
 /**
@@ -64,7 +65,7 @@ function sortedTuples(t: Tally, inGroup: Uint8Array, width: 2 | 3, parts: readon
     const p = parts?.[id];
     out.push(p === undefined ? decode(t.names[id] ?? '') : width === 2 ? [p.a, p.b] : [p.a, p.b, p.c]);
   }
-  return out.sort(compareTuples);
+  return sortSmall(out, compareTuples);
 }
 
 function groupVerdict(counts: Readonly<Record<Verdict, number>>): Verdict {
@@ -133,11 +134,14 @@ function sortedKeyIds(names: readonly string[], inGroup: Uint8Array, orders: rea
   return ids;
 }
 
+const byUid = (a: PreparedMember, b: PreparedMember): number => a.uid - b.uid;
+const byHotkeyOrder = (a: PreparedMember, b: PreparedMember): number => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0);
+
 /** SPEC B v1.1: the risk mean is summed in hotkey order (code points), then divided by n. */
 function riskMeanInHotkeyOrder(members: readonly PreparedMember[]): number {
   // Hotkeys are SS58 text (base58 digits, ASCII): code-unit order is code-point order, so the native
   // comparison gives compareCodePoints' order without its per-character loop.
-  const byHotkey = [...members].sort((a, b) => (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
+  const byHotkey = sortSmall([...members], byHotkeyOrder);
   let sum = 0;
   for (const m of byHotkey) sum += m.sets.risk;
   return sum / members.length;
@@ -226,7 +230,7 @@ function freshTallies(prepared: readonly PreparedMember[], fresh: FreshGroup): G
  * hotkeys; they are returned sorted by uid. `explain` false leaves every `explanation` null.
  */
 export function scoreGroup(taskId: string, taskType: string | null, input: readonly PreparedMember[], explain: boolean, fresh?: FreshGroup): ConsensusResult {
-  const prepared = [...input].sort((a, b) => a.uid - b.uid);
+  const prepared = sortSmall([...input], byUid);
   const n = prepared.length;
 
   if (n < MIN_GROUP_SIZE) {
@@ -333,7 +337,7 @@ export function scoreGroup(taskId: string, taskType: string | null, input: reado
       findings: Object.freeze(findingIds.map((id) => Object.freeze({ key: keys.names[id] ?? '', preimage: keys.payloads[id] ?? '' }))),
       verdict,
       verdictCounts: Object.freeze(verdictCounts),
-      capabilities: Object.freeze(groupItems(capabilities, groupCapabilities.inGroup).sort(compareCodePoints)),
+      capabilities: Object.freeze(sortSmall(groupItems(capabilities, groupCapabilities.inGroup), compareCodePoints)),
       riskMean,
       dependencies: Object.freeze(
         sortedTuples(dependencies, groupDependencies.inGroup, 2, parts?.dependencies).map(([name = '', version = '']) =>

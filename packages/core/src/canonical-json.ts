@@ -76,42 +76,61 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
-/** An object's keys in canonical order, and the text before each value: `{"a":`, then `,"b":`, ... */
-interface Shape {
+/**
+ * An object's keys in canonical order, and the text before each value: `{"a":`, then `,"b":`, ... (internal:
+ * `canonical-json-bytes.ts` keeps the same heads as UTF-8 bytes in `bytes`, filled on first use).
+ */
+export interface Shape {
   readonly keys: readonly string[];
   readonly sorted: readonly string[];
   readonly heads: readonly string[];
+  bytes: unknown;
 }
 
 /**
- * The last shape seen at each depth: arrays of records repeat one shape thousands of times, so an object
- * whose `Object.keys` equal the previous one's at its depth (same keys, same order) reuses its sort and
- * key texts. Pure memo: it never changes output, only skips work.
+ * The last {@link SHAPES_PER_DEPTH} shapes seen at each depth: arrays of records repeat a few shapes thousands
+ * of times (a record and the objects inside it alternate at one depth), so an object whose `Object.keys` equal
+ * one of them (same keys, same order) reuses its sort and key texts. Pure memo: it never changes output, only
+ * skips work.
  */
+const SHAPES_PER_DEPTH = 4;
 const lastShapes: (Shape | undefined)[] = [];
+/** Per depth, the slot the next new shape replaces (round robin). */
+const nextSlot: number[] = [];
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** `Object.prototype.propertyIsEnumerable`: whether a key is an own, enumerable property (what `Object.keys` lists). */
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called with .call
 const isOwnEnumerable = Object.prototype.propertyIsEnumerable;
 
-function shapeOf(keys: readonly string[], depth: number): Shape {
-  const last = lastShapes[depth];
-  if (last !== undefined && last.keys.length === keys.length) {
-    let same = true;
-    for (let i = 0; i < keys.length; i++) {
-      if (last.keys[i] !== keys[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return last;
+/**
+ * The canonical order and key texts of an object's keys (`Object.keys` order in `keys`), remembered per depth
+ * (internal, shared with `canonical-json-bytes.ts`).
+ *
+ * @param keys - the object's own enumerable keys, as `Object.keys` lists them
+ * @param depth - the object's depth (the memo's slot)
+ * @returns the shape
+ */
+export function shapeOf(keys: readonly string[], depth: number): Shape {
+  const base = depth * SHAPES_PER_DEPTH;
+  for (let j = 0; j < SHAPES_PER_DEPTH; j++) {
+    const seen = lastShapes[base + j];
+    if (seen === undefined) break;
+    if (sameKeys(seen.keys, keys)) return seen;
   }
   const sorted = keys.slice();
   if (allBelowSurrogates(sorted)) sorted.sort();
   else sorted.sort(compareCodePoints);
   const heads = sorted.map((key, i) => `${i === 0 ? '{' : ','}${quoteKey(key)}:`);
-  const shape: Shape = { keys, sorted, heads };
-  lastShapes[depth] = shape;
+  const shape: Shape = { keys, sorted, heads, bytes: undefined };
+  const slot = nextSlot[depth] ?? 0;
+  lastShapes[base + slot] = shape;
+  nextSlot[depth] = (slot + 1) % SHAPES_PER_DEPTH;
   return shape;
 }
 

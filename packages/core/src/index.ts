@@ -13,6 +13,8 @@ export {
   sameCanonicalJson,
   sha256Hex,
 } from './canonical-json.js';
+export { canonicalJsonBytes } from './canonical-json-bytes.js';
+export type { CanonicalJsonBytes } from './canonical-json-bytes.js';
 export { scanCanonicalJson } from './canonical-json-text.js';
 export type { CanonicalJsonTextShape } from './canonical-json-text.js';
 export { formatPath, parseInput } from './parse.js';

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,5 +61,16 @@ describe('the built auditor-replay binary', () => {
       await runCli(['verify', good, bad, '--json'], { stdout: { write: (s: string) => (single += s) }, stderr: { isTTY: false, write: () => true } }),
     ).toBe(1);
     expect(JSON.parse(parallel.stdout)).toEqual(JSON.parse(single));
+  });
+
+  it('--jobs 2 over more files than the workers hold ahead keeps every file, in order', async () => {
+    // Seven files, good and tampered alternating: each worker holds two at a time and is topped up as it answers.
+    const dir = tempDir('auditor-bin-', 'file');
+    const names = Array.from({ length: 7 }, (_, i) => join(dir, `bundle-${i}.json`));
+    await Promise.all(names.map(async (name, i) => writeFile(name, await readFile(i % 2 === 0 ? join(good, 'epoch-5.json') : bad))));
+    const parallel = await run(['verify', dir, '--json', '--jobs', '2']);
+    expect(parallel.code).toBe(1);
+    const report = JSON.parse(parallel.stdout) as { bundles: { source: string; status: string }[] };
+    expect(report.bundles.map((b) => [b.source, b.status])).toEqual(names.map((name, i) => [name, i % 2 === 0 ? 'ok' : 'mismatch']));
   });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   file = join(dir, 'epoch-1.json');
   await writeFile(file, JSON.stringify(signedBundle(k, { miners: 5, epoch: 1 })));
   size = (await stat(file)).size;
-  // A second file, so that --jobs 2 really starts two worker processes; `size` is the smaller one's.
+  // A second file, so that --jobs 2 really verifies one on a worker process; `size` is the smaller one's.
   await writeFile(join(dir, 'epoch-2.json'), JSON.stringify(signedBundle(k, { miners: 5, epoch: 2 })));
   sizes = [size, (await stat(join(dir, 'epoch-2.json'))).size];
   size = Math.min(...sizes);

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { SignatureVerifier, SignedBundle } from '@subnet/bundle';
+import { buildBundle, signBundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
 
+import { readBundleBytes } from '../bundle-bytes.js';
 import { auditCanonicalText } from '../canonical-text-audit.js';
 import { auditBundle, auditFile, signatureVerifier } from '../index.js';
 import type { BundleLimits } from '../bundle-limits.js';
@@ -14,7 +16,7 @@ import { DEFAULT_BUNDLE_LIMITS } from '../bundle-limits.js';
 import * as jsonDiff from '../json-diff.js';
 import { parseBundleText } from '../load-bundles.js';
 import { auditReveal } from '../reveal-audit.js';
-import { attestedText, committedBundleText, keys, resign, signedBundle } from './fixtures.js';
+import { attestedText, committedBundleText, dryRun, epochInput, keys, resign, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 // Issue 18 item 6: a bundle file as published is audited without parsing, proving or comparing its claimed
@@ -45,7 +47,7 @@ function wholeAudit(text: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS) 
   return auditReveal(doc.value, auditBundle(doc.value, 'f.json', verify, { text: doc.text, canonical: doc.canonical }).audit, verify);
 }
 
-async function file(text: string): Promise<string> {
+async function file(text: string | Uint8Array): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'canonical-text-audit-'));
   dirs.push(dir);
   const path = join(dir, 'f.json');
@@ -113,5 +115,60 @@ describe('auditCanonicalText', () => {
       expect(audit.error).toEqual(wholeAudit(text, limits));
     }
     expect(auditCanonicalText(text, 'f.json', verify, { ...DEFAULT_BUNDLE_LIMITS, maxDepth: 11, maxObjectKeys: 12 })).toBeDefined();
+  });
+});
+
+/** A signed bundle whose task ids are `rename(id)`: they reach the result (the explanation of failed tasks). */
+function renamedTasks(rename: (id: string) => string, epoch: number): string {
+  const input = epochInput(k, { miners: 5, epoch });
+  const inputs = {
+    ...input.inputs,
+    term_results: input.inputs.term_results.map((r) => ({ ...r, results: r.results.map((t) => ({ ...t, task_id: rename(t.task_id) })) })),
+  };
+  return canonicalJson(signBundle(buildBundle({ ...input, inputs, submission: dryRun }), k.validator));
+}
+
+describe('auditFile on the file’s bytes', () => {
+  it('gives the whole audit of published files, ASCII (on the bytes) or not (on the text), framed by white space or not', async () => {
+    const close = committedBundleText(k, { miners: 4, epoch: 12 });
+    const wide = renamedTasks((id) => `tâche-${id}-\u{1F600}`, 31);
+    expect(wide).toContain('tâche-');
+    const texts = [canonicalJson(good), ` \n${canonicalJson(good)}\r\n\t`, attestedText(k, close), wide];
+    for (const text of texts) {
+      vi.mocked(jsonDiff.diffJson).mockClear();
+      const audit = await auditFile(await file(text), verify);
+      expect(audit.status).toBe('ok');
+      expect(jsonDiff.diffJson).not.toHaveBeenCalled();
+      expect({ ...audit, source: 'f.json' }).toEqual(wholeAudit(text));
+    }
+  });
+
+  it('gives the whole audit’s verdict to a result with a lone surrogate, and to a file that is not UTF-8', async () => {
+    // Canonical JSON writes a lone surrogate as ASCII (`\\udc00`), but the shape check refuses it.
+    const lone = `${canonicalJson(good).slice(0, -1)},"zz":"\\udc00"}`;
+    const audit = await auditFile(await file(lone), verify);
+    expect(audit).toMatchObject({ status: 'invalid', error: { code: 'CORE_INPUT_NOT_JSON' } });
+    expect(audit.error).toEqual(wholeAudit(lone)); // the whole audit's refusal, path and message
+    // A byte 0xff in a task id: read as U+FFFD, as readFile reads it, so the bytes no longer hash to the digest.
+    const bytes = Buffer.from(canonicalJson(good), 'latin1');
+    bytes[bytes.indexOf('task-0') + 4] = 0xff;
+    const broken = await auditFile(await file(bytes), verify);
+    expect(broken.status).toBe('mismatch');
+    expect({ ...broken, source: 'f.json' }).toEqual(wholeAudit(bytes.toString('utf8')));
+  });
+
+  it('reads a file whole into one reused array, and leaves a missing, unreadable or oversized file to the reader that says why', async () => {
+    const big = ` ${'x'.repeat(3 << 20)} `;
+    const small = 'short';
+    for (const text of [small, big, small]) expect(readBundleBytes(await file(text), DEFAULT_BUNDLE_LIMITS)?.toString('latin1')).toBe(text);
+    expect(readBundleBytes(await file(small), { ...DEFAULT_BUNDLE_LIMITS, maxBytes: 4 })).toBeUndefined();
+    const path = await file(small);
+    expect(readBundleBytes(`${path}.missing`, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
+    expect(readBundleBytes(join(path, '..'), DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
+    expect(await auditFile(`${path}.missing`, verify)).toMatchObject({ status: 'invalid', error: { code: 'AUDITOR_UNREADABLE' } });
+    expect(await auditFile(path, verify, { ...DEFAULT_BUNDLE_LIMITS, maxBytes: 4 })).toMatchObject({
+      status: 'invalid',
+      error: { code: 'CORE_INPUT_TOO_LARGE' },
+    });
   });
 });

@@ -132,6 +132,79 @@ describe('SPEC C.10 u16, sum mode (default) by largest remainder', () => {
     );
   });
 
+  /**
+   * The largest-remainder split in exact rationals, written here from SPEC C.10: each double is m·2^e exactly,
+   * q_i = 65535·w_i / Σw; floors first, then one unit each to the largest remainders (ties: smaller uid).
+   */
+  function exactSum(entries: readonly { uid: number; weight: number }[]) {
+    const view = new DataView(new ArrayBuffer(8));
+    const exact = (x: number): { m: bigint; e: number } => {
+      view.setFloat64(0, x);
+      const bits = view.getBigUint64(0);
+      const biased = Number((bits >> 52n) & 0x7ffn);
+      const fraction = bits & ((1n << 52n) - 1n);
+      return biased === 0 ? { m: fraction, e: -1074 } : { m: fraction | (1n << 52n), e: biased - 1075 };
+    };
+    const sorted = [...entries].sort((a, b) => a.uid - b.uid);
+    const parts = sorted.map((x) => exact(x.weight));
+    const low = Math.min(...parts.filter((p) => p.m > 0n).map((p) => p.e));
+    const scaled = parts.map((p) => (p.m > 0n ? p.m << BigInt(p.e - low) : 0n));
+    const total = scaled.reduce((a, b) => a + b, 0n);
+    const floors = scaled.map((x) => (65535n * x) / total);
+    const rest = scaled.map((x) => (65535n * x) % total);
+    const floorSum = Number(floors.reduce((a, b) => a + b, 0n));
+    const rank = sorted.map((_, i) => i).sort((a, b) => (rest[a]! > rest[b]! ? -1 : rest[a]! < rest[b]! ? 1 : sorted[a]!.uid - sorted[b]!.uid));
+    const units = rank.slice(0, 65535 - floorSum);
+    const values = floors.map((f, i) => Number(f) + (units.includes(i) ? 1 : 0));
+    return {
+      uids: sorted.filter((_, i) => values[i] !== 0).map((x) => x.uid),
+      weights: values.filter((v) => v !== 0),
+      floorSum,
+      remainderUnits: units.map((i) => sorted[i]!.uid),
+      droppedZeros: sorted.filter((x, i) => values[i] === 0 && x.weight > 0).map((x) => x.uid),
+    };
+  }
+
+  it('property: sum mode gives exactly the largest-remainder split in exact rationals (ties, equal weights, wide ranges)', () => {
+    const shared = fc.constantFrom(0.1, 1 / 3, 0.0030714731682990027, 1e-7);
+    const weight = fc.oneof(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      shared,
+      fc.constant(0),
+      fc.double({ min: 1e-300, max: 1e-250, noNaN: true }),
+      fc.double({ min: 1e300, max: 1e308, noNaN: true }),
+    );
+    const entries = fc
+      .uniqueArray(fc.record({ uid: fc.integer({ min: 0, max: 300 }), weight }), { selector: (e) => e.uid, minLength: 1, maxLength: 300 })
+      .filter((es) => es.some((e) => e.weight > 0));
+    // Normalised vectors (what the pipeline hands over) as well as raw ones.
+    const normalised = entries.map((es) => {
+      const sum = es.reduce((a, e) => a + e.weight, 0);
+      return Number.isFinite(sum) ? es.map((e) => ({ uid: e.uid, weight: e.weight / sum })) : es;
+    });
+    fc.assert(
+      fc.property(fc.oneof(entries, normalised), (es) => {
+        const r = toU16(es, { mode: 'sum' });
+        const want = exactSum(es);
+        expect({
+          uids: r.uids,
+          weights: r.weights,
+          floorSum: r.explanation.floorSum,
+          remainderUnits: r.explanation.remainderUnits,
+          droppedZeros: r.explanation.droppedZeros,
+        }).toEqual(want);
+      }),
+      { numRuns: 400 },
+    );
+    // Equal weights tie on the remainder: the smaller uids get the units.
+    expect(
+      toU16(
+        [7, 3, 5].map((uid) => ({ uid, weight: 1 / 3 })),
+        { mode: 'sum' },
+      ).explanation.remainderUnits,
+    ).toEqual(exactSum([7, 3, 5].map((uid) => ({ uid, weight: 1 / 3 }))).remainderUnits);
+  });
+
   it('property: max mode never exceeds 65535 and gives 65535 to the largest weight', () => {
     fc.assert(
       fc.property(vector, (entries) => {

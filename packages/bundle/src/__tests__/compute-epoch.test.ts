@@ -152,6 +152,38 @@ describe('computeEpoch', () => {
     expect(miners[0]!.score).toBeCloseTo((3 * 0.5 + 1 * 0.9) / 4, 15);
   });
 
+  it("leaves the caller's records unfrozen and freezes every node of its result", () => {
+    const task = { task_id: 'a', tests_passed: 1, tests_total: 1, timed_out: false };
+    const term = { record_id: 'x', seq: 1, miner_hotkey: A, results: [task] };
+    const peer = { record_id: 'peer-1', seq: 2, validator_hotkey: P, challenge_id: 'term', miner_hotkey: A, score: 0.9 };
+    const bounty = { record_id: 'b', seq: 3, miner_hotkey: B, valid_issues: 2, invalid_issues: 0, starred_repos: 1 };
+    const windowState = null;
+    const out = computeEpoch({
+      config: {
+        pipeline: single,
+        challenges: [
+          { id: 'term', kind: 'term_pass_rate', alpha: 0.5, total_tasks: 1 },
+          { id: 'bounty', kind: 'bounty', alpha: 0.5 },
+        ],
+      },
+      epoch: 5,
+      validatorHotkey: V,
+      inputs: { term_results: [term], peer_scores: [peer], bounty_records: [bounty], window_state: windowState },
+      stakes: [
+        { validator_hotkey: V, stake: 3 },
+        { validator_hotkey: P, stake: 1 },
+      ],
+      metagraph: [
+        { hotkey: A, uid: 4 },
+        { hotkey: B, uid: 5 },
+      ],
+    });
+    for (const given of [task, term, term.results, peer, bounty]) expect(Object.isFrozen(given)).toBe(false);
+    const deeplyFrozen = (v: unknown): boolean => typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
+    expect(deeplyFrozen(out)).toBe(true);
+    expect(out.challenges.map((c) => c.id)).toEqual(['bounty', 'term']); // by id
+  });
+
   it('term pass-rate details are the snake_case of @subnet/aggregation passRate per latest record, key order kept, every node frozen', () => {
     // The reference: passRate of the aggregation package, with camelCase keys written in snake_case here.
     const snake = (v: unknown): unknown =>
@@ -162,7 +194,8 @@ describe('computeEpoch', () => {
           : v;
     const deeplyFrozen = (v: unknown): boolean => typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
     const taskResult = fc.record({
-      task_id: fc.constantFrom('t1', 't2', 't3', '__proto__', 'é'),
+      // Ids past the BMP ('😀', a surrogate pair) sort after '\uffee' by code point, before it by code unit.
+      task_id: fc.constantFrom('t1', 't2', 't3', '__proto__', 'é', '\uffee', '😀'),
       tests_passed: fc.integer({ min: 0, max: 3 }),
       tests_total: fc.integer({ min: 1, max: 3 }),
       timed_out: fc.boolean(),
@@ -197,7 +230,7 @@ describe('computeEpoch', () => {
         expect(deeplyFrozen(outcome)).toBe(true);
         expect(out.excluded.length).toBe(records.length - expected.length);
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 

@@ -234,3 +234,40 @@ describe('screenRecords orders each list by (seq, id) in code-point order (SPEC 
     expect(byCodePoint.indexOf('a\uffff')).toBeLessThan(byCodePoint.indexOf('a\u{1F600}'));
   });
 });
+
+describe('screenRecords orders and de-duplicates peer scores by their id text', () => {
+  it('keeps, per (record id, challenge, miner), the first by (seq, `${record_id}\\0${challenge_id}\\0${miner_hotkey}` by code point)', () => {
+    const peer = fc.record({
+      record_id: fc.constantFrom('p', 'p1', 'p.', 'P', 'p1-a'),
+      seq: fc.integer({ min: 0, max: 3 }),
+      validator_hotkey: fc.constantFrom(...hotkeys),
+      // Challenge ids are any text: a \0 inside, units past the BMP and just below it.
+      challenge_id: fc.constantFrom('term', 'te', 'te\u0000rm', '\uffee', '😀', 'term\u0000'),
+      miner_hotkey: fc.constantFrom(...hotkeys),
+      score: fc.constantFrom(0, 0.5, 1),
+    });
+    const byCodePoint = (a: string, b: string): number => {
+      const x = Array.from(a, (c) => c.codePointAt(0) as number); // by code point
+      const y = Array.from(b, (c) => c.codePointAt(0) as number);
+      for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+      return x.length - y.length;
+    };
+    fc.assert(
+      fc.property(fc.array(peer, { maxLength: 40 }), (peers) => {
+        const excluded = createExclusions();
+        const screened = screenRecords(parseEpochInputs({ peer_scores: peers }), excluded);
+        const idText = (p: (typeof peers)[number]) => `${p.record_id}\u0000${p.challenge_id}\u0000${p.miner_hotkey}`;
+        const ordered = peers.map((p, index) => ({ p, index })).sort((a, b) => a.p.seq - b.p.seq || byCodePoint(idText(a.p), idText(b.p)));
+        const seen = new Set<string>();
+        const kept = ordered.filter(({ p }) => {
+          if (seen.has(idText(p))) return false;
+          seen.add(idText(p));
+          return true;
+        });
+        expect(screened.peerScores).toEqual(kept.map(({ p }) => p));
+        expect(excluded.sorted().length).toBe(peers.length - kept.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -204,3 +204,57 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
     expect(freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, createFreshGroup())).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
   });
 });
+
+describe('the order hint (a document’s next item is first compared with the entry after its previous one)', () => {
+  const shared = [
+    finding('tool_poison', 'tools/a.py#L1-L4'),
+    finding('ssrf', 'tools/b.py#L2-L2'),
+    finding('dependency_cve', 'requirements.txt#L3-L3', { cve_ids: ['CVE-1'] }),
+  ];
+  const respan = (f: ReturnType<typeof finding>, span: string) => ({ ...f, evidence_ref: `${span}${f.evidence_ref}` });
+  const doc = (findings: ReturnType<typeof finding>[], capabilities: string[] = ['fs.read', 'net.http']) => sssa({ findings, capabilities });
+
+  it('gives the general path’s sets whatever order the members list the shared findings and items in', () => {
+    const docs = [
+      doc(shared),
+      doc(shared.map((f) => respan(f, 'm1:'))),
+      doc(
+        [...shared].reverse().map((f) => respan(f, 'm2-span:')),
+        ['net.http', 'fs.read'],
+      ),
+      doc(
+        [shared[1], finding('ssrf', 'tools/c.py'), shared[2], shared[0]].map((f) => respan(f as ReturnType<typeof finding>, 'x:')),
+        ['fs.read', 'fs.write', 'net.http'],
+      ),
+    ];
+    const group = createFreshGroup();
+    for (const d of docs) expect(freshDocumentSets(d, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(d, DEFAULT_INPUT_LIMITS));
+    expect(group.findings.all).toHaveLength(4);
+    expect(group.capabilities.all).toHaveLength(3);
+  });
+
+  it('does not take the expected entry for a reference whose text before the ":" is not a span id', () => {
+    // The second document's first reference ends with the first entry's normal form, but "a.b" holds a
+    // '.': the whole reference is the path, so it is a new finding (as the general path says).
+    const group = createFreshGroup();
+    const first = doc([shared[0] as ReturnType<typeof finding>]);
+    const second = doc([respan(shared[0] as ReturnType<typeof finding>, 'a.b:'), respan(shared[0] as ReturnType<typeof finding>, 'x/y:')]);
+    expect(freshDocumentSets(first, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(first, DEFAULT_INPUT_LIMITS));
+    const sets = freshDocumentSets(second, DEFAULT_INPUT_LIMITS, group);
+    expect(sets).toEqual(slowSets(second, DEFAULT_INPUT_LIMITS));
+    expect(sets?.keys).toHaveLength(2);
+    expect(group.findings.all).toHaveLength(3);
+  });
+
+  it('matches an expected entry of the same evidence but another category only through the full comparison', () => {
+    const group = createFreshGroup();
+    const first = doc([finding('tool_poison', 'tools/a.py#L1-L4'), finding('ssrf', 'tools/a.py#L1-L4')]);
+    const second = doc([
+      finding('ssrf', 'm1:tools/a.py#L1-L4'),
+      finding(' Tool_Poison ', 'm1:tools/a.py#L1-L4'),
+      finding('tool_poison', 'm1:tools/a.py#L1-L4'),
+    ]);
+    for (const d of [first, second]) expect(freshDocumentSets(d, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(d, DEFAULT_INPUT_LIMITS));
+    expect(group.findings.all).toHaveLength(2);
+  });
+});

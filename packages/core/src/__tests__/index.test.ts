@@ -22,6 +22,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'assertWellFormed',
     'blockNumberSchema',
     'canonicalJson',
+    'canonicalJsonBytes',
     'checkInputShape',
     'compareCodePoints',
     'decodeSs58',
