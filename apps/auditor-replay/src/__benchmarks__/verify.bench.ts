@@ -20,7 +20,7 @@ import { keys, signedBundle } from '../__tests__/fixtures.js';
  *   under 12 s with two jobs, under 20 s with one). Generating 1,000 distinct 256-miner bundles costs as much
  *   as verifying them, so the setup builds and signs 8 distinct epochs and writes each 125 times under its
  *   own file name; nothing is cached between files, so every file is verified in full.
- *   It runs with two worker processes, then one (AUDITOR_BENCH_JOBS=N runs only N), as `verify --jobs N` does. Set AUDITOR_BENCH_FILES to change the file count (default 1000).
+ *   It runs with `--jobs 2` (this process and one worker process), then one process (AUDITOR_BENCH_JOBS=N runs only N), as `verify --jobs N` does. Set AUDITOR_BENCH_FILES to change the file count (default 1000).
  */
 const k = await keys();
 const verify: SignatureVerifier = await signatureVerifier();
@@ -79,7 +79,7 @@ describe('verify a directory', () => {
         const seconds = (performance.now() - started) / 1000;
         if (report.summary.ok !== files) throw new Error(`expected ${files} ok bundles, got ${report.summary.ok}`);
         console.log(
-          `verified ${files} bundles of 256 miners with ${jobs} worker process(es) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; ` +
+          `verified ${files} bundles of 256 miners with --jobs ${jobs} (this process and ${jobs - 1} worker process(es)) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; ` +
             `target < ${targetSeconds(jobs).toFixed(1)} s for ${files}: ${seconds < targetSeconds(jobs) ? 'met' : 'not met'}; ` +
             `load average ${loadavg()[0]?.toFixed(2) ?? '?'})`,
         );
