@@ -4,9 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, onTestFinished } from 'vitest';
 
+/** Folders made with the `file` scope, removed after the importing test file's tests (see below). */
+/** @type {string[]} */
+const fileScoped = [];
+const removeFileScoped = () => {
+  for (const dir of fileScoped.splice(0)) rmSync(dir, { recursive: true, force: true });
+};
+// Registered while the test file that imports this module is collected, so it runs after all of that file's
+// tests: an `afterAll` registered later (from `beforeAll` or from inside a test) is never run by vitest.
+afterAll(removeFileScoped);
+
 /**
  * A fresh folder in the system temp directory, removed when the current test finishes (inside a test)
- * or after the file's tests (inside `beforeAll`/`describe`), so no test leaves folders in /tmp behind.
+ * or after the file's tests (`file`, from `beforeAll`, `describe` or a test), so no test leaves folders in
+ * /tmp behind.
  *
  * @param {string} [prefix] - the folder name's start, e.g. `subnet-auditor-`
  * @param {'test' | 'file'} [scope] - `test` (default): removed when the running test finishes; `file`: after all tests of the file
@@ -14,9 +25,8 @@ import { afterAll, afterEach, onTestFinished } from 'vitest';
  */
 export function tempDir(prefix = 'subnet-test-', scope = 'test') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
-  if (scope === 'file') afterAll(remove);
-  else onTestFinished(remove);
+  if (scope === 'file') fileScoped.push(dir);
+  else onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

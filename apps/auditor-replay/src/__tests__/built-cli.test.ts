@@ -65,7 +65,7 @@ describe('the built auditor-replay binary', () => {
 
   it('--jobs 2 over more files than the workers hold ahead keeps every file, in order', async () => {
     // Seven files, good and tampered alternating: each worker holds two at a time and is topped up as it answers.
-    const dir = tempDir('auditor-bin-', 'file');
+    const dir = tempDir('auditor-bin-');
     const names = Array.from({ length: 7 }, (_, i) => join(dir, `bundle-${i}.json`));
     await Promise.all(names.map(async (name, i) => writeFile(name, await readFile(i % 2 === 0 ? join(good, 'epoch-5.json') : bad))));
     const parallel = await run(['verify', dir, '--json', '--jobs', '2']);
