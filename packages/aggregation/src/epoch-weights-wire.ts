@@ -4,9 +4,8 @@ import type { AggregationResult, ExcludedEvaluation, MinerAggregation, MinerTabl
 import type { AllocationResult } from './allocate.js';
 import type { BountyResult } from './bounty.js';
 import type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
-import type { ChallengeExplanation, ChallengeStages, EpochWeightsResult, MinerBuilder, MinerExplanation } from './epoch-weights.js';
-import { byUid, epochWeightsUnfrozen } from './epoch-weights.js';
-import { compareHotkeys } from './order.js';
+import type { ChallengeExplanation, EpochWeightsResult, MinerBuilder, MinerExplanation } from './epoch-weights.js';
+import { epochWeightsUnfrozen, mergeMinerRows } from './epoch-weights.js';
 import type { NormalisationOptions, NormalisationResult } from './normalise.js';
 import type { HotkeyWeight } from './order.js';
 import type { OutlierBasis } from './outliers.js';
@@ -306,59 +305,30 @@ function mapping(m: UidMappingResult['explanation']): Wire<UidMappingResult['exp
   });
 }
 
-/**
- * The per-miner explanation in wire form, made from the stages as `minerExplanations` of `epoch-weights.ts`
- * makes its camelCase rows (the same k-way merge by hotkey, the same arithmetic), without those rows.
- */
-const minersWire: MinerBuilder<readonly Wire<MinerExplanation>[]> = (explained, stagesOf, allocated, byHotkey, mappedByUid, u16ByUid) => {
-  const heads = new Int32Array(stagesOf.length);
-  const miners: Wire<MinerExplanation>[] = [];
-  let a = 0;
-  for (;;) {
-    let hotkey: Hotkey | undefined;
-    for (let c = 0; c < stagesOf.length; c += 1) {
-      const h = (stagesOf[c] as ChallengeStages).hotkeys[heads[c] as number];
-      if (h !== undefined && (hotkey === undefined || compareHotkeys(h, hotkey) < 0)) hotkey = h;
-    }
-    if (hotkey === undefined) break;
-    const stages: Wire<MinerExplanation['challenges'][number]>[] = [];
-    for (let c = 0; c < stagesOf.length; c += 1) {
-      const s = stagesOf[c] as ChallengeStages;
-      const k = heads[c] as number;
-      if (s.hotkeys[k] !== hotkey) continue;
-      heads[c] = k + 1;
-      const challenge = explained[c] as ChallengeExplanation;
-      const cappedWeight = s.capped[k] as number;
-      const decayed = challenge.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - challenge.decayBurn);
-      stages.push(
+/** The per-miner explanation in wire form, made from the stages by the merge `minerExplanations` uses, without its rows. */
+const minersWire: MinerBuilder<readonly Wire<MinerExplanation>[]> = (explained, stagesOf, allocated, byHotkey, mappedByUid, u16ByUid) =>
+  freeze(
+    mergeMinerRows(
+      explained,
+      stagesOf,
+      allocated,
+      byHotkey,
+      mappedByUid,
+      u16ByUid,
+      (challenge, s, k, capped, decayed): Wire<MinerExplanation['challenges'][number]> =>
         freeze({
           challenge_id: challenge.id,
           score: s.scores[k] as number | null,
           unscored_reason: s.reasons[k] as UnscoredReason | null,
           normalised: s.normalised[k] as number,
-          capped: cappedWeight,
+          capped,
           decayed,
           allocated: challenge.alpha * decayed,
         }),
-      );
-    }
-    // Allocated miners are a subset of these, in the same order.
-    while (a < allocated.length && compareHotkeys((allocated[a] as HotkeyWeight).hotkey, hotkey) < 0) a += 1;
-    const allocation = allocated[a];
-    const uid = byHotkey.get(hotkey) ?? null;
-    miners.push(
-      freeze({
-        hotkey,
-        uid,
-        challenges: freeze(stages),
-        allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
-        mapped: uid === null ? 0 : byUid(mappedByUid, uid),
-        u16: uid === null ? 0 : byUid(u16ByUid, uid),
-      }),
-    );
-  }
-  return freeze(miners);
-};
+      (hotkey, uid, stages, allocatedWeight, mapped, u16): Wire<MinerExplanation> =>
+        freeze({ hotkey, uid, challenges: freeze(stages), allocated: allocatedWeight, mapped, u16 }),
+    ),
+  );
 
 function explanationWire(e: Explanation, tables: readonly (MinerTable | null)[], miners: readonly Wire<MinerExplanation>[]): Wire<Explanation> {
   const challenges = new Array<Wire<ChallengeExplanation>>(e.challenges.length);

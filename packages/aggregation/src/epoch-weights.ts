@@ -131,18 +131,21 @@ function evaluationStages(table: MinerTable, normalised: readonly HotkeyWeight[]
 
 /**
  * Every miner of any challenge, by hotkey, with its path through each challenge (in id order): a k-way
- * merge of the challenges' sorted miner lists. Rows are built frozen.
+ * merge of the challenges' sorted miner lists, each row made by `minerRow` from its stages, each stage by
+ * `stageRow` (internal: the camelCase rows below and the wire rows of `epoch-weights-wire.ts` share it).
  */
-function minerExplanations(
+export function mergeMinerRows<S, M>(
   explained: readonly ChallengeExplanation[],
   stagesOf: readonly ChallengeStages[],
   allocated: readonly HotkeyWeight[],
   byHotkey: ReadonlyMap<string, number>,
   mappedByUid: Float64Array,
   u16ByUid: Float64Array,
-): MinerExplanation[] {
-  const heads = stagesOf.map(() => 0);
-  const miners: MinerExplanation[] = [];
+  stageRow: (challenge: ChallengeExplanation, s: ChallengeStages, k: number, capped: number, decayed: number) => S,
+  minerRow: (hotkey: Hotkey, uid: number | null, stages: S[], allocated: number, mapped: number, u16: number) => M,
+): M[] {
+  const heads = new Int32Array(stagesOf.length);
+  const miners: M[] = [];
   let a = 0;
   for (;;) {
     let hotkey: Hotkey | undefined;
@@ -151,7 +154,7 @@ function minerExplanations(
       if (h !== undefined && (hotkey === undefined || compareHotkeys(h, hotkey) < 0)) hotkey = h;
     }
     if (hotkey === undefined) break;
-    const stages: MinerChallengeStages[] = [];
+    const stages: S[] = [];
     for (let c = 0; c < stagesOf.length; c += 1) {
       const s = stagesOf[c] as ChallengeStages;
       const k = heads[c] as number;
@@ -160,38 +163,59 @@ function minerExplanations(
       const challenge = explained[c] as ChallengeExplanation;
       const cappedWeight = s.capped[k] as number;
       const decayed = challenge.decayBurn === 0 ? cappedWeight : cappedWeight * (1 - challenge.decayBurn);
-      stages.push(
-        Object.freeze({
-          challengeId: challenge.id,
-          score: s.scores[k] as number | null,
-          unscoredReason: s.reasons[k] as UnscoredReason | null,
-          normalised: s.normalised[k] as number,
-          capped: cappedWeight,
-          decayed,
-          allocated: challenge.alpha * decayed,
-        }),
-      );
+      stages.push(stageRow(challenge, s, k, cappedWeight, decayed));
     }
     // Allocated miners are a subset of these, in the same order.
     while (a < allocated.length && compareHotkeys((allocated[a] as HotkeyWeight).hotkey, hotkey) < 0) a += 1;
     const allocation = allocated[a];
     const uid = byHotkey.get(hotkey) ?? null;
     miners.push(
-      Object.freeze({
+      minerRow(
         hotkey,
         uid,
-        challenges: Object.freeze(stages),
-        allocated: allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
-        mapped: uid === null ? 0 : byUid(mappedByUid, uid),
-        u16: uid === null ? 0 : byUid(u16ByUid, uid),
-      }),
+        stages,
+        allocation !== undefined && allocation.hotkey === hotkey ? allocation.weight : 0,
+        uid === null ? 0 : byUid(mappedByUid, uid),
+        uid === null ? 0 : byUid(u16ByUid, uid),
+      ),
     );
   }
   return miners;
 }
 
+/** The per-miner explanation, rows built frozen ({@link mergeMinerRows}). */
+function minerExplanations(
+  explained: readonly ChallengeExplanation[],
+  stagesOf: readonly ChallengeStages[],
+  allocated: readonly HotkeyWeight[],
+  byHotkey: ReadonlyMap<string, number>,
+  mappedByUid: Float64Array,
+  u16ByUid: Float64Array,
+): MinerExplanation[] {
+  return mergeMinerRows(
+    explained,
+    stagesOf,
+    allocated,
+    byHotkey,
+    mappedByUid,
+    u16ByUid,
+    (challenge, s, k, capped, decayed): MinerChallengeStages =>
+      Object.freeze({
+        challengeId: challenge.id,
+        score: s.scores[k] as number | null,
+        unscoredReason: s.reasons[k] as UnscoredReason | null,
+        normalised: s.normalised[k] as number,
+        capped,
+        decayed,
+        allocated: challenge.alpha * decayed,
+      }),
+    (hotkey, uid, stages, allocatedWeight, mapped, u16): MinerExplanation =>
+      Object.freeze({ hotkey, uid, challenges: Object.freeze(stages), allocated: allocatedWeight, mapped, u16 }),
+  );
+}
+
 /** The value of `uid` in a table indexed by uid (0 past its end: a uid the table does not hold). */
-export function byUid(table: Float64Array, uid: number): number {
+function byUid(table: Float64Array, uid: number): number {
   return uid < table.length ? (table[uid] as number) : 0;
 }
 
