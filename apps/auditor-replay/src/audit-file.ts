@@ -1,5 +1,3 @@
-import { isAscii } from 'node:buffer';
-
 import type { SignatureVerifier } from '@subnet/bundle';
 
 import type { BundleAudit } from './audit-bundle.js';
@@ -7,7 +5,7 @@ import { auditBundle, invalidAudit } from './audit-bundle.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { readBundleBytes } from './bundle-bytes.js';
-import { auditCanonicalBytes, auditCanonicalText } from './canonical-text-audit.js';
+import { auditCanonicalBytes } from './canonical-text-audit.js';
 import { parseBundleText, readBundleText } from './load-bundles.js';
 import { auditReveal } from './reveal-audit.js';
 
@@ -21,21 +19,20 @@ import { auditReveal } from './reveal-audit.js';
  * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
  */
 export async function auditFile(file: string, verify: SignatureVerifier, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<BundleAudit> {
-  // As published (canonical, recomputed exactly): the claimed result is never parsed (canonical-text-audit.ts).
-  // An ASCII file (what validators publish unless a string holds more) is audited on its bytes, with no string
-  // of the whole file; the bytes are a reused array's, so they are used before anything is awaited.
+  // As published (canonical, recomputed exactly): the claimed result is never parsed (canonical-text-audit.ts),
+  // and no string of the whole file is made. The bytes are a reused array's: used before anything is awaited.
   const bytes = readBundleBytes(file, limits);
-  const ascii = bytes !== undefined && isAscii(bytes);
-  if (ascii) {
+  let text: string;
+  if (bytes !== undefined) {
     const fast = auditCanonicalBytes(bytes, file, verify, limits);
     if (fast !== undefined) return fast;
-  }
-  // Anything else is read as before (its errors, its UTF-8 decoding) and audited whole.
-  const text = await readBundleText(file, limits);
-  if (typeof text !== 'string') return invalidAudit(file, text.error);
-  if (!ascii) {
-    const fast = auditCanonicalText(text, file, verify, limits);
-    if (fast !== undefined) return fast;
+    // Anything else is audited whole, on the text readFile would give (UTF-8, U+FFFD for other bytes).
+    text = bytes.toString('utf8');
+  } else {
+    // Not read (missing, unreadable, over the size limit): the reader says why.
+    const read = await readBundleText(file, limits);
+    if (typeof read !== 'string') return invalidAudit(file, read.error);
+    text = read;
   }
   const doc = parseBundleText(file, text, limits);
   // A commit-reveal v4 bundle served with its reveal attestation: checked too (reveal-audit.ts).

@@ -9,11 +9,12 @@ import { buildBundle, signBundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
 
 import { readBundleBytes } from '../bundle-bytes.js';
-import { auditCanonicalText } from '../canonical-text-audit.js';
+import { auditCanonicalBytes, auditCanonicalText } from '../canonical-text-audit.js';
 import { auditBundle, auditFile, signatureVerifier } from '../index.js';
 import type { BundleLimits } from '../bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS } from '../bundle-limits.js';
 import * as jsonDiff from '../json-diff.js';
+import * as loadBundles from '../load-bundles.js';
 import { parseBundleText } from '../load-bundles.js';
 import { auditReveal } from '../reveal-audit.js';
 import { attestedText, committedBundleText, dryRun, epochInput, keys, resign, signedBundle } from './fixtures.js';
@@ -23,6 +24,7 @@ import type { Keys } from './fixtures.js';
 // result value by value; the verdict must be the one the whole document's audit gives, and anything else
 // must go to that whole audit.
 vi.mock('../json-diff.js', { spy: true });
+vi.mock('../load-bundles.js', { spy: true });
 
 let k: Keys;
 let verify: SignatureVerifier;
@@ -71,6 +73,14 @@ describe('auditCanonicalText', () => {
       expect(fast).toEqual(wholeAudit(text));
     }
     expect(wholeAudit(texts[3] ?? '')).toMatchObject({ status: 'mismatch', reveal: { verified: false } });
+  });
+
+  it('declines a text with a raw lone surrogate, which has no UTF-8 form and is not canonical JSON', () => {
+    const text = canonicalJson(good);
+    const at = text.indexOf('"validator_hotkey":"') + '"validator_hotkey":"'.length;
+    const lone = `${text.slice(0, at)}\ud800${text.slice(at)}`;
+    expect(auditCanonicalText(text, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeDefined();
+    expect(auditCanonicalText(lone, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
   });
 
   it('leaves to the whole audit a result that differs by one value, and auditFile then names it', async () => {
@@ -129,18 +139,34 @@ function renamedTasks(rename: (id: string) => string, epoch: number): string {
 }
 
 describe('auditFile on the file’s bytes', () => {
-  it('gives the whole audit of published files, ASCII (on the bytes) or not (on the text), framed by white space or not', async () => {
+  it('gives the whole audit of published files, ASCII or not, framed by white space or not, all on their bytes', async () => {
     const close = committedBundleText(k, { miners: 4, epoch: 12 });
     const wide = renamedTasks((id) => `tâche-${id}-\u{1F600}`, 31);
     expect(wide).toContain('tâche-');
     const texts = [canonicalJson(good), ` \n${canonicalJson(good)}\r\n\t`, attestedText(k, close), wide];
     for (const text of texts) {
       vi.mocked(jsonDiff.diffJson).mockClear();
+      vi.mocked(loadBundles.parseBundleText).mockClear();
       const audit = await auditFile(await file(text), verify);
       expect(audit.status).toBe('ok');
       expect(jsonDiff.diffJson).not.toHaveBeenCalled();
+      // Audited on the bytes: the whole file was never parsed.
+      expect(loadBundles.parseBundleText).not.toHaveBeenCalled();
       expect({ ...audit, source: 'f.json' }).toEqual(wholeAudit(text));
     }
+    // Multi-byte characters in the rest and in the result: the digest is taken over the file's own bytes.
+    expect(auditCanonicalBytes(Buffer.from(wide, 'utf8'), 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toEqual(wholeAudit(wide));
+  });
+
+  it('reads a file once even when its bytes leave it to the whole audit', async () => {
+    const tampered = copy(good) as unknown as { bundle: { epoch: number } };
+    tampered.bundle.epoch += 1;
+    const path = await file(canonicalJson(tampered));
+    vi.mocked(loadBundles.readBundleText).mockClear();
+    const audit = await auditFile(path, verify);
+    expect(audit.status).toBe('mismatch');
+    expect(loadBundles.readBundleText).not.toHaveBeenCalled();
+    expect({ ...audit, source: 'f.json' }).toEqual(wholeAudit(canonicalJson(tampered)));
   });
 
   it('gives the whole audit’s verdict to a result with a lone surrogate, and to a file that is not UTF-8', async () => {
@@ -152,6 +178,7 @@ describe('auditFile on the file’s bytes', () => {
     // A byte 0xff in a task id: read as U+FFFD, as readFile reads it, so the bytes no longer hash to the digest.
     const bytes = Buffer.from(canonicalJson(good), 'latin1');
     bytes[bytes.indexOf('task-0') + 4] = 0xff;
+    expect(auditCanonicalBytes(bytes, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
     const broken = await auditFile(await file(bytes), verify);
     expect(broken.status).toBe('mismatch');
     expect({ ...broken, source: 'f.json' }).toEqual(wholeAudit(bytes.toString('utf8')));
