@@ -100,7 +100,12 @@ export function haFailoverSuite(plan: FailoverPlan): void {
   const POLL_MS = plan.pollMs;
   const INSTANCES = 3;
   describe.skipIf(plan.skip !== undefined)(`${plan.name}${plan.skip === undefined ? '' : ` (${plan.skip})`}`, () => {
-    const t = tempDir();
+    // Made when the suite runs, not while it is collected: a skipped suite runs no hook, so a folder made here stayed in /tmp.
+    let t: ReturnType<typeof tempDir> | undefined;
+    const folder = (): string => {
+      if (t === undefined) throw new Error('the failover suite has not started');
+      return t.dir;
+    };
     const database = `vha_${process.pid}_${Date.now().toString(36)}`;
     const adminUrl = PG_URL ?? 'postgresql://127.0.0.1/unused';
     const dbUrl = (() => {
@@ -117,6 +122,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
 
     const cleanups: (() => Promise<unknown>)[] = [];
     beforeAll(async () => {
+      t = tempDir();
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${database}`);
@@ -130,7 +136,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
       devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: plan.blockTimeMs });
       cleanups.push(() => devnet.stop());
       writeFileSync(
-        join(t.dir, 'validator.yaml'),
+        join(folder(), 'validator.yaml'),
         JSON.stringify({
           netuid: devnet.netuid,
           chain: { endpoint: devnet.url, epoch_length: EPOCH, poll_ms: POLL_MS, era_period: plan.era },
@@ -156,13 +162,13 @@ export function haFailoverSuite(plan: FailoverPlan): void {
         writeFileSync(join(process.env.HA_TEST_LOGS, 'epochs.json'), JSON.stringify(rows, null, 1));
       }
       for (const c of cleanups.reverse()) await c();
-      t.cleanup();
+      t?.cleanup();
     }, 120_000);
 
     function spawnInstance(): Instance {
       spawned++;
       const name = `v${spawned}`;
-      const dir = join(t.dir, name);
+      const dir = join(folder(), name);
       mkdirSync(dir, { recursive: true });
       const proc = spawn(
         process.execPath,
@@ -173,7 +179,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
           cli,
           'run',
           '--config',
-          join(t.dir, 'validator.yaml'),
+          join(folder(), 'validator.yaml'),
           '--port',
           '0',
           '--bundles-dir',
@@ -456,7 +462,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
         expect([...load.acked].filter((id) => where.get(id)?.length !== 1)).toEqual([]);
 
         // Identical to a single instance's close of the same records, epoch after epoch (carried state included).
-        const single = await singleInstanceRun(db, bundles, join(t.dir, 'single'), EPOCH);
+        const single = await singleInstanceRun(db, bundles, join(folder(), 'single'), EPOCH);
         if (process.env.HA_TEST_LOGS !== undefined) {
           for (const [epoch, bundle] of bundles) {
             writeFileSync(join(process.env.HA_TEST_LOGS, `ha-${epoch}.json`), JSON.stringify(bundle, null, 1));
