@@ -179,6 +179,13 @@ describe('auditFile on the file’s bytes', () => {
     const bytes = Buffer.from(canonicalJson(good), 'latin1');
     bytes[bytes.indexOf('task-0') + 4] = 0xff;
     expect(auditCanonicalBytes(bytes, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
+    // A byte-order mark is kept in the text, as readFile keeps it, and JSON does not allow it.
+    const marked = `\ufeff${canonicalJson(good)}`;
+    expect(auditCanonicalText(marked, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
+    const markedFile = await file(marked);
+    const withMark = await auditFile(markedFile, verify);
+    expect(withMark).toMatchObject({ status: 'invalid', error: { code: 'AUDITOR_MALFORMED_JSON' } });
+    expect(parseBundleText(markedFile, marked, DEFAULT_BUNDLE_LIMITS)).toEqual({ source: markedFile, ok: false, error: withMark.error });
     const broken = await auditFile(await file(bytes), verify);
     expect(broken.status).toBe('mismatch');
     expect({ ...broken, source: 'f.json' }).toEqual(wholeAudit(bytes.toString('utf8')));
