@@ -75,7 +75,7 @@ export function auditCanonicalBytes(bytes: Buffer, source: string, verify: Signa
   if (!ascii && !isUtf8(bytes)) return undefined;
   const keyAt = bytes.indexOf(',"result":{');
   const end = bytes.lastIndexOf(',"schema_version":');
-  if (keyAt < 0 || end < keyAt || bytes.includes(STAND_IN_TEXT)) return undefined;
+  if (keyAt < 0 || end < keyAt) return undefined;
   const start = keyAt + ',"result":'.length;
   // The rest, with the stand-in in the result's place, as one flat string.
   const restLength = start + STAND_IN_TEXT.length + (bytes.length - end);
@@ -83,6 +83,11 @@ export function auditCanonicalBytes(bytes: Buffer, source: string, verify: Signa
   bytes.copy(restScratch, 0, 0, start);
   restScratch.write(STAND_IN_TEXT, start, 'latin1');
   bytes.copy(restScratch, start + STAND_IN_TEXT.length, end);
+  // The stand-in is parsed as the bundle's result only where it was put: the rest holds it nowhere else. (The
+  // result's own bytes are compared with the recomputation below, so what they hold cannot reach the parse; the
+  // stand-in holds neither `:` nor `,`, so no occurrence can span a cut.)
+  const restBytes = restScratch.subarray(0, restLength);
+  if (restBytes.indexOf(STAND_IN_TEXT) !== start || restBytes.includes(STAND_IN_TEXT, start + 1)) return undefined;
   const rest = restScratch.toString(ascii ? 'latin1' : 'utf8', 0, restLength);
   const doc = provenRest(rest, limits);
   if (doc === undefined) return undefined;
