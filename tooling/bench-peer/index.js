@@ -231,7 +231,12 @@ function descendants(root) {
   const frontier = [root];
   while (frontier.length > 0) {
     const pid = frontier.pop();
-    for (const [child, parent] of parentOf) if (parent === pid) (out.push(child), frontier.push(child));
+    for (const [child, parent] of parentOf) {
+      if (parent === pid) {
+        out.push(child);
+        frontier.push(child);
+      }
+    }
   }
   return out;
 }
@@ -239,7 +244,8 @@ function descendants(root) {
 /**
  * Samples the memory of a process and its descendants every `intervalMs` until `stop()`: the peak of
  * their summed resident sets (sampled) and the largest single peak (each process's own VmHWM, as last
- * seen). Linux only (/proc); elsewhere `stop()` returns nulls.
+ * seen). A root that exits before `stop()` (a child process run to its end) keeps what was last read.
+ * Linux only (/proc); elsewhere, or when the root was never read, `stop()` returns nulls.
  */
 export function sampleTreeRss(rootPid = process.pid, intervalMs = 100) {
   let treePeakKb = 0;
@@ -247,12 +253,15 @@ export function sampleTreeRss(rootPid = process.pid, intervalMs = 100) {
   let processes = 0;
   const seen = new Set();
   let supported = true;
+  let sampled = false;
   const sample = () => {
     const self = rssOf(rootPid);
     if (self === null) {
-      supported = false;
+      // Unsupported when never read; a root that has exited since keeps the figures last read.
+      if (!sampled) supported = false;
       return;
     }
+    sampled = true;
     let sum = self.rss;
     processPeakKb = Math.max(processPeakKb, self.hwm);
     for (const pid of descendants(rootPid)) {

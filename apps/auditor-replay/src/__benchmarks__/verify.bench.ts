@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { formatKb, sampleTreeRss } from '@subnet/bench-peer';
 import { afterAll, bench, describe } from 'vitest';
@@ -8,7 +11,7 @@ import { afterAll, bench, describe } from 'vitest';
 import type { SignatureVerifier } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
 
-import { auditBundle, signatureVerifier, verifyBundles } from '../index.js';
+import { auditBundle, signatureVerifier } from '../index.js';
 import { keys, signedBundle } from '../__tests__/fixtures.js';
 
 /**
@@ -16,11 +19,13 @@ import { keys, signedBundle } from '../__tests__/fixtures.js';
  * + sr25519 signature + full recomputation with `computeEpoch` + value-by-value comparison.
  *
  * - `verify one bundle`: hz = bundles per second at 10, 100 and 256 miners (scaling).
- * - `verify a directory`: the real `verifyBundles` over 1,000 bundle files of 256 miners (issue 18 item 6:
- *   under 12 s with two jobs, under 20 s with one). Generating 1,000 distinct 256-miner bundles costs as much
- *   as verifying them, so the setup builds and signs 8 distinct epochs and writes each 125 times under its
- *   own file name; nothing is cached between files, so every file is verified in full.
- *   It runs with `--jobs 2` (this process and one worker process), then one process (AUDITOR_BENCH_JOBS=N runs only N), as `verify --jobs N` does. Set AUDITOR_BENCH_FILES to change the file count (default 1000).
+ * - `verify a directory`: the built CLI, as users run it (`node bin/auditor-replay.js verify DIR --jobs N
+ *   --json`, its own process and N-1 workers), over 1,000 bundle files of 256 miners (issue 18 item 6: under
+ *   12 s with two jobs, under 20 s with one), timed from spawn to exit, with the peak memory of its process
+ *   tree. Generating 1,000 distinct 256-miner bundles costs as much as verifying them, so the setup builds and
+ *   signs 8 distinct epochs and writes each 125 times under its own file name; nothing is cached between
+ *   files, so every file is verified in full. It runs `--jobs 2`, then `--jobs 1` (AUDITOR_BENCH_JOBS=N runs
+ *   only N). Set AUDITOR_BENCH_FILES to change the file count (default 1000).
  */
 const k = await keys();
 const verify: SignatureVerifier = await signatureVerifier();
@@ -34,6 +39,8 @@ for (const miners of sizes) {
   );
 }
 const files = Number(process.env.AUDITOR_BENCH_FILES ?? '1000');
+/** The built CLI's folder (`bin/`). */
+const binDir = fileURLToPath(new URL('../../bin/', import.meta.url));
 /** Issue 18 item 6: 1,000 bundles in < 12 s with two jobs and < 20 s with one (both run unless AUDITOR_BENCH_JOBS is set). */
 const jobCounts = process.env.AUDITOR_BENCH_JOBS === undefined ? [2, 1] : [Number(process.env.AUDITOR_BENCH_JOBS)];
 const targetSeconds = (jobs: number): number => ((jobs >= 2 ? 12 : 20) * files) / 1000;
@@ -72,22 +79,40 @@ describe('verify a directory', () => {
       `${files} bundles of 256 miners, --jobs ${jobs} (target: 1,000 in < ${jobs >= 2 ? 12 : 20} s)`,
       async () => {
         const started = performance.now();
-        // Memory of this process and its worker processes, sampled every 100 ms (Linux /proc).
-        const memory = sampleTreeRss(process.pid, 100);
-        const report = await verifyBundles([dir], { verify, jobs });
-        const rss = memory.stop();
+        const run = await runCli(['verify', dir, '--jobs', String(jobs), '--json']);
         const seconds = (performance.now() - started) / 1000;
-        if (report.summary.ok !== files) throw new Error(`expected ${files} ok bundles, got ${report.summary.ok}`);
+        const report = JSON.parse(run.stdout) as { summary: { ok: number } };
+        if (run.code !== 0 || report.summary.ok !== files) throw new Error(`expected ${files} ok bundles and exit 0, got ${report.summary.ok} and ${run.code}`);
         console.log(
-          `verified ${files} bundles of 256 miners with --jobs ${jobs} (this process and ${jobs - 1} worker process(es)) in ${seconds.toFixed(1)} s (${(files / seconds).toFixed(2)} bundles/s; ` +
-            `target < ${targetSeconds(jobs).toFixed(1)} s for ${files}: ${seconds < targetSeconds(jobs) ? 'met' : 'not met'}; ` +
+          `verified ${files} bundles of 256 miners with the built CLI, verify --jobs ${jobs} (that process and ${jobs - 1} worker process(es)), in ${seconds.toFixed(1)} s ` +
+            `(${(files / seconds).toFixed(2)} bundles/s; target < ${targetSeconds(jobs).toFixed(1)} s for ${files}: ${seconds < targetSeconds(jobs) ? 'met' : 'not met'}; ` +
             `load average ${loadavg()[0]?.toFixed(2) ?? '?'})`,
         );
         console.log(
-          `peak RSS: ${formatKb(rss.processPeakKb)} for the largest single process, ${formatKb(rss.treePeakKb)} for this process and its ${rss.descendants} worker process(es) together (sampled every 100 ms)`,
+          `peak RSS: ${formatKb(run.rss.processPeakKb)} for the largest single process, ${formatKb(run.rss.treePeakKb)} for the CLI and its ${run.rss.descendants} worker process(es) together (sampled every 100 ms)`,
         );
       },
       { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
     );
   }
 });
+
+/**
+ * Runs the built CLI (`bin/auditor-replay.js`, what users run; `pnpm bench` builds it first) with its own
+ * process and workers, as `node bin/auditor-replay.js ...` does: its exit code, its standard output and the
+ * memory of its process tree.
+ */
+async function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; rss: ReturnType<ReturnType<typeof sampleTreeRss>['stop']> }> {
+  if (!existsSync(join(binDir, '..', 'dist', 'cli.js')))
+    throw new Error('the auditor CLI is not built: run `pnpm --filter auditor-replay build` (pnpm bench builds it)');
+  const child = spawn(process.execPath, [join(binDir, 'auditor-replay.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (child.pid === undefined) throw new Error(`the auditor CLI did not start (${process.execPath})`);
+  const memory = sampleTreeRss(child.pid, 100);
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  return { code, stdout: Buffer.concat(chunks).toString('utf8'), rss: memory.stop() };
+}
