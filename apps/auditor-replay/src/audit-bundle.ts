@@ -91,6 +91,58 @@ function envelopeSchema(): z.ZodType {
   return envelope;
 }
 
+/** {@link envelopeSchema} with the result's `u16` vector left to {@link isU16Vector}. */
+let envelopeWithoutU16: z.ZodType | undefined;
+function envelopeWithoutU16Schema(): z.ZodType {
+  envelopeWithoutU16 ??= bundleSchema.extend({
+    config: z.unknown(),
+    inputs: z.unknown(),
+    stakes: z.unknown(),
+    metagraph: z.unknown(),
+    result: bundleSchema.shape.result.extend({ u16: z.unknown() }),
+  });
+  return envelopeWithoutU16;
+}
+
+function isU16List(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const x: unknown = value[i];
+    if (!(typeof x === 'number' && Number.isSafeInteger(x) && x >= 0 && x <= 65535)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `u16` passes the bundle schema's `result.u16` (a plain object holding exactly `uids` and
+ * `weights`, two lists of integers 0..65535), checked without zod, which copies both lists and checks each
+ * of their 2 x n numbers through its own checks. Stricter where in doubt (a prototype other than Object's):
+ * true only where the schema passes.
+ */
+export function isU16Vector(u16: unknown): boolean {
+  if (typeof u16 !== 'object' || u16 === null || Array.isArray(u16)) return false;
+  const proto: unknown = Object.getPrototypeOf(u16);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(u16);
+  const { uids, weights } = u16 as { uids?: unknown; weights?: unknown };
+  return keys.length === 2 && Object.hasOwn(u16, 'uids') && Object.hasOwn(u16, 'weights') && isU16List(uids) && isU16List(weights);
+}
+
+/**
+ * The bundle parsed by {@link envelopeSchema}: by the schema without the `u16` vector and {@link isU16Vector}
+ * when both pass (which is the schema passing), otherwise by the whole schema, whose error names the first
+ * problem exactly as before.
+ */
+function parseEnvelope(candidate: unknown): Bundle {
+  try {
+    const bundle = parseInput(envelopeWithoutU16Schema(), candidate, AUDITOR_ERROR_CODES.invalidBundle, 'signed.bundle') as Bundle;
+    if (isU16Vector(bundle.result.u16)) return bundle;
+  } catch {
+    // the whole schema below names the problem
+  }
+  return parseInput(envelopeSchema(), candidate, AUDITOR_ERROR_CODES.invalidBundle, 'signed.bundle') as Bundle;
+}
+
 function hexToBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
 }
@@ -163,7 +215,7 @@ export function auditBundle(
   let bundle: Bundle;
   try {
     outer = parseInput(signedBundleSchema, signed, AUDITOR_ERROR_CODES.invalidBundle, 'signed');
-    bundle = parseInput(envelopeSchema(), outer.bundle, AUDITOR_ERROR_CODES.invalidBundle, 'signed.bundle') as Bundle;
+    bundle = parseEnvelope(outer.bundle);
   } catch (error) {
     return invalid(source, errorOf(error));
   }

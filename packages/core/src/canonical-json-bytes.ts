@@ -165,7 +165,8 @@ function writeArray(value: readonly unknown[], depth: number): void {
   reserve(1);
   w.out[w.at++] = 0x5b; // [
   for (let i = 0; i < n; i++) {
-    if (!(i in value)) throw UNSUPPORTED;
+    // A hole reads as undefined (or as what a polluted Array.prototype holds there, which `i in value` would
+    // accept too), and writeValue rejects undefined: no separate test for holes is needed.
     if (i > 0) {
       reserve(1);
       w.out[w.at++] = 0x2c; // ,
