@@ -189,7 +189,10 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   for (const a of report.bundles) {
     if (a.status === 'ok') continue;
     if (a.status === 'invalid') {
-      lines.push(`INVALID ${a.source}${a.epoch === null ? '' : ` (epoch ${a.epoch})`}: [${a.error?.code ?? '?'}] ${a.error?.message ?? ''}`);
+      // A SubnetError's message already starts with its `[CODE]`: print the code once.
+      const code = `[${a.error?.code ?? '?'}]`;
+      const message = a.error?.message ?? '';
+      lines.push(`INVALID ${a.source}${a.epoch === null ? '' : ` (epoch ${a.epoch})`}: ${message.startsWith(code) ? message : `${code} ${message}`}`);
     } else {
       lines.push(`MISMATCH ${a.source} (epoch ${a.epoch ?? '?'}, validator ${a.validator_hotkey ?? '?'})`);
     }

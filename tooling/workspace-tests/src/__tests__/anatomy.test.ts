@@ -30,11 +30,14 @@ describe('the workspace layout (issue: workspace foundation, item 1)', () => {
 
   it('has turbo build, test, lint, typecheck and an uncached bench, with ^build and declared outputs', () => {
     const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8')) as {
-      tasks: Record<string, { dependsOn?: string[]; outputs?: string[]; cache?: boolean }>;
+      tasks: Record<string, { dependsOn?: string[]; inputs?: string[]; outputs?: string[]; cache?: boolean }>;
     };
     for (const task of ['build', 'test', 'lint', 'typecheck', 'bench']) expect(turbo.tasks).toHaveProperty(task);
     expect(turbo.tasks.build?.dependsOn).toContain('^build');
-    expect(turbo.tasks.build?.outputs).toEqual(['dist/**']);
+    // The build writes dist/ and copies docs/spec.md into each package (tooling/tsup-config): a cache hit
+    // (worktrees share one cache) must restore both, and an edit of the spec must rebuild.
+    expect(turbo.tasks.build?.outputs).toEqual(['dist/**', 'docs/**']);
+    expect(turbo.tasks.build?.inputs).toContain('$TURBO_ROOT$/docs/spec.md');
     expect(turbo.tasks.bench?.cache).toBe(false);
   });
 
