@@ -51,9 +51,18 @@ program
   .option('--chain-endpoint <url>', 'chain WebSocket endpoint')
   .option('--bundles-dir <dir>', 'where bundles are written')
   .option('--log-level <level>', 'pino level')
-  .option('--wallet.name <name>', 'btcli wallet name (default: BT_WALLET_NAME, else the configuration, else default)')
-  .option('--wallet.hotkey <hotkey>', 'btcli hotkey name (default: BT_WALLET_HOTKEY, else the configuration, else default)')
-  .option('--wallet.path <path>', 'wallets directory (default: BT_WALLET_PATH, else the configuration, else ~/.bittensor/wallets)')
+  .option(
+    '--wallet.name <name>',
+    'btcli wallet name (default: SUBNET_VALIDATOR_WALLET__NAME, else BT_WALLET_NAME, else wallet.name in the configuration file, else default)',
+  )
+  .option(
+    '--wallet.hotkey <hotkey>',
+    'btcli hotkey name (default: SUBNET_VALIDATOR_WALLET__HOTKEY, else BT_WALLET_HOTKEY, else wallet.hotkey in the configuration file, else default)',
+  )
+  .option(
+    '--wallet.path <path>',
+    'wallets directory (default: SUBNET_VALIDATOR_WALLET__PATH, else BT_WALLET_PATH, else wallet.path in the configuration file, else ~/.bittensor/wallets)',
+  )
   .action(
     async (opts: {
       config: string;
