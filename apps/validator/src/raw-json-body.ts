@@ -4,15 +4,18 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
 
 /**
  * Replaces fastify's JSON body parser with one that keeps the exact bytes received beside the parsed body
- * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser
- * (prototype poisoning refused), so malformed, empty and oversized bodies fail exactly as before.
+ * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser, so
+ * malformed, empty and oversized bodies fail exactly as before. Keys spelled `__proto__` or `constructor`
+ * are kept as the own keys `JSON.parse` makes of them (docs/spec.md section 0: every object key is data):
+ * they are valid JSON, so they are judged by the record's schema like any other key, not refused as
+ * malformed; nothing here or downstream assigns them onto an object.
  *
  * @param app - the fastify instance, before its routes run
  * @returns nothing; read the bytes with {@link rawBodyOf}
  * @example keepRawJsonBody(app); app.post('/x', (req) => rawBodyOf(req))
  */
 export function keepRawJsonBody(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
