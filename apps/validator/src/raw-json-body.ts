@@ -20,9 +20,21 @@ export function keepRawJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     rawBodies.set(request, bytes);
-    void parseJson(request, bytes.toString('utf8'), done);
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      // JSON is UTF-8 (RFC 8259): bytes that are not are refused as malformed (400 MALFORMED_JSON), never
+      // read with U+FFFD in their place, which would store and score a text the sender never sent.
+      done(Object.assign(new SyntaxError('the body is not valid UTF-8'), { statusCode: 400 }), undefined);
+      return;
+    }
+    void parseJson(request, text, done);
   });
 }
+
+/** Strict UTF-8 (a byte-order mark is left in the text, where fastify's parser skips it as before). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The exact body bytes of a request parsed by {@link keepRawJsonBody} (empty when it had none).

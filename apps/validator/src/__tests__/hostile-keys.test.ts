@@ -101,4 +101,22 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     expect(runs[1]?.record.note).toBe(2 ** 53);
     expect(recomputeBundle(bundle).identical).toBe(true);
   });
+
+  it('a body that is not valid UTF-8 is refused as MALFORMED_JSON, not read with U+FFFD in place of its bytes', async () => {
+    const { service, close } = await start();
+    const body = workflowBody('wf-bytes', k.miners[0]!.address);
+    // Valid as text: the same body with 'NOTE' is accepted (checked last, below).
+    const text = JSON.stringify({ ...body, record: { ...body.record, note: 'NOTE' } });
+    const at = text.indexOf('NOTE');
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(at + 4))]);
+    const res = await fetch(`${service.url}/v1/workflow-runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: bytes,
+    });
+    expect([res.status, res.status === 201 ? 'accepted' : (await errorOf(res)).code]).toEqual([400, 'MALFORMED_JSON']);
+    expect((await postText(service.url, '/v1/workflow-runs', text.replace('wf-bytes', 'wf-text'))).status).toBe(201);
+    const bundle = await close();
+    expect((bundle.inputs.workflow_runs as { record_id: string }[]).map((r) => r.record_id)).toEqual(['wf-text']);
+  });
 });
