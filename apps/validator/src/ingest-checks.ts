@@ -1,5 +1,5 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
-import { checkInputShape, formatPath, isSubnetError } from '@subnet/core';
+import { checkInputShape, findStringifiedNumber, isSubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -73,42 +73,18 @@ export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { m
   }
 }
 
-/** 2^53: canonical JSON writes an integer of a larger magnitude as a decimal string (SPEC 0). */
-const TWO_POW_53 = 2 ** 53;
-
 /**
- * The refusal of the first number (depth first, keys in order) that a record stored as canonical JSON
- * would not keep as a number, else undefined. Run after the shape check, so the walk is bounded.
+ * The refusal of the first number that a record stored as canonical JSON would not keep as a number (an
+ * integer beyond 2^53 in magnitude), else undefined. Run after the shape check, which bounds the walk.
  */
 function findUnsafeNumber(body: unknown): IngestError | undefined {
-  const path: PropertyKey[] = [];
-  const walk = (v: unknown): boolean => {
-    if (typeof v === 'number') return Math.abs(v) > TWO_POW_53 && Number.isInteger(v);
-    if (typeof v !== 'object' || v === null) return false;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        path.push(i);
-        if (walk(v[i])) return true;
-        path.pop();
-      }
-      return false;
-    }
-    for (const key of Object.keys(v)) {
-      path.push(key);
-      if (walk((v as Record<string, unknown>)[key])) return true;
-      path.pop();
-    }
-    return false;
-  };
-  if (!walk(body)) return undefined;
-  let value: unknown = body;
-  for (const key of path) value = (value as Record<PropertyKey, unknown>)[key];
-  const where = formatPath(path, 'body');
+  const found = findStringifiedNumber(body, 'body');
+  if (found === undefined) return undefined;
   return {
     status: 400,
     code: INGEST_ERROR_CODES.unsafeNumber,
-    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${where} (got ${String(value)})`,
-    path: where,
+    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${found.path} (got ${String(found.value)})`,
+    path: found.path,
   };
 }
 
