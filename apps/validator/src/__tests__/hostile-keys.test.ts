@@ -119,4 +119,16 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     const bundle = await close();
     expect((bundle.inputs.workflow_runs as { record_id: string }[]).map((r) => r.record_id)).toEqual(['wf-text']);
   });
+
+  it('a workflow task id longer than a window id may be (1024) is refused at ingest with the code the close would exclude it with, not accepted and then lost', async () => {
+    const { service, close } = await start();
+    const longest = workflowBody('wf-1024', k.miners[0]!.address, 't'.repeat(1024));
+    expect((await postExecutor(service.url, '/v1/workflow-runs', longest)).status).toBe(201);
+    const tooLong = await postExecutor(service.url, '/v1/workflow-runs', workflowBody('wf-1025', k.miners[1]!.address, 't'.repeat(1025)));
+    expect(tooLong.status).toBe(400);
+    expect(await errorOf(tooLong)).toMatchObject({ code: 'COMPOSITE_INVALID_WINDOW_ENTRY', path: 'body.task.task_id' });
+    const bundle = await close();
+    expect(bundle.result.excluded).toEqual([]);
+    expect((bundle.inputs.workflow_runs as { record_id: string }[]).map((r) => r.record_id)).toEqual(['wf-1024']);
+  });
 });
