@@ -5,6 +5,7 @@ import { recomputeBundle } from '@subnet/bundle';
 import type { Bundle } from '@subnet/bundle';
 import { describe, expect, it } from 'vitest';
 
+import { answerProblem } from '../dispatch/query-outcome.js';
 import { startValidator } from '../service.js';
 import { bountyBody, fakeChain, postExecutor, postSigned, silent, sssaDoc, tempDir, testConfig, TOKEN, useCleanups, useKeys, workflowBody } from './helpers.js';
 
@@ -130,5 +131,14 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     const bundle = await close();
     expect(bundle.result.excluded).toEqual([]);
     expect((bundle.inputs.workflow_runs as { record_id: string }[]).map((r) => r.record_id)).toEqual(['wf-1024']);
+  });
+});
+
+describe('hostile numbers in a miner axon answer (dispatch)', () => {
+  it('an answer holding a number canonical JSON would store as a string is an invalid answer (UNSAFE_NUMBER), not stored as answered', () => {
+    const plan = { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }], error_handling: { a: { timeout_seconds: 1e21 } } };
+    expect(answerProblem('workflow', plan, 'plan')).toMatch(/^UNSAFE_NUMBER: .*plan\.error_handling\.a\.timeout_seconds \(got 1e\+21\)/);
+    expect(answerProblem('sssa', { ...sssaDoc(), extra: [2 ** 53 + 2] }, 'sssa')).toMatch(/^UNSAFE_NUMBER: .*sssa\.extra\[0\]/);
+    expect(answerProblem('workflow', { ...plan, error_handling: { a: { timeout_seconds: 2 ** 53 } } }, 'plan')).toBeUndefined();
   });
 });
