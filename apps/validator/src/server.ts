@@ -122,6 +122,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     forceCloseConnections: 'idle',
     ...httpServerOptions(limits),
     clientErrorHandler: clientErrorLogger(ctx.logger),
+    // A URL fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void fail(reply, error.statusCode ?? 400, { code: 'BAD_REQUEST', message: error.message });
+    },
   });
   applyConnectionLimit(app.server, limits);
   installAccessLog(app, ctx.logger);

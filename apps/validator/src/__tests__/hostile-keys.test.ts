@@ -142,3 +142,15 @@ describe('hostile numbers in a miner axon answer (dispatch)', () => {
     expect(answerProblem('workflow', { ...plan, error_handling: { a: { timeout_seconds: 2 ** 53 } } }, 'plan')).toBeUndefined();
   });
 });
+
+describe('hostile URLs', () => {
+  it('a URL that is not valid percent-encoding or has an over-long parameter gets the API error shape { error: { code, message } }', async () => {
+    const { service } = await start();
+    const bad = await fetch(`${service.url}/v1/tasks/%ff`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringContaining('/v1/tasks/%ff') as unknown } });
+    const long = await fetch(`${service.url}/v1/tasks/${'t'.repeat(1000)}`);
+    expect(long.status).toBe(414);
+    expect(await long.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringContaining('param') as unknown } });
+  });
+});
