@@ -5,7 +5,9 @@ import { redactUrl } from '@subnet/core';
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
+import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
+import { readCappedBody } from './read-capped-body.js';
 
 /** Options of {@link fetchBundles}. */
 export interface FetchOptions {
@@ -23,6 +25,8 @@ export interface FetchOptions {
   readonly progress?: Progress;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
+  /** The largest answer accepted, in bytes (default `verify`'s `--max-bundle-bytes` default, 64 MiB). */
+  readonly maxBytes?: number;
 }
 
 /** The outcome of one epoch's download. */
@@ -72,6 +76,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   const timeoutMs = options.timeoutMs ?? 10_000;
   const retries = options.retries ?? 3;
   const backoffMs = options.backoffMs ?? 250;
+  const maxBytes = options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes;
   await mkdir(options.outDir, { recursive: true });
   const out: FetchedEpoch[] = [];
   for (let epoch = options.from; epoch <= options.to; epoch++) {
@@ -85,15 +90,20 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
       try {
         const response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
         if (response.ok) {
-          const text = await response.text();
+          // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
+          const bytes = await readCappedBody(response, maxBytes);
+          if (bytes === undefined) {
+            result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: the answer is larger than ${maxBytes} bytes` };
+            break;
+          }
           try {
-            JSON.parse(text);
+            JSON.parse(new TextDecoder().decode(bytes));
           } catch {
             result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: the answer is not JSON` };
             break;
           }
           const file = join(options.outDir, `epoch-${epoch}.json`);
-          await writeFile(file, text);
+          await writeFile(file, bytes);
           result = { epoch, status: 'saved', file, attempts, error: null };
           break;
         }

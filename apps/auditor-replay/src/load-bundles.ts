@@ -47,7 +47,8 @@ export function compareFileNames(a: string, b: string): number {
  *
  * @param operands - files and directories
  * @returns the files in order (duplicates removed)
- * @throws SubnetError `AUDITOR_UNREADABLE` naming the operand that does not exist or cannot be listed
+ * @throws SubnetError `AUDITOR_UNREADABLE` naming the operand that does not exist, cannot be listed, or is a
+ *   folder without any `*.json` file
  * @example await expandOperands(['bundles/']) // ['bundles/epoch-1.json', 'bundles/epoch-2.json']
  */
 export async function expandOperands(operands: readonly string[]): Promise<readonly string[]> {
@@ -61,6 +62,10 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
     }
     if (info.isDirectory()) {
       const names = (await readdir(operand)).filter((n) => n.endsWith('.json')).sort(compareFileNames);
+      // Nothing to verify is not a pass: a folder without bundles (a wrong path, a fetch that saved none)
+      // must not end in "0 bundle(s) ... exit 0".
+      if (names.length === 0)
+        throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, 'this folder holds no *.json bundle file', { context: { path: `BUNDLE[${i}]`, value: operand } });
       out.push(...names.map((n) => join(operand, n)));
     } else out.push(operand);
   }

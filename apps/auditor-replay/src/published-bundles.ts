@@ -2,9 +2,11 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { verifyBundle } from '@subnet/bundle';
 import { isSubnetError, SubnetError } from '@subnet/core';
 
+import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
+import { readCappedBody } from './read-capped-body.js';
 
 /** One bundle a validator published, checked (digest and signature) or with the reason it was set aside. */
 export interface PublishedBundle {
@@ -62,8 +64,14 @@ async function getJson(url: string, options: ReadPublishedOptions): Promise<unkn
     throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: HTTP ${response.status}`, {
       context: { path: '--bundles', value: redact(url), status: response.status },
     });
+  // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
+  const bytes = await readCappedBody(response, DEFAULT_BUNDLE_LIMITS.maxBytes);
+  if (bytes === undefined)
+    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, {
+      context: { path: '--bundles', value: redact(url), limit: DEFAULT_BUNDLE_LIMITS.maxBytes },
+    });
   try {
-    return JSON.parse(await response.text()) as unknown;
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch (cause) {
     throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: the answer is not JSON`, {
       context: { path: '--bundles', value: redact(url) },

@@ -1,15 +1,41 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
-import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, SubnetError } from '@subnet/core';
+import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, findStringifiedNumber, SubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 
 /** Where a command's JSON comes from: a file path, or `-` for standard input. */
 export type InputSource = string;
 
-/** Reads all of standard input (once: a second `-` is refused before anything is read). */
-export type StdinReader = () => string;
+/** Reads all of standard input (once: a second `-` is refused before anything is read), as bytes or text. */
+export type StdinReader = () => string | Uint8Array;
 
-export const defaultStdin: StdinReader = () => readFileSync(0, 'utf8');
+export const defaultStdin: StdinReader = () => readFileSync(0);
+
+/** Strict UTF-8, as the validator decodes a body (a byte-order mark is kept, so JSON.parse refuses it). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads at most `max + 1` bytes of a file, so a file that never ends (`/dev/zero`, a FIFO) or a huge one is
+ * refused by its size without being read whole.
+ *
+ * @returns the bytes read, and the file's size when it is a regular file
+ */
+function readFileBounded(path: string, max: number): { bytes: Uint8Array; size: number | undefined } {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    const buffer = Buffer.allocUnsafe(stat.isFile() ? Math.min(stat.size, max) + 1 : max + 1);
+    let total = 0;
+    while (total < buffer.length) {
+      const n = readSync(fd, buffer, total, buffer.length - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    return { bytes: buffer.subarray(0, total), size: stat.isFile() ? Math.max(stat.size, total) : undefined };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The size limits every input file is checked against (`--max-bytes`, `--max-depth`, `--max-list-length`,
@@ -37,31 +63,49 @@ export const MAX_READ_BYTES = 64 * 1024 * 1024;
  * @param limits - the size limits (default {@link DEFAULT_READ_LIMITS})
  * @throws SubnetError `MINER_CHECK_UNREADABLE_INPUT` (missing or unreadable file),
  *   `CORE_INPUT_TOO_LARGE` (more than `maxBytes` UTF-8 bytes; `limit` and the byte count in the context),
- *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals included), or the shape codes of
- *   `checkInputShape` (`CORE_INPUT_TOO_DEEP` beyond `maxDepth` levels, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`)
+ *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals and bytes that are not UTF-8 included),
+ *   the shape codes of `checkInputShape` (`CORE_INPUT_TOO_DEEP` beyond `maxDepth` levels, `CORE_INPUT_TOO_LARGE`,
+ *   `CORE_INPUT_NOT_JSON`), or `MINER_CHECK_INVALID_INPUT` for a number the validator refuses (an integer
+ *   beyond 2^53, which canonical JSON writes as a string)
  */
 export function readJson(source: InputSource, option: string, stdin: StdinReader = defaultStdin, limits: ReadLimits = DEFAULT_READ_LIMITS): unknown {
-  let text: string;
+  const name = source === '-' ? 'standard input' : source;
+  let read: string | Uint8Array;
+  let size: number | undefined;
   try {
-    text = source === '-' ? stdin() : readFileSync(source, 'utf8');
+    if (source === '-') read = stdin();
+    else ({ bytes: read, size } = readFileBounded(source, limits.maxBytes));
   } catch (error) {
-    throw new SubnetError('MINER_CHECK_UNREADABLE_INPUT', `cannot read ${source === '-' ? 'standard input' : source}`, {
+    throw new SubnetError('MINER_CHECK_UNREADABLE_INPUT', `cannot read ${name}`, {
       context: { path: option, value: source },
       cause: error,
     });
   }
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const bytes = typeof read === 'string' ? Buffer.byteLength(read, 'utf8') : read.length;
   if (bytes > limits.maxBytes) {
-    throw new SubnetError(CORE_INPUT_TOO_LARGE, `${source === '-' ? 'standard input' : source} is larger than ${limits.maxBytes} bytes (--max-bytes)`, {
-      context: { path: option, value: bytes, limit: limits.maxBytes },
+    throw new SubnetError(CORE_INPUT_TOO_LARGE, `${name} is larger than ${limits.maxBytes} bytes (--max-bytes)`, {
+      context: { path: option, value: size ?? `more than ${limits.maxBytes}`, limit: limits.maxBytes },
     });
+  }
+  let text: string;
+  if (typeof read === 'string') text = read;
+  else {
+    try {
+      text = utf8.decode(read);
+    } catch (error) {
+      // JSON is UTF-8 (RFC 8259): never read with U+FFFD in place of bytes the file holds (the validator refuses such a body).
+      throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${name} is not valid JSON: it is not valid UTF-8`, {
+        context: { path: option, value: source },
+        cause: error,
+      });
+    }
   }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${source === '-' ? 'standard input' : source} is not valid JSON: ${detail}`, {
+    throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${name} is not valid JSON: ${detail}`, {
       context: { path: option, value: text.length > 60 ? `${text.slice(0, 57)}...` : text },
       cause: error,
     });
@@ -72,6 +116,15 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     { maxDepth: limits.maxDepth, maxListLength: limits.maxListLength, maxStringLength: limits.maxStringLength, maxObjectKeys: limits.maxObjectKeys },
     option,
   );
+  // The validator stores a body as canonical JSON, where such a number becomes a string: it refuses it.
+  const unsafe = findStringifiedNumber(value, option);
+  if (unsafe !== undefined) {
+    throw new SubnetError(
+      'MINER_CHECK_INVALID_INPUT',
+      `a number beyond 2^53 is refused by the validator (UNSAFE_NUMBER): canonical JSON would store it as a decimal string, at ${unsafe.path} (got ${String(unsafe.value)})`,
+      { context: { path: unsafe.path, value: unsafe.value } },
+    );
+  }
   return value;
 }
 

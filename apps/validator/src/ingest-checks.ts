@@ -1,5 +1,5 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
-import { checkInputShape, isSubnetError } from '@subnet/core';
+import { checkInputShape, findStringifiedNumber, isSubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -29,6 +29,11 @@ export const INGEST_ERROR_CODES = Object.freeze({
   tasksNotReady: 'TASKS_NOT_READY',
   /** 403: a peer-score document signed with this validator's own hotkey (SPEC C.4). */
   selfSignedPeerScores: 'SELF_SIGNED_PEER_SCORES',
+  /**
+   * 400: a number canonical JSON writes as a decimal string (an integer beyond 2^53 in magnitude): stored,
+   * it would come back to the close as a string, so the record would not be the one accepted.
+   */
+  unsafeNumber: 'UNSAFE_NUMBER',
 });
 
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
@@ -48,23 +53,39 @@ export interface IngestError {
 /**
  * Checks the shape of a parsed body (SPEC 0 "Hostile shapes"): at most `server.input_limits.max_depth`
  * (<= 64) levels deep, every list, string and object within the configured limits, well-formed text, JSON
- * values only. Run on every POST before anything reads the body, so nothing downstream (signatures,
- * digests, bundles) meets a hostile shape.
+ * values only; and no number that canonical JSON would store as a decimal string (an integer beyond 2^53
+ * in magnitude), which would reach the close as a string. Run on every POST before anything reads the
+ * body, so nothing downstream (signatures, digests, bundles) meets a hostile shape.
  *
  * @param body - the parsed JSON body
  * @param limits - the configured limits (default: core's, depth 64)
- * @returns undefined when the shape is fine, else the 400 reply (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`
- *   or `CORE_INPUT_NOT_JSON`, naming the path, the value and the limit)
+ * @returns undefined when the shape is fine, else the 400 reply (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`,
+ *   `CORE_INPUT_NOT_JSON` or `UNSAFE_NUMBER`, naming the path, the value and the limit)
  * @example const refused = checkBodyShape(request.body, toInputLimits(config.server.input_limits))
  */
 export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { maxDepth: 64 }): IngestError | undefined {
   try {
     checkInputShape(body, limits, 'body');
-    return undefined;
+    return findUnsafeNumber(body);
   } catch (error) {
     if (!isSubnetError(error)) throw error;
     return { status: 400, code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) };
   }
+}
+
+/**
+ * The refusal of the first number that a record stored as canonical JSON would not keep as a number (an
+ * integer beyond 2^53 in magnitude), else undefined. Run after the shape check, which bounds the walk.
+ */
+function findUnsafeNumber(body: unknown): IngestError | undefined {
+  const found = findStringifiedNumber(body, 'body');
+  if (found === undefined) return undefined;
+  return {
+    status: 400,
+    code: INGEST_ERROR_CODES.unsafeNumber,
+    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${found.path} (got ${String(found.value)})`,
+    path: found.path,
+  };
 }
 
 /**

@@ -4,22 +4,37 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
 
 /**
  * Replaces fastify's JSON body parser with one that keeps the exact bytes received beside the parsed body
- * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser
- * (prototype poisoning refused), so malformed, empty and oversized bodies fail exactly as before.
+ * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser, so
+ * malformed, empty and oversized bodies fail exactly as before. Keys spelled `__proto__` or `constructor`
+ * are kept as the own keys `JSON.parse` makes of them (docs/spec.md section 0: every object key is data):
+ * they are valid JSON, so they are judged by the record's schema like any other key, not refused as
+ * malformed; nothing here or downstream assigns them onto an object.
  *
  * @param app - the fastify instance, before its routes run
  * @returns nothing; read the bytes with {@link rawBodyOf}
  * @example keepRawJsonBody(app); app.post('/x', (req) => rawBodyOf(req))
  */
 export function keepRawJsonBody(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     rawBodies.set(request, bytes);
-    void parseJson(request, bytes.toString('utf8'), done);
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      // JSON is UTF-8 (RFC 8259): bytes that are not are refused as malformed (400 MALFORMED_JSON), never
+      // read with U+FFFD in their place, which would store and score a text the sender never sent.
+      done(Object.assign(new SyntaxError('the body is not valid UTF-8'), { statusCode: 400 }), undefined);
+      return;
+    }
+    void parseJson(request, text, done);
   });
 }
+
+/** Strict UTF-8 (a byte-order mark is left in the text, where fastify's parser skips it as before). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The exact body bytes of a request parsed by {@link keepRawJsonBody} (empty when it had none).

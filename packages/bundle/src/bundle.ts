@@ -121,7 +121,12 @@ export const signedBundleSchema = z.strictObject({
 /** What {@link buildBundle} takes. */
 export interface BuildBundleInput extends ComputeEpochInput {
   readonly netuid: number;
-  /** The result of {@link computeEpoch} for the same input (computed here when absent). */
+  /**
+   * The result of {@link computeEpoch} for the same input (computed here when absent, from the inputs as the
+   * bundle stores them). A given result must have been computed from lists in canonical order (arrival
+   * sequence, then record id) and in canonical JSON, as the validator's stored records are: otherwise an
+   * excluded record's position, or a number beyond 2^53, differs from what a recomputation sees.
+   */
   readonly result?: EpochComputation;
   readonly submission: SubmissionRecord;
   /** The epoch's axon queries (`queryRecordSchema`); sorted by `seq` into the bundle, left out when absent. */
@@ -138,14 +143,19 @@ export interface BuildBundleInput extends ComputeEpochInput {
  * @example const bundle = buildBundle({ ...epochInput, netuid: 1, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } })
  */
 export function buildBundle(input: BuildBundleInput): Bundle {
-  const result = input.result ?? computeEpoch(input);
+  const inputs = canonicalInputs(input.inputs);
+  // Computed from the inputs as the bundle stores them (canonical order, canonical JSON), so that an
+  // auditor recomputing the bundle gets this result whatever order and number spelling the caller's lists
+  // had: an excluded record is named by its position in its list, and a number beyond 2^53 is stored as
+  // a decimal string.
+  const result = input.result ?? computeEpoch({ ...input, inputs: JSON.parse(canonicalJson(inputs)) as unknown });
   const candidate = {
     schema_version: BUNDLE_SCHEMA_VERSION,
     netuid: input.netuid,
     epoch: input.epoch,
     validator_hotkey: input.validatorHotkey,
     config: result.config,
-    inputs: canonicalInputs(input.inputs),
+    inputs,
     stakes: sortedBy(input.stakes, 'validator_hotkey'),
     metagraph: sortedBy(input.metagraph, 'hotkey'),
     result,
@@ -188,9 +198,10 @@ const RECORD_LISTS = ['workflow_runs', 'tasks', 'sssa_submissions', 'term_result
 
 /**
  * The inputs in canonical order (SPEC E): records by arrival sequence (ties: record id, then the peer
- * score's challenge and miner), candidates by hotkey; other fields as given. Computation does not depend
- * on this order; the digest does. A record whose shape cannot be digested (deeper than 64 levels, ...) is
- * replaced by its withheld stand-in, which recomputes to the same exclusion.
+ * score's challenge and miner), candidates by hotkey; other fields as given. Scoring does not depend on
+ * this order; the digest does, and so do the names of records excluded at screening (their list index).
+ * A record whose shape cannot be digested (deeper than 64 levels, ...) is replaced by its withheld
+ * stand-in, which recomputes to the same exclusion.
  */
 function canonicalInputs(inputs: unknown): unknown {
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return inputs;

@@ -36,6 +36,7 @@ const INGEST_PUBLISHED = {
   taskAlreadyRegistered: 'TASK_ALREADY_REGISTERED',
   tasksNotReady: 'TASKS_NOT_READY',
   selfSignedPeerScores: 'SELF_SIGNED_PEER_SCORES',
+  unsafeNumber: 'UNSAFE_NUMBER',
 };
 
 it('codes are append-only: every published ingest (HTTP) code keeps its name and value', () => {

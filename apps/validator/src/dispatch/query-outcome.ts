@@ -1,7 +1,7 @@
 import type { QueryOutcome } from '@subnet/bundle';
 import { workflowPlanSchema } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
-import { checkInputShape, formatPath, isSubnetError } from '@subnet/core';
+import { checkInputShape, findStringifiedNumber, formatPath, isSubnetError } from '@subnet/core';
 
 /** The longest reason kept in a query record (the axon's own message is cut to it). */
 export const MAX_REASON_LENGTH = 512;
@@ -36,7 +36,8 @@ export function failedCall(statusCode: number | null, message: string | null): {
 
 /**
  * Checks a miner's answer for a challenge before it is stored: within `@subnet/core`'s input limits (depth
- * 64, JSON values only, well-formed text), then the challenge's own schema: an SSSA document (`parseSssa`,
+ * 64, JSON values only, well-formed text), no number canonical JSON would store as a string (an integer
+ * beyond 2^53: `UNSAFE_NUMBER`, as at HTTP ingest), then the challenge's own schema: an SSSA document (`parseSssa`,
  * SPEC B) or a workflow plan (`workflowPlanSchema`, SPEC A, DAG checks included).
  *
  * @param kind - the challenge kind
@@ -49,6 +50,12 @@ export function answerProblem(kind: 'sssa' | 'workflow', answer: unknown, field:
   if (answer === null || answer === undefined) return `the answer field ${field} is empty`;
   try {
     checkInputShape(answer, { maxDepth: 64 }, field);
+    // Stored as canonical JSON, such a number would come back a string (as at HTTP ingest: UNSAFE_NUMBER).
+    const unsafe = findStringifiedNumber(answer, field);
+    if (unsafe !== undefined)
+      return reasonText(
+        `UNSAFE_NUMBER: a number beyond 2^53 would be stored as a decimal string (canonical JSON), at ${unsafe.path} (got ${String(unsafe.value)})`,
+      );
     if (kind === 'sssa') parseSssa(answer);
     else {
       const parsed = workflowPlanSchema.safeParse(answer);

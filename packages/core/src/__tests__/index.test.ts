@@ -30,6 +30,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'digest',
     'encodeSs58',
     'findLoneSurrogate',
+    'findStringifiedNumber',
     'formatPath',
     'hotkeySchema',
     'isCanonicalJsonOf',

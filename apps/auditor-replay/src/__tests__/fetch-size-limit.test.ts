@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { fetchBundles } from '../index.js';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
+
+/**
+ * A validator's API is not trusted by the auditor: a bundle answer larger than a bundle may be (`maxBytes`,
+ * default the verifier's 64 MiB) is refused while it is read, never buffered whole or written to disk.
+ */
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (request.url === '/v1/epochs/1/bundle') {
+      // 10 KB of valid JSON.
+      response.end(JSON.stringify({ padding: 'x'.repeat(10_000) }));
+      return;
+    }
+    // Endless: a JSON string that never closes, 64 KB every 10 ms until the client goes away.
+    response.write('{"padding":"');
+    const timer = setInterval(() => {
+      if (response.destroyed) clearInterval(timer);
+      else response.write('x'.repeat(65_536));
+    }, 10);
+    response.on('close', () => {
+      clearInterval(timer);
+    });
+  });
+  await new Promise<void>((resolve) => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+});
+
+describe('auditor-replay fetch: a bundle answer is read up to maxBytes', () => {
+  it('an answer over maxBytes is failed, not saved', async () => {
+    const outDir = tempDir('auditor-fetch-cap-', 'file');
+    const [got] = await fetchBundles({ validator: base, from: 1, to: 1, outDir, maxBytes: 1024, retries: 0 });
+    expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null });
+    expect(got?.error).toContain('larger than 1024 bytes');
+    expect(existsSync(join(outDir, 'epoch-1.json'))).toBe(false);
+  });
+
+  it('an answer that never ends is failed once it passes maxBytes, not read until the timeout', async () => {
+    const outDir = tempDir('auditor-fetch-cap-', 'file');
+    const [got] = await fetchBundles({ validator: base, from: 2, to: 2, outDir, maxBytes: 256 * 1024, retries: 0, timeoutMs: 20_000 });
+    expect(got).toMatchObject({ epoch: 2, status: 'failed', file: null });
+    expect(got?.error).toContain('larger than 262144 bytes');
+  }, 60_000);
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+
+import { canonicalJson, findStringifiedNumber } from '../index.js';
+
+describe('findStringifiedNumber (SPEC 0: integers beyond 2^53 are written as decimal strings)', () => {
+  it('finds the first number canonical JSON writes as a string, with its path', () => {
+    const value = JSON.parse('{"a":[1, {"__proto__": 9007199254740994}], "b": 1e21}') as unknown;
+    expect(findStringifiedNumber(value, 'body')).toEqual({ path: 'body.a[1].__proto__', value: 2 ** 53 + 2 });
+    expect(findStringifiedNumber([-1e300], 'x')).toEqual({ path: 'x[0]', value: -1e300 });
+  });
+
+  it('agrees with canonical JSON on the boundary: 2^53 stays a number, the next double does not', () => {
+    for (const n of [2 ** 53, -(2 ** 53), 2 ** 53 + 2, 1.5, 5e-324, -0, 1e21, 0.1]) {
+      const writtenAsString = canonicalJson([n]).startsWith('["');
+      expect(findStringifiedNumber([n]) !== undefined, String(n)).toBe(writtenAsString);
+    }
+  });
+
+  it('undefined when every number stays a number', () => {
+    expect(findStringifiedNumber({ a: [1, 2.5, 'x', null, true, { b: 2 ** 53 }] })).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { formatPath } from './parse.js';
+
+/** 2^53: canonical JSON writes an integer of a larger magnitude as a decimal string (SPEC 0). */
+const TWO_POW_53 = 2 ** 53;
+
+/** Where {@link findStringifiedNumber} found a number: its formatted path and the number. */
+export interface StringifiedNumber {
+  readonly path: string;
+  readonly value: number;
+}
+
+/**
+ * Finds the first number (depth first, keys in `Object.keys` order) that canonical JSON writes as a decimal
+ * string: an integer beyond 2^53 in magnitude (SPEC 0). A value stored as canonical JSON and read back has
+ * such a number as a string, so a boundary that stores what it accepts refuses it instead (the validator's
+ * ingest, `miner-check`). Run it after `checkInputShape`, which bounds the depth of the walk.
+ *
+ * @param value - a JSON value
+ * @param label - the root's name in the path (`body`, `--run`)
+ * @returns the path and the number, or undefined when every number stays a number
+ * @example findStringifiedNumber({ a: [1e21] }, 'body') // { path: 'body.a[0]', value: 1e21 }
+ */
+export function findStringifiedNumber(value: unknown, label = ''): StringifiedNumber | undefined {
+  const path: PropertyKey[] = [];
+  let found: number | undefined;
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'number') {
+      if (Number.isInteger(v) && Math.abs(v) > TWO_POW_53) found = v;
+      return found !== undefined;
+    }
+    if (typeof v !== 'object' || v === null) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        if (walk(v[i])) return true;
+        path.pop();
+      }
+      return false;
+    }
+    for (const key of Object.keys(v)) {
+      path.push(key);
+      if (walk((v as Record<string, unknown>)[key])) return true;
+      path.pop();
+    }
+    return false;
+  };
+  return walk(value) && found !== undefined ? { path: formatPath(path, label), value: found } : undefined;
+}
