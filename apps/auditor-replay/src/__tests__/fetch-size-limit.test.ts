@@ -1,22 +1,20 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { fetchBundles } from '../index.js';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
  * A validator's API is not trusted by the auditor: a bundle answer larger than a bundle may be (`maxBytes`,
  * default the verifier's 64 MiB) is refused while it is read, never buffered whole or written to disk.
  */
-let server: Server;
 let base: string;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  ({ url: base, close } = await listenLocal((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     if (request.url === '/v1/epochs/1/bundle') {
       // 10 KB of valid JSON.
@@ -25,27 +23,10 @@ beforeAll(async () => {
     }
     // Endless: a JSON string that never closes, 64 KB every 10 ms until the client goes away.
     response.write('{"padding":"');
-    const timer = setInterval(() => {
-      if (response.destroyed) clearInterval(timer);
-      else response.write('x'.repeat(65_536));
-    }, 10);
-    response.on('close', () => {
-      clearInterval(timer);
-    });
-  });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeEndlessly(response);
+  }));
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-});
+afterAll(() => close());
 
 describe('auditor-replay fetch: a bundle answer is read up to maxBytes', () => {
   it('an answer over maxBytes is failed, not saved', async () => {

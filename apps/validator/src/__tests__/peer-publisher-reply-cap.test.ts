@@ -1,7 +1,4 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { publishPeerScores } from '../peer-publisher.js';
@@ -13,35 +10,18 @@ import type { Keys } from './helpers.js';
  * that answers with an endless body cannot hold the publisher until its timeout or grow its memory.
  */
 let k: Keys;
-let server: Server;
 let peer: string;
+let close: () => Promise<void>;
 beforeAll(async () => {
   k = await keys();
-  server = createServer((request, response) => {
+  ({ url: peer, close } = await listenLocal((request, response) => {
     request.resume();
     response.writeHead(request.url === '/refuse/v1/peer-scores' ? 400 : 201, { 'content-type': 'application/json' });
     response.write('{"error":{"code":"NOPE","message":"');
-    const timer = setInterval(() => {
-      if (response.destroyed) clearInterval(timer);
-      else response.write('x'.repeat(65_536));
-    }, 10);
-    response.on('close', () => {
-      clearInterval(timer);
-    });
-  });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  peer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeEndlessly(response);
+  }));
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-});
+afterAll(() => close());
 
 describe('publishPeerScores reads at most 64 KiB of a peer answer', () => {
   const doc = () => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });

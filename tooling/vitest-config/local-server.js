@@ -1,0 +1,41 @@
+// @ts-check
+import { createServer } from 'node:http';
+
+/**
+ * A real HTTP server on 127.0.0.1 (a free port) for a test file: its base URL and a close that ends every
+ * connection first (a test server that streams or never answers would otherwise hold `close` open).
+ *
+ * @param {import('node:http').RequestListener} handler - answers each request
+ * @returns {Promise<{ server: import('node:http').Server, url: string, close: () => Promise<void> }>} the server, `http://127.0.0.1:PORT` and its close
+ */
+export async function listenLocal(handler) {
+  const server = createServer(handler);
+  await new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(undefined));
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => {
+      server.close(() => resolve(undefined));
+    });
+  };
+  return { server, url: `http://127.0.0.1:${address.port}`, close };
+}
+
+/**
+ * Writes `chunk` to a response every 10 ms until the client goes away: a body that never ends, as a hostile
+ * peer or validator could serve one.
+ *
+ * @param {import('node:http').ServerResponse} response - an answer whose head is written
+ * @param {string} [chunk] - what is written each time (default 64 KiB of `x`)
+ */
+export function writeEndlessly(response, chunk = 'x'.repeat(65_536)) {
+  const timer = setInterval(() => {
+    if (response.destroyed) clearInterval(timer);
+    else response.write(chunk);
+  }, 10);
+  response.on('close', () => {
+    clearInterval(timer);
+  });
+}
