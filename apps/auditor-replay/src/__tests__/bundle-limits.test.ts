@@ -4,28 +4,18 @@ import { join } from 'node:path';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
+import { captureIo } from './capture-io.js';
 
 let dir: string;
 let file: string;
 let size: number;
 let sizes: number[];
 
-function io(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { isTTY: false, columns: 100, write: (s: string) => (err += s) },
-    out: () => out,
-    err: () => err,
-  };
-}
-
 async function verify(args: string[]): Promise<{ code: number; report: AuditReport }> {
-  const t = io();
+  const t = captureIo();
   const code = await runCli(['verify', dir, '--json', ...args], t);
   return { code, report: JSON.parse(t.out()) as AuditReport };
 }
@@ -88,7 +78,7 @@ describe('configured bundle size limits (verify --max-*, docs/spec.md G.6)', () 
       ['--max-bundle-bytes', '0'],
       ['--max-list-length', '1.5'],
     ] as const) {
-      const t = io();
+      const t = captureIo();
       expect(await runCli(['verify', dir, flag, value], t)).toBe(2);
       expect(t.err()).toContain(flag);
       expect(t.err()).toContain(JSON.stringify(value));

@@ -10,21 +10,16 @@ import { SubnetError } from '@subnet/core';
 import type { Devnet } from '@subnet/devnet';
 import { DEVNET_SIGNED_EXTENSIONS, startDevnet } from '@subnet/devnet';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { AUDITOR_ERROR_CODES, chainReadError, runCli } from '../index.js';
 import { epochInput, keys } from './fixtures.js';
+import { captureIo } from './capture-io.js';
 
 let devnet: Devnet;
 let api: ApiPromise;
 let dir: string;
 let file: (name: string, block: string) => Promise<string>;
 let submittedBlock: number;
-
-function io(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: (s: string) => (err += s) }, out: () => out, err: () => err };
-}
 
 beforeAll(async () => {
   const k = await keys();
@@ -75,13 +70,13 @@ afterAll(async () => {
 
 describe('verify --chain: every chain failure is coded, none is a stack trace (issue 19, item 3)', () => {
   it('the state of the submission block is still there: the weights are read and match', async () => {
-    expect(await runCli(['verify', await file('fresh.json', String(submittedBlock)), '--chain', devnet.url, '--netuid', '1'], io())).toBe(0);
+    expect(await runCli(['verify', await file('fresh.json', String(submittedBlock)), '--chain', devnet.url, '--netuid', '1'], captureIo())).toBe(0);
   });
 
   it('a node that pruned the submission block state: AUDITOR_CHAIN_STATE_PRUNED says an archive endpoint is needed, exit 2', async () => {
     await devnet.produceBlocks(12);
     const path = await file('pruned.json', String(submittedBlock));
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', path, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(2);
     const audit = (JSON.parse(t.out()) as AuditReport).bundles[0]!;
     expect(audit.status).toBe('invalid');
@@ -90,14 +85,14 @@ describe('verify --chain: every chain failure is coded, none is a stack trace (i
     expect(audit.error?.message).toContain(`pruned the state of block ${submittedBlock}`);
     expect(audit.error?.message).toContain('State already discarded');
     expect(audit.error?.message).toContain('archive endpoint');
-    const text = io();
+    const text = captureIo();
     expect(await runCli(['verify', path, '--chain', devnet.url, '--netuid', '1'], text)).toBe(2);
     expect(text.out()).toContain('[AUDITOR_CHAIN_STATE_PRUNED]');
     expect(`${text.out()}${text.err()}`).not.toMatch(/\n\s+at /);
   });
 
   it('a submission block the node does not have: AUDITOR_CHAIN_UNKNOWN_BLOCK, exit 2', async () => {
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', await file('future.json', '999999'), '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(2);
     expect((JSON.parse(t.out()) as AuditReport).bundles[0]?.error?.code).toBe(AUDITOR_ERROR_CODES.chainUnknownBlock);
   });

@@ -9,11 +9,12 @@ import type { Bundle } from '@subnet/bundle';
 import type { Devnet } from '@subnet/devnet';
 import { DEVNET_SIGNED_EXTENSIONS, startDevnet } from '@subnet/devnet';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 import { epochInput, keys } from './fixtures.js';
 import type { Keys, Pair } from './fixtures.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
+import { captureIo } from './capture-io.js';
 
 let devnet: Devnet;
 let api: ApiPromise;
@@ -22,11 +23,6 @@ let dir: string;
 let validator: Pair;
 let base: ReturnType<typeof epochInput>;
 let honest: Bundle;
-
-function io(): CliIo & { out: () => string } {
-  let out = '';
-  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: () => true }, out: () => out };
-}
 
 /** Signs and sends `set_weights` with the validator hotkey, produces a block, returns its number and the extrinsic hash. */
 async function setWeights(uids: readonly number[], weights: readonly number[]): Promise<{ block: number; hash: string }> {
@@ -96,7 +92,7 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
   it('weights set exactly as the bundle says match what the chain stores (max-upscaled) after the submission block', async () => {
     const submitted = await setWeights(honest.result.u16.uids, honest.result.u16.weights);
     const file = await bundleFile('honest.json', submitted);
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(0);
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.bundles[0]?.checks).toEqual({ schema: true, digest: true, signature: true, recompute: true, chain: true });
@@ -112,7 +108,7 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     // Read what the chain stored, independently of the auditor, to name the expected mismatch.
     const stored = new Map((await api.query.subtensorModule!.weights!(1, 1)).toJSON() as [number, number][]);
     const file = await bundleFile('liar.json', submitted);
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(1);
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.bundles[0]?.checks).toMatchObject({ recompute: true, chain: false });
@@ -120,19 +116,19 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     expect(found.map((m) => m.miner?.uid).sort()).toEqual([uids[i], uids[j]].sort());
     for (const m of found) expect(m.claimed).toBe(stored.get(m.miner!.uid!));
     // The honest bundle of the earlier block still matches: weights are read at the submission block, not the head.
-    expect(await runCli(['verify', join(dir, 'honest.json'), '--chain', devnet.url, '--netuid', '1'], io())).toBe(0);
+    expect(await runCli(['verify', join(dir, 'honest.json'), '--chain', devnet.url, '--netuid', '1'], captureIo())).toBe(0);
   });
 
   it('a dry-run bundle has nothing on chain to compare: the chain check is skipped (null), not failed', async () => {
     const file = join(dir, 'dry.json');
     await writeFile(file, JSON.stringify(signBundle(honest, validator)));
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], t)).toBe(0);
     expect((JSON.parse(t.out()) as AuditReport).bundles[0]?.checks.chain).toBeNull();
   });
 
   it('an unreachable chain endpoint is a clear error, exit 2', async () => {
-    const t = io();
+    const t = captureIo();
     let err = '';
     const code = await runCli(['verify', join(dir, 'dry.json'), '--chain', 'ws://127.0.0.1:9', '--netuid', '1', '--chain-timeout', '1500'], {
       ...t,

@@ -5,26 +5,17 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
+import { listenLocal } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
+import { captureIo } from './capture-io.js';
 
 let dir: string;
 let goodDir: string;
 let badDir: string;
 const texts = new Map<number, string>();
-
-function io(tty = false): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { isTTY: tty, columns: 100, write: (s: string) => (err += s) },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 beforeAll(async () => {
   const k = await keys();
@@ -45,7 +36,7 @@ beforeAll(async () => {
 
 describe('auditor-replay verify', () => {
   it('a directory of honest bundles: exit 0, a summary row per bundle in epoch order, plain progress lines on a non-TTY stderr', async () => {
-    const t = io(false);
+    const t = captureIo(false);
     expect(await runCli(['verify', goodDir], t)).toBe(0);
     const rows = t
       .out()
@@ -61,7 +52,7 @@ describe('auditor-replay verify', () => {
   });
 
   it('a TTY stderr gets a redrawn progress bar, cleared at the end', async () => {
-    const t = io(true);
+    const t = captureIo(true);
     expect(await runCli(['verify', goodDir], t)).toBe(0);
     expect(t.err()).toContain('\r\x1b[2K[##########--------------------] 1/3 ');
     expect(t.err()).toContain('[##############################] 3/3 ');
@@ -69,7 +60,7 @@ describe('auditor-replay verify', () => {
   });
 
   it('--json prints one JSON object, the same report, and no progress', async () => {
-    const t = io(false);
+    const t = captureIo(false);
     expect(await runCli(['verify', goodDir, '--json'], t)).toBe(0);
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.exit_code).toBe(0);
@@ -78,33 +69,33 @@ describe('auditor-replay verify', () => {
   });
 
   it('a mismatch exits 1 and names epoch, stage, miner, expected and claimed', async () => {
-    const t = io(false);
+    const t = captureIo(false);
     expect(await runCli(['verify', join(badDir, 'epoch-2.json'), '--json'], t)).toBe(1);
     const report = JSON.parse(t.out()) as AuditReport;
     const original = (JSON.parse(texts.get(2) ?? '') as { bundle: { result: { u16: { uids: number[]; weights: number[] } } } }).bundle.result.u16;
     const m = report.bundles[0]?.mismatches.find((x) => x.stage === 'u16.weights');
     expect(m).toMatchObject({ epoch: 2, path: 'bundle.result.u16.weights[1]', expected: original.weights[1], claimed: (original.weights[1] ?? 0) + 7 });
     expect(m?.miner?.uid).toBe(original.uids[1]);
-    const text = io(false);
+    const text = captureIo(false);
     expect(await runCli(['verify', join(badDir, 'epoch-2.json')], text)).toBe(1);
     expect(text.out()).toContain(`epoch 2 stage u16.weights miner `);
     expect(text.out()).toContain(`expected ${original.weights[1]}, claimed ${(original.weights[1] ?? 0) + 7}`);
   });
 
   it('invalid input exits 2 (malformed JSON, a path that does not exist, a bad option), and 2 wins over 1', async () => {
-    const t = io(false);
+    const t = captureIo(false);
     expect(await runCli(['verify', badDir], t)).toBe(2);
     expect(t.out()).toContain('AUDITOR_MALFORMED_JSON');
-    const missing = io(false);
+    const missing = captureIo(false);
     expect(await runCli(['verify', join(dir, 'nope')], missing)).toBe(2);
     expect(missing.err()).toContain('AUDITOR_UNREADABLE');
-    expect(await runCli(['verify', goodDir, '--netuid', 'x'], io())).toBe(2);
-    expect(await runCli(['verify', goodDir, '--netuid', '1'], io())).toBe(2); // --netuid without --chain
+    expect(await runCli(['verify', goodDir, '--netuid', 'x'], captureIo())).toBe(2);
+    expect(await runCli(['verify', goodDir, '--netuid', '1'], captureIo())).toBe(2); // --netuid without --chain
   });
 
   it('--report writes one self-contained HTML page: a weight chart line per miner and every mismatch', async () => {
     const file = join(dir, 'report.html');
-    expect(await runCli(['verify', goodDir, join(badDir, 'epoch-2.json'), '--report', file], io())).toBe(1);
+    expect(await runCli(['verify', goodDir, join(badDir, 'epoch-2.json'), '--report', file], captureIo())).toBe(1);
     const html = await readFile(file, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<style>');
@@ -117,7 +108,7 @@ describe('auditor-replay verify', () => {
 
   it('--help on every subcommand shows an example', async () => {
     for (const sub of [[], ['verify'], ['fetch']]) {
-      const t = io();
+      const t = captureIo();
       expect(await runCli([...sub, '--help'], t)).toBe(0);
       expect(t.out()).toMatch(/Examples?:\n\s+\$ auditor-replay /);
     }
@@ -125,11 +116,11 @@ describe('auditor-replay verify', () => {
 });
 
 describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
-  let server: ReturnType<typeof createServer>;
   let base: string;
+  let close: () => Promise<void>;
   const hits = new Map<string, number>();
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    ({ url: base, close } = await listenLocal((req, res) => {
       const url = req.url ?? '';
       hits.set(url, (hits.get(url) ?? 0) + 1);
       const m = /^\/v1\/epochs\/(\d+)\/bundle$/.exec(url);
@@ -145,35 +136,24 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(text);
-    });
-    await new Promise<void>((resolve) => {
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => {
-      server.close(() => {
-        resolve();
-      });
-    });
-  });
+  afterAll(() => close());
 
   it('downloads every epoch as served (retrying a 503), then the download verifies clean', async () => {
     const out = join(dir, 'fetched');
-    const t = io(false);
+    const t = captureIo(false);
     expect(await runCli(['fetch', '--validator', base, '--from', '1', '--to', '2', '--out', out], t)).toBe(0);
     expect(hits.get('/v1/epochs/2/bundle')).toBe(2);
     expect((await readdir(out)).sort()).toEqual(['epoch-1.json', 'epoch-2.json']);
     expect(await readFile(join(out, 'epoch-2.json'), 'utf8')).toBe(texts.get(2));
     expect(t.err()).toContain('fetch 2/2 epoch 2 saved');
     expect(t.out()).toContain('2/2 bundle(s) saved');
-    expect(await runCli(['verify', out], io())).toBe(0);
+    expect(await runCli(['verify', out], captureIo())).toBe(0);
   });
 
   it('a missing epoch (404) and a silent server (timeout, retried) are reported clearly; exit 1', async () => {
-    const t = io(false);
+    const t = captureIo(false);
     const code = await runCli(
       ['fetch', '--validator', base, '--from', '6', '--to', '7', '--out', join(dir, 'partial'), '--timeout', '150', '--retries', '1'],
       t,
@@ -195,7 +175,7 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
         resolve();
       });
     });
-    const t = io(false);
+    const t = captureIo(false);
     expect(
       await runCli(
         ['fetch', '--validator', `http://127.0.0.1:${port}`, '--from', '1', '--to', '1', '--out', join(dir, 'none'), '--retries', '0', '--quiet'],
@@ -204,8 +184,8 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
     ).toBe(1);
     expect(t.out()).toContain(`epoch 1: failed: GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempts)`);
     expect(t.err()).toBe('');
-    expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], io())).toBe(2);
-    expect(await runCli(['fetch', '--validator', 'ftp://x', '--from', '1', '--to', '1', '--out', dir], io())).toBe(2);
-    expect(await runCli(['fetch', '--from', '1', '--to', '1', '--out', dir], io())).toBe(2);
+    expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], captureIo())).toBe(2);
+    expect(await runCli(['fetch', '--validator', 'ftp://x', '--from', '1', '--to', '1', '--out', dir], captureIo())).toBe(2);
+    expect(await runCli(['fetch', '--from', '1', '--to', '1', '--out', dir], captureIo())).toBe(2);
   });
 });

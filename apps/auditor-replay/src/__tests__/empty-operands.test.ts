@@ -3,20 +3,9 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { CliIo } from '../index.js';
 import { runCli } from '../index.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
-
-function io(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { isTTY: false, columns: 100, write: (s: string) => (err += s) },
-    out: () => out,
-    err: () => err,
-  };
-}
+import { captureIo } from './capture-io.js';
 
 describe('auditor-replay verify: nothing to verify is invalid input, not a pass', () => {
   it('a folder holding no *.json file: exit 2 with AUDITOR_UNREADABLE naming the operand, never "0 bundle(s) ... exit 0"', async () => {
@@ -24,7 +13,7 @@ describe('auditor-replay verify: nothing to verify is invalid input, not a pass'
     const empty = join(dir, 'bundles');
     await mkdir(empty);
     await writeFile(join(empty, 'notes.txt'), 'not a bundle');
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', empty], t)).toBe(2);
     expect(t.err()).toContain('AUDITOR_UNREADABLE');
     expect(t.err()).toContain('BUNDLE[0]');

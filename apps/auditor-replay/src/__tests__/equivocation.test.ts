@@ -8,18 +8,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { canonicalJson, sha256Hex } from '@subnet/core';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
+import { captureIo } from './capture-io.js';
 
 let k: Keys;
 let dir: string;
-
-function io(): CliIo & { out: () => string } {
-  let out = '';
-  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: () => true }, out: () => out };
-}
 
 beforeAll(async () => {
   k = await keys();
@@ -47,7 +43,7 @@ describe('equivocation (SPEC E: two different signed bundles of one validator fo
     expect(digests[0]).not.toBe(digests[1]);
     const fa = await write('from-api', 'epoch-7.json', a);
     const fb = await write('from-mirror', 'epoch-7.json', b);
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', join(dir, 'from-api'), join(dir, 'from-mirror'), '--json'], t)).toBe(1);
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.bundles.map((x) => x.status)).toEqual(['ok', 'ok']);
@@ -60,7 +56,7 @@ describe('equivocation (SPEC E: two different signed bundles of one validator fo
         bundles: digests.map((d) => ({ digest: d, sources: [d === sha256Hex(canonicalJson(a.bundle)) ? fa : fb] })),
       },
     ]);
-    const text = io();
+    const text = captureIo();
     expect(await runCli(['verify', fa, fb], text)).toBe(1);
     expect(text.out()).toContain(`EQUIVOCATION validator ${k.validator.address} netuid 1 epoch 7: 2 different signed bundles`);
     for (const d of digests) expect(text.out()).toContain(`digest ${d}`);
@@ -76,7 +72,7 @@ describe('equivocation (SPEC E: two different signed bundles of one validator fo
       await write('x', 'other-epoch.json', signedBundle(k, { miners: 4, epoch: 8, seed: 2 })),
       await write('x', 'forged.json', byStranger),
     ];
-    const t = io();
+    const t = captureIo();
     await runCli(['verify', ...files, '--json'], t);
     const report = JSON.parse(t.out()) as AuditReport;
     expect(report.bundles[3]?.checks.signature).toBe(false);
@@ -102,10 +98,10 @@ describe('equivocation across sources fetched with several --validator (real HTT
     }
     try {
       const out = join(dir, 'seen');
-      const t = io();
+      const t = captureIo();
       expect(await runCli(['fetch', '--validator', urls[0]!, '--validator', urls[1]!, '--from', '5', '--to', '5', '--out', out, '--quiet'], t)).toBe(0);
       expect(t.out()).toContain(`verify them together to find equivocations: auditor-replay verify ${join(out, 'source-1')} ${join(out, 'source-2')}`);
-      const v = io();
+      const v = captureIo();
       expect(await runCli(['verify', join(out, 'source-1'), join(out, 'source-2'), '--json'], v)).toBe(1);
       const report = JSON.parse(v.out()) as AuditReport;
       expect(report.equivocations[0]?.bundles.map((b) => b.digest)).toEqual(served.map((d) => sha256Hex(canonicalJson(d.bundle))).sort());

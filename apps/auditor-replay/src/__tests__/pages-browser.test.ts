@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Bundle, SignedBundle } from '@subnet/bundle';
 
-import type { AuditReport, CliIo } from '../index.js';
+import type { AuditReport } from '../index.js';
 import { minerAnchor, runCli } from '../index.js';
 import { browserAvailable, clippedSvgLabels, launchBrowser, screenshotDir } from './browser.js';
 import { attestedText, committedBundleText, keys, signedBundle } from './fixtures.js';
+import { captureIo } from './capture-io.js';
 
 const run = browserAvailable();
 
@@ -21,11 +22,6 @@ let dir: string;
 let reportUrl: string;
 let report: AuditReport;
 const bundles = new Map<number, Bundle>();
-
-function io(): CliIo & { out: () => string } {
-  let out = '';
-  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: () => true }, out: () => out };
-}
 
 describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and 7)', () => {
   beforeAll(async () => {
@@ -48,7 +44,7 @@ describe.runIf(run)('the HTML report in headless Chromium (issue 19, items 4 and
       await writeFile(join(dir, 'bundles', `epoch-${epoch}.json`), JSON.stringify(doc));
     }
     const file = join(dir, 'report.html');
-    const t = io();
+    const t = captureIo();
     expect(await runCli(['verify', join(dir, 'bundles'), '--report', file, '--json'], t)).toBe(1);
     report = JSON.parse(t.out()) as AuditReport;
     reportUrl = pathToFileURL(file).href;

@@ -7,10 +7,11 @@ import { tempDir } from '@subnet/vitest-config/temp-dir';
 import * as core from '@subnet/core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
-import type { AuditReport, BundleAudit, CliIo, FollowedCommit } from '../index.js';
+import type { AuditReport, BundleAudit, FollowedCommit } from '../index.js';
 import { auditBundle, judgeReveal, runCli, signatureVerifier } from '../index.js';
 import { committedBundleText, committedSubmission, keys, revealAttestation } from './fixtures.js';
 import type { Keys } from './fixtures.js';
+import { captureIo } from './capture-io.js';
 
 // Spies that keep core's behaviour: one test checks which path the digest took.
 vi.mock('@subnet/core', { spy: true });
@@ -26,18 +27,13 @@ function attestation(over: Record<string, unknown> = {}): Record<string, unknown
   return revealAttestation(close, over);
 }
 
-function io(): CliIo & { out: () => string } {
-  let out = '';
-  return { stdout: { write: (s: string) => (out += s) }, stderr: { isTTY: false, write: () => true }, out: () => out };
-}
-
 /** Writes a served document and verifies it with the CLI; returns the exit code, the text report and the JSON report. */
 async function verifyServed(text: string): Promise<{ code: number; text: string; report: AuditReport }> {
   const file = join(tempDir('auditor-reveal-'), 'epoch-7.json');
   writeFileSync(file, `${text}\n`);
-  const plain = io();
+  const plain = captureIo();
   const code = await runCli(['verify', file], plain);
-  const json = io();
+  const json = captureIo();
   await runCli(['verify', file, '--json'], json);
   return { code, text: plain.out(), report: JSON.parse(json.out()) as AuditReport };
 }
