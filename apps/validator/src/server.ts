@@ -3,10 +3,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { bountyInputSchema, termResultSchema, workflowRunSchema } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
 import { passRate } from '@subnet/aggregation';
-import { COMPOSITE_ERROR_CODES, MAX_WINDOW_ID_LENGTH, scoreWorkflow } from '@subnet/composite';
+import { checkWindowId, scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
 import { toWire } from '@subnet/bundle';
-import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, SubnetError, unitIntervalSchema } from '@subnet/core';
+import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -253,16 +253,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     (b) => {
       scoreWorkflow({ task: b.task, plan: b.plan, record: b.record });
       // At the close the task id becomes a window entry id (docs/spec.md G.2, G.6): one the window refuses is
-      // refused here with the window's code, rather than accepted and then excluded.
-      const taskId = (b.task as { task_id: string }).task_id;
-      if (taskId.length > MAX_WINDOW_ID_LENGTH)
-        throw new SubnetError(
-          COMPOSITE_ERROR_CODES.invalidWindowEntry,
-          `a task id becomes a window id, which holds 1..${MAX_WINDOW_ID_LENGTH} characters (got ${taskId.length})`,
-          {
-            context: { path: 'body.task.task_id', value: `${taskId.slice(0, 40)}...` },
-          },
-        );
+      // refused here by the window's own rule and code, rather than accepted and then excluded.
+      checkWindowId((b.task as { task_id: string }).task_id, 'body.task.task_id');
     },
     (b, n) => ({ ...b, miner_uid: n.uid }),
   );

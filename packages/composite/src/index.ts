@@ -16,7 +16,7 @@ export type {
 export { addTaskScore, addTaskScores, resetUid, retainWindows, windowScores } from './rolling-window.js';
 export { emptyWindowState, parseWindowState, windowStateSchema } from './window-state.js';
 export { WINDOW_CAPACITY } from './window-types.js';
-export { MAX_WINDOW_ID_LENGTH } from './window-entry.js';
+export { checkWindowId, MAX_WINDOW_ID_LENGTH } from './window-entry.js';
 export type { MetagraphPair, MinerWindow, TaskScoreEntry, WindowScore, WindowState } from './window-types.js';
 export { createRollingWindow } from './create-rolling-window.js';
 export type { RollingWindow } from './create-rolling-window.js';

@@ -46,14 +46,36 @@ function entryError(path: string, summary: string, value: unknown): never {
   throw new SubnetError(COMPOSITE_ERROR_CODES.invalidWindowEntry, summary, { context: { path, value } });
 }
 
+/** What is wrong with a window id, or undefined when it is one (a string of 1..MAX_WINDOW_ID_LENGTH well-formed code units). */
+function idProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) return `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`;
+  if (!isWellFormedText(value)) return 'holds a lone UTF-16 surrogate';
+  return undefined;
+}
+
 /** Checks an id; the path (`label[index].field`) is built only when it fails. */
 function checkId(value: unknown, label: string, index: number, field: string): string {
-  if (typeof value !== 'string') entryError(`${entryPath(label, index)}.${field}`, 'must be a string', value);
-  if (value.length === 0 || value.length > MAX_WINDOW_ID_LENGTH) {
-    entryError(`${entryPath(label, index)}.${field}`, `must hold 1..${MAX_WINDOW_ID_LENGTH} characters`, value);
-  }
-  if (!isWellFormedText(value)) entryError(`${entryPath(label, index)}.${field}`, 'holds a lone UTF-16 surrogate', value);
-  return value;
+  const problem = idProblem(value);
+  if (problem !== undefined) entryError(`${entryPath(label, index)}.${field}`, problem, value);
+  return value as string;
+}
+
+/**
+ * Checks a value a window entry will carry as its task or record id, by the window's own rule (1..
+ * {@link MAX_WINDOW_ID_LENGTH} well-formed UTF-16 code units): for a boundary that feeds it into a window
+ * later (a workflow task id) and refuses it up front rather than have the window exclude it.
+ *
+ * @param value - the id
+ * @param path - where it is, for the error (`body.task.task_id`)
+ * @returns the id
+ * @throws SubnetError `COMPOSITE_INVALID_WINDOW_ENTRY` naming `path` and the value
+ * @example checkWindowId('t'.repeat(1025), 'task.task_id') // throws: must hold 1..1024 characters
+ */
+export function checkWindowId(value: unknown, path: string): string {
+  const problem = idProblem(value);
+  if (problem !== undefined) entryError(path, problem, value);
+  return value as string;
 }
 
 /**

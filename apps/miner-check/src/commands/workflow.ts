@@ -1,6 +1,5 @@
 import {
-  COMPOSITE_ERROR_CODES,
-  MAX_WINDOW_ID_LENGTH,
+  checkWindowId,
   parseExecutionRecord,
   parseWorkflowPlan,
   parseWorkflowTask,
@@ -10,8 +9,6 @@ import {
   type WorkflowScore,
   type WorkflowTask,
 } from '@subnet/composite';
-
-import { SubnetError } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
 import type { CommandOutput } from './output.js';
@@ -34,14 +31,8 @@ interface Advice {
  */
 export function workflowCheck(input: WorkflowCheckInput): CommandOutput {
   const task = parseWorkflowTask(input.task);
-  // The validator refuses a task id its rolling window cannot hold (docs/spec.md G.2), with the window's code.
-  if (task.task_id.length > MAX_WINDOW_ID_LENGTH) {
-    throw new SubnetError(
-      COMPOSITE_ERROR_CODES.invalidWindowEntry,
-      `a task id becomes a window id, which holds 1..${MAX_WINDOW_ID_LENGTH} characters (got ${task.task_id.length}); the validator refuses it`,
-      { context: { path: '--task.task_id', value: `${task.task_id.slice(0, 40)}...` } },
-    );
-  }
+  // The validator refuses a task id its rolling window cannot hold (docs/spec.md G.2), by the window's own rule.
+  checkWindowId(task.task_id, '--task.task_id');
   const plan = parseWorkflowPlan(input.plan);
   const record = parseExecutionRecord(input.run);
   const result = scoreWorkflow({ task, plan, record });

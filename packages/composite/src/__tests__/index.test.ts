@@ -9,6 +9,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'WINDOW_CAPACITY',
     'addTaskScore',
     'addTaskScores',
+    'checkWindowId',
     'compositeScore',
     'createRollingWindow',
     'emptyWindowState',
