@@ -22,11 +22,5 @@ export async function readCappedBody(response: Response, maxBytes: number): Prom
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
