@@ -53,6 +53,22 @@ describe('configuration', () => {
     expect(codeOf(() => resolveConfig({ text: 'netuid: [1' })).code).toBe('VALIDATOR_CONFIG_FILE');
   });
 
+  it('a `__proto__` or `constructor` key in the file is a key like any other: refused as unknown, at any level, whatever the overlays', () => {
+    const text = defaultConfigYaml();
+    const env = { SUBNET_VALIDATOR_SERVER__PORT: '9000', SUBNET_VALIDATOR_CHAIN__ENDPOINT: 'ws://127.0.0.1:9944' };
+    const cases: [string, string, string][] = [
+      [`${text}\n__proto__:\n  netuid: 3\n`, '(root)', '__proto__'],
+      [text.replace('server:\n', 'server:\n  __proto__:\n    port: 1\n'), 'server', '__proto__'],
+      [text.replace('chain:\n', 'chain:\n  constructor: 1\n'), 'chain', 'constructor'],
+    ];
+    for (const [file, path, key] of cases) {
+      for (const overlay of [{}, env]) {
+        const bad = codeOf(() => resolveConfig({ text: file, env: overlay, flags: { dryRun: true } }));
+        expect([bad.code, bad.message.includes(`"${key}" at ${path}`)], `${key} at ${path}`).toEqual(['VALIDATOR_INVALID_CONFIG', true]);
+      }
+    }
+  });
+
   it('peers: none by default; URLs from the environment; a URL with credentials, a query or another scheme, or too many attempts, stops start-up', () => {
     const text = defaultConfigYaml();
     expect(resolveConfig({ text }).peers).toEqual({ urls: [], attempts: 4, backoff_ms: 500, timeout_ms: 10_000 });
