@@ -11,7 +11,7 @@ export type StdinReader = () => string | Uint8Array;
 
 export const defaultStdin: StdinReader = () => readFileSync(0);
 
-/** Strict UTF-8, as the validator decodes a body (a byte-order mark is kept, so JSON.parse refuses it). */
+/** Strict UTF-8, as the validator decodes a body (a leading byte-order mark is kept here and skipped by {@link readJson}). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -100,6 +100,9 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
       });
     }
   }
+  // One leading byte-order mark is not part of the JSON text (RFC 8259 8.1): the validator's body parser
+  // skips it, so a file an editor saved with one is checked as the validator would read it (docs/spec.md G.6).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

@@ -38,6 +38,16 @@ describe('hostile input files (docs/spec.md 0)', () => {
     expect(refused.json.error?.message).toContain('UTF-8');
   });
 
+  it('a file that starts with a byte-order mark is read without it, as the validator reads such a body; a second mark is malformed', async () => {
+    const text = JSON.stringify(run);
+    const plain = await workflow(scratchFile('plain.json', text));
+    const marked = await workflow(scratchFile('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) as unknown as string));
+    expect([marked.code, marked.json.error]).toEqual([0, undefined]);
+    expect(marked.json).toEqual(plain.json);
+    const twice = await workflow(scratchFile('bom2.json', `\ufeff\ufeff${text}`));
+    expect([twice.code, twice.json.error?.code]).toEqual([2, 'MINER_CHECK_MALFORMED_JSON']);
+  });
+
   it('a number the validator would store as a string (an integer beyond 2^53) is MINER_CHECK_INVALID_INPUT naming its path', async () => {
     const refused = await workflow(scratchFile('big.json', JSON.stringify({ ...run, actual_tao: 1e21 })));
     expect(refused.code).toBe(2);

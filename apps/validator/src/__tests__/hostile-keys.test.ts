@@ -121,6 +121,24 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     expect((bundle.inputs.workflow_runs as { record_id: string }[]).map((r) => r.record_id)).toEqual(['wf-text']);
   });
 
+  it('a body that starts with a byte-order mark is read without it (RFC 8259 8.1, as fastify parses JSON): accepted and stored as the same record', async () => {
+    const { service, close } = await start();
+    const body = workflowBody('wf-bom', k.miners[0]!.address);
+    const marked = await fetch(`${service.url}/v1/workflow-runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(body))]),
+    });
+    expect([marked.status, marked.status === 201 ? 'accepted' : (await errorOf(marked)).code]).toEqual([201, 'accepted']);
+    // One mark only: a second one is text JSON does not allow.
+    const twice = await postText(service.url, '/v1/workflow-runs', `\ufeff\ufeff${JSON.stringify(workflowBody('wf-bom2', k.miners[1]!.address))}`);
+    expect([twice.status, (await errorOf(twice)).code]).toEqual([400, 'MALFORMED_JSON']);
+    const bundle = await close();
+    const runs = bundle.inputs.workflow_runs as { record_id: string; record: unknown }[];
+    expect(runs.map((r) => r.record_id)).toEqual(['wf-bom']);
+    expect(runs[0]?.record).toEqual(body.record);
+  });
+
   it('a workflow task id longer than a window id may be (1024) is refused at ingest with the code the close would exclude it with, not accepted and then lost', async () => {
     const { service, close } = await start();
     const longest = workflowBody('wf-1024', k.miners[0]!.address, 't'.repeat(1024));
