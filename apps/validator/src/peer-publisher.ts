@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { discardBody, readBodyUpTo } from './http-body.js';
 import type { RequestSigner } from './signed-request.js';
 import { signRequest } from './signed-request.js';
 
@@ -44,25 +45,6 @@ export interface PeerPublishOptions {
 
 /** The most bytes of a peer's refusal read for its reason (the validator's own error bodies are far smaller). */
 const MAX_REPLY_BYTES = 64 * 1024;
-
-/**
- * The first `maxBytes` of a peer's answer as text; the rest is cancelled, never read, so a peer answering
- * with an endless body cannot hold the publisher until its timeout or grow its memory.
- */
-async function replyText(res: Response, maxBytes: number): Promise<string> {
-  if (res.body === null) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (total <= maxBytes) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks).toString('utf8');
-    chunks.push(value);
-    total += value.byteLength;
-  }
-  await reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
-}
 
 /** The peer's `{ error: { code, message } }`, or the status alone. */
 function refusalReason(status: number, text: string): string {
@@ -125,10 +107,11 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
       });
       status = res.status;
       if (res.ok) {
-        await res.body?.cancel().catch(() => undefined);
+        await discardBody(res);
         return { peer, result: 'delivered', status, attempts: attempt };
       }
-      const text = await replyText(res, MAX_REPLY_BYTES);
+      // At most 64 KiB, for a refusal's reason: an endless body cannot hold the publisher or grow its memory.
+      const text = (await readBodyUpTo(res, MAX_REPLY_BYTES)).bytes.toString('utf8');
       // 408 and 429 (rate limited) are a busy peer, not a refusal: retried like a 5xx.
       if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
         return { peer, result: 'refused', status, attempts: attempt, reason: refusalReason(res.status, text) };

@@ -1,6 +1,7 @@
 import { redactUrl } from '@subnet/core';
 import type { Logger } from 'pino';
 
+import { discardBody } from '../http-body.js';
 import type { ValidatorMetrics } from '../metrics.js';
 import type { Storage } from '../storage.js';
 import type { WriteQueue } from '../write-queue.js';
@@ -68,7 +69,8 @@ export function createPlanOutbox(deps: PlanOutboxDeps): PlanOutbox {
           body: JSON.stringify({ epoch, ...plan }),
           signal: AbortSignal.timeout(deps.webhook.timeoutMs),
         });
-        await response.arrayBuffer().catch(() => undefined);
+        // The status is the answer: the body is not read (an endless one would hold the plan until the timeout).
+        await discardBody(response);
         if (response.status >= 200 && response.status < 300) {
           await deps.queue.submit(newRecord('plan_delivery', plan.record_id, epoch, { record_id: plan.record_id, status: response.status }));
           deps.metrics.dispatchPlanDeliveries.inc({ outcome: 'delivered' });

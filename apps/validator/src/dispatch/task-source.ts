@@ -5,6 +5,8 @@ import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
 import { formatPath, redactUrl } from '@subnet/core';
 import { z } from 'zod';
 
+import { readBodyUpTo } from '../http-body.js';
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -140,9 +142,9 @@ export function httpTaskSource(options: {
       if (response.status !== 200) throw new Error(`the task endpoint ${where} answered ${response.status}`);
       const declared = Number(response.headers.get('content-length') ?? '0');
       if (declared > MAX_TASK_SOURCE_BYTES) throw new Error(`the task endpoint ${where} answered ${declared} bytes, more than ${MAX_TASK_SOURCE_BYTES}`);
-      const text = await response.text();
-      if (text.length > MAX_TASK_SOURCE_BYTES) throw new Error(`the task endpoint ${where} answered more than ${MAX_TASK_SOURCE_BYTES} bytes`);
-      const document = JSON.parse(text) as unknown;
+      const { bytes, more } = await readBodyUpTo(response, MAX_TASK_SOURCE_BYTES);
+      if (more) throw new Error(`the task endpoint ${where} answered more than ${MAX_TASK_SOURCE_BYTES} bytes`);
+      const document = JSON.parse(bytes.toString('utf8')) as unknown;
       if (!isPlainObject(document) || !Array.isArray(document.tasks)) throw new Error(`the task endpoint ${where} did not answer { "tasks": [...] }`);
       const problems: string[] = [];
       const all = tasksOf(document, where, problems);
