@@ -65,13 +65,15 @@ export declare function comparePeer(options: {
 export declare function peakRssKb(pid?: number): number | null;
 
 /**
- * Samples a process and its descendants every `intervalMs` until `stop()`: the peak of their summed
- * resident sets and the largest single process peak (VmHWM), in KiB (null where /proc is missing).
+ * Samples a process and its descendants every `intervalMs` until `stop()`, in KiB (null where /proc is
+ * missing): bounds on the tree's peak (`treePeakKb`, the larger of the largest sampled sum of resident sets
+ * and the largest single peak; `treeUpperKb`, the sum of each process's own peak, VmHWM), the largest single
+ * process peak, and how many descendants were seen.
  */
 export declare function sampleTreeRss(
   rootPid?: number,
   intervalMs?: number,
-): { stop(): { treePeakKb: number | null; processPeakKb: number | null; descendants: number } };
+): { stop(): { treePeakKb: number | null; treeUpperKb: number | null; processPeakKb: number | null; descendants: number } };
 
 /** KiB as "12.3 MiB", or "n/a" for null. */
 export declare function formatKb(kb: number | null | undefined): string;

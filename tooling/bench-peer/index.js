@@ -242,37 +242,37 @@ function descendants(root) {
 }
 
 /**
- * Samples the memory of a process and its descendants every `intervalMs` until `stop()`: the peak of
- * their summed resident sets (sampled) and the largest single peak (each process's own VmHWM, as last
- * seen). A root that exits before `stop()` (a child process run to its end) keeps what was last read.
- * Linux only (/proc); elsewhere, or when the root was never read, `stop()` returns nulls.
+ * Samples the memory of a process and its descendants every `intervalMs` until `stop()`. A sampled sum of
+ * resident sets misses any peak that falls between two samples, so the tree's peak is given as bounds:
+ * `treePeakKb`, the larger of the largest sampled sum and the largest single process's own peak (VmHWM,
+ * which the kernel keeps exactly), is a lower bound; `treeUpperKb`, the sum of every process's own peak,
+ * is an upper bound (the processes' peaks need not coincide). `processPeakKb` is the largest single peak.
+ * A root that exits before `stop()` (a child process run to its end) keeps what was last read. Linux only
+ * (/proc); elsewhere, or when the root was never read, `stop()` returns nulls.
  */
 export function sampleTreeRss(rootPid = process.pid, intervalMs = 100) {
-  let treePeakKb = 0;
-  let processPeakKb = 0;
-  let processes = 0;
-  const seen = new Set();
+  let sampledPeakKb = 0;
+  /** Each process's own peak, as last read. */
+  const peakByPid = new Map();
   let supported = true;
   let sampled = false;
+  const read = (pid) => {
+    const m = rssOf(pid);
+    if (m === null) return null;
+    peakByPid.set(pid, Math.max(peakByPid.get(pid) ?? 0, m.hwm));
+    return m.rss;
+  };
   const sample = () => {
-    const self = rssOf(rootPid);
+    const self = read(rootPid);
     if (self === null) {
       // Unsupported when never read; a root that has exited since keeps the figures last read.
       if (!sampled) supported = false;
       return;
     }
     sampled = true;
-    let sum = self.rss;
-    processPeakKb = Math.max(processPeakKb, self.hwm);
-    for (const pid of descendants(rootPid)) {
-      const m = rssOf(pid);
-      if (m === null) continue;
-      seen.add(pid);
-      sum += m.rss;
-      processPeakKb = Math.max(processPeakKb, m.hwm);
-    }
-    processes = Math.max(processes, seen.size);
-    treePeakKb = Math.max(treePeakKb, sum);
+    let sum = self;
+    for (const pid of descendants(rootPid)) sum += read(pid) ?? 0;
+    sampledPeakKb = Math.max(sampledPeakKb, sum);
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -281,7 +281,15 @@ export function sampleTreeRss(rootPid = process.pid, intervalMs = 100) {
     stop() {
       clearInterval(timer);
       sample();
-      return supported ? { treePeakKb, processPeakKb, descendants: processes } : { treePeakKb: null, processPeakKb: null, descendants: 0 };
+      if (!supported) return { treePeakKb: null, treeUpperKb: null, processPeakKb: null, descendants: 0 };
+      const peaks = [...peakByPid.values()];
+      const processPeakKb = Math.max(0, ...peaks);
+      return {
+        treePeakKb: Math.max(sampledPeakKb, processPeakKb),
+        treeUpperKb: peaks.reduce((a, b) => a + b, 0),
+        processPeakKb,
+        descendants: peakByPid.size - 1,
+      };
     },
   };
 }
