@@ -122,11 +122,9 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   // The validator stores a body as canonical JSON, where such a number becomes a string: it refuses it.
   const unsafe = findStringifiedNumber(value, option);
   if (unsafe !== undefined) {
-    throw new SubnetError(
-      'MINER_CHECK_INVALID_INPUT',
-      `a number beyond 2^53 is refused by the validator (UNSAFE_NUMBER): canonical JSON would store it as a decimal string, at ${unsafe.path} (got ${String(unsafe.value)})`,
-      { context: { path: unsafe.path, value: unsafe.value } },
-    );
+    throw new SubnetError('MINER_CHECK_INVALID_INPUT', `the validator refuses it (UNSAFE_NUMBER): ${unsafe.message}`, {
+      context: { path: unsafe.path, value: unsafe.value },
+    });
   }
   return value;
 }

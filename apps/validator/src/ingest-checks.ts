@@ -83,7 +83,7 @@ function findUnsafeNumber(body: unknown): IngestError | undefined {
   return {
     status: 400,
     code: INGEST_ERROR_CODES.unsafeNumber,
-    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${found.path} (got ${String(found.value)})`,
+    message: found.message,
     path: found.path,
   };
 }

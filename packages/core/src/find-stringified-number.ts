@@ -3,10 +3,12 @@ import { formatPath } from './parse.js';
 /** 2^53: canonical JSON writes an integer of a larger magnitude as a decimal string (SPEC 0). */
 const TWO_POW_53 = 2 ** 53;
 
-/** Where {@link findStringifiedNumber} found a number: its formatted path and the number. */
+/** Where {@link findStringifiedNumber} found a number: its formatted path, the number, and why it is refused. */
 export interface StringifiedNumber {
   readonly path: string;
   readonly value: number;
+  /** The sentence every boundary refuses it with: what happens to it, where, and the number. */
+  readonly message: string;
 }
 
 /**
@@ -17,8 +19,8 @@ export interface StringifiedNumber {
  *
  * @param value - a JSON value
  * @param label - the root's name in the path (`body`, `--run`)
- * @returns the path and the number, or undefined when every number stays a number
- * @example findStringifiedNumber({ a: [1e21] }, 'body') // { path: 'body.a[0]', value: 1e21 }
+ * @returns the path, the number and the refusal's sentence, or undefined when every number stays a number
+ * @example findStringifiedNumber({ a: [1e21] }, 'body') // { path: 'body.a[0]', value: 1e21, message: 'a number beyond 2^53 ... at body.a[0] (got 1e+21)' }
  */
 export function findStringifiedNumber(value: unknown, label = ''): StringifiedNumber | undefined {
   const path: PropertyKey[] = [];
@@ -44,5 +46,11 @@ export function findStringifiedNumber(value: unknown, label = ''): StringifiedNu
     }
     return false;
   };
-  return walk(value) && found !== undefined ? { path: formatPath(path, label), value: found } : undefined;
+  if (!walk(value) || found === undefined) return undefined;
+  const at = formatPath(path, label);
+  return {
+    path: at,
+    value: found,
+    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${at} (got ${String(found)})`,
+  };
 }

@@ -52,10 +52,7 @@ export function answerProblem(kind: 'sssa' | 'workflow', answer: unknown, field:
     checkInputShape(answer, { maxDepth: 64 }, field);
     // Stored as canonical JSON, such a number would come back a string (as at HTTP ingest: UNSAFE_NUMBER).
     const unsafe = findStringifiedNumber(answer, field);
-    if (unsafe !== undefined)
-      return reasonText(
-        `UNSAFE_NUMBER: a number beyond 2^53 would be stored as a decimal string (canonical JSON), at ${unsafe.path} (got ${String(unsafe.value)})`,
-      );
+    if (unsafe !== undefined) return reasonText(`UNSAFE_NUMBER: ${unsafe.message}`);
     if (kind === 'sssa') parseSssa(answer);
     else {
       const parsed = workflowPlanSchema.safeParse(answer);

@@ -5,8 +5,14 @@ import { canonicalJson, findStringifiedNumber } from '../index.js';
 describe('findStringifiedNumber (SPEC 0: integers beyond 2^53 are written as decimal strings)', () => {
   it('finds the first number canonical JSON writes as a string, with its path', () => {
     const value = JSON.parse('{"a":[1, {"__proto__": 9007199254740994}], "b": 1e21}') as unknown;
-    expect(findStringifiedNumber(value, 'body')).toEqual({ path: 'body.a[1].__proto__', value: 2 ** 53 + 2 });
-    expect(findStringifiedNumber([-1e300], 'x')).toEqual({ path: 'x[0]', value: -1e300 });
+    expect(findStringifiedNumber(value, 'body')).toMatchObject({ path: 'body.a[1].__proto__', value: 2 ** 53 + 2 });
+    expect(findStringifiedNumber([-1e300], 'x')).toMatchObject({ path: 'x[0]', value: -1e300 });
+  });
+
+  it('says why in one sentence every boundary uses: what canonical JSON does to it, the path and the number', () => {
+    expect(findStringifiedNumber({ b: [1e21] }, 'body')?.message).toBe(
+      'a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at body.b[0] (got 1e+21)',
+    );
   });
 
   it('agrees with canonical JSON on the boundary: 2^53 stays a number, the next double does not', () => {
