@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import pino from 'pino';
+import type { Logger } from 'pino';
 
 import { resolveConfig } from './config.js';
 import type { EpochOutcome } from './epoch-runner.js';
@@ -18,13 +19,15 @@ export interface DemoOptions {
   readonly epochs: number;
   /** Where the table goes. */
   readonly out: NodeJS.WritableStream;
-  /** Blocks per epoch (default 50) and block time in ms (default 100). */
+  /** Blocks per epoch (default 100, also the devnet's tempo) and block time in ms (default 100). */
   readonly epochLength?: number;
   readonly blockTimeMs?: number;
   /** Folder for the database and bundles (default: a new temporary folder, kept so the bundles can be read). */
   readonly dir?: string;
   /** Called with each epoch's outcome (tests). */
   readonly onEpoch?: (outcome: EpochOutcome) => void;
+  /** The validator's logger (default: warnings and errors as JSON lines on standard error). */
+  readonly logger?: Logger;
 }
 
 /** What {@link runDemo} did. */
@@ -33,13 +36,15 @@ export interface DemoResult {
   readonly outcomes: readonly EpochOutcome[];
 }
 
+/** The demo's scoring: the challenges' α sum to 1 and every cap can hand out its share, so nothing burns and start-up has nothing to warn about. */
 const DEMO_SCORING = {
   pipeline: { min_validators: 1, min_stake_fraction: 0.3, weight_cap: 0.5 },
   challenges: [
-    { id: 'workflow', kind: 'workflow', alpha: 0.4 },
+    // Six miners: the workflow's default cap (0.15) could hand out only 90 % of its share.
+    { id: 'workflow', kind: 'workflow', alpha: 0.4, weight_cap: 0.2 },
     { id: 'sssa', kind: 'sssa', alpha: 0.2, weight_cap: 0.6, emission: { base_weights: { mcp_server: 1 } } },
     { id: 'term', kind: 'term_pass_rate', alpha: 0.2, total_tasks: 8 },
-    { id: 'bounty', kind: 'bounty', alpha: 0.1, weight_cap: 1 },
+    { id: 'bounty', kind: 'bounty', alpha: 0.2, weight_cap: 1 },
   ],
 };
 
@@ -200,7 +205,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   };
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
   const epochLength = options.epochLength ?? 100;
-  const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
+  // The subnet's tempo is the epoch length, so the validator's epochs line up with the chain's.
+  const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: epochLength, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
   out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
   const token = randomBytes(24).toString('hex');
   const config = resolveConfig({
@@ -215,7 +221,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       scoring: DEMO_SCORING,
     },
   });
-  const service = await startValidator({ config, logger: pino({ level: 'warn' }, pino.destination(2)) });
+  const service = await startValidator({ config, logger: options.logger ?? pino({ level: 'warn' }, pino.destination(2)) });
   out(`validator: ${service.url} (hotkey ${service.hotkey}, SQLite ${join(dir, 'validator.sqlite')})`);
   const outcomes: EpochOutcome[] = [];
   try {

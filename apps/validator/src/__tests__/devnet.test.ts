@@ -6,6 +6,7 @@ import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import { connectChain } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { runDemo } from '../demo.js';
@@ -30,7 +31,12 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
     const lines: string[] = [];
     const sink = { write: (s: string) => lines.push(s) } as unknown as NodeJS.WritableStream;
     try {
-      const { outcomes } = await runDemo({ epochs: 2, out: sink, dir: t.dir });
+      // Its embedded defaults are a configuration start-up has nothing to warn about (warnings on the first
+      // run a user makes would teach them to ignore warnings).
+      const logged: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => logged.push(line) });
+      const { outcomes } = await runDemo({ epochs: 2, out: sink, dir: t.dir, logger });
+      expect(logged).toEqual([]);
       expect(outcomes.map((o) => o.status)).toEqual(['submitted', 'submitted']);
       for (const o of outcomes) {
         expect(o.submission?.extrinsic_hash).toMatch(/^0x[0-9a-f]{64}$/);
