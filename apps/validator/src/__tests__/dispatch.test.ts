@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { isSubnetError } from '@subnet/core';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -12,7 +13,7 @@ import { defaultConfigYaml, redactConfig } from '../config.js';
 import { createPlanOutbox } from '../dispatch/plan-webhook.js';
 import { createLimiter } from '../dispatch/limiter.js';
 import { answerProblem, failedCall, MAX_REASON_LENGTH, reasonText } from '../dispatch/query-outcome.js';
-import { folderTaskSource, httpTaskSource } from '../dispatch/task-source.js';
+import { folderTaskSource, httpTaskSource, MAX_TASK_SOURCE_BYTES } from '../dispatch/task-source.js';
 import { createMetrics } from '../metrics.js';
 import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
@@ -40,6 +41,29 @@ const sssaSynapse = {
 const dispatchSection = (over: Record<string, unknown> = {}) => ({
   challenges: [{ challenge_id: 'sssa', synapse: sssaSynapse, task_source: { folder: './tasks' }, ...over }],
 });
+
+/** A workflow plan as the dispatcher stores it. */
+const samplePlan = (recordId: string) => ({
+  record_id: recordId,
+  challenge_id: 'workflow',
+  task_id: 'wf-1',
+  task_type: 'workflow',
+  miner_hotkey: 'x',
+  miner_uid: 2,
+  input: {},
+  plan: { nodes: [{ id: 'a' }] },
+});
+
+/** A plan outbox on a real SQLite file, posting to `url` with no pause between attempts. */
+function outboxFor(url: string, storage: ReturnType<typeof openSqliteStorage>, webhook: { timeoutMs: number; attempts: number }) {
+  const queue = createWriteQueue(storage);
+  const metrics = createMetrics();
+  const outbox = createPlanOutbox({ webhook: { url, ...webhook }, storage, queue, metrics, logger: silent, backoffMs: () => 1 });
+  return { outbox, queue, metrics };
+}
+
+/** 1 MiB: what a server answering with an endless body writes every 10 ms. */
+const MiB = 'x'.repeat(1 << 20);
 
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -229,6 +253,22 @@ describe('task sources', () => {
       });
     }
   });
+
+  it('an HTTP endpoint whose 200 never ends fails the round as too large once it passes 16 MiB, not at the timeout (the rest is not read)', async () => {
+    const server = await listenLocal((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"tasks":["');
+      writeEndlessly(response, MiB);
+    });
+    try {
+      const source = httpTaskSource({ url: `${server.url}/next`, challengeId: 'sssa', timeoutMs: 120_000 });
+      await expect(source.next({ epoch: 1, limit: 5, dispatched: () => Promise.resolve(false) })).rejects.toThrow(
+        `the task endpoint ${server.url}/next answered more than ${MAX_TASK_SOURCE_BYTES} bytes`,
+      );
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
 
 describe('bounded concurrency and the plan outbox', () => {
@@ -255,7 +295,6 @@ describe('bounded concurrency and the plan outbox', () => {
 
   it('a plan whose webhook fails is stored undelivered and sent again by retry; delivery is recorded once it lands', async () => {
     const storage = openSqliteStorage(join(t.dir, 'outbox.sqlite'));
-    const queue = createWriteQueue(storage);
     let failing = true;
     const received: unknown[] = [];
     const server = createServer((req, res) => {
@@ -272,25 +311,11 @@ describe('bounded concurrency and the plan outbox', () => {
       });
     });
     try {
-      const metrics = createMetrics();
-      const outbox = createPlanOutbox({
-        webhook: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/plans`, timeoutMs: 5000, attempts: 2 },
-        storage,
-        queue,
-        metrics,
-        logger: silent,
-        backoffMs: () => 1,
+      const { outbox, queue, metrics } = outboxFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}/plans`, storage, {
+        timeoutMs: 5000,
+        attempts: 2,
       });
-      const plan = {
-        record_id: 'plan-1',
-        challenge_id: 'workflow',
-        task_id: 'wf-1',
-        task_type: 'workflow',
-        miner_hotkey: 'x',
-        miner_uid: 2,
-        input: {},
-        plan: { nodes: [{ id: 'a' }] },
-      };
+      const plan = samplePlan('plan-1');
       await queue.submit({ kind: 'workflow_plan', recordId: 'plan-1', epoch: 4, body: JSON.stringify(plan), digest: 'd' });
       outbox.deliver(plan, 4);
       await outbox.settle();
@@ -315,4 +340,30 @@ describe('bounded concurrency and the plan outbox', () => {
       await storage.close();
     }
   });
+
+  it('an executor webhook whose 200 never ends has the plan delivered at once (its body is not read), recorded and not sent again', async () => {
+    let requests = 0;
+    const server = await listenLocal((request, response) => {
+      requests += 1;
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      writeEndlessly(response, MiB);
+    });
+    const storage = openSqliteStorage(join(t.dir, 'outbox.sqlite'));
+    try {
+      const { outbox, queue, metrics } = outboxFor(`${server.url}/plans`, storage, { timeoutMs: 120_000, attempts: 3 });
+      const plan = samplePlan('plan-endless');
+      await queue.submit({ kind: 'workflow_plan', recordId: plan.record_id, epoch: 4, body: JSON.stringify(plan), digest: 'd' });
+      outbox.deliver(plan, 4);
+      await outbox.settle();
+      expect(await storage.findRecord('plan_delivery', plan.record_id)).toBeDefined();
+      expect(await metrics.registry.metrics()).toContain('validator_dispatch_plan_deliveries_total{outcome="delivered"} 1');
+      await outbox.retry(4);
+      await outbox.settle();
+      expect(requests).toBe(1);
+    } finally {
+      await server.close();
+      await storage.close();
+    }
+  }, 60_000);
 });
