@@ -10,16 +10,25 @@ export type JsonNode =
   | { readonly kind: 'object'; readonly entries: ReadonlyMap<string, JsonNode> };
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+
+/**
+ * The most digits CPython converts from text to `int` (`sys.int_info.default_max_str_digits`, Python 3.11+ and
+ * the 3.10.7 / 3.9.14 security releases): `json.loads` raises `ValueError` ("Exceeds the limit (4300 digits) for
+ * integer string conversion") for a longer integer literal, so the SDK dendrite's `response.json()` fails and
+ * records 422. Beyond it, converting the text to a bigint costs time that grows faster than its length.
+ */
+export const MAX_INTEGER_DIGITS = 4300;
 const WS = /[ \t\n\r]*/y;
 
 /**
  * Parses JSON text losslessly, as Python's stdlib `json.loads` accepts it (also `NaN`, `Infinity`,
- * `-Infinity`): integers of any size, `1.0` distinct from `1`, key order kept, so body hashes can be
- * recomputed as the Python axon computes them.
+ * `-Infinity`): integers up to {@link MAX_INTEGER_DIGITS} digits (CPython's limit), `1.0` distinct from `1`,
+ * key order kept, so body hashes can be recomputed as the Python axon computes them.
  *
  * @param text - JSON text
  * @returns the tree
- * @throws SubnetError `AXON_INVALID_JSON` with the offset of the first error
+ * @throws SubnetError `AXON_INVALID_JSON` with the offset of the first error (also for an integer literal of more
+ *   than 4300 digits)
  * @example parseJsonText('{"a": 1.0}')
  */
 export function parseJsonText(text: string): JsonNode {
@@ -122,8 +131,13 @@ export function parseJsonText(text: string): JsonNode {
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
     if (m === null) return fail('unexpected character');
+    const literal = m[0];
+    if (!/[.eE]/.test(literal)) {
+      const digits = literal.length - (literal.startsWith('-') ? 1 : 0);
+      if (digits > MAX_INTEGER_DIGITS) fail(`an integer literal of ${digits} digits (Python's json.loads converts at most ${MAX_INTEGER_DIGITS})`);
+    }
     i = NUMBER.lastIndex;
-    return { kind: 'number', text: m[0] };
+    return { kind: 'number', text: literal };
   };
   const root = value(0);
   ws();
