@@ -53,7 +53,7 @@ describe('dispatch configuration (dispatch/dispatch-config.ts)', () => {
   it('is off unless configured; a section gets its defaults (12 s timeout, group = the sssa draw)', () => {
     expect(testConfig(t.dir).dispatch).toBeUndefined();
     const config = testConfig(t.dir, { dispatch: dispatchSection() });
-    expect(config.dispatch).toMatchObject({ concurrency: 16, max_response_bytes: 1024 * 1024 });
+    expect(config.dispatch).toMatchObject({ concurrency: 16, max_response_bytes: 1024 * 1024, allow_private_axons: false });
     expect(config.dispatch?.challenges[0]).toMatchObject({ interval_ms: 12_000, tasks_per_round: 1, timeout_seconds: 12 });
   });
 

@@ -89,6 +89,13 @@ export const dispatchConfigSchema = z.strictObject({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * Query axons whose on-chain address is loopback, private, link-local, multicast or otherwise not public
+   * unicast. Off by default: a miner chooses its address, and the chain refuses only 127.0.0.1 and ::1, so
+   * such an axon would send the validator's signed requests into its own host or network. Turn it on for a
+   * local devnet or a private cluster.
+   */
+  allow_private_axons: z.boolean().default(false),
   /** Where workflow plans go (required when a `workflow` challenge is dispatched). */
   executor_webhook: z
     .strictObject({

@@ -147,6 +147,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         dendrite,
         limiter,
         axonOf: (hotkey) => deps.axonOf(hotkey),
+        allowPrivateAxons: config.allow_private_axons,
         ...(outbox === undefined
           ? {}
           : {
