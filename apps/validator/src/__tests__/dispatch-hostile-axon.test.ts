@@ -14,7 +14,7 @@ import { queryMember } from '../dispatch/query-member.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import { createWriteQueue } from '../write-queue.js';
-import { tempDir } from './helpers.js';
+import { sssaDoc, tempDir } from './helpers.js';
 
 /**
  * A miner controls the axon address the chain holds for it. The chain refuses only 127.0.0.1 and ::1
@@ -178,5 +178,22 @@ describe('axonAddressScope: which addresses are not public unicast (RFC 6890, RF
   ];
   it.each(cases)('%s -> %s', (ip, scope) => {
     expect(axonAddressScope(ip)).toBe(scope);
+  });
+});
+
+describe("an answer's integer beyond 2^53, as the miner writes it on the wire", () => {
+  it('is an invalid_answer with UNSAFE_NUMBER naming the path and the exact value, as at HTTP ingest (docs/spec.md G.6)', async () => {
+    const { url, close } = await listenLocal((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', bt_header_axon_status_code: '200' });
+        res.end(`{"target": "x", "sssa": ${JSON.stringify(sssaDoc()).slice(0, -1)}, "extra": [1, 9007199254740993]}}`);
+      });
+    });
+    closers.push(close);
+    const got = await ask({ ip: '127.0.0.1', port: Number(new URL(url).port) }, true);
+    expect(got.outcome).toBe('invalid_answer');
+    expect(got.status_code).toBe(200);
+    expect(got.reason).toMatch(/^UNSAFE_NUMBER: .* at sssa\.extra\[1\] \(got 9007199254740993\)$/);
   });
 });
