@@ -197,3 +197,23 @@ describe("an answer's integer beyond 2^53, as the miner writes it on the wire", 
     expect(got.reason).toMatch(/^UNSAFE_NUMBER: .* at sssa\.extra\[1\] \(got 9007199254740993\)$/);
   });
 });
+
+describe('an axon that answers in the name of another hotkey', () => {
+  it("is credited to the hotkey the validator asked (the metagraph's owner of that axon), never to the one it names", async () => {
+    const other = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//Charlie').address;
+    const { url, close } = await listenLocal((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', bt_header_axon_status_code: '200', bt_header_axon_hotkey: other });
+        res.end(JSON.stringify({ target: 'x', sssa: sssaDoc(), axon: { hotkey: other } }));
+      });
+    });
+    closers.push(close);
+    const got = await ask({ ip: '127.0.0.1', port: Number(new URL(url).port) }, true);
+    expect(got.outcome).toBe('answered');
+    expect(got.miner_hotkey).toBe(miner);
+    const stored = await storage.findRecord('sssa', got.record_id ?? '');
+    expect(stored).toBeDefined();
+    expect((JSON.parse(stored?.body ?? '{}') as { miner_hotkey?: string }).miner_hotkey).toBe(miner);
+  });
+});
