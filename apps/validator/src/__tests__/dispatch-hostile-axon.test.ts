@@ -110,6 +110,19 @@ describe('an axon address that is not public is not queried (dispatch.allow_priv
     expect(local.hits()).toBe(0);
   });
 
+  it('an axon never served (0.0.0.0, ::) or served on port 0 is no_axon "not serving", even with allow_private_axons', async () => {
+    for (const [ip, port] of [
+      ['0.0.0.0', 8091],
+      ['::', 8091],
+      ['203.0.113.7', 0],
+    ] as const) {
+      const got = await ask({ ip, port }, true);
+      expect(got.outcome).toBe('no_axon');
+      expect(got.status_code).toBeNull();
+      expect(got.reason).toBe(`the miner's axon is not serving (${ip}:${port})`);
+    }
+  });
+
   it('with allow_private_axons the same address is queried (a local devnet, a private cluster)', async () => {
     const local = await countingAxon();
     const got = await ask({ ip: '127.0.0.1', port: local.port }, true);
