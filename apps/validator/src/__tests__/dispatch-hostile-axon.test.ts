@@ -131,6 +131,20 @@ describe('an axon address that is not public is not queried (dispatch.allow_priv
     expect(got.status_code).toBe(404);
   });
 
+  it('max_response_bytes is at most 8 MiB: a larger answer packed with small values would take seconds and gigabytes to read (64 MiB: beyond the 4 GiB heap)', () => {
+    const section = {
+      challenges: [
+        { challenge_id: 'sssa', synapse: { name: 'S', fields: [{ name: 'a', type: 'any', default: null }], answer_field: 'a' }, task_source: { folder: '.' } },
+      ],
+    };
+    expect(dispatchConfigSchema.parse({ ...section, max_response_bytes: 8 * 1024 * 1024 }).max_response_bytes).toBe(8 * 1024 * 1024);
+    for (const bytes of [8 * 1024 * 1024 + 1, 64 * 1024 * 1024]) {
+      const parsed = dispatchConfigSchema.safeParse({ ...section, max_response_bytes: bytes });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['max_response_bytes']);
+    }
+  });
+
   it('the option is configuration, off unless set', () => {
     const section = {
       challenges: [
