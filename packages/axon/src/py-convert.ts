@@ -50,6 +50,9 @@ export function toPy(value: unknown, type: PyType, path: string): PyValue {
   return { t: 'dict', v: new Map(type.model.map(([name, t]) => [name, toPy(fields.get(name), t, `${path}.${name}`)])) };
 }
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * Converts a Python value back to JS: `None` → `null`, `int` → number when safe else bigint, `float` → number,
  * `list` → array, `dict` → a null-prototype object (keys are data).
@@ -63,7 +66,7 @@ export function fromPy(value: PyValue): unknown {
     case 'none':
       return null;
     case 'int':
-      return value.v >= BigInt(Number.MIN_SAFE_INTEGER) && value.v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value.v) : value.v;
+      return value.v >= MIN_SAFE && value.v <= MAX_SAFE ? Number(value.v) : value.v;
     case 'list':
       return value.v.map(fromPy);
     case 'dict': {

@@ -14,6 +14,29 @@ function numberValue(text: string): number {
   return Number(text);
 }
 
+const INTEGER = /^-?[0-9]+$/;
+
+/** `any` keeps the JSON kinds and cannot fail, so it needs no path (building one per element was most of its cost). */
+function anyPy(node: JsonNode): PyValue {
+  switch (node.kind) {
+    case 'null':
+      return PY_NONE;
+    case 'bool':
+      return { t: 'bool', v: node.value };
+    case 'string':
+      return { t: 'str', v: node.value };
+    case 'number':
+      return INTEGER.test(node.text) ? { t: 'int', v: BigInt(node.text) } : { t: 'float', v: numberValue(node.text) };
+    case 'array':
+      return { t: 'list', v: node.items.map(anyPy) };
+    case 'object': {
+      const out = new Map<string, PyValue>();
+      for (const [k, n] of node.entries) out.set(k, anyPy(n));
+      return { t: 'dict', v: out };
+    }
+  }
+}
+
 /**
  * Validates parsed JSON against a declared Python type as pydantic does in JSON mode for these types: `int`
  * takes integers (and integral floats), `float` any number (`1` becomes `1.0`), `any` keeps the JSON kinds,
@@ -29,22 +52,7 @@ function numberValue(text: string): number {
  */
 export function validatePy(node: JsonNode, type: PyType, path: string): PyValue {
   if (typeof type === 'object' && 'optional' in type) return node.kind === 'null' ? PY_NONE : validatePy(node, type.optional, path);
-  if (type === 'any') {
-    switch (node.kind) {
-      case 'null':
-        return PY_NONE;
-      case 'bool':
-        return { t: 'bool', v: node.value };
-      case 'string':
-        return { t: 'str', v: node.value };
-      case 'number':
-        return /^-?[0-9]+$/.test(node.text) ? { t: 'int', v: BigInt(node.text) } : { t: 'float', v: numberValue(node.text) };
-      case 'array':
-        return { t: 'list', v: node.items.map((n, i) => validatePy(n, 'any', `${path}[${i}]`)) };
-      case 'object':
-        return { t: 'dict', v: new Map([...node.entries].map(([k, n]) => [k, validatePy(n, 'any', `${path}.${k}`)])) };
-    }
-  }
+  if (type === 'any') return anyPy(node);
   if (type === 'str') return node.kind === 'string' ? { t: 'str', v: node.value } : bad(path, 'a string', node);
   if (type === 'bool') return node.kind === 'bool' ? { t: 'bool', v: node.value } : bad(path, 'a boolean', node);
   if (type === 'float') return node.kind === 'number' ? { t: 'float', v: numberValue(node.text) } : bad(path, 'a number', node);

@@ -12,6 +12,19 @@ export interface StringifiedNumber {
 }
 
 /**
+ * The sentence a boundary refuses a number with when canonical JSON would store it as a decimal string: what
+ * would happen to it, where, and the number (a bigint for a reader that keeps such integers exact).
+ *
+ * @param path - the number's formatted path
+ * @param value - the number
+ * @returns the sentence
+ * @example stringifiedNumberMessage('body.a[0]', 1e21) // 'a number beyond 2^53 would be stored ... at body.a[0] (got 1e+21)'
+ */
+export function stringifiedNumberMessage(path: string, value: number | bigint): string {
+  return `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${path} (got ${value.toString()})`;
+}
+
+/**
  * Finds the first number (depth first, keys in `Object.keys` order) that canonical JSON writes as a decimal
  * string: an integer beyond 2^53 in magnitude (SPEC 0). A value stored as canonical JSON and read back has
  * such a number as a string, so a boundary that stores what it accepts refuses it instead (the validator's
@@ -51,6 +64,6 @@ export function findStringifiedNumber(value: unknown, label = ''): StringifiedNu
   return {
     path: at,
     value: found,
-    message: `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${at} (got ${String(found)})`,
+    message: stringifiedNumberMessage(at, found),
   };
 }

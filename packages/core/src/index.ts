@@ -17,7 +17,7 @@ export { canonicalJsonBytes } from './canonical-json-bytes.js';
 export type { CanonicalJsonBytes } from './canonical-json-bytes.js';
 export { scanCanonicalJson } from './canonical-json-text.js';
 export type { CanonicalJsonTextShape } from './canonical-json-text.js';
-export { findStringifiedNumber } from './find-stringified-number.js';
+export { findStringifiedNumber, stringifiedNumberMessage } from './find-stringified-number.js';
 export type { StringifiedNumber } from './find-stringified-number.js';
 export { formatPath, parseInput } from './parse.js';
 export { plainJsonKey } from './plain-json-key.js';

@@ -9,7 +9,7 @@ import { SubnetError } from '@subnet/core';
 export const WALLET_ERROR_CODES = Object.freeze({
   /** A wallet or hotkey name is not a single path segment (`context.path` names the field). */
   invalidName: 'WALLET_INVALID_NAME',
-  /** The keyfile does not exist or cannot be read (`context.value` is its path). */
+  /** The keyfile does not exist, cannot be read or is not a regular file (`context.value` is its path). */
   keyfileNotFound: 'WALLET_KEYFILE_NOT_FOUND',
   /** A keyfile holding a secret is readable or writable by group or others (`context.mode`, octal). */
   insecureFileMode: 'WALLET_INSECURE_FILE_MODE',
@@ -21,7 +21,7 @@ export const WALLET_ERROR_CODES = Object.freeze({
   passwordUnavailable: 'WALLET_PASSWORD_UNAVAILABLE',
   /** The `BT_PW_...` variable is not the base64 btwallet writes (`context.variable` names it). */
   invalidPasswordEnv: 'WALLET_INVALID_PASSWORD_ENV',
-  /** The password file cannot be read, or is readable by group or others. */
+  /** The password file cannot be read, is not a regular file or is larger than 64 KiB. */
   passwordFileUnreadable: 'WALLET_PASSWORD_FILE_UNREADABLE',
   /** Decryption failed: the password is wrong (or the file was altered; NaCl cannot tell the two apart). */
   wrongPassword: 'WALLET_WRONG_PASSWORD',

@@ -1,11 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
-
 import { decryptAnsibleVault } from './ansible-vault.js';
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 import { parseKeyfileJson } from './keyfile-json.js';
 import type { ParsedKeyfile } from './keyfile-json.js';
 import { decryptNaclKeyfile } from './nacl-keyfile.js';
 import { decodePasswordEnv, passwordEnvName } from './password-env.js';
+import { MAX_KEY_FILE_BYTES, readRegularFile } from './read-regular-file.js';
 import { ttyPasswordPrompt } from './tty-prompt.js';
 import type { PasswordPrompt } from './tty-prompt.js';
 
@@ -44,17 +43,20 @@ function requirePrivateMode(path: string, mode: number): void {
 }
 
 async function passwordFromFile(file: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    const code = (cause as { code?: unknown }).code;
-    throw walletError(WALLET_ERROR_CODES.passwordFileUnreadable, `cannot read the password file (${typeof code === 'string' ? code : 'error'})`, {
+  const got = await readRegularFile(file, MAX_KEY_FILE_BYTES);
+  if ('kind' in got) {
+    const why =
+      got.kind === 'unreadable'
+        ? got.code
+        : got.kind === 'not-regular'
+          ? `not a regular file (${got.type})`
+          : `${got.size} bytes, more than ${MAX_KEY_FILE_BYTES}`;
+    throw walletError(WALLET_ERROR_CODES.passwordFileUnreadable, `cannot read the password file (${why})`, {
       path: 'wallet.password_file',
       value: file,
     });
   }
-  return text.replace(/\r?\n$/, '');
+  return new TextDecoder().decode(got.data).replace(/\r?\n$/, '');
 }
 
 async function passwordFor(path: string, sources: PasswordSources): Promise<string> {
@@ -79,7 +81,8 @@ async function passwordFor(path: string, sources: PasswordSources): Promise<stri
  * Reads one keyfile as btwallet 4 does: plain JSON, or encrypted `$NACL` (the only form btwallet writes) or
  * legacy `$ANSIBLE_VAULT`, decrypted with a password from the password file, else btwallet's `BT_PW_<PATH>`
  * variable, else a TTY prompt. A file holding a secret (and any encrypted file) must not be readable or
- * writable by group or others; public-only files (`*pub.txt`) may be. The password is never logged.
+ * writable by group or others; public-only files (`*pub.txt`) may be. Only regular files of at most 64 KiB
+ * are read (a FIFO or device is refused without blocking). The password is never logged.
  *
  * @param path - the keyfile path (tilde already expanded)
  * @param sources - where an encrypted file's password may come from
@@ -90,18 +93,18 @@ async function passwordFor(path: string, sources: PasswordSources): Promise<stri
  * @example const key = await readKeyfile('/home/me/.bittensor/wallets/miner/hotkeys/default')
  */
 export async function readKeyfile(path: string, sources: PasswordSources = {}): Promise<LoadedKeyfile> {
-  let mode: number;
-  let data: Uint8Array;
-  try {
-    mode = (await stat(path)).mode;
-    data = new Uint8Array(await readFile(path));
-  } catch (cause) {
-    const code = (cause as { code?: unknown }).code;
-    throw walletError(WALLET_ERROR_CODES.keyfileNotFound, `cannot read the keyfile (${typeof code === 'string' ? code : 'error'})`, {
-      path: 'keyfile',
-      value: path,
-    });
+  const got = await readRegularFile(path, MAX_KEY_FILE_BYTES);
+  if ('kind' in got) {
+    if (got.kind === 'too-large')
+      throw walletError(
+        WALLET_ERROR_CODES.invalidKeyfile,
+        `the keyfile has ${got.size} bytes, more than the ${MAX_KEY_FILE_BYTES} any keyfile btwallet writes can have`,
+        { path: 'keyfile', value: path },
+      );
+    const why = got.kind === 'unreadable' ? got.code : `not a regular file (${got.type})`;
+    throw walletError(WALLET_ERROR_CODES.keyfileNotFound, `cannot read the keyfile (${why})`, { path: 'keyfile', value: path });
   }
+  const { data, mode } = got;
   const head = new TextDecoder().decode(data.subarray(0, 14));
   let encryption: KeyfileEncryption = 'none';
   let plain = data;

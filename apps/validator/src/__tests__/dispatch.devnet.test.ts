@@ -185,6 +185,8 @@ describe('the validator dispatches tasks to axons (issue 16 item 2) on a real de
       dispatch: {
         concurrency: 4,
         max_response_bytes: 64 * 1024,
+        // The devnet's axons are served on 127.0.0.1.
+        allow_private_axons: true,
         executor_webhook: { url: `http://127.0.0.1:${webhookPort}/plans`, token_env: 'DISPATCH_TEST_WEBHOOK_TOKEN' },
         challenges: [
           {

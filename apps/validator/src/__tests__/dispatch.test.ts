@@ -77,7 +77,7 @@ describe('dispatch configuration (dispatch/dispatch-config.ts)', () => {
   it('is off unless configured; a section gets its defaults (12 s timeout, group = the sssa draw)', () => {
     expect(testConfig(t.dir).dispatch).toBeUndefined();
     const config = testConfig(t.dir, { dispatch: dispatchSection() });
-    expect(config.dispatch).toMatchObject({ concurrency: 16, max_response_bytes: 1024 * 1024 });
+    expect(config.dispatch).toMatchObject({ concurrency: 16, max_response_bytes: 1024 * 1024, allow_private_axons: false });
     expect(config.dispatch?.challenges[0]).toMatchObject({ interval_ms: 12_000, tasks_per_round: 1, timeout_seconds: 12 });
   });
 
@@ -177,7 +177,8 @@ describe('query outcomes (docs/spec.md G.6 "Queries")', () => {
     expect(answerProblem('sssa', sssa, 'sssa')).toBeUndefined();
     expect(answerProblem('sssa', null, 'sssa')).toBe('the answer field sssa is empty');
     expect(answerProblem('sssa', { ...sssa, verdict: 'MAYBE' }, 'sssa')).toMatch(/^CONSENSUS_/);
-    expect(answerProblem('sssa', { ...sssa, big: 2n ** 70n }, 'sssa')).toMatch(/^CORE_INPUT_NOT_JSON/);
+    // An integer beyond 2^53 comes from the dendrite as a bigint: UNSAFE_NUMBER, as at ingest (docs/spec.md G.6).
+    expect(answerProblem('sssa', { ...sssa, big: 2n ** 70n }, 'sssa')).toMatch(/^UNSAFE_NUMBER: .* at sssa\.big \(got 1180591620717411303424\)$/);
     let deep: unknown = 1;
     for (let i = 0; i < 80; i += 1) deep = [deep];
     expect(answerProblem('sssa', { ...sssa, deep }, 'sssa')).toMatch(/^CORE_INPUT_TOO_DEEP/);

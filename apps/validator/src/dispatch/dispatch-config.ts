@@ -82,13 +82,24 @@ export const dispatchChallengeSchema = z.strictObject({
 export const dispatchConfigSchema = z.strictObject({
   /** Queries in flight at once, across every challenge. */
   concurrency: z.number().int().min(1).max(4096).default(16),
-  /** Largest answer read from an axon; a larger one is the query outcome `too_large`. */
+  /**
+   * Largest answer read from an axon; a larger one is the query outcome `too_large`. At most 8 MiB: an answer
+   * is read whole and converted synchronously, and one packed with small values (`[{"a":0},...]`) costs about
+   * 0.33 s and 100 MB per MiB (8 MiB: 2.6 s, 0.8 GB; 64 MiB would pass Node's 4 GiB heap and end the process).
+   */
   max_response_bytes: z
     .number()
     .int()
     .min(1024)
-    .max(64 * 1024 * 1024)
+    .max(8 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * Query axons whose on-chain address is loopback, private, link-local, multicast or otherwise not public
+   * unicast. Off by default: a miner chooses its address, and the chain refuses only 127.0.0.1 and ::1, so
+   * such an axon would send the validator's signed requests into its own host or network. Turn it on for a
+   * local devnet or a private cluster.
+   */
+  allow_private_axons: z.boolean().default(false),
   /** Where workflow plans go (required when a `workflow` challenge is dispatched). */
   executor_webhook: z
     .strictObject({

@@ -47,7 +47,7 @@ export interface Dispatcher {
   start(): void;
   /** Runs one round of every challenge now (tests, and the first tick). */
   runOnce(): Promise<void>;
-  /** Resolves when the rounds and plan deliveries running now have finished (the epoch close waits for it). */
+  /** Resolves when the rounds and plan deliveries running now have finished (the epoch close waits for it; rounds started later are not waited for). */
   settle(): Promise<void>;
   /** Stops the loops and waits for running rounds. */
   stop(): Promise<void>;
@@ -147,6 +147,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         dendrite,
         limiter,
         axonOf: (hotkey) => deps.axonOf(hotkey),
+        allowPrivateAxons: config.allow_private_axons,
         ...(outbox === undefined
           ? {}
           : {
@@ -200,8 +201,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     });
   };
 
+  // Only the rounds running now: a round started later reads the new epoch, and waiting until none runs
+  // never ends while two challenges' rounds overlap and slow miners hold each open (dispatch-settle.test.ts).
   const settle = async (): Promise<void> => {
-    while (running.size > 0) await Promise.all([...running]);
+    await Promise.all([...running]);
     await outbox?.settle();
   };
 

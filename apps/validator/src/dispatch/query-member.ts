@@ -3,6 +3,7 @@ import { synapseValues } from '@subnet/axon';
 import type { QueryOutcome, QueryRecord } from '@subnet/bundle';
 
 import type { WriteQueue } from '../write-queue.js';
+import { axonAddressScope } from './axon-address.js';
 import type { PlanBody } from './dispatch-records.js';
 import { newRecord, planRecordId, queryRecordId, sssaRecordId } from './dispatch-records.js';
 import type { Limiter } from './limiter.js';
@@ -39,6 +40,8 @@ export interface MemberQueryDeps {
   axonOf(hotkey: string): AxonAddress | null | undefined;
   /** Called with each stored workflow plan (delivery to the executor). */
   onPlan?(plan: PlanBody, epoch: number): void;
+  /** Query axons whose address is loopback, private, link-local, ... (`dispatch.allow_private_axons`; default false). */
+  readonly allowPrivateAxons?: boolean;
 }
 
 /** A query record as stored (the bundle adds `seq`); hotkeys are plain strings here. */
@@ -76,10 +79,15 @@ export async function queryMember(deps: MemberQueryDeps, q: MemberQuery): Promis
   let recordId: string | null = null;
   let elapsedMs = 0;
   const axon = deps.axonOf(q.member.hotkey);
+  const scope = serving(axon) && deps.allowPrivateAxons !== true ? axonAddressScope(axon.ip) : undefined;
   if (!serving(axon)) {
     outcome = 'no_axon';
     const served = axon as AxonAddress | null | undefined;
     reason = served === null || served === undefined ? 'the miner has no axon on chain' : `the miner's axon is not serving (${served.ip}:${served.port})`;
+  } else if (scope !== undefined) {
+    // Nothing is sent: the address would reach the validator's own host or network (docs/spec.md G.6).
+    outcome = 'no_axon';
+    reason = `the miner's axon address ${axon.ip}:${axon.port} is not public (${scope}); dispatch.allow_private_axons is off`;
   } else {
     const answer = await deps.limiter.run(async () => {
       const started = performance.now();

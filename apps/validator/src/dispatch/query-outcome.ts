@@ -1,7 +1,9 @@
 import type { QueryOutcome } from '@subnet/bundle';
 import { workflowPlanSchema } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
-import { checkInputShape, findStringifiedNumber, formatPath, isSubnetError } from '@subnet/core';
+import { checkInputShape, findStringifiedNumber, formatPath, isSubnetError, stringifiedNumberMessage } from '@subnet/core';
+
+import { findBigint } from './find-bigint.js';
 
 /** The longest reason kept in a query record (the axon's own message is cut to it). */
 export const MAX_REASON_LENGTH = 512;
@@ -37,7 +39,7 @@ export function failedCall(statusCode: number | null, message: string | null): {
 /**
  * Checks a miner's answer for a challenge before it is stored: within `@subnet/core`'s input limits (depth
  * 64, JSON values only, well-formed text), no number canonical JSON would store as a string (an integer
- * beyond 2^53: `UNSAFE_NUMBER`, as at HTTP ingest), then the challenge's own schema: an SSSA document (`parseSssa`,
+ * beyond 2^53, which the dendrite gives as a bigint, or a double beyond it: `UNSAFE_NUMBER`, as at HTTP ingest), then the challenge's own schema: an SSSA document (`parseSssa`,
  * SPEC B) or a workflow plan (`workflowPlanSchema`, SPEC A, DAG checks included).
  *
  * @param kind - the challenge kind
@@ -48,6 +50,9 @@ export function failedCall(statusCode: number | null, message: string | null): {
  */
 export function answerProblem(kind: 'sssa' | 'workflow', answer: unknown, field: string): string | undefined {
   if (answer === null || answer === undefined) return `the answer field ${field} is empty`;
+  // The dendrite reads an integer beyond 2^53 as a bigint: the miner wrote a number canonical JSON cannot keep.
+  const big = findBigint(answer, field);
+  if (big !== undefined) return reasonText(`UNSAFE_NUMBER: ${stringifiedNumberMessage(big.path, big.value)}`);
   try {
     checkInputShape(answer, { maxDepth: 64 }, field);
     // Stored as canonical JSON, such a number would come back a string (as at HTTP ingest: UNSAFE_NUMBER).

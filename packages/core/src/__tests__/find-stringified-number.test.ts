@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalJson, findStringifiedNumber } from '../index.js';
+import { canonicalJson, findStringifiedNumber, stringifiedNumberMessage } from '../index.js';
 
 describe('findStringifiedNumber (SPEC 0: integers beyond 2^53 are written as decimal strings)', () => {
   it('finds the first number canonical JSON writes as a string, with its path', () => {
@@ -12,6 +12,10 @@ describe('findStringifiedNumber (SPEC 0: integers beyond 2^53 are written as dec
   it('says why in one sentence every boundary uses: what canonical JSON does to it, the path and the number', () => {
     expect(findStringifiedNumber({ b: [1e21] }, 'body')?.message).toBe(
       'a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at body.b[0] (got 1e+21)',
+    );
+    // A reader that keeps such an integer exact (a bigint) is refused with the same sentence, digits exact.
+    expect(stringifiedNumberMessage('sssa.a', 2n ** 64n)).toBe(
+      'a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at sssa.a (got 18446744073709551616)',
     );
   });
 
