@@ -404,6 +404,7 @@ log:
 # README, "Dispatching tasks to axons", for the synapse declaration, task files and the executor webhook.
 # dispatch:
 #   concurrency: 16
+#   allow_private_axons: false   # true only for a local devnet or a private cluster: miners choose their address
 #   challenges:
 #     - challenge_id: sssa
 #       synapse: { name: SecurityAudit, fields: [{ name: target, type: str }, { name: sssa, type: { optional: any }, default: null }], answer_field: sssa }
