@@ -409,7 +409,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
     }
     // Every score is carried into the bundle: a document scores at most every neuron once (docs/spec.md G.4).
-    const oversized = await checkPeerScoreCount(parsed.data.scores.length, ctx.neuronCount);
+    const oversized = await checkPeerScoreCount(parsed.data.scores.length, (n) => ctx.neuronCount(n));
     if (oversized !== undefined) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'exceeds_metagraph' });
       return fail(reply, oversized.status, {
