@@ -34,6 +34,11 @@ export const INGEST_ERROR_CODES = Object.freeze({
    * it would come back to the close as a string, so the record would not be the one accepted.
    */
   unsafeNumber: 'UNSAFE_NUMBER',
+  /**
+   * 400: a peer-score document with more scores than the metagraph has neurons (docs/spec.md G.4): no
+   * honest peer scores more miners than the subnet holds, and each score is carried into the bundle.
+   */
+  peerScoresExceedMetagraph: 'PEER_SCORES_EXCEED_METAGRAPH',
 });
 
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
@@ -138,4 +143,28 @@ export function checkSssaAssignment(
   if (member === undefined)
     return { status: 403, code: INGEST_ERROR_CODES.notInGroup, message: "the signing hotkey is not in the task's verification group", path: 'body.task_id' };
   return { role: member.role };
+}
+
+/**
+ * The size check of a peer-score document (docs/spec.md G.4): an honest peer scores at most every neuron
+ * of the subnet once, so a document with more scores than the metagraph has neurons is refused whole,
+ * before anything of it is stored or carried into a bundle. `neuronCount` re-reads the metagraph when the
+ * count it knows is below the one asked for (a registration this validator has not seen yet), so a peer
+ * with a fresher view is not refused for it. Hotkeys unknown here are not refused one by one: views
+ * differ around registrations, and the size bound already limits what one document adds.
+ *
+ * @param scores - how many scores the document holds (its hotkeys are distinct: the schema refuses a repeat)
+ * @param neuronCount - the metagraph's size, re-read first when below the given count
+ * @returns undefined when the document fits, else the 400 reply naming the count and the limit
+ * @example const refused = await checkPeerScoreCount(body.scores.length, ctx.neuronCount)
+ */
+export async function checkPeerScoreCount(scores: number, neuronCount: (atLeast: number) => Promise<number>): Promise<IngestError | undefined> {
+  const neurons = await neuronCount(scores);
+  if (scores <= neurons) return undefined;
+  return {
+    status: 400,
+    code: INGEST_ERROR_CODES.peerScoresExceedMetagraph,
+    message: `the document holds ${scores} scores but the metagraph has ${neurons} neurons; a peer scores each neuron at most once`,
+    path: 'body.scores',
+  };
 }

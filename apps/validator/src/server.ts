@@ -20,7 +20,7 @@ import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
-import { checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
+import { checkPeerScoreCount, checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { servedBundleText } from './reveal-attest.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
@@ -51,6 +51,8 @@ export interface ServerContext {
   readonly hotkey: string;
   /** The neuron with this hotkey, refreshing the metagraph when it is not known. */
   neuron(hotkey: string): Promise<ChainNeuron | undefined>;
+  /** How many neurons the metagraph has, refreshing it first when it has fewer than `atLeast`. */
+  neuronCount(atLeast: number): Promise<number>;
   /** True when storage and chain are usable. */
   ready(): boolean;
   /** The detailed readiness checks behind `/readyz` (when absent, `ready()` alone decides). */
@@ -405,6 +407,16 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     if (challenge === undefined || challenge.kind === 'bounty') {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
       return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
+    }
+    // Every score is carried into the bundle: a document scores at most every neuron once (docs/spec.md G.4).
+    const oversized = await checkPeerScoreCount(parsed.data.scores.length, (n) => ctx.neuronCount(n));
+    if (oversized !== undefined) {
+      ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'exceeds_metagraph' });
+      return fail(reply, oversized.status, {
+        code: oversized.code,
+        message: oversized.message,
+        ...(oversized.path === undefined ? {} : { path: oversized.path }),
+      });
     }
     // Scores of the epoch the peer just closed (or of the current one) count in the close after their
     // epoch (docs/spec.md G.4); decided again in the turn that queues the write, so a close that starts

@@ -384,6 +384,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       if (!neurons.has(hotkey) && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
       return neurons.get(hotkey);
     },
+    neuronCount: async (atLeast) => {
+      if (neurons.size < atLeast && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+      return neurons.size;
+    },
     ready: () => started && headOk,
     readiness: () =>
       checkReadiness({

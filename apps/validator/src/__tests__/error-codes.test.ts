@@ -37,6 +37,7 @@ const INGEST_PUBLISHED = {
   tasksNotReady: 'TASKS_NOT_READY',
   selfSignedPeerScores: 'SELF_SIGNED_PEER_SCORES',
   unsafeNumber: 'UNSAFE_NUMBER',
+  peerScoresExceedMetagraph: 'PEER_SCORES_EXCEED_METAGRAPH',
 };
 
 it('codes are append-only: every published ingest (HTTP) code keeps its name and value', () => {
