@@ -12,6 +12,7 @@ import { canonicalJson } from '@subnet/core';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
+import type { EpochOutcome } from '../epoch-runner.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
@@ -352,4 +353,41 @@ export async function startHaPair(
   const standby = await start();
   expect([await holdsLease(leader), await holdsLease(standby)]).toEqual([1, 0]);
   return { leader, standby, chain, schema: fresh.schema };
+}
+
+/** A validator that takes peer scores: its fake chain's metagraph has a second peer validator with a permit. */
+export interface PeerScoresReceiver {
+  readonly k: Keys;
+  readonly chain: FakeChain;
+  readonly service: ValidatorService;
+  /** Each epoch's outcome, in order. */
+  readonly outcomes: EpochOutcome[];
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * Starts a validator on a fake chain whose metagraph also holds Eve (`k.stranger`, uid 6) as a validator with a
+ * permit, so two peers can send it scores; epochs close only on `tick()`.
+ *
+ * @param config - configuration overrides (merged by `testConfig`)
+ * @returns the keys, chain, service, the outcomes seen and a stop that also removes its folder
+ */
+export async function startWithSecondPeer(config: Record<string, unknown> = {}): Promise<PeerScoresReceiver> {
+  const k = await keys();
+  const chain = fakeChain(k);
+  chain.neurons.push({ uid: 6, hotkey: k.stranger.address, stake: 1_000_000_000n, validatorPermit: true });
+  const t = tempDir();
+  const service = await startValidator({ config: testConfig(t.dir, config), chain, logger: silent, autoTick: false });
+  const outcomes: EpochOutcome[] = [];
+  service.onEpoch((o) => outcomes.push(o));
+  return {
+    k,
+    chain,
+    service,
+    outcomes,
+    stop: async () => {
+      await service.stop();
+      t.cleanup();
+    },
+  };
 }

@@ -5,10 +5,9 @@ import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { EpochOutcome } from '../epoch-runner.js';
-import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, postSigned, silent, tempDir, testConfig, TOKEN } from './helpers.js';
+import { postSigned, startWithSecondPeer, TOKEN } from './helpers.js';
 
 /**
  * docs/spec.md G.4 "A peer document scores at most as many miners as the metagraph has neurons": a peer
@@ -30,25 +29,15 @@ describe('POST /v1/peer-scores: at most as many scores as the metagraph has neur
   let k: Keys;
   let chain: FakeChain;
   let service: ValidatorService;
-  let cleanup: () => void;
-  const outcomes: EpochOutcome[] = [];
+  let outcomes: EpochOutcome[];
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    k = await keys();
-    chain = fakeChain(k);
-    // A second peer validator (Eve) with a permit: the metagraph has 7 neurons (Alice, Bob, Eve, 4 miners).
-    chain.neurons.push({ uid: 6, hotkey: k.stranger.address, stake: 1_000_000_000n, validatorPermit: true });
-    const t = tempDir();
-    cleanup = t.cleanup;
-    // The default body limit (1 MiB), under which one document holds some 12,000 scores.
-    const server = { port: 0, executor_token: TOKEN, body_limit_bytes: 1_048_576 };
-    service = await startValidator({ config: testConfig(t.dir, { server }), chain, logger: silent, autoTick: false });
-    service.onEpoch((o) => outcomes.push(o));
+    // The metagraph has 7 neurons (Alice, Bob, Eve, 4 miners); the default body limit (1 MiB), under which
+    // one document holds some 12,000 scores.
+    ({ k, chain, service, outcomes, stop } = await startWithSecondPeer({ server: { port: 0, executor_token: TOKEN, body_limit_bytes: 1_048_576 } }));
   });
-  afterAll(async () => {
-    await service.stop();
-    cleanup();
-  });
+  afterAll(() => stop());
 
   const scoresOf = (hotkeys: readonly string[]) => hotkeys.map((miner_hotkey, i) => ({ miner_hotkey, score: (i % 10) / 10 }));
   const miners = () => k.miners.map((m) => m.address);

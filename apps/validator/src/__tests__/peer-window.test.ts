@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { EpochOutcome } from '../epoch-runner.js';
 import { admitPeerScores, peerScoresTarget } from '../peer-window.js';
-import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, postSigned, silent, tempDir, testConfig } from './helpers.js';
+import { postSigned, startWithSecondPeer } from './helpers.js';
 
 /**
  * docs/spec.md G.4 "Peer scores count one epoch late": a peer document of epoch E is taken while this
@@ -57,23 +56,14 @@ describe('POST /v1/peer-scores across an epoch boundary (real HTTP, fake chain)'
   let k: Keys;
   let chain: FakeChain;
   let service: ValidatorService;
-  let cleanup: () => void;
-  const outcomes: EpochOutcome[] = [];
+  let outcomes: EpochOutcome[];
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    k = await keys();
-    chain = fakeChain(k);
     // A second peer validator (Eve) with a permit.
-    chain.neurons.push({ uid: 6, hotkey: k.stranger.address, stake: 1_000_000_000n, validatorPermit: true });
-    const t = tempDir();
-    cleanup = t.cleanup;
-    service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-    service.onEpoch((o) => outcomes.push(o));
+    ({ k, chain, service, outcomes, stop } = await startWithSecondPeer());
   });
-  afterAll(async () => {
-    await service.stop();
-    cleanup();
-  });
+  afterAll(() => stop());
 
   const doc = (epoch: number, challenge: string, miner: number, score: number) => ({
     epoch,
