@@ -9,8 +9,9 @@ export interface BodyPrefix {
 
 /**
  * Reads at most `maxBytes` of an HTTP answer's body and cancels the rest, so an answer that never ends, or
- * a huge one, costs at most `maxBytes` of memory and no more time than those bytes take to arrive. Every
- * answer the validator reads from a server it does not run (a peer, a task endpoint) goes through it.
+ * a huge one, costs at most `maxBytes` of memory and no more time than those bytes take to arrive. The peer
+ * publisher and the HTTP task source read through it, the executor webhook's answer is dropped unread
+ * ({@link discardBody}), and miners' axon answers are read by `@subnet/axon`'s dendrite under its own cap.
  *
  * @param response - a fetch `Response` whose body has not been read
  * @param maxBytes - the most bytes kept
