@@ -221,6 +221,13 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       });
     return refreshing;
   };
+  /**
+   * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, more scores than neurons),
+   * at most once every 2 s however many such requests arrive; a failed read leaves the view as it was.
+   */
+  const refreshWhenLacking = async (lacking: boolean): Promise<void> => {
+    if (lacking && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+  };
 
   let current: number | undefined;
   let headOk = false;
@@ -381,11 +388,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     },
     currentEpoch: () => current,
     neuron: async (hotkey) => {
-      if (!neurons.has(hotkey) && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+      await refreshWhenLacking(!neurons.has(hotkey));
       return neurons.get(hotkey);
     },
     neuronCount: async (atLeast) => {
-      if (neurons.size < atLeast && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+      await refreshWhenLacking(neurons.size < atLeast);
       return neurons.size;
     },
     ready: () => started && headOk,
