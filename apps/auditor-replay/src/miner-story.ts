@@ -69,7 +69,7 @@ export interface MinerStory {
   readonly challenges: readonly ChallengeStory[];
   /** Σ of the challenge contributions, before the uid mapping. */
   readonly allocated: number;
-  /** The weight of its uid after the mapping (renormalised when miners were dropped). */
+  /** The weight of its uid after the mapping (0 for a hotkey the metagraph does not list). */
   readonly mapped: number;
   readonly u16: number;
   /** u16 / Σ u16 of the vector: the share the chain will see. */
@@ -368,7 +368,7 @@ function ownSentence(c: ChallengeStory): string | null {
 function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
   const out: string[] = [];
   out.push(
-    `Epoch ${s.epoch}: miner ${s.hotkey}${s.uid === null ? ' (not in the metagraph: dropped)' : ` (uid ${s.uid})`} gets u16 weight ${s.u16}, ${formatPercent(s.share)} of the vector the validator set.`,
+    `Epoch ${s.epoch}: miner ${s.hotkey}${s.uid === null ? " (not in the epoch's metagraph, so it takes no share of any challenge)" : ` (uid ${s.uid})`} gets u16 weight ${s.u16}, ${formatPercent(s.share)} of the vector the validator set.`,
   );
   for (const c of s.challenges) {
     const head = `Challenge ${c.id} (${c.kind}, alpha ${formatNumber(c.alpha)}):`;
@@ -403,9 +403,11 @@ function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
       );
     }
     const n = c.normalisation;
-    parts.push(
-      `normalised${n.strategy === null ? '' : ` (${n.strategy})`} to ${formatNumber(n.normalised)}${n.numerator !== null && n.denominator !== null ? ` = ${formatNumber(n.numerator)} / ${formatNumber(n.denominator)}` : ''}`,
-    );
+    if (s.uid === null && c.score !== null) parts.push("left out of normalisation, as a hotkey the epoch's metagraph does not list (SPEC C.9)");
+    else
+      parts.push(
+        `normalised${n.strategy === null ? '' : ` (${n.strategy})`} to ${formatNumber(n.normalised)}${n.numerator !== null && n.denominator !== null ? ` = ${formatNumber(n.numerator)} / ${formatNumber(n.denominator)}` : ''}`,
+      );
     parts.push(
       c.cap.capped
         ? `capped at ${formatNumber(c.cap.cap)} to ${formatNumber(c.cap.value)}`

@@ -43,10 +43,11 @@ export interface BountyMinerExplanation {
 
 /** The outcome of {@link bountyWeights}. */
 export interface BountyResult {
-  /** W / Σ W per hunter, by hotkey (all 0 when Σ W = 0). */
+  /** W / Σ W per counted hunter, by hotkey (all 0 when Σ W = 0). */
   readonly weights: readonly HotkeyWeight[];
   /** 1 when Σ W = 0 (everything to the burn uid), else 0. */
   readonly burn: number;
+  /** totalW: Σ W over the counted hunters; miners: every hunter with its W. */
   readonly explanation: { readonly totalW: number; readonly miners: readonly BountyMinerExplanation[] };
 }
 
@@ -85,8 +86,12 @@ export function checkBountyRecords(records: readonly BountyRecord[], path: strin
   return checked;
 }
 
-/** {@link bountyWeights} on validated records sorted by hotkey (internal). */
-export function bountyUnchecked(sorted: readonly BountyRecord[]): BountyResult {
+/**
+ * {@link bountyWeights} on validated records sorted by hotkey (internal). With `registered` (the epoch's
+ * metagraph by hotkey), a hunter it does not list keeps its W in the explanation but takes no part in Σ W
+ * and gets no weight entry (SPEC C.9).
+ */
+export function bountyUnchecked(sorted: readonly BountyRecord[], registered?: ReadonlyMap<string, number>): BountyResult {
   const miners: BountyMinerExplanation[] = sorted.map((r) => {
     const points = POINTS_PER_VALID_ISSUE * r.validIssues;
     const base = Math.min(points / POINTS_FOR_FULL_WEIGHT, 1);
@@ -94,8 +99,9 @@ export function bountyUnchecked(sorted: readonly BountyRecord[]): BountyResult {
     const penalised = r.invalidIssues > r.validIssues;
     return { hotkey: r.hotkey, points, base, stars, w: penalised ? 0 : base + stars, penalised };
   });
+  const counted = registered === undefined ? miners : miners.filter((m) => registered.has(m.hotkey));
   let totalW = 0;
-  for (const m of miners) totalW += m.w;
-  const weights = miners.map((m) => ({ hotkey: m.hotkey, weight: totalW > 0 ? m.w / totalW : 0 }));
+  for (const m of counted) totalW += m.w;
+  const weights = counted.map((m) => ({ hotkey: m.hotkey, weight: totalW > 0 ? m.w / totalW : 0 }));
   return { weights, burn: totalW > 0 ? 0 : 1, explanation: { totalW, miners } };
 }

@@ -55,7 +55,7 @@ export interface EmitWeightsResult {
     readonly capped: readonly Hotkey[];
     /** True when the positive miners could not absorb the mass at the cap (the rest burned). */
     readonly infeasible: boolean;
-    /** Hotkeys with weight the metagraph does not know, dropped (the rest renormalised). */
+    /** Hotkeys the metagraph does not list, left out before normalisation (SPEC C.9), by hotkey. */
     readonly dropped: readonly Hotkey[];
     /** Share sent to the burn uid before the u16 conversion. */
     readonly burn: number;
@@ -67,9 +67,10 @@ export interface EmitWeightsResult {
 }
 
 /**
- * The weight path of one score vector (SPEC C.5, C.9, C.10): normalise, cap by water-filling, map hotkeys to
- * uids, convert to u16. Bit for bit what `normaliseScores` → `applyWeightCap` → `mapHotkeysToUids` (burn =
- * normalisation burn + cap burn) → `toU16` give, in one pass over typed arrays indexed by position and uid
+ * The weight path of one score vector (SPEC C.5, C.9, C.10): leave out hotkeys the metagraph does not list,
+ * normalise, cap by water-filling, map hotkeys to uids, convert to u16. Bit for bit what `normaliseScores` (of
+ * the listed hotkeys' scores) → `applyWeightCap` → `mapHotkeysToUids` (burn = normalisation burn + cap burn)
+ * → `toU16` give, in one pass over typed arrays indexed by position and uid
  * and without intermediate objects, when the scores come sorted by hotkey, every hotkey is in the metagraph
  * and the strategy is `linear` or `quadratic`; otherwise through those same stages.
  *
@@ -119,7 +120,11 @@ function scoreLists(scores: unknown): { hotkeys: readonly unknown[]; values: Arr
   return { hotkeys, values: values as ArrayLike<unknown>, objects: null };
 }
 
-/** Through the stage functions (any strategy, any order, unknown hotkeys). */
+/**
+ * Through the stage functions (any strategy, any order, unknown hotkeys). Hotkeys the metagraph does not list
+ * are left out before normalisation, so they neither take a share nor lift a registered miner above the cap
+ * when the rest is renormalised (SPEC C.9); the mapping then finds nothing to drop.
+ */
 function stagedPath(
   sorted: readonly MinerScore[],
   byHotkey: ReadonlyMap<string, number>,
@@ -128,7 +133,13 @@ function stagedPath(
   burnUid: number,
   mode: U16Mode,
 ): EmitWeightsResult {
-  const normalised = normaliseUnchecked(sorted, normalisation);
+  const registered: MinerScore[] = [];
+  const dropped: Hotkey[] = [];
+  for (const s of sorted) {
+    if (byHotkey.has(s.hotkey)) registered.push(s);
+    else dropped.push(s.hotkey);
+  }
+  const normalised = normaliseUnchecked(registered, normalisation);
   const capped = capUnchecked(normalised.weights, cap, burnUid);
   const burn = normalised.burn + capped.burn;
   const mapped = mapUnchecked(capped.weights, burn, byHotkey, burnUid);
@@ -140,7 +151,7 @@ function stagedPath(
     capRounds: capped.explanation.rounds,
     capped: capped.explanation.capped,
     infeasible: capped.explanation.infeasible,
-    dropped: mapped.explanation.dropped.map((d) => d.hotkey),
+    dropped,
     burn,
     burnUid,
     u16Mode: mode,

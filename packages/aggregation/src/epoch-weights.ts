@@ -60,7 +60,7 @@ export interface MinerChallengeStages {
 /** One miner's whole path, for auditors. */
 export interface MinerExplanation {
   readonly hotkey: Hotkey;
-  /** Its uid, or null when the metagraph does not know it (dropped). */
+  /** Its uid, or null when the metagraph does not list it (then it took no share of any challenge). */
   readonly uid: number | null;
   readonly challenges: readonly MinerChallengeStages[];
   /** Σ of the challenge contributions (before the uid mapping). */
@@ -108,16 +108,25 @@ export interface ChallengeStages {
   readonly capped: readonly number[];
 }
 
-/** Aligns normalised and capped weights (scored miners only, by hotkey) with every aggregated miner. */
-function evaluationStages(table: MinerTable, normalised: readonly HotkeyWeight[], capped: readonly HotkeyWeight[]): ChallengeStages {
-  const count = table.hotkeys.length;
+/**
+ * Aligns normalised and capped weights (the miners that took part, a subsequence by hotkey) with every miner
+ * of the challenge; the others get 0.
+ */
+function alignedStages(
+  hotkeys: readonly Hotkey[],
+  scores: readonly (number | null)[],
+  reasons: readonly (UnscoredReason | null)[],
+  normalised: readonly HotkeyWeight[],
+  capped: readonly HotkeyWeight[],
+): ChallengeStages {
+  const count = hotkeys.length;
   const normalisedOut: number[] = new Array<number>(count);
   const cappedOut: number[] = new Array<number>(count);
   let j = 0;
   for (let k = 0; k < count; k += 1) {
-    // Normalisation and the cap keep exactly the scored miners, in the same (hotkey) order.
+    // Normalisation and the cap keep exactly the miners that took part, in the same (hotkey) order.
     const w = normalised[j];
-    if (w !== undefined && w.hotkey === table.hotkeys[k]) {
+    if (w !== undefined && w.hotkey === hotkeys[k]) {
       normalisedOut[k] = w.weight;
       cappedOut[k] = (capped[j] as HotkeyWeight).weight;
       j += 1;
@@ -126,7 +135,7 @@ function evaluationStages(table: MinerTable, normalised: readonly HotkeyWeight[]
       cappedOut[k] = 0;
     }
   }
-  return { hotkeys: table.hotkeys, scores: table.scores, reasons: table.reasons, normalised: normalisedOut, capped: cappedOut };
+  return { hotkeys, scores, reasons, normalised: normalisedOut, capped: cappedOut };
 }
 
 /**
@@ -241,8 +250,9 @@ function checkConfig(config: PipelineConfig): void {
 
 /**
  * Runs the whole aggregation for one epoch (SPEC C): per challenge (sorted by id) aggregate the
- * evaluations (or score the bounty records), normalise, cap, decay; allocate across challenges by α; map
- * hotkeys to uids; convert to u16. Everything is keyed by hotkey until the uid mapping and sorted by explicit
+ * evaluations (or score the bounty records), leave out hotkeys the metagraph does not list (they keep their
+ * score in the explanation and take no share, SPEC C.9), normalise, cap, decay; allocate across challenges by
+ * α; map hotkeys to uids; convert to u16. Everything is keyed by hotkey until the uid mapping and sorted by explicit
  * keys, so the result does not depend on the order of any input list.
  *
  * @param input - typed input (parse wire JSON with `parseEpochInput`): config, epoch, challenges, the epoch's
@@ -305,7 +315,8 @@ export function epochWeightsUnfrozen<M>(
     }
     alphas.set(c.id, checkUnit(c.alpha, `${path}.alpha`));
     const cap = c.weightCap === undefined ? config.weightCap : checkCap(c.weightCap, `${path}.weightCap`);
-    const stage = c.kind === 'bounty' ? bountyChallenge(c, path, cap, config) : evaluationChallenge(c, path, cap, config, epoch, input.stakes);
+    const stage =
+      c.kind === 'bounty' ? bountyChallenge(c, path, cap, config, byHotkey) : evaluationChallenge(c, path, cap, config, epoch, input.stakes, byHotkey);
     stagesOf.push(stage.stages);
     tables.push(stage.table);
     explained.push(stage.explained);
@@ -363,19 +374,20 @@ interface ChallengeStage {
  * with everything it calls inlined, 120-250 ms a time, again after each deoptimisation anywhere inside it.
  */
 
-function bountyChallenge(c: ChallengeInput, path: string, cap: number, config: PipelineConfig): ChallengeStage {
+function bountyChallenge(c: ChallengeInput, path: string, cap: number, config: PipelineConfig, byHotkey: ReadonlyMap<string, number>): ChallengeStage {
   if (c.decay) fail(AGGREGATION_ERROR_CODES.invalidInput, 'reward decay applies to evaluation challenges only', `${path}.decay`, c.decay);
-  const bounty = bountyUnchecked(checkBountyRecords(c.records ?? [], `${path}.records`));
+  // Hunters the metagraph does not list keep their W in the explanation and take no share (SPEC C.9).
+  const bounty = bountyUnchecked(checkBountyRecords(c.records ?? [], `${path}.records`), byHotkey);
   const capped = capUnchecked(bounty.weights, cap, config.burnUid);
+  const miners = bounty.explanation.miners;
   return {
-    // Every hunter has a weight: the lists are aligned with the (sorted) hunters.
-    stages: {
-      hotkeys: bounty.explanation.miners.map((m) => m.hotkey),
-      scores: bounty.explanation.miners.map((m) => m.w),
-      reasons: bounty.explanation.miners.map(() => null),
-      normalised: bounty.weights.map((w) => w.weight),
-      capped: capped.weights.map((w) => w.weight),
-    },
+    stages: alignedStages(
+      miners.map((m) => m.hotkey),
+      miners.map((m) => m.w),
+      miners.map(() => null),
+      bounty.weights,
+      capped.weights,
+    ),
     table: null,
     explained: {
       id: c.id,
@@ -400,6 +412,7 @@ function evaluationChallenge(
   config: PipelineConfig,
   epoch: number,
   stakes: EpochInput['stakes'],
+  byHotkey: ReadonlyMap<string, number>,
 ): ChallengeStage {
   const normalisation: NormalisationOptions = c.normalisation ?? config.normalisation;
   if (c.normalisation !== undefined) checkNormalisationOptions(c.normalisation, `${path}.normalisation`);
@@ -421,13 +434,17 @@ function evaluationChallenge(
       submittedAt.set(s.hotkey, checkInteger(s.submittedAt, `${path}.submissions[${j}].submittedAt`));
     });
   }
-  const minerScores: MinerScore[] = aggregation.scores.map((s) => {
+  // A scored miner the metagraph does not list keeps its score in the explanation and takes no part in
+  // normalisation, the cap or decay (SPEC C.9): its share stays with the challenge's registered miners.
+  const minerScores: MinerScore[] = [];
+  for (const s of aggregation.scores) {
+    if (!byHotkey.has(s.hotkey)) continue;
     const at = submittedAt.get(s.hotkey);
-    return at === undefined ? { hotkey: s.hotkey, score: s.score } : { hotkey: s.hotkey, score: s.score, submittedAt: at };
-  });
+    minerScores.push(at === undefined ? { hotkey: s.hotkey, score: s.score } : { hotkey: s.hotkey, score: s.score, submittedAt: at });
+  }
   const normalised = normaliseUnchecked(minerScores, normalisation);
   const capped = capUnchecked(normalised.weights, cap, config.burnUid);
-  const stages = evaluationStages(table, normalised.weights, capped.weights);
+  const stages = alignedStages(table.hotkeys, table.scores, table.reasons, normalised.weights, capped.weights);
   let decay: DecayStepResult | null = null;
   if (c.decay) {
     const previous = c.decayState ?? null;

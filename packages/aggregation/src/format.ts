@@ -52,7 +52,7 @@ export function minerSentence(
  * Renders the per-miner, per-stage explanation of {@link computeEpochWeights} as a plain-text table an
  * auditor can print: one line per miner and challenge (score, normalised, capped, decayed, allocated), a
  * line saying why when the miner is unscored or lost evaluations (outliers with their statistic, zero-stake
- * validators ignored, the stake share), then the miner's uid, final weight and u16 value, then the burn.
+ * validators ignored, the stake share) or is missing from the epoch's metagraph, then the miner's uid, final weight and u16 value, then the burn.
  * Validators are named by uid when the metagraph lists them, else by hotkey.
  *
  * @param result - what computeEpochWeights returned
@@ -110,6 +110,9 @@ export function formatEpochExplanation(result: EpochWeightsResult): string {
       const row = rows.get(s.challengeId)?.get(m.hotkey);
       const why = row === undefined ? null : minerSentence(row, e.config.minValidators, e.config.minStakeFraction, label);
       if (why !== null) lines.push(`  why (${s.challengeId}): ${why}`);
+      if (m.uid === null && s.score !== null) {
+        lines.push(`  why (${s.challengeId}): ${m.hotkey} is not in the epoch's metagraph: it takes no share of the challenge`);
+      }
     }
     lines.push(`${m.hotkey} total ${fixed(m.allocated)} -> uid ${m.uid ?? 'dropped'} weight ${fixed(m.mapped)} u16 ${m.u16}`);
   }

@@ -8,7 +8,10 @@ import { expectError, sortedHotkeys } from './helpers.js';
 
 const H = sortedHotkeys(40);
 
-/** The weight path as the public stages compose it (the definition computeEmitWeights must match bit for bit). */
+/**
+ * The weight path as the public stages compose it (the definition computeEmitWeights must match bit for bit):
+ * hotkeys the metagraph does not list are left out first (SPEC C.9), so the mapping finds nothing to drop.
+ */
 function staged(
   scores: readonly { hotkey: Hotkey; score: number }[],
   metagraph: readonly { hotkey: Hotkey; uid: number }[],
@@ -17,7 +20,11 @@ function staged(
   burnUid: number,
   mode: 'sum' | 'max',
 ) {
-  const normalised = normaliseScores(scores, { strategy, temperature: 1 });
+  const registered = new Set(metagraph.map((n) => n.hotkey));
+  const normalised = normaliseScores(
+    scores.filter((s) => registered.has(s.hotkey)),
+    { strategy, temperature: 1 },
+  );
   const capped = applyWeightCap(normalised.weights, { cap, burnUid });
   const mapped = mapHotkeysToUids({ weights: capped.weights, burn: normalised.burn + capped.burn, metagraph, burnUid });
   return toU16(mapped.weights, { mode });
@@ -124,6 +131,27 @@ describe('computeEmitWeights (normalise, cap, map, u16 in one pass)', () => {
     });
     expect(again.uids).toEqual([2, 3]);
     expect(again.weights.reduce((s, w) => s + w, 0)).toBe(65535);
+  });
+
+  it('leaves out a hotkey the metagraph does not list before normalising, so the cap holds and the explanation names it (SPEC C.9)', () => {
+    const metagraph = indexMetagraph(H.slice(0, 3).map((hotkey, uid) => ({ hotkey, uid: uid + 1 })));
+    const r = computeEmitWeights({
+      scores: [
+        { hotkey: H[0]!, score: 0.9 },
+        { hotkey: H[1]!, score: 0.05 },
+        { hotkey: H[2]!, score: 0.05 },
+        { hotkey: H[9]!, score: 0.9 },
+        { hotkey: H[8]!, score: 0 },
+      ],
+      metagraph,
+      cap: 0.5,
+      u16Mode: 'sum',
+    });
+    // Normalised over the three registered hotkeys and capped: 0.5 / 0.25 / 0.25 (not 0.9, as when the
+    // unregistered 0.9 was dropped after the cap and the rest renormalised).
+    expect(r.uids).toEqual([1, 2, 3]);
+    expect(r.weights).toEqual([32767, 16384, 16384]);
+    expect(r.explanation).toMatchObject({ capped: [H[0]], dropped: [H[8], H[9]], maxWeight: 0.5 });
   });
 
   it('rejects a duplicate hotkey, a bad score, a bad cap and a forged index with coded errors', () => {

@@ -57,6 +57,96 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
     expect(r.weights).toEqual([32768, 32767]); // 0.5 / 0.5: the tie goes to the lower uid
   });
 
+  describe('a hotkey the metagraph does not list takes no share of its challenge (SPEC C.9)', () => {
+    // M[7] is scored by the validators but missing from the epoch's metagraph (deregistered, or known only to peers).
+    const outside = M[7]!;
+    const registered = M.slice(0, 7).map((hotkey, i) => ({ hotkey, uid: i + 1 }));
+    const scoresOf = (challenge: string, list: readonly (readonly [Hotkey, number])[]) => ({
+      id: challenge,
+      kind: 'evaluations' as const,
+      decay: false,
+      evaluations: list.flatMap(([m, s]) => V.slice(0, 3).map((v) => ev(v, m, s, 0))),
+    });
+    const epochOf = (challenges: EpochInput['challenges']): EpochInput => ({
+      config: DEFAULT_PIPELINE_CONFIG,
+      epoch: 0,
+      challenges,
+      stakes: V.slice(0, 3).map((validatorHotkey) => ({ validatorHotkey, stake: 100 })),
+      metagraph: registered,
+    });
+
+    it('the cap still holds: a capped miner keeps 0.5, not the 0.9 it had when the outsider was dropped after the cap', () => {
+      const r = computeEpochWeights(
+        epochOf([
+          {
+            ...scoresOf('term', [
+              [M[0]!, 0.9],
+              [M[1]!, 0.05],
+              [M[2]!, 0.05],
+              [outside, 0.9],
+            ]),
+            alpha: 1,
+          },
+        ]),
+      );
+      // Normalised over the registered three: 0.9 / 1 is above the cap of 0.5, so 0.5 / 0.25 / 0.25.
+      expect(r.uids).toEqual([1, 2, 3]);
+      expect(r.weights).toEqual([32767, 16384, 16384]);
+      expect(r.explanation.mapping.dropped).toEqual([]);
+      expect(r.explanation.challenges[0]!.cap.capped).toEqual([M[0]]);
+      const row = r.explanation.miners.find((m) => m.hotkey === outside)!;
+      expect(row).toMatchObject({ uid: null, allocated: 0, mapped: 0, u16: 0 });
+      expect(row.challenges[0]).toMatchObject({ score: 0.9, unscoredReason: null, normalised: 0, capped: 0 });
+      expect(formatEpochExplanation(r)).toContain(`why (term): ${outside} is not in the epoch's metagraph: it takes no share of the challenge`);
+    });
+
+    it("α stays with its challenge: the outsider's share is not spread over another challenge's miners", () => {
+      const r = computeEpochWeights(
+        epochOf([
+          {
+            ...scoresOf('a', [
+              [M[0]!, 1],
+              [outside, 1],
+            ]),
+            alpha: 0.5,
+            weightCap: 1,
+          },
+          { ...scoresOf('b', [[M[1]!, 1]]), alpha: 0.5, weightCap: 1 },
+        ]),
+      );
+      // 0.5 each (dropping the outsider after allocation gave M[0] 1/3 and M[1] 2/3).
+      expect(r.uids).toEqual([1, 2]);
+      expect(r.weights).toEqual([32768, 32767]);
+    });
+
+    it('the same in a bounty challenge: Σ W runs over registered hunters; the outsider keeps its W in the explanation', () => {
+      const r = computeEpochWeights(
+        epochOf([
+          {
+            id: 'bounty',
+            kind: 'bounty',
+            alpha: 1,
+            decay: false,
+            weightCap: 0.5,
+            records: [
+              { hotkey: M[0]!, validIssues: 20, invalidIssues: 0, starredRepos: 0 },
+              { hotkey: M[1]!, validIssues: 2, invalidIssues: 0, starredRepos: 0 },
+              { hotkey: outside, validIssues: 20, invalidIssues: 0, starredRepos: 0 },
+            ],
+          },
+        ]),
+      );
+      // W = 1 and 0.1 among the registered: 1/1.1 is capped at 0.5 and 0.5 burns (n·cap = 1: the cap holds exactly).
+      expect(r.explanation.challenges[0]!.bounty!.miners.map((m) => m.w)).toEqual([1, 0.1, 1]);
+      expect(r.explanation.challenges[0]!.bounty!.totalW).toBe(1.1);
+      expect(r.explanation.uidWeights).toEqual([
+        { uid: 1, weight: 0.5 },
+        { uid: 2, weight: 0.5 },
+      ]);
+      expect(r.explanation.miners.find((m) => m.hotkey === outside)!.challenges[0]).toMatchObject({ score: 1, normalised: 0, capped: 0 });
+    });
+  });
+
   it('all miners unscored: everything goes to the burn uid', () => {
     const input = simpleInput(0, [0.9]);
     const r = computeEpochWeights({ ...input, stakes: [...input.stakes, { validatorHotkey: V[5]!, stake: 10_000 }] });

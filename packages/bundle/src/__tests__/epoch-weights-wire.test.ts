@@ -138,7 +138,7 @@ describe('computeEpochWeightsWire is toWire of computeEpochWeights', () => {
     expect(ran).toBeGreaterThan(200);
   });
 
-  it('keeps a -0 score and names every stage of a fixed epoch with outliers, zero stake and a dropped miner', () => {
+  it('keeps a -0 score and names every stage of a fixed epoch with outliers, zero stake and a miner missing from the metagraph', () => {
     const input: EpochInput = {
       config: { ...DEFAULT_PIPELINE_CONFIG, minValidators: 1, minStakeFraction: 0 },
       epoch: 4,
@@ -171,6 +171,7 @@ describe('computeEpochWeightsWire is toWire of computeEpochWeights', () => {
     const wire = computeEpochWeightsWire(input).explanation as unknown as {
       challenges: { aggregation: { miners: { evaluations_used: { score: number }[]; outliers_excluded: unknown[]; zero_stake_ignored: string[] }[] } }[];
       mapping: { dropped: { hotkey: string }[] };
+      miners: { hotkey: string; uid: number | null; challenges: { score: number | null; normalised: number }[] }[];
     };
     expectIdentical(wire, toWire(explanation));
     const [m1, m2, m3] = wire.challenges[0]!.aggregation.miners;
@@ -178,6 +179,9 @@ describe('computeEpochWeightsWire is toWire of computeEpochWeights', () => {
     expect(m1!.zero_stake_ignored).toEqual(['v1']);
     expect(Object.is(m2!.evaluations_used[0]!.score, -0)).toBe(true);
     expect(m3!.zero_stake_ignored).toEqual([]);
-    expect(wire.mapping.dropped.map((d) => d.hotkey)).toEqual(['m3']);
+    // m3 is scored but not in the metagraph: it takes no share of the challenge (SPEC C.9), so the mapping
+    // has nothing to drop.
+    expect(wire.miners.find((m) => m.hotkey === 'm3')).toMatchObject({ uid: null, challenges: [{ score: 0.3, normalised: 0 }] });
+    expect(wire.mapping.dropped).toEqual([]);
   });
 });

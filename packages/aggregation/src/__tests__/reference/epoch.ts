@@ -1,6 +1,6 @@
 /**
- * SPEC C end to end (reference only): per challenge in id order, aggregate (or bounty) → normalise → cap →
- * decay; allocate by α; map hotkeys to uids; u16. Returns what production must agree with.
+ * SPEC C end to end (reference only): per challenge in id order, aggregate (or bounty) → leave out hotkeys
+ * the metagraph does not list → normalise → cap → decay; allocate by α; map hotkeys to uids; u16. Returns what production must agree with.
  */
 import type { RefAggregationOptions, RefEvaluation, RefMiner, RefStake } from './aggregate.js';
 import { referenceAggregate } from './aggregate.js';
@@ -63,12 +63,14 @@ export function referenceEpoch(input: RefEpochInput): RefEpochResult {
   const decayStates: { challengeId: string; state: RefDecayState | null }[] = [];
   let capBound = false;
   const allocation: { id: string; alpha: number; weights: RefWeights }[] = [];
+  // SPEC C.9: a hotkey the epoch's metagraph does not list takes no part in its challenge's weights.
+  const registered = new Set(input.metagraph.map((n) => n.hotkey));
   for (const c of [...input.challenges].sort((a, b) => byCodePoint(a.id, b.id))) {
     const cap = c.weightCap ?? config.weightCap;
     let weights: RefWeights;
     if (c.kind === 'bounty') {
       if (c.decay) reject('AGGREGATION_INVALID_INPUT', 'bounty with decay');
-      weights = referenceBounty(c.records ?? []);
+      weights = referenceBounty((c.records ?? []).filter((r) => registered.has(r.hotkey)));
       const capped = referenceCap(weights, cap);
       capBound ||= capped.capped.length > 0;
       weights = capped.weights;
@@ -77,7 +79,9 @@ export function referenceEpoch(input: RefEpochInput): RefEpochResult {
       aggregations.set(c.id, miners);
       const at = new Map((c.submissions ?? []).map((s) => [s.hotkey, s.submittedAt] as const));
       const scores = miners.flatMap((m) =>
-        m.score === null ? [] : [{ hotkey: m.hotkey, score: m.score, ...(at.has(m.hotkey) ? { submittedAt: at.get(m.hotkey)! } : {}) }],
+        m.score === null || !registered.has(m.hotkey)
+          ? []
+          : [{ hotkey: m.hotkey, score: m.score, ...(at.has(m.hotkey) ? { submittedAt: at.get(m.hotkey)! } : {}) }],
       );
       const normalised = referenceNormalise(scores, config.normalisation.strategy, config.normalisation.temperature ?? 1);
       const capped = referenceCap(normalised, cap);
