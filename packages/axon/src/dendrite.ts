@@ -18,7 +18,11 @@ export interface DendriteOptions {
   readonly version?: number;
   /** The self-reported external ip (default none; axons use the TCP peer anyway). */
   readonly externalIp?: string;
-  /** Largest response body read (default 16 MiB; beyond it the call is a 400 payload error). */
+  /**
+   * Largest response body read (default 1 MiB, the validator's default; beyond it the call is a 400 payload
+   * error). An answer is read whole and converted synchronously: one packed with small values costs about
+   * 0.3 s and 100 MB per MiB, so raise it only to what honest answers need.
+   */
   readonly maxResponseBytes?: number;
   /** Clock in ns since the Unix epoch (default `Date.now()` based; nonces are made strictly increasing). */
   readonly nowNs?: () => bigint;
@@ -57,7 +61,7 @@ export function createDendrite(options: DendriteOptions): Dendrite {
     uuid: options.uuid ?? randomUUID(),
     version: options.version ?? SDK_VERSION_AS_INT,
     externalIp: options.externalIp ?? null,
-    maxResponseBytes: options.maxResponseBytes ?? 16 * 1024 * 1024,
+    maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
     nextNonce: () => {
       const t = now();
       last = t > last ? t : last + 1n;

@@ -378,6 +378,29 @@ describe('dendrite_client_errors: what no usable response becomes', () => {
     expect(out.dendrite.statusCode).toBe(400);
     expect(out.dendrite.statusMessage).toMatch(/^Payload error: /);
   });
+
+  it('reads at most 1 MiB by default, as the validator does: a body of exactly 1 MiB is read, one byte more is a payload error', async () => {
+    const mib = 1024 * 1024;
+    // {"x":"aaa…"} of the given length in bytes.
+    const body = (bytes: number): string => `{"x":"${'a'.repeat(bytes - 8)}"}`;
+    expect(body(mib)).toHaveLength(mib);
+    const answering = (bytes: number) =>
+      listen(
+        createServer((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(body(bytes));
+        }),
+      );
+    const d = createDendrite({ signer: alice });
+    const ask = async (port: number) => d.query({ ip: '127.0.0.1', port, hotkey: bob.address }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
+    // Read and parsed (the model then finds no dummy_output: not a payload error).
+    const fits = await ask(await answering(mib));
+    expect(fits.dendrite.statusCode).not.toBe(400);
+    expect(fits.dendrite.statusMessage).not.toMatch(/^Payload error: /);
+    const over = await ask(await answering(mib + 1));
+    expect(over.dendrite.statusCode).toBe(400);
+    expect(over.dendrite.statusMessage).toBe(`Payload error: the response exceeds ${mib} bytes`);
+  });
 });
 
 describe('the dendrite on the wire is the SDK dendrite (request vectors)', () => {

@@ -58,8 +58,14 @@ function json(body: string): (res: ServerResponse) => void {
   };
 }
 
+/** A dendrite that reads answers up to 16 MiB (above the 1 MiB default), so the hostile bodies reach the parser. */
 async function ask(port: number, timeoutSeconds = 10) {
-  return createDendrite({ signer: alice }).query({ ip: '127.0.0.1', port, hotkey: bob.address }, Answer, createSynapse(Answer, { task: 1 }), timeoutSeconds);
+  return createDendrite({ signer: alice, maxResponseBytes: 16 * 1024 * 1024 }).query(
+    { ip: '127.0.0.1', port, hotkey: bob.address },
+    Answer,
+    createSynapse(Answer, { task: 1 }),
+    timeoutSeconds,
+  );
 }
 
 describe('an integer literal longer than CPython converts (4300 digits)', () => {
