@@ -15,7 +15,10 @@ export interface PeerScoresDocument {
 export interface PeerPublishOutcome {
   /** The peer's base URL (credentials never included: configure peers without them). */
   readonly peer: string;
-  /** `delivered` (2xx), `refused` (4xx but 408/429: not retried, the peer said no) or `failed` (unreachable, 408, 429 or 5xx after every attempt). */
+  /**
+   * `delivered` (2xx), `refused` (a 4xx but 408/429: the peer said no; at once, or after every attempt for the
+   * refusals a lagging metagraph explains) or `failed` (unreachable, 408, 429 or 5xx after every attempt).
+   */
   readonly result: 'delivered' | 'refused' | 'failed';
   /** The last HTTP status, or `null` when the peer never answered. */
   readonly status: number | null;
@@ -46,15 +49,24 @@ export interface PeerPublishOptions {
 /** The most bytes of a peer's refusal read for its reason (the validator's own error bodies are far smaller). */
 const MAX_REPLY_BYTES = 64 * 1024;
 
+/**
+ * Refusals a peer gives while its metagraph lags this validator's view (it has not seen this validator's
+ * registration, or a miner's that this document scores): it re-reads its metagraph at most every 2 s, so they
+ * are retried with the backoff like a busy peer, and reported as a refusal only when every attempt got one.
+ */
+const LAGGING_VIEW_CODES: ReadonlySet<string> = new Set(['NOT_REGISTERED', 'PEER_SCORES_EXCEED_METAGRAPH']);
+
 /** The peer's `{ error: { code, message } }`, or the status alone. */
-function refusalReason(status: number, text: string): string {
+function refusal(status: number, text: string): { code: string | null; reason: string } {
   try {
     const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
-    if (typeof error?.code === 'string') return `${error.code}: ${typeof error.message === 'string' ? error.message : ''}`.trim();
+    if (typeof error?.code === 'string') {
+      return { code: error.code, reason: `${error.code}: ${typeof error.message === 'string' ? error.message : ''}`.trim() };
+    }
   } catch {
     // not JSON: the status says enough
   }
-  return `HTTP ${status}`;
+  return { code: null, reason: `HTTP ${status}` };
 }
 
 function failureReason(error: unknown, timeoutMs: number): string {
@@ -111,11 +123,14 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
         return { peer, result: 'delivered', status, attempts: attempt };
       }
       // At most 64 KiB, for a refusal's reason: an endless body cannot hold the publisher or grow its memory.
-      const text = (await readBodyUpTo(res, MAX_REPLY_BYTES)).bytes.toString('utf8');
-      // 408 and 429 (rate limited) are a busy peer, not a refusal: retried like a 5xx.
-      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
-        return { peer, result: 'refused', status, attempts: attempt, reason: refusalReason(res.status, text) };
-      reason = refusalReason(res.status, text);
+      const answer = refusal(res.status, (await readBodyUpTo(res, MAX_REPLY_BYTES)).bytes.toString('utf8'));
+      reason = answer.reason;
+      // 408 and 429 (rate limited) are a busy peer, not a refusal: retried like a 5xx. So is a refusal that a
+      // lagging metagraph explains, until the last attempt.
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+        const lagging = answer.code !== null && LAGGING_VIEW_CODES.has(answer.code);
+        if (!lagging || attempt >= attempts) return { peer, result: 'refused', status, attempts: attempt, reason };
+      }
     } catch (error) {
       // unreachable, reset or timed out: retried
       reason = failureReason(error, timeoutMs);
@@ -128,8 +143,9 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
 /**
  * Publishes this validator's per-miner scores to its peers (`POST /v1/peer-scores`), each request signed over
  * its exact body bytes with a fresh timestamp and nonce, peers in parallel; a peer that is unreachable or
- * answers 5xx is retried with exponential backoff, a 4xx answer other than 408 and 429 is final (the peer
- * refused: wrong epoch, other scores already received, not registered). Never throws.
+ * answers 5xx is retried with exponential backoff, and so are 408, 429 and the refusals a peer whose
+ * metagraph lags gives (`NOT_REGISTERED`, `PEER_SCORES_EXCEED_METAGRAPH`); any other 4xx answer is final (the
+ * peer refused: wrong epoch, other scores already received). Never throws.
  *
  * @param documents - one document per challenge
  * @param options - peers, signer, retry policy

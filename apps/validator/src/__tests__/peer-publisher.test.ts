@@ -74,6 +74,43 @@ describe('publishPeerScores', () => {
     expect(outcome).toEqual({ peer: flaky, result: 'delivered', status: 201, attempts: 2 });
   });
 
+  it("retries NOT_REGISTERED and PEER_SCORES_EXCEED_METAGRAPH, which a peer whose metagraph lags this validator's answers, and delivers once it has caught up", async () => {
+    let calls = 0;
+    const target = new URL(service.url);
+    // The first two answers are what a peer that has not yet seen a registration says; then it forwards.
+    const lagging = await listen(
+      createServer((req, res) => {
+        calls++;
+        if (calls <= 2) {
+          req.resume();
+          const [status, code] = calls === 1 ? [403, 'NOT_REGISTERED'] : [400, 'PEER_SCORES_EXCEED_METAGRAPH'];
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message: 'not yet' } }));
+          return;
+        }
+        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+        req.pipe(up);
+      }),
+    );
+    const doc = { epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[3]!.address, score: 0.25 }] };
+    const [outcome] = await publishPeerScores([doc], { peers: [lagging], signer: k.peer, backoffMs: 10 });
+    expect(calls).toBe(3);
+    expect(outcome).toEqual({ peer: lagging, result: 'delivered', status: 201, attempts: 3 });
+  });
+
+  it('a signer the peer never finds registered is refused after every attempt, with the reason', async () => {
+    const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], {
+      peers: [service.url],
+      signer: k.stranger,
+      attempts: 3,
+      backoffMs: 5,
+    });
+    expect(outcome).toMatchObject({ peer: service.url, result: 'refused', status: 403, attempts: 3 });
+    expect(outcome?.reason).toMatch(/^NOT_REGISTERED: /);
+  });
+
   it('gives up on an unreachable peer after the configured attempts, without throwing', async () => {
     const closed = await listen(createServer());
     await new Promise((r) => servers.pop()!.close(r));
