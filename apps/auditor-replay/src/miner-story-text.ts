@@ -28,7 +28,9 @@ export function formatMinerStory(story: MinerStory): string {
       ]),
     ),
   );
-  lines.push(`total allocated ${formatNumber(story.allocated)}, uid ${story.uid ?? 'dropped'} weight ${formatNumber(story.mapped)}, u16 ${story.u16}`);
+  lines.push(
+    `total allocated ${formatNumber(story.allocated)}, uid ${story.uid ?? 'none (not in the metagraph)'} weight ${formatNumber(story.mapped)}, u16 ${story.u16}`,
+  );
   for (const c of story.challenges) {
     if (c.consensus === null || c.consensus.used.length + c.consensus.excluded.length === 0) continue;
     lines.push('');

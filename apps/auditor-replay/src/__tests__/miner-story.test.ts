@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { explainMiner, formatMinerStory } from '../index.js';
+import { explainMiner, formatMinerStory, renderMinerStory } from '../index.js';
 import type { Keys } from './fixtures.js';
 import { keys, minerHotkey, signedBundle } from './fixtures.js';
 
@@ -27,7 +27,8 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
     expect(term).toContain('stake-weighted score');
     expect(term).toContain("left out of normalisation, as a hotkey the epoch's metagraph does not list (SPEC C.9)");
     expect(story.challenges.map((c) => c.normalisation.normalised)).toEqual(story.challenges.map(() => 0));
-    expect(formatMinerStory(story)).toContain('uid dropped weight 0');
+    expect(formatMinerStory(story)).toContain('uid none (not in the metagraph) weight 0');
+    expect(renderMinerStory(story)).toContain('uid none (not in the metagraph) weight after the mapping');
     // A registered miner's story still shows its normalisation.
     expect(explainMiner(signed.bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge term'))).toMatch(/normalised \(linear\) to /);
   });

@@ -13,7 +13,7 @@ function stagesTable(story: MinerStory): string {
   return `<table class="stages"><thead><tr><th>challenge</th><th>kind</th><th>alpha</th><th>own score</th><th>score (aggregated / W)</th><th>normalised</th><th>capped</th><th>decayed</th><th>allocated</th></tr></thead><tbody>
 ${rows.join('\n')}
 <tr><td colspan="8">total allocated (sum of the contributions)</td>${n(story.allocated)}</tr>
-<tr><td colspan="8">uid ${story.uid ?? 'dropped'} weight after the mapping</td>${n(story.mapped)}</tr>
+<tr><td colspan="8">uid ${story.uid ?? 'none (not in the metagraph)'} weight after the mapping</td>${n(story.mapped)}</tr>
 <tr><td colspan="8">u16 (${escapeHtml(story.u16_mode ?? '?')} mode), ${escapeHtml(formatPercent(story.share))} of the vector</td><td class="num u16">${story.u16}</td></tr>
 </tbody></table>`;
 }
