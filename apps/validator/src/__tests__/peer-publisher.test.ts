@@ -1,5 +1,5 @@
 import { createServer, request } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,30 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * A peer in front of the real service: `answer` answers a call itself (given its 1-based number) and returns
+ * true, or returns false and the call is forwarded to the service.
+ */
+async function inFrontOfService(answer: (call: number, res: ServerResponse) => boolean): Promise<{ url: string; calls: () => number }> {
+  let calls = 0;
+  const target = new URL(service.url);
+  const url = await listen(
+    createServer((req, res) => {
+      calls++;
+      if (answer(calls, res)) {
+        req.resume();
+        return;
+      }
+      const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    }),
+  );
+  return { url, calls: () => calls };
+}
+
 describe('publishPeerScores', () => {
   it('delivers signed scores to a peer validator; resending is idempotent (200); other scores for the same epoch are refused (409) without retries', async () => {
     const doc = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.75 }] };
@@ -52,52 +76,28 @@ describe('publishPeerScores', () => {
   });
 
   it('retries a peer that answers 503, and delivers on the next attempt', async () => {
-    let calls = 0;
-    const target = new URL(service.url);
-    const flaky = await listen(
-      createServer((req, res) => {
-        calls++;
-        if (calls === 1) {
-          req.resume();
-          res.writeHead(503).end();
-          return;
-        }
-        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
-        req.pipe(up);
-      }),
-    );
+    const flaky = await inFrontOfService((call, res) => {
+      if (call > 1) return false;
+      res.writeHead(503).end();
+      return true;
+    });
     const doc = { epoch: 0, challenge_id: 'sssa', scores: [{ miner_hotkey: k.miners[1]!.address, score: 1 }] };
-    const [outcome] = await publishPeerScores([doc], { peers: [flaky], signer: k.peer, backoffMs: 10 });
-    expect(outcome).toEqual({ peer: flaky, result: 'delivered', status: 201, attempts: 2 });
+    const [outcome] = await publishPeerScores([doc], { peers: [flaky.url], signer: k.peer, backoffMs: 10 });
+    expect(outcome).toEqual({ peer: flaky.url, result: 'delivered', status: 201, attempts: 2 });
   });
 
   it("retries NOT_REGISTERED and PEER_SCORES_EXCEED_METAGRAPH, which a peer whose metagraph lags this validator's answers, and delivers once it has caught up", async () => {
-    let calls = 0;
-    const target = new URL(service.url);
     // The first two answers are what a peer that has not yet seen a registration says; then it forwards.
-    const lagging = await listen(
-      createServer((req, res) => {
-        calls++;
-        if (calls <= 2) {
-          req.resume();
-          const [status, code] = calls === 1 ? [403, 'NOT_REGISTERED'] : [400, 'PEER_SCORES_EXCEED_METAGRAPH'];
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message: 'not yet' } }));
-          return;
-        }
-        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
-        req.pipe(up);
-      }),
-    );
+    const lagging = await inFrontOfService((call, res) => {
+      if (call > 2) return false;
+      const [status, code] = call === 1 ? [403, 'NOT_REGISTERED'] : [400, 'PEER_SCORES_EXCEED_METAGRAPH'];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message: 'not yet' } }));
+      return true;
+    });
     const doc = { epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[3]!.address, score: 0.25 }] };
-    const [outcome] = await publishPeerScores([doc], { peers: [lagging], signer: k.peer, backoffMs: 10 });
-    expect(calls).toBe(3);
-    expect(outcome).toEqual({ peer: lagging, result: 'delivered', status: 201, attempts: 3 });
+    const [outcome] = await publishPeerScores([doc], { peers: [lagging.url], signer: k.peer, backoffMs: 10 });
+    expect(lagging.calls()).toBe(3);
+    expect(outcome).toEqual({ peer: lagging.url, result: 'delivered', status: 201, attempts: 3 });
   });
 
   it('a signer the peer never finds registered is refused after every attempt, with the reason', async () => {
