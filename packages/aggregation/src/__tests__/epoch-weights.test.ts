@@ -338,6 +338,45 @@ describe('properties of the pipeline', () => {
     );
   });
 
+  it('a hotkey the metagraph does not list changes no uid weight: without its evaluations and bounty records the vector is the same, bit for bit (SPEC C.9)', () => {
+    let withOutsiders = 0;
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const listed = new Set(input.metagraph.map((n) => n.hotkey as string));
+        const without: EpochInput = {
+          ...input,
+          challenges: input.challenges.map((c) => ({
+            ...c,
+            ...(c.evaluations === undefined ? {} : { evaluations: c.evaluations.filter((e) => listed.has(e.minerHotkey)) }),
+            ...(c.records === undefined ? {} : { records: c.records.filter((r) => listed.has(r.hotkey)) }),
+          })),
+        };
+        const all = computeEpochWeights(input);
+        const some = computeEpochWeights(without);
+        if (all.explanation.miners.some((m) => m.uid === null)) withOutsiders += 1;
+        expect({ uids: all.uids, weights: all.weights }).toStrictEqual({ uids: some.uids, weights: some.weights });
+        expect(all.explanation.uidWeights).toStrictEqual(some.explanation.uidWeights);
+        expect(all.decayStates).toStrictEqual(some.decayStates);
+        expect(all.explanation.mapping.dropped).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+    expect(withOutsiders).toBeGreaterThan(20);
+  });
+
+  it("the caps hold to the end: no miner's uid weighs more than the sum over challenges of α times the challenge's cap (SPEC C.5, C.7)", () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const r = computeEpochWeights(input);
+        const bound = input.challenges.reduce((sum, c) => sum + c.alpha * (c.weightCap ?? input.config.weightCap), 0);
+        for (const w of r.explanation.uidWeights) {
+          if (w.uid !== input.config.burnUid) expect(w.weight).toBeLessThanOrEqual(bound + 1e-12);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('results are invariant to the order of every input list', () => {
     fc.assert(
       fc.property(inputArb, fc.integer({ min: 1, max: 1_000_000 }), (input, seed) => {
