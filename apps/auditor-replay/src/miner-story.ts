@@ -358,6 +358,8 @@ function ownSentence(c: ChallengeStory): string | null {
     return `the validator's own rolling-window score is ${formatNumber(num(window.score))}, the mean of ${formatNumber(num(window.count))} task score(s)`;
   const emissions = d.filter((x) => x.from === 'groups');
   const total = d.find((x) => x.from === 'emission_totals');
+  if (total !== undefined && c.own_score === null)
+    return `the miner's SSSA emission is ${formatNumber(num(total.emission))} over ${emissions.length} consensus group(s) (${emissions.map((e) => `${String(e.task_id)} ${formatNumber(num(e.emission))}`).join(', ')}), but it has no own score: the epoch's metagraph does not list it, so its emission sets no scale for the others`;
   if (total !== undefined) {
     return `the validator's own SSSA score is ${formatNumber(c.own_score)}: emission ${formatNumber(num(total.emission))} over ${emissions.length} consensus group(s) (${emissions.map((e) => `${String(e.task_id)} ${formatNumber(num(e.emission))}`).join(', ')}), divided by the largest miner's emission`;
   }

@@ -35,7 +35,14 @@ const common = {
   normalisation: normalisationWire.optional(),
 };
 
-const positiveFactor = nonNegativeFiniteSchema;
+/**
+ * The largest emission factor (docs/spec.md G.6): the product of the six configured factors is then at most
+ * 1e36 and a miner's emission total over any number of tasks stays finite, so no record count can turn a
+ * configuration the parser accepted into an own score of NaN.
+ */
+const MAX_EMISSION_FACTOR = 1e6;
+
+const positiveFactor = nonNegativeFiniteSchema.max(MAX_EMISSION_FACTOR, `an emission factor is at most ${MAX_EMISSION_FACTOR}`);
 
 /**
  * A table keyed by data (task types, hotkeys): a JSON object whose every own key is kept, `__proto__` and

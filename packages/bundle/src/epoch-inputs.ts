@@ -119,8 +119,9 @@ const records = z.array(z.unknown()).max(10_000_000).default([]);
 /**
  * Every input of one epoch: the records per kind (each list may hold anything: a record that does not
  * match its schema is excluded with a reason at the close, never a failed epoch), the tasks registered this
- * epoch, the candidates their groups were drawn from, and the state carried from the previous epoch
- * (`window_state`, `decay_states`, `reputations`, the per-type reputation table before this epoch).
+ * epoch, the candidates their groups were drawn from (each hotkey and uid once), and the state carried from
+ * the previous epoch (`window_state`, `decay_states` with each challenge once, `reputations`, the per-type
+ * reputation table before this epoch).
  */
 export const epochInputsSchema = z.strictObject({
   workflow_runs: records,
@@ -129,9 +130,30 @@ export const epochInputsSchema = z.strictObject({
   term_results: records,
   bounty_records: records,
   peer_scores: records,
-  candidates: z.array(neuronEntrySchema).default([]),
+  candidates: z
+    .array(neuronEntrySchema)
+    .superRefine((list, ctx) => {
+      const hotkeys = new Set<string>();
+      const uids = new Set<number>();
+      list.forEach((n, i) => {
+        if (hotkeys.has(n.hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'hotkey'], message: 'a candidate hotkey appears twice' });
+        else if (uids.has(n.uid)) ctx.addIssue({ code: 'custom', path: [i, 'uid'], message: 'a candidate uid appears twice' });
+        hotkeys.add(n.hotkey);
+        uids.add(n.uid);
+      });
+    })
+    .default([]),
   window_state: z.unknown().default(null),
-  decay_states: z.array(decayStateEntrySchema).default([]),
+  decay_states: z
+    .array(decayStateEntrySchema)
+    .superRefine((list, ctx) => {
+      const ids = new Set<string>();
+      list.forEach((d, i) => {
+        if (ids.has(d.challenge_id)) ctx.addIssue({ code: 'custom', path: [i, 'challenge_id'], message: 'a challenge has two carried decay states' });
+        ids.add(d.challenge_id);
+      });
+    })
+    .default([]),
   reputations: reputationTableSchema.nullable().default(null),
 });
 /** Parsed epoch inputs (record lists still unparsed: see `screenRecords`). */
@@ -197,11 +219,17 @@ function fastEpochInputs(input: unknown): EpochInputs | undefined {
   else {
     if (!isPlainList(candidates)) return undefined;
     const copies = new Array<unknown>(candidates.length);
+    const hotkeys = new Set<string>();
+    const uids = new Set<number>();
     for (let i = 0; i < candidates.length; i += 1) {
       const n = candidates[i];
       if (!isPlainObject(n) || keyCount(n, NEURON_KEYS) !== 2) return undefined;
       const { hotkey, uid } = n;
       if (!isHotkey(hotkey) || typeof uid !== 'number' || !Number.isInteger(uid) || uid < 0 || uid > 65535) return undefined;
+      // A hotkey or uid listed twice is the schema's to refuse, with its path.
+      if (hotkeys.has(hotkey) || uids.has(uid)) return undefined;
+      hotkeys.add(hotkey);
+      uids.add(uid);
       copies[i] = { hotkey, uid };
     }
     out.candidates = copies;
@@ -212,11 +240,13 @@ function fastEpochInputs(input: unknown): EpochInputs | undefined {
   else {
     if (!isPlainList(decayStates)) return undefined;
     const copies = new Array<unknown>(decayStates.length);
+    const ids = new Set<string>();
     for (let i = 0; i < decayStates.length; i += 1) {
       const d = decayStates[i];
       if (!isPlainObject(d) || keyCount(d, DECAY_ENTRY_KEYS) !== 2) return undefined;
       const { challenge_id, state } = d;
-      if (typeof challenge_id !== 'string' || challenge_id.length === 0) return undefined;
+      if (typeof challenge_id !== 'string' || challenge_id.length === 0 || ids.has(challenge_id)) return undefined;
+      ids.add(challenge_id);
       if (state === null) copies[i] = { challenge_id, state: null };
       else {
         if (!isPlainObject(state) || keyCount(state, DECAY_STATE_KEYS) !== 3) return undefined;

@@ -30,7 +30,7 @@ export interface SssaTasksInput {
   readonly submissions: readonly SssaSubmissionRecord[];
   readonly candidates: readonly { readonly hotkey: string; readonly uid: number }[];
   readonly reputations: ReputationTable;
-  /** Hotkeys of the epoch's metagraph (reputation entries of other hotkeys are dropped). */
+  /** Hotkeys of the epoch's metagraph (other hotkeys get no own score, and their reputation entries are dropped). */
   readonly metagraphHotkeys: ReadonlySet<string>;
   readonly settings: SssaSettings;
 }
@@ -48,7 +48,9 @@ interface Member {
  * epoch; an SSSA is excluded with a reason when its task is unknown, its miner is outside the group, the
  * miner already sent one for the task, or the document is invalid. Task type and role come from the
  * assignment. Consensus per task over the valid SSSAs, emission per member (own score = emission total /
- * the largest), and the reputation table updated from the outcome.
+ * the largest total of a hotkey in the epoch's metagraph; a hotkey the metagraph does not list keeps its
+ * emission total in the details and gets no own score), and the reputation
+ * table updated from the outcome.
  *
  * @param input - tasks, submissions, candidates, reputations before, metagraph hotkeys and settings
  * @returns own scores, details, groups, eligibility and the reputation table after
@@ -175,16 +177,25 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
   });
 
   const hotkeys = [...totals.keys()].sort(compareCodePoints);
+  // Own scores are scaled over the hotkeys of the epoch's metagraph (docs/spec.md G.6): a member that left it
+  // during the epoch takes no share of the challenge (G.4), so its emission must not set the others' scale
+  // either; it keeps its emission total in the details and gets no own score (as workflow windows are dropped).
+  // No field is added to the details, so a bundle without such a member replays byte for byte as before.
+  const registered = hotkeys.filter((h) => input.metagraphHotkeys.has(h));
   let max = 0;
-  for (const h of hotkeys) max = Math.max(max, totals.get(h) ?? 0);
-  const own = hotkeys.map((h) => ({ miner_hotkey: h, score: max > 0 ? (totals.get(h) ?? 0) / max : 0 }));
+  for (const h of registered) max = Math.max(max, totals.get(h) ?? 0);
+  const own = registered.map((h) => ({ miner_hotkey: h, score: max > 0 ? (totals.get(h) ?? 0) / max : 0 }));
 
   const sortedAssignments = [...assignments.values()].sort((x, y) => compareCodePoints(x.taskId, y.taskId));
   const eligibility = new Map<string, unknown>();
   for (const t of sortedAssignments) if (!eligibility.has(t.taskType)) eligibility.set(t.taskType, { task_type: t.taskType, candidates: t.candidates });
   return {
     own,
-    details: { groups, emission_totals: hotkeys.map((h) => ({ miner_hotkey: h, emission: totals.get(h) ?? 0 })), max_emission: max },
+    details: {
+      groups,
+      emission_totals: hotkeys.map((h) => ({ miner_hotkey: h, emission: totals.get(h) ?? 0 })),
+      max_emission: max,
+    },
     tasks: sortedAssignments.map((t) =>
       toWire({ taskId: t.taskId, taskType: t.taskType, blockHash: t.blockHash, seed: t.seed, members: t.members, shortfall: t.shortfall }),
     ),

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { buildBundle } from '@subnet/bundle';
+
 import { explainMiner, formatMinerStory, renderMinerStory } from '../index.js';
 import type { Keys } from './fixtures.js';
-import { keys, minerHotkey, signedBundle } from './fixtures.js';
+import { dryRun, keys, minerHotkey, signedBundle } from './fixtures.js';
 
 describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.9)', () => {
   let k: Keys;
@@ -31,5 +33,40 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
     expect(renderMinerStory(story)).toContain('uid none (not in the metagraph) weight after the mapping');
     // A registered miner's story still shows its normalisation.
     expect(explainMiner(signed.bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge term'))).toMatch(/normalised \(linear\) to /);
+  });
+
+  it('an SSSA member that left the metagraph: its emission is shown, it has no own score and sets no scale (docs/spec.md G.6)', () => {
+    const miners = [0, 1, 2, 3].map((i) => minerHotkey(i));
+    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
+    const bundle = buildBundle({
+      netuid: 1,
+      config: {
+        pipeline: { min_validators: 1, min_stake_fraction: 0 },
+        challenges: [
+          { id: 'sssa', kind: 'sssa', alpha: 1, weight_cap: 1, assignment: { primaries: 4, auditors: 0 }, emission: { tier_multipliers: { [miners[3]!]: 3 } } },
+        ],
+      },
+      epoch: 5,
+      validatorHotkey: k.validator.address,
+      inputs: {
+        tasks: [{ task_id: 't1', task_type: 'mcp_server', block_hash: `0x${'cd'.repeat(32)}`, seq: 0 }],
+        candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
+        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: i + 1, task_id: 't1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+        // A peer still scored miner 3, so the aggregation explains it.
+        peer_scores: [{ record_id: 'peer-1', seq: 9, validator_hotkey: k.peers[0]!.address, challenge_id: 'sssa', miner_hotkey: miners[3]!, score: 1 }],
+      },
+      stakes: [
+        { validator_hotkey: k.validator.address, stake: '1000' },
+        { validator_hotkey: k.peers[0]!.address, stake: '1000' },
+      ],
+      // Miner 3 sent the largest emission and deregistered before the close.
+      metagraph: [{ hotkey: k.validator.address, uid: 0 }, ...miners.slice(0, 3).map((hotkey, i) => ({ hotkey, uid: i + 1 }))],
+      submission: dryRun,
+    });
+    const gone = explainMiner(bundle, miners[3]!);
+    const sentence = gone.sentences.find((s) => s.startsWith('Challenge sssa'))!;
+    expect(sentence).toContain("the miner's SSSA emission is 3 over 1 consensus group(s) (t1 3), but it has no own score");
+    expect(gone.challenges[0]!.own_score).toBeNull();
+    expect(explainMiner(bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge sssa'))).toContain("the validator's own SSSA score is 1: emission 1");
   });
 });
