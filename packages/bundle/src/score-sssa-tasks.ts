@@ -49,8 +49,7 @@ interface Member {
  * miner already sent one for the task, or the document is invalid. Task type and role come from the
  * assignment. Consensus per task over the valid SSSAs, emission per member (own score = emission total /
  * the largest total of a hotkey in the epoch's metagraph; a hotkey the metagraph does not list keeps its
- * emission total in the details and gets no own score), and the reputation
- * table updated from the outcome.
+ * emission total in the details and gets no own score), and the reputation table updated from the outcome.
  *
  * @param input - tasks, submissions, candidates, reputations before, metagraph hotkeys and settings
  * @returns own scores, details, groups, eligibility and the reputation table after
