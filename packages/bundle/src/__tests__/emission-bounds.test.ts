@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { isSubnetError } from '@subnet/core';
-
 import { computeEpoch, parseEpochConfig } from '../index.js';
-import { keys, sssa } from './helpers.js';
+import { keys, sssa, thrownCode } from './helpers.js';
 
 // docs/spec.md G.6 "Emission factors are at most 1e6": a configuration the parser accepts must not let the
 // number of records decide whether an emission total overflows (an own score of NaN stops the epoch).
@@ -41,38 +39,28 @@ function epoch(emission: Record<string, unknown>, tasks: number) {
   });
 }
 
-function codeOf(run: () => unknown): { code: string; path: unknown } | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isSubnetError(error)) return { code: error.code, path: error.context.path };
-    throw error;
-  }
-  return undefined;
-}
-
 describe('SSSA emission factors (docs/spec.md G.6)', () => {
   it('emission factors are at most 1e6: a larger one is BUNDLE_INVALID_CONFIG naming it, whatever the records', () => {
     const config = (emission: unknown) => ({ challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1, emission }] });
-    expect(codeOf(() => parseEpochConfig(config({ composite_q: 1e6 })))).toBeUndefined();
-    expect(codeOf(() => parseEpochConfig(config({ composite_q: 1e308 })))).toEqual({
+    expect(thrownCode(() => parseEpochConfig(config({ composite_q: 1e6 })))).toBeUndefined();
+    expect(thrownCode(() => parseEpochConfig(config({ composite_q: 1e308 })))).toEqual({
       code: 'BUNDLE_INVALID_CONFIG',
       path: 'config.challenges[0].emission.composite_q',
     });
-    expect(codeOf(() => parseEpochConfig(config({ role: { primary: 1, auditor: 2e6 } })))).toEqual({
+    expect(thrownCode(() => parseEpochConfig(config({ role: { primary: 1, auditor: 2e6 } })))).toEqual({
       code: 'BUNDLE_INVALID_CONFIG',
       path: 'config.challenges[0].emission.role.auditor',
     });
-    expect(codeOf(() => parseEpochConfig(config({ base_weights: { mcp_server: 1e7 } })))).toEqual({
+    expect(thrownCode(() => parseEpochConfig(config({ base_weights: { mcp_server: 1e7 } })))).toEqual({
       code: 'BUNDLE_INVALID_CONFIG',
       path: 'config.challenges[0].emission.base_weights.mcp_server',
     });
-    expect(codeOf(() => parseEpochConfig(config({ tier_multipliers: {}, default_tier_multiplier: 1e300 })))).toEqual({
+    expect(thrownCode(() => parseEpochConfig(config({ tier_multipliers: {}, default_tier_multiplier: 1e300 })))).toEqual({
       code: 'BUNDLE_INVALID_CONFIG',
       path: 'config.challenges[0].emission.default_tier_multiplier',
     });
     // The configuration that passed before and then stopped the epoch once two tasks were registered.
-    expect(codeOf(() => epoch({ composite_q: 1e308 }, 2))?.code).toBe('BUNDLE_INVALID_CONFIG');
+    expect(thrownCode(() => epoch({ composite_q: 1e308 }, 2))?.code).toBe('BUNDLE_INVALID_CONFIG');
   });
 
   it('emission factors are at most 1e6: at the bound, every own score is finite and in [0, 1] however many tasks there are', () => {

@@ -78,3 +78,14 @@ export function expectCode(fn: () => unknown, code: string, path?: string): void
   expect(isSubnetError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
   if (path !== undefined) expect((caught as { context: { path: string } }).context.path).toBe(path);
 }
+
+/** The code and path of the SubnetError `run` throws, or undefined when it returns (any other error is rethrown). */
+export function thrownCode(run: () => unknown): { code: string; path: unknown } | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (isSubnetError(error)) return { code: error.code, path: error.context.path };
+    throw error;
+  }
+  return undefined;
+}

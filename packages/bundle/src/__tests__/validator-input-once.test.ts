@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { isSubnetError } from '@subnet/core';
-
 import { computeEpoch, parseEpochInputs } from '../index.js';
-import { keys, sssa } from './helpers.js';
+import { keys, sssa, thrownCode } from './helpers.js';
 
 // docs/spec.md G.6 "Candidates and carried decay states name each miner and challenge once": both are the
 // validator's own input, which computeEpoch rejects with BUNDLE_INVALID_INPUT rather than blaming records.
@@ -19,16 +17,6 @@ beforeAll(async () => {
 });
 
 const BLOCK = `0x${'cd'.repeat(32)}`;
-
-function thrown(run: () => unknown): { code: string; path: unknown } | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isSubnetError(error)) return { code: error.code, path: error.context.path };
-    throw error;
-  }
-  return undefined;
-}
 
 describe('validator input names each candidate and challenge once (docs/spec.md G.6)', () => {
   it('candidates name each hotkey and uid once: a duplicate is BUNDLE_INVALID_INPUT, not every task excluded as unregistered', () => {
@@ -54,10 +42,10 @@ describe('validator input names each candidate and challenge once (docs/spec.md 
       { hotkey: B, uid: 2 },
       { hotkey: C, uid: 3 },
     ];
-    expect(thrown(epoch(three))).toBeUndefined();
-    expect(thrown(epoch([...three, { hotkey: A, uid: 4 }]))).toEqual({ code: 'BUNDLE_INVALID_INPUT', path: 'inputs.candidates[3].hotkey' });
+    expect(thrownCode(epoch(three))).toBeUndefined();
+    expect(thrownCode(epoch([...three, { hotkey: A, uid: 4 }]))).toEqual({ code: 'BUNDLE_INVALID_INPUT', path: 'inputs.candidates[3].hotkey' });
     expect(
-      thrown(() =>
+      thrownCode(() =>
         parseEpochInputs({
           candidates: [
             { hotkey: A, uid: 1 },
@@ -74,7 +62,7 @@ describe('validator input names each candidate and challenge once (docs/spec.md 
   it('carried decay states name each challenge once: a second state for a challenge is BUNDLE_INVALID_INPUT, never silently ignored', () => {
     const state = (top: number) => ({ top_score: top, top_epoch: 1, top_hotkey: A });
     expect(
-      thrown(() =>
+      thrownCode(() =>
         parseEpochInputs({
           decay_states: [
             { challenge_id: 'term', state: state(0.5) },
@@ -84,7 +72,7 @@ describe('validator input names each candidate and challenge once (docs/spec.md 
       ),
     ).toBeUndefined();
     expect(
-      thrown(() =>
+      thrownCode(() =>
         parseEpochInputs({
           decay_states: [
             { challenge_id: 'term', state: state(0.5) },
