@@ -198,7 +198,8 @@ const RECORD_LISTS = ['workflow_runs', 'tasks', 'sssa_submissions', 'term_result
 
 /**
  * The inputs in canonical order (SPEC E): records by arrival sequence (ties: record id, then the peer
- * score's challenge and miner), candidates by hotkey; other fields as given. Scoring does not depend on
+ * score's challenge and miner), candidates by hotkey, carried decay states by challenge id; other fields
+ * as given. Scoring does not depend on
  * this order; the digest does, and so do the names of records excluded at screening (their list index).
  * A record whose shape cannot be digested (deeper than 64 levels, ...) is replaced by its withheld
  * stand-in, which recomputes to the same exclusion.
@@ -229,6 +230,7 @@ function canonicalInputs(inputs: unknown): unknown {
       );
   }
   if (Array.isArray(out.candidates)) out.candidates = sortedBy(out.candidates, 'hotkey');
+  if (Array.isArray(out.decay_states)) out.decay_states = sortedBy(out.decay_states, 'challenge_id');
   return out;
 }
 

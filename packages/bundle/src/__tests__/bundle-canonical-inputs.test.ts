@@ -46,6 +46,21 @@ describe('buildBundle computes from the inputs as the bundle stores them (SPEC E
     expect(recomputeBundle(published(bundle)).identical).toBe(true);
   });
 
+  it('canonical order: carried decay states are stored by challenge id, so their order does not change the digest', () => {
+    const base = bountyBundleInput(k);
+    const states = [
+      { challenge_id: 'term', state: { top_score: 0.9, top_epoch: 1, top_hotkey: k.miners[0]!.address } },
+      { challenge_id: 'bounty-term', state: null },
+    ];
+    const given = (decay_states: unknown[]) =>
+      buildBundle({ ...base, inputs: { ...(base.inputs as Record<string, unknown>), decay_states }, submission: dryRun });
+    const forward = given(states);
+    const reversed = given([...states].reverse());
+    expect((forward.inputs as { decay_states: { challenge_id: string }[] }).decay_states.map((d) => d.challenge_id)).toEqual(['bounty-term', 'term']);
+    expect(canonicalJson(reversed)).toBe(canonicalJson(forward));
+    expect(recomputeBundle(published(forward)).identical).toBe(true);
+  });
+
   it('canonical numbers: a record holding an integer beyond 2^53 gives a bundle whose recomputation is identical', () => {
     const base = bountyBundleInput(k);
     const [good1, good2] = (base.inputs as { bounty_records: Record<string, unknown>[] }).bounty_records as [Record<string, unknown>, Record<string, unknown>];
