@@ -56,6 +56,17 @@ export interface IngestError {
 }
 
 /**
+ * The `error` object a refusal is answered with: its code, message and (when it has one) path.
+ *
+ * @param refused - the refusal
+ * @returns `{ code, message, path? }`
+ * @example reply.code(refused.status).send({ error: ingestErrorBody(refused) })
+ */
+export function ingestErrorBody(refused: IngestError): { code: string; message: string; path?: string } {
+  return { code: refused.code, message: refused.message, ...(refused.path === undefined ? {} : { path: refused.path }) };
+}
+
+/**
  * Checks the shape of a parsed body (SPEC 0 "Hostile shapes"): at most `server.input_limits.max_depth`
  * (<= 64) levels deep, every list, string and object within the configured limits, well-formed text, JSON
  * values only; and no number that canonical JSON would store as a decimal string (an integer beyond 2^53
@@ -108,9 +119,7 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
     const refused = checkBodyShape(request.body, limits);
     if (refused === undefined) return;
     metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'input_shape' });
-    await reply
-      .code(refused.status)
-      .send({ error: { code: refused.code, message: refused.message, ...(refused.path === undefined ? {} : { path: refused.path }) } });
+    await reply.code(refused.status).send({ error: ingestErrorBody(refused) });
   };
 }
 

@@ -20,7 +20,15 @@ import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
-import { checkPeerScoreCount, checkSssaAssignment, INGEST_ERROR_CODES, shapeCheckHook, sssaIngestSchema, taskIngestSchema } from './ingest-checks.js';
+import {
+  checkPeerScoreCount,
+  checkSssaAssignment,
+  INGEST_ERROR_CODES,
+  ingestErrorBody,
+  shapeCheckHook,
+  sssaIngestSchema,
+  taskIngestSchema,
+} from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { servedBundleText } from './reveal-attest.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
@@ -365,7 +373,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
     if ('status' in assigned) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: assigned.code.toLowerCase() });
-      return fail(reply, assigned.status, { code: assigned.code, message: assigned.message, ...(assigned.path === undefined ? {} : { path: assigned.path }) });
+      return fail(reply, assigned.status, ingestErrorBody(assigned));
     }
     try {
       parseSssa(parsed.data.sssa);
@@ -412,11 +420,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const oversized = await checkPeerScoreCount(parsed.data.scores.length, (n) => ctx.neuronCount(n));
     if (oversized !== undefined) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'exceeds_metagraph' });
-      return fail(reply, oversized.status, {
-        code: oversized.code,
-        message: oversized.message,
-        ...(oversized.path === undefined ? {} : { path: oversized.path }),
-      });
+      return fail(reply, oversized.status, ingestErrorBody(oversized));
     }
     // Scores of the epoch the peer just closed (or of the current one) count in the close after their
     // epoch (docs/spec.md G.4); decided again in the turn that queues the write, so a close that starts
