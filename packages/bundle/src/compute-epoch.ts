@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 import type { ChallengeSettings, EpochConfig } from './epoch-config.js';
 import { parseEpochConfig } from './epoch-config.js';
-import { neuronEntrySchema, readEpochInputs, stakeEntrySchema } from './epoch-inputs.js';
+import { eachNeuronOnce, neuronEntrySchema, readEpochInputs, stakeEntrySchema } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES } from './errors.js';
 import type { ExcludedRecord, Exclusions, RecordList } from './exclusion.js';
 import { createExclusions } from './exclusion.js';
@@ -249,16 +249,7 @@ export const stakesSchema = z
 export const metagraphSchema = z
   .array(neuronEntrySchema)
   .max(65536)
-  .superRefine((list, ctx) => {
-    const hotkeys = new Set<string>();
-    const uids = new Set<number>();
-    list.forEach((n, i) => {
-      if (hotkeys.has(n.hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'hotkey'], message: 'a hotkey appears twice in the metagraph' });
-      if (uids.has(n.uid)) ctx.addIssue({ code: 'custom', path: [i, 'uid'], message: 'a uid appears twice in the metagraph' });
-      hotkeys.add(n.hotkey);
-      uids.add(n.uid);
-    });
-  })
+  .superRefine(eachNeuronOnce({ hotkey: 'a hotkey appears twice in the metagraph', uid: 'a uid appears twice in the metagraph' }))
   .transform((list) => [...list].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey)));
 
 /** Records of a challenge kind that is not configured are excluded (they cannot be scored here). */

@@ -114,6 +114,27 @@ export const decayStateEntrySchema = z.strictObject({
 /** One neuron of the metagraph: `{ hotkey, uid }`. */
 export const neuronEntrySchema = z.strictObject({ hotkey: hotkeySchema, uid: uidSchema });
 
+/**
+ * A refinement of a list of neurons that names every entry whose hotkey or uid an earlier entry holds
+ * (internal: the metagraph and the candidates).
+ *
+ * @param messages - the issue's sentence for a repeated hotkey and for a repeated uid
+ * @returns the `superRefine` callback
+ * @example z.array(neuronEntrySchema).superRefine(eachNeuronOnce({ hotkey: 'a hotkey appears twice', uid: 'a uid appears twice' }))
+ */
+export function eachNeuronOnce(messages: { readonly hotkey: string; readonly uid: string }) {
+  return (list: readonly { readonly hotkey: string; readonly uid: number }[], ctx: z.RefinementCtx): void => {
+    const hotkeys = new Set<string>();
+    const uids = new Set<number>();
+    list.forEach((n, i) => {
+      if (hotkeys.has(n.hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'hotkey'], message: messages.hotkey });
+      if (uids.has(n.uid)) ctx.addIssue({ code: 'custom', path: [i, 'uid'], message: messages.uid });
+      hotkeys.add(n.hotkey);
+      uids.add(n.uid);
+    });
+  };
+}
+
 const records = z.array(z.unknown()).max(10_000_000).default([]);
 
 /**
@@ -132,16 +153,7 @@ export const epochInputsSchema = z.strictObject({
   peer_scores: records,
   candidates: z
     .array(neuronEntrySchema)
-    .superRefine((list, ctx) => {
-      const hotkeys = new Set<string>();
-      const uids = new Set<number>();
-      list.forEach((n, i) => {
-        if (hotkeys.has(n.hotkey)) ctx.addIssue({ code: 'custom', path: [i, 'hotkey'], message: 'a candidate hotkey appears twice' });
-        else if (uids.has(n.uid)) ctx.addIssue({ code: 'custom', path: [i, 'uid'], message: 'a candidate uid appears twice' });
-        hotkeys.add(n.hotkey);
-        uids.add(n.uid);
-      });
-    })
+    .superRefine(eachNeuronOnce({ hotkey: 'a candidate hotkey appears twice', uid: 'a candidate uid appears twice' }))
     .default([]),
   window_state: z.unknown().default(null),
   decay_states: z
