@@ -120,7 +120,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
   program
     .command('sssa')
     .description(
-      'Validate your SSSA and show its canonical finding keys; with --peers (the other SSSAs of your group), the group sets\n' +
+      'Validate your SSSA and show its canonical finding keys; with --peers (the other SSSAs of your group), the group sets ' +
         'and your seven consensus components; with --block-hash, --task-id and --candidates, the verification group draw.',
     )
     .requiredOption('--sssa <file>', 'your SSSA: a bare SSSA document, or { uid, hotkey, role, sssa }')
@@ -254,7 +254,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
   program
     .command('explain')
     .description(
-      "Why your weight is what it is, from a validator's published bundles: your u16 weight over the epochs and, for one\n" +
+      "Why your weight is what it is, from a validator's published bundles: your u16 weight over the epochs and, for one " +
         'epoch, the story (own score, evaluations used and excluded with their M values, normalisation, cap, decay, allocation, u16).\n' +
         'Only bundles whose digest and validator signature verify are used.',
     )

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { buildProgram } from '../program.js';
 import { example, jsonOf, requireBuiltCli, runCli, scratchFile } from './cli-support.js';
 
 beforeAll(requireBuiltCli);
@@ -94,16 +95,23 @@ describe('miner-check weights', () => {
 });
 
 describe('--help teaches every subcommand', () => {
-  it.each(['workflow', 'sssa', 'term', 'weights'])('%s --help shows an example and exits 0', (name) => {
+  it.each(['workflow', 'sssa', 'term', 'weights', 'explain'])('%s --help shows an example and exits 0', (name) => {
     const run = runCli([name, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Examples?:/);
   });
 
-  it('the top-level help lists the four subcommands and the exit codes', () => {
+  it('the top-level help lists the five subcommands and the exit codes', () => {
     const run = runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const name of ['workflow', 'sssa', 'term', 'weights']) expect(run.stdout).toContain(name);
+    for (const name of ['workflow', 'sssa', 'term', 'weights', 'explain']) expect(run.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(run.stdout).toMatch(/2\s+invalid\s+input/);
+  });
+
+  it('a description breaks its lines only after a sentence, so help wraps it to the terminal and not mid-sentence', () => {
+    const program = buildProgram({ stdout: () => undefined, stderr: () => undefined, stdin: () => '' }, { json: false, exitCode: 0 });
+    for (const command of [program, ...program.commands]) {
+      for (const line of command.description().split('\n').slice(0, -1)) expect(line, command.name()).toMatch(/[.:]$/);
+    }
   });
 });
