@@ -270,6 +270,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
   }
   out('');
-  out(`bundles: ${join(dir, 'bundles')} (verify: signature by ${service.hotkey}, recompute with @subnet/bundle)`);
+  out(`bundles: ${join(dir, 'bundles')} (signed by ${service.hotkey})`);
+  out(`check them: auditor-replay verify ${join(dir, 'bundles')} (in this repository: node apps/auditor-replay/bin/auditor-replay.js verify …)`);
   return { dir, outcomes };
 }

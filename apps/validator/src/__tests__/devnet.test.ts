@@ -46,6 +46,8 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
         expect(recomputeBundle(bundle).identical).toBe(true);
       }
       expect(lines.join('')).toContain('| epoch | status | block | extrinsic | weights (uid: u16) | bundle |');
+      // It ends by saying where the bundles are and how anyone checks them.
+      expect(lines.join('')).toContain(`check them: auditor-replay verify ${join(t.dir, 'bundles')}`);
     } finally {
       t.cleanup();
     }
