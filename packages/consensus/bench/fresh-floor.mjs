@@ -10,55 +10,18 @@
 // Build first, then from packages/consensus: `node bench/fresh-floor.mjs` (POOL groups, default 1500, are
 // cycled so the inputs are not in cache, as in the benchmark; ROUNDS interleaved rounds of MS ms CPU time;
 // the fastest and the median round are printed).
-import { execFileSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
-import { fileURLToPath } from 'node:url';
 
 import { computeConsensus } from '../dist/index.js';
+
+import { makeGroups, touch } from './groups.mjs';
 
 const POOL = Number(process.env.POOL ?? 1500);
 const ROUNDS = Number(process.env.ROUNDS ?? 25);
 const MS = Number(process.env.MS ?? 40);
-const maker = `import { makeGroup } from './src/__benchmarks__/make-group.ts';
-process.stdout.write(JSON.stringify(Array.from({ length: ${POOL} }, (_, i) => makeGroup(5, 20, i + 1))));`;
-const groups = JSON.parse(
-  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', maker], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-  }),
-);
-
-const plain = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-const ok = (s) => typeof s === 'string' && s.length <= 65536 && s.isWellFormed();
-function keyCount(v) {
-  let n = 0;
-  for (const _ in v) n++;
-  return n;
-}
-/** Reads and checks every field of a group's documents; -1 when something is off (never, for these groups). */
-function touch(group) {
-  let n = 0;
-  for (const { sssa: d } of group) {
-    if (!plain(d) || keyCount(d) > 9 || !plain(d.policy)) return -1;
-    for (const f of d.findings) {
-      if (!plain(f) || keyCount(f) !== 7) return -1;
-      const { id, category, severity, description, evidence_ref: ref, cve_ids: ids, target_pattern: target } = f;
-      if (!ok(id) || !ok(category) || !ok(severity) || !ok(description) || !ok(ref) || !ok(target) || !Array.isArray(ids)) return -1;
-      for (const c of ids) if (!ok(c)) return -1;
-      n++;
-    }
-    for (const c of d.capabilities) if (!ok(c)) return -1;
-    for (const dep of d.dependencies) {
-      if (!plain(dep) || keyCount(dep) !== 3 || !ok(dep.package) || !ok(dep.version)) return -1;
-      for (const c of dep.cves) if (!ok(c)) return -1;
-    }
-    for (const r of d.policy.rules) if (!plain(r) || keyCount(r) !== 3 || !ok(r.resource) || !ok(r.action) || !ok(r.pattern)) return -1;
-  }
-  return n;
-}
+const groups = makeGroups(POOL).map((group) => group.members);
 const preimages = groups.map((_, i) =>
   Array.from({ length: 28 }, (_, k) => `tool_poison|high|src/tools/file_${k % 7}.py#L${i * 100000 + k}-L${i * 100000 + k + 4}||tool_${k % 7}`),
 );

@@ -4,27 +4,20 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-fresh.mjs [--explain]
 //   node bench/summarise-profile.mjs /tmp/prof/*.cpuprofile 30 [functionName]
 //
-// The groups come from the benchmark's own `makeGroup` (TypeScript), built in a child process through tsx,
-// so neither tsx nor its loader thread runs in the profiled process. Prints CPU time per group. POOL (default 300) groups with pairwise distinct findings are cycled; SECONDS_CPU
-// (default 3) sets how long it runs.
-import { execFileSync } from 'node:child_process';
+// The groups come from `bench/groups.mjs` (the benchmark's own `makeGroup`, built in a child process, so
+// neither tsx nor its loader thread runs in the profiled process). Prints CPU time per group. POOL (default
+// 300) groups with pairwise distinct findings are cycled; SECONDS_CPU (default 3) sets how long it runs.
 import { cpuUsage } from 'node:process';
-import { fileURLToPath } from 'node:url';
 
 import { computeTaskConsensus } from '../dist/index.js';
+
+import { makeGroups } from './groups.mjs';
 
 const POOL = Number(process.env.POOL ?? 300);
 const SECONDS = Number(process.env.SECONDS_CPU ?? 3);
 const explain = process.argv.includes('--explain');
-const maker = `import { makeGroup } from './src/__benchmarks__/make-group.ts';
-process.stdout.write(JSON.stringify(Array.from({ length: ${POOL} }, (_, i) => ({ taskId: 'task-' + i, members: makeGroup(5, 20, i + 1) }))));`;
-const text = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', maker], {
-  cwd: fileURLToPath(new URL('..', import.meta.url)),
-  maxBuffer: 1 << 30,
-  encoding: 'utf8',
-});
 // What a validator holds after parsing request bodies.
-const groups = JSON.parse(text);
+const groups = makeGroups(POOL).map((group) => ({ taskId: group.task_id, members: group.members }));
 
 let sink = 0;
 let n = 0;
