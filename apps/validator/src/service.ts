@@ -222,8 +222,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     return refreshing;
   };
   /**
-   * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, more scores than neurons),
-   * at most once every 2 s however many such requests arrive; a failed read leaves the view as it was.
+   * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, a peer without a validator
+   * permit, more scores than neurons), at most once every 2 s however many such requests arrive, whichever
+   * lookup asks; a failed read leaves the view as it was.
    */
   const refreshWhenLacking = async (lacking: boolean): Promise<void> => {
     if (lacking && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
@@ -389,6 +390,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     currentEpoch: () => current,
     neuron: async (hotkey) => {
       await refreshWhenLacking(!neurons.has(hotkey));
+      return neurons.get(hotkey);
+    },
+    permitHolder: async (hotkey) => {
+      await refreshWhenLacking(neurons.get(hotkey)?.validatorPermit !== true);
       return neurons.get(hotkey);
     },
     neuronCount: async (atLeast) => {
