@@ -204,17 +204,19 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let metagraphRead = false;
   let lastView: ChainView | undefined;
   let epochLength = config.chain.epoch_length ?? 0;
-  let lastRefresh = 0;
+  // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
+  let lastReadStarted = 0;
   let refreshing: Promise<void> | undefined;
   const refresh = (): Promise<void> => {
-    refreshing ??= chain
+    if (refreshing !== undefined) return refreshing;
+    lastReadStarted = Date.now();
+    refreshing = chain
       .view()
       .then((view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
         lastView = view;
         if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
-        lastRefresh = Date.now();
       })
       .finally(() => {
         refreshing = undefined;
@@ -224,10 +226,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   /**
    * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, a peer without a validator
    * permit, more scores than neurons), at most once every 2 s however many such requests arrive, whichever
-   * lookup asks; a failed read leaves the view as it was.
+   * lookup asks; a failed read leaves the view as it was and counts for the throttle (signers refused during
+   * a node outage do not each start a read).
    */
   const refreshWhenLacking = async (lacking: boolean): Promise<void> => {
-    if (lacking && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+    if (lacking && Date.now() - lastReadStarted > 2000) await refresh().catch(() => undefined);
   };
 
   let current: number | undefined;

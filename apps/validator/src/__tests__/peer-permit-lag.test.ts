@@ -15,6 +15,8 @@ import { fakeChain, keys, postSigned, silent, tempDir, testConfig } from './help
 let k: Keys;
 let chain: FakeChain;
 let reads = 0;
+/** When set, the fake chain's metagraph reads fail (a node outage). */
+let viewDown = false;
 let service: ValidatorService;
 let cleanup: () => void;
 
@@ -24,7 +26,7 @@ beforeAll(async () => {
   const view = chain.view.bind(chain);
   chain.view = () => {
     reads++;
-    return view();
+    return viewDown ? Promise.reject(new Error('socket closed')) : view();
   };
   const t = tempDir();
   cleanup = t.cleanup;
@@ -75,6 +77,21 @@ describe('POST /v1/peer-scores: a validator permit the receiver has not seen yet
     const later = await postSigned(service.url, '/v1/peer-scores', k.miners[1]!, doc('term', 2));
     expect(await code(later)).toBe('NOT_A_VALIDATOR');
     expect(reads - before).toBe(2);
+  });
+
+  it('while the metagraph cannot be read, a failed read counts for the throttle too: refusals do not become a read each', async () => {
+    await pastThrottle();
+    viewDown = true;
+    const before = reads;
+    try {
+      for (const signer of [k.miners[3]!, k.stranger, k.miners[3]!, k.stranger, k.miners[3]!]) {
+        const res = await postSigned(service.url, '/v1/peer-scores', signer, doc('term', 2));
+        expect(res.status).toBe(403);
+      }
+    } finally {
+      viewDown = false;
+    }
+    expect(reads - before).toBe(1);
   });
 
   it('the publisher retries NOT_A_VALIDATOR with its backoff: a permit granted right after the receiver read its metagraph lands on a later attempt', async () => {
