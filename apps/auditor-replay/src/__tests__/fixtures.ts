@@ -4,7 +4,7 @@ import { mapHotkeysToUids, toU16 } from '@subnet/aggregation';
 import type { U16Mode } from '@subnet/aggregation';
 import { buildBundle, signBundle, signedBundleText, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
 import type { EpochComputation, SignedBundle, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
-import { canonicalJson, encodeSs58, sha256Hex } from '@subnet/core';
+import { canonicalJson, encodeSs58, hotkeySchema, sha256Hex } from '@subnet/core';
 
 import { signatureVerifier } from '../signature-verifier.js';
 
@@ -164,9 +164,9 @@ export function earlierRuleBundle(k: Keys, options: EpochOptions & { readonly de
   const aggregation = listed.aggregation as AggregationWire;
   const allocated = new Map(aggregation.miners.map((m) => [m.hotkey, m.allocated]));
   const mapping = mapHotkeysToUids({
-    weights: aggregation.allocation.miners.map((m) => ({ hotkey: m.hotkey, weight: allocated.get(m.hotkey) ?? 0 })),
+    weights: aggregation.allocation.miners.map((m) => ({ hotkey: hotkeySchema.parse(m.hotkey), weight: allocated.get(m.hotkey) ?? 0 })),
     burn: aggregation.burn,
-    metagraph,
+    metagraph: metagraph.map((n) => ({ hotkey: hotkeySchema.parse(n.hotkey), uid: n.uid })),
     burnUid: aggregation.config.burn_uid,
   });
   const u16 = toU16(mapping.weights, { mode: aggregation.config.u16_mode });
