@@ -6,9 +6,15 @@ import { formatJsonPath } from './json-diff.js';
  * input record it is computed from: what an auditor should look at first.
  */
 export interface RootCause {
-  /** `config`: a configuration value; `input`: an input record (or a stake); `result`: no input explains it, the claimed value itself differs. */
-  readonly kind: 'config' | 'input' | 'result';
-  /** Exact path into the signed bundle of that configuration value or input record (for `result`, the value's own path). */
+  /**
+   * `config`: a configuration value; `input`: an input record (or a stake); `rule`: the bundle was computed under
+   * an earlier rule of the spec (see `rule`); `result`: no input explains it, the claimed value itself differs.
+   */
+  readonly kind: 'config' | 'input' | 'rule' | 'result';
+  /**
+   * Exact path into the signed bundle of that configuration value or input record (for `rule`, the claimed
+   * value that shows the earlier rule; for `result`, the value's own path).
+   */
   readonly path: string;
   /** Identifies the input record when it has one (`record_id`, or `validator -> miner` for a peer score). */
   readonly record: string | null;
@@ -16,6 +22,73 @@ export interface RootCause {
   readonly mismatch: Mismatch;
   /** One sentence for people. */
   readonly sentence: string;
+  /** For `kind: "rule"` only: the rule the bundle was computed under, and what it claims because of it. */
+  readonly rule?: EarlierRule;
+}
+
+/**
+ * A bundle computed before docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its
+ * challenge": its uid mapping dropped hotkeys the epoch's metagraph does not list, after they had taken their
+ * share of their challenges, and spread that share over the other miners and the burn.
+ */
+export interface EarlierRule {
+  /** The spec section whose rule changed (`docs/spec.md G.4`). */
+  readonly spec: string;
+  /** The hotkeys the bundle's uid mapping dropped, each with the share it claims they had (`result.aggregation.mapping.dropped`). */
+  readonly dropped: readonly { readonly hotkey: string; readonly weight: number }[];
+  /** Their claimed share together (spread over the other miners and the burn by that mapping). */
+  readonly share: number;
+}
+
+const EARLIER_RULE_SPEC = 'docs/spec.md G.4';
+const EARLIER_RULE_TITLE = 'A hotkey missing from the metagraph takes no share of its challenge';
+/** Dropped hotkeys named in the sentence (the rule's `dropped` lists every one). */
+const NAMED_DROPPED = 5;
+
+function mappingDropped(doc: unknown): unknown {
+  return childOf(childOf(childOf(childOf(childOf(doc, 'bundle'), 'result'), 'aggregation'), 'mapping'), 'dropped');
+}
+
+/**
+ * The earlier rule of spec G.4, when the claimed bundle shows it: its uid mapping dropped hotkeys with weight
+ * (`result.aggregation.mapping.dropped`) while the recomputation's dropped none, and each one dropped is what a
+ * build before that rule wrote for a hotkey missing from the metagraph: not in the bundle's metagraph, and listed
+ * among the claimed miners with uid null and exactly the dropped weight as its allocation. Anything else in
+ * the dropped list is an edited value, not an earlier build's (null then).
+ */
+function earlierRule(claimed: unknown, recomputed: unknown): EarlierRule | null {
+  const dropped = mappingDropped(claimed);
+  const now = mappingDropped(recomputed);
+  if (!Array.isArray(dropped) || dropped.length === 0 || !Array.isArray(now) || now.length > 0) return null;
+  const bundle = childOf(claimed, 'bundle');
+  const metagraph = childOf(bundle, 'metagraph');
+  const listed = new Set(Array.isArray(metagraph) ? metagraph.map((n) => childOf(n, 'hotkey')) : []);
+  const miners = childOf(childOf(childOf(bundle, 'result'), 'aggregation'), 'miners');
+  const minerOf = new Map<unknown, unknown>(Array.isArray(miners) ? miners.map((m) => [childOf(m, 'hotkey'), m]) : []);
+  const out: { hotkey: string; weight: number }[] = [];
+  let share = 0;
+  for (const d of dropped) {
+    const hotkey = childOf(d, 'hotkey');
+    const weight = childOf(d, 'weight');
+    if (typeof hotkey !== 'string' || typeof weight !== 'number' || !(weight > 0) || listed.has(hotkey)) return null;
+    const miner = minerOf.get(hotkey);
+    if (childOf(miner, 'uid') !== null || childOf(miner, 'allocated') !== weight) return null;
+    out.push({ hotkey, weight });
+    share += weight;
+  }
+  return Object.freeze({ spec: EARLIER_RULE_SPEC, dropped: Object.freeze(out.map((d) => Object.freeze(d))), share });
+}
+
+function earlierRuleSentence(rule: EarlierRule): string {
+  const named = rule.dropped.slice(0, NAMED_DROPPED).map((d) => `${d.hotkey} (claimed share ${d.weight})`);
+  const more = rule.dropped.length - named.length;
+  const which = `${rule.dropped.length === 1 ? '1 hotkey' : `${rule.dropped.length} hotkeys`} the epoch's metagraph does not list`;
+  return (
+    `the bundle was computed under the earlier rule of ${rule.spec} "${EARLIER_RULE_TITLE}": its uid mapping dropped ${which}, ` +
+    `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}, and spread their share (${rule.share} in all) over the other miners and the burn; ` +
+    `this build leaves such a hotkey out of its challenge before normalisation and drops nothing at the mapping, so every value that ` +
+    `share reached differs (to check the inputs themselves, replay the bundle with a build from before the rule)`
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -93,7 +166,10 @@ function minerRecords(bundle: unknown, challengeKind: string | null, miner: stri
  * difference there is the configuration's. Otherwise the entries along the value's path name the input:
  * a `record_id` (a task score, a pass rate, a bounty record), a peer's evaluation (`validator_hotkey` with a
  * miner: the peer score, or the stake for a `stake` field), or the miner's own records of that challenge's
- * kind. When nothing does, the claimed value itself differs (`result`).
+ * kind. When nothing does, the claimed value itself differs (`result`). A bundle computed before the rule of
+ * docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its challenge" (its uid mapping
+ * dropped such hotkeys, the recomputation's drops none) is told as that (`rule`), with the dropped hotkeys and
+ * their claimed share, whatever its first differing value.
  *
  * @param segments - path segments of the earliest differing value, from the document root (`bundle`, `result`, ...)
  * @param mismatch - that value's mismatch
@@ -123,6 +199,13 @@ export function findRootCause(
       { path, record: null },
       `configuration value ${path} is ${show(mismatch.expected)} in the bundle, but its result was computed with ${show(mismatch.claimed)}`,
     );
+  }
+  // A bundle of a build before spec G.4's rule for hotkeys missing from the metagraph: every stage those
+  // hotkeys took part in differs, none because of a record.
+  const rule = earlierRule(claimed, recomputed);
+  if (rule !== null) {
+    const found = { path: 'bundle.result.aggregation.mapping.dropped', record: null };
+    return Object.freeze({ kind: 'rule' as const, path: found.path, record: found.record, mismatch, sentence: earlierRuleSentence(rule), rule });
   }
   // Walk the path in both documents, remembering the challenge and the deepest identifying entry.
   let c: unknown = claimed;

@@ -35,6 +35,8 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   revealOverdue: 'VALIDATOR_REVEAL_OVERDUE',
   /** A timelocked commit's stored record cannot be read back: its reveal can never be checked; recorded `unconfirmed`, final. */
   revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
+  /** A task file of a folder task source is larger than the limit, or grew past it while read: not used. */
+  taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
 });
 
 /** Raises an app error (internal). */

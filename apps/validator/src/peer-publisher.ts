@@ -51,10 +51,11 @@ const MAX_REPLY_BYTES = 64 * 1024;
 
 /**
  * Refusals a peer gives while its metagraph lags this validator's view (it has not seen this validator's
- * registration, or a miner's that this document scores): it re-reads its metagraph at most every 2 s, so they
- * are retried with the backoff like a busy peer, and reported as a refusal only when every attempt got one.
+ * registration or validator permit, or a miner's registration that this document scores): it re-reads its
+ * metagraph at most every 2 s, so they are retried with the backoff like a busy peer, and reported as a refusal
+ * only when every attempt got one.
  */
-const LAGGING_VIEW_CODES: ReadonlySet<string> = new Set(['NOT_REGISTERED', 'PEER_SCORES_EXCEED_METAGRAPH']);
+const LAGGING_VIEW_CODES: ReadonlySet<string> = new Set(['NOT_REGISTERED', 'NOT_A_VALIDATOR', 'PEER_SCORES_EXCEED_METAGRAPH']);
 
 /** The peer's `{ error: { code, message } }`, or the status alone. */
 function refusal(status: number, text: string): { code: string | null; reason: string } {

@@ -59,6 +59,11 @@ export interface ServerContext {
   readonly hotkey: string;
   /** The neuron with this hotkey, refreshing the metagraph when it is not known. */
   neuron(hotkey: string): Promise<ChainNeuron | undefined>;
+  /**
+   * The neuron with this hotkey, refreshing the metagraph first when it shows none with a validator permit
+   * (a permit granted since the last read); refreshed as often as `neuron`'s, under the same throttle.
+   */
+  permitHolder(hotkey: string): Promise<ChainNeuron | undefined>;
   /** How many neurons the metagraph has, refreshing it first when it has fewer than `atLeast`. */
   neuronCount(atLeast: number): Promise<number>;
   /** True when storage and chain are usable. */
@@ -402,7 +407,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         message: "a peer-score document signed with this validator's own hotkey is not a peer's",
       });
     }
-    if (!who.neuron.validatorPermit) {
+    // A permit granted since the metagraph was last read is seen after one (throttled) re-read, as an
+    // unknown signer's registration is: the peer's publisher retries this refusal (docs/spec.md G.4).
+    if (!who.neuron.validatorPermit && (await ctx.permitHolder(who.hotkey))?.validatorPermit !== true) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
       return fail(reply, 403, { code: 'NOT_A_VALIDATOR', message: 'the signing hotkey has no validator permit' });
     }

@@ -204,17 +204,19 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   let metagraphRead = false;
   let lastView: ChainView | undefined;
   let epochLength = config.chain.epoch_length ?? 0;
-  let lastRefresh = 0;
+  // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
+  let lastReadStarted = 0;
   let refreshing: Promise<void> | undefined;
   const refresh = (): Promise<void> => {
-    refreshing ??= chain
+    if (refreshing !== undefined) return refreshing;
+    lastReadStarted = Date.now();
+    refreshing = chain
       .view()
       .then((view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
         lastView = view;
         if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
-        lastRefresh = Date.now();
       })
       .finally(() => {
         refreshing = undefined;
@@ -222,11 +224,13 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     return refreshing;
   };
   /**
-   * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, more scores than neurons),
-   * at most once every 2 s however many such requests arrive; a failed read leaves the view as it was.
+   * Re-reads the metagraph for an ingest that finds it lacking (an unknown signer, a peer without a validator
+   * permit, more scores than neurons), at most once every 2 s however many such requests arrive, whichever
+   * lookup asks; a failed read leaves the view as it was and counts for the throttle (signers refused during
+   * a node outage do not each start a read).
    */
   const refreshWhenLacking = async (lacking: boolean): Promise<void> => {
-    if (lacking && Date.now() - lastRefresh > 2000) await refresh().catch(() => undefined);
+    if (lacking && Date.now() - lastReadStarted > 2000) await refresh().catch(() => undefined);
   };
 
   let current: number | undefined;
@@ -389,6 +393,10 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     currentEpoch: () => current,
     neuron: async (hotkey) => {
       await refreshWhenLacking(!neurons.has(hotkey));
+      return neurons.get(hotkey);
+    },
+    permitHolder: async (hotkey) => {
+      await refreshWhenLacking(neurons.get(hotkey)?.validatorPermit !== true);
       return neurons.get(hotkey);
     },
     neuronCount: async (atLeast) => {

@@ -1,8 +1,10 @@
 import { Keyring } from '@polkadot/api';
 
+import { mapHotkeysToUids, toU16 } from '@subnet/aggregation';
+import type { U16Mode } from '@subnet/aggregation';
 import { buildBundle, signBundle, signedBundleText, signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
-import type { SignedBundle, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
-import { canonicalJson, encodeSs58, sha256Hex } from '@subnet/core';
+import type { EpochComputation, SignedBundle, SignedBundleText, SubmissionRecord } from '@subnet/bundle';
+import { canonicalJson, encodeSs58, hotkeySchema, sha256Hex } from '@subnet/core';
 
 import { signatureVerifier } from '../signature-verifier.js';
 
@@ -126,6 +128,83 @@ export function epochInput(k: Keys, options: EpochOptions) {
 export function signedBundle(k: Keys, options: EpochOptions & { readonly signer?: Pair }): SignedBundle {
   const bundle = buildBundle({ ...epochInput(k, options), submission: dryRun });
   return JSON.parse(JSON.stringify(signBundle(bundle, options.signer ?? k.validator))) as SignedBundle;
+}
+
+/** The parts of `result.aggregation` an earlier build's uid mapping wrote (wire form). */
+interface AggregationWire {
+  readonly config: { readonly burn_uid: number; readonly u16_mode: U16Mode };
+  readonly burn: number;
+  readonly allocation: { readonly miners: readonly { readonly hotkey: string }[] };
+  readonly miners: readonly {
+    readonly hotkey: string;
+    readonly uid: number | null;
+    readonly allocated: number;
+    readonly mapped: number;
+    readonly u16: number;
+  }[];
+}
+
+/**
+ * A signed bundle as a build before docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its
+ * challenge" wrote it, for an epoch in which miner `deregistered` left the metagraph before the close while its
+ * records stayed: that build consulted the metagraph only at the uid mapping, so every stage up to the
+ * allocation is what today's pipeline computes with the hotkey listed; then the mapping (`mapHotkeysToUids`,
+ * which still drops and renormalises as SPEC C.9 reads alone) dropped it and spread its share over the other
+ * miners and the burn, and the u16 vector and each miner's `uid`, `mapped` and `u16` followed from that. The
+ * inputs, stakes and metagraph (without the hotkey) are those of a current bundle; digest and signature are
+ * the validator's.
+ *
+ * @returns the signed bundle, the dropped hotkey and the share it took in the allocation (what the mapping dropped)
+ */
+export function earlierRuleBundle(k: Keys, options: EpochOptions & { readonly deregistered: number }): { signed: SignedBundle; hotkey: string; share: number } {
+  const input = epochInput(k, options);
+  const hotkey = options.minerHotkeys?.[options.deregistered] ?? minerHotkey(options.deregistered);
+  const metagraph = input.metagraph.filter((n) => n.hotkey !== hotkey);
+  const listed = buildBundle({ ...input, submission: dryRun }).result;
+  const aggregation = listed.aggregation as AggregationWire;
+  const allocated = new Map(aggregation.miners.map((m) => [m.hotkey, m.allocated]));
+  const mapping = mapHotkeysToUids({
+    weights: aggregation.allocation.miners.map((m) => ({ hotkey: hotkeySchema.parse(m.hotkey), weight: allocated.get(m.hotkey) ?? 0 })),
+    burn: aggregation.burn,
+    metagraph: metagraph.map((n) => ({ hotkey: hotkeySchema.parse(n.hotkey), uid: n.uid })),
+    burnUid: aggregation.config.burn_uid,
+  });
+  const u16 = toU16(mapping.weights, { mode: aggregation.config.u16_mode });
+  const mappedOf = new Map(mapping.weights.map((w) => [w.uid, w.weight]));
+  const u16Of = new Map(u16.uids.map((uid, i) => [uid, u16.weights[i] ?? 0]));
+  const uidOf = new Map(metagraph.map((n) => [n.hotkey, n.uid]));
+  const m = mapping.explanation;
+  const result = {
+    ...listed,
+    aggregation: {
+      ...aggregation,
+      mapping: {
+        dropped: m.dropped.map((d) => ({ hotkey: d.hotkey, weight: d.weight })),
+        kept_mass: m.keptMass,
+        renormalised: m.renormalised,
+        all_to_burn: m.allToBurn,
+        burn_uid: m.burnUid,
+        uids: m.uids.map((u) => ({ hotkey: u.hotkey, uid: u.uid })),
+      },
+      uid_weights: mapping.weights.map((w) => ({ uid: w.uid, weight: w.weight })),
+      u16: {
+        mode: u16.explanation.mode,
+        max_weight: u16.explanation.maxWeight,
+        floor_sum: u16.explanation.floorSum,
+        remainder_units: u16.explanation.remainderUnits === null ? null : [...u16.explanation.remainderUnits],
+        dropped_zeros: [...u16.explanation.droppedZeros],
+        all_zero: u16.explanation.allZero,
+      },
+      miners: aggregation.miners.map((miner) => {
+        const uid = uidOf.get(miner.hotkey) ?? null;
+        return { ...miner, uid, mapped: uid === null ? 0 : (mappedOf.get(uid) ?? 0), u16: uid === null ? 0 : (u16Of.get(uid) ?? 0) };
+      }),
+    },
+    u16: { uids: [...u16.uids], weights: [...u16.weights] },
+  } as unknown as EpochComputation;
+  const bundle = buildBundle({ ...input, metagraph, result, submission: dryRun });
+  const signed = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as SignedBundle;
+  return { signed, hotkey, share: allocated.get(hotkey) ?? 0 };
 }
 
 /** Re-signs a (tampered) bundle document with a key, like a dishonest validator would. */

@@ -22,6 +22,7 @@ const PUBLISHED = {
   epochClosed: 'VALIDATOR_EPOCH_CLOSED',
   revealOverdue: 'VALIDATOR_REVEAL_OVERDUE',
   revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
+  taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -86,18 +86,24 @@ describe('publishPeerScores', () => {
     expect(outcome).toEqual({ peer: flaky.url, result: 'delivered', status: 201, attempts: 2 });
   });
 
-  it("retries NOT_REGISTERED and PEER_SCORES_EXCEED_METAGRAPH, which a peer whose metagraph lags this validator's answers, and delivers once it has caught up", async () => {
-    // The first two answers are what a peer that has not yet seen a registration says; then it forwards.
+  it("retries NOT_REGISTERED, NOT_A_VALIDATOR and PEER_SCORES_EXCEED_METAGRAPH, which a peer whose metagraph lags this validator's answers, and delivers once it has caught up", async () => {
+    // The first three answers are what a peer that has not yet seen a registration or a permit says; then it forwards.
+    const refusals: [number, string][] = [
+      [403, 'NOT_REGISTERED'],
+      [403, 'NOT_A_VALIDATOR'],
+      [400, 'PEER_SCORES_EXCEED_METAGRAPH'],
+    ];
     const lagging = await inFrontOfService((call, res) => {
-      if (call > 2) return false;
-      const [status, code] = call === 1 ? [403, 'NOT_REGISTERED'] : [400, 'PEER_SCORES_EXCEED_METAGRAPH'];
+      const refusal = refusals[call - 1];
+      if (refusal === undefined) return false;
+      const [status, code] = refusal;
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message: 'not yet' } }));
       return true;
     });
     const doc = { epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[3]!.address, score: 0.25 }] };
     const [outcome] = await publishPeerScores([doc], { peers: [lagging.url], signer: k.peer, backoffMs: 10 });
-    expect(lagging.calls()).toBe(3);
-    expect(outcome).toEqual({ peer: lagging.url, result: 'delivered', status: 201, attempts: 3 });
+    expect(lagging.calls()).toBe(4);
+    expect(outcome).toEqual({ peer: lagging.url, result: 'delivered', status: 201, attempts: 4 });
   });
 
   it('a signer the peer never finds registered is refused after every attempt, with the reason', async () => {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
@@ -6,6 +6,7 @@ import { formatPath, redactUrl } from '@subnet/core';
 import { z } from 'zod';
 
 import { readBodyUpTo } from '../http-body.js';
+import { readTaskFile } from './read-task-file.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -79,13 +80,17 @@ async function pick(candidates: readonly DispatchTask[], limit: number, dispatch
 /**
  * A folder of task files: every `*.json` file (by name, code point order) holds one task or
  * `{ "tasks": [...] }`. Files are read again each round, so tasks can be dropped in while the validator runs;
- * a task whose id was dispatched before is skipped. Unusable files and tasks are reported, never fatal.
+ * a task whose id was dispatched before is skipped. Unusable files and tasks are reported, never fatal; a file
+ * larger than the limit (checked on the descriptor it is read through, and again by the read) is one of them,
+ * and what is not a regular file is skipped.
  *
  * @param folder - the folder
+ * @param options - `maxFileBytes`, the largest task file read (default {@link MAX_TASK_SOURCE_BYTES})
  * @returns the source
  * @example folderTaskSource('./tasks/sssa')
  */
-export function folderTaskSource(folder: string): TaskSource {
+export function folderTaskSource(folder: string, options: { readonly maxFileBytes?: number } = {}): TaskSource {
+  const maxFileBytes = options.maxFileBytes ?? MAX_TASK_SOURCE_BYTES;
   return {
     description: `folder ${folder}`,
     next: async ({ limit, dispatched }) => {
@@ -93,15 +98,11 @@ export function folderTaskSource(folder: string): TaskSource {
       const names = (await readdir(folder)).filter((n) => n.endsWith('.json')).sort();
       const all: DispatchTask[] = [];
       for (const name of names) {
-        const path = join(folder, name);
         try {
-          const info = await stat(path);
-          if (!info.isFile()) continue;
-          if (info.size > MAX_TASK_SOURCE_BYTES) {
-            problems.push(`${name}: the file has ${info.size} bytes, more than ${MAX_TASK_SOURCE_BYTES}`);
-            continue;
-          }
-          all.push(...tasksOf(JSON.parse(await readFile(path, 'utf8')) as unknown, name, problems));
+          // One descriptor for the size check and the read: a file replaced or grown between them is not read past the limit.
+          const bytes = await readTaskFile(join(folder, name), maxFileBytes);
+          if (bytes === undefined) continue;
+          all.push(...tasksOf(JSON.parse(bytes.toString('utf8')) as unknown, name, problems));
         } catch (error) {
           problems.push(`${name}: ${(error as Error).message.split('\n')[0] ?? 'unreadable'}`);
         }
