@@ -10,6 +10,7 @@ import { setWeightsDirect } from './set-weights-direct.js';
 import { setWeightsTimelocked } from './set-weights-timelocked.js';
 import { TIMELOCK_COMMIT_REVEAL_VERSION } from './timelock-context.js';
 import { convertToU16 } from './u16-conversion.js';
+import { readWeightCommits } from './weight-commits.js';
 
 /**
  * The client's `setWeights`: checks the arguments, reads the metagraph at the head, converts the weights to
@@ -57,7 +58,18 @@ export async function setWeights(ctx: ClientContext, args: SetWeightsArgs): Prom
   }
   const versionKey = requestedVersion ?? hp.weightsVersionKey;
   const kind = hp.commitRevealEnabled ? 'commit' : 'set';
-  const check = ctx.checked({ snapshot, hotkey: ctx.signer.address, uids: converted.uids, values: converted.values, versionKey, kind });
+  // A v2 commit is refused on chain when 10 unrevealed commits are queued: read the queue so preflight checks it too.
+  const queuedCommitEpochs =
+    kind === 'commit' && !timelocked ? (await readWeightCommits(ctx.connection, snapshot, ctx.signer.address)).map((c) => c.epoch) : undefined;
+  const check = ctx.checked({
+    snapshot,
+    hotkey: ctx.signer.address,
+    uids: converted.uids,
+    values: converted.values,
+    versionKey,
+    kind,
+    ...(queuedCommitEpochs === undefined ? {} : { queuedCommitEpochs }),
+  });
   const first = check.errors[0];
   if (first) throw first;
   const prepared = { netuid, mecid, wait, snapshot, uid: check.uid ?? -1, uids: converted.uids, values: converted.values, versionKey };
