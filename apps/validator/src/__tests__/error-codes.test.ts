@@ -78,6 +78,8 @@ const LITERAL_PUBLISHED = [
   'ALPHA_SUM_BELOW_ONE',
   'CAP_CANNOT_HOLD',
   'EPOCH_LENGTH_NOT_TEMPO',
+  'BURN_UID_NOT_IN_METAGRAPH',
+  'BURN_UID_NOT_OWNER',
 ];
 
 it('codes are append-only: every published HTTP and status code literal is still raised by the source', () => {
