@@ -36,6 +36,12 @@ export interface PreflightInput {
    * not run.
    */
   readonly queuedCommitEpochs?: readonly bigint[];
+  /**
+   * For a timelocked `commit`: how many commits of the hotkey the `TimelockedWeightCommits` queue the commit joins
+   * already holds (`readTimelockedCommitCount`). The chain refuses the commit when there are 10
+   * (`TooManyUnrevealedCommits`); without the count that check is not run.
+   */
+  readonly timelockedCommitCount?: number;
 }
 
 /** The preflight verdict: every failing check, in the chain's order; the first is what the chain would raise. */
@@ -167,6 +173,21 @@ export function preflight(input: PreflightInput): PreflightResult {
         value: remaining,
       });
     }
+  }
+  const timelocked = input.timelockedCommitCount;
+  if (timelocked !== undefined && !(typeof timelocked === 'number' && Number.isSafeInteger(timelocked) && timelocked >= 0)) {
+    throw chainError('InvalidInput', 'timelockedCommitCount is an integer >= 0', { source: 'client', path: 'timelockedCommitCount', value: timelocked });
+  }
+  if (kind === 'commit' && uid !== null && timelocked !== undefined && timelocked >= MAX_UNREVEALED_COMMITS) {
+    // internal_commit_timelocked_weights counts the hotkey's commits in the epoch's queue (weights.rs:357, both runtimes)
+    fail(
+      'TooManyUnrevealedCommits',
+      `${timelocked} timelocked commits of this hotkey are queued for this epoch (at most ${MAX_UNREVEALED_COMMITS - 1} before a new one)`,
+      {
+        path: 'timelockedCommitCount',
+        value: timelocked,
+      },
+    );
   }
   const selfWeightOnly = uid !== null && uids.length === 1 && uids[0] === uid;
   if (uid !== null && !selfWeightOnly && !isOwner && snapshot.validatorPermit[uid] !== true) {

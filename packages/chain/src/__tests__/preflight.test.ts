@@ -139,4 +139,14 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
       preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', queuedCommitEpochs: [1] as unknown as bigint[] }),
     ).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'queuedCommitEpochs' }) }));
   });
+  it("a timelocked commit with 10 of the hotkey's commits in the epoch's queue fails with TooManyUnrevealedCommits (weights.rs:357)", () => {
+    const s = snap({}, { commitRevealEnabled: true, commitRevealVersion: 4 });
+    const commit = (timelockedCommitCount: number) =>
+      codes(preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', timelockedCommitCount }));
+    expect(commit(9)).toEqual([]);
+    expect(commit(10)).toEqual(['CHAIN_TOO_MANY_UNREVEALED_COMMITS']);
+    expect(() => preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', timelockedCommitCount: -1 })).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'timelockedCommitCount' }) }),
+    );
+  });
 });
