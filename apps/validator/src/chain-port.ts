@@ -27,6 +27,8 @@ export interface ChainView {
    * null when unset or the runtime has none, absent when the chain access does not read it.
    */
   readonly ownerHotkey?: string | null;
+  /** `MinAllowedWeights[netuid]`: the fewest uids a weight vector may name; absent when the chain access does not read it. */
+  readonly minAllowedWeights?: number;
 }
 
 /** A confirmed weight submission. */

@@ -9,7 +9,8 @@ export interface StartupWarning {
     | 'CAP_CANNOT_HOLD'
     | 'EPOCH_LENGTH_NOT_TEMPO'
     | 'BURN_UID_NOT_IN_METAGRAPH'
-    | 'BURN_UID_NOT_OWNER';
+    | 'BURN_UID_NOT_OWNER'
+    | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE';
   readonly message: string;
   readonly numbers: Readonly<Record<string, number | string>>;
 }
@@ -28,7 +29,8 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
  * evaluation challenge then scores no miner, SPEC C.4, so its α burns), α summing below 1 (the rest burns,
  * SPEC C.7), a cap that cannot hold for the number of miners (n·cap < 1, the remainder burns, SPEC C.5),
  * an `epoch_length` other than the subnet's tempo, and a burn uid that no neuron holds (every vector that burns
- * names it and the chain refuses it) or that holds a neuron the chain pays (SPEC 0 "Burn uid", G.4).
+ * names it and the chain refuses it) or that holds a neuron the chain pays (SPEC 0 "Burn uid", G.4), and a subnet
+ * that refuses vectors of fewer than two uids, since the validator does not pad a short one (SPEC G.5).
  *
  * @param config - the validator configuration
  * @param view - the metagraph at start-up
@@ -82,6 +84,15 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     });
   }
   warnings.push(...burnUidWarnings(config, view, burnUid));
+  const minAllowed = view.minAllowedWeights;
+  const required = minAllowed === undefined ? 0 : Math.min(view.neurons.length, minAllowed);
+  if (required > 1) {
+    warnings.push({
+      code: 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE',
+      message: `netuid ${config.netuid} refuses a weight vector naming fewer than ${required} uids (MinAllowedWeights ${minAllowed}, ${view.neurons.length} neurons): an epoch whose weights name fewer, as one that scores no miner does (the burn uid alone), fails with WeightVecLengthIsLow and sets nothing; the validator does not pad the vector with weight for unscored neurons`,
+      numbers: { min_allowed_weights: minAllowed as number, required },
+    });
+  }
   return warnings;
 }
 

@@ -87,6 +87,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         block: s.block,
         tempo: s.hyperparameters.tempo,
         ownerHotkey: s.ownerHotkey,
+        minAllowedWeights: s.hyperparameters.minAllowedWeights,
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
           const coldkey = s.coldkeys[uid];

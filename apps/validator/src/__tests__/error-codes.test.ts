@@ -80,6 +80,7 @@ const LITERAL_PUBLISHED = [
   'EPOCH_LENGTH_NOT_TEMPO',
   'BURN_UID_NOT_IN_METAGRAPH',
   'BURN_UID_NOT_OWNER',
+  'MIN_ALLOWED_WEIGHTS_ABOVE_ONE',
 ];
 
 it('codes are append-only: every published HTTP and status code literal is still raised by the source', () => {

@@ -96,6 +96,20 @@ describe('start-up warnings: the burn uid against the metagraph (SPEC 0 "Burn ui
   });
 });
 
+describe('start-up warnings: a subnet that refuses short weight vectors (SPEC G.5 "No padding to MinAllowedWeights")', () => {
+  it('MinAllowedWeights above 1 is reported with the number of uids a vector needs (capped by the neuron count); 1 is not', () => {
+    const warnings = startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 8 }, k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['MIN_ALLOWED_WEIGHTS_ABOVE_ONE', { min_allowed_weights: 8, required: 8 }]]);
+    expect(warnings[0]?.message).toContain('WeightVecLengthIsLow');
+    // the chain's minimum is min(n, MinAllowedWeights): the storage default 1024 on a 23-neuron subnet needs 23
+    expect(startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 1024 }, k.validator.address)[0]?.numbers).toEqual({
+      min_allowed_weights: 1024,
+      required: 23,
+    });
+    expect(startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 1 }, k.validator.address)).toEqual([]);
+  });
+});
+
 describe('start-up logs each warning once', () => {
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {
