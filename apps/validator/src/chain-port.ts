@@ -7,6 +7,8 @@ export interface ChainNeuron {
   /** Stake weight in rao. */
   readonly stake: bigint;
   readonly validatorPermit: boolean;
+  /** The coldkey that owns the hotkey (`Owner`); absent when the chain access does not read it. */
+  readonly coldkey?: string;
   /**
    * The neuron's axon as served on chain (`Axons[(netuid, hotkey)]`): the address as the SDK prints it and the
    * port; null when it never served. Absent when the chain access does not read axons.
@@ -20,6 +22,13 @@ export interface ChainView {
   /** Blocks per epoch (the subnet's tempo). */
   readonly tempo: number;
   readonly neurons: readonly ChainNeuron[];
+  /**
+   * The subnet owner's hotkey (`SubnetOwnerHotkey`), whose miner incentive the chain withholds (burns or recycles);
+   * null when unset or the runtime has none, absent when the chain access does not read it.
+   */
+  readonly ownerHotkey?: string | null;
+  /** `MinAllowedWeights[netuid]`: the fewest uids a weight vector may name; absent when the chain access does not read it. */
+  readonly minAllowedWeights?: number;
 }
 
 /** A confirmed weight submission. */

@@ -3,7 +3,14 @@ import type { ValidatorConfig } from './config.js';
 
 /** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
 export interface StartupWarning {
-  readonly code: 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT' | 'ALPHA_SUM_BELOW_ONE' | 'CAP_CANNOT_HOLD' | 'EPOCH_LENGTH_NOT_TEMPO';
+  readonly code:
+    | 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT'
+    | 'ALPHA_SUM_BELOW_ONE'
+    | 'CAP_CANNOT_HOLD'
+    | 'EPOCH_LENGTH_NOT_TEMPO'
+    | 'BURN_UID_NOT_IN_METAGRAPH'
+    | 'BURN_UID_NOT_OWNER'
+    | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE';
   readonly message: string;
   readonly numbers: Readonly<Record<string, number | string>>;
 }
@@ -21,7 +28,9 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
  * the weight or misalign epochs: `min_validators` above the number of validators with stake (every
  * evaluation challenge then scores no miner, SPEC C.4, so its α burns), α summing below 1 (the rest burns,
  * SPEC C.7), a cap that cannot hold for the number of miners (n·cap < 1, the remainder burns, SPEC C.5),
- * and an `epoch_length` other than the subnet's tempo.
+ * an `epoch_length` other than the subnet's tempo, and a burn uid that no neuron holds (every vector that burns
+ * names it and the chain refuses it) or that holds a neuron the chain pays (SPEC 0 "Burn uid", G.4), and a subnet
+ * that refuses vectors of fewer than two uids, since the validator does not pad a short one (SPEC G.5).
  *
  * @param config - the validator configuration
  * @param view - the metagraph at start-up
@@ -74,5 +83,47 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
       numbers: { epoch_length: length, tempo: view.tempo },
     });
   }
+  warnings.push(...burnUidWarnings(config, view, burnUid));
+  const minAllowed = view.minAllowedWeights;
+  const required = minAllowed === undefined ? 0 : Math.min(view.neurons.length, minAllowed);
+  if (required > 1) {
+    warnings.push({
+      code: 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE',
+      message: `netuid ${config.netuid} refuses a weight vector naming fewer than ${required} uids (MinAllowedWeights ${minAllowed}, ${view.neurons.length} neurons): an epoch whose weights name fewer, as one that scores no miner does (the burn uid alone), fails with WeightVecLengthIsLow and sets nothing; the validator does not pad the vector with weight for unscored neurons`,
+      numbers: { min_allowed_weights: minAllowed as number, required },
+    });
+  }
   return warnings;
+}
+
+/**
+ * The burn uid against the metagraph: weight "burned" reaches the chain as weight on that uid, so no neuron
+ * holding it makes every vector with a burn share invalid (`UidVecContainInvalidOne`), and a neuron the chain
+ * pays receives it as incentive. The chain withholds the incentive of the subnet owner's hotkeys (the owner
+ * hotkey and the hotkeys of the owner's coldkey, Subtensor `run_coinbase.rs:604`, `:680`), so a burn uid holding
+ * a hotkey that is neither the owner hotkey nor one of the same coldkey is reported. Nothing is said when the
+ * owner hotkey is unknown or holds no uid (then its coldkey's hotkeys cannot be told).
+ */
+function burnUidWarnings(config: ValidatorConfig, view: ChainView, burnUid: number): StartupWarning[] {
+  const holder = view.neurons.find((n) => n.uid === burnUid);
+  if (holder === undefined) {
+    return [
+      {
+        code: 'BURN_UID_NOT_IN_METAGRAPH',
+        message: `scoring.pipeline.burn_uid is ${burnUid} but no neuron of netuid ${config.netuid} holds that uid (${view.neurons.length} neurons): every weight vector that burns a share names it, and the chain refuses such a vector (UidVecContainInvalidOne), so no weights are set; use the subnet owner's uid`,
+        numbers: { burn_uid: burnUid, neurons: view.neurons.length },
+      },
+    ];
+  }
+  const ownerHotkey = view.ownerHotkey;
+  if (typeof ownerHotkey !== 'string' || holder.hotkey === ownerHotkey) return [];
+  const owner = view.neurons.find((n) => n.hotkey === ownerHotkey);
+  if (owner === undefined || (owner.coldkey !== undefined && owner.coldkey === holder.coldkey)) return [];
+  return [
+    {
+      code: 'BURN_UID_NOT_OWNER',
+      message: `scoring.pipeline.burn_uid ${burnUid} holds hotkey ${holder.hotkey}, which is neither the subnet owner's hotkey ${ownerHotkey} (uid ${owner.uid}) nor a hotkey of its coldkey: the chain withholds the incentive of the owner's hotkeys only, so every share this validator burns (unallocated α, reward decay, caps, unscored miners) is paid to that neuron; use the owner's uid`,
+      numbers: { burn_uid: burnUid, owner_uid: owner.uid },
+    },
+  ];
 }

@@ -86,13 +86,17 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       return {
         block: s.block,
         tempo: s.hyperparameters.tempo,
+        ownerHotkey: s.ownerHotkey,
+        minAllowedWeights: s.hyperparameters.minAllowedWeights,
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
+          const coldkey = s.coldkeys[uid];
           return {
             uid,
             hotkey: h,
             stake: s.stakes[uid] ?? 0n,
             validatorPermit: s.validatorPermit[uid] ?? false,
+            ...(coldkey === undefined ? {} : { coldkey }),
             axon: axon === null || axon === undefined ? null : { ip: axon.ipText, port: axon.port },
           };
         }),

@@ -2,6 +2,10 @@ import { chainError } from './chain-error.js';
 import type { ChainError } from './chain-error.js';
 import { epochRuntime } from './epoch-schedule.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+import { epochAtBlock } from './reveal-window.js';
+
+/** The most commit-reveal v2 commits a hotkey may have queued (Subtensor `internal_commit_weights`). */
+const MAX_UNREVEALED_COMMITS = 10;
 
 /** What is about to be submitted. */
 export interface PreflightInput {
@@ -25,6 +29,19 @@ export interface PreflightInput {
    * computed differently from the chain's).
    */
   readonly stakeCheck?: 'error' | 'warn';
+  /**
+   * For a commit-reveal v2 `commit`: the commit epochs of the hotkey's queued commits (`WeightCommits[(netuid_index,
+   * hotkey)]`, oldest first, as `readWeightCommits` gives them). The chain drops expired commits from the front of
+   * the queue and refuses the commit when 10 remain (`TooManyUnrevealedCommits`); without this list that check is
+   * not run.
+   */
+  readonly queuedCommitEpochs?: readonly bigint[];
+  /**
+   * For a timelocked `commit`: how many commits of the hotkey the `TimelockedWeightCommits` queue the commit joins
+   * already holds (`readTimelockedCommitCount`). The chain refuses the commit when there are 10
+   * (`TooManyUnrevealedCommits`); without the count that check is not run.
+   */
+  readonly timelockedCommitCount?: number;
 }
 
 /** The preflight verdict: every failing check, in the chain's order; the first is what the chain would raise. */
@@ -138,6 +155,39 @@ export function preflight(input: PreflightInput): PreflightResult {
         nextAllowedBlock: nextAllowed,
       });
     }
+  }
+  const queued = input.queuedCommitEpochs;
+  if (queued !== undefined && (!Array.isArray(queued) || !queued.every((e) => typeof e === 'bigint' && e >= 0n))) {
+    throw chainError('InvalidInput', 'queuedCommitEpochs is a list of epochs (bigint >= 0)', { source: 'client', path: 'queuedCommitEpochs', value: queued });
+  }
+  if (kind === 'commit' && uid !== null && queued !== undefined) {
+    // internal_commit_weights pops expired commits (current epoch > commit epoch + RevealPeriodEpochs) from the
+    // front of the queue, then requires fewer than 10 to remain (weights.rs:121 at 14bc6f9f9, :117 at ab0cb2e52)
+    const current = epochAtBlock({ netuid: snapshot.netuid, tempo: hp.tempo, head: snapshot.block, epoch: snapshot.epoch }, now);
+    let expired = 0;
+    while (expired < queued.length && current > (queued[expired] as bigint) + hp.revealPeriodEpochs) expired += 1;
+    const remaining = queued.length - expired;
+    if (remaining >= MAX_UNREVEALED_COMMITS) {
+      fail('TooManyUnrevealedCommits', `${remaining} unrevealed commits are queued (at most ${MAX_UNREVEALED_COMMITS - 1} before a new one)`, {
+        path: 'queuedCommitEpochs.length',
+        value: remaining,
+      });
+    }
+  }
+  const timelocked = input.timelockedCommitCount;
+  if (timelocked !== undefined && !(typeof timelocked === 'number' && Number.isSafeInteger(timelocked) && timelocked >= 0)) {
+    throw chainError('InvalidInput', 'timelockedCommitCount is an integer >= 0', { source: 'client', path: 'timelockedCommitCount', value: timelocked });
+  }
+  if (kind === 'commit' && uid !== null && timelocked !== undefined && timelocked >= MAX_UNREVEALED_COMMITS) {
+    // internal_commit_timelocked_weights counts the hotkey's commits in the epoch's queue (weights.rs:357, both runtimes)
+    fail(
+      'TooManyUnrevealedCommits',
+      `${timelocked} timelocked commits of this hotkey are queued for this epoch (at most ${MAX_UNREVEALED_COMMITS - 1} before a new one)`,
+      {
+        path: 'timelockedCommitCount',
+        value: timelocked,
+      },
+    );
   }
   const selfWeightOnly = uid !== null && uids.length === 1 && uids[0] === uid;
   if (uid !== null && !selfWeightOnly && !isOwner && snapshot.validatorPermit[uid] !== true) {

@@ -10,6 +10,7 @@ import { setWeightsDirect } from './set-weights-direct.js';
 import { setWeightsTimelocked } from './set-weights-timelocked.js';
 import { TIMELOCK_COMMIT_REVEAL_VERSION } from './timelock-context.js';
 import { convertToU16 } from './u16-conversion.js';
+import { readTimelockedCommitCount, readWeightCommits } from './weight-commits.js';
 
 /**
  * The client's `setWeights`: checks the arguments, reads the metagraph at the head, converts the weights to
@@ -57,7 +58,14 @@ export async function setWeights(ctx: ClientContext, args: SetWeightsArgs): Prom
   }
   const versionKey = requestedVersion ?? hp.weightsVersionKey;
   const kind = hp.commitRevealEnabled ? 'commit' : 'set';
-  const check = ctx.checked({ snapshot, hotkey: ctx.signer.address, uids: converted.uids, values: converted.values, versionKey, kind });
+  // A commit is refused on chain when 10 of the hotkey's commits are queued: read the queue so preflight checks it too.
+  const queue =
+    kind !== 'commit'
+      ? {}
+      : timelocked
+        ? { timelockedCommitCount: await readTimelockedCommitCount(ctx.connection, snapshot, ctx.signer.address) }
+        : { queuedCommitEpochs: (await readWeightCommits(ctx.connection, snapshot, ctx.signer.address)).map((c) => c.epoch) };
+  const check = ctx.checked({ snapshot, hotkey: ctx.signer.address, uids: converted.uids, values: converted.values, versionKey, kind, ...queue });
   const first = check.errors[0];
   if (first) throw first;
   const prepared = { netuid, mecid, wait, snapshot, uid: check.uid ?? -1, uids: converted.uids, values: converted.values, versionKey };

@@ -1,9 +1,9 @@
 import { chainError } from './chain-error.js';
 import type { ChainConnection } from './connection.js';
-import { v2CommitEpoch } from './epoch-schedule.js';
+import { epochRuntime, legacyEpochIndex, legacyShouldRunEpoch, v2CommitEpoch } from './epoch-schedule.js';
 import { toBig } from './metagraph.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
-import { revealWindow } from './reveal-window.js';
+import { epochAtBlock, revealWindow } from './reveal-window.js';
 import type { RevealWindow } from './reveal-window.js';
 
 /** One commit-reveal v2 commit of a hotkey as `WeightCommits` holds it. */
@@ -57,4 +57,51 @@ export function commitRevealWindow(snapshot: MetagraphSnapshot, commitEpoch: big
     commitEpoch,
     snapshot.hyperparameters.revealPeriodEpochs,
   );
+}
+
+/**
+ * The epoch under which a timelocked commit executing in the block after the snapshot's head is queued
+ * (`TimelockedWeightCommits[(netuid_index, epoch)]`): `current_epoch_with_lookahead` on Subtensor main
+ * (`weights.rs:345` at 14bc6f9f9), `get_epoch_index + 1` when the epoch runs in that block on spec 393
+ * (`weights.rs:342` at ab0cb2e52), on the plain netuid.
+ *
+ * @param snapshot - the metagraph (netuid, tempo, head, epoch state)
+ * @returns the queue's epoch
+ */
+export function timelockedCommitEpoch(snapshot: Pick<MetagraphSnapshot, 'netuid' | 'hyperparameters' | 'epoch' | 'block'>): bigint {
+  const block = snapshot.block + 1n;
+  const { netuid } = snapshot;
+  const tempo = snapshot.hyperparameters.tempo;
+  if (epochRuntime(snapshot.epoch) === 'stateful') return epochAtBlock({ netuid, tempo, head: snapshot.block, epoch: snapshot.epoch }, block);
+  return legacyEpochIndex(netuid, tempo, block) + (legacyShouldRunEpoch(netuid, tempo, block) ? 1n : 0n);
+}
+
+/**
+ * How many timelocked commits of `hotkey` the queue that a commit in the block after the snapshot's head joins
+ * already holds (the chain refuses a hotkey's 11th commit in one queue, `weights.rs:357`).
+ *
+ * @param connection - the connection
+ * @param snapshot - the metagraph the queue is read at
+ * @param hotkey - the committing hotkey
+ * @returns the number of the hotkey's commits in that queue
+ * @throws SubnetError `CHAIN_STORAGE_NOT_AVAILABLE`, or a read's code
+ */
+export async function readTimelockedCommitCount(connection: ChainConnection, snapshot: MetagraphSnapshot, hotkey: string): Promise<number> {
+  const at = await connection.request('api.at', (api) => api.at(snapshot.blockHash));
+  const fn = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.[
+    'timelockedWeightCommits'
+  ];
+  if (!fn)
+    throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.TimelockedWeightCommits', {
+      source: 'client',
+      stage: 'read',
+      path: 'storage',
+      value: 'TimelockedWeightCommits',
+    });
+  const epoch = timelockedCommitEpoch(snapshot);
+  const raw = await connection.request('TimelockedWeightCommits', () => fn(snapshot.netuidIndex, epoch));
+  const option = raw as { isSome?: boolean; isNone?: boolean; unwrap?: () => unknown };
+  if (option.isNone === true) return 0;
+  const list = Array.from((option.isSome === true && option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<{ toString(): string }>>);
+  return list.filter((entry) => String(Array.from(entry)[0]) === hotkey).length;
 }

@@ -79,6 +79,9 @@ const LITERAL_PUBLISHED = [
   'ALPHA_SUM_BELOW_ONE',
   'CAP_CANNOT_HOLD',
   'EPOCH_LENGTH_NOT_TEMPO',
+  'BURN_UID_NOT_IN_METAGRAPH',
+  'BURN_UID_NOT_OWNER',
+  'MIN_ALLOWED_WEIGHTS_ABOVE_ONE',
 ];
 
 it('codes are append-only: every published HTTP and status code literal is still raised by the source', () => {

@@ -65,6 +65,51 @@ describe('start-up warnings: the configuration checked against the chain, with n
   });
 });
 
+describe('start-up warnings: the burn uid against the metagraph (SPEC 0 "Burn uid", G.4)', () => {
+  /** `view(3, 20)` with owner hotkey `owner` and coldkeys: uid u is owned by `coldkey-<u>` unless `coldkeys` says otherwise. */
+  function owned(owner: string | null, coldkeys: Record<number, string> = {}): ChainView {
+    const base = view(3, 20);
+    return { ...base, ownerHotkey: owner, neurons: base.neurons.map((n) => ({ ...n, coldkey: coldkeys[n.uid] ?? `coldkey-${n.uid}` })) };
+  }
+  const withBurnUid = (burnUid: number) => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SCORING__PIPELINE__BURN_UID: String(burnUid) } });
+
+  it('a burn uid no neuron holds makes every vector with a burn share invalid on chain: reported with the number of neurons', () => {
+    const warnings = startupWarnings(withBurnUid(30), view(3, 20), k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['BURN_UID_NOT_IN_METAGRAPH', { burn_uid: 30, neurons: 23 }]]);
+    expect(warnings[0]?.message).toContain('UidVecContainInvalidOne');
+  });
+
+  it("a burn uid held by a hotkey the chain pays (not the owner's, nor of its coldkey) is reported: the burn would be that neuron's incentive", () => {
+    // the owner hotkey is uid 5's; the burn uid 7 is a miner of another coldkey
+    const warnings = startupWarnings(withBurnUid(7), owned('hotkey-5'), k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['BURN_UID_NOT_OWNER', { burn_uid: 7, owner_uid: 5 }]]);
+    expect(warnings[0]?.message).toContain('hotkey-7');
+  });
+
+  it("no warning when the burn uid holds the owner hotkey or a hotkey of the owner hotkey's coldkey, or when the owner cannot be told", () => {
+    expect(startupWarnings(withBurnUid(5), owned('hotkey-5'), k.validator.address)).toEqual([]);
+    expect(startupWarnings(withBurnUid(7), owned('hotkey-5', { 5: 'owner-coldkey', 7: 'owner-coldkey' }), k.validator.address)).toEqual([]);
+    // no owner hotkey on chain, one that holds no uid, or a chain access that does not read it
+    expect(startupWarnings(withBurnUid(7), owned(null), k.validator.address)).toEqual([]);
+    expect(startupWarnings(withBurnUid(7), owned('5DAAnrj7VHTznn2AWBemMuyBwZWs6FNFjdyVXUeYum3PTXFy'), k.validator.address)).toEqual([]);
+    expect(startupWarnings(withBurnUid(7), view(3, 20), k.validator.address)).toEqual([]);
+  });
+});
+
+describe('start-up warnings: a subnet that refuses short weight vectors (SPEC G.5 "No padding to MinAllowedWeights")', () => {
+  it('MinAllowedWeights above 1 is reported with the number of uids a vector needs (capped by the neuron count); 1 is not', () => {
+    const warnings = startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 8 }, k.validator.address);
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['MIN_ALLOWED_WEIGHTS_ABOVE_ONE', { min_allowed_weights: 8, required: 8 }]]);
+    expect(warnings[0]?.message).toContain('WeightVecLengthIsLow');
+    // the chain's minimum is min(n, MinAllowedWeights): the storage default 1024 on a 23-neuron subnet needs 23
+    expect(startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 1024 }, k.validator.address)[0]?.numbers).toEqual({
+      min_allowed_weights: 1024,
+      required: 23,
+    });
+    expect(startupWarnings(defaults(), { ...view(3, 20), minAllowedWeights: 1 }, k.validator.address)).toEqual([]);
+  });
+});
+
 describe('start-up logs each warning once', () => {
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => {

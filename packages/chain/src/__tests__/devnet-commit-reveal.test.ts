@@ -108,6 +108,24 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(await h.nonceOf(h.client.signer.address)).toBe(nonce + 1n);
   });
 
+  it('an 11th unrevealed commit is refused by preflight with TooManyUnrevealedCommits: nothing signed, no salt kept (weights.rs:121)', async () => {
+    const store = fileCommitStore(await storeFile());
+    h = await startHarness({ ...CR, tempo: 100, weightsSetRateLimit: 0n }, 0, { commitStore: store });
+    await h.devnet.produceBlock();
+    for (let i = 0; i < 10; i += 1) expect((await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 + i } }))).kind).toBe('commit');
+    expect(await store.load()).toHaveLength(10);
+    const nonce = await h.nonceOf(h.client.signer.address);
+    const head = BigInt(h.devnet.bestNumber());
+    await expect(h.client.setWeights({ netuid: 1, weights: { '3': 1 } })).rejects.toMatchObject({
+      code: 'CHAIN_TOO_MANY_UNREVEALED_COMMITS',
+      context: { stage: 'preflight', value: 10 },
+    });
+    expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
+    expect(BigInt(h.devnet.bestNumber())).toBe(head);
+    expect(h.devnet.poolSize()).toBe(0);
+    expect(await store.load()).toHaveLength(10);
+  });
+
   it('reveal too early: refused with RevealTooEarly and nothing changes (main: in the pool, 17; spec 393: reveal_mechanism_weights is not pool-guarded, so in the block)', async () => {
     const store = fileCommitStore(await storeFile());
     h = await startHarness(CR, 0, { commitStore: store });

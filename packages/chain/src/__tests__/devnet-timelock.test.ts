@@ -149,3 +149,25 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     expect(await h.nonceOf(h.client.signer.address)).toBe(before);
   });
 });
+
+describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime', { timeout: 60_000 }, (runtime) => {
+  it("an 11th commit in one epoch's queue is refused by preflight with TooManyUnrevealedCommits: nothing signed (weights.rs:357)", async () => {
+    const h = await startHarness({ runtime, neurons: 8, validators: 4, tempo: 100, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } });
+    try {
+      await h.devnet.produceBlock();
+      for (let i = 0; i < 10; i += 1) {
+        const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 1 + i }, waitForReveal: false }));
+        expect(commit.kind).toBe('commit');
+      }
+      const nonce = await h.nonceOf(h.client.signer.address);
+      await expect(h.client.setWeights({ netuid: 1, weights: { '2': 1 }, waitForReveal: false })).rejects.toMatchObject({
+        code: 'CHAIN_TOO_MANY_UNREVEALED_COMMITS',
+        context: { stage: 'preflight', value: 10 },
+      });
+      expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
+      expect(h.devnet.poolSize()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -117,4 +117,36 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
       ),
     ).toEqual(['CHAIN_COMMITTING_WEIGHTS_TOO_FAST']);
   });
+  it('a v2 commit with 10 unrevealed commits queued fails with TooManyUnrevealedCommits; expired ones are popped from the front only (weights.rs:121)', () => {
+    // stateful, epoch 5 at head 100 (tempo 360, last epoch block 90): a commit epoch e is expired iff 5 > e + 1
+    const s = snap({ epoch: { subnetEpochIndex: 5n, lastEpochBlock: 90n, pendingEpochAt: 0n, blocksSinceLastStep: 10n } }, { commitRevealEnabled: true });
+    const commit = (queuedCommitEpochs: bigint[]) =>
+      codes(preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', queuedCommitEpochs }));
+    const nine = Array.from({ length: 9 }, () => 5n);
+    expect(commit(nine)).toEqual([]);
+    expect(commit([5n, ...nine])).toEqual(['CHAIN_TOO_MANY_UNREVEALED_COMMITS']);
+    // epoch 3 is expired (5 > 4), epoch 4 is not (5 > 5 is false): the boundary is the chain's `>`
+    expect(commit([3n, ...nine])).toEqual([]);
+    expect(commit([4n, ...nine])).toEqual(['CHAIN_TOO_MANY_UNREVEALED_COMMITS']);
+    // an expired commit behind an unexpired one stays in the queue, as the chain pops only from the front
+    expect(commit([...nine, 3n])).toEqual(['CHAIN_TOO_MANY_UNREVEALED_COMMITS']);
+    // a direct set and a reveal never read the queue; without the list the check is not run
+    expect(
+      codes(preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'reveal', queuedCommitEpochs: [5n, ...nine] })),
+    ).toEqual([]);
+    expect(codes(preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit' }))).toEqual([]);
+    expect(() =>
+      preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', queuedCommitEpochs: [1] as unknown as bigint[] }),
+    ).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'queuedCommitEpochs' }) }));
+  });
+  it("a timelocked commit with 10 of the hotkey's commits in the epoch's queue fails with TooManyUnrevealedCommits (weights.rs:357)", () => {
+    const s = snap({}, { commitRevealEnabled: true, commitRevealVersion: 4 });
+    const commit = (timelockedCommitCount: number) =>
+      codes(preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', timelockedCommitCount }));
+    expect(commit(9)).toEqual([]);
+    expect(commit(10)).toEqual(['CHAIN_TOO_MANY_UNREVEALED_COMMITS']);
+    expect(() => preflight({ snapshot: s, hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'commit', timelockedCommitCount: -1 })).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'timelockedCommitCount' }) }),
+    );
+  });
 });
