@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-import { isSubnetError, redactUrl } from '@subnet/core';
+import { isHotkey, isSubnetError, redactUrl } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
@@ -29,6 +29,13 @@ function integer(name: string, min: number, max: number) {
       throw new InvalidArgumentError(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
     }
     return Number(value);
+  };
+}
+
+function hotkey(name: string) {
+  return (value: string): string => {
+    if (!isHotkey(value)) throw new InvalidArgumentError(`${name} must be an SS58 hotkey, got ${JSON.stringify(value)}`);
+    return value;
   };
 }
 
@@ -83,7 +90,8 @@ Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] i
 Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 means no bundle.
 The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
 download at --total-timeout, and a file in DIR is never overwritten (other bytes for a saved epoch go
-beside it as DIR/epoch-<n>.<sha256 prefix>.json, and verify reports the equivocation).
+beside it as DIR/epoch-<n>.<sha256 prefix>.json, and verify reports the equivocation). A signature
+proves who signed, not that it is the validator you audit: pass --validator-hotkey to refuse others.
 
 Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
 
@@ -198,10 +206,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       DEFAULT_TOTAL_TIMEOUT_MS,
     )
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
+    .option('--validator-hotkey <ss58>', "the validator's hotkey: a bundle naming another validator is refused, not saved", hotkey('--validator-hotkey'))
     .option('--quiet', 'no progress on stderr')
     .addHelpText('after', FETCH_HELP)
     .action(
-      async (opts: { validator: string[]; from: number; to: number; out: string; timeout: number; totalTimeout: number; retries: number; quiet?: boolean }) => {
+      async (opts: {
+        validator: string[];
+        from: number;
+        to: number;
+        out: string;
+        timeout: number;
+        totalTimeout: number;
+        retries: number;
+        validatorHotkey?: string;
+        quiet?: boolean;
+      }) => {
         if (opts.to < opts.from) {
           io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
           code = 2;
@@ -214,6 +233,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         }
         const several = opts.validator.length > 1;
         let saved = 0;
+        /** The validator hotkeys the saved bundles name, with how many: a signature proves a hotkey, not that it is the one audited. */
+        const named = new Map<string, number>();
         let embargoed = 0;
         let total = 0;
         const folders: string[] = [];
@@ -229,9 +250,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             timeoutMs: opts.timeout,
             totalTimeoutMs: opts.totalTimeout,
             retries: opts.retries,
+            ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
             progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
           });
           saved += results.filter((r) => r.status === 'saved').length;
+          for (const r of results) if (r.status === 'saved') named.set(r.validatorHotkey ?? '(none)', (named.get(r.validatorHotkey ?? '(none)') ?? 0) + 1);
           embargoed += results.filter((r) => r.status === 'embargoed').length;
           total += results.length;
           for (const r of results) {
@@ -247,6 +270,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stdout.write(
           `${saved}/${total} bundle(s) saved to ${opts.out}${embargoed === 0 ? '' : `; ${embargoed} embargoed until the chain reveals their weights (fetch them again later)`}\n`,
         );
+        if (named.size > 0)
+          io.stdout.write(
+            `the saved bundles name validator hotkey${named.size === 1 ? '' : 's'} ${[...named].map(([h, n]) => `${h} (${n})`).join(', ')}${opts.validatorHotkey === undefined ? ' (check it is the validator you audit, or pass --validator-hotkey)' : ''}\n`,
+          );
         if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
         // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
         code = saved + embargoed === total ? 0 : 1;

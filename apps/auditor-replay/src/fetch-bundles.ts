@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { redactUrl, sha256Hex } from '@subnet/core';
+import { describeValue, isHotkey, redactUrl, sha256Hex } from '@subnet/core';
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
@@ -30,6 +30,11 @@ export interface FetchOptions {
   readonly progress?: Progress;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * The validator hotkey the auditor expects: an answer whose `bundle.validator_hotkey` is another is refused,
+   * not saved (a validator serving another validator's honestly signed bundles would otherwise pass `verify`).
+   */
+  readonly validatorHotkey?: string;
   /** The largest answer accepted, in bytes (default `verify`'s `--max-bundle-bytes` default, 64 MiB). */
   readonly maxBytes?: number;
 }
@@ -49,6 +54,8 @@ export interface FetchedEpoch {
    * epoch (never overwritten). `verify` of the folder tells whether the two are an equivocation.
    */
   readonly beside?: string;
+  /** When saved: the `bundle.validator_hotkey` the answer names (null when it names no well-formed hotkey); `verify` checks its signature. */
+  readonly validatorHotkey?: string | null;
   readonly attempts: number;
   /** Why it failed (HTTP status or network error, with the redacted URL), or when to retry an embargoed one. */
   readonly error: string | null;
@@ -75,7 +82,8 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 3_600_000;
 
 /**
  * Downloads the signed bundles of epochs `from..to` (inclusive) from a validator's API into `outDir` as
- * `epoch-<n>.json`, exactly the bytes served (after checking they are JSON and not the bundle of another epoch).
+ * `epoch-<n>.json`, exactly the bytes served (after checking they are JSON, not the bundle of another epoch, and,
+ * with `validatorHotkey`, not the bundle of another validator).
  * The validator is not trusted (docs/spec.md G.6): each request has a timeout, headers and body; the whole run
  * has a deadline (`totalTimeoutMs`), after which no epoch is asked for; redirects are not followed; an answer
  * over `maxBytes` is refused while it is read; a file already in `outDir` is never overwritten: other bytes for
@@ -133,12 +141,26 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             result = fail(`the answer is the bundle of epoch ${served}, not of epoch ${epoch}`);
             break;
           }
+          const claimed = bundleField(doc, 'validator_hotkey');
+          if (options.validatorHotkey !== undefined && claimed !== options.validatorHotkey) {
+            result = fail(`the answer is a bundle of validator ${describeValue(claimed)}, not of ${options.validatorHotkey} (--validator-hotkey)`);
+            break;
+          }
           const saved = await saveBundle(options.outDir, epoch, bytes);
           if (saved === undefined) {
             result = fail(`epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`);
             break;
           }
-          result = { epoch, status: 'saved', file: saved.file, attempts, error: null, ...(saved.beside === undefined ? {} : { beside: saved.beside }) };
+          result = {
+            epoch,
+            status: 'saved',
+            file: saved.file,
+            attempts,
+            error: null,
+            // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
+            validatorHotkey: isHotkey(claimed) ? claimed : null,
+            ...(saved.beside === undefined ? {} : { beside: saved.beside }),
+          };
           break;
         }
         const redirect = redirectSentence(response, '--validator');
@@ -192,12 +214,17 @@ function progressOutcome(result: FetchedEpoch): string {
   return result.beside === undefined ? 'saved' : `saved as ${result.file}: ${result.beside} holds other bytes for this epoch`;
 }
 
-/** The `bundle.epoch` of a served document when it is an integer, else undefined (verify judges the rest). */
-function servedEpoch(doc: unknown): number | undefined {
+/** A field of a served document's `bundle` (own properties only), undefined when there is none. */
+function bundleField(doc: unknown, name: string): unknown {
   if (typeof doc !== 'object' || doc === null || !Object.hasOwn(doc, 'bundle')) return undefined;
   const bundle = (doc as { bundle: unknown }).bundle;
-  if (typeof bundle !== 'object' || bundle === null || !Object.hasOwn(bundle, 'epoch')) return undefined;
-  const epoch = (bundle as { epoch: unknown }).epoch;
+  if (typeof bundle !== 'object' || bundle === null || !Object.hasOwn(bundle, name)) return undefined;
+  return (bundle as Record<string, unknown>)[name];
+}
+
+/** The `bundle.epoch` of a served document when it is an integer, else undefined (verify judges the rest). */
+function servedEpoch(doc: unknown): number | undefined {
+  const epoch = bundleField(doc, 'epoch');
   return Number.isSafeInteger(epoch) ? (epoch as number) : undefined;
 }
 

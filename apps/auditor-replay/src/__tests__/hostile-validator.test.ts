@@ -48,10 +48,13 @@ const hits = new Map<string, number>();
 const bundles = new Map<number, string>();
 /** Valid JSON, hostile as a bundle: depth 10 000, a number beyond a double, a bundle whose duplicate key hides the signed one. */
 const hostileJson: string[] = [];
+/** An honest bundle of another validator (//Eve), signed by it. */
+let otherValidator: string;
 
 beforeAll(async () => {
   k = await keys();
   for (const epoch of [1, 2, 3]) bundles.set(epoch, JSON.stringify(signedBundle(k, { miners: 4, epoch })));
+  otherValidator = JSON.stringify(signedBundle({ validator: k.stranger, peers: k.peers, stranger: k.validator }, { miners: 4, epoch: 4 }));
   hostileJson.push(
     `{"bundle":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
     '{"bundle":{"epoch":1e400},"digest":"00","signature":"00"}',
@@ -110,6 +113,8 @@ beforeAll(async () => {
         response.on('close', () => gzip.destroy());
         pump();
       },
+      '/other-validator/v1/epochs/4/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(otherValidator),
+      '/other-validator/v1/epochs/3/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(bundles.get(3)),
       '/wrong-epoch/v1/epochs/2/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(bundles.get(1)),
     };
     const answer = route[path];
@@ -281,6 +286,30 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect(got).toMatchObject({ epoch: 2, status: 'failed', file: null });
     expect(got?.error).toBe(`GET ${base}/wrong-epoch/v1/epochs/2/bundle: the answer is the bundle of epoch 1, not of epoch 2`);
     expect(await readdir(outDir)).toEqual([]);
+  });
+
+  it('a bundle signed by another validator than --validator-hotkey is refused; without it, fetch names the hotkeys the saved bundles claim', async () => {
+    const alice = k.validator.address;
+    const eve = k.stranger.address;
+    const pinned = tempDir('auditor-hostile-');
+    const t = captureIo(false);
+    expect(
+      await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', pinned, '--validator-hotkey', alice, '--quiet'], t),
+    ).toBe(1);
+    expect(t.out()).toContain(
+      `epoch 4: failed: GET ${base}/other-validator/v1/epochs/4/bundle: the answer is a bundle of validator "${eve}", not of ${alice} (--validator-hotkey)`,
+    );
+    expect(t.out()).toContain(`the saved bundles name validator hotkey ${alice} (1)\n`);
+    expect(await readdir(pinned)).toEqual(['epoch-3.json']);
+    const open = tempDir('auditor-hostile-');
+    const u = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', open, '--quiet'], u)).toBe(0);
+    expect(u.out()).toContain(
+      `the saved bundles name validator hotkeys ${alice} (1), ${eve} (1) (check it is the validator you audit, or pass --validator-hotkey)`,
+    );
+    // Each is honestly signed by the hotkey it names, so verify passes both: only the hotkey tells them apart.
+    expect(await runCli(['verify', open], captureIo())).toBe(0);
+    expect(await runCli(['fetch', '--validator', base, '--from', '3', '--to', '3', '--out', open, '--validator-hotkey', 'not-a-hotkey'], captureIo())).toBe(2);
   });
 
   it('a second, different bundle for an epoch already in --out is kept next to it, never over it; verify then reports the equivocation', async () => {
