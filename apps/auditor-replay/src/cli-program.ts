@@ -9,7 +9,7 @@ import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
+import { besideSentence, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
@@ -89,9 +89,10 @@ const FETCH_HELP = `
 Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] into DIR/epoch-<n>.json.
 Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 means no bundle.
 The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
-download at --total-timeout, and a file in DIR is never overwritten (other bytes for a saved epoch go
-beside it as DIR/epoch-<n>.<sha256 prefix>.json, and verify reports the equivocation). A signature
-proves who signed, not that it is the validator you audit: pass --validator-hotkey to refuse others.
+download at --total-timeout, and a file in DIR is never overwritten: other bytes for a saved epoch go
+beside it as DIR/epoch-<n>.<sha256 prefix>.json, for verify to judge (two different signed bundles of
+one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
+pass --validator-hotkey to refuse the bundles of another.
 
 Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
 
@@ -261,10 +262,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             const who = `${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}`;
             if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.error ?? ''}\n`);
             // Never overwritten: other bytes for an epoch already in the folder are kept beside it, for verify to judge.
-            else if (r.beside !== undefined)
-              io.stdout.write(
-                `${who}: saved as ${r.file ?? ''}: ${r.beside} holds other bytes for this epoch (verify the folder: two different signed bundles for one epoch are an equivocation)\n`,
-              );
+            else if (r.beside !== undefined) io.stdout.write(`${who}: saved as ${r.file ?? ''}: ${besideSentence(r.beside)}\n`);
           }
         }
         io.stdout.write(

@@ -51,9 +51,11 @@ export interface FetchedEpoch {
   readonly file: string | null;
   /**
    * When saved beside another file: the `epoch-<n>.json` already in the folder that holds other bytes for this
-   * epoch (never overwritten). `verify` of the folder tells whether the two are an equivocation.
+   * epoch (never overwritten), and whether its `digest` is the same (the same signed bundle in other bytes, e.g.
+   * before its reveal attestation was added) or another (for `verify` of the folder to judge: an equivocation
+   * when both are validly signed by one validator).
    */
-  readonly beside?: string;
+  readonly beside?: { readonly file: string; readonly sameDigest: boolean };
   /** When saved: the `bundle.validator_hotkey` the answer names (null when it names no well-formed hotkey); `verify` checks its signature. */
   readonly validatorHotkey?: string | null;
   readonly attempts: number;
@@ -159,7 +161,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             error: null,
             // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
             validatorHotkey: isHotkey(claimed) ? claimed : null,
-            ...(saved.beside === undefined ? {} : { beside: saved.beside }),
+            ...(saved.beside === undefined ? {} : { beside: Object.freeze({ file: saved.beside, sameDigest: sameDigest(doc, saved.besideDoc) }) }),
           };
           break;
         }
@@ -211,7 +213,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
 
 function progressOutcome(result: FetchedEpoch): string {
   if (result.status !== 'saved') return result.error ?? result.status;
-  return result.beside === undefined ? 'saved' : `saved as ${result.file}: ${result.beside} holds other bytes for this epoch`;
+  return result.beside === undefined ? 'saved' : `saved as ${result.file}: ${besideSentence(result.beside)}`;
 }
 
 /** A field of a served document's `bundle` (own properties only), undefined when there is none. */
@@ -233,11 +235,41 @@ function servedEpoch(doc: unknown): number | undefined {
  * same bytes; otherwise beside it, `epoch-<n>.<first 12 hex of the bytes' sha256>.json` (the same name again
  * for the same bytes, so fetching twice adds nothing). Undefined when both names hold other bytes.
  */
-async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array): Promise<{ file: string; beside?: string } | undefined> {
+async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array): Promise<{ file: string; beside?: string; besideDoc?: unknown } | undefined> {
   const file = join(outDir, `epoch-${epoch}.json`);
   if (await writeNew(file, bytes)) return { file };
   const other = join(outDir, `epoch-${epoch}.${sha256Hex(bytes).slice(0, 12)}.json`);
-  return (await writeNew(other, bytes)) ? { file: other, beside: file } : undefined;
+  return (await writeNew(other, bytes)) ? { file: other, beside: file, besideDoc: await readDocument(file) } : undefined;
+}
+
+/** The JSON document in a file already in the folder (undefined when it cannot be read, is too large, or is not JSON). */
+async function readDocument(file: string): Promise<unknown> {
+  try {
+    if ((await lstat(file)).size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two documents carry the same well-formed `digest` (the same signed bundle, whatever the bytes around it). */
+function sameDigest(a: unknown, b: unknown): boolean {
+  const digest = (doc: unknown) => (typeof doc === 'object' && doc !== null && Object.hasOwn(doc, 'digest') ? (doc as { digest: unknown }).digest : undefined);
+  const d = digest(a);
+  return typeof d === 'string' && /^[0-9a-f]{64}$/.test(d) && d === digest(b);
+}
+
+/**
+ * What the file beside a saved one holds, in words.
+ *
+ * @param beside - the file already in the folder and whether its digest is the same
+ * @returns the sentence
+ * @example besideSentence({ file: 'bundles/epoch-7.json', sameDigest: false })
+ */
+export function besideSentence(beside: { readonly file: string; readonly sameDigest: boolean }): string {
+  return beside.sameDigest
+    ? `${beside.file} holds the same signed bundle (same digest) in other bytes, e.g. without its reveal attestation; both kept`
+    : `${beside.file} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`;
 }
 
 /** Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly these bytes. */

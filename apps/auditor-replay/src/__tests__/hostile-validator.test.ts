@@ -127,6 +127,13 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(hostileJson[Number(hostile[1])]);
       return;
     }
+    if (path === '/a-indented/v1/epochs/2/bundle') {
+      readFile(join(corpus, 'equivocation', 'a.json'), 'utf8').then(
+        (text) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(JSON.parse(text), null, 2)),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
     const served = /^\/(a|b)\/v1\/epochs\/2\/bundle$/.exec(path);
     if (served !== null) {
       readFile(join(corpus, 'equivocation', `${served[1]}.json`)).then(
@@ -331,10 +338,26 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect(beside).toMatch(/^epoch-2\.[0-9a-f]{12}\.json$/);
     expect(await readFile(join(outDir, 'epoch-2.json'))).toEqual(a);
     expect(await readFile(join(outDir, beside))).toEqual(await readFile(join(corpus, 'equivocation', 'b.json')));
-    expect(second.out()).toContain(`epoch 2: saved as ${join(outDir, beside)}: ${join(outDir, 'epoch-2.json')} holds other bytes for this epoch`);
+    expect(second.out()).toContain(
+      `epoch 2: saved as ${join(outDir, beside)}: ${join(outDir, 'epoch-2.json')} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`,
+    );
     const v = captureIo();
     expect(await runCli(['verify', outDir, '--json'], v)).toBe(1);
     expect((JSON.parse(v.out()) as AuditReport).equivocations).toHaveLength(1);
+  });
+
+  it('the same signed bundle served again in other bytes is kept beside and said to be the same (same digest), no equivocation', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], captureIo(false))).toBe(0);
+    const again = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/a-indented`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], again)).toBe(0);
+    const beside = (await readdir(outDir)).find((n) => n !== 'epoch-2.json')!;
+    expect(again.out()).toContain(
+      `epoch 2: saved as ${join(outDir, beside)}: ${join(outDir, 'epoch-2.json')} holds the same signed bundle (same digest) in other bytes, e.g. without its reveal attestation; both kept`,
+    );
+    const v = captureIo();
+    expect(await runCli(['verify', outDir, '--json'], v)).toBe(0);
+    expect((JSON.parse(v.out()) as AuditReport).equivocations).toEqual([]);
   });
 
   it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys) is saved as served; verify sets each aside with a code (exit 2)', async () => {
