@@ -9,11 +9,12 @@ import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { besideSentence, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
+import { DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
+import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
 import { verifyBundles } from './verify-run.js';
 

@@ -1,13 +1,14 @@
-import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 
-import { describeValue, isHotkey, redactUrl, sha256Hex } from '@subnet/core';
+import { describeValue, isHotkey, redactUrl } from '@subnet/core';
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
 import { readCappedBody } from './read-capped-body.js';
+import { besideSentence, saveBundle } from './save-bundle.js';
+import type { KeptBeside } from './save-bundle.js';
 import { discardBody, failureSentence, redirectSentence, totalTimeoutSentence, validatorGet, waitUnlessAborted } from './validator-http.js';
 
 /** Options of {@link fetchBundles}. */
@@ -55,7 +56,7 @@ export interface FetchedEpoch {
    * before its reveal attestation was added) or another (for `verify` of the folder to judge: an equivocation
    * when both are validly signed by one validator).
    */
-  readonly beside?: { readonly file: string; readonly sameDigest: boolean };
+  readonly beside?: KeptBeside;
   /** When saved: the `bundle.validator_hotkey` the answer names (null when it names no well-formed hotkey); `verify` checks its signature. */
   readonly validatorHotkey?: string | null;
   readonly attempts: number;
@@ -148,7 +149,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             result = fail(`the answer is a bundle of validator ${describeValue(claimed)}, not of ${options.validatorHotkey} (--validator-hotkey)`);
             break;
           }
-          const saved = await saveBundle(options.outDir, epoch, bytes);
+          const saved = await saveBundle(options.outDir, epoch, bytes, doc);
           if (saved === undefined) {
             result = fail(`epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`);
             break;
@@ -161,7 +162,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             error: null,
             // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
             validatorHotkey: isHotkey(claimed) ? claimed : null,
-            ...(saved.beside === undefined ? {} : { beside: Object.freeze({ file: saved.beside, sameDigest: sameDigest(doc, saved.besideDoc) }) }),
+            ...(saved.beside === undefined ? {} : { beside: saved.beside }),
           };
           break;
         }
@@ -228,62 +229,4 @@ function bundleField(doc: unknown, name: string): unknown {
 function servedEpoch(doc: unknown): number | undefined {
   const epoch = bundleField(doc, 'epoch');
   return Number.isSafeInteger(epoch) ? (epoch as number) : undefined;
-}
-
-/**
- * Writes an epoch's bytes without ever replacing a file: `epoch-<n>.json` when it does not exist or holds the
- * same bytes; otherwise beside it, `epoch-<n>.<first 12 hex of the bytes' sha256>.json` (the same name again
- * for the same bytes, so fetching twice adds nothing). Undefined when both names hold other bytes.
- */
-async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array): Promise<{ file: string; beside?: string; besideDoc?: unknown } | undefined> {
-  const file = join(outDir, `epoch-${epoch}.json`);
-  if (await writeNew(file, bytes)) return { file };
-  const other = join(outDir, `epoch-${epoch}.${sha256Hex(bytes).slice(0, 12)}.json`);
-  return (await writeNew(other, bytes)) ? { file: other, beside: file, besideDoc: await readDocument(file) } : undefined;
-}
-
-/** The JSON document in a file already in the folder (undefined when it cannot be read, is too large, or is not JSON). */
-async function readDocument(file: string): Promise<unknown> {
-  try {
-    if ((await lstat(file)).size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether two documents carry the same well-formed `digest` (the same signed bundle, whatever the bytes around it). */
-function sameDigest(a: unknown, b: unknown): boolean {
-  const digest = (doc: unknown) => (typeof doc === 'object' && doc !== null && Object.hasOwn(doc, 'digest') ? (doc as { digest: unknown }).digest : undefined);
-  const d = digest(a);
-  return typeof d === 'string' && /^[0-9a-f]{64}$/.test(d) && d === digest(b);
-}
-
-/**
- * What the file beside a saved one holds, in words.
- *
- * @param beside - the file already in the folder and whether its digest is the same
- * @returns the sentence
- * @example besideSentence({ file: 'bundles/epoch-7.json', sameDigest: false })
- */
-export function besideSentence(beside: { readonly file: string; readonly sameDigest: boolean }): string {
-  return beside.sameDigest
-    ? `${beside.file} holds the same signed bundle (same digest) in other bytes, e.g. without its reveal attestation; both kept`
-    : `${beside.file} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`;
-}
-
-/** Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly these bytes. */
-async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
-  try {
-    await writeFile(file, bytes, { flag: 'wx' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  try {
-    if ((await lstat(file)).size !== bytes.byteLength) return false;
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
-  } catch {
-    return false;
-  }
 }
