@@ -1,3 +1,8 @@
+import { readCappedBody } from './read-capped-body.js';
+
+/** The most bytes of a 425 answer's body read for its details (a validator's is a few hundred). */
+const MAX_EMBARGO_BODY_BYTES = 64 * 1024;
+
 /** The HTTP status a validator answers for an embargoed bundle (425 Too Early, code `BUNDLE_EMBARGOED`). */
 export const EMBARGO_STATUS = 425;
 
@@ -16,7 +21,8 @@ export interface BundleEmbargo {
 
 /**
  * Reads a validator's 425 `BUNDLE_EMBARGOED` answer: on a commit-reveal v4 subnet the bundle of an epoch is
- * withheld until the chain reveals its weights (validator README, docs/spec.md G.6). Fields the answer lacks are null.
+ * withheld until the chain reveals its weights (validator README, docs/spec.md G.6). Fields the answer lacks are null,
+ * and so are all of them when its body is over 64 KiB (it is not read further).
  *
  * @param response - the HTTP answer (status 425)
  * @param epoch - the epoch asked for
@@ -27,7 +33,9 @@ export interface BundleEmbargo {
 export async function readEmbargo(response: Response, epoch: number, nowMs: number): Promise<BundleEmbargo> {
   let body: { error?: { reveal_block?: unknown; reveal_round?: unknown } } = {};
   try {
-    body = JSON.parse(await response.text()) as typeof body;
+    // The validator is not trusted: the details are read up to a small cap (a longer body is not read, they are then null).
+    const bytes = await readCappedBody(response, MAX_EMBARGO_BODY_BYTES);
+    body = bytes === undefined ? {} : ((JSON.parse(new TextDecoder().decode(bytes)) as typeof body | null) ?? {});
   } catch {
     body = {};
   }

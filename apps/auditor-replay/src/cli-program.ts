@@ -3,17 +3,18 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-import { isSubnetError, redactUrl } from '@subnet/core';
+import { isHotkey, isSubnetError, redactUrl } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { fetchBundles } from './fetch-bundles.js';
+import { DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
+import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
 import { verifyBundles } from './verify-run.js';
 
@@ -29,6 +30,13 @@ function integer(name: string, min: number, max: number) {
       throw new InvalidArgumentError(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
     }
     return Number(value);
+  };
+}
+
+function hotkey(name: string) {
+  return (value: string): string => {
+    if (!isHotkey(value)) throw new InvalidArgumentError(`${name} must be an SS58 hotkey, got ${JSON.stringify(value)}`);
+    return value;
   };
 }
 
@@ -81,6 +89,11 @@ Examples:
 const FETCH_HELP = `
 Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] into DIR/epoch-<n>.json.
 Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 means no bundle.
+The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
+download at --total-timeout, and a file in DIR is never overwritten: other bytes for a saved epoch go
+beside it as DIR/epoch-<n>.<sha256 prefix>.json, for verify to judge (two different signed bundles of
+one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
+pass --validator-hotkey to refuse the bundles of another.
 
 Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
 
@@ -187,52 +200,84 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .requiredOption('--from <epoch>', 'first epoch', integer('--from', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--to <epoch>', 'last epoch (inclusive)', integer('--to', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into (several sources: DIR/source-<i>/)')
-    .option('--timeout <ms>', 'per-request timeout', integer('--timeout', 1, 3_600_000), 10_000)
+    .option('--timeout <ms>', 'per-request timeout (the answer and its whole body)', integer('--timeout', 1, 3_600_000), 10_000)
+    .option(
+      '--total-timeout <ms>',
+      "one source's whole download (every epoch, retry and wait); past it no epoch is asked for",
+      integer('--total-timeout', 1, 604_800_000),
+      DEFAULT_TOTAL_TIMEOUT_MS,
+    )
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
+    .option('--validator-hotkey <ss58>', "the validator's hotkey: a bundle naming another validator is refused, not saved", hotkey('--validator-hotkey'))
     .option('--quiet', 'no progress on stderr')
     .addHelpText('after', FETCH_HELP)
-    .action(async (opts: { validator: string[]; from: number; to: number; out: string; timeout: number; retries: number; quiet?: boolean }) => {
-      if (opts.to < opts.from) {
-        io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
-        code = 2;
-        return;
-      }
-      if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
-        io.stderr.write('error: --validator must be an http:// or https:// URL\n');
-        code = 2;
-        return;
-      }
-      const several = opts.validator.length > 1;
-      let saved = 0;
-      let embargoed = 0;
-      let total = 0;
-      const folders: string[] = [];
-      for (const [i, validator] of opts.validator.entries()) {
-        const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
-        folders.push(outDir);
-        if (several) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
-        const results = await fetchBundles({
-          validator,
-          from: opts.from,
-          to: opts.to,
-          outDir,
-          timeoutMs: opts.timeout,
-          retries: opts.retries,
-          progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
-        });
-        saved += results.filter((r) => r.status === 'saved').length;
-        embargoed += results.filter((r) => r.status === 'embargoed').length;
-        total += results.length;
-        for (const r of results)
-          if (r.status !== 'saved') io.stdout.write(`${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}: ${r.status}: ${r.error ?? ''}\n`);
-      }
-      io.stdout.write(
-        `${saved}/${total} bundle(s) saved to ${opts.out}${embargoed === 0 ? '' : `; ${embargoed} embargoed until the chain reveals their weights (fetch them again later)`}\n`,
-      );
-      if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
-      // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
-      code = saved + embargoed === total ? 0 : 1;
-    });
+    .action(
+      async (opts: {
+        validator: string[];
+        from: number;
+        to: number;
+        out: string;
+        timeout: number;
+        totalTimeout: number;
+        retries: number;
+        validatorHotkey?: string;
+        quiet?: boolean;
+      }) => {
+        if (opts.to < opts.from) {
+          io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
+          code = 2;
+          return;
+        }
+        if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
+          io.stderr.write('error: --validator must be an http:// or https:// URL\n');
+          code = 2;
+          return;
+        }
+        const several = opts.validator.length > 1;
+        let saved = 0;
+        /** The validator hotkeys the saved bundles name, with how many: a signature proves a hotkey, not that it is the one audited. */
+        const named = new Map<string, number>();
+        let embargoed = 0;
+        let total = 0;
+        const folders: string[] = [];
+        for (const [i, validator] of opts.validator.entries()) {
+          const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
+          folders.push(outDir);
+          if (several) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
+          const results = await fetchBundles({
+            validator,
+            from: opts.from,
+            to: opts.to,
+            outDir,
+            timeoutMs: opts.timeout,
+            totalTimeoutMs: opts.totalTimeout,
+            retries: opts.retries,
+            ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
+            progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
+          });
+          saved += results.filter((r) => r.status === 'saved').length;
+          for (const r of results) if (r.status === 'saved') named.set(r.validatorHotkey ?? '(none)', (named.get(r.validatorHotkey ?? '(none)') ?? 0) + 1);
+          embargoed += results.filter((r) => r.status === 'embargoed').length;
+          total += results.length;
+          for (const r of results) {
+            const who = `${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}`;
+            if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.error ?? ''}\n`);
+            // Never overwritten: other bytes for an epoch already in the folder are kept beside it, for verify to judge.
+            else if (r.beside !== undefined) io.stdout.write(`${who}: saved as ${r.file ?? ''}: ${besideSentence(r.beside)}\n`);
+          }
+        }
+        io.stdout.write(
+          `${saved}/${total} bundle(s) saved to ${opts.out}${embargoed === 0 ? '' : `; ${embargoed} embargoed until the chain reveals their weights (fetch them again later)`}\n`,
+        );
+        if (named.size > 0)
+          io.stdout.write(
+            `the saved bundles name validator hotkey${named.size === 1 ? '' : 's'} ${[...named].map(([h, n]) => `${h} (${n})`).join(', ')}${opts.validatorHotkey === undefined ? ' (check it is the validator you audit, or pass --validator-hotkey)' : ''}\n`,
+          );
+        if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
+        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
+        code = saved + embargoed === total ? 0 : 1;
+      },
+    );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -37,4 +37,8 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
    * `BUNDLE_EMBARGOED`): not a failure; the message says when to try again.
    */
   bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
+  /** A validator's epoch list (`GET /v1/epochs`) is not `{ epochs: [...] }`, or an entry of it names no readable epoch. */
+  invalidListing: 'AUDITOR_INVALID_LISTING',
+  /** A validator answered the bundle of another epoch than the one asked for. */
+  wrongEpoch: 'AUDITOR_WRONG_EPOCH',
 });

@@ -1,13 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 
-import { redactUrl } from '@subnet/core';
+import { describeValue, isHotkey, redactUrl } from '@subnet/core';
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
 import { readCappedBody } from './read-capped-body.js';
+import { besideSentence, saveBundle } from './save-bundle.js';
+import type { KeptBeside } from './save-bundle.js';
+import { discardBody, failureSentence, redirectSentence, totalTimeoutSentence, validatorGet, waitUnlessAborted } from './validator-http.js';
 
 /** Options of {@link fetchBundles}. */
 export interface FetchOptions {
@@ -16,15 +18,24 @@ export interface FetchOptions {
   readonly from: number;
   readonly to: number;
   readonly outDir: string;
-  /** Per-request timeout (ms), default 10 000. */
+  /** Per-request timeout (ms), headers and body, default 10 000. */
   readonly timeoutMs?: number;
+  /** The whole run's limit (ms), every epoch, retry and wait; default 3 600 000. Past it no epoch is asked for. */
+  readonly totalTimeoutMs?: number;
   /** Retries after the first attempt for network errors, timeouts, 429 and 5xx (default 3). 404 and other 4xx are not retried. */
   readonly retries?: number;
   /** First retry delay (ms), doubled per retry; default 250. */
   readonly backoffMs?: number;
+  /** The longest retry delay (ms); default 30 000. */
+  readonly maxBackoffMs?: number;
   readonly progress?: Progress;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * The validator hotkey the auditor expects: an answer whose `bundle.validator_hotkey` is another is refused,
+   * not saved (a validator serving another validator's honestly signed bundles would otherwise pass `verify`).
+   */
+  readonly validatorHotkey?: string;
   /** The largest answer accepted, in bytes (default `verify`'s `--max-bundle-bytes` default, 64 MiB). */
   readonly maxBytes?: number;
 }
@@ -39,6 +50,15 @@ export interface FetchedEpoch {
   readonly status: 'saved' | 'not_found' | 'failed' | 'embargoed';
   /** The file written (when saved). */
   readonly file: string | null;
+  /**
+   * When saved beside another file: the `epoch-<n>.json` already in the folder that holds other bytes for this
+   * epoch (never overwritten), and whether its `digest` is the same (the same signed bundle in other bytes, e.g.
+   * before its reveal attestation was added) or another (for `verify` of the folder to judge: an equivocation
+   * when both are validly signed by one validator).
+   */
+  readonly beside?: KeptBeside;
+  /** When saved: the `bundle.validator_hotkey` the answer names (null when it names no well-formed hotkey); `verify` checks its signature. */
+  readonly validatorHotkey?: string | null;
   readonly attempts: number;
   /** Why it failed (HTTP status or network error, with the redacted URL), or when to retry an embargoed one. */
   readonly error: string | null;
@@ -58,25 +78,37 @@ export function bundleUrl(validator: string, epoch: number): string {
   return `${validator.replace(/\/+$/, '')}/v1/epochs/${epoch}/bundle`;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The longest wait between two attempts (ms), however many retries are asked for. */
+const DEFAULT_MAX_BACKOFF_MS = 30_000;
+/** The default limit of one source's whole download (ms). */
+export const DEFAULT_TOTAL_TIMEOUT_MS = 3_600_000;
 
 /**
  * Downloads the signed bundles of epochs `from..to` (inclusive) from a validator's API into `outDir` as
- * `epoch-<n>.json`, exactly the bytes served (after checking they are JSON). Each request has a timeout;
- * network errors, timeouts, 429 and 5xx are retried with exponential backoff; 404 means the validator has
- * no bundle for that epoch; 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4
- * weights (`embargoed`, with when to try again; not retried). One epoch failing does not stop the others.
+ * `epoch-<n>.json`, exactly the bytes served (after checking they are JSON, not the bundle of another epoch, and,
+ * with `validatorHotkey`, not the bundle of another validator).
+ * The validator is not trusted (docs/spec.md G.6): each request has a timeout, headers and body; the whole run
+ * has a deadline (`totalTimeoutMs`), after which no epoch is asked for; redirects are not followed; an answer
+ * over `maxBytes` is refused while it is read; a file already in `outDir` is never overwritten: other bytes for
+ * an epoch already saved go beside it as `epoch-<n>.<sha256 prefix>.json`, so `verify` of the folder reports an
+ * equivocation. Network errors, timeouts, 429 and 5xx are retried with exponential backoff (at most
+ * `maxBackoffMs` a wait; `Retry-After` is not obeyed); 404 means the validator has no bundle for that epoch;
+ * 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4 weights (`embargoed`, with when
+ * to try again; not retried). One epoch failing does not stop the others.
  *
- * @param options - validator URL, epoch range, output directory, timeout, retries
+ * @param options - validator URL, epoch range, output directory, timeouts, retries
  * @returns one outcome per epoch, in order
  * @example const got = await fetchBundles({ validator: 'http://127.0.0.1:8091', from: 10, to: 20, outDir: 'bundles' })
  */
 export async function fetchBundles(options: FetchOptions): Promise<readonly FetchedEpoch[]> {
-  const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
   const retries = options.retries ?? 3;
   const backoffMs = options.backoffMs ?? 250;
+  const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes;
+  const run = AbortSignal.timeout(totalTimeoutMs);
+  const get = { timeoutMs, run, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) };
   await mkdir(options.outDir, { recursive: true });
   const out: FetchedEpoch[] = [];
   for (let epoch = options.from; epoch <= options.to; epoch++) {
@@ -84,27 +116,60 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
     const shown = redactUrl(url);
     let attempts = 0;
     let result: FetchedEpoch | undefined;
+    if (run.aborted) result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: not asked: ${totalTimeoutSentence(totalTimeoutMs)}` };
     while (result === undefined) {
       attempts += 1;
       let retryable: string;
+      let reading = false;
       try {
-        const response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+        const response = await validatorGet(url, get);
+        reading = true;
         if (response.ok) {
           // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
           const bytes = await readCappedBody(response, maxBytes);
+          const fail = (why: string): FetchedEpoch => ({ epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${why}` });
           if (bytes === undefined) {
-            result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: the answer is larger than ${maxBytes} bytes` };
+            result = fail(`the answer is larger than ${maxBytes} bytes`);
             break;
           }
+          let doc: unknown;
           try {
-            JSON.parse(new TextDecoder().decode(bytes));
+            doc = JSON.parse(new TextDecoder().decode(bytes));
           } catch {
-            result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: the answer is not JSON` };
+            result = fail(`HTTP ${response.status}: the answer is not JSON`);
             break;
           }
-          const file = join(options.outDir, `epoch-${epoch}.json`);
-          await writeFile(file, bytes);
-          result = { epoch, status: 'saved', file, attempts, error: null };
+          const served = servedEpoch(doc);
+          if (served !== undefined && served !== epoch) {
+            result = fail(`the answer is the bundle of epoch ${served}, not of epoch ${epoch}`);
+            break;
+          }
+          const claimed = bundleField(doc, 'validator_hotkey');
+          if (options.validatorHotkey !== undefined && claimed !== options.validatorHotkey) {
+            result = fail(`the answer is a bundle of validator ${describeValue(claimed)}, not of ${options.validatorHotkey} (--validator-hotkey)`);
+            break;
+          }
+          const saved = await saveBundle(options.outDir, epoch, bytes, doc);
+          if (saved === undefined) {
+            result = fail(`epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`);
+            break;
+          }
+          result = {
+            epoch,
+            status: 'saved',
+            file: saved.file,
+            attempts,
+            error: null,
+            // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
+            validatorHotkey: isHotkey(claimed) ? claimed : null,
+            ...(saved.beside === undefined ? {} : { beside: saved.beside }),
+          };
+          break;
+        }
+        const redirect = redirectSentence(response, '--validator');
+        if (redirect !== undefined) {
+          await discardBody(response);
+          result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${redirect}` };
           break;
         }
         if (response.status === EMBARGO_STATUS) {
@@ -113,6 +178,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
           result = { epoch, status: 'embargoed', file: null, attempts, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo };
           break;
         }
+        await discardBody(response);
         if (response.status === 404) {
           result = { epoch, status: 'not_found', file: null, attempts, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` };
           break;
@@ -123,24 +189,44 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         }
         retryable = `GET ${shown}: HTTP ${response.status}`;
       } catch (error) {
-        const e = error as Error;
-        retryable = e.name === 'TimeoutError' ? `GET ${shown}: no answer within ${timeoutMs} ms` : `GET ${shown}: ${e.message}${causeOf(e)}`;
+        if (run.aborted) {
+          result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${totalTimeoutSentence(totalTimeoutMs)}` };
+          break;
+        }
+        retryable = `GET ${shown}: ${failureSentence(error, reading, timeoutMs, run, totalTimeoutMs)}`;
       }
       if (attempts > retries) {
         result = { epoch, status: 'failed', file: null, attempts, error: `${retryable} (after ${attempts} attempts)` };
         break;
       }
-      await sleep(backoffMs * 2 ** (attempts - 1));
+      await waitUnlessAborted(Math.min(backoffMs * 2 ** (attempts - 1), maxBackoffMs), run);
+      if (run.aborted) {
+        result = { epoch, status: 'failed', file: null, attempts, error: `${retryable}; then ${totalTimeoutSentence(totalTimeoutMs)}` };
+        break;
+      }
     }
     out.push(Object.freeze(result));
-    options.progress?.tick(`epoch ${epoch}`, result.status === 'saved' ? 'saved' : (result.error ?? result.status));
+    options.progress?.tick(`epoch ${epoch}`, progressOutcome(result));
   }
   options.progress?.done();
   return Object.freeze(out);
 }
 
-function causeOf(error: Error): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause === undefined) return '';
-  return ` (${typeof cause.code === 'string' ? cause.code : typeof cause.message === 'string' ? cause.message : 'network error'})`;
+function progressOutcome(result: FetchedEpoch): string {
+  if (result.status !== 'saved') return result.error ?? result.status;
+  return result.beside === undefined ? 'saved' : `saved as ${result.file}: ${besideSentence(result.beside)}`;
+}
+
+/** A field of a served document's `bundle` (own properties only), undefined when there is none. */
+function bundleField(doc: unknown, name: string): unknown {
+  if (typeof doc !== 'object' || doc === null || !Object.hasOwn(doc, 'bundle')) return undefined;
+  const bundle = (doc as { bundle: unknown }).bundle;
+  if (typeof bundle !== 'object' || bundle === null || !Object.hasOwn(bundle, name)) return undefined;
+  return (bundle as Record<string, unknown>)[name];
+}
+
+/** The `bundle.epoch` of a served document when it is an integer, else undefined (verify judges the rest). */
+function servedEpoch(doc: unknown): number | undefined {
+  const epoch = bundleField(doc, 'epoch');
+  return Number.isSafeInteger(epoch) ? (epoch as number) : undefined;
 }

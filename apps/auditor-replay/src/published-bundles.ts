@@ -1,12 +1,13 @@
 import type { SignatureVerifier } from '@subnet/bundle';
 import { verifyBundle } from '@subnet/bundle';
-import { isSubnetError, SubnetError } from '@subnet/core';
+import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
 
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 import { readCappedBody } from './read-capped-body.js';
+import { discardBody, failureSentence, redirectSentence, totalTimeoutSentence, validatorGet } from './validator-http.js';
 
 /** One bundle a validator published, checked (digest and signature) or with the reason it was set aside. */
 export interface PublishedBundle {
@@ -24,11 +25,16 @@ export interface ReadPublishedOptions {
   readonly verify: SignatureVerifier;
   /** From a validator URL: the newest epochs to fetch (default 20). */
   readonly last?: number;
-  /** Per-request timeout in ms (default 10 000). */
+  /** Per-request timeout in ms, the answer and its whole body (default 10 000). */
   readonly timeoutMs?: number;
+  /** From a validator URL: the whole read's limit in ms (default 600 000); past it no bundle is asked for. */
+  readonly totalTimeoutMs?: number;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
 }
+
+/** The default limit of one read of a validator's bundles (ms). */
+const DEFAULT_READ_TIMEOUT_MS = 600_000;
 
 function redact(url: string): string {
   try {
@@ -42,42 +48,125 @@ function redact(url: string): string {
   }
 }
 
-async function getJson(url: string, options: ReadPublishedOptions): Promise<unknown> {
-  const doFetch = options.fetch ?? fetch;
-  let response: Response;
+/** How one read of a validator's API is bounded. */
+interface HttpRead {
+  readonly timeoutMs: number;
+  readonly totalTimeoutMs: number;
+  readonly run: AbortSignal;
+  readonly fetch?: typeof fetch;
+}
+
+function fetchFailed(url: string, why: string, extra: Record<string, unknown> = {}, cause?: unknown): SubnetError {
+  return new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: ${why}`, {
+    context: { path: '--bundles', value: redact(url), ...extra },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+async function getJson(url: string, http: HttpRead): Promise<unknown> {
+  let reading = false;
+  let bytes: Uint8Array | undefined;
+  let status: number;
   try {
-    response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000), headers: { accept: 'application/json' } });
-  } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)} failed: ${(cause as Error).message}`, {
-      context: { path: '--bundles', value: redact(url) },
-      cause,
-    });
+    const response = await validatorGet(url, http);
+    reading = true;
+    status = response.status;
+    const redirect = redirectSentence(response, '--bundles');
+    if (redirect !== undefined) {
+      await discardBody(response);
+      throw fetchFailed(url, redirect, { status });
+    }
+    if (status === EMBARGO_STATUS) {
+      const epoch = Number(/\/v1\/epochs\/(\d+)\/bundle$/.exec(url)?.[1] ?? -1);
+      const embargo = await readEmbargo(response, epoch, Date.now());
+      throw new SubnetError(AUDITOR_ERROR_CODES.bundleEmbargoed, `GET ${redact(url)}: ${embargoSentence(embargo)}`, {
+        context: { path: '--bundles', value: redact(url), status, embargo },
+      });
+    }
+    if (!response.ok) {
+      await discardBody(response);
+      throw fetchFailed(url, `HTTP ${status}`, { status });
+    }
+    // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
+    bytes = await readCappedBody(response, DEFAULT_BUNDLE_LIMITS.maxBytes);
+  } catch (error) {
+    if (isSubnetError(error)) throw error;
+    throw fetchFailed(url, failureSentence(error, reading, http.timeoutMs, http.run, http.totalTimeoutMs), {}, error);
   }
-  if (response.status === EMBARGO_STATUS) {
-    const epoch = Number(/\/v1\/epochs\/(\d+)\/bundle$/.exec(url)?.[1] ?? -1);
-    const embargo = await readEmbargo(response, epoch, Date.now());
-    throw new SubnetError(AUDITOR_ERROR_CODES.bundleEmbargoed, `GET ${redact(url)}: ${embargoSentence(embargo)}`, {
-      context: { path: '--bundles', value: redact(url), status: response.status, embargo },
-    });
-  }
-  if (!response.ok)
-    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: HTTP ${response.status}`, {
-      context: { path: '--bundles', value: redact(url), status: response.status },
-    });
-  // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
-  const bytes = await readCappedBody(response, DEFAULT_BUNDLE_LIMITS.maxBytes);
   if (bytes === undefined)
-    throw new SubnetError(AUDITOR_ERROR_CODES.fetchFailed, `GET ${redact(url)}: the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, {
-      context: { path: '--bundles', value: redact(url), limit: DEFAULT_BUNDLE_LIMITS.maxBytes },
-    });
+    throw fetchFailed(url, `the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, { limit: DEFAULT_BUNDLE_LIMITS.maxBytes });
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: the answer is not JSON`, {
+    throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: HTTP ${status}: the answer is not JSON`, {
       context: { path: '--bundles', value: redact(url) },
       cause,
     });
   }
+}
+
+/** A URL's answer set aside: the coded message `[CODE] GET url: why at --bundles (got "url")`, as the fetch errors read. */
+function setAside(source: string, code: string, why: string): PublishedBundle {
+  const error = new SubnetError(code, `GET ${source}: ${why}`, { context: { path: '--bundles', value: source } });
+  return Object.freeze({ source, bundle: null, problem: Object.freeze({ code, message: error.message }) });
+}
+
+/** The epochs a validator's list (`GET /v1/epochs`) names with a bundle, and what in it was not usable. */
+interface ListedEpochs {
+  readonly epochs: readonly number[];
+  readonly problems: readonly PublishedBundle[];
+}
+
+/**
+ * Reads a validator's epoch list: `{ epochs: [{ epoch, bundle }, ...] }`. An entry whose `bundle` is null (no
+ * bundle yet) is skipped; an entry that is not an object with a non-negative safe-integer `epoch` and a string or
+ * null `bundle` is never asked for, and all of them are set aside in one problem naming how many and the first;
+ * an epoch listed twice is asked for once and set aside in one problem. The `bundle` path is not used: the URL
+ * asked for is always `{validator}/v1/epochs/{n}/bundle`.
+ */
+function listedEpochs(listing: unknown, url: string): ListedEpochs {
+  const source = redact(url);
+  if (typeof listing !== 'object' || listing === null || !Object.hasOwn(listing, 'epochs') || !Array.isArray((listing as { epochs: unknown }).epochs))
+    throw new SubnetError(AUDITOR_ERROR_CODES.invalidListing, `GET ${source}: the answer is not an object with an "epochs" list`, {
+      context: { path: '--bundles', value: source },
+    });
+  const entries = (listing as { epochs: unknown[] }).epochs;
+  const seen = new Set<number>();
+  const epochs: number[] = [];
+  let bad = 0;
+  let firstBad = '';
+  let duplicate = '';
+  for (const [i, entry] of entries.entries()) {
+    const record = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+    const epoch = record !== undefined && Object.hasOwn(record, 'epoch') ? record.epoch : undefined;
+    const bundle = record !== undefined && Object.hasOwn(record, 'bundle') ? record.bundle : undefined;
+    if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0 || (bundle !== null && typeof bundle !== 'string')) {
+      bad += 1;
+      if (bad === 1)
+        firstBad =
+          record === undefined
+            ? `epochs[${i}] = ${describeValue(entry)}`
+            : typeof epoch === 'number' && Number.isSafeInteger(epoch) && epoch >= 0
+              ? `epochs[${i}].bundle = ${describeValue(bundle)}`
+              : `epochs[${i}].epoch = ${describeValue(epoch)}`;
+      continue;
+    }
+    if (bundle === null) continue;
+    if (seen.has(epoch)) {
+      if (duplicate === '') duplicate = `epoch ${epoch} is listed more than once (epochs[${i}])`;
+      continue;
+    }
+    seen.add(epoch);
+    epochs.push(epoch);
+  }
+  const problems: PublishedBundle[] = [];
+  const problem = (message: string) => problems.push(setAside(source, AUDITOR_ERROR_CODES.invalidListing, message));
+  if (bad > 0)
+    problem(
+      `${bad} listed epoch(s) are not an object with a non-negative integer "epoch" (at most 2^53 - 1) and a "bundle" path or null; the first: ${firstBad}`,
+    );
+  if (duplicate !== '') problem(duplicate);
+  return { epochs: epochs.sort((x, y) => x - y), problems };
 }
 
 function checked(source: string, doc: unknown, verify: SignatureVerifier): PublishedBundle {
@@ -96,12 +185,18 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier): Publi
  * digest and the validator's signature (`verifyBundle` of `@subnet/bundle`): only a bundle the validator
  * provably signed is used, the others are returned with the reason they were set aside (a bundle withheld
  * until the chain reveals its commit-reveal v4 weights: `AUDITOR_BUNDLE_EMBARGOED`, saying when to try again).
+ * The validator is not trusted (docs/spec.md G.6): redirects are not followed; each request ends at `timeoutMs`
+ * (the body too) and the whole read at `totalTimeoutMs`, after which no bundle is asked for; an answer over
+ * 64 MiB is refused while it is read; list entries that name no usable epoch, an epoch listed twice
+ * (`AUDITOR_INVALID_LISTING`) and a bundle of another epoch than the one asked for (`AUDITOR_WRONG_EPOCH`) are
+ * set aside, never used.
  *
  * @param from - a folder or an http(s):// validator base URL
- * @param options - the signature check, how many epochs, the timeout
- * @returns the bundles in epoch order (a folder: file-name order)
+ * @param options - the signature check, how many epochs, the timeouts
+ * @returns the bundles in epoch order, after the list's problems (a folder: file-name order)
  * @throws SubnetError `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the API cannot be
- *   reached or answers with an error), `AUDITOR_MALFORMED_JSON` (the epoch list is not JSON)
+ *   reached, answers with an error or a redirect, or passes a time limit), `AUDITOR_MALFORMED_JSON` (the epoch
+ *   list is not JSON), `AUDITOR_INVALID_LISTING` (it is not `{ epochs: [...] }`)
  * @example const bundles = await readPublishedBundles('http://127.0.0.1:8091', { verify: await signatureVerifier() })
  */
 export async function readPublishedBundles(from: string, options: ReadPublishedOptions): Promise<readonly PublishedBundle[]> {
@@ -119,20 +214,34 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
     return Object.freeze(out);
   }
   const base = from.replace(/\/+$/, '');
-  const listing = await getJson(`${base}/v1/epochs`, options);
-  const epochs = (Array.isArray((listing as { epochs?: unknown }).epochs) ? (listing as { epochs: unknown[] }).epochs : [])
-    .map((e) => e as { epoch?: unknown; bundle?: unknown })
-    .filter((e): e is { epoch: number; bundle: string } => typeof e.epoch === 'number' && typeof e.bundle === 'string')
-    .sort((a, b) => a.epoch - b.epoch)
-    .slice(-(options.last ?? 20));
-  const out: PublishedBundle[] = [];
-  for (const e of epochs) {
-    const url = `${base}/v1/epochs/${e.epoch}/bundle`;
+  const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const http: HttpRead = {
+    timeoutMs: options.timeoutMs ?? 10_000,
+    totalTimeoutMs,
+    run: AbortSignal.timeout(totalTimeoutMs),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+  const listUrl = `${base}/v1/epochs`;
+  const listed = listedEpochs(await getJson(listUrl, http), listUrl);
+  const out: PublishedBundle[] = [...listed.problems];
+  for (const epoch of listed.epochs.slice(-(options.last ?? 20))) {
+    const url = `${base}/v1/epochs/${epoch}/bundle`;
+    const source = redact(url);
+    if (http.run.aborted) {
+      out.push(setAside(source, AUDITOR_ERROR_CODES.fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`));
+      continue;
+    }
     try {
-      out.push(checked(redact(url), await getJson(url, options), options.verify));
+      const read = checked(source, await getJson(url, http), options.verify);
+      const served = (read.bundle as { epoch?: unknown } | null)?.epoch;
+      out.push(
+        read.bundle !== null && served !== epoch
+          ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`)
+          : read,
+      );
     } catch (error) {
       if (!isSubnetError(error)) throw error;
-      out.push(Object.freeze({ source: redact(url), bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) }));
+      out.push(Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) }));
     }
   }
   return Object.freeze(out);

@@ -262,15 +262,22 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .requiredOption('--hotkey <ss58>', 'your miner hotkey')
     .option('--epoch <n>', 'the epoch to explain (default the newest one that has you)')
     .option('--last <n>', 'from a URL: how many of the newest epochs to read', '20')
+    .option('--timeout <ms>', 'from a URL: the limit of one request, the answer and its whole body', '10000')
+    .option('--total-timeout <ms>', 'from a URL: the limit of the whole read; past it no bundle is asked for', '600000')
     .addOption(jsonOption())
     .addHelpText(
       'after',
       '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json',
     )
-    .action(async (options: { bundles: string; hotkey: string; epoch?: string; last: string; json?: boolean }) => {
+    .action(async (options: { bundles: string; hotkey: string; epoch?: string; last: string; timeout: string; totalTimeout: string; json?: boolean }) => {
       state.json = options.json === true;
       const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);
-      const bundles = await readPublishedBundles(options.bundles, { verify: await sr25519Verifier(), last: integerOption(options.last, '--last', 1, 10_000) });
+      const bundles = await readPublishedBundles(options.bundles, {
+        verify: await sr25519Verifier(),
+        last: integerOption(options.last, '--last', 1, 10_000),
+        timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
+        totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
+      });
       emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
     });
 

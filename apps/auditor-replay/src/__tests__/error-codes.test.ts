@@ -23,6 +23,8 @@ const PUBLISHED = {
   minerNotFound: 'AUDITOR_MINER_NOT_FOUND',
   internal: 'AUDITOR_INTERNAL',
   bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
+  invalidListing: 'AUDITOR_INVALID_LISTING',
+  wrongEpoch: 'AUDITOR_WRONG_EPOCH',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

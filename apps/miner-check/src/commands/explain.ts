@@ -38,10 +38,15 @@ export function explainCheck(input: ExplainInput): CommandOutput {
     .map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '' }));
   const chosen = input.epoch === undefined ? stories.at(-1) : stories.find((s) => s.epoch === input.epoch);
   if (chosen === undefined) {
+    const first = setAside[0];
     const where = input.epoch === undefined ? 'in any verified bundle' : `in a verified bundle of epoch ${input.epoch}`;
     throw new SubnetError(
       'MINER_CHECK_MINER_NOT_FOUND',
-      `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside)`,
+      // Why nothing could be used matters most when nothing was (a validator that drips, redirects or signs
+      // another epoch): the first bundle set aside is named with its reason.
+      `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside${
+        first === undefined ? '' : `; the first: ${first.source}: ${codedMessage(first.code, first.message)}`
+      })`,
       {
         context: { path: input.epoch === undefined ? '--hotkey' : '--epoch', value: input.epoch ?? hotkey },
       },
@@ -51,10 +56,15 @@ export function explainCheck(input: ExplainInput): CommandOutput {
   const lines = [`miner ${hotkey}: weight in ${stories.length} of ${input.bundles.length} bundle(s)`, ''];
   lines.push('epoch  uid  u16    share');
   for (const h of history) lines.push(`${String(h.epoch).padEnd(5)}  ${String(h.uid ?? '-').padEnd(3)}  ${String(h.u16).padEnd(5)}  ${formatPercent(h.share)}`);
-  for (const s of setAside) lines.push(`set aside ${s.source}: [${s.code}] ${s.message}`);
+  for (const s of setAside) lines.push(`set aside ${s.source}: ${codedMessage(s.code, s.message)}`);
   lines.push('', `why, epoch ${chosen.epoch} (validator ${chosen.validator_hotkey ?? '?'}):`, formatMinerStory(chosen));
   return {
     text: lines.join('\n'),
     json: { hotkey, epoch: chosen.epoch, history, story: chosen, set_aside: setAside },
   };
+}
+
+/** A set-aside reason with its code in front once (a SubnetError's message already starts with it). */
+function codedMessage(code: string, message: string): string {
+  return message.startsWith(`[${code}]`) ? message : `[${code}] ${message}`;
 }

@@ -1,0 +1,377 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGzip } from 'node:zlib';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AuditReport } from '../index.js';
+import { fetchBundles, runCli } from '../index.js';
+import { captureIo } from './capture-io.js';
+import { keys, signedBundle } from './fixtures.js';
+import type { Keys } from './fixtures.js';
+import { listenLocal } from '@subnet/vitest-config/local-server';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
+
+/**
+ * `auditor-replay fetch` reads a validator the auditor does not trust. Each test serves something hostile from a
+ * real HTTP server on 127.0.0.1 and checks that the download stops, says what happened (URL, status, limit) and
+ * never writes anything but the bundle asked for, where it was asked for.
+ */
+
+const corpus = fileURLToPath(new URL('../../test-corpus/', import.meta.url));
+const appDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Writes one byte a second until the client goes away (slowloris). */
+function drip(response: ServerResponse): void {
+  response.write('{');
+  const timer = setInterval(() => {
+    if (response.destroyed) clearInterval(timer);
+    else response.write(' ');
+  }, 1000);
+  response.on('close', () => {
+    clearInterval(timer);
+  });
+}
+
+let k: Keys;
+let base: string;
+let close: () => Promise<void>;
+/** A second server standing for an address the auditor never meant to reach (the cloud metadata service, another host). */
+let elsewhere: string;
+let closeElsewhere: () => Promise<void>;
+let elsewhereHits = 0;
+const hits = new Map<string, number>();
+const bundles = new Map<number, string>();
+/** Valid JSON, hostile as a bundle: depth 10 000, a number beyond a double, a bundle whose duplicate key hides the signed one. */
+const hostileJson: string[] = [];
+/** An honest bundle of another validator (//Eve), signed by it. */
+let otherValidator: string;
+
+beforeAll(async () => {
+  k = await keys();
+  for (const epoch of [1, 2, 3]) bundles.set(epoch, JSON.stringify(signedBundle(k, { miners: 4, epoch })));
+  otherValidator = JSON.stringify(signedBundle({ validator: k.stranger, peers: k.peers, stranger: k.validator }, { miners: 4, epoch: 4 }));
+  hostileJson.push(
+    `{"bundle":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    '{"bundle":{"epoch":1e400},"digest":"00","signature":"00"}',
+    `{"bundle":${JSON.stringify((JSON.parse(bundles.get(3)!) as { bundle: unknown }).bundle)},"bundle":{"epoch":2}}`,
+  );
+  ({ url: elsewhere, close: closeElsewhere } = await listenLocal((_request, response) => {
+    elsewhereHits += 1;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(bundles.get(1));
+  }));
+  ({ url: base, close } = await listenLocal((request, response) => {
+    const path = request.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const route: Record<string, () => void> = {
+      '/redirect-metadata/v1/epochs/1/bundle': () => response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' }).end(),
+      '/redirect-elsewhere/v1/epochs/1/bundle': () => response.writeHead(301, { location: `${elsewhere}/v1/epochs/1/bundle` }).end(),
+      '/redirect-file/v1/epochs/1/bundle': () => response.writeHead(307, { location: 'file:///etc/passwd' }).end(),
+      '/redirect-loop/v1/epochs/1/bundle': () => response.writeHead(308, { location: '/redirect-loop/v1/epochs/1/bundle' }).end(),
+      '/drip/v1/epochs/1/bundle': () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        drip(response);
+      },
+      '/drip/v1/epochs/2/bundle': () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        drip(response);
+      },
+      '/endless-embargo/v1/epochs/1/bundle': () => {
+        // A 425 whose body never ends: the embargo's details are read up to a small cap, not until the timeout.
+        response.writeHead(425, { 'content-type': 'application/json', 'retry-after': '60' });
+        response.write('{"error":{"code":"BUNDLE_EMBARGOED","padding":"');
+        const timer = setInterval(() => {
+          if (response.destroyed) clearInterval(timer);
+          else response.write('x'.repeat(65_536));
+        }, 5);
+        response.on('close', () => {
+          clearInterval(timer);
+        });
+      },
+      '/busy/v1/epochs/1/bundle': () => response.writeHead(503, { 'retry-after': '999999' }).end('busy'),
+      '/throttled/v1/epochs/1/bundle': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
+      '/not-modified/v1/epochs/1/bundle': () => response.writeHead(304).end(),
+      '/no-content/v1/epochs/1/bundle': () => response.writeHead(204).end(),
+      '/html/v1/epochs/1/bundle': () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>'),
+      '/html-error/v1/epochs/1/bundle': () => response.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>'),
+      '/gzip-bomb/v1/epochs/1/bundle': () => {
+        // A gzip stream of zeros that never ends (about 1 KiB on the wire per MiB inflated): the cap counts
+        // inflated bytes, and inflating stops there (else this would run until the timeout).
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        const gzip = createGzip();
+        gzip.pipe(response);
+        gzip.write('{"padding":"');
+        const zeros = Buffer.alloc(1024 * 1024, 0x30);
+        const pump = () => {
+          while (!response.destroyed && gzip.write(zeros));
+          if (!response.destroyed) gzip.once('drain', pump);
+        };
+        response.on('close', () => gzip.destroy());
+        pump();
+      },
+      '/other-validator/v1/epochs/4/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(otherValidator),
+      '/other-validator/v1/epochs/3/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(bundles.get(3)),
+      '/wrong-epoch/v1/epochs/2/bundle': () => response.writeHead(200, { 'content-type': 'application/json' }).end(bundles.get(1)),
+    };
+    const answer = route[path];
+    if (answer !== undefined) {
+      answer();
+      return;
+    }
+    const hostile = /^\/hostile-json\/v1\/epochs\/(\d)\/bundle$/.exec(path);
+    if (hostile !== null) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(hostileJson[Number(hostile[1])]);
+      return;
+    }
+    if (path === '/a-indented/v1/epochs/2/bundle') {
+      readFile(join(corpus, 'equivocation', 'a.json'), 'utf8').then(
+        (text) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(JSON.parse(text), null, 2)),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    const served = /^\/(a|b)\/v1\/epochs\/2\/bundle$/.exec(path);
+    if (served !== null) {
+      readFile(join(corpus, 'equivocation', `${served[1]}.json`)).then(
+        (bytes) => response.writeHead(200, { 'content-type': 'application/json' }).end(bytes),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"BUNDLE_NOT_FOUND"}');
+  }));
+});
+afterAll(async () => {
+  await close();
+  await closeElsewhere();
+});
+
+describe('fetch from a hostile validator: redirects are not followed', () => {
+  it('a redirect to the metadata address, to another host, to file:, or to itself fails naming the status and the target; nothing is fetched from the target', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const cases = [
+      ['redirect-metadata', 302, 'http://169.254.169.254/latest/meta-data/iam/'],
+      ['redirect-elsewhere', 301, `${elsewhere}/v1/epochs/1/bundle`],
+      ['redirect-file', 307, 'file:///etc/passwd'],
+      ['redirect-loop', 308, '/redirect-loop/v1/epochs/1/bundle'],
+    ] as const;
+    for (const [prefix, status, location] of cases) {
+      const [got] = await fetchBundles({ validator: `${base}/${prefix}`, from: 1, to: 1, outDir, retries: 2, backoffMs: 1, timeoutMs: 2000 });
+      expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null, attempts: 1 });
+      expect(got?.error).toBe(
+        `GET ${base}/${prefix}/v1/epochs/1/bundle: HTTP ${status}: redirects to ${location} (not followed: give --validator the URL that serves the bundles)`,
+      );
+    }
+    expect(elsewhereHits).toBe(0);
+    expect(hits.get('/redirect-loop/v1/epochs/1/bundle')).toBe(1);
+    expect(await readdir(outDir)).toEqual([]);
+  });
+});
+
+describe('fetch from a hostile validator: time limits', () => {
+  it('a body that drips one byte a second fails at --timeout, naming the URL and the limit', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const started = Date.now();
+    const [got] = await fetchBundles({ validator: `${base}/drip`, from: 1, to: 1, outDir, retries: 0, timeoutMs: 1500 });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null });
+    expect(got?.error).toBe(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 1500 ms (after 1 attempts)`);
+  }, 10_000);
+
+  it('--total-timeout ends the whole run: the request under way stops, later epochs are not asked for, each is named; exit 1', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const t = captureIo(false);
+    const started = Date.now();
+    const code = await runCli(
+      ['fetch', '--validator', `${base}/drip`, '--from', '1', '--to', '3', '--out', outDir, '--timeout', '60000', '--total-timeout', '1200', '--retries', '5'],
+      t,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(code).toBe(1);
+    const stop = 'the run passed its --total-timeout of 1200 ms';
+    expect(t.out()).toContain(`epoch 1: failed: GET ${base}/drip/v1/epochs/1/bundle: ${stop}`);
+    expect(t.out()).toContain(`epoch 2: failed: GET ${base}/drip/v1/epochs/2/bundle: not asked: ${stop}`);
+    expect(t.out()).toContain(`epoch 3: failed: GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
+    expect(t.err()).toContain(`fetch 3/3 epoch 3 GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
+    expect(t.out()).toContain('0/3 bundle(s) saved');
+    expect(hits.get('/drip/v1/epochs/3/bundle')).toBeUndefined();
+  }, 10_000);
+
+  it('the built binary exits by itself against a validator that drips (no handle left open)', async () => {
+    if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+    const outDir = tempDir('auditor-hostile-');
+    const started = Date.now();
+    const result = await new Promise<{ code: number | string | null | undefined; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [
+          join(appDir, 'bin', 'auditor-replay.js'),
+          'fetch',
+          '--validator',
+          `${base}/drip`,
+          '--from',
+          '2',
+          '--to',
+          '2',
+          '--out',
+          outDir,
+          '--total-timeout',
+          '800',
+          '--quiet',
+        ],
+        { timeout: 20_000 },
+        (error, stdout) => {
+          resolve({ code: error === null ? 0 : error.code, stdout });
+        },
+      );
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('the run passed its --total-timeout of 800 ms');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 25_000);
+
+  it('429 and 503 with retry-after: 999999 are retried on the auditor own backoff (capped), a bounded number of times', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const started = Date.now();
+    const got = await Promise.all(
+      ['throttled', 'busy'].map((p) => fetchBundles({ validator: `${base}/${p}`, from: 1, to: 1, outDir, retries: 3, backoffMs: 10_000, maxBackoffMs: 20 })),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(got.map(([r]) => r?.error)).toEqual([
+      `GET ${base}/throttled/v1/epochs/1/bundle: HTTP 429 (after 4 attempts)`,
+      `GET ${base}/busy/v1/epochs/1/bundle: HTTP 503 (after 4 attempts)`,
+    ]);
+    expect(hits.get('/throttled/v1/epochs/1/bundle')).toBe(4);
+    expect(hits.get('/busy/v1/epochs/1/bundle')).toBe(4);
+  }, 10_000);
+});
+
+describe('fetch from a hostile validator: sizes and statuses', () => {
+  it('a 425 whose body never ends is read up to a small cap: embargoed at once, not held until the timeout', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const started = Date.now();
+    const [got] = await fetchBundles({ validator: `${base}/endless-embargo`, from: 1, to: 1, outDir, retries: 0, timeoutMs: 20_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(got).toMatchObject({ epoch: 1, status: 'embargoed', file: null, embargo: { retryAfterSeconds: 60, revealBlock: null } });
+  }, 30_000);
+
+  it('a gzip body that never ends is capped on its inflated bytes and stops there', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const started = Date.now();
+    const [got] = await fetchBundles({ validator: `${base}/gzip-bomb`, from: 1, to: 1, outDir, retries: 0, maxBytes: 1024 * 1024, timeoutMs: 20_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(got).toMatchObject({ status: 'failed', file: null });
+    expect(got?.error).toBe(`GET ${base}/gzip-bomb/v1/epochs/1/bundle: the answer is larger than 1048576 bytes`);
+    expect(await readdir(outDir)).toEqual([]);
+  });
+
+  it('304, 204, an HTML page with 200 and an HTML 502: each a failure naming the URL and the status; only the 502 is retried', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const errors: (string | null | undefined)[] = [];
+    for (const p of ['not-modified', 'no-content', 'html', 'html-error']) {
+      const [got] = await fetchBundles({ validator: `${base}/${p}`, from: 1, to: 1, outDir, retries: 1, backoffMs: 1 });
+      errors.push(got?.error);
+    }
+    expect(errors).toEqual([
+      `GET ${base}/not-modified/v1/epochs/1/bundle: HTTP 304`,
+      `GET ${base}/no-content/v1/epochs/1/bundle: HTTP 204: the answer is not JSON`,
+      `GET ${base}/html/v1/epochs/1/bundle: HTTP 200: the answer is not JSON`,
+      `GET ${base}/html-error/v1/epochs/1/bundle: HTTP 502 (after 2 attempts)`,
+    ]);
+    expect(await readdir(outDir)).toEqual([]);
+  });
+});
+
+describe('fetch from a hostile validator: what is written to --out', () => {
+  it('a signed bundle of another epoch than the one asked for is refused, not saved under the asked epoch', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const [got] = await fetchBundles({ validator: `${base}/wrong-epoch`, from: 2, to: 2, outDir, retries: 0 });
+    expect(got).toMatchObject({ epoch: 2, status: 'failed', file: null });
+    expect(got?.error).toBe(`GET ${base}/wrong-epoch/v1/epochs/2/bundle: the answer is the bundle of epoch 1, not of epoch 2`);
+    expect(await readdir(outDir)).toEqual([]);
+  });
+
+  it('a bundle signed by another validator than --validator-hotkey is refused; without it, fetch names the hotkeys the saved bundles claim', async () => {
+    const alice = k.validator.address;
+    const eve = k.stranger.address;
+    const pinned = tempDir('auditor-hostile-');
+    const t = captureIo(false);
+    expect(
+      await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', pinned, '--validator-hotkey', alice, '--quiet'], t),
+    ).toBe(1);
+    expect(t.out()).toContain(
+      `epoch 4: failed: GET ${base}/other-validator/v1/epochs/4/bundle: the answer is a bundle of validator "${eve}", not of ${alice} (--validator-hotkey)`,
+    );
+    expect(t.out()).toContain(`the saved bundles name validator hotkey ${alice} (1)\n`);
+    expect(await readdir(pinned)).toEqual(['epoch-3.json']);
+    const open = tempDir('auditor-hostile-');
+    const u = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', open, '--quiet'], u)).toBe(0);
+    expect(u.out()).toContain(
+      `the saved bundles name validator hotkeys ${alice} (1), ${eve} (1) (check it is the validator you audit, or pass --validator-hotkey)`,
+    );
+    // Each is honestly signed by the hotkey it names, so verify passes both: only the hotkey tells them apart.
+    expect(await runCli(['verify', open], captureIo())).toBe(0);
+    expect(await runCli(['fetch', '--validator', base, '--from', '3', '--to', '3', '--out', open, '--validator-hotkey', 'not-a-hotkey'], captureIo())).toBe(2);
+  });
+
+  it('a second, different bundle for an epoch already in --out is kept next to it, never over it; verify then reports the equivocation', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const first = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], first)).toBe(0);
+    const a = await readFile(join(corpus, 'equivocation', 'a.json'));
+    expect(await readFile(join(outDir, 'epoch-2.json'))).toEqual(a);
+    // The same bytes again: nothing new.
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], captureIo(false))).toBe(0);
+    expect(await readdir(outDir)).toEqual(['epoch-2.json']);
+    // Other bytes for epoch 2: saved beside, named by their sha256, and said.
+    const second = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/b`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], second)).toBe(0);
+    const names = await readdir(outDir);
+    const beside = names.find((n) => n !== 'epoch-2.json')!;
+    expect(names).toHaveLength(2);
+    expect(names).toContain('epoch-2.json');
+    expect(beside).toMatch(/^epoch-2\.[0-9a-f]{12}\.json$/);
+    expect(await readFile(join(outDir, 'epoch-2.json'))).toEqual(a);
+    expect(await readFile(join(outDir, beside))).toEqual(await readFile(join(corpus, 'equivocation', 'b.json')));
+    expect(second.out()).toContain(
+      `epoch 2: saved as ${join(outDir, beside)}: ${join(outDir, 'epoch-2.json')} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`,
+    );
+    const v = captureIo();
+    expect(await runCli(['verify', outDir, '--json'], v)).toBe(1);
+    expect((JSON.parse(v.out()) as AuditReport).equivocations).toHaveLength(1);
+  });
+
+  it('the same signed bundle served again in other bytes is kept beside and said to be the same (same digest), no equivocation', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], captureIo(false))).toBe(0);
+    const again = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/a-indented`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], again)).toBe(0);
+    const beside = (await readdir(outDir)).find((n) => n !== 'epoch-2.json')!;
+    expect(again.out()).toContain(
+      `epoch 2: saved as ${join(outDir, beside)}: ${join(outDir, 'epoch-2.json')} holds the same signed bundle (same digest) in other bytes, e.g. without its reveal attestation; both kept`,
+    );
+    const v = captureIo();
+    expect(await runCli(['verify', outDir, '--json'], v)).toBe(0);
+    expect((JSON.parse(v.out()) as AuditReport).equivocations).toEqual([]);
+  });
+
+  it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys) is saved as served; verify sets each aside with a code (exit 2)', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/hostile-json`, '--from', '0', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(0);
+    for (const [epoch, doc] of hostileJson.entries()) expect(await readFile(join(outDir, `epoch-${epoch}.json`), 'utf8')).toBe(doc);
+    const v = captureIo();
+    expect(await runCli(['verify', outDir, '--json'], v)).toBe(2);
+    const report = JSON.parse(v.out()) as AuditReport;
+    expect(report.bundles.map((b) => [b.source, b.status, b.error?.code])).toEqual([
+      [join(outDir, 'epoch-0.json'), 'invalid', 'CORE_INPUT_TOO_DEEP'],
+      [join(outDir, 'epoch-1.json'), 'invalid', 'CORE_INPUT_NOT_JSON'],
+      [join(outDir, 'epoch-2.json'), 'invalid', 'AUDITOR_INVALID_BUNDLE'],
+    ]);
+  });
+});

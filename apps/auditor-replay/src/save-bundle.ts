@@ -1,0 +1,85 @@
+import { lstat, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { sha256Hex } from '@subnet/core';
+
+import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+
+/** The file already in the folder that a saved answer was kept beside, and whether it holds the same signed bundle. */
+export interface KeptBeside {
+  /** The `epoch-<n>.json` already there (never overwritten). */
+  readonly file: string;
+  /** Whether its `digest` is the answer's (the same signed bundle in other bytes, e.g. before its reveal attestation was added). */
+  readonly sameDigest: boolean;
+}
+
+/**
+ * Writes an epoch's bytes without ever replacing a file: `epoch-<n>.json` when it does not exist or holds the
+ * same bytes; otherwise beside it, `epoch-<n>.<first 12 hex of the bytes' sha256>.json` (the same name again
+ * for the same bytes, so fetching twice adds nothing), saying whether the file kept holds the same digest.
+ *
+ * @param outDir - the folder
+ * @param epoch - the epoch asked for (the name never comes from the answer)
+ * @param bytes - the answer's bytes
+ * @param doc - the answer, parsed
+ * @returns the file written and, when kept beside another, that file; undefined when both names hold other bytes
+ * @example const saved = await saveBundle('bundles', 7, bytes, doc)
+ */
+export async function saveBundle(
+  outDir: string,
+  epoch: number,
+  bytes: Uint8Array,
+  doc: unknown,
+): Promise<{ readonly file: string; readonly beside?: KeptBeside } | undefined> {
+  const file = join(outDir, `epoch-${epoch}.json`);
+  if (await writeNew(file, bytes)) return { file };
+  const other = join(outDir, `epoch-${epoch}.${sha256Hex(bytes).slice(0, 12)}.json`);
+  if (!(await writeNew(other, bytes))) return undefined;
+  return { file: other, beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file)) }) };
+}
+
+/**
+ * What the file beside a saved one holds, in words.
+ *
+ * @param beside - the file already in the folder and whether its digest is the same
+ * @returns the sentence
+ * @example besideSentence({ file: 'bundles/epoch-7.json', sameDigest: false })
+ */
+export function besideSentence(beside: KeptBeside): string {
+  return beside.sameDigest
+    ? `${beside.file} holds the same signed bundle (same digest) in other bytes, e.g. without its reveal attestation; both kept`
+    : `${beside.file} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`;
+}
+
+/** Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly these bytes. */
+async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
+  try {
+    await writeFile(file, bytes, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  try {
+    if ((await lstat(file)).size !== bytes.byteLength) return false;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON document in a file already in the folder (undefined when it cannot be read, is too large, or is not JSON). */
+async function readDocument(file: string): Promise<unknown> {
+  try {
+    if ((await lstat(file)).size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two documents carry the same well-formed `digest` (the same signed bundle, whatever the bytes around it). */
+function sameDigest(a: unknown, b: unknown): boolean {
+  const digest = (doc: unknown) => (typeof doc === 'object' && doc !== null && Object.hasOwn(doc, 'digest') ? (doc as { digest: unknown }).digest : undefined);
+  const d = digest(a);
+  return typeof d === 'string' && /^[0-9a-f]{64}$/.test(d) && d === digest(b);
+}

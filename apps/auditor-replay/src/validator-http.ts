@@ -1,0 +1,123 @@
+import { redactUrl } from '@subnet/core';
+
+/** How one GET to a validator's API is bounded. */
+export interface ValidatorGetOptions {
+  /** The limit of this request, headers and body (ms). */
+  readonly timeoutMs: number;
+  /** The run's deadline: when it aborts, the request under way stops. */
+  readonly run: AbortSignal;
+  /** The fetch implementation (default the global fetch). */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * One GET to a validator the caller does not trust: JSON asked for, redirects not followed (a 3xx answer is
+ * returned as it is, see {@link redirectSentence}), the request aborted at its own timeout or at the run's deadline,
+ * whichever comes first (also while the body is read).
+ *
+ * @param url - the URL
+ * @param options - the timeout, the run's deadline, the fetch
+ * @returns the answer (its body is read under the same signals)
+ * @throws what fetch throws (network errors, a `TimeoutError` when a signal aborts): see {@link failureSentence}
+ * @example const response = await validatorGet(url, { timeoutMs: 10_000, run: AbortSignal.timeout(3_600_000) })
+ */
+export async function validatorGet(url: string, options: ValidatorGetOptions): Promise<Response> {
+  const doFetch = options.fetch ?? fetch;
+  return doFetch(url, {
+    // A validator URL is where the auditor chose to look: a redirect elsewhere (another host, a private or
+    // link-local address such as 169.254.169.254, another scheme) is never followed (docs/spec.md G.6).
+    redirect: 'manual',
+    signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.run]),
+    headers: { accept: 'application/json' },
+  });
+}
+
+/**
+ * The sentence for a redirect answer (a 3xx with a `Location`), undefined for any other answer. The target is
+ * shown with credentials and query redacted, control characters escaped, and at most 200 characters.
+ *
+ * @param response - the answer
+ * @param flag - the option that named the URL (`--validator`, `--bundles`)
+ * @returns e.g. `HTTP 302: redirects to http://169.254.169.254/ (not followed: give --validator the URL that serves the bundles)`
+ * @example const redirect = redirectSentence(response, '--validator'); if (redirect !== undefined) fail(redirect)
+ */
+export function redirectSentence(response: Response, flag: string): string | undefined {
+  if (response.status < 300 || response.status > 399) return undefined;
+  const location = response.headers.get('location');
+  if (location === null) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are what is escaped
+  const shown = redactUrl(location).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `HTTP ${response.status}: redirects to ${shown.length > 200 ? `${shown.slice(0, 197)}...` : shown} (not followed: give ${flag} the URL that serves the bundles)`;
+}
+
+/**
+ * Why a GET failed, in words naming the limit that was passed: the run's deadline, the request's timeout before
+ * the answer began (`no answer within N ms`) or while its body was read (`the answer did not end within N ms`),
+ * or the network error and its code.
+ *
+ * @param error - what fetch or the body read threw
+ * @param reading - whether the answer's head had arrived (the body was being read)
+ * @param timeoutMs - the request's limit
+ * @param run - the run's deadline signal
+ * @param totalTimeoutMs - the run's limit, named when it passed
+ * @returns the sentence (without the `GET url: ` in front)
+ * @example failureSentence(error, false, 10_000, run, 3_600_000) // 'no answer within 10000 ms'
+ */
+export function failureSentence(error: unknown, reading: boolean, timeoutMs: number, run: AbortSignal, totalTimeoutMs: number): string {
+  if (run.aborted) return totalTimeoutSentence(totalTimeoutMs);
+  const e = error instanceof Error ? error : new Error(String(error));
+  if (e.name === 'TimeoutError') return reading ? `the answer did not end within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`;
+  return `${e.message}${causeOf(e)}`;
+}
+
+/**
+ * The sentence for a run stopped by its deadline.
+ *
+ * @param totalTimeoutMs - the run's limit
+ * @returns `the run passed its --total-timeout of N ms`
+ * @example totalTimeoutSentence(1200) // 'the run passed its --total-timeout of 1200 ms'
+ */
+export function totalTimeoutSentence(totalTimeoutMs: number): string {
+  return `the run passed its --total-timeout of ${totalTimeoutMs} ms`;
+}
+
+/**
+ * Lets go of an answer's body that is not read (an error page, a redirect), so the connection is closed now
+ * rather than when the answer is collected.
+ *
+ * @param response - the answer
+ * @example await discardBody(response)
+ */
+export async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * Waits `ms`, or less when the run's deadline passes first.
+ *
+ * @param ms - the wait
+ * @param run - the run's deadline
+ * @example await waitUnlessAborted(250, run)
+ */
+export function waitUnlessAborted(ms: number, run: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (run.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      run.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    run.addEventListener('abort', done, { once: true });
+  });
+}
+
+function causeOf(error: Error): string {
+  const raw = (error as { cause?: unknown }).cause;
+  if (typeof raw !== 'object' || raw === null) return '';
+  const cause = raw as { code?: unknown; message?: unknown };
+  return ` (${typeof cause.code === 'string' ? cause.code : typeof cause.message === 'string' ? cause.message : 'network error'})`;
+}

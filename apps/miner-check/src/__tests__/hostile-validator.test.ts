@@ -1,0 +1,276 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runMinerCheck } from '../program.js';
+import { listenLocal } from '@subnet/vitest-config/local-server';
+
+/**
+ * `miner-check explain --bundles URL` reads a validator the miner does not trust. Each test serves something
+ * hostile from a real HTTP server on 127.0.0.1: the command ends by itself, never follows the validator
+ * elsewhere, and every bundle it could not use is set aside with a code and a message naming the URL and the
+ * status or the limit.
+ */
+
+const honest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'auditor-replay', 'test-corpus', 'honest');
+const files = new Map(
+  readdirSync(honest)
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => [Number(/\d+/.exec(n)![0]), readFileSync(join(honest, n))] as const),
+);
+const epochs = [...files.keys()].sort((a, b) => a - b);
+const newest = JSON.parse(files.get(epochs.at(-1)!)!.toString('utf8')) as {
+  bundle: { result: { aggregation: { miners: { hotkey: string; u16: number }[] } } };
+};
+const miner = newest.bundle.result.aggregation.miners.find((m) => m.u16 > 0)!.hotkey;
+/** The epochs whose bundle has the miner (its history). */
+const withMiner = epochs.filter((e) =>
+  (JSON.parse(files.get(e)!.toString('utf8')) as typeof newest).bundle.result.aggregation.miners.some((m) => m.hotkey === miner),
+);
+const listing = (list: readonly unknown[]) => JSON.stringify({ epochs: list });
+const honestListing = listing(epochs.map((epoch) => ({ epoch, status: 'submitted', bundle: `/v1/epochs/${epoch}/bundle` })));
+
+function drip(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write('{');
+  const timer = setInterval(() => {
+    if (response.destroyed) clearInterval(timer);
+    else response.write(' ');
+  }, 1000);
+  response.on('close', () => {
+    clearInterval(timer);
+  });
+}
+
+let base: string;
+let close: () => Promise<void>;
+let elsewhere: string;
+let closeElsewhere: () => Promise<void>;
+let elsewhereHits = 0;
+const hits = new Map<string, number>();
+
+beforeAll(async () => {
+  ({ url: elsewhere, close: closeElsewhere } = await listenLocal((_request, response) => {
+    elsewhereHits += 1;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(honestListing);
+  }));
+  ({ url: base, close } = await listenLocal((request, response) => {
+    const path = request.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const [, prefix = '', rest = ''] = /^\/([^/]+)(\/.*)$/.exec(path) ?? [];
+    const json = (text: string | Buffer) => response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    const bundle = /^\/v1\/epochs\/(\d+)\/bundle$/.exec(rest);
+    const honestBundle = () => {
+      const bytes = bundle === null ? undefined : files.get(Number(bundle[1]));
+      if (bytes === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"BUNDLE_NOT_FOUND"}');
+      else json(bytes);
+    };
+    const last = String(epochs.at(-1));
+    switch (prefix) {
+      case 'redirect-list':
+        response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+        return;
+      case 'redirect-bundle':
+        if (rest === '/v1/epochs') json(honestListing);
+        else if (bundle?.[1] === last) response.writeHead(307, { location: `${elsewhere}/v1/epochs/${last}/bundle` }).end();
+        else honestBundle();
+        return;
+      case 'drip':
+        if (rest === '/v1/epochs') json(honestListing);
+        else if (bundle?.[1] === last) drip(response);
+        else honestBundle();
+        return;
+      case 'drip-all':
+        if (rest === '/v1/epochs') json(honestListing);
+        else drip(response);
+        return;
+      case 'null-list':
+        json('null');
+        return;
+      case 'bad-list':
+        if (rest === '/v1/epochs')
+          json(
+            listing([
+              { epoch: -1, bundle: '/v1/epochs/-1/bundle' },
+              { epoch: 1.5, bundle: '/v1/epochs/1.5/bundle' },
+              { epoch: 1e300, bundle: '/x' },
+              { epoch: '0', bundle: '/x' },
+              { epoch: 2 ** 53 + 2, bundle: '/x' },
+              { epoch: 7, bundle: null },
+              null,
+              ...epochs.map((epoch) => ({ epoch, bundle: `/v1/epochs/${epoch}/bundle` })),
+              { epoch: epochs.at(-1), bundle: '/again' },
+            ]).replace('{"epoch":7,"bundle":null}', '{"epoch":7,"bundle":null},{"__proto__":{"epoch":3,"bundle":"/p"}}'),
+          );
+        else honestBundle();
+        return;
+      case 'wrong-epoch':
+        if (rest === '/v1/epochs') json(listing([...epochs, 99].map((epoch) => ({ epoch, bundle: `/v1/epochs/${epoch}/bundle` }))));
+        else if (bundle?.[1] === '99') json(files.get(epochs.at(-1)!)!);
+        else honestBundle();
+        return;
+      case 'statuses': {
+        if (rest === '/v1/epochs') {
+          json(listing([...epochs, 100, 101, 102, 103].map((epoch) => ({ epoch, bundle: `/v1/epochs/${epoch}/bundle` }))));
+          return;
+        }
+        const answers: Record<string, () => void> = {
+          '100': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
+          '101': () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>'),
+          '102': () => response.writeHead(304).end(),
+          '103': () =>
+            response
+              .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+              .end(gzipSync(Buffer.from(`{"padding":"${'x'.repeat(65 * 1024 * 1024)}"}`))),
+        };
+        (answers[bundle?.[1] ?? ''] ?? honestBundle)();
+        return;
+      }
+      default:
+        response.writeHead(404).end();
+    }
+  }));
+});
+afterAll(async () => {
+  await close();
+  await closeElsewhere();
+});
+
+async function explain(args: string[]): Promise<{ code: number; json: Record<string, unknown> & { error?: { code: string; message: string } } }> {
+  let out = '';
+  const code = await runMinerCheck(['explain', '--hotkey', miner, '--json', ...args], { stdout: (t) => (out += t), stderr: () => undefined, stdin: () => '' });
+  return { code, json: JSON.parse(out) as never };
+}
+
+type SetAside = { source: string; code: string; message: string }[];
+
+/** A coded message as SubnetError writes it: `[CODE] GET url: why at --bundles (got "url")` (the value cut at 80 characters). */
+function coded(code: string, url: string, why: string): string {
+  const value = JSON.stringify(url);
+  return `[${code}] GET ${url}: ${why} at --bundles (got ${value.length > 80 ? `${value.slice(0, 77)}...` : value})`;
+}
+
+describe('miner-check explain from a hostile validator', () => {
+  it('a redirect of the epoch list (to 169.254.169.254) is not followed: AUDITOR_FETCH_FAILED naming the URL, the status and the target', async () => {
+    const got = await explain(['--bundles', `${base}/redirect-list`]);
+    expect(got.code).toBe(2);
+    expect(got.json.error).toEqual({
+      code: 'AUDITOR_FETCH_FAILED',
+      message: coded(
+        'AUDITOR_FETCH_FAILED',
+        `${base}/redirect-list/v1/epochs`,
+        'HTTP 302: redirects to http://169.254.169.254/latest/meta-data/ (not followed: give --bundles the URL that serves the bundles)',
+      ),
+      path: '--bundles',
+      value: `"${base}/redirect-list/v1/epochs"`,
+    });
+  });
+
+  it('a redirect of one bundle (to another host) is not followed: that bundle is set aside, the others are used', async () => {
+    const got = await explain(['--bundles', `${base}/redirect-bundle`]);
+    expect(got.code).toBe(0);
+    const url = `${base}/redirect-bundle/v1/epochs/${epochs.at(-1)}/bundle`;
+    expect(got.json.set_aside).toEqual([
+      {
+        source: url,
+        code: 'AUDITOR_FETCH_FAILED',
+        message: coded(
+          'AUDITOR_FETCH_FAILED',
+          url,
+          `HTTP 307: redirects to ${elsewhere}/v1/epochs/${epochs.at(-1)}/bundle (not followed: give --bundles the URL that serves the bundles)`,
+        ),
+      },
+    ]);
+    expect(elsewhereHits).toBe(0);
+  });
+
+  it('a bundle that drips one byte a second is set aside at --timeout, naming the URL and the limit', async () => {
+    const started = Date.now();
+    const got = await explain(['--bundles', `${base}/drip`, '--timeout', '1500']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(got.code).toBe(0);
+    const url = `${base}/drip/v1/epochs/${epochs.at(-1)}/bundle`;
+    expect(got.json.set_aside).toEqual([
+      { source: url, code: 'AUDITOR_FETCH_FAILED', message: coded('AUDITOR_FETCH_FAILED', url, 'the answer did not end within 1500 ms') },
+    ]);
+  }, 10_000);
+
+  it('--total-timeout ends the whole read; every bundle not read is named, and the error says why none could be used', async () => {
+    const started = Date.now();
+    const got = await explain(['--bundles', `${base}/drip-all`, '--timeout', '60000', '--total-timeout', '1200']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(got.code).toBe(2);
+    const stop = 'the run passed its --total-timeout of 1200 ms';
+    expect(got.json.error?.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
+    const first = `${base}/drip-all/v1/epochs/${epochs[0]}/bundle`;
+    expect(got.json.error?.message).toContain(
+      `no miner ${miner} in any verified bundle (0 verified, ${epochs.length} set aside; the first: ${first}: ${coded('AUDITOR_FETCH_FAILED', first, stop)})`,
+    );
+    expect(hits.get(`/drip-all/v1/epochs/${epochs.at(-1)}/bundle`)).toBeUndefined();
+  }, 10_000);
+
+  it('an epoch list that is not { epochs: [...] } is AUDITOR_INVALID_LISTING (exit 2), not an internal error', async () => {
+    const got = await explain(['--bundles', `${base}/null-list`]);
+    expect(got.code).toBe(2);
+    expect(got.json.error).toMatchObject({ code: 'AUDITOR_INVALID_LISTING', path: '--bundles' });
+    expect(got.json.error?.message).toBe(coded('AUDITOR_INVALID_LISTING', `${base}/null-list/v1/epochs`, 'the answer is not an object with an "epochs" list'));
+  });
+
+  it('listed epochs that are not non-negative safe integers, a __proto__ key and a duplicate are set aside in two lines and never asked for', async () => {
+    const got = await explain(['--bundles', `${base}/bad-list`]);
+    expect(got.code).toBe(0);
+    const source = `${base}/bad-list/v1/epochs`;
+    expect(got.json.set_aside).toEqual([
+      {
+        source,
+        code: 'AUDITOR_INVALID_LISTING',
+        message: coded(
+          'AUDITOR_INVALID_LISTING',
+          source,
+          '7 listed epoch(s) are not an object with a non-negative integer "epoch" (at most 2^53 - 1) and a "bundle" path or null; the first: epochs[0].epoch = -1',
+        ),
+      },
+      {
+        source,
+        code: 'AUDITOR_INVALID_LISTING',
+        message: coded('AUDITOR_INVALID_LISTING', source, `epoch ${epochs.at(-1)} is listed more than once (epochs[${8 + epochs.length}])`),
+      },
+    ]);
+    expect((got.json.history as { epoch: number }[]).map((h) => h.epoch)).toEqual(withMiner);
+    const asked = [...hits.keys()].filter((p) => p.startsWith('/bad-list/'));
+    expect(asked.sort()).toEqual([source.slice(base.length), ...epochs.map((e) => `/bad-list/v1/epochs/${e}/bundle`)].sort());
+  });
+
+  it('a signed bundle of another epoch than the one listed is set aside (AUDITOR_WRONG_EPOCH), not counted twice', async () => {
+    const got = await explain(['--bundles', `${base}/wrong-epoch`]);
+    expect(got.code).toBe(0);
+    const url = `${base}/wrong-epoch/v1/epochs/99/bundle`;
+    expect(got.json.set_aside).toEqual([
+      {
+        source: url,
+        code: 'AUDITOR_WRONG_EPOCH',
+        message: coded('AUDITOR_WRONG_EPOCH', url, `the answer is the bundle of epoch ${epochs.at(-1)}, not of epoch 99`),
+      },
+    ]);
+    expect((got.json.history as { epoch: number }[]).map((h) => h.epoch)).toEqual(withMiner);
+  });
+
+  it('429 with retry-after: 999999, an HTML page, a 304 and a gzip body over 64 MiB inflated: each set aside at once, naming URL and status or limit', async () => {
+    const started = Date.now();
+    const got = await explain(['--bundles', `${base}/statuses`]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(got.code).toBe(0);
+    const url = (n: number) => `${base}/statuses/v1/epochs/${n}/bundle`;
+    expect((got.json.set_aside as SetAside).map((s) => [s.code, s.message])).toEqual([
+      ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(100), 'HTTP 429')],
+      ['AUDITOR_MALFORMED_JSON', coded('AUDITOR_MALFORMED_JSON', url(101), 'HTTP 200: the answer is not JSON')],
+      ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(102), 'HTTP 304')],
+      ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(103), 'the answer is larger than 67108864 bytes')],
+    ]);
+    expect(hits.get('/statuses/v1/epochs/100/bundle')).toBe(1);
+  }, 20_000);
+});
