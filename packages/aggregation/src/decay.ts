@@ -58,6 +58,7 @@ export function checkDecayOptions(options: DecayOptions, path: string): void {
   checkUnit(options.rho, `${path}.rho`);
   checkUnit(options.maxBurn, `${path}.maxBurn`);
   checkOneOf(options.curve, ['linear', 'exponential'], `${path}.curve`);
+  checkExponentialRho(options, path);
   const t = options.improvementThreshold;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) {
     fail(AGGREGATION_ERROR_CODES.invalidInput, 'expected a finite threshold >= 0', `${path}.improvementThreshold`, t);
@@ -84,17 +85,41 @@ export function checkDecayState(state: DecayState | null, path: string): void {
 export const IMPROVEMENT_TOLERANCE = 1e-9;
 
 /**
+ * The smallest ρ > 0 the exponential curve takes (docs/spec.md G.4, "The exponential curve's ρ"). Its loop
+ * runs until the burn reaches `maxBurn`, at most about 37/ρ multiplications (then `1 - keep` rounds to 1):
+ * 370,000 at this bound, a few milliseconds; with ρ = 1e-12 a bundle's configuration and epoch number alone
+ * would hold an auditor for days.
+ */
+export const MIN_EXPONENTIAL_RHO = 1e-4;
+
+/** The exponential curve's ρ is 0 or at least {@link MIN_EXPONENTIAL_RHO} (internal; `rho` already checked as a unit). */
+function checkExponentialRho(options: Pick<DecayOptions, 'rho' | 'curve'>, path: string): void {
+  if (options.curve === 'exponential' && options.rho > 0 && options.rho < MIN_EXPONENTIAL_RHO) {
+    fail(
+      AGGREGATION_ERROR_CODES.invalidInput,
+      `the exponential curve takes rho = 0 or rho >= ${MIN_EXPONENTIAL_RHO} (it multiplies once per stale epoch, about 37/rho times at most)`,
+      `${path}.rho`,
+      options.rho,
+    );
+  }
+}
+
+/**
  * `1 - keep` on the exponential curve (SPEC C.6): keep starts at 1.0 and is multiplied by `1 - rho` once per
  * stale epoch, left to right (never a library pow nor squaring, whose last bit differs between runtimes).
- * The loop stops early once `1 - keep >= maxBurn` or `keep = 0`: every later factor only makes the burn
- * larger, and the caller takes `min(1 - keep, maxBurn)`, so the result is the same as running every epoch.
+ * The loop stops early once `1 - keep >= maxBurn` or `keep = 0` (every later factor only makes the burn
+ * larger, and the caller takes `min(1 - keep, maxBurn)`), or once a multiplication leaves keep as it was
+ * (ρ = 0, or keep where `1 - rho` no longer changes it: every later one leaves it too), so the result is
+ * the same as running every epoch.
  */
 function exponentialBurn(epochsStale: number, rho: number, maxBurn: number): number {
   const factor = 1 - rho;
   let keep = 1;
   for (let epoch = 0; epoch < epochsStale; epoch += 1) {
     if (1 - keep >= maxBurn || keep === 0) break;
-    keep *= factor;
+    const next = keep * factor;
+    if (next === keep) break;
+    keep = next;
   }
   return 1 - keep;
 }
@@ -105,7 +130,8 @@ function exponentialBurn(epochsStale: number, rho: number, maxBurn: number): num
  * epoch, left to right (repeated multiplication, never a library pow).
  *
  * @param epochsStale - integer >= 0
- * @param options - rho and maxBurn in [0, 1], curve `linear` or `exponential`
+ * @param options - rho and maxBurn in [0, 1], curve `linear` or `exponential` (whose rho is 0 or at least
+ *   {@link MIN_EXPONENTIAL_RHO})
  * @returns the burn in [0, maxBurn]
  * @throws SubnetError `AGGREGATION_INVALID_INPUT` for a stale count that is not an integer >= 0 or a bad option
  * @example decayBurn(1, { rho: 0.05, maxBurn: 0.8, curve: 'linear' }) // 0.05
@@ -116,6 +142,7 @@ export function decayBurn(epochsStale: number, options: Pick<DecayOptions, 'rho'
   checkUnit(options.rho, 'options.rho');
   checkUnit(options.maxBurn, 'options.maxBurn');
   checkOneOf(options.curve, ['linear', 'exponential'], 'options.curve');
+  checkExponentialRho(options, 'options');
   return burnUnchecked(epochsStale, options);
 }
 

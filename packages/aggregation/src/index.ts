@@ -13,7 +13,7 @@ export { allocateChallenges } from './allocate.js';
 export type { AllocationResult, ChallengeWeights } from './allocate.js';
 export { bountyWeights, POINTS_FOR_FULL_WEIGHT, POINTS_PER_VALID_ISSUE, STAR_BONUS_MAX, STAR_BONUS_MIN_VALID_ISSUES, STAR_BONUS_PER_REPO } from './bounty.js';
 export type { BountyMinerExplanation, BountyRecord, BountyResult } from './bounty.js';
-export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE } from './decay.js';
+export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE, MIN_EXPONENTIAL_RHO } from './decay.js';
 export type { DecayOptions, DecayState, DecayStepResult } from './decay.js';
 export { computeEmitWeights } from './emit-weights.js';
 export type { EmitWeightsInput, EmitWeightsResult, ParallelScores } from './emit-weights.js';

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Evaluation, ValidatorStake } from './aggregate.js';
 import type { BountyRecord } from './bounty.js';
 import type { DecayOptions, DecayState } from './decay.js';
+import { MIN_EXPONENTIAL_RHO } from './decay.js';
 import { AGGREGATION_ERROR_CODES } from './errors.js';
 import { fastEpochInput } from './fast-epoch-input.js';
 import type { NormalisationOptions } from './normalise.js';
@@ -88,6 +89,10 @@ export const decayConfigSchema = z
     curve: z.enum(['linear', 'exponential']).default('linear'),
     improvement_threshold: z.number().min(0).default(0.02),
     improvement_mode: z.enum(['absolute', 'relative']).default('absolute'),
+  })
+  .refine((d) => d.curve !== 'exponential' || d.rho === 0 || d.rho >= MIN_EXPONENTIAL_RHO, {
+    message: `the exponential curve takes rho = 0 or rho >= ${MIN_EXPONENTIAL_RHO} (it multiplies once per stale epoch, about 37/rho times at most)`,
+    path: ['rho'],
   })
   .transform((d): DecayOptions => ({
     graceEpochs: d.grace_epochs,

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
-import { AGGREGATION_ERROR_CODES, decayBurn, decayStep, DEFAULT_PIPELINE_CONFIG } from '../index.js';
+import { AGGREGATION_ERROR_CODES, decayBurn, decayConfigSchema, decayStep, DEFAULT_PIPELINE_CONFIG, MIN_EXPONENTIAL_RHO } from '../index.js';
 import { expectError, sortedHotkeys } from './helpers.js';
 
 const [a, b] = sortedHotkeys(2);
@@ -117,7 +120,7 @@ describe('SPEC C.6 reward decay', () => {
   }
 
   it('SPEC C.6 exponential decay is repeated multiplication left to right (never a pow): equal to a plain loop for many (ρ, epochs_stale) pairs', () => {
-    const rhos = [0, 1, 0.05, 0.1, 0.3, 0.5, 0.999, 1e-3, 1e-9, 5e-324];
+    const rhos = [0, 1, 0.05, 0.1, 0.3, 0.5, 0.999, 1e-3, MIN_EXPONENTIAL_RHO];
     for (let k = 1; k < 200; k += 1) rhos.push(((k * 7919) % 1000) / 1000 + k * 1e-7);
     let powDiffers = 0;
     const mismatches: string[] = [];
@@ -141,6 +144,50 @@ describe('SPEC C.6 reward decay', () => {
     expect(decayBurn(Number.MAX_SAFE_INTEGER, options)).toBe(0.8);
     expect(decayBurn(Number.MAX_SAFE_INTEGER, { rho: 1, maxBurn: 1, curve: 'exponential' })).toBe(1);
     expect(decayBurn(5000, { rho: 0.5, maxBurn: 1, curve: 'exponential' })).toBe(plainLoopBurn(0.5, 5000, 1));
+  });
+
+  it('SPEC C.6 exponential decay with ρ = 0 burns nothing, and stops at the first multiplication that changes nothing (a huge stale count is cheap)', () => {
+    expect(decayBurn(1_000_000, { rho: 0, maxBurn: 0.8, curve: 'exponential' })).toBe(0);
+    // Before, keep stayed 1, so neither early stop applied and the loop ran once per stale epoch: 2^53 of them
+    // here, which no test timeout interrupts (the loop never yields). So it runs in a child process that is
+    // killed after 60 s: the fixed code answers at once.
+    const script = [
+      "import { decayBurn, decayStep } from './src/index.ts';",
+      "const options = { graceEpochs: 10, rho: 0, maxBurn: 1, curve: 'exponential', improvementThreshold: 0.02, improvementMode: 'absolute' };",
+      'const step = decayStep({ topScore: 0.8, topEpoch: 0, topHotkey: process.argv[1] }, { epoch: Number.MAX_SAFE_INTEGER, scores: [], options });',
+      "console.log(JSON.stringify([decayBurn(Number.MAX_SAFE_INTEGER, { rho: 0, maxBurn: 0.8, curve: 'exponential' }), step.burn, step.keep]));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', '--input-type=module', '-e', script, a!], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.signal, 'the child was killed: the loop ran once per stale epoch').toBeNull();
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([0, 0, 1]);
+  }, 70_000);
+
+  it('docs/spec.md G.4: the exponential curve takes ρ = 0 or ρ >= 1e-4, so its loop is bounded (about 37/ρ multiplications); a smaller ρ is refused, naming the field', () => {
+    expect(MIN_EXPONENTIAL_RHO).toBe(1e-4);
+    for (const rho of [5e-324, 1e-12, 9.999e-5]) {
+      expectError(() => decayBurn(Number.MAX_SAFE_INTEGER, { rho, maxBurn: 1, curve: 'exponential' }), AGGREGATION_ERROR_CODES.invalidInput, 'options.rho');
+      expectError(
+        () => decayStep(state0, { epoch: Number.MAX_SAFE_INTEGER, scores: [], options: { ...OPTIONS, curve: 'exponential', rho } }),
+        AGGREGATION_ERROR_CODES.invalidInput,
+        'input.options.rho',
+      );
+      const parsed = decayConfigSchema.safeParse({ curve: 'exponential', rho });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['rho']);
+      // The linear curve has no loop: any ρ in [0, 1] stays valid there.
+      expect(decayBurn(3, { rho, maxBurn: 1, curve: 'linear' })).toBe(Math.min(rho * 3, 1));
+      expect(decayConfigSchema.safeParse({ curve: 'linear', rho }).success).toBe(true);
+    }
+    // The bound's worst case (max_burn 1: the loop runs until 1 − keep rounds to 1) is the plain loop's result, and cheap.
+    expect(decayBurn(Number.MAX_SAFE_INTEGER, { rho: MIN_EXPONENTIAL_RHO, maxBurn: 1, curve: 'exponential' })).toBe(1);
+    expect(decayBurn(400_000, { rho: MIN_EXPONENTIAL_RHO, maxBurn: 1, curve: 'exponential' })).toBe(plainLoopBurn(MIN_EXPONENTIAL_RHO, 400_000, 1));
+    expect(decayConfigSchema.safeParse({ curve: 'exponential', rho: MIN_EXPONENTIAL_RHO }).success).toBe(true);
+    expect(decayConfigSchema.safeParse({ curve: 'exponential', rho: 0 }).success).toBe(true);
   });
 
   it('rejects an epoch before the top epoch and bad options', () => {

@@ -9,6 +9,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'IMPROVEMENT_TOLERANCE',
     'MEAN_AD_FACTOR',
     'MIN_EVALUATIONS_FOR_OUTLIERS',
+    'MIN_EXPONENTIAL_RHO',
     'MODIFIED_Z_CONSTANT',
     'POINTS_FOR_FULL_WEIGHT',
     'POINTS_PER_VALID_ISSUE',

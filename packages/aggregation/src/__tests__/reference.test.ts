@@ -21,6 +21,7 @@ import {
   DEFAULT_PIPELINE_CONFIG,
   detectOutliers,
   mapHotkeysToUids,
+  MIN_EXPONENTIAL_RHO,
   normaliseScores,
   toU16,
 } from '../index.js';
@@ -271,14 +272,17 @@ describe('production agrees with the independent reference written from the spec
   });
 
   it('SPEC C.6 decay: same state and burn, bit for bit', () => {
-    const decayArb = fc.record({
-      graceEpochs: fc.nat(12),
-      rho: fc.oneof(fc.constantFrom(0, 0.05, 0.3, 1), fc.double({ min: 0, max: 1, noNaN: true })),
-      maxBurn: fc.constantFrom(0, 0.5, 0.8, 1),
-      curve: fc.constantFrom<'linear' | 'exponential'>('linear', 'exponential'),
-      improvementThreshold: fc.constantFrom(0, 0.02, 0.1),
-      improvementMode: fc.constantFrom<'absolute' | 'relative'>('absolute', 'relative'),
-    });
+    const decayArb = fc
+      .record({
+        graceEpochs: fc.nat(12),
+        rho: fc.oneof(fc.constantFrom(0, 0.05, 0.3, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+        maxBurn: fc.constantFrom(0, 0.5, 0.8, 1),
+        curve: fc.constantFrom<'linear' | 'exponential'>('linear', 'exponential'),
+        improvementThreshold: fc.constantFrom(0, 0.02, 0.1),
+        improvementMode: fc.constantFrom<'absolute' | 'relative'>('absolute', 'relative'),
+      })
+      // Valid options only: the exponential curve takes ρ = 0 or ρ >= 1e-4 (docs/spec.md G.4).
+      .filter((o) => o.curve === 'linear' || o.rho === 0 || o.rho >= MIN_EXPONENTIAL_RHO);
     fc.assert(
       fc.property(
         fc.option(fc.record({ topScore: scoreArb, topEpoch: fc.nat(40) }), { nil: null }),
