@@ -3,6 +3,8 @@ import { isCommitCall } from './commit-call.js';
 import { revealLines } from './reveal-audit.js';
 import type { Equivocation } from './equivocation.js';
 import { findEquivocations } from './equivocation.js';
+import type { ValidatorCount } from './validator-hotkey.js';
+import { shortHotkeys, validatorCounts } from './validator-hotkey.js';
 
 /**
  * Exit codes of `auditor-replay verify`: 0 all match, 1 any mismatch, 2 invalid input (wins over 1).
@@ -24,7 +26,11 @@ export interface AuditReport {
     readonly mismatches: number;
     readonly equivocations: number;
     readonly epochs: readonly number[];
+    /** The bundles of each validator hotkey they name, by outcome, ordered by hotkey. */
+    readonly validators: readonly ValidatorCount[];
   };
+  /** The validator audited (`--validator-hotkey`): a bundle of another is invalid (`AUDITOR_WRONG_VALIDATOR`); null when not given. */
+  readonly expected_validator_hotkey: string | null;
   readonly bundles: readonly BundleAudit[];
   /** Different validly signed bundles of one validator for one (netuid, epoch) among the bundles given (SPEC E). */
   readonly equivocations: readonly Equivocation[];
@@ -36,10 +42,12 @@ export interface AuditReport {
  * else 1 when any value differs or a validator equivocated ({@link findEquivocations}), else 0.
  *
  * @param audits - one audit per bundle, in the order they were given
+ * @param options - `validatorHotkey`: the validator audited (`--validator-hotkey`), recorded in the report (the
+ *   audits are failed by `otherValidator` before they come here)
  * @returns the frozen report
  * @example buildReport([audit]).exit_code // 0
  */
-export function buildReport(audits: readonly BundleAudit[]): AuditReport {
+export function buildReport(audits: readonly BundleAudit[], options: { readonly validatorHotkey?: string } = {}): AuditReport {
   const invalid = audits.filter((a) => a.status === 'invalid').length;
   const mismatched = audits.filter((a) => a.status === 'mismatch').length;
   const epochs = [...new Set(audits.flatMap((a) => (a.epoch === null ? [] : [a.epoch])))].sort((a, b) => a - b);
@@ -55,7 +63,9 @@ export function buildReport(audits: readonly BundleAudit[]): AuditReport {
       mismatches: audits.reduce((n, a) => n + a.mismatches.length, 0),
       equivocations: equivocations.length,
       epochs: Object.freeze(epochs),
+      validators: validatorCounts(audits),
     }),
+    expected_validator_hotkey: options.validatorHotkey ?? null,
     bundles: Object.freeze([...audits]),
     equivocations,
   });
@@ -220,9 +230,10 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   // Commit-reveal v4: the reveal each bundle's attestation states, and what the chain shows (reveal-audit.ts).
   lines.push(...revealLines(report.bundles));
   if (lines.length > 0) lines.push('');
+  const short = shortHotkeys(report.summary.validators.map((v) => v.validator_hotkey));
   lines.push(
     formatTable(
-      ['epoch', 'status', 'submission', 'schema', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'source'],
+      ['epoch', 'status', 'submission', 'schema', 'digest', 'signature', 'recompute', 'chain', 'mismatches', 'miners', 'validator', 'source'],
       report.bundles.map((a) => [
         a.epoch === null ? '?' : String(a.epoch),
         a.status,
@@ -234,14 +245,51 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
         verdict(a.checks.chain),
         String(a.mismatches.length),
         a.weights === null ? '-' : String(a.weights.filter((w) => w.weight > 0).length),
+        a.validator_hotkey === null ? '-' : (short.get(a.validator_hotkey) ?? a.validator_hotkey),
         a.source,
       ]),
     ),
   );
   const s = report.summary;
   lines.push('');
+  lines.push(...validatorLines(report, short));
   lines.push(
     `${s.bundles} bundle(s): ${s.ok} ok, ${s.mismatched} with mismatches (${s.mismatches} value(s)), ${s.invalid} invalid, ${s.equivocations} equivocation(s); exit ${report.exit_code}`,
   );
   return lines.join('\n');
+}
+
+/**
+ * The lines naming whose bundles the report holds: per validator hotkey its short form in the table, the full
+ * hotkey and its counts, marked against `--validator-hotkey` when given; a note when bundles of several validators
+ * were verified without it, or when none is of the validator asked for.
+ *
+ * @param report - the report
+ * @param short - hotkey -> its short form in the table (`shortHotkeys`)
+ * @returns the lines
+ * @example validatorLines(report, shortHotkeys(['5Grw…'])) // ['validator 5Grwva…utQY = 5Grw…: 2 bundle(s), 2 ok, ...']
+ */
+export function validatorLines(report: AuditReport, short: ReadonlyMap<string, string>): string[] {
+  const expected = report.expected_validator_hotkey;
+  const lines = report.summary.validators.map(
+    (v) => `validator ${short.get(v.validator_hotkey) ?? v.validator_hotkey} = ${v.validator_hotkey}: ${validatorCountText(v, expected)}`,
+  );
+  if (expected === null && report.summary.validators.length > 1)
+    lines.push(`bundles of ${report.summary.validators.length} validators: pass --validator-hotkey to fail those of any validator but the one audited`);
+  if (expected !== null && !report.summary.validators.some((v) => v.validator_hotkey === expected))
+    lines.push(`no bundle of validator ${expected} (--validator-hotkey)`);
+  return lines;
+}
+
+/**
+ * One validator's counts in words, marked against the validator audited.
+ *
+ * @param v - the validator's counts
+ * @param expected - the validator audited (`--validator-hotkey`), or null
+ * @returns e.g. `2 bundle(s), 2 ok, 0 with mismatches, 0 invalid (--validator-hotkey)`
+ * @example validatorCountText(report.summary.validators[0], null)
+ */
+export function validatorCountText(v: ValidatorCount, expected: string | null): string {
+  const mark = expected === null ? '' : v.validator_hotkey === expected ? ' (--validator-hotkey)' : ' (not --validator-hotkey)';
+  return `${v.bundles} bundle(s), ${v.ok} ok, ${v.mismatched} with mismatches, ${v.invalid} invalid${mark}`;
 }

@@ -69,6 +69,11 @@ value the recomputation does not reproduce, and the configuration value or input
 then "N downstream values follow" (--max-lines of them; every one with --all or --json). Two different
 signed bundles of one validator for one (netuid, epoch) are reported as an equivocation.
 
+The summary table's validator column shows the hotkey each bundle names (signed by it when its signature
+is ok) in short, and one line per validator gives the full hotkey and its counts. A signature proves which
+hotkey signed, not that it is the validator you audit: a validator can serve another's honestly signed
+bundles. Pass --validator-hotkey to make every bundle of another validator invalid (AUDITOR_WRONG_VALIDATOR).
+
 A commit-reveal v4 bundle served after its reveal carries the validator's signed reveal outcome: it is
 verified and printed ("REVEAL epoch N ...: revealed in block B", or the drop with its code and reason). With
 --chain such a commit is followed to its reveal block, and the chain's TimelockedWeightsRevealed and Weights
@@ -76,13 +81,15 @@ there are compared with the bundle and the signed outcome.
 
 Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
 file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
-when the node pruned the submission block's state and an archive endpoint is needed). 2 wins over 1.
+when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
+validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR). 2 wins over 1.
 
 Examples:
   $ auditor-replay verify bundles/
   $ auditor-replay verify epoch-41.json epoch-42.json --json
   $ auditor-replay verify bundles/ --report audit.html
   $ auditor-replay verify bundles/ --jobs 2
+  $ auditor-replay verify bundles/ --validator-hotkey 5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY
   $ auditor-replay verify bundles/ --chain ws://127.0.0.1:9944 --netuid 1
 `;
 
@@ -142,6 +149,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       integer('--jobs', 1, 256),
       1,
     )
+    .option(
+      '--validator-hotkey <ss58>',
+      'the validator audited: a bundle of another validator is invalid (AUDITOR_WRONG_VALIDATOR, exit 2)',
+      hotkey('--validator-hotkey'),
+    )
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
     .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, MAX_BUNDLE_BYTES))
@@ -162,6 +174,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           maxLines: number;
           all?: boolean;
           jobs: number;
+          validatorHotkey?: string;
         } & LimitOptions,
       ) => {
         if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
@@ -178,6 +191,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             progress: (total) => createProgress(io.stderr, total, 'verify', opts.json !== true),
             jobs: opts.jobs,
             limits: bundleLimits(opts),
+            ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
           });
           if (opts.report !== undefined) {
             const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));

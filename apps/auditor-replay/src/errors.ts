@@ -41,4 +41,6 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   invalidListing: 'AUDITOR_INVALID_LISTING',
   /** A validator answered the bundle of another epoch than the one asked for. */
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
+  /** `verify --validator-hotkey`: the bundle names (and is signed by) another validator than the one audited. */
+  wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
 });

@@ -40,6 +40,8 @@ export type { Progress, ProgressStream } from './progress.js';
 export { signatureVerifier } from './signature-verifier.js';
 export { auditFile } from './audit-file.js';
 export { verifyBundles } from './verify-run.js';
+export { otherValidator, shortHotkeys } from './validator-hotkey.js';
+export type { ValidatorCount } from './validator-hotkey.js';
 export type { VerifyOptions } from './verify-run.js';
 export { auditReveal, describeReveal, revealLines } from './reveal-audit.js';
 export type { RevealAudit, RevealOnChain } from './reveal-audit.js';

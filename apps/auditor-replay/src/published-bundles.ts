@@ -31,6 +31,11 @@ export interface ReadPublishedOptions {
   readonly totalTimeoutMs?: number;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * The validator whose bundles are wanted (`--validator-hotkey`): a verified bundle of another validator is set
+   * aside (`AUDITOR_WRONG_VALIDATOR`). A signature proves which hotkey signed, not that it is this validator.
+   */
+  readonly validatorHotkey?: string;
 }
 
 /** The default limit of one read of a validator's bundles (ms). */
@@ -111,6 +116,22 @@ function setAside(source: string, code: string, why: string): PublishedBundle {
   return Object.freeze({ source, bundle: null, problem: Object.freeze({ code, message: error.message }) });
 }
 
+/** A file's bundle set aside: the coded message `[CODE] file: why at bundle.validator_hotkey (got value)`. */
+function problemAt(file: string, code: string, why: string, value: unknown): PublishedBundle {
+  const error = new SubnetError(code, `${file}: ${why}`, { context: { path: 'bundle.validator_hotkey', value } });
+  return Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code, message: error.message }) });
+}
+
+/**
+ * A verified bundle of another validator than `expected` set aside by `aside` (with why); anything else as it is.
+ * One string compare: the bundle verified, so its `validator_hotkey` is a hotkey whose signature checked.
+ */
+function ofValidator(read: PublishedBundle, expected: string | undefined, aside: (why: string, named: unknown) => PublishedBundle): PublishedBundle {
+  if (expected === undefined || read.bundle === null) return read;
+  const named = (read.bundle as { validator_hotkey?: unknown }).validator_hotkey;
+  return named === expected ? read : aside(`the bundle is signed by validator ${describeValue(named)}, not by ${expected} (--validator-hotkey)`, named);
+}
+
 /** The epochs a validator's list (`GET /v1/epochs`) names with a bundle, and what in it was not usable. */
 interface ListedEpochs {
   readonly epochs: readonly number[];
@@ -189,10 +210,10 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier): Publi
  * (the body too) and the whole read at `totalTimeoutMs`, after which no bundle is asked for; an answer over
  * 64 MiB is refused while it is read; list entries that name no usable epoch, an epoch listed twice
  * (`AUDITOR_INVALID_LISTING`) and a bundle of another epoch than the one asked for (`AUDITOR_WRONG_EPOCH`) are
- * set aside, never used.
+ * set aside, never used; so is, with `validatorHotkey`, a bundle another validator signed (`AUDITOR_WRONG_VALIDATOR`).
  *
  * @param from - a folder or an http(s):// validator base URL
- * @param options - the signature check, how many epochs, the timeouts
+ * @param options - the signature check, how many epochs, the timeouts, the validator wanted
  * @returns the bundles in epoch order, after the list's problems (a folder: file-name order)
  * @throws SubnetError `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the API cannot be
  *   reached, answers with an error or a redirect, or passes a time limit), `AUDITOR_MALFORMED_JSON` (the epoch
@@ -207,7 +228,9 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
       const doc = await loadDocument(file);
       out.push(
         doc.ok
-          ? checked(file, doc.value, options.verify)
+          ? ofValidator(checked(file, doc.value, options.verify), options.validatorHotkey, (why, named) =>
+              problemAt(file, AUDITOR_ERROR_CODES.wrongValidator, why, named),
+            )
           : Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code: doc.error.code, message: doc.error.message }) }),
       );
     }
@@ -237,7 +260,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
       out.push(
         read.bundle !== null && served !== epoch
           ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`)
-          : read,
+          : ofValidator(read, options.validatorHotkey, (why) => setAside(source, AUDITOR_ERROR_CODES.wrongValidator, why)),
       );
     } catch (error) {
       if (!isSubnetError(error)) throw error;

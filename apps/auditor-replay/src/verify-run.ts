@@ -17,6 +17,7 @@ import type { CommitFollower } from './reveal-chain.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { expandOperands } from './load-bundles.js';
 import type { Progress } from './progress.js';
+import { otherValidator } from './validator-hotkey.js';
 
 /** Options of {@link verifyBundles}. */
 export interface VerifyOptions {
@@ -29,6 +30,8 @@ export interface VerifyOptions {
   readonly jobs?: number;
   /** Size limits of each bundle file (default `DEFAULT_BUNDLE_LIMITS`). */
   readonly limits?: BundleLimits;
+  /** The validator audited (`--validator-hotkey`): a bundle naming another is invalid (`AUDITOR_WRONG_VALIDATOR`, `otherValidator`). */
+  readonly validatorHotkey?: string;
 }
 
 /**
@@ -36,7 +39,8 @@ export interface VerifyOptions {
  * ({@link auditBundle}), and with `chain` compares the submitted weights with the chain's after the
  * submission block. A bundle that was not submitted (dry run, failed) has nothing on chain to compare:
  * its chain check stays `null`. A chain read that fails (pruned state, unknown block, timeout, lost
- * connection) makes that bundle `invalid` with the coded error; the other bundles are still checked.
+ * connection) makes that bundle `invalid` with the coded error; the other bundles are still checked. With
+ * `validatorHotkey`, a bundle naming another validator is `invalid` (`AUDITOR_WRONG_VALIDATOR`) and not read on chain.
  *
  * @param operands - files and directories
  * @param options - signature check, optional chain reader, optional progress
@@ -47,7 +51,10 @@ export interface VerifyOptions {
 export async function verifyBundles(operands: readonly string[], options: VerifyOptions): Promise<AuditReport> {
   const files = await expandOperands(operands);
   const progress = options.progress?.(files.length);
-  const finish = async (audit: BundleAudit): Promise<BundleAudit> => {
+  const expected = options.validatorHotkey;
+  const finish = async (given: BundleAudit): Promise<BundleAudit> => {
+    // Before the chain check: another validator's bundle is not read on chain for the one audited.
+    const audit = expected === undefined ? given : otherValidator(given, expected);
     let out = audit;
     // A committed submission (commit-reveal) is not compared: its weights reach `Weights` only at the reveal,
     // and reading them after the submission block would report an honest validator's previous weights.
@@ -85,7 +92,7 @@ export async function verifyBundles(operands: readonly string[], options: Verify
     for (const file of files) audits.push(await finish(await auditFile(file, options.verify, options.limits)));
   }
   progress?.done();
-  return buildReport(audits);
+  return buildReport(audits, expected === undefined ? {} : { validatorHotkey: expected });
 }
 
 /**

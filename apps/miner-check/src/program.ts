@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 
-import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
+import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
 import { sr25519Verifier } from '@subnet/bundle';
 import { readPublishedBundles } from 'auditor-replay/pages';
@@ -264,22 +264,43 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--last <n>', 'from a URL: how many of the newest epochs to read', '20')
     .option('--timeout <ms>', 'from a URL: the limit of one request, the answer and its whole body', '10000')
     .option('--total-timeout <ms>', 'from a URL: the limit of the whole read; past it no bundle is asked for', '600000')
+    .option(
+      '--validator-hotkey <ss58>',
+      'the validator whose bundles you mean: a bundle another validator signed is set aside (AUDITOR_WRONG_VALIDATOR); a signature proves who signed, not that it is this validator',
+    )
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json',
+      '\nExamples:\n  miner-check explain --bundles bundles/ --hotkey 5F...\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --epoch 41 --json\n  miner-check explain --bundles http://127.0.0.1:8091 --hotkey 5F... --validator-hotkey 5G...',
     )
-    .action(async (options: { bundles: string; hotkey: string; epoch?: string; last: string; timeout: string; totalTimeout: string; json?: boolean }) => {
-      state.json = options.json === true;
-      const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);
-      const bundles = await readPublishedBundles(options.bundles, {
-        verify: await sr25519Verifier(),
-        last: integerOption(options.last, '--last', 1, 10_000),
-        timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
-        totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
-      });
-      emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
-    });
+    .action(
+      async (options: {
+        bundles: string;
+        hotkey: string;
+        epoch?: string;
+        last: string;
+        timeout: string;
+        totalTimeout: string;
+        validatorHotkey?: string;
+        json?: boolean;
+      }) => {
+        state.json = options.json === true;
+        const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);
+        // Checked before anything is read: a mistyped hotkey would set every bundle aside.
+        const validatorHotkey =
+          options.validatorHotkey === undefined
+            ? undefined
+            : parseInput(hotkeySchema, options.validatorHotkey, 'MINER_CHECK_INVALID_ARGUMENT', '--validator-hotkey');
+        const bundles = await readPublishedBundles(options.bundles, {
+          verify: await sr25519Verifier(),
+          last: integerOption(options.last, '--last', 1, 10_000),
+          timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
+          totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
+          ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
+        });
+        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
+      },
+    );
 
   return program;
 }

@@ -25,6 +25,7 @@ const PUBLISHED = {
   bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
   invalidListing: 'AUDITOR_INVALID_LISTING',
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
+  wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

@@ -1,6 +1,6 @@
 import type { BundleAudit, Mismatch } from '../audit-bundle.js';
 import type { AuditReport } from '../audit-report.js';
-import { describeSubmission, formatMismatch, verdict } from '../audit-report.js';
+import { describeSubmission, formatMismatch, validatorCountText, verdict } from '../audit-report.js';
 import type { MinerStory } from '../miner-story.js';
 import { excludedRecords, explainMiner, minerHotkeys } from '../miner-story.js';
 import { describeReveal } from '../reveal-audit.js';
@@ -37,7 +37,10 @@ function bundleSection(a: BundleAudit, i: number): string {
   const head = `<h3 id="bundle-${i}">Epoch ${a.epoch ?? '?'}: ${escapeHtml(a.source)} <span class="status">(${a.status})</span></h3>`;
   const checks = `<table class="checks"><thead><tr><th>schema</th><th>digest</th><th>signature</th><th>recompute</th><th>chain</th><th>mismatches</th></tr></thead><tbody><tr>${check(a.checks.schema)}${check(a.checks.digest)}${check(a.checks.signature)}${check(a.checks.recompute)}${check(a.checks.chain)}<td class="num mismatch-count">${a.mismatches.length}</td></tr></tbody></table>`;
   const facts = `<p>validator <span class="hk">${escapeHtml(a.validator_hotkey ?? '?')}</span>, netuid ${a.netuid ?? '?'}, digest <span class="hk">${escapeHtml(a.digest ?? '-')}</span>, ${escapeHtml(describeSubmission(a))}</p>`;
-  const error = a.error === null ? '' : `<p class="invalid">Invalid: [${escapeHtml(a.error.code)}] ${escapeHtml(a.error.message)}</p>`;
+  // A SubnetError's message already starts with its `[CODE]`: the code is shown once, as in the text report.
+  const code = a.error === null ? '' : `[${a.error.code}]`;
+  const error =
+    a.error === null ? '' : `<p class="invalid">Invalid: ${escapeHtml(a.error.message.startsWith(code) ? a.error.message : `${code} ${a.error.message}`)}</p>`;
   // Commit-reveal v4: the reveal the validator attests and, with --chain, what the chain shows.
   const reveal = a.reveal === undefined ? '' : `<p class="reveal">Reveal: ${escapeHtml(describeReveal(a.reveal))}</p>`;
   const root =
@@ -127,6 +130,7 @@ export function renderHtmlReport(report: AuditReport, options: HtmlReportOptions
   const body = `<div id="top"></div>
 <h1>${escapeHtml(title)}</h1>
 <p class="verdict v${report.exit_code}">${verdictText}: <span class="summary-bundles">${s.bundles}</span> bundle(s), ${s.ok} ok, ${s.mismatched} with mismatches (<span class="summary-mismatches">${s.mismatches}</span> value(s)), ${s.invalid} invalid, ${s.equivocations} equivocation(s); exit ${report.exit_code}</p>
+${validatorsHtml(report)}
 <nav><a href="#chart">weights</a><a href="#bundles">bundles</a><a href="#equivocations">equivocations</a><a href="#details">per bundle</a>${miners === null ? '' : '<a href="#miners">miners</a>'}</nav>
 <h2 id="chart">Weight per miner over the epochs</h2>
 ${renderWeightChart(chartSeries(report), s.epochs, { links: miners !== null })}
@@ -141,4 +145,15 @@ ${report.bundles.map(bundleSection).join('\n')}
 ${excludedHtml}
 ${miners === null ? '' : `<h2 id="miners">Miners</h2>\n${miners.index}\n${miners.pages}`}`;
   return htmlDocument(title, body);
+}
+
+/** Whose bundles the report holds: the validator audited (`--validator-hotkey`) and each hotkey the bundles name, with its counts. */
+function validatorsHtml(report: AuditReport): string {
+  const expected = report.expected_validator_hotkey;
+  const asked =
+    expected === null ? '' : `<p class="expected-validator">Validator audited (--validator-hotkey): <span class="hk">${escapeHtml(expected)}</span></p>`;
+  const items = report.summary.validators.map(
+    (v) => `<li><span class="hk">${escapeHtml(v.validator_hotkey)}</span>: ${escapeHtml(validatorCountText(v, expected))}</li>`,
+  );
+  return `${asked}<ul class="validators">${items.join('')}</ul>`;
 }

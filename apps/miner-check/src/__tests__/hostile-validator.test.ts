@@ -71,6 +71,10 @@ beforeAll(async () => {
     };
     const last = String(epochs.at(-1));
     switch (prefix) {
+      case 'honest':
+        if (rest === '/v1/epochs') json(honestListing);
+        else honestBundle();
+        return;
       case 'redirect-list':
         response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
         return;
@@ -257,6 +261,46 @@ describe('miner-check explain from a hostile validator', () => {
       },
     ]);
     expect((got.json.history as { epoch: number }[]).map((h) => h.epoch)).toEqual(withMiner);
+  });
+
+  it('--validator-hotkey: bundles another validator signed are set aside (AUDITOR_WRONG_VALIDATOR), named with both hotkeys; its own are used', async () => {
+    const signer = (JSON.parse(files.get(epochs[0]!)!.toString('utf8')) as { bundle: { validator_hotkey: string } }).bundle.validator_hotkey;
+    // The validator the miner means: every honest bundle is its own, all are used.
+    const own = await explain(['--bundles', `${base}/honest`, '--validator-hotkey', signer]);
+    expect(own.code).toBe(0);
+    expect(own.json.set_aside).toEqual([]);
+    expect((own.json.history as { epoch: number; validator_hotkey: string }[]).map((h) => [h.epoch, h.validator_hotkey])).toEqual(
+      withMiner.map((e) => [e, signer]),
+    );
+    // Another validator (Alice): the same honestly signed bundles are not its own, none is used.
+    const alice = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+    const other = await explain(['--bundles', `${base}/honest`, '--validator-hotkey', alice]);
+    expect(other.code).toBe(2);
+    expect(other.json.error?.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
+    const first = `${base}/honest/v1/epochs/${epochs[0]}/bundle`;
+    const why = `the bundle is signed by validator "${signer}", not by ${alice} (--validator-hotkey)`;
+    expect(other.json.error?.message).toContain(
+      `no miner ${miner} in any verified bundle (0 verified, ${epochs.length} set aside; the first: ${first}: ${coded('AUDITOR_WRONG_VALIDATOR', first, why)})`,
+    );
+    // From a folder too, each file named.
+    let text = '';
+    const code = await runMinerCheck(['explain', '--hotkey', miner, '--bundles', honest, '--validator-hotkey', alice], {
+      stdout: () => undefined,
+      stderr: (t) => (text += t),
+      stdin: () => '',
+    });
+    expect(code).toBe(2);
+    const file = join(honest, `epoch-${epochs[0]}.json`);
+    expect(text).toContain(`the first: ${file}: [AUDITOR_WRONG_VALIDATOR] ${file}: ${why} at bundle.validator_hotkey (got "${signer}")`);
+  });
+
+  it('--validator-hotkey that is not an SS58 hotkey is refused before the validator is asked anything (exit 2)', async () => {
+    const asked = hits.get('/honest/v1/epochs') ?? 0;
+    const got = await explain(['--bundles', `${base}/honest`, '--validator-hotkey', '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ']);
+    expect(got.code).toBe(2);
+    expect(got.json.error?.code).toBe('MINER_CHECK_INVALID_ARGUMENT');
+    expect(got.json.error?.message).toContain('--validator-hotkey');
+    expect(hits.get('/honest/v1/epochs') ?? 0).toBe(asked);
   });
 
   it('429 with retry-after: 999999, an HTML page, a 304 and a gzip body over 64 MiB inflated: each set aside at once, naming URL and status or limit', async () => {
