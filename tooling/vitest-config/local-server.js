@@ -24,17 +24,18 @@ export async function listenLocal(handler) {
 }
 
 /**
- * Writes `chunk` to a response every 10 ms until the client goes away: a body that never ends, as a hostile
- * peer or validator could serve one.
+ * Writes `chunk` to a response every `everyMs` until the client goes away: a body that never ends, as a
+ * hostile peer or validator could serve one (fast and large by default; one byte a second is a slowloris).
  *
  * @param {import('node:http').ServerResponse} response - an answer whose head is written
  * @param {string} [chunk] - what is written each time (default 64 KiB of `x`)
+ * @param {number} [everyMs] - the interval (default 10 ms)
  */
-export function writeEndlessly(response, chunk = 'x'.repeat(65_536)) {
+export function writeEndlessly(response, chunk = 'x'.repeat(65_536), everyMs = 10) {
   const timer = setInterval(() => {
     if (response.destroyed) clearInterval(timer);
     else response.write(chunk);
-  }, 10);
+  }, everyMs);
   response.on('close', () => {
     clearInterval(timer);
   });

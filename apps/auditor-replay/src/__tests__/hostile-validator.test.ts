@@ -13,7 +13,7 @@ import { fetchBundles, runCli } from '../index.js';
 import { captureIo } from './capture-io.js';
 import { keys, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
@@ -28,13 +28,7 @@ const appDir = fileURLToPath(new URL('../..', import.meta.url));
 /** Writes one byte a second until the client goes away (slowloris). */
 function drip(response: ServerResponse): void {
   response.write('{');
-  const timer = setInterval(() => {
-    if (response.destroyed) clearInterval(timer);
-    else response.write(' ');
-  }, 1000);
-  response.on('close', () => {
-    clearInterval(timer);
-  });
+  writeEndlessly(response, ' ', 1000);
 }
 
 let k: Keys;

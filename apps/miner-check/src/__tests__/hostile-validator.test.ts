@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runMinerCheck } from '../program.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 
 /**
  * `miner-check explain --bundles URL` reads a validator the miner does not trust. Each test serves something
@@ -34,16 +34,11 @@ const withMiner = epochs.filter((e) =>
 const listing = (list: readonly unknown[]) => JSON.stringify({ epochs: list });
 const honestListing = listing(epochs.map((epoch) => ({ epoch, status: 'submitted', bundle: `/v1/epochs/${epoch}/bundle` })));
 
+/** Writes one byte a second until the client goes away (slowloris). */
 function drip(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'application/json' });
   response.write('{');
-  const timer = setInterval(() => {
-    if (response.destroyed) clearInterval(timer);
-    else response.write(' ');
-  }, 1000);
-  response.on('close', () => {
-    clearInterval(timer);
-  });
+  writeEndlessly(response, ' ', 1000);
 }
 
 let base: string;
