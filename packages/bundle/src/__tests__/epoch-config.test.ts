@@ -21,7 +21,10 @@ describe('parseEpochConfig', () => {
   });
 
   it("docs/spec.md G.4: a configuration whose exponential decay has 0 < ρ < 1e-4 is BUNDLE_INVALID_CONFIG naming it (with a huge epoch it would hold an auditor's replay)", () => {
-    const config = (decay: Record<string, unknown>) => ({ pipeline: { decay }, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 10 }] });
+    const config = (decay: Record<string, unknown>) => ({
+      pipeline: { decay },
+      challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 10 }],
+    });
     expectCode(() => parseEpochConfig(config({ curve: 'exponential', rho: 1e-12 })), 'BUNDLE_INVALID_CONFIG', 'config.pipeline.decay.rho');
     expect(parseEpochConfig(config({ curve: 'exponential', rho: 1e-4 })).pipeline.decay).toMatchObject({ curve: 'exponential', rho: 1e-4 });
     expect(parseEpochConfig(config({ curve: 'exponential', rho: 0 })).pipeline.decay).toMatchObject({ curve: 'exponential', rho: 0 });
