@@ -57,6 +57,15 @@ export interface ChallengeStory {
   readonly decay: { readonly applies: boolean; readonly epochs_stale: number | null; readonly burn: number; readonly value: number };
   /** alpha x decayed: the challenge's contribution to the miner's weight. */
   readonly allocated: number;
+  /**
+   * The challenge's `winner_tie` (docs/spec.md G.4) when the miner is one of the miners tied at the top score
+   * of a winner_takes_all challenge, as stored; null otherwise.
+   */
+  readonly winner_tie: {
+    readonly winner: string | null;
+    readonly broken_by: string | null;
+    readonly tied: readonly { readonly miner_hotkey: string | null; readonly submitted_seq: number | null }[];
+  } | null;
 }
 
 /** Everything a bundle says about why one miner got its weight in one epoch. */
@@ -302,6 +311,7 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
           value: num(get(s, 'decayed')) ?? 0,
         }),
         allocated: num(get(s, 'allocated')) ?? 0,
+        winner_tie: winnerTie(obj(get(own, 'winner_tie')), hotkey),
       }),
     );
   }
@@ -339,6 +349,24 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
     excluded: Object.freeze(excludedRecords(bundle).filter((e) => e.miner_hotkey === hotkey)),
   };
   return Object.freeze({ ...story, sentences: Object.freeze(storySentences(story)) });
+}
+
+/** The stored `winner_tie` of a challenge when it names the miner among the tied, else null. */
+function winnerTie(tie: Json | null, hotkey: string): ChallengeStory['winner_tie'] {
+  const tied = list(get(tie, 'tied')).map((t) =>
+    Object.freeze({ miner_hotkey: str(get(obj(t), 'miner_hotkey')), submitted_seq: num(get(obj(t), 'submitted_seq')) }),
+  );
+  if (!tied.some((t) => t.miner_hotkey === hotkey)) return null;
+  return Object.freeze({ winner: str(get(tie, 'winner')), broken_by: str(get(tie, 'broken_by')), tied: Object.freeze(tied) });
+}
+
+/** The sentence part for a miner tied at the top of a winner_takes_all challenge. */
+function tieSentence(t: NonNullable<ChallengeStory['winner_tie']>, hotkey: string): string {
+  const seq = (x: number | null) => (x === null ? 'no submission' : `seq ${x}`);
+  const others = t.tied.filter((x) => x.miner_hotkey !== hotkey);
+  const self = t.tied.find((x) => x.miner_hotkey === hotkey);
+  const how = t.broken_by === 'earlier_submission' ? 'the earlier submission' : 'the lower hotkey (no earlier submission decided it)';
+  return `tied at the top with ${others.map((x) => `${x.miner_hotkey ?? '?'} (${seq(x.submitted_seq)})`).join(', ')} as ${seq(self?.submitted_seq ?? null)}; ${how} takes the challenge: ${t.winner === hotkey ? 'this miner' : (t.winner ?? '?')}`;
 }
 
 function evaluation(e: unknown, m: number | null): StoryEvaluation {
@@ -410,6 +438,7 @@ function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
       parts.push(
         `normalised${n.strategy === null ? '' : ` (${n.strategy})`} to ${formatNumber(n.normalised)}${n.numerator !== null && n.denominator !== null ? ` = ${formatNumber(n.numerator)} / ${formatNumber(n.denominator)}` : ''}`,
       );
+    if (c.winner_tie !== null) parts.push(tieSentence(c.winner_tie, s.hotkey));
     parts.push(
       c.cap.capped
         ? `capped at ${formatNumber(c.cap.cap)} to ${formatNumber(c.cap.value)}`

@@ -22,6 +22,8 @@ import { deepFreeze, toWire } from './wire.js';
 import { fastMetagraph, fastStakes } from './fast-validator-set.js';
 import type { EvaluationRow } from './epoch-weights-input.js';
 import { mergeEvaluations, parseEpochWeightsInput } from './epoch-weights-input.js';
+import type { WinnerTie } from './submission-order.js';
+import { submissionsWire, winnerTie } from './submission-order.js';
 
 /** What {@link computeEpoch} takes: everything on the wire (snake_case JSON), as a bundle stores it. */
 export interface ComputeEpochInput {
@@ -49,6 +51,11 @@ export interface ChallengeOutcome {
   readonly own_scores: readonly OwnScore[];
   /** The kind's intermediate values (task scores, consensus groups, emissions, pass rates, bounty records). */
   readonly details: unknown;
+  /**
+   * Only when the challenge normalises by `winner_takes_all` and two or more miners share the top score
+   * exactly: how the tie was decided, each tied miner with its submission seq (docs/spec.md G.4).
+   */
+  readonly winner_tie?: WinnerTie;
 }
 
 /** The result of {@link computeEpoch}: every intermediate and final value, snake_case, frozen. */
@@ -128,6 +135,8 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   let observations: readonly unknown[] = [];
   let eligibility: readonly unknown[] = [];
   let tasks: readonly unknown[] = [];
+  // Per evaluation challenge id, each miner's submission seq (docs/spec.md G.4), for winner_takes_all ties.
+  const submissions = new Map<string, ReadonlyMap<string, number>>();
   for (const challenge of config.challenges) {
     const base: Record<string, unknown> = {
       id: challenge.id,
@@ -157,6 +166,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
     }
     let own: OwnScore[];
     let details: unknown;
+    let seqs: ReadonlyMap<string, number>;
     /** The term scorer gives its details in wire form already. */
     let detailsWire = false;
     if (challenge.kind === 'workflow') {
@@ -164,6 +174,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       windowState = scored.windowState;
       own = scored.own;
       details = scored.details;
+      seqs = scored.submissions;
     } else if (challenge.kind === 'sssa') {
       const scored = scoreSssaTasks(
         {
@@ -178,6 +189,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       );
       own = scored.own;
       details = scored.details;
+      seqs = scored.submissions;
       reputations = scored.reputations as readonly ReputationEntry[];
       observations = scored.observations as readonly unknown[];
       eligibility = scored.eligibility;
@@ -186,6 +198,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       const scored = scoreTermResults(records.termResults, challenge.total_tasks, excluded);
       own = scored.own;
       details = scored.details;
+      seqs = scored.submissions;
       detailsWire = true;
     }
     // By (miner, validator); they go on the wire (or straight to their typed form) in parseEpochWeightsInput.
@@ -197,10 +210,14 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
       ),
     );
     const carried = inputs.decay_states.find((d) => d.challenge_id === challenge.id);
+    // Only winner_takes_all reads submissions (SPEC C.5 ties); other strategies get the input they always had.
+    const wta = normalisationStrategy(challenge.normalisation ?? config.pipeline.normalisation) === 'winner_takes_all';
+    if (wta) submissions.set(challenge.id, seqs);
     challengesWire.push({
       ...base,
       decay: challenge.decay,
       evaluations: [],
+      ...(wta ? { submissions: submissionsWire(seqs) } : {}),
       ...(challenge.decay ? { decay_state: carried?.state ?? null } : {}),
     });
     outcomes.push(
@@ -219,7 +236,7 @@ export function computeEpoch(input: ComputeEpochInput): EpochComputation {
   return deepFreeze({
     epoch,
     config,
-    challenges: Object.freeze(outcomes) as readonly ChallengeOutcome[],
+    challenges: Object.freeze(withWinnerTies(outcomes as ChallengeOutcome[], weights.explanation.challenges, submissions)),
     window_state: windowState,
     decay_states: weights.decayStates,
     reputations: [...reputations],
@@ -251,6 +268,28 @@ export const metagraphSchema = z
   .max(65536)
   .superRefine(eachNeuronOnce({ hotkey: 'a hotkey appears twice in the metagraph', uid: 'a uid appears twice in the metagraph' }))
   .transform((list) => [...list].sort((a, b) => compareCodePoints(a.hotkey, b.hotkey)));
+
+/** The strategy of a normalisation setting on the wire (the configuration parser filled it in). */
+function normalisationStrategy(setting: unknown): unknown {
+  return typeof setting === 'object' && setting !== null ? (setting as { strategy?: unknown }).strategy : undefined;
+}
+
+/**
+ * The outcomes with `winner_tie` added to each winner_takes_all challenge whose top score is shared
+ * (docs/spec.md G.4); every other outcome is returned as it was, so its bytes do not change.
+ */
+function withWinnerTies(
+  outcomes: readonly ChallengeOutcome[],
+  explained: readonly { readonly id: string; readonly normalisation: Parameters<typeof winnerTie>[0] }[],
+  submissions: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): readonly ChallengeOutcome[] {
+  return outcomes.map((outcome) => {
+    const seqs = submissions.get(outcome.id);
+    if (seqs === undefined) return outcome;
+    const tie = winnerTie(explained.find((c) => c.id === outcome.id)?.normalisation ?? null, seqs);
+    return tie === null ? outcome : Object.freeze({ ...outcome, winner_tie: tie });
+  });
+}
 
 /** Records of a challenge kind that is not configured are excluded (they cannot be scored here). */
 function excludeUnconfigured(config: EpochConfig, records: ScreenedRecords, excluded: Exclusions): void {

@@ -22,6 +22,7 @@ export type { ExcludedRecord, RecordList } from './exclusion.js';
 export { RECORD_MAX_DEPTH } from './screen-records.js';
 export { computeEpoch } from './compute-epoch.js';
 export type { ChallengeOutcome, ComputeEpochInput, EpochComputation, OwnScore } from './compute-epoch.js';
+export type { WinnerTie } from './submission-order.js';
 export {
   BUNDLE_SCHEMA_VERSION,
   bundleDigest,

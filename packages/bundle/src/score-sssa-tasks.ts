@@ -7,6 +7,7 @@ import type { SssaSubmissionRecord, TaskRecord } from './epoch-inputs.js';
 import { BUNDLE_ERROR_CODES } from './errors.js';
 import type { Exclusions } from './exclusion.js';
 import type { OwnScore } from './own-score.js';
+import { noteSeq } from './submission-order.js';
 import { ownValue, toWire } from './wire.js';
 
 type SssaSettings = Extract<ChallengeSettings, { kind: 'sssa' }>;
@@ -22,6 +23,8 @@ export interface SssaOutcome {
   /** The per-type reputation table after this epoch, and the observations that made it. */
   readonly reputations: unknown;
   readonly observations: unknown;
+  /** Per miner hotkey, the smallest seq of its SSSAs that earned an emission: its submission (docs/spec.md G.4). */
+  readonly submissions: ReadonlyMap<string, number>;
 }
 
 /** Input of {@link scoreSssaTasks}. */
@@ -50,6 +53,8 @@ interface Member {
  * assignment. Consensus per task over the valid SSSAs, emission per member (own score = emission total /
  * the largest total of a hotkey in the epoch's metagraph; a hotkey the metagraph does not list keeps its
  * emission total in the details and gets no own score), and the reputation table updated from the outcome.
+ * A miner's submission (for `winner_takes_all` ties, docs/spec.md G.4) is the smallest seq among its SSSAs
+ * that earned an emission.
  *
  * @param input - tasks, submissions, candidates, reputations before, metagraph hotkeys and settings
  * @returns own scores, details, groups, eligibility and the reputation table after
@@ -125,6 +130,7 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
 
   const tables = settings.emission;
   const totals = new Map<string, number>();
+  const submissions = new Map<string, number>();
   const groups: unknown[] = [];
   const outcomes: { taskId: string; taskType: string; members: { hotkey: string; valid: boolean; consensus: number | null }[] }[] = [];
   for (const taskId of [...assignments.keys()].sort(compareCodePoints)) {
@@ -154,6 +160,7 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
           { role: tables.role },
         );
         totals.set(member.hotkey, (totals.get(member.hotkey) ?? 0) + e.emission);
+        if (record !== undefined) noteSeq(submissions, member.hotkey, record.seq);
         emissions.push({ hotkey: member.hotkey, ...e });
       } catch (error) {
         excluded.addError('sssa_submissions', record, error);
@@ -201,5 +208,6 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
     eligibility: [...eligibility.keys()].sort(compareCodePoints).map((type) => toWire(eligibility.get(type))),
     reputations: update.table,
     observations: update.observations,
+    submissions,
   };
 }

@@ -6,12 +6,14 @@ import type { TermResultRecord } from './epoch-inputs.js';
 import type { Exclusions } from './exclusion.js';
 import type { OwnScore } from './own-score.js';
 import { latestPerMiner } from './select-latest.js';
+import { noteSeq } from './submission-order.js';
 
 const freeze = Object.freeze;
 
 /**
  * The term pass-rate challenge of one epoch (SPEC C.1): each record's pass rate by `@subnet/aggregation`
- * (a record it refuses is excluded with its code); per miner the latest usable record counts.
+ * (a record it refuses is excluded with its code); per miner the latest usable record counts, and its seq is
+ * the miner's submission (for `winner_takes_all` ties, docs/spec.md G.4).
  *
  * The details are returned in their wire form, frozen: `{ pass_rates: [{ record_id, miner_hotkey,
  * pass_rate, explanation: { total_tasks, passed, passed_task_ids, failed: [{ task_id, reason }], missing } }] }`,
@@ -21,9 +23,13 @@ const freeze = Object.freeze;
  * @param records - the epoch's screened term results
  * @param totalTasks - the benchmark's task count
  * @param excluded - where exclusions go
- * @returns own scores by hotkey and the pass rates (wire form)
+ * @returns own scores by hotkey, the pass rates (wire form) and each miner's submission seq
  */
-export function scoreTermResults(records: readonly TermResultRecord[], totalTasks: number, excluded: Exclusions): { own: OwnScore[]; details: unknown } {
+export function scoreTermResults(
+  records: readonly TermResultRecord[],
+  totalTasks: number,
+  excluded: Exclusions,
+): { own: OwnScore[]; details: unknown; submissions: ReadonlyMap<string, number> } {
   // Per record its pass rate in wire form: read from the record's own results when `passRate` would accept
   // them (`directRate`), else by `passRate` itself, which gives the same value or the error that excludes it.
   const rated = new Map<TermResultRecord, RateWire>();
@@ -45,8 +51,10 @@ export function scoreTermResults(records: readonly TermResultRecord[], totalTask
   const latest = latestPerMiner('term_results', usable, excluded);
   const own = new Array<OwnScore>(latest.length);
   const rates = new Array<unknown>(latest.length);
+  const submissions = new Map<string, number>();
   for (let i = 0; i < latest.length; i += 1) {
     const r = latest[i] as TermResultRecord;
+    noteSeq(submissions, r.miner_hotkey, r.seq);
     const rate = rated.get(r) as RateWire;
     own[i] = { miner_hotkey: r.miner_hotkey, score: rate.passRate };
     rates[i] = freeze({
@@ -62,7 +70,7 @@ export function scoreTermResults(records: readonly TermResultRecord[], totalTask
       }),
     });
   }
-  return { own, details: freeze({ pass_rates: freeze(rates) }) };
+  return { own, details: freeze({ pass_rates: freeze(rates) }), submissions };
 }
 
 /** A record's pass rate with the lists of its wire explanation (`failed` entries frozen, the lists not yet). */

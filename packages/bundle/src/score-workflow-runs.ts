@@ -5,6 +5,7 @@ import type { TaskScoreEntry } from '@subnet/composite';
 import type { WorkflowRunRecord } from './epoch-inputs.js';
 import type { Exclusions } from './exclusion.js';
 import type { OwnScore } from './own-score.js';
+import { noteSeq } from './submission-order.js';
 
 /** What {@link scoreWorkflowRuns} returns. */
 export interface WorkflowOutcome {
@@ -12,6 +13,8 @@ export interface WorkflowOutcome {
   readonly details: unknown;
   /** The window state after this epoch, as plain JSON. */
   readonly windowState: unknown;
+  /** Per miner hotkey, the smallest arrival (seq) its kept window holds: its submission (docs/spec.md G.4). */
+  readonly submissions: ReadonlyMap<string, number>;
 }
 
 /**
@@ -23,7 +26,8 @@ export interface WorkflowOutcome {
  * with its code; then `retain` drops the windows whose (uid, hotkey) pair is not in the epoch's metagraph
  * (a deregistered hotkey, one that moved to another uid and starts there anew, or the previous holder of
  * a uid a new hotkey took: the new hotkey's window stays).
- * Own score of a miner = its window mean.
+ * Own score of a miner = its window mean; its submission (for `winner_takes_all` ties, docs/spec.md G.4) is
+ * the smallest arrival its kept window holds, carried entries included.
  *
  * @param runs - the epoch's screened runs, by (seq, record id)
  * @param carried - the window state carried from the previous epoch (null: empty)
@@ -71,9 +75,12 @@ export function scoreWorkflowRuns(
   const dropped = before.filter((w) => !kept.has(`${w.uid}\u0000${w.hotkey}`)).map((w) => ({ uid: w.uid, hotkey: w.hotkey }));
   const state = window.state();
   const windows = window.scores();
+  const submissions = new Map<string, number>();
+  for (const w of state.windows) for (const arrival of w.arrivals) noteSeq(submissions, w.hotkey, arrival);
   const own = windows.map((w) => ({ miner_hotkey: w.hotkey, score: w.score })).sort((a, b) => compareCodePoints(a.miner_hotkey, b.miner_hotkey));
   return {
     own,
+    submissions,
     windowState: JSON.parse(JSON.stringify(state)) as unknown,
     details: {
       task_scores: tasks.map((t) => ({
