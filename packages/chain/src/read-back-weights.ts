@@ -2,9 +2,8 @@ import { chainError } from './chain-error.js';
 import { chainUpscale } from './chain-upscale.js';
 import type { ChainConnection } from './connection.js';
 import { toBig } from './metagraph.js';
+import { subtensorStorage } from './storage-at.js';
 import type { Inclusion } from './submit-extrinsic.js';
-
-type StorageFn = (...a: unknown[]) => Promise<unknown>;
 
 /**
  * Reads `SubtensorModule.Weights` of the uid at the inclusion block and compares it with what was sent, as the
@@ -25,15 +24,7 @@ export async function readBackWeights(
 ): Promise<readonly number[]> {
   const { netuidIndex, uid, uids, values } = sent;
   const expected = chainUpscale(values);
-  const at = await connection.request('api.at', (api) => api.at(inclusion.blockHash));
-  const weightsEntry = (at.query as unknown as Record<string, Record<string, StorageFn | undefined> | undefined>)['subtensorModule']?.['weights'];
-  if (!weightsEntry)
-    throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.Weights', {
-      source: 'client',
-      stage: 'confirm',
-      path: 'storage',
-      value: 'Weights',
-    });
+  const weightsEntry = subtensorStorage(await connection.request('api.at', (api) => api.at(inclusion.blockHash)), 'Weights', 'confirm');
   const stored = Array.from((await connection.request('Weights', () => weightsEntry(netuidIndex, uid))) as Iterable<Iterable<unknown>>).map((pair) =>
     Array.from(pair).map((x) => Number(toBig(x))),
   );

@@ -6,6 +6,7 @@ import { chainUpscale } from './chain-upscale.js';
 import type { ChainConnection } from './connection.js';
 import { readMetagraph, toBig } from './metagraph.js';
 import { preflight } from './preflight.js';
+import { optionItems } from './storage-at.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
 import { checkTimelockedRecord } from './timelocked-record-check.js';
 
@@ -44,12 +45,6 @@ function entry(at: ApiAt, pallet: string, item: string): Entry {
   if (!fn)
     throw chainError('StorageNotAvailable', `the runtime has no ${pallet}.${item}`, { source: 'client', stage: 'confirm', path: 'storage', value: item });
   return fn;
-}
-
-function list(value: unknown): unknown[] {
-  const v = value as { isSome?: boolean; isNone?: boolean; unwrap?: () => unknown };
-  if (v.isNone === true) return [];
-  return Array.from((v.isSome === true && v.unwrap ? v.unwrap() : value) as Iterable<unknown>);
 }
 
 function isOurs(item: unknown, record: TimelockedCommitRecord): boolean {
@@ -116,16 +111,16 @@ export async function confirmTimelockedReveal(
   const all = await connection.request('TimelockedWeightCommits.entries', () => listEntries(record.netuidIndex));
   let commitEpoch: bigint | null = null;
   for (const [key, value] of all) {
-    if (list(value).some((item) => isOurs(item, record))) commitEpoch = toBig(key.args[1]);
+    if (optionItems(value).some((item) => isOurs(item, record))) commitEpoch = toBig(key.args[1]);
   }
   if (commitEpoch === null) {
     throw chainError('WeightsNotConfirmed', `the commit ${record.commitHash} is in no TimelockedWeightCommits queue at its block ${record.commitBlock}`, base);
   }
   const epoch = commitEpoch;
   const present = async (at: ApiAt): Promise<boolean> =>
-    list(await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch))).some(
-      (item) => isOurs(item, record),
-    );
+    optionItems(
+      await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch)),
+    ).some((item) => isOurs(item, record));
 
   // 2. follow the queue until the commit leaves it
   let next = record.commitBlock + 1n;

@@ -1,10 +1,10 @@
-import { chainError } from './chain-error.js';
 import type { ChainConnection } from './connection.js';
 import { epochRuntime, legacyEpochIndex, legacyShouldRunEpoch, v2CommitEpoch } from './epoch-schedule.js';
 import { toBig } from './metagraph.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { epochAtBlock, revealWindow } from './reveal-window.js';
 import type { RevealWindow } from './reveal-window.js';
+import { optionItems, subtensorStorage } from './storage-at.js';
 
 /** One commit-reveal v2 commit of a hotkey as `WeightCommits` holds it. */
 export interface WeightCommitEntry {
@@ -23,22 +23,10 @@ export interface WeightCommitEntry {
  * @throws SubnetError `CHAIN_STORAGE_NOT_AVAILABLE`, or a read's code
  */
 export async function readWeightCommits(connection: ChainConnection, snapshot: MetagraphSnapshot, hotkey: string): Promise<WeightCommitEntry[]> {
-  const at = await connection.request('api.at', (api) => api.at(snapshot.blockHash));
-  const fn = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.[
-    'weightCommits'
-  ];
-  if (!fn)
-    throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.WeightCommits', {
-      source: 'client',
-      stage: 'read',
-      path: 'storage',
-      value: 'WeightCommits',
-    });
+  const fn = subtensorStorage(await connection.request('api.at', (api) => api.at(snapshot.blockHash)), 'WeightCommits', 'read');
   const raw = await connection.request('WeightCommits', () => fn(snapshot.netuidIndex, hotkey));
-  const option = raw as { isSome?: boolean; unwrap?: () => unknown };
-  const list = option.isSome === false ? [] : Array.from((option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<unknown>>);
-  return list.map((entry) => {
-    const fields = Array.from(entry);
+  return optionItems(raw).map((entry) => {
+    const fields = Array.from(entry as Iterable<unknown>);
     // field 1 is the commit block on the legacy runtime, the commit epoch on the stateful one
     return { hash: String(fields[0]), epoch: v2CommitEpoch(snapshot, toBig(fields[1])) };
   });
@@ -87,21 +75,8 @@ export function timelockedCommitEpoch(snapshot: Pick<MetagraphSnapshot, 'netuid'
  * @throws SubnetError `CHAIN_STORAGE_NOT_AVAILABLE`, or a read's code
  */
 export async function readTimelockedCommitCount(connection: ChainConnection, snapshot: MetagraphSnapshot, hotkey: string): Promise<number> {
-  const at = await connection.request('api.at', (api) => api.at(snapshot.blockHash));
-  const fn = (at.query as unknown as Record<string, Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined> | undefined>)['subtensorModule']?.[
-    'timelockedWeightCommits'
-  ];
-  if (!fn)
-    throw chainError('StorageNotAvailable', 'the runtime has no SubtensorModule.TimelockedWeightCommits', {
-      source: 'client',
-      stage: 'read',
-      path: 'storage',
-      value: 'TimelockedWeightCommits',
-    });
+  const fn = subtensorStorage(await connection.request('api.at', (api) => api.at(snapshot.blockHash)), 'TimelockedWeightCommits', 'read');
   const epoch = timelockedCommitEpoch(snapshot);
   const raw = await connection.request('TimelockedWeightCommits', () => fn(snapshot.netuidIndex, epoch));
-  const option = raw as { isSome?: boolean; isNone?: boolean; unwrap?: () => unknown };
-  if (option.isNone === true) return 0;
-  const list = Array.from((option.isSome === true && option.unwrap ? option.unwrap() : raw) as Iterable<Iterable<{ toString(): string }>>);
-  return list.filter((entry) => String(Array.from(entry)[0]) === hotkey).length;
+  return optionItems(raw).filter((entry) => String(Array.from(entry as Iterable<unknown>)[0]) === hotkey).length;
 }
