@@ -110,16 +110,19 @@ async function getJson(url: string, http: HttpRead): Promise<unknown> {
   }
 }
 
+/** A source set aside with a coded error's code and message. */
+function asideFor(source: string, error: { readonly code: string; readonly message: string }): PublishedBundle {
+  return Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) });
+}
+
 /** A URL's answer set aside: the coded message `[CODE] GET url: why at --bundles (got "url")`, as the fetch errors read. */
 function setAside(source: string, code: string, why: string): PublishedBundle {
-  const error = new SubnetError(code, `GET ${source}: ${why}`, { context: { path: '--bundles', value: source } });
-  return Object.freeze({ source, bundle: null, problem: Object.freeze({ code, message: error.message }) });
+  return asideFor(source, new SubnetError(code, `GET ${source}: ${why}`, { context: { path: '--bundles', value: source } }));
 }
 
 /** A file's bundle set aside: the coded message `[CODE] file: why at bundle.validator_hotkey (got value)`. */
 function problemAt(file: string, code: string, why: string, value: unknown): PublishedBundle {
-  const error = new SubnetError(code, `${file}: ${why}`, { context: { path: 'bundle.validator_hotkey', value } });
-  return Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code, message: error.message }) });
+  return asideFor(file, new SubnetError(code, `${file}: ${why}`, { context: { path: 'bundle.validator_hotkey', value } }));
 }
 
 /**
@@ -195,7 +198,7 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier): Publi
     return Object.freeze({ source, bundle: verifyBundle(doc, verify), problem: null });
   } catch (error) {
     if (!isSubnetError(error)) throw error;
-    return Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) });
+    return asideFor(source, error);
   }
 }
 
@@ -231,7 +234,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
           ? ofValidator(checked(file, doc.value, options.verify), options.validatorHotkey, (why, named) =>
               problemAt(file, AUDITOR_ERROR_CODES.wrongValidator, why, named),
             )
-          : Object.freeze({ source: file, bundle: null, problem: Object.freeze({ code: doc.error.code, message: doc.error.message }) }),
+          : asideFor(file, doc.error),
       );
     }
     return Object.freeze(out);
@@ -264,7 +267,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
       );
     } catch (error) {
       if (!isSubnetError(error)) throw error;
-      out.push(Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) }));
+      out.push(asideFor(source, error));
     }
   }
   return Object.freeze(out);
