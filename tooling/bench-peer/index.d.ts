@@ -77,3 +77,5 @@ export declare function sampleTreeRss(
 
 /** KiB as "12.3 MiB", or "n/a" for null. */
 export declare function formatKb(kb: number | null | undefined): string;
+/** Runs a package's `bench/peers.mjs` in plain Node when every `built` dist file exists (else says what to build); throws when it fails. */
+export declare function runPeerScript(script: string, built: readonly string[], packages: string): void;

@@ -1,7 +1,7 @@
 // Peer benchmarks: a Python replica and our code on identical input, outputs compared before timing,
 // figures printed as a ratio measured in the same run. Used by the packages' `pnpm bench`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -297,4 +297,22 @@ export function sampleTreeRss(rootPid = process.pid, intervalMs = 100) {
 /** KiB as MiB with one decimal, or "n/a". */
 export function formatKb(kb) {
   return kb === null || kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * Runs a package's `bench/peers.mjs` in plain Node on the built packages (vitest's module runner slows every
+ * call between source files and would measure itself), from that package's vitest bench file. When one of
+ * `built` is missing the comparison is skipped with a line saying what to build; a failing script throws.
+ *
+ * @param {string} script - the script's path
+ * @param {readonly string[]} built - the dist files it imports (the package's and its dependencies')
+ * @param {string} packages - what to build, in words (`@subnet/core and @subnet/composite`)
+ */
+export function runPeerScript(script, built, packages) {
+  if (!built.every((file) => existsSync(file))) {
+    console.log(`peer comparison skipped: build ${packages} first (pnpm bench at the root does)`);
+    return;
+  }
+  const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
 }

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { runPeerScript } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
 // Issue 18 items 1 and 2: the weight path and stake-weighted aggregation next to Python replicas
@@ -14,12 +13,7 @@ const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const coreDist = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
 
 describe('peers (Python replicas, same input, same output, ratios from the same run)', () => {
-  if (existsSync(dist) && existsSync(coreDist)) {
-    const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-    if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
-  } else {
-    console.log('peer comparison skipped: build @subnet/core and @subnet/aggregation first (pnpm bench at the root does)');
-  }
+  runPeerScript(script, [dist, coreDist], '@subnet/core and @subnet/aggregation');
   // vitest bench needs a task; the comparison above is the measurement.
   bench('ratio tables printed above', () => {}, { iterations: 1, time: 0 });
 });

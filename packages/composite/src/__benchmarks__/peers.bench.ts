@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { runPeerScript } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
 import { compositeScore, parseWorkflowPlan, parseWorkflowTask } from '../index.js';
@@ -14,12 +13,7 @@ import { compositeScore, parseWorkflowPlan, parseWorkflowTask } from '../index.j
 const script = fileURLToPath(new URL('../../bench/peers.mjs', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const coreDist = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
-if (existsSync(dist) && existsSync(coreDist)) {
-  const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-  if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
-} else {
-  console.log('peer comparison skipped: build @subnet/core and @subnet/composite first (pnpm bench at the root does)');
-}
+runPeerScript(script, [dist, coreDist], '@subnet/core and @subnet/composite');
 
 describe('compositeScore of one raw 10-node record (source, through vitest)', () => {
   const nodes = Array.from({ length: 10 }, (_, i) => ({ id: `node-${i}` }));

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { runPeerScript } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
 // Issue 18 items 1 and 3: a fresh SSSA group next to a Phylax-style Python replica (bench/peers/*.py),
@@ -13,12 +12,7 @@ const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const coreDist = fileURLToPath(new URL('../../../core/dist/index.js', import.meta.url));
 
 describe('consensus on fresh documents (Python replica, same input, same output, ratios from the same run)', () => {
-  if (existsSync(dist) && existsSync(coreDist)) {
-    const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-    if (run.status !== 0) throw new Error(`bench/peers.mjs failed (exit ${String(run.status)})`);
-  } else {
-    console.log('peer comparison skipped: build @subnet/core and @subnet/consensus first (pnpm bench at the root does)');
-  }
+  runPeerScript(script, [dist, coreDist], '@subnet/core and @subnet/consensus');
   // vitest bench needs a task; the comparison above is the measurement.
   bench('ratio table printed above', () => {}, { iterations: 1, time: 0 });
 });
