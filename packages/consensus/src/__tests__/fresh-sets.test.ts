@@ -178,9 +178,11 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
   });
 
   it('when crafted references and items all fall in one bucket (the table switches to exact keys and stays linear)', () => {
-    // Same length, same first, middle and last characters: one bucket for every reference and capability.
-    const refs = Array.from({ length: 60 }, (_, i) => `t/${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x.py#L1-L1`);
-    const caps = Array.from({ length: 60 }, (_, i) => `c${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.x.z`);
+    // Same length, same first and middle characters and the same last 16: one bucket for every reference
+    // and capability (they differ only in their third and fourth characters).
+    const pair = (i: number) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`;
+    const refs = Array.from({ length: 60 }, (_, i) => `t/${pair(i)}/${'p'.repeat(24)}.py#L1-L1`);
+    const caps = Array.from({ length: 60 }, (_, i) => `c${pair(i)}.${'x'.repeat(36)}`);
     const docs = [0, 1, 2].map((m) =>
       sssa({
         findings: refs.map((ref, i) => finding(i % 2 === 0 ? 'tool_poison' : 'ssrf', `m${m}:${ref}`)),
@@ -196,6 +198,16 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
     expect(group.findings.exact).toBeInstanceOf(Map);
     expect(group.capabilities.exact).toBeInstanceOf(Map);
     expect(group.findings.all).toHaveLength(60);
+  });
+
+  it('gives the references of one file that differ only in their line numbers a bucket each (no chain to walk)', () => {
+    // Line ranges ending in the same digits, as a tool reporting every tenth line writes them.
+    const refs = Array.from({ length: 100 }, (_, i) => `src/tools/file_3.py#L${10 * i + 1}-L${10 * i + 5}`);
+    const doc = sssa({ findings: refs.map((ref, i) => finding(i % 2 === 0 ? 'tool_poison' : 'ssrf', `s${i}:${ref}`)) });
+    const group = createFreshGroup();
+    expect(freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+    expect(group.findings.exact).toBeUndefined();
+    expect(group.findings.buckets.size).toBe(100);
   });
 
   it("leaves limits below the depth of a finding's CVE list to the general path", () => {
