@@ -93,7 +93,9 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     const t = io();
     expect(await runMinerCheck(['explain', '--bundles', dir, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
     const out = JSON.parse(t.out()) as { set_aside: { source: string; code: string }[]; history: unknown[] };
-    expect(out.set_aside).toEqual([{ source: join(dir, 'zz-tampered.json'), code: 'BUNDLE_DIGEST_MISMATCH', message: expect.any(String) as string }]);
+    expect(out.set_aside).toEqual([
+      { source: join(dir, 'zz-tampered.json'), code: 'BUNDLE_DIGEST_MISMATCH', message: expect.any(String) as string, attempts: null },
+    ]);
     expect(out.history).toHaveLength(bundles.filter((b) => b.result.aggregation.miners.some((m) => m.hotkey === miner.hotkey)).length);
   });
 
