@@ -11,6 +11,7 @@ import { AUDITOR_ERROR_CODES } from './errors.js';
 import { besideSentence, saveBundle, writeFailed } from './save-bundle.js';
 import type { KeptBeside } from './save-bundle.js';
 import {
+  afterAttempts,
   DEFAULT_BACKOFF_MS,
   DEFAULT_MAX_BACKOFF_MS,
   DEFAULT_RETRIES,
@@ -257,7 +258,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         retryable = failureSentence(error, reading, timeoutMs, run, totalTimeoutMs);
       }
       if (attempts > retries) {
-        result = fail(fetchFailed, `${retryable} (after ${attempts} attempts)`);
+        result = fail(fetchFailed, `${retryable} (${afterAttempts(attempts)})`);
         break;
       }
       await waitUnlessAborted(retryDelayMs(attempts, backoffMs, maxBackoffMs), run);

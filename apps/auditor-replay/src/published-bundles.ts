@@ -8,6 +8,7 @@ import { AUDITOR_ERROR_CODES } from './errors.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 import { readCappedBody } from './read-capped-body.js';
 import {
+  afterAttempts,
   DEFAULT_BACKOFF_MS,
   DEFAULT_MAX_BACKOFF_MS,
   DEFAULT_RETRIES,
@@ -173,11 +174,11 @@ async function getJson(url: string, http: HttpRead): Promise<Got> {
     if ('doc' in once) return { doc: once.doc, attempts };
     const { why, extra, cause } = once.transient;
     const attemptsSaid = { ...extra, attempts };
-    if (attempts > http.retries) return { error: fetchFailed(url, `${why} (after ${attempts} attempts)`, attemptsSaid, cause), attempts };
+    if (attempts > http.retries) return { error: fetchFailed(url, `${why} (${afterAttempts(attempts)})`, attemptsSaid, cause), attempts };
     await waitUnlessAborted(retryDelayMs(attempts, http.backoffMs, http.maxBackoffMs), http.run);
     if (http.run.aborted)
       return {
-        error: fetchFailed(url, `${why} (after ${attempts} attempts); then ${totalTimeoutSentence(http.totalTimeoutMs)}`, attemptsSaid, cause),
+        error: fetchFailed(url, `${why} (${afterAttempts(attempts)}); then ${totalTimeoutSentence(http.totalTimeoutMs)}`, attemptsSaid, cause),
         attempts,
       };
   }

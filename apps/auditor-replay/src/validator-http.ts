@@ -100,6 +100,17 @@ export async function discardBody(response: Response): Promise<void> {
 }
 
 /**
+ * How many GETs a failure took, for a sentence: `after 1 attempt`, `after 4 attempts`.
+ *
+ * @param attempts - the GETs made
+ * @returns the phrase
+ * @example afterAttempts(4) // 'after 4 attempts'
+ */
+export function afterAttempts(attempts: number): string {
+  return `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+}
+
+/**
  * Whether an HTTP status is a transient failure worth asking again: 408 (the server's request timeout), 429 and
  * every 5xx. Any other status (a 3xx, 404, another 4xx, a 425 embargo) is the validator's answer, never retried.
  *

@@ -183,7 +183,7 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
       ),
     ).toBe(1);
     expect(t.out()).toContain(
-      `epoch 1: failed: [AUDITOR_FETCH_FAILED] GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempts)`,
+      `epoch 1: failed: [AUDITOR_FETCH_FAILED] GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempt)`,
     );
     expect(t.err()).toBe('');
     expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], captureIo())).toBe(2);
