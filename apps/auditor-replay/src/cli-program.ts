@@ -9,7 +9,8 @@ import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles } from './fetch-bundles.js';
+import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS } from './fetch-bundles.js';
+import type { FetchedEpoch } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
 import type { ProgressStream } from './progress.js';
@@ -94,15 +95,22 @@ Examples:
 `;
 
 const FETCH_HELP = `
-Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] into DIR/epoch-<n>.json.
-Timeouts, network errors, 429 and 5xx are retried with exponential backoff; 404 means no bundle.
+Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] (at most ${MAX_FETCH_EPOCHS}
+epochs) into DIR/epoch-<n>.json. Timeouts, network errors, 408, 429 and 5xx are retried with exponential
+backoff (250 ms doubled, at most 30 s); 404 means no bundle.
 The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
 download at --total-timeout, and a file in DIR is never overwritten: other bytes for a saved epoch go
 beside it as DIR/epoch-<n>.<sha256 prefix>.json, for verify to judge (two different signed bundles of
 one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
-pass --validator-hotkey to refuse the bundles of another.
+pass --validator-hotkey to refuse the bundles of another (AUDITOR_WRONG_VALIDATOR).
 
-Exit codes: 0 every epoch saved; 1 some epoch not found or failed; 2 invalid option.
+Each epoch not saved is printed with its code: AUDITOR_FETCH_FAILED, AUDITOR_MALFORMED_JSON,
+AUDITOR_WRONG_EPOCH, AUDITOR_WRONG_VALIDATOR or AUDITOR_BUNDLE_EMBARGOED (--json: "code" per epoch).
+A local disk error (AUDITOR_WRITE_FAILED: EACCES, ENOSPC, EROFS, a folder under a bundle's name...) stops
+the run at once, naming the path and the OS code; files already written are kept as they are.
+
+Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
+(AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs) or AUDITOR_WRITE_FAILED.
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -113,6 +121,29 @@ Example:
   $ auditor-replay fetch --validator http://a.example:8091 --validator http://b.example:8091 --from 10 --to 20 --out seen/
   $ auditor-replay verify seen/source-1 seen/source-2
 `;
+
+/** One epoch's outcome in `fetch --json` (snake_case, as every wire document). */
+function epochJson(r: FetchedEpoch) {
+  return {
+    epoch: r.epoch,
+    status: r.status,
+    code: r.code,
+    file: r.file,
+    attempts: r.attempts,
+    error: r.error,
+    validator_hotkey: r.validatorHotkey ?? null,
+    beside: r.beside === undefined ? null : { file: r.beside.file, same_digest: r.beside.sameDigest },
+    embargo:
+      r.embargo === undefined
+        ? null
+        : {
+            reveal_block: r.embargo.revealBlock,
+            reveal_round: r.embargo.revealRound,
+            retry_after_seconds: r.embargo.retryAfterSeconds,
+            retry_at: r.embargo.retryAt,
+          },
+  };
+}
 
 /**
  * Runs the auditor CLI: `verify BUNDLE...` and `fetch`. Never calls `process.exit`; returns the exit code.
@@ -222,7 +253,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       DEFAULT_TOTAL_TIMEOUT_MS,
     )
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
-    .option('--validator-hotkey <ss58>', "the validator's hotkey: a bundle naming another validator is refused, not saved", hotkey('--validator-hotkey'))
+    .option(
+      '--validator-hotkey <ss58>',
+      "the validator's hotkey: a bundle naming another validator is refused, not saved (AUDITOR_WRONG_VALIDATOR)",
+      hotkey('--validator-hotkey'),
+    )
+    .option('--json', "print every epoch's outcome as one JSON object on stdout (no progress)")
     .option('--quiet', 'no progress on stderr')
     .addHelpText('after', FETCH_HELP)
     .action(
@@ -235,13 +271,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         totalTimeout: number;
         retries: number;
         validatorHotkey?: string;
+        json?: boolean;
         quiet?: boolean;
       }) => {
-        if (opts.to < opts.from) {
-          io.stderr.write(`error: --to (${opts.to}) is before --from (${opts.from})\n`);
-          code = 2;
-          return;
-        }
+        // Before any request or folder: a range too large (or backwards) is refused with both flags named.
+        checkEpochRange(opts.from, opts.to);
         if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
           io.stderr.write('error: --validator must be an http:// or https:// URL\n');
           code = 2;
@@ -254,10 +288,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         let embargoed = 0;
         let total = 0;
         const folders: string[] = [];
+        const json = opts.json === true;
+        const sources: { validator: string; out: string; epochs: ReturnType<typeof epochJson>[] }[] = [];
         for (const [i, validator] of opts.validator.entries()) {
           const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
           folders.push(outDir);
-          if (several) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
+          if (several && !json) io.stdout.write(`source-${i + 1}: ${redactUrl(validator)} -> ${outDir}\n`);
           const results = await fetchBundles({
             validator,
             from: opts.from,
@@ -267,18 +303,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             totalTimeoutMs: opts.totalTimeout,
             retries: opts.retries,
             ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
-            progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true),
+            progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true && !json),
           });
+          sources.push({ validator: redactUrl(validator), out: outDir, epochs: results.map(epochJson) });
           saved += results.filter((r) => r.status === 'saved').length;
           for (const r of results) if (r.status === 'saved') named.set(r.validatorHotkey ?? '(none)', (named.get(r.validatorHotkey ?? '(none)') ?? 0) + 1);
           embargoed += results.filter((r) => r.status === 'embargoed').length;
           total += results.length;
+          if (json) continue;
           for (const r of results) {
             const who = `${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}`;
-            if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.error ?? ''}\n`);
+            if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.code === null ? '' : `[${r.code}] `}${r.error ?? ''}\n`);
             // Never overwritten: other bytes for an epoch already in the folder are kept beside it, for verify to judge.
             else if (r.beside !== undefined) io.stdout.write(`${who}: saved as ${r.file ?? ''}: ${besideSentence(r.beside)}\n`);
           }
+        }
+        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
+        code = saved + embargoed === total ? 0 : 1;
+        if (json) {
+          const validatorHotkeys = [...named].map(([h, n]) => ({ validator_hotkey: h, bundles: n }));
+          io.stdout.write(`${JSON.stringify({ exit_code: code, saved, embargoed, total, validator_hotkeys: validatorHotkeys, sources })}\n`);
+          return;
         }
         io.stdout.write(
           `${saved}/${total} bundle(s) saved to ${opts.out}${embargoed === 0 ? '' : `; ${embargoed} embargoed until the chain reveals their weights (fetch them again later)`}\n`,
@@ -288,8 +333,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             `the saved bundles name validator hotkey${named.size === 1 ? '' : 's'} ${[...named].map(([h, n]) => `${h} (${n})`).join(', ')}${opts.validatorHotkey === undefined ? ' (check it is the validator you audit, or pass --validator-hotkey)' : ''}\n`,
           );
         if (several) io.stdout.write(`verify them together to find equivocations: auditor-replay verify ${folders.join(' ')}\n`);
-        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
-        code = saved + embargoed === total ? 0 : 1;
       },
     );
 

@@ -41,6 +41,15 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   invalidListing: 'AUDITOR_INVALID_LISTING',
   /** A validator answered the bundle of another epoch than the one asked for. */
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
-  /** `verify --validator-hotkey`: the bundle names (and is signed by) another validator than the one audited. */
+  /**
+   * `--validator-hotkey`: the bundle names another validator than the one audited (`verify`, `miner-check explain`:
+   * and is signed by it; `fetch`: the answer's `bundle.validator_hotkey`, refused unsaved).
+   */
   wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
+  /**
+   * `fetch`: the output folder or a bundle file cannot be written (EACCES, ENOSPC, EROFS, EISDIR, ENOTDIR...): a
+   * local disk error, not the validator's, so the run stops at once (path and OS code in the message); files already
+   * in the folder are kept as they are.
+   */
+  writeFailed: 'AUDITOR_WRITE_FAILED',
 });

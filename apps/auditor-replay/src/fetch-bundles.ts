@@ -1,28 +1,44 @@
 import { mkdir } from 'node:fs/promises';
 
-import { describeValue, isHotkey, redactUrl } from '@subnet/core';
+import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
 import { readCappedBody } from './read-capped-body.js';
-import { besideSentence, saveBundle } from './save-bundle.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
+import { besideSentence, saveBundle, writeFailed } from './save-bundle.js';
 import type { KeptBeside } from './save-bundle.js';
-import { discardBody, failureSentence, redirectSentence, totalTimeoutSentence, validatorGet, waitUnlessAborted } from './validator-http.js';
+import {
+  afterAttempts,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_BACKOFF_MS,
+  DEFAULT_RETRIES,
+  discardBody,
+  failureSentence,
+  isTransientStatus,
+  redirectSentence,
+  retryDelayMs,
+  totalTimeoutSentence,
+  validatorGet,
+  waitUnlessAborted,
+} from './validator-http.js';
 
 /** Options of {@link fetchBundles}. */
 export interface FetchOptions {
   /** The validator's base URL (`http://host:port`). */
   readonly validator: string;
+  /** The first epoch. */
   readonly from: number;
+  /** The last epoch (inclusive): at most {@link MAX_FETCH_EPOCHS} epochs from `from`. */
   readonly to: number;
   readonly outDir: string;
   /** Per-request timeout (ms), headers and body, default 10 000. */
   readonly timeoutMs?: number;
   /** The whole run's limit (ms), every epoch, retry and wait; default 3 600 000. Past it no epoch is asked for. */
   readonly totalTimeoutMs?: number;
-  /** Retries after the first attempt for network errors, timeouts, 429 and 5xx (default 3). 404 and other 4xx are not retried. */
+  /** Retries after the first attempt for network errors, timeouts, 408, 429 and 5xx (default 3). 404 and other 4xx are not retried. */
   readonly retries?: number;
   /** First retry delay (ms), doubled per retry; default 250. */
   readonly backoffMs?: number;
@@ -60,6 +76,12 @@ export interface FetchedEpoch {
   /** When saved: the `bundle.validator_hotkey` the answer names (null when it names no well-formed hotkey); `verify` checks its signature. */
   readonly validatorHotkey?: string | null;
   readonly attempts: number;
+  /**
+   * The code of a refusal or failure (null when saved or not found): `AUDITOR_FETCH_FAILED` (network, timeout, HTTP
+   * status, redirect, too large, no file name left), `AUDITOR_MALFORMED_JSON`, `AUDITOR_WRONG_EPOCH`,
+   * `AUDITOR_WRONG_VALIDATOR`, `AUDITOR_BUNDLE_EMBARGOED`.
+   */
+  readonly code: string | null;
   /** Why it failed (HTTP status or network error, with the redacted URL), or when to retry an embargoed one. */
   readonly error: string | null;
   /** The embargo (status `embargoed` only). */
@@ -78,10 +100,35 @@ export function bundleUrl(validator: string, epoch: number): string {
   return `${validator.replace(/\/+$/, '')}/v1/epochs/${epoch}/bundle`;
 }
 
-/** The longest wait between two attempts (ms), however many retries are asked for. */
-const DEFAULT_MAX_BACKOFF_MS = 30_000;
 /** The default limit of one source's whole download (ms). */
 export const DEFAULT_TOTAL_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The most epochs one `fetch` asks for (docs/spec.md G.6): about 14 years of 72-minute epochs, far more than an
+ * audit needs, and a bound on the outcomes one run holds and prints (past `--total-timeout` every epoch left is
+ * still named, so a range of 2^53 epochs never ended).
+ */
+export const MAX_FETCH_EPOCHS = 100_000;
+
+/**
+ * Checks a `fetch` range before anything is asked: `from` and `to` non-negative safe integers, `to` not before
+ * `from`, at most {@link MAX_FETCH_EPOCHS} epochs.
+ *
+ * @param from - `--from`
+ * @param to - `--to`
+ * @throws SubnetError `AUDITOR_INVALID_OPTION` naming both flags and their values
+ * @example checkEpochRange(10, 20)
+ */
+export function checkEpochRange(from: number, to: number): void {
+  const refuse = (why: string) =>
+    new SubnetError(AUDITOR_ERROR_CODES.invalidOption, `--from ${describeValue(from)} --to ${describeValue(to)}: ${why}`, {
+      context: { path: '--from/--to', value: { from, to } },
+    });
+  for (const value of [from, to]) if (!Number.isSafeInteger(value) || value < 0) throw refuse('each must be a non-negative integer (at most 2^53 - 1)');
+  if (to < from) throw refuse('--to is before --from');
+  if (to - from + 1 > MAX_FETCH_EPOCHS)
+    throw refuse(`the range holds ${to - from + 1} epochs, more than the ${MAX_FETCH_EPOCHS} one fetch asks for (split it into several runs)`);
+}
 
 /**
  * Downloads the signed bundles of epochs `from..to` (inclusive) from a validator's API into `outDir` as
@@ -91,32 +138,42 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 3_600_000;
  * has a deadline (`totalTimeoutMs`), after which no epoch is asked for; redirects are not followed; an answer
  * over `maxBytes` is refused while it is read; a file already in `outDir` is never overwritten: other bytes for
  * an epoch already saved go beside it as `epoch-<n>.<sha256 prefix>.json`, so `verify` of the folder reports an
- * equivocation. Network errors, timeouts, 429 and 5xx are retried with exponential backoff (at most
+ * equivocation. Network errors, timeouts, 408, 429 and 5xx are retried with exponential backoff (at most
  * `maxBackoffMs` a wait; `Retry-After` is not obeyed); 404 means the validator has no bundle for that epoch;
  * 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4 weights (`embargoed`, with when
- * to try again; not retried). One epoch failing does not stop the others.
+ * to try again; not retried). One epoch failing does not stop the others; a local disk error stops the run.
  *
  * @param options - validator URL, epoch range, output directory, timeouts, retries
  * @returns one outcome per epoch, in order
+ * @throws SubnetError `AUDITOR_INVALID_OPTION` (a range of more than {@link MAX_FETCH_EPOCHS} epochs, or `to`
+ *   before `from`: before any request), `AUDITOR_WRITE_FAILED` (the folder or a file cannot be written: at once,
+ *   no later epoch asked for, no file already written changed)
  * @example const got = await fetchBundles({ validator: 'http://127.0.0.1:8091', from: 10, to: 20, outDir: 'bundles' })
  */
 export async function fetchBundles(options: FetchOptions): Promise<readonly FetchedEpoch[]> {
+  checkEpochRange(options.from, options.to);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
-  const retries = options.retries ?? 3;
-  const backoffMs = options.backoffMs ?? 250;
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes;
   const run = AbortSignal.timeout(totalTimeoutMs);
   const get = { timeoutMs, run, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) };
-  await mkdir(options.outDir, { recursive: true });
+  try {
+    await mkdir(options.outDir, { recursive: true });
+  } catch (error) {
+    throw writeFailed(options.outDir, error);
+  }
+  const { fetchFailed, malformed, wrongEpoch, wrongValidator, bundleEmbargoed } = AUDITOR_ERROR_CODES;
   const out: FetchedEpoch[] = [];
   for (let epoch = options.from; epoch <= options.to; epoch++) {
     const url = bundleUrl(options.validator, epoch);
     const shown = redactUrl(url);
     let attempts = 0;
     let result: FetchedEpoch | undefined;
-    if (run.aborted) result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: not asked: ${totalTimeoutSentence(totalTimeoutMs)}` };
+    const fail = (code: string, why: string): FetchedEpoch => ({ epoch, status: 'failed', file: null, attempts, code, error: `GET ${shown}: ${why}` });
+    if (run.aborted) result = fail(fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`);
     while (result === undefined) {
       attempts += 1;
       let retryable: string;
@@ -127,31 +184,34 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         if (response.ok) {
           // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
           const bytes = await readCappedBody(response, maxBytes);
-          const fail = (why: string): FetchedEpoch => ({ epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${why}` });
           if (bytes === undefined) {
-            result = fail(`the answer is larger than ${maxBytes} bytes`);
+            result = fail(fetchFailed, `the answer is larger than ${maxBytes} bytes`);
             break;
           }
           let doc: unknown;
           try {
             doc = JSON.parse(new TextDecoder().decode(bytes));
           } catch {
-            result = fail(`HTTP ${response.status}: the answer is not JSON`);
+            result = fail(malformed, `HTTP ${response.status}: the answer is not JSON`);
             break;
           }
           const served = servedEpoch(doc);
           if (served !== undefined && served !== epoch) {
-            result = fail(`the answer is the bundle of epoch ${served}, not of epoch ${epoch}`);
+            result = fail(wrongEpoch, `the answer is the bundle of epoch ${served}, not of epoch ${epoch}`);
             break;
           }
           const claimed = bundleField(doc, 'validator_hotkey');
           if (options.validatorHotkey !== undefined && claimed !== options.validatorHotkey) {
-            result = fail(`the answer is a bundle of validator ${describeValue(claimed)}, not of ${options.validatorHotkey} (--validator-hotkey)`);
+            result = fail(wrongValidator, wrongValidatorSentence(claimed, options.validatorHotkey));
             break;
           }
+          // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries below: it stops the run.
           const saved = await saveBundle(options.outDir, epoch, bytes, doc);
           if (saved === undefined) {
-            result = fail(`epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`);
+            result = fail(
+              fetchFailed,
+              `epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`,
+            );
             break;
           }
           result = {
@@ -159,6 +219,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             status: 'saved',
             file: saved.file,
             attempts,
+            code: null,
             error: null,
             // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
             validatorHotkey: isHotkey(claimed) ? claimed : null,
@@ -169,39 +230,40 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         const redirect = redirectSentence(response, '--validator');
         if (redirect !== undefined) {
           await discardBody(response);
-          result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${redirect}` };
+          result = fail(fetchFailed, redirect);
           break;
         }
         if (response.status === EMBARGO_STATUS) {
           // Commit-reveal v4: withheld until the chain reveals the weights. Waiting is the caller's choice, not a retry.
           const embargo = await readEmbargo(response, epoch, Date.now());
-          result = { epoch, status: 'embargoed', file: null, attempts, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo };
+          result = { epoch, status: 'embargoed', file: null, attempts, code: bundleEmbargoed, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo };
           break;
         }
         await discardBody(response);
         if (response.status === 404) {
-          result = { epoch, status: 'not_found', file: null, attempts, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` };
+          result = { epoch, status: 'not_found', file: null, attempts, code: null, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` };
           break;
         }
-        if (response.status !== 429 && response.status < 500) {
-          result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: HTTP ${response.status}` };
+        if (!isTransientStatus(response.status)) {
+          result = fail(fetchFailed, `HTTP ${response.status}`);
           break;
         }
-        retryable = `GET ${shown}: HTTP ${response.status}`;
+        retryable = `HTTP ${response.status}`;
       } catch (error) {
+        if (isSubnetError(error, AUDITOR_ERROR_CODES.writeFailed)) throw error;
         if (run.aborted) {
-          result = { epoch, status: 'failed', file: null, attempts, error: `GET ${shown}: ${totalTimeoutSentence(totalTimeoutMs)}` };
+          result = fail(fetchFailed, totalTimeoutSentence(totalTimeoutMs));
           break;
         }
-        retryable = `GET ${shown}: ${failureSentence(error, reading, timeoutMs, run, totalTimeoutMs)}`;
+        retryable = failureSentence(error, reading, timeoutMs, run, totalTimeoutMs);
       }
       if (attempts > retries) {
-        result = { epoch, status: 'failed', file: null, attempts, error: `${retryable} (after ${attempts} attempts)` };
+        result = fail(fetchFailed, `${retryable} (${afterAttempts(attempts)})`);
         break;
       }
-      await waitUnlessAborted(Math.min(backoffMs * 2 ** (attempts - 1), maxBackoffMs), run);
+      await waitUnlessAborted(retryDelayMs(attempts, backoffMs, maxBackoffMs), run);
       if (run.aborted) {
-        result = { epoch, status: 'failed', file: null, attempts, error: `${retryable}; then ${totalTimeoutSentence(totalTimeoutMs)}` };
+        result = fail(fetchFailed, `${retryable}; then ${totalTimeoutSentence(totalTimeoutMs)}`);
         break;
       }
     }
@@ -210,6 +272,18 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   }
   options.progress?.done();
   return Object.freeze(out);
+}
+
+/**
+ * Why an answer of another validator than `--validator-hotkey` is refused, cause first, naming both hotkeys.
+ *
+ * @param claimed - the answer's `bundle.validator_hotkey` (the validator's text: described, never trusted)
+ * @param expected - the hotkey asked for
+ * @returns e.g. `the bundle names validator "5H…", not 5G… given with --validator-hotkey; not saved`
+ */
+function wrongValidatorSentence(claimed: unknown, expected: string): string {
+  const named = claimed === undefined ? 'names no validator (no bundle.validator_hotkey)' : `names validator ${describeValue(claimed)}`;
+  return `the bundle ${named}, not ${expected} given with --validator-hotkey; not saved`;
 }
 
 function progressOutcome(result: FetchedEpoch): string {

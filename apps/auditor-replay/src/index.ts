@@ -12,7 +12,7 @@ export type { CliIo } from './cli-program.js';
 export { AUDITOR_ERROR_CODES } from './errors.js';
 export { findEquivocations } from './equivocation.js';
 export type { Equivocation } from './equivocation.js';
-export { bundleUrl, fetchBundles } from './fetch-bundles.js';
+export { bundleUrl, fetchBundles, MAX_FETCH_EPOCHS } from './fetch-bundles.js';
 export type { BundleEmbargo } from './bundle-embargo.js';
 export type { FetchedEpoch, FetchOptions } from './fetch-bundles.js';
 export { diffJson, formatJsonPath, IDENTITY_KEYS } from './json-diff.js';

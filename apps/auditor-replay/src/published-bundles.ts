@@ -7,7 +7,20 @@ import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.j
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 import { readCappedBody } from './read-capped-body.js';
-import { discardBody, failureSentence, redirectSentence, totalTimeoutSentence, validatorGet } from './validator-http.js';
+import {
+  afterAttempts,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_BACKOFF_MS,
+  DEFAULT_RETRIES,
+  discardBody,
+  failureSentence,
+  isTransientStatus,
+  redirectSentence,
+  retryDelayMs,
+  totalTimeoutSentence,
+  validatorGet,
+  waitUnlessAborted,
+} from './validator-http.js';
 
 /** One bundle a validator published, checked (digest and signature) or with the reason it was set aside. */
 export interface PublishedBundle {
@@ -17,6 +30,11 @@ export interface PublishedBundle {
   readonly bundle: unknown;
   /** Why it was set aside (code and message), null when it verified. */
   readonly problem: { readonly code: string; readonly message: string } | null;
+  /**
+   * From a validator URL: the GETs made for this bundle (more than 1 when transient failures were retried; 0 when
+   * it was not asked for, past `totalTimeoutMs`). Null for a file of a folder and for a problem of the epoch list.
+   */
+  readonly attempts: number | null;
 }
 
 /** Options of {@link readPublishedBundles}. */
@@ -29,6 +47,16 @@ export interface ReadPublishedOptions {
   readonly timeoutMs?: number;
   /** From a validator URL: the whole read's limit in ms (default 600 000); past it no bundle is asked for. */
   readonly totalTimeoutMs?: number;
+  /**
+   * From a validator URL: retries after the first attempt of the list and of each bundle, for transient failures only
+   * (a network error, one request's timeout, HTTP 408, 429, 5xx; default 3). Never for a refusal: another 4xx, a
+   * redirect, an answer too large or not JSON, a bad signature, another epoch or validator, an embargo.
+   */
+  readonly retries?: number;
+  /** The first wait before a retry (ms), doubled per retry (default 250). */
+  readonly backoffMs?: number;
+  /** The longest wait between two attempts (ms, default 30 000); no wait outlives `totalTimeoutMs`. */
+  readonly maxBackoffMs?: number;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
   /**
@@ -59,6 +87,9 @@ interface HttpRead {
   readonly totalTimeoutMs: number;
   readonly run: AbortSignal;
   readonly fetch?: typeof fetch;
+  readonly retries: number;
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
 }
 
 function fetchFailed(url: string, why: string, extra: Record<string, unknown> = {}, cause?: unknown): SubnetError {
@@ -68,7 +99,15 @@ function fetchFailed(url: string, why: string, extra: Record<string, unknown> = 
   });
 }
 
-async function getJson(url: string, http: HttpRead): Promise<unknown> {
+/** A transient failure of one GET (network, one request's timeout, 408, 429, 5xx): worth asking again. */
+interface Transient {
+  readonly why: string;
+  readonly extra: Record<string, unknown>;
+  readonly cause?: unknown;
+}
+
+/** One GET of a JSON document: the document, or a transient failure; a refusal is thrown (a coded error). */
+async function getJsonOnce(url: string, http: HttpRead): Promise<{ readonly doc: unknown } | { readonly transient: Transient }> {
   let reading = false;
   let bytes: Uint8Array | undefined;
   let status: number;
@@ -90,18 +129,22 @@ async function getJson(url: string, http: HttpRead): Promise<unknown> {
     }
     if (!response.ok) {
       await discardBody(response);
+      if (isTransientStatus(status)) return { transient: { why: `HTTP ${status}`, extra: { status } } };
       throw fetchFailed(url, `HTTP ${status}`, { status });
     }
     // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
     bytes = await readCappedBody(response, DEFAULT_BUNDLE_LIMITS.maxBytes);
   } catch (error) {
     if (isSubnetError(error)) throw error;
-    throw fetchFailed(url, failureSentence(error, reading, http.timeoutMs, http.run, http.totalTimeoutMs), {}, error);
+    const why = failureSentence(error, reading, http.timeoutMs, http.run, http.totalTimeoutMs);
+    // Past the run's deadline nothing is asked again; a network error or one request's timeout is.
+    if (http.run.aborted) throw fetchFailed(url, why, {}, error);
+    return { transient: { why, extra: {}, cause: error } };
   }
   if (bytes === undefined)
     throw fetchFailed(url, `the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, { limit: DEFAULT_BUNDLE_LIMITS.maxBytes });
   try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    return { doc: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
   } catch (cause) {
     throw new SubnetError(AUDITOR_ERROR_CODES.malformed, `GET ${redact(url)}: HTTP ${status}: the answer is not JSON`, {
       context: { path: '--bundles', value: redact(url) },
@@ -110,14 +153,45 @@ async function getJson(url: string, http: HttpRead): Promise<unknown> {
   }
 }
 
-/** A source set aside with a coded error's code and message. */
-function asideFor(source: string, error: { readonly code: string; readonly message: string }): PublishedBundle {
-  return Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }) });
+/** A GET's outcome after its retries: the document or the coded error, with the attempts made. */
+type Got = { readonly doc: unknown; readonly attempts: number } | { readonly error: SubnetError; readonly attempts: number };
+
+/**
+ * GETs a JSON document, asking again after a transient failure with `fetch`'s backoff (`backoffMs` doubled per
+ * retry, at most `maxBackoffMs`, never past the run's deadline), at most `retries` times; a refusal is not asked again.
+ */
+async function getJson(url: string, http: HttpRead): Promise<Got> {
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    let once;
+    try {
+      once = await getJsonOnce(url, http);
+    } catch (error) {
+      if (!isSubnetError(error)) throw error;
+      return { error, attempts };
+    }
+    if ('doc' in once) return { doc: once.doc, attempts };
+    const { why, extra, cause } = once.transient;
+    const attemptsSaid = { ...extra, attempts };
+    if (attempts > http.retries) return { error: fetchFailed(url, `${why} (${afterAttempts(attempts)})`, attemptsSaid, cause), attempts };
+    await waitUnlessAborted(retryDelayMs(attempts, http.backoffMs, http.maxBackoffMs), http.run);
+    if (http.run.aborted)
+      return {
+        error: fetchFailed(url, `${why} (${afterAttempts(attempts)}); then ${totalTimeoutSentence(http.totalTimeoutMs)}`, attemptsSaid, cause),
+        attempts,
+      };
+  }
+}
+
+/** A source set aside with a coded error's code and message (and, from a URL, the GETs made for it). */
+function asideFor(source: string, error: { readonly code: string; readonly message: string }, attempts: number | null = null): PublishedBundle {
+  return Object.freeze({ source, bundle: null, problem: Object.freeze({ code: error.code, message: error.message }), attempts });
 }
 
 /** A URL's answer set aside: the coded message `[CODE] GET url: why at --bundles (got "url")`, as the fetch errors read. */
-function setAside(source: string, code: string, why: string): PublishedBundle {
-  return asideFor(source, new SubnetError(code, `GET ${source}: ${why}`, { context: { path: '--bundles', value: source } }));
+function setAside(source: string, code: string, why: string, attempts: number | null): PublishedBundle {
+  return asideFor(source, new SubnetError(code, `GET ${source}: ${why}`, { context: { path: '--bundles', value: source } }), attempts);
 }
 
 /** A file's bundle set aside: the coded message `[CODE] file: why at bundle.validator_hotkey (got value)`. */
@@ -184,7 +258,7 @@ function listedEpochs(listing: unknown, url: string): ListedEpochs {
     epochs.push(epoch);
   }
   const problems: PublishedBundle[] = [];
-  const problem = (message: string) => problems.push(setAside(source, AUDITOR_ERROR_CODES.invalidListing, message));
+  const problem = (message: string) => problems.push(setAside(source, AUDITOR_ERROR_CODES.invalidListing, message, null));
   if (bad > 0)
     problem(
       `${bad} listed epoch(s) are not an object with a non-negative integer "epoch" (at most 2^53 - 1) and a "bundle" path or null; the first: ${firstBad}`,
@@ -193,12 +267,12 @@ function listedEpochs(listing: unknown, url: string): ListedEpochs {
   return { epochs: epochs.sort((x, y) => x - y), problems };
 }
 
-function checked(source: string, doc: unknown, verify: SignatureVerifier): PublishedBundle {
+function checked(source: string, doc: unknown, verify: SignatureVerifier, attempts: number | null): PublishedBundle {
   try {
-    return Object.freeze({ source, bundle: verifyBundle(doc, verify), problem: null });
+    return Object.freeze({ source, bundle: verifyBundle(doc, verify), problem: null, attempts });
   } catch (error) {
     if (!isSubnetError(error)) throw error;
-    return asideFor(source, error);
+    return asideFor(source, error, attempts);
   }
 }
 
@@ -211,15 +285,18 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier): Publi
  * until the chain reveals its commit-reveal v4 weights: `AUDITOR_BUNDLE_EMBARGOED`, saying when to try again).
  * The validator is not trusted (docs/spec.md G.6): redirects are not followed; each request ends at `timeoutMs`
  * (the body too) and the whole read at `totalTimeoutMs`, after which no bundle is asked for; an answer over
- * 64 MiB is refused while it is read; list entries that name no usable epoch, an epoch listed twice
+ * 64 MiB is refused while it is read. A transient failure of the list or of one bundle (a network error, one
+ * request's timeout, HTTP 408, 429, 5xx) is asked again with `fetch`'s backoff (`backoffMs` doubled, at most
+ * `maxBackoffMs` a wait, at most `retries` times, never past `totalTimeoutMs`); a refusal never is, and each bundle
+ * says how many GETs it took (`attempts`). List entries that name no usable epoch, an epoch listed twice
  * (`AUDITOR_INVALID_LISTING`) and a bundle of another epoch than the one asked for (`AUDITOR_WRONG_EPOCH`) are
  * set aside, never used; so is, with `validatorHotkey`, a bundle another validator signed (`AUDITOR_WRONG_VALIDATOR`).
  *
  * @param from - a folder or an http(s):// validator base URL
- * @param options - the signature check, how many epochs, the timeouts, the validator wanted
+ * @param options - the signature check, how many epochs, the timeouts and retries, the validator wanted
  * @returns the bundles in epoch order, after the list's problems (a folder: file-name order)
- * @throws SubnetError `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the API cannot be
- *   reached, answers with an error or a redirect, or passes a time limit), `AUDITOR_MALFORMED_JSON` (the epoch
+ * @throws SubnetError `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the epoch list cannot be
+ *   read: a transient failure after its retries, an error status, a redirect, or a time limit), `AUDITOR_MALFORMED_JSON` (the epoch
  *   list is not JSON), `AUDITOR_INVALID_LISTING` (it is not `{ epochs: [...] }`)
  * @example const bundles = await readPublishedBundles('http://127.0.0.1:8091', { verify: await signatureVerifier() })
  */
@@ -231,7 +308,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
       const doc = await loadDocument(file);
       out.push(
         doc.ok
-          ? ofValidator(checked(file, doc.value, options.verify), options.validatorHotkey, (why, named) =>
+          ? ofValidator(checked(file, doc.value, options.verify, null), options.validatorHotkey, (why, named) =>
               problemAt(file, AUDITOR_ERROR_CODES.wrongValidator, why, named),
             )
           : asideFor(file, doc.error),
@@ -246,29 +323,34 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
     totalTimeoutMs,
     run: AbortSignal.timeout(totalTimeoutMs),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    retries: options.retries ?? DEFAULT_RETRIES,
+    backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
+    maxBackoffMs: options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
   };
   const listUrl = `${base}/v1/epochs`;
-  const listed = listedEpochs(await getJson(listUrl, http), listUrl);
+  const list = await getJson(listUrl, http);
+  if ('error' in list) throw list.error;
+  const listed = listedEpochs(list.doc, listUrl);
   const out: PublishedBundle[] = [...listed.problems];
   for (const epoch of listed.epochs.slice(-(options.last ?? 20))) {
     const url = `${base}/v1/epochs/${epoch}/bundle`;
     const source = redact(url);
     if (http.run.aborted) {
-      out.push(setAside(source, AUDITOR_ERROR_CODES.fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`));
+      out.push(setAside(source, AUDITOR_ERROR_CODES.fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`, 0));
       continue;
     }
-    try {
-      const read = checked(source, await getJson(url, http), options.verify);
-      const served = (read.bundle as { epoch?: unknown } | null)?.epoch;
-      out.push(
-        read.bundle !== null && served !== epoch
-          ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`)
-          : ofValidator(read, options.validatorHotkey, (why) => setAside(source, AUDITOR_ERROR_CODES.wrongValidator, why)),
-      );
-    } catch (error) {
-      if (!isSubnetError(error)) throw error;
-      out.push(asideFor(source, error));
+    const got = await getJson(url, http);
+    if ('error' in got) {
+      out.push(asideFor(source, got.error, got.attempts));
+      continue;
     }
+    const read = checked(source, got.doc, options.verify, got.attempts);
+    const served = (read.bundle as { epoch?: unknown } | null)?.epoch;
+    out.push(
+      read.bundle !== null && served !== epoch
+        ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`, got.attempts)
+        : ofValidator(read, options.validatorHotkey, (why) => setAside(source, AUDITOR_ERROR_CODES.wrongValidator, why, got.attempts)),
+    );
   }
   return Object.freeze(out);
 }

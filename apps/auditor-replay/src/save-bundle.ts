@@ -1,9 +1,12 @@
-import { lstat, readFile, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, unlink } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { join } from 'node:path';
+import { getSystemErrorMap } from 'node:util';
 
-import { sha256Hex } from '@subnet/core';
+import { sha256Hex, SubnetError } from '@subnet/core';
 
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** The file already in the folder that a saved answer was kept beside, and whether it holds the same signed bundle. */
 export interface KeptBeside {
@@ -23,6 +26,8 @@ export interface KeptBeside {
  * @param bytes - the answer's bytes
  * @param doc - the answer, parsed
  * @returns the file written and, when kept beside another, that file; undefined when both names hold other bytes
+ * @throws SubnetError `AUDITOR_WRITE_FAILED` when a file cannot be written (a local disk error: EACCES, ENOSPC,
+ *   EROFS, a directory at the file's name, ...), naming the path and the OS code; no file already there is changed
  * @example const saved = await saveBundle('bundles', 7, bytes, doc)
  */
 export async function saveBundle(
@@ -51,16 +56,59 @@ export function besideSentence(beside: KeptBeside): string {
     : `${beside.file} holds another document for this epoch; both kept (verify the folder: two bundles validly signed by one validator for one epoch are an equivocation)`;
 }
 
-/** Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly these bytes. */
+/**
+ * The coded error for a local disk error while `fetch` writes its output: the path, the OS code and its meaning.
+ * It stops the run: asking the validator again cannot fix the auditor's own disk.
+ *
+ * @param path - the file or folder that could not be written
+ * @param error - what the file system threw (its `code` and `errno`)
+ * @returns `[AUDITOR_WRITE_FAILED] cannot write PATH: EACCES (permission denied); ...`
+ * @example throw writeFailed('bundles/epoch-7.json', error)
+ */
+export function writeFailed(path: string, error: unknown): SubnetError {
+  const e = error as NodeJS.ErrnoException;
+  const osCode = typeof e.code === 'string' ? e.code : 'UNKNOWN';
+  const meaning = typeof e.errno === 'number' ? getSystemErrorMap().get(e.errno)?.[1] : undefined;
+  return new SubnetError(
+    AUDITOR_ERROR_CODES.writeFailed,
+    `cannot write ${path}: ${osCode}${meaning === undefined ? '' : ` (${meaning})`}; a local disk error, so fetch stopped (files already written are kept as they are)`,
+    { context: { path: '--out', value: path, osCode }, cause: error },
+  );
+}
+
+/**
+ * Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly
+ * these bytes, false when it holds others. A file this call created and could not finish (ENOSPC, EFBIG) is removed,
+ * so no truncated bundle is left under an epoch's name; nothing that was there before is touched.
+ */
 async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
+  let handle;
   try {
-    await writeFile(file, bytes, { flag: 'wx' });
-    return true;
+    handle = await open(file, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(file, error);
   }
+  if (handle !== undefined) {
+    try {
+      await handle.writeFile(bytes);
+      await handle.close();
+      return true;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(file).catch(() => undefined);
+      throw writeFailed(file, error);
+    }
+  }
+  let info;
   try {
-    if ((await lstat(file)).size !== bytes.byteLength) return false;
+    info = await lstat(file);
+  } catch {
+    return false;
+  }
+  // A folder under the epoch's name is the auditor's disk, not another document of the validator's.
+  if (info.isDirectory()) throw writeFailed(file, Object.assign(new Error('a folder holds the name'), { code: 'EISDIR', errno: -constants.errno.EISDIR }));
+  try {
+    if (info.size !== bytes.byteLength) return false;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
   } catch {
     return false;

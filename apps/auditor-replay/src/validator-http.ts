@@ -1,5 +1,12 @@
 import { redactUrl } from '@subnet/core';
 
+/** Retries after the first attempt of a transient failure (network error, timeout of one request, 408, 429, 5xx). */
+export const DEFAULT_RETRIES = 3;
+/** The first wait before a retry (ms), doubled per retry. */
+export const DEFAULT_BACKOFF_MS = 250;
+/** The longest wait between two attempts (ms), however many retries are asked for. */
+export const DEFAULT_MAX_BACKOFF_MS = 30_000;
+
 /** How one GET to a validator's API is bounded. */
 export interface ValidatorGetOptions {
   /** The limit of this request, headers and body (ms). */
@@ -90,6 +97,43 @@ export function totalTimeoutSentence(totalTimeoutMs: number): string {
  */
 export async function discardBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * How many GETs a failure took, for a sentence: `after 1 attempt`, `after 4 attempts`.
+ *
+ * @param attempts - the GETs made
+ * @returns the phrase
+ * @example afterAttempts(4) // 'after 4 attempts'
+ */
+export function afterAttempts(attempts: number): string {
+  return `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+}
+
+/**
+ * Whether an HTTP status is a transient failure worth asking again: 408 (the server's request timeout), 429 and
+ * every 5xx. Any other status (a 3xx, 404, another 4xx, a 425 embargo) is the validator's answer, never retried.
+ *
+ * @param status - the HTTP status
+ * @returns true for 408, 429 and 500-599
+ * @example isTransientStatus(503) // true
+ */
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/**
+ * The wait before the next attempt: `backoffMs` doubled per attempt already made, at most `maxBackoffMs`
+ * (`Retry-After` is not obeyed: the validator does not choose how long the auditor waits).
+ *
+ * @param attempts - the attempts made so far (1 after the first)
+ * @param backoffMs - the first wait
+ * @param maxBackoffMs - the longest wait
+ * @returns the wait in ms
+ * @example retryDelayMs(3, 250, 30_000) // 1000
+ */
+export function retryDelayMs(attempts: number, backoffMs: number, maxBackoffMs: number): number {
+  return Math.min(backoffMs * 2 ** (attempts - 1), maxBackoffMs);
 }
 
 /**

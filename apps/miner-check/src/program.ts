@@ -265,6 +265,11 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--timeout <ms>', 'from a URL: the limit of one request, the answer and its whole body', '10000')
     .option('--total-timeout <ms>', 'from a URL: the limit of the whole read; past it no bundle is asked for', '600000')
     .option(
+      '--retries <n>',
+      'from a URL: retries of the list and of each bundle after a transient failure (network error, one request timing out, 408, 429, 5xx), waiting 250 ms doubled, at most 30 s',
+      '3',
+    )
+    .option(
       '--validator-hotkey <ss58>',
       'the validator whose bundles you mean: a bundle another validator signed is set aside (AUDITOR_WRONG_VALIDATOR); a signature proves who signed, not that it is this validator',
     )
@@ -281,6 +286,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         last: string;
         timeout: string;
         totalTimeout: string;
+        retries: string;
         validatorHotkey?: string;
         json?: boolean;
       }) => {
@@ -296,6 +302,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           last: integerOption(options.last, '--last', 1, 10_000),
           timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
           totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
+          retries: integerOption(options.retries, '--retries', 0, 100),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
         });
         emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));

@@ -160,7 +160,7 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
     );
     expect(code).toBe(1);
     expect(t.out()).toContain(`epoch 6: not_found: GET ${base}/v1/epochs/6/bundle: 404 (no bundle for epoch 6)`);
-    expect(t.out()).toContain(`epoch 7: failed: GET ${base}/v1/epochs/7/bundle: no answer within 150 ms (after 2 attempts)`);
+    expect(t.out()).toContain(`epoch 7: failed: [AUDITOR_FETCH_FAILED] GET ${base}/v1/epochs/7/bundle: no answer within 150 ms (after 2 attempts)`);
     expect(hits.get('/v1/epochs/7/bundle')).toBe(2);
   });
 
@@ -182,7 +182,9 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
         t,
       ),
     ).toBe(1);
-    expect(t.out()).toContain(`epoch 1: failed: GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempts)`);
+    expect(t.out()).toContain(
+      `epoch 1: failed: [AUDITOR_FETCH_FAILED] GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempt)`,
+    );
     expect(t.err()).toBe('');
     expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], captureIo())).toBe(2);
     expect(await runCli(['fetch', '--validator', 'ftp://x', '--from', '1', '--to', '1', '--out', dir], captureIo())).toBe(2);

@@ -26,6 +26,7 @@ const PUBLISHED = {
   invalidListing: 'AUDITOR_INVALID_LISTING',
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
   wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
+  writeFailed: 'AUDITOR_WRITE_FAILED',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

@@ -88,6 +88,8 @@ beforeAll(async () => {
       },
       '/busy/v1/epochs/1/bundle': () => response.writeHead(503, { 'retry-after': '999999' }).end('busy'),
       '/throttled/v1/epochs/1/bundle': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
+      '/request-timeout/v1/epochs/1/bundle': () => response.writeHead(408).end('request timeout'),
+      '/bad-request/v1/epochs/1/bundle': () => response.writeHead(400).end('bad request'),
       '/not-modified/v1/epochs/1/bundle': () => response.writeHead(304).end(),
       '/no-content/v1/epochs/1/bundle': () => response.writeHead(204).end(),
       '/html/v1/epochs/1/bundle': () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>'),
@@ -155,7 +157,7 @@ describe('fetch from a hostile validator: redirects are not followed', () => {
     ] as const;
     for (const [prefix, status, location] of cases) {
       const [got] = await fetchBundles({ validator: `${base}/${prefix}`, from: 1, to: 1, outDir, retries: 2, backoffMs: 1, timeoutMs: 2000 });
-      expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null, attempts: 1 });
+      expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null, attempts: 1, code: 'AUDITOR_FETCH_FAILED' });
       expect(got?.error).toBe(
         `GET ${base}/${prefix}/v1/epochs/1/bundle: HTTP ${status}: redirects to ${location} (not followed: give --validator the URL that serves the bundles)`,
       );
@@ -173,7 +175,7 @@ describe('fetch from a hostile validator: time limits', () => {
     const [got] = await fetchBundles({ validator: `${base}/drip`, from: 1, to: 1, outDir, retries: 0, timeoutMs: 1500 });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null });
-    expect(got?.error).toBe(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 1500 ms (after 1 attempts)`);
+    expect(got?.error).toBe(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 1500 ms (after 1 attempt)`);
   }, 10_000);
 
   it('--total-timeout ends the whole run: the request under way stops, later epochs are not asked for, each is named; exit 1', async () => {
@@ -187,9 +189,9 @@ describe('fetch from a hostile validator: time limits', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(code).toBe(1);
     const stop = 'the run passed its --total-timeout of 1200 ms';
-    expect(t.out()).toContain(`epoch 1: failed: GET ${base}/drip/v1/epochs/1/bundle: ${stop}`);
-    expect(t.out()).toContain(`epoch 2: failed: GET ${base}/drip/v1/epochs/2/bundle: not asked: ${stop}`);
-    expect(t.out()).toContain(`epoch 3: failed: GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
+    expect(t.out()).toContain(`epoch 1: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/1/bundle: ${stop}`);
+    expect(t.out()).toContain(`epoch 2: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/2/bundle: not asked: ${stop}`);
+    expect(t.out()).toContain(`epoch 3: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
     expect(t.err()).toContain(`fetch 3/3 epoch 3 GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
     expect(t.out()).toContain('0/3 bundle(s) saved');
     expect(hits.get('/drip/v1/epochs/3/bundle')).toBeUndefined();
@@ -228,19 +230,25 @@ describe('fetch from a hostile validator: time limits', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 25_000);
 
-  it('429 and 503 with retry-after: 999999 are retried on the auditor own backoff (capped), a bounded number of times', async () => {
+  it('429 and 503 with retry-after: 999999, and 408, are retried on the auditor own backoff (capped), a bounded number of times; 400 is not', async () => {
     const outDir = tempDir('auditor-hostile-');
     const started = Date.now();
     const got = await Promise.all(
-      ['throttled', 'busy'].map((p) => fetchBundles({ validator: `${base}/${p}`, from: 1, to: 1, outDir, retries: 3, backoffMs: 10_000, maxBackoffMs: 20 })),
+      ['throttled', 'busy', 'request-timeout', 'bad-request'].map((p) =>
+        fetchBundles({ validator: `${base}/${p}`, from: 1, to: 1, outDir, retries: 3, backoffMs: 10_000, maxBackoffMs: 20 }),
+      ),
     );
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(got.map(([r]) => r?.error)).toEqual([
-      `GET ${base}/throttled/v1/epochs/1/bundle: HTTP 429 (after 4 attempts)`,
-      `GET ${base}/busy/v1/epochs/1/bundle: HTTP 503 (after 4 attempts)`,
+    expect(got.map(([r]) => [r?.code, r?.error])).toEqual([
+      ['AUDITOR_FETCH_FAILED', `GET ${base}/throttled/v1/epochs/1/bundle: HTTP 429 (after 4 attempts)`],
+      ['AUDITOR_FETCH_FAILED', `GET ${base}/busy/v1/epochs/1/bundle: HTTP 503 (after 4 attempts)`],
+      ['AUDITOR_FETCH_FAILED', `GET ${base}/request-timeout/v1/epochs/1/bundle: HTTP 408 (after 4 attempts)`],
+      ['AUDITOR_FETCH_FAILED', `GET ${base}/bad-request/v1/epochs/1/bundle: HTTP 400`],
     ]);
     expect(hits.get('/throttled/v1/epochs/1/bundle')).toBe(4);
     expect(hits.get('/busy/v1/epochs/1/bundle')).toBe(4);
+    expect(hits.get('/request-timeout/v1/epochs/1/bundle')).toBe(4);
+    expect(hits.get('/bad-request/v1/epochs/1/bundle')).toBe(1);
   }, 10_000);
 });
 
@@ -266,10 +274,13 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
   it('304, 204, an HTML page with 200 and an HTML 502: each a failure naming the URL and the status; only the 502 is retried', async () => {
     const outDir = tempDir('auditor-hostile-');
     const errors: (string | null | undefined)[] = [];
+    const codes: (string | null | undefined)[] = [];
     for (const p of ['not-modified', 'no-content', 'html', 'html-error']) {
       const [got] = await fetchBundles({ validator: `${base}/${p}`, from: 1, to: 1, outDir, retries: 1, backoffMs: 1 });
       errors.push(got?.error);
+      codes.push(got?.code);
     }
+    expect(codes).toEqual(['AUDITOR_FETCH_FAILED', 'AUDITOR_MALFORMED_JSON', 'AUDITOR_MALFORMED_JSON', 'AUDITOR_FETCH_FAILED']);
     expect(errors).toEqual([
       `GET ${base}/not-modified/v1/epochs/1/bundle: HTTP 304`,
       `GET ${base}/no-content/v1/epochs/1/bundle: HTTP 204: the answer is not JSON`,
@@ -284,7 +295,7 @@ describe('fetch from a hostile validator: what is written to --out', () => {
   it('a signed bundle of another epoch than the one asked for is refused, not saved under the asked epoch', async () => {
     const outDir = tempDir('auditor-hostile-');
     const [got] = await fetchBundles({ validator: `${base}/wrong-epoch`, from: 2, to: 2, outDir, retries: 0 });
-    expect(got).toMatchObject({ epoch: 2, status: 'failed', file: null });
+    expect(got).toMatchObject({ epoch: 2, status: 'failed', file: null, code: 'AUDITOR_WRONG_EPOCH' });
     expect(got?.error).toBe(`GET ${base}/wrong-epoch/v1/epochs/2/bundle: the answer is the bundle of epoch 1, not of epoch 2`);
     expect(await readdir(outDir)).toEqual([]);
   });
@@ -297,11 +308,28 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect(
       await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', pinned, '--validator-hotkey', alice, '--quiet'], t),
     ).toBe(1);
-    expect(t.out()).toContain(
-      `epoch 4: failed: GET ${base}/other-validator/v1/epochs/4/bundle: the answer is a bundle of validator "${eve}", not of ${alice} (--validator-hotkey)`,
-    );
+    const refusal = `GET ${base}/other-validator/v1/epochs/4/bundle: the bundle names validator "${eve}", not ${alice} given with --validator-hotkey; not saved`;
+    expect(t.out()).toContain(`epoch 4: failed: [AUDITOR_WRONG_VALIDATOR] ${refusal}\n`);
     expect(t.out()).toContain(`the saved bundles name validator hotkey ${alice} (1)\n`);
     expect(await readdir(pinned)).toEqual(['epoch-3.json']);
+    // The same refusal, coded, in --json (and from the API), so a script branches on the code, not on the sentence.
+    const j = captureIo(false);
+    const again = tempDir('auditor-hostile-');
+    expect(
+      await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', again, '--validator-hotkey', alice, '--json'], j),
+    ).toBe(1);
+    expect(j.err()).toBe('');
+    const report = JSON.parse(j.out()) as {
+      exit_code: number;
+      sources: { epochs: { epoch: number; status: string; code: string | null; error: string | null }[] }[];
+    };
+    expect(report.exit_code).toBe(1);
+    expect(report.sources[0]?.epochs.map((e) => [e.epoch, e.status, e.code, e.error])).toEqual([
+      [3, 'saved', null, null],
+      [4, 'failed', 'AUDITOR_WRONG_VALIDATOR', refusal],
+    ]);
+    const [, refused] = await fetchBundles({ validator: `${base}/other-validator`, from: 3, to: 4, outDir: again, validatorHotkey: alice, retries: 0 });
+    expect(refused).toMatchObject({ status: 'failed', code: 'AUDITOR_WRONG_VALIDATOR', error: refusal, attempts: 1 });
     const open = tempDir('auditor-hostile-');
     const u = captureIo(false);
     expect(await runCli(['fetch', '--validator', `${base}/other-validator`, '--from', '3', '--to', '4', '--out', open, '--quiet'], u)).toBe(0);

@@ -7,6 +7,7 @@ it('exports exactly the public API', () => {
     'AUDITOR_ERROR_CODES',
     'EXIT_CODES',
     'IDENTITY_KEYS',
+    'MAX_FETCH_EPOCHS',
     'PAGE_CSS',
     'auditBundle',
     'auditFile',

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { explainCheck } from '../commands/explain.js';
 import { runMinerCheck } from '../program.js';
 import type { ProgramIo } from '../program.js';
 
@@ -93,8 +94,26 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     const t = io();
     expect(await runMinerCheck(['explain', '--bundles', dir, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
     const out = JSON.parse(t.out()) as { set_aside: { source: string; code: string }[]; history: unknown[] };
-    expect(out.set_aside).toEqual([{ source: join(dir, 'zz-tampered.json'), code: 'BUNDLE_DIGEST_MISMATCH', message: expect.any(String) as string }]);
+    expect(out.set_aside).toEqual([
+      { source: join(dir, 'zz-tampered.json'), code: 'BUNDLE_DIGEST_MISMATCH', message: expect.any(String) as string, attempts: null },
+    ]);
     expect(out.history).toHaveLength(bundles.filter((b) => b.result.aggregation.miners.some((m) => m.hotkey === miner.hotkey)).length);
+  });
+
+  it('text: a set-aside bundle says how many GETs it took once (in the message when the retries ran out, else after the URL)', () => {
+    const used = bundles.map((bundle, i) => ({ source: `epoch-${i}.json`, bundle, problem: null, attempts: 1 }));
+    const spent = {
+      source: 'http://v/1',
+      bundle: null,
+      problem: { code: 'AUDITOR_FETCH_FAILED', message: 'GET http://v/1: HTTP 503 (after 4 attempts)' },
+      attempts: 4,
+    };
+    const refused = { source: 'http://v/2', bundle: null, problem: { code: 'AUDITOR_FETCH_FAILED', message: 'GET http://v/2: HTTP 404' }, attempts: 2 };
+    const lines = explainCheck({ bundles: [...used, spent, refused], hotkey: miner.hotkey }).text.split('\n');
+    expect(lines.filter((l) => l.startsWith('set aside '))).toEqual([
+      'set aside http://v/1: [AUDITOR_FETCH_FAILED] GET http://v/1: HTTP 503 (after 4 attempts)',
+      'set aside http://v/2 (2 attempts): [AUDITOR_FETCH_FAILED] GET http://v/2: HTTP 404',
+    ]);
   });
 
   it('an unknown miner, a malformed hotkey and a missing folder are invalid input (exit 2)', async () => {

@@ -35,7 +35,7 @@ export function explainCheck(input: ExplainInput): CommandOutput {
   stories.sort((a, b) => a.epoch - b.epoch);
   const setAside = input.bundles
     .filter((b) => b.problem !== null)
-    .map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '' }));
+    .map((b) => ({ source: b.source, code: b.problem?.code ?? '', message: b.problem?.message ?? '', attempts: b.attempts }));
   const chosen = input.epoch === undefined ? stories.at(-1) : stories.find((s) => s.epoch === input.epoch);
   if (chosen === undefined) {
     const first = setAside[0];
@@ -56,7 +56,12 @@ export function explainCheck(input: ExplainInput): CommandOutput {
   const lines = [`miner ${hotkey}: weight in ${stories.length} of ${input.bundles.length} bundle(s)`, ''];
   lines.push('epoch  uid  u16    share');
   for (const h of history) lines.push(`${String(h.epoch).padEnd(5)}  ${String(h.uid ?? '-').padEnd(3)}  ${String(h.u16).padEnd(5)}  ${formatPercent(h.share)}`);
-  for (const s of setAside) lines.push(`set aside ${s.source}: ${codedMessage(s.code, s.message)}`);
+  // From a URL, how many GETs a bundle took when it was asked again (transient failures are retried), unless the
+  // message already says it (the retries ran out).
+  for (const s of setAside) {
+    const retried = s.attempts !== null && s.attempts > 1 && !s.message.includes(`after ${s.attempts} attempts`);
+    lines.push(`set aside ${s.source}${retried ? ` (${s.attempts} attempts)` : ''}: ${codedMessage(s.code, s.message)}`);
+  }
   lines.push('', `why, epoch ${chosen.epoch} (validator ${chosen.validator_hotkey ?? '?'}):`, formatMinerStory(chosen));
   return {
     text: lines.join('\n'),
