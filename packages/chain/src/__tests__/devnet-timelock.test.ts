@@ -95,6 +95,33 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     }
   });
 
+  it("commit-reveal turned off between commit and reveal: the reveal's checks are a direct set's (rate limit, no commit-reveal flag), as do_set_mechanism_weights runs them", async () => {
+    // reveal_commits.rs:181 calls do_set_mechanism_weights, which checks no commit-reveal flag and applies the
+    // set_weights rate limit when commit-reveal is off at the reveal block (weights.rs:804, both at 14bc6f9f9)
+    const validator = h.client;
+    const committed = await h.drive(validator.setWeights({ netuid: 1, weights: { '5': 1 }, waitForReveal: false }), 40);
+    expect(committed.kind).toBe('commit');
+    h.devnet.setHyperparameter('commitRevealEnabled', false);
+    h.devnet.setHyperparameter('weightsSetRateLimit', 1000n);
+    const drops = h.devnet.timelockDrops().length;
+    try {
+      await expect(h.drive(validator.confirmTimelockedReveal(committed.timelock!.record), 40)).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { stage: 'confirm', likelyReasons: ['other_weights_check'], checks: ['SettingWeightsTooFast'], pulseStored: true },
+      });
+      expect(
+        h.devnet
+          .timelockDrops()
+          .slice(drops)
+          .map((d) => [d.reason, d.detail]),
+      ).toEqual([['weights_check', 'SettingWeightsTooFast']]);
+    } finally {
+      h.devnet.setHyperparameter('commitRevealEnabled', true);
+      h.devnet.setHyperparameter('weightsSetRateLimit', 0n);
+      await h.devnet.produceBlock();
+    }
+  });
+
   it('detects a hand-built commit whose payload hotkey is not the signer: CHAIN_TIMELOCK_REVEAL_MISSING (hotkey_mismatch)', async () => {
     const signer = h.client.signer; // uid 0
     const other = await loadSigner({ kind: 'uri', uri: '//Bob' }); // the payload names another hotkey
