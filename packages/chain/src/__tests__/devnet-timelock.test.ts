@@ -3,6 +3,8 @@
  * commits a timelocked payload, the chain reveals it in on_initialize, the client confirms the reveal and
  * reads back Weights; the silent failures are reported as typed errors.
  */
+import { buildMetadata, runtimeVersionOf, SS58_PREFIX } from '@subnet/devnet';
+import type { DevnetRuntime } from '@subnet/devnet';
 import { QUICKNET } from '@subnet/timelock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,7 +14,7 @@ import { readMetagraph } from '../metagraph.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
-import type { Harness } from './devnet-helpers.js';
+import type { Harness, Runtime } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
@@ -193,6 +195,56 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
       });
       expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
       expect(h.devnet.poolSize()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+/**
+ * The devnet's runtime as a Subtensor node built with `fast-runtime` declares it (the default of the repository's
+ * `scripts/localnet.sh`): `Timestamp.MinimumPeriod = SLOT_DURATION / 2` with `SLOT_DURATION = MILLISECS_PER_BLOCK`,
+ * 250 ms instead of 12000 (opentensor/subtensor 14bc6f9f9 `runtime/src/lib.rs:412`, `common/src/lib.rs:358`).
+ * The one u64 6000 of the devnet's metadata (finney's MinimumPeriod) becomes 125.
+ */
+function fastRuntime(kind: Runtime): DevnetRuntime {
+  const metadata = buildMetadata(kind);
+  const u64le = (v: number): number[] => [v & 0xff, (v >> 8) & 0xff, 0, 0, 0, 0, 0, 0];
+  const finney = u64le(6000);
+  const at: number[] = [];
+  for (let i = 0; i + 8 <= metadata.length; i += 1) if (finney.every((b, j) => metadata[i + j] === b)) at.push(i);
+  expect(at).toHaveLength(1);
+  metadata.set(u64le(125), at[0]);
+  return { metadata, runtimeVersion: runtimeVersionOf(kind), ss58Prefix: SS58_PREFIX };
+}
+
+describe.each(RUNTIMES)('commit-reveal v4 on a fast-runtime chain (250 ms blocks), %s runtime', { timeout: 60_000 }, (runtime) => {
+  it("predicts the round with the runtime's own block time (2 x Timestamp.MinimumPeriod), so the chain reveals the commit", async () => {
+    // With 12 s per block assumed, the round would lie ~43 x 12 s after the head while the reveal epoch lasts
+    // ~41 x 0.25 s: its pulse never arrives in the epoch and the chain drops the commit silently.
+    const h = await startHarness({
+      runtime: fastRuntime(runtime),
+      slotDuration: 250,
+      neurons: 8,
+      validators: 4,
+      tempo: 40,
+      commitReveal: true,
+      weightsSetRateLimit: 0n,
+      beacon: { period: 1 },
+    });
+    try {
+      await h.devnet.produceBlock();
+      const snapshot = await readMetagraph(h.client.connection, { netuid: 1 });
+      expect((await readTimelockContext(h.client.connection, snapshot.blockHash)).blockTimeSeconds).toBe(0.25);
+      const result = await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 10);
+      expect(result.kind).toBe('reveal');
+      const tl = result.timelock!;
+      expect(tl.reveal!.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
+      expect(tl.reveal!.blockNumber).toBeLessThanOrEqual(tl.record.prediction!.targetBlock + 1n);
+      expect(result.stored).toEqual([21845, 65535]);
+      expect(h.devnet.timelockDrops()).toEqual([]);
+      // an explicit block time still wins over the runtime's
+      expect((await readTimelockContext(h.client.connection, snapshot.blockHash, { blockTimeSeconds: 12 })).blockTimeSeconds).toBe(12);
     } finally {
       await h.close();
     }
