@@ -1,6 +1,7 @@
 import { millisecondsArg, objectArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
+import { runtimeBlockTimeSeconds } from './timelock-context.js';
 import { confirmTimelockedReveal } from './timelock-reveal.js';
 import { checkTimelockedRecord } from './timelocked-record-check.js';
 import type { TimelockedReveal } from './timelock-reveal.js';
@@ -25,7 +26,7 @@ export async function awaitTimelockedReveal(
   objectArg(args, 'args');
   const wait = waitArg(args.wait);
   const timeoutMs = millisecondsArg(args.timeoutMs, 'timeoutMs');
-  const blockMs = (ctx.timelock?.blockTimeSeconds ?? 12) * 1000;
+  const blockMs = (ctx.timelock?.blockTimeSeconds ?? runtimeBlockTimeSeconds(ctx.connection.api) ?? 12) * 1000;
   const head = (await ctx.connection.request('chain_getHeader', (a) => a.rpc.chain.getHeader())).number.toBigInt();
   const target = record.prediction?.revealBlock ?? head;
   const blocks = Number(target > head ? target - head : 0n) + 400;

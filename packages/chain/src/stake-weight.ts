@@ -55,8 +55,8 @@ function share(amount: bigint, bits: bigint): bigint {
 
 /**
  * The inherited amount (`get_inherited_for_hotkey_on_subnet` / `get_tao_inherited_for_hotkey_on_subnet`,
- * opentensor/subtensor ab0cb2e52 `pallets/subtensor/src/staking/stake_utils.rs:252-390`, unchanged on main
- * 14bc6f9f9 `:313-460`): in U96F32, `initial - sum(initial x p_child) + sum(parent x p_parent)` with
+ * opentensor/subtensor ab0cb2e52 `pallets/subtensor/src/staking/stake_utils.rs:241-380`, unchanged on main
+ * 14bc6f9f9 `:313-452`): in U96F32, `initial - sum(initial x p_child) + sum(parent x p_parent)` with
  * saturating subtraction, then truncated to u64.
  */
 function inherited(initial: bigint, children: readonly bigint[], parents: readonly [bigint, bigint][]): bigint {

@@ -24,7 +24,10 @@ export interface TimelockOptions {
    * as the Python SDK does.
    */
   readonly clock?: 'chain' | 'wall';
-  /** Seconds per block for the prediction (default 12). */
+  /**
+   * Seconds per block for the prediction. Default: the connected runtime's slot, `Aura.SlotDuration`, else
+   * `2 x Timestamp.MinimumPeriod` (12 s on finney, 0.25 s on a node built with `fast-runtime`), else 12.
+   */
   readonly blockTimeSeconds?: number;
   /** Wait after the commit until the chain revealed it (default true); false returns after the commit. */
   readonly waitForReveal?: boolean;
@@ -54,6 +57,32 @@ function entry(at: ApiAt, pallet: string, item: string): Entry | undefined {
   return (at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)[pallet]?.[item];
 }
 
+function constantMs(api: ApiPromise, pallet: string, item: string): number | undefined {
+  const value = (api.consts as unknown as Record<string, Record<string, unknown> | undefined>)[pallet]?.[item];
+  if (value === undefined || value === null) return undefined;
+  const ms = Number(toBig(value));
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+/**
+ * The connected runtime's block time in seconds, from its constants: `Aura.SlotDuration`, else
+ * `2 x Timestamp.MinimumPeriod` (Subtensor: `SlotDuration = MinimumPeriodTimesTwo`, `MinimumPeriod = SLOT_DURATION
+ * / 2`, `SLOT_DURATION = MILLISECS_PER_BLOCK = prod_or_fast!(12000, 250)`; opentensor/subtensor 14bc6f9f9
+ * `runtime/src/lib.rs:367`, `:412`, `common/src/lib.rs:358`; `:394`, `:439`, `:280` at ab0cb2e52). Finney's
+ * metadata has `SlotDuration` 12000 and `MinimumPeriod` 6000; a node built with `fast-runtime` (the default of
+ * Subtensor's `scripts/localnet.sh`) 250 and 125.
+ *
+ * @param api - the connected api (its metadata's constants)
+ * @returns seconds per block, or undefined when the runtime declares neither constant
+ * @example runtimeBlockTimeSeconds(api) // 12 on finney
+ */
+export function runtimeBlockTimeSeconds(api: ApiPromise): number | undefined {
+  const slot = constantMs(api, 'aura', 'slotDuration');
+  if (slot !== undefined) return slot / 1000;
+  const minimumPeriod = constantMs(api, 'timestamp', 'minimumPeriod');
+  return minimumPeriod === undefined ? undefined : (2 * minimumPeriod) / 1000;
+}
+
 function hexOf(bytes: unknown): string {
   if (typeof bytes === 'string') return bytes.replace(/^0x/, '').toLowerCase();
   let out = '';
@@ -63,7 +92,8 @@ function hexOf(bytes: unknown): string {
 
 /**
  * Reads, at one block, what a timelocked commit depends on besides the metagraph: `Drand.BeaconConfig`,
- * `Drand.LastStoredRound` and `Timestamp.Now`, and resolves the beacon (option > chain > quicknet).
+ * `Drand.LastStoredRound` and `Timestamp.Now`, and resolves the beacon (option > chain > quicknet) and the block
+ * time (option > the runtime's slot, {@link runtimeBlockTimeSeconds} > 12 s).
  *
  * @param connection - the chain connection
  * @param blockHash - the block the metagraph snapshot was read at
@@ -74,12 +104,12 @@ function hexOf(bytes: unknown): string {
  * @example const ctx = await readTimelockContext(conn, snapshot.blockHash, { clock: 'chain' });
  */
 export async function readTimelockContext(connection: ChainConnection, blockHash: string, options: TimelockOptions = {}): Promise<TimelockContext> {
-  const blockTimeSeconds = options.blockTimeSeconds ?? 12;
-  if (typeof blockTimeSeconds !== 'number' || !Number.isFinite(blockTimeSeconds) || blockTimeSeconds <= 0) {
+  const requestedBlockTime: unknown = options.blockTimeSeconds;
+  if (requestedBlockTime !== undefined && (typeof requestedBlockTime !== 'number' || !Number.isFinite(requestedBlockTime) || requestedBlockTime <= 0)) {
     throw chainError('InvalidInput', 'timelock.blockTimeSeconds must be a positive number', {
       source: 'client',
       path: 'timelock.blockTimeSeconds',
-      value: blockTimeSeconds,
+      value: requestedBlockTime,
     });
   }
   const clock: unknown = options.clock ?? 'chain';
@@ -87,6 +117,7 @@ export async function readTimelockContext(connection: ChainConnection, blockHash
     throw chainError('InvalidInput', "timelock.clock is 'chain' or 'wall'", { source: 'client', path: 'timelock.clock', value: clock });
   }
   return connection.request('timelock context', async (api) => {
+    const blockTimeSeconds = options.blockTimeSeconds ?? runtimeBlockTimeSeconds(api) ?? 12;
     const at = await api.at(blockHash);
     const configFn = entry(at, 'drand', 'beaconConfig');
     const lastFn = entry(at, 'drand', 'lastStoredRound');

@@ -5,6 +5,7 @@ import { chainError } from './chain-error.js';
 import { chainUpscale } from './chain-upscale.js';
 import type { ChainConnection } from './connection.js';
 import { readMetagraph, toBig } from './metagraph.js';
+import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { preflight } from './preflight.js';
 import { optionItems } from './storage-at.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
@@ -52,6 +53,20 @@ function isOurs(item: unknown, record: TimelockedCommitRecord): boolean {
   const [who, , commit] = fields;
   if (who === undefined || commit === undefined) return false;
   return who.toString() === record.hotkey && blake2AsHex(commit.toU8a(true), 256) === record.commitHash;
+}
+
+/**
+ * The preflight kind that replays the checks of a timelocked reveal. The chain's reveal step calls
+ * `do_set_mechanism_weights` (`coinbase/reveal_commits.rs:181`), i.e. `internal_set_weights`: it never asks whether
+ * commit-reveal is on, and it applies the set_weights rate limit (`SettingWeightsTooFast`) exactly when commit-reveal
+ * is off at the reveal block (`subnets/weights.rs:804`; both lines at 14bc6f9f9, `:180` / `:804` at ab0cb2e52). So a
+ * subnet whose owner turned commit-reveal off after the commit is replayed as a direct set, else as a reveal.
+ *
+ * @param snapshot - the metagraph read at the block before the reveal block
+ * @returns `set` when commit-reveal is off there, else `reveal`
+ */
+function timelockedRevealCheckKind(snapshot: Pick<MetagraphSnapshot, 'hyperparameters'>): 'set' | 'reveal' {
+  return snapshot.hyperparameters.commitRevealEnabled ? 'reveal' : 'set';
 }
 
 const sleep = (ms: number): Promise<void> =>
@@ -186,7 +201,14 @@ export async function confirmTimelockedReveal(
   // 4. not revealed: why? Replay the weights checks on the state before the block, and look for the pulse.
   const parent = await atNumber(revealAt.number - 1n);
   const snapshot = await readMetagraph(connection, { netuid: record.netuid, mecid: record.mecid, at: parent.hash });
-  const check = preflight({ snapshot, hotkey: record.hotkey, uids: record.uids, values: record.values, versionKey: record.versionKey, kind: 'reveal' });
+  const check = preflight({
+    snapshot,
+    hotkey: record.hotkey,
+    uids: record.uids,
+    values: record.values,
+    versionKey: record.versionKey,
+    kind: timelockedRevealCheckKind(snapshot),
+  });
   const checks = check.errors.map((e) => e.context.chainName);
   const pulses = (parent.at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)['drand']?.['pulses'];
   const pulse = pulses ? ((await connection.request('Drand.Pulses', () => pulses(record.revealRound))) as { isSome?: boolean }) : undefined;

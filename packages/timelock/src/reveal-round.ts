@@ -186,10 +186,11 @@ interface EpochState {
 /**
  * Predicts the reveal round with the stateful epoch schedule (Subtensor main; bittensor-drand 2.x; README 2.5).
  * The commit lands in `head + 1` and is keyed by `commitEpoch = SubnetEpochIndex + (should_run_epoch(head + 1) ? 1 : 0)`.
- * `run_coinbase` is then simulated: an epoch fires at block b when tempo > 0 and (`PendingEpochAt > 0 && b >= PendingEpochAt`,
- * or `BlocksSinceLastStep > overdueAfterBlocks`, or `b - LastEpochBlock >= tempo`); firing sets `LastEpochBlock = b`,
- * `PendingEpochAt = 0`, `SubnetEpochIndex += 1`, `BlocksSinceLastStep = 0`, otherwise `BlocksSinceLastStep += 1`.
- * The reveal block is the first block whose pre-coinbase look-ahead epoch equals `commitEpoch + revealPeriod`;
+ * `run_coinbase` is then simulated: in block b `BlocksSinceLastStep += 1` first, then an epoch fires when tempo > 0 and
+ * (`PendingEpochAt > 0 && b >= PendingEpochAt`, or `BlocksSinceLastStep > overdueAfterBlocks`, or `b - LastEpochBlock >= tempo`);
+ * firing sets `LastEpochBlock = b`, `PendingEpochAt = 0`, `SubnetEpochIndex += 1`, `BlocksSinceLastStep = 0`.
+ * The reveal block is the first block whose reveal step (the look-ahead epoch of the previous block's state, before
+ * `run_coinbase`) equals `commitEpoch + revealPeriod`;
  * `round = floor((now + (revealBlock + 3 - head) * blockTime - genesis) / period)`, at least 1.
  * `MaxEpochsPerBlock` deferral is not modelled.
  *
@@ -218,45 +219,52 @@ export function revealRoundStateful(input: StatefulRevealRoundInput): RevealRoun
       value: 0,
     });
   }
-  const shouldRun = (block: bigint, s: EpochState): boolean =>
-    (s.pending > 0n && block >= s.pending) || s.sinceStep > overdue || (block > s.last ? block - s.last : 0n) >= tempo;
-  /** The first block >= from at which an epoch fires, given no epoch fires in between. */
-  const nextFire = (from: bigint, s: EpochState): bigint => {
-    let fire = s.last + tempo > from ? s.last + tempo : from;
-    if (s.pending > 0n) fire = bigMin(fire, s.pending > from ? s.pending : from);
-    fire = bigMin(fire, s.sinceStep > overdue ? from : from + overdue + 1n - s.sinceStep);
-    return fire;
+  // `should_run_epoch(block)` on a state whose BlocksSinceLastStep is `since` (run_coinbase.rs:1085)
+  const shouldRun = (block: bigint, s: EpochState, since: bigint): boolean =>
+    (s.pending > 0n && block >= s.pending) || since > overdue || (block > s.last ? block - s.last : 0n) >= tempo;
+  const fire = (s: EpochState, block: bigint): void => {
+    s.last = block;
+    s.pending = 0n;
+    s.index += 1n;
+    s.sinceStep = 0n;
   };
 
+  // The commit block: run_coinbase's drain_pending raises BlocksSinceLastStep, then asks should_run_epoch
+  // (run_coinbase.rs:363); the commit extrinsic then sees the look-ahead epoch of the state after that (which is
+  // the index itself: a state that just fired, or did not fire, does not fire again in the same block).
+  const s: EpochState = { ...state };
   const commitBlock = head + 1n;
-  const firesAtCommit = shouldRun(commitBlock, state);
-  const commitEpoch = state.index + (firesAtCommit ? 1n : 0n);
+  s.sinceStep += 1n;
+  const firesAtCommit = shouldRun(commitBlock, s, s.sinceStep);
+  const epochBlocks: bigint[] = [];
+  if (firesAtCommit) {
+    fire(s, commitBlock);
+    epochBlocks.push(commitBlock);
+  }
+  const commitEpoch = s.index;
   const revealEpoch = commitEpoch + revealPeriod;
   const explanation = [
     `commit lands in block ${commitBlock}; an epoch ${firesAtCommit ? 'fires' : 'does not fire'} there, so commit epoch = ${state.index}${firesAtCommit ? ' + 1' : ''} = ${commitEpoch}`,
     `reveal epoch = ${commitEpoch} + ${revealPeriod} = ${revealEpoch}`,
   ];
 
-  const epochBlocks: bigint[] = [];
-  const s = { ...state };
-  let block = commitBlock;
-  let revealBlock: bigint;
-  for (;;) {
-    if (s.index === revealEpoch) {
-      revealBlock = block;
-      break;
-    }
-    const fire = nextFire(block, s);
-    epochBlocks.push(fire);
-    if (s.index + 1n === revealEpoch) {
-      revealBlock = fire;
-      break;
-    }
-    s.last = fire;
-    s.pending = 0n;
-    s.index += 1n;
-    s.sinceStep = 0n;
-    block = fire + 1n;
+  // Then epoch by epoch. `s.sinceStep` is BlocksSinceLastStep after block `from - 1`. An epoch fires in block f
+  // (drain_pending) at the first of: LastEpochBlock + tempo, PendingEpochAt, and the block where the raised
+  // BlocksSinceLastStep exceeds the safety net. The reveal step of a block runs before run_coinbase, on the
+  // previous block's state (reveal_commits.rs:43): it sees the new epoch in f itself when tempo or PendingEpochAt
+  // fire it (the same test holds on that state), but one block later, in f + 1, when only the safety net does.
+  let from = commitBlock + 1n;
+  let revealBlock = from;
+  while (s.index < revealEpoch) {
+    let f = s.last + tempo > from ? s.last + tempo : from;
+    if (s.pending > 0n) f = bigMin(f, s.pending > from ? s.pending : from);
+    const overdueAt = from + overdue - s.sinceStep;
+    f = bigMin(f, overdueAt > from ? overdueAt : from);
+    epochBlocks.push(f);
+    const seenBy = shouldRun(f, s, s.sinceStep + (f - from)) ? f : f + 1n;
+    fire(s, f);
+    revealBlock = seenBy;
+    from = f + 1n;
   }
   const targetBlock = revealBlock + REVEAL_SECURITY_BLOCKS;
   const blocksUntilTarget = targetBlock - head;

@@ -3,6 +3,8 @@
  * commits a timelocked payload, the chain reveals it in on_initialize, the client confirms the reveal and
  * reads back Weights; the silent failures are reported as typed errors.
  */
+import { buildMetadata, runtimeVersionOf, SS58_PREFIX } from '@subnet/devnet';
+import type { DevnetRuntime } from '@subnet/devnet';
 import { QUICKNET } from '@subnet/timelock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,7 +14,7 @@ import { readMetagraph } from '../metagraph.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
-import type { Harness } from './devnet-helpers.js';
+import type { Harness, Runtime } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
@@ -95,6 +97,33 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     }
   });
 
+  it("commit-reveal turned off between commit and reveal: the reveal's checks are a direct set's (rate limit, no commit-reveal flag), as do_set_mechanism_weights runs them", async () => {
+    // reveal_commits.rs:181 calls do_set_mechanism_weights, which checks no commit-reveal flag and applies the
+    // set_weights rate limit when commit-reveal is off at the reveal block (weights.rs:804, both at 14bc6f9f9)
+    const validator = h.client;
+    const committed = await h.drive(validator.setWeights({ netuid: 1, weights: { '5': 1 }, waitForReveal: false }), 40);
+    expect(committed.kind).toBe('commit');
+    h.devnet.setHyperparameter('commitRevealEnabled', false);
+    h.devnet.setHyperparameter('weightsSetRateLimit', 1000n);
+    const drops = h.devnet.timelockDrops().length;
+    try {
+      await expect(h.drive(validator.confirmTimelockedReveal(committed.timelock!.record), 40)).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { stage: 'confirm', likelyReasons: ['other_weights_check'], checks: ['SettingWeightsTooFast'], pulseStored: true },
+      });
+      expect(
+        h.devnet
+          .timelockDrops()
+          .slice(drops)
+          .map((d) => [d.reason, d.detail]),
+      ).toEqual([['weights_check', 'SettingWeightsTooFast']]);
+    } finally {
+      h.devnet.setHyperparameter('commitRevealEnabled', true);
+      h.devnet.setHyperparameter('weightsSetRateLimit', 0n);
+      await h.devnet.produceBlock();
+    }
+  });
+
   it('detects a hand-built commit whose payload hotkey is not the signer: CHAIN_TIMELOCK_REVEAL_MISSING (hotkey_mismatch)', async () => {
     const signer = h.client.signer; // uid 0
     const other = await loadSigner({ kind: 'uri', uri: '//Bob' }); // the payload names another hotkey
@@ -166,6 +195,56 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
       });
       expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
       expect(h.devnet.poolSize()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+/**
+ * The devnet's runtime as a Subtensor node built with `fast-runtime` declares it (the default of the repository's
+ * `scripts/localnet.sh`): `Timestamp.MinimumPeriod = SLOT_DURATION / 2` with `SLOT_DURATION = MILLISECS_PER_BLOCK`,
+ * 250 ms instead of 12000 (opentensor/subtensor 14bc6f9f9 `runtime/src/lib.rs:412`, `common/src/lib.rs:358`).
+ * The one u64 6000 of the devnet's metadata (finney's MinimumPeriod) becomes 125.
+ */
+function fastRuntime(kind: Runtime): DevnetRuntime {
+  const metadata = buildMetadata(kind);
+  const u64le = (v: number): number[] => [v & 0xff, (v >> 8) & 0xff, 0, 0, 0, 0, 0, 0];
+  const finney = u64le(6000);
+  const at: number[] = [];
+  for (let i = 0; i + 8 <= metadata.length; i += 1) if (finney.every((b, j) => metadata[i + j] === b)) at.push(i);
+  expect(at).toHaveLength(1);
+  metadata.set(u64le(125), at[0]);
+  return { metadata, runtimeVersion: runtimeVersionOf(kind), ss58Prefix: SS58_PREFIX };
+}
+
+describe.each(RUNTIMES)('commit-reveal v4 on a fast-runtime chain (250 ms blocks), %s runtime', { timeout: 60_000 }, (runtime) => {
+  it("predicts the round with the runtime's own block time (2 x Timestamp.MinimumPeriod), so the chain reveals the commit", async () => {
+    // With 12 s per block assumed, the round would lie ~43 x 12 s after the head while the reveal epoch lasts
+    // ~41 x 0.25 s: its pulse never arrives in the epoch and the chain drops the commit silently.
+    const h = await startHarness({
+      runtime: fastRuntime(runtime),
+      slotDuration: 250,
+      neurons: 8,
+      validators: 4,
+      tempo: 40,
+      commitReveal: true,
+      weightsSetRateLimit: 0n,
+      beacon: { period: 1 },
+    });
+    try {
+      await h.devnet.produceBlock();
+      const snapshot = await readMetagraph(h.client.connection, { netuid: 1 });
+      expect((await readTimelockContext(h.client.connection, snapshot.blockHash)).blockTimeSeconds).toBe(0.25);
+      const result = await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 10);
+      expect(result.kind).toBe('reveal');
+      const tl = result.timelock!;
+      expect(tl.reveal!.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
+      expect(tl.reveal!.blockNumber).toBeLessThanOrEqual(tl.record.prediction!.targetBlock + 1n);
+      expect(result.stored).toEqual([21845, 65535]);
+      expect(h.devnet.timelockDrops()).toEqual([]);
+      // an explicit block time still wins over the runtime's
+      expect((await readTimelockContext(h.client.connection, snapshot.blockHash, { blockTimeSeconds: 12 })).blockTimeSeconds).toBe(12);
     } finally {
       await h.close();
     }

@@ -126,6 +126,30 @@ describe('revealRoundStateful (README 2.5, stateful SubnetEpochIndex schedule)',
     expect(defaultNet.revealBlock).toBe(1260n);
   });
 
+  it('BlocksSinceLastStep is raised before the safety net is asked (drain_pending, run_coinbase.rs:363): 50400 at head fires in the commit block', () => {
+    // head 1000, state after it: BlocksSinceLastStep 50400. Block 1001: drain_pending raises it to 50401 > 50400 and
+    // the epoch fires there (1001 - 900 = 101 < 360 would not), so the commit is keyed 7 + 1 = 8; reveal epoch 9
+    // fires at 1001 + 360 = 1361 (tempo counts from the new LastEpochBlock 1001)
+    const p = revealRoundStateful({ ...base, blocksSinceLastStep: 50_400n });
+    expect(p.commitEpoch).toBe(8n);
+    expect(p.revealEpoch).toBe(9n);
+    expect(p.revealBlock).toBe(1361n);
+  });
+
+  it('an epoch fired by the safety net alone opens one block later for the reveal step, and tempo counts from the block it fired in', () => {
+    // head 1000 with BlocksSinceLastStep 50395: raised to 50396 in 1001 ... 50401 in 1006, where drain_pending fires
+    // (LastEpochBlock = 1006). The reveal step of 1006 ran before, on 50400 (not > 50400), so epoch 8 opens for it in
+    // 1007. Reveal period 2: epoch 9 fires at 1006 + 360 = 1366 by tempo, which the reveal step of 1366 already sees.
+    // round = floor((NOW + (1366 + 3 - 1000) * 12 - GENESIS) / 3) = floor(57_201_061 / 3) = 19_067_020
+    const p = revealRoundStateful({ ...base, blocksSinceLastStep: 50_395n, revealPeriod: 2 });
+    expect(p.commitEpoch).toBe(7n);
+    expect(p.epochBlocks).toEqual([1006n, 1366n]);
+    expect(p.revealBlock).toBe(1366n);
+    expect(p.round).toBe(19_067_020n);
+    // reveal period 1: epoch 8 is the safety net's, first seen by the reveal step of 1007
+    expect(revealRoundStateful({ ...base, blocksSinceLastStep: 50_395n }).revealBlock).toBe(1007n);
+  });
+
   it('tempo 0 never reveals: TIMELOCK_NO_REVEAL_EPOCH', () => {
     const error = thrown(() => revealRoundStateful({ ...base, tempo: 0 }));
     expect(error.code).toBe('TIMELOCK_NO_REVEAL_EPOCH');
@@ -147,15 +171,25 @@ describe('revealRoundStateful (README 2.5, stateful SubnetEpochIndex schedule)',
       index: bigint;
       since: bigint;
     }
+    // Block b of Subtensor main, written from the source: on_initialize runs the reveal step first
+    // (reveal_commits.rs:43, current_epoch_with_lookahead on the state after b - 1), then run_coinbase, whose
+    // drain_pending raises BlocksSinceLastStep BEFORE asking should_run_epoch (run_coinbase.rs:363) and on firing
+    // sets LastEpochBlock = b, PendingEpochAt = 0, SubnetEpochIndex += 1, BlocksSinceLastStep = 0 (:385, :426-428);
+    // an extrinsic in b then sees the look-ahead epoch of the state after b (weights.rs:345, :1275).
     const reference = (head: bigint, s0: S, tempo: bigint, period: bigint, overdue: bigint) => {
       const s = { ...s0 };
-      const fires = (b: bigint) => (s.pending > 0n && b >= s.pending) || s.since > overdue || (b > s.last ? b - s.last : 0n) >= tempo;
-      const commitEpoch = s.index + (fires(head + 1n) ? 1n : 0n);
-      for (let b = head + 1n; ; b++) {
-        const f = fires(b);
-        if (s.index + (f ? 1n : 0n) === commitEpoch + period) return { commitEpoch, revealBlock: b };
-        if (f) Object.assign(s, { last: b, pending: 0n, index: s.index + 1n, since: 0n });
-        else s.since += 1n;
+      const shouldRun = (b: bigint) => (s.pending > 0n && b >= s.pending) || s.since > overdue || (b > s.last ? b - s.last : 0n) >= tempo;
+      const coinbase = (b: bigint) => {
+        s.since += 1n;
+        if (shouldRun(b)) Object.assign(s, { last: b, pending: 0n, index: s.index + 1n, since: 0n });
+      };
+      const commitBlock = head + 1n;
+      coinbase(commitBlock);
+      const commitEpoch = s.index + (shouldRun(commitBlock) ? 1n : 0n);
+      for (let b = commitBlock + 1n; ; b++) {
+        const revealStepEpoch = s.index + (shouldRun(b) ? 1n : 0n);
+        if (revealStepEpoch >= period && revealStepEpoch - period === commitEpoch) return { commitEpoch, revealBlock: b };
+        coinbase(b);
       }
     };
     fc.assert(
@@ -167,7 +201,7 @@ describe('revealRoundStateful (README 2.5, stateful SubnetEpochIndex schedule)',
           index: fc.integer({ min: 0, max: 50 }),
           since: fc.integer({ min: 0, max: 90 }),
           tempo: fc.integer({ min: 1, max: 40 }),
-          period: fc.integer({ min: 0, max: 4 }),
+          period: fc.integer({ min: 1, max: 4 }),
           overdue: fc.integer({ min: 0, max: 60 }),
         }),
         (r) => {
