@@ -76,10 +76,12 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     }
   }
   const length = config.chain.epoch_length;
-  if (length !== undefined && length !== view.tempo) {
+  // tempo (the default) and tempo + 1 (the chain's own cycle: an epoch every tempo + 1 blocks, README "Decisions")
+  // both set weights once a chain epoch; anything else sets them more or less often.
+  if (length !== undefined && length !== view.tempo && length !== view.tempo + 1) {
     warnings.push({
       code: 'EPOCH_LENGTH_NOT_TEMPO',
-      message: `chain.epoch_length is ${length} blocks but the subnet's tempo is ${view.tempo}: epochs do not line up with the chain's, weights are set ${length < view.tempo ? 'more' : 'less'} often than the subnet's epoch`,
+      message: `chain.epoch_length is ${length} blocks but the subnet's tempo is ${view.tempo} (the chain runs its epoch every ${view.tempo + 1} blocks): weights are set ${length < view.tempo ? 'more' : 'less'} often than the subnet's epoch`,
       numbers: { epoch_length: length, tempo: view.tempo },
     });
   }

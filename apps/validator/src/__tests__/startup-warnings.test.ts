@@ -63,6 +63,18 @@ describe('start-up warnings: the configuration checked against the chain, with n
     const warnings = startupWarnings(config, view(3, 20, 360), k.validator.address);
     expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['EPOCH_LENGTH_NOT_TEMPO', { epoch_length: 100, tempo: 360 }]]);
   });
+
+  it("an epoch length of tempo + 1 (the chain's own cycle) is not reported; tempo + 2 is", () => {
+    const at = (length: number) =>
+      startupWarnings(
+        resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN__EPOCH_LENGTH: String(length) } }),
+        view(3, 20, 360),
+        k.validator.address,
+      );
+    expect(at(361).map((w) => w.code)).toEqual([]);
+    expect(at(362).map((w) => [w.code, w.numbers])).toEqual([['EPOCH_LENGTH_NOT_TEMPO', { epoch_length: 362, tempo: 360 }]]);
+    expect(at(362)[0]?.message).toContain('the chain runs its epoch every 361 blocks');
+  });
 });
 
 describe('start-up warnings: the burn uid against the metagraph (SPEC 0 "Burn uid", G.4)', () => {
