@@ -13,7 +13,7 @@ import type { Synapse } from './synapse.js';
 import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson } from './synapse.js';
 import type { SynapseDefinition } from './synapse-definition.js';
 import type { HeaderSynapse } from './synapse-headers.js';
-import { parseSynapseHeaders } from './synapse-headers.js';
+import { emailContentType, parseSynapseHeaders } from './synapse-headers.js';
 import type { TerminalInfo } from './terminal-info.js';
 import { TERMINAL_FIELDS } from './terminal-info.js';
 
@@ -127,9 +127,16 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     const priority = handler.priority === undefined ? Number(caller?.stake ?? 0n) : handler.priority(header, caller);
     const release = await ctx.gate.enter(priority);
     try {
-      const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type)) throw new AxonFailure(422, 'Unsupported content type: send application/json');
       const raw = await readBody(req, ctx.maxBodyBytes);
+      // FastAPI reads a non-empty body as JSON when there is no content-type or it is application/json or
+      // application/*+json (email's parsing); any other type leaves bytes, which the model refuses: 422.
+      const type = req.headers['content-type'];
+      const [main, sub = ''] = (type === undefined ? 'application/json' : emailContentType(type)).split('/');
+      if (raw.length > 0 && !(main === 'application' && (sub === 'json' || sub.endsWith('+json'))))
+        throw new AxonFailure(422, 'Unsupported content type: send application/json');
+      // `verify_body_integrity` (bittensor/core/axon.py:714-720) runs `json.loads(body.decode())`: an empty body
+      // or a UTF-8 BOM raises JSONDecodeError there, outside FastAPI's body parsing, so 500.
+      if (raw.length === 0 || (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf)) throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
       let body: Synapse;
       try {
         body = parseSynapseJson(handler.definition, new TextDecoder('utf-8', { fatal: true }).decode(raw));

@@ -11,7 +11,7 @@ import { signatureMessage } from './signature.js';
 import type { Synapse } from './synapse.js';
 import { synapseBodyHash, synapseFromJson, synapseHeaders, synapseJson } from './synapse.js';
 import type { SynapseDefinition } from './synapse-definition.js';
-import { parseResponseHeaders } from './synapse-headers.js';
+import { emailContentType, parseResponseHeaders } from './synapse-headers.js';
 import type { TerminalInfo } from './terminal-info.js';
 import { EMPTY_TERMINAL } from './terminal-info.js';
 
@@ -42,14 +42,9 @@ function failed(synapse: Synapse, code: number, message: string): Synapse {
   return Object.freeze({ ...synapse, dendrite: overlayTerminal(synapse.dendrite, { statusCode: code, statusMessage: message }) });
 }
 
-/**
- * The media type aiohttp's `response.json()` checks (`HeadersMixin.content_type`: `email` `get_content_type()`,
- * lowercased, `text/plain` unless exactly one `/`; `application/octet-stream` when absent).
- */
+/** The media type aiohttp's `response.json()` checks (`application/octet-stream` when absent). */
 function mediaType(value: string | string[] | undefined): string {
-  if (typeof value !== 'string') return 'application/octet-stream';
-  const type = (value.split(';')[0] ?? '').trim().toLowerCase();
-  return type.split('/').length === 2 ? type : 'text/plain';
+  return typeof value === 'string' ? emailContentType(value) : 'application/octet-stream';
 }
 
 /** aiohttp's `json_re` (`^application/(?:[\w.+-]+?\+)?json`, matched at the start only). */

@@ -174,3 +174,17 @@ export function parseResponseHeaders(rawHeaders: readonly string[]): HeaderSynap
     dendrite: Object.freeze(sides.dendrite),
   });
 }
+
+/**
+ * A content-type header as Python's `email.message.Message.get_content_type()` reads it (used by aiohttp's
+ * `content_type` and FastAPI's body parsing): the part before `;`, trimmed and lowercased; `text/plain` unless
+ * it has exactly one `/`.
+ *
+ * @param value - the header value
+ * @returns the media type
+ * @example emailContentType('Application/JSON; charset=utf-8') // 'application/json'
+ */
+export function emailContentType(value: string): string {
+  const type = (value.split(';')[0] ?? '').trim().toLowerCase();
+  return type.split('/').length === 2 ? type : 'text/plain';
+}
