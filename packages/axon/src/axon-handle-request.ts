@@ -10,7 +10,8 @@ import type { NonceStore } from './nonce-store.js';
 import { checkNonce } from './nonce-window.js';
 import { signatureMessage, verifySynapseSignature } from './signature.js';
 import type { Synapse } from './synapse.js';
-import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson } from './synapse.js';
+import { hasNonFiniteFloat } from './python-json.js';
+import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson, synapseToPy } from './synapse.js';
 import type { SynapseDefinition } from './synapse-definition.js';
 import type { HeaderSynapse } from './synapse-headers.js';
 import { emailContentType, parseSynapseHeaders } from './synapse-headers.js';
@@ -155,8 +156,12 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
       const status = answer.axon.statusCode ?? 200;
       const message = answer.axon.statusMessage ?? (status === 200 ? 'Success' : null);
       const out: Synapse = { ...answer, axon: { ...answer.axon, statusCode: status, statusMessage: message, processTime: (Date.now() - started) / 1000 } };
+      // `synapse_to_response` (bittensor/core/axon.py:1532-1539): Starlette renders with allow_nan=False (a NaN
+      // or infinite float raises, so 500) and the headers are `to_headers()` of the answer, whose
+      // `computed_body_hash` is recomputed from the answer's values.
+      if (hasNonFiniteFloat(synapseToPy(out))) throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
       const bodyText = synapseJson(out, 'compact');
-      send(res, status, synapseHeaders(handler.definition, out, header.computedBodyHash), bodyText);
+      send(res, status, synapseHeaders(handler.definition, out, synapseBodyHash(handler.definition, out)), bodyText);
     } finally {
       release();
     }

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
@@ -11,7 +12,7 @@ import { createAxon } from '../axon-server.js';
 import { checkNonce, pyFixed2 } from '../nonce-window.js';
 import { signatureMessage } from '../signature.js';
 import type { Synapse } from '../synapse.js';
-import { createSynapse, synapseBodyHash, synapseHeaders, synapseJson } from '../synapse.js';
+import { createSynapse, synapseBodyHash, synapseHeaders, synapseJson, synapseValues } from '../synapse.js';
 import { defineSynapse } from '../synapse-definition.js';
 import { EMPTY_TERMINAL } from '../terminal-info.js';
 
@@ -29,6 +30,16 @@ const Dummy = defineSynapse({
   requiredHashFields: [],
 });
 
+/** `class Echo(bt.Synapse): text: str; score: float = 0.0; required_hash_fields = ('text',)` */
+const Echo = defineSynapse({
+  name: 'Echo',
+  fields: [
+    ['text', { type: 'str' }],
+    ['score', { type: 'float', default: 0 }],
+  ],
+  requiredHashFields: ['text'],
+});
+
 let alice: KeyringPair;
 let bob: KeyringPair;
 let axon: Axon;
@@ -43,39 +54,57 @@ beforeAll(async () => {
     hotkey: bob.address,
     port: 0,
     caller: (h) => (h === alice.address ? { validatorPermit: true, stake: 1n } : undefined),
-    handlers: [{ definition: Dummy, forward: (s: Synapse) => s }],
+    handlers: [
+      { definition: Dummy, forward: (s: Synapse) => s },
+      {
+        definition: Echo,
+        forward: (s: Synapse) => {
+          const text = String(synapseValues(s).text);
+          return { ...s, values: createSynapse(Echo, { text: 'pong', score: text === 'nan' ? NaN : text === 'inf' ? Infinity : 1.5 }).values };
+        },
+      },
+    ],
   });
 });
 afterAll(async () => {
   await axon.close();
 });
 
-/** Signed SDK headers for `Dummy(dummy_input=1)` (a fresh uuid each time), without a content type. */
-function signedHeaders(): Record<string, string> {
+/** A signed SDK request for a synapse (a fresh uuid each time): headers without a content type, and the body. */
+function signed(definition = Dummy, values: Record<string, unknown> = { dummy_input: 1 }): { headers: Record<string, string>; body: Buffer } {
   const nonce = BigInt(Date.now()) * 1_000_000n;
   uuidCount += 1;
   const uuid = `sdk-axon-${uuidCount}`;
-  const s: Synapse = { ...createSynapse(Dummy, { dummy_input: 1 }), dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 } };
-  const hash = synapseBodyHash(Dummy, s);
+  const s: Synapse = { ...createSynapse(definition, values), dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 } };
+  const hash = synapseBodyHash(definition, s);
   const message = signatureMessage({ nonce, dendriteHotkey: alice.address, axonHotkey: bob.address, uuid, bodyHash: hash });
   const signature = u8aToHex(alice.sign(new TextEncoder().encode(message)));
-  return synapseHeaders(Dummy, { ...s, dendrite: { ...s.dendrite, signature } }, hash);
+  const sent = { ...s, dendrite: { ...s.dendrite, signature } };
+  return { headers: synapseHeaders(definition, sent, hash), body: Buffer.from(synapseJson(sent)) };
+}
+
+function signedHeaders(): Record<string, string> {
+  return signed().headers;
 }
 
 const BODY = Buffer.from(synapseJson(createSynapse(Dummy, { dummy_input: 1 })));
 
-/** POSTs `body` with `headers` exactly (node adds no content type) and returns the status. */
-function post(headers: Record<string, string>, body: Buffer): Promise<number> {
+/** POSTs `body` to `/name` with `headers` exactly (node adds no content type): the status and response headers. */
+function send(name: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${axon.url}/Dummy`, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+    const req = request(`${axon.url}/${name}`, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
       res.resume();
       res.on('end', () => {
-        resolve(res.statusCode ?? 0);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
       });
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+async function post(headers: Record<string, string>, body: Buffer): Promise<number> {
+  return (await send('Dummy', headers, body)).status;
 }
 
 describe('the request body as FastAPI reads it (fastapi routing: JSON when no content-type or application/json or application/*+json)', () => {
@@ -97,6 +126,25 @@ describe('the request body as FastAPI reads it (fastapi routing: JSON when no co
     const bom = await post({ ...signedHeaders(), 'content-type': 'application/json' }, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), BODY]));
     const empty = await post({ ...signedHeaders(), 'content-type': 'application/json' }, Buffer.alloc(0));
     expect([bom, empty]).toEqual([500, 500]);
+  });
+});
+
+describe('the answer as synapse_to_response writes it (axon.py:1518-1554)', () => {
+  it("computed_body_hash is the answer's own body hash (to_headers() of the returned synapse), not the request's", async () => {
+    // python3: h = lambda s: hashlib.sha3_256(s.encode()).hexdigest(); h(h(str('pong'))) / h(h(str('ping')))
+    const { headers, body } = signed(Echo, { text: 'ping' });
+    expect(headers.computed_body_hash).toBe('199b85faff23918af3b29f5208117ce5cbd4b2057b27e975146ece1de02b489a');
+    const out = await send('Echo', { ...headers, 'content-type': 'application/json' }, body);
+    expect([out.status, out.headers.computed_body_hash]).toEqual([200, '1e1d5e23da02e5b0b6f0b68ca84fee09b8b7cd5c2299d7c5bd267d4798707271']);
+  });
+
+  it('a NaN or infinite float in the answer: Starlette renders with allow_nan=False and raises, so 500', async () => {
+    // python3 -c 'import json; json.dumps(float("nan"), allow_nan=False)' -> ValueError: Out of range float values are not JSON compliant
+    for (const text of ['nan', 'inf']) {
+      const { headers, body } = signed(Echo, { text });
+      const out = await send('Echo', { ...headers, 'content-type': 'application/json' }, body);
+      expect([text, out.status, out.headers.bt_header_axon_status_code]).toEqual([text, 500, '500']);
+    }
   });
 });
 
