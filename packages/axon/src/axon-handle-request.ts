@@ -4,7 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSubnetError } from '@subnet/core';
 
 import type { BlacklistDecision, CallerInfo } from './axon-blacklist.js';
+import { AXON_ERROR_CODES, axonError } from './errors.js';
+import { parseJsonText } from './json-text.js';
 import type { PriorityGate } from './priority-gate.js';
+import { validatePy } from './py-validate.js';
 import { pyFloatRepr, pyStrRepr } from './py-repr.js';
 import type { NonceStore } from './nonce-store.js';
 import { checkNonce } from './nonce-window.js';
@@ -115,6 +118,7 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     if (req.method !== 'POST' && req.method !== 'GET') throw new AxonFailure(405, 'Method Not Allowed');
     try {
       header = parseSynapseHeaders(req.headers);
+      checkInputObjects(handler.definition, req.headers);
     } catch {
       throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
     }
@@ -183,6 +187,23 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
       headers,
       failure.status === 422 ? JSON.stringify({ detail: [{ msg: failure.message }] }) : JSON.stringify({ message: failure.message }),
     );
+  }
+}
+
+/**
+ * The SDK axon builds the synapse from the headers alone before anything else (`from_headers`,
+ * `bittensor/core/synapse.py:790-807, 852`; `bittensor/core/axon.py:1251-1255`): every required field (no
+ * default) must come as `bt_header_input_obj_<field>`, base64 of JSON that validates as the field's type,
+ * else the model fails and the request is 500. Throws on the first field that fails.
+ */
+function checkInputObjects(definition: SynapseDefinition, headers: IncomingMessage['headers']): void {
+  for (const [field, spec] of definition.fields) {
+    if ('default' in spec) continue;
+    const name = `bt_header_input_obj_${field}`;
+    const value = headers[name];
+    if (typeof value !== 'string') throw axonError(AXON_ERROR_CODES.invalidHeader, 'a required field has no placeholder header', name);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64'));
+    validatePy(parseJsonText(text), spec.type, field);
   }
 }
 

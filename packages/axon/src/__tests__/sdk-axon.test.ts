@@ -40,6 +40,10 @@ const Echo = defineSynapse({
   requiredHashFields: ['text'],
 });
 
+/** `class Point(BaseModel): x: int` and `class Nested(bt.Synapse): point: Point` / `class Loose(bt.Synapse): point: Opt` with `class Opt(BaseModel): x: Optional[int] = None`. */
+const Nested = defineSynapse({ name: 'Nested', fields: [['point', { type: { model: [['x', 'int']] } }]], requiredHashFields: [] });
+const Loose = defineSynapse({ name: 'Loose', fields: [['point', { type: { model: [['x', { optional: 'int' }]] } }]], requiredHashFields: [] });
+
 let alice: KeyringPair;
 let bob: KeyringPair;
 let axon: Axon;
@@ -56,6 +60,8 @@ beforeAll(async () => {
     caller: (h) => (h === alice.address ? { validatorPermit: true, stake: 1n } : undefined),
     handlers: [
       { definition: Dummy, forward: (s: Synapse) => s },
+      { definition: Nested, forward: (s: Synapse) => s },
+      { definition: Loose, forward: (s: Synapse) => s },
       {
         definition: Echo,
         forward: (s: Synapse) => {
@@ -126,6 +132,27 @@ describe('the request body as FastAPI reads it (fastapi routing: JSON when no co
     const bom = await post({ ...signedHeaders(), 'content-type': 'application/json' }, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), BODY]));
     const empty = await post({ ...signedHeaders(), 'content-type': 'application/json' }, Buffer.alloc(0));
     expect([bom, empty]).toEqual([500, 500]);
+  });
+});
+
+describe('the synapse is first built from the headers alone (from_headers, synapse.py:790-807, 852; axon.py:1251-1255)', () => {
+  it('a required field without its bt_header_input_obj_ placeholder, or with one of the wrong type: 500', async () => {
+    const { headers, body } = signed();
+    expect(headers.bt_header_input_obj_dummy_input).toBe('MA=='); // base64(json.dumps(int())) = base64('0')
+    const { bt_header_input_obj_dummy_input: _dropped, ...without } = headers;
+    const missing = await send('Dummy', { ...without, 'content-type': 'application/json' }, body);
+    const wrongType = await send('Dummy', { ...headers, bt_header_input_obj_dummy_input: 'IiI=', 'content-type': 'application/json' }, body); // '""'
+    const right = await send('Dummy', { ...headers, 'content-type': 'application/json' }, body);
+    expect([missing.status, wrongType.status, right.status]).toEqual([500, 500, 200]);
+  });
+
+  it('a required model field: its placeholder is {} (e30=), so a model with a required sub-field is always 500, one with only optional sub-fields is 200', async () => {
+    const nested = signed(Nested, { point: { x: 1 } });
+    const loose = signed(Loose, { point: { x: 1 } });
+    expect([nested.headers.bt_header_input_obj_point, loose.headers.bt_header_input_obj_point]).toEqual(['e30=', 'e30=']);
+    const a = await send('Nested', { ...nested.headers, 'content-type': 'application/json' }, nested.body);
+    const b = await send('Loose', { ...loose.headers, 'content-type': 'application/json' }, loose.body);
+    expect([a.status, b.status]).toEqual([500, 200]);
   });
 });
 
