@@ -127,7 +127,7 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     const caller = hotkey === null ? undefined : ctx.caller(hotkey);
     const [blacklisted, reason] = handler.blacklist === undefined ? ctx.blacklist(hotkey, caller) : await handler.blacklist(header, caller);
     if (blacklisted) throw new AxonFailure(403, `Forbidden. Key is blacklisted: ${reason}.`);
-    const verified = verifyHeaders(ctx, header);
+    const verified = verifyHeaders(ctx, header, req.headers.computed_body_hash === undefined);
     if (verified !== undefined) throw new AxonFailure(401, `Not Verified with error: ${verified}`);
     const priority = handler.priority === undefined ? Number(caller?.stake ?? 0n) : handler.priority(header, caller);
     const release = await ctx.gate.enter(priority);
@@ -208,7 +208,7 @@ function checkInputObjects(definition: SynapseDefinition, headers: IncomingMessa
 }
 
 /** `default_verify` (`bittensor/core/axon.py:869-985`); returns the error detail, or `undefined` when verified (then stores the nonce). */
-function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefined {
+function verifyHeaders(ctx: AxonContext, header: HeaderSynapse, noBodyHashHeader: boolean): string | undefined {
   const d = header.dendrite;
   if (d.hotkey === undefined || d.hotkey === null) return 'No SS58 formatted address or public key provided.';
   const nonce = d.nonce ?? null;
@@ -225,7 +225,8 @@ function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefi
     dendriteHotkey: d.hotkey,
     axonHotkey: ctx.hotkey,
     uuid: d.uuid ?? 'None',
-    bodyHash: header.computedBodyHash,
+    // `from_headers` sets computed_body_hash = headers.get("computed_body_hash", None): absent is None, "None" here.
+    bodyHash: noBodyHashHeader ? 'None' : header.computedBodyHash,
   });
   const check = verifySynapseSignature(message, d.signature, d.hotkey);
   if (!check.ok) return check.reason;

@@ -156,6 +156,23 @@ describe('the synapse is first built from the headers alone (from_headers, synap
   });
 });
 
+describe('the signed message takes computed_body_hash from the header synapse (axon.py:928)', () => {
+  it('no computed_body_hash header: the message ends in ".None" (from_headers gives None), verification passes, then the body hash check fails: 500', async () => {
+    const nonce = BigInt(Date.now()) * 1_000_000n;
+    const uuid = 'sdk-axon-no-hash';
+    const s: Synapse = {
+      ...createSynapse(Dummy, { dummy_input: 1 }),
+      dendrite: { ...EMPTY_TERMINAL, nonce, uuid, hotkey: alice.address, version: 10_002_000 },
+    };
+    const message = `${nonce}.${alice.address}.${bob.address}.${uuid}.None`;
+    const signature = u8aToHex(alice.sign(new TextEncoder().encode(message)));
+    const sent = { ...s, dendrite: { ...s.dendrite, signature } };
+    const { computed_body_hash: _dropped, ...headers } = synapseHeaders(Dummy, sent, synapseBodyHash(Dummy, sent));
+    const out = await send('Dummy', { ...headers, 'content-type': 'application/json' }, Buffer.from(synapseJson(sent)));
+    expect(out.status).toBe(500);
+  });
+});
+
 describe('the answer as synapse_to_response writes it (axon.py:1518-1554)', () => {
   it("computed_body_hash is the answer's own body hash (to_headers() of the returned synapse), not the request's", async () => {
     // python3: h = lambda s: hashlib.sha3_256(s.encode()).hexdigest(); h(h(str('pong'))) / h(h(str('ping')))
