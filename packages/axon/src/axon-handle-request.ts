@@ -4,16 +4,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSubnetError } from '@subnet/core';
 
 import type { BlacklistDecision, CallerInfo } from './axon-blacklist.js';
+import { AXON_ERROR_CODES, axonError } from './errors.js';
+import { parseJsonText } from './json-text.js';
 import type { PriorityGate } from './priority-gate.js';
+import { validatePy } from './py-validate.js';
 import { pyFloatRepr, pyStrRepr } from './py-repr.js';
 import type { NonceStore } from './nonce-store.js';
 import { checkNonce } from './nonce-window.js';
 import { signatureMessage, verifySynapseSignature } from './signature.js';
 import type { Synapse } from './synapse.js';
-import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson } from './synapse.js';
+import { hasNonFiniteFloat } from './python-json.js';
+import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson, synapseToPy } from './synapse.js';
 import type { SynapseDefinition } from './synapse-definition.js';
 import type { HeaderSynapse } from './synapse-headers.js';
-import { parseSynapseHeaders } from './synapse-headers.js';
+import { emailContentType, parseSynapseHeaders } from './synapse-headers.js';
 import type { TerminalInfo } from './terminal-info.js';
 import { TERMINAL_FIELDS } from './terminal-info.js';
 
@@ -114,6 +118,7 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     if (req.method !== 'POST' && req.method !== 'GET') throw new AxonFailure(405, 'Method Not Allowed');
     try {
       header = parseSynapseHeaders(req.headers);
+      checkInputObjects(handler.definition, req.headers);
     } catch {
       throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
     }
@@ -122,14 +127,21 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     const caller = hotkey === null ? undefined : ctx.caller(hotkey);
     const [blacklisted, reason] = handler.blacklist === undefined ? ctx.blacklist(hotkey, caller) : await handler.blacklist(header, caller);
     if (blacklisted) throw new AxonFailure(403, `Forbidden. Key is blacklisted: ${reason}.`);
-    const verified = verifyHeaders(ctx, header);
+    const verified = verifyHeaders(ctx, header, req.headers.computed_body_hash === undefined);
     if (verified !== undefined) throw new AxonFailure(401, `Not Verified with error: ${verified}`);
     const priority = handler.priority === undefined ? Number(caller?.stake ?? 0n) : handler.priority(header, caller);
     const release = await ctx.gate.enter(priority);
     try {
-      const type = req.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type)) throw new AxonFailure(422, 'Unsupported content type: send application/json');
       const raw = await readBody(req, ctx.maxBodyBytes);
+      // FastAPI reads a non-empty body as JSON when there is no content-type or it is application/json or
+      // application/*+json (email's parsing); any other type leaves bytes, which the model refuses: 422.
+      const type = req.headers['content-type'];
+      const [main, sub = ''] = (type === undefined ? 'application/json' : emailContentType(type)).split('/');
+      if (raw.length > 0 && !(main === 'application' && (sub === 'json' || sub.endsWith('+json'))))
+        throw new AxonFailure(422, 'Unsupported content type: send application/json');
+      // `verify_body_integrity` (bittensor/core/axon.py:714-720) runs `json.loads(body.decode())`: an empty body
+      // or a UTF-8 BOM raises JSONDecodeError there, outside FastAPI's body parsing, so 500.
+      if (raw.length === 0 || (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf)) throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
       let body: Synapse;
       try {
         body = parseSynapseJson(handler.definition, new TextDecoder('utf-8', { fatal: true }).decode(raw));
@@ -148,8 +160,12 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
       const status = answer.axon.statusCode ?? 200;
       const message = answer.axon.statusMessage ?? (status === 200 ? 'Success' : null);
       const out: Synapse = { ...answer, axon: { ...answer.axon, statusCode: status, statusMessage: message, processTime: (Date.now() - started) / 1000 } };
+      // `synapse_to_response` (bittensor/core/axon.py:1532-1539): Starlette renders with allow_nan=False (a NaN
+      // or infinite float raises, so 500) and the headers are `to_headers()` of the answer, whose
+      // `computed_body_hash` is recomputed from the answer's values.
+      if (hasNonFiniteFloat(synapseToPy(out))) throw new AxonFailure(500, `Internal Server Error #${randomUUID()}`);
       const bodyText = synapseJson(out, 'compact');
-      send(res, status, synapseHeaders(handler.definition, out, header.computedBodyHash), bodyText);
+      send(res, status, synapseHeaders(handler.definition, out, synapseBodyHash(handler.definition, out)), bodyText);
     } finally {
       release();
     }
@@ -174,8 +190,25 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
   }
 }
 
+/**
+ * The SDK axon builds the synapse from the headers alone before anything else (`from_headers`,
+ * `bittensor/core/synapse.py:790-807, 852`; `bittensor/core/axon.py:1251-1255`): every required field (no
+ * default) must come as `bt_header_input_obj_<field>`, base64 of JSON that validates as the field's type,
+ * else the model fails and the request is 500. Throws on the first field that fails.
+ */
+function checkInputObjects(definition: SynapseDefinition, headers: IncomingMessage['headers']): void {
+  for (const [field, spec] of definition.fields) {
+    if ('default' in spec) continue;
+    const name = `bt_header_input_obj_${field}`;
+    const value = headers[name];
+    if (typeof value !== 'string') throw axonError(AXON_ERROR_CODES.invalidHeader, 'a required field has no placeholder header', name);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64'));
+    validatePy(parseJsonText(text), spec.type, field);
+  }
+}
+
 /** `default_verify` (`bittensor/core/axon.py:869-985`); returns the error detail, or `undefined` when verified (then stores the nonce). */
-function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefined {
+function verifyHeaders(ctx: AxonContext, header: HeaderSynapse, noBodyHashHeader: boolean): string | undefined {
   const d = header.dendrite;
   if (d.hotkey === undefined || d.hotkey === null) return 'No SS58 formatted address or public key provided.';
   const nonce = d.nonce ?? null;
@@ -192,7 +225,8 @@ function verifyHeaders(ctx: AxonContext, header: HeaderSynapse): string | undefi
     dendriteHotkey: d.hotkey,
     axonHotkey: ctx.hotkey,
     uuid: d.uuid ?? 'None',
-    bodyHash: header.computedBodyHash,
+    // `from_headers` sets computed_body_hash = headers.get("computed_body_hash", None): absent is None, "None" here.
+    bodyHash: noBodyHashHeader ? 'None' : header.computedBodyHash,
   });
   const check = verifySynapseSignature(message, d.signature, d.hotkey);
   if (!check.ok) return check.reason;

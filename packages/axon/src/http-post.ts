@@ -2,7 +2,13 @@ import { request } from 'node:http';
 
 /** What came back from an HTTP POST, or why nothing did. */
 export type HttpOutcome =
-  | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: Buffer }
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+      readonly rawHeaders: readonly string[];
+      readonly body: Buffer;
+    }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'refused'; readonly detail: string }
   | { readonly kind: 'disconnected'; readonly detail: string }
@@ -62,7 +68,7 @@ export function httpPost(
         else chunks.push(chunk);
       });
       res.on('end', () => {
-        finish({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        finish({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) });
       });
       res.on('error', (error) => {
         finish({ kind: 'disconnected', detail: error.message });

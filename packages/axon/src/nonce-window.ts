@@ -1,6 +1,19 @@
 /** The SDK constants (`bittensor/utils/axon_utils.py:3-4`, `bittensor/core/axon.py:53`). */
 export const NONCE_RULES = Object.freeze({ allowedDeltaNs: 4_000_000_000n, versionWithWindow: 7_002_000 });
 
+/**
+ * Python's `f"{x:.2f}"` for a finite double: the exact binary value rounded half to even. JS `toFixed(2)`
+ * rounds an exact tie away from zero (`4.125` → `4.13`, Python `4.12`); a double is such a tie exactly when
+ * `8x` is an odd integer.
+ */
+export function pyFixed2(x: number): string {
+  const eighths = x * 8;
+  if (!Number.isInteger(eighths) || Math.abs(eighths % 2) !== 1) return x.toFixed(2);
+  let hundredths = Math.floor(Math.abs(x) * 100);
+  if (hundredths % 2 === 1) hundredths += 1;
+  return `${x < 0 ? '-' : ''}${(hundredths / 100).toFixed(2)}`;
+}
+
 /** The decision on a nonce. */
 export type NonceDecision = { readonly accepted: true } | { readonly accepted: false; readonly message: string };
 
@@ -33,7 +46,7 @@ export function checkNonce(input: {
         const allowed = (Number(NONCE_RULES.allowedDeltaNs) + (timeout ?? 0) * 1e9) / 1e9;
         return {
           accepted: false,
-          message: `Nonce is too old: acceptable delta is ${allowed.toFixed(2)} seconds but request was ${diff.toFixed(2)} seconds old`,
+          message: `Nonce is too old: acceptable delta is ${pyFixed2(allowed)} seconds but request was ${pyFixed2(diff)} seconds old`,
         };
       }
       return { accepted: true };

@@ -51,3 +51,21 @@ export function pyJsonDumps(value: PyValue, style: 'default' | 'compact' = 'defa
   };
   return write(value);
 }
+
+/**
+ * Internal: whether a value holds a NaN or infinite float, which Starlette's `JSONResponse`
+ * (`json.dumps(..., allow_nan=False)`) refuses to render ("Out of range float values are not JSON compliant").
+ */
+export function hasNonFiniteFloat(value: PyValue): boolean {
+  switch (value.t) {
+    case 'float':
+      return !Number.isFinite(value.v);
+    case 'list':
+      return value.v.some(hasNonFiniteFloat);
+    case 'dict':
+      for (const x of value.v.values()) if (hasNonFiniteFloat(x)) return true;
+      return false;
+    default:
+      return false;
+  }
+}

@@ -1,5 +1,6 @@
 import { computeBodyHash } from './body-hash.js';
 import { AXON_ERROR_CODES, axonError } from './errors.js';
+import type { JsonNode } from './json-text.js';
 import { parseJsonText } from './json-text.js';
 import { fromPy, toPy } from './py-convert.js';
 import { pyFloatRepr } from './py-repr.js';
@@ -109,7 +110,11 @@ export function synapseJson(synapse: Synapse, style: 'default' | 'compact' = 'de
  * @example parseSynapseJson(Dummy, body)
  */
 export function parseSynapseJson(definition: SynapseDefinition, text: string): Synapse {
-  const root = parseJsonText(text);
+  return synapseFromJson(definition, parseJsonText(text));
+}
+
+/** Internal: {@link parseSynapseJson} of already parsed JSON. */
+export function synapseFromJson(definition: SynapseDefinition, root: JsonNode): Synapse {
   if (root.kind !== 'object') throw axonError(AXON_ERROR_CODES.invalidValue, 'a synapse body is a JSON object', 'body');
   const get = (name: string) => root.entries.get(name);
   const num = (name: string, type: 'float' | 'int'): PyValue => {
