@@ -32,6 +32,19 @@ function hexField(value: string, field: string): Uint8Array {
   return hexToU8a(`0x${bare}`);
 }
 
+/**
+ * The words of a mnemonic as btwallet reads them: sp-core's `from_phrase` parses with the bip39 crate, which
+ * splits on any run of Unicode whitespace (`str::split_whitespace`), so leading, trailing and repeated spaces,
+ * tabs and newlines are all accepted; `@polkadot/util-crypto` splits on single spaces only. Words are joined
+ * with one space for it; their case is kept (both word lists are lower case and compared exactly).
+ */
+function mnemonicWords(phrase: string): string {
+  return phrase
+    .split(/\p{White_Space}+/u)
+    .filter((word) => word !== '')
+    .join(' ');
+}
+
 function sameKey(ss58: string, publicKey: Uint8Array): boolean {
   try {
     const claimed = decodeAddress(ss58);
@@ -52,9 +65,10 @@ function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile
 
 /**
  * Reads the JSON of a plain (or decrypted) keyfile exactly as btwallet 4 does (`btwallet:src/keyfile.rs:68-105`):
- * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password), else `secretSeed` (32-byte
- * mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte canonical secret, converted with
- * {@link btwalletPrivateKeyToPolkadot}), else `ss58Address` (public only). `publicKey`/`accountId` are never
+ * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password, words split on any
+ * whitespace), else `secretSeed` (32-byte mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte
+ * canonical secret, converted with {@link btwalletPrivateKeyToPolkadot}, or a 32-byte mini-secret: both read with
+ * sp-core's `from_seed_slice`), else `ss58Address` (public only). `publicKey`/`accountId` are never
  * read; leading `0x` are stripped. When `ss58Address` is present it must be the address the secret derives.
  *
  * @param bytes - the keyfile JSON bytes
@@ -82,16 +96,21 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   const ss58 = fields.get('ss58Address');
   let parsed: ParsedKeyfile;
   if (phrase !== undefined) {
-    if (!mnemonicValidate(phrase))
-      invalid(`secretPhrase is not a valid BIP39 mnemonic (${phrase.split(/\s+/).length} words; its content is not shown)`, 'keyfile.secretPhrase');
-    parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(phrase)).secretKey);
+    const words = mnemonicWords(phrase);
+    if (!mnemonicValidate(words))
+      invalid(`secretPhrase is not a valid BIP39 mnemonic (${words === '' ? 0 : words.split(' ').length} words; its content is not shown)`, 'keyfile.secretPhrase');
+    parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(words)).secretKey);
   } else if (seed !== undefined) {
     const bytes32 = hexField(seed, 'secretSeed');
     if (bytes32.length === 32) parsed = fromSecret('secretSeed', sr25519PairFromSeed(bytes32).secretKey);
     else if (bytes32.length === 64) parsed = fromSecret('secretSeed', btwalletPrivateKeyToPolkadot(bytes32));
     else invalid(`secretSeed is 32 bytes (or a 64-byte secret key), got ${bytes32.length}`, 'keyfile.secretSeed');
   } else if (privateKey !== undefined) {
-    parsed = fromSecret('privateKey', btwalletPrivateKeyToPolkadot(hexField(privateKey, 'privateKey')));
+    // btwallet reads privateKey with the same from_seed_slice as secretSeed: 32 bytes are a mini-secret.
+    const bytes = hexField(privateKey, 'privateKey');
+    if (bytes.length === 32) parsed = fromSecret('privateKey', sr25519PairFromSeed(bytes).secretKey);
+    else if (bytes.length === 64) parsed = fromSecret('privateKey', btwalletPrivateKeyToPolkadot(bytes));
+    else invalid(`privateKey is 64 bytes (or a 32-byte mini-secret), got ${bytes.length}`, 'keyfile.privateKey');
   } else if (ss58 !== undefined) {
     let publicKey: Uint8Array;
     try {
