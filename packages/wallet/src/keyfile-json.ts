@@ -79,7 +79,7 @@ function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile
 export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch (cause) {
     invalid('the keyfile is not UTF-8 JSON (is it encrypted with an unknown method?)', 'keyfile', cause);
   }

@@ -134,3 +134,63 @@ describe("the prompted password is trimmed with Rust's str::trim (keyfile.rs:163
     expect(await prompt!('Enter your password: ')).toBe(expected);
   });
 });
+
+describe('$ANSIBLE_VAULT as ansible-vault 0.2.1 decrypt_vault reads it (BufRead::lines, then str::lines)', () => {
+  const vault = byPath('legacy/ansible-vault-hotkey');
+  const original = readFileSync(join(VECTORS_DIR, vault.path), 'latin1');
+  const [header, ...body] = original.split('\n');
+  const inner = Buffer.from(body.join('').trim(), 'hex').toString('latin1');
+  const rehex = (text: string): string => Buffer.from(text, 'latin1').toString('hex');
+  const write = (text: string): string => {
+    const file = join(dir, `vault${counter++}`);
+    writeFileSync(file, text, { encoding: 'latin1', mode: 0o600 });
+    return file;
+  };
+  const open = (file: string): Promise<unknown> => readKeyfile(file, { passwordFile: passwordFile(vault.password!), env: {}, prompt: null });
+  function passwordFile(password: string): string {
+    const file = join(dir, `pw${counter++}`);
+    writeFileSync(file, password, { mode: 0o600 });
+    return file;
+  }
+
+  it.each([
+    ['CRLF line endings', original.replaceAll('\n', '\r\n')],
+    ['the 6-space indentation encrypt_vault writes', `${header}\n${body.map((l) => (l === '' ? l : `      ${l}`)).join('\n')}`],
+    ['a newline after the ciphertext line inside the hex', `${header}\n${rehex(`${inner}\n`)}\n`],
+    ['CRLF between the inner lines', `${header}\n${rehex(inner.replaceAll('\n', '\r\n'))}\n`],
+    ['a fourth inner line (decrypt reads three and ignores the rest)', `${header}\n${rehex(`${inner}\nffff`)}\n`],
+  ])('%s: opened', async (_name, text) => {
+    expect(await open(write(text))).toMatchObject({ address: vault.expected.ss58Address, encryption: 'ansible-vault' });
+  });
+
+  it.each([
+    ['a header with a trailing space', `${header} \n${body.join('\n')}`],
+    ['a header with a leading space', ` ${original}`],
+    ['spaces inside an inner line', `${header}\n${rehex(inner.replace('\n', ' \n'))}\n`],
+  ])('%s: refused as btwallet refuses it', async (_name, text) => {
+    expect(await failure(open(write(text)))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+  });
+});
+
+describe('a UTF-8 byte order mark is not skipped (serde_json and starts_with see it; TextDecoder drops it by default)', () => {
+  it('BOM + a plain keyfile: WALLET_INVALID_KEYFILE, as serde_json refuses it', async () => {
+    const file = join(dir, `bom${counter++}`);
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(VECTORS_DIR, phraseFile.path))]), { mode: 0o600 });
+    expect(await failure(readKeyfile(file, { prompt: null, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+  });
+
+  it.each([['$NACL', 'wallets/miner/hotkeys/locked'], ['$ANSIBLE_VAULT', 'legacy/ansible-vault-hotkey']])(
+    'BOM + a %s file: not taken for an encrypted one (no password is asked), WALLET_INVALID_KEYFILE',
+    async (_magic, vectorPath) => {
+      const file = join(dir, `bom${counter++}`);
+      writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(VECTORS_DIR, vectorPath))]), { mode: 0o600 });
+      let asked = false;
+      const prompt = (): Promise<string> => {
+        asked = true;
+        return Promise.resolve(byPath(vectorPath).password!);
+      };
+      expect(await failure(readKeyfile(file, { prompt, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+      expect(asked).toBe(false);
+    },
+  );
+});
