@@ -22,6 +22,9 @@ export interface ParsedKeyfile {
   readonly pair: KeyringPair | undefined;
 }
 
+/** A code point in the surrogate range: only a lone `\uD800`..`\uDFFF` escape gives one after JSON.parse. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function invalid(summary: string, path = 'keyfile', cause?: unknown): never {
   throw walletError(WALLET_ERROR_CODES.invalidKeyfile, summary, { path }, cause);
 }
@@ -86,6 +89,9 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) invalid('the keyfile is not a JSON object');
   const fields = new Map<string, string>();
   for (const [key, value] of Object.entries(data)) {
+    // serde_json refuses a `\uD800`-style escape that is not half of a pair, in a key or a value, and so the file.
+    if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+      invalid('a keyfile string holds a lone UTF-16 surrogate escape (btwallet refuses the file)', 'keyfile');
     if (value === null) continue;
     if (typeof value !== 'string') invalid(`every keyfile value is a string or null (btwallet refuses the file)`, `keyfile.${key}`);
     fields.set(key, value);

@@ -194,3 +194,21 @@ describe('a UTF-8 byte order mark is not skipped (serde_json and starts_with see
     },
   );
 });
+
+describe('JSON strings serde_json cannot hold (keyfile.rs:75-78 parses into HashMap<String, Option<String>>)', () => {
+  const phraseJson = JSON.stringify(phrase);
+  it.each([
+    ['a lone high surrogate escape in an unknown value', `{"secretPhrase":${phraseJson},"note":"\\ud800"}`],
+    ['a lone low surrogate escape in a key', `{"secretPhrase":${phraseJson},"\\udc00":null}`],
+  ])('%s: the whole file is refused', async (_name, text) => {
+    const file = join(dir, `json${counter++}`);
+    writeFileSync(file, text, { mode: 0o600 });
+    expect(await failure(readKeyfile(file, { prompt: null, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+  });
+
+  it('an escaped surrogate pair (one astral character) is fine', async () => {
+    const file = join(dir, `json${counter++}`);
+    writeFileSync(file, `{"secretPhrase":${phraseJson},"note":"\\ud83d\\ude00"}`, { mode: 0o600 });
+    expect(await readKeyfile(file, { prompt: null, env: {} })).toMatchObject({ address: phraseFile.expected.ss58Address });
+  });
+});
