@@ -104,7 +104,10 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   if (phrase !== undefined) {
     const words = mnemonicWords(phrase);
     if (!mnemonicValidate(words))
-      invalid(`secretPhrase is not a valid BIP39 mnemonic (${words === '' ? 0 : words.split(' ').length} words; its content is not shown)`, 'keyfile.secretPhrase');
+      invalid(
+        `secretPhrase is not a valid BIP39 mnemonic (${words === '' ? 0 : words.split(' ').length} words; its content is not shown)`,
+        'keyfile.secretPhrase',
+      );
     parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(words)).secretKey);
   } else if (seed !== undefined) {
     const bytes32 = hexField(seed, 'secretSeed');

@@ -179,20 +179,20 @@ describe('a UTF-8 byte order mark is not skipped (serde_json and starts_with see
     expect(await failure(readKeyfile(file, { prompt: null, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
   });
 
-  it.each([['$NACL', 'wallets/miner/hotkeys/locked'], ['$ANSIBLE_VAULT', 'legacy/ansible-vault-hotkey']])(
-    'BOM + a %s file: not taken for an encrypted one (no password is asked), WALLET_INVALID_KEYFILE',
-    async (_magic, vectorPath) => {
-      const file = join(dir, `bom${counter++}`);
-      writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(VECTORS_DIR, vectorPath))]), { mode: 0o600 });
-      let asked = false;
-      const prompt = (): Promise<string> => {
-        asked = true;
-        return Promise.resolve(byPath(vectorPath).password!);
-      };
-      expect(await failure(readKeyfile(file, { prompt, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
-      expect(asked).toBe(false);
-    },
-  );
+  it.each([
+    ['$NACL', 'wallets/miner/hotkeys/locked'],
+    ['$ANSIBLE_VAULT', 'legacy/ansible-vault-hotkey'],
+  ])('BOM + a %s file: not taken for an encrypted one (no password is asked), WALLET_INVALID_KEYFILE', async (_magic, vectorPath) => {
+    const file = join(dir, `bom${counter++}`);
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(VECTORS_DIR, vectorPath))]), { mode: 0o600 });
+    let asked = false;
+    const prompt = (): Promise<string> => {
+      asked = true;
+      return Promise.resolve(byPath(vectorPath).password!);
+    };
+    expect(await failure(readKeyfile(file, { prompt, env: {} }))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+    expect(asked).toBe(false);
+  });
 });
 
 describe('JSON strings serde_json cannot hold (keyfile.rs:75-78 parses into HashMap<String, Option<String>>)', () => {
