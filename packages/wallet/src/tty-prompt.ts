@@ -1,3 +1,5 @@
+import { StringDecoder } from 'node:string_decoder';
+
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 
 /** The terminal a prompt reads (`process.stdin` by default). */
@@ -42,8 +44,9 @@ export function ttyPasswordPrompt(input: TtyInput = process.stdin, output: { wri
         input.off('data', onData);
         output.write('\n');
       };
+      const decoder = new StringDecoder('utf8'); // a character split across two chunks stays whole
       const onData = (chunk: Buffer | string): void => {
-        for (const ch of chunk.toString()) {
+        for (const ch of typeof chunk === 'string' ? chunk : decoder.write(chunk)) {
           if (ch === '\r' || ch === '\n') {
             finish();
             resolve(trimLikeRust(typed));
@@ -54,7 +57,12 @@ export function ttyPasswordPrompt(input: TtyInput = process.stdin, output: { wri
             reject(walletError(WALLET_ERROR_CODES.passwordUnavailable, 'the password prompt was interrupted'));
             return;
           }
-          typed = ch === '\u007f' || ch === '\b' ? typed.slice(0, -1) : typed + ch;
+          // What the terminal's line editing does for btwallet's rpassword prompt (canonical mode, echo off):
+          // erase one character, ^U kill the line, ^W erase the word before the cursor.
+          if (ch === '\u007f' || ch === '\b') typed = typed.replace(/[\s\S]$/u, '');
+          else if (ch === '\u0015') typed = '';
+          else if (ch === '\u0017') typed = typed.replace(/\S*\s*$/u, '');
+          else typed += ch;
         }
       };
       output.write(question);

@@ -104,14 +104,16 @@ describe("BT_PW_ values: base64's STANDARD engine refuses non-canonical trailing
 });
 
 describe("the prompted password is trimmed with Rust's str::trim (keyfile.rs:163, utils.rs:158)", () => {
-  function fakeTerminal(typed: string): TtyInput {
-    let listener: ((chunk: string) => void) | undefined;
+  function fakeTerminal(...chunks: readonly (string | Buffer)[]): TtyInput {
+    let listener: ((chunk: string | Buffer) => void) | undefined;
     return {
       isTTY: true,
       setRawMode: () => undefined,
       pause: () => undefined,
       resume: () => {
-        queueMicrotask(() => listener?.(typed));
+        queueMicrotask(() => {
+          for (const chunk of chunks) listener?.(chunk);
+        });
       },
       on: (_event, l) => {
         listener = l;
@@ -132,6 +134,19 @@ describe("the prompted password is trimmed with Rust's str::trim (keyfile.rs:163
     const prompt = ttyPasswordPrompt(fakeTerminal(typed), silent);
     expect(prompt).toBeDefined();
     expect(await prompt!('Enter your password: ')).toBe(expected);
+  });
+
+  it.each([
+    ['^U kills what was typed before it (rpassword and the terminal both drop it)', 'wrong\u0015pw-5\r', 'pw-5'],
+    ['^W erases the word before the cursor', 'pw-6 extra\u0017\r', 'pw-6'],
+    ['a backspace erases a whole astral character, not half of it', 'pw-7\u{1f600}\u007f\r', 'pw-7'],
+  ])('line editing as the terminal does it: %s', async (_name, typed, expected) => {
+    expect(await ttyPasswordPrompt(fakeTerminal(typed), silent)!('Enter your password: ')).toBe(expected);
+  });
+
+  it('a UTF-8 character split across two chunks is read whole', async () => {
+    const bytes = Buffer.from('pä\r', 'utf8');
+    expect(await ttyPasswordPrompt(fakeTerminal(bytes.subarray(0, 2), bytes.subarray(2)), silent)!('Enter your password: ')).toBe('pä');
   });
 });
 
