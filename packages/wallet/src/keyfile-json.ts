@@ -48,6 +48,15 @@ function mnemonicWords(phrase: string): string {
     .join(' ');
 }
 
+/** {@link btwalletPrivateKeyToPolkadot}, its error naming the field the 64 bytes came from. */
+function canonicalSecret(bytes: Uint8Array, field: 'secretSeed' | 'privateKey'): Uint8Array {
+  try {
+    return btwalletPrivateKeyToPolkadot(bytes);
+  } catch (cause) {
+    invalid(`${field} is 64 bytes whose scalar is not canonical (s >= group order), as btwallet would refuse too`, `keyfile.${field}`, cause);
+  }
+}
+
 function sameKey(ss58: string, publicKey: Uint8Array): boolean {
   try {
     const claimed = decodeAddress(ss58);
@@ -112,13 +121,13 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   } else if (seed !== undefined) {
     const bytes32 = hexField(seed, 'secretSeed');
     if (bytes32.length === 32) parsed = fromSecret('secretSeed', sr25519PairFromSeed(bytes32).secretKey);
-    else if (bytes32.length === 64) parsed = fromSecret('secretSeed', btwalletPrivateKeyToPolkadot(bytes32));
+    else if (bytes32.length === 64) parsed = fromSecret('secretSeed', canonicalSecret(bytes32, 'secretSeed'));
     else invalid(`secretSeed is 32 bytes (or a 64-byte secret key), got ${bytes32.length}`, 'keyfile.secretSeed');
   } else if (privateKey !== undefined) {
     // btwallet reads privateKey with the same from_seed_slice as secretSeed: 32 bytes are a mini-secret.
     const bytes = hexField(privateKey, 'privateKey');
     if (bytes.length === 32) parsed = fromSecret('privateKey', sr25519PairFromSeed(bytes).secretKey);
-    else if (bytes.length === 64) parsed = fromSecret('privateKey', btwalletPrivateKeyToPolkadot(bytes));
+    else if (bytes.length === 64) parsed = fromSecret('privateKey', canonicalSecret(bytes, 'privateKey'));
     else invalid(`privateKey is 64 bytes (or a 32-byte mini-secret), got ${bytes.length}`, 'keyfile.privateKey');
   } else if (ss58 !== undefined) {
     let publicKey: Uint8Array;

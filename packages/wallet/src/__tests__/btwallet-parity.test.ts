@@ -92,6 +92,16 @@ describe('privateKey: read with from_seed_slice, so 32 bytes are a mini-secret (
   });
 });
 
+describe('a 64-byte secretSeed is a canonical secret key (sp-core from_seed_slice), refused naming its own field', () => {
+  it('a non-canonical scalar in secretSeed: WALLET_INVALID_KEYFILE at keyfile.secretSeed', async () => {
+    const file = keyfile({ secretSeed: `0x${'ff'.repeat(32)}${'00'.repeat(32)}` });
+    expect(await failure(readKeyfile(file, { prompt: null, env: {} }))).toMatchObject({
+      code: 'WALLET_INVALID_KEYFILE',
+      context: { path: 'keyfile.secretSeed' },
+    });
+  });
+});
+
 describe("BT_PW_ values: base64's STANDARD engine refuses non-canonical trailing bits (keyfile.rs:232-234)", () => {
   it('QR== (trailing bits set; Node alone reads it as QQ==) is refused', () => {
     expect(() => decodePasswordEnv('QR==', 'BT_PW__X')).toThrow(expect.objectContaining({ code: 'WALLET_INVALID_PASSWORD_ENV' }) as Error);
