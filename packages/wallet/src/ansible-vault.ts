@@ -9,14 +9,23 @@ function invalid(summary: string): never {
 }
 
 function hexBytes(text: string): Buffer {
-  if (!/^(?:[0-9a-fA-F]{2})+$/.test(text)) invalid('an ansible-vault body is hex');
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) invalid('an ansible-vault body is hex');
   return Buffer.from(text, 'hex');
+}
+
+/** Rust's `lines()`: split at `\n`, drop one `\r` before it, no empty line after a final `\n`. */
+function rustLines(text: string): string[] {
+  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
 }
 
 /**
  * Opens a legacy `$ANSIBLE_VAULT;1.1;AES256` keyfile, which btwallet 4 still reads (`btwallet:src/keyfile.rs:344-349`,
  * crate ansible-vault 0.2.1): PBKDF2-HMAC-SHA256(password, salt, 10000, 80) gives the AES key, HMAC key and
- * CTR IV; the HMAC-SHA256 of the ciphertext is checked before AES-256-CTR and PKCS#7 unpadding.
+ * CTR IV; the HMAC-SHA256 of the ciphertext is checked before AES-256-CTR and PKCS#7 unpadding. Parsed as the
+ * crate parses it: the first line exactly the header (CRLF allowed), the other lines trimmed and joined into hex of
+ * `hex(salt)\nhex(hmac)\nhex(ciphertext)`, whose first three lines are used and any further ones ignored.
  *
  * @param data - the whole file
  * @param password - the password
@@ -25,18 +34,18 @@ function hexBytes(text: string): Buffer {
  * @example const json = decryptAnsibleVault(bytes, password)
  */
 export function decryptAnsibleVault(data: Uint8Array, password: string): Uint8Array {
-  const lines = new TextDecoder().decode(data).split(/\r?\n/);
-  if (lines[0]?.trim() !== HEADER) invalid(`an ansible-vault keyfile starts with the line ${HEADER}`);
-  const inner = hexBytes(
-    lines
-      .slice(1)
-      .map((l) => l.trim())
-      .join(''),
-  )
-    .toString('latin1')
-    .split('\n');
-  if (inner.length !== 3) invalid('an ansible-vault body holds salt, hmac and ciphertext');
-  const [salt, mac, ciphertext] = inner.map((part) => hexBytes(part.trim())) as [Buffer, Buffer, Buffer];
+  const lines = rustLines(new TextDecoder('utf-8', { ignoreBOM: true }).decode(data));
+  if (lines[0] !== HEADER) invalid(`an ansible-vault keyfile starts with the line ${HEADER}`);
+  const inner = rustLines(
+    hexBytes(
+      lines
+        .slice(1)
+        .map((l) => l.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, ''))
+        .join(''),
+    ).toString('latin1'),
+  );
+  if (inner.length < 3) invalid('an ansible-vault body holds salt, hmac and ciphertext');
+  const [salt, mac, ciphertext] = inner.slice(0, 3).map((part) => hexBytes(part)) as [Buffer, Buffer, Buffer];
   const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, 10_000, 80, 'sha256');
   const expected = createHmac('sha256', keys.subarray(32, 64)).update(ciphertext).digest();
   if (expected.length !== mac.length || !timingSafeEqual(expected, mac)) {

@@ -11,6 +11,6 @@ export { btwalletPrivateKeyToPolkadot } from './private-key.js';
 export { readKeyfile } from './read-keyfile.js';
 export type { KeyfileEncryption, LoadedKeyfile, PasswordSources } from './read-keyfile.js';
 export { ttyPasswordPrompt } from './tty-prompt.js';
-export type { PasswordPrompt } from './tty-prompt.js';
+export type { PasswordPrompt, TtyInput } from './tty-prompt.js';
 export { expandHome, WALLET_DEFAULTS, walletFiles } from './wallet-location.js';
 export type { WalletLocation } from './wallet-location.js';

@@ -22,6 +22,9 @@ export interface ParsedKeyfile {
   readonly pair: KeyringPair | undefined;
 }
 
+/** A code point in the surrogate range: only a lone `\uD800`..`\uDFFF` escape gives one after JSON.parse. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function invalid(summary: string, path = 'keyfile', cause?: unknown): never {
   throw walletError(WALLET_ERROR_CODES.invalidKeyfile, summary, { path }, cause);
 }
@@ -30,6 +33,28 @@ function hexField(value: string, field: string): Uint8Array {
   const bare = value.replace(/^(?:0x)+/, '');
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(bare)) invalid(`${field} is not hex`, `keyfile.${field}`);
   return hexToU8a(`0x${bare}`);
+}
+
+/**
+ * The words of a mnemonic as btwallet reads them: sp-core's `from_phrase` parses with the bip39 crate, which
+ * splits on any run of Unicode whitespace (`str::split_whitespace`), so leading, trailing and repeated spaces,
+ * tabs and newlines are all accepted; `@polkadot/util-crypto` splits on single spaces only. Words are joined
+ * with one space for it; their case is kept (both word lists are lower case and compared exactly).
+ */
+function mnemonicWords(phrase: string): string {
+  return phrase
+    .split(/\p{White_Space}+/u)
+    .filter((word) => word !== '')
+    .join(' ');
+}
+
+/** {@link btwalletPrivateKeyToPolkadot}, its error naming the field the 64 bytes came from. */
+function canonicalSecret(bytes: Uint8Array, field: 'secretSeed' | 'privateKey'): Uint8Array {
+  try {
+    return btwalletPrivateKeyToPolkadot(bytes);
+  } catch (cause) {
+    invalid(`${field} is 64 bytes whose scalar is not canonical (s >= group order), as btwallet would refuse too`, `keyfile.${field}`, cause);
+  }
 }
 
 function sameKey(ss58: string, publicKey: Uint8Array): boolean {
@@ -52,9 +77,10 @@ function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile
 
 /**
  * Reads the JSON of a plain (or decrypted) keyfile exactly as btwallet 4 does (`btwallet:src/keyfile.rs:68-105`):
- * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password), else `secretSeed` (32-byte
- * mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte canonical secret, converted with
- * {@link btwalletPrivateKeyToPolkadot}), else `ss58Address` (public only). `publicKey`/`accountId` are never
+ * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password, words split on any
+ * whitespace), else `secretSeed` (32-byte mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte
+ * canonical secret, converted with {@link btwalletPrivateKeyToPolkadot}, or a 32-byte mini-secret: both read with
+ * sp-core's `from_seed_slice`), else `ss58Address` (public only). `publicKey`/`accountId` are never
  * read; leading `0x` are stripped. When `ss58Address` is present it must be the address the secret derives.
  *
  * @param bytes - the keyfile JSON bytes
@@ -65,13 +91,16 @@ function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile
 export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch (cause) {
     invalid('the keyfile is not UTF-8 JSON (is it encrypted with an unknown method?)', 'keyfile', cause);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) invalid('the keyfile is not a JSON object');
   const fields = new Map<string, string>();
   for (const [key, value] of Object.entries(data)) {
+    // serde_json refuses a `\uD800`-style escape that is not half of a pair, in a key or a value, and so the file.
+    if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+      invalid('a keyfile string holds a lone UTF-16 surrogate escape (btwallet refuses the file)', 'keyfile');
     if (value === null) continue;
     if (typeof value !== 'string') invalid(`every keyfile value is a string or null (btwallet refuses the file)`, `keyfile.${key}`);
     fields.set(key, value);
@@ -82,16 +111,24 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
   const ss58 = fields.get('ss58Address');
   let parsed: ParsedKeyfile;
   if (phrase !== undefined) {
-    if (!mnemonicValidate(phrase))
-      invalid(`secretPhrase is not a valid BIP39 mnemonic (${phrase.split(/\s+/).length} words; its content is not shown)`, 'keyfile.secretPhrase');
-    parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(phrase)).secretKey);
+    const words = mnemonicWords(phrase);
+    if (!mnemonicValidate(words))
+      invalid(
+        `secretPhrase is not a valid BIP39 mnemonic (${words === '' ? 0 : words.split(' ').length} words; its content is not shown)`,
+        'keyfile.secretPhrase',
+      );
+    parsed = fromSecret('secretPhrase', sr25519PairFromSeed(mnemonicToMiniSecret(words)).secretKey);
   } else if (seed !== undefined) {
     const bytes32 = hexField(seed, 'secretSeed');
     if (bytes32.length === 32) parsed = fromSecret('secretSeed', sr25519PairFromSeed(bytes32).secretKey);
-    else if (bytes32.length === 64) parsed = fromSecret('secretSeed', btwalletPrivateKeyToPolkadot(bytes32));
+    else if (bytes32.length === 64) parsed = fromSecret('secretSeed', canonicalSecret(bytes32, 'secretSeed'));
     else invalid(`secretSeed is 32 bytes (or a 64-byte secret key), got ${bytes32.length}`, 'keyfile.secretSeed');
   } else if (privateKey !== undefined) {
-    parsed = fromSecret('privateKey', btwalletPrivateKeyToPolkadot(hexField(privateKey, 'privateKey')));
+    // btwallet reads privateKey with the same from_seed_slice as secretSeed: 32 bytes are a mini-secret.
+    const bytes = hexField(privateKey, 'privateKey');
+    if (bytes.length === 32) parsed = fromSecret('privateKey', sr25519PairFromSeed(bytes).secretKey);
+    else if (bytes.length === 64) parsed = fromSecret('privateKey', canonicalSecret(bytes, 'privateKey'));
+    else invalid(`privateKey is 64 bytes (or a 32-byte mini-secret), got ${bytes.length}`, 'keyfile.privateKey');
   } else if (ss58 !== undefined) {
     let publicKey: Uint8Array;
     try {

@@ -39,16 +39,18 @@ export function encodePasswordEnv(password: string, variable: string): string {
  * @param value - the variable's value
  * @param variable - its name
  * @returns the password
- * @throws SubnetError `WALLET_INVALID_PASSWORD_ENV` when the value is not base64 or does not decode to UTF-8
+ * @throws SubnetError `WALLET_INVALID_PASSWORD_ENV` when the value is not canonical padded base64 or does not decode to UTF-8
  * @example decodePasswordEnv(process.env[name]!, name)
  */
 export function decodePasswordEnv(value: string, variable: string): string {
-  const trimmed = value;
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(trimmed)) {
+  // btwallet decodes with base64's STANDARD engine: padding required and canonical, no trailing bits set
+  // (`QR==` is refused where Node would read it as `QQ==`). Re-encoding must give the value back.
+  const bytes = Buffer.from(value, 'base64');
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value) || bytes.toString('base64') !== value) {
     throw walletError(WALLET_ERROR_CODES.invalidPasswordEnv, `${variable} is not standard padded base64 as btwallet writes it`, { variable });
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(xorWithName(Buffer.from(trimmed, 'base64'), variable));
+    return new TextDecoder('utf-8', { fatal: true }).decode(xorWithName(bytes, variable));
   } catch (cause) {
     throw walletError(
       WALLET_ERROR_CODES.invalidPasswordEnv,

@@ -105,7 +105,9 @@ export async function readKeyfile(path: string, sources: PasswordSources = {}): 
     throw walletError(WALLET_ERROR_CODES.keyfileNotFound, `cannot read the keyfile (${why})`, { path: 'keyfile', value: path });
   }
   const { data, mode } = got;
-  const head = new TextDecoder().decode(data.subarray(0, 14));
+  // The raw bytes decide, as btwallet's `starts_with` checks decide (`btwallet:src/keyfile.rs:166-191`): a byte order
+  // mark in front is not skipped.
+  const head = Buffer.from(data.subarray(0, 14)).toString('latin1');
   let encryption: KeyfileEncryption = 'none';
   let plain = data;
   if (head.startsWith('$NACL') || head.startsWith('$ANSIBLE_VAULT')) {

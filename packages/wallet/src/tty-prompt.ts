@@ -1,4 +1,24 @@
+import { StringDecoder } from 'node:string_decoder';
+
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
+
+/** The terminal a prompt reads (`process.stdin` by default). */
+export interface TtyInput {
+  readonly isTTY?: boolean;
+  setRawMode(raw: boolean): unknown;
+  resume(): unknown;
+  pause(): unknown;
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+}
+
+/**
+ * Rust's `str::trim`, which btwallet applies to a prompted password: it strips Unicode `White_Space` (so U+0085
+ * NEXT LINE too), while JavaScript's `trim` also strips U+FEFF and keeps U+0085.
+ */
+function trimLikeRust(text: string): string {
+  return text.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '');
+}
 
 /** Asks for a password; resolves with what was typed. */
 export type PasswordPrompt = (question: string) => Promise<string>;
@@ -8,12 +28,13 @@ export type PasswordPrompt = (question: string) => Promise<string>;
  * answer is trimmed as btwallet trims it (`btwallet:src/keyfile.rs:146-164`). `undefined` when stdin is not a
  * TTY (a service under systemd or in a container): then a `BT_PW_` variable or a password file is needed.
  *
+ * @param input - the terminal (default `process.stdin`)
+ * @param output - where the question goes (default `process.stderr`)
  * @returns the prompt, or `undefined` without a terminal
  * @example const prompt = ttyPasswordPrompt(); if (prompt) password = await prompt('Enter your password: ')
  */
-export function ttyPasswordPrompt(): PasswordPrompt | undefined {
-  const input = process.stdin;
-  if (!input.isTTY) return undefined;
+export function ttyPasswordPrompt(input: TtyInput = process.stdin, output: { write(text: string): unknown } = process.stderr): PasswordPrompt | undefined {
+  if (input.isTTY !== true) return undefined;
   return (question) =>
     new Promise<string>((resolve, reject) => {
       let typed = '';
@@ -21,13 +42,14 @@ export function ttyPasswordPrompt(): PasswordPrompt | undefined {
         input.setRawMode(false);
         input.pause();
         input.off('data', onData);
-        process.stderr.write('\n');
+        output.write('\n');
       };
+      const decoder = new StringDecoder('utf8'); // a character split across two chunks stays whole
       const onData = (chunk: Buffer | string): void => {
-        for (const ch of chunk.toString()) {
+        for (const ch of typeof chunk === 'string' ? chunk : decoder.write(chunk)) {
           if (ch === '\r' || ch === '\n') {
             finish();
-            resolve(typed.trim());
+            resolve(trimLikeRust(typed));
             return;
           }
           if (ch === '\u0003' || ch === '\u0004') {
@@ -35,10 +57,15 @@ export function ttyPasswordPrompt(): PasswordPrompt | undefined {
             reject(walletError(WALLET_ERROR_CODES.passwordUnavailable, 'the password prompt was interrupted'));
             return;
           }
-          typed = ch === '\u007f' || ch === '\b' ? typed.slice(0, -1) : typed + ch;
+          // What the terminal's line editing does for btwallet's rpassword prompt (canonical mode, echo off):
+          // erase one character, ^U kill the line, ^W erase the word before the cursor.
+          if (ch === '\u007f' || ch === '\b') typed = typed.replace(/[\s\S]$/u, '');
+          else if (ch === '\u0015') typed = '';
+          else if (ch === '\u0017') typed = typed.replace(/\S*\s*$/u, '');
+          else typed += ch;
         }
       };
-      process.stderr.write(question);
+      output.write(question);
       input.setRawMode(true);
       input.resume();
       input.on('data', onData);

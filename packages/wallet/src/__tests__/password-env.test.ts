@@ -22,4 +22,13 @@ describe("btwallet's BT_PW_<PATH> variable (btwallet:src/keyfile.rs:380-399, 489
     }
     expect(decoded).not.toBe(a.password);
   });
+
+  it('non-ASCII paths: full Unicode upper-casing (ß to SS, ﬁ to FI) and XOR over the UTF-8 bytes, as Rust does', () => {
+    // Computed with python3: name = 'BT_PW_' + path.replace('/', '_').replace('.', '_').upper(), value =
+    // b64encode(bytes(b ^ name.encode()[i % len] for i, b in enumerate(password.encode()))).
+    const path = '/home/josé/.bittensor/wallets/straße/hotkeys/ﬁrst';
+    expect(passwordEnvName(path)).toBe('BT_PW__HOME_JOSÉ__BITTENSOR_WALLETS_STRASSE_HOTKEYS_FIRST');
+    expect(encodePasswordEnv('pässwörd ✓', passwordEnvName(path))).toBe('Mpf7IyQonP49KWW91tw=');
+    expect(decodePasswordEnv('Mpf7IyQonP49KWW91tw=', passwordEnvName(path))).toBe('pässwörd ✓');
+  });
 });
