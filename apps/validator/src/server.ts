@@ -314,9 +314,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         stale_timestamp: 'STALE_TIMESTAMP',
         bad_signature: 'BAD_SIGNATURE',
       }[check.reason];
-      return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
+      return fail(reply, 401, { code, message: check.message, path: `headers.${check.header}` });
     }
     noteSigner(request, check.hotkey);
+    // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
+    // signer's bucket is touched, so replays cannot spend an honest signer's budget (docs/spec.md G.6).
+    if (await ctx.storage.nonceUsed(check.hotkey, check.nonce)) return nonceReplayed(reply, kind);
     const rate = rateLimiter.take(check.hotkey);
     if (!rate.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
@@ -326,13 +329,22 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
-      return fail(reply, 403, { code: 'NOT_REGISTERED', message: 'the signing hotkey is not registered on the subnet' });
+      return fail(reply, 403, {
+        code: 'NOT_REGISTERED',
+        message: `the signing hotkey ${check.hotkey} is not registered on the subnet`,
+        path: 'headers.x-subnet-hotkey',
+      });
     }
-    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) {
-      ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
-      return fail(reply, 409, { code: 'NONCE_REPLAYED', message: 'this nonce was already used' });
-    }
+    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) return nonceReplayed(reply, kind);
     return { hotkey: check.hotkey, neuron };
+  }
+  function nonceReplayed(reply: FastifyReply, kind: RecordKind): FastifyReply {
+    ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
+    return fail(reply, 409, {
+      code: 'NONCE_REPLAYED',
+      message: 'this nonce was already used by this signer; sign every request, a retry included, with a fresh nonce and timestamp',
+      path: 'headers.x-subnet-nonce',
+    });
   }
 
   app.post('/v1/tasks', async (request, reply) => {
@@ -411,7 +423,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     // unknown signer's registration is: the peer's publisher retries this refusal (docs/spec.md G.4).
     if (!who.neuron.validatorPermit && (await ctx.permitHolder(who.hotkey))?.validatorPermit !== true) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
-      return fail(reply, 403, { code: 'NOT_A_VALIDATOR', message: 'the signing hotkey has no validator permit' });
+      return fail(reply, 403, {
+        code: 'NOT_A_VALIDATOR',
+        message: `the signing hotkey ${who.hotkey} has no validator permit`,
+        path: 'headers.x-subnet-hotkey',
+      });
     }
     const parsed = ingestPeer.safeParse(request.body);
     if (!parsed.success) {

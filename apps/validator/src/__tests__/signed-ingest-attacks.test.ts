@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import { signRequest } from '../signed-request.js';
+import type { Keys } from './helpers.js';
+import { fakeChain, keys, nonce, silent, sssaDoc, tempDir, testConfig } from './helpers.js';
+
+/**
+ * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
+ * HTTP on 127.0.0.1, a real SQLite file and real sr25519 signatures (docs/spec.md G.6 "Signed requests").
+ */
+
+let k: Keys;
+let service: ValidatorService;
+let cleanup: () => void;
+let url: string;
+
+const BURST = 3;
+
+beforeAll(async () => {
+  k = await keys();
+  const t = tempDir();
+  cleanup = t.cleanup;
+  const base = testConfig(t.dir);
+  // One token a minute after the burst: nothing refills while a test runs.
+  const config = { ...base, server: { ...base.server, signer_rate_per_minute: 1, signer_burst: BURST } };
+  service = await startValidator({ config, chain: fakeChain(k), logger: silent, autoTick: false });
+  url = service.url;
+});
+afterAll(async () => {
+  await service.stop();
+  cleanup();
+});
+
+type ErrorReply = { error: { code: string; message: string; path?: string } };
+
+async function send(path: string, text: string, headers: Record<string, string>): Promise<{ status: number; body: ErrorReply }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+  return { status: res.status, body: (await res.json()) as ErrorReply };
+}
+
+describe('a replayed request does not spend the signer’s rate budget', () => {
+  it('decision: replays of a used nonce are 409 NONCE_REPLAYED without taking a token, so the signer’s next fresh request is served', async () => {
+    const miner = k.miners[0]!;
+    const text = JSON.stringify({ task_id: 'replay-budget', sssa: sssaDoc() });
+    const headers = signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() });
+    // The miner's own request (no task is registered: it passes the signature and the limiter, then 404).
+    expect((await send('/v1/sssa', text, headers)).body.error.code).toBe('UNKNOWN_TASK');
+    // Whoever saw it (a hostile validator it was also sent to, a proxy) replays the same bytes and headers.
+    const replays: string[] = [];
+    for (let i = 0; i < BURST + 2; i++) replays.push((await send('/v1/sssa', text, headers)).body.error.code);
+    expect(replays).toEqual(Array.from({ length: BURST + 2 }, () => 'NONCE_REPLAYED'));
+    // The miner's budget is untouched by the replays: its next signed requests are served up to its burst.
+    const fresh: string[] = [];
+    for (let i = 0; i < BURST; i++) {
+      const next = JSON.stringify({ task_id: `replay-budget-${i}`, sssa: sssaDoc() });
+      const signed = signRequest(miner, { method: 'POST', path: '/v1/sssa', body: next, timestamp: Date.now(), nonce: nonce() });
+      fresh.push((await send('/v1/sssa', next, signed)).body.error.code);
+    }
+    expect(fresh).toEqual(['UNKNOWN_TASK', 'UNKNOWN_TASK', 'RATE_LIMITED']);
+  });
+});
+
+describe('a refused signature says which header and value', () => {
+  const text = JSON.stringify({ task_id: 'header-messages', sssa: sssaDoc() });
+  const signedBy = (i: number, opts: { timestamp?: number; nonce?: string } = {}) =>
+    signRequest(k.miners[i]!, { method: 'POST', path: '/v1/sssa', body: text, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
+
+  it('401 UNSIGNED names every missing header', async () => {
+    const { 'x-subnet-nonce': _n, 'x-subnet-signature': _s, ...partial } = signedBy(1);
+    const res = await send('/v1/sssa', text, partial);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNSIGNED');
+    expect(res.body.error.path).toBe('headers.x-subnet-nonce');
+    expect(res.body.error.message).toContain('x-subnet-nonce, x-subnet-signature');
+  });
+
+  it('401 MALFORMED_SIGNATURE for a short nonce names the nonce header, its value and the rule (not the signature)', async () => {
+    const res = await send('/v1/sssa', text, signedBy(1, { nonce: 'abc123' }));
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('MALFORMED_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-nonce');
+    expect(res.body.error.message).toContain('"abc123"');
+    expect(res.body.error.message).toContain('16-128');
+  });
+
+  it('401 MALFORMED_SIGNATURE for a timestamp in seconds names the timestamp header and value', async () => {
+    const headers = { ...signedBy(1), 'x-subnet-timestamp': '1763798400.5' };
+    const res = await send('/v1/sssa', text, headers);
+    expect(res.body.error.code).toBe('MALFORMED_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-timestamp');
+    expect(res.body.error.message).toContain('"1763798400.5"');
+  });
+
+  it('401 STALE_TIMESTAMP names the timestamp, the server time and the allowed skew', async () => {
+    const stale = Date.now() - 10 * 60_000;
+    const res = await send('/v1/sssa', text, signedBy(2, { timestamp: stale }));
+    expect(res.body.error.code).toBe('STALE_TIMESTAMP');
+    expect(res.body.error.path).toBe('headers.x-subnet-timestamp');
+    expect(res.body.error.message).toContain(String(stale));
+    expect(res.body.error.message).toContain('60 s');
+    expect(res.body.error.message).toMatch(/server time is [0-9]{13}/);
+  });
+
+  it('401 BAD_SIGNATURE names the signature header and the hotkey it was checked against', async () => {
+    const headers = { ...signedBy(3), 'x-subnet-hotkey': k.miners[2]!.address };
+    const res = await send('/v1/sssa', text, headers);
+    expect(res.body.error.code).toBe('BAD_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-signature');
+    expect(res.body.error.message).toContain(k.miners[2]!.address);
+  });
+
+  it('403 NOT_REGISTERED and NOT_A_VALIDATOR name the signing hotkey', async () => {
+    const stranger = k.stranger.address;
+    const res = await send('/v1/sssa', text, signRequest(k.stranger, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }));
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([403, 'NOT_REGISTERED', 'headers.x-subnet-hotkey']);
+    expect(res.body.error.message).toContain(stranger);
+    const doc = JSON.stringify({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 1 }] });
+    const miner = k.miners[3]!;
+    const peer = await send(
+      '/v1/peer-scores',
+      doc,
+      signRequest(miner, { method: 'POST', path: '/v1/peer-scores', body: doc, timestamp: Date.now(), nonce: nonce() }),
+    );
+    expect([peer.status, peer.body.error.code, peer.body.error.path]).toEqual([403, 'NOT_A_VALIDATOR', 'headers.x-subnet-hotkey']);
+    expect(peer.body.error.message).toContain(miner.address);
+  });
+});
