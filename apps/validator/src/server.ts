@@ -390,6 +390,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
     if ('status' in assigned) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: assigned.code.toLowerCase() });
+      if (assigned.status === 503) reply.header('retry-after', '1');
       return fail(reply, assigned.status, ingestErrorBody(assigned));
     }
     try {

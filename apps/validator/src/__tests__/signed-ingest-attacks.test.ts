@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { checkSssaAssignment } from '../ingest-checks.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, keys, nonce, silent, sssaDoc, tempDir, testConfig } from './helpers.js';
+import type { RegisteredTask } from '../task-registry.js';
+import type { FakeChain, Keys } from './helpers.js';
+import { fakeChain, keys, nonce, silent, sssaDoc, tempDir, testConfig, TOKEN } from './helpers.js';
 
 /**
  * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
@@ -12,6 +14,7 @@ import { fakeChain, keys, nonce, silent, sssaDoc, tempDir, testConfig } from './
  */
 
 let k: Keys;
+let chain: FakeChain;
 let service: ValidatorService;
 let cleanup: () => void;
 let url: string;
@@ -25,7 +28,8 @@ beforeAll(async () => {
   const base = testConfig(t.dir);
   // One token a minute after the burst: nothing refills while a test runs.
   const config = { ...base, server: { ...base.server, signer_rate_per_minute: 1, signer_burst: BURST } };
-  service = await startValidator({ config, chain: fakeChain(k), logger: silent, autoTick: false });
+  chain = fakeChain(k);
+  service = await startValidator({ config, chain, logger: silent, autoTick: false });
   url = service.url;
 });
 afterAll(async () => {
@@ -125,5 +129,38 @@ describe('a refused signature says which header and value', () => {
     );
     expect([peer.status, peer.body.error.code, peer.body.error.path]).toEqual([403, 'NOT_A_VALIDATOR', 'headers.x-subnet-hotkey']);
     expect(peer.body.error.message).toContain(miner.address);
+  });
+});
+
+describe('an SSSA for a task of another epoch', () => {
+  it('409 TASK_EPOCH_OVER once the task’s epoch has ended, naming the task’s epoch and the current one', async () => {
+    const registered = await fetch(`${url}/v1/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ task_id: 'task-of-epoch-0', task_type: 'mcp_server' }),
+    });
+    const group = ((await registered.json()) as { group: { hotkey: string }[] }).group;
+    expect(group.map((g) => g.hotkey)).toContain(k.miners[1]!.address);
+    chain.headBlock = 12n;
+    await service.tick();
+    expect(service.currentEpoch()).toBe(1);
+    const text = JSON.stringify({ task_id: 'task-of-epoch-0', sssa: sssaDoc() });
+    const res = await send(
+      '/v1/sssa',
+      text,
+      signRequest(k.miners[1]!, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }),
+    );
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([409, 'TASK_EPOCH_OVER', 'body.task_id']);
+    expect(res.body.error.message).toContain('epoch 0, which is over');
+    expect(res.body.error.message).toContain('this validator is in epoch 1');
+  });
+
+  it('decision: a task of an epoch this instance has not reached yet (HA: the leader registered it after a head this standby has not read) is 503 TASK_EPOCH_NOT_STARTED, to be sent again, not a final 409 TASK_EPOCH_OVER', () => {
+    const task = { epoch: 8, seq: 1, assignment: { members: [{ hotkey: 'hk-1', role: 'primary' }] } } as unknown as RegisteredTask;
+    const refused = checkSssaAssignment(task, 7, 'hk-1');
+    expect(refused).toMatchObject({ status: 503, code: 'TASK_EPOCH_NOT_STARTED', path: 'body.task_id' });
+    expect((refused as { message: string }).message).toContain('epoch 8');
+    expect((refused as { message: string }).message).toContain('epoch 7');
+    expect(checkSssaAssignment(task, 8, 'hk-1')).toEqual({ role: 'primary' });
   });
 });
