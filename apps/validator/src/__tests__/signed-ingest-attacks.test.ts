@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+
+import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { checkSssaAssignment } from '../ingest-checks.js';
@@ -6,7 +9,7 @@ import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 import type { RegisteredTask } from '../task-registry.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, nonce, silent, sssaDoc, tempDir, testConfig, TOKEN } from './helpers.js';
+import { fakeChain, keys, nonce, postSigned, silent, sssaDoc, startWithSecondPeer, tempDir, testConfig, TOKEN } from './helpers.js';
 
 /**
  * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
@@ -162,5 +165,87 @@ describe('an SSSA for a task of another epoch', () => {
     expect((refused as { message: string }).message).toContain('epoch 8');
     expect((refused as { message: string }).message).toContain('epoch 7');
     expect(checkSssaAssignment(task, 8, 'hk-1')).toEqual({ role: 'primary' });
+  });
+});
+
+describe('replay protection across a restart and under concurrency (one SQLite file)', () => {
+  it('a request accepted before a restart is NONCE_REPLAYED after it; eight copies sent at once are taken once', async () => {
+    const t = tempDir();
+    const own = fakeChain(k);
+    const config = testConfig(t.dir);
+    let first = await startValidator({ config, chain: own, logger: silent, autoTick: false });
+    try {
+      const text = JSON.stringify({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });
+      const headers = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: text, timestamp: Date.now(), nonce: nonce() });
+      const post = (base: string, body: string, h: Record<string, string>) =>
+        fetch(`${base}/v1/peer-scores`, { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body });
+      expect((await post(first.url, text, headers)).status).toBe(201);
+      await first.stop();
+      first = await startValidator({ config, chain: own, logger: silent, autoTick: false });
+      const replay = await post(first.url, text, headers);
+      expect([replay.status, ((await replay.json()) as ErrorReply).error.code]).toEqual([409, 'NONCE_REPLAYED']);
+
+      const other = JSON.stringify({ epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.25 }] });
+      const once = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: other, timestamp: Date.now(), nonce: nonce() });
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => post(first.url, other, once).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+    } finally {
+      await first.stop();
+      t.cleanup();
+    }
+  });
+});
+
+describe('what the close does with documents of a peer that lost its permit, or has zero stake', () => {
+  it('a taken document whose peer has no permit at the close is excluded with BUNDLE_PEER_NOT_A_VALIDATOR; a zero-stake peer’s scores are listed as ignored; the epoch is submitted', async () => {
+    const r = await startWithSecondPeer();
+    try {
+      const eve = r.chain.neurons.find((n) => n.hotkey === r.k.stranger.address)!;
+      eve.stake = 0n;
+      const doc = (score: number) => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: r.k.miners[0]!.address, score }] });
+      expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.peer, doc(0.5))).status).toBe(201);
+      expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.stranger, doc(0.9))).status).toBe(201);
+      r.chain.headBlock = 12n;
+      await r.service.tick();
+      // Bob loses his validator permit before the close that counts his document.
+      r.chain.neurons.find((n) => n.hotkey === r.k.peer.address)!.validatorPermit = false;
+      r.chain.headBlock = 22n;
+      await r.service.tick();
+      const closed = r.outcomes.find((o) => o.epoch === 1)!;
+      expect(closed.status).toBe('submitted');
+      const bundle = (JSON.parse(readFileSync(closed.bundlePath!, 'utf8')) as { bundle: Bundle }).bundle;
+      const excluded = bundle.result.excluded.filter((e) => e.list === 'peer_scores');
+      expect(excluded.map((e) => e.code)).toEqual(['BUNDLE_PEER_NOT_A_VALIDATOR']);
+      const term = JSON.stringify(bundle.result.aggregation);
+      expect(term).toContain(`"zero_stake_ignored":["${r.k.stranger.address}"]`);
+    } finally {
+      await r.stop();
+    }
+  });
+});
+
+describe('prototype-named keys in a peer document are data', () => {
+  it('`__proto__` as a document or score key is an unknown key named in a 400; `constructor` as a challenge id is a challenge that does not run here', async () => {
+    const miner = JSON.stringify(k.miners[0]!.address);
+    const cases = [
+      `{"epoch":1,"challenge_id":"term","scores":[{"miner_hotkey":${miner},"score":0.5}],"__proto__":{"epoch":0}}`,
+      `{"epoch":1,"challenge_id":"term","scores":[{"miner_hotkey":${miner},"score":0.5,"__proto__":{"score":1}}]}`,
+      `{"epoch":1,"challenge_id":"constructor","scores":[{"miner_hotkey":${miner},"score":0.5}]}`,
+    ];
+    const answers = [];
+    for (const text of cases) {
+      const res = await send(
+        '/v1/peer-scores',
+        text,
+        signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: text, timestamp: Date.now(), nonce: nonce() }),
+      );
+      answers.push([res.status, res.body.error.code, res.body.error.path, res.body.error.message.includes('__proto__')]);
+    }
+    expect(answers).toEqual([
+      [400, 'INVALID_RECORD', 'body', true],
+      [400, 'INVALID_RECORD', 'body.scores[0]', true],
+      [404, 'CHALLENGE_NOT_CONFIGURED', 'body.challenge_id', false],
+    ]);
   });
 });
