@@ -107,12 +107,14 @@ export function verifySignedRequest(input: {
     return typeof v === 'string' ? v : undefined;
   };
   const refuse = (reason: SignatureFailure, header: string, message: string): SignatureRefusal => ({ ok: false, reason, header, message });
-  const missing = Object.values(SIGNATURE_HEADERS).filter((name) => get(name) === undefined);
-  if (missing.length > 0) return refuse('missing_signature', missing[0]!, `signed request refused: missing header ${missing.join(', ')}`);
-  const hotkey = get(SIGNATURE_HEADERS.hotkey)!;
-  const ts = get(SIGNATURE_HEADERS.timestamp)!;
-  const nonce = get(SIGNATURE_HEADERS.nonce)!;
-  const signature = get(SIGNATURE_HEADERS.signature)!;
+  const hotkey = get(SIGNATURE_HEADERS.hotkey);
+  const ts = get(SIGNATURE_HEADERS.timestamp);
+  const nonce = get(SIGNATURE_HEADERS.nonce);
+  const signature = get(SIGNATURE_HEADERS.signature);
+  if (hotkey === undefined || ts === undefined || nonce === undefined || signature === undefined) {
+    const missing = Object.values(SIGNATURE_HEADERS).filter((name) => get(name) === undefined);
+    return refuse('missing_signature', missing[0] ?? SIGNATURE_HEADERS.signature, `signed request refused: missing header ${missing.join(', ')}`);
+  }
   if (!/^[0-9]{1,16}$/.test(ts))
     return refuse(
       'malformed_signature',

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { ChainNeuron } from '../chain-port.js';
 import { checkSssaAssignment } from '../ingest-checks.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
@@ -201,15 +202,17 @@ describe('what the close does with documents of a peer that lost its permit, or 
   it('a taken document whose peer has no permit at the close is excluded with BUNDLE_PEER_NOT_A_VALIDATOR; a zero-stake peer’s scores are listed as ignored; the epoch is submitted', async () => {
     const r = await startWithSecondPeer();
     try {
-      const eve = r.chain.neurons.find((n) => n.hotkey === r.k.stranger.address)!;
-      eve.stake = 0n;
+      const set = (hotkey: string, change: Partial<ChainNeuron>): void => {
+        r.chain.neurons = r.chain.neurons.map((n) => (n.hotkey === hotkey ? { ...n, ...change } : n));
+      };
+      set(r.k.stranger.address, { stake: 0n });
       const doc = (score: number) => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: r.k.miners[0]!.address, score }] });
       expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.peer, doc(0.5))).status).toBe(201);
       expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.stranger, doc(0.9))).status).toBe(201);
       r.chain.headBlock = 12n;
       await r.service.tick();
       // Bob loses his validator permit before the close that counts his document.
-      r.chain.neurons.find((n) => n.hotkey === r.k.peer.address)!.validatorPermit = false;
+      set(r.k.peer.address, { validatorPermit: false });
       r.chain.headBlock = 22n;
       await r.service.tick();
       const closed = r.outcomes.find((o) => o.epoch === 1)!;
