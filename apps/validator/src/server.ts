@@ -202,7 +202,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     kind: RecordKind,
     recordId: string,
     body: Record<string, unknown>,
-    conflictCode = 'RECORD_CONFLICT',
+    /** The refusal of other content under the same record id; default `RECORD_CONFLICT` naming the record id. */
+    conflict?: ErrorBody,
     /** The epoch whose close takes the record (peer scores: peer-window.ts); default the current one. */
     closeEpoch?: number,
   ): Promise<FastifyReply> {
@@ -212,7 +213,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
     if (outcome.status === 'conflict') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'conflict' });
-      return fail(reply, 409, { code: conflictCode, message: `record ${recordId} was already accepted with different content` });
+      return fail(reply, 409, conflict ?? { code: 'RECORD_CONFLICT', message: `record ${recordId} was already accepted with different content` });
     }
     ctx.metrics.recordsAccepted.inc({ kind, outcome: outcome.status });
     const stored = outcome.status === 'duplicate' ? await ctx.storage.findRecord(kind, recordId) : undefined;
@@ -406,7 +407,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       'sssa',
       recordId,
       { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey },
-      INGEST_ERROR_CODES.duplicateSssa,
+      {
+        code: INGEST_ERROR_CODES.duplicateSssa,
+        message: `this miner already sent a different SSSA for task ${JSON.stringify(parsed.data.task_id)}; one SSSA per miner per task is taken`,
+        path: 'body.task_id',
+      },
     );
   });
 
@@ -451,7 +456,18 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     // meanwhile drains it first.
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
     const admitted = await admitPeerScores(ctx, parsed.data.epoch, (closeEpoch) =>
-      store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, closeEpoch),
+      store(
+        reply,
+        'peer_score',
+        recordId,
+        { validator_hotkey: who.hotkey, ...parsed.data },
+        {
+          code: 'RECORD_CONFLICT',
+          message: `this validator already sent different scores of epoch ${parsed.data.epoch} for challenge ${JSON.stringify(parsed.data.challenge_id)}; one document per validator, epoch and challenge is taken (SPEC C.2)`,
+          path: 'body',
+        },
+        closeEpoch,
+      ),
     );
     if (admitted.ok) return admitted.written;
     ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${admitted.reason}` });

@@ -252,3 +252,36 @@ describe('prototype-named keys in a peer document are data', () => {
     ]);
   });
 });
+
+describe('a conflicting second record names what it conflicts with', () => {
+  it('409 DUPLICATE_SSSA names the task; 409 RECORD_CONFLICT of a peer document names its epoch and challenge (not an internal record id)', async () => {
+    const t = tempDir();
+    const own = fakeChain(k);
+    const svc = await startValidator({ config: testConfig(t.dir), chain: own, logger: silent, autoTick: false });
+    try {
+      const registered = await fetch(`${svc.url}/v1/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ task_id: 'twice', task_type: 'mcp_server' }),
+      });
+      expect(registered.status).toBe(201);
+      const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as ErrorReply });
+      expect((await postSigned(svc.url, '/v1/sssa', k.miners[0]!, { task_id: 'twice', sssa: sssaDoc() })).status).toBe(201);
+      const second = await answer(await postSigned(svc.url, '/v1/sssa', k.miners[0]!, { task_id: 'twice', sssa: sssaDoc('BLOCK') }));
+      expect([second.status, second.body.error.code, second.body.error.path]).toEqual([409, 'DUPLICATE_SSSA', 'body.task_id']);
+      expect(second.body.error.message).toContain('"twice"');
+      expect(second.body.error.message).not.toContain('sssa-');
+
+      const doc = (score: number) => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score }] });
+      expect((await postSigned(svc.url, '/v1/peer-scores', k.peer, doc(0.5))).status).toBe(201);
+      const other = await answer(await postSigned(svc.url, '/v1/peer-scores', k.peer, doc(0.6)));
+      expect([other.status, other.body.error.code, other.body.error.path]).toEqual([409, 'RECORD_CONFLICT', 'body']);
+      expect(other.body.error.message).toContain('epoch 0');
+      expect(other.body.error.message).toContain('"term"');
+      expect(other.body.error.message).not.toContain('peer-');
+    } finally {
+      await svc.stop();
+      t.cleanup();
+    }
+  });
+});
