@@ -23,7 +23,7 @@ export type { ServerContext } from './server.js';
 export { handleSignals, startValidator } from './service.js';
 export type { StartOptions, ValidatorService } from './service.js';
 export { SIGNATURE_HEADERS, signedMessage, signRequest, verifySignedRequest } from './signed-request.js';
-export type { RequestSigner, SignatureFailure } from './signed-request.js';
+export type { RequestSigner, SignatureFailure, SignatureRefusal } from './signed-request.js';
 export { openSqliteStorage } from './sqlite-storage.js';
 export { MIGRATIONS } from './storage.js';
 export type { EpochFields, EpochRow, EpochStatus, InsertOutcome, Migration, NewRecord, RecordKind, Storage, StoredRecord } from './storage.js';

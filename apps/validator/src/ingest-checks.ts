@@ -39,6 +39,11 @@ export const INGEST_ERROR_CODES = Object.freeze({
    * honest peer scores more miners than the subnet holds, and each score is carried into the bundle.
    */
   peerScoresExceedMetagraph: 'PEER_SCORES_EXCEED_METAGRAPH',
+  /**
+   * 503: the task belongs to an epoch this instance has not reached yet (HA: the leader registered it after
+   * a head this instance has not read). Sent again after `Retry-After`, it is taken.
+   */
+  taskEpochNotStarted: 'TASK_EPOCH_NOT_STARTED',
 });
 
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
@@ -125,7 +130,8 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
 
 /**
  * The assignment checks of an SSSA at ingest (SPEC B, docs/spec.md G.3): the task is registered, belongs
- * to the current epoch, and the signing miner is in its group. Returns the role the draw gave the miner.
+ * to the current epoch, and the signing miner is in its group. Returns the role the draw gave the miner. A task
+ * of an epoch this instance has not reached (HA) is a retryable 503, one of an ended epoch a final 409.
  *
  * @param task - the registered task, or undefined
  * @param currentEpoch - the epoch records go to now
@@ -140,11 +146,21 @@ export function checkSssaAssignment(
 ): { readonly role: 'primary' | 'auditor' } | IngestError {
   if (task === undefined)
     return { status: 404, code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator', path: 'body.task_id' };
+  if (currentEpoch === undefined || task.epoch > currentEpoch) {
+    // HA: the leader registered the task in an epoch whose head this instance has not read yet. The record
+    // is the miner's honest answer; refusing it for good (409) would lose it, so it is asked again.
+    return {
+      status: 503,
+      code: INGEST_ERROR_CODES.taskEpochNotStarted,
+      message: `the task belongs to epoch ${task.epoch}, which has not begun on this instance (it is in ${currentEpoch === undefined ? 'no epoch yet' : `epoch ${currentEpoch}`}); send it again shortly`,
+      path: 'body.task_id',
+    };
+  }
   if (task.epoch !== currentEpoch) {
     return {
       status: 409,
       code: INGEST_ERROR_CODES.taskEpochOver,
-      message: `the task belongs to epoch ${task.epoch}, which is over; SSSAs are taken in the epoch the task was registered in`,
+      message: `the task belongs to epoch ${task.epoch}, which is over (this validator is in epoch ${currentEpoch}); SSSAs are taken in the epoch the task was registered in`,
       path: 'body.task_id',
     };
   }

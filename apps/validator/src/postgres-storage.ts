@@ -240,6 +240,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           (await pool.query('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [hotkey, nonce, expiresAtMs]))
             .rowCount === 1,
       ),
+    nonceUsed: (hotkey, nonce) =>
+      wrap('nonce', async () => ((await pool.query('SELECT 1 FROM nonces WHERE hotkey = $1 AND nonce = $2', [hotkey, nonce])).rowCount ?? 0) > 0),
     pruneNonces: (nowMs) =>
       wrap('prune', async () => {
         await pool.query('DELETE FROM nonces WHERE expires_at_ms < $1', [nowMs]);

@@ -202,7 +202,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     kind: RecordKind,
     recordId: string,
     body: Record<string, unknown>,
-    conflictCode = 'RECORD_CONFLICT',
+    /** The refusal of other content under the same record id; default `RECORD_CONFLICT` naming the record id. */
+    conflict?: ErrorBody,
     /** The epoch whose close takes the record (peer scores: peer-window.ts); default the current one. */
     closeEpoch?: number,
   ): Promise<FastifyReply> {
@@ -212,7 +213,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const outcome = await ctx.queue.submit({ kind, recordId, epoch, body: text, digest: createHash('sha256').update(text).digest('hex') });
     if (outcome.status === 'conflict') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'conflict' });
-      return fail(reply, 409, { code: conflictCode, message: `record ${recordId} was already accepted with different content` });
+      return fail(reply, 409, conflict ?? { code: 'RECORD_CONFLICT', message: `record ${recordId} was already accepted with different content` });
     }
     ctx.metrics.recordsAccepted.inc({ kind, outcome: outcome.status });
     const stored = outcome.status === 'duplicate' ? await ctx.storage.findRecord(kind, recordId) : undefined;
@@ -314,9 +315,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         stale_timestamp: 'STALE_TIMESTAMP',
         bad_signature: 'BAD_SIGNATURE',
       }[check.reason];
-      return fail(reply, 401, { code, message: `signed request refused: ${check.reason.replace('_', ' ')}` });
+      return fail(reply, 401, { code, message: check.message, path: `headers.${check.header}` });
     }
     noteSigner(request, check.hotkey);
+    // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
+    // signer's bucket is touched, so replays cannot spend an honest signer's budget (docs/spec.md G.6).
+    if (await ctx.storage.nonceUsed(check.hotkey, check.nonce)) return nonceReplayed(reply, kind);
     const rate = rateLimiter.take(check.hotkey);
     if (!rate.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
@@ -326,13 +330,22 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
-      return fail(reply, 403, { code: 'NOT_REGISTERED', message: 'the signing hotkey is not registered on the subnet' });
+      return fail(reply, 403, {
+        code: 'NOT_REGISTERED',
+        message: `the signing hotkey ${check.hotkey} is not registered on the subnet`,
+        path: 'headers.x-subnet-hotkey',
+      });
     }
-    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) {
-      ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
-      return fail(reply, 409, { code: 'NONCE_REPLAYED', message: 'this nonce was already used' });
-    }
+    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) return nonceReplayed(reply, kind);
     return { hotkey: check.hotkey, neuron };
+  }
+  function nonceReplayed(reply: FastifyReply, kind: RecordKind): FastifyReply {
+    ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
+    return fail(reply, 409, {
+      code: 'NONCE_REPLAYED',
+      message: 'this nonce was already used by this signer; sign every request, a retry included, with a fresh nonce and timestamp',
+      path: 'headers.x-subnet-nonce',
+    });
   }
 
   app.post('/v1/tasks', async (request, reply) => {
@@ -378,6 +391,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
     if ('status' in assigned) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: assigned.code.toLowerCase() });
+      if (assigned.status === 503) reply.header('retry-after', '1');
       return fail(reply, assigned.status, ingestErrorBody(assigned));
     }
     try {
@@ -393,7 +407,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       'sssa',
       recordId,
       { record_id: recordId, ...parsed.data, miner_uid: who.neuron.uid, miner_hotkey: who.hotkey },
-      INGEST_ERROR_CODES.duplicateSssa,
+      {
+        code: INGEST_ERROR_CODES.duplicateSssa,
+        message: `this miner already sent a different SSSA for task ${JSON.stringify(parsed.data.task_id)}; one SSSA per miner per task is taken`,
+        path: 'body.task_id',
+      },
     );
   });
 
@@ -411,7 +429,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     // unknown signer's registration is: the peer's publisher retries this refusal (docs/spec.md G.4).
     if (!who.neuron.validatorPermit && (await ctx.permitHolder(who.hotkey))?.validatorPermit !== true) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'not_a_validator' });
-      return fail(reply, 403, { code: 'NOT_A_VALIDATOR', message: 'the signing hotkey has no validator permit' });
+      return fail(reply, 403, {
+        code: 'NOT_A_VALIDATOR',
+        message: `the signing hotkey ${who.hotkey} has no validator permit`,
+        path: 'headers.x-subnet-hotkey',
+      });
     }
     const parsed = ingestPeer.safeParse(request.body);
     if (!parsed.success) {
@@ -434,7 +456,18 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     // meanwhile drains it first.
     const recordId = `peer-${digest({ v: who.hotkey, e: parsed.data.epoch, c: parsed.data.challenge_id }).slice(0, 40)}`;
     const admitted = await admitPeerScores(ctx, parsed.data.epoch, (closeEpoch) =>
-      store(reply, 'peer_score', recordId, { validator_hotkey: who.hotkey, ...parsed.data }, undefined, closeEpoch),
+      store(
+        reply,
+        'peer_score',
+        recordId,
+        { validator_hotkey: who.hotkey, ...parsed.data },
+        {
+          code: 'RECORD_CONFLICT',
+          message: `this validator already sent different scores of epoch ${parsed.data.epoch} for challenge ${JSON.stringify(parsed.data.challenge_id)}; one document per validator, epoch and challenge is taken (SPEC C.2)`,
+          path: 'body',
+        },
+        closeEpoch,
+      ),
     );
     if (admitted.ok) return admitted.written;
     ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: `epoch_${admitted.reason}` });

@@ -71,13 +71,27 @@ export function signRequest(
 /** Why a signed request was refused. */
 export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'stale_timestamp' | 'bad_signature';
 
+/** A refused signed request: why, the header at fault and a sentence naming it and its value. */
+export interface SignatureRefusal {
+  readonly ok: false;
+  readonly reason: SignatureFailure;
+  /** The header at fault (the first missing one when several are). */
+  readonly header: string;
+  readonly message: string;
+}
+
+/** A header value quoted for a message, cut to 80 characters (the value is the sender's, never a secret). */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
 /**
  * Checks a signed request's headers: present and well formed, timestamp within `maxSkewMs` of `nowMs`,
  * signature valid for the claimed hotkey over the raw body bytes as received. (Registration and the nonce are
- * checked by the caller.)
+ * checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
  *
  * @param input - headers, method, path, raw body bytes, now and the allowed skew
- * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason }`
+ * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason, header, message }`
  * @example verifySignedRequest({ headers: req.headers, method: 'POST', path: '/v1/sssa', body: rawBytes, nowMs: Date.now(), maxSkewMs: 60_000 })
  */
 export function verifySignedRequest(input: {
@@ -87,22 +101,45 @@ export function verifySignedRequest(input: {
   readonly body: RawBody;
   readonly nowMs: number;
   readonly maxSkewMs: number;
-}):
-  | { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number }
-  | { readonly ok: false; readonly reason: SignatureFailure } {
+}): { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number } | SignatureRefusal {
   const get = (name: string): string | undefined => {
     const v = input.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
+  const refuse = (reason: SignatureFailure, header: string, message: string): SignatureRefusal => ({ ok: false, reason, header, message });
   const hotkey = get(SIGNATURE_HEADERS.hotkey);
   const ts = get(SIGNATURE_HEADERS.timestamp);
   const nonce = get(SIGNATURE_HEADERS.nonce);
   const signature = get(SIGNATURE_HEADERS.signature);
-  if (hotkey === undefined || ts === undefined || nonce === undefined || signature === undefined) return { ok: false, reason: 'missing_signature' };
-  if (!/^[0-9]{1,16}$/.test(ts) || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) || !/^0x[0-9a-fA-F]{128}$/.test(signature))
-    return { ok: false, reason: 'malformed_signature' };
+  if (hotkey === undefined || ts === undefined || nonce === undefined || signature === undefined) {
+    const missing = Object.values(SIGNATURE_HEADERS).filter((name) => get(name) === undefined);
+    return refuse('missing_signature', missing[0] ?? SIGNATURE_HEADERS.signature, `signed request refused: missing header ${missing.join(', ')}`);
+  }
+  if (!/^[0-9]{1,16}$/.test(ts))
+    return refuse(
+      'malformed_signature',
+      SIGNATURE_HEADERS.timestamp,
+      `signed request refused: ${SIGNATURE_HEADERS.timestamp} ${quoted(ts)} is not Unix milliseconds (1-16 decimal digits)`,
+    );
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(nonce))
+    return refuse(
+      'malformed_signature',
+      SIGNATURE_HEADERS.nonce,
+      `signed request refused: ${SIGNATURE_HEADERS.nonce} ${quoted(nonce)} is not 16-128 characters of [A-Za-z0-9_-]`,
+    );
+  if (!/^0x[0-9a-fA-F]{128}$/.test(signature))
+    return refuse(
+      'malformed_signature',
+      SIGNATURE_HEADERS.signature,
+      `signed request refused: ${SIGNATURE_HEADERS.signature} ${quoted(signature)} is not 0x and 128 hex digits`,
+    );
   const timestamp = Number(ts);
-  if (Math.abs(input.nowMs - timestamp) > input.maxSkewMs) return { ok: false, reason: 'stale_timestamp' };
+  if (Math.abs(input.nowMs - timestamp) > input.maxSkewMs)
+    return refuse(
+      'stale_timestamp',
+      SIGNATURE_HEADERS.timestamp,
+      `signed request refused: ${SIGNATURE_HEADERS.timestamp} ${ts} is ${Math.round((timestamp - input.nowMs) / 1000)} s off; the server time is ${input.nowMs} and at most ${input.maxSkewMs / 1000} s either way is allowed`,
+    );
   let valid = false;
   try {
     const message = new TextEncoder().encode(signedMessage({ method: input.method, path: input.path, body: input.body, timestamp, nonce }));
@@ -110,6 +147,11 @@ export function verifySignedRequest(input: {
   } catch {
     valid = false;
   }
-  if (!valid) return { ok: false, reason: 'bad_signature' };
+  if (!valid)
+    return refuse(
+      'bad_signature',
+      SIGNATURE_HEADERS.signature,
+      `signed request refused: ${SIGNATURE_HEADERS.signature} does not verify for ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} over ${input.method.toUpperCase()} ${input.path}, the sha256 of the body bytes sent, the timestamp and the nonce`,
+    );
   return { ok: true, hotkey, nonce, timestamp };
 }

@@ -100,6 +100,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const count = db.prepare('SELECT COUNT(*) AS n FROM records');
   const withRecords = db.prepare('SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? ORDER BY epoch');
   const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const nonceSeen = db.prepare('SELECT 1 FROM nonces WHERE hotkey = ? AND nonce = ?');
   const prune = db.prepare('DELETE FROM nonces WHERE expires_at_ms < ?');
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
   const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
@@ -135,6 +136,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
       }),
     countRecords: () => wrap('count', () => (count.get() as { n: number }).n),
     useNonce: (hotkey, n, expiresAtMs) => wrap('nonce', () => nonce.run(hotkey, n, expiresAtMs).changes === 1),
+    nonceUsed: (hotkey, n) => wrap('nonce', () => nonceSeen.get(hotkey, n) !== undefined),
     pruneNonces: (nowMs) => wrap('prune', () => void prune.run(nowMs)),
     claimEpoch: (epoch, fields, fence) =>
       wrap('claim', () =>

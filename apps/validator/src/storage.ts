@@ -105,6 +105,8 @@ export interface Storage {
   countRecords(): Promise<number>;
   /** Marks a signed request's nonce used; false when it was used before (a replay). */
   useNonce(hotkey: string, nonce: string, expiresAtMs: number): Promise<boolean>;
+  /** True when the signer's nonce is already marked used (a read: nothing is written). */
+  nonceUsed(hotkey: string, nonce: string): Promise<boolean>;
   /** Deletes nonces that expired before `nowMs`. */
   pruneNonces(nowMs: number): Promise<void>;
   /**

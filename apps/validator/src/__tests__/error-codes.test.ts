@@ -39,6 +39,7 @@ const INGEST_PUBLISHED = {
   selfSignedPeerScores: 'SELF_SIGNED_PEER_SCORES',
   unsafeNumber: 'UNSAFE_NUMBER',
   peerScoresExceedMetagraph: 'PEER_SCORES_EXCEED_METAGRAPH',
+  taskEpochNotStarted: 'TASK_EPOCH_NOT_STARTED',
 };
 
 it('codes are append-only: every published ingest (HTTP) code keeps its name and value', () => {

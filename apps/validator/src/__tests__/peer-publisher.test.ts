@@ -72,7 +72,9 @@ describe('publishPeerScores', () => {
       backoffMs: 10,
     });
     expect(other).toMatchObject({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
-    expect(other?.reason).toMatch(/^RECORD_CONFLICT: record peer-[0-9a-f]+ was already accepted with different content$/);
+    expect(other?.reason).toBe(
+      'RECORD_CONFLICT: this validator already sent different scores of epoch 0 for challenge "term"; one document per validator, epoch and challenge is taken (SPEC C.2)',
+    );
   });
 
   it('retries a peer that answers 503, and delivers on the next attempt', async () => {

@@ -98,7 +98,10 @@ for (const backend of backends) {
     });
 
     it('a nonce is usable once', async () => {
+      expect(await storage.nonceUsed('hk', 'n-0000000000000001')).toBe(false);
       expect(await storage.useNonce('hk', 'n-0000000000000001', Date.now() + 60_000)).toBe(true);
+      expect(await storage.nonceUsed('hk', 'n-0000000000000001')).toBe(true);
+      expect(await storage.nonceUsed('other', 'n-0000000000000001')).toBe(false);
       expect(await storage.useNonce('hk', 'n-0000000000000001', Date.now() + 60_000)).toBe(false);
       expect(await storage.useNonce('other', 'n-0000000000000001', Date.now() + 60_000)).toBe(true);
       await storage.pruneNonces(Date.now() + 120_000);

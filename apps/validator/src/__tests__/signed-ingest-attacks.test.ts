@@ -1,0 +1,287 @@
+import { readFileSync } from 'node:fs';
+
+import type { Bundle } from '@subnet/bundle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { ChainNeuron } from '../chain-port.js';
+import { checkSssaAssignment } from '../ingest-checks.js';
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import { signRequest } from '../signed-request.js';
+import type { RegisteredTask } from '../task-registry.js';
+import type { FakeChain, Keys } from './helpers.js';
+import { fakeChain, keys, nonce, postSigned, silent, sssaDoc, startWithSecondPeer, tempDir, testConfig, TOKEN } from './helpers.js';
+
+/**
+ * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
+ * HTTP on 127.0.0.1, a real SQLite file and real sr25519 signatures (docs/spec.md G.6 "Signed requests").
+ */
+
+let k: Keys;
+let chain: FakeChain;
+let service: ValidatorService;
+let cleanup: () => void;
+let url: string;
+
+const BURST = 3;
+
+beforeAll(async () => {
+  k = await keys();
+  const t = tempDir();
+  cleanup = t.cleanup;
+  const base = testConfig(t.dir);
+  // One token a minute after the burst: nothing refills while a test runs.
+  const config = { ...base, server: { ...base.server, signer_rate_per_minute: 1, signer_burst: BURST } };
+  chain = fakeChain(k);
+  service = await startValidator({ config, chain, logger: silent, autoTick: false });
+  url = service.url;
+});
+afterAll(async () => {
+  await service.stop();
+  cleanup();
+});
+
+type ErrorReply = { error: { code: string; message: string; path?: string } };
+
+async function send(path: string, text: string, headers: Record<string, string>): Promise<{ status: number; body: ErrorReply }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+  return { status: res.status, body: (await res.json()) as ErrorReply };
+}
+
+describe('a replayed request does not spend the signer’s rate budget', () => {
+  it('decision: replays of a used nonce are 409 NONCE_REPLAYED without taking a token, so the signer’s next fresh request is served', async () => {
+    const miner = k.miners[0]!;
+    const text = JSON.stringify({ task_id: 'replay-budget', sssa: sssaDoc() });
+    const headers = signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() });
+    // The miner's own request (no task is registered: it passes the signature and the limiter, then 404).
+    expect((await send('/v1/sssa', text, headers)).body.error.code).toBe('UNKNOWN_TASK');
+    // Whoever saw it (a hostile validator it was also sent to, a proxy) replays the same bytes and headers.
+    const replays: string[] = [];
+    for (let i = 0; i < BURST + 2; i++) replays.push((await send('/v1/sssa', text, headers)).body.error.code);
+    expect(replays).toEqual(Array.from({ length: BURST + 2 }, () => 'NONCE_REPLAYED'));
+    // The miner's budget is untouched by the replays: its next signed requests are served up to its burst.
+    const fresh: string[] = [];
+    for (let i = 0; i < BURST; i++) {
+      const next = JSON.stringify({ task_id: `replay-budget-${i}`, sssa: sssaDoc() });
+      const signed = signRequest(miner, { method: 'POST', path: '/v1/sssa', body: next, timestamp: Date.now(), nonce: nonce() });
+      fresh.push((await send('/v1/sssa', next, signed)).body.error.code);
+    }
+    expect(fresh).toEqual(['UNKNOWN_TASK', 'UNKNOWN_TASK', 'RATE_LIMITED']);
+  });
+});
+
+describe('a refused signature says which header and value', () => {
+  const text = JSON.stringify({ task_id: 'header-messages', sssa: sssaDoc() });
+  const signedBy = (i: number, opts: { timestamp?: number; nonce?: string } = {}) =>
+    signRequest(k.miners[i]!, { method: 'POST', path: '/v1/sssa', body: text, timestamp: opts.timestamp ?? Date.now(), nonce: opts.nonce ?? nonce() });
+
+  it('401 UNSIGNED names every missing header', async () => {
+    const { 'x-subnet-nonce': _n, 'x-subnet-signature': _s, ...partial } = signedBy(1);
+    const res = await send('/v1/sssa', text, partial);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNSIGNED');
+    expect(res.body.error.path).toBe('headers.x-subnet-nonce');
+    expect(res.body.error.message).toContain('x-subnet-nonce, x-subnet-signature');
+  });
+
+  it('401 MALFORMED_SIGNATURE for a short nonce names the nonce header, its value and the rule (not the signature)', async () => {
+    const res = await send('/v1/sssa', text, signedBy(1, { nonce: 'abc123' }));
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('MALFORMED_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-nonce');
+    expect(res.body.error.message).toContain('"abc123"');
+    expect(res.body.error.message).toContain('16-128');
+  });
+
+  it('401 MALFORMED_SIGNATURE for a timestamp in seconds names the timestamp header and value', async () => {
+    const headers = { ...signedBy(1), 'x-subnet-timestamp': '1763798400.5' };
+    const res = await send('/v1/sssa', text, headers);
+    expect(res.body.error.code).toBe('MALFORMED_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-timestamp');
+    expect(res.body.error.message).toContain('"1763798400.5"');
+  });
+
+  it('401 STALE_TIMESTAMP names the timestamp, the server time and the allowed skew', async () => {
+    const stale = Date.now() - 10 * 60_000;
+    const res = await send('/v1/sssa', text, signedBy(2, { timestamp: stale }));
+    expect(res.body.error.code).toBe('STALE_TIMESTAMP');
+    expect(res.body.error.path).toBe('headers.x-subnet-timestamp');
+    expect(res.body.error.message).toContain(String(stale));
+    expect(res.body.error.message).toContain('60 s');
+    expect(res.body.error.message).toMatch(/server time is [0-9]{13}/);
+  });
+
+  it('401 BAD_SIGNATURE names the signature header and the hotkey it was checked against', async () => {
+    const headers = { ...signedBy(3), 'x-subnet-hotkey': k.miners[2]!.address };
+    const res = await send('/v1/sssa', text, headers);
+    expect(res.body.error.code).toBe('BAD_SIGNATURE');
+    expect(res.body.error.path).toBe('headers.x-subnet-signature');
+    expect(res.body.error.message).toContain(k.miners[2]!.address);
+  });
+
+  it('403 NOT_REGISTERED and NOT_A_VALIDATOR name the signing hotkey', async () => {
+    const stranger = k.stranger.address;
+    const res = await send('/v1/sssa', text, signRequest(k.stranger, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }));
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([403, 'NOT_REGISTERED', 'headers.x-subnet-hotkey']);
+    expect(res.body.error.message).toContain(stranger);
+    const doc = JSON.stringify({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 1 }] });
+    const miner = k.miners[3]!;
+    const peer = await send(
+      '/v1/peer-scores',
+      doc,
+      signRequest(miner, { method: 'POST', path: '/v1/peer-scores', body: doc, timestamp: Date.now(), nonce: nonce() }),
+    );
+    expect([peer.status, peer.body.error.code, peer.body.error.path]).toEqual([403, 'NOT_A_VALIDATOR', 'headers.x-subnet-hotkey']);
+    expect(peer.body.error.message).toContain(miner.address);
+  });
+});
+
+describe('an SSSA for a task of another epoch', () => {
+  it('409 TASK_EPOCH_OVER once the task’s epoch has ended, naming the task’s epoch and the current one', async () => {
+    const registered = await fetch(`${url}/v1/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ task_id: 'task-of-epoch-0', task_type: 'mcp_server' }),
+    });
+    const group = ((await registered.json()) as { group: { hotkey: string }[] }).group;
+    expect(group.map((g) => g.hotkey)).toContain(k.miners[1]!.address);
+    chain.headBlock = 12n;
+    await service.tick();
+    expect(service.currentEpoch()).toBe(1);
+    const text = JSON.stringify({ task_id: 'task-of-epoch-0', sssa: sssaDoc() });
+    const res = await send(
+      '/v1/sssa',
+      text,
+      signRequest(k.miners[1]!, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }),
+    );
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([409, 'TASK_EPOCH_OVER', 'body.task_id']);
+    expect(res.body.error.message).toContain('epoch 0, which is over');
+    expect(res.body.error.message).toContain('this validator is in epoch 1');
+  });
+
+  it('decision: a task of an epoch this instance has not reached yet (HA: the leader registered it after a head this standby has not read) is 503 TASK_EPOCH_NOT_STARTED, to be sent again, not a final 409 TASK_EPOCH_OVER', () => {
+    const task = { epoch: 8, seq: 1, assignment: { members: [{ hotkey: 'hk-1', role: 'primary' }] } } as unknown as RegisteredTask;
+    const refused = checkSssaAssignment(task, 7, 'hk-1');
+    expect(refused).toMatchObject({ status: 503, code: 'TASK_EPOCH_NOT_STARTED', path: 'body.task_id' });
+    expect((refused as { message: string }).message).toContain('epoch 8');
+    expect((refused as { message: string }).message).toContain('epoch 7');
+    expect(checkSssaAssignment(task, 8, 'hk-1')).toEqual({ role: 'primary' });
+  });
+});
+
+describe('replay protection across a restart and under concurrency (one SQLite file)', () => {
+  it('a request accepted before a restart is NONCE_REPLAYED after it; eight copies sent at once are taken once', async () => {
+    const t = tempDir();
+    const own = fakeChain(k);
+    const config = testConfig(t.dir);
+    let first = await startValidator({ config, chain: own, logger: silent, autoTick: false });
+    try {
+      const text = JSON.stringify({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });
+      const headers = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: text, timestamp: Date.now(), nonce: nonce() });
+      const post = (base: string, body: string, h: Record<string, string>) =>
+        fetch(`${base}/v1/peer-scores`, { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body });
+      expect((await post(first.url, text, headers)).status).toBe(201);
+      await first.stop();
+      first = await startValidator({ config, chain: own, logger: silent, autoTick: false });
+      const replay = await post(first.url, text, headers);
+      expect([replay.status, ((await replay.json()) as ErrorReply).error.code]).toEqual([409, 'NONCE_REPLAYED']);
+
+      const other = JSON.stringify({ epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.25 }] });
+      const once = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: other, timestamp: Date.now(), nonce: nonce() });
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => post(first.url, other, once).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+    } finally {
+      await first.stop();
+      t.cleanup();
+    }
+  });
+});
+
+describe('what the close does with documents of a peer that lost its permit, or has zero stake', () => {
+  it('a taken document whose peer has no permit at the close is excluded with BUNDLE_PEER_NOT_A_VALIDATOR; a zero-stake peer’s scores are listed as ignored; the epoch is submitted', async () => {
+    const r = await startWithSecondPeer();
+    try {
+      const set = (hotkey: string, change: Partial<ChainNeuron>): void => {
+        r.chain.neurons = r.chain.neurons.map((n) => (n.hotkey === hotkey ? { ...n, ...change } : n));
+      };
+      set(r.k.stranger.address, { stake: 0n });
+      const doc = (score: number) => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: r.k.miners[0]!.address, score }] });
+      expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.peer, doc(0.5))).status).toBe(201);
+      expect((await postSigned(r.service.url, '/v1/peer-scores', r.k.stranger, doc(0.9))).status).toBe(201);
+      r.chain.headBlock = 12n;
+      await r.service.tick();
+      // Bob loses his validator permit before the close that counts his document.
+      set(r.k.peer.address, { validatorPermit: false });
+      r.chain.headBlock = 22n;
+      await r.service.tick();
+      const closed = r.outcomes.find((o) => o.epoch === 1)!;
+      expect(closed.status).toBe('submitted');
+      const bundle = (JSON.parse(readFileSync(closed.bundlePath!, 'utf8')) as { bundle: Bundle }).bundle;
+      const excluded = bundle.result.excluded.filter((e) => e.list === 'peer_scores');
+      expect(excluded.map((e) => e.code)).toEqual(['BUNDLE_PEER_NOT_A_VALIDATOR']);
+      const term = JSON.stringify(bundle.result.aggregation);
+      expect(term).toContain(`"zero_stake_ignored":["${r.k.stranger.address}"]`);
+    } finally {
+      await r.stop();
+    }
+  });
+});
+
+describe('prototype-named keys in a peer document are data', () => {
+  it('`__proto__` as a document or score key is an unknown key named in a 400; `constructor` as a challenge id is a challenge that does not run here', async () => {
+    const miner = JSON.stringify(k.miners[0]!.address);
+    const cases = [
+      `{"epoch":1,"challenge_id":"term","scores":[{"miner_hotkey":${miner},"score":0.5}],"__proto__":{"epoch":0}}`,
+      `{"epoch":1,"challenge_id":"term","scores":[{"miner_hotkey":${miner},"score":0.5,"__proto__":{"score":1}}]}`,
+      `{"epoch":1,"challenge_id":"constructor","scores":[{"miner_hotkey":${miner},"score":0.5}]}`,
+    ];
+    const answers = [];
+    for (const text of cases) {
+      const res = await send(
+        '/v1/peer-scores',
+        text,
+        signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: text, timestamp: Date.now(), nonce: nonce() }),
+      );
+      answers.push([res.status, res.body.error.code, res.body.error.path, res.body.error.message.includes('__proto__')]);
+    }
+    expect(answers).toEqual([
+      [400, 'INVALID_RECORD', 'body', true],
+      [400, 'INVALID_RECORD', 'body.scores[0]', true],
+      [404, 'CHALLENGE_NOT_CONFIGURED', 'body.challenge_id', false],
+    ]);
+  });
+});
+
+describe('a conflicting second record names what it conflicts with', () => {
+  it('409 DUPLICATE_SSSA names the task; 409 RECORD_CONFLICT of a peer document names its epoch and challenge (not an internal record id)', async () => {
+    const t = tempDir();
+    const own = fakeChain(k);
+    const svc = await startValidator({ config: testConfig(t.dir), chain: own, logger: silent, autoTick: false });
+    try {
+      const registered = await fetch(`${svc.url}/v1/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ task_id: 'twice', task_type: 'mcp_server' }),
+      });
+      expect(registered.status).toBe(201);
+      const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as ErrorReply });
+      expect((await postSigned(svc.url, '/v1/sssa', k.miners[0]!, { task_id: 'twice', sssa: sssaDoc() })).status).toBe(201);
+      const second = await answer(await postSigned(svc.url, '/v1/sssa', k.miners[0]!, { task_id: 'twice', sssa: sssaDoc('BLOCK') }));
+      expect([second.status, second.body.error.code, second.body.error.path]).toEqual([409, 'DUPLICATE_SSSA', 'body.task_id']);
+      expect(second.body.error.message).toContain('"twice"');
+      expect(second.body.error.message).not.toContain('sssa-');
+
+      const doc = (score: number) => ({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score }] });
+      expect((await postSigned(svc.url, '/v1/peer-scores', k.peer, doc(0.5))).status).toBe(201);
+      const other = await answer(await postSigned(svc.url, '/v1/peer-scores', k.peer, doc(0.6)));
+      expect([other.status, other.body.error.code, other.body.error.path]).toEqual([409, 'RECORD_CONFLICT', 'body']);
+      expect(other.body.error.message).toContain('epoch 0');
+      expect(other.body.error.message).toContain('"term"');
+      expect(other.body.error.message).not.toContain('peer-');
+    } finally {
+      await svc.stop();
+      t.cleanup();
+    }
+  });
+});
