@@ -3,10 +3,8 @@ import { createServer, request } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CallerInfo } from '../axon-blacklist.js';
@@ -20,18 +18,11 @@ import { createSynapse, synapseBodyHash, synapseHeaders, synapseValues } from '.
 import { defineSynapse } from '../synapse-definition.js';
 import { EMPTY_TERMINAL } from '../terminal-info.js';
 import { axonVectors } from './vectors.js';
+import { Dummy, devKeys } from './sdk-dummy.js';
 
 /** A dendrite and an axon of this package over real HTTP on 127.0.0.1, and the SDK's answers. */
 
 const vectors = axonVectors();
-const Dummy = defineSynapse({
-  name: 'Dummy',
-  fields: [
-    ['dummy_input', { type: 'int' }],
-    ['dummy_output', { type: { optional: 'int' }, default: null }],
-  ],
-  requiredHashFields: [],
-});
 const Query = defineSynapse({
   name: 'QuerySynapse',
   fields: [
@@ -63,14 +54,7 @@ async function listen(server: Server): Promise<number> {
 }
 
 beforeAll(async () => {
-  await cryptoWaitReady();
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  [alice, bob, charlie, eve] = ['//Alice', '//Bob', '//Charlie', '//Eve'].map((u) => keyring.addFromUri(u)) as [
-    KeyringPair,
-    KeyringPair,
-    KeyringPair,
-    KeyringPair,
-  ];
+  [alice, bob, charlie, eve] = (await devKeys('//Alice', '//Bob', '//Charlie', '//Eve')) as [KeyringPair, KeyringPair, KeyringPair, KeyringPair];
   const metagraph = new Map<string, CallerInfo>([
     [alice.address, { validatorPermit: true, stake: 1_000_000_000_000n }],
     [charlie.address, { validatorPermit: false, stake: 10n }],

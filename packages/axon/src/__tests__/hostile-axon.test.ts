@@ -2,9 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 
-import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { isSubnetError } from '@subnet/core';
 import { listenLocal } from '@subnet/vitest-config/local-server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { createDendrite } from '../dendrite.js';
 import { parseJsonText } from '../json-text.js';
 import { createSynapse, synapseValues } from '../synapse.js';
 import { defineSynapse } from '../synapse-definition.js';
+import { devKeys } from './sdk-dummy.js';
 
 /** A miner's axon that answers with hostile bytes, over real HTTP on 127.0.0.1. */
 
@@ -30,10 +29,7 @@ let bob: KeyringPair;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  await cryptoWaitReady();
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  alice = keyring.addFromUri('//Alice');
-  bob = keyring.addFromUri('//Bob');
+  [alice, bob] = (await devKeys('//Alice', '//Bob')) as [KeyringPair, KeyringPair];
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();

@@ -1,10 +1,8 @@
 import { request } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 
-import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Axon } from '../axon-server.js';
@@ -15,20 +13,12 @@ import type { Synapse } from '../synapse.js';
 import { createSynapse, synapseBodyHash, synapseHeaders, synapseJson, synapseValues } from '../synapse.js';
 import { defineSynapse } from '../synapse-definition.js';
 import { EMPTY_TERMINAL } from '../terminal-info.js';
+import { Dummy, devKeys } from './sdk-dummy.js';
 
 /**
  * This axon against the SDK axon (`bittensor/core/axon.py`, v10.2.0) and FastAPI's body parsing, over real
  * HTTP on 127.0.0.1: what the content type and the body bytes decide, and the nonce message's numbers.
  */
-
-const Dummy = defineSynapse({
-  name: 'Dummy',
-  fields: [
-    ['dummy_input', { type: 'int' }],
-    ['dummy_output', { type: { optional: 'int' }, default: null }],
-  ],
-  requiredHashFields: [],
-});
 
 /** `class Echo(bt.Synapse): text: str; score: float = 0.0; required_hash_fields = ('text',)` */
 const Echo = defineSynapse({
@@ -50,10 +40,7 @@ let axon: Axon;
 let uuidCount = 0;
 
 beforeAll(async () => {
-  await cryptoWaitReady();
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  alice = keyring.addFromUri('//Alice');
-  bob = keyring.addFromUri('//Bob');
+  [alice, bob] = (await devKeys('//Alice', '//Bob')) as [KeyringPair, KeyringPair];
   axon = await createAxon({
     hotkey: bob.address,
     port: 0,

@@ -1,6 +1,4 @@
-import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { listenLocal } from '@subnet/vitest-config/local-server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -8,8 +6,8 @@ import { createDendrite } from '../dendrite.js';
 import { callOutcome } from '../dendrite-result.js';
 import type { Synapse } from '../synapse.js';
 import { createSynapse, synapseValues } from '../synapse.js';
-import { defineSynapse } from '../synapse-definition.js';
 import { pyFloatText, pyIntText } from '../synapse-headers.js';
+import { Dummy, devKeys } from './sdk-dummy.js';
 
 /**
  * What the SDK dendrite records for an answer, read from `bittensor/core/dendrite.py` (v10.2.0) and aiohttp:
@@ -17,15 +15,6 @@ import { pyFloatText, pyIntText } from '../synapse-headers.js';
  * `Synapse.from_headers` (`synapse.py:764-854`). Each case is an axon over real HTTP on 127.0.0.1 that
  * writes exactly the given status, raw header list (names in the given case, duplicates kept) and body.
  */
-
-const Dummy = defineSynapse({
-  name: 'Dummy',
-  fields: [
-    ['dummy_input', { type: 'int' }],
-    ['dummy_output', { type: { optional: 'int' }, default: null }],
-  ],
-  requiredHashFields: [],
-});
 
 /** A 200 body as the SDK axon writes it, with every field and `dummy_output` 14. */
 const BODY_200 =
@@ -39,10 +28,7 @@ let bob: KeyringPair;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  await cryptoWaitReady();
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
-  alice = keyring.addFromUri('//Alice');
-  bob = keyring.addFromUri('//Bob');
+  [alice, bob] = (await devKeys('//Alice', '//Bob')) as [KeyringPair, KeyringPair];
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
