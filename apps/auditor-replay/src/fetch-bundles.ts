@@ -19,11 +19,11 @@ import {
   failureSentence,
   isTransientStatus,
   redirectSentence,
-  retryDelayMs,
   totalTimeoutSentence,
   validatorGet,
-  waitUnlessAborted,
+  withRetries,
 } from './validator-http.js';
+import type { Attempt, RetryPlan } from './validator-http.js';
 
 /** Options of {@link fetchBundles}. */
 export interface FetchOptions {
@@ -154,11 +154,14 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   checkEpochRange(options.from, options.to);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
-  const retries = options.retries ?? DEFAULT_RETRIES;
-  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
-  const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes;
   const run = AbortSignal.timeout(totalTimeoutMs);
+  const plan: RetryPlan = {
+    retries: options.retries ?? DEFAULT_RETRIES,
+    backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
+    maxBackoffMs: options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
+    run,
+  };
   const get = { timeoutMs, run, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) };
   try {
     await mkdir(options.outDir, { recursive: true });
@@ -170,13 +173,16 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   for (let epoch = options.from; epoch <= options.to; epoch++) {
     const url = bundleUrl(options.validator, epoch);
     const shown = redactUrl(url);
-    let attempts = 0;
-    let result: FetchedEpoch | undefined;
-    const fail = (code: string, why: string): FetchedEpoch => ({ epoch, status: 'failed', file: null, attempts, code, error: `GET ${shown}: ${why}` });
-    if (run.aborted) result = fail(fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`);
-    while (result === undefined) {
-      attempts += 1;
-      let retryable: string;
+    const fail = (attempts: number, code: string, why: string): FetchedEpoch => ({
+      epoch,
+      status: 'failed',
+      file: null,
+      attempts,
+      code,
+      error: `GET ${shown}: ${why}`,
+    });
+    /** One GET of the epoch: what it came to, or a transient failure (its sentence) worth asking again. */
+    const attempt = async (attempts: number): Promise<Attempt<FetchedEpoch, string>> => {
       let reading = false;
       try {
         const response = await validatorGet(url, get);
@@ -184,88 +190,84 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         if (response.ok) {
           // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
           const bytes = await readCappedBody(response, maxBytes);
-          if (bytes === undefined) {
-            result = fail(fetchFailed, `the answer is larger than ${maxBytes} bytes`);
-            break;
-          }
+          if (bytes === undefined) return { result: fail(attempts, fetchFailed, `the answer is larger than ${maxBytes} bytes`) };
           let doc: unknown;
           try {
             doc = JSON.parse(new TextDecoder().decode(bytes));
           } catch {
-            result = fail(malformed, `HTTP ${response.status}: the answer is not JSON`);
-            break;
+            return { result: fail(attempts, malformed, `HTTP ${response.status}: the answer is not JSON`) };
           }
           const served = servedEpoch(doc);
           if (served !== undefined && served !== epoch) {
-            result = fail(wrongEpoch, `the answer is the bundle of epoch ${served}, not of epoch ${epoch}`);
-            break;
+            return { result: fail(attempts, wrongEpoch, `the answer is the bundle of epoch ${served}, not of epoch ${epoch}`) };
           }
           const claimed = bundleField(doc, 'validator_hotkey');
           if (options.validatorHotkey !== undefined && claimed !== options.validatorHotkey) {
-            result = fail(wrongValidator, wrongValidatorSentence(claimed, options.validatorHotkey));
-            break;
+            return { result: fail(attempts, wrongValidator, wrongValidatorSentence(claimed, options.validatorHotkey)) };
           }
-          // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries below: it stops the run.
+          // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries: it stops the run.
           const saved = await saveBundle(options.outDir, epoch, bytes, doc);
           if (saved === undefined) {
-            result = fail(
-              fetchFailed,
-              `epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`,
-            );
-            break;
+            return {
+              result: fail(
+                attempts,
+                fetchFailed,
+                `epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`,
+              ),
+            };
           }
-          result = {
-            epoch,
-            status: 'saved',
-            file: saved.file,
-            attempts,
-            code: null,
-            error: null,
-            // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
-            validatorHotkey: isHotkey(claimed) ? claimed : null,
-            ...(saved.beside === undefined ? {} : { beside: saved.beside }),
+          return {
+            result: {
+              epoch,
+              status: 'saved',
+              file: saved.file,
+              attempts,
+              code: null,
+              error: null,
+              // Only a well-formed hotkey is passed on (the text is the validator's, and is printed).
+              validatorHotkey: isHotkey(claimed) ? claimed : null,
+              ...(saved.beside === undefined ? {} : { beside: saved.beside }),
+            },
           };
-          break;
         }
         const redirect = redirectSentence(response, '--validator');
         if (redirect !== undefined) {
           await discardBody(response);
-          result = fail(fetchFailed, redirect);
-          break;
+          return { result: fail(attempts, fetchFailed, redirect) };
         }
         if (response.status === EMBARGO_STATUS) {
           // Commit-reveal v4: withheld until the chain reveals the weights. Waiting is the caller's choice, not a retry.
           const embargo = await readEmbargo(response, epoch, Date.now());
-          result = { epoch, status: 'embargoed', file: null, attempts, code: bundleEmbargoed, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo };
-          break;
+          return {
+            result: { epoch, status: 'embargoed', file: null, attempts, code: bundleEmbargoed, error: `GET ${shown}: ${embargoSentence(embargo)}`, embargo },
+          };
         }
         await discardBody(response);
         if (response.status === 404) {
-          result = { epoch, status: 'not_found', file: null, attempts, code: null, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` };
-          break;
+          return { result: { epoch, status: 'not_found', file: null, attempts, code: null, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` } };
         }
-        if (!isTransientStatus(response.status)) {
-          result = fail(fetchFailed, `HTTP ${response.status}`);
-          break;
-        }
-        retryable = `HTTP ${response.status}`;
+        if (!isTransientStatus(response.status)) return { result: fail(attempts, fetchFailed, `HTTP ${response.status}`) };
+        return { transient: `HTTP ${response.status}` };
       } catch (error) {
         if (isSubnetError(error, AUDITOR_ERROR_CODES.writeFailed)) throw error;
-        if (run.aborted) {
-          result = fail(fetchFailed, totalTimeoutSentence(totalTimeoutMs));
-          break;
-        }
-        retryable = failureSentence(error, reading, timeoutMs, run, totalTimeoutMs);
+        if (run.aborted) return { result: fail(attempts, fetchFailed, totalTimeoutSentence(totalTimeoutMs)) };
+        return { transient: failureSentence(error, reading, timeoutMs, run, totalTimeoutMs) };
       }
-      if (attempts > retries) {
-        result = fail(fetchFailed, `${retryable} (${afterAttempts(attempts)})`);
-        break;
-      }
-      await waitUnlessAborted(retryDelayMs(attempts, backoffMs, maxBackoffMs), run);
-      if (run.aborted) {
-        result = fail(fetchFailed, `${retryable}; then ${totalTimeoutSentence(totalTimeoutMs)}`);
-        break;
-      }
+    };
+    let result: FetchedEpoch;
+    if (run.aborted) result = fail(0, fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`);
+    else {
+      const got = await withRetries(attempt, plan);
+      result =
+        'result' in got
+          ? got.result
+          : fail(
+              got.attempts,
+              fetchFailed,
+              got.endedBy === 'retries'
+                ? `${got.transient} (${afterAttempts(got.attempts)})`
+                : `${got.transient}; then ${totalTimeoutSentence(totalTimeoutMs)}`,
+            );
     }
     out.push(Object.freeze(result));
     options.progress?.tick(`epoch ${epoch}`, progressOutcome(result));

@@ -16,11 +16,11 @@ import {
   failureSentence,
   isTransientStatus,
   redirectSentence,
-  retryDelayMs,
   totalTimeoutSentence,
   validatorGet,
-  waitUnlessAborted,
+  withRetries,
 } from './validator-http.js';
+import type { RetryPlan } from './validator-http.js';
 
 /** One bundle a validator published, checked (digest and signature) or with the reason it was set aside. */
 export interface PublishedBundle {
@@ -81,15 +81,11 @@ function redact(url: string): string {
   }
 }
 
-/** How one read of a validator's API is bounded. */
-interface HttpRead {
+/** How one read of a validator's API is bounded, and how it asks again ({@link RetryPlan}). */
+interface HttpRead extends RetryPlan {
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
-  readonly run: AbortSignal;
   readonly fetch?: typeof fetch;
-  readonly retries: number;
-  readonly backoffMs: number;
-  readonly maxBackoffMs: number;
 }
 
 function fetchFailed(url: string, why: string, extra: Record<string, unknown> = {}, cause?: unknown): SubnetError {
@@ -161,27 +157,20 @@ type Got = { readonly doc: unknown; readonly attempts: number } | { readonly err
  * retry, at most `maxBackoffMs`, never past the run's deadline), at most `retries` times; a refusal is not asked again.
  */
 async function getJson(url: string, http: HttpRead): Promise<Got> {
-  let attempts = 0;
-  for (;;) {
-    attempts += 1;
-    let once;
+  const got = await withRetries<Got, Transient>(async (attempts) => {
     try {
-      once = await getJsonOnce(url, http);
+      const once = await getJsonOnce(url, http);
+      return 'transient' in once ? once : { result: { doc: once.doc, attempts } };
     } catch (error) {
       if (!isSubnetError(error)) throw error;
-      return { error, attempts };
+      return { result: { error, attempts } };
     }
-    if ('doc' in once) return { doc: once.doc, attempts };
-    const { why, extra, cause } = once.transient;
-    const attemptsSaid = { ...extra, attempts };
-    if (attempts > http.retries) return { error: fetchFailed(url, `${why} (${afterAttempts(attempts)})`, attemptsSaid, cause), attempts };
-    await waitUnlessAborted(retryDelayMs(attempts, http.backoffMs, http.maxBackoffMs), http.run);
-    if (http.run.aborted)
-      return {
-        error: fetchFailed(url, `${why} (${afterAttempts(attempts)}); then ${totalTimeoutSentence(http.totalTimeoutMs)}`, attemptsSaid, cause),
-        attempts,
-      };
-  }
+  }, http);
+  if ('result' in got) return got.result;
+  const { why, extra, cause } = got.transient;
+  const after = `${why} (${afterAttempts(got.attempts)})`;
+  const sentence = got.endedBy === 'retries' ? after : `${after}; then ${totalTimeoutSentence(http.totalTimeoutMs)}`;
+  return { error: fetchFailed(url, sentence, { ...extra, attempts: got.attempts }, cause), attempts: got.attempts };
 }
 
 /** A source set aside with a coded error's code and message (and, from a URL, the GETs made for it). */

@@ -136,6 +136,45 @@ export function retryDelayMs(attempts: number, backoffMs: number, maxBackoffMs: 
   return Math.min(backoffMs * 2 ** (attempts - 1), maxBackoffMs);
 }
 
+/** How a run asks a validator again after a transient failure (docs/spec.md G.6). */
+export interface RetryPlan {
+  /** Retries after the first attempt. */
+  readonly retries: number;
+  /** The first wait (ms), doubled per retry. */
+  readonly backoffMs: number;
+  /** The longest wait (ms). */
+  readonly maxBackoffMs: number;
+  /** The whole run's deadline: no wait outlives it, and no attempt follows it. */
+  readonly run: AbortSignal;
+}
+
+/** One attempt: its result (an answer or a refusal, both final), or a transient failure `F` worth asking again. */
+export type Attempt<T, F> = { readonly result: T } | { readonly transient: F };
+
+/** After the retries: the result, or the last transient failure and whether the retries or the deadline ended them. */
+export type Retried<T, F> =
+  { readonly result: T; readonly attempts: number } | { readonly transient: F; readonly attempts: number; readonly endedBy: 'retries' | 'deadline' };
+
+/**
+ * Runs `attempt` until it gives a result, asking again after each transient failure with the plan's backoff
+ * ({@link retryDelayMs}), at most `retries` times and never past the run's deadline. `fetch` and
+ * `readPublishedBundles` both go through it, so they retry alike.
+ *
+ * @param attempt - one attempt, given its number (1 first)
+ * @param plan - retries, backoff and the run's deadline
+ * @returns the result with the attempts made, or the last transient failure and what ended the retries
+ * @example const got = await withRetries(async () => ({ transient: 'HTTP 503' }), { retries: 0, backoffMs: 250, maxBackoffMs: 30_000, run })
+ */
+export async function withRetries<T, F>(attempt: (attempts: number) => Promise<Attempt<T, F>>, plan: RetryPlan): Promise<Retried<T, F>> {
+  for (let attempts = 1; ; attempts++) {
+    const outcome = await attempt(attempts);
+    if ('result' in outcome) return { result: outcome.result, attempts };
+    if (attempts > plan.retries) return { transient: outcome.transient, attempts, endedBy: 'retries' };
+    await waitUnlessAborted(retryDelayMs(attempts, plan.backoffMs, plan.maxBackoffMs), plan.run);
+    if (plan.run.aborted) return { transient: outcome.transient, attempts, endedBy: 'deadline' };
+  }
+}
+
 /**
  * Waits `ms`, or less when the run's deadline passes first.
  *
