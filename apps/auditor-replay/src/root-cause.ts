@@ -27,21 +27,57 @@ export interface RootCause {
 }
 
 /**
- * A bundle computed before docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its
- * challenge": its uid mapping dropped hotkeys the epoch's metagraph does not list, after they had taken their
- * share of their challenges, and spread that share over the other miners and the burn.
+ * A bundle computed before a rule of docs/spec.md G.4 changed what an epoch computes; nothing in it was edited,
+ * yet it recomputes differently today. `title` says which rule; the other fields hold what the bundle shows of it.
  */
-export interface EarlierRule {
+export type EarlierRule = EarlierMissingHotkeyRule | EarlierWinnerTieRule;
+
+/**
+ * Before docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its challenge": the bundle's uid
+ * mapping dropped hotkeys the epoch's metagraph does not list, after they had taken their share of their
+ * challenges, and spread that share over the other miners and the burn.
+ */
+export interface EarlierMissingHotkeyRule {
   /** The spec section whose rule changed (`docs/spec.md G.4`). */
   readonly spec: string;
+  /** The rule's title in that section. */
+  readonly title: typeof MISSING_HOTKEY_TITLE;
   /** The hotkeys the bundle's uid mapping dropped, each with the share it claims they had (`result.aggregation.mapping.dropped`). */
   readonly dropped: readonly { readonly hotkey: string; readonly weight: number }[];
   /** Their claimed share together (spread over the other miners and the burn by that mapping). */
   readonly share: number;
 }
 
+/**
+ * Before docs/spec.md G.4 "A miner's submission in an epoch is the smallest seq among its records the epoch
+ * used": an exact tie at the top of a `winner_takes_all` challenge went to the lower hotkey, whoever submitted
+ * first, and the bundle recorded no `winner_tie`.
+ */
+export interface EarlierWinnerTieRule {
+  /** The spec section whose rule changed (`docs/spec.md G.4`). */
+  readonly spec: string;
+  /** The rule's title in that section. */
+  readonly title: typeof WINNER_TIE_TITLE;
+  /** Each challenge whose tie the bundle decided by the lower hotkey, in the bundle's challenge order. */
+  readonly ties: readonly EarlierTie[];
+}
+
+/** One tie at the top of a `winner_takes_all` challenge, as the bundle decided it and as the rule decides it. */
+export interface EarlierTie {
+  readonly challenge_id: string;
+  /** The tied top score. */
+  readonly score: number;
+  /** The miner the bundle gave the challenge to: the lowest of the tied hotkeys. */
+  readonly claimed_winner: string;
+  /** The miner the rule gives it to (the recomputed `winner_tie.winner`); the same miner when the lower hotkey also submitted first. */
+  readonly winner: string;
+  /** The tied miners with their submission seqs, in the order the rule ranks them (the recomputed `winner_tie.tied`). */
+  readonly tied: readonly { readonly miner_hotkey: string; readonly submitted_seq: number | null }[];
+}
+
 const EARLIER_RULE_SPEC = 'docs/spec.md G.4';
-const EARLIER_RULE_TITLE = 'A hotkey missing from the metagraph takes no share of its challenge';
+const MISSING_HOTKEY_TITLE = 'A hotkey missing from the metagraph takes no share of its challenge';
+const WINNER_TIE_TITLE = "A miner's submission in an epoch is the smallest seq among its records the epoch used";
 /** Dropped hotkeys named in the sentence (the rule's `dropped` lists every one). */
 const NAMED_DROPPED = 5;
 
@@ -56,7 +92,7 @@ function mappingDropped(doc: unknown): unknown {
  * among the claimed miners with uid null and exactly the dropped weight as its allocation. Anything else in
  * the dropped list is an edited value, not an earlier build's (null then).
  */
-function earlierRule(claimed: unknown, recomputed: unknown): EarlierRule | null {
+function earlierRule(claimed: unknown, recomputed: unknown): EarlierMissingHotkeyRule | null {
   const dropped = mappingDropped(claimed);
   const now = mappingDropped(recomputed);
   if (!Array.isArray(dropped) || dropped.length === 0 || !Array.isArray(now) || now.length > 0) return null;
@@ -76,18 +112,104 @@ function earlierRule(claimed: unknown, recomputed: unknown): EarlierRule | null 
     out.push({ hotkey, weight });
     share += weight;
   }
-  return Object.freeze({ spec: EARLIER_RULE_SPEC, dropped: Object.freeze(out.map((d) => Object.freeze(d))), share });
+  return Object.freeze({ spec: EARLIER_RULE_SPEC, title: MISSING_HOTKEY_TITLE, dropped: Object.freeze(out.map((d) => Object.freeze(d))), share });
 }
 
-function earlierRuleSentence(rule: EarlierRule): string {
+function earlierRuleSentence(rule: EarlierMissingHotkeyRule): string {
   const named = rule.dropped.slice(0, NAMED_DROPPED).map((d) => `${d.hotkey} (claimed share ${d.weight})`);
   const more = rule.dropped.length - named.length;
   const which = `${rule.dropped.length === 1 ? '1 hotkey' : `${rule.dropped.length} hotkeys`} the epoch's metagraph does not list`;
   return (
-    `the bundle was computed under the earlier rule of ${rule.spec} "${EARLIER_RULE_TITLE}": its uid mapping dropped ${which}, ` +
+    `the bundle was computed under the earlier rule of ${rule.spec} "${rule.title}": its uid mapping dropped ${which}, ` +
     `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}, and spread their share (${rule.share} in all) over the other miners and the burn; ` +
     `this build leaves such a hotkey out of its challenge before normalisation and drops nothing at the mapping, so every value that ` +
     `share reached differs (to check the inputs themselves, replay the bundle with a build from before the rule)`
+  );
+}
+
+/** Tied miners named in the sentence per challenge (the rule's `ties` lists every one). */
+const NAMED_TIED = 4;
+
+/**
+ * The earlier winner-tie rule of spec G.4, when the claimed bundle shows it: the first differing value is a
+ * `winner_tie` the recomputation writes and the claimed challenge lacks, no claimed challenge has one (a build
+ * after the rule writes every one), and for each challenge the recomputation finds tied, the claimed
+ * normalisation is `winner_takes_all` with the same miners at the same top score and gave the challenge to
+ * the lowest of their hotkeys, as a build before the rule did. Anything else is an edited value (null then).
+ */
+function earlierTieRule(segments: readonly (string | number)[], mismatch: Mismatch, claimed: unknown, recomputed: unknown): EarlierWinnerTieRule | null {
+  if (mismatch.kind !== 'missing' || segments.length !== 5 || segments[0] !== 'bundle' || segments[1] !== 'result') return null;
+  if (segments[2] !== 'challenges' || typeof segments[3] !== 'number' || segments[4] !== 'winner_tie') return null;
+  const result = childOf(childOf(claimed, 'bundle'), 'result');
+  const claimedChallenges = childOf(result, 'challenges');
+  const recomputedChallenges = childOf(childOf(childOf(recomputed, 'bundle'), 'result'), 'challenges');
+  const explained = childOf(childOf(result, 'aggregation'), 'challenges');
+  if (!Array.isArray(claimedChallenges) || !Array.isArray(recomputedChallenges) || !Array.isArray(explained)) return null;
+  if (claimedChallenges.some((c) => isObject(c) && Object.hasOwn(c, 'winner_tie'))) return null;
+  const ties: EarlierTie[] = [];
+  for (const [i, recomputedChallenge] of recomputedChallenges.entries()) {
+    const tie = childOf(recomputedChallenge, 'winner_tie');
+    if (tie === undefined) continue;
+    const id = childOf(claimedChallenges[i], 'id');
+    const score = childOf(tie, 'score');
+    const winner = childOf(tie, 'winner');
+    const tied = childOf(tie, 'tied');
+    if (typeof id !== 'string' || id !== childOf(recomputedChallenge, 'id') || typeof score !== 'number' || typeof winner !== 'string') return null;
+    if (!Array.isArray(tied) || tied.length < 2) return null;
+    const normalisation = childOf(
+      explained.find((c) => childOf(c, 'id') === id),
+      'normalisation',
+    );
+    const miners = childOf(normalisation, 'miners');
+    if (childOf(normalisation, 'strategy') !== 'winner_takes_all' || !Array.isArray(miners)) return null;
+    // The claimed miners at the top score: the same ones the recomputation finds tied, and the lowest hotkey won.
+    let top = 0;
+    for (const m of miners) {
+      const s = childOf(m, 'score');
+      if (typeof s === 'number' && s > top) top = s;
+    }
+    const atTop = miners.filter((m) => childOf(m, 'score') === top).map((m) => childOf(m, 'hotkey'));
+    const tiedHotkeys = tied.map((t) => childOf(t, 'miner_hotkey'));
+    if (top !== score || atTop.length !== tiedHotkeys.length || !atTop.every((h) => typeof h === 'string' && tiedHotkeys.includes(h))) return null;
+    const lowest = (atTop as string[]).reduce((a, b) => (b < a ? b : a));
+    if (childOf(normalisation, 'winner') !== lowest) return null;
+    ties.push(
+      Object.freeze({
+        challenge_id: id,
+        score,
+        claimed_winner: lowest,
+        winner,
+        tied: Object.freeze(
+          tied.map((t) => Object.freeze({ miner_hotkey: childOf(t, 'miner_hotkey') as string, submitted_seq: childOf(t, 'submitted_seq') as number | null })),
+        ),
+      }),
+    );
+  }
+  if (!ties.some((t) => t.challenge_id === childOf(claimedChallenges[segments[3] as number], 'id'))) return null;
+  return Object.freeze({ spec: EARLIER_RULE_SPEC, title: WINNER_TIE_TITLE, ties: Object.freeze(ties) });
+}
+
+function seqText(seq: number | null): string {
+  return seq === null ? 'no submission' : `seq ${seq}`;
+}
+
+function earlierTieSentence(rule: EarlierWinnerTieRule): string {
+  const challenges = rule.ties.map((t) => {
+    const named = t.tied.slice(0, NAMED_TIED).map((m) => `${m.miner_hotkey} (${seqText(m.submitted_seq)})`);
+    const more = t.tied.length - named.length;
+    const outcome =
+      t.winner === t.claimed_winner
+        ? 'this build gives it to the same miner and only adds the tie as winner_tie'
+        : `this build gives it to ${t.winner}, the earlier submission, so every value that weight reached differs`;
+    return (
+      `challenge ${t.challenge_id}: ${t.tied.length} miners tied at ${t.score}, ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}; ` +
+      `the bundle gave it to ${t.claimed_winner}, the lowest hotkey; ${outcome}`
+    );
+  });
+  return (
+    `the bundle was computed under the earlier rule of ${rule.spec} "${rule.title}": an exact tie at the top of a ` +
+    `winner_takes_all challenge went to the lowest hotkey, whoever submitted first, and the bundle recorded no winner_tie; ` +
+    `${challenges.join('; ')} (to check the inputs themselves, replay the bundle with a build from before the rule)`
   );
 }
 
@@ -169,7 +291,9 @@ function minerRecords(bundle: unknown, challengeKind: string | null, miner: stri
  * kind. When nothing does, the claimed value itself differs (`result`). A bundle computed before the rule of
  * docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its challenge" (its uid mapping
  * dropped such hotkeys, the recomputation's drops none) is told as that (`rule`), with the dropped hotkeys and
- * their claimed share, whatever its first differing value.
+ * their claimed share, whatever its first differing value; one computed before G.4's winner-tie rule (its first
+ * differing value is a `winner_tie` it lacks, and each tie went to the lowest hotkey) is told as that, with
+ * each tie as the bundle and as the rule decide it.
  *
  * @param segments - path segments of the earliest differing value, from the document root (`bundle`, `result`, ...)
  * @param mismatch - that value's mismatch
@@ -206,6 +330,11 @@ export function findRootCause(
   if (rule !== null) {
     const found = { path: 'bundle.result.aggregation.mapping.dropped', record: null };
     return Object.freeze({ kind: 'rule' as const, path: found.path, record: found.record, mismatch, sentence: earlierRuleSentence(rule), rule });
+  }
+  // A bundle of a build before spec G.4's winner-tie rule: its first differing value is the winner_tie it lacks.
+  const tieRule = earlierTieRule(segments, mismatch, claimed, recomputed);
+  if (tieRule !== null) {
+    return Object.freeze({ kind: 'rule' as const, path: mismatch.path, record: null, mismatch, sentence: earlierTieSentence(tieRule), rule: tieRule });
   }
   // Walk the path in both documents, remembering the challenge and the deepest identifying entry.
   let c: unknown = claimed;

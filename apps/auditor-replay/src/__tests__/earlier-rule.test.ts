@@ -38,6 +38,7 @@ beforeAll(async () => {
 });
 
 const SPEC = 'docs/spec.md G.4';
+const TITLE = 'A hotkey missing from the metagraph takes no share of its challenge';
 
 describe('a bundle computed before the rule of spec G.4 "A hotkey missing from the metagraph"', () => {
   it('is intact and signed, with the inputs, stakes and metagraph of a current bundle: only its result differs', () => {
@@ -59,7 +60,7 @@ describe('a bundle computed before the rule of spec G.4 "A hotkey missing from t
       kind: 'rule',
       path: 'bundle.result.aggregation.mapping.dropped',
       record: null,
-      rule: { spec: SPEC, dropped: [{ hotkey: earlier.hotkey, weight: earlier.share }], share: earlier.share },
+      rule: { spec: SPEC, title: TITLE, dropped: [{ hotkey: earlier.hotkey, weight: earlier.share }], share: earlier.share },
     });
     const sentence = audit.root_cause?.sentence ?? '';
     expect(sentence).toContain('computed under the earlier rule');
@@ -115,7 +116,7 @@ describe('the CLI: --json and the HTML report in headless Chromium', () => {
   it("--json: the root cause of the earlier build's bundle with the rule, in numbers", () => {
     const a = report.bundles.find((b) => b.epoch === 2);
     expect(a?.root_cause).toEqual(JSON.parse(JSON.stringify(audit.root_cause)));
-    expect(a?.root_cause?.rule).toEqual({ spec: SPEC, dropped: [{ hotkey: earlier.hotkey, weight: earlier.share }], share: earlier.share });
+    expect(a?.root_cause?.rule).toEqual({ spec: SPEC, title: TITLE, dropped: [{ hotkey: earlier.hotkey, weight: earlier.share }], share: earlier.share });
     expect(report.bundles.find((b) => b.epoch === 3)?.status).toBe('ok');
   });
 
