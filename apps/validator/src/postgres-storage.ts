@@ -4,7 +4,7 @@ import pg from 'pg';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { EPOCH_SEAL_KIND, EPOCH_SEAL_LOCK, sealId } from './epoch-seal.js';
 import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
-import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, RecordKind, Storage, StoredRecord } from './storage.js';
+import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, NonceCheck, NonceState, RecordKind, Storage, StoredRecord } from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface EpochDbRow {
@@ -233,18 +233,39 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       wrap('count', async () =>
         Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM records WHERE kind <> $1', [EPOCH_SEAL_KIND])).rows[0]?.n ?? 0),
       ),
-    useNonce: (hotkey, nonce, expiresAtMs) =>
-      wrap(
-        'nonce',
-        async () =>
-          (await pool.query('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [hotkey, nonce, expiresAtMs]))
-            .rowCount === 1,
-      ),
-    nonceUsed: (hotkey, nonce) =>
-      wrap('nonce', async () => ((await pool.query('SELECT 1 FROM nonces WHERE hotkey = $1 AND nonce = $2', [hotkey, nonce])).rowCount ?? 0) > 0),
-    pruneNonces: (nowMs) =>
+    // One statement: the horizon it reads and the insert it makes are one snapshot; a prune committed later
+    // deletes only rows signed before its own horizon, which refuses them from then on.
+    useNonce: (hotkey, nonce, signedAtMs) =>
+      wrap('nonce', async (): Promise<NonceState> => {
+        const row = (
+          await pool.query<{ inserted: string; horizon: string }>(
+            `WITH h AS (SELECT before_ms FROM nonce_horizon WHERE id = 1),
+              ins AS (INSERT INTO nonces (hotkey, nonce, signed_at_ms) SELECT $1::text, $2::text, $3::bigint FROM h WHERE $3::bigint >= h.before_ms ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT (SELECT count(*) FROM ins) AS inserted, (SELECT before_ms FROM h) AS horizon`,
+            [hotkey, nonce, signedAtMs],
+          )
+        ).rows[0];
+        const horizon = Number(row?.horizon ?? 0);
+        if (Number(row?.inserted ?? 0) === 1) return { state: 'used' };
+        return signedAtMs < horizon ? { state: 'pruned', horizonMs: horizon } : { state: 'replayed' };
+      }),
+    checkNonce: (hotkey, nonce, signedAtMs) =>
+      wrap('nonce', async (): Promise<NonceCheck> => {
+        const row = (
+          await pool.query<{ seen: boolean; horizon: string }>(
+            'SELECT EXISTS (SELECT 1 FROM nonces WHERE hotkey = $1 AND nonce = $2) AS seen, (SELECT before_ms FROM nonce_horizon WHERE id = 1) AS horizon',
+            [hotkey, nonce],
+          )
+        ).rows[0];
+        const horizon = Number(row?.horizon ?? 0);
+        return signedAtMs < horizon ? { state: 'pruned', horizonMs: horizon } : { state: row?.seen === true ? 'replayed' : 'fresh' };
+      }),
+    pruneNonces: (signedBeforeMs) =>
       wrap('prune', async () => {
-        await pool.query('DELETE FROM nonces WHERE expires_at_ms < $1', [nowMs]);
+        await pool.query(
+          'WITH gone AS (DELETE FROM nonces WHERE signed_at_ms < $1) UPDATE nonce_horizon SET before_ms = GREATEST(before_ms, $1) WHERE id = 1',
+          [signedBeforeMs],
+        );
       }),
     claimEpoch: (epoch, fields, fence) =>
       wrap('claim', () =>

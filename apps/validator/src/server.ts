@@ -320,7 +320,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     noteSigner(request, check.hotkey);
     // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
     // signer's bucket is touched, so replays cannot spend an honest signer's budget (docs/spec.md G.6).
-    if (await ctx.storage.nonceUsed(check.hotkey, check.nonce)) return nonceReplayed(reply, kind);
+    const seen = await ctx.storage.checkNonce(check.hotkey, check.nonce, check.timestamp);
+    if (seen.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, seen.horizonMs);
+    if (seen.state === 'replayed') return nonceReplayed(reply, kind);
     const rate = rateLimiter.take(check.hotkey);
     if (!rate.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
@@ -336,8 +338,25 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         path: 'headers.x-subnet-hotkey',
       });
     }
-    if (!(await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp + ctx.maxSkewMs * 2))) return nonceReplayed(reply, kind);
+    const use = await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp);
+    if (use.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, use.horizonMs);
+    if (use.state === 'replayed') return nonceReplayed(reply, kind);
     return { hotkey: check.hotkey, neuron };
+  }
+  /**
+   * A request signed before the nonce horizon: the nonces of requests that old are pruned, so a replay cannot be
+   * told from a first use. Within the skew only when the skew was raised since, or another instance's clock is
+   * ahead (docs/spec.md G.6).
+   */
+  function beforeHorizon(reply: FastifyReply, kind: RecordKind, timestamp: number, horizonMs: number): FastifyReply {
+    ctx.metrics.recordsRejected.inc({ kind, reason: 'stale_timestamp' });
+    return fail(reply, 401, {
+      code: 'STALE_TIMESTAMP',
+      message:
+        `signed request refused: x-subnet-timestamp ${timestamp} is before ${horizonMs}, the oldest timestamp whose nonces this validator still keeps, ` +
+        'so a replay of it could not be told from a first use; sign it again with the current time and a fresh nonce',
+      path: 'headers.x-subnet-timestamp',
+    });
   }
   function nonceReplayed(reply: FastifyReply, kind: RecordKind): FastifyReply {
     ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });

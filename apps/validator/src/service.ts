@@ -300,6 +300,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     reconcileDue = outcomes.some((o) => o.status === 'pending');
   };
 
+  /** The wall clock signed requests are checked and their nonces pruned by (`options.now` in tests). */
+  const now = options.now ?? ((): number => Date.now());
   const tick = async (): Promise<void> => {
     let head: bigint;
     try {
@@ -364,7 +366,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         logger.warn({ error: (error as Error).message }, 'metagraph refresh failed');
       });
       await prepareTasks(epoch);
-      await storage.pruneNonces(Date.now()).catch(() => undefined);
+      // Nonces are kept while their requests can still be fresh: twice the skew after their timestamp, on the
+      // clock that checks freshness.
+      await storage.pruneNonces(now() - config.server.max_clock_skew_seconds * 2000).catch(() => undefined);
     } else if (current !== undefined && leading() && (await tasks.snapshot(current)) === undefined) {
       await prepareTasks(current);
     }
@@ -416,7 +420,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         storageTimeoutMs: 2000,
         now: () => Date.now(),
       }),
-    now: options.now ?? (() => Date.now()),
+    now,
     secondsUntilBlock: (block) => heads.secondsUntil(block, Date.now()),
   });
 

@@ -9,7 +9,19 @@ import { isSubnetError } from '@subnet/core';
 
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
-import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, NewRecord, RecordKind, Storage, StoredRecord } from './storage.js';
+import type {
+  EpochFields,
+  Fence,
+  EpochRow,
+  EpochStatus,
+  InsertOutcome,
+  NewRecord,
+  NonceCheck,
+  NonceState,
+  RecordKind,
+  Storage,
+  StoredRecord,
+} from './storage.js';
 import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface RecordRow {
@@ -99,9 +111,26 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const find = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = ? AND record_id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM records');
   const withRecords = db.prepare('SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? ORDER BY epoch');
-  const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const nonceSeen = db.prepare('SELECT 1 FROM nonces WHERE hotkey = ? AND nonce = ?');
-  const prune = db.prepare('DELETE FROM nonces WHERE expires_at_ms < ?');
+  const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, signed_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const nonceSeen = db.prepare(
+    'SELECT EXISTS (SELECT 1 FROM nonces WHERE hotkey = ? AND nonce = ?) AS seen, (SELECT before_ms FROM nonce_horizon WHERE id = 1) AS horizon',
+  );
+  const prune = db.prepare('DELETE FROM nonces WHERE signed_at_ms < ?');
+  const raiseHorizon = db.prepare('UPDATE nonce_horizon SET before_ms = MAX(before_ms, ?) WHERE id = 1');
+  const readNonce = (hotkey: string, n: string): { seen: boolean; horizon: number } => {
+    const row = nonceSeen.get(hotkey, n) as { seen: number; horizon: number };
+    return { seen: row.seen === 1, horizon: row.horizon };
+  };
+  // One transaction: the horizon read and the insert see the same state (a prune cannot fall between them).
+  const takeNonce = db.transaction((hotkey: string, n: string, signedAtMs: number): NonceState => {
+    const { horizon } = readNonce(hotkey, n);
+    if (signedAtMs < horizon) return { state: 'pruned', horizonMs: horizon };
+    return { state: nonce.run(hotkey, n, signedAtMs).changes === 1 ? 'used' : 'replayed' };
+  });
+  const pruneBefore = db.transaction((signedBeforeMs: number) => {
+    prune.run(signedBeforeMs);
+    raiseHorizon.run(signedBeforeMs);
+  });
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
   const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
   const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
@@ -135,9 +164,16 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
         return row === undefined ? undefined : toRecord(row);
       }),
     countRecords: () => wrap('count', () => (count.get() as { n: number }).n),
-    useNonce: (hotkey, n, expiresAtMs) => wrap('nonce', () => nonce.run(hotkey, n, expiresAtMs).changes === 1),
-    nonceUsed: (hotkey, n) => wrap('nonce', () => nonceSeen.get(hotkey, n) !== undefined),
-    pruneNonces: (nowMs) => wrap('prune', () => void prune.run(nowMs)),
+    useNonce: (hotkey, n, signedAtMs) => wrap('nonce', () => takeNonce(hotkey, n, signedAtMs)),
+    checkNonce: (hotkey, n, signedAtMs) =>
+      wrap('nonce', (): NonceCheck => {
+        const { seen, horizon } = readNonce(hotkey, n);
+        return signedAtMs < horizon ? { state: 'pruned', horizonMs: horizon } : { state: seen ? 'replayed' : 'fresh' };
+      }),
+    pruneNonces: (signedBeforeMs) =>
+      wrap('prune', () => {
+        pruneBefore(signedBeforeMs);
+      }),
     claimEpoch: (epoch, fields, fence) =>
       wrap('claim', () =>
         db

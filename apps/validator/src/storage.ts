@@ -103,12 +103,20 @@ export interface Storage {
   findRecord(kind: RecordKind, recordId: string): Promise<StoredRecord | undefined>;
   /** Number of stored records. */
   countRecords(): Promise<number>;
-  /** Marks a signed request's nonce used; false when it was used before (a replay). */
-  useNonce(hotkey: string, nonce: string, expiresAtMs: number): Promise<boolean>;
-  /** True when the signer's nonce is already marked used (a read: nothing is written). */
-  nonceUsed(hotkey: string, nonce: string): Promise<boolean>;
-  /** Deletes nonces that expired before `nowMs`. */
-  pruneNonces(nowMs: number): Promise<void>;
+  /**
+   * Marks a signed request's nonce used, atomically: `used`, or `replayed` when it was used before, or `pruned`
+   * when the request's timestamp is below the nonce horizon (its nonce, if it was used, may have been pruned:
+   * it cannot be told from a replay). Nothing is written unless `used`.
+   */
+  useNonce(hotkey: string, nonce: string, signedAtMs: number): Promise<NonceState>;
+  /** What {@link useNonce} would answer now (`fresh` for `used`), as a read: nothing is written. */
+  checkNonce(hotkey: string, nonce: string, signedAtMs: number): Promise<NonceCheck>;
+  /**
+   * Deletes the nonces of requests signed before `signedBeforeMs` and raises the nonce horizon to it (never
+   * lowers it), in one transaction: from then on a request signed before the horizon is refused, whatever the
+   * clock skew allowed now or the clock of the instance that prunes (docs/spec.md G.6).
+   */
+  pruneNonces(signedBeforeMs: number): Promise<void>;
   /**
    * Creates an epoch row; false when the epoch already has one (it is then left unchanged). With a fence,
    * the row is written only while the lease still has that holder and token (checked in the same statement).
@@ -141,6 +149,12 @@ export interface Storage {
   latestCarry(beforeEpoch: number): Promise<string | null>;
   close(): Promise<void>;
 }
+
+/** The outcome of {@link Storage.useNonce}. */
+export type NonceState = { readonly state: 'used' | 'replayed' } | { readonly state: 'pruned'; readonly horizonMs: number };
+
+/** The outcome of {@link Storage.checkNonce}. */
+export type NonceCheck = { readonly state: 'fresh' | 'replayed' } | { readonly state: 'pruned'; readonly horizonMs: number };
 
 /** A migration, spelled per dialect (types differ; the tables are the same). */
 export interface Migration {
@@ -183,6 +197,23 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     name: 'timelocked reveal confirmation',
     sqlite: ['ALTER TABLE epochs ADD COLUMN reveal_status TEXT', 'ALTER TABLE epochs ADD COLUMN reveal TEXT'],
     postgres: ['ALTER TABLE epochs ADD COLUMN reveal_status TEXT', 'ALTER TABLE epochs ADD COLUMN reveal TEXT'],
+  },
+  {
+    // Nonces are kept by the request's signed timestamp, and pruning records the horizon below which they are
+    // gone. Rows written before hold their old expiry (the timestamp plus twice the skew), later than their
+    // timestamp: they are kept a little longer, never shorter.
+    version: 4,
+    name: 'nonce horizon',
+    sqlite: [
+      'ALTER TABLE nonces RENAME COLUMN expires_at_ms TO signed_at_ms',
+      'CREATE TABLE nonce_horizon (id INTEGER PRIMARY KEY CHECK (id = 1), before_ms INTEGER NOT NULL)',
+      'INSERT INTO nonce_horizon (id, before_ms) VALUES (1, 0)',
+    ],
+    postgres: [
+      'ALTER TABLE nonces RENAME COLUMN expires_at_ms TO signed_at_ms',
+      'CREATE TABLE nonce_horizon (id INTEGER PRIMARY KEY CHECK (id = 1), before_ms BIGINT NOT NULL)',
+      'INSERT INTO nonce_horizon (id, before_ms) VALUES (1, 0)',
+    ],
   },
 ]);
 

@@ -198,6 +198,49 @@ describe('replay protection across a restart and under concurrency (one SQLite f
   });
 });
 
+describe('the nonce horizon (docs/spec.md G.6): a request whose nonce may have been pruned is refused', () => {
+  it('decision: after a restart that raised max_clock_skew_seconds, a request signed before the last prune is 401 STALE_TIMESTAMP, not taken again', async () => {
+    const t = tempDir();
+    const own = fakeChain(k);
+    // The run's clock is 20 minutes back, so a prune on the real clock would delete the nonce as well.
+    const start = Date.now() - 20 * 60_000;
+    let clock = start;
+    const server = (skew: number) => ({ port: 0, executor_token: TOKEN, body_limit_bytes: 64 * 1024, max_clock_skew_seconds: skew });
+    let service = await startValidator({ config: testConfig(t.dir, { server: server(30) }), chain: own, logger: silent, autoTick: false, now: () => clock });
+    try {
+      const text = JSON.stringify({ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });
+      const headers = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: text, timestamp: start, nonce: nonce() });
+      const post = (base: string) =>
+        fetch(`${base}/v1/peer-scores`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+      expect((await post(service.url)).status).toBe(201);
+      // 61 s later the epoch ends: nonces signed more than twice the skew (60 s) ago are pruned, this one among them.
+      clock = start + 61_000;
+      own.headBlock = 10n;
+      await service.tick();
+      await service.stop();
+      // The operator restarts with a skew of 300 s: the request, 100 s old, is within it, but its nonce is gone.
+      clock = start + 100_000;
+      service = await startValidator({ config: testConfig(t.dir, { server: server(300) }), chain: own, logger: silent, autoTick: false, now: () => clock });
+      const replay = await post(service.url);
+      // (the build before the horizon took it: 201 with no error)
+      const body = (await replay.json()) as Partial<ErrorReply>;
+      expect([replay.status, body.error?.code, body.error?.path]).toEqual([401, 'STALE_TIMESTAMP', 'headers.x-subnet-timestamp']);
+      expect(body.error?.message).toContain(
+        `x-subnet-timestamp ${start} is before ${start + 1_000}, the oldest timestamp whose nonces this validator still keeps`,
+      );
+      // A request signed now is taken.
+      const fresh = JSON.stringify({ epoch: 1, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.25 }] });
+      const signed = signRequest(k.peer, { method: 'POST', path: '/v1/peer-scores', body: fresh, timestamp: clock, nonce: nonce() });
+      expect(
+        (await fetch(`${service.url}/v1/peer-scores`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed }, body: fresh })).status,
+      ).toBe(201);
+    } finally {
+      await service.stop();
+      t.cleanup();
+    }
+  });
+});
+
 describe('what the close does with documents of a peer that lost its permit, or has zero stake', () => {
   it('a taken document whose peer has no permit at the close is excluded with BUNDLE_PEER_NOT_A_VALIDATOR; a zero-stake peer’s scores are listed as ignored; the epoch is submitted', async () => {
     const r = await startWithSecondPeer();

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
+import { MIGRATIONS } from '../storage.js';
 import { createWriteQueue } from '../write-queue.js';
 import { freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi, tempDir } from './helpers.js';
 
@@ -97,15 +99,28 @@ for (const backend of backends) {
       expect(await storage.findRecord('bounty', 'r1')).toMatchObject({ epoch: 3, body: '{"a":1}' });
     });
 
-    it('a nonce is usable once', async () => {
-      expect(await storage.nonceUsed('hk', 'n-0000000000000001')).toBe(false);
-      expect(await storage.useNonce('hk', 'n-0000000000000001', Date.now() + 60_000)).toBe(true);
-      expect(await storage.nonceUsed('hk', 'n-0000000000000001')).toBe(true);
-      expect(await storage.nonceUsed('other', 'n-0000000000000001')).toBe(false);
-      expect(await storage.useNonce('hk', 'n-0000000000000001', Date.now() + 60_000)).toBe(false);
-      expect(await storage.useNonce('other', 'n-0000000000000001', Date.now() + 60_000)).toBe(true);
-      await storage.pruneNonces(Date.now() + 120_000);
-      expect(await storage.useNonce('hk', 'n-0000000000000001', Date.now() + 60_000)).toBe(true);
+    it('a nonce is usable once; a prune deletes the nonces signed before its cutoff and refuses requests signed that early from then on', async () => {
+      const t = 1_700_000_000_000;
+      const n1 = 'n-0000000000000001';
+      const n2 = 'n-0000000000000002';
+      expect(await storage.checkNonce('hk', n1, t)).toEqual({ state: 'fresh' });
+      expect(await storage.useNonce('hk', n1, t)).toEqual({ state: 'used' });
+      expect(await storage.checkNonce('hk', n1, t)).toEqual({ state: 'replayed' });
+      expect(await storage.checkNonce('other', n1, t)).toEqual({ state: 'fresh' });
+      expect(await storage.useNonce('hk', n1, t)).toEqual({ state: 'replayed' });
+      expect(await storage.useNonce('other', n1, t + 5_000)).toEqual({ state: 'used' });
+      // Requests signed before the cutoff: their nonces are deleted and they are refused from then on.
+      await storage.pruneNonces(t + 1_000);
+      expect(await storage.checkNonce('hk', n1, t)).toEqual({ state: 'pruned', horizonMs: t + 1_000 });
+      expect(await storage.useNonce('hk', n1, t)).toEqual({ state: 'pruned', horizonMs: t + 1_000 });
+      // A nonce signed after the cutoff is kept; hk's was deleted (the same nonce signed later is new).
+      expect(await storage.useNonce('other', n1, t + 5_000)).toEqual({ state: 'replayed' });
+      expect(await storage.useNonce('hk', n1, t + 1_000)).toEqual({ state: 'used' });
+      // A prune with an earlier cutoff (an instance whose clock is behind, a smaller skew) never lowers the horizon.
+      await storage.pruneNonces(t);
+      expect(await storage.checkNonce('hk', n2, t + 500)).toEqual({ state: 'pruned', horizonMs: t + 1_000 });
+      expect(await storage.useNonce('hk', n2, t + 999)).toEqual({ state: 'pruned', horizonMs: t + 1_000 });
+      expect(await storage.useNonce('hk', n2, t + 1_000)).toEqual({ state: 'used' });
     });
 
     it('an epoch is claimed once; carry is read from the newest earlier epoch; interrupted rows are listed', async () => {
@@ -137,3 +152,35 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('the nonce horizon migration (SQLite file of a build before it)', () => {
+  it('keeps the nonces already used: a replay of one is still NONCE_REPLAYED after the upgrade, and the horizon starts at 0', async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'old.sqlite');
+      // The schema of the three migrations before the horizon, with one nonce as that build stored it (its expiry).
+      const old = new Database(file);
+      old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+      for (const m of MIGRATIONS.filter((m) => m.version < 4)) {
+        for (const sql of m.sqlite) old.exec(sql);
+        old.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+      }
+      const signedAt = 1_700_000_000_000;
+      old.prepare('INSERT INTO nonces (hotkey, nonce, expires_at_ms) VALUES (?, ?, ?)').run('hk', 'n-0000000000000001', signedAt + 120_000);
+      old.close();
+      const storage = openSqliteStorage(file);
+      try {
+        expect(await storage.checkNonce('hk', 'n-0000000000000001', signedAt)).toEqual({ state: 'replayed' });
+        expect(await storage.useNonce('hk', 'n-0000000000000001', signedAt)).toEqual({ state: 'replayed' });
+        expect(await storage.useNonce('hk', 'n-0000000000000002', 1)).toEqual({ state: 'used' });
+        // The old row holds its expiry, later than its timestamp: a prune between the two keeps it.
+        await storage.pruneNonces(signedAt + 60_000);
+        expect(await storage.useNonce('hk', 'n-0000000000000001', signedAt + 60_000)).toEqual({ state: 'replayed' });
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
