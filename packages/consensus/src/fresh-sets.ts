@@ -488,8 +488,11 @@ function addFinding(
   return entry;
 }
 
-/** The group's entry for one finding (added, and hashed, when new), or `undefined` if the finding is invalid. */
-function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup): KeyEntry | undefined {
+/**
+ * The group's entry for one finding (added, and hashed, when new), or `undefined` if the finding is invalid.
+ * `shared`: an earlier document of the group added findings, so this one may be spelled as one of theirs.
+ */
+function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup, shared: boolean): KeyEntry | undefined {
   if (!isPlainObject(value) || !keysOk(value, onlyFindingKeys, FINDING_KEYS, 3, limits)) return undefined;
   const { id, category, severity, description, evidence_ref: ref, cve_ids: ids, target_pattern: target } = value;
   const max = limits.maxStringLength;
@@ -497,8 +500,9 @@ function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup): K
   if (typeof category !== 'string' || typeof severity !== 'string' || typeof target !== 'string') return undefined;
   if (!Array.isArray(ids) || ids.length > limits.maxListLength) return undefined;
   const findings = group.findings;
-  // A finding another member reported: its evidence and, mostly, every other key field are spelled alike.
-  const like = findings.exact === undefined ? sameEvidence(findings, ref, findings.all[findings.hint]) : undefined;
+  // A finding another member reported: its evidence and, mostly, every other key field are spelled alike. The
+  // group's first document has no other member's findings to look among (its own repeats are found below).
+  const like = shared && findings.exact === undefined ? sameEvidence(findings, ref, findings.all[findings.hint]) : undefined;
   const evidence = like !== undefined ? like.evidence : evidenceOf(ref);
   if (evidence === undefined) return undefined;
   const categoryKey = like !== undefined && category === like.category && category.length <= max ? like.category : categoryKeyOf(category, max);
@@ -682,8 +686,9 @@ export function freshDocumentSets(input: unknown, limits: InputLimits, group: Fr
   group.dependencies.hint = 0;
   group.cves.hint = 0;
   group.rules.hint = 0;
+  const shared = group.findings.all.length > 0;
   for (let i = 0; i < findings.length; i++) {
-    const entry = findingEntry(findings[i], limits, group);
+    const entry = findingEntry(findings[i], limits, group, shared);
     if (entry === undefined) return undefined;
     group.findings.hint = entry.id + 1;
     if (entry.seenBy === serial) continue;

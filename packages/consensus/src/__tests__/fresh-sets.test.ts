@@ -245,6 +245,21 @@ describe('the order hint (a document’s next item is first compared with the en
     expect(group.capabilities.all).toHaveLength(3);
   });
 
+  it("finds a repeat in the group's first document without the shared-finding shortcut (it has no other member's findings to look among)", () => {
+    const f = shared[0] as ReturnType<typeof finding>;
+    // The same finding three times, spelled three ways (a span id, upper case, spaces), and one other.
+    const first = doc([f, respan({ ...f, category: 'Tool_Poison' }, 'm0-span-1:'), { ...f, severity: ' high ' }, shared[1] as ReturnType<typeof finding>]);
+    const group = createFreshGroup();
+    const sets = freshDocumentSets(first, DEFAULT_INPUT_LIMITS, group);
+    expect(sets).toEqual(slowSets(first, DEFAULT_INPUT_LIMITS));
+    expect(sets?.keys).toHaveLength(2);
+    expect(group.findings.all).toHaveLength(2);
+    // The second document's copy of it is the same entry.
+    const second = doc([respan(f, 'm1:')]);
+    expect(freshDocumentSets(second, DEFAULT_INPUT_LIMITS, group)?.keys).toEqual([group.findings.all[0]?.key]);
+    expect(group.findings.all).toHaveLength(2);
+  });
+
   it('does not take the expected entry for a reference whose text before the ":" is not a span id', () => {
     // The second document's first reference ends with the first entry's normal form, but "a.b" holds a
     // '.': the whole reference is the path, so it is a new finding (as the general path says).
