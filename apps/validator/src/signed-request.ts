@@ -120,8 +120,8 @@ function hotkeySpelling(hotkey: string): { readonly reason: SignatureFailure; re
 /**
  * Checks a signed request's headers: present and well formed, the hotkey an SS58 address with prefix 42 (its one
  * spelling: another prefix of the same key is `wrong_ss58_prefix`, anything else not SS58 `malformed_signature`),
- * timestamp within `maxSkewMs` of `nowMs`, signature valid for the claimed hotkey over the raw body bytes as received. (Registration and the nonce are
- * checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
+ * timestamp within `maxSkewMs` of `nowMs`, signature valid for the claimed hotkey over the raw body bytes as
+ * received. (Registration and the nonce are checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
  *
  * @param input - headers, method, path, raw body bytes, now and the allowed skew
  * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason, header, message }`
