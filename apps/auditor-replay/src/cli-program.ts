@@ -104,8 +104,10 @@ beside it as DIR/epoch-<n>.<sha256 prefix>.json, for verify to judge (two differ
 one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
 pass --validator-hotkey to refuse the bundles of another (AUDITOR_WRONG_VALIDATOR).
 
-Each epoch not saved is printed with its code: AUDITOR_FETCH_FAILED, AUDITOR_MALFORMED_JSON,
-AUDITOR_WRONG_EPOCH, AUDITOR_WRONG_VALIDATOR or AUDITOR_BUNDLE_EMBARGOED (--json: "code" per epoch).
+Each epoch not saved is printed with its code: AUDITOR_FETCH_FAILED (the network or the validator),
+AUDITOR_MALFORMED_JSON, AUDITOR_WRONG_EPOCH, AUDITOR_WRONG_VALIDATOR, AUDITOR_BUNDLE_EMBARGOED or
+AUDITOR_NAME_CONFLICT (both file names of the epoch in DIR already hold other bytes: look in DIR, the
+message names both paths) (--json: "code" per epoch).
 A local disk error (AUDITOR_WRITE_FAILED: EACCES, ENOSPC, EROFS, a folder under a bundle's name...) stops
 the run at once, naming the path and the OS code; files already written are kept as they are.
 

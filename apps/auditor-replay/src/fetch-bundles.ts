@@ -78,8 +78,9 @@ export interface FetchedEpoch {
   readonly attempts: number;
   /**
    * The code of a refusal or failure (null when saved or not found): `AUDITOR_FETCH_FAILED` (network, timeout, HTTP
-   * status, redirect, too large, no file name left), `AUDITOR_MALFORMED_JSON`, `AUDITOR_WRONG_EPOCH`,
-   * `AUDITOR_WRONG_VALIDATOR`, `AUDITOR_BUNDLE_EMBARGOED`.
+   * status, redirect, too large), `AUDITOR_MALFORMED_JSON`, `AUDITOR_WRONG_EPOCH`, `AUDITOR_WRONG_VALIDATOR`,
+   * `AUDITOR_BUNDLE_EMBARGOED`, `AUDITOR_NAME_CONFLICT` (both file names of the epoch in `outDir` already hold other
+   * bytes: a local conflict, the answer not saved).
    */
   readonly code: string | null;
   /** Why it failed (HTTP status or network error, with the redacted URL), or when to retry an embargoed one. */
@@ -168,7 +169,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   } catch (error) {
     throw writeFailed(options.outDir, error);
   }
-  const { fetchFailed, malformed, wrongEpoch, wrongValidator, bundleEmbargoed } = AUDITOR_ERROR_CODES;
+  const { fetchFailed, malformed, wrongEpoch, wrongValidator, bundleEmbargoed, nameConflict } = AUDITOR_ERROR_CODES;
   const out: FetchedEpoch[] = [];
   for (let epoch = options.from; epoch <= options.to; epoch++) {
     const url = bundleUrl(options.validator, epoch);
@@ -207,13 +208,18 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
           }
           // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries: it stops the run.
           const saved = await saveBundle(options.outDir, epoch, bytes, doc);
-          if (saved === undefined) {
+          if (saved.conflict !== undefined) {
+            // The auditor's own folder, not the network: the code and sentence send the user to --out.
+            const [file, other] = saved.conflict;
             return {
-              result: fail(
+              result: {
+                epoch,
+                status: 'failed',
+                file: null,
                 attempts,
-                fetchFailed,
-                `epoch-${epoch}.json and the file named by the answer's sha256 in ${options.outDir} both hold other bytes (nothing was overwritten)`,
-              ),
+                code: nameConflict,
+                error: `the answer of GET ${shown} was not saved: ${file} and ${other} both already hold other bytes (a name conflict in --out; nothing was overwritten: move them aside or fetch into another --out)`,
+              },
             };
           }
           return {

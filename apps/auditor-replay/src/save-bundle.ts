@@ -16,6 +16,11 @@ export interface KeptBeside {
   readonly sameDigest: boolean;
 }
 
+/** What {@link saveBundle} did: the file written (and the one kept beside it), or the two names that both hold other bytes. */
+export type SavedBundle =
+  | { readonly file: string; readonly beside?: KeptBeside; readonly conflict?: undefined }
+  | { readonly file?: undefined; readonly conflict: readonly [string, string] };
+
 /**
  * Writes an epoch's bytes without ever replacing a file: `epoch-<n>.json` when it does not exist or holds the
  * same bytes; otherwise beside it, `epoch-<n>.<first 12 hex of the bytes' sha256>.json` (the same name again
@@ -25,21 +30,17 @@ export interface KeptBeside {
  * @param epoch - the epoch asked for (the name never comes from the answer)
  * @param bytes - the answer's bytes
  * @param doc - the answer, parsed
- * @returns the file written and, when kept beside another, that file; undefined when both names hold other bytes
+ * @returns the file written and, when kept beside another, that file; `{ conflict }` with both names when both
+ *   already hold other bytes (a local name conflict: nothing written)
  * @throws SubnetError `AUDITOR_WRITE_FAILED` when a file cannot be written (a local disk error: EACCES, ENOSPC,
  *   EROFS, a directory at the file's name, ...), naming the path and the OS code; no file already there is changed
  * @example const saved = await saveBundle('bundles', 7, bytes, doc)
  */
-export async function saveBundle(
-  outDir: string,
-  epoch: number,
-  bytes: Uint8Array,
-  doc: unknown,
-): Promise<{ readonly file: string; readonly beside?: KeptBeside } | undefined> {
+export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array, doc: unknown): Promise<SavedBundle> {
   const file = join(outDir, `epoch-${epoch}.json`);
   if (await writeNew(file, bytes)) return { file };
   const other = join(outDir, `epoch-${epoch}.${sha256Hex(bytes).slice(0, 12)}.json`);
-  if (!(await writeNew(other, bytes))) return undefined;
+  if (!(await writeNew(other, bytes))) return { conflict: [file, other] };
   return { file: other, beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file)) }) };
 }
 

@@ -36,6 +36,11 @@ export interface ValidatorMetrics {
   readonly dispatchTasks: Counter<'challenge' | 'outcome'>;
   /** Workflow plans sent to the executor webhook, by outcome (`delivered`, `failed`). */
   readonly dispatchPlanDeliveries: Counter<'outcome'>;
+  /**
+   * Rate-limit buckets the signed endpoints hold (one per registered signer active in the last minute; an
+   * unregistered signer never gets one), as of the last signed request that reached the limiter.
+   */
+  readonly signerRateBuckets: Gauge;
 }
 
 /**
@@ -96,6 +101,11 @@ export function createMetrics(): ValidatorMetrics {
       name: 'validator_dispatch_plan_deliveries_total',
       help: 'Workflow plans sent to the executor webhook',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    signerRateBuckets: new Gauge({
+      name: 'validator_signer_rate_buckets',
+      help: 'Rate-limit buckets held for signers of the signed endpoints (registered signers active in the last minute)',
       registers: [registry],
     }),
   };

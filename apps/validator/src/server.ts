@@ -309,26 +309,21 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     });
     if (!check.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: check.reason });
-      const code = {
-        missing_signature: 'UNSIGNED',
-        malformed_signature: 'MALFORMED_SIGNATURE',
-        stale_timestamp: 'STALE_TIMESTAMP',
-        bad_signature: 'BAD_SIGNATURE',
-      }[check.reason];
-      return fail(reply, 401, { code, message: check.message, path: `headers.${check.header}` });
+      const [status, code] = (
+        {
+          missing_signature: [401, 'UNSIGNED'],
+          malformed_signature: [401, 'MALFORMED_SIGNATURE'],
+          wrong_ss58_prefix: [400, 'WRONG_SS58_PREFIX'],
+          stale_timestamp: [401, 'STALE_TIMESTAMP'],
+          bad_signature: [401, 'BAD_SIGNATURE'],
+        } as const
+      )[check.reason];
+      return fail(reply, status, { code, message: check.message, path: `headers.${check.header}` });
     }
+    // From here the hotkey is its one spelling (SS58, prefix 42): one key, one nonce space, one rate bucket.
     noteSigner(request, check.hotkey);
-    // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
-    // signer's bucket is touched, so replays cannot spend an honest signer's budget (docs/spec.md G.6).
-    const seen = await ctx.storage.checkNonce(check.hotkey, check.nonce, check.timestamp);
-    if (seen.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, seen.horizonMs);
-    if (seen.state === 'replayed') return nonceReplayed(reply, kind);
-    const rate = rateLimiter.take(check.hotkey);
-    if (!rate.ok) {
-      ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
-      reply.header('retry-after', String(rate.retryAfterSeconds));
-      return fail(reply, 429, { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` });
-    }
+    // Registration first: an unregistered signer is refused before it gets a rate bucket or costs a storage read,
+    // so a flood of fresh keys cannot grow the limiter's map (docs/spec.md G.6).
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
@@ -337,6 +332,19 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         message: `the signing hotkey ${check.hotkey} is not registered on the subnet`,
         path: 'headers.x-subnet-hotkey',
       });
+    }
+    // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
+    // signer's bucket is touched, so replays cannot spend an honest signer's budget; so is a request signed
+    // before the nonce horizon, whose nonce may have been pruned (docs/spec.md G.6).
+    const seen = await ctx.storage.checkNonce(check.hotkey, check.nonce, check.timestamp);
+    if (seen.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, seen.horizonMs);
+    if (seen.state === 'replayed') return nonceReplayed(reply, kind);
+    const rate = rateLimiter.take(check.hotkey);
+    ctx.metrics.signerRateBuckets.set(rateLimiter.size());
+    if (!rate.ok) {
+      ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
+      reply.header('retry-after', String(rate.retryAfterSeconds));
+      return fail(reply, 429, { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` });
     }
     const use = await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp);
     if (use.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, use.horizonMs);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { u8aToHex } from '@polkadot/util';
 import { signatureVerify } from '@polkadot/util-crypto';
+import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, isSubnetError } from '@subnet/core';
 
 /** Headers of a signed request (`POST /v1/sssa`, `POST /v1/peer-scores`). */
 export const SIGNATURE_HEADERS = Object.freeze({
@@ -68,8 +69,12 @@ export function signRequest(
   };
 }
 
-/** Why a signed request was refused. */
-export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'stale_timestamp' | 'bad_signature';
+/**
+ * Why a signed request was refused. `wrong_ss58_prefix`: `x-subnet-hotkey` is a valid SS58 address, but not in
+ * Bittensor's one spelling of a key (prefix 42, one-byte form), the spelling the metagraph, the nonces and the
+ * rate limits use (docs/spec.md G.6).
+ */
+export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'wrong_ss58_prefix' | 'stale_timestamp' | 'bad_signature';
 
 /** A refused signed request: why, the header at fault and a sentence naming it and its value. */
 export interface SignatureRefusal {
@@ -86,9 +91,37 @@ function quoted(value: string): string {
 }
 
 /**
- * Checks a signed request's headers: present and well formed, timestamp within `maxSkewMs` of `nowMs`,
- * signature valid for the claimed hotkey over the raw body bytes as received. (Registration and the nonce are
- * checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
+ * Why `x-subnet-hotkey` is not the one spelling of a key this API takes, or undefined when it is: an SS58 address
+ * of a 32-byte key with prefix 42 in its one-byte form, exactly as `encodeSs58` writes it. The signed message does
+ * not hold the hotkey, so every other spelling of the same key (prefix 0 or 2, the two-byte form of 42, hex)
+ * would verify too; refusing them before the signature is checked keeps one nonce space and one rate bucket per
+ * key, and tells the sender what to send instead of a misleading "not registered".
+ */
+function hotkeySpelling(hotkey: string): { readonly reason: SignatureFailure; readonly message: string } | undefined {
+  let decoded;
+  try {
+    decoded = decodeSs58(hotkey);
+  } catch (error) {
+    const why = isSubnetError(error) ? error.message.replace(/^not a valid SS58 address: /, '') : 'not decodable';
+    return {
+      reason: 'malformed_signature',
+      message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is not an SS58 address of a 32-byte key (${why}); send the hotkey's SS58 address with prefix ${BITTENSOR_SS58_PREFIX}`,
+    };
+  }
+  const canonical = encodeSs58(decoded.publicKey, BITTENSOR_SS58_PREFIX);
+  if (hotkey === canonical) return undefined;
+  const found = decoded.prefix === BITTENSOR_SS58_PREFIX ? `prefix ${decoded.prefix} in its two-byte form` : `prefix ${decoded.prefix}`;
+  return {
+    reason: 'wrong_ss58_prefix',
+    message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is an SS58 address with ${found}; this API takes prefix ${BITTENSOR_SS58_PREFIX} (Bittensor's, as the metagraph spells hotkeys): send ${canonical}, the same key`,
+  };
+}
+
+/**
+ * Checks a signed request's headers: present and well formed, the hotkey an SS58 address with prefix 42 (its one
+ * spelling: another prefix of the same key is `wrong_ss58_prefix`, anything else not SS58 `malformed_signature`),
+ * timestamp within `maxSkewMs` of `nowMs`, signature valid for the claimed hotkey over the raw body bytes as
+ * received. (Registration and the nonce are checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
  *
  * @param input - headers, method, path, raw body bytes, now and the allowed skew
  * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason, header, message }`
@@ -133,6 +166,8 @@ export function verifySignedRequest(input: {
       SIGNATURE_HEADERS.signature,
       `signed request refused: ${SIGNATURE_HEADERS.signature} ${quoted(signature)} is not 0x and 128 hex digits`,
     );
+  const spelling = hotkeySpelling(hotkey);
+  if (spelling !== undefined) return refuse(spelling.reason, SIGNATURE_HEADERS.hotkey, spelling.message);
   const timestamp = Number(ts);
   if (Math.abs(input.nowMs - timestamp) > input.maxSkewMs)
     return refuse(

@@ -3,7 +3,7 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { hexToU8a } from '@polkadot/util';
 import { decodeAddress, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed } from '@polkadot/util-crypto';
 import { getPublicKey } from '@scure/sr25519';
-import { encodeSs58 } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, isSubnetError } from '@subnet/core';
 
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 import { btwalletPrivateKeyToPolkadot } from './private-key.js';
@@ -66,6 +66,37 @@ function sameKey(ss58: string, publicKey: Uint8Array): boolean {
   }
 }
 
+/**
+ * The public key of an address-only keyfile (a `*pub.txt`). Only the one spelling btwallet writes is taken: SS58
+ * with prefix 42 in its one-byte form, exactly as `to_ss58check` writes it (`btwallet:src/keyfile.rs:57-59`).
+ * btwallet also loads other registered prefixes (sp-core `from_ss58check`), but then keeps the foreign text as the
+ * wallet's address (`btwallet:src/keypair.rs:96-105, 361-369`), which matches no hotkey of the metagraph; no tool
+ * writes one, so it is refused with the prefix found and the address to write instead.
+ */
+function publicOnlyKey(ss58: string): Uint8Array {
+  let decoded;
+  try {
+    decoded = decodeSs58(ss58);
+  } catch (cause) {
+    const why = isSubnetError(cause) ? cause.message.replace(/^not a valid SS58 address: /, '') : 'not decodable';
+    invalid(
+      `ss58Address ${JSON.stringify(ss58.length > 80 ? `${ss58.slice(0, 80)}…` : ss58)} is not an SS58 address of a 32-byte key (${why})`,
+      'keyfile.ss58Address',
+      cause,
+    );
+  }
+  const canonical = encodeSs58(decoded.publicKey, BITTENSOR_SS58_PREFIX);
+  if (ss58 !== canonical) {
+    const found = decoded.prefix === BITTENSOR_SS58_PREFIX ? `prefix ${decoded.prefix} in its two-byte form` : `prefix ${decoded.prefix}`;
+    throw walletError(
+      WALLET_ERROR_CODES.invalidKeyfile,
+      `ss58Address ${ss58} is an SS58 address with ${found}; btwallet writes prefix ${BITTENSOR_SS58_PREFIX}, the spelling the metagraph uses: write ${canonical}, the same key`,
+      { path: 'keyfile.ss58Address', value: ss58 },
+    );
+  }
+  return decoded.publicKey;
+}
+
 function pairOf(publicKey: Uint8Array, secretKey: Uint8Array): KeyringPair {
   return new Keyring({ type: 'sr25519', ss58Format: 42 }).createFromPair({ publicKey, secretKey }, {}, 'sr25519');
 }
@@ -80,8 +111,9 @@ function fromSecret(source: KeyfileSource, secretKey: Uint8Array): ParsedKeyfile
  * UTF-8 JSON object of string-or-null values; `secretPhrase` (BIP39, empty password, words split on any
  * whitespace), else `secretSeed` (32-byte mini-secret, or a 64-byte canonical secret), else `privateKey` (64-byte
  * canonical secret, converted with {@link btwalletPrivateKeyToPolkadot}, or a 32-byte mini-secret: both read with
- * sp-core's `from_seed_slice`), else `ss58Address` (public only). `publicKey`/`accountId` are never
- * read; leading `0x` are stripped. When `ss58Address` is present it must be the address the secret derives.
+ * sp-core's `from_seed_slice`), else `ss58Address` (public only: SS58 with prefix 42, the one spelling btwallet
+ * writes). `publicKey`/`accountId` are never read; leading `0x` are stripped. When a non-empty `ss58Address` is
+ * present next to a secret it must name the key the secret derives; an empty one is ignored, as btwallet ignores it.
  *
  * @param bytes - the keyfile JSON bytes
  * @returns the parsed key
@@ -130,17 +162,14 @@ export function parseKeyfileJson(bytes: Uint8Array): ParsedKeyfile {
     else if (bytes.length === 64) parsed = fromSecret('privateKey', canonicalSecret(bytes, 'privateKey'));
     else invalid(`privateKey is 64 bytes (or a 32-byte mini-secret), got ${bytes.length}`, 'keyfile.privateKey');
   } else if (ss58 !== undefined) {
-    let publicKey: Uint8Array;
-    try {
-      publicKey = decodeAddress(ss58);
-    } catch (cause) {
-      invalid('ss58Address is not a valid SS58 address', 'keyfile.ss58Address', cause);
-    }
+    const publicKey = publicOnlyKey(ss58);
     return Object.freeze({ source: 'ss58Address', address: encodeSs58(publicKey), publicKey, pair: undefined });
   } else {
     invalid('the keyfile has no secretPhrase, secretSeed, privateKey or ss58Address');
   }
-  if (ss58 !== undefined && !sameKey(ss58, parsed.publicKey)) {
+  // btwallet never reads ss58Address next to a secret (keyfile.rs:87-100). An empty one claims no address, so it
+  // is ignored as btwallet ignores it; any other value must name the key the secret derives (README, decisions).
+  if (ss58 !== undefined && ss58 !== '' && !sameKey(ss58, parsed.publicKey)) {
     throw walletError(WALLET_ERROR_CODES.keyMismatch, `the keyfile secret (${parsed.source}) derives ${parsed.address}, but its ss58Address is ${ss58}`, {
       path: 'keyfile.ss58Address',
       value: ss58,

@@ -27,6 +27,7 @@ const PUBLISHED = {
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
   wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
   writeFailed: 'AUDITOR_WRITE_FAILED',
+  nameConflict: 'AUDITOR_NAME_CONFLICT',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -380,6 +381,32 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     const v = captureIo();
     expect(await runCli(['verify', outDir, '--json'], v)).toBe(0);
     expect((JSON.parse(v.out()) as AuditReport).equivocations).toEqual([]);
+  });
+
+  it('both file names of an epoch already holding other bytes is AUDITOR_NAME_CONFLICT naming both paths (text, --json, --help), not a network failure', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const served = await readFile(join(corpus, 'equivocation', 'b.json'));
+    // The auditor's folder already holds other bytes under both names fetch would use for this answer.
+    const first = join(outDir, 'epoch-2.json');
+    const second = join(outDir, `epoch-2.${createHash('sha256').update(served).digest('hex').slice(0, 12)}.json`);
+    await writeFile(first, '{"mine":1}');
+    await writeFile(second, '{"mine":2}');
+    const j = captureIo();
+    expect(await runCli(['fetch', '--validator', `${base}/b`, '--from', '2', '--to', '2', '--out', outDir, '--json'], j)).toBe(1);
+    const [epoch] = (JSON.parse(j.out()) as { sources: { epochs: { status: string; code: string; error: string; file: string | null }[] }[] }).sources[0]!
+      .epochs;
+    expect(epoch).toMatchObject({ status: 'failed', code: 'AUDITOR_NAME_CONFLICT', file: null });
+    expect(epoch!.error).toContain(`${first} and ${second} both already hold other bytes`);
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/b`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(1);
+    expect(t.out() + t.err()).toContain(`[AUDITOR_NAME_CONFLICT]`);
+    expect(t.out() + t.err()).toContain(`${first} and ${second}`);
+    // Nothing was overwritten, nothing added.
+    expect([await readFile(first, 'utf8'), await readFile(second, 'utf8')]).toEqual(['{"mine":1}', '{"mine":2}']);
+    expect((await readdir(outDir)).sort()).toEqual(['epoch-2.json', second.slice(outDir.length + 1)].sort());
+    const help = captureIo();
+    expect(await runCli(['fetch', '--help'], help)).toBe(0);
+    expect(help.out()).toContain('AUDITOR_NAME_CONFLICT');
   });
 
   it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys) is saved as served; verify sets each aside with a code (exit 2)', async () => {

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+import { Keyring } from '@polkadot/keyring';
+import { base58Decode, base58Encode, blake2AsU8a, encodeAddress } from '@polkadot/util-crypto';
+
 import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -133,6 +136,121 @@ describe('a refused signature says which header and value', () => {
     );
     expect([peer.status, peer.body.error.code, peer.body.error.path]).toEqual([403, 'NOT_A_VALIDATOR', 'headers.x-subnet-hotkey']);
     expect(peer.body.error.message).toContain(miner.address);
+  });
+});
+
+/** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */
+function twoBytePrefix42(publicKey: Uint8Array): string {
+  const body = new Uint8Array([0b0100_0000 | (42 >> 2), (42 & 0b11) << 6, ...publicKey]);
+  const sum = blake2AsU8a(new Uint8Array([...new TextEncoder().encode('SS58PRE'), ...body]), 512).subarray(0, 2);
+  return base58Encode(new Uint8Array([...body, ...sum]));
+}
+
+describe('a hotkey header is one spelling of a key (SS58, prefix 42)', () => {
+  it('decision: the same key in prefix 0 or 2 is 400 WRONG_SS58_PREFIX naming the header, the value, the prefix found and 42 (not 403 NOT_REGISTERED)', async () => {
+    const miner = k.miners[1]!;
+    for (const prefix of [0, 2]) {
+      const spelled = encodeAddress(miner.publicKey, prefix);
+      const text = JSON.stringify({ task_id: `prefix-${prefix}`, sssa: sssaDoc() });
+      const headers = {
+        ...signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }),
+        'x-subnet-hotkey': spelled,
+      };
+      const res = await send('/v1/sssa', text, headers);
+      expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'WRONG_SS58_PREFIX', 'headers.x-subnet-hotkey']);
+      expect(res.body.error.message).toContain(`"${spelled}"`);
+      expect(res.body.error.message).toContain(`prefix ${prefix};`);
+      expect(res.body.error.message).toContain('takes prefix 42');
+      expect(res.body.error.message).toContain(miner.address);
+    }
+    // The two-byte form of prefix 42 is another string for the same key: refused the same way.
+    const twoByte = twoBytePrefix42(miner.publicKey);
+    expect(base58Decode(twoByte)).toHaveLength(36);
+    const text = JSON.stringify({ task_id: 'prefix-42-two-byte', sssa: sssaDoc() });
+    const res = await send('/v1/sssa', text, {
+      ...signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }),
+      'x-subnet-hotkey': twoByte,
+    });
+    expect([res.status, res.body.error.code]).toEqual([400, 'WRONG_SS58_PREFIX']);
+    expect(res.body.error.message).toContain('prefix 42 in its two-byte form');
+  });
+
+  it('decision: a request accepted under prefix 42 and replayed under prefix 0, 2 or as the hex public key opens no second nonce space and no second bucket', async () => {
+    const miner = k.miners[2]!;
+    const text = JSON.stringify({ task_id: 'one-nonce-space', sssa: sssaDoc() });
+    const headers = signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() });
+    expect((await send('/v1/sssa', text, headers)).body.error.code).toBe('UNKNOWN_TASK');
+    const hex = `0x${Buffer.from(miner.publicKey).toString('hex')}`;
+    const replays = [];
+    for (const spelled of [encodeAddress(miner.publicKey, 0), encodeAddress(miner.publicKey, 2), twoBytePrefix42(miner.publicKey), hex]) {
+      const res = await send('/v1/sssa', text, { ...headers, 'x-subnet-hotkey': spelled });
+      replays.push([res.status, res.body.error.code]);
+    }
+    // None reached the nonce store or the limiter: the hex key (which @polkadot's verifier also takes) is no SS58 address.
+    expect(replays).toEqual([
+      [400, 'WRONG_SS58_PREFIX'],
+      [400, 'WRONG_SS58_PREFIX'],
+      [400, 'WRONG_SS58_PREFIX'],
+      [401, 'MALFORMED_SIGNATURE'],
+    ]);
+    const again = await send('/v1/sssa', text, headers);
+    expect([again.status, again.body.error.code]).toEqual([409, 'NONCE_REPLAYED']);
+  });
+
+  it('a hex public key in x-subnet-hotkey is 401 MALFORMED_SIGNATURE naming the header, its value and the rule', async () => {
+    const miner = k.miners[3]!;
+    const hex = `0x${Buffer.from(miner.publicKey).toString('hex')}`;
+    const text = JSON.stringify({ task_id: 'hex-hotkey', sssa: sssaDoc() });
+    const res = await send('/v1/sssa', text, {
+      ...signRequest(miner, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }),
+      'x-subnet-hotkey': hex,
+    });
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([401, 'MALFORMED_SIGNATURE', 'headers.x-subnet-hotkey']);
+    expect(res.body.error.message).toContain('is not an SS58 address');
+    expect(res.body.error.message).toContain(hex.slice(0, 40));
+  });
+});
+
+describe('an unregistered signer gets no rate bucket', () => {
+  const bucketsNow = async (): Promise<number> => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const line = /^validator_signer_rate_buckets (\d+)$/m.exec(text);
+    if (line === null) throw new Error('validator_signer_rate_buckets is not served');
+    return Number(line[1]);
+  };
+
+  it('decision: registration is checked before the rate limit, so an unregistered signer is 403 every time, never 429', async () => {
+    const codes: string[] = [];
+    for (let i = 0; i < BURST + 2; i++) {
+      const text = JSON.stringify({ task_id: `stranger-${i}`, sssa: sssaDoc() });
+      codes.push(
+        (await send('/v1/sssa', text, signRequest(k.stranger, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }))).body
+          .error.code,
+      );
+    }
+    expect(codes).toEqual(Array.from({ length: BURST + 2 }, () => 'NOT_REGISTERED'));
+  });
+
+  it('decision: a flood of fresh validly signed keys leaves the limiter with no more buckets than before', async () => {
+    // One registered request first, so the gauge has been set at least once in this process.
+    const text0 = JSON.stringify({ task_id: 'gauge-set', sssa: sssaDoc() });
+    expect(
+      (await send('/v1/sssa', text0, signRequest(k.miners[0]!, { method: 'POST', path: '/v1/sssa', body: text0, timestamp: Date.now(), nonce: nonce() })))
+        .status,
+    ).not.toBe(401);
+    const before = await bucketsNow();
+    const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
+    const answers = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const fresh = keyring.addFromUri(`//fresh-${i}`);
+      const text = JSON.stringify({ task_id: `fresh-${i}`, sssa: sssaDoc() });
+      answers.add(
+        (await send('/v1/sssa', text, signRequest(fresh, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() }))).body.error
+          .code,
+      );
+    }
+    expect([...answers]).toEqual(['NOT_REGISTERED']);
+    expect(await bucketsNow()).toBe(before);
   });
 });
 

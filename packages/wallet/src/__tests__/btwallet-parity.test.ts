@@ -1,8 +1,10 @@
+import { createCipheriv, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { u8aToHex } from '@polkadot/util';
+import { base58Encode, blake2AsU8a, decodeAddress, encodeAddress } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { decodePasswordEnv } from '../password-env.js';
@@ -194,6 +196,95 @@ describe('$ANSIBLE_VAULT as ansible-vault 0.2.1 decrypt_vault reads it (BufRead:
     ['spaces inside an inner line', `${header}\n${rehex(inner.replace('\n', ' \n'))}\n`],
   ])('%s: refused as btwallet refuses it', async (_name, text) => {
     expect(await failure(open(write(text)))).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+  });
+});
+
+describe('ss58Address as btwallet reads it (keyfile.rs:81-105; keypair.rs:55-119)', () => {
+  const publicKey = decodeAddress(phraseFile.expected.ss58Address);
+  /** Prefix 42 in SS58's two-byte form, built by hand from the SS58 rules (sp-core decodes it as 42). */
+  const twoByte42 = (): string => {
+    const body = new Uint8Array([0b0100_0000 | (42 >> 2), (42 & 0b11) << 6, ...publicKey]);
+    const sum = blake2AsU8a(new Uint8Array([...new TextEncoder().encode('SS58PRE'), ...body]), 512).subarray(0, 2);
+    return base58Encode(new Uint8Array([...body, ...sum]));
+  };
+
+  it('an address-only file with prefix 42 loads as a public key', async () => {
+    expect(await readKeyfile(keyfile({ ss58Address: phraseFile.expected.ss58Address }), { prompt: null, env: {} })).toMatchObject({
+      address: phraseFile.expected.ss58Address,
+      source: 'ss58Address',
+      pair: undefined,
+    });
+  });
+
+  it.each([
+    ['prefix 0 (Polkadot)', () => encodeAddress(publicKey, 0), 'prefix 0;'],
+    ['prefix 2 (Kusama)', () => encodeAddress(publicKey, 2), 'prefix 2;'],
+    ['prefix 42 in the two-byte form', twoByte42, 'prefix 42 in its two-byte form;'],
+  ])('decision: an address-only file in %s is refused naming the field, the value, the prefix found and 42', async (_name, spell, found) => {
+    const spelled = spell();
+    const error = await failure(readKeyfile(keyfile({ ss58Address: spelled }), { prompt: null, env: {} }));
+    expect(error).toMatchObject({ code: 'WALLET_INVALID_KEYFILE', context: { path: 'keyfile.ss58Address', value: spelled } });
+    const message = (error as Error).message;
+    expect(message).toContain(`ss58Address ${spelled} is an SS58 address with ${found}`);
+    expect(message).toContain('btwallet writes prefix 42');
+    expect(message).toContain(phraseFile.expected.ss58Address);
+  });
+
+  it('an address-only file holding the hex public key is refused, as btwallet refuses it (from_ss58check: not base58)', async () => {
+    const error = await failure(readKeyfile(keyfile({ ss58Address: u8aToHex(publicKey) }), { prompt: null, env: {} }));
+    expect(error).toMatchObject({ code: 'WALLET_INVALID_KEYFILE', context: { path: 'keyfile.ss58Address' } });
+    expect((error as Error).message).toContain('is not an SS58 address of a 32-byte key');
+  });
+
+  it('"ss58Address": "" next to a secret is ignored, as btwallet ignores ss58Address there (not WALLET_KEY_MISMATCH)', async () => {
+    expect(await readKeyfile(keyfile({ secretPhrase: phrase, ss58Address: '' }), { prompt: null, env: {} })).toMatchObject({
+      address: phraseFile.expected.ss58Address,
+      source: 'secretPhrase',
+    });
+  });
+
+  it('"ss58Address": "" alone is not an address: refused, as btwallet refuses it ("Invalid SS58 address")', async () => {
+    expect(await failure(readKeyfile(keyfile({ ss58Address: '' }), { prompt: null, env: {} }))).toMatchObject({
+      code: 'WALLET_INVALID_KEYFILE',
+      context: { path: 'keyfile.ss58Address' },
+    });
+  });
+});
+
+describe('PKCS#7 padding of an $ANSIBLE_VAULT plaintext (block-padding 0.2.1 against the writers)', () => {
+  const vault = byPath('legacy/ansible-vault-hotkey');
+  const password = vault.password!;
+  /** An ansible vault sealed here with node's crypto (PBKDF2-SHA256 10000 → AES-256-CTR key, HMAC key, IV), padded as given. */
+  function sealed(plaintext: Buffer, pad: number): string {
+    const salt = randomBytes(32);
+    const keys = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, 10_000, 80, 'sha256');
+    const cipher = createCipheriv('aes-256-ctr', keys.subarray(0, 32), keys.subarray(64, 80));
+    const ciphertext = Buffer.concat([cipher.update(Buffer.concat([plaintext, Buffer.alloc(pad, pad)])), cipher.final()]);
+    const mac = createHmac('sha256', keys.subarray(32, 64)).update(ciphertext).digest();
+    const inner = [salt, mac, ciphertext].map((b) => b.toString('hex')).join('\n');
+    return `$ANSIBLE_VAULT;1.1;AES256\n${Buffer.from(inner, 'latin1').toString('hex')}\n`;
+  }
+  const open = (text: string): Promise<unknown> => {
+    const file = join(dir, `vault${counter++}`);
+    writeFileSync(file, text, { mode: 0o600 });
+    const pw = join(dir, `pw${counter++}`);
+    writeFileSync(pw, password, { mode: 0o600 });
+    return readKeyfile(file, { passwordFile: pw, env: {}, prompt: null });
+  };
+  const plain = readFileSync(join(VECTORS_DIR, phraseFile.path));
+
+  it('what every writer pads (1 to 16 bytes to the AES block; a whole block when already aligned) opens', async () => {
+    const aligned = Buffer.concat([plain, Buffer.alloc((16 - (plain.length % 16)) % 16, 0x20)]);
+    expect(await open(sealed(plain, 16 - (plain.length % 16)))).toMatchObject({ address: phraseFile.expected.ss58Address });
+    expect(await open(sealed(aligned, 16))).toMatchObject({ address: phraseFile.expected.ss58Address });
+  });
+
+  it('decision: a pad of 17..255 equal bytes, which block-padding 0.2.1 takes but no writer makes, is refused', async () => {
+    for (const pad of [17, 32, 255]) {
+      const error = await failure(open(sealed(plain, pad)));
+      expect(error).toMatchObject({ code: 'WALLET_INVALID_KEYFILE' });
+      expect((error as Error).message).toContain('PKCS#7');
+    }
   });
 });
 
