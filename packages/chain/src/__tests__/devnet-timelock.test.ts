@@ -5,7 +5,7 @@
  */
 import { buildMetadata, runtimeVersionOf, SS58_PREFIX } from '@subnet/devnet';
 import type { DevnetRuntime } from '@subnet/devnet';
-import { QUICKNET } from '@subnet/timelock';
+import { encryptWeightsCommit, QUICKNET } from '@subnet/timelock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createChainClient } from '../chain-client.js';
@@ -13,6 +13,7 @@ import { loadSigner } from '../keys.js';
 import { readMetagraph } from '../metagraph.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
+import type { TimelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
 import type { Harness, Runtime } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
@@ -166,6 +167,70 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
         .slice(drops)
         .map((d) => d.reason),
     ).toEqual(['hotkey_mismatch']);
+  });
+
+  it('a commit whose reveal epoch passed before its pulse could be used is reported expired (not hotkey_mismatch / undecryptable): reveal_commits.rs:53-57 deletes the queue unread', async () => {
+    // Three commits of one hotkey in one epoch E, hand-built to rounds the devnet beacon publishes in chosen blocks
+    // (one pulse per 12 s block; a pulse published in block k is read by the reveal step of block k + 1). `last` is
+    // the last block whose reveal step takes epoch E's queue: the round published in `last - 1` is revealed in
+    // `last`; the one published in `last` is stored when block `last + 1` starts epoch E + 2 and deletes the queue
+    // unread; the one published later is not even stored then.
+    const signer = h.client.signer;
+    const connection = h.client.connection;
+    const snapshot = await readMetagraph(connection, { netuid: 1 });
+    const context = await readTimelockContext(connection, snapshot.blockHash);
+    const { prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: signer.publicKey, uids: [1], values: [1], versionKey: 0n });
+    // first reveal-step block of epoch E + 1 plus its length: tempo blocks (stateful) or tempo + 1 (legacy)
+    const last = prediction.revealBlock + BigInt(runtime === 'stateful' ? TEMPO - 1 : TEMPO);
+    const beacon = h.devnet.beacon!;
+    const commitTo = async (uid: number, publishedIn: bigint): Promise<TimelockedCommitRecord> => {
+      const round = beacon.roundAtBlock(Number(publishedIn));
+      const commit = encryptWeightsCommit({ hotkeyPublicKey: signer.publicKey, uids: [uid], values: [1], versionKey: 0n, round, beacon: context.beacon });
+      const inclusion = await h.includeNext(
+        submitExtrinsic(connection, signer, (api) => timelockedCommitCall(api, 0).build(1, commit.commit, round), {
+          wait: 'inBlock',
+          eraPeriod: 64,
+          timeoutMs: 8_000,
+          pollMs: 15,
+          label: 'hand-built commit',
+        }),
+      );
+      return timelockedCommitRecord(inclusion, {
+        hotkey: signer.address,
+        netuid: 1,
+        mecid: 0,
+        netuidIndex: 1,
+        uid: 0,
+        uids: [uid],
+        values: [1],
+        versionKey: 0n,
+        revealRound: round,
+        commit: commit.commit,
+        prediction: null,
+      });
+    };
+    const inTime = await commitTo(1, last - 1n);
+    const lastBlock = await commitTo(2, last);
+    const late = await commitTo(3, last + 3n);
+    expect(inTime.commitBlock).toBeLessThan(prediction.revealBlock); // all three in epoch E
+    expect(late.commitBlock).toBeLessThan(prediction.revealBlock);
+
+    const revealed = await h.drive(h.client.confirmTimelockedReveal(inTime), 15);
+    expect(revealed.blockNumber).toBe(last);
+    await expect(h.drive(h.client.confirmTimelockedReveal(lastBlock), 15)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: {
+        revealBlock: last + 1n,
+        commitEpoch: revealed.commitEpoch,
+        revealEpoch: revealed.commitEpoch + 1n,
+        likelyReasons: ['expired'],
+        pulseStored: true,
+      },
+    });
+    await expect(h.drive(h.client.confirmTimelockedReveal(late), 15)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: { revealBlock: last + 1n, likelyReasons: ['expired', 'pulse_missing'], pulseStored: false },
+    });
   });
 
   it("refuses, before signing, a configured beacon whose key is not the chain's (CHAIN_TIMELOCK_BEACON_MISMATCH)", async () => {
