@@ -135,7 +135,8 @@ export async function followCommitQueue(
   const first = record.commitBlock + 1n;
   let progress = walks.get(connection)?.get(key);
   if (progress !== undefined && progress.next > first) {
-    const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(progress!.next - 1n))).toHex();
+    const readUpTo = progress.next - 1n;
+    const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(readUpTo))).toHex();
     if (hash !== progress.lastHash) progress = { commitEpoch: progress.commitEpoch, next: first, lastHash: record.commitBlockHash };
   }
   if (progress === undefined)
