@@ -25,9 +25,9 @@ interface WalkProgress {
   /** The commit's `TimelockedWeightCommits` epoch key. */
   readonly commitEpoch: bigint;
   /** The first block not yet read. */
-  next: bigint;
+  readonly next: bigint;
   /** The hash of block `next - 1` when it was read (the commit block's hash while `next` is the block after it). */
-  lastHash: string;
+  readonly lastHash: string;
 }
 
 /** Commits followed per connection: enough for a validator's backlog; the oldest is forgotten first. */
@@ -141,8 +141,15 @@ export async function followCommitQueue(
   }
   if (progress === undefined)
     progress = { commitEpoch: await findCommitEpoch(connection, record, options.base), next: first, lastHash: record.commitBlockHash };
-  const walk = progress;
-  remember(connection, key, walk);
+  // Each check walks with its own cursor and stores it only when it got further than what is stored, so two checks
+  // of one commit running at once never skip a block; a reset after a reorganisation is stored as it is.
+  remember(connection, key, progress);
+  let walk: WalkProgress = progress;
+  const advance = (next: bigint, lastHash: string): void => {
+    walk = { commitEpoch: walk.commitEpoch, next, lastHash };
+    const stored = walks.get(connection)?.get(key);
+    if (stored === undefined || stored.next < next) remember(connection, key, walk);
+  };
   const present = async (at: ApiAt): Promise<boolean> =>
     optionItems(
       await connection.request('TimelockedWeightCommits', () =>
@@ -154,8 +161,7 @@ export async function followCommitQueue(
     while (walk.next <= head) {
       const block = await blockAt(connection, walk.next);
       if (!(await present(block.at))) return { commitEpoch: walk.commitEpoch, exit: { ...block, number: walk.next } };
-      walk.lastHash = block.hash;
-      walk.next += 1n;
+      advance(walk.next + 1n, block.hash);
     }
     if (Date.now() > options.deadline) {
       throw chainError('TimelockRevealTimeout', `the commit is still waiting for its reveal at block ${walk.next - 1n} after ${options.timeoutMs} ms`, {

@@ -74,4 +74,20 @@ describe('confirmTimelockedReveal reads each block once across checks (stateful 
       await fresh.close();
     }
   });
+
+  it('two checks of one commit running at once each read every block (no block skipped between them)', async () => {
+    const committed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '4': 1 }, waitForReveal: false }));
+    const second = committed.timelock!.record;
+    await h.devnet.produceBlocks(BLOCKS_PER_CHECK);
+    // one check first, so both later checks resume from what it stored
+    await expect(h.client.confirmTimelockedReveal(second, { timeoutMs: 0 })).rejects.toMatchObject({ code: 'CHAIN_TIMELOCK_REVEAL_TIMEOUT' });
+    await h.devnet.produceBlocks(BLOCKS_PER_CHECK);
+    const [a, b] = await h.drive(Promise.all([h.client.confirmTimelockedReveal(second), h.client.confirmTimelockedReveal(second)]), 15);
+    expect(a.blockNumber).toBe(b.blockNumber);
+    // the commit left its queue in that block and not before: it is still queued in the block before
+    const before = await h.client.connection.api.at(await h.client.connection.api.rpc.chain.getBlockHash(a.blockNumber - 1n));
+    const queued = (await before.query['subtensorModule']!['timelockedWeightCommits']!(1, a.commitEpoch)).toJSON() as unknown[];
+    expect(queued.length).toBeGreaterThan(0);
+    expect(a.stored).toEqual([65535]);
+  });
 });
