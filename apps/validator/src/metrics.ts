@@ -20,8 +20,8 @@ export interface ValidatorMetrics {
   /**
    * Commit-reveal v4 reveals confirmed after the fact (reveal-confirm.ts), by outcome (`revealed`,
    * `not_revealed`: the chain dropped the commit, `unconfirmed`: the chain state contradicts the commit) and
-   * reason (`not_revealed`: the first likely reason, `version_key_raised`, `stake_lost`, `pulse_missing`, ...;
-   * `unconfirmed`: the chain error code; empty for `revealed`).
+   * reason (`not_revealed`: the first likely reason, `expired`, `version_key_raised`, `stake_lost`,
+   * `pulse_missing`, ...; `unconfirmed`: the chain error code; empty for `revealed`).
    */
   readonly revealConfirmations: Counter<'outcome' | 'reason'>;
   /** Chain reconnects seen. */

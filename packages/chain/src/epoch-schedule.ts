@@ -64,3 +64,37 @@ export function v2CommitEpoch(snapshot: Pick<MetagraphSnapshot, 'netuid' | 'hype
   if (epochRuntime(snapshot.epoch) === 'stateful') return field1;
   return legacyEpochIndex(snapshot.netuid, snapshot.hyperparameters.tempo, field1);
 }
+
+/** `MAX_TEMPO` (Subtensor main `pallets/subtensor/src/lib.rs:1814`): `BlocksSinceLastStep` above it forces an epoch. */
+const MAX_BLOCKS_SINCE_LAST_STEP = 50_400n;
+
+/**
+ * The epoch whose timelocked queue the chain's reveal step takes in block `block`, `current_epoch - RevealPeriodEpochs`
+ * (saturating), from the state before that block (the reveal step runs first in `on_initialize`, before
+ * `run_coinbase`: `coinbase/block_step.rs:19`, `:21` at 14bc6f9f9). The current epoch is
+ * `current_epoch_with_lookahead` on the stateful runtime (`coinbase/reveal_commits.rs:43`, `subnets/weights.rs:1275`
+ * at 14bc6f9f9: `SubnetEpochIndex + 1` when `should_run_epoch(block)`, `coinbase/run_coinbase.rs:1085`, with
+ * `BlocksSinceLastStep` not yet raised) and `get_epoch_index(block)` on the legacy one
+ * (`coinbase/reveal_commits.rs:42` at ab0cb2e52). Queues of earlier epochs are deleted in that step unread
+ * (`coinbase/reveal_commits.rs:53-57` at 14bc6f9f9, `:52-56` at ab0cb2e52).
+ *
+ * @param snapshot - the metagraph read at the block BEFORE `block`
+ * @param block - the block whose reveal step is asked about
+ * @returns the reveal epoch
+ * @example revealStepEpoch(parentSnapshot, 1234n) // the epoch whose commits block 1234 reveals
+ */
+export function revealStepEpoch(snapshot: Pick<MetagraphSnapshot, 'netuid' | 'hyperparameters' | 'epoch'>, block: bigint): bigint {
+  const { tempo, revealPeriodEpochs } = snapshot.hyperparameters;
+  const { subnetEpochIndex, lastEpochBlock, pendingEpochAt, blocksSinceLastStep } = snapshot.epoch;
+  let current: bigint;
+  if (subnetEpochIndex === null || lastEpochBlock === null) current = legacyEpochIndex(snapshot.netuid, tempo, block);
+  else {
+    const runs =
+      tempo !== 0 &&
+      ((pendingEpochAt !== null && pendingEpochAt > 0n && block >= pendingEpochAt) ||
+        (blocksSinceLastStep ?? 0n) > MAX_BLOCKS_SINCE_LAST_STEP ||
+        block - lastEpochBlock >= BigInt(tempo));
+    current = subnetEpochIndex + (runs ? 1n : 0n);
+  }
+  return current > revealPeriodEpochs ? current - revealPeriodEpochs : 0n;
+}

@@ -334,6 +334,8 @@ export interface ChainTimelockRevealMissingContext extends ChainErrorContext {
   readonly commitHash: string;
   readonly revealBlock: bigint;
   readonly revealBlockHash: string;
+  /** The epoch whose queue that block's reveal step took; above the commit epoch when the commit `expired`. */
+  readonly revealEpoch: bigint;
   readonly likelyReasons: readonly TimelockMissReason[];
 }
 
@@ -710,7 +712,7 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   [
     'TimelockRevealMissing',
     false,
-    'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.',
+    'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (reveal epoch passed or skipped, version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.',
   ],
   [
     'TimelockRevealTimeout',

@@ -1,19 +1,25 @@
-import type { ApiPromise } from '@polkadot/api';
-import { blake2AsHex } from '@polkadot/util-crypto';
-
 import { chainError } from './chain-error.js';
 import { chainUpscale } from './chain-upscale.js';
 import type { ChainConnection } from './connection.js';
+import { revealStepEpoch } from './epoch-schedule.js';
 import { readMetagraph, toBig } from './metagraph.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { preflight } from './preflight.js';
-import { optionItems } from './storage-at.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
+import { blockAt, followCommitQueue, storageEntry } from './timelock-reveal-walk.js';
 import { checkTimelockedRecord } from './timelocked-record-check.js';
 
 /** Why a timelocked reveal may not have happened (the chain itself reports nothing). */
 export type TimelockMissReason =
-  'version_key_raised' | 'stake_lost' | 'permit_lost' | 'deregistered' | 'pulse_missing' | 'hotkey_mismatch' | 'undecryptable' | 'other_weights_check';
+  | 'version_key_raised'
+  | 'stake_lost'
+  | 'permit_lost'
+  | 'deregistered'
+  | 'pulse_missing'
+  | 'hotkey_mismatch'
+  | 'undecryptable'
+  | 'other_weights_check'
+  | 'expired';
 
 /** A confirmed reveal. */
 export interface TimelockedReveal {
@@ -38,23 +44,6 @@ export interface ConfirmRevealOptions {
   readonly wait?: 'inBlock' | 'finalized';
 }
 
-type Entry = ((...args: unknown[]) => Promise<unknown>) & { entries?: (...args: unknown[]) => Promise<[{ args: unknown[] }, unknown][]> };
-type ApiAt = Awaited<ReturnType<ApiPromise['at']>>;
-
-function entry(at: ApiAt, pallet: string, item: string): Entry {
-  const fn = (at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)[pallet]?.[item];
-  if (!fn)
-    throw chainError('StorageNotAvailable', `the runtime has no ${pallet}.${item}`, { source: 'client', stage: 'confirm', path: 'storage', value: item });
-  return fn;
-}
-
-function isOurs(item: unknown, record: TimelockedCommitRecord): boolean {
-  const fields = Array.from(item as Iterable<{ toString(): string; toU8a(bare?: boolean): Uint8Array }>);
-  const [who, , commit] = fields;
-  if (who === undefined || commit === undefined) return false;
-  return who.toString() === record.hotkey && blake2AsHex(commit.toU8a(true), 256) === record.commitHash;
-}
-
 /**
  * The preflight kind that replays the checks of a timelocked reveal. The chain's reveal step calls
  * `do_set_mechanism_weights` (`coinbase/reveal_commits.rs:181`), i.e. `internal_set_weights`: it never asks whether
@@ -69,25 +58,22 @@ function timelockedRevealCheckKind(snapshot: Pick<MetagraphSnapshot, 'hyperparam
   return snapshot.hyperparameters.commitRevealEnabled ? 'reveal' : 'set';
 }
 
-const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-
 /**
  * Confirms that the chain revealed a timelocked commit. The chain decrypts commits in `on_initialize` of the
  * reveal epoch and reports only success (`TimelockedWeightsRevealed(netuid_index, who)`); a failed reveal
  * leaves no trace but the commit disappearing from `TimelockedWeightCommits`. So: find the commit's epoch
- * queue, follow it block by block until the commit leaves it, then look at that block's events. Revealed →
+ * queue, follow it block by block until the commit leaves it (a later check of the same commit on the same
+ * connection reads only the blocks produced since the last one), then look at that block's events. Revealed →
  * read back `Weights` there and compare with the chain's max-upscale of the committed values. Not revealed →
- * `CHAIN_TIMELOCK_REVEAL_MISSING` with the likely reasons, found by replaying the reveal's weights checks on
- * the state before that block and looking for the round's pulse.
+ * `CHAIN_TIMELOCK_REVEAL_MISSING` with the likely reasons: `expired` when that block's reveal step worked on a
+ * later epoch than the commit's (the queue was deleted unread), else found by replaying the reveal's weights
+ * checks on the state before that block; and whether the round's pulse was stored.
  *
  * @param connection - the chain connection
  * @param record - the commit (from `setWeights` or `timelockedCommitRecord`)
  * @param options - polling, timeout, finality
  * @returns the confirmed reveal
- * @throws SubnetError `CHAIN_TIMELOCK_REVEAL_MISSING` (context `likelyReasons`, `checks`, `revealBlock`),
+ * @throws SubnetError `CHAIN_TIMELOCK_REVEAL_MISSING` (context `likelyReasons`, `checks`, `revealBlock`, `revealEpoch`),
  *   `CHAIN_TIMELOCK_REVEAL_TIMEOUT`, `CHAIN_WEIGHTS_NOT_CONFIRMED` (revealed but Weights differ, or the
  *   commit is not in any queue), `CHAIN_STORAGE_NOT_AVAILABLE`
  * @example const reveal = await confirmTimelockedReveal(conn, submission.timelock, { timeoutMs: 3_600_000 });
@@ -108,62 +94,12 @@ export async function confirmTimelockedReveal(
     netuid: record.netuid,
     mecid: record.mecid,
   };
-  const atNumber = async (n: bigint): Promise<{ at: ApiAt; hash: string }> => {
-    const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(n))).toHex();
-    return { at: await connection.request('api.at', (api) => api.at(hash)), hash };
-  };
-
-  // 1. the epoch queue holding the commit, at the commit block
-  const commitAt = await connection.request('api.at', (api) => api.at(record.commitBlockHash));
-  const queues = entry(commitAt, 'subtensorModule', 'timelockedWeightCommits');
-  const listEntries = queues.entries;
-  if (!listEntries)
-    throw chainError('StorageNotAvailable', 'cannot list SubtensorModule.TimelockedWeightCommits', {
-      ...base,
-      path: 'storage',
-      value: 'TimelockedWeightCommits',
-    });
-  const all = await connection.request('TimelockedWeightCommits.entries', () => listEntries(record.netuidIndex));
-  let commitEpoch: bigint | null = null;
-  for (const [key, value] of all) {
-    if (optionItems(value).some((item) => isOurs(item, record))) commitEpoch = toBig(key.args[1]);
-  }
-  if (commitEpoch === null) {
-    throw chainError('WeightsNotConfirmed', `the commit ${record.commitHash} is in no TimelockedWeightCommits queue at its block ${record.commitBlock}`, base);
-  }
-  const epoch = commitEpoch;
-  const present = async (at: ApiAt): Promise<boolean> =>
-    optionItems(
-      await connection.request('TimelockedWeightCommits', () => entry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch)),
-    ).some((item) => isOurs(item, record));
-
-  // 2. follow the queue until the commit leaves it
-  let next = record.commitBlock + 1n;
-  const findReveal = async (): Promise<{ at: ApiAt; hash: string; number: bigint }> => {
-    for (;;) {
-      const head = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader())).number.toBigInt();
-      while (next <= head) {
-        const block = await atNumber(next);
-        if (!(await present(block.at))) return { ...block, number: next };
-        next += 1n;
-      }
-      if (Date.now() > deadline) {
-        throw chainError('TimelockRevealTimeout', `the commit is still waiting for its reveal at block ${next - 1n} after ${options.timeoutMs} ms`, {
-          ...base,
-          path: 'block',
-          value: next - 1n,
-          commitEpoch: epoch,
-          predictedRevealBlock: record.prediction?.revealBlock,
-        });
-      }
-      await sleep(pollMs);
-    }
-  };
-  const revealAt = await findReveal();
+  // 1-2. find the commit's epoch queue and follow it until the commit leaves it (incremental across checks)
+  const { commitEpoch: epoch, exit: revealAt } = await followCommitQueue(connection, record, { deadline, pollMs, timeoutMs: options.timeoutMs, base });
 
   // 3. revealed in that block?
   const records = Array.from(
-    (await connection.request('System.Events', () => entry(revealAt.at, 'system', 'events')())) as Iterable<{
+    (await connection.request('System.Events', () => storageEntry(revealAt.at, 'system', 'events')())) as Iterable<{
       phase: { isInitialization: boolean };
       event: { section: string; method: string; data: Iterable<{ toString(): string }> };
     }>,
@@ -176,7 +112,7 @@ export async function confirmTimelockedReveal(
   if (revealed) {
     const expected = chainUpscale(record.values);
     const stored = Array.from(
-      (await connection.request('Weights', () => entry(revealAt.at, 'subtensorModule', 'weights')(record.netuidIndex, record.uid))) as Iterable<
+      (await connection.request('Weights', () => storageEntry(revealAt.at, 'subtensorModule', 'weights')(record.netuidIndex, record.uid))) as Iterable<
         Iterable<unknown>
       >,
     ).map((pair) => Array.from(pair).map((x) => Number(toBig(x))));
@@ -199,7 +135,7 @@ export async function confirmTimelockedReveal(
   }
 
   // 4. not revealed: why? Replay the weights checks on the state before the block, and look for the pulse.
-  const parent = await atNumber(revealAt.number - 1n);
+  const parent = await blockAt(connection, revealAt.number - 1n);
   const snapshot = await readMetagraph(connection, { netuid: record.netuid, mecid: record.mecid, at: parent.hash });
   const check = preflight({
     snapshot,
@@ -210,18 +146,13 @@ export async function confirmTimelockedReveal(
     kind: timelockedRevealCheckKind(snapshot),
   });
   const checks = check.errors.map((e) => e.context.chainName);
-  const pulses = (parent.at.query as unknown as Record<string, Record<string, Entry | undefined> | undefined>)['drand']?.['pulses'];
+  const pulses = (parent.at.query as unknown as Record<string, Record<string, ((round: bigint) => Promise<unknown>) | undefined> | undefined>)['drand']?.[
+    'pulses'
+  ];
   const pulse = pulses ? ((await connection.request('Drand.Pulses', () => pulses(record.revealRound))) as { isSome?: boolean }) : undefined;
-  const reasons: TimelockMissReason[] = [];
-  if (pulse?.isSome !== true) reasons.push('pulse_missing');
-  for (const name of checks) {
-    if (name === 'IncorrectWeightVersionKey') reasons.push('version_key_raised');
-    else if (name === 'NotEnoughStakeToSetWeights') reasons.push('stake_lost');
-    else if (name === 'NeuronNoValidatorPermit') reasons.push('permit_lost');
-    else if (name === 'HotKeyNotRegisteredInSubNet') reasons.push('deregistered');
-    else if (!reasons.includes('other_weights_check')) reasons.push('other_weights_check');
-  }
-  if (reasons.length === 0) reasons.push('hotkey_mismatch', 'undecryptable');
+  const revealEpoch = revealStepEpoch(snapshot, revealAt.number);
+  const expired = epoch < revealEpoch;
+  const reasons = missReasons({ expired, pulseStored: pulse?.isSome === true, checks });
   throw chainError(
     'TimelockRevealMissing',
     `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})`,
@@ -232,13 +163,46 @@ export async function confirmTimelockedReveal(
       revealBlock: revealAt.number,
       revealBlockHash: revealAt.hash,
       commitEpoch: epoch,
+      revealEpoch,
       likelyReasons: Object.freeze(reasons),
       checks: Object.freeze(checks),
       pulseStored: pulse?.isSome === true,
-      ...(check.errors[0] ? { cause: check.errors[0] } : {}),
+      ...(!expired && check.errors[0] ? { cause: check.errors[0] } : {}),
     },
   );
 }
+
+/**
+ * The likely reasons of a commit that left its queue unrevealed, first one first. `expired`: the block's reveal step
+ * worked on a later epoch than the commit's, so it deleted the queue unread (`coinbase/reveal_commits.rs:53-57` at
+ * 14bc6f9f9): the reveal epoch passed while the round's pulse was missing (then `pulse_missing` follows), or it was
+ * skipped (`RevealPeriodEpochs` lowered, or on the legacy runtime a tempo change moved the epoch index); the weights
+ * checks were never run, so they are not named. Otherwise the commit was decrypted or re-queued in its own reveal
+ * epoch: the pulse and the replayed weights checks; `hotkey_mismatch` / `undecryptable` only when nothing else explains it.
+ */
+function missReasons(found: { readonly expired: boolean; readonly pulseStored: boolean; readonly checks: readonly string[] }): TimelockMissReason[] {
+  const reasons: TimelockMissReason[] = [];
+  if (found.expired) {
+    reasons.push('expired');
+    if (!found.pulseStored) reasons.push('pulse_missing');
+    return reasons;
+  }
+  if (!found.pulseStored) reasons.push('pulse_missing');
+  for (const name of found.checks) {
+    if (name === 'IncorrectWeightVersionKey') reasons.push('version_key_raised');
+    else if (name === 'NotEnoughStakeToSetWeights') reasons.push('stake_lost');
+    else if (name === 'NeuronNoValidatorPermit') reasons.push('permit_lost');
+    else if (name === 'HotKeyNotRegisteredInSubNet') reasons.push('deregistered');
+    else if (!reasons.includes('other_weights_check')) reasons.push('other_weights_check');
+  }
+  if (reasons.length === 0) reasons.push('hotkey_mismatch', 'undecryptable');
+  return reasons;
+}
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
 
 async function waitFinalized(connection: ChainConnection, number: bigint, deadline: number, pollMs: number): Promise<boolean> {
   for (;;) {

@@ -4,7 +4,7 @@ import { publishPulses } from './drand-beacon.js';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { revealTimelockedCommits } from './timelock-reveal.js';
 import type { DevnetEvent } from './devnet-call.js';
-import { epochStep } from './epoch-rules.js';
+import { epochsDeferredThisBlock, epochStep } from './epoch-rules.js';
 
 /** What `on_initialize` produced: events (phase Initialization) and silently dropped timelocked commits. */
 export interface BlockInitialization {
@@ -13,8 +13,9 @@ export interface BlockInitialization {
 }
 
 /**
- * The devnet's `on_initialize` and pulse feed, in the chain's order (`block_step.rs`): reveal timelocked
- * commits (with the pulses stored by earlier blocks), then the epoch step, then publish this block's drand
+ * The devnet's `on_initialize` and pulse feed, in the chain's order (`block_step.rs`): the subnets over the
+ * per-block epoch cap, reveal timelocked commits of the others (with the pulses stored by earlier blocks), then the
+ * epoch step (deferring the capped ones), then publish this block's drand
  * pulses (on chain they arrive by `write_pulse` extrinsics inside the block, so they are visible from the
  * next block on).
  *
@@ -26,8 +27,9 @@ export interface BlockInitialization {
  * const init = initializeBlock(state, 12n, beacon);
  */
 export function initializeBlock(state: ChainState, now: bigint, beacon: DevnetBeacon | null): BlockInitialization {
-  const { events, drops } = revealTimelockedCommits(state, now);
-  epochStep(state.subnets.values(), now);
+  const deferred = epochsDeferredThisBlock(state.subnets.values(), now);
+  const { events, drops } = revealTimelockedCommits(state, now, deferred);
+  epochStep(state.subnets.values(), now, deferred);
   if (beacon !== null) publishPulses(state, beacon);
   return { events, drops };
 }

@@ -112,6 +112,11 @@ export interface SubnetState extends SubnetHyperparameters {
   subnetEpochIndex: bigint;
   blocksSinceLastStep: bigint;
   lastMechanismStepBlock: bigint;
+  /**
+   * How many more of the subnet's due epoch slots the per-block cap `MaxEpochsPerBlock` defers by one block each
+   * (stateful runtime; set by `devnet.deferEpochs`, standing in for lower netuids due in the same blocks).
+   */
+  epochDeferrals: number;
 }
 
 /** The whole chain state after a block. */

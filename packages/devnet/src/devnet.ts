@@ -74,6 +74,14 @@ export interface Devnet {
   setStake(uid: number, stake: bigint): void;
   /** Sets a neuron's validator permit from the next block on. */
   setValidatorPermit(uid: number, permit: boolean): void;
+  /**
+   * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
+   * on, the next `count` times the subnet's epoch is due it is over the cap, so that block skips the subnet's
+   * timelocked reveal step and defers its epoch to the next block (`PendingEpochAt = block + 1`).
+   *
+   * @throws SubnetError `DEVNET_INVALID_DEFERRAL` (count not a non-negative integer, or the legacy runtime, which has no cap)
+   */
+  deferEpochs(count: number): void;
   /** Stops block production and the server, closing every connection. */
   stop(): Promise<void>;
 }
@@ -247,6 +255,21 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       chain.queueChange((state) => {
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.validatorPermit = permit;
+      });
+    },
+    deferEpochs(count: number) {
+      if (!Number.isSafeInteger(count) || count < 0) {
+        throw new SubnetError('DEVNET_INVALID_DEFERRAL', 'the number of deferred epochs is a non-negative integer', {
+          context: { path: 'count', value: count },
+        });
+      }
+      if (runtimeKind !== 'stateful') {
+        throw new SubnetError('DEVNET_INVALID_DEFERRAL', 'the legacy runtime (finney spec 393) has no per-block epoch cap', {
+          context: { path: 'runtime', value: runtimeKind },
+        });
+      }
+      chain.queueChange((state) => {
+        subnetOf(state).epochDeferrals = count;
       });
     },
     async stop() {

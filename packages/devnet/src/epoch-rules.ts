@@ -97,21 +97,50 @@ export function nextEpochStartBlock(subnet: SubnetState, now = 0n): bigint | nul
 }
 
 /**
+ * `epochs_deferred_this_block` (Subtensor main 14bc6f9f9 `coinbase/run_coinbase.rs:326`): the subnets whose epoch is
+ * due in `block` but over the per-block cap `MaxEpochsPerBlock` (`lib.rs:2161`; 2 on finney's production build,
+ * `runtime/src/lib.rs:1042`). The devnet runs one subnet, so the cap is emulated: a stateful subnet with
+ * `epochDeferrals > 0` is over it whenever its epoch is due (as if that many lower netuids were due with it). The
+ * legacy runtime (ab0cb2e52) has no cap.
+ *
+ * @param subnets - the subnets of the state being built (before the block's reveal and epoch steps)
+ * @param block - the block number
+ * @returns the netuids deferred in this block
+ * @example
+ * const deferred = epochsDeferredThisBlock(state.subnets.values(), 12n);
+ */
+export function epochsDeferredThisBlock(subnets: Iterable<SubnetState>, block: bigint): ReadonlySet<number> {
+  const deferred = new Set<number>();
+  for (const subnet of subnets) {
+    if (subnet.runtime === 'stateful' && subnet.epochDeferrals > 0 && shouldRunEpoch(subnet, block)) deferred.add(subnet.netuid);
+  }
+  return deferred;
+}
+
+/**
  * The epoch part of `run_coinbase` in `on_initialize` before any extrinsic, for every subnet: first
  * `BlocksSinceLastStep += 1`, then, when `should_run_epoch` holds (with the counter already raised, as
- * `drain_pending` does, `run_coinbase.rs:363`), `BlocksSinceLastStep = 0`, `LastMechansimStepBlock = block`
- * and, on the stateful runtime, `LastEpochBlock = block`, `PendingEpochAt = 0`, `SubnetEpochIndex += 1`
- * (`run_coinbase.rs:426`). No Yuma consensus or emission runs.
+ * `drain_pending` does, `run_coinbase.rs:363`), either the per-block cap defers it (`deferred`: `PendingEpochAt =
+ * block + 1` and nothing else, `run_coinbase.rs:370-378`; no `EpochDeferred` event, which the devnet's metadata does
+ * not declare) or `BlocksSinceLastStep = 0`, `LastMechansimStepBlock = block` and, on the stateful runtime,
+ * `LastEpochBlock = block`, `PendingEpochAt = 0`, `SubnetEpochIndex += 1` (`run_coinbase.rs:426`). No Yuma consensus
+ * or emission runs.
  *
  * @param subnets - the subnets of the state being built
  * @param block - the block number
+ * @param deferred - the netuids over the per-block cap in this block ({@link epochsDeferredThisBlock})
  * @example
  * epochStep(state.subnets.values(), 12n);
  */
-export function epochStep(subnets: Iterable<SubnetState>, block: bigint): void {
+export function epochStep(subnets: Iterable<SubnetState>, block: bigint, deferred: ReadonlySet<number> = new Set()): void {
   for (const subnet of subnets) {
     subnet.blocksSinceLastStep += 1n;
     if (!shouldRunEpoch(subnet, block)) continue;
+    if (deferred.has(subnet.netuid)) {
+      subnet.pendingEpochAt = block + 1n;
+      subnet.epochDeferrals -= 1;
+      continue;
+    }
     subnet.blocksSinceLastStep = 0n;
     subnet.lastMechanismStepBlock = block;
     if (subnet.runtime === 'stateful') {

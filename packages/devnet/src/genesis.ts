@@ -75,6 +75,7 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
     pendingEpochAt: 0n,
     subnetEpochIndex: 0n,
     blocksSinceLastStep: 0n,
+    epochDeferrals: 0,
     lastMechanismStepBlock: 0n,
   };
   return {

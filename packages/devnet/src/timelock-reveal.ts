@@ -31,16 +31,25 @@ export interface TimelockDrop {
  * every weights check. Failures are silent (returned as drops, no event); success emits
  * `TimelockedWeightsRevealed(netuid_index, who)`.
  *
+ * A subnet whose epoch the per-block cap defers in this block is skipped altogether, expiry included
+ * (`reveal_crv3_commits`, `coinbase/block_step.rs:81-99` at 14bc6f9f9): its reveal moves with its epoch.
+ *
  * @param state - the state being built for block `now` (pulses are those stored by earlier blocks)
  * @param now - the block number being built
+ * @param deferred - the netuids whose epoch is deferred in this block (`epochsDeferredThisBlock`)
  * @returns the events (phase Initialization) and the dropped commits
  * @example
  * const { events, drops } = revealTimelockedCommits(state, 42n);
  */
-export function revealTimelockedCommits(state: ChainState, now: bigint): { events: DevnetEvent[]; drops: TimelockDrop[] } {
+export function revealTimelockedCommits(
+  state: ChainState,
+  now: bigint,
+  deferred: ReadonlySet<number> = new Set(),
+): { events: DevnetEvent[]; drops: TimelockDrop[] } {
   const events: DevnetEvent[] = [];
   const drops: TimelockDrop[] = [];
   for (const subnet of state.subnets.values()) {
+    if (deferred.has(subnet.netuid)) continue;
     const curEpoch = revealStepEpoch(subnet, now);
     const revealEpoch = curEpoch > subnet.revealPeriodEpochs ? curEpoch - subnet.revealPeriodEpochs : 0n;
     for (let mecid = 0; mecid < subnet.mechanismCount; mecid += 1) {

@@ -5,7 +5,7 @@
  */
 import { buildMetadata, runtimeVersionOf, SS58_PREFIX } from '@subnet/devnet';
 import type { DevnetRuntime } from '@subnet/devnet';
-import { QUICKNET } from '@subnet/timelock';
+import { encryptWeightsCommit, QUICKNET } from '@subnet/timelock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createChainClient } from '../chain-client.js';
@@ -13,11 +13,46 @@ import { loadSigner } from '../keys.js';
 import { readMetagraph } from '../metagraph.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
+import type { TimelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
 import type { Harness, Runtime } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
+
+/**
+ * Commits (uid 0's hotkey, mechanism 0 of subnet 1) the weight `{uid: 1}` encrypted to the round the devnet beacon
+ * publishes in block `publishedIn`, included in the next block; returns its record.
+ */
+async function commitToRoundOf(h: Harness, uid: number, publishedIn: bigint): Promise<TimelockedCommitRecord> {
+  const { signer, connection } = h.client;
+  const snapshot = await readMetagraph(connection, { netuid: 1 });
+  const context = await readTimelockContext(connection, snapshot.blockHash);
+  const round = h.devnet.beacon!.roundAtBlock(Number(publishedIn));
+  const commit = encryptWeightsCommit({ hotkeyPublicKey: signer.publicKey, uids: [uid], values: [1], versionKey: 0n, round, beacon: context.beacon });
+  const inclusion = await h.includeNext(
+    submitExtrinsic(connection, signer, (api) => timelockedCommitCall(api, 0).build(1, commit.commit, round), {
+      wait: 'inBlock',
+      eraPeriod: 64,
+      timeoutMs: 8_000,
+      pollMs: 15,
+      label: 'hand-built commit',
+    }),
+  );
+  return timelockedCommitRecord(inclusion, {
+    hotkey: signer.address,
+    netuid: 1,
+    mecid: 0,
+    netuidIndex: 1,
+    uid: 0,
+    uids: [uid],
+    values: [1],
+    versionKey: 0n,
+    revealRound: round,
+    commit: commit.commit,
+    prediction: null,
+  });
+}
 
 describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout: 60_000 }, (runtime) => {
   let h: Harness;
@@ -168,6 +203,44 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     ).toEqual(['hotkey_mismatch']);
   });
 
+  it('a commit whose reveal epoch passed before its pulse could be used is reported expired (not hotkey_mismatch / undecryptable): reveal_commits.rs:53-57 deletes the queue unread', async () => {
+    // Three commits of one hotkey in one epoch E, hand-built to rounds the devnet beacon publishes in chosen blocks
+    // (one pulse per 12 s block; a pulse published in block k is read by the reveal step of block k + 1). `last` is
+    // the last block whose reveal step takes epoch E's queue: the round published in `last - 1` is revealed in
+    // `last`; the one published in `last` is stored when block `last + 1` starts epoch E + 2 and deletes the queue
+    // unread; the one published later is not even stored then.
+    const signer = h.client.signer;
+    const connection = h.client.connection;
+    const snapshot = await readMetagraph(connection, { netuid: 1 });
+    const context = await readTimelockContext(connection, snapshot.blockHash);
+    const { prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: signer.publicKey, uids: [1], values: [1], versionKey: 0n });
+    // first reveal-step block of epoch E + 1 plus its length: tempo blocks (stateful) or tempo + 1 (legacy)
+    const last = prediction.revealBlock + BigInt(runtime === 'stateful' ? TEMPO - 1 : TEMPO);
+    const commitTo = (uid: number, publishedIn: bigint): Promise<TimelockedCommitRecord> => commitToRoundOf(h, uid, publishedIn);
+    const inTime = await commitTo(1, last - 1n);
+    const lastBlock = await commitTo(2, last);
+    const late = await commitTo(3, last + 3n);
+    expect(inTime.commitBlock).toBeLessThan(prediction.revealBlock); // all three in epoch E
+    expect(late.commitBlock).toBeLessThan(prediction.revealBlock);
+
+    const revealed = await h.drive(h.client.confirmTimelockedReveal(inTime), 15);
+    expect(revealed.blockNumber).toBe(last);
+    await expect(h.drive(h.client.confirmTimelockedReveal(lastBlock), 15)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: {
+        revealBlock: last + 1n,
+        commitEpoch: revealed.commitEpoch,
+        revealEpoch: revealed.commitEpoch + 1n,
+        likelyReasons: ['expired'],
+        pulseStored: true,
+      },
+    });
+    await expect(h.drive(h.client.confirmTimelockedReveal(late), 15)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: { revealBlock: last + 1n, likelyReasons: ['expired', 'pulse_missing'], pulseStored: false },
+    });
+  });
+
   it("refuses, before signing, a configured beacon whose key is not the chain's (CHAIN_TIMELOCK_BEACON_MISMATCH)", async () => {
     const quicknetClient = await createChainClient({ connection: h.client.connection, signer: h.client.signer, timelock: { beacon: QUICKNET } });
     const before = await h.nonceOf(h.client.signer.address);
@@ -198,6 +271,65 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
     } finally {
       await h.close();
     }
+  });
+});
+
+describe("the per-block epoch cap (MaxEpochsPerBlock) defers a subnet's epoch and its reveal (Subtensor main only)", { timeout: 60_000 }, () => {
+  // 14bc6f9f9: a due subnet over the cap gets PendingEpochAt = block + 1 (coinbase/run_coinbase.rs:370-378) and its
+  // reveal step is skipped in that block (coinbase/block_step.rs:88-93); finney's production cap is 2
+  // (runtime/src/lib.rs:1042). ab0cb2e52 (spec 393) has no cap.
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      runtime: 'stateful',
+      neurons: 8,
+      validators: 4,
+      tempo: TEMPO,
+      commitReveal: true,
+      weightsSetRateLimit: 0n,
+      beacon: { period: 12 },
+    });
+    await h.devnet.produceBlock();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('a commit whose reveal epoch starts blocks after the predicted block is confirmed there (the wait follows the queue, not the prediction); a check during the deferral is pending', async () => {
+    const committed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 }, waitForReveal: false }));
+    const record = committed.timelock!.record;
+    const predicted = record.prediction!.revealBlock;
+    h.devnet.deferEpochs(6);
+    await h.devnet.produceBlocks(Number(predicted) + 2 - h.devnet.bestNumber()); // into the deferral
+    await expect(h.client.confirmTimelockedReveal(record, { timeoutMs: 0 })).rejects.toMatchObject({ code: 'CHAIN_TIMELOCK_REVEAL_TIMEOUT' });
+    const reveal = await h.drive(h.client.confirmTimelockedReveal(record), 15);
+    expect(reveal.blockNumber).toBe(predicted + 6n); // past the prediction's target block (reveal block + 3)
+    expect(reveal.stored).toEqual([21845, 65535]);
+    expect(h.devnet.timelockDrops()).toEqual([]);
+  });
+
+  it('a deferral at the end of the reveal epoch does not lengthen it: the deferred blocks run no reveal step for the subnet, so a pulse first readable there comes too late (expired where the epoch runs)', async () => {
+    const snapshot = await readMetagraph(h.client.connection, { netuid: 1 });
+    const context = await readTimelockContext(h.client.connection, snapshot.blockHash);
+    const { prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: h.client.signer.publicKey, uids: [1], values: [1], versionKey: 0n });
+    const last = prediction.revealBlock + BigInt(TEMPO - 1); // the last block of the reveal epoch; the next epoch is due in last + 1
+    const inTime = await commitToRoundOf(h, 4, last - 1n); // pulse readable in `last`
+    const tooLate = await commitToRoundOf(h, 5, last + 1n); // pulse readable in last + 2, a deferred block
+    expect(tooLate.commitBlock).toBeLessThan(prediction.revealBlock);
+    await h.devnet.produceBlocks(Number(prediction.revealBlock) + 1 - h.devnet.bestNumber()); // the reveal epoch has started
+    h.devnet.deferEpochs(3); // the next epoch, due in last + 1, runs in last + 4
+    const revealed = await h.drive(h.client.confirmTimelockedReveal(inTime), 15);
+    expect(revealed.blockNumber).toBe(last);
+    await expect(h.drive(h.client.confirmTimelockedReveal(tooLate), 15)).rejects.toMatchObject({
+      code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+      context: {
+        revealBlock: last + 4n,
+        commitEpoch: revealed.commitEpoch,
+        revealEpoch: revealed.commitEpoch + 1n,
+        likelyReasons: ['expired'],
+        pulseStored: true,
+      },
+    });
   });
 });
 

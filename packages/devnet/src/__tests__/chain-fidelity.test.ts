@@ -316,3 +316,69 @@ describe('stateful should_run_epoch sees BlocksSinceLastStep after this block ra
     expect(subnet.lastEpochBlock).toBe(1_000_001n);
   });
 });
+
+describe('stateful runtime: the per-block epoch cap (MaxEpochsPerBlock, main run_coinbase.rs:326, :370; block_step.rs:88-93)', () => {
+  let h: Harness;
+  const T = 5;
+
+  beforeAll(async () => {
+    h = await harness({ neurons: 4, validators: 4, ownerUid: null, tempo: T, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('a deferred epoch moves one block at a time (PendingEpochAt = block + 1, nothing else), and the reveal step skips the subnet until it runs', async () => {
+    const read = async (n: number): Promise<{ index: number; last: number; pending: number }> => {
+      const at = await h.api.at(await h.api.rpc.chain.getBlockHash(n));
+      const q = (item: string): Promise<number> => at.query.subtensorModule![item]!(1).then((v) => Number((v as Json).toJSON()));
+      return { index: await q('subnetEpochIndex'), last: await q('lastEpochBlock'), pending: await q('pendingEpochAt') };
+    };
+    const a = h.devnet.accounts[1]!;
+    const due = await alignToEpochStart(h); // the epoch runs in the next block, `due`
+    await h.devnet.produceBlock();
+    const before = await read(due);
+    // a commit in the block after `due`, so in epoch `before.index`, to a round already stored when its reveal epoch starts
+    const round = BigInt(due + 2);
+    const { commit } = encryptWeightsCommit({
+      hotkeyPublicKey: a.hotkey.publicKey,
+      uids: [2],
+      values: [1],
+      versionKey: 0n,
+      round,
+      beacon: { publicKey: h.devnet.beacon!.publicKey },
+    });
+    const r = await include(h, h.api.tx.subtensorModule!.commitTimelockedWeights!(1, u8aToHex(commit), round, 4), a.hotkey);
+    expect(r.failed).toBeNull();
+    const commitBlock = h.devnet.bestNumber();
+    expect(commitBlock).toBeLessThan(due + T); // epoch E's reveal starts in block due + T (undeferred)
+    h.devnet.deferEpochs(3);
+    await h.devnet.produceBlocks(due + T - 1 - h.devnet.bestNumber()); // the change applies in the first of these
+    const revealedAt: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const block = (await h.devnet.produceBlock())!;
+      const events = (await (await h.api.at(block.hash)).query.system!.events!()) as unknown as EventRecord[];
+      if (events.some((e) => e.event.method === 'TimelockedWeightsRevealed')) revealedAt.push(block.number);
+    }
+    // due + T, + 1, + 2 deferred: the epoch and the reveal run in due + T + 3
+    for (let k = 0; k < 3; k += 1)
+      expect(await read(due + T + k), `block ${due + T + k}`).toEqual({ index: before.index, last: due, pending: due + T + k + 1 });
+    expect(await read(due + T + 3)).toEqual({ index: before.index + 1, last: due + T + 3, pending: 0 });
+    expect(revealedAt).toEqual([due + T + 3]);
+    expect(await read(due + T + 5)).toEqual({ index: before.index + 1, last: due + T + 3, pending: 0 }); // the cap emulation is used up
+  });
+
+  it('the legacy runtime has no cap: deferEpochs throws DEVNET_INVALID_DEFERRAL, as does a bad count', async () => {
+    expect(() => {
+      h.devnet.deferEpochs(-1);
+    }).toThrow(expect.objectContaining({ code: 'DEVNET_INVALID_DEFERRAL', context: { path: 'count', value: -1 } }));
+    const legacy = await harness({ runtime: 'legacy', neurons: 2, validators: 1 });
+    try {
+      expect(() => {
+        legacy.devnet.deferEpochs(1);
+      }).toThrow(expect.objectContaining({ code: 'DEVNET_INVALID_DEFERRAL', context: { path: 'runtime', value: 'legacy' } }));
+    } finally {
+      await legacy.close();
+    }
+  });
+});
