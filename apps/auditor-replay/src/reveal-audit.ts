@@ -85,7 +85,7 @@ export function auditReveal(signed: unknown, audit: BundleAudit, verify: Signatu
  *
  * @param reveal - the bundle's reveal audit
  * @returns one sentence
- * @example describeReveal(audit.reveal) // 'revealed in block 25 (attested); chain: revealed in block 25'
+ * @example describeReveal(audit.reveal) // 'revealed in block 25 (attested by the validator); chain: revealed in block 25'
  */
 export function describeReveal(reveal: RevealAudit): string {
   const a = reveal.attestation;
