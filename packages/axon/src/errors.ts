@@ -7,7 +7,7 @@ import { SubnetError } from '@subnet/core';
  * @example if (isSubnetError(e, AXON_ERROR_CODES.invalidJson)) reject()
  */
 export const AXON_ERROR_CODES = Object.freeze({
-  /** A synapse definition is invalid (reserved field name, unknown hash field, bad type). */
+  /** A synapse definition is invalid (a name that is not a Python identifier, a reserved or repeated field name, an undeclared hash field). */
   invalidDefinition: 'AXON_INVALID_DEFINITION',
   /** Text is not JSON as Python's `json.loads` reads it (`context.value` is the offset). */
   invalidJson: 'AXON_INVALID_JSON',

@@ -670,7 +670,11 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['InvalidInput', false, 'An argument is malformed: the message names the field path and value.'],
   ['KeyFileNotFound', false, 'No key file at that path: check the wallet name, hotkey name and wallet path.'],
   ['InsecureKeyFile', false, 'The key file is readable by group or others: run `chmod 600` on it (and `chmod 700` on its directory).'],
-  ['KeyFileEncrypted', false, 'The hotkey file is encrypted: decrypt it with btcli or pass a mnemonic/seed from a secret store.'],
+  [
+    'KeyFileEncrypted',
+    false,
+    "The hotkey file is encrypted and no password reached it: give `passwordFile` or btwallet's `BT_PW_<PATH>` variable, or pass a mnemonic/seed from a secret store (an encryption other than $NACL cannot be read: decrypt it with btcli).",
+  ],
   ['InvalidKeyFile', false, 'The key file is not the JSON the Bittensor wallet writes: regenerate or restore the hotkey.'],
   ['InvalidKey', false, 'The mnemonic, seed or dev URI is malformed (its content is never printed).'],
   ['KeyMismatch', false, 'The key file secret does not match its own ss58Address/publicKey: the file is corrupt or edited.'],
