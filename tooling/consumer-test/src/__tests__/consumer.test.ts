@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { headingSlugs } from '@subnet/vitest-config/markdown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
@@ -63,21 +64,6 @@ function run(command: string, args: readonly string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (${String(result.status)}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
-}
-
-/** The anchors GitHub and npm give a Markdown file's headings (lowercase, punctuation dropped, spaces to hyphens). */
-function headingSlugs(markdown: string): Set<string> {
-  const slugs = new Set<string>();
-  for (const match of markdown.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = (match[1] ?? '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
-    let slug = base;
-    for (let i = 1; slugs.has(slug); i++) slug = `${base}-${i}`;
-    slugs.add(slug);
-  }
-  return slugs;
 }
 
 function pnpm(): { command: string; prefix: string[] } {

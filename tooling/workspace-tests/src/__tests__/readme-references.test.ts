@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
+import { headingSlugs } from '@subnet/vitest-config/markdown';
 import { describe, expect, it } from 'vitest';
 
 import { root, workspacePackages } from '../workspace.js';
@@ -26,21 +27,6 @@ const read = (file: string): string => readFileSync(file, 'utf8');
 /** Markdown without its fenced code blocks (a link inside a code block is text). */
 const prose = (markdown: string): string => markdown.replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, '');
 
-/** The anchors GitHub gives a Markdown file's headings (lowercase, punctuation dropped, spaces to hyphens). */
-function headingSlugs(markdown: string): Set<string> {
-  const slugs = new Set<string>();
-  for (const match of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = (match[1] ?? '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
-    let slug = base;
-    for (let i = 1; slugs.has(slug); i++) slug = `${base}-${i}`;
-    slugs.add(slug);
-  }
-  return slugs;
-}
-
 /**
  * Where a link's file is. A package's `docs/spec.md` is the build's copy of the repository's (tooling/tsup-config),
  * so before a build the repository's own is read in its place.
@@ -60,7 +46,7 @@ function badLinks(file: string): string[] {
     const [path = '', anchor] = href.split('#');
     const target = path === '' ? file : linkTarget(file, path);
     if (!existsSync(target)) problems.push(`${href}: no such file`);
-    else if (anchor !== undefined && target.endsWith('.md') && !headingSlugs(read(target)).has(anchor)) problems.push(`${href}: no such heading`);
+    else if (anchor !== undefined && target.endsWith('.md') && !headingSlugs(prose(read(target))).has(anchor)) problems.push(`${href}: no such heading`);
   }
   return problems;
 }
