@@ -5,7 +5,8 @@ import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, isSubnetError } from '@s
  * its one-byte form, exactly as `encodeSs58` writes it and as the metagraph spells hotkeys), or undefined when it
  * is. `not_ss58`: no SS58 address of a 32-byte key at all (`why` says what is wrong); `wrong_prefix`: a valid
  * address of a key in another spelling (prefix 0 or 2, the two-byte form of 42), with `found` naming the prefix
- * and `canonical` the same key's address to send instead (docs/spec.md G.6 "A hotkey has one spelling").
+ * and `canonical` the same key's address to send instead (docs/spec.md G.6 "A signing hotkey has one spelling",
+ * "A hotkey in an ingest body has the same one spelling").
  */
 export type HotkeySpellingProblem =
   { readonly kind: 'not_ss58'; readonly why: string } | { readonly kind: 'wrong_prefix'; readonly found: string; readonly canonical: string };

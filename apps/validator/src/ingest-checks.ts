@@ -48,14 +48,14 @@ export const INGEST_ERROR_CODES = Object.freeze({
   /**
    * 400: a hotkey (the signing header, or a hotkey field of the body) is a valid SS58 address of a key, but not in
    * its one spelling, prefix 42 in the one-byte form; the message names the prefix found and the address to send
-   * (docs/spec.md G.6 "A hotkey has one spelling").
+   * (docs/spec.md G.6 "A hotkey in an ingest body has the same one spelling").
    */
   wrongSs58Prefix: 'WRONG_SS58_PREFIX',
 });
 
 /**
  * The refusal of a hotkey field of an ingest body that is not the one spelling of a key (docs/spec.md G.6 "A hotkey
- * has one spelling"), else undefined: 400 `WRONG_SS58_PREFIX` for the same key in another spelling (prefix 0 or 2,
+ * in an ingest body has the same one spelling"), else undefined: 400 `WRONG_SS58_PREFIX` for the same key in another spelling (prefix 0 or 2,
  * the two-byte form of 42), naming the field, the value, the prefix found and the address to send; 400
  * `INVALID_RECORD` for a value that is no SS58 address of a 32-byte key. Run before the metagraph is asked, so
  * another spelling of a registered key is not answered "not registered", and no record or bundle holds a second

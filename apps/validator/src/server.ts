@@ -489,7 +489,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       return fail(reply, oversized.status, ingestErrorBody(oversized));
     }
     // Every scored hotkey in its one spelling, as the header: another spelling of a registered miner would be
-    // accepted here and excluded at the close as unregistered (docs/spec.md G.6 "A hotkey has one spelling").
+    // accepted here and excluded at the close as unregistered (docs/spec.md G.6 "A hotkey in an ingest body has the
+    // same one spelling").
     for (const [i, s] of parsed.data.scores.entries()) {
       const misspelt = checkBodyHotkey(s.miner_hotkey, `body.scores[${i}].miner_hotkey`);
       if (misspelt !== undefined) return refuseHotkey(reply, 'peer_score', misspelt);

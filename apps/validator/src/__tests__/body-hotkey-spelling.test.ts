@@ -7,8 +7,8 @@ import type { Keys } from './helpers.js';
 import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, workflowBody } from './helpers.js';
 
 /**
- * Hotkeys in request bodies follow the signing header's rule (docs/spec.md G.6 "A hotkey has one spelling"):
- * SS58 with prefix 42 in its one-byte form. Another spelling of a registered miner's key is 400
+ * Hotkeys in request bodies follow the signing header's rule (docs/spec.md G.6 "A hotkey in an ingest body has the
+ * same one spelling"): SS58 with prefix 42 in its one-byte form. Another spelling of a registered miner's key is 400
  * `WRONG_SS58_PREFIX` naming the field path, the value, the prefix found and the address to send, not 422
  * `MINER_NOT_REGISTERED` (executor routes) or an accepted score the close later excludes (peer scores). Real
  * HTTP on 127.0.0.1, a real SQLite file, real sr25519 signatures; the reference spellings come from
