@@ -100,7 +100,7 @@ epochs) into DIR/epoch-<n>.json. Timeouts, network errors, 408, 429 and 5xx are 
 backoff (250 ms doubled, at most 30 s); 404 means no bundle.
 The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
 download at --total-timeout, and a file in DIR is never overwritten: other bytes for a saved epoch go
-beside it as DIR/epoch-<n>.<sha256 prefix>.json, for verify to judge (two different signed bundles of
+beside it as DIR/epoch-<n>.<sha256>.json, for verify to judge (two different signed bundles of
 one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
 pass --validator-hotkey to refuse the bundles of another (AUDITOR_WRONG_VALIDATOR).
 

@@ -54,7 +54,7 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   writeFailed: 'AUDITOR_WRITE_FAILED',
   /**
    * `fetch`: an epoch's answer was not saved because both of its file names in the output folder (`epoch-<n>.json`
-   * and `epoch-<n>.<sha256 prefix>.json`) already hold other bytes. A conflict in the auditor's own folder, not a
+   * and `epoch-<n>.<sha256>.json`) already hold other bytes. A conflict in the auditor's own folder, not a
    * network failure; the message names both paths. The epoch fails; the run goes on.
    */
   nameConflict: 'AUDITOR_NAME_CONFLICT',

@@ -138,7 +138,7 @@ export function checkEpochRange(from: number, to: number): void {
  * The validator is not trusted (docs/spec.md G.6): each request has a timeout, headers and body; the whole run
  * has a deadline (`totalTimeoutMs`), after which no epoch is asked for; redirects are not followed; an answer
  * over `maxBytes` is refused while it is read; a file already in `outDir` is never overwritten: other bytes for
- * an epoch already saved go beside it as `epoch-<n>.<sha256 prefix>.json`, so `verify` of the folder reports an
+ * an epoch already saved go beside it as `epoch-<n>.<sha256, 64 hex>.json`, so `verify` of the folder reports an
  * equivocation. Network errors, timeouts, 408, 429 and 5xx are retried with exponential backoff (at most
  * `maxBackoffMs` a wait; `Retry-After` is not obeyed); 404 means the validator has no bundle for that epoch;
  * 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4 weights (`embargoed`, with when

@@ -23,15 +23,18 @@ export type SavedBundle =
 
 /**
  * Writes an epoch's bytes without ever replacing a file: `epoch-<n>.json` when it does not exist or holds the
- * same bytes; otherwise beside it, `epoch-<n>.<first 12 hex of the bytes' sha256>.json` (the same name again
- * for the same bytes, so fetching twice adds nothing), saying whether the file kept holds the same digest.
+ * same bytes; otherwise beside it, `epoch-<n>.<sha256 of the bytes, 64 hex>.json` (the same name again for the
+ * same bytes, so fetching twice adds nothing), saying whether the file kept holds the same digest. The whole digest
+ * names the file: with a prefix, a validator could grind a document whose name another of its documents already
+ * holds (12 hex took about 2^24 hashes), and that answer would not be saved. Bytes already saved beside under the
+ * 12-hex name of earlier versions are recognised there and not written again.
  *
  * @param outDir - the folder
  * @param epoch - the epoch asked for (the name never comes from the answer)
  * @param bytes - the answer's bytes
  * @param doc - the answer, parsed
- * @returns the file written and, when kept beside another, that file; `{ conflict }` with both names when both
- *   already hold other bytes (a local name conflict: nothing written)
+ * @returns the file written (or found holding these bytes) and, when kept beside another, that file; `{ conflict }`
+ *   with both names when both already hold other bytes (a local name conflict: nothing written)
  * @throws SubnetError `AUDITOR_WRITE_FAILED` when a file cannot be written (a local disk error: EACCES, ENOSPC,
  *   EROFS, a directory at the file's name, ...), naming the path and the OS code; no file already there is changed
  * @example const saved = await saveBundle('bundles', 7, bytes, doc)
@@ -39,10 +42,21 @@ export type SavedBundle =
 export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array, doc: unknown): Promise<SavedBundle> {
   const file = join(outDir, `epoch-${epoch}.json`);
   if (await writeNew(file, bytes)) return { file };
-  const other = join(outDir, `epoch-${epoch}.${sha256Hex(bytes).slice(0, 12)}.json`);
+  const hash = sha256Hex(bytes);
+  const beside = async (saved: string): Promise<SavedBundle> => ({
+    file: saved,
+    beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file)) }),
+  });
+  // A folder filled by an earlier version: these bytes may already be beside under the short name.
+  const legacy = join(outDir, `epoch-${epoch}.${hash.slice(0, LEGACY_NAME_HEX)}.json`);
+  if (await holdsBytes(legacy, bytes)) return beside(legacy);
+  const other = join(outDir, `epoch-${epoch}.${hash}.json`);
   if (!(await writeNew(other, bytes))) return { conflict: [file, other] };
-  return { file: other, beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file)) }) };
+  return beside(other);
 }
+
+/** How many hex digits of the sha256 named a file beside `epoch-<n>.json` before the whole digest did. */
+const LEGACY_NAME_HEX = 12;
 
 /**
  * What the file beside a saved one holds, in words.
@@ -108,8 +122,13 @@ async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
   }
   // A folder under the epoch's name is the auditor's disk, not another document of the validator's.
   if (info.isDirectory()) throw writeFailed(file, Object.assign(new Error('a folder holds the name'), { code: 'EISDIR', errno: -constants.errno.EISDIR }));
+  return holdsBytes(file, bytes);
+}
+
+/** Whether `file` exists and holds exactly `bytes` (false when it is missing, unreadable, a folder or other bytes). */
+async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
   try {
-    if (info.size !== bytes.byteLength) return false;
+    if ((await lstat(file)).size !== bytes.byteLength) return false;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
   } catch {
     return false;

@@ -1,9 +1,10 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
-import { checkInputShape, findStringifiedNumber, isSubnetError } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX, checkInputShape, findStringifiedNumber, isSubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
+import { hotkeySpellingProblem, quotedValue } from './hotkey-spelling.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { RecordKind } from './storage.js';
 import type { RegisteredTask } from './task-registry.js';
@@ -44,7 +45,44 @@ export const INGEST_ERROR_CODES = Object.freeze({
    * a head this instance has not read). Sent again after `Retry-After`, it is taken.
    */
   taskEpochNotStarted: 'TASK_EPOCH_NOT_STARTED',
+  /**
+   * 400: a hotkey (the signing header, or a hotkey field of the body) is a valid SS58 address of a key, but not in
+   * its one spelling, prefix 42 in the one-byte form; the message names the prefix found and the address to send
+   * (docs/spec.md G.6 "A hotkey in an ingest body has the same one spelling").
+   */
+  wrongSs58Prefix: 'WRONG_SS58_PREFIX',
 });
+
+/**
+ * The refusal of a hotkey field of an ingest body that is not the one spelling of a key (docs/spec.md G.6 "A hotkey
+ * in an ingest body has the same one spelling"), else undefined: 400 `WRONG_SS58_PREFIX` for the same key in another spelling (prefix 0 or 2,
+ * the two-byte form of 42), naming the field, the value, the prefix found and the address to send; 400
+ * `INVALID_RECORD` for a value that is no SS58 address of a 32-byte key. Run before the metagraph is asked, so
+ * another spelling of a registered key is not answered "not registered", and no record or bundle holds a second
+ * spelling of one key.
+ *
+ * @param value - the field's text as sent
+ * @param path - the field's path, as `body.scores[3].miner_hotkey`
+ * @returns undefined when `value` is the key's SS58 address with prefix 42, else the 400 reply
+ * @example const refused = checkBodyHotkey(body.miner_hotkey, 'body.miner_hotkey')
+ */
+export function checkBodyHotkey(value: string, path: string): IngestError | undefined {
+  const problem = hotkeySpellingProblem(value);
+  if (problem === undefined) return undefined;
+  if (problem.kind === 'not_ss58')
+    return {
+      status: 400,
+      code: 'INVALID_RECORD',
+      message: `${path} ${quotedValue(value)} is not an SS58 address of a 32-byte key (${problem.why}); send the hotkey's SS58 address with prefix ${BITTENSOR_SS58_PREFIX}`,
+      path,
+    };
+  return {
+    status: 400,
+    code: INGEST_ERROR_CODES.wrongSs58Prefix,
+    message: `${path} ${quotedValue(value)} is an SS58 address with ${problem.found}; this API takes prefix ${BITTENSOR_SS58_PREFIX} (Bittensor's, as the metagraph spells hotkeys): send ${problem.canonical}, the same key`,
+    path,
+  };
+}
 
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
 export const sssaIngestSchema = z.strictObject({ task_id: taskIdSchema, sssa: z.unknown() });

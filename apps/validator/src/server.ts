@@ -21,6 +21,7 @@ import type { ValidatorMetrics } from './metrics.js';
 import { admitPeerScores } from './peer-window.js';
 import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
 import {
+  checkBodyHotkey,
   checkPeerScoreCount,
   checkSssaAssignment,
   INGEST_ERROR_CODES,
@@ -29,6 +30,7 @@ import {
   sssaIngestSchema,
   taskIngestSchema,
 } from './ingest-checks.js';
+import type { IngestError } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { servedBundleText } from './reveal-attest.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
@@ -97,8 +99,8 @@ function zodFailure(error: z.ZodError, label: string): ErrorBody {
   return { code: 'INVALID_RECORD', message: `${issue?.message ?? 'invalid'} at ${path}`, path };
 }
 
-// The miner hotkey is checked against the metagraph (a registered hotkey is a valid one), which is much
-// cheaper than decoding SS58 with its checksum on every request.
+// The miner hotkey's spelling (SS58, prefix 42) is checked after the schema by `checkBodyHotkey`, whose message
+// names the prefix found and the address to send; then the metagraph says whether it is registered.
 const minerHotkey = { miner_hotkey: z.string().min(1).max(64) };
 const ingestWorkflow = workflowRunSchema.omit({ seq: true, miner_uid: true }).extend(minerHotkey);
 const ingestTerm = termResultSchema.omit({ seq: true }).extend(minerHotkey);
@@ -245,6 +247,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         return fail(reply, 400, zodFailure(parsed.error, 'body'));
       }
       const body = parsed.data as z.output<S> & { record_id: string; miner_hotkey: string };
+      const misspelt = checkBodyHotkey(body.miner_hotkey, 'body.miner_hotkey');
+      if (misspelt !== undefined) return refuseHotkey(reply, kind, misspelt);
       try {
         check(body);
       } catch (error) {
@@ -297,6 +301,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     () => undefined,
     (b) => ({ ...b }),
   );
+
+  /** A body hotkey refused by `checkBodyHotkey`, counted as `wrong_ss58_prefix` or `invalid_record`. */
+  function refuseHotkey(reply: FastifyReply, kind: RecordKind, refused: IngestError): FastifyReply {
+    ctx.metrics.recordsRejected.inc({ kind, reason: refused.code === INGEST_ERROR_CODES.wrongSs58Prefix ? 'wrong_ss58_prefix' : 'invalid_record' });
+    return fail(reply, refused.status, ingestErrorBody(refused));
+  }
 
   async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<{ hotkey: string; neuron: ChainNeuron } | FastifyReply> {
     const check = verifySignedRequest({
@@ -477,6 +487,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     if (oversized !== undefined) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'exceeds_metagraph' });
       return fail(reply, oversized.status, ingestErrorBody(oversized));
+    }
+    // Every scored hotkey in its one spelling, as the header: another spelling of a registered miner would be
+    // accepted here and excluded at the close as unregistered (docs/spec.md G.6 "A hotkey in an ingest body has the
+    // same one spelling").
+    for (const [i, s] of parsed.data.scores.entries()) {
+      const misspelt = checkBodyHotkey(s.miner_hotkey, `body.scores[${i}].miner_hotkey`);
+      if (misspelt !== undefined) return refuseHotkey(reply, 'peer_score', misspelt);
     }
     // Scores of the epoch the peer just closed (or of the current one) count in the close after their
     // epoch (docs/spec.md G.4); decided again in the turn that queues the write, so a close that starts

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 
 import { u8aToHex } from '@polkadot/util';
 import { signatureVerify } from '@polkadot/util-crypto';
-import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, isSubnetError } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX } from '@subnet/core';
+
+import { hotkeySpellingProblem, quotedValue as quoted } from './hotkey-spelling.js';
 
 /** Headers of a signed request (`POST /v1/sssa`, `POST /v1/peer-scores`). */
 export const SIGNATURE_HEADERS = Object.freeze({
@@ -85,11 +87,6 @@ export interface SignatureRefusal {
   readonly message: string;
 }
 
-/** A header value quoted for a message, cut to 80 characters (the value is the sender's, never a secret). */
-function quoted(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-}
-
 /**
  * Why `x-subnet-hotkey` is not the one spelling of a key this API takes, or undefined when it is: an SS58 address
  * of a 32-byte key with prefix 42 in its one-byte form, exactly as `encodeSs58` writes it. The signed message does
@@ -98,22 +95,16 @@ function quoted(value: string): string {
  * key, and tells the sender what to send instead of a misleading "not registered".
  */
 function hotkeySpelling(hotkey: string): { readonly reason: SignatureFailure; readonly message: string } | undefined {
-  let decoded;
-  try {
-    decoded = decodeSs58(hotkey);
-  } catch (error) {
-    const why = isSubnetError(error) ? error.message.replace(/^not a valid SS58 address: /, '') : 'not decodable';
+  const problem = hotkeySpellingProblem(hotkey);
+  if (problem === undefined) return undefined;
+  if (problem.kind === 'not_ss58')
     return {
       reason: 'malformed_signature',
-      message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is not an SS58 address of a 32-byte key (${why}); send the hotkey's SS58 address with prefix ${BITTENSOR_SS58_PREFIX}`,
+      message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is not an SS58 address of a 32-byte key (${problem.why}); send the hotkey's SS58 address with prefix ${BITTENSOR_SS58_PREFIX}`,
     };
-  }
-  const canonical = encodeSs58(decoded.publicKey, BITTENSOR_SS58_PREFIX);
-  if (hotkey === canonical) return undefined;
-  const found = decoded.prefix === BITTENSOR_SS58_PREFIX ? `prefix ${decoded.prefix} in its two-byte form` : `prefix ${decoded.prefix}`;
   return {
     reason: 'wrong_ss58_prefix',
-    message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is an SS58 address with ${found}; this API takes prefix ${BITTENSOR_SS58_PREFIX} (Bittensor's, as the metagraph spells hotkeys): send ${canonical}, the same key`,
+    message: `signed request refused: ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} is an SS58 address with ${problem.found}; this API takes prefix ${BITTENSOR_SS58_PREFIX} (Bittensor's, as the metagraph spells hotkeys): send ${problem.canonical}, the same key`,
   };
 }
 

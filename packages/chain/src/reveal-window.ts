@@ -64,13 +64,22 @@ export function epochAtBlock(input: EpochInput, block: bigint): bigint {
   return epoch;
 }
 
-/** Blocks in which a reveal is accepted. */
+/**
+ * Blocks in which a reveal is accepted, as the subnet's epoch state at the head predicts them. On Subtensor main a
+ * due epoch slot over the per-block cap `MaxEpochsPerBlock` is deferred a block (`PendingEpochAt = block + 1`,
+ * `coinbase/run_coinbase.rs:369-378` at 14bc6f9f9) while extrinsics there already see the next epoch
+ * (`current_epoch_with_lookahead`, `subnets/weights.rs:1275-1283`): each deferral from the head on moves the
+ * epochs after it, and so both ends of a window not yet closed, one block later, never earlier. Whether a slot is
+ * deferred depends on the other subnets due in the same block, which one subnet's state does not show, so
+ * `lastBlock` is the earliest the window can close, not a deadline: `revealPending` decides from the chain state
+ * at each head (and reports the window seen from there), a deferral already in that state included.
+ */
 export interface RevealWindow {
   /** The epoch the reveal must happen in (`commit_epoch + RevealPeriodEpochs`). */
   readonly epoch: bigint;
   /** First block (executing extrinsic) inside the window. */
   readonly firstBlock: bigint;
-  /** Last block inside the window. */
+  /** Last block inside the window if no epoch slot of the subnet is deferred from the head on (see above). */
   readonly lastBlock: bigint;
 }
 

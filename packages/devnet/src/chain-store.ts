@@ -21,6 +21,8 @@ export interface ChainStore {
   /** Timelocked commits dropped by the reveal step, oldest first (capped at 10,000). */
   readonly drops: TimelockDrop[];
   pendingChanges: StateChange[];
+  /** Changes applied with the next block's extrinsics, after its `on_initialize` (admin calls: `setHyperparameter`). */
+  pendingExtrinsicChanges: StateChange[];
   finalizedNumber: number;
   /** Submissions seen so far (the arrival order of pool entries). */
   arrivals: number;

@@ -66,6 +66,9 @@ export interface ChainListener {
 /** A pending runtime change applied at the start of the next block (like a sudo call). */
 export type StateChange = (state: ChainState) => void;
 
+/** When a queued {@link StateChange} applies in the next block: before `on_initialize`, or with its extrinsics. */
+export type StateChangePhase = 'initialize' | 'extrinsics';
+
 /** The chain engine: blocks, pool, validation, production. */
 export interface Chain {
   readonly ctx: RuntimeContext;
@@ -82,7 +85,13 @@ export interface Chain {
   pendingExtrinsics(): string[];
   accountNextIndex(address: string): number;
   produceBlock(): BlockRecord;
-  queueChange(change: StateChange): void;
+  /**
+   * Queues a change of the next block's state. `initialize` (default): before its `on_initialize`, as a setting of
+   * the block itself (`deferEpochs`). `extrinsics`: after `on_initialize` and the timestamp inherent, before the
+   * pool's extrinsics, as an admin or sudo extrinsic included in that block: the block's reveal and epoch steps still
+   * see the old value, the next block's see the new one.
+   */
+  queueChange(change: StateChange, phase?: StateChangePhase): void;
   addListener(listener: ChainListener): () => void;
   /** Number of extrinsics in the pool. */
   poolSize(): number;

@@ -13,7 +13,7 @@ import { sealBlock } from './seal-block.js';
 import { submitExtrinsic } from './submit-extrinsic.js';
 import { readyNonce } from './transaction-pool.js';
 
-export type { BlockRecord, Chain, ChainListener, ChainOptions, StateChange, TxStatus } from './chain-types.js';
+export type { BlockRecord, Chain, ChainListener, ChainOptions, StateChange, StateChangePhase, TxStatus } from './chain-types.js';
 
 /**
  * Creates the chain engine from a genesis state. Block hash = blake2_256 of the SCALE header; the state root
@@ -40,6 +40,7 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     hashCache: new Map(),
     drops: [],
     pendingChanges: [],
+    pendingExtrinsicChanges: [],
     finalizedNumber: 0,
     arrivals: 0,
     genesisHash: '',
@@ -83,8 +84,8 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
       return readyNonce(store, who);
     },
     produceBlock: () => produceBlock(store),
-    queueChange(change) {
-      store.pendingChanges.push(change);
+    queueChange(change, phase = 'initialize') {
+      (phase === 'extrinsics' ? store.pendingExtrinsicChanges : store.pendingChanges).push(change);
     },
     addListener(listener) {
       store.listeners.add(listener);

@@ -31,7 +31,7 @@ export interface DevnetBlock {
   readonly extrinsics: readonly string[];
 }
 
-/** Hyperparameters {@link Devnet.setHyperparameter} can change (applied at the start of the next block). */
+/** Hyperparameters {@link Devnet.setHyperparameter} can change (applied in the next block after its `on_initialize`, as an admin extrinsic). */
 export type DevnetHyperparameter = keyof SubnetHyperparameters | 'stakeThreshold' | 'commitRevealVersion';
 
 /** The devnet's drand beacon as a client configures it, plus its pulses (for tests). */
@@ -68,7 +68,10 @@ export interface Devnet {
   produceBlock(): Promise<DevnetBlock | null>;
   /** Produces `n` blocks now. */
   produceBlocks(n: number): Promise<DevnetBlock[]>;
-  /** Changes a hyperparameter of the subnet (or a global) from the next block on. */
+  /**
+   * Changes a hyperparameter of the subnet (or a global) as an admin extrinsic in the next block: after that block's
+   * `on_initialize` (its timelocked reveal and epoch steps still see the old value), before its other extrinsics.
+   */
   setHyperparameter(name: DevnetHyperparameter, value: number | bigint | boolean): void;
   /** Sets a neuron's alpha stake from the next block on. */
   setStake(uid: number, stake: bigint): void;
@@ -237,11 +240,12 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         });
       }
       const v = expected === 'bigint' ? BigInt(value) : value;
+      // An admin extrinsic of the next block: after its on_initialize (reveal and epoch steps), before its other extrinsics.
       chain.queueChange((state) => {
         if (name === 'stakeThreshold') state.stakeThreshold = v as bigint;
         else if (name === 'commitRevealVersion') state.commitRevealVersion = v as number;
         else (subnetOf(state) as unknown as Record<string, unknown>)[name] = v;
-      });
+      }, 'extrinsics');
     },
     setStake(uid: number, stake: bigint) {
       checkUid(uid);

@@ -10,8 +10,10 @@ import { sealBlock } from './seal-block.js';
 import { timestampInherent } from './timestamp-inherent.js';
 
 /**
- * Produces the next block: the parent's state with the queued changes (like sudo calls at the block's start),
- * `on_initialize` (timelocked reveals, the epoch step, drand pulses), the timestamp inherent, the pool's ready
+ * Produces the next block: the parent's state with the changes queued for its start (`deferEpochs`),
+ * `on_initialize` (timelocked reveals, the epoch step, drand pulses), the timestamp inherent, the changes queued as
+ * admin extrinsics of the block (`setHyperparameter`: on chain an admin-utils or sudo call is an extrinsic, applied
+ * after `on_initialize`, `frame_executive` `initialize_block` then `apply_extrinsic`), the pool's ready
  * transactions; then seals and announces it.
  *
  * @param store - the chain store
@@ -47,6 +49,9 @@ export function produceBlock(store: ChainStore): BlockRecord {
     const e = encodeEventRecord(ctx, 0, { pallet: 'System', name: 'ExtrinsicSuccess', fields: [dispatchInfo(true)] });
     if (e !== undefined) events.push(e);
   }
+  const admin = store.pendingExtrinsicChanges;
+  store.pendingExtrinsicChanges = [];
+  for (const change of admin) change(state);
   const { included, invalid } = applyExtrinsics(store, state, now, extrinsics, events);
   state.events = events;
   const block = sealBlock(store, state, extrinsics);

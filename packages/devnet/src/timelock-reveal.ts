@@ -7,8 +7,14 @@ import type { DevnetEvent } from './devnet-call.js';
 import { revealStepEpoch } from './epoch-rules.js';
 import { setWeights } from './set-weights.js';
 
-/** Why the devnet dropped a timelocked commit (the chain only logs these at `trace`). */
-export type TimelockDropReason = RevealDropReason | 'pulse_missing' | 'weights_check';
+/**
+ * Why the devnet dropped a timelocked commit (the chain only logs these at `trace`). `expired`: the reveal step worked
+ * on a later epoch than the commit's and deleted its queue unread (`coinbase/reveal_commits.rs:53-58` at 14bc6f9f9),
+ * whether the pulse never came in the reveal epoch or the reveal epoch was skipped (`RevealPeriodEpochs` lowered, a
+ * deferral); the detail says whether the round's pulse is stored. `pulse_missing` is no longer produced: the chain
+ * never drops a commit for a missing pulse in its reveal epoch (it keeps it queued), only for the epoch passing.
+ */
+export type TimelockDropReason = RevealDropReason | 'pulse_missing' | 'weights_check' | 'expired';
 
 /** One commit the reveal step could not apply; kept for tests and `devnet.timelockDrops()`. */
 export interface TimelockDrop {
@@ -58,7 +64,18 @@ export function revealTimelockedCommits(
         const [keyIdx, keyEpoch] = key.split(':');
         if (Number(keyIdx) !== idx || BigInt(keyEpoch ?? '0') >= revealEpoch) continue;
         subnet.timelockedCommits.delete(key);
-        for (const c of queue) drops.push(drop(now, idx, c, 'pulse_missing', `reveal epoch ${keyEpoch ?? '?'} passed without Drand.Pulses[${c.revealRound}]`));
+        for (const c of queue) {
+          const pulse = state.pulses.has(c.revealRound) ? 'stored' : 'not stored';
+          drops.push(
+            drop(
+              now,
+              idx,
+              c,
+              'expired',
+              `queue of epoch ${keyEpoch ?? '?'} deleted unread: the reveal step is at epoch ${revealEpoch}; Drand.Pulses[${c.revealRound}] ${pulse}`,
+            ),
+          );
+        }
       }
       if (curEpoch < subnet.revealPeriodEpochs) continue;
       const key = pairKey(idx, revealEpoch);

@@ -358,7 +358,12 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     const beside = names.find((n) => n !== 'epoch-2.json')!;
     expect(names).toHaveLength(2);
     expect(names).toContain('epoch-2.json');
-    expect(beside).toMatch(/^epoch-2\.[0-9a-f]{12}\.json$/);
+    // Named by the whole sha256 of the bytes (64 hex), from a reference that is not the code under test.
+    expect(beside).toBe(
+      `epoch-2.${createHash('sha256')
+        .update(await readFile(join(corpus, 'equivocation', 'b.json')))
+        .digest('hex')}.json`,
+    );
     expect(await readFile(join(outDir, 'epoch-2.json'))).toEqual(a);
     expect(await readFile(join(outDir, beside))).toEqual(await readFile(join(corpus, 'equivocation', 'b.json')));
     expect(second.out()).toContain(
@@ -383,12 +388,46 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect((JSON.parse(v.out()) as AuditReport).equivocations).toEqual([]);
   });
 
+  it('a third document whose sha256 shares its first 12 hex with one already beside (a ground collision) is saved, not AUDITOR_NAME_CONFLICT', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], captureIo(false))).toBe(0);
+    const served = await readFile(join(corpus, 'equivocation', 'b.json'));
+    const hash = createHash('sha256').update(served).digest('hex');
+    // What a validator that ground 12 hex of sha256 (about 2^24 hashes, birthday bound of 48 bits) leaves in the
+    // folder: another document of epoch 2, already fetched, under the 12-hex name the next answer would take.
+    const ground = join(outDir, `epoch-2.${hash.slice(0, 12)}.json`);
+    const groundBytes = JSON.stringify(JSON.parse(await readFile(join(corpus, 'equivocation', 'a.json'), 'utf8')), null, 2);
+    await writeFile(ground, groundBytes);
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/b`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(0);
+    const saved = join(outDir, `epoch-2.${hash}.json`);
+    expect(t.out()).toContain(`epoch 2: saved as ${saved}: ${join(outDir, 'epoch-2.json')} holds another document for this epoch; both kept`);
+    expect(await readFile(saved)).toEqual(served);
+    expect(await readFile(ground, 'utf8')).toBe(groundBytes);
+    // verify judges every document kept: b against a is the equivocation.
+    const v = captureIo();
+    expect(await runCli(['verify', outDir, '--json'], v)).toBe(1);
+    expect((JSON.parse(v.out()) as AuditReport).equivocations).toHaveLength(1);
+  });
+
+  it('a folder an earlier version filled (12-hex names) is still recognised: bytes already there under the short name are not saved again', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    expect(await runCli(['fetch', '--validator', `${base}/a`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], captureIo(false))).toBe(0);
+    const served = await readFile(join(corpus, 'equivocation', 'b.json'));
+    const legacy = `epoch-2.${createHash('sha256').update(served).digest('hex').slice(0, 12)}.json`;
+    await writeFile(join(outDir, legacy), served);
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/b`, '--from', '2', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(0);
+    expect(t.out()).toContain(`epoch 2: saved as ${join(outDir, legacy)}: `);
+    expect((await readdir(outDir)).sort()).toEqual(['epoch-2.json', legacy].sort());
+  });
+
   it('both file names of an epoch already holding other bytes is AUDITOR_NAME_CONFLICT naming both paths (text, --json, --help), not a network failure', async () => {
     const outDir = tempDir('auditor-hostile-');
     const served = await readFile(join(corpus, 'equivocation', 'b.json'));
     // The auditor's folder already holds other bytes under both names fetch would use for this answer.
     const first = join(outDir, 'epoch-2.json');
-    const second = join(outDir, `epoch-2.${createHash('sha256').update(served).digest('hex').slice(0, 12)}.json`);
+    const second = join(outDir, `epoch-2.${createHash('sha256').update(served).digest('hex')}.json`);
     await writeFile(first, '{"mine":1}');
     await writeFile(second, '{"mine":2}');
     const j = captureIo();

@@ -40,6 +40,7 @@ const INGEST_PUBLISHED = {
   unsafeNumber: 'UNSAFE_NUMBER',
   peerScoresExceedMetagraph: 'PEER_SCORES_EXCEED_METAGRAPH',
   taskEpochNotStarted: 'TASK_EPOCH_NOT_STARTED',
+  wrongSs58Prefix: 'WRONG_SS58_PREFIX',
 };
 
 it('codes are append-only: every published ingest (HTTP) code keeps its name and value', () => {

@@ -203,3 +203,23 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     ]);
   });
 });
+
+describe('commit-reveal v2 under the per-block epoch cap (MaxEpochsPerBlock, Subtensor main, stateful runtime)', { timeout: 30_000 }, () => {
+  it('deferred epoch slots move the reveal window later: revealPending reveals after the window predicted at the commit closed, and the window it reports agrees with the chain block by block', async () => {
+    const store = fileCommitStore(await storeFile());
+    h = await startHarness({ ...BASE, runtime: 'stateful' }, 0, { commitStore: store });
+    await h.devnet.produceBlock();
+    const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    // Predicted at the commit, with no deferral yet: epoch 1 is blocks 10..19 (epochs fire at 10, 20).
+    expect(commit.reveal).toEqual(WINDOW.stateful);
+    // The slots due in 10, 11 and 12 are over the cap (lower netuids due with it): PendingEpochAt = 11, 12, 13,
+    // and epoch 1's first run is block 13, so epoch 2 is due in 23. Extrinsics in 10..12 already see epoch 1
+    // (current_epoch_with_lookahead: should_run_epoch holds there), so the window is 10..22 (weights.rs:1255-1283).
+    h.devnet.deferEpochs(3);
+    await produceUntilHead(h, commit.reveal!.lastBlock + 1n); // head 20: the predicted window has closed
+    const [late] = await h.includeNext(h.client.revealPending());
+    expect(late).toMatchObject({ status: 'revealed', window: { epoch: 1n, firstBlock: 21n, lastBlock: 22n } });
+    expect(late!.submission!.blockNumber).toBe(21n);
+    expect(await store.load()).toEqual([]);
+  });
+});

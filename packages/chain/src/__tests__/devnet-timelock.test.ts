@@ -382,3 +382,50 @@ describe.each(RUNTIMES)('commit-reveal v4 on a fast-runtime chain (250 ms blocks
     }
   });
 });
+
+describe.each(RUNTIMES)('RevealPeriodEpochs lowered before the reveal epoch, %s runtime', { timeout: 60_000 }, (runtime) => {
+  it('the reveal epoch is skipped: the queue is deleted unread in the block that would have revealed it, and the client reports expired (pulse stored), as does the devnet', async () => {
+    const h = await startHarness({
+      runtime,
+      neurons: 8,
+      validators: 4,
+      tempo: 10,
+      commitReveal: true,
+      weightsSetRateLimit: 0n,
+      revealPeriodEpochs: 2n,
+      beacon: { period: 12 },
+    });
+    try {
+      await h.devnet.produceBlock();
+      const snapshot = await readMetagraph(h.client.connection, { netuid: 1 });
+      const context = await readTimelockContext(h.client.connection, snapshot.blockHash);
+      // With RevealPeriodEpochs 2, a commit in the next block is revealed from block `first` on (epoch E + 2).
+      const { prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: h.client.signer.publicKey, uids: [1], values: [1], versionKey: 0n });
+      const first = prediction.revealBlock;
+      // A round published right away, so its pulse is stored long before `first`: nothing but the period change stops it.
+      const record = await commitToRoundOf(h, 1, BigInt(h.devnet.bestNumber()) + 2n);
+      expect(record.commitBlock).toBe(snapshot.block + 1n);
+      // The owner lowers the period to 1 by an admin call included in block first - 1: that block's reveal step still
+      // used 2 (epoch E - 1's queue), the next one uses 1, so it works on epoch E + 1 and deletes epoch E's queue
+      // unread (coinbase/reveal_commits.rs:53-58 at 14bc6f9f9). Epoch E's queue is never opened.
+      await h.devnet.produceBlocks(Number(first) - 2 - h.devnet.bestNumber());
+      h.devnet.setHyperparameter('revealPeriodEpochs', 1n);
+      const drops = h.devnet.timelockDrops().length;
+      const missing = h.drive(h.client.confirmTimelockedReveal(record), 15);
+      await expect(missing).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { revealBlock: first, likelyReasons: ['expired'], pulseStored: true, checks: [] },
+      });
+      const error = (await missing.catch((e: unknown) => e)) as { context: { commitEpoch: bigint; revealEpoch: bigint } };
+      expect(error.context.revealEpoch).toBe(error.context.commitEpoch + 1n); // E + 2 - 1: past E
+      expect(
+        h.devnet
+          .timelockDrops()
+          .slice(drops)
+          .map((d) => [d.block, d.reason]),
+      ).toEqual([[first, 'expired']]);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -155,11 +155,14 @@ describe('timelocked commits and their reveal (chain README 2.5)', { timeout: 60
     // uid 4's commit waits in the queue through epoch 1 and is deleted when epoch 2 opens (look-ahead at block 20)
     expect(((await queryAt(h.api, 2 * TEMPO - 1, 'subtensorModule', 'timelockedWeightCommits', 1, 0)).toJSON() as unknown[]).length).toBe(1);
     expect((await queryAt(h.api, 2 * TEMPO, 'subtensorModule', 'timelockedWeightCommits', 1, 0)).toJSON()).toEqual([]);
+    // uid 4's queue was deleted unread when the reveal step moved past epoch 0 (reveal_commits.rs:53-58): `expired`,
+    // as the chain client calls it; its pulse (round 25) was never stored in epoch 1, and is not at block 20 either.
     const drops = h.devnet.timelockDrops().map((d) => [Number(d.block), d.who, d.reason, d.detail.split(' ')[0]]);
     expect(drops).toEqual([
       [TEMPO, acct(2).hotkeyHex, 'hotkey_mismatch', 'the'],
-      [2 * TEMPO, acct(4).hotkeyHex, 'pulse_missing', 'reveal'],
+      [2 * TEMPO, acct(4).hotkeyHex, 'expired', 'queue'],
     ]);
+    expect(h.devnet.timelockDrops()[1]!.detail).toBe('queue of epoch 0 deleted unread: the reveal step is at epoch 1; Drand.Pulses[25] not stored');
   });
 
   it('runs every weights check of do_set_mechanism_weights at reveal: a version key raised after the commit drops it', async () => {
