@@ -13,3 +13,10 @@ export function sourceText(srcUrl: URL): string;
  * and the list has no duplicate.
  */
 export function expectRaisedCodes(srcUrl: URL, prefix: string, published: readonly string[]): void;
+
+/**
+ * For a package whose codes live in one file: no `.ts` file under `srcUrl` other than `codesFile` (a path relative
+ * to `srcUrl`, e.g. `'errors.ts'`) writes a `prefix` code as a string literal (`'CODE'`), so every raise site uses
+ * the constant. Tests and benchmarks are left out.
+ */
+export function expectCodesInOneFile(srcUrl: URL, prefix: string, codesFile: string): void;

@@ -29,3 +29,16 @@ export function expectRaisedCodes(srcUrl, prefix, published) {
   expect([...raised].filter((code) => !published.includes(code)).sort()).toEqual([]);
   expect(new Set(published).size).toBe(published.length);
 }
+
+export function expectCodesInOneFile(srcUrl, prefix, codesFile) {
+  const root = fileURLToPath(srcUrl);
+  const files = readdirSync(root, { recursive: true }).filter(
+    (f) => f.endsWith('.ts') && !f.split(/[\\/]/).some((part) => part === '__tests__' || part === '__benchmarks__'),
+  );
+  const outside = [];
+  for (const f of files) {
+    if (f.split(/[\\/]/).join('/') === codesFile) continue;
+    for (const m of readFileSync(join(root, f), 'utf8').matchAll(new RegExp(`'(${prefix}[A-Z0-9_]+)'`, 'g'))) outside.push(`${f}: ${m[1]}`);
+  }
+  expect(outside).toEqual([]);
+}

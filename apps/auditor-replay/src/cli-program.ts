@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-import { isHotkey, isSubnetError, redactUrl } from '@subnet/core';
+import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
@@ -83,7 +83,8 @@ there are compared with the bundle and the signed outcome.
 Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
 file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
 when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
-validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR). 2 wins over 1.
+validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a wrong command line: AUDITOR_INVALID_OPTION).
+2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly.
 
 Examples:
   $ auditor-replay verify bundles/
@@ -112,7 +113,8 @@ A local disk error (AUDITOR_WRITE_FAILED: EACCES, ENOSPC, EROFS, a folder under 
 the run at once, naming the path and the OS code; files already written are kept as they are.
 
 Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
-(AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs) or AUDITOR_WRITE_FAILED.
+(AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs, an unknown option, a missing
+--out) or AUDITOR_WRITE_FAILED; 141 the reader closed the output early (EPIPE, as \`| head\` does).
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -160,11 +162,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const program = new Command('auditor-replay')
     .description("Anyone can check a validator's weights: verify signed audit bundles (SPEC E) by recomputing every value.")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showHelpAfterError()
+    // A parse error is written by the catch below, with its code (text, and JSON with --json), not by commander.
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
     .addHelpText(
       'after',
-      '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
+      '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input, or a wrong ' +
+        'command line (AUDITOR_INVALID_OPTION: an unknown command or option, a missing argument, a value out of range); ' +
+        '141 the reader closed the output early (EPIPE, as `| head` does).\n' +
+        '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
     );
 
   program
@@ -210,10 +215,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           validatorHotkey?: string;
         } & LimitOptions,
       ) => {
-        if ((opts.chain === undefined) !== (opts.netuid === undefined)) {
-          io.stderr.write('error: --chain and --netuid go together\n');
-          code = 2;
-          return;
+        if (opts.chain !== undefined && opts.netuid === undefined) {
+          throw invalidOption(`--chain ${redactUrl(opts.chain)} needs --netuid <n>, the subnet (an integer from 0 to 65535)`, '--netuid');
+        }
+        if (opts.chain === undefined && opts.netuid !== undefined) {
+          throw invalidOption(`--netuid ${opts.netuid} needs --chain <url>, the chain's ws:// or wss:// endpoint`, '--chain');
         }
         const verify = await signatureVerifier();
         const chain = opts.chain === undefined ? undefined : await (await import('./chain-weights.js')).openChainReader(opts.chain, opts.chainTimeout);
@@ -278,10 +284,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }) => {
         // Before any request or folder: a range too large (or backwards) is refused with both flags named.
         checkEpochRange(opts.from, opts.to);
-        if (!opts.validator.every((v) => /^https?:\/\//.test(v))) {
-          io.stderr.write('error: --validator must be an http:// or https:// URL\n');
-          code = 2;
-          return;
+        const notHttp = opts.validator.find((v) => !/^https?:\/\//.test(v));
+        if (notHttp !== undefined) {
+          throw invalidOption(
+            `--validator ${describeValue(redactUrl(notHttp))} is not allowed: a validator URL starts with http:// or https://`,
+            '--validator',
+          );
         }
         const several = opts.validator.length > 1;
         let saved = 0;
@@ -338,20 +346,53 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       },
     );
 
+  // With --json a failure is also one JSON object on stdout, so a script reading it always gets JSON.
+  const json = argv.includes('--json');
+  const fail = (errorCode: string, message: string): number => {
+    io.stderr.write(`error: ${message}\n`);
+    if (json) io.stdout.write(`${JSON.stringify({ exit_code: 2, error: { code: errorCode, message } })}\n`);
+    return 2;
+  };
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every parse error is invalid input.
-      return error.exitCode === 0 ? 0 : 2;
+      if (error.exitCode === 0) return 0;
+      const usage = usageError(error, program);
+      const exit = fail(usage.code, usage.message);
+      if (!json) io.stderr.write(`(run "${helpCommand(program, argv)}" for usage)\n`);
+      return exit;
     }
     if (isSubnetError(error)) {
-      io.stderr.write(`error: ${error.message}\n`);
-      return 2;
+      return fail(error.code, error.message);
     }
     // A bug, not the user's input: say so with its message, never a stack trace.
-    io.stderr.write(`error: [${AUDITOR_ERROR_CODES.internal}] ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    return fail(AUDITOR_ERROR_CODES.internal, `[${AUDITOR_ERROR_CODES.internal}] ${error instanceof Error ? error.message : String(error)}`);
   }
   return code;
+}
+
+/** A usage error the CLI finds itself (beyond what commander checks), naming the option. */
+function invalidOption(summary: string, option: string): SubnetError {
+  return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, summary, { context: { option } });
+}
+
+/**
+ * A parse error of commander as a coded error: commander's own sentence, which leads with the option, the value and
+ * what is allowed (`option '--jobs <n>' argument '0' is invalid. --jobs must be an integer in [1, 256], got "0"`),
+ * without its `error: ` prefix; the commands are named when the command is unknown or missing.
+ */
+function usageError(error: CommanderError, program: Command): SubnetError {
+  const commands = program.commands.map((command) => command.name()).join(', ');
+  // `auditor-replay` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
+  if (error.code === 'commander.help') return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, `a command is required: ${commands}`);
+  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
+}
+
+/** The help to read after a usage error: the subcommand's when the command line names one. */
+function helpCommand(program: Command, argv: readonly string[]): string {
+  const sub = program.commands.find((command) => command.name() === argv[0]);
+  return sub === undefined ? 'auditor-replay --help' : `auditor-replay ${sub.name()} --help`;
 }

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, findStringifiedNumber, SubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
+import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
 /** Where a command's JSON comes from: a file path, or `-` for standard input. */
 export type InputSource = string;
@@ -76,7 +77,7 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     if (source === '-') read = stdin();
     else ({ bytes: read, size } = readFileBounded(source, limits.maxBytes));
   } catch (error) {
-    throw new SubnetError('MINER_CHECK_UNREADABLE_INPUT', `cannot read ${name}`, {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}`, {
       context: { path: option, value: source },
       cause: error,
     });
@@ -94,7 +95,7 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
       text = utf8.decode(read);
     } catch (error) {
       // JSON is UTF-8 (RFC 8259): never read with U+FFFD in place of bytes the file holds (the validator refuses such a body).
-      throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${name} is not valid JSON: it is not valid UTF-8`, {
+      throw new SubnetError(MINER_CHECK_ERROR_CODES.malformedJson, `${name} is not valid JSON: it is not valid UTF-8`, {
         context: { path: option, value: source },
         cause: error,
       });
@@ -108,7 +109,7 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     value = JSON.parse(text) as unknown;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new SubnetError('MINER_CHECK_MALFORMED_JSON', `${name} is not valid JSON: ${detail}`, {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.malformedJson, `${name} is not valid JSON: ${detail}`, {
       context: { path: option, value: text.length > 60 ? `${text.slice(0, 57)}...` : text },
       cause: error,
     });
@@ -122,7 +123,7 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   // The validator stores a body as canonical JSON, where such a number becomes a string: it refuses it.
   const unsafe = findStringifiedNumber(value, option);
   if (unsafe !== undefined) {
-    throw new SubnetError('MINER_CHECK_INVALID_INPUT', `the validator refuses it (UNSAFE_NUMBER): ${unsafe.message}`, {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidInput, `the validator refuses it (UNSAFE_NUMBER): ${unsafe.message}`, {
       context: { path: unsafe.path, value: unsafe.value },
     });
   }
@@ -135,7 +136,7 @@ export function assertSingleStdin(sources: Record<string, InputSource | readonly
     (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v) => v === '-').map(() => option),
   );
   if (fromStdin.length > 1) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'only one input can come from standard input (-)', {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'only one input can come from standard input (-)', {
       context: { path: fromStdin.join(', '), value: '-' },
     });
   }
@@ -145,7 +146,7 @@ export function assertSingleStdin(sources: Record<string, InputSource | readonly
 export function numberOption(value: string, option: string): number {
   const parsed = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isFinite(parsed)) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'expected a finite number', { context: { path: option, value } });
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'expected a finite number', { context: { path: option, value } });
   }
   return parsed;
 }
@@ -154,7 +155,7 @@ export function numberOption(value: string, option: string): number {
 export function integerOption(value: string, option: string, min: number, max: number): number {
   const parsed = numberOption(value, option);
   if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', `expected an integer from ${min} to ${max}`, { context: { path: option, value } });
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `expected an integer from ${min} to ${max}`, { context: { path: option, value } });
   }
   return parsed;
 }

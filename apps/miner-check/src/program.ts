@@ -12,8 +12,9 @@ import { termCheck } from './commands/term.js';
 import { weightsCheck } from './commands/weights.js';
 import { workflowCheck } from './commands/workflow.js';
 import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
+import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
-/** Exit codes: 0 computed, 2 invalid input, 1 anything else. */
+/** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_INVALID_INPUT = 2;
@@ -56,8 +57,21 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
   }
   state.exitCode = EXIT_FAILURE;
   const message = error instanceof Error ? error.message : String(error);
-  if (state.json) io.stdout(`${JSON.stringify({ error: { code: 'MINER_CHECK_INTERNAL', message, path: null } })}\n`);
+  if (state.json) io.stdout(`${JSON.stringify({ error: { code: MINER_CHECK_ERROR_CODES.internal, message, path: null } })}\n`);
   else io.stderr(`miner-check: unexpected failure: ${message}\n`);
+}
+
+/**
+ * A parse error of commander as a coded error: commander's own sentence, which leads with the option, the value and
+ * what is allowed (`option '--strategy <s>' argument 'fair' is invalid. Allowed choices are ...`), without its
+ * `error: ` prefix; the commands are named when the command is unknown or missing.
+ */
+function usageError(error: CommanderError, program: Command): SubnetError {
+  const commands = program.commands.map((command) => command.name()).join(', ');
+  // `miner-check` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
+  if (error.code === 'commander.help') return new SubnetError(MINER_CHECK_ERROR_CODES.usage, `a command is required: ${commands}`);
+  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return new SubnetError(MINER_CHECK_ERROR_CODES.usage, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
 }
 
 function emit(io: ProgramIo, state: GlobalState, output: CommandOutput): void {
@@ -75,10 +89,11 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
   const program = new Command('miner-check')
     .description(
       'Check your work before you submit it: the exact score each subnet-scoring rule gives it, and why.\n' +
-        'Every input is a JSON file, or - for standard input. Exit codes: 0 computed, 2 invalid input, 1 other failure.',
+        'Every input is a JSON file, or - for standard input. Exit codes: 0 computed, 2 invalid input (MINER_CHECK_USAGE for a wrong ' +
+        'command line, or the code printed), 1 other failure, 141 the reader closed the output early (EPIPE, as `| head` does).',
     )
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // A parse error is reported by runMinerCheck with its code (text or --json), not written here by commander.
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
     .exitOverride()
     .option('--max-bytes <n>', 'largest input file in bytes (the validator default: 1048576; at most 67108864)')
     .option('--max-depth <n>', 'deepest nesting of objects and arrays (the validator default and most: 64)')
@@ -161,9 +176,13 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         const { blockHash, taskId, candidates } = options;
         const drawFlags = [blockHash, taskId, candidates].filter((v) => v !== undefined).length;
         if (drawFlags !== 0 && drawFlags !== 3) {
-          throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'the verification group draw needs --block-hash, --task-id and --candidates together', {
-            context: { path: '--block-hash/--task-id/--candidates', value: drawFlags },
-          });
+          throw new SubnetError(
+            MINER_CHECK_ERROR_CODES.invalidArgument,
+            'the verification group draw needs --block-hash, --task-id and --candidates together',
+            {
+              context: { path: '--block-hash/--task-id/--candidates', value: drawFlags },
+            },
+          );
         }
         run(() =>
           sssaCheck({
@@ -233,7 +252,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       }) => {
         state.json = options.json === true;
         if (options.temperature !== undefined && options.strategy !== 'softmax') {
-          throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', '--temperature only applies to --strategy softmax', {
+          throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, '--temperature only applies to --strategy softmax', {
             context: { path: '--temperature', value: options.temperature },
           });
         }
@@ -296,7 +315,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         const validatorHotkey =
           options.validatorHotkey === undefined
             ? undefined
-            : parseInput(hotkeySchema, options.validatorHotkey, 'MINER_CHECK_INVALID_ARGUMENT', '--validator-hotkey');
+            : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
           last: integerOption(options.last, '--last', 1, 10_000),
@@ -326,7 +345,8 @@ export async function runMinerCheck(args: readonly string[], io: ProgramIo = pro
     if (error instanceof CommanderError) {
       // --help and --version exit 0; usage errors are invalid input.
       if (error.exitCode === 0) return EXIT_OK;
-      if (state.json) io.stdout(`${JSON.stringify({ error: { code: 'MINER_CHECK_USAGE', message: error.message, path: null } })}\n`);
+      report(io, state, usageError(error, program));
+      if (!state.json) io.stderr('(run with --help for usage)\n');
       return EXIT_INVALID_INPUT;
     }
     report(io, state, error);

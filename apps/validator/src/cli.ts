@@ -1,28 +1,44 @@
 import { existsSync, writeFileSync } from 'node:fs';
 
-import { isSubnetError, redactUrl } from '@subnet/core';
-import { Command, InvalidArgumentError } from 'commander';
+import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
 import { defaultConfigYaml, loadConfig } from './config.js';
 import { runDemo } from './demo.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { handleSignals, startValidator } from './service.js';
 
-function portArg(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535');
-  return n;
+/** A parser of a decimal integer option in [min, max]: no sign, exponent, hex or spaces (`Number()` would take them). */
+function integerArg(option: string, min: number, max: number, why = '') {
+  return (value: string): number => {
+    const n = /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : Number.NaN;
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`${option} must be an integer from ${min} to ${max}${why}`);
+    return n;
+  };
 }
 
+/** Exit 2 for what the operator must fix in the configuration or the command line, 1 for any other failure. */
 function exitWith(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`error: ${redactUrl(message)}\n`);
-  process.exit(isSubnetError(error, VALIDATOR_ERROR_CODES.invalidConfig) || isSubnetError(error, VALIDATOR_ERROR_CODES.configFile) ? 2 : 1);
+  const codes = [VALIDATOR_ERROR_CODES.invalidConfig, VALIDATOR_ERROR_CODES.configFile, VALIDATOR_ERROR_CODES.usage];
+  process.exit(codes.some((code) => isSubnetError(error, code)) ? 2 : 1);
 }
+
+const EXIT_CODES_HELP = `
+Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on SIGTERM or SIGINT); 1 a failure at
+start-up or while running (storage, chain, wallet key, stopping) or of the demo; 2 an invalid configuration
+(VALIDATOR_INVALID_CONFIG, VALIDATOR_CONFIG_FILE) or command line (VALIDATOR_USAGE: an unknown command or option, a
+missing option or value, a value out of range, init over an existing file); 141 the reader closed the output early
+(EPIPE, as \`| head\` does).`;
 
 const program = new Command()
   .name('subnet-validator')
-  .description('The subnet validator: ingest evaluation records, compute and submit weights each epoch, publish signed audit bundles.');
+  .description('The subnet validator: ingest evaluation records, compute and submit weights each epoch, publish signed audit bundles.')
+  .exitOverride()
+  // A parse error is written below with its code, not by commander.
+  .configureOutput({ outputError: () => undefined })
+  .addHelpText('after', EXIT_CODES_HELP);
 
 program
   .command('init')
@@ -30,8 +46,14 @@ program
   .option('-c, --config <file>', 'where to write it', 'validator.yaml')
   .option('--force', 'overwrite an existing file')
   .action((opts: { config: string; force?: boolean }) => {
-    if (existsSync(opts.config) && opts.force !== true) exitWith(new Error(`${opts.config} exists (use --force to overwrite)`));
-    writeFileSync(opts.config, defaultConfigYaml());
+    if (existsSync(opts.config) && opts.force !== true) {
+      exitWith(new SubnetError(VALIDATOR_ERROR_CODES.usage, `${opts.config} exists: pass --force to overwrite it, or another --config <file>`));
+    }
+    try {
+      writeFileSync(opts.config, defaultConfigYaml());
+    } catch (error) {
+      exitWith(error);
+    }
     process.stdout.write(
       `wrote ${opts.config}\ncheck its wallet section, set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`,
     );
@@ -45,7 +67,7 @@ program
   .requiredOption('-c, --config <file>', 'configuration file (YAML)')
   .option('--dry-run', 'compute and write bundles; never sign nor submit')
   .option('--host <host>', 'bind address')
-  .option('--port <port>', 'port', portArg)
+  .option('--port <port>', 'port', integerArg('--port', 0, 65535))
   .option('--database-url <url>', 'PostgreSQL URL (instead of SQLite)')
   .option('--database-path <path>', 'SQLite file')
   .option('--chain-endpoint <url>', 'chain WebSocket endpoint')
@@ -98,7 +120,7 @@ program
 program
   .command('demo')
   .description('the default run: a devnet, a validator on SQLite in a temporary folder, sample miners over HTTP for a few epochs')
-  .option('--epochs <n>', 'epochs to close', (v) => Number(v), 3)
+  .option('--epochs <n>', 'epochs to close, 1 to 10', integerArg('--epochs', 1, 10, ' (the demo closes them within 180 s, about 10 s each)'), 3)
   .action(async (opts: { epochs: number }) => {
     try {
       await runDemo({ epochs: opts.epochs, out: process.stdout });
@@ -115,4 +137,31 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(141);
 });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // --help exits 0 (the help is written); every other parse error is a wrong command line.
+  if (!(error instanceof CommanderError)) throw error;
+  if (error.exitCode !== 0) {
+    process.stderr.write(`error: [${VALIDATOR_ERROR_CODES.usage}] ${usageCause(error)}\n(run "${helpCommand()}" for usage)\n`);
+    process.exitCode = 2;
+  }
+}
+
+/**
+ * Commander's sentence, which leads with the option, the value and what is allowed, without its `error: ` prefix;
+ * the commands are named when the command is unknown or missing.
+ */
+function usageCause(error: CommanderError): string {
+  const commands = program.commands.map((command) => command.name()).join(', ');
+  // `subnet-validator` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
+  if (error.code === 'commander.help') return `a command is required: ${commands}`;
+  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause;
+}
+
+/** The help to read after a usage error: the subcommand's when the command line names one. */
+function helpCommand(): string {
+  const sub = program.commands.find((command) => command.name() === process.argv[2]);
+  return sub === undefined ? 'subnet-validator --help' : `subnet-validator ${sub.name()} --help`;
+}

@@ -37,6 +37,11 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
   /** A task file of a folder task source is larger than the limit, or grew past it while read: not used. */
   taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
+  /**
+   * `subnet-validator`: the command line is wrong (an unknown command or option, a required option or its value
+   * missing, a value out of range, `init` over an existing file without `--force`): exit code 2.
+   */
+  usage: 'VALIDATOR_USAGE',
 });
 
 /** Raises an app error (internal). */

@@ -2,6 +2,7 @@ import { parseInput, SubnetError } from '@subnet/core';
 import { z } from 'zod';
 
 import type { DevnetRuntime } from './runtime-context.js';
+import { DEVNET_ERROR_CODES } from './errors.js';
 
 const u16 = z.number().int().min(0).max(65535);
 const u64 = z
@@ -135,15 +136,15 @@ export type DevnetOptions = z.output<typeof devnetOptionsSchema>;
  * parseDevnetOptions({ neurons: 4 });
  */
 export function parseDevnetOptions(input: unknown): DevnetOptions {
-  const options = parseInput(devnetOptionsSchema, input ?? {}, 'DEVNET_INVALID_OPTIONS', 'options');
+  const options = parseInput(devnetOptionsSchema, input ?? {}, DEVNET_ERROR_CODES.invalidOptions, 'options');
   if (options.validators > options.neurons) {
-    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: validators must be <= neurons', {
+    throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, 'invalid options: validators must be <= neurons', {
       context: { path: 'options.validators', value: options.validators },
     });
   }
   for (const [i, link] of options.childKeys.entries()) {
     if (link.parent >= options.neurons || link.child >= options.neurons || link.parent === link.child) {
-      throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: a child key links two different registered uids', {
+      throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, 'invalid options: a child key links two different registered uids', {
         context: { path: `options.childKeys[${i}]`, value: `${link.parent}->${link.child}` },
       });
     }
@@ -155,21 +156,25 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
     ['axons', options.axons],
   ] as const) {
     if (list !== undefined && list.length !== options.neurons) {
-      throw new SubnetError('DEVNET_INVALID_OPTIONS', `invalid options: ${name} must have one entry per neuron`, {
+      throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, `invalid options: ${name} must have one entry per neuron`, {
         context: { path: `options.${name}`, value: list.length },
       });
     }
   }
   if (options.ownerUid !== null && options.ownerUid >= options.neurons) {
-    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: ownerUid must be a registered uid', {
+    throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, 'invalid options: ownerUid must be a registered uid', {
       context: { path: 'options.ownerUid', value: options.ownerUid },
     });
   }
   const genesisSeconds = options.genesisTimestamp / 1000n;
   if (options.beacon.genesisTime === undefined && genesisSeconds > 0xffff_ffffn) {
-    throw new SubnetError('DEVNET_INVALID_OPTIONS', 'invalid options: the beacon genesis (block 0 time) must fit a u32 of seconds; set beacon.genesisTime', {
-      context: { path: 'options.beacon.genesisTime', value: genesisSeconds },
-    });
+    throw new SubnetError(
+      DEVNET_ERROR_CODES.invalidOptions,
+      'invalid options: the beacon genesis (block 0 time) must fit a u32 of seconds; set beacon.genesisTime',
+      {
+        context: { path: 'options.beacon.genesisTime', value: genesisSeconds },
+      },
+    );
   }
   return options;
 }

@@ -22,6 +22,7 @@ import type { DevnetBeacon, DevnetBeaconInfo } from './drand-beacon.js';
 import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
 import type { Pulse } from '@subnet/timelock';
 import type { TimelockDrop } from './timelock-reveal.js';
+import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -171,7 +172,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       (control) => adminHandlers(faults, control),
     );
   } catch (cause) {
-    throw new SubnetError('DEVNET_LISTEN_FAILED', 'cannot listen on 127.0.0.1', {
+    throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, 'cannot listen on 127.0.0.1', {
       context: { path: 'options.port', value: options.port },
       cause,
     });
@@ -197,7 +198,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   };
   const checkUid = (uid: number): void => {
     if (!Number.isInteger(uid) || uid < 0 || uid >= options.neurons) {
-      throw new SubnetError('DEVNET_INVALID_UID', 'no neuron has this uid', { context: { path: 'uid', value: uid } });
+      throw new SubnetError(DEVNET_ERROR_CODES.invalidUid, 'no neuron has this uid', { context: { path: 'uid', value: uid } });
     }
   };
   const { runtime: _runtime, ...rest } = options;
@@ -235,7 +236,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         (expected === 'number' && typeof value === 'number' && Number.isInteger(value) && value >= 0) ||
         (expected === 'boolean' && typeof value === 'boolean');
       if (!ok) {
-        throw new SubnetError('DEVNET_INVALID_HYPERPARAMETER', `hyperparameter ${name} expects a ${expected}`, {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidHyperparameter, `hyperparameter ${name} expects a ${expected}`, {
           context: { path: name, value },
         });
       }
@@ -263,12 +264,12 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {
-        throw new SubnetError('DEVNET_INVALID_DEFERRAL', 'the number of deferred epochs is a non-negative integer', {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidDeferral, 'the number of deferred epochs is a non-negative integer', {
           context: { path: 'count', value: count },
         });
       }
       if (runtimeKind !== 'stateful') {
-        throw new SubnetError('DEVNET_INVALID_DEFERRAL', 'the legacy runtime (finney spec 393) has no per-block epoch cap', {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidDeferral, 'the legacy runtime (finney spec 393) has no per-block epoch cap', {
           context: { path: 'runtime', value: runtimeKind },
         });
       }
@@ -318,7 +319,7 @@ function genesisField(genesis: ChainState, netuid: number, name: string): string
       'kappa',
     ].includes(name)
   ) {
-    throw new SubnetError('DEVNET_INVALID_HYPERPARAMETER', 'unknown hyperparameter', { context: { path: 'name', value: name } });
+    throw new SubnetError(DEVNET_ERROR_CODES.invalidHyperparameter, 'unknown hyperparameter', { context: { path: 'name', value: name } });
   }
   return typeof v;
 }

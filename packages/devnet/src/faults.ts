@@ -2,6 +2,7 @@ import { SubnetError } from '@subnet/core';
 
 import type { JsonRpcErrorObject } from './rpc-errors.js';
 import type { SubmissionInterceptor } from './submission-interceptor.js';
+import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** Fault injection on a running devnet (for testing clients' error paths). */
 export interface DevnetFaults {
@@ -88,7 +89,7 @@ export function createFaults(targets: FaultTargets): FaultController {
     },
     delayNextExtrinsic(ms) {
       if (!Number.isInteger(ms) || ms < 0) {
-        throw new SubnetError('DEVNET_INVALID_FAULT', 'delay must be a non-negative integer of milliseconds', {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidFault, 'delay must be a non-negative integer of milliseconds', {
           context: { path: 'ms', value: ms },
         });
       }
@@ -106,7 +107,7 @@ export function createFaults(targets: FaultTargets): FaultController {
         typeof error.message !== 'string' ||
         (error.data !== undefined && typeof error.data !== 'string')
       ) {
-        throw new SubnetError('DEVNET_INVALID_FAULT', 'a pool error needs an integer code, a message and an optional data string', {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidFault, 'a pool error needs an integer code, a message and an optional data string', {
           context: { path: 'error', value: error },
         });
       }

@@ -12,6 +12,8 @@ export { POOL_ERRORS } from './rpc-errors.js';
 export type { JsonRpcErrorObject } from './rpc-errors.js';
 export type { DevnetRuntime, DevnetRuntimeVersion } from './runtime-context.js';
 export { CUSTOM_ERROR } from './custom-error.js';
+export { DEVNET_ERROR_CODES } from './errors.js';
+export type { DevnetErrorCode } from './errors.js';
 export { maxUpscaleToU16 } from './max-upscale.js';
 export { weightCommitHash } from './weight-commit-hash.js';
 export {

@@ -5,6 +5,7 @@ import { SubnetError } from '@subnet/core';
 
 import { DEVNET_SIGNED_EXTENSIONS } from './metadata/index.js';
 import { compactStripLength, u8aConcat } from '@polkadot/util';
+import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** The runtime version object served by `state_getRuntimeVersion` (JSON as a real node serves it). */
 export interface DevnetRuntimeVersion {
@@ -99,7 +100,7 @@ export function createRuntimeContext(runtime: DevnetRuntime, registryIn?: Regist
       if (!(metadata instanceof Metadata)) metadata = new Metadata(registry, runtime.metadata);
     }
   } catch (cause) {
-    throw new SubnetError('DEVNET_METADATA_INVALID', 'the runtime metadata cannot be decoded', {
+    throw new SubnetError(DEVNET_ERROR_CODES.metadataInvalid, 'the runtime metadata cannot be decoded', {
       context: { path: 'runtime.metadata', value: `${runtime.metadata.length} bytes` },
       cause,
     });
@@ -128,7 +129,7 @@ export function createRuntimeContext(runtime: DevnetRuntime, registryIn?: Regist
     if (cached !== undefined) return cached;
     const f = fn(pallet, item);
     if (f === undefined) {
-      throw new SubnetError('DEVNET_STORAGE_UNKNOWN', 'the metadata has no such storage item', {
+      throw new SubnetError(DEVNET_ERROR_CODES.runtimeStorageUnknown, 'the metadata has no such storage item', {
         context: { path: 'storage', value: id },
       });
     }
@@ -202,7 +203,7 @@ export function createRuntimeContext(runtime: DevnetRuntime, registryIn?: Regist
           if (v !== undefined) return { index: p.index.toNumber(), error: v.index.toNumber() };
         }
       }
-      throw new SubnetError('DEVNET_ERROR_UNKNOWN', 'the metadata has no such module error', {
+      throw new SubnetError(DEVNET_ERROR_CODES.runtimeErrorUnknown, 'the metadata has no such module error', {
         context: { path: 'error', value: `${pallet}.${name}` },
       });
     },

@@ -3,6 +3,7 @@ import type { MinerStory, PublishedBundle } from 'auditor-replay/pages';
 import { explainMiner, formatMinerStory, formatPercent, minerHotkeys } from 'auditor-replay/pages';
 
 import type { CommandOutput } from './output.js';
+import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 
 /** What `miner-check explain` works on: a validator's published bundles, already read and checked. */
 export interface ExplainInput {
@@ -26,7 +27,7 @@ export interface ExplainInput {
  * @example explainCheck({ bundles: await readPublishedBundles('bundles/', { verify }), hotkey: '5F…' }).text
  */
 export function explainCheck(input: ExplainInput): CommandOutput {
-  const hotkey = parseInput(hotkeySchema, input.hotkey, 'MINER_CHECK_INVALID_ARGUMENT', '--hotkey');
+  const hotkey = parseInput(hotkeySchema, input.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
   const stories: MinerStory[] = [];
   for (const b of input.bundles) {
     if (b.bundle === null || !minerHotkeys(b.bundle).includes(hotkey)) continue;
@@ -41,7 +42,7 @@ export function explainCheck(input: ExplainInput): CommandOutput {
     const first = setAside[0];
     const where = input.epoch === undefined ? 'in any verified bundle' : `in a verified bundle of epoch ${input.epoch}`;
     throw new SubnetError(
-      'MINER_CHECK_MINER_NOT_FOUND',
+      MINER_CHECK_ERROR_CODES.minerNotFound,
       // Why nothing could be used matters most when nothing was (a validator that drips, redirects or signs
       // another epoch): the first bundle set aside is named with its reason.
       `no miner ${hotkey} ${where} (${input.bundles.length - setAside.length} verified, ${setAside.length} set aside${

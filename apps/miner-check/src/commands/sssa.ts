@@ -11,6 +11,7 @@ import { encodeSs58, sha256Hex, SubnetError } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
 import type { CommandOutput } from './output.js';
+import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 
 /** One document read from --sssa or --peers: a bare SSSA, or a member `{ uid, hotkey, role, sssa }`. */
 interface SourceDocument {
@@ -92,7 +93,9 @@ export function sssaCheck(input: SssaCheckInput): CommandOutput {
   const result = withPeers ? computeConsensus({ taskId: 'miner-check', members }) : undefined;
   const mine = result?.members.find((m) => m.uid === self.uid);
   if (withPeers && mine === undefined) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'this miner is missing from the computed group', { context: { path: '--sssa', value: self.uid } });
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'this miner is missing from the computed group', {
+      context: { path: '--sssa', value: self.uid },
+    });
   }
   const c = mine?.components ?? null;
   const group = result?.group ?? null;
@@ -197,7 +200,7 @@ export function sssaCheck(input: SssaCheckInput): CommandOutput {
 function drawGroup(draw: NonNullable<SssaCheckInput['draw']>): { json: Record<string, unknown>; text: string } {
   const raw = draw.candidates.value;
   if (!Array.isArray(raw)) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'candidates must be an array of { uid, hotkey, reputation }', {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'candidates must be an array of { uid, hotkey, reputation }', {
       context: { path: draw.candidates.option, value: raw },
     });
   }

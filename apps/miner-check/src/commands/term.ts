@@ -4,6 +4,7 @@ import { parseInput } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
 import type { CommandOutput } from './output.js';
+import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 
 // The wire format of a term-challenge results file is `@subnet/bundle`'s `termResultsSchema`: the very
 // schema the validator's `POST /v1/term-results` reads (`timed_out` defaults to false), so a file this
@@ -14,7 +15,7 @@ import type { CommandOutput } from './output.js';
  * when every test passed and it did not time out; tasks never reported count as failed.
  */
 export function termCheck(input: { readonly results: unknown; readonly totalTasks: number }): CommandOutput {
-  const results = parseInput(termResultsSchema, input.results, 'MINER_CHECK_INVALID_INPUT', 'results');
+  const results = parseInput(termResultsSchema, input.results, MINER_CHECK_ERROR_CODES.invalidInput, 'results');
   const outcome = passRate(
     results.map((r) => ({ taskId: r.task_id, testsPassed: r.tests_passed, testsTotal: r.tests_total, timedOut: r.timed_out })),
     input.totalTasks,

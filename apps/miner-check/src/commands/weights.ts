@@ -5,6 +5,7 @@ import { hotkeySchema, parseInput, SubnetError, uidSchema, unitIntervalSchema } 
 
 import { fmt, section, table } from '../render.js';
 import type { CommandOutput } from './output.js';
+import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 
 /** The wire format of a scores file: one entry per miner (snake_case). */
 export const minerScoresSchema = z
@@ -42,10 +43,10 @@ export interface WeightsOptions {
  * normalisation, weight cap, hotkey-to-uid mapping and u16 conversion (sum mode), in that order.
  */
 export function weightsCheck(input: { readonly scores: unknown; readonly options: WeightsOptions }): CommandOutput {
-  const scores = parseInput(minerScoresSchema, input.scores, 'MINER_CHECK_INVALID_INPUT', 'scores');
+  const scores = parseInput(minerScoresSchema, input.scores, MINER_CHECK_ERROR_CODES.invalidInput, 'scores');
   const { options } = input;
   if (options.strategy === 'softmax' && options.temperature === undefined) {
-    throw new SubnetError('MINER_CHECK_INVALID_ARGUMENT', 'softmax needs --temperature (a number > 0)', {
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'softmax needs --temperature (a number > 0)', {
       context: { path: '--temperature', value: undefined },
     });
   }

@@ -23,6 +23,7 @@ const PUBLISHED = {
   revealOverdue: 'VALIDATOR_REVEAL_OVERDUE',
   revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
   taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
+  usage: 'VALIDATOR_USAGE',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -6,6 +6,7 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(mod).sort()).toEqual([
       'CUSTOM_ERROR',
+      'DEVNET_ERROR_CODES',
       'DEVNET_SIGNED_EXTENSIONS',
       'POOL_ERRORS',
       'RUNTIME_VERSION',

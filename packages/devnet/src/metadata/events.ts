@@ -1,18 +1,19 @@
 import type { TypeRegistry } from '@polkadot/types';
 import { compactToU8a, u8aConcat, u8aToU8a } from '@polkadot/util';
 import { SubnetError } from '@subnet/core';
+import { DEVNET_ERROR_CODES } from '../errors.js';
 
 function palletNamed(registry: TypeRegistry, pallet: string) {
   const found = registry.metadata.pallets.find((p) => p.name.toString() === pallet);
   if (found === undefined) {
-    throw new SubnetError('DEVNET_UNKNOWN_PALLET', `the devnet metadata has no pallet ${pallet}`, { context: { path: 'pallet', value: pallet } });
+    throw new SubnetError(DEVNET_ERROR_CODES.unknownPallet, `the devnet metadata has no pallet ${pallet}`, { context: { path: 'pallet', value: pallet } });
   }
   return found;
 }
 
 function variantIndex(registry: TypeRegistry, pallet: string, kind: 'events' | 'errors', name: string): { pallet: number; variant: number } {
   const p = palletNamed(registry, pallet);
-  const code = kind === 'events' ? 'DEVNET_UNKNOWN_EVENT' : 'DEVNET_UNKNOWN_ERROR';
+  const code = kind === 'events' ? DEVNET_ERROR_CODES.unknownEvent : DEVNET_ERROR_CODES.unknownError;
   const enumType = p[kind];
   const variant = enumType.isSome
     ? registry.lookup.getSiType(enumType.unwrap().type).def.asVariant.variants.find((v) => v.name.toString() === name)
@@ -44,7 +45,7 @@ export function encodeEvent(registry: TypeRegistry, pallet: string, name: string
   const index = new Uint8Array([p, variant]);
   const EventData = registry.findMetaEvent(index);
   const bad = (cause?: unknown) =>
-    new SubnetError('DEVNET_BAD_EVENT_ARGS', `cannot encode event ${pallet}.${name} from ${args.length} value(s)`, {
+    new SubnetError(DEVNET_ERROR_CODES.badEventArgs, `cannot encode event ${pallet}.${name} from ${args.length} value(s)`, {
       context: { path: 'args', value: args },
       cause,
     });
@@ -89,7 +90,7 @@ export function encodeEventRecords(records: readonly EventRecordInput[]): Uint8A
     else {
       const n = phase.applyExtrinsic;
       if (!Number.isInteger(n) || n < 0 || n > 0xffff_ffff) {
-        throw new SubnetError('DEVNET_BAD_EVENT_RECORD', `records[${i}].phase.applyExtrinsic must be a u32`, {
+        throw new SubnetError(DEVNET_ERROR_CODES.badEventRecord, `records[${i}].phase.applyExtrinsic must be a u32`, {
           context: { path: `records[${i}].phase.applyExtrinsic`, value: n },
         });
       }
@@ -102,7 +103,7 @@ export function encodeEventRecords(records: readonly EventRecordInput[]): Uint8A
     const topics = (record.topics ?? []).map((t) => u8aToU8a(t));
     topics.forEach((t, j) => {
       if (t.length !== 32) {
-        throw new SubnetError('DEVNET_BAD_EVENT_RECORD', `records[${i}].topics[${j}] must be 32 bytes`, {
+        throw new SubnetError(DEVNET_ERROR_CODES.badEventRecord, `records[${i}].topics[${j}] must be 32 bytes`, {
           context: { path: `records[${i}].topics[${j}]`, value: t.length },
         });
       }

@@ -6,6 +6,7 @@ import { compactStripLength, u8aConcat } from '@polkadot/util';
 import { xxhashAsU8a } from '@polkadot/util-crypto';
 import { SubnetError } from '@subnet/core';
 import { METADATA_VERSION } from './build-metadata.js';
+import { DEVNET_ERROR_CODES } from '../errors.js';
 
 const decorated = new WeakMap<TypeRegistry, Storage>();
 
@@ -31,7 +32,7 @@ export function storageEntry(registry: TypeRegistry, pallet: string, item: strin
       if (entry.prefix === pallet && entry.meta.name.toString() === item) return entry;
     }
   }
-  throw new SubnetError('DEVNET_UNKNOWN_STORAGE', `the devnet metadata has no storage item ${pallet}.${item}`, {
+  throw new SubnetError(DEVNET_ERROR_CODES.unknownStorage, `the devnet metadata has no storage item ${pallet}.${item}`, {
     context: { path: 'item', value: `${pallet}.${item}` },
   });
 }
@@ -56,7 +57,7 @@ export function storageKey(registry: TypeRegistry, pallet: string, item: string,
   try {
     prefixed = entry(...keys);
   } catch (cause) {
-    throw new SubnetError('DEVNET_BAD_STORAGE_KEY', `cannot build the key of ${pallet}.${item} from ${keys.length} key(s)`, {
+    throw new SubnetError(DEVNET_ERROR_CODES.badStorageKey, `cannot build the key of ${pallet}.${item} from ${keys.length} key(s)`, {
       context: { path: 'keys', value: keys },
       cause,
     });

@@ -60,22 +60,6 @@ function frozenCodes(file: string, name: string): string[] {
   return [...body.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((m) => m[1] ?? '');
 }
 
-/** Every quoted code with one of the prefixes in the non-test sources of a folder (apps and packages without one codes file). */
-function quotedCodes(dir: string, prefix: string): string[] {
-  const found = new Set<string>();
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('__')) walk(join(at, entry.name));
-      } else if (entry.name.endsWith('.ts')) {
-        for (const m of read(join(at, entry.name)).matchAll(new RegExp(`'(${prefix}[A-Z0-9_]+)'`, 'g'))) found.add(m[1] ?? '');
-      }
-    }
-  };
-  walk(join(root, dir));
-  return [...found].sort();
-}
-
 /**
  * The chain README covers the SubtensorModule errors that are not weights errors by a rule, "`CHAIN_` + upper snake
  * case of its name", instead of a row each; those are the names of `otherModuleNames` in error-codes.ts.
@@ -107,10 +91,10 @@ describe('READMEs: every error code the code raises is documented', () => {
       ],
     },
     { readme: 'apps/auditor-replay/README.md', codes: () => frozenCodes('apps/auditor-replay/src/errors.ts', 'AUDITOR_ERROR_CODES') },
-    { readme: 'apps/miner-check/README.md', codes: () => quotedCodes('apps/miner-check/src', 'MINER_CHECK_') },
+    { readme: 'apps/miner-check/README.md', codes: () => frozenCodes('apps/miner-check/src/errors.ts', 'MINER_CHECK_ERROR_CODES') },
     { readme: 'packages/axon/README.md', codes: () => frozenCodes('packages/axon/src/errors.ts', 'AXON_ERROR_CODES') },
     { readme: 'packages/wallet/README.md', codes: () => frozenCodes('packages/wallet/src/errors.ts', 'WALLET_ERROR_CODES') },
-    { readme: 'packages/devnet/README.md', codes: () => quotedCodes('packages/devnet/src', 'DEVNET_') },
+    { readme: 'packages/devnet/README.md', codes: () => frozenCodes('packages/devnet/src/errors.ts', 'DEVNET_ERROR_CODES') },
     {
       readme: 'packages/chain/README.md',
       codes: () => frozenCodes('packages/chain/src/error-codes.ts', 'CHAIN_ERROR_CODES'),

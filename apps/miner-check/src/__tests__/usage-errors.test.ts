@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { MINER_CHECK_ERROR_CODES } from '../index.js';
+import { example, jsonOf, requireBuiltCli, runCli } from './cli-support.js';
+
+/**
+ * Docs review, item 2: a usage error the command-line parser finds (an option value outside its choices, an unknown
+ * option or command, a missing value) carries MINER_CHECK_USAGE like the CLI's own errors, exits 2, and says first
+ * what is wrong: which option, which value, what is allowed. Runs the built CLI (dist/cli.js).
+ */
+beforeAll(requireBuiltCli);
+
+const USAGE = MINER_CHECK_ERROR_CODES.usage;
+const scores = example('weights', 'scores.json');
+
+/** The text output: the code on the first line, then the parser's own sentence naming the option and value. */
+function expectUsageText(run: { code: number | null; stdout: string; stderr: string }, ...names: string[]): void {
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  const [first, second] = run.stderr.split('\n');
+  expect(first).toBe(`miner-check: ${USAGE}`);
+  expect(second).toMatch(new RegExp(`^  \\[${USAGE}\\] `));
+  for (const name of names) expect(second).toContain(name);
+}
+
+describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
+  it('a value outside an option’s choices: the option, the value and the allowed values, in the text', () => {
+    expectUsageText(
+      runCli(['weights', '--scores', scores, '--strategy', 'fair']),
+      "option '--strategy <s>' argument 'fair' is invalid",
+      'linear, softmax, winner_takes_all, quadratic, ranked',
+    );
+  });
+
+  it('the same with --json: one JSON error on stdout, nothing on stderr, the message leading with the option', () => {
+    const run = runCli(['weights', '--scores', scores, '--strategy', 'fair', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('');
+    const error = jsonOf(run).error as { code: string; message: string; path: unknown };
+    expect(error.code).toBe(USAGE);
+    expect(error.message).toMatch(new RegExp(`^\\[${USAGE}\\] option '--strategy <s>' argument 'fair' is invalid\\. Allowed choices are linear,`));
+    expect(error.path).toBeNull();
+  });
+
+  it('an unknown option names it', () => {
+    expectUsageText(runCli(['term', '--results', '-', '--total-tasks', '3', '--bogus']), "unknown option '--bogus'");
+  });
+
+  it('an option without its value names the option', () => {
+    expectUsageText(runCli(['term', '--results', '-', '--total-tasks']), "option '--total-tasks <n>' argument missing");
+  });
+
+  it('a required option left out names it', () => {
+    expectUsageText(runCli(['weights']), "required option '--scores <file>' not specified");
+  });
+
+  it('an unknown command names it and the commands there are', () => {
+    expectUsageText(runCli(['frob']), "unknown command 'frob'", 'workflow, sssa, term, weights, explain');
+    expect(jsonOf(runCli(['frob', '--json'])).error).toMatchObject({ code: USAGE });
+  });
+
+  it('no command at all: the help on stderr, then the coded error naming the commands', () => {
+    const run = runCli([]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Usage: miner-check');
+    expect(run.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] a command is required: workflow, sssa, term, weights, explain`);
+  });
+
+  it('--help still prints the help on stdout and exits 0', () => {
+    const run = runCli(['weights', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--strategy <s>');
+    expect(run.stderr).toBe('');
+  });
+});
+
+describe('miner-check --help names every exit code the CLI uses', () => {
+  it('0, 1, 2 and 141 (the output pipe closed early: EPIPE)', () => {
+    const run = runCli(['--help']);
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/Exit codes: 0 computed, 2 invalid input \(MINER_CHECK_USAGE[^)]*\), 1 other failure, 141 /);
+    expect(help).toContain('EPIPE');
+  });
+});

@@ -1,0 +1,2 @@
+export { MINER_CHECK_ERROR_CODES } from './errors.js';
+export type { MinerCheckErrorCode } from './errors.js';

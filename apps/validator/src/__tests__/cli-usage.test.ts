@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { VALIDATOR_ERROR_CODES } from '../index.js';
+import { tempDir } from './helpers.js';
+
+/**
+ * Docs review, item 2: every usage error of `subnet-validator`, commander's own (an option value out of range, an
+ * unknown option or command, a missing option) and the CLI's (`demo --epochs` not a count, `init` over an existing
+ * file), carries VALIDATOR_USAGE, exits 2 (as an invalid configuration does), and says first what is wrong: the
+ * option, the value, what is allowed. Runs the built binary (bin/subnet-validator.js -> dist/cli.js); workspace
+ * packages resolve from source.
+ */
+const appDir = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(appDir, 'bin', 'subnet-validator.js');
+const USAGE = VALIDATOR_ERROR_CODES.usage;
+const t = tempDir();
+afterAll(() => {
+  t.cleanup();
+});
+
+function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(() => {
+  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+});
+
+/** The first line is `error: [VALIDATOR_USAGE] <cause>` naming each of `names`; then a pointer at the help. */
+async function expectUsage(args: readonly string[], ...names: string[]): Promise<void> {
+  const r = await run(args);
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(new RegExp(`^error: \\[${USAGE}\\] `));
+  for (const name of names) expect(lines[0]).toContain(name);
+  expect(lines.slice(1)).toEqual([expect.stringMatching(/^\(run "subnet-validator( init| run| demo)? --help" for usage\)$/)]);
+}
+
+describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
+  it('run --port 99999: the option, the value and the range allowed', async () => {
+    await expectUsage(['run', '--config', 'validator.yaml', '--port', '99999'], "option '--port <port>' argument '99999' is invalid", '0 to 65535');
+  });
+
+  it('run without --config, with an unknown option, and an option without its value name the option', async () => {
+    await expectUsage(['run'], "required option '-c, --config <file>' not specified");
+    await expectUsage(['run', '--config', 'validator.yaml', '--bogus'], "unknown option '--bogus'");
+    await expectUsage(['run', '--config'], "option '-c, --config <file>' argument missing");
+  });
+
+  it('an unknown command names it and the commands there are', async () => {
+    await expectUsage(['frob'], "unknown command 'frob'", 'init, run, demo');
+  });
+
+  it('demo --epochs that is not a count from 1 to 10 is refused before anything starts (it ran a demo of no epoch)', async () => {
+    await expectUsage(['demo', '--epochs', 'abc'], "option '--epochs <n>' argument 'abc' is invalid", '1 to 10');
+    await expectUsage(['demo', '--epochs', '0'], "argument '0' is invalid", '1 to 10');
+    await expectUsage(['demo', '--epochs', '2.5'], "argument '2.5' is invalid");
+  });
+
+  it('init over an existing file names it and --force, and leaves the file as it was', async () => {
+    const file = join(t.dir, 'kept.yaml');
+    writeFileSync(file, 'mine: 1\n');
+    const r = await run(['init', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: [${USAGE}] ${file} exists: pass --force to overwrite it, or another --config <file>\n`);
+    expect(readFileSync(file, 'utf8')).toBe('mine: 1\n');
+  });
+
+  it('no command at all: the help on stderr, then the coded error naming the commands', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: subnet-validator');
+    expect(r.stderr).toContain(`error: [${USAGE}] a command is required: init, run, demo`);
+  });
+
+  it('--help still prints the help on stdout and exits 0, and names every exit code the CLI uses', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const help = r.stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/Exit codes: 0 [^;]+; 1 [^;]+; 2 [^;]*VALIDATOR_INVALID_CONFIG[^;]*VALIDATOR_USAGE[^;]*; 141 [^.]*EPIPE/);
+    const sub = await run(['run', '--help']);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('--port <port>');
+  });
+});
