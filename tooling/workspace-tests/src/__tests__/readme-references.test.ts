@@ -51,12 +51,18 @@ function badLinks(file: string): string[] {
   return problems;
 }
 
-/** The string values of `export const <name> = Object.freeze({ ... })` in a source file. */
+/**
+ * The string values of `export const <name> = Object.freeze({ ... })` (or of a frozen list,
+ * `Object.freeze([ ... ])`) in a source file.
+ */
 function frozenCodes(file: string, name: string): string[] {
   const text = read(join(root, file));
-  const start = text.indexOf(`export const ${name} = Object.freeze({`);
+  const start = text.search(new RegExp(`export const ${name}\\b[^=]*= Object\\.freeze\\([[{]`));
   if (start < 0) throw new Error(`${file} has no ${name}`);
-  const body = text.slice(start, text.indexOf('\n});', start));
+  // The value ends at its closing line: `});`, `]);`, or `} as const);` where the codes are typed as literals.
+  const end = text.slice(start).search(/\n[}\]]( as const)?\);/);
+  if (end < 0) throw new Error(`${file}: the end of ${name} is not found`);
+  const body = text.slice(start, start + end);
   return [...body.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((m) => m[1] ?? '');
 }
 
@@ -95,6 +101,12 @@ describe('READMEs: every error code the code raises is documented', () => {
     { readme: 'packages/axon/README.md', codes: () => frozenCodes('packages/axon/src/errors.ts', 'AXON_ERROR_CODES') },
     { readme: 'packages/wallet/README.md', codes: () => frozenCodes('packages/wallet/src/errors.ts', 'WALLET_ERROR_CODES') },
     { readme: 'packages/devnet/README.md', codes: () => frozenCodes('packages/devnet/src/errors.ts', 'DEVNET_ERROR_CODES') },
+    { readme: 'packages/core/README.md', codes: () => frozenCodes('packages/core/src/error-codes.ts', 'CORE_ERROR_CODES') },
+    { readme: 'packages/composite/README.md', codes: () => frozenCodes('packages/composite/src/error-codes.ts', 'COMPOSITE_ERROR_CODES') },
+    { readme: 'packages/consensus/README.md', codes: () => frozenCodes('packages/consensus/src/errors.ts', 'CONSENSUS_ERROR_CODES') },
+    { readme: 'packages/aggregation/README.md', codes: () => frozenCodes('packages/aggregation/src/errors.ts', 'AGGREGATION_ERROR_CODES') },
+    { readme: 'packages/bundle/README.md', codes: () => frozenCodes('packages/bundle/src/errors.ts', 'BUNDLE_ERROR_CODES') },
+    { readme: 'packages/timelock/README.md', codes: () => frozenCodes('packages/timelock/src/errors.ts', 'TIMELOCK_ERROR_CODES') },
     {
       readme: 'packages/chain/README.md',
       codes: () => frozenCodes('packages/chain/src/error-codes.ts', 'CHAIN_ERROR_CODES'),
