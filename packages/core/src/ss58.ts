@@ -4,7 +4,7 @@ import { base58 } from '@scure/base';
 
 import { invalidArgument, requireString } from './arguments.js';
 import { CORE_ERROR_CODES } from './error-codes.js';
-import { SubnetError } from './errors.js';
+import { isSubnetError, SubnetError } from './errors.js';
 
 const SS58_PREFIX = utf8ToBytes('SS58PRE');
 
@@ -102,4 +102,39 @@ export function encodeSs58(publicKey: Uint8Array, prefix: number = BITTENSOR_SS5
   full.set(body);
   full.set(sum, body.length);
   return base58.encode(full);
+}
+
+/**
+ * How an SS58 text stands to the one spelling Bittensor writes and the metagraph uses: prefix 42 in its one-byte
+ * form, exactly as {@link encodeSs58} writes the key. `canonical`: it is that spelling; `wrong_prefix`: a valid
+ * address of a 32-byte key in another spelling (another prefix, or 42's two-byte form), with `found` naming the
+ * prefix and `canonical` the same key's address in the one spelling; `not_ss58`: no SS58 address of a 32-byte key
+ * at all, `why` saying what is wrong and `error` the decoder's error.
+ */
+export type Ss58Spelling =
+  | { readonly kind: 'canonical'; readonly publicKey: Uint8Array }
+  | { readonly kind: 'wrong_prefix'; readonly found: string; readonly canonical: string; readonly publicKey: Uint8Array }
+  | { readonly kind: 'not_ss58'; readonly why: string; readonly error: unknown };
+
+/**
+ * Tells whether `text` is a key's one Bittensor spelling (see {@link Ss58Spelling}); never throws for a string.
+ * The validator's signed requests and ingest bodies and `@subnet/wallet`'s address-only keyfiles take only
+ * `canonical`, and name `found` and `canonical` when refusing another spelling.
+ *
+ * @param text - the SS58 text as given
+ * @returns the spelling and, for a valid address, the public key
+ * @example ss58Spelling(encodeSs58(key, 0)) // { kind: 'wrong_prefix', found: 'prefix 0', canonical: encodeSs58(key), publicKey: key }
+ */
+export function ss58Spelling(text: string): Ss58Spelling {
+  let decoded: DecodedSs58;
+  try {
+    decoded = decodeSs58(text);
+  } catch (error) {
+    const why = isSubnetError(error) ? error.message.replace(/^not a valid SS58 address: /, '') : 'not decodable';
+    return { kind: 'not_ss58', why, error };
+  }
+  const canonical = encodeSs58(decoded.publicKey, BITTENSOR_SS58_PREFIX);
+  if (text === canonical) return { kind: 'canonical', publicKey: decoded.publicKey };
+  const found = decoded.prefix === BITTENSOR_SS58_PREFIX ? `prefix ${decoded.prefix} in its two-byte form` : `prefix ${decoded.prefix}`;
+  return { kind: 'wrong_prefix', found, canonical, publicKey: decoded.publicKey };
 }

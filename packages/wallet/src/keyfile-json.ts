@@ -3,7 +3,7 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { hexToU8a } from '@polkadot/util';
 import { decodeAddress, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed } from '@polkadot/util-crypto';
 import { getPublicKey } from '@scure/sr25519';
-import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, isSubnetError } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX, encodeSs58, ss58Spelling } from '@subnet/core';
 
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 import { btwalletPrivateKeyToPolkadot } from './private-key.js';
@@ -74,27 +74,22 @@ function sameKey(ss58: string, publicKey: Uint8Array): boolean {
  * writes one, so it is refused with the prefix found and the address to write instead.
  */
 function publicOnlyKey(ss58: string): Uint8Array {
-  let decoded;
-  try {
-    decoded = decodeSs58(ss58);
-  } catch (cause) {
-    const why = isSubnetError(cause) ? cause.message.replace(/^not a valid SS58 address: /, '') : 'not decodable';
+  const spelling = ss58Spelling(ss58);
+  if (spelling.kind === 'not_ss58') {
     invalid(
-      `ss58Address ${JSON.stringify(ss58.length > 80 ? `${ss58.slice(0, 80)}…` : ss58)} is not an SS58 address of a 32-byte key (${why})`,
+      `ss58Address ${JSON.stringify(ss58.length > 80 ? `${ss58.slice(0, 80)}…` : ss58)} is not an SS58 address of a 32-byte key (${spelling.why})`,
       'keyfile.ss58Address',
-      cause,
+      spelling.error,
     );
   }
-  const canonical = encodeSs58(decoded.publicKey, BITTENSOR_SS58_PREFIX);
-  if (ss58 !== canonical) {
-    const found = decoded.prefix === BITTENSOR_SS58_PREFIX ? `prefix ${decoded.prefix} in its two-byte form` : `prefix ${decoded.prefix}`;
+  if (spelling.kind === 'wrong_prefix') {
     throw walletError(
       WALLET_ERROR_CODES.invalidKeyfile,
-      `ss58Address ${ss58} is an SS58 address with ${found}; btwallet writes prefix ${BITTENSOR_SS58_PREFIX}, the spelling the metagraph uses: write ${canonical}, the same key`,
+      `ss58Address ${ss58} is an SS58 address with ${spelling.found}; btwallet writes prefix ${BITTENSOR_SS58_PREFIX}, the spelling the metagraph uses: write ${spelling.canonical}, the same key`,
       { path: 'keyfile.ss58Address', value: ss58 },
     );
   }
-  return decoded.publicKey;
+  return spelling.publicKey;
 }
 
 function pairOf(publicKey: Uint8Array, secretKey: Uint8Array): KeyringPair {

@@ -1,10 +1,10 @@
-import { base58Encode, blake2AsU8a, encodeAddress } from '@polkadot/util-crypto';
+import { encodeAddress } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, workflowBody } from './helpers.js';
+import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, twoBytePrefix42, workflowBody } from './helpers.js';
 
 /**
  * Hotkeys in request bodies follow the signing header's rule (docs/spec.md G.6 "A hotkey in an ingest body has the
@@ -32,13 +32,6 @@ afterAll(async () => {
 
 type Reply = { status?: string; error?: { code: string; message: string; path?: string } };
 const read = async (res: Response): Promise<[number, Reply]> => [res.status, (await res.json()) as Reply];
-
-/** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */
-function twoBytePrefix42(publicKey: Uint8Array): string {
-  const body = new Uint8Array([0b0100_0000 | (42 >> 2), (42 & 0b11) << 6, ...publicKey]);
-  const sum = blake2AsU8a(new Uint8Array([...new TextEncoder().encode('SS58PRE'), ...body]), 512).subarray(0, 2);
-  return base58Encode(new Uint8Array([...body, ...sum]));
-}
 
 const termBody = (recordId: string, miner: string) => ({
   record_id: recordId,

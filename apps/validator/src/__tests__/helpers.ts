@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
+import { base58Encode, blake2AsU8a, cryptoWaitReady } from '@polkadot/util-crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
@@ -390,4 +390,11 @@ export async function startWithSecondPeer(config: Record<string, unknown> = {}):
       t.cleanup();
     },
   };
+}
+
+/** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */
+export function twoBytePrefix42(publicKey: Uint8Array): string {
+  const body = new Uint8Array([0b0100_0000 | (42 >> 2), (42 & 0b11) << 6, ...publicKey]);
+  const sum = blake2AsU8a(new Uint8Array([...new TextEncoder().encode('SS58PRE'), ...body]), 512).subarray(0, 2);
+  return base58Encode(new Uint8Array([...body, ...sum]));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { Keyring } from '@polkadot/keyring';
-import { base58Decode, base58Encode, blake2AsU8a, encodeAddress } from '@polkadot/util-crypto';
+import { base58Decode, encodeAddress } from '@polkadot/util-crypto';
 
 import type { Bundle } from '@subnet/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 import type { RegisteredTask } from '../task-registry.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, nonce, postSigned, silent, sssaDoc, startWithSecondPeer, tempDir, testConfig, TOKEN } from './helpers.js';
+import { fakeChain, keys, nonce, postSigned, silent, sssaDoc, startWithSecondPeer, tempDir, testConfig, TOKEN, twoBytePrefix42 } from './helpers.js';
 
 /**
  * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
@@ -138,13 +138,6 @@ describe('a refused signature says which header and value', () => {
     expect(peer.body.error.message).toContain(miner.address);
   });
 });
-
-/** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */
-function twoBytePrefix42(publicKey: Uint8Array): string {
-  const body = new Uint8Array([0b0100_0000 | (42 >> 2), (42 & 0b11) << 6, ...publicKey]);
-  const sum = blake2AsU8a(new Uint8Array([...new TextEncoder().encode('SS58PRE'), ...body]), 512).subarray(0, 2);
-  return base58Encode(new Uint8Array([...body, ...sum]));
-}
 
 describe('a hotkey header is one spelling of a key (SS58, prefix 42)', () => {
   it('decision: the same key in prefix 0 or 2 is 400 WRONG_SS58_PREFIX naming the header, the value, the prefix found and 42 (not 403 NOT_REGISTERED)', async () => {

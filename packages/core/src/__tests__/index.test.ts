@@ -43,6 +43,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'sameCanonicalJson',
     'scanCanonicalJson',
     'sha256Hex',
+    'ss58Spelling',
     'stringifiedNumberMessage',
     'u16WeightSchema',
     'uidSchema',
