@@ -26,6 +26,11 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [{ evaluations: 'x', stakes: [], options: AGG }],
     [{ evaluations: [], stakes: [], options: { ...AGG, minValidators: Number.NaN } }],
     [{ evaluations: [], stakes: [{ validatorHotkey: v1, stake: '5' }], options: AGG }],
+    // One field wrong in an otherwise valid evaluation: the screening of the hot loop must send each to its check.
+    [{ evaluations: [{ validatorHotkey: v1, minerHotkey: '', epoch: 1, score: 0.5 }], stakes: [{ validatorHotkey: v1, stake: 5 }], options: AGG }],
+    [{ evaluations: [{ validatorHotkey: '', minerHotkey: m1, epoch: 1, score: 0.5 }], stakes: [{ validatorHotkey: v1, stake: 5 }], options: AGG }],
+    [{ evaluations: [{ validatorHotkey: v1, minerHotkey: m1, epoch: 1.5, score: 0.5 }], stakes: [{ validatorHotkey: v1, stake: 5 }], options: AGG }],
+    [{ evaluations: [{ validatorHotkey: v1, minerHotkey: m1, epoch: -1, score: 0.5 }], stakes: [{ validatorHotkey: v1, stake: 5 }], options: AGG }],
   ],
   allocateChallenges: [
     [],
@@ -58,6 +63,9 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [{ ...epochInput, challenges: [{ ...challenge, kind: 'other' }] }],
     [{ ...epochInput, config: { ...DEFAULT_PIPELINE_CONFIG, u16Mode: 'both' } }],
     [{ ...epochInput, challenges: [{ ...challenge, kind: 'bounty', decay: false, records: [{ hotkey: m1 }] }] }],
+    // A bounty's records may be absent (no records), but a value that is not a list is an error, not "none".
+    [{ ...epochInput, challenges: [{ id: 'b', kind: 'bounty', alpha: 1, decay: false, records: 0 }] }],
+    [{ ...epochInput, challenges: [{ id: 'b', kind: 'bounty', alpha: 1, decay: false, records: false }] }],
   ],
   computeEpochWeightsWire: [
     [],
@@ -91,6 +99,14 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [],
     [undefined, { epoch: 1, scores: [], options: DECAY }],
     [null, { epoch: 1.5, scores: [], options: DECAY }],
+    [
+      { topScore: 0.5, topEpoch: 0, topHotkey: '' },
+      { epoch: 1, scores: [], options: DECAY },
+    ],
+    [
+      { topScore: 0.5, topEpoch: 0, topHotkey: 5 },
+      { epoch: 1, scores: [], options: DECAY },
+    ],
     [null, { epoch: 1, scores: [], options: { ...DECAY, improvementThreshold: Number.NaN } }],
   ],
   detectOutliers: [

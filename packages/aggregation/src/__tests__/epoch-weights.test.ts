@@ -155,6 +155,17 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
     expect(r.weights).toEqual([65535]);
   });
 
+  it('a miner registered at uid 0 is named with uid 0 in its explanation row (0 is a uid, not "none")', () => {
+    const input = simpleInput(0, [0.5, 0.25]);
+    const metagraph = input.metagraph.map((n, i) => ({ hotkey: n.hotkey, uid: i === 0 ? 0 : n.uid }));
+    const r = computeEpochWeights({ ...input, config: { ...DEFAULT_PIPELINE_CONFIG, burnUid: 9 }, metagraph });
+    expect(r.explanation.miners.map((m) => [m.hotkey, m.uid])).toEqual([
+      [M[0], 0],
+      [M[1], 2],
+    ]);
+    expect(r.uids).toContain(0);
+  });
+
   it('allocation across an evaluations challenge and a bounty challenge', () => {
     const base = simpleInput(0, [0.5, 0.5]);
     const r = computeEpochWeights({
@@ -434,6 +445,20 @@ describe('computeEpochWeightsWire: the same epoch in wire form', () => {
       camel.explanation.challenges[0]!.aggregation!.miners.map((m) => [m.hotkey, m.score, m.outlierBasis, m.stakeBehind, m.evaluationsUsed.length]),
     );
     expect(wire.explanation.uid_weights).toEqual(camel.explanation.uidWeights);
+    // A bounty challenge's rows too.
+    const bountyInput: EpochInput = {
+      ...input,
+      challenges: [
+        { ...input.challenges[0]!, alpha: 0.5 },
+        { id: 'bounty', kind: 'bounty', alpha: 0.5, decay: false, records: [{ hotkey: M[1]!, validIssues: 3, invalidIssues: 1, starredRepos: 2 }] },
+      ],
+    };
+    const bountyWire = computeEpochWeightsWire(bountyInput).explanation.challenges.find((c) => c.id === 'bounty')!.bounty!;
+    const bountyCamel = computeEpochWeights(bountyInput).explanation.challenges.find((c) => c.id === 'bounty')!.bounty!;
+    expect(bountyWire.miners).toEqual(
+      bountyCamel.miners.map((m) => ({ hotkey: m.hotkey, points: m.points, base: m.base, stars: m.stars, w: m.w, penalised: m.penalised })),
+    );
+    expect(bountyWire.miners.map((m) => m.hotkey)).toEqual([M[1]]);
     expect(wire.explanation.config.weight_cap).toBe(DEFAULT_PIPELINE_CONFIG.weightCap);
     const frozen = (v: unknown): boolean => typeof v !== 'object' || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
     expect(frozen(wire)).toBe(true);
