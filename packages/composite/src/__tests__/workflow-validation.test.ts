@@ -159,6 +159,19 @@ describe('SPEC A record: ranges', () => {
     ['unknown status', withAttempts(1, 0, 0, [{ node_id: 'a', attempt: 1, status: 'skipped' as never, seconds: 1 }]), 'record.attempts[0].status', '"skipped"'],
     ['negative counter', preCounted(1, 0, 0, { steps_completed: -1, actual_retries: 0, timeouts: 0, hard_failures: 0 }), 'record.steps_completed', '-1'],
     ['fractional counter', preCounted(1, 0, 0, { steps_completed: 1, actual_retries: 0.5, timeouts: 0, hard_failures: 0 }), 'record.actual_retries', '0.5'],
+    ['negative timeouts', preCounted(1, 0, 0, { steps_completed: 1, actual_retries: 0, timeouts: -1, hard_failures: 0 }), 'record.timeouts', '-1'],
+    [
+      'fractional hard_failures',
+      preCounted(1, 0, 0, { steps_completed: 0, actual_retries: 0, timeouts: 0, hard_failures: 0.5 }),
+      'record.hard_failures',
+      '0.5',
+    ],
+    [
+      'string hard_failures',
+      preCounted(1, 0, 0, { steps_completed: 0, actual_retries: 0, timeouts: 0, hard_failures: '1' as never }),
+      'record.hard_failures',
+      '"1"',
+    ],
   ])('rejects %s', (_name, record, path, value) => {
     expectCodedError(() => parseExecutionRecord(record), RECORD, path, value);
     expectCodedError(() => scoreWorkflow({ task: task(), plan: one, record }), RECORD, path, value);
