@@ -22,7 +22,9 @@ export interface RollingWindow {
  * ({@link addTaskScore}, {@link windowScores}, {@link retainWindows}), but held in mutable rings inside,
  * so one add costs O(1) whatever the number of miners. Only what it returns is frozen plain data.
  *
- * @param initial - the state to start from (from this package, or raw JSON, then validated); empty if omitted
+ * @param initial - the state to start from (from this package, or raw JSON, then validated); empty if omitted.
+ *   `null` is refused like any other value that is not a state: a saved state that came back null must not
+ *   start every miner's window again unnoticed
  * @returns the window's methods
  * @throws SubnetError `COMPOSITE_INVALID_WINDOW_STATE` for an invalid raw state; each method throws the
  *   codes of its pure counterpart and changes nothing when it throws
@@ -33,7 +35,7 @@ export interface RollingWindow {
  * save(window.state())
  */
 export function createRollingWindow(initial?: unknown): RollingWindow {
-  const engine = engineFromState(parseWindowState(initial ?? { version: 2, windows: [] }));
+  const engine = engineFromState(parseWindowState(initial === undefined ? { version: 2, windows: [] } : initial));
   return Object.freeze({
     add: (entry: TaskScoreEntry) => {
       engineAdd(engine, entry, 'entry');

@@ -267,6 +267,9 @@ describe('SPEC A v1.1 rolling window rules', () => {
   it('rejects entries that are not an array, and metagraph pairs that are not pairs', () => {
     expectCodedError(() => addTaskScores(emptyWindowState(), 'x' as never), 'COMPOSITE_INVALID_WINDOW_ENTRY', 'entries', '"x"');
     expectCodedError(() => retainWindows(emptyWindowState(), null as never), 'COMPOSITE_INVALID_ARGUMENT', 'pairs', 'null');
+    // No argument is an empty window; null is not "no state": a saved state that came back null is refused.
+    expect(createRollingWindow().state()).toEqual(emptyWindowState());
+    expectCodedError(() => createRollingWindow(null), 'COMPOSITE_INVALID_WINDOW_STATE', 'state', 'null');
     expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: -1, hotkey: ALICE }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].uid', '-1');
     expectCodedError(() => retainWindows(emptyWindowState(), [{ uid: 1, hotkey: 'nope' }]), 'COMPOSITE_INVALID_ARGUMENT', 'pairs[0].hotkey', '"nope"');
     expectCodedError(
