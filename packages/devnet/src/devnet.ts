@@ -23,6 +23,8 @@ import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
 import type { Pulse } from '@subnet/timelock';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import type { DevnetBranchBlock } from './reorganize.js';
+import { parseReorganization } from './reorganize.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -86,6 +88,20 @@ export interface Devnet {
    * @throws SubnetError `DEVNET_INVALID_DEFERRAL` (count not a non-negative integer, or the legacy runtime, which has no cap)
    */
   deferEpochs(count: number): void;
+  /**
+   * Reorganises the unfinalised head, as finney does while GRANDPA finality lags the best block: the last `depth`
+   * blocks are replaced by a branch built on their parent, one block per `branch` entry (default: `depth` blocks with
+   * no extrinsics), each with only the extrinsics it names (0x hex, e.g. taken from a replaced block) and its drand
+   * pulses unless `pulses: false` (on chain pulses come by `write_pulse` extrinsics a block author may leave out).
+   * Block numbers repeat with other hashes: `chain_getBlockHash` answers the branch, the new-heads subscriptions
+   * announce its blocks, watchers of replaced transactions hear `retracted`, and replaced transactions the branch
+   * leaves out return to the pool. A replaced block stays readable by hash until finality reaches its number, then is
+   * answered as an unknown block. `null` while production is stalled or the node frozen (nothing changes).
+   *
+   * @throws SubnetError `DEVNET_REORG_FINALIZED` (`depth` reaches a finalised block), `DEVNET_INVALID_REORG` (a
+   *   malformed depth or branch, a branch shorter than `depth`, an extrinsic the branch cannot include)
+   */
+  reorganize(depth: number, branch?: readonly DevnetBranchBlock[]): Promise<DevnetBlock[] | null>;
   /** Stops block production and the server, closing every connection. */
   stop(): Promise<void>;
 }
@@ -162,6 +178,11 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       setFrozen(f);
     },
   });
+  const reorganize = (depth: unknown, branch: unknown): DevnetBlock[] | null => {
+    const parsed = parseReorganization(depth, branch);
+    if (faults.stalled || faults.frozen) return null;
+    return chain.reorganize(parsed.depth, parsed.branch).map(toBlock);
+  };
   let server;
   try {
     server = await startRpcServer(
@@ -169,7 +190,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       options.port,
       interceptor,
       { name: 'subnet-devnet', version: PACKAGE_VERSION, chainName: 'Bittensor Devnet' },
-      (control) => adminHandlers(faults, control),
+      (control) => adminHandlers(faults, control, { reorganize: (depth, branch) => reorganize(depth, branch) }),
     );
   } catch (cause) {
     throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, 'cannot listen on 127.0.0.1', {
@@ -276,6 +297,14 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       chain.queueChange((state) => {
         subnetOf(state).epochDeferrals = count;
       });
+    },
+    reorganize(depth: number, branch?: readonly DevnetBranchBlock[]) {
+      // the branch is built at the call; a refusal is a rejection
+      try {
+        return Promise.resolve(reorganize(depth, branch));
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
     },
     async stop() {
       if (timer !== undefined) clearInterval(timer);

@@ -69,6 +69,10 @@ export const DEVNET_ERROR_CODES = Object.freeze({
    * here, the pallet). The same failure as {@link DEVNET_ERROR_CODES}`.unknownError`, raised from the running chain.
    */
   runtimeErrorUnknown: 'DEVNET_ERROR_UNKNOWN',
+  /** `reorganize`: the blocks it would replace include a finalised one (`context`: `depth`, `best`, `finalized`). */
+  reorgFinalized: 'DEVNET_REORG_FINALIZED',
+  /** `reorganize`: a malformed depth or branch, a branch shorter than the depth, or an extrinsic the branch cannot include. */
+  invalidReorg: 'DEVNET_INVALID_REORG',
 });
 
 /** A code of {@link DEVNET_ERROR_CODES}. */
