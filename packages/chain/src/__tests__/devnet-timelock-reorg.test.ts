@@ -22,6 +22,8 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
   let h: Harness;
   /** `TimelockedWeightCommits` reads (one per block the walk looks at) since the harness started. */
   let queueReads = 0;
+  /** `chain_getFinalizedHead` requests (a confirmation waiting for finality) since the harness started. */
+  let finalityPolls = 0;
   beforeAll(async () => {
     h = await startHarness({
       runtime,
@@ -38,6 +40,7 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     const request = connection.request.bind(connection);
     connection.request = (label, run, ...rest) => {
       if (label === 'TimelockedWeightCommits') queueReads += 1;
+      if (label === 'chain_getFinalizedHead') finalityPolls += 1;
       return request(label, run, ...rest);
     };
   });
@@ -157,5 +160,25 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     // the devnet agrees: the branch's reveal step dropped it there as expired, and no reveal of the old branch is left
     const drops = h.devnet.timelockDrops().filter((d) => d.revealRound === record.revealRound);
     expect(drops.map((d) => [d.block, d.reason])).toEqual([[context.revealBlock, 'expired']]);
+  });
+
+  it("wait: 'finalized': a reveal block replaced before finality is never reported finalized; the reveal in the branch that was finalised is", async () => {
+    const record = await commit({ '7': 1 });
+    const q = pulseBlock(record);
+    const old = await settle(record);
+    if (old instanceof Error) throw old;
+    const r = Number(old.blockNumber);
+    const polls = finalityPolls;
+    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, pollMs: 15, wait: 'finalized' });
+    confirmed.catch(() => undefined);
+    // it found the reveal at r and waits for finality; the branch then moves the reveal to r + 4
+    while (finalityPolls === polls) await new Promise((resolve) => setTimeout(resolve, 5));
+    await replaceFrom(q, [...blocks(r - q + 3, false), ...blocks(2)]);
+    const reveal = await h.drive(confirmed, 15);
+    expect(reveal.finalized).toBe(true);
+    expect(reveal.blockNumber).toBe(BigInt(r + 4));
+    expect(reveal.blockHash).toBe(await hashAt(r + 4));
+    expect(reveal.blockHash).not.toBe(old.blockHash);
+    expect(h.devnet.finalizedNumber()).toBeGreaterThanOrEqual(r + 4);
   });
 });
