@@ -76,9 +76,15 @@ export interface Devnet {
    * `on_initialize` (its timelocked reveal and epoch steps still see the old value), before its other extrinsics.
    */
   setHyperparameter(name: DevnetHyperparameter, value: number | bigint | boolean): void;
-  /** Sets a neuron's alpha stake from the next block on. */
+  /**
+   * Sets a neuron's alpha stake in the next block, as a staking extrinsic there: after that block's `on_initialize`
+   * (its timelocked reveal step still counts the old stake), before its other extrinsics.
+   */
   setStake(uid: number, stake: bigint): void;
-  /** Sets a neuron's validator permit from the next block on. */
+  /**
+   * Sets a neuron's validator permit in the next block, where the chain's epoch would write it: after that block's
+   * timelocked reveal step (which still sees the old permit), before its extrinsics.
+   */
   setValidatorPermit(uid: number, permit: boolean): void;
   /**
    * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
@@ -271,17 +277,19 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     },
     setStake(uid: number, stake: bigint) {
       checkUid(uid);
+      // a staking extrinsic of the next block: after its on_initialize (reveal and epoch steps see the old stake)
       chain.queueChange((state) => {
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.stake = stake;
-      });
+      }, 'extrinsics');
     },
     setValidatorPermit(uid: number, permit: boolean) {
       checkUid(uid);
+      // as the epoch writes it, after the reveal step of the next block's on_initialize: its extrinsics see the new permit
       chain.queueChange((state) => {
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.validatorPermit = permit;
-      });
+      }, 'extrinsics');
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {
