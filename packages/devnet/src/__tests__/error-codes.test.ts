@@ -26,6 +26,7 @@ const PUBLISHED = {
   runtimeErrorUnknown: 'DEVNET_ERROR_UNKNOWN',
   reorgFinalized: 'DEVNET_REORG_FINALIZED',
   invalidReorg: 'DEVNET_INVALID_REORG',
+  usage: 'DEVNET_USAGE',
 };
 
 it('codes are append-only: every published @subnet/devnet code keeps its name and value', () => {
