@@ -169,7 +169,7 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     if (old instanceof Error) throw old;
     const r = Number(old.blockNumber);
     const polls = finalityPolls;
-    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, pollMs: 15, wait: 'finalized' });
+    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' });
     confirmed.catch(() => undefined);
     // it found the reveal at r and waits for finality; the branch then moves the reveal to r + 4
     while (finalityPolls === polls) await new Promise((resolve) => setTimeout(resolve, 5));
