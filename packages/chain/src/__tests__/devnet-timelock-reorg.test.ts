@@ -169,10 +169,14 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     if (old instanceof Error) throw old;
     const r = Number(old.blockNumber);
     const polls = finalityPolls;
-    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' });
+    const state = { settled: false };
+    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).finally(() => {
+      state.settled = true;
+    });
     confirmed.catch(() => undefined);
     // it found the reveal at r and waits for finality; the branch then moves the reveal to r + 4
-    while (finalityPolls === polls) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (finalityPolls === polls && !state.settled) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.settled).toBe(false);
     await replaceFrom(q, [...blocks(r - q + 3, false), ...blocks(2)]);
     const reveal = await h.drive(confirmed, 15);
     expect(reveal.finalized).toBe(true);
