@@ -16,6 +16,17 @@ function int(value: string): number {
   return Number(value);
 }
 
+/** `reorganize` takes its branch as a JSON list (checked by the devnet, which names a bad field). */
+function branchJson(value: string): unknown {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (Array.isArray(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError(`expected a JSON list of branch blocks, got ${JSON.stringify(value)}`);
+}
+
 /** `reject-next` takes a custom error number, a POOL_ERRORS name, or a JSON `{ code, message, data? }`. */
 function poolError(value: string): unknown {
   if (/^\d+$/.test(value)) return Number(value);
@@ -91,6 +102,17 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .exitOverride()
     .action((error: unknown) => {
       request = { method: 'devnet_faultRejectNextSubmission', params: [error] };
+    });
+  program
+    .command('reorganize')
+    .description(
+      'replace the last <depth> unfinalised blocks by a branch from their parent: [branch] is JSON [{ "extrinsics"?: ["0x.."], "pulses"?: false }, ...] (default: <depth> empty blocks)',
+    )
+    .argument('<depth>', 'how many blocks to replace', int)
+    .argument('[branch]', 'the new blocks, oldest first (at least <depth>)', branchJson)
+    .exitOverride()
+    .action((depth: number, branch: unknown) => {
+      request = { method: 'devnet_reorganize', params: branch === undefined ? [depth] : [depth, branch] };
     });
   const noAction = (): SubnetError =>
     new SubnetError(DEVNET_ERROR_CODES.usage, `a fault action is required: ${program.commands.map((c) => c.name()).join(', ')}`);

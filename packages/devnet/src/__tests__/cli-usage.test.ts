@@ -82,6 +82,7 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expectUsage(run('fault', 'explode'), 'subnet-devnet fault --help', "unknown command 'explode'");
     expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
     expectUsage(run('fault'), 'subnet-devnet fault --help', 'a fault action is required: status, freeze');
+    expectUsage(run('fault', 'reorganize', '2', '{"pulses":false}'), 'subnet-devnet fault --help', 'expected a JSON list of branch blocks');
     const help = run('fault', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
