@@ -67,7 +67,9 @@ function timelockedRevealCheckKind(snapshot: Pick<MetagraphSnapshot, 'hyperparam
  * read back `Weights` there and compare with the chain's max-upscale of the committed values. Not revealed →
  * `CHAIN_TIMELOCK_REVEAL_MISSING` with the likely reasons: `expired` when that block's reveal step worked on a
  * later epoch than the commit's (the queue was deleted unread), else found by replaying the reveal's weights
- * checks on the state before that block; and whether the round's pulse was stored.
+ * checks on the state before that block; and whether the round's pulse was stored. With `wait: 'finalized'`, a
+ * reveal block that a reorganisation replaced before finality reached it is not reported: the confirmation runs
+ * again on the finalised branch (within the same timeout).
  *
  * @param connection - the chain connection
  * @param record - the commit (from `setWeights` or `timelockedCommitRecord`)
@@ -131,6 +133,12 @@ export async function confirmTimelockedReveal(
       );
     }
     const finalized = options.wait === 'finalized' ? await waitFinalized(connection, revealAt.number, deadline, pollMs) : false;
+    if (finalized) {
+      // finality reached the number, but a reorganisation may have replaced the block that revealed the commit there
+      // before it was finalised: then confirm again on the finalised branch (the walk starts again where it changed)
+      const finalHash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(revealAt.number))).toHex();
+      if (finalHash !== revealAt.hash) return confirmTimelockedReveal(connection, record, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
+    }
     return Object.freeze({ record, blockNumber: revealAt.number, blockHash: revealAt.hash, commitEpoch: epoch, stored: expected, finalized });
   }
 

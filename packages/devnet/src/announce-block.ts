@@ -1,4 +1,4 @@
-import type { BlockRecord, PoolEntry } from './chain-types.js';
+import type { BlockRecord, PoolEntry, TxStatus } from './chain-types.js';
 import type { ChainStore } from './chain-store.js';
 import { nonceOf } from './chain-store.js';
 import { mortalBirth } from './mortal-era.js';
@@ -27,10 +27,12 @@ export function announceBlock(store: ChainStore, block: BlockRecord, included: r
       invalid.push(p);
     }
   }
+  const byTx = finalizeWatch.get(block.hash) ?? new Map<string, Set<(status: TxStatus) => void>>();
   for (const p of included) {
     notifyEntry(p, { inBlock: block.hash });
-    finalizeWatch.set(block.hash, new Set([...(finalizeWatch.get(block.hash) ?? []), ...p.watchers]));
+    byTx.set(p.hash, new Set([...(byTx.get(p.hash) ?? []), ...p.watchers]));
   }
+  if (byTx.size > 0) finalizeWatch.set(block.hash, byTx);
   for (const p of invalid) notifyEntry(p, 'invalid');
   for (const l of listeners) l.newBest?.(block);
   const target = Math.max(0, block.number - options.finalityLag);
@@ -38,9 +40,25 @@ export function announceBlock(store: ChainStore, block: BlockRecord, included: r
     store.finalizedNumber += 1;
     const fb = store.blocks[store.finalizedNumber];
     if (fb === undefined) break;
-    const watchers = finalizeWatch.get(fb.hash);
+    const byTxFinal = finalizeWatch.get(fb.hash);
     finalizeWatch.delete(fb.hash);
-    if (watchers !== undefined) for (const w of watchers) w({ finalized: fb.hash });
+    if (byTxFinal !== undefined) for (const watchers of byTxFinal.values()) for (const w of watchers) w({ finalized: fb.hash });
     for (const l of listeners) l.finalized?.(fb);
+    pruneRetracted(store, store.finalizedNumber);
   }
+}
+
+/**
+ * Forgets the replaced blocks at or below a newly finalised number (header, body, state and watchers), as a node
+ * prunes the branches that finality displaced: a later request at their hash is answered as for an unknown block.
+ */
+function pruneRetracted(store: ChainStore, finalized: number): void {
+  if (store.retracted.length === 0) return;
+  const keep = store.retracted.filter((b) => b.number > finalized);
+  for (const b of store.retracted) {
+    if (b.number > finalized) continue;
+    store.byHash.delete(b.hash);
+    store.finalizeWatch.delete(b.hash);
+  }
+  store.retracted.splice(0, store.retracted.length, ...keep);
 }

@@ -13,8 +13,13 @@ export interface ChainStore {
   /** The pool, in arrival order. */
   readonly pool: PoolEntry[];
   readonly poolByHash: Map<string, PoolEntry>;
-  /** Watchers waiting for a block hash to be finalized. */
-  readonly finalizeWatch: Map<string, Set<(status: TxStatus) => void>>;
+  /** Watchers waiting for a block hash to be finalized, by block hash and then by transaction hash. */
+  readonly finalizeWatch: Map<string, Map<string, Set<(status: TxStatus) => void>>>;
+  /**
+   * Blocks of branches a reorganisation replaced (`reorganize.ts`), still answered by hash (header, body, state) until
+   * finality reaches their number; then forgotten, as a node prunes the displaced branches at finalisation.
+   */
+  readonly retracted: BlockRecord[];
   readonly listeners: Set<ChainListener>;
   /** Block hashes by number (also of pruned blocks). */
   readonly hashCache: Map<number, string>;
@@ -24,6 +29,8 @@ export interface ChainStore {
   /** Changes applied with the next block's extrinsics, after its `on_initialize` (admin calls: `setHyperparameter`). */
   pendingExtrinsicChanges: StateChange[];
   finalizedNumber: number;
+  /** Reorganisations so far (each branch's blocks carry its number in their digest). */
+  reorganizations: number;
   /** Submissions seen so far (the arrival order of pool entries). */
   arrivals: number;
   /** Set once block 0 is sealed. */

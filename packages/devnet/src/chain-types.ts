@@ -3,6 +3,7 @@ import type { DevnetCall } from './devnet-call.js';
 import type { DevnetBeacon } from './drand-beacon.js';
 import type { RuntimeContext } from './runtime-context.js';
 import type { StorageMap } from './storage-layout.js';
+import type { BranchBlock } from './reorganize.js';
 import type { TimelockDrop } from './timelock-reveal.js';
 
 /** A produced block. */
@@ -12,6 +13,8 @@ export interface BlockRecord {
   readonly parentHash: string;
   readonly stateRoot: string;
   readonly extrinsicsRoot: string;
+  /** The header's digest logs, each an encoded `DigestItem` as 0x hex (empty but on a reorganisation's branch). */
+  readonly digestLogs: readonly string[];
   /** Extrinsics as 0x hex, in block order (the timestamp inherent first). */
   readonly extrinsics: readonly string[];
   /** State after the block. */
@@ -97,4 +100,6 @@ export interface Chain {
   poolSize(): number;
   /** Timelocked commits the reveal step dropped silently, oldest first. */
   timelockDrops(): readonly TimelockDrop[];
+  /** Replaces the last `depth` (unfinalised) blocks by a branch built on their parent (`reorganize.ts`). */
+  reorganize(depth: number, branch: readonly BranchBlock[]): BlockRecord[];
 }

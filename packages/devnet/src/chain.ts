@@ -7,6 +7,7 @@ import { cloneState } from './chain-state.js';
 import type { ChainStore } from './chain-store.js';
 import { bestBlock } from './chain-store.js';
 import { produceBlock } from './produce-block.js';
+import { reorganizeChain } from './reorganize.js';
 import { RpcFailure } from './rpc-errors.js';
 import type { RuntimeContext } from './runtime-context.js';
 import { sealBlock } from './seal-block.js';
@@ -36,12 +37,14 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     pool: [],
     poolByHash: new Map(),
     finalizeWatch: new Map(),
+    retracted: [],
     listeners: new Set(),
     hashCache: new Map(),
     drops: [],
     pendingChanges: [],
     pendingExtrinsicChanges: [],
     finalizedNumber: 0,
+    reorganizations: 0,
     arrivals: 0,
     genesisHash: '',
     timestampCallIndex: ctx.callIndex('Timestamp', 'set'),
@@ -71,7 +74,7 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     submit: (hex, watcher, opts) => submitExtrinsic(store, hex, watcher, opts),
     unwatch(hash, watcher) {
       store.poolByHash.get(hash)?.watchers.delete(watcher);
-      for (const set of store.finalizeWatch.values()) set.delete(watcher);
+      for (const byTx of store.finalizeWatch.values()) for (const set of byTx.values()) set.delete(watcher);
     },
     pendingExtrinsics: () => store.pool.map((p) => p.hex),
     accountNextIndex(address) {
@@ -93,5 +96,6 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     },
     poolSize: () => store.pool.length,
     timelockDrops: () => [...store.drops],
+    reorganize: (depth, branch) => reorganizeChain(store, depth, branch),
   };
 }

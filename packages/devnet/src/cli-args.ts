@@ -1,7 +1,41 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { SubnetError } from '@subnet/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
 import type { Devnet } from './devnet.js';
 import type { DevnetOptionsInput } from './devnet-options.js';
+import { DEVNET_ERROR_CODES } from './errors.js';
+
+/** Exit code of a failure the command line does not explain (the port cannot be bound, an admin request failed). */
+export const EXIT_FAILURE = 1;
+/** Exit code of an invalid command line (`DEVNET_USAGE`) or option values the devnet refuses (`DEVNET_INVALID_OPTIONS`). */
+export const EXIT_INVALID_INPUT = 2;
+
+/** The exit codes, as `subnet-devnet --help` lists them. */
+const { listenFailed, usage, invalidOptions } = DEVNET_ERROR_CODES;
+export const EXIT_CODES_HELP = [
+  '',
+  `Exit codes: 0 stopped by SIGINT or SIGTERM; 1 a failure to start (${listenFailed}: the port cannot be bound);`,
+  `2 an invalid command line (${usage}: an unknown option, a missing or malformed value) or option values the devnet`,
+  `refuses (${invalidOptions}, e.g. more validators than neurons). Errors are one line on stderr, or with --json one`,
+  'JSON object { "error": { "code", "message" } } on stdout.',
+].join('\n');
+
+/**
+ * A command-line error of commander as a coded error (`DEVNET_USAGE`): commander's own sentence, which names the
+ * option or action and the value, without its `error: ` prefix. Help and version output are not errors (null).
+ *
+ * @param error - what parsing threw
+ * @returns the coded error, or null when `error` is not a usage error
+ * @example
+ * usageError(e); // SubnetError [DEVNET_USAGE] unknown option '--bogus'
+ */
+export function usageError(error: unknown): SubnetError | null {
+  if (error instanceof SubnetError) return error.code === DEVNET_ERROR_CODES.usage ? error : null;
+  if (!(error instanceof CommanderError)) return null;
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return null;
+  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return new SubnetError(DEVNET_ERROR_CODES.usage, cause);
+}
 
 /** What the CLI was asked to do. */
 export interface CliRequest {
@@ -24,7 +58,7 @@ function int(value: string): number {
  *
  * @param argv - the arguments
  * @returns devnet options and output mode
- * @throws commander's error on unknown flags or bad values (the CLI prints it and exits 1)
+ * @throws commander's error on unknown flags or bad values ({@link usageError} codes it; the CLI prints it and exits 2)
  * @example
  * parseCliArgs(['--port', '9944', '--neurons', '16']);
  */
@@ -48,11 +82,15 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       'after',
       [
         '',
-        'Faults on a running devnet (over its admin RPC, the devnet_fault* methods on the same WebSocket):',
+        'Faults on a running devnet (over its admin RPC, the devnet_fault* methods and devnet_reorganize on the same WebSocket):',
         '  subnet-devnet fault <status|freeze|thaw|stall|resume|drop-connections|delay-next <ms>|drop-next|reject-next <error>|reset> [--url ws://127.0.0.1:9944]',
+        '  subnet-devnet fault reorganize <depth> [branch-json] [--url ws://127.0.0.1:9944]   (needs --finality-lag above <depth>)',
         '  subnet-devnet fault --help',
+        EXIT_CODES_HELP,
       ].join('\n'),
     )
+    // a usage error is printed by the CLI with its code, not by commander
+    .configureOutput({ outputError: () => undefined })
     .exitOverride()
     .allowExcessArguments(false);
   program.parse([...argv], { from: 'user' });

@@ -1,5 +1,8 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { SubnetError } from '@subnet/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { WebSocket } from 'ws';
+
+import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** One `subnet-devnet fault ...` request: the admin method to call on the devnet at `url`. */
 export interface FaultRequest {
@@ -11,6 +14,17 @@ export interface FaultRequest {
 function int(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** `reorganize` takes its branch as a JSON list (checked by the devnet, which names a bad field). */
+function branchJson(value: string): unknown {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (Array.isArray(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError(`expected a JSON list of branch blocks, got ${JSON.stringify(value)}`);
 }
 
 /** `reject-next` takes a custom error number, a POOL_ERRORS name, or a JSON `{ code, message, data? }`. */
@@ -42,7 +56,8 @@ const SIMPLE: readonly (readonly [string, string, string])[] = [
  *
  * @param argv - the arguments after `fault`
  * @returns the admin request to send
- * @throws commander's error on an unknown action or a bad value (the CLI prints it and exits 1)
+ * @throws commander's error on an unknown action or a bad value, `DEVNET_USAGE` when no action is given (the CLI
+ *   prints it with its code and exits 2)
  * @example
  * parseFaultArgs(['reject-next', '6', '--url', 'ws://127.0.0.1:9944']);
  * // { url: 'ws://127.0.0.1:9944', method: 'devnet_faultRejectNextSubmission', params: [6] }
@@ -52,6 +67,13 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
   const program = new Command('subnet-devnet fault')
     .description("Injects a fault into a running devnet through its admin RPC (the devnet_fault* methods on the devnet's own WebSocket).")
     .option('--url <url>', 'the devnet WebSocket URL', 'ws://127.0.0.1:9944')
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 the devnet answered (its result printed as JSON); 1 the request failed (no devnet at the URL, or its\nJSON-RPC error); 2 an invalid command line (${DEVNET_ERROR_CODES.usage}: an unknown action or option, a missing or malformed value).`,
+    )
+    // set before the actions are added, so they inherit it: a usage error is printed by the CLI with its code, and no
+    // action at all is one too (commander would print the whole help on stderr)
+    .configureOutput({ outputError: () => undefined, writeErr: () => undefined })
     .exitOverride()
     .allowExcessArguments(false);
   for (const [name, method, help] of SIMPLE) {
@@ -81,11 +103,25 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .action((error: unknown) => {
       request = { method: 'devnet_faultRejectNextSubmission', params: [error] };
     });
-  program.parse([...argv], { from: 'user' });
-  if (request === undefined) {
-    program.outputHelp();
-    throw new InvalidArgumentError('no fault action given');
+  program
+    .command('reorganize')
+    .description(
+      'replace the last <depth> unfinalised blocks by a branch from their parent: [branch] is JSON [{ "extrinsics"?: ["0x.."], "pulses"?: false }, ...] (default: <depth> empty blocks)',
+    )
+    .argument('<depth>', 'how many blocks to replace', int)
+    .argument('[branch]', 'the new blocks, oldest first (at least <depth>)', branchJson)
+    .exitOverride()
+    .action((depth: number, branch: unknown) => {
+      request = { method: 'devnet_reorganize', params: branch === undefined ? [depth] : [depth, branch] };
+    });
+  const noAction = (): SubnetError =>
+    new SubnetError(DEVNET_ERROR_CODES.usage, `a fault action is required: ${program.commands.map((c) => c.name()).join(', ')}`);
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (e) {
+    throw e instanceof CommanderError && e.code === 'commander.help' ? noAction() : e;
   }
+  if (request === undefined) throw noAction();
   return { url: program.opts<{ url: string }>().url, ...request };
 }
 

@@ -1,24 +1,48 @@
 import { isSubnetError } from '@subnet/core';
+import type { SubnetError } from '@subnet/core';
 
-import { formatBanner, parseCliArgs } from './cli-args.js';
+import { EXIT_FAILURE, EXIT_INVALID_INPUT, formatBanner, parseCliArgs, usageError } from './cli-args.js';
 import { parseFaultArgs, sendFaultRequest } from './cli-fault.js';
 import { startDevnet } from './devnet.js';
+import { DEVNET_ERROR_CODES } from './errors.js';
 
-async function fault(argv: readonly string[]): Promise<void> {
-  let request;
-  try {
-    request = parseFaultArgs(argv);
-  } catch (e) {
-    const err = e as { code?: string; exitCode?: number; message?: string };
-    if (err.code?.startsWith('commander.') !== true) process.stderr.write(`${err.message ?? String(e)}\n`);
-    process.exitCode = err.exitCode ?? 1;
+/** Prints a coded error: one line on stderr (and where to read the usage), or one JSON object on stdout with --json. */
+function report(error: SubnetError, json: boolean, helpCommand: string | null): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
     return;
   }
+  process.stderr.write(`error: ${error.message}\n${helpCommand === null ? '' : `(run "${helpCommand}" for usage)\n`}`);
+}
+
+/** Parses with `parse`; a usage error is reported with its code and exit 2, help and version output exit 0. */
+function parseOrExit<T>(parse: () => T, json: boolean, helpCommand: string): T | undefined {
+  try {
+    return parse();
+  } catch (e) {
+    const usage = usageError(e);
+    if (usage !== null) {
+      report(usage, json, helpCommand);
+      process.exitCode = EXIT_INVALID_INPUT;
+      return undefined;
+    }
+    const err = e as { code?: string; exitCode?: number; message?: string };
+    if (err.code?.startsWith('commander.') === true) {
+      process.exitCode = err.exitCode ?? 0; // help or version, printed by commander
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+async function fault(argv: readonly string[]): Promise<void> {
+  const request = parseOrExit(() => parseFaultArgs(argv), false, 'subnet-devnet fault --help');
+  if (request === undefined) return;
   try {
     process.stdout.write(`${JSON.stringify(await sendFaultRequest(request))}\n`);
   } catch (e) {
     process.stderr.write(`${request.method} failed: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT_FAILURE;
   }
 }
 
@@ -27,19 +51,12 @@ async function main(): Promise<void> {
     await fault(process.argv.slice(3));
     return;
   }
-  let request;
-  try {
-    request = parseCliArgs(process.argv.slice(2));
-  } catch (e) {
-    const err = e as { code?: string; exitCode?: number; message?: string };
-    if (err.code?.startsWith('commander.') === true) {
-      process.exitCode = err.exitCode ?? 1; // commander already printed help or the error
-      return;
-    }
-    process.stderr.write(`${err.message ?? String(e)}\n`);
-    process.exitCode = 1;
-    return;
-  }
+  const argv = process.argv.slice(2);
+  // parsing failed, so --json is looked for in the raw arguments (before a `--`)
+  const end = argv.indexOf('--');
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+  const request = parseOrExit(() => parseCliArgs(argv), json, 'subnet-devnet --help');
+  if (request === undefined) return;
   try {
     const devnet = await startDevnet(request.options);
     process.stdout.write(`${formatBanner(devnet, request.json)}\n`);
@@ -49,8 +66,14 @@ async function main(): Promise<void> {
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
   } catch (e) {
-    process.stderr.write(`${isSubnetError(e) ? e.message : String(e)}\n`);
-    process.exitCode = 1;
+    if (!isSubnetError(e)) {
+      process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = EXIT_FAILURE;
+      return;
+    }
+    const invalid = isSubnetError(e, DEVNET_ERROR_CODES.invalidOptions);
+    report(e, request.json, invalid ? 'subnet-devnet --help' : null);
+    process.exitCode = invalid ? EXIT_INVALID_INPUT : EXIT_FAILURE;
   }
 }
 

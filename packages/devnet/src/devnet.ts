@@ -23,6 +23,8 @@ import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
 import type { Pulse } from '@subnet/timelock';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import type { DevnetBranchBlock } from './reorganize.js';
+import { parseReorganization } from './reorganize.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -74,9 +76,15 @@ export interface Devnet {
    * `on_initialize` (its timelocked reveal and epoch steps still see the old value), before its other extrinsics.
    */
   setHyperparameter(name: DevnetHyperparameter, value: number | bigint | boolean): void;
-  /** Sets a neuron's alpha stake from the next block on. */
+  /**
+   * Sets a neuron's alpha stake in the next block, as a staking extrinsic there: after that block's `on_initialize`
+   * (its timelocked reveal step still counts the old stake), before its other extrinsics.
+   */
   setStake(uid: number, stake: bigint): void;
-  /** Sets a neuron's validator permit from the next block on. */
+  /**
+   * Sets a neuron's validator permit in the next block, where the chain's epoch would write it: after that block's
+   * timelocked reveal step (which still sees the old permit), before its extrinsics.
+   */
   setValidatorPermit(uid: number, permit: boolean): void;
   /**
    * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
@@ -86,6 +94,20 @@ export interface Devnet {
    * @throws SubnetError `DEVNET_INVALID_DEFERRAL` (count not a non-negative integer, or the legacy runtime, which has no cap)
    */
   deferEpochs(count: number): void;
+  /**
+   * Reorganises the unfinalised head, as finney does while GRANDPA finality lags the best block: the last `depth`
+   * blocks are replaced by a branch built on their parent, one block per `branch` entry (default: `depth` blocks with
+   * no extrinsics), each with only the extrinsics it names (0x hex, e.g. taken from a replaced block) and its drand
+   * pulses unless `pulses: false` (on chain pulses come by `write_pulse` extrinsics a block author may leave out).
+   * Block numbers repeat with other hashes: `chain_getBlockHash` answers the branch, the new-heads subscriptions
+   * announce its blocks, watchers of replaced transactions hear `retracted`, and replaced transactions the branch
+   * leaves out return to the pool. A replaced block stays readable by hash until finality reaches its number, then is
+   * answered as an unknown block. `null` while production is stalled or the node frozen (nothing changes).
+   *
+   * @throws SubnetError `DEVNET_REORG_FINALIZED` (`depth` reaches a finalised block), `DEVNET_INVALID_REORG` (a
+   *   malformed depth or branch, a branch shorter than `depth`, an extrinsic the branch cannot include)
+   */
+  reorganize(depth: number, branch?: readonly DevnetBranchBlock[]): Promise<DevnetBlock[] | null>;
   /** Stops block production and the server, closing every connection. */
   stop(): Promise<void>;
 }
@@ -162,6 +184,11 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       setFrozen(f);
     },
   });
+  const reorganize = (depth: unknown, branch: unknown): DevnetBlock[] | null => {
+    const parsed = parseReorganization(depth, branch);
+    if (faults.stalled || faults.frozen) return null;
+    return chain.reorganize(parsed.depth, parsed.branch).map(toBlock);
+  };
   let server;
   try {
     server = await startRpcServer(
@@ -169,7 +196,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       options.port,
       interceptor,
       { name: 'subnet-devnet', version: PACKAGE_VERSION, chainName: 'Bittensor Devnet' },
-      (control) => adminHandlers(faults, control),
+      (control) => adminHandlers(faults, control, { reorganize: (depth, branch) => reorganize(depth, branch) }),
     );
   } catch (cause) {
     throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, 'cannot listen on 127.0.0.1', {
@@ -250,17 +277,19 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     },
     setStake(uid: number, stake: bigint) {
       checkUid(uid);
+      // a staking extrinsic of the next block: after its on_initialize (reveal and epoch steps see the old stake)
       chain.queueChange((state) => {
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.stake = stake;
-      });
+      }, 'extrinsics');
     },
     setValidatorPermit(uid: number, permit: boolean) {
       checkUid(uid);
+      // as the epoch writes it, after the reveal step of the next block's on_initialize: its extrinsics see the new permit
       chain.queueChange((state) => {
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.validatorPermit = permit;
-      });
+      }, 'extrinsics');
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {
@@ -276,6 +305,14 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       chain.queueChange((state) => {
         subnetOf(state).epochDeferrals = count;
       });
+    },
+    reorganize(depth: number, branch?: readonly DevnetBranchBlock[]) {
+      // the branch is built at the call; a refusal is a rejection
+      try {
+        return Promise.resolve(reorganize(depth, branch));
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
     },
     async stop() {
       if (timer !== undefined) clearInterval(timer);

@@ -2,7 +2,9 @@
  * Every error code `@subnet/devnet` raises, in one place, as literal constants ({@link DEVNET_ERROR_CODES}) and
  * their union ({@link DevnetErrorCode}). Codes are append-only: a code once published keeps its value and meaning
  * (`error-codes.test.ts` lists every value). What a client sends over JSON-RPC gets the chain's own answers, never
- * one of these: they are thrown at the caller of `startDevnet`, the devnet handle and the metadata helpers.
+ * one of these: they are thrown at the caller of `startDevnet`, the devnet handle and the metadata helpers
+ * (`DEVNET_USAGE` is printed by the CLI; the admin method `devnet_reorganize` names its refusal's code in the data of
+ * its -32602 answer).
  *
  * Two pairs of codes name one failure each, raised from two places (kept both, since codes are append-only):
  *
@@ -69,6 +71,15 @@ export const DEVNET_ERROR_CODES = Object.freeze({
    * here, the pallet). The same failure as {@link DEVNET_ERROR_CODES}`.unknownError`, raised from the running chain.
    */
   runtimeErrorUnknown: 'DEVNET_ERROR_UNKNOWN',
+  /** `reorganize`: the blocks it would replace include a finalised one (`context`: `depth`, `best`, `finalized`). */
+  reorgFinalized: 'DEVNET_REORG_FINALIZED',
+  /** `reorganize`: a malformed depth or branch, a branch shorter than the depth, or an extrinsic the branch cannot include. */
+  invalidReorg: 'DEVNET_INVALID_REORG',
+  /**
+   * The `subnet-devnet` CLI (and `subnet-devnet fault`): the command line is wrong (an unknown option or action, a
+   * missing or malformed value, no fault action); the CLI prints it and exits 2.
+   */
+  usage: 'DEVNET_USAGE',
 });
 
 /** A code of {@link DEVNET_ERROR_CODES}. */

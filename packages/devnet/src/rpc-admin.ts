@@ -13,6 +13,12 @@ export interface AdminServer {
   dropConnectionsExcept(caller: unknown): number;
 }
 
+/** The devnet's chain controls the admin namespace exposes besides the faults. */
+export interface AdminChain {
+  /** `devnet.reorganize` (arguments unchecked: it checks them); null while stalled or frozen. */
+  reorganize(depth: unknown, branch: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
+}
+
 /** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
 const NAMED_POOL_ERRORS: Readonly<Record<string, JsonRpcErrorObject>> = Object.freeze({
   stale: POOL_ERRORS.stale,
@@ -71,18 +77,33 @@ function invalidAsParams<T>(run: () => T): T {
 
 /**
  * The devnet's admin namespace on its own WebSocket, for a load or chaos test that runs the devnet as a separate
- * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`. Answered even
- * while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
+ * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`; and
+ * `devnet_reorganize(depth, branch?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
+ * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code). Answered
+ * even while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
  *
  * @param faults - the devnet's faults
  * @param server - the server's connections
+ * @param chain - the chain controls (`reorganize`), or none
  * @returns the handlers by method name
  * @example
  * // {"jsonrpc":"2.0","id":1,"method":"devnet_faultRejectNextSubmission","params":[6]}
  * const handlers = adminHandlers(devnet.faults, server);
  */
-export function adminHandlers(faults: DevnetFaults, server: AdminServer): Readonly<Record<string, AdminHandler>> {
+export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?: AdminChain): Readonly<Record<string, AdminHandler>> {
+  const chainHandlers: Record<string, AdminHandler> = {};
+  if (chain !== undefined) {
+    chainHandlers['devnet_reorganize'] = (params) => {
+      try {
+        return chain.reorganize(params[0], params[1])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null;
+      } catch (e) {
+        if (isSubnetError(e)) throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(`${e.code}: ${e.message}`));
+        throw e;
+      }
+    };
+  }
   return Object.freeze({
+    ...chainHandlers,
     devnet_faultStatus: () => ({ frozen: faults.frozen, stalled: faults.stalled }),
     devnet_faultFreeze: () => {
       faults.freeze();

@@ -46,7 +46,7 @@ export function headerJson(block: BlockRecord): Record<string, unknown> {
     number: `0x${block.number.toString(16)}`,
     stateRoot: block.stateRoot,
     extrinsicsRoot: block.extrinsicsRoot,
-    digest: { logs: [] },
+    digest: { logs: [...block.digestLogs] },
   };
 }
 

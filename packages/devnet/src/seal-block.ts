@@ -32,11 +32,12 @@ function extrinsicsRootOf(extrinsics: readonly string[]): string {
  * @param store - the chain store
  * @param state - the state after the block
  * @param extrinsics - the block's extrinsics (hex)
+ * @param digestLogs - the header's digest logs (encoded `DigestItem`s, hex); none by default
  * @returns the new block
  * @example
  * const genesis = sealBlock(store, cloneState(genesisState), []);
  */
-export function sealBlock(store: ChainStore, state: ChainState, extrinsics: readonly string[]): BlockRecord {
+export function sealBlock(store: ChainStore, state: ChainState, extrinsics: readonly string[], digestLogs: readonly string[] = []): BlockRecord {
   const { ctx, hashCache } = store;
   const recent = new Map<number, string>();
   const from = Math.max(0, state.number - 256);
@@ -52,7 +53,7 @@ export function sealBlock(store: ChainStore, state: ChainState, extrinsics: read
     number: state.number,
     stateRoot,
     extrinsicsRoot,
-    digest: { logs: [] },
+    digest: { logs: digestLogs.map((log) => ctx.registry.createType('DigestItem', log)) },
   });
   const hash = u8aToHex(blake2AsU8a(header.toU8a(), 256));
   const block: BlockRecord = {
@@ -61,6 +62,7 @@ export function sealBlock(store: ChainStore, state: ChainState, extrinsics: read
     parentHash: state.parentHash,
     stateRoot,
     extrinsicsRoot,
+    digestLogs,
     extrinsics,
     state,
     storage,

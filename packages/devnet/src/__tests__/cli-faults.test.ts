@@ -13,7 +13,7 @@ import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { sendFaultRequest } from '../cli-fault.js';
+import { parseFaultArgs, sendFaultRequest } from '../cli-fault.js';
 import { connect } from './harness.js';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -154,5 +154,17 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
       async () =>
         (await api.rpc.system.accountNextIndex(signer.address)).toNumber() > signed.nonce.toNumber() && (await api.rpc.author.pendingExtrinsics()).length === 0,
     );
+  });
+
+  it('reorganize (through `subnet-devnet fault`) calls devnet_reorganize; on a devnet whose every block is final it is refused, exit 1, naming DEVNET_REORG_FINALIZED', () => {
+    expect(parseFaultArgs(['reorganize', '2', '[{"pulses":false},{},{}]', '--url', url])).toEqual({
+      url,
+      method: 'devnet_reorganize',
+      params: [2, [{ pulses: false }, {}, {}]],
+    });
+    expect(parseFaultArgs(['reorganize', '1'])).toMatchObject({ method: 'devnet_reorganize', params: [1] });
+    const cli = runCli('fault', 'reorganize', '1', '--url', url);
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toMatch(/^devnet_reorganize failed: -32602: Invalid params: DEVNET_REORG_FINALIZED: /);
   });
 });

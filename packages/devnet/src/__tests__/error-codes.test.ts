@@ -24,6 +24,9 @@ const PUBLISHED = {
   badEventRecord: 'DEVNET_BAD_EVENT_RECORD',
   runtimeStorageUnknown: 'DEVNET_STORAGE_UNKNOWN',
   runtimeErrorUnknown: 'DEVNET_ERROR_UNKNOWN',
+  reorgFinalized: 'DEVNET_REORG_FINALIZED',
+  invalidReorg: 'DEVNET_INVALID_REORG',
+  usage: 'DEVNET_USAGE',
 };
 
 it('codes are append-only: every published @subnet/devnet code keeps its name and value', () => {

@@ -1,0 +1,90 @@
+/**
+ * `subnet-devnet` command-line errors carry `DEVNET_USAGE` and exit 2, as the other CLIs of the workspace do
+ * (`VALIDATOR_USAGE`, `MINER_CHECK_USAGE`, `AUDITOR_USAGE`): one coded line on stderr naming the option and value,
+ * or one JSON error on stdout with --json; option values the devnet refuses are `DEVNET_INVALID_OPTIONS`, also exit 2.
+ * Runs the built CLI (`bin/subnet-devnet.js` over `dist/cli.js`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { DEVNET_ERROR_CODES } from '../errors.js';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/subnet-devnet.js', import.meta.url));
+const USAGE = DEVNET_ERROR_CODES.usage;
+
+beforeAll(() => {
+  if (!existsSync(new URL('../../dist/cli.js', import.meta.url)))
+    throw new Error('dist/cli.js is missing: build the package first (pnpm --filter @subnet/devnet build)');
+});
+
+function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: packageDir, encoding: 'utf8', timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Exit 2, nothing on stdout, the coded line (with `names` in it) and where to read the usage on stderr. */
+function expectUsage(r: { code: number | null; stdout: string; stderr: string }, help: string, ...names: string[]): void {
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatch(new RegExp(`^error: \\[${USAGE}\\] `));
+  for (const name of names) expect(lines[0]).toContain(name);
+  expect(lines[1]).toBe(`(run "${help}" for usage)`);
+}
+
+describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
+  it('an unknown option names it', () => {
+    expectUsage(run('--port', '0', '--bogus'), 'subnet-devnet --help', "unknown option '--bogus'");
+  });
+
+  it('a malformed value names the option, the value and what is expected', () => {
+    expectUsage(run('--port', 'abc'), 'subnet-devnet --help', "option '--port <n>' argument 'abc' is invalid", 'expected a non-negative integer');
+    expectUsage(run('--runtime', 'finney'), 'subnet-devnet --help', "option '--runtime <kind>' argument 'finney' is invalid", 'legacy or stateful');
+  });
+
+  it('an option without its value names the option', () => {
+    expectUsage(run('--tempo'), 'subnet-devnet --help', "option '--tempo <n>' argument missing");
+  });
+
+  it('with --json: one JSON error on stdout, nothing on stderr', () => {
+    const r = run('--json', '--port', 'abc');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const { error } = JSON.parse(lines[0]!) as { error: { code: string; message: string } };
+    expect(error.code).toBe(USAGE);
+    expect(error.message).toMatch(new RegExp(`^\\[${USAGE}\\] option '--port <n>' argument 'abc' is invalid`));
+  });
+
+  it('option values the devnet refuses: DEVNET_INVALID_OPTIONS naming the field, exit 2 (text and --json)', () => {
+    const text = run('--port', '0', '--neurons', '2', '--validators', '3');
+    expect(text.code).toBe(2);
+    expect(text.stderr.split('\n')[0]).toMatch(new RegExp(`^error: \\[${DEVNET_ERROR_CODES.invalidOptions}\\] .*validators`));
+    const json = run('--port', '0', '--neurons', '2', '--validators', '3', '--json');
+    expect(json.code).toBe(2);
+    expect((JSON.parse(json.stdout.trim()) as { error: { code: string } }).error.code).toBe(DEVNET_ERROR_CODES.invalidOptions);
+  });
+
+  it('--help lists the exit codes and exits 0', () => {
+    const r = run('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Exit codes: 0 stopped by SIGINT or SIGTERM; 1 a failure to start');
+    expect(r.stdout).toContain(`2 an invalid command line (${USAGE}`);
+  });
+
+  it('subnet-devnet fault: an unknown action, a malformed value or no action is DEVNET_USAGE (exit 2); its --help lists the exit codes', () => {
+    expectUsage(run('fault', 'explode'), 'subnet-devnet fault --help', "unknown command 'explode'");
+    expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
+    expectUsage(run('fault'), 'subnet-devnet fault --help', 'a fault action is required: status, freeze');
+    expectUsage(run('fault', 'reorganize', '2', '{"pulses":false}'), 'subnet-devnet fault --help', 'expected a JSON list of branch blocks');
+    const help = run('fault', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
+  });
+});
