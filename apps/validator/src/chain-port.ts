@@ -57,7 +57,7 @@ export interface PendingReveal {
  * What the chain says about a timelocked commit after its reveal block: `revealed` (with the block),
  * `not_revealed` (the chain took it out of its queue without revealing: `code` and the first likely `reason`),
  * `unconfirmed` (the chain's state contradicts the commit, e.g. other weights stored: `code`), or `pending`
- * (still queued, try again later).
+ * (still queued, or `reason: 'not_finalized'`: the block that revealed or dropped it is not final yet; try again later).
  */
 export type RevealCheck =
   | { readonly status: 'revealed'; readonly block: bigint; readonly blockHash: string }
@@ -70,7 +70,7 @@ export type RevealCheck =
       readonly block: bigint | null;
     }
   | { readonly status: 'unconfirmed'; readonly code: string; readonly message: string }
-  | { readonly status: 'pending' };
+  | { readonly status: 'pending'; readonly reason?: 'not_finalized' };
 
 /**
  * How this subnet's timelocked (commit-reveal v4) commits are revealed, read from the chain: the tempo, the

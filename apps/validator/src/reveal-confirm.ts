@@ -142,7 +142,7 @@ function parsePending(row: EpochRow): PendingRevealJson | undefined {
 /** A final `unconfirmed` the validator diagnosed itself (no answer from the chain): overdue or unreadable. */
 interface Diagnosed {
   readonly code: string;
-  readonly reason: 'still_queued' | 'check_failed' | 'record_unreadable' | 'submission_unknown';
+  readonly reason: 'still_queued' | 'not_finalized' | 'check_failed' | 'record_unreadable' | 'submission_unknown';
   readonly message: string;
   readonly lastError?: { readonly code: string | null; readonly message: string };
 }
@@ -250,9 +250,9 @@ function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diag
  * `options.afterEpoch`, at most `options.limit`): for each whose due block (the predicted reveal block) the head
  * has reached, asks the chain whether it revealed the commit and records the outcome on the epoch row
  * (`reveal_status`, `reveal`), in `validator_reveal_confirmations_total{outcome,reason}` and, for a drop, as a
- * warning. A commit still queued, or a failed check, stays `pending` for a later pass, until the head is
- * `overdueAfterBlocks` past its due block: it is then recorded `unconfirmed` with `VALIDATOR_REVEAL_OVERDUE`
- * (reason `still_queued` or `check_failed`, with the last error), final. A record that cannot be read back is
+ * warning. A commit still queued, an outcome whose block is not final yet, or a failed check, stays `pending` for a
+ * later pass, until the head is `overdueAfterBlocks` past its due block: it is then recorded `unconfirmed` with
+ * `VALIDATOR_REVEAL_OVERDUE` (reason `still_queued`, `not_finalized` or `check_failed`, with the last error), final. A record that cannot be read back is
  * recorded `unconfirmed` with `VALIDATOR_REVEAL_RECORD_UNREADABLE` at once (it can never be checked).
  *
  * @param deps - storage, chain, metrics, logger, lease, overdue bound
@@ -360,11 +360,21 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
     }
     if (check.status === 'pending') {
       if (head >= due + overdueAfter) {
-        await diagnose(row, pending, {
-          code: VALIDATOR_ERROR_CODES.revealOverdue,
-          reason: 'still_queued',
-          message: `the chain still held epoch ${row.epoch}'s timelocked commit ${overdueAfter} blocks after its reveal block ${due}: recorded unconfirmed`,
-        });
+        await diagnose(
+          row,
+          pending,
+          check.reason === 'not_finalized'
+            ? {
+                code: VALIDATOR_ERROR_CODES.revealOverdue,
+                reason: 'not_finalized',
+                message: `finality had not reached the block where the chain revealed or dropped epoch ${row.epoch}'s timelocked commit ${overdueAfter} blocks after its reveal block ${due} (is the chain's finality stalled?): recorded unconfirmed`,
+              }
+            : {
+                code: VALIDATOR_ERROR_CODES.revealOverdue,
+                reason: 'still_queued',
+                message: `the chain still held epoch ${row.epoch}'s timelocked commit ${overdueAfter} blocks after its reveal block ${due}: recorded unconfirmed`,
+              },
+        );
         continue;
       }
       done.push({ epoch: row.epoch, status: 'pending' });

@@ -69,7 +69,10 @@ function timelockedRevealCheckKind(snapshot: Pick<MetagraphSnapshot, 'hyperparam
  * later epoch than the commit's (the queue was deleted unread), else found by replaying the reveal's weights
  * checks on the state before that block; and whether the round's pulse was stored. With `wait: 'finalized'`, a
  * reveal block that a reorganisation replaced before finality reached it is not reported: the confirmation runs
- * again on the finalised branch (within the same timeout).
+ * again on the finalised branch (within the same timeout). The same holds for "not revealed": it is thrown only once
+ * finality reached the block where the commit left its queue unrevealed (`context.finalized: true`); until then the
+ * timeout's `CHAIN_TIMELOCK_REVEAL_TIMEOUT` (`context.unfinalizedExit: true`), and a branch that revealed it there
+ * is confirmed instead.
  *
  * @param connection - the chain connection
  * @param record - the commit (from `setWeights` or `timelockedCommitRecord`)
@@ -161,6 +164,19 @@ export async function confirmTimelockedReveal(
   const revealEpoch = revealStepEpoch(snapshot, revealAt.number);
   const expired = epoch < revealEpoch;
   const reasons = missReasons({ expired, pulseStored: pulse?.isSome === true, checks });
+  if (options.wait === 'finalized') {
+    // "not revealed" is as final as the block that says it: until finality reaches that block another branch may
+    // reveal the commit there (its pulse is a write_pulse extrinsic one author includes and another may not)
+    if (!(await waitFinalized(connection, revealAt.number, deadline, pollMs))) {
+      throw chainError(
+        'TimelockRevealTimeout',
+        `the commit left its queue unrevealed at block ${revealAt.number}, but finality had not reached that block after ${options.timeoutMs} ms: not reported until it does`,
+        { ...base, path: 'block', value: revealAt.number, commitEpoch: epoch, predictedRevealBlock: record.prediction?.revealBlock, unfinalizedExit: true },
+      );
+    }
+    const finalHash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(revealAt.number))).toHex();
+    if (finalHash !== revealAt.hash) return confirmTimelockedReveal(connection, record, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
+  }
   throw chainError(
     'TimelockRevealMissing',
     `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})`,
@@ -175,6 +191,7 @@ export async function confirmTimelockedReveal(
       likelyReasons: Object.freeze(reasons),
       checks: Object.freeze(checks),
       pulseStored: pulse?.isSome === true,
+      finalized: options.wait === 'finalized',
       ...(!expired && check.errors[0] ? { cause: check.errors[0] } : {}),
     },
   );

@@ -193,6 +193,28 @@ for (const backend of BACKENDS) {
       expect(chain.asked).toEqual(['r1', 'r1']);
     });
 
+    it("records an outcome whose block never became final unconfirmed once overdue (not_finalized: the chain's finality stalled)", async () => {
+      const s = await storage();
+      const chain = revealChain({
+        r1: [
+          { status: 'pending', reason: 'not_finalized' },
+          { status: 'pending', reason: 'not_finalized' },
+        ],
+      });
+      const metrics = createMetrics();
+      const logger = recordingLogger();
+      await pendingEpoch(s, 3, 'r1', 40n);
+      const deps = { storage: s, chain, metrics, logger, overdueAfterBlocks: () => 20n };
+      chain.headBlock = 59n;
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'pending' }]);
+      chain.headBlock = 60n;
+      expect(await confirmPendingReveals(deps)).toEqual([{ epoch: 3, status: 'unconfirmed' }]);
+      const reveal = JSON.parse((await s.getEpoch(3))?.reveal ?? '') as { code: string; reason: string; message: string };
+      expect(reveal).toMatchObject({ code: 'VALIDATOR_REVEAL_OVERDUE', reason: 'not_finalized' });
+      expect(reveal.message).toMatch(/^finality had not reached the block where the chain revealed or dropped epoch 3's timelocked commit/);
+      expect(logger.warns.at(-1)?.obj).toMatchObject({ epoch: 3, code: 'VALIDATOR_REVEAL_OVERDUE', reason: 'not_finalized' });
+    });
+
     it('records a reveal whose every check failed unconfirmed once overdue (check_failed, with the last error)', async () => {
       const s = await storage();
       const unreadable = new SubnetError('CHAIN_STORAGE_NOT_AVAILABLE', 'the runtime has no subtensorModule.timelockedWeightCommits');

@@ -162,6 +162,56 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     expect(drops.map((d) => [d.block, d.reason])).toEqual([[context.revealBlock, 'expired']]);
   });
 
+  it("wait: 'finalized': 'not revealed' waits for finality too: a branch that reveals the commit replaces the block where it expired, and the reveal is reported, not the loss", async () => {
+    const record = await commit({ '1': 1 });
+    const q = pulseBlock(record);
+    await h.devnet.produceBlocks(q - h.devnet.bestNumber());
+    // branch A carries no pulse for more than an epoch: the reveal epoch passes and the queue is deleted unread
+    await replaceFrom(q, blocks(TEMPO + 8, false));
+    const lost = await check(record);
+    expect(isSubnetError(lost.outcome, 'CHAIN_TIMELOCK_REVEAL_MISSING')).toBe(true);
+    const exit = (lost.outcome as Error & { context: { revealBlock: bigint } }).context.revealBlock;
+    expect(BigInt(h.devnet.finalizedNumber())).toBeLessThan(exit);
+    // not final yet: with wait 'finalized' and no time to wait, it is pending, not missing
+    const early = await h.client.confirmTimelockedReveal(record, { timeoutMs: 0, wait: 'finalized' }).catch((e: unknown) => e as Error);
+    expect(isSubnetError(early, 'CHAIN_TIMELOCK_REVEAL_TIMEOUT')).toBe(true);
+    expect((early as Error & { context: { unfinalizedExit?: boolean; value: bigint } }).context).toMatchObject({ unfinalizedExit: true, value: exit });
+    // the waiting confirmation has seen the loss; branch B, where every pulse came on time, replaces branch A
+    const polls = finalityPolls;
+    const state = { settled: false };
+    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).finally(() => {
+      state.settled = true;
+    });
+    confirmed.catch(() => undefined);
+    while (finalityPolls === polls && !state.settled) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.settled).toBe(false);
+    await replaceFrom(q, blocks(TEMPO + 9));
+    const reveal = await h.drive(confirmed, 15);
+    expect(reveal.finalized).toBe(true);
+    expect(reveal.blockNumber).toBeGreaterThan(BigInt(q));
+    expect(reveal.blockNumber).toBeLessThan(exit);
+    expect(reveal.blockHash).toBe(await hashAt(reveal.blockNumber));
+    expect(reveal.stored).toEqual([65535]);
+  });
+
+  it("wait: 'finalized': a loss on the branch that is finalised is reported once finality reaches it, with finalized: true", async () => {
+    const record = await commit({ '3': 1 });
+    const q = pulseBlock(record);
+    await h.devnet.produceBlocks(q - h.devnet.bestNumber());
+    await replaceFrom(q, blocks(TEMPO + 8, false));
+    const lost = await h.drive(
+      h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).catch((e: unknown) => e as Error),
+      15,
+    );
+    expect(isSubnetError(lost, 'CHAIN_TIMELOCK_REVEAL_MISSING')).toBe(true);
+    const context = (lost as Error & { context: { revealBlock: bigint; revealBlockHash: string; finalized: boolean; likelyReasons: readonly string[] } })
+      .context;
+    expect(context.finalized).toBe(true);
+    expect(context.likelyReasons[0]).toBe('expired');
+    expect(BigInt(h.devnet.finalizedNumber())).toBeGreaterThanOrEqual(context.revealBlock);
+    expect(context.revealBlockHash).toBe(await hashAt(context.revealBlock));
+  });
+
   it("wait: 'finalized': a reveal block replaced before finality is never reported finalized; the reveal in the branch that was finalised is", async () => {
     const record = await commit({ '7': 1 });
     const q = pulseBlock(record);
