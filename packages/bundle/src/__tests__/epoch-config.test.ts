@@ -72,6 +72,15 @@ describe('parseEpochConfig', () => {
       'config.challenges[0].total_tasks',
     );
   });
+
+  it('refuses a table keyed by data (base weights) given as a list: its indexes are not task types', () => {
+    // ['2'] read as an object is { '0': 2 }: a base weight for a task type named "0"
+    expectCode(
+      () => parseEpochConfig({ challenges: [{ id: 's', kind: 'sssa', alpha: 1, emission: { base_weights: [2] } }] }),
+      'BUNDLE_INVALID_CONFIG',
+      'config.challenges[0].emission.base_weights',
+    );
+  });
 });
 
 describe('parseEpochConfig keeps parsed configurations by their JSON text', () => {
