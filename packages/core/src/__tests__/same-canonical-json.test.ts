@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { canonicalJson, sameCanonicalJson } from '../index.js';
+import { CANONICAL_JSON_MAX_DEPTH, canonicalJson, sameCanonicalJson } from '../index.js';
 
 /** The definition sameCanonicalJson must agree with: equal canonical texts, and false when either cannot be written. */
 function byText(a: unknown, b: unknown): boolean {
@@ -73,6 +73,22 @@ describe('sameCanonicalJson', () => {
     delete holey[1];
     for (const bad of [Number.NaN, Infinity, undefined, { a: undefined }, holey, new Date(0), cyclic]) {
       expect(sameCanonicalJson(bad, bad)).toBe(false);
+    }
+  });
+
+  it('is false for values nested deeper than canonical JSON writes, through lists as through objects', () => {
+    const nest = (depth: number, wrap: (inner: unknown) => unknown): unknown => {
+      let v: unknown = 1;
+      for (let i = 0; i < depth; i++) v = wrap(v);
+      return v;
+    };
+    for (const wrap of [(inner: unknown) => [inner], (inner: unknown) => ({ a: inner })]) {
+      const deepest = nest(CANONICAL_JSON_MAX_DEPTH, wrap);
+      expect(() => canonicalJson(deepest)).not.toThrow();
+      expect(sameCanonicalJson(deepest, nest(CANONICAL_JSON_MAX_DEPTH, wrap))).toBe(true);
+      const tooDeep = nest(CANONICAL_JSON_MAX_DEPTH + 1, wrap);
+      expect(() => canonicalJson(tooDeep)).toThrow();
+      expect(sameCanonicalJson(tooDeep, nest(CANONICAL_JSON_MAX_DEPTH + 1, wrap))).toBe(false);
     }
   });
 
