@@ -119,7 +119,12 @@ describe('scanCanonicalJson', () => {
     const bad = [
       '"\\/"',
       '"\\u0041"',
+      // the five controls JSON.stringify writes with short escapes, each in its \u form
+      '"\\u0008"',
+      '"\\u0009"',
       '"\\u000a"',
+      '"\\u000c"',
+      '"\\u000d"',
       '"\\u001F"',
       '"\\uD800"',
       '"\\ud83d\\ude00"',
