@@ -270,13 +270,36 @@ export function resolveConfig(input: {
   }
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
-  let value: unknown = merged;
+  // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
+  // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
+  let value: unknown = redactConfigInput(merged);
   for (const key of issue?.path ?? []) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   const secret = /hotkey_uri|executor_token|url/.test(path);
   throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `invalid configuration: ${issue?.message ?? 'invalid'}`, {
     context: { path, value: secret ? '[redacted]' : value, issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) },
     cause: result.error,
   });
+}
+
+/** Keys whose values are secrets wherever they sit in an unvalidated configuration. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['executor_token', 'hotkey_uri']);
+
+/**
+ * A copy of an unvalidated configuration (file, environment and flags merged) fit for an error message: the
+ * value of every `executor_token` and `hotkey_uri` key is `[redacted]` and every string has its URL credentials
+ * hidden (`redactUrl`). Keys are kept as data (`__proto__` included).
+ *
+ * @param value - the merged input, any shape
+ * @returns the redacted copy
+ * @example redactConfigInput({ server: { executor_token: 't', bogus: 1 } }) // { server: { executor_token: '[redacted]', bogus: 1 } }
+ */
+export function redactConfigInput(value: unknown): unknown {
+  if (typeof value === 'string') return redactUrl(value);
+  if (Array.isArray(value)) return value.map(redactConfigInput);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [key, SECRET_KEYS.has(key) && v !== undefined && v !== null ? '[redacted]' : redactConfigInput(v)]),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,5 +40,22 @@ describe('subnet-validator CLI', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('VALIDATOR_INVALID_CONFIG');
     expect(bad.stderr).toContain('scoring.pipeline.weight_cap');
+  }, 90_000);
+
+  it('run with an unknown key beside the executor token and the key URI names the key and prints neither secret (exit 2)', () => {
+    const file = join(t.dir, 'unknown-key.yaml');
+    writeFileSync(file, 'netuid: 1\nserver: { port: 0, bogus: 1 }\nvalidator: { hotkey_uri: "//Secret//Uri" }\n');
+    const bad = run(['run', '--config', file], { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('[VALIDATOR_INVALID_CONFIG]');
+    expect(bad.stderr).toContain('Unrecognized key: "bogus" at server');
+    expect(bad.stderr).toContain('"executor_token":"[redacted]"');
+    expect(bad.stderr).not.toContain('token-that-must-stay-secret');
+    const section = join(t.dir, 'unknown-key-validator.yaml');
+    writeFileSync(section, 'netuid: 1\nvalidator: { hotkey_uri: "//Secret//Uri", extra: 1 }\n');
+    const leak = run(['run', '--config', section], { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret' });
+    expect(leak.status).toBe(2);
+    expect(leak.stderr).toContain('Unrecognized key: "extra" at validator');
+    expect(leak.stderr).not.toContain('//Secret//Uri');
   }, 90_000);
 });

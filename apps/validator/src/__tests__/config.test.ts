@@ -101,6 +101,34 @@ describe('configuration', () => {
     expect(text).toContain('postgresql://***@h/db');
   });
 
+  it('never prints secrets when the invalid value is a whole section or the whole file (an unknown key beside a token)', () => {
+    const env = {
+      SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-token-token-1',
+      SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Secret',
+      SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://u:hunter2@h/db',
+    };
+    const cases: [string, string][] = [
+      [`${defaultConfigYaml()}\nbogus: 1\n`, ''], // the whole file
+      [defaultConfigYaml().replace('server:\n', 'server:\n  bogus: 1\n'), 'server'],
+      [defaultConfigYaml().replace('validator:\n', 'validator:\n  bogus: 1\n'), 'validator'],
+      [defaultConfigYaml().replace('database:\n', 'database:\n  bogus: 1\n'), 'database'],
+    ];
+    for (const [text, path] of cases) {
+      let caught: unknown;
+      try {
+        resolveConfig({ text, env });
+      } catch (error) {
+        caught = error;
+      }
+      if (!isSubnetError(caught)) throw new Error(`expected a coded error for ${path}`);
+      expect(caught.code).toBe('VALIDATOR_INVALID_CONFIG');
+      expect(caught.context.path).toBe(path);
+      const shown = `${caught.message} ${JSON.stringify(caught.context)}`;
+      expect(shown).toContain('bogus');
+      for (const secret of ['token-token-token-1', '//Secret', 'hunter2']) expect(shown).not.toContain(secret);
+    }
+  });
+
   it('redactConfig hides the query form of URL credentials too (node-postgres reads ?password=)', () => {
     const config = resolveConfig({
       text: defaultConfigYaml(),
