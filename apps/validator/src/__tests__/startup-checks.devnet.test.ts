@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { loadSigner } from '@subnet/chain';
+import { isSubnetError } from '@subnet/core';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import type { Devnet } from '@subnet/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { connectSubnetChain } from '../subnet-chain.js';
 import { tempDir, TOKEN } from './helpers.js';
 
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
@@ -84,4 +88,60 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     expect(run.stderr).toContain(join(blocker, 'bundles'));
     expect(existsSync(database)).toBe(false);
   }, 60_000);
+
+  it('an endpoint that is not ws(s):// stops start-up with VALIDATOR_INVALID_CONFIG at chain.endpoint (exit 2), not CHAIN_INVALID_INPUT "at network"', async () => {
+    const config = join(t.dir, 'http-endpoint.yaml');
+    writeFileSync(
+      config,
+      [
+        'netuid: 1',
+        'chain: { endpoint: "http://127.0.0.1:9933" }',
+        'server: { port: 0 }',
+        `database: { path: ${join(t.dir, 'http-endpoint.sqlite')} }`,
+        `bundles: { dir: ${join(t.dir, 'http-endpoint-bundles')} }`,
+        'scoring:',
+        '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+        '',
+      ].join('\n'),
+    );
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    const run = await runCli(['run', '--config', config], env, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'error: [VALIDATOR_INVALID_CONFIG] invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
+        'to the node\'s ws:// or wss:// URL, or finney, test or local at chain.endpoint (got "http://127.0.0.1:9933")\n',
+    );
+  }, 60_000);
+
+  it('a chain that never answers is VALIDATOR_CHAIN_UNAVAILABLE leading with the reason (ECONNREFUSED) and naming chain.endpoint', async () => {
+    // A port that was just free on 127.0.0.1: nothing listens there, every attempt is refused.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const endpoint = `ws://127.0.0.1:${address.port}`;
+    let caught: unknown;
+    try {
+      await connectSubnetChain({
+        endpoint,
+        netuid: 1,
+        signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri('devnet', 0) }),
+        wait: 'inBlock',
+        commitStorePath: join(t.dir, 'commits.json'),
+        connectTimeoutMs: 1500,
+      });
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSubnetError(caught)) throw new Error(`expected a coded error, got ${String(caught)}`);
+    expect(caught.code).toBe('VALIDATOR_CHAIN_UNAVAILABLE');
+    expect(caught.context.path).toBe('chain.endpoint');
+    expect(caught.context.value).toBe(endpoint);
+    expect(caught.message).toBe(
+      `[VALIDATOR_CHAIN_UNAVAILABLE] cannot connect to the chain (connect ECONNREFUSED 127.0.0.1:${address.port}; tried for 1.5 s): ` +
+        `check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here at chain.endpoint (got "${endpoint}")`,
+    );
+  }, 30_000);
 });
