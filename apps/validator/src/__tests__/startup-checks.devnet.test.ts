@@ -23,15 +23,21 @@ interface RunResult {
   readonly stillRunning: boolean;
 }
 
-/** Runs the CLI as an operator would, as a child process; kills it if it has not exited after `ms`. */
-function runCli(args: string[], env: Record<string, string>, ms: number): Promise<RunResult> {
+/**
+ * Runs the CLI as an operator would, as a child process; kills it if it has not exited after `ms`, or stops it
+ * with SIGTERM once its standard output satisfies `until`.
+ */
+function runCli(args: string[], env: Record<string, string>, ms: number, until?: (stdout: string) => boolean): Promise<RunResult> {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (until?.(stdout) === true) proc.kill('SIGTERM');
+  });
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => {
     let stillRunning = false;
@@ -144,4 +150,57 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
         `check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here at chain.endpoint (got "${endpoint}")`,
     );
   }, 30_000);
+
+  it('a hotkey without a validator permit, or not registered, is a start-up warning with its address (HOTKEY_NO_VALIDATOR_PERMIT, HOTKEY_NOT_REGISTERED)', async () => {
+    const config = join(t.dir, 'hotkey-warnings.yaml');
+    const lines = (uri: string, name: string) => [
+      'netuid: 1',
+      `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
+      'server: { port: 0 }',
+      `database: { path: ${join(t.dir, `${name}.sqlite`)} }`,
+      `bundles: { dir: ${join(t.dir, `${name}-bundles`)} }`,
+      `validator: { hotkey_uri: "${uri}" }`,
+      'scoring:',
+      '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+      '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+      '',
+    ];
+    const following = (out: string) => out.includes('following the chain head');
+    const warnings = (out: string) =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; code?: string; msg: string; uid?: number })
+        .filter((l) => l.level === 40 && l.code?.startsWith('HOTKEY_') === true);
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
+
+    // uid 3 of the devnet is a miner: registered, no validator permit.
+    writeFileSync(config, lines(devHotkeyUri('devnet', 3), 'miner-hotkey').join('\n'));
+    const miner = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(miner.stillRunning).toBe(false);
+    const minerAddress = devnet.accounts[3]?.hotkeyAddress ?? '';
+    expect(warnings(miner.stdout)).toEqual([
+      expect.objectContaining({
+        code: 'HOTKEY_NO_VALIDATOR_PERMIT',
+        uid: 3,
+        msg: expect.stringContaining(`hotkey ${minerAddress} is uid 3 on netuid 1 without a validator permit`) as string,
+      }),
+    ]);
+
+    writeFileSync(config, lines('//Stranger', 'stranger-hotkey').join('\n'));
+    const stranger = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(stranger.stillRunning).toBe(false);
+    expect(warnings(stranger.stdout)).toEqual([
+      expect.objectContaining({
+        code: 'HOTKEY_NOT_REGISTERED',
+        msg: expect.stringMatching(/^hotkey 5\w+ is not registered on netuid 1 \(6 neurons\): the chain refuses every epoch's weights/) as string,
+      }),
+    ]);
+
+    // The registered validator uid 0 gets neither.
+    writeFileSync(config, lines(devHotkeyUri('devnet', 0), 'validator-hotkey').join('\n'));
+    const validator = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(validator.stdout).toContain('following the chain head');
+    expect(warnings(validator.stdout)).toEqual([]);
+  }, 150_000);
 });
