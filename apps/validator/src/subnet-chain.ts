@@ -51,7 +51,7 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
  */
 function firstConnectionError(error: unknown, endpoint: string, timeoutMs: number): unknown {
   const value = redactUrl(endpoint);
-  if (isSubnetError(error, 'CHAIN_INVALID_INPUT') && String(error.context.path ?? '').startsWith('network')) {
+  if (isSubnetError(error, 'CHAIN_INVALID_INPUT') && error.context.path.startsWith('network')) {
     const summary = error.message.replace(/^\[[A-Z_]+\] (?:InvalidInput: )?/, '').replace(/ at network.*$/, '');
     return new SubnetError(
       VALIDATOR_ERROR_CODES.invalidConfig,

@@ -126,7 +126,11 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
     const endpoint = `ws://127.0.0.1:${address.port}`;
     let caught: unknown;
     try {
