@@ -420,6 +420,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         dryRun: config.chain.dry_run,
         head: () => headState,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
         storageTimeoutMs: 2000,
         now: () => Date.now(),

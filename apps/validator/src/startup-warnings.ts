@@ -1,5 +1,6 @@
 import type { ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
+import { stakeBelowThreshold } from './stake-gate.js';
 
 /** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
 export interface StartupWarning {
@@ -12,7 +13,8 @@ export interface StartupWarning {
     | 'BURN_UID_NOT_OWNER'
     | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE'
     | 'HOTKEY_NOT_REGISTERED'
-    | 'HOTKEY_NO_VALIDATOR_PERMIT';
+    | 'HOTKEY_NO_VALIDATOR_PERMIT'
+    | 'HOTKEY_STAKE_BELOW_THRESHOLD';
   readonly message: string;
   readonly numbers: Readonly<Record<string, number | string>>;
 }
@@ -121,8 +123,18 @@ function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string):
       },
     ];
   }
-  if (neuron.validatorPermit) return [];
+  const warnings: StartupWarning[] = [];
+  const low = stakeBelowThreshold(view, neuron);
+  if (low !== null) {
+    warnings.push({
+      code: 'HOTKEY_STAKE_BELOW_THRESHOLD',
+      message: `${low.sentence} and /readyz answers 503; add stake to the hotkey (or delegate to it) up to the threshold`,
+      numbers: { hotkey: self, netuid: config.netuid, uid: neuron.uid, ...low.numbers },
+    });
+  }
+  if (neuron.validatorPermit) return warnings;
   return [
+    ...warnings,
     {
       code: 'HOTKEY_NO_VALIDATOR_PERMIT',
       message: `hotkey ${self} is uid ${neuron.uid} on netuid ${config.netuid} without a validator permit: the chain refuses its weights (NeuronNoValidatorPermit) and /readyz answers 503 until the subnet's epoch grants one (a permit goes to the neurons with the most stake)`,

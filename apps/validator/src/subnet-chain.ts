@@ -1,4 +1,4 @@
-import { connectChain, createChainClient, fileCommitStore, preflight } from '@subnet/chain';
+import { connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
 import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
@@ -127,6 +127,9 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         tempo: s.hyperparameters.tempo,
         ownerHotkey: s.ownerHotkey,
         minAllowedWeights: s.hyperparameters.minAllowedWeights,
+        stakeThreshold: s.hyperparameters.stakeThreshold,
+        // as `@subnet/chain`'s preflight decides it: the owner passes the stake check on the stateful runtime only
+        ownerStakeExempt: epochRuntime(s.epoch) === 'stateful',
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
           const coldkey = s.coldkeys[uid];

@@ -25,9 +25,9 @@ interface RunResult {
 
 /**
  * Runs the CLI as an operator would, as a child process; kills it if it has not exited after `ms`, or stops it
- * with SIGTERM once its standard output satisfies `until`.
+ * with SIGTERM once its standard output satisfies `until` (or when `until` calls `stop`).
  */
-function runCli(args: string[], env: Record<string, string>, ms: number, until?: (stdout: string) => boolean): Promise<RunResult> {
+function runCli(args: string[], env: Record<string, string>, ms: number, until?: (stdout: string, stop: () => void) => boolean): Promise<RunResult> {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +36,7 @@ function runCli(args: string[], env: Record<string, string>, ms: number, until?:
   let stderr = '';
   proc.stdout.on('data', (d: Buffer) => {
     stdout += d.toString();
-    if (until?.(stdout) === true) proc.kill('SIGTERM');
+    if (until?.(stdout, () => proc.kill('SIGTERM')) === true) proc.kill('SIGTERM');
   });
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => {
@@ -178,12 +178,13 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
         .filter((l) => l.level === 40 && l.code?.startsWith('HOTKEY_') === true);
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
 
-    // uid 3 of the devnet is a miner: registered, no validator permit.
+    // uid 3 of the devnet is a miner: registered, no validator permit, no stake (the chain checks the stake first).
     writeFileSync(config, lines(devHotkeyUri('devnet', 3), 'miner-hotkey').join('\n'));
     const miner = await runCli(['run', '--config', config], env, 45_000, following);
     expect(miner.stillRunning).toBe(false);
     const minerAddress = devnet.accounts[3]?.hotkeyAddress ?? '';
     expect(warnings(miner.stdout)).toEqual([
+      expect.objectContaining({ code: 'HOTKEY_STAKE_BELOW_THRESHOLD', uid: 3 }),
       expect.objectContaining({
         code: 'HOTKEY_NO_VALIDATOR_PERMIT',
         uid: 3,
@@ -206,5 +207,71 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const validator = await runCli(['run', '--config', config], env, 45_000, following);
     expect(validator.stdout).toContain('following the chain head');
     expect(warnings(validator.stdout)).toEqual([]);
+  }, 150_000);
+
+  it('a stake weight below StakeThreshold is a start-up warning and /readyz 503 (HOTKEY_STAKE_BELOW_THRESHOLD); the owner hotkey is exempt, as on chain', async () => {
+    // uid 1: a validator with a permit; uid 0: the subnet owner (exempt from the stake check on the stateful runtime).
+    devnet.setStake(1, 500_000_000_000n); // 500 α, below the devnet's StakeThreshold of 1000 α
+    devnet.setStake(0, 500_000_000_000n);
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
+    const check = async (uid: number) => {
+      const config = join(t.dir, `stake-${uid}.yaml`);
+      writeFileSync(
+        config,
+        [
+          'netuid: 1',
+          `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
+          'server: { port: 0 }',
+          `database: { path: ${join(t.dir, `stake-${uid}.sqlite`)} }`,
+          `bundles: { dir: ${join(t.dir, `stake-${uid}-bundles`)} }`,
+          `validator: { hotkey_uri: "${devHotkeyUri('devnet', uid)}" }`,
+          'scoring:',
+          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+          '',
+        ].join('\n'),
+      );
+      let readyz: { status: number; body: { checks?: { hotkey?: { ok: boolean; detail: string } } } } | undefined;
+      let asked = false;
+      const run = await runCli(['run', '--config', config], env, 45_000, (out, stop) => {
+        if (asked || !out.includes('following the chain head')) return false;
+        asked = true;
+        const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1];
+        void (async () => {
+          const res = await fetch(`${url ?? ''}/readyz`);
+          readyz = { status: res.status, body: (await res.json()) as NonNullable<typeof readyz>['body'] };
+        })().finally(() => {
+          stop();
+        });
+        return false;
+      });
+      const warnings = run.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; code?: string; msg: string; stake?: string; stake_threshold?: string })
+        .filter((l) => l.level === 40 && l.code?.startsWith('HOTKEY_') === true);
+      return { run, readyz, warnings };
+    };
+
+    const low = await check(1);
+    expect(low.run.stillRunning).toBe(false);
+    const address = devnet.accounts[1]?.hotkeyAddress ?? '';
+    const sentence = `hotkey ${address} (uid 1) has a stake weight of 500 α, below the subnet's StakeThreshold of 1000 α: the chain refuses its weights (NotEnoughStakeToSetWeights)`;
+    expect(low.warnings).toEqual([
+      expect.objectContaining({
+        code: 'HOTKEY_STAKE_BELOW_THRESHOLD',
+        stake: '500000000000',
+        stake_threshold: '1000000000000',
+        msg: expect.stringContaining(sentence) as string,
+      }),
+    ]);
+    expect(low.readyz).toEqual({
+      status: 503,
+      body: expect.objectContaining({ checks: expect.objectContaining({ hotkey: { ok: false, detail: sentence } }) }) as unknown,
+    });
+
+    const owner = await check(0);
+    expect(owner.warnings).toEqual([]);
+    expect(owner.readyz?.status).toBe(200);
   }, 150_000);
 });
