@@ -29,6 +29,13 @@ export interface ChainView {
   readonly ownerHotkey?: string | null;
   /** `MinAllowedWeights[netuid]`: the fewest uids a weight vector may name; absent when the chain access does not read it. */
   readonly minAllowedWeights?: number;
+  /**
+   * `StakeThreshold`: the stake weight (rao, as {@link ChainNeuron.stake}) a hotkey needs for the chain to take its
+   * weights (`NotEnoughStakeToSetWeights` below it); absent when the chain access does not read it.
+   */
+  readonly stakeThreshold?: bigint;
+  /** Whether the runtime exempts the owner hotkey from that stake check (Subtensor main does, finney spec 393 does not). */
+  readonly ownerStakeExempt?: boolean;
 }
 
 /** A confirmed weight submission. */

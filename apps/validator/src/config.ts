@@ -270,13 +270,99 @@ export function resolveConfig(input: {
   }
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
-  let value: unknown = merged;
+  // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
+  // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
+  let value: unknown = redactConfigInput(merged);
   for (const key of issue?.path ?? []) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   const secret = /hotkey_uri|executor_token|url/.test(path);
-  throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `invalid configuration: ${issue?.message ?? 'invalid'}`, {
-    context: { path, value: secret ? '[redacted]' : value, issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) },
-    cause: result.error,
-  });
+  const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
+  throw new SubnetError(
+    VALIDATOR_ERROR_CODES.invalidConfig,
+    `invalid configuration: ${issue?.message ?? 'invalid'}${source === undefined ? '' : ` (${source.sentence})`}`,
+    {
+      context: {
+        path,
+        value: secret ? '[redacted]' : value,
+        ...(source === undefined ? {} : { source: source.name }),
+        issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`),
+      },
+      cause: result.error,
+    },
+  );
+}
+
+/** The flag that sets each configuration path (`flagOverlay`), by dotted path. */
+const FLAG_OF_PATH: Readonly<Record<string, string>> = {
+  'server.host': '--host',
+  'server.port': '--port',
+  'database.url': '--database-url',
+  'database.path': '--database-path',
+  'chain.endpoint': '--chain-endpoint',
+  'bundles.dir': '--bundles-dir',
+  'chain.dry_run': '--dry-run',
+  'log.level': '--log-level',
+  'wallet.name': '--wallet.name',
+  'wallet.hotkey': '--wallet.hotkey',
+  'wallet.path': '--wallet.path',
+};
+
+/**
+ * Where the invalid value came from when it was not the file: the flag, the `SUBNET_VALIDATOR_` variable or the
+ * `BT_WALLET_` variable that set it, the highest that did (flags < environment < file, reversed). An operator
+ * reading `at wallet.password_file` looks in the file, which may hold a good value the environment replaced; an
+ * empty variable (`SUBNET_VALIDATOR_WALLET__PASSWORD_FILE=`, as compose files write an unset one) reads as YAML
+ * null, which no message said.
+ */
+function valueSource(
+  path: readonly PropertyKey[],
+  env: Readonly<Record<string, string | undefined>>,
+  flags: ConfigFlags,
+): { readonly name: string; readonly sentence: string } | undefined {
+  if (path.length === 0 || !path.every((key) => typeof key === 'string')) return undefined;
+  const keys = path;
+  const has = (overlay: Record<string, unknown>): boolean => {
+    let node: unknown = overlay;
+    for (const key of keys) {
+      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return false;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return true;
+  };
+  const dotted = keys.join('.');
+  const flag = FLAG_OF_PATH[dotted];
+  if (flag !== undefined && has(flagOverlay(flags))) return { name: flag, sentence: `set by ${flag}` };
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
+    if (name.slice(ENV_PREFIX.length).toLowerCase() !== keys.join('__')) continue;
+    const empty = raw.trim() === '' ? ', which is empty: an empty value reads as YAML null; unset it or give it a value' : '';
+    return { name, sentence: `set by the environment variable ${name}${empty}` };
+  }
+  if (keys.length === 2 && keys[0] === 'wallet' && has(btWalletEnvOverlay(env))) {
+    const name = `BT_WALLET_${keys[1]?.toUpperCase() ?? ''}`;
+    return { name, sentence: `set by the environment variable ${name}` };
+  }
+  return undefined;
+}
+
+/** Keys whose values are secrets wherever they sit in an unvalidated configuration. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['executor_token', 'hotkey_uri']);
+
+/**
+ * A copy of an unvalidated configuration (file, environment and flags merged) fit for an error message: the
+ * value of every `executor_token` and `hotkey_uri` key is `[redacted]` and every string has its URL credentials
+ * hidden (`redactUrl`). Keys are kept as data (`__proto__` included).
+ *
+ * @param value - the merged input, any shape
+ * @returns the redacted copy
+ * @example redactConfigInput({ server: { executor_token: 't', bogus: 1 } }) // { server: { executor_token: '[redacted]', bogus: 1 } }
+ */
+export function redactConfigInput(value: unknown): unknown {
+  if (typeof value === 'string') return redactUrl(value);
+  if (Array.isArray(value)) return value.map(redactConfigInput);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [key, SECRET_KEYS.has(key) && v !== undefined && v !== null ? '[redacted]' : redactConfigInput(v)]),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { redactUrl } from '@subnet/core';
 
-import type { ChainNeuron } from './chain-port.js';
+import type { ChainNeuron, ChainView } from './chain-port.js';
+import { stakeBelowThreshold } from './stake-gate.js';
 import type { Storage } from './storage.js';
 
 /** One readiness check: whether it passes and, in words, what was seen. */
@@ -29,6 +30,8 @@ export interface ReadinessSources {
   head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
+  /** The last metagraph read's stake rule (`StakeThreshold`, the owner's exemption); absent: the stake is not judged. */
+  stakeRule?(): Pick<ChainView, 'stakeThreshold' | 'ownerStakeExempt' | 'ownerHotkey'> | undefined;
   /** The head is stale when it has not changed for this long (ms). */
   readonly staleHeadMs: number;
   /** Storage must answer within this (ms). */
@@ -77,13 +80,17 @@ function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
           : `dry run: hotkey is uid ${self.uid}`,
     };
   if (self === undefined) return { ok: false, detail: `hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid}` };
+  const rule = sources.stakeRule?.();
+  const low = rule === undefined ? null : stakeBelowThreshold(rule, self);
+  if (low !== null) return { ok: false, detail: low.sentence };
   if (!self.validatorPermit) return { ok: false, detail: `hotkey ${sources.hotkey} (uid ${self.uid}) has no validator permit on netuid ${sources.netuid}` };
   return { ok: true, detail: `hotkey is uid ${self.uid} with a validator permit` };
 }
 
 /**
  * Runs the readiness checks: the chain head is fresh (read successfully, and changed within
- * `staleHeadMs`), the hotkey is registered on the netuid with a validator permit (any registration state
+ * `staleHeadMs`), the hotkey is registered on the netuid with a stake weight at the subnet's `StakeThreshold`
+ * (unless the owner hotkey on a runtime that exempts it) and a validator permit (any registration state
  * passes in a dry run), and storage answers a primary-key read within `storageTimeoutMs`.
  *
  * @param sources - what the running service knows

@@ -21,6 +21,7 @@ import { revealConfirmer } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
+import { checkBundlesDir } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
@@ -96,6 +97,9 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       },
     );
   }
+  // Before the key (a password prompt, seconds of Argon2), storage and the chain: a folder the bundles cannot
+  // be written to is a configuration mistake, not something to find at the first close.
+  checkBundlesDir(config.bundles.dir);
   // One key, loaded once: it signs the weights on chain and the audit bundles.
   const key = await loadValidatorKey(config);
   const signer: BundleSigner = key;
@@ -416,6 +420,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
         dryRun: config.chain.dry_run,
         head: () => headState,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
         storageTimeoutMs: 2000,
         now: () => Date.now(),

@@ -1,5 +1,6 @@
 import type { ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
+import { stakeBelowThreshold } from './stake-gate.js';
 
 /** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
 export interface StartupWarning {
@@ -10,7 +11,10 @@ export interface StartupWarning {
     | 'EPOCH_LENGTH_NOT_TEMPO'
     | 'BURN_UID_NOT_IN_METAGRAPH'
     | 'BURN_UID_NOT_OWNER'
-    | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE';
+    | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE'
+    | 'HOTKEY_NOT_REGISTERED'
+    | 'HOTKEY_NO_VALIDATOR_PERMIT'
+    | 'HOTKEY_STAKE_BELOW_THRESHOLD';
   readonly message: string;
   readonly numbers: Readonly<Record<string, number | string>>;
 }
@@ -30,7 +34,9 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
  * SPEC C.7), a cap that cannot hold for the number of miners (n·cap < 1, the remainder burns, SPEC C.5),
  * an `epoch_length` other than the subnet's tempo, and a burn uid that no neuron holds (every vector that burns
  * names it and the chain refuses it) or that holds a neuron the chain pays (SPEC 0 "Burn uid", G.4), and a subnet
- * that refuses vectors of fewer than two uids, since the validator does not pad a short one (SPEC G.5).
+ * that refuses vectors of fewer than two uids, since the validator does not pad a short one (SPEC G.5); and first,
+ * a hotkey that is not registered on the netuid or has no validator permit (unless a dry run), which the chain
+ * refuses to take weights from.
  *
  * @param config - the validator configuration
  * @param view - the metagraph at start-up
@@ -39,7 +45,7 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
  * @example for (const w of startupWarnings(config, await chain.view(), chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message)
  */
 export function startupWarnings(config: ValidatorConfig, view: ChainView, self: string): readonly StartupWarning[] {
-  const warnings: StartupWarning[] = [];
+  const warnings: StartupWarning[] = [...hotkeyWarnings(config, view, self)];
   const { challenges } = config.scoring;
   const pipeline = config.scoring.pipeline as Readonly<Record<string, unknown>>;
   const minValidators = pipelineNumber(pipeline, 'min_validators', 3);
@@ -96,6 +102,45 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     });
   }
   return warnings;
+}
+
+/**
+ * This validator's own hotkey against the metagraph, as `/readyz` judges it (readiness.ts): not registered on
+ * the netuid, or registered without a validator permit, the chain refuses every epoch's weights
+ * (`HotKeyNotRegisteredInSubNet`, `NeuronNoValidatorPermit`). Said at start-up, with the address, because
+ * otherwise the first sign is the first close's failed preflight, up to an epoch (72 minutes at tempo 360)
+ * later. Nothing in a dry run, which submits nothing.
+ */
+function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string): StartupWarning[] {
+  if (config.chain.dry_run) return [];
+  const neuron = view.neurons.find((n) => n.hotkey === self);
+  if (neuron === undefined) {
+    return [
+      {
+        code: 'HOTKEY_NOT_REGISTERED',
+        message: `hotkey ${self} is not registered on netuid ${config.netuid} (${view.neurons.length} neurons): the chain refuses every epoch's weights (HotKeyNotRegisteredInSubNet) and /readyz answers 503; register it on the subnet, or check the wallet (wallet.name, wallet.hotkey, wallet.path) and netuid`,
+        numbers: { hotkey: self, netuid: config.netuid, neurons: view.neurons.length },
+      },
+    ];
+  }
+  const warnings: StartupWarning[] = [];
+  const low = stakeBelowThreshold(view, neuron);
+  if (low !== null) {
+    warnings.push({
+      code: 'HOTKEY_STAKE_BELOW_THRESHOLD',
+      message: `${low.sentence} and /readyz answers 503; add stake to the hotkey (or delegate to it) up to the threshold`,
+      numbers: { hotkey: self, netuid: config.netuid, uid: neuron.uid, ...low.numbers },
+    });
+  }
+  if (neuron.validatorPermit) return warnings;
+  return [
+    ...warnings,
+    {
+      code: 'HOTKEY_NO_VALIDATOR_PERMIT',
+      message: `hotkey ${self} is uid ${neuron.uid} on netuid ${config.netuid} without a validator permit: the chain refuses its weights (NeuronNoValidatorPermit) and /readyz answers 503 until the subnet's epoch grants one (a permit goes to the neurons with the most stake)`,
+      numbers: { hotkey: self, netuid: config.netuid, uid: neuron.uid },
+    },
+  ];
 }
 
 /**

@@ -1,6 +1,6 @@
-import { connectChain, createChainClient, fileCommitStore, preflight } from '@subnet/chain';
+import { connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
 import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
-import { isSubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView } from './chain-port.js';
 import { findWeightSubmission } from './chain-reconcile.js';
@@ -26,11 +26,49 @@ export interface SubnetChainOptions {
   /** Reconnect when no new head arrived for this long (ms). */
   readonly staleHeadMs?: number;
   readonly requestTimeoutMs?: number;
+  /** How long the first connection may take before start-up gives up (ms, default 60 000, `@subnet/chain`'s). */
+  readonly connectTimeoutMs?: number;
   /** Mortal era of weight extrinsics (blocks), default 64: the client signs with it, reconciliation waits it out. */
   readonly eraPeriod?: number;
   /** Longest wait of one timelocked reveal confirmation (ms, default 60 000); still queued after it → retried later. */
   readonly revealCheckTimeoutMs?: number;
   readonly logger?: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+}
+
+/** `@subnet/chain`'s wait for the first connection (ms), passed on explicitly so the message can quote it. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+
+/**
+ * What start-up reports when the first connection fails, in the operator's terms: the setting to check is
+ * `chain.endpoint` (`@subnet/chain` names its own argument, `network`), and the reason the node gave
+ * (`connect ECONNREFUSED 127.0.0.1:9944`, `getaddrinfo ENOTFOUND …`) leads, where it used to sit in the cause only.
+ *
+ * @param error - what `connectChain` or `createChainClient` threw
+ * @param endpoint - `chain.endpoint` as configured (shown with its credentials hidden)
+ * @param timeoutMs - the wait that ran out
+ * @returns `VALIDATOR_INVALID_CONFIG` for an endpoint that is no ws(s):// URL nor network name (exit code 2),
+ *   `VALIDATOR_CHAIN_UNAVAILABLE` for one that never answered (exit code 1), any other `CHAIN_*` error as it is
+ */
+function firstConnectionError(error: unknown, endpoint: string, timeoutMs: number): unknown {
+  const value = redactUrl(endpoint);
+  if (isSubnetError(error, 'CHAIN_INVALID_INPUT') && error.context.path.startsWith('network')) {
+    const summary = error.message.replace(/^\[[A-Z_]+\] (?:InvalidInput: )?/, '').replace(/ at network.*$/, '');
+    return new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      `invalid chain endpoint: ${summary}; set chain.endpoint (or --chain-endpoint) to the node's ws:// or wss:// URL, or finney, test or local`,
+      { context: { path: 'chain.endpoint', value }, cause: error },
+    );
+  }
+  if (isSubnetError(error, 'CHAIN_CONNECTION_FAILED')) {
+    const cause = error.cause instanceof Error ? redactUrl(error.cause.message) : 'no answer';
+    return new SubnetError(
+      VALIDATOR_ERROR_CODES.chainUnavailable,
+      `cannot connect to the chain (${cause}; tried for ${timeoutMs / 1000} s): check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here`,
+      { context: { path: 'chain.endpoint', value }, cause: error },
+    );
+  }
+  if (isSubnetError(error) && error.code.startsWith('CHAIN_')) return error;
+  return appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${redactUrl((error as Error).message)}`, {}, error);
 }
 
 /**
@@ -39,7 +77,8 @@ export interface SubnetChainOptions {
  *
  * @param options - endpoint, netuid, signer, inclusion wait
  * @returns the chain port
- * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails; `CHAIN_*` codes
+ * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails, `VALIDATOR_INVALID_CONFIG` at
+ *   `chain.endpoint` for an endpoint that is no ws(s):// URL nor network name; other `CHAIN_*` codes
  * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, signer: await loadSigner({ kind: 'uri', uri: '//Alice' }), wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
@@ -51,6 +90,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       network: options.endpoint,
       staleHeadMs: options.staleHeadMs ?? 30_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       initialBackoffMs: 200,
       maxBackoffMs: 5_000,
       ...(options.logger === undefined
@@ -70,8 +110,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       eraPeriod: options.eraPeriod ?? 64,
     });
   } catch (error) {
-    if (isSubnetError(error) && error.code.startsWith('CHAIN_')) throw error;
-    throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${(error as Error).message}`, {}, error);
+    throw firstConnectionError(error, options.endpoint, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   }
   const hotkey = client.signer.address;
 
@@ -88,6 +127,9 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         tempo: s.hyperparameters.tempo,
         ownerHotkey: s.ownerHotkey,
         minAllowedWeights: s.hyperparameters.minAllowedWeights,
+        stakeThreshold: s.hyperparameters.stakeThreshold,
+        // as `@subnet/chain`'s preflight decides it: the owner passes the stake check on the stateful runtime only
+        ownerStakeExempt: epochRuntime(s.epoch) === 'stateful',
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
           const coldkey = s.coldkeys[uid];

@@ -1,3 +1,6 @@
+import { isSubnetError } from '@subnet/core';
+import type { SubnetError } from '@subnet/core';
+
 import { decryptAnsibleVault } from './ansible-vault.js';
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 import { parseKeyfileJson } from './keyfile-json.js';
@@ -59,13 +62,24 @@ async function passwordFromFile(file: string): Promise<string> {
   return new TextDecoder().decode(got.data).replace(/\r?\n$/, '');
 }
 
-async function passwordFor(path: string, sources: PasswordSources): Promise<string> {
-  if (sources.passwordFile !== undefined) return passwordFromFile(sources.passwordFile);
+/** A password and where it came from (for the message of a wrong one; never the password itself). */
+interface SourcedPassword {
+  readonly password: string;
+  /** `password_file`, `env` or `prompt`. */
+  readonly source: 'password_file' | 'env' | 'prompt';
+  /** The password file's path or the variable's name; absent for the prompt. */
+  readonly from?: string;
+}
+
+async function passwordFor(path: string, sources: PasswordSources): Promise<SourcedPassword> {
+  if (sources.passwordFile !== undefined) {
+    return { password: await passwordFromFile(sources.passwordFile), source: 'password_file', from: sources.passwordFile };
+  }
   const variable = passwordEnvName(path);
   const fromEnv = (sources.env ?? process.env)[variable];
-  if (fromEnv !== undefined) return decodePasswordEnv(fromEnv, variable);
+  if (fromEnv !== undefined) return { password: decodePasswordEnv(fromEnv, variable), source: 'env', from: variable };
   const prompt = sources.prompt === undefined ? ttyPasswordPrompt() : sources.prompt;
-  if (prompt !== null && prompt !== undefined) return prompt(`Enter the password of ${path}: `);
+  if (prompt !== null && prompt !== undefined) return { password: await prompt(`Enter the password of ${path}: `), source: 'prompt' };
   throw walletError(
     WALLET_ERROR_CODES.passwordUnavailable,
     `the keyfile is encrypted and no password source is available: set wallet.password_file, export ${variable}, or run on a terminal`,
@@ -74,6 +88,33 @@ async function passwordFor(path: string, sources: PasswordSources): Promise<stri
       value: path,
       variable,
     },
+  );
+}
+
+/**
+ * `WALLET_WRONG_PASSWORD` naming the keyfile and where the password came from, with what to do: an operator
+ * with a password file, a `BT_PW_` variable and a terminal cannot otherwise tell which one was read, nor which
+ * file it failed to open. The decryption's own sentence (which check failed) is kept after it.
+ */
+function wrongPasswordFrom(path: string, given: SourcedPassword, error: SubnetError): SubnetError {
+  const detail = error.message.replace(/^\[[A-Z_]+\] wrong password for this encrypted keyfile ?/, '');
+  const advice =
+    given.source === 'password_file'
+      ? `the password came from the password file ${given.from ?? ''} (all of it but one trailing newline); put in it the password this keyfile was encrypted with`
+      : given.source === 'env'
+        ? `the password came from ${given.from ?? 'the BT_PW_ variable'} (btwallet's password variable); set it to the encoding of the password this keyfile was encrypted with, or unset it`
+        : 'the password came from the prompt; type the password this keyfile was encrypted with';
+  return walletError(
+    WALLET_ERROR_CODES.wrongPassword,
+    `wrong password for the encrypted keyfile ${path}${detail === '' ? '' : ` ${detail}`}: ${advice}`,
+    {
+      path: 'keyfile',
+      value: path,
+      source: given.source,
+      ...(given.source === 'env' ? { variable: given.from } : {}),
+      ...(given.source === 'password_file' ? { password_file: given.from } : {}),
+    },
+    error,
   );
 }
 
@@ -112,9 +153,14 @@ export async function readKeyfile(path: string, sources: PasswordSources = {}): 
   let plain = data;
   if (head.startsWith('$NACL') || head.startsWith('$ANSIBLE_VAULT')) {
     requirePrivateMode(path, mode);
-    const password = await passwordFor(path, sources);
+    const given = await passwordFor(path, sources);
     encryption = head.startsWith('$NACL') ? 'nacl' : 'ansible-vault';
-    plain = encryption === 'nacl' ? await decryptNaclKeyfile(data, password) : decryptAnsibleVault(data, password);
+    try {
+      plain = encryption === 'nacl' ? await decryptNaclKeyfile(data, given.password) : decryptAnsibleVault(data, given.password);
+    } catch (error) {
+      if (isSubnetError(error, WALLET_ERROR_CODES.wrongPassword)) throw wrongPasswordFrom(path, given, error);
+      throw error;
+    }
   } else if (head.startsWith('gAAAAA')) {
     throw walletError(
       WALLET_ERROR_CODES.unsupportedEncryption,

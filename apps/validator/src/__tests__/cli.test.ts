@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,5 +40,37 @@ describe('subnet-validator CLI', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('VALIDATOR_INVALID_CONFIG');
     expect(bad.stderr).toContain('scoring.pipeline.weight_cap');
+  }, 90_000);
+
+  it('run with an empty SUBNET_VALIDATOR_ variable names the variable and says it reads as null (exit 2), not only the key of the file', () => {
+    const file = join(t.dir, 'empty-variable.yaml');
+    const init = run(['init', '--config', file]);
+    expect(init.status).toBe(0);
+    const bad = run(['run', '--config', file], {
+      SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret',
+      SUBNET_VALIDATOR_WALLET__PASSWORD_FILE: '',
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe(
+      'error: [VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected string, received null (set by the environment variable ' +
+        'SUBNET_VALIDATOR_WALLET__PASSWORD_FILE, which is empty: an empty value reads as YAML null; unset it or give it a value) at wallet.password_file (got null)\n',
+    );
+  }, 90_000);
+
+  it('run with an unknown key beside the executor token and the key URI names the key and prints neither secret (exit 2)', () => {
+    const file = join(t.dir, 'unknown-key.yaml');
+    writeFileSync(file, 'netuid: 1\nserver: { port: 0, bogus: 1 }\nvalidator: { hotkey_uri: "//Secret//Uri" }\n');
+    const bad = run(['run', '--config', file], { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('[VALIDATOR_INVALID_CONFIG]');
+    expect(bad.stderr).toContain('Unrecognized key: "bogus" at server');
+    expect(bad.stderr).toContain('"executor_token":"[redacted]"');
+    expect(bad.stderr).not.toContain('token-that-must-stay-secret');
+    const section = join(t.dir, 'unknown-key-validator.yaml');
+    writeFileSync(section, 'netuid: 1\nvalidator: { hotkey_uri: "//Secret//Uri", extra: 1 }\n');
+    const leak = run(['run', '--config', section], { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret' });
+    expect(leak.status).toBe(2);
+    expect(leak.stderr).toContain('Unrecognized key: "extra" at validator');
+    expect(leak.stderr).not.toContain('//Secret//Uri');
   }, 90_000);
 });

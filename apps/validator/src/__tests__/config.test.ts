@@ -101,6 +101,74 @@ describe('configuration', () => {
     expect(text).toContain('postgresql://***@h/db');
   });
 
+  it('never prints secrets when the invalid value is a whole section or the whole file (an unknown key beside a token)', () => {
+    const env = {
+      SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-token-token-1',
+      SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Secret',
+      SUBNET_VALIDATOR_DATABASE__URL: 'postgresql://u:hunter2@h/db',
+    };
+    const cases: [string, string][] = [
+      [`${defaultConfigYaml()}\nbogus: 1\n`, ''], // the whole file
+      [defaultConfigYaml().replace('server:\n', 'server:\n  bogus: 1\n'), 'server'],
+      [defaultConfigYaml().replace('validator:\n', 'validator:\n  bogus: 1\n'), 'validator'],
+      [defaultConfigYaml().replace('database:\n', 'database:\n  bogus: 1\n'), 'database'],
+    ];
+    for (const [text, path] of cases) {
+      let caught: unknown;
+      try {
+        resolveConfig({ text, env });
+      } catch (error) {
+        caught = error;
+      }
+      if (!isSubnetError(caught)) throw new Error(`expected a coded error for ${path}`);
+      expect(caught.code).toBe('VALIDATOR_INVALID_CONFIG');
+      expect(caught.context.path).toBe(path);
+      const shown = `${caught.message} ${JSON.stringify(caught.context)}`;
+      expect(shown).toContain('bogus');
+      for (const secret of ['token-token-token-1', '//Secret', 'hunter2']) expect(shown).not.toContain(secret);
+    }
+  });
+
+  it('an invalid value set by a flag or an environment variable names it; an empty variable is said to read as null', () => {
+    const text = defaultConfigYaml();
+    const fail = (env: Record<string, string>, flags = {}) => {
+      try {
+        resolveConfig({ text, env, flags });
+      } catch (error) {
+        if (isSubnetError(error)) return { message: error.message, source: error.context.source };
+      }
+      throw new Error('expected an error');
+    };
+    expect(fail({ SUBNET_VALIDATOR_CHAIN__POLL_MS: '1s' })).toEqual({
+      message:
+        '[VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected number, received string (set by the environment variable ' +
+        'SUBNET_VALIDATOR_CHAIN__POLL_MS) at chain.poll_ms (got "1s")',
+      source: 'SUBNET_VALIDATOR_CHAIN__POLL_MS',
+    });
+    expect(fail({ SUBNET_VALIDATOR_WALLET__PASSWORD_FILE: '' })).toEqual({
+      message:
+        '[VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected string, received null (set by the environment variable ' +
+        'SUBNET_VALIDATOR_WALLET__PASSWORD_FILE, which is empty: an empty value reads as YAML null; unset it or give it a value) at wallet.password_file (got null)',
+      source: 'SUBNET_VALIDATOR_WALLET__PASSWORD_FILE',
+    });
+    // The flag is above the environment: it is named even when a variable sets the same key.
+    expect(fail({ SUBNET_VALIDATOR_LOG__LEVEL: 'info' }, { logLevel: 'loud' }).source).toBe('--log-level');
+    expect(fail({ BT_WALLET_NAME: 'validator', SUBNET_VALIDATOR_WALLET__NAME: '' }).source).toBe('SUBNET_VALIDATOR_WALLET__NAME');
+    // A value from the file names no source, as before.
+    const fromFile = (() => {
+      try {
+        resolveConfig({ text: text.replace('poll_ms: 1000', 'poll_ms: soon') });
+      } catch (error) {
+        if (isSubnetError(error)) return error;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(fromFile.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected number, received string at chain.poll_ms (got "soon")',
+    );
+    expect(fromFile.context.source).toBeUndefined();
+  });
+
   it('redactConfig hides the query form of URL credentials too (node-postgres reads ?password=)', () => {
     const config = resolveConfig({
       text: defaultConfigYaml(),

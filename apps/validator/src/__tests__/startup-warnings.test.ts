@@ -129,6 +129,19 @@ describe('start-up logs each warning once', () => {
     cleanup = undefined;
   });
 
+  it("this validator's hotkey unregistered or without a permit is reported first, as /readyz judges it; never in a dry run", () => {
+    const three = view(3, 20);
+    const config = defaults();
+    const codes = (c: typeof config, self: string, v = three) => startupWarnings(c, v, self).map((w) => w.code);
+    expect(codes(config, 'unregistered-hotkey')).toEqual(['HOTKEY_NOT_REGISTERED']);
+    expect(codes(config, 'hotkey-5')).toEqual(['HOTKEY_NO_VALIDATOR_PERMIT']);
+    expect(startupWarnings(config, three, 'hotkey-5')[0]?.numbers).toEqual({ hotkey: 'hotkey-5', netuid: 1, uid: 5 });
+    expect(codes(config, k.validator.address)).toEqual([]);
+    const dryRun = { ...config, chain: { ...config.chain, dry_run: true } };
+    expect(codes(dryRun, 'unregistered-hotkey')).toEqual([]);
+    expect(codes(dryRun, 'hotkey-5')).toEqual([]);
+  });
+
   it('a validator started with min_validators 3 on the two-validator fake chain logs the burn warning', async () => {
     const t = tempDir();
     const lines: Record<string, unknown>[] = [];

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WALLET_ERROR_CODES } from '../errors.js';
 import { loadWalletHotkey } from '../load-wallet.js';
 import { readKeyfile } from '../read-keyfile.js';
-import { copyVectors, walletIndex } from './helpers.js';
+import { copyVectors, referencePasswordEnv, walletIndex } from './helpers.js';
 
 const index = walletIndex();
 let dir: string;
@@ -58,6 +58,31 @@ describe('coded errors', () => {
     expect(isSubnetError(error, WALLET_ERROR_CODES.wrongPassword)).toBe(true);
     expect(allText(error)).not.toContain(wrong);
   });
+
+  it('WALLET_WRONG_PASSWORD names the keyfile and where the password came from (password file, BT_PW_ variable, prompt), never the password', async () => {
+    const file = index.files.find((f) => f.path === 'wallets/miner/hotkeys/locked')!;
+    const wrong = file.wrong_password!.password;
+    const path = join(dir, file.path);
+    const passwordFile = join(dir, 'pw');
+    writeFileSync(passwordFile, `${wrong}\n`, { mode: 0o600 });
+    const fromFile = await failure(readKeyfile(path, { passwordFile, prompt: null, env: {} }));
+    expect(fromFile).toMatchObject({
+      code: 'WALLET_WRONG_PASSWORD',
+      context: { path: 'keyfile', value: path, source: 'password_file', password_file: passwordFile },
+    });
+    expect((fromFile as Error).message).toBe(
+      `[WALLET_WRONG_PASSWORD] wrong password for the encrypted keyfile ${path} (the secretbox tag does not verify): the password came from the ` +
+        `password file ${passwordFile} (all of it but one trailing newline); put in it the password this keyfile was encrypted with at keyfile (got "${path}")`,
+    );
+    const variable = `BT_PW_${path.replaceAll('/', '_').replaceAll('.', '_').toUpperCase()}`;
+    const fromEnv = await failure(readKeyfile(path, { prompt: null, env: { [variable]: referencePasswordEnv(wrong, variable) } }));
+    expect(fromEnv).toMatchObject({ code: 'WALLET_WRONG_PASSWORD', context: { source: 'env', variable } });
+    expect((fromEnv as Error).message).toContain(`the password came from ${variable} (btwallet's password variable)`);
+    const typed = await failure(readKeyfile(path, { env: {}, prompt: () => Promise.resolve(wrong) }));
+    expect(typed).toMatchObject({ code: 'WALLET_WRONG_PASSWORD', context: { source: 'prompt' } });
+    expect((typed as Error).message).toContain('the password came from the prompt; type the password this keyfile was encrypted with');
+    for (const error of [fromFile, fromEnv, typed]) expect(allText(error)).not.toContain(wrong);
+  }, 60_000);
 
   it('WALLET_INSECURE_FILE_MODE for a secret keyfile readable by group or others, before any password is asked', async () => {
     const path = join(dir, 'wallets/miner/hotkeys/locked');

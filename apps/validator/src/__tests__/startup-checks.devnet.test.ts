@@ -1,0 +1,277 @@
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { loadSigner } from '@subnet/chain';
+import { isSubnetError } from '@subnet/core';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import type { Devnet } from '@subnet/devnet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { connectSubnetChain } from '../subnet-chain.js';
+import { tempDir, TOKEN } from './helpers.js';
+
+const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+
+/** What `subnet-validator run` printed and how it ended, or that it was still running after `ms` (then killed). */
+interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stillRunning: boolean;
+}
+
+/**
+ * Runs the CLI as an operator would, as a child process; kills it if it has not exited after `ms`, or stops it
+ * with SIGTERM once its standard output satisfies `until` (or when `until` calls `stop`).
+ */
+function runCli(args: string[], env: Record<string, string>, ms: number, until?: (stdout: string, stop: () => void) => boolean): Promise<RunResult> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (until?.(stdout, () => proc.kill('SIGTERM')) === true) proc.kill('SIGTERM');
+  });
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => {
+    let stillRunning = false;
+    const timer = setTimeout(() => {
+      stillRunning = true;
+      proc.kill('SIGKILL');
+    }, ms);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, stillRunning });
+    });
+  });
+}
+
+describe('subnet-validator run: start-up checks (a real devnet, the CLI as a child process)', () => {
+  let devnet: Devnet;
+  const t = tempDir();
+  beforeAll(async () => {
+    devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 20, weightsSetRateLimit: 0n, blockTime: 100 });
+  });
+  afterAll(async () => {
+    await devnet.stop();
+    t.cleanup();
+  });
+
+  it('a bundles.dir that cannot be written stops start-up with VALIDATOR_INVALID_CONFIG naming it (exit 2), before storage is opened', async () => {
+    // A regular file where the folder should be: mkdir fails with ENOTDIR, for root too.
+    const blocker = join(t.dir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const database = join(t.dir, 'bundles-check.sqlite');
+    const config = join(t.dir, 'bundles-check.yaml');
+    writeFileSync(
+      config,
+      [
+        'netuid: 1',
+        `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
+        'server: { port: 0 }',
+        `database: { path: ${database} }`,
+        `bundles: { dir: ${join(blocker, 'bundles')} }`,
+        'scoring:',
+        '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+        '',
+      ].join('\n'),
+    );
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    // Before the check the service started, reported ready and submitted every epoch while each close failed at
+    // its bundle file ("epoch loop step failed", ENOTDIR): it was still running here after 15 s (two epochs).
+    const run = await runCli(['run', '--config', config], env, 15_000);
+    expect(run.stillRunning).toBe(false);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: \[VALIDATOR_INVALID_CONFIG\] cannot write to the bundles folder \(ENOTDIR: /);
+    expect(run.stderr).toContain('set bundles.dir (or --bundles-dir) to a folder this process can write at bundles.dir');
+    expect(run.stderr).toContain(join(blocker, 'bundles'));
+    expect(existsSync(database)).toBe(false);
+  }, 60_000);
+
+  it('an endpoint that is not ws(s):// stops start-up with VALIDATOR_INVALID_CONFIG at chain.endpoint (exit 2), not CHAIN_INVALID_INPUT "at network"', async () => {
+    const config = join(t.dir, 'http-endpoint.yaml');
+    writeFileSync(
+      config,
+      [
+        'netuid: 1',
+        'chain: { endpoint: "http://127.0.0.1:9933" }',
+        'server: { port: 0 }',
+        `database: { path: ${join(t.dir, 'http-endpoint.sqlite')} }`,
+        `bundles: { dir: ${join(t.dir, 'http-endpoint-bundles')} }`,
+        'scoring:',
+        '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+        '',
+      ].join('\n'),
+    );
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    const run = await runCli(['run', '--config', config], env, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'error: [VALIDATOR_INVALID_CONFIG] invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
+        'to the node\'s ws:// or wss:// URL, or finney, test or local at chain.endpoint (got "http://127.0.0.1:9933")\n',
+    );
+  }, 60_000);
+
+  it('a chain that never answers is VALIDATOR_CHAIN_UNAVAILABLE leading with the reason (ECONNREFUSED) and naming chain.endpoint', async () => {
+    // A port that was just free on 127.0.0.1: nothing listens there, every attempt is refused.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+    const endpoint = `ws://127.0.0.1:${address.port}`;
+    let caught: unknown;
+    try {
+      await connectSubnetChain({
+        endpoint,
+        netuid: 1,
+        signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri('devnet', 0) }),
+        wait: 'inBlock',
+        commitStorePath: join(t.dir, 'commits.json'),
+        connectTimeoutMs: 1500,
+      });
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSubnetError(caught)) throw new Error(`expected a coded error, got ${String(caught)}`);
+    expect(caught.code).toBe('VALIDATOR_CHAIN_UNAVAILABLE');
+    expect(caught.context.path).toBe('chain.endpoint');
+    expect(caught.context.value).toBe(endpoint);
+    expect(caught.message).toBe(
+      `[VALIDATOR_CHAIN_UNAVAILABLE] cannot connect to the chain (connect ECONNREFUSED 127.0.0.1:${address.port}; tried for 1.5 s): ` +
+        `check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here at chain.endpoint (got "${endpoint}")`,
+    );
+  }, 30_000);
+
+  it('a hotkey without a validator permit, or not registered, is a start-up warning with its address (HOTKEY_NO_VALIDATOR_PERMIT, HOTKEY_NOT_REGISTERED)', async () => {
+    const config = join(t.dir, 'hotkey-warnings.yaml');
+    const lines = (uri: string, name: string) => [
+      'netuid: 1',
+      `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
+      'server: { port: 0 }',
+      `database: { path: ${join(t.dir, `${name}.sqlite`)} }`,
+      `bundles: { dir: ${join(t.dir, `${name}-bundles`)} }`,
+      `validator: { hotkey_uri: "${uri}" }`,
+      'scoring:',
+      '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+      '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+      '',
+    ];
+    const following = (out: string) => out.includes('following the chain head');
+    const warnings = (out: string) =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; code?: string; msg: string; uid?: number })
+        .filter((l) => l.level === 40 && l.code?.startsWith('HOTKEY_') === true);
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
+
+    // uid 3 of the devnet is a miner: registered, no validator permit, no stake (the chain checks the stake first).
+    writeFileSync(config, lines(devHotkeyUri('devnet', 3), 'miner-hotkey').join('\n'));
+    const miner = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(miner.stillRunning).toBe(false);
+    const minerAddress = devnet.accounts[3]?.hotkeyAddress ?? '';
+    expect(warnings(miner.stdout)).toEqual([
+      expect.objectContaining({ code: 'HOTKEY_STAKE_BELOW_THRESHOLD', uid: 3 }),
+      expect.objectContaining({
+        code: 'HOTKEY_NO_VALIDATOR_PERMIT',
+        uid: 3,
+        msg: expect.stringContaining(`hotkey ${minerAddress} is uid 3 on netuid 1 without a validator permit`) as string,
+      }),
+    ]);
+
+    writeFileSync(config, lines('//Stranger', 'stranger-hotkey').join('\n'));
+    const stranger = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(stranger.stillRunning).toBe(false);
+    expect(warnings(stranger.stdout)).toEqual([
+      expect.objectContaining({
+        code: 'HOTKEY_NOT_REGISTERED',
+        msg: expect.stringMatching(/^hotkey 5\w+ is not registered on netuid 1 \(6 neurons\): the chain refuses every epoch's weights/) as string,
+      }),
+    ]);
+
+    // The registered validator uid 0 gets neither.
+    writeFileSync(config, lines(devHotkeyUri('devnet', 0), 'validator-hotkey').join('\n'));
+    const validator = await runCli(['run', '--config', config], env, 45_000, following);
+    expect(validator.stdout).toContain('following the chain head');
+    expect(warnings(validator.stdout)).toEqual([]);
+  }, 150_000);
+
+  it('a stake weight below StakeThreshold is a start-up warning and /readyz 503 (HOTKEY_STAKE_BELOW_THRESHOLD); the owner hotkey is exempt, as on chain', async () => {
+    // uid 1: a validator with a permit; uid 0: the subnet owner (exempt from the stake check on the stateful runtime).
+    devnet.setStake(1, 500_000_000_000n); // 500 α, below the devnet's StakeThreshold of 1000 α
+    devnet.setStake(0, 500_000_000_000n);
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
+    const check = async (uid: number) => {
+      const config = join(t.dir, `stake-${uid}.yaml`);
+      writeFileSync(
+        config,
+        [
+          'netuid: 1',
+          `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
+          'server: { port: 0 }',
+          `database: { path: ${join(t.dir, `stake-${uid}.sqlite`)} }`,
+          `bundles: { dir: ${join(t.dir, `stake-${uid}-bundles`)} }`,
+          `validator: { hotkey_uri: "${devHotkeyUri('devnet', uid)}" }`,
+          'scoring:',
+          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+          '',
+        ].join('\n'),
+      );
+      let readyz: { status: number; body: { checks?: { hotkey?: { ok: boolean; detail: string } } } } | undefined;
+      let asked = false;
+      const run = await runCli(['run', '--config', config], env, 45_000, (out, stop) => {
+        if (asked || !out.includes('following the chain head')) return false;
+        asked = true;
+        const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1];
+        void (async () => {
+          const res = await fetch(`${url ?? ''}/readyz`);
+          readyz = { status: res.status, body: (await res.json()) as NonNullable<typeof readyz>['body'] };
+        })().finally(() => {
+          stop();
+        });
+        return false;
+      });
+      const warnings = run.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; code?: string; msg: string; stake?: string; stake_threshold?: string })
+        .filter((l) => l.level === 40 && l.code?.startsWith('HOTKEY_') === true);
+      return { run, readyz, warnings };
+    };
+
+    const low = await check(1);
+    expect(low.run.stillRunning).toBe(false);
+    const address = devnet.accounts[1]?.hotkeyAddress ?? '';
+    const sentence = `hotkey ${address} (uid 1) has a stake weight of 500 α, below the subnet's StakeThreshold of 1000 α: the chain refuses its weights (NotEnoughStakeToSetWeights)`;
+    expect(low.warnings).toEqual([
+      expect.objectContaining({
+        code: 'HOTKEY_STAKE_BELOW_THRESHOLD',
+        stake: '500000000000',
+        stake_threshold: '1000000000000',
+        msg: expect.stringContaining(sentence) as string,
+      }),
+    ]);
+    expect(low.readyz).toEqual({
+      status: 503,
+      body: expect.objectContaining({ checks: expect.objectContaining({ hotkey: { ok: false, detail: sentence } }) }) as unknown,
+    });
+
+    const owner = await check(0);
+    expect(owner.warnings).toEqual([]);
+    expect(owner.readyz?.status).toBe(200);
+  }, 150_000);
+});
