@@ -130,6 +130,24 @@ describe('encryptWeightsCommit', () => {
     expect(error.context.path).toBe('uids');
   });
 
+  it('given randomness, the commit is exactly encryptForRound of its payload with that randomness (reproducible)', () => {
+    const randomness = { esk: new Uint8Array(32).fill(7), sigma: new Uint8Array(32).fill(9), nonce: new Uint8Array(12).fill(3) };
+    const input = { hotkeyPublicKey: ALICE, uids: [1, 2], values: [3, 4], versionKey: 5n, round: ROUND, beacon, randomness };
+    const first = encryptWeightsCommit(input);
+    expect(bytesToHex(encryptWeightsCommit(input).commit)).toBe(bytesToHex(first.commit));
+    expect(bytesToHex(first.commit)).toBe(bytesToHex(encryptForRound({ message: first.payload, round: ROUND, beacon, randomness })));
+    // without it, fresh randomness each time
+    const { randomness: _omitted, ...fresh } = input;
+    expect(bytesToHex(encryptWeightsCommit(fresh).commit)).not.toBe(bytesToHex(encryptWeightsCommit(fresh).commit));
+  });
+
+  it('the version key takes the whole u64 range: 2^64 - 1 is encoded, 2^64 is TIMELOCK_INVALID_PAYLOAD', () => {
+    const at = (versionKey: bigint) => ({ hotkeyPublicKey: ALICE, uids: [1], values: [1], versionKey, round: ROUND, beacon });
+    expect(bytesToHex(encryptWeightsCommit(at(2n ** 64n - 1n)).payload).endsWith('ffffffffffffffff')).toBe(true);
+    const error = thrown(() => encryptWeightsCommit(at(2n ** 64n)));
+    expect(error.code).toBe('TIMELOCK_INVALID_PAYLOAD');
+  });
+
   it('CIPHERTEXT_OVERHEAD_BYTES is 96 + 40 + 40 + 8 + 24 + 20 + 16 = 244', () => {
     expect(CIPHERTEXT_OVERHEAD_BYTES).toBe(96 + (8 + 32) + (8 + 32) + 8 + (8 + 16) + (8 + 12) + (8 + 8));
   });
