@@ -142,12 +142,20 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
   let bestSeen = -1;
   let lastAdvanceAt = Date.now();
   let everConnected = false;
+  let lastSocketError: unknown;
 
   const scheduleReconnect = (): void => {
     if (closed || reconnectTimer !== undefined) return;
     const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** Math.min(attempt, 16));
     attempt += 1;
-    log.warn?.('chain connection lost; reconnecting', { delayMs: delay, attempt });
+    // Name the endpoint and the node's reason: before the first connection nothing was lost, the node never answered.
+    const context = {
+      endpoint: redactUrl(provider.endpoint),
+      ...(lastSocketError === undefined ? {} : { reason: redactUrl(socketErrorMessage(lastSocketError)) }),
+      delayMs: delay,
+      attempt,
+    };
+    log.warn?.(everConnected ? 'chain connection lost; reconnecting' : 'chain endpoint not reachable yet; retrying', context);
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       if (closed) return;
@@ -164,11 +172,11 @@ export async function connectChain(options: ConnectOptions): Promise<ChainConnec
     switching = false;
     if (everConnected) reconnectCount += 1;
     everConnected = true;
+    lastSocketError = undefined;
     attempt = 0;
     lastHeadAt = Date.now();
     log.info?.('chain connected', { endpoint: redactUrl(provider.endpoint) });
   });
-  let lastSocketError: unknown;
   const offError = provider.on('error', (error: unknown) => {
     lastSocketError = error;
   });

@@ -103,4 +103,24 @@ describe('failover from a frozen endpoint', { timeout: 90_000 }, () => {
     expect(printed.join('\n')).not.toContain(SECRET);
     expect(JSON.stringify(conn)).not.toContain(SECRET);
   });
+
+  it('a first connection that never succeeds is logged as not reachable yet, with the endpoint (credentials hidden) and the reason, never as lost', async () => {
+    const warnings: { msg: string; context: Record<string, unknown> }[] = [];
+    const conn = await connectChain({
+      network: `ws://validator:${SECRET}@127.0.0.1:1`,
+      connectTimeoutMs: 400,
+      staleHeadMs: 0,
+      initialBackoffMs: 20,
+      maxBackoffMs: 50,
+      logger: { warn: (msg: string, context?: unknown) => warnings.push({ msg, context: (context ?? {}) as Record<string, unknown> }) },
+    }).catch((e: unknown) => e);
+    expect((conn as { code?: unknown }).code).toBe('CHAIN_CONNECTION_FAILED');
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const w of warnings) {
+      expect(w.msg).toBe('chain endpoint not reachable yet; retrying');
+      expect(w.context.endpoint).toBe('ws://***@127.0.0.1:1');
+    }
+    expect(warnings.some((w) => /ECONNREFUSED/.test(String(w.context.reason)))).toBe(true);
+    expect(JSON.stringify(warnings)).not.toContain(SECRET);
+  });
 });
