@@ -100,10 +100,13 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   // Before the key (a password prompt, seconds of Argon2), storage and the chain: a folder the bundles cannot
   // be written to is a configuration mistake, not something to find at the first close.
   checkBundlesDir(config.bundles.dir);
-  // One key, loaded once: it signs the weights on chain and the audit bundles.
+  logger.info({ config: redactConfig(config) }, 'starting');
+  // One key, loaded once: it signs the weights on chain and the audit bundles. Said before it is loaded: an encrypted
+  // keyfile takes seconds of Argon2 (or waits at a password prompt), which would otherwise look like a hang.
+  const keySource = config.validator.hotkey_uri !== undefined ? 'validator.hotkey_uri' : `wallet ${config.wallet.name}/hotkeys/${config.wallet.hotkey}`;
+  logger.info({ source: keySource }, `loading the hotkey from ${keySource} (an encrypted keyfile takes a few seconds to open)`);
   const key = await loadValidatorKey(config);
   const signer: BundleSigner = key;
-  logger.info({ config: redactConfig(config) }, 'starting');
   logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);
 
   const storage =

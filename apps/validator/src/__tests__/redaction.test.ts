@@ -52,4 +52,26 @@ describe('URL credentials never reach a log line or an error', () => {
     expect(starting).toContain('token=***');
     expect(lines.join('')).not.toMatch(/hunter/);
   });
+
+  it('says it is starting, and where the hotkey is loaded from, before loading it (an encrypted keyfile takes seconds)', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    // No such wallet: the key load fails, after the two lines.
+    const config = testConfig(t.dir, { validator: {}, wallet: { path: t.dir, name: 'op', hotkey: 'hk' } });
+    const error: unknown = await startValidator({ config, chain: fakeChain(await keys()), logger: pino({ level: 'info' }, sink) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error)).toBe(true);
+    expect((error as { code: string }).code).toMatch(/^WALLET_/);
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toEqual(['starting', 'loading the hotkey from wallet op/hotkeys/hk (an encrypted keyfile takes a few seconds to open)']);
+  });
 });
