@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import pino from 'pino';
 
 import { defaultConfigYaml, loadConfig } from './config.js';
 import { runDemo } from './demo.js';
@@ -27,7 +28,8 @@ function exitWith(error: unknown): never {
 
 const EXIT_CODES_HELP = `
 Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on SIGTERM or SIGINT); 1 a failure at
-start-up or while running (storage, chain, wallet key, stopping) or of the demo; 2 an invalid configuration
+start-up or while running (storage, chain, wallet key, stopping, the signal sent again while stopping) or of the demo;
+2 an invalid configuration
 (VALIDATOR_INVALID_CONFIG, VALIDATOR_CONFIG_FILE) or command line (VALIDATOR_USAGE: an unknown command or option, a
 missing option or value, a value out of range, init over an existing file); 141 the reader closed the output early
 (EPIPE, as \`| head\` does).`;
@@ -109,8 +111,12 @@ program
           ...(walletPath === undefined ? {} : { walletPath }),
         };
         const config = loadConfig(file, process.env, flags);
-        const service = await startValidator({ config });
-        handleSignals(service);
+        // One JSON logger for the service and its signal lines (a plain stderr line among JSON ones breaks log parsers).
+        const logger = pino({ level: config.log.level, base: { service: 'subnet-validator' } });
+        const service = await startValidator({ config, logger });
+        handleSignals(service, (line) => {
+          logger.warn(line);
+        });
       } catch (error) {
         exitWith(error);
       }

@@ -531,23 +531,35 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
 
 /**
  * Stops the service on SIGTERM or SIGINT: no new requests, in-flight requests and epoch work finish, then
- * the process exits 0 (1 when stopping fails).
+ * the process exits 0 (1 when stopping fails). A second SIGTERM or SIGINT while it stops (Ctrl-C twice) exits
+ * at once with 1, as a crash would: the next start reconciles an interrupted submission with the chain.
  *
  * @param service - the running service
- * @param log - where to say what happens (stderr)
+ * @param log - where to say what happens (the CLI passes its JSON logger; default stderr)
+ * @param exit - how the process ends (tests pass their own)
  * @example handleSignals(await startValidator({ config }))
  */
-export function handleSignals(service: ValidatorService, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+export function handleSignals(
+  service: ValidatorService,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      log(`${signal} again: exiting now without finishing in-flight work (the next start reconciles an interrupted submission)`);
+      exit(1);
+      return;
+    }
     stopping = true;
-    log(`${signal}: finishing in-flight work`);
+    log(`${signal}: finishing in-flight work (send it again to exit at once)`);
     service.stop().then(
-      () => process.exit(0),
+      () => {
+        exit(0);
+      },
       (error: unknown) => {
         log(`error while stopping: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
+        exit(1);
       },
     );
   };
