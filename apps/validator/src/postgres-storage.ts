@@ -216,11 +216,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     epochsWithRecords: (from, to) =>
       wrap('read', async () =>
         (
-          await pool.query<{ epoch: string }>('SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 AND kind <> $3 ORDER BY epoch', [
-            from,
-            to,
-            EPOCH_SEAL_KIND,
-          ])
+          await pool.query<{ epoch: string }>(
+            'SELECT DISTINCT epoch FROM records WHERE epoch >= $1 AND epoch < $2 AND kind <> $3 AND kind <> $4 ORDER BY epoch',
+            [from, to, EPOCH_SEAL_KIND, 'task_snapshot'],
+          )
         ).rows.map((r) => Number(r.epoch)),
       ),
     findRecord: (kind, recordId) =>

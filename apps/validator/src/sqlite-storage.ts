@@ -110,7 +110,8 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const byEpoch = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE epoch = ? ORDER BY seq');
   const find = db.prepare('SELECT seq, kind, record_id, epoch, body FROM records WHERE kind = ? AND record_id = ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM records');
-  const withRecords = db.prepare('SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? ORDER BY epoch');
+  // The epoch's task snapshot is the validator's own bookkeeping, not a record anyone sent (storage.ts epochsWithRecords).
+  const withRecords = db.prepare("SELECT DISTINCT epoch FROM records WHERE epoch >= ? AND epoch < ? AND kind <> 'task_snapshot' ORDER BY epoch");
   const nonce = db.prepare('INSERT INTO nonces (hotkey, nonce, signed_at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const nonceSeen = db.prepare(
     'SELECT EXISTS (SELECT 1 FROM nonces WHERE hotkey = ? AND nonce = ?) AS seen, (SELECT before_ms FROM nonce_horizon WHERE id = 1) AS horizon',

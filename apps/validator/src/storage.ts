@@ -97,7 +97,10 @@ export interface Storage {
    * own write queue is drained before the close). See `epoch-seal.ts`.
    */
   sealEpoch?(epoch: number): Promise<void>;
-  /** The distinct epochs in `[fromEpoch, toEpoch)` that have records, ascending. */
+  /**
+   * The distinct epochs in `[fromEpoch, toEpoch)` that have records, ascending. The epoch's own task snapshot (and
+   * on PostgreSQL its seal) is not a record here: an epoch that holds nothing else gets no bundle after downtime.
+   */
   epochsWithRecords(fromEpoch: number, toEpoch: number): Promise<readonly number[]>;
   /** Looks a record up by kind and id. */
   findRecord(kind: RecordKind, recordId: string): Promise<StoredRecord | undefined>;

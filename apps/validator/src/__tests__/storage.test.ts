@@ -83,6 +83,15 @@ for (const backend of backends) {
       expect(await storage.epochsWithRecords(903, 905)).toEqual([]);
     });
 
+    it("does not count an epoch's task snapshot as a record: an epoch holding only its snapshot has none", async () => {
+      await storage.insertRecords([
+        { kind: 'task_snapshot', recordId: 'snapshot-911', epoch: 911, body: '{}', digest: 's1' },
+        { kind: 'task_snapshot', recordId: 'snapshot-912', epoch: 912, body: '{}', digest: 's2' },
+        { kind: 'task', recordId: 'task-912', epoch: 912, body: '{}', digest: 't1' },
+      ]);
+      expect(await storage.epochsWithRecords(910, 915)).toEqual([912]);
+    });
+
     it('inserts idempotently by (kind, record id): same content is a duplicate, other content a conflict', async () => {
       const rec = { kind: 'bounty' as const, recordId: 'r1', epoch: 3, body: '{"a":1}', digest: 'd1' };
       const [first] = await storage.insertRecords([rec]);
