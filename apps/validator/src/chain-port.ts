@@ -34,7 +34,10 @@ export interface ChainView {
    * weights (`NotEnoughStakeToSetWeights` below it); absent when the chain access does not read it.
    */
   readonly stakeThreshold?: bigint;
-  /** Whether the runtime exempts the owner hotkey from that stake check (Subtensor main does, finney spec 393 does not). */
+  /**
+   * Whether the runtime exempts the owner hotkey from that stake check and from the validator permit (Subtensor main
+   * does, finney spec 393 does not).
+   */
   readonly ownerStakeExempt?: boolean;
 }
 

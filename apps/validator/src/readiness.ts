@@ -1,7 +1,7 @@
 import { redactUrl } from '@subnet/core';
 
 import type { ChainNeuron, ChainView } from './chain-port.js';
-import { stakeBelowThreshold } from './stake-gate.js';
+import { isExemptOwner, stakeBelowThreshold } from './stake-gate.js';
 import type { Storage } from './storage.js';
 
 /** One readiness check: whether it passes and, in words, what was seen. */
@@ -83,14 +83,18 @@ function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
   const rule = sources.stakeRule?.();
   const low = rule === undefined ? null : stakeBelowThreshold(rule, self);
   if (low !== null) return { ok: false, detail: low.sentence };
-  if (!self.validatorPermit) return { ok: false, detail: `hotkey ${sources.hotkey} (uid ${self.uid}) has no validator permit on netuid ${sources.netuid}` };
+  if (!self.validatorPermit) {
+    if (rule !== undefined && isExemptOwner(rule, self))
+      return { ok: true, detail: `hotkey is uid ${self.uid}, the subnet owner's: the chain takes its weights without a validator permit` };
+    return { ok: false, detail: `hotkey ${sources.hotkey} (uid ${self.uid}) has no validator permit on netuid ${sources.netuid}` };
+  }
   return { ok: true, detail: `hotkey is uid ${self.uid} with a validator permit` };
 }
 
 /**
  * Runs the readiness checks: the chain head is fresh (read successfully, and changed within
  * `staleHeadMs`), the hotkey is registered on the netuid with a stake weight at the subnet's `StakeThreshold`
- * (unless the owner hotkey on a runtime that exempts it) and a validator permit (any registration state
+ * and a validator permit (the owner hotkey needs neither on a runtime that exempts it; any registration state
  * passes in a dry run), and storage answers a primary-key read within `storageTimeoutMs`.
  *
  * @param sources - what the running service knows

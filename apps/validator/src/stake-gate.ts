@@ -23,9 +23,23 @@ export function stakeBelowThreshold(
 ): { readonly sentence: string; readonly numbers: { readonly stake: string; readonly stake_threshold: string } } | null {
   const threshold = view.stakeThreshold;
   if (threshold === undefined || self.stake >= threshold) return null;
-  if (view.ownerStakeExempt === true && typeof view.ownerHotkey === 'string' && view.ownerHotkey === self.hotkey) return null;
+  if (isExemptOwner(view, self)) return null;
   return {
     sentence: `hotkey ${self.hotkey} (uid ${self.uid}) has a stake weight of ${alpha(self.stake)} α, below the subnet's StakeThreshold of ${alpha(threshold)} α: the chain refuses its weights (NotEnoughStakeToSetWeights)`,
     numbers: { stake: self.stake.toString(), stake_threshold: threshold.toString() },
   };
+}
+
+/**
+ * Whether this neuron is the subnet owner's hotkey on a runtime that exempts it (Subtensor main, commit `69627c0d5`):
+ * the chain then takes its weights whatever its stake and without a validator permit (`lib.rs:2752`,
+ * `subnets/weights.rs:1163` at 14bc6f9f9; `@subnet/chain`'s preflight decides the same; not on finney spec 393).
+ *
+ * @param view - the metagraph's `ownerStakeExempt` (the runtime exempts the owner) and `ownerHotkey`
+ * @param self - this validator's neuron
+ * @returns whether the owner exemption applies
+ * @example if (!neuron.validatorPermit && !isExemptOwner(view, neuron)) warn()
+ */
+export function isExemptOwner(view: Pick<ChainView, 'ownerStakeExempt' | 'ownerHotkey'>, self: ChainNeuron): boolean {
+  return view.ownerStakeExempt === true && typeof view.ownerHotkey === 'string' && view.ownerHotkey === self.hotkey;
 }

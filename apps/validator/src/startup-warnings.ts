@@ -1,6 +1,6 @@
 import type { ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
-import { stakeBelowThreshold } from './stake-gate.js';
+import { isExemptOwner, stakeBelowThreshold } from './stake-gate.js';
 
 /** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
 export interface StartupWarning {
@@ -132,7 +132,7 @@ function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string):
       numbers: { hotkey: self, netuid: config.netuid, uid: neuron.uid, ...low.numbers },
     });
   }
-  if (neuron.validatorPermit) return warnings;
+  if (neuron.validatorPermit || isExemptOwner(view, neuron)) return warnings;
   return [
     ...warnings,
     {

@@ -70,6 +70,26 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(Object.values(ready.body.checks).every((c) => c.ok)).toBe(true);
   });
 
+  it("the subnet owner's hotkey without a permit is ready where the runtime exempts the owner (Subtensor main), not on finney spec 393", async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const self = chain.neurons[0]!;
+    chain.neurons[0] = { ...self, validatorPermit: false };
+    let exempt = true;
+    chain.view = () => Promise.resolve({ block: chain.headBlock, tempo: 10, neurons: chain.neurons, ownerHotkey: self.hotkey, ownerStakeExempt: exempt });
+    const s = await start(k, chain);
+    await s.tick();
+    const owner = await readyz(s);
+    expect(owner.status).toBe(200);
+    expect(owner.body.checks.hotkey?.detail).toBe(`hotkey is uid ${self.uid}, the subnet owner's: the chain takes its weights without a validator permit`);
+    exempt = false;
+    chain.headBlock += 10n;
+    await s.tick();
+    const legacy = await readyz(s);
+    expect(legacy.status).toBe(503);
+    expect(legacy.body.error?.message).toContain('has no validator permit');
+  });
+
   it('a dry run is ready without a registered hotkey', async () => {
     const k = await keys();
     const chain = fakeChain(k);

@@ -140,6 +140,10 @@ describe('start-up logs each warning once', () => {
     const dryRun = { ...config, chain: { ...config.chain, dry_run: true } };
     expect(codes(dryRun, 'unregistered-hotkey')).toEqual([]);
     expect(codes(dryRun, 'hotkey-5')).toEqual([]);
+    // the subnet owner's hotkey needs no permit where the runtime exempts it (Subtensor main), and does on spec 393
+    const hotkeyCodes = (v: typeof three) => codes(config, 'hotkey-5', v).filter((c) => c.startsWith('HOTKEY_'));
+    expect(hotkeyCodes({ ...three, ownerHotkey: 'hotkey-5', ownerStakeExempt: true })).toEqual([]);
+    expect(hotkeyCodes({ ...three, ownerHotkey: 'hotkey-5', ownerStakeExempt: false })).toEqual(['HOTKEY_NO_VALIDATOR_PERMIT']);
   });
 
   it('a validator started with min_validators 3 on the two-validator fake chain logs the burn warning', async () => {
