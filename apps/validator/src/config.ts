@@ -276,19 +276,39 @@ export function resolveConfig(input: {
   for (const key of issue?.path ?? []) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   const secret = /hotkey_uri|executor_token|url/.test(path);
   const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
+  // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
+  // fixing the file does not find them one start at a time.
+  const others = result.error.issues.slice(1).map((i) => formatPath(i.path));
+  const count =
+    others.length === 0
+      ? ''
+      : ` (${others.length + 1} problems, the first shown; the others at ${others.slice(0, 3).join(', ')}${others.length > 3 ? `, and ${others.length - 3} more` : ''})`;
   throw new SubnetError(
     VALIDATOR_ERROR_CODES.invalidConfig,
-    `invalid configuration: ${issue?.message ?? 'invalid'}${source === undefined ? '' : ` (${source.sentence})`}`,
+    `invalid configuration${count}: ${issue === undefined ? 'invalid' : issueSentence(issue, merged)}${source === undefined ? '' : ` (${source.sentence})`}`,
     {
       context: {
         path,
         value: secret ? '[redacted]' : value,
         ...(source === undefined ? {} : { source: source.name }),
-        issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`),
+        issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${issueSentence(i, merged)}`),
       },
       cause: result.error,
     },
   );
+}
+
+/**
+ * One problem in words: a required setting that is absent reads "missing (a section is required)" rather than
+ * zod's "expected object, received undefined"; any other problem is zod's message.
+ */
+function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
+  const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
+  if (expected === undefined) return issue.message;
+  let value: unknown = merged;
+  for (const key of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  if (value !== undefined) return issue.message;
+  return `missing: ${expected === 'object' ? 'a section' : expected === 'array' ? 'a list' : `a ${expected}`} is required here`;
 }
 
 /** The flag that sets each configuration path (`flagOverlay`), by dotted path. */

@@ -53,6 +53,17 @@ describe('configuration', () => {
     expect(codeOf(() => resolveConfig({ text: 'netuid: [1' })).code).toBe('VALIDATOR_CONFIG_FILE');
   });
 
+  it('a missing section says it is missing, and a file with several problems says how many and where the others are', () => {
+    const missing = codeOf(() => resolveConfig({ text: 'netuid: 1\n', env: {} }));
+    expect(missing.path).toBe('scoring');
+    expect(missing.message).toBe('[VALIDATOR_INVALID_CONFIG] invalid configuration: missing: a section is required here at scoring (got undefined)');
+    const several = codeOf(() => resolveConfig({ text: 'netuid: 1\nserver: { port: "x", host: 5 }\nscoring: {}\n', env: {} }));
+    expect(several.path).toBe('server.host');
+    expect(several.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration \(3 problems, the first shown; the others at server\.port, scoring\.challenges\): .* at server\.host/,
+    );
+  });
+
   it('a `__proto__` or `constructor` key in the file is a key like any other: refused as unknown, at any level, whatever the overlays', () => {
     const text = defaultConfigYaml();
     const env = { SUBNET_VALIDATOR_SERVER__PORT: '9000', SUBNET_VALIDATOR_CHAIN__ENDPOINT: 'ws://127.0.0.1:9944' };
