@@ -11,6 +11,18 @@ import { fakeChain, keys, tempDir, testConfig } from './helpers.js';
 /** No PostgreSQL listens on port 1 of 127.0.0.1: the connection is refused at once. */
 const REFUSED = 'postgresql://admin:hunter1@127.0.0.1:1/validator?sslmode=disable&password=hunter2&sslpassword=hunter3';
 
+/** A pino destination that keeps each line. */
+function lineSink(): { lines: string[]; sink: Writable } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('URL credentials never reach a log line or an error', () => {
   let cleanup: (() => void) | undefined;
   afterEach(() => {
@@ -32,13 +44,7 @@ describe('URL credentials never reach a log line or an error', () => {
   it('the configuration logged at start-up and the start-up failure hide them', async () => {
     const t = tempDir();
     cleanup = t.cleanup;
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const config = testConfig(t.dir, { database: { url: REFUSED }, chain: { endpoint: 'wss://node.example/ws?token=hunter4', epoch_length: 10, poll_ms: 20 } });
     const error: unknown = await startValidator({ config, chain: fakeChain(await keys()), logger: pino({ level: 'info' }, sink) }).then(
       () => undefined,
@@ -56,13 +62,7 @@ describe('URL credentials never reach a log line or an error', () => {
   it('says it is starting, and where the hotkey is loaded from, before loading it (an encrypted keyfile takes seconds)', async () => {
     const t = tempDir();
     cleanup = t.cleanup;
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     // No such wallet: the key load fails, after the two lines.
     const config = testConfig(t.dir, { validator: {}, wallet: { path: t.dir, name: 'op', hotkey: 'hk' } });
     const error: unknown = await startValidator({ config, chain: fakeChain(await keys()), logger: pino({ level: 'info' }, sink) }).then(

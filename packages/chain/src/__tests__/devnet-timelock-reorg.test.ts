@@ -85,6 +85,20 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
   };
   const blocks = (n: number, pulses = true): { pulses: boolean }[] => Array.from({ length: n }, () => ({ pulses }));
 
+  /** A `wait: 'finalized'` confirmation, returned once it has found its outcome and is polling for finality. */
+  const waitingForFinality = async (record: TimelockedCommitRecord): Promise<{ confirmed: Promise<TimelockedReveal> }> => {
+    const polls = finalityPolls;
+    const state = { settled: false };
+    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).finally(() => {
+      state.settled = true;
+    });
+    confirmed.catch(() => undefined);
+    while (finalityPolls === polls && !state.settled) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.settled).toBe(false);
+    // wrapped: an async function returning the promise itself would wait for it
+    return { confirmed };
+  };
+
   it('a reorganisation of blocks the walk has not read yet (block next - 1 kept) starts nothing again: the next check reads only the new blocks', async () => {
     const record = await commit({ '5': 1 });
     expect(h.devnet.bestNumber() + 6).toBeLessThan(pulseBlock(record)); // still queued throughout
@@ -177,14 +191,7 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     expect(isSubnetError(early, 'CHAIN_TIMELOCK_REVEAL_TIMEOUT')).toBe(true);
     expect((early as Error & { context: { unfinalizedExit?: boolean; value: bigint } }).context).toMatchObject({ unfinalizedExit: true, value: exit });
     // the waiting confirmation has seen the loss; branch B, where every pulse came on time, replaces branch A
-    const polls = finalityPolls;
-    const state = { settled: false };
-    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).finally(() => {
-      state.settled = true;
-    });
-    confirmed.catch(() => undefined);
-    while (finalityPolls === polls && !state.settled) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(state.settled).toBe(false);
+    const { confirmed } = await waitingForFinality(record);
     await replaceFrom(q, blocks(TEMPO + 9));
     const reveal = await h.drive(confirmed, 15);
     expect(reveal.finalized).toBe(true);
@@ -218,15 +225,8 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     const old = await settle(record);
     if (old instanceof Error) throw old;
     const r = Number(old.blockNumber);
-    const polls = finalityPolls;
-    const state = { settled: false };
-    const confirmed = h.client.confirmTimelockedReveal(record, { timeoutMs: 20_000, wait: 'finalized' }).finally(() => {
-      state.settled = true;
-    });
-    confirmed.catch(() => undefined);
     // it found the reveal at r and waits for finality; the branch then moves the reveal to r + 4
-    while (finalityPolls === polls && !state.settled) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(state.settled).toBe(false);
+    const { confirmed } = await waitingForFinality(record);
     await replaceFrom(q, [...blocks(r - q + 3, false), ...blocks(2)]);
     const reveal = await h.drive(confirmed, 15);
     expect(reveal.finalized).toBe(true);
