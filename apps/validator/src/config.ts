@@ -299,8 +299,8 @@ export function resolveConfig(input: {
 }
 
 /**
- * One problem in words: a required setting that is absent reads "missing (a section is required)" rather than
- * zod's "expected object, received undefined"; any other problem is zod's message.
+ * One problem in words: a required setting that is absent reads "missing: a section is required here" (or a list,
+ * a string, ...) rather than zod's "expected object, received undefined"; any other problem is zod's message.
  */
 function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
