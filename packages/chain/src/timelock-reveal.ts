@@ -91,6 +91,8 @@ export async function confirmTimelockedReveal(
   checkTimelockedRecord(record);
   const pollMs = options.pollMs ?? 1_000;
   const deadline = Date.now() + options.timeoutMs;
+  /** The same confirmation on what the chain is now, within what is left of the timeout (after a reorganisation). */
+  const again = (): Promise<TimelockedReveal> => confirmTimelockedReveal(connection, record, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
   const base = {
     source: 'client' as const,
     stage: 'confirm' as const,
@@ -139,8 +141,7 @@ export async function confirmTimelockedReveal(
     if (finalized) {
       // finality reached the number, but a reorganisation may have replaced the block that revealed the commit there
       // before it was finalised: then confirm again on the finalised branch (the walk starts again where it changed)
-      const finalHash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(revealAt.number))).toHex();
-      if (finalHash !== revealAt.hash) return confirmTimelockedReveal(connection, record, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
+      if (await replacedBlock(connection, revealAt)) return again();
     }
     return Object.freeze({ record, blockNumber: revealAt.number, blockHash: revealAt.hash, commitEpoch: epoch, stored: expected, finalized });
   }
@@ -174,8 +175,7 @@ export async function confirmTimelockedReveal(
         { ...base, path: 'block', value: revealAt.number, commitEpoch: epoch, predictedRevealBlock: record.prediction?.revealBlock, unfinalizedExit: true },
       );
     }
-    const finalHash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(revealAt.number))).toHex();
-    if (finalHash !== revealAt.hash) return confirmTimelockedReveal(connection, record, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
+    if (await replacedBlock(connection, revealAt)) return again();
   }
   throw chainError(
     'TimelockRevealMissing',
@@ -228,6 +228,12 @@ const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     setTimeout(resolve, ms);
   });
+
+/** Whether the chain's block at `block.number` is no longer `block` (a reorganisation replaced it). */
+async function replacedBlock(connection: ChainConnection, block: { readonly number: bigint; readonly hash: string }): Promise<boolean> {
+  const hash = await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(block.number));
+  return hash.toHex() !== block.hash;
+}
 
 async function waitFinalized(connection: ChainConnection, number: bigint, deadline: number, pollMs: number): Promise<boolean> {
   for (;;) {
