@@ -1,11 +1,11 @@
-import { connectChain, loadSigner } from '@subnet/chain';
-import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { connectChain } from '@subnet/chain';
+import { startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
 import type { ChainPort } from '../chain-port.js';
 import { findWeightSubmission } from '../chain-reconcile.js';
-import { connectSubnetChain } from '../subnet-chain.js';
-import { tempDir, useCleanups } from './helpers.js';
+import { devnetChainPort } from './commit-reveal-devnet.js';
+import { useCleanups } from './helpers.js';
 
 describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and Weights read over WebSocket)', () => {
   const cleanups = useCleanups();
@@ -13,16 +13,7 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
   it('finds a landed set_weights after the claim head with its block, extrinsic, LastUpdate and matching weights; a window without it is not_landed once the era is over', async () => {
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
     cleanups.push(() => devnet.stop());
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain: ChainPort = await connectSubnetChain({
-      endpoint: devnet.url,
-      netuid: 1,
-      signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
-      wait: 'inBlock',
-      commitStorePath: `${t.dir}/commits.json`,
-    });
-    cleanups.push(() => chain.close());
+    const chain: ChainPort = await devnetChainPort(devnet, cleanups);
     const connection = await connectChain({ network: devnet.url });
     cleanups.push(() => connection.close());
     const search = { netuid: 1, hotkey: chain.hotkey, eraPeriod: 64 };

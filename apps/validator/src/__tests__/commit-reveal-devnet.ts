@@ -1,5 +1,13 @@
-import { startDevnet } from '@subnet/devnet';
+import { join } from 'node:path';
+
+import { loadSigner } from '@subnet/chain';
+import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import type { Devnet, DevnetOptionsInput } from '@subnet/devnet';
+
+import type { ChainPort } from '../chain-port.js';
+import type { SubnetChainOptions } from '../subnet-chain.js';
+import { connectSubnetChain } from '../subnet-chain.js';
+import { tempDir } from './helpers.js';
 
 /**
  * A devnet for the commit-reveal tests (not a test file): 6 neurons, 2 validators, tempo 10 (a reveal comes
@@ -20,4 +28,24 @@ export async function waitFor<T>(what: string, read: () => Promise<T>, done: (va
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * The validator's real chain access to a devnet, signing as its first dev validator (uid 0) on netuid 1, with
+ * `inBlock` inclusion and a commit store in a temporary folder; `options` adds to or replaces those. The folder
+ * and the connection are closed by `cleanups` (a test's `useCleanups()` list).
+ */
+export async function devnetChainPort(devnet: Devnet, cleanups: (() => unknown)[], options: Partial<SubnetChainOptions> = {}): Promise<ChainPort> {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  const chain = await connectSubnetChain({
+    endpoint: devnet.url,
+    netuid: 1,
+    signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
+    wait: 'inBlock',
+    commitStorePath: join(t.dir, 'commits.json'),
+    ...options,
+  });
+  cleanups.push(() => chain.close());
+  return chain;
 }

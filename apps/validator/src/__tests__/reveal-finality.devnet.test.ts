@@ -1,11 +1,8 @@
-import { loadSigner } from '@subnet/chain';
-import { devHotkeyUri } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
 import type { ChainPort, RevealCheck } from '../chain-port.js';
-import { connectSubnetChain } from '../subnet-chain.js';
-import { startCommitRevealDevnet } from './commit-reveal-devnet.js';
-import { tempDir, useCleanups } from './helpers.js';
+import { devnetChainPort, startCommitRevealDevnet } from './commit-reveal-devnet.js';
+import { useCleanups } from './helpers.js';
 
 /** Finality this many blocks behind the best block (200 ms blocks: about 6 s). */
 const LAG = 30;
@@ -16,17 +13,7 @@ describe('the reveal outcome the validator signs is a finalised one (real devnet
   it('a reveal the chain made in a block finality has not reached is pending (not_finalized); once that block is final it is revealed there', async () => {
     const devnet = await startCommitRevealDevnet({ runtime: 'stateful', beacon: { period: 12 }, finalityLag: LAG });
     cleanups.push(() => devnet.stop());
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain: ChainPort = await connectSubnetChain({
-      endpoint: devnet.url,
-      netuid: 1,
-      signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
-      wait: 'inBlock',
-      commitStorePath: `${t.dir}/commits.json`,
-      revealCheckTimeoutMs: 300,
-    });
-    cleanups.push(() => chain.close());
+    const chain: ChainPort = await devnetChainPort(devnet, cleanups, { revealCheckTimeoutMs: 300 });
     const submission = await chain.setWeights([1, 2], [30_000, 35_535]);
     const pending = submission.timelock;
     if (pending === undefined) throw new Error('expected a timelocked commit');

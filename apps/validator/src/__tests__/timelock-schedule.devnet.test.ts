@@ -1,9 +1,8 @@
-import { loadSigner } from '@subnet/chain';
-import { devHotkeyUri, startDevnet } from '@subnet/devnet';
+import { startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
-import { connectSubnetChain } from '../subnet-chain.js';
-import { tempDir, useCleanups } from './helpers.js';
+import { devnetChainPort } from './commit-reveal-devnet.js';
+import { useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 
@@ -13,17 +12,7 @@ describe.each(['stateful', 'legacy'] as const)('the timelocked reveal schedule r
     async (commitReveal) => {
       const devnet = await startDevnet({ runtime, neurons: 4, validators: 1, tempo: 10, blockTime: 200, commitReveal });
       cleanups.push(() => devnet.stop());
-      const t = tempDir();
-      cleanups.push(t.cleanup);
-      const chain = await connectSubnetChain({
-        endpoint: devnet.url,
-        netuid: 1,
-        signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 0) }),
-        wait: 'inBlock',
-        commitStorePath: `${t.dir}/commits.json`,
-        eraPeriod: 32,
-      });
-      cleanups.push(() => chain.close());
+      const chain = await devnetChainPort(devnet, cleanups, { eraPeriod: 32 });
       const schedule = await chain.timelockSchedule?.();
       if (commitReveal) expect(schedule).toEqual({ tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 48n });
       else expect(schedule).toBeNull();
