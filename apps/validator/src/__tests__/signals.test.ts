@@ -3,8 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ValidatorService } from '../service.js';
 import { handleSignals } from '../service.js';
 
-/** The service surface handleSignals uses: stop(), which resolves when `finish` is called. */
-function stoppingService(): { service: ValidatorService; finish: () => void; stops: () => number } {
+/**
+ * handleSignals on a service whose stop() resolves when `finish` is called, with what it logged and the exit codes
+ * it asked for.
+ */
+function handled(): { finish: () => void; stops: () => number; lines: string[]; exits: number[] } {
   let finish = (): void => undefined;
   let stops = 0;
   const service = {
@@ -15,12 +18,20 @@ function stoppingService(): { service: ValidatorService; finish: () => void; sto
       });
     },
   } as unknown as ValidatorService;
-  return {
+  const lines: string[] = [];
+  const exits: number[] = [];
+  handleSignals(
     service,
+    (line) => lines.push(line),
+    (code) => exits.push(code),
+  );
+  return {
     finish: () => {
       finish();
     },
     stops: () => stops,
+    lines,
+    exits,
   };
 }
 
@@ -33,14 +44,7 @@ describe('handleSignals: SIGTERM or SIGINT stops the service; the same signal ag
   });
 
   it('the first signal finishes in-flight work, then exits 0', async () => {
-    const { service, finish, stops } = stoppingService();
-    const lines: string[] = [];
-    const exits: number[] = [];
-    handleSignals(
-      service,
-      (line) => lines.push(line),
-      (code) => exits.push(code),
-    );
+    const { finish, stops, lines, exits } = handled();
     process.emit('SIGTERM', 'SIGTERM');
     expect(stops()).toBe(1);
     expect(lines).toEqual(['SIGTERM: finishing in-flight work (send it again to exit at once)']);
@@ -51,14 +55,7 @@ describe('handleSignals: SIGTERM or SIGINT stops the service; the same signal ag
   });
 
   it('a second signal while stopping (Ctrl-C twice) exits 1 at once and does not stop twice', () => {
-    const { service, stops } = stoppingService();
-    const lines: string[] = [];
-    const exits: number[] = [];
-    handleSignals(
-      service,
-      (line) => lines.push(line),
-      (code) => exits.push(code),
-    );
+    const { stops, lines, exits } = handled();
     process.emit('SIGINT', 'SIGINT');
     process.emit('SIGINT', 'SIGINT');
     expect(stops()).toBe(1);
