@@ -272,8 +272,7 @@ export function resolveConfig(input: {
   const path = formatPath(issue?.path ?? []);
   // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
   // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
-  let value: unknown = redactConfigInput(merged);
-  for (const key of issue?.path ?? []) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const value = valueAt(redactConfigInput(merged), issue?.path ?? []);
   const secret = /hotkey_uri|executor_token|url/.test(path);
   const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
@@ -298,6 +297,13 @@ export function resolveConfig(input: {
   );
 }
 
+/** The value at `path` in the merged configuration input, or undefined where the path leaves it. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
 /**
  * One problem in words: a required setting that is absent reads "missing: a section is required here" (or a list,
  * a string, ...) rather than zod's "expected object, received undefined"; any other problem is zod's message.
@@ -305,9 +311,7 @@ export function resolveConfig(input: {
 function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
   if (expected === undefined) return issue.message;
-  let value: unknown = merged;
-  for (const key of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  if (value !== undefined) return issue.message;
+  if (valueAt(merged, issue.path) !== undefined) return issue.message;
   return `missing: ${expected === 'object' ? 'a section' : expected === 'array' ? 'a list' : `a ${expected}`} is required here`;
 }
 
