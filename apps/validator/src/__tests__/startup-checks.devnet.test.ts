@@ -52,6 +52,31 @@ function runCli(args: string[], env: Record<string, string>, ms: number, until?:
   });
 }
 
+/**
+ * Writes `<name>.yaml` in `dir` for `subnet-validator run`: `chain` as given (a YAML mapping), SQLite
+ * `<name>.sqlite`, bundles in `<name>-bundles` unless `bundlesDir` says otherwise, the hotkey URI when given, and
+ * one bounty challenge a single validator can score. Returns the file's path.
+ */
+function writeRunConfig(dir: string, name: string, settings: { chain: string; hotkeyUri?: string; bundlesDir?: string }): string {
+  const config = join(dir, `${name}.yaml`);
+  writeFileSync(
+    config,
+    [
+      'netuid: 1',
+      `chain: ${settings.chain}`,
+      'server: { port: 0 }',
+      `database: { path: ${join(dir, `${name}.sqlite`)} }`,
+      `bundles: { dir: ${settings.bundlesDir ?? join(dir, `${name}-bundles`)} }`,
+      ...(settings.hotkeyUri === undefined ? [] : [`validator: { hotkey_uri: "${settings.hotkeyUri}" }`]),
+      'scoring:',
+      '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+      '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+      '',
+    ].join('\n'),
+  );
+  return config;
+}
+
 describe('subnet-validator run: start-up checks (a real devnet, the CLI as a child process)', () => {
   let devnet: Devnet;
   const t = tempDir();
@@ -68,21 +93,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const blocker = join(t.dir, 'not-a-folder');
     writeFileSync(blocker, '');
     const database = join(t.dir, 'bundles-check.sqlite');
-    const config = join(t.dir, 'bundles-check.yaml');
-    writeFileSync(
-      config,
-      [
-        'netuid: 1',
-        `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
-        'server: { port: 0 }',
-        `database: { path: ${database} }`,
-        `bundles: { dir: ${join(blocker, 'bundles')} }`,
-        'scoring:',
-        '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-        '',
-      ].join('\n'),
-    );
+    const config = writeRunConfig(t.dir, 'bundles-check', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200 }`, bundlesDir: join(blocker, 'bundles') });
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
     // Before the check the service started, reported ready and submitted every epoch while each close failed at
     // its bundle file ("epoch loop step failed", ENOTDIR): it was still running here after 15 s (two epochs).
@@ -96,21 +107,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
   }, 60_000);
 
   it('an endpoint that is not ws(s):// stops start-up with VALIDATOR_INVALID_CONFIG at chain.endpoint (exit 2), not CHAIN_INVALID_INPUT "at network"', async () => {
-    const config = join(t.dir, 'http-endpoint.yaml');
-    writeFileSync(
-      config,
-      [
-        'netuid: 1',
-        'chain: { endpoint: "http://127.0.0.1:9933" }',
-        'server: { port: 0 }',
-        `database: { path: ${join(t.dir, 'http-endpoint.sqlite')} }`,
-        `bundles: { dir: ${join(t.dir, 'http-endpoint-bundles')} }`,
-        'scoring:',
-        '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-        '',
-      ].join('\n'),
-    );
+    const config = writeRunConfig(t.dir, 'http-endpoint', { chain: '{ endpoint: "http://127.0.0.1:9933" }' });
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
     const run = await runCli(['run', '--config', config], env, 30_000);
     expect(run.code).toBe(2);
@@ -156,19 +153,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
   }, 30_000);
 
   it('a hotkey without a validator permit, or not registered, is a start-up warning with its address (HOTKEY_NO_VALIDATOR_PERMIT, HOTKEY_NOT_REGISTERED)', async () => {
-    const config = join(t.dir, 'hotkey-warnings.yaml');
-    const lines = (uri: string, name: string) => [
-      'netuid: 1',
-      `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
-      'server: { port: 0 }',
-      `database: { path: ${join(t.dir, `${name}.sqlite`)} }`,
-      `bundles: { dir: ${join(t.dir, `${name}-bundles`)} }`,
-      `validator: { hotkey_uri: "${uri}" }`,
-      'scoring:',
-      '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-      '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-      '',
-    ];
+    const configFor = (hotkeyUri: string, name: string) => writeRunConfig(t.dir, name, { chain: `{ endpoint: ${devnet.url}, poll_ms: 200 }`, hotkeyUri });
     const following = (out: string) => out.includes('following the chain head');
     const warnings = (out: string) =>
       out
@@ -179,8 +164,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
 
     // uid 3 of the devnet is a miner: registered, no validator permit, no stake (the chain checks the stake first).
-    writeFileSync(config, lines(devHotkeyUri('devnet', 3), 'miner-hotkey').join('\n'));
-    const miner = await runCli(['run', '--config', config], env, 45_000, following);
+    const miner = await runCli(['run', '--config', configFor(devHotkeyUri('devnet', 3), 'miner-hotkey')], env, 45_000, following);
     expect(miner.stillRunning).toBe(false);
     const minerAddress = devnet.accounts[3]?.hotkeyAddress ?? '';
     expect(warnings(miner.stdout)).toEqual([
@@ -192,8 +176,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
       }),
     ]);
 
-    writeFileSync(config, lines('//Stranger', 'stranger-hotkey').join('\n'));
-    const stranger = await runCli(['run', '--config', config], env, 45_000, following);
+    const stranger = await runCli(['run', '--config', configFor('//Stranger', 'stranger-hotkey')], env, 45_000, following);
     expect(stranger.stillRunning).toBe(false);
     expect(warnings(stranger.stdout)).toEqual([
       expect.objectContaining({
@@ -203,8 +186,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     ]);
 
     // The registered validator uid 0 gets neither.
-    writeFileSync(config, lines(devHotkeyUri('devnet', 0), 'validator-hotkey').join('\n'));
-    const validator = await runCli(['run', '--config', config], env, 45_000, following);
+    const validator = await runCli(['run', '--config', configFor(devHotkeyUri('devnet', 0), 'validator-hotkey')], env, 45_000, following);
     expect(validator.stdout).toContain('following the chain head');
     expect(warnings(validator.stdout)).toEqual([]);
   }, 150_000);
@@ -215,22 +197,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     devnet.setStake(0, 500_000_000_000n);
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
     const check = async (uid: number) => {
-      const config = join(t.dir, `stake-${uid}.yaml`);
-      writeFileSync(
-        config,
-        [
-          'netuid: 1',
-          `chain: { endpoint: ${devnet.url}, poll_ms: 200 }`,
-          'server: { port: 0 }',
-          `database: { path: ${join(t.dir, `stake-${uid}.sqlite`)} }`,
-          `bundles: { dir: ${join(t.dir, `stake-${uid}-bundles`)} }`,
-          `validator: { hotkey_uri: "${devHotkeyUri('devnet', uid)}" }`,
-          'scoring:',
-          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-          '',
-        ].join('\n'),
-      );
+      const config = writeRunConfig(t.dir, `stake-${uid}`, { chain: `{ endpoint: ${devnet.url}, poll_ms: 200 }`, hotkeyUri: devHotkeyUri('devnet', uid) });
       let readyz: { status: number; body: { checks?: { hotkey?: { ok: boolean; detail: string } } } } | undefined;
       let asked = false;
       const run = await runCli(['run', '--config', config], env, 45_000, (out, stop) => {
