@@ -10,6 +10,7 @@ import { inputLimitsSchema } from './input-limits.js';
 import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
 import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { hotkeySpellingProblem } from './hotkey-spelling.js';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
 export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
@@ -28,6 +29,22 @@ const peerUrlSchema = z.string().refine(
   },
   { message: 'a peer URL is http:// or https:// with a host, without credentials, query or fragment' },
 );
+
+/** A peer validator with its hotkey: requests to it are bound to it (`x-subnet-receiver`). */
+const peerTargetSchema = z.strictObject({
+  url: peerUrlSchema,
+  hotkey: z.string().superRefine((text, ctx) => {
+    const problem = hotkeySpellingProblem(text);
+    if (problem === undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        problem.kind === 'not_ss58'
+          ? `a peer's hotkey is an SS58 address of a 32-byte key (${problem.why})`
+          : `a peer's hotkey is spelled with prefix 42, as the metagraph lists it: ${problem.canonical}, not an address with ${problem.found}`,
+    });
+  }),
+});
 
 /** The validator's configuration file schema (snake_case YAML or JSON). */
 export const validatorConfigSchema = z.strictObject({
@@ -61,6 +78,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
       max_clock_skew_seconds: z.number().int().min(1).max(3600).default(60),
+      /** Refuse signed requests that do not name this validator in `x-subnet-receiver` (replayable elsewhere). */
+      require_receiver: z.boolean().default(false),
       /** Whole request (headers and body) deadline; a slowly sent body gets 408 and is closed. */
       request_timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
       /** Headers deadline from the connection (or the previous request on it). */
@@ -119,8 +138,14 @@ export const validatorConfigSchema = z.strictObject({
   /** Peer validators this one sends its own per-miner scores to after each close (peer-exchange.ts). */
   peers: z
     .strictObject({
-      /** Base URLs (`http://10.0.0.2:8091`), without credentials. */
-      urls: z.array(peerUrlSchema).max(256).default([]),
+      /**
+       * Base URLs (`http://10.0.0.2:8091`), or `{ url, hotkey }` with the peer's hotkey (SS58, prefix 42): then each
+       * request is bound to that peer (`x-subnet-receiver`) and cannot be replayed to another validator.
+       */
+      urls: z
+        .array(z.union([peerUrlSchema, peerTargetSchema]))
+        .max(256)
+        .default([]),
       /** Attempts per peer and epoch document (unreachable, 408, 429, 5xx are retried; other 4xx are final). */
       attempts: z.number().int().min(1).max(10).default(4),
       /** First backoff, doubled after each failed attempt. */
@@ -273,7 +298,8 @@ export function resolveConfig(input: {
   // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
   // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
   const value = valueAt(redactConfigInput(merged), issue?.path ?? []);
-  const secret = /hotkey_uri|executor_token|url/.test(path);
+  // A peer's hotkey (`peers.urls[i].hotkey`) is public, unlike the URLs beside it, which may hold credentials by mistake.
+  const secret = /hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path);
   const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
@@ -463,6 +489,7 @@ server:
   port: 8091
   body_limit_bytes: 1048576  # larger request bodies get 413
   max_clock_skew_seconds: 60 # signed requests (POST /v1/sssa, /v1/peer-scores) must be this fresh
+  require_receiver: false    # true: refuse signed requests without x-subnet-receiver (see validator_signed_requests_total)
   request_timeout_ms: 30000  # whole request deadline (slow bodies get 408 and are closed)
   headers_timeout_ms: 10000  # headers deadline (a socket that sends no request is closed after it)
   keep_alive_timeout_ms: 5000  # idle keep-alive sockets are closed after it
@@ -499,7 +526,8 @@ ha:
 # Peer validators: after each close this validator sends them its own per-miner scores of that epoch
 # (POST /v1/peer-scores, signed with the hotkey); a peer counts them in its close of the next epoch.
 peers:
-  urls: []                   # e.g. [http://10.0.0.2:8091]; no credentials in these URLs
+  urls: []                   # e.g. [http://10.0.0.2:8091]; no credentials in these URLs; with the peer's hotkey,
+                             # {url: http://10.0.0.2:8091, hotkey: 5F...} binds each request to that peer
   attempts: 4                # per peer and epoch; unreachable, 408, 429 and 5xx are retried, other 4xx are final
   backoff_ms: 500            # first wait between attempts, doubled each time
   timeout_ms: 10000          # one attempt's time limit

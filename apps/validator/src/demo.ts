@@ -93,6 +93,7 @@ async function feed(
   epoch: number,
   miners: readonly { uid: number; pair: KeyringPair }[],
   peer: KeyringPair,
+  receiver: string,
 ): Promise<number> {
   const bearer = { authorization: `Bearer ${token}` };
   // SSSA: the executor registers the task first; the validator draws its group; only members attest (SPEC B).
@@ -161,7 +162,15 @@ async function feed(
         url,
         '/v1/sssa',
         body,
-        signRequest(pair, { method: 'POST', path: '/v1/sssa', body: JSON.stringify(body), timestamp: Date.now(), nonce: randomBytes(16).toString('hex') }),
+        // Bound to this validator (x-subnet-receiver): it cannot be replayed to another one.
+        signRequest(pair, {
+          method: 'POST',
+          path: '/v1/sssa',
+          body: JSON.stringify(body),
+          timestamp: Date.now(),
+          nonce: randomBytes(16).toString('hex'),
+          receiver,
+        }),
       ),
     );
   }
@@ -182,6 +191,7 @@ async function feed(
         body: JSON.stringify(scores),
         timestamp: Date.now(),
         nonce: randomBytes(16).toString('hex'),
+        receiver,
       }),
     ),
   );
@@ -213,7 +223,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     object: {
       netuid: devnet.netuid,
       validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
-      server: { port: 0, executor_token: token },
+      server: { port: 0, executor_token: token, require_receiver: true },
       database: { path: join(dir, 'validator.sqlite') },
       chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100, commit_store: join(dir, 'commits.json') },
       bundles: { dir: join(dir, 'bundles') },
@@ -248,7 +258,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       else if (epoch !== undefined && epoch !== lastSeen && fed.size < options.epochs) {
         lastSeen = epoch;
         fed.add(epoch);
-        const accepted = await feed(service.url, token, round, epoch, miners, peer);
+        const accepted = await feed(service.url, token, round, epoch, miners, peer, service.hotkey);
         out(`epoch ${epoch}: fed ${accepted} records from 6 miners and 1 peer validator over HTTP`);
         round++;
       }

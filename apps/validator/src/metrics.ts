@@ -7,6 +7,8 @@ export interface ValidatorMetrics {
   readonly recordsAccepted: Counter<'kind' | 'outcome'>;
   /** Records rejected, by kind and reason (`unauthorized`, `bad_signature`, `stale_timestamp`, ...). */
   readonly recordsRejected: Counter<'kind' | 'reason'>;
+  /** Signed requests whose signature verified, by whether they name their receiver (`binding`: `receiver` or `none`). */
+  readonly signedRequests: Counter<'kind' | 'binding'>;
   /** Seconds from an epoch's close to its bundle, by outcome. */
   readonly epochDuration: Histogram<'outcome'>;
   /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`). */
@@ -60,6 +62,12 @@ export function createMetrics(): ValidatorMetrics {
       registers: [registry],
     }),
     recordsRejected: new Counter({ name: 'validator_records_rejected_total', help: 'Records rejected', labelNames: ['kind', 'reason'], registers: [registry] }),
+    signedRequests: new Counter({
+      name: 'validator_signed_requests_total',
+      help: 'Signed requests whose signature verified, by binding (receiver: bound to this validator; none: replayable to another validator)',
+      labelNames: ['kind', 'binding'],
+      registers: [registry],
+    }),
     epochDuration: new Histogram({
       name: 'validator_epoch_duration_seconds',
       help: 'Epoch close to bundle',

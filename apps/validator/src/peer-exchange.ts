@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import type { EpochOutcome } from './epoch-runner.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { publishPeerScores } from './peer-publisher.js';
-import type { PeerPublishOutcome, PeerScoresDocument } from './peer-publisher.js';
+import type { PeerPublishOutcome, PeerScoresDocument, PeerTarget } from './peer-publisher.js';
 import type { RequestSigner } from './signed-request.js';
 import type { Storage } from './storage.js';
 
 /** Options of {@link createPeerExchange}. */
 export interface PeerExchangeOptions {
-  /** Base URLs of the peer validators; empty: nothing is published. */
-  readonly peers: readonly string[];
+  /** The peer validators (base URLs, or `{ url, hotkey }` to bind each request to its peer); empty: nothing is published. */
+  readonly peers: readonly (string | PeerTarget)[];
   /** This validator's hotkey (the key that signs weights and bundles). */
   readonly signer: RequestSigner;
   /** Where the closed epoch's stored bundle is read from. */

@@ -31,10 +31,19 @@ export interface PeerPublishOutcome {
   readonly reason?: string;
 }
 
+/**
+ * A peer validator: its base URL and, when known, its hotkey. With the hotkey, every request is bound to that
+ * peer (`x-subnet-receiver`), so the peer cannot replay it to another validator as this one's.
+ */
+export interface PeerTarget {
+  readonly url: string;
+  readonly hotkey?: string;
+}
+
 /** Options of {@link publishPeerScores}. */
 export interface PeerPublishOptions {
-  /** Base URLs of the peer validators (`http://10.0.0.2:8091`). */
-  readonly peers: readonly string[];
+  /** The peer validators: base URLs (`http://10.0.0.2:8091`, requests unbound) or `{ url, hotkey }` (bound). */
+  readonly peers: readonly (string | PeerTarget)[];
   /** This validator's hotkey (the same key that signs weights and bundles). */
   readonly signer: RequestSigner;
   /** Attempts per peer (default 4) and the first backoff (default 500 ms, doubled each time). */
@@ -95,7 +104,9 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function publishToPeer(peer: string, body: string, options: PeerPublishOptions): Promise<PeerPublishOutcome> {
+async function publishToPeer(target: string | PeerTarget, body: string, options: PeerPublishOptions): Promise<PeerPublishOutcome> {
+  const peer = typeof target === 'string' ? target : target.url;
+  const receiver = typeof target === 'string' || target.hotkey === undefined ? {} : { receiver: target.hotkey };
   const attempts = options.attempts ?? 4;
   const timeoutMs = options.timeoutMs ?? 10_000;
   let status: number | null = null;
@@ -109,6 +120,7 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
       body,
       timestamp: Date.now(),
       nonce: randomBytes(16).toString('hex'),
+      ...receiver,
     });
     try {
       const timeout = AbortSignal.timeout(timeoutMs);
@@ -143,7 +155,7 @@ async function publishToPeer(peer: string, body: string, options: PeerPublishOpt
 
 /**
  * Publishes this validator's per-miner scores to its peers (`POST /v1/peer-scores`), each request signed over
- * its exact body bytes with a fresh timestamp and nonce, peers in parallel; a peer that is unreachable or
+ * its exact body bytes with a fresh timestamp and nonce (and bound to the peer when its hotkey is given), peers in parallel; a peer that is unreachable or
  * answers 5xx is retried with exponential backoff, and so are 408, 429 and the refusals a peer whose
  * metagraph lags gives (`NOT_REGISTERED`, `PEER_SCORES_EXCEED_METAGRAPH`); any other 4xx answer is final (the
  * peer refused: wrong epoch, other scores already received). Never throws.

@@ -53,6 +53,8 @@ export interface ServerContext {
   readonly executorToken: string;
   readonly bodyLimit: number;
   readonly maxSkewMs: number;
+  /** Refuse signed requests without `x-subnet-receiver` (`server.require_receiver`; default false). */
+  readonly requireReceiver?: boolean;
   /** The epoch records are assigned to now (undefined before the first chain head). */
   currentEpoch(): number | undefined;
   /** Registered tasks and their groups (SPEC B). */
@@ -316,6 +318,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       body: rawBodyOf(request),
       nowMs: ctx.now(),
       maxSkewMs: ctx.maxSkewMs,
+      receiver: ctx.hotkey,
+      requireReceiver: ctx.requireReceiver === true,
     });
     if (!check.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: check.reason });
@@ -324,6 +328,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
           missing_signature: [401, 'UNSIGNED'],
           malformed_signature: [401, 'MALFORMED_SIGNATURE'],
           wrong_ss58_prefix: [400, 'WRONG_SS58_PREFIX'],
+          wrong_receiver: [421, 'WRONG_RECEIVER'],
           stale_timestamp: [401, 'STALE_TIMESTAMP'],
           bad_signature: [401, 'BAD_SIGNATURE'],
         } as const
@@ -332,6 +337,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
     // From here the hotkey is its one spelling (SS58, prefix 42): one key, one nonce space, one rate bucket.
     noteSigner(request, check.hotkey);
+    // How many valid signatures bind their receiver: an operator sees when `server.require_receiver` can be turned on.
+    ctx.metrics.signedRequests.inc({ kind, binding: check.bound ? 'receiver' : 'none' });
     // Registration first: an unregistered signer is refused before it gets a rate bucket or costs a storage read,
     // so a flood of fresh keys cannot grow the limiter's map (docs/spec.md G.6).
     const neuron = await ctx.neuron(check.hotkey);

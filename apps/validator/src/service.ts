@@ -393,6 +393,7 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     bodyLimit: config.server.body_limit_bytes,
     inputLimits: toInputLimits(config.server.input_limits),
     maxSkewMs: config.server.max_clock_skew_seconds * 1000,
+    requireReceiver: config.server.require_receiver,
     limits: {
       requestTimeoutMs: config.server.request_timeout_ms,
       headersTimeoutMs: config.server.headers_timeout_ms,

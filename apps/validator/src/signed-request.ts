@@ -14,6 +14,13 @@ export const SIGNATURE_HEADERS = Object.freeze({
   signature: 'x-subnet-signature',
 });
 
+/**
+ * The optional fifth header of a signed request: the SS58 hotkey (prefix 42) of the validator it is for. When
+ * present it is signed too (a sixth line of the message) and the receiver takes the request only if it names
+ * its own hotkey, so a validator that received it cannot replay it to another one (docs/spec.md G.6).
+ */
+export const RECEIVER_HEADER = 'x-subnet-receiver';
+
 /** The exact body of a request: the bytes on the wire, or a string sent as its UTF-8 bytes. */
 export type RawBody = string | Uint8Array;
 
@@ -22,12 +29,14 @@ function bodyBytes(body: RawBody): Uint8Array {
 }
 
 /**
- * The message a signed request signs, as UTF-8: `METHOD\nPATH\nBODY_SHA256\nTIMESTAMP\nNONCE`, where
+ * The message a signed request signs, as UTF-8: `METHOD\nPATH\nBODY_SHA256\nTIMESTAMP\nNONCE`, and
+ * `\nRECEIVER` after it when the request is bound to one validator (its `x-subnet-receiver` header), where
  * `BODY_SHA256` is the lowercase sha256 hex of the **exact body bytes sent** (no re-serialisation, so any
  * language can sign: `hashlib.sha256(body).hexdigest()`), the timestamp is Unix milliseconds in decimal and
- * the nonce 16-128 characters of `[A-Za-z0-9_-]`. Method and path bind the signature to one endpoint.
+ * the nonce 16-128 characters of `[A-Za-z0-9_-]`. Method and path bind the signature to one endpoint, the
+ * receiver (when given) to one validator.
  *
- * @param input - method, path, raw body, timestamp and nonce
+ * @param input - method, path, raw body, timestamp, nonce and, for a bound request, the receiver's hotkey
  * @returns the message text
  * @example signedMessage({ method: 'POST', path: '/v1/sssa', body: text, timestamp: 1_700_000_000_000, nonce })
  */
@@ -37,9 +46,11 @@ export function signedMessage(input: {
   readonly body: RawBody;
   readonly timestamp: number;
   readonly nonce: string;
+  readonly receiver?: string;
 }): string {
   const bodyDigest = createHash('sha256').update(bodyBytes(input.body)).digest('hex');
-  return `${input.method.toUpperCase()}\n${input.path}\n${bodyDigest}\n${input.timestamp}\n${input.nonce}`;
+  const message = `${input.method.toUpperCase()}\n${input.path}\n${bodyDigest}\n${input.timestamp}\n${input.nonce}`;
+  return input.receiver === undefined ? message : `${message}\n${input.receiver}`;
 }
 
 /** Something that signs with sr25519 (a `@polkadot/keyring` pair). */
@@ -50,33 +61,43 @@ export interface RequestSigner {
 
 /**
  * The headers that sign a request as `signer` (for miners' and peers' clients, and tests). Sign the very
- * string or bytes you then send as the body.
+ * string or bytes you then send as the body. Give `receiver`, the hotkey of the validator the request is
+ * for, so that no one who sees the request can replay it to another validator.
  *
  * @param signer - the hotkey pair
- * @param input - method, path, raw body, timestamp (Unix ms) and nonce
- * @returns the four `x-subnet-*` headers
+ * @param input - method, path, raw body, timestamp (Unix ms), nonce and (recommended) the receiver's hotkey
+ * @returns the four `x-subnet-*` signature headers, and `x-subnet-receiver` when bound
  * @example
  * const text = JSON.stringify(body);
  * await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce }) } });
  */
 export function signRequest(
   signer: RequestSigner,
-  input: { readonly method: string; readonly path: string; readonly body: RawBody; readonly timestamp: number; readonly nonce: string },
+  input: {
+    readonly method: string;
+    readonly path: string;
+    readonly body: RawBody;
+    readonly timestamp: number;
+    readonly nonce: string;
+    readonly receiver?: string;
+  },
 ): Record<string, string> {
   return {
     [SIGNATURE_HEADERS.hotkey]: signer.address,
     [SIGNATURE_HEADERS.timestamp]: String(input.timestamp),
     [SIGNATURE_HEADERS.nonce]: input.nonce,
     [SIGNATURE_HEADERS.signature]: u8aToHex(signer.sign(new TextEncoder().encode(signedMessage(input)))),
+    ...(input.receiver === undefined ? {} : { [RECEIVER_HEADER]: input.receiver }),
   };
 }
 
 /**
  * Why a signed request was refused. `wrong_ss58_prefix`: `x-subnet-hotkey` is a valid SS58 address, but not in
  * Bittensor's one spelling of a key (prefix 42, one-byte form), the spelling the metagraph, the nonces and the
- * rate limits use (docs/spec.md G.6).
+ * rate limits use (docs/spec.md G.6). `wrong_receiver`: the request is bound to another validator
+ * (`x-subnet-receiver` is not this validator's hotkey).
  */
-export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'wrong_ss58_prefix' | 'stale_timestamp' | 'bad_signature';
+export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'wrong_ss58_prefix' | 'wrong_receiver' | 'stale_timestamp' | 'bad_signature';
 
 /** A refused signed request: why, the header at fault and a sentence naming it and its value. */
 export interface SignatureRefusal {
@@ -111,12 +132,16 @@ function hotkeySpelling(hotkey: string): { readonly reason: SignatureFailure; re
 /**
  * Checks a signed request's headers: present and well formed, the hotkey an SS58 address with prefix 42 (its one
  * spelling: another prefix of the same key is `wrong_ss58_prefix`, anything else not SS58 `malformed_signature`),
- * timestamp within `maxSkewMs` of `nowMs`, signature valid for the claimed hotkey over the raw body bytes as
- * received. (Registration and the nonce are checked by the caller.) A refusal names the header at fault and its value, so a sender knows what to fix.
+ * `x-subnet-receiver`, when present, exactly `receiver` (this validator's hotkey; else `wrong_receiver`), and
+ * present at all when `requireReceiver` (else `missing_signature`), timestamp within `maxSkewMs` of `nowMs`,
+ * signature valid for the claimed hotkey over the raw body bytes as received (and the receiver, when bound).
+ * (Registration and the nonce are checked by the caller.) A refusal names the header at fault and its value,
+ * so a sender knows what to fix.
  *
- * @param input - headers, method, path, raw body bytes, now and the allowed skew
- * @returns `{ ok: true, hotkey, nonce, timestamp }` or `{ ok: false, reason, header, message }`
- * @example verifySignedRequest({ headers: req.headers, method: 'POST', path: '/v1/sssa', body: rawBytes, nowMs: Date.now(), maxSkewMs: 60_000 })
+ * @param input - headers, method, path, raw body bytes, now, the allowed skew, this validator's hotkey and
+ *   whether requests must be bound to it
+ * @returns `{ ok: true, hotkey, nonce, timestamp, bound }` or `{ ok: false, reason, header, message }`
+ * @example verifySignedRequest({ headers: req.headers, method: 'POST', path: '/v1/sssa', body: rawBytes, nowMs: Date.now(), maxSkewMs: 60_000, receiver: myHotkey })
  */
 export function verifySignedRequest(input: {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -125,7 +150,11 @@ export function verifySignedRequest(input: {
   readonly body: RawBody;
   readonly nowMs: number;
   readonly maxSkewMs: number;
-}): { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number } | SignatureRefusal {
+  /** This validator's hotkey: a bound request must name it in `x-subnet-receiver`. */
+  readonly receiver: string;
+  /** Refuse requests without `x-subnet-receiver` (default false: they are taken, unbound). */
+  readonly requireReceiver?: boolean;
+}): { readonly ok: true; readonly hotkey: string; readonly nonce: string; readonly timestamp: number; readonly bound: boolean } | SignatureRefusal {
   const get = (name: string): string | undefined => {
     const v = input.headers[name];
     return typeof v === 'string' ? v : undefined;
@@ -159,6 +188,20 @@ export function verifySignedRequest(input: {
     );
   const spelling = hotkeySpelling(hotkey);
   if (spelling !== undefined) return refuse(spelling.reason, SIGNATURE_HEADERS.hotkey, spelling.message);
+  const receiver = input.headers[RECEIVER_HEADER];
+  if (receiver === undefined) {
+    if (input.requireReceiver === true)
+      return refuse(
+        'missing_signature',
+        RECEIVER_HEADER,
+        `signed request refused: missing header ${RECEIVER_HEADER}; this validator takes only requests bound to it: send ${RECEIVER_HEADER}: ${input.receiver} and sign it as the last line of the message`,
+      );
+  } else if (receiver !== input.receiver)
+    return refuse(
+      'wrong_receiver',
+      RECEIVER_HEADER,
+      `signed request refused: ${RECEIVER_HEADER} ${typeof receiver === 'string' ? quoted(receiver) : 'is given more than once and'} is not this validator; this validator's hotkey is ${input.receiver}`,
+    );
   const timestamp = Number(ts);
   if (Math.abs(input.nowMs - timestamp) > input.maxSkewMs)
     return refuse(
@@ -168,7 +211,8 @@ export function verifySignedRequest(input: {
     );
   let valid = false;
   try {
-    const message = new TextEncoder().encode(signedMessage({ method: input.method, path: input.path, body: input.body, timestamp, nonce }));
+    const bound = receiver === undefined ? {} : { receiver: input.receiver };
+    const message = new TextEncoder().encode(signedMessage({ method: input.method, path: input.path, body: input.body, timestamp, nonce, ...bound }));
     valid = signatureVerify(message, signature, hotkey).isValid;
   } catch {
     valid = false;
@@ -177,7 +221,7 @@ export function verifySignedRequest(input: {
     return refuse(
       'bad_signature',
       SIGNATURE_HEADERS.signature,
-      `signed request refused: ${SIGNATURE_HEADERS.signature} does not verify for ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} over ${input.method.toUpperCase()} ${input.path}, the sha256 of the body bytes sent, the timestamp and the nonce`,
+      `signed request refused: ${SIGNATURE_HEADERS.signature} does not verify for ${SIGNATURE_HEADERS.hotkey} ${quoted(hotkey)} over ${input.method.toUpperCase()} ${input.path}, the sha256 of the body bytes sent, the timestamp and the nonce${receiver === undefined ? ` (no ${RECEIVER_HEADER}: an unbound message of five lines)` : `, and the receiver ${input.receiver}`}`,
     );
-  return { ok: true, hotkey, nonce, timestamp };
+  return { ok: true, hotkey, nonce, timestamp, bound: receiver !== undefined };
 }

@@ -294,13 +294,22 @@ export async function expectAttestedBundle(served: string, closeText: string, at
 
 /**
  * A peer validator that receives score documents: it runs as //Bob (uid 1 of the fake metagraph) on its own
- * fake chain, ticked by the test; stopped and its folder removed by `cleanups`.
+ * fake chain, ticked by the test, with `config` overrides; stopped and its folder removed by `cleanups`.
  */
-export async function startPeerReceiver(k: Keys, cleanups: (() => unknown)[]): Promise<{ receiver: ValidatorService; chain: FakeChain }> {
+export async function startPeerReceiver(
+  k: Keys,
+  cleanups: (() => unknown)[],
+  config: Record<string, unknown> = {},
+): Promise<{ receiver: ValidatorService; chain: FakeChain }> {
   const chain = Object.assign(fakeChain(k), { hotkey: k.peer.address });
   const r = tempDir();
   cleanups.push(r.cleanup);
-  const receiver = await startValidator({ config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' } }), chain, logger: silent, autoTick: false });
+  const receiver = await startValidator({
+    config: testConfig(r.dir, { validator: { hotkey_uri: '//Bob' }, ...config }),
+    chain,
+    logger: silent,
+    autoTick: false,
+  });
   cleanups.push(() => receiver.stop());
   return { receiver, chain };
 }
