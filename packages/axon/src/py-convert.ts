@@ -6,22 +6,31 @@ function bad(path: string, expected: string, value: unknown): never {
   throw axonError(AXON_ERROR_CODES.invalidValue, `expected ${expected}`, path, value);
 }
 
-function entriesOf(value: unknown): [string, unknown][] {
+/**
+ * The entries of a dict or model value: a Map (keys as strings, in order) or a plain object (own enumerable keys,
+ * `__proto__` included as data). Anything else (a list, a string, a number, a function, a `Date`, a `Set`, a typed
+ * array, a class instance) has no Python dict to become and is refused, never read as an empty dict.
+ */
+function entriesOf(value: unknown, path: string): [string, unknown][] {
   if (value instanceof Map) return [...(value as Map<unknown, unknown>)].map(([k, v]) => [String(k), v]);
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return Object.entries(value);
-  return [];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return Object.entries(value);
+  }
+  return bad(path, 'a plain object or Map', value);
 }
 
 /**
  * Converts a JS value to the Python value of a declared type: `int` from a safe integer or bigint, `float`
- * from a number, `str`, `bool`, arrays, objects or Maps (key order kept), `null`/`undefined` for optionals.
- * Under `any`, a bigint or integral number is an `int` and other numbers are `float`s.
+ * from a number, `str`, `bool`, arrays, plain objects or Maps (key order kept), `null`/`undefined` for optionals.
+ * Under `any`, a bigint or safe integer is an `int` and other numbers are `float`s; a value with no Python
+ * counterpart (a function, a symbol, a `Date`, a `Set`, a typed array, a class instance) is refused.
  *
  * @param value - the JS value
  * @param type - the declared type
  * @param path - where it is, for errors
  * @returns the Python value
- * @throws SubnetError `AXON_INVALID_VALUE` naming the path
+ * @throws SubnetError `AXON_INVALID_VALUE` naming the path and the value
  * @example toPy([1, 0.5], { list: 'float' }, 'weights')
  */
 export function toPy(value: unknown, type: PyType, path: string): PyValue {
@@ -39,14 +48,16 @@ export function toPy(value: unknown, type: PyType, path: string): PyValue {
     case 'any':
       if (value === null || value === undefined) return PY_NONE;
       if (typeof value === 'bigint') return { t: 'int', v: value };
-      if (typeof value === 'number') return Number.isInteger(value) ? { t: 'int', v: BigInt(value) } : { t: 'float', v: value };
+      // A number is an int only when it is a safe integer, as for a declared `int`: 1e300 or 2 ** 53 is a float,
+      // as Python reads it from JSON, not a 301-digit int that the number never held exactly.
+      if (typeof value === 'number') return Number.isSafeInteger(value) ? { t: 'int', v: BigInt(value) } : { t: 'float', v: value };
       if (typeof value === 'string' || typeof value === 'boolean') return toPy(value, typeof value === 'string' ? 'str' : 'bool', path);
       if (Array.isArray(value)) return { t: 'list', v: value.map((x, i) => toPy(x, 'any', `${path}[${i}]`)) };
-      return { t: 'dict', v: new Map(entriesOf(value).map(([k, x]) => [k, toPy(x, 'any', `${path}.${k}`)])) };
+      return { t: 'dict', v: new Map(entriesOf(value, path).map(([k, x]) => [k, toPy(x, 'any', `${path}.${k}`)])) };
   }
   if ('list' in type) return Array.isArray(value) ? { t: 'list', v: value.map((x, i) => toPy(x, type.list, `${path}[${i}]`)) } : bad(path, 'an array', value);
-  if ('dict' in type) return { t: 'dict', v: new Map(entriesOf(value).map(([k, x]) => [k, toPy(x, type.dict, `${path}.${k}`)])) };
-  const fields = new Map(entriesOf(value));
+  if ('dict' in type) return { t: 'dict', v: new Map(entriesOf(value, path).map(([k, x]) => [k, toPy(x, type.dict, `${path}.${k}`)])) };
+  const fields = new Map(entriesOf(value, path));
   return { t: 'dict', v: new Map(type.model.map(([name, t]) => [name, toPy(fields.get(name), t, `${path}.${name}`)])) };
 }
 
