@@ -28,6 +28,16 @@ function bodyBytes(body: RawBody): Uint8Array {
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 
+/** What a signed request's message is made of: method, path, raw body, timestamp (Unix ms), nonce and, for a bound request, the receiver's hotkey. */
+export interface SignedRequestParts {
+  readonly method: string;
+  readonly path: string;
+  readonly body: RawBody;
+  readonly timestamp: number;
+  readonly nonce: string;
+  readonly receiver?: string;
+}
+
 /**
  * The message a signed request signs, as UTF-8: `METHOD\nPATH\nBODY_SHA256\nTIMESTAMP\nNONCE`, and
  * `\nRECEIVER` after it when the request is bound to one validator (its `x-subnet-receiver` header), where
@@ -40,14 +50,7 @@ function bodyBytes(body: RawBody): Uint8Array {
  * @returns the message text
  * @example signedMessage({ method: 'POST', path: '/v1/sssa', body: text, timestamp: 1_700_000_000_000, nonce })
  */
-export function signedMessage(input: {
-  readonly method: string;
-  readonly path: string;
-  readonly body: RawBody;
-  readonly timestamp: number;
-  readonly nonce: string;
-  readonly receiver?: string;
-}): string {
+export function signedMessage(input: SignedRequestParts): string {
   const bodyDigest = createHash('sha256').update(bodyBytes(input.body)).digest('hex');
   const message = `${input.method.toUpperCase()}\n${input.path}\n${bodyDigest}\n${input.timestamp}\n${input.nonce}`;
   return input.receiver === undefined ? message : `${message}\n${input.receiver}`;
@@ -71,17 +74,7 @@ export interface RequestSigner {
  * const text = JSON.stringify(body);
  * await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce }) } });
  */
-export function signRequest(
-  signer: RequestSigner,
-  input: {
-    readonly method: string;
-    readonly path: string;
-    readonly body: RawBody;
-    readonly timestamp: number;
-    readonly nonce: string;
-    readonly receiver?: string;
-  },
-): Record<string, string> {
+export function signRequest(signer: RequestSigner, input: SignedRequestParts): Record<string, string> {
   return {
     [SIGNATURE_HEADERS.hotkey]: signer.address,
     [SIGNATURE_HEADERS.timestamp]: String(input.timestamp),

@@ -7,6 +7,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'DEFAULT_HTTP_LIMITS',
     'ENV_PREFIX',
     'MIGRATIONS',
+    'RECEIVER_HEADER',
     'SIGNATURE_HEADERS',
     'VALIDATOR_ERROR_CODES',
     'buildServer',
