@@ -1,16 +1,16 @@
 /**
- * Subtensor's `replace_neuron` (Subtensor main 14bc6f9f9, `pallets/subtensor/src/subnets/uids.rs:56-108`, with
- * `clear_neuron`, `uids.rs:23-53`): a registration into a full subnet gives the pruned uid to a new hotkey. The
+ * Subtensor's `replace_neuron` (Subtensor main 14bc6f9f9, `pallets/subtensor/src/subnets/uids.rs:54-106`, with
+ * `clear_neuron`, `uids.rs:23-51`): a registration into a full subnet gives the pruned uid to a new hotkey. The
  * devnet models the parts of it the chain state here holds:
  *
  * - `Keys(netuid, uid)` = the new hotkey, `Uids(netuid, new)` = uid (the old hotkey's `Uids` entry goes with it),
- *   `BlockAtRegistration(netuid, uid)` = the block, `Active[uid]` = true (`uids.rs:76-90`);
+ *   `BlockAtRegistration(netuid, uid)` = the block, `Active[uid]` = true (`uids.rs:78-90`);
  * - the old hotkey's `Axons(netuid, old)` is removed (`uids.rs:93`); an axon the new hotkey served on the netuid
  *   while unregistered stays, now as the neuron's;
- * - `clear_neuron` (`uids.rs:23-53`), for every mechanism: `Weights(netuid_index, uid)` (set BY the uid) removed,
+ * - `clear_neuron` (`uids.rs:23-51`), for every mechanism: `Weights(netuid_index, uid)` (set BY the uid) removed,
  *   every other row's weight FOR the uid set to 0 (the entry stays), `Bonds(netuid_index, uid)` removed (the devnet
  *   keeps no bonds), `ValidatorPermit[uid]` = false;
- * - `LastUpdate[netuid_index][uid]` = the block for every mechanism (`uids.rs:101-107`);
+ * - `LastUpdate[netuid_index][uid]` = the block for every mechanism (`uids.rs:100-105`);
  * - the stake of the neuron is the new hotkey's own (`TotalHotkeyAlpha(new, netuid)`: 0 for a fresh key here), the
  *   coldkey the one that registered it (`Owner(new)`).
  *
@@ -98,7 +98,7 @@ function accountHex(value: unknown): string | null {
  * @returns the replacement
  * @throws SubnetError `DEVNET_INVALID_UID` (`uid`: no neuron has it), `DEVNET_INVALID_REPLACEMENT` (`hotkey` or
  *   `coldkey` not an account, `hotkey` already registered on the subnet or queued, `uid` the subnet owner hotkey's,
- *   which `replace_neuron` never replaces, `uids.rs:66-75`, or already queued for this block)
+ *   which `replace_neuron` never replaces, `uids.rs:67-76`, or already queued for this block)
  * @example
  * const r = checkReplacement(subnet, 3, '5F…', undefined, { hotkeys: new Set(), uids: new Set() });
  */

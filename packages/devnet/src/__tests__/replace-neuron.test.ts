@@ -1,6 +1,6 @@
 /**
  * `devnet.replaceNeuron` / `devnet_replaceNeuron` against Subtensor's `replace_neuron` (Subtensor main 14bc6f9f9,
- * `pallets/subtensor/src/subnets/uids.rs:56-108`, `clear_neuron` at `uids.rs:23-53`), read back over a real WebSocket
+ * `pallets/subtensor/src/subnets/uids.rs:54-106`, `clear_neuron` at `uids.rs:23-51`), read back over a real WebSocket
  * with an unmodified ApiPromise, on both runtimes. The expected values are the chain's rules written out plainly:
  * the new hotkey in `Keys` / `Uids`, `BlockAtRegistration` and `LastUpdate` = the block of the registration, the
  * uid's own `Weights` row removed, every weight FOR it set to 0, no validator permit, the old hotkey's axon gone.
@@ -152,7 +152,7 @@ describe.each(['stateful', 'legacy'] as const)('replaceNeuron (%s runtime)', { t
       expect(refusal(() => devnet.replaceNeuron(2, newcomer.address, 'cold'))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'coldkey', value: 'cold' });
       const registered = devnet.accounts[3]!.hotkeyAddress;
       expect(refusal(() => devnet.replaceNeuron(2, registered))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'hotkey', value: registered });
-      // uid 0 holds the subnet owner hotkey: replace_neuron skips it (uids.rs:66-75)
+      // uid 0 holds the subnet owner hotkey: replace_neuron skips it (uids.rs:67-76)
       expect(refusal(() => devnet.replaceNeuron(0, newcomer.address))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'uid', value: 0 });
       // one replacement queued: the same hotkey or uid again is refused until it is applied
       devnet.replaceNeuron(2, newcomer.address);
