@@ -86,6 +86,23 @@ export function decideOnUidChanges(changes: readonly UidChange[], recomputed: bo
 }
 
 /**
+ * The `{ hotkey, uid }` entries of a stored bundle input's metagraph (the claim of an interrupted submission); an entry
+ * of another shape is left out, so its uid counts as changed when weighted.
+ *
+ * @param value - the stored input's `metagraph`
+ * @returns its entries
+ * @example metagraphOf([{ hotkey: 'A', uid: 3 }, 'junk']) // [{ hotkey: 'A', uid: 3 }]
+ */
+export function metagraphOf(value: unknown): { hotkey: string; uid: number }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((n: unknown) => {
+    if (typeof n !== 'object' || n === null) return [];
+    const { hotkey, uid } = n as { hotkey?: unknown; uid?: unknown };
+    return typeof hotkey === 'string' && typeof uid === 'number' ? [{ hotkey, uid }] : [];
+  });
+}
+
+/**
  * Reads who holds the uids `u16` gives weight to (one keyed read of `Keys(netuid, uid)` at the head) and compares
  * them with the computation's metagraph.
  *

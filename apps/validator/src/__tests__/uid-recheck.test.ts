@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { changedUids, decideOnUidChanges, uidChanges, weightedUids } from '../uid-recheck.js';
+import { changedUids, decideOnUidChanges, metagraphOf, uidChanges, weightedUids } from '../uid-recheck.js';
 
 const metagraph = [
   { hotkey: 'hkA', uid: 0 },
@@ -55,5 +55,12 @@ describe('G.7: a uid that changed hands after the metagraph was read', () => {
   it('an answer of the wrong length is refused, never compared position by position', async () => {
     const chain = { uidHolders: () => Promise.resolve(['hkB']) };
     await expect(changedUids(chain, metagraph, { uids: [1, 2], weights: [1, 1] })).rejects.toMatchObject({ code: 'VALIDATOR_CHAIN_UNAVAILABLE' });
+  });
+
+  it('a stored claim’s metagraph is read entry by entry; an entry of another shape is left out, so its uid counts as changed', () => {
+    const stored: unknown = [{ hotkey: 'hkA', uid: 0 }, { hotkey: 7, uid: 1 }, null, 'hkC', { hotkey: 'hkC', uid: '2' }];
+    expect(metagraphOf(stored)).toEqual([{ hotkey: 'hkA', uid: 0 }]);
+    expect(metagraphOf({ hotkey: 'hkA', uid: 0 })).toEqual([]);
+    expect(uidChanges(metagraphOf(stored), [0, 2], ['hkA', 'hkC'])).toEqual([{ uid: 2, expected: '', found: 'hkC' }]);
   });
 });
