@@ -136,6 +136,12 @@ export interface ChainPort {
    * verification group is drawn from (SPEC B, docs/spec.md G.3).
    */
   finalizedHash(): Promise<string>;
+  /**
+   * Who holds each uid at the head now (`Keys(netuid, uid)`, one keyed read; null where no hotkey holds it), in the
+   * order asked: checked just before weights are sent, so none goes to a hotkey that registered into a uid after
+   * the metagraph was read (uid-recheck.ts, docs/spec.md G.7). Absent when the chain access cannot tell (fakes).
+   */
+  uidHolders?(uids: readonly number[]): Promise<readonly (string | null)[]>;
   /** Runs every check the chain performs locally; throws a `CHAIN_*` SubnetError when one fails. */
   preflight(uids: readonly number[], weights: readonly number[]): Promise<void>;
   /** Submits the weights and waits for inclusion. */

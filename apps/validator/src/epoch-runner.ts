@@ -6,11 +6,13 @@ import type { Logger } from 'pino';
 import { bundleFileDeferred, writeBundleFile } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
-import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
 import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
 import { pendingRevealFields } from './reveal-confirm.js';
+import { changedUids, decideOnUidChanges } from './uid-recheck.js';
+import type { UidDecision } from './uid-recheck.js';
 
 /** Everything an epoch close needs. */
 export interface EpochRunnerDeps {
@@ -169,7 +171,6 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     return { epoch, status: 'skipped', bundlePath: null, u16: null };
   }
   const view = await chain.view();
-  const { stakes, metagraph } = stakeSet(view, chain.hotkey);
   // HA: no instance can add a record to this epoch once it is sealed (epoch-seal.ts).
   await storage.sealEpoch?.(epoch);
   const records = await storage.records(epoch);
@@ -177,15 +178,20 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   const inputs = inputsFromRecords(records, carry);
   // The epoch's axon queries (dispatch/), shown in the bundle; not an input of the computation.
   const queries = queriesFromRecords(records);
-  const input = {
-    config: deps.scoring,
-    epoch,
-    validatorHotkey: chain.hotkey,
-    inputs,
-    stakes,
-    metagraph,
-    ...(queries.length === 0 ? {} : { queries }),
+  // The computation's input from a chain view (a second view when uids changed hands before the send, G.7).
+  const inputFrom = (v: ChainView): EpochInput => {
+    const { stakes, metagraph } = stakeSet(v, chain.hotkey);
+    return {
+      config: deps.scoring,
+      epoch,
+      validatorHotkey: chain.hotkey,
+      inputs,
+      stakes,
+      metagraph,
+      ...(queries.length === 0 ? {} : { queries }),
+    };
   };
+  let input = inputFrom(view);
 
   let result: EpochComputation;
   try {
@@ -199,8 +205,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
   }
-  const u16 = JSON.stringify(result.u16);
-  const carryOut = JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations });
+  let u16 = JSON.stringify(result.u16);
+  let carryOut = carryOf(result);
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
@@ -230,12 +236,14 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps, epoch);
   } else {
-    let preflightError: unknown;
-    try {
-      await chain.preflight(result.u16.uids, result.u16.weights);
-    } catch (error) {
-      preflightError = error;
+    // Preflight, then who holds the weighted uids now (G.7): a vector whose uids changed hands is never sent.
+    const checked = await checkBeforeSend(deps, epoch, { input, result }, inputFrom);
+    if (checked.result !== result) {
+      ({ input, result } = checked);
+      u16 = JSON.stringify(result.u16);
+      carryOut = carryOf(result);
     }
+    const preflightError = checked.error;
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
@@ -245,7 +253,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       }
       await afterClaim(deps, epoch);
       metrics.submissions.inc({ outcome: 'preflight_failed' });
-      logger.warn({ epoch, error: submission.error }, 'preflight failed; not submitting');
+      logger.warn({ epoch, error: submission.error }, 'preflight or uid check failed; not submitting');
     } else {
       // Persist "submitting" before the extrinsic leaves: a crash after this point never resubmits.
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
@@ -288,6 +296,68 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
+}
+
+/** The computation's input (`computeEpoch`'s argument). */
+type EpochInput = Parameters<typeof computeEpoch>[0] & { readonly metagraph: { hotkey: string; uid: number }[] };
+
+/** The carried state of a computation, as the epoch row stores it. */
+function carryOf(result: EpochComputation): string {
+  return JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations });
+}
+
+/** A computation ready to send, or the error that stops its sending (with the computation the bundle records). */
+interface CheckedComputation {
+  readonly input: EpochInput;
+  readonly result: EpochComputation;
+  readonly error: unknown;
+}
+
+/**
+ * The checks just before a weight vector is claimed and sent: the chain's preflight, then whether every uid it gives
+ * weight to is still held by the hotkey the computation used (one keyed read, uid-recheck.ts). When some changed
+ * hands, each is logged (uid, old and new hotkey) and the epoch is computed once more from a fresh metagraph, whose
+ * vector is checked the same way; when uids changed hands again, nothing is sent (`VALIDATOR_UID_CHANGED`,
+ * docs/spec.md G.7). A failed read, view or recomputation is the epoch's failure, as a failed preflight.
+ */
+async function checkBeforeSend(
+  deps: EpochRunnerDeps,
+  epoch: number,
+  first: { readonly input: EpochInput; readonly result: EpochComputation },
+  inputFrom: (view: ChainView) => EpochInput,
+): Promise<CheckedComputation> {
+  let current = first;
+  let recomputed = false;
+  for (;;) {
+    let decision: UidDecision;
+    try {
+      await deps.chain.preflight(current.result.u16.uids, current.result.u16.weights);
+      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.metagraph, current.result.u16), recomputed);
+    } catch (error) {
+      return { ...current, error };
+    }
+    if (decision.action === 'send') return { ...current, error: undefined };
+    const again = decision.action === 'fail';
+    for (const c of decision.changes) {
+      deps.logger.warn(
+        { epoch, uid: c.uid, oldHotkey: c.expected, newHotkey: c.found },
+        again
+          ? 'uid changed hands again after the recomputation: not sending'
+          : 'uid changed hands since the metagraph was read: recomputing the epoch from a fresh metagraph',
+      );
+    }
+    if (decision.action === 'fail') {
+      const error = appError(decision.error.code, decision.error.message, { path: 'uids', value: decision.changes.map((c) => c.uid) });
+      return { ...current, error };
+    }
+    try {
+      const input = inputFrom(await deps.chain.view());
+      current = { input, result: computeEpoch(input) };
+    } catch (error) {
+      return { ...current, error };
+    }
+    recomputed = true;
+  }
 }
 
 /** Runs the after-claim hook; its failure is logged, never the epoch's. */

@@ -42,6 +42,11 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
    * missing, a value out of range, `init` over an existing file without `--force`): exit code 2.
    */
   usage: 'VALIDATOR_USAGE',
+  /**
+   * Uids the epoch gave weight to changed hands (another hotkey registered into them) after its metagraph was read,
+   * and again after the epoch was recomputed from a fresh one: nothing was sent (docs/spec.md G.7).
+   */
+  uidChanged: 'VALIDATOR_UID_CHANGED',
 });
 
 /** Raises an app error (internal). */

@@ -4,7 +4,9 @@ import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { pendingRevealFields } from './reveal-confirm.js';
+import { changedUids, metagraphOf } from './uid-recheck.js';
 
 /** What {@link resubmitNotLanded} did. */
 export interface ResubmitOutcome {
@@ -22,7 +24,8 @@ export interface ResubmitOutcome {
  * epoch in which its weights may be sent, as in a normal close). This is what makes every epoch submitted
  * exactly once when the leader dies between its claim and the extrinsic reaching a block (HA failover).
  * The row stays `submitting`, with the new claim head, until the outcome is known; the outcome and the
- * bundle are one write.
+ * bundle are one write. A uid the claim weights that changed hands since its metagraph was read stops it: recorded
+ * `failed` with `VALIDATOR_UID_CHANGED`, nothing sent (docs/spec.md G.7).
  *
  * @param deps - storage, chain, signer, fence
  * @param epoch - the epoch
@@ -49,6 +52,19 @@ export async function resubmitNotLanded(
   let submission: SubmissionRecord;
   let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
   try {
+    // The claim's vector was computed minutes ago (an era at least): never send it to uids that changed hands since
+    // (docs/spec.md G.7). It is not recomputed: the claim's carried state is stored and the next epoch drew from it.
+    const changes = await changedUids(chain, metagraphOf(pending.metagraph), u16);
+    if (changes.length > 0) {
+      for (const c of changes)
+        logger.warn({ epoch, uid: c.uid, oldHotkey: c.expected, newHotkey: c.found }, 'uid changed hands since the claim: not submitting again');
+      const list = changes.map((c) => `uid ${String(c.uid)} ${c.expected} -> ${c.found ?? '(none)'}`).join(', ');
+      throw appError(
+        VALIDATOR_ERROR_CODES.uidChanged,
+        `uids the interrupted submission weights changed hands since its metagraph was read (${list}): it is not sent again`,
+        { path: 'uids', value: changes.map((c) => c.uid) },
+      );
+    }
     const landed = await chain.setWeights(u16.uids, u16.weights);
     if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
     submission = { status: 'submitted', block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call, error: null };

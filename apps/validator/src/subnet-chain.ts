@@ -35,6 +35,9 @@ export interface SubnetChainOptions {
   readonly logger?: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 }
 
+/** A metadata-decorated storage map's multi-key read. */
+type StorageMulti = { multi: (keys: unknown[]) => Promise<unknown[]> };
+
 /** `@subnet/chain`'s wait for the first connection (ms), passed on explicitly so the message can quote it. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 
@@ -144,6 +147,15 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         }),
       };
     },
+    uidHolders: (uids) =>
+      // one state_queryStorageAt of the uids' Keys at the best head; the storage default (the all-zero account) is no holder
+      connection.request('uid holders', async (api) => {
+        const keys = (api.query as unknown as Record<string, Record<string, StorageMulti | undefined> | undefined>)['subtensorModule']?.['keys'];
+        if (keys === undefined)
+          throw appError(VALIDATOR_ERROR_CODES.chainUnavailable, 'the runtime has no SubtensorModule.Keys', { path: 'storage', value: 'Keys' });
+        const found = await keys.multi(uids.map((uid) => [options.netuid, uid]));
+        return found.map((k) => ((k as { isEmpty?: boolean }).isEmpty === true ? null : String(k)));
+      }),
     preflight: async (uids, weights) => {
       const s = await snapshot();
       const result = preflight({

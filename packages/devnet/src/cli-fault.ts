@@ -114,6 +114,18 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .action((depth: number, branch: unknown) => {
       request = { method: 'devnet_reorganize', params: branch === undefined ? [depth] : [depth, branch] };
     });
+  program
+    .command('replace-neuron')
+    .description(
+      "give <uid> to a new hotkey in the next block, as Subtensor's replace_neuron does (BlockAtRegistration = that block, the uid's weights cleared); prints the new holder",
+    )
+    .argument('<uid>', 'the uid to replace', int)
+    .argument('<hotkey>', 'the new hotkey: SS58 or 0x hex public key')
+    .argument('[coldkey]', 'its coldkey (default: the hotkey itself)')
+    .exitOverride()
+    .action((uid: number, hotkey: string, coldkey: string | undefined) => {
+      request = { method: 'devnet_replaceNeuron', params: coldkey === undefined ? [uid, hotkey] : [uid, hotkey, coldkey] };
+    });
   const noAction = (): SubnetError =>
     new SubnetError(DEVNET_ERROR_CODES.usage, `a fault action is required: ${program.commands.map((c) => c.name()).join(', ')}`);
   try {

@@ -25,6 +25,7 @@ import type { TimelockDrop } from './timelock-reveal.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 import type { DevnetBranchBlock } from './reorganize.js';
 import { parseReorganization } from './reorganize.js';
+import { checkReplacement, replaceNeuronInState } from './replace-neuron.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -86,6 +87,23 @@ export interface Devnet {
    * timelocked reveal step (which still sees the old permit), before its extrinsics.
    */
   setValidatorPermit(uid: number, permit: boolean): void;
+  /**
+   * Gives a uid to a new hotkey in the next block, as Subtensor's `replace_neuron` does when a registration prunes it
+   * (`subnets/uids.rs:54-106` at 14bc6f9f9): `Keys` / `Uids`, `BlockAtRegistration` = that block, `LastUpdate` =
+   * that block, the uid's own weights removed and every weight for it set to 0, no validator permit, the new hotkey's
+   * own stake (none), the old hotkey's axon removed. Applied as a registration extrinsic of the next block: after its
+   * `on_initialize`, before the pool's extrinsics (a weight set in that same block is masked by the chain's epoch,
+   * `updated <= registered`; one set in a later block goes to the new hotkey). The checks run now, against the best
+   * block and the replacements already queued.
+   *
+   * @param uid - the uid to replace
+   * @param hotkey - the new hotkey: SS58 (any prefix) or a `0x` hex public key
+   * @param coldkey - the coldkey that registers it (SS58 or hex); default: the hotkey itself
+   * @returns the new holder as hex public keys
+   * @throws SubnetError `DEVNET_INVALID_UID` (`uid`), `DEVNET_INVALID_REPLACEMENT` (`hotkey` or `coldkey` no account,
+   *   `hotkey` already registered or queued, `uid` the subnet owner hotkey's or already queued)
+   */
+  replaceNeuron(uid: number, hotkey: string, coldkey?: string): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
   /**
    * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
    * on, the next `count` times the subnet's epoch is due it is over the cap, so that block skips the subnet's
@@ -184,6 +202,25 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       setFrozen(f);
     },
   });
+  const subnetOf = (state: ChainState) => {
+    const s = state.subnets.get(options.netuid);
+    if (s === undefined) throw new Error('subnet missing');
+    return s;
+  };
+  // replacements queued for the next block, not yet applied (their hotkeys and uids cannot be queued twice)
+  const queuedReplacements = { hotkeys: new Set<string>(), uids: new Set<number>() };
+  const replaceNeuron = (uid: unknown, hotkey: unknown, coldkey: unknown) => {
+    const replacement = checkReplacement(subnetOf(chain.best().state), uid, hotkey, coldkey, queuedReplacements);
+    queuedReplacements.hotkeys.add(replacement.hotkey);
+    queuedReplacements.uids.add(replacement.uid);
+    // a registration extrinsic of the next block: after its on_initialize, before the pool's extrinsics
+    chain.queueChange((state) => {
+      queuedReplacements.hotkeys.delete(replacement.hotkey);
+      queuedReplacements.uids.delete(replacement.uid);
+      replaceNeuronInState(subnetOf(state), replacement, BigInt(state.number));
+    }, 'extrinsics');
+    return Object.freeze({ ...replacement });
+  };
   const reorganize = (depth: unknown, branch: unknown): DevnetBlock[] | null => {
     const parsed = parseReorganization(depth, branch);
     if (faults.stalled || faults.frozen) return null;
@@ -196,7 +233,11 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       options.port,
       interceptor,
       { name: 'subnet-devnet', version: PACKAGE_VERSION, chainName: 'Bittensor Devnet' },
-      (control) => adminHandlers(faults, control, { reorganize: (depth, branch) => reorganize(depth, branch) }),
+      (control) =>
+        adminHandlers(faults, control, {
+          reorganize: (depth, branch) => reorganize(depth, branch),
+          replaceNeuron: (uid, hotkey, coldkey) => replaceNeuron(uid, hotkey, coldkey),
+        }),
     );
   } catch (cause) {
     throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, 'cannot listen on 127.0.0.1', {
@@ -218,11 +259,6 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     }, options.blockTime);
   }
 
-  const subnetOf = (state: ChainState) => {
-    const s = state.subnets.get(options.netuid);
-    if (s === undefined) throw new Error('subnet missing');
-    return s;
-  };
   const checkUid = (uid: number): void => {
     if (!Number.isInteger(uid) || uid < 0 || uid >= options.neurons) {
       throw new SubnetError(DEVNET_ERROR_CODES.invalidUid, 'no neuron has this uid', { context: { path: 'uid', value: uid } });
@@ -290,6 +326,9 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         const n = subnetOf(state).neurons[uid];
         if (n !== undefined) n.validatorPermit = permit;
       }, 'extrinsics');
+    },
+    replaceNeuron(uid: number, hotkey: string, coldkey?: string) {
+      return replaceNeuron(uid, hotkey, coldkey);
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {

@@ -3,8 +3,8 @@
  * their union ({@link DevnetErrorCode}). Codes are append-only: a code once published keeps its value and meaning
  * (`error-codes.test.ts` lists every value). What a client sends over JSON-RPC gets the chain's own answers, never
  * one of these: they are thrown at the caller of `startDevnet`, the devnet handle and the metadata helpers
- * (`DEVNET_USAGE` is printed by the CLI; the admin method `devnet_reorganize` names its refusal's code in the data of
- * its -32602 answer).
+ * (`DEVNET_USAGE` is printed by the CLI; the admin methods `devnet_reorganize` and `devnet_replaceNeuron` name
+ * their refusal's code in the data of the -32602 answer).
  *
  * Two pairs of codes name one failure each, raised from two places (kept both, since codes are append-only):
  *
@@ -33,7 +33,7 @@ export const DEVNET_ERROR_CODES = Object.freeze({
   metadataInvalid: 'DEVNET_METADATA_INVALID',
   /** `startDevnet`: the port cannot be bound on 127.0.0.1. */
   listenFailed: 'DEVNET_LISTEN_FAILED',
-  /** `setStake`, `setValidatorPermit`: no neuron has that uid. */
+  /** `setStake`, `setValidatorPermit`, `replaceNeuron`: no neuron has that uid. */
   invalidUid: 'DEVNET_INVALID_UID',
   /** `setHyperparameter`: an unknown name, or a value of the wrong kind. */
   invalidHyperparameter: 'DEVNET_INVALID_HYPERPARAMETER',
@@ -80,6 +80,12 @@ export const DEVNET_ERROR_CODES = Object.freeze({
    * missing or malformed value, no fault action); the CLI prints it and exits 2.
    */
   usage: 'DEVNET_USAGE',
+  /**
+   * `replaceNeuron` (and the admin method `devnet_replaceNeuron`): a new hotkey or coldkey that is no account, a
+   * hotkey already registered on the subnet (or queued), the subnet owner hotkey's uid (which `replace_neuron` never
+   * replaces), or a uid already queued for the next block (`context.path`: `hotkey`, `coldkey` or `uid`).
+   */
+  invalidReplacement: 'DEVNET_INVALID_REPLACEMENT',
 });
 
 /** A code of {@link DEVNET_ERROR_CODES}. */

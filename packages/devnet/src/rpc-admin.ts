@@ -17,6 +17,8 @@ export interface AdminServer {
 export interface AdminChain {
   /** `devnet.reorganize` (arguments unchecked: it checks them); null while stalled or frozen. */
   reorganize(depth: unknown, branch: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
+  /** `devnet.replaceNeuron` (arguments unchecked: it checks them); answers the new holder as hex public keys. */
+  replaceNeuron?(uid: unknown, hotkey: unknown, coldkey: unknown): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
 }
 
 /** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
@@ -75,16 +77,29 @@ function invalidAsParams<T>(run: () => T): T {
   }
 }
 
+/** Runs a chain control, answering its coded refusal as -32602 whose data starts with the `DEVNET_*` code. */
+function codedAsParams<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (isSubnetError(e)) throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(`${e.code}: ${e.message}`));
+    throw e;
+  }
+}
+
 /**
  * The devnet's admin namespace on its own WebSocket, for a load or chaos test that runs the devnet as a separate
  * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`; and
  * `devnet_reorganize(depth, branch?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
- * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code). Answered
+ * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code) and
+ * `devnet_replaceNeuron(uid, hotkey, coldkey?)` (`devnet.replaceNeuron`: answers `{ uid, hotkey, coldkey }` as hex
+ * public keys; a refusal is -32602 whose `data` starts with its code, `DEVNET_INVALID_UID` or
+ * `DEVNET_INVALID_REPLACEMENT`). Answered
  * even while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
  *
  * @param faults - the devnet's faults
  * @param server - the server's connections
- * @param chain - the chain controls (`reorganize`), or none
+ * @param chain - the chain controls (`reorganize`, `replaceNeuron`), or none
  * @returns the handlers by method name
  * @example
  * // {"jsonrpc":"2.0","id":1,"method":"devnet_faultRejectNextSubmission","params":[6]}
@@ -93,14 +108,10 @@ function invalidAsParams<T>(run: () => T): T {
 export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?: AdminChain): Readonly<Record<string, AdminHandler>> {
   const chainHandlers: Record<string, AdminHandler> = {};
   if (chain !== undefined) {
-    chainHandlers['devnet_reorganize'] = (params) => {
-      try {
-        return chain.reorganize(params[0], params[1])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null;
-      } catch (e) {
-        if (isSubnetError(e)) throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(`${e.code}: ${e.message}`));
-        throw e;
-      }
-    };
+    chainHandlers['devnet_reorganize'] = (params) =>
+      codedAsParams(() => chain.reorganize(params[0], params[1])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null);
+    const replace = chain.replaceNeuron?.bind(chain);
+    if (replace !== undefined) chainHandlers['devnet_replaceNeuron'] = (params) => codedAsParams(() => replace(params[0], params[1], params[2]));
   }
   return Object.freeze({
     ...chainHandlers,

@@ -24,6 +24,7 @@ const PUBLISHED = {
   revealRecordUnreadable: 'VALIDATOR_REVEAL_RECORD_UNREADABLE',
   taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
   usage: 'VALIDATOR_USAGE',
+  uidChanged: 'VALIDATOR_UID_CHANGED',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -94,6 +94,30 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(chain.submissions).toHaveLength(1); // reconciled once, never sent a third time
   });
 
+  it('a crash before it landed, its era over, and a uid it weights changed hands since (docs/spec.md G.7): not sent again, recorded failed with VALIDATOR_UID_CHANGED', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(k, t.dir, cleanups);
+    const chain = fakeChain(k);
+    chain.headBlock = 19n; // epoch 1: epoch 0 could still be submitted
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
+    // the miner the crashed close scored (k.miners[1], uid 3) was replaced by another hotkey since
+    const asked: (readonly number[])[] = [];
+    chain.uidHolders = (uids) => {
+      asked.push(uids);
+      return Promise.resolve(uids.map((uid) => (uid === 3 ? k.stranger.address : (chain.neurons.find((n) => n.uid === uid)?.hotkey ?? null))));
+    };
+    const service = await restart(t.dir, chain);
+    expect(asked.flat()).toContain(3);
+    expect(chain.submissions).toHaveLength(0);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('failed');
+    expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'failed', resubmitted: true, error: { code: 'VALIDATOR_UID_CHANGED' } });
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_UID_CHANGED' } });
+    await service.tick();
+    expect(chain.submissions).toHaveLength(0);
+  });
+
   it('an extrinsic that may still land is checked again on the next ticks until the chain can tell', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);

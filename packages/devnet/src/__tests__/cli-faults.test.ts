@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiPromise } from '@polkadot/api';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
+import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -166,5 +167,27 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     const cli = runCli('fault', 'reorganize', '1', '--url', url);
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/^devnet_reorganize failed: -32602: Invalid params: DEVNET_REORG_FINALIZED: /);
+  });
+
+  it('replace-neuron (through `subnet-devnet fault`) calls devnet_replaceNeuron: the next block gives the uid to the new hotkey; a bad hotkey is refused, exit 1, naming DEVNET_INVALID_REPLACEMENT', async () => {
+    const newcomer = new Keyring({ type: 'sr25519' }).addFromUri('//cli-replace-neuron');
+    expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, '--url', url])).toEqual({
+      url,
+      method: 'devnet_replaceNeuron',
+      params: [2, newcomer.address],
+    });
+    expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, signer.address])).toMatchObject({ params: [2, newcomer.address, signer.address] });
+    const bad = runCli('fault', 'replace-neuron', '2', 'not-a-key', '--url', url);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^devnet_replaceNeuron failed: -32602: Invalid params: DEVNET_INVALID_REPLACEMENT: .*"not-a-key"/);
+    const from = await head();
+    const cli = runCli('fault', 'replace-neuron', '2', newcomer.address, '--url', url);
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ uid: 2, hotkey: u8aToHex(newcomer.publicKey) });
+    // applied with the next block the devnet produces after the request
+    const chainQuery = api.query.subtensorModule!;
+    await until(async () => (await chainQuery.keys!(1, 2)).toString() === newcomer.address);
+    const registered = Number((await chainQuery.blockAtRegistration!(1, 2)).toString());
+    expect(registered).toBeGreaterThan(from);
   });
 });

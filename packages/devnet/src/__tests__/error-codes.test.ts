@@ -27,6 +27,7 @@ const PUBLISHED = {
   reorgFinalized: 'DEVNET_REORG_FINALIZED',
   invalidReorg: 'DEVNET_INVALID_REORG',
   usage: 'DEVNET_USAGE',
+  invalidReplacement: 'DEVNET_INVALID_REPLACEMENT',
 };
 
 it('codes are append-only: every published @subnet/devnet code keeps its name and value', () => {
