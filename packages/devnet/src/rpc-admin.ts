@@ -16,7 +16,7 @@ export interface AdminServer {
 /** The devnet's chain controls the admin namespace exposes besides the faults. */
 export interface AdminChain {
   /** `devnet.reorganize` (arguments unchecked: it checks them); null while stalled or frozen. */
-  reorganize(depth: unknown, branch: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
+  reorganize(depth: unknown, branch: unknown, options: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
 }
 
 /** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
@@ -78,7 +78,7 @@ function invalidAsParams<T>(run: () => T): T {
 /**
  * The devnet's admin namespace on its own WebSocket, for a load or chaos test that runs the devnet as a separate
  * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`; and
- * `devnet_reorganize(depth, branch?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
+ * `devnet_reorganize(depth, branch?, options?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
  * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code). Answered
  * even while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
  *
@@ -95,7 +95,7 @@ export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?:
   if (chain !== undefined) {
     chainHandlers['devnet_reorganize'] = (params) => {
       try {
-        return chain.reorganize(params[0], params[1])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null;
+        return chain.reorganize(params[0], params[1], params[2])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null;
       } catch (e) {
         if (isSubnetError(e)) throw new RpcFailure(JSON_RPC_ERRORS.invalidParams(`${e.code}: ${e.message}`));
         throw e;
