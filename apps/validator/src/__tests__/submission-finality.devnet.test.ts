@@ -77,19 +77,19 @@ describe.each(RUNTIMES)('the submission block a bundle names is final, %s runtim
    * Runs one service tick while producing a block whenever the devnet's pool holds an extrinsic (the tick may submit),
    * and, while `continuous` answers true (a close that waits for finality), one every 150 ms.
    */
-  function startTick(s: Setup, mode: { continuous?: () => boolean } = {}): { done: () => boolean; work: Promise<void>; driving: Promise<void> } {
-    let done = false;
+  function startTick(s: Setup, mode: { continuous?: () => boolean } = {}): { work: Promise<void>; driving: Promise<void> } {
+    const state = { done: false };
     const work = s.service.tick().finally(() => {
-      done = true;
+      state.done = true;
     });
     const driving = (async () => {
-      while (!done) {
+      while (!state.done) {
         if (s.devnet.poolSize() > 0 || mode.continuous?.() === true) await s.devnet.produceBlock();
         // one block per 150 ms while continuous: the chain access polls once a second, so a few blocks between its polls
         await pause(mode.continuous?.() === true ? 150 : 5);
       }
     })();
-    return { done: () => done, work, driving };
+    return { work, driving };
   }
 
   async function tick(s: Setup, continuous = false): Promise<void> {

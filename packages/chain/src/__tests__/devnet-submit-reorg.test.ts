@@ -25,23 +25,23 @@ const pause = (ms: number): Promise<void> =>
 async function untilWaitingForFinality(harness: Harness): Promise<void> {
   const connection = harness.client.connection;
   const request = connection.request.bind(connection);
-  let polls = 0;
+  const seen = { polls: 0 };
   connection.request = (label, run, ...rest) => {
-    if (label === 'chain_getFinalizedHead') polls += 1;
+    if (label === 'chain_getFinalizedHead') seen.polls += 1;
     return request(label, run, ...rest);
   };
-  while (polls === 0) await pause(3);
+  while (seen.polls === 0) await pause(3);
   connection.request = request;
 }
 
 /** Produces a block every 20 ms until `work` settles. */
 async function produceUntil(harness: Harness, work: Promise<unknown>): Promise<void> {
-  let done = false;
+  const state = { done: false };
   void work.then(
-    () => (done = true),
-    () => (done = true),
+    () => (state.done = true),
+    () => (state.done = true),
   );
-  while (!done) {
+  while (!state.done) {
     await harness.devnet.produceBlock();
     await pause(20);
   }
