@@ -96,8 +96,14 @@ export async function findWeightSubmission(connection: ChainConnection, options:
   let bestHit: bigint | null | undefined;
   if (head >= last && finalized < last) {
     bestHit = null;
-    for (let n = finalTo + 1n; n <= last && bestHit === null; n++) {
-      if ((await connection.request('reconcile: block', (api) => findInBlock(api, options, n))) !== undefined) bestHit = n;
+    // the block `LastUpdate` names first: while finality stalls this runs every tick, so a set_weights costs one block
+    const first = (finalTo > options.fromBlock ? finalTo : options.fromBlock) + 1n;
+    const unfinal: bigint[] = hinted >= first && hinted <= last ? [hinted] : [];
+    for (let n = first; n <= last; n++) if (n !== hinted) unfinal.push(n);
+    for (const n of unfinal) {
+      if ((await connection.request('reconcile: block', (api) => findInBlock(api, options, n))) === undefined) continue;
+      bestHit = n;
+      break;
     }
   }
   return landingVerdict({ head, finalized, lastBlock: last, ...(bestHit === undefined ? {} : { bestHit }) });
