@@ -168,6 +168,8 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(closed).toEqual(['0:submitting:no bundle']);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
     expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(false);
+    // Its weights are not served either while submitting (on a timelocked subnet they would leak before the reveal).
+    expect((await fetch(`${service.url}/v1/weights/latest`)).status).toBe(404);
     expect(await service.metrics.registry.metrics()).toMatch(/validator_submissions_total\{outcome="awaiting_finality"\} 1/);
     await service.tick(); // finality has not reached it: still submitting
     expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
@@ -175,6 +177,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(queries.map((q) => q.fromBlock)).toEqual([11n, 11n]);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '13', error: null });
+    expect(((await (await fetch(`${service.url}/v1/weights/latest`)).json()) as { epoch: number }).epoch).toBe(0);
     expect(chain.submissions).toHaveLength(1);
   });
 
