@@ -44,6 +44,14 @@ export interface ChainView {
 /** A confirmed weight submission. */
 export interface ChainSubmission {
   readonly block: bigint;
+  /** The hash of the block that holds it (`0x` and 64 hex digits). */
+  readonly blockHash: string;
+  /**
+   * Whether that block was final (on the finalised chain) when the submission returned. False: a reorganisation of
+   * the unfinalised head may still replace it (the extrinsic then lands in another block or is dropped), so the
+   * validator signs no bundle naming it; reconciliation records the final block later (docs/spec.md G.8).
+   */
+  readonly finalized: boolean;
   readonly extrinsicHash: string;
   /** The runtime call used, e.g. `SubtensorModule.set_weights`. */
   readonly call: string;
@@ -101,8 +109,9 @@ export interface SubmissionQuery {
 }
 
 /**
- * What the chain says about an interrupted submission: it landed (block, extrinsic, call, and the
- * `LastUpdate` and `Weights` read back), it can no longer land (its era is over), or it may still land.
+ * What the chain says about an interrupted submission, or one whose block was not final yet: it landed in a final
+ * block (block, extrinsic, call, and the `LastUpdate` and `Weights` read back), it can no longer land (its era is
+ * over), or it may still land or move (not in a block yet, or in one finality has not reached).
  */
 export type SubmissionSearch =
   | {
@@ -120,8 +129,21 @@ export type SubmissionSearch =
        */
       readonly timelock?: PendingReveal;
     }
-  | { readonly status: 'not_landed'; readonly checkedTo: bigint }
-  | { readonly status: 'pending'; readonly checkedTo: bigint };
+  | {
+      readonly status: 'not_landed';
+      readonly checkedTo: bigint;
+      /**
+       * Set when the decision rests on the best chain: it is past the era's end without the extrinsic while finality
+       * is not (the finalised block number then); absent when the finalised chain itself is past the era's end.
+       */
+      readonly finalizedTo?: bigint;
+    }
+  | {
+      readonly status: 'pending';
+      readonly checkedTo: bigint;
+      /** The block of the best chain that holds it while finality has not reached that block (absent: in no block yet). */
+      readonly unfinalizedBlock?: bigint;
+    };
 
 /** The chain access of the validator. */
 export interface ChainPort {
@@ -157,8 +179,8 @@ export interface ChainPort {
    */
   confirmReveal?(record: string): Promise<RevealCheck>;
   /**
-   * Looks for a weight submission interrupted by a crash in the blocks after the claim. Absent when the
-   * chain access cannot tell (the interrupted epoch is then recorded `unknown`).
+   * Looks for a weight submission (interrupted by a crash, or seen in a block that was not final yet) in the final
+   * blocks after the claim. Absent when the chain access cannot tell (the epoch is then recorded `unknown`).
    */
   findSubmission?(query: SubmissionQuery): Promise<SubmissionSearch>;
   /**

@@ -2,6 +2,7 @@ import { chainUpscale } from '@subnet/chain';
 import type { ChainConnection, U16Mode } from '@subnet/chain';
 
 import type { SubmissionQuery, SubmissionSearch } from './chain-port.js';
+import { landingVerdict } from './landing-verdict.js';
 import { recoverTimelockedCommit } from './timelock-recover.js';
 
 /** Options of {@link findWeightSubmission}. */
@@ -49,11 +50,15 @@ function snake(name: string): string {
 }
 
 /**
- * Looks on the chain for a weight submission interrupted by a crash: scans the blocks after the claim
- * (`fromBlock + 1` up to the head, at most the era plus a margin) for a successful `SubtensorModule`
- * weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey, then reads `LastUpdate` of
- * the hotkey's uid and, for `set_weights`/`set_mechanism_weights` (mechanism 0), the `Weights` row back (compared with the chain's upscaling
- * of what was sent). Not found and the era is over: `not_landed`; not found yet: `pending`.
+ * Looks on the chain for a weight submission interrupted by a crash, or seen in a block that was not final yet:
+ * scans the final blocks after the claim (`fromBlock + 1` up to the finalised head, at most the era plus a margin)
+ * for a successful `SubtensorModule` weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey, then
+ * reads `LastUpdate` of the hotkey's uid and, for `set_weights`/`set_mechanism_weights` (mechanism 0), the `Weights`
+ * row back (compared with the chain's upscaling of what was sent). Only a final block counts as landed: a block of
+ * the unfinalised head may still be replaced by a reorganisation, the extrinsic then landing in another block or
+ * dropped (docs/spec.md G.8). Not found and the era is over: `not_landed` (on the finalised chain, or on the best
+ * chain while finality lags: `finalizedTo`); not found yet, or only in a block finality has not reached: `pending`
+ * ({@link landingVerdict}).
  *
  * @param connection - the chain connection
  * @param options - netuid, hotkey, the claim head, what was sent, the era
@@ -64,12 +69,15 @@ function snake(name: string): string {
 export async function findWeightSubmission(connection: ChainConnection, options: FindSubmissionOptions): Promise<SubmissionSearch> {
   // One request per read, each with its own time limit: a long scan never trips the per-request timeout.
   const head = await connection.request('reconcile: head', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt());
+  const finalized = await connection.request('reconcile: finalized head', async (api) =>
+    (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toBigInt(),
+  );
   const last = options.fromBlock + BigInt(options.eraPeriod + SIGNING_MARGIN);
-  const to = head < last ? head : last;
+  const finalTo = [head, finalized, last].reduce((a, b) => (b < a ? b : a));
   // `LastUpdate` names the block of a landed `set_weights`: look there first, then scan in order.
   const hinted = (await connection.request('reconcile: LastUpdate', (api) => readLastUpdate(api, options))) ?? 0n;
-  const order: bigint[] = hinted > options.fromBlock && hinted <= to ? [hinted] : [];
-  for (let n = options.fromBlock + 1n; n <= to; n++) if (n !== hinted) order.push(n);
+  const order: bigint[] = hinted > options.fromBlock && hinted <= finalTo ? [hinted] : [];
+  for (let n = options.fromBlock + 1n; n <= finalTo; n++) if (n !== hinted) order.push(n);
   for (const n of order) {
     const landed = await connection.request('reconcile: block', (api) => findInBlock(api, options, n));
     if (landed === undefined) continue;
@@ -84,8 +92,21 @@ export async function findWeightSubmission(connection: ChainConnection, options:
       : undefined;
     return { status: 'landed', block: n, extrinsicHash: landed.extrinsicHash, call: landed.call, ...evidence, ...(timelock === undefined ? {} : { timelock }) };
   }
-  if (head >= last) return { status: 'not_landed', checkedTo: to };
-  return { status: 'pending', checkedTo: to };
+  // The best chain is past the last block it could be in while finality is not: does a block finality has not reached hold it?
+  let bestHit: bigint | null | undefined;
+  if (head >= last && finalized < last) {
+    bestHit = null;
+    // the block `LastUpdate` names first: while finality stalls this runs every tick, so a set_weights costs one block
+    const first = (finalTo > options.fromBlock ? finalTo : options.fromBlock) + 1n;
+    const unfinal: bigint[] = hinted >= first && hinted <= last ? [hinted] : [];
+    for (let n = first; n <= last; n++) if (n !== hinted) unfinal.push(n);
+    for (const n of unfinal) {
+      if ((await connection.request('reconcile: block', (api) => findInBlock(api, options, n))) === undefined) continue;
+      bestHit = n;
+      break;
+    }
+  }
+  return landingVerdict({ head, finalized, lastBlock: last, ...(bestHit === undefined ? {} : { bestHit }) });
 }
 
 /** A successful weight extrinsic of ours in a block. */

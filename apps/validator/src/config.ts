@@ -112,6 +112,11 @@ export const validatorConfigSchema = z.strictObject({
       /** `/readyz` fails when the head block has not changed for this long (ms). */
       stale_head_ms: z.number().int().min(100).max(3_600_000).default(60_000),
       dry_run: z.boolean().default(false),
+      /**
+       * `inBlock`: the close returns once a block holds the weights; `finalized`: it also waits for finality to reach
+       * that block. Either way the bundle names a final block: one finality has not reached is recorded by
+       * reconciliation once it is final (docs/spec.md G.8).
+       */
       wait: z.enum(['inBlock', 'finalized']).default('inBlock'),
       /** Where commit-reveal salts wait for their reveal (secret until revealed: keep out of bundles.dir). */
       commit_store: z.string().min(1).default('./commits.json'),
@@ -513,7 +518,7 @@ chain:
   # epoch_length: 360        # blocks per epoch; default: the subnet's tempo
   poll_ms: 1000              # how often the chain head is read
   stale_head_ms: 60000       # /readyz fails when the head has not changed for this long
-  wait: inBlock              # inBlock or finalized
+  wait: inBlock              # inBlock, or finalized (the close also waits for finality; bundles name a final block either way)
   dry_run: false             # compute and write bundles, never sign nor submit (also --dry-run)
   commit_store: ./commits.json  # commit-reveal salts until their reveal (secret: not in bundles.dir)
   # era_period: 64             # mortal era of weight extrinsics (blocks, a power of two)

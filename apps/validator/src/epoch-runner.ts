@@ -269,6 +269,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         const fence = deps.fence?.();
         if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
+        // In a block a reorganisation may still replace: reconciliation signs the bundle once a final block holds it (G.8).
+        if (!landed.finalized) return awaitingFinality(deps, epoch, landed, result.u16);
         if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
@@ -360,6 +362,31 @@ async function checkBeforeSend(
   }
 }
 
+/**
+ * The close of an epoch whose extrinsic is in a block finality has not reached: the row stays `submitting` (its claim
+ * keeps the input and the claim head) and reconciliation, on the next ticks, records the block that is final, or
+ * submits again when a reorganisation dropped it (reconcile.ts). No bundle names a block that may still be replaced.
+ *
+ * @param deps - metrics and logger
+ * @param epoch - the epoch
+ * @param landed - the submission as the chain access returned it
+ * @param u16 - the weights sent
+ * @returns the outcome, status `submitting`
+ */
+function awaitingFinality(
+  deps: EpochRunnerDeps,
+  epoch: number,
+  landed: { readonly block: bigint; readonly blockHash: string; readonly extrinsicHash: string },
+  u16: EpochComputation['u16'],
+): EpochOutcome {
+  deps.metrics.submissions.inc({ outcome: 'awaiting_finality' });
+  deps.logger.info(
+    { epoch, block: landed.block.toString(), blockHash: landed.blockHash, extrinsicHash: landed.extrinsicHash },
+    'weights in a block that is not final yet; the bundle is signed once a final block holds them',
+  );
+  return { epoch, status: 'submitting', bundlePath: null, u16 };
+}
+
 /** Runs the after-claim hook; its failure is logged, never the epoch's. */
 async function afterClaim(deps: EpochRunnerDeps, epoch: number): Promise<void> {
   try {
@@ -369,14 +396,21 @@ async function afterClaim(deps: EpochRunnerDeps, epoch: number): Promise<void> {
   }
 }
 
-/** `@subnet/chain` codes after which an extrinsic may have been sent and may still land (outcome unknown). */
-const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT'];
+/**
+ * `@subnet/chain` codes after which the chain decides the outcome later: the extrinsic may have been sent and may
+ * still land (`CHAIN_INCLUSION_TIMEOUT`, also a finality wait that ran out, `CHAIN_CONNECTION_LOST`,
+ * `CHAIN_REQUEST_TIMEOUT`), or its era ended with it in no block of the best chain (`CHAIN_EXTRINSIC_DROPPED`, e.g. a
+ * reorganisation replaced its block and no pool resubmitted it): reconciliation then submits again while the epoch's
+ * window is open (reconcile.ts, resubmit.ts) or records it `not_landed`.
+ */
+const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT', 'CHAIN_EXTRINSIC_DROPPED'];
 
 /**
- * Whether a submission error leaves the outcome unknown (the extrinsic may have been sent and may still land).
+ * Whether a submission error leaves the outcome to reconciliation (the extrinsic may have been sent and may still
+ * land, or it was dropped and may be submitted again within the epoch's window).
  *
  * @param error - what `setWeights` threw
- * @returns true for `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`
+ * @returns true for `CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`, `CHAIN_EXTRINSIC_DROPPED`
  * @example if (outcomeUnknown(error)) return 'reconcile later'
  */
 export function outcomeUnknown(error: unknown): boolean {

@@ -11,7 +11,7 @@ export interface ValidatorMetrics {
   readonly signedRequests: Counter<'kind' | 'binding'>;
   /** Seconds from an epoch's close to its bundle, by outcome. */
   readonly epochDuration: Histogram<'outcome'>;
-  /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`). */
+  /** Weight submissions, by outcome (`submitted`, `dry_run`, `failed`, `preflight_failed`, `unknown`, `skipped`, `awaiting_finality`, ...). */
   readonly submissions: Counter<'outcome'>;
   /** Ended epochs with records closed too late to submit (status `missed`). */
   readonly missedEpochs: Counter;

@@ -2,6 +2,7 @@ import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { unknownSubmissionEmbargo } from './bundle-embargo.js';
+import { bundleFileDeferred } from './bundle-file.js';
 import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
@@ -19,6 +20,8 @@ export interface ReconcileOutcome {
    */
   readonly status: 'submitted' | 'not_landed' | 'unknown' | 'pending' | 'failed';
   readonly bundlePath: string | null;
+  /** The bundle is stored but embargoed (a timelocked commit): its file is written when the embargo lifts (bundle-file.ts). */
+  readonly bundleEmbargoed?: boolean;
 }
 
 interface PendingClaim {
@@ -31,13 +34,15 @@ function notSubmitted(status: 'failed' | 'not_landed', code: string, message: st
 }
 
 /**
- * Reconciles every epoch left in `submitting` (a crash, or a submission whose outcome was unknown) with the
- * chain: the weight extrinsic signed by this hotkey in the blocks after the claim, `LastUpdate`, and the
- * weights read back (`ChainPort.findSubmission`). Found: `submitted` with the block and extrinsic; its era
- * over and not found: `not_landed` (the bundle's submission too, with `VALIDATOR_SUBMISSION_NOT_LANDED`); may still land, or
- * the chain cannot be read now: left `submitting`, checked again on the next tick; a chain access that
- * cannot search (or a claim without its head): `unknown` (`VALIDATOR_SUBMISSION_UNKNOWN`). An interrupted
- * epoch is never submitted again.
+ * Reconciles every epoch left in `submitting` (a crash, a submission whose outcome was unknown or that was dropped,
+ * or one seen in a block that was not final yet) with the chain: the weight extrinsic signed by this hotkey in the
+ * final blocks after the claim, `LastUpdate`, and the weights read back (`ChainPort.findSubmission`). Found in a
+ * final block: `submitted` with that block and extrinsic (a block a reorganisation replaced is never named: the
+ * block found is the finalised chain's, docs/spec.md G.8); its era over and not found: submitted again while the
+ * head is in the epoch right after it (resubmit.ts), else `not_landed` (the bundle's submission too, with
+ * `VALIDATOR_SUBMISSION_NOT_LANDED`); may still land or move, or the chain cannot be read now: left `submitting`,
+ * checked again on the next tick; a chain access that cannot search (or a claim without its head): `unknown`
+ * (`VALIDATOR_SUBMISSION_UNKNOWN`).
  *
  * @param deps - storage, chain, signer, configuration
  * @returns one outcome per interrupted epoch
@@ -79,7 +84,10 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     }
   }
   if (found?.status === 'pending') {
-    logger.info({ epoch, checkedTo: found.checkedTo.toString() }, 'reconciliation: not in a block yet and its era is not over; checking again');
+    logger.info(
+      { epoch, checkedTo: found.checkedTo.toString(), unfinalizedBlock: found.unfinalizedBlock?.toString() },
+      'reconciliation: in no final block yet and its era is not over; checking again',
+    );
     return { epoch, status: 'pending', bundlePath: null };
   }
   let submission: SubmissionRecord;
@@ -109,31 +117,36 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
     if (found.timelock !== undefined) revealFields = pendingRevealFields(found.timelock);
-  } else if (options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun) {
-    // It never landed and never can (era over), and its epoch may still be submitted: send it now.
-    const again = await resubmitNotLanded(deps, epoch, claim.pending, u16, options.epochLength);
-    if (again.status !== 'too_late') return { epoch, status: again.status, bundlePath: again.bundlePath };
-    submission = notSubmitted(
-      'not_landed',
-      VALIDATOR_ERROR_CODES.submissionNotLanded,
-      `the interrupted submission is in no block up to ${found.checkedTo} and its era is over; its epoch ended before it could be sent again`,
-    );
-    status = 'not_landed';
-    evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
   } else {
+    // It never landed and never can (era over); while its epoch may still be submitted, send it now.
+    const again =
+      options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun
+        ? await resubmitNotLanded(deps, epoch, claim.pending, u16, options.epochLength)
+        : undefined;
+    if (again !== undefined && again.status !== 'too_late') {
+      return { epoch, status: again.status, bundlePath: again.bundlePath, ...(again.bundleEmbargoed === true ? { bundleEmbargoed: true } : {}) };
+    }
+    const chainPart =
+      found.finalizedTo === undefined
+        ? `no final block up to ${found.checkedTo}`
+        : `no block of the best chain up to ${found.checkedTo} (final up to ${found.finalizedTo})`;
     submission = notSubmitted(
       'not_landed',
       VALIDATOR_ERROR_CODES.submissionNotLanded,
-      `the interrupted submission is in no block up to ${found.checkedTo} and its era is over: it did not land and is not resubmitted`,
+      again === undefined
+        ? `the submission is in ${chainPart} and its era is over: it did not land and is not submitted again (its epoch's window is closed)`
+        : `the submission is in ${chainPart} and its era is over; its epoch ended before it could be sent again`,
     );
     status = 'not_landed';
-    evidence = { reconciled: { checked_to: found.checkedTo.toString() } };
+    evidence = {
+      reconciled: { checked_to: found.checkedTo.toString(), ...(found.finalizedTo === undefined ? {} : { finalized_to: found.finalizedTo.toString() }) },
+    };
   }
   const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }), ...revealFields };
   // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
   const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
-  logger.warn({ epoch, status, block: submission.block, ...evidence }, 'interrupted submission reconciled with the chain; never resubmitted');
-  return { epoch, status, bundlePath };
+  logger.warn({ epoch, status, block: submission.block, ...evidence }, 'submission reconciled with the chain');
+  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundleFileDeferred(fields) ? { bundleEmbargoed: true } : {}) };
 }

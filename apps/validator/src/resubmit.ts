@@ -1,28 +1,34 @@
 import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 
+import { bundleFileDeferred } from './bundle-file.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { pendingRevealFields } from './reveal-confirm.js';
 import { changedUids, metagraphOf } from './uid-recheck.js';
+import type { EpochFields } from './storage.js';
 
 /** What {@link resubmitNotLanded} did. */
 export interface ResubmitOutcome {
   /**
-   * `submitted` (landed now), `failed` (refused), `pending` (outcome unknown again: reconciled on the next
-   * ticks), `too_late` (the head left the epoch after it: nothing sent, nothing written).
+   * `submitted` (landed now, in a final block), `failed` (refused), `pending` (outcome unknown again, or in a block
+   * that is not final yet: reconciled on the next ticks), `too_late` (the head left the epoch after it: nothing sent,
+   * nothing written).
    */
   readonly status: 'submitted' | 'failed' | 'pending' | 'too_late';
   readonly bundlePath: string | null;
+  /** The bundle is stored but embargoed (a timelocked commit): its file is written when the embargo lifts. */
+  readonly bundleEmbargoed?: boolean;
 }
 
 /**
  * Submits again an epoch whose interrupted submission the chain proved never landed (no block holds it and
  * its mortal era is over, so it never can), while the head is still in the epoch right after it (the only
  * epoch in which its weights may be sent, as in a normal close). This is what makes every epoch submitted
- * exactly once when the leader dies between its claim and the extrinsic reaching a block (HA failover).
+ * exactly once when the leader dies between its claim and the extrinsic reaching a block (HA failover), and what
+ * sets the weights of an epoch whose extrinsic a reorganisation dropped (docs/spec.md G.8).
  * The row stays `submitting`, with the new claim head, until the outcome is known; the outcome and the
  * bundle are one write. A uid the claim weights that changed hands since its metagraph was read stops it: recorded
  * `failed` with `VALIDATOR_UID_CHANGED`, nothing sent (docs/spec.md G.7).
@@ -66,6 +72,12 @@ export async function resubmitNotLanded(
       );
     }
     const landed = await chain.setWeights(u16.uids, u16.weights);
+    if (!landed.finalized) {
+      // Its block may still be replaced: reconciled from the new claim head once a final block holds it (G.8).
+      metrics.submissions.inc({ outcome: 'awaiting_finality' });
+      logger.warn({ epoch, block: landed.block.toString() }, 'submitted again within its epoch; waiting for a final block to hold it');
+      return { status: 'pending', bundlePath: null };
+    }
     if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
     submission = { status: 'submitted', block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call, error: null };
   } catch (error) {
@@ -77,13 +89,10 @@ export async function resubmitNotLanded(
     const code = isSubnetError(error) ? error.code : 'VALIDATOR_UNEXPECTED';
     submission = { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message: (error as Error).message } };
   }
-  const status = submission.status === 'submitted' ? 'submitted' : 'failed';
-  const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, {
-    status,
-    submission: JSON.stringify({ ...submission, resubmitted: true }),
-    ...revealFields,
-  });
+  const status: 'submitted' | 'failed' = submission.status === 'submitted' ? 'submitted' : 'failed';
+  const fields: EpochFields = { status, submission: JSON.stringify({ ...submission, resubmitted: true }), ...revealFields };
+  const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, fields);
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'resubmitted' : 'failed' });
   logger.warn({ epoch, status, block: submission.block }, 'interrupted submission never landed; submitted again within its epoch');
-  return { status, bundlePath };
+  return { status, bundlePath, ...(bundleFileDeferred(fields) ? { bundleEmbargoed: true } : {}) };
 }

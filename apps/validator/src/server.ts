@@ -553,7 +553,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       .send(servedBundleText({ ...row, bundle: row.bundle }));
   });
   app.get('/v1/weights/latest', async (_request, reply) => {
-    const computed = (await ctx.storage.listEpochs(100)).filter((r) => r.u16 !== null);
+    // An epoch still `submitting` (its block not final yet, or its outcome unknown) is not served: on a timelocked subnet
+    // its embargo is only known once a final block holds its commit (docs/spec.md G.8), and its weights are not yet set.
+    const computed = (await ctx.storage.listEpochs(100)).filter((r) => r.u16 !== null && r.status !== 'submitting');
     // The newest weights that are public: newer epochs whose timelocked commit the chain has not revealed are listed, not shown.
     const embargoed = computed.flatMap((r) => {
       const embargo = embargoOf(r);
@@ -566,7 +568,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         const seconds = retryAfter(newest);
         return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(newest, seconds));
       }
-      return fail(reply, 404, { code: 'NO_WEIGHTS', message: 'no epoch has been computed yet' });
+      return fail(reply, 404, { code: 'NO_WEIGHTS', message: 'no epoch has been computed and recorded yet' });
     }
     const newer = embargoed.filter((e) => e.epoch > row.epoch);
     return { epoch: row.epoch, status: row.status, ...(JSON.parse(row.u16 ?? '{}') as object), ...(newer.length === 0 ? {} : { embargoed: newer }) };

@@ -305,6 +305,11 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
     if (!reconcileDue) return;
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
     reconcileDue = outcomes.some((o) => o.status === 'pending');
+    // An epoch whose bundle waited for a final block (docs/spec.md G.8) is still timely for the peers while the head
+    // is in the epoch right after it: its scores go out as a close's would.
+    for (const { status, ...o } of outcomes) {
+      if (status !== 'pending' && o.epoch === headEpoch - 1) peerExchange.afterClose({ ...o, status, u16: null });
+    }
   };
 
   /** The wall clock signed requests are checked and their nonces pruned by (`options.now` in tests). */

@@ -44,9 +44,10 @@ export type InsertOutcome =
 
 /**
  * An epoch's submission state. `submitting` is written before the extrinsic is sent and `submitted` (or
- * `failed`) after; a row found in `submitting` at start-up is reconciled with the chain: `submitted` when
- * the extrinsic landed, `not_landed` when it did not, `unknown` when the chain cannot tell; it is never
- * submitted again. `missed`: closed too late to submit (computed and published, nothing sent).
+ * `failed`) after; a row left in `submitting` (a crash, an unknown outcome, or a block finality had not reached) is
+ * reconciled with the chain: `submitted` when a final block holds the extrinsic, `not_landed` when it cannot land
+ * and its epoch's window is closed (while it is open it is submitted again), `unknown` when the chain cannot tell.
+ * `missed`: closed too late to submit (computed and published, nothing sent).
  */
 export type EpochStatus = 'submitting' | 'submitted' | 'dry_run' | 'failed' | 'unknown' | 'missed' | 'not_landed';
 

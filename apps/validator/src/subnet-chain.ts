@@ -37,6 +37,20 @@ export interface SubnetChainOptions {
 
 /** A metadata-decorated storage map's multi-key read. */
 type StorageMulti = { multi: (keys: unknown[]) => Promise<unknown[]> };
+/**
+ * Whether a block is on the finalised chain: finality has reached its number and the finalised chain's block at that
+ * number is this one. A read that fails answers false (the block is then checked again by reconciliation).
+ */
+async function isFinal(connection: ChainConnection, number: bigint, hash: string): Promise<boolean> {
+  try {
+    return await connection.request('finality of the submission block', async (api) => {
+      const finalized = (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toBigInt();
+      return finalized >= number && (await api.rpc.chain.getBlockHash(number)).toHex().toLowerCase() === hash.toLowerCase();
+    });
+  } catch {
+    return false;
+  }
+}
 
 /** `@subnet/chain`'s wait for the first connection (ms), passed on explicitly so the message can quote it. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
@@ -178,6 +192,9 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       const record = submission.timelock?.record;
       return {
         block: submission.blockNumber,
+        blockHash: submission.blockHash,
+        // `inBlock` returns at the first block that holds it: say whether finality already reached that very block.
+        finalized: submission.finalized || (await isFinal(connection, submission.blockNumber, submission.blockHash)),
         extrinsicHash: submission.extrinsicHash,
         call: submission.call,
         ...(record === undefined

@@ -250,7 +250,8 @@ async function track(
     try {
       const best = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader())).number.toBigInt();
       if (best >= next) {
-        const result = await findInBlocks(connection, hash, next, best);
+        // no block after its era's last can hold it: the scan stops there
+        const result = await findInBlocks(connection, hash, next, best < mortalUntil ? best : mortalUntil);
         found = result.found;
         next = result.scannedTo + 1n;
         if (found === null && next > mortalUntil) {
@@ -269,7 +270,8 @@ async function track(
   }
   let finalized = false;
   if (options.wait === 'finalized') {
-    while (!finalized) {
+    let replaced = false;
+    while (!finalized && !replaced) {
       if (Date.now() > deadline) {
         throw chainError('InclusionTimeout', `${options.label} ${hash} is in block ${found.blockNumber} but not finalized within ${options.timeoutMs} ms`, {
           source: 'client',
@@ -286,16 +288,17 @@ async function track(
         if (finNumber >= foundNumber) {
           const canonical = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(foundNumber))).toHex();
           if (canonical === found.blockHash) finalized = true;
-          else {
-            // the block was reorganised away: look again from there
-            return await track(connection, hash, found.blockNumber, mortalUntil, nonce, submitted, context, options);
-          }
+          else replaced = true;
         }
       } catch (error) {
         if ((error as { code?: unknown }).code === 'CHAIN_CLIENT_CLOSED') throw error;
       }
-      if (!finalized) await sleep(options.pollMs);
+      if (!finalized && !replaced) await sleep(options.pollMs);
     }
+    // The block was reorganised away: look again on the new branch from the first block it could be in (the branch
+    // may hold it at a lower number than the replaced block did). Outside the polling's catch, so that an extrinsic
+    // the reorganisation dropped is reported `CHAIN_EXTRINSIC_DROPPED` at its era's end, not swallowed until the wait ends.
+    if (replaced) return track(connection, hash, firstBlock, mortalUntil, nonce, submitted, context, options);
   }
   const result = await outcome(connection, found, { ...context, blockHash: found.blockHash, blockNumber: found.blockNumber });
   if (result.error) throw result.error;

@@ -3,7 +3,7 @@ import type { DevnetCall } from './devnet-call.js';
 import type { DevnetBeacon } from './drand-beacon.js';
 import type { RuntimeContext } from './runtime-context.js';
 import type { StorageMap } from './storage-layout.js';
-import type { BranchBlock } from './reorganize.js';
+import type { BranchBlock, ReorganizeOptions } from './reorganize.js';
 import type { TimelockDrop } from './timelock-reveal.js';
 
 /** A produced block. */
@@ -101,5 +101,5 @@ export interface Chain {
   /** Timelocked commits the reveal step dropped silently, oldest first. */
   timelockDrops(): readonly TimelockDrop[];
   /** Replaces the last `depth` (unfinalised) blocks by a branch built on their parent (`reorganize.ts`). */
-  reorganize(depth: number, branch: readonly BranchBlock[]): BlockRecord[];
+  reorganize(depth: number, branch: readonly BranchBlock[], options?: ReorganizeOptions): BlockRecord[];
 }

@@ -96,6 +96,6 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     },
     poolSize: () => store.pool.length,
     timelockDrops: () => [...store.drops],
-    reorganize: (depth, branch) => reorganizeChain(store, depth, branch),
+    reorganize: (depth, branch, options) => reorganizeChain(store, depth, branch, options),
   };
 }

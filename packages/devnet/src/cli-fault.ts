@@ -110,9 +110,11 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     )
     .argument('<depth>', 'how many blocks to replace', int)
     .argument('[branch]', 'the new blocks, oldest first (at least <depth>)', branchJson)
+    .option('--drop-retracted', 'forget the replaced transactions the branch leaves out (default: they return to the pool)')
     .exitOverride()
-    .action((depth: number, branch: unknown) => {
-      request = { method: 'devnet_reorganize', params: branch === undefined ? [depth] : [depth, branch] };
+    .action((depth: number, branch: unknown, opts: { dropRetracted?: boolean }) => {
+      const params: unknown[] = opts.dropRetracted === true ? [depth, branch ?? null, { retracted: 'drop' }] : branch === undefined ? [depth] : [depth, branch];
+      request = { method: 'devnet_reorganize', params };
     });
   program
     .command('replace-neuron')

@@ -23,7 +23,7 @@ import { createDevnetBeacon, publishPulses } from './drand-beacon.js';
 import type { Pulse } from '@subnet/timelock';
 import type { TimelockDrop } from './timelock-reveal.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
-import type { DevnetBranchBlock } from './reorganize.js';
+import type { DevnetBranchBlock, ReorganizeOptions } from './reorganize.js';
 import { parseReorganization } from './reorganize.js';
 import { checkReplacement, replaceNeuronInState } from './replace-neuron.js';
 
@@ -119,13 +119,15 @@ export interface Devnet {
    * pulses unless `pulses: false` (on chain pulses come by `write_pulse` extrinsics a block author may leave out).
    * Block numbers repeat with other hashes: `chain_getBlockHash` answers the branch, the new-heads subscriptions
    * announce its blocks, watchers of replaced transactions hear `retracted`, and replaced transactions the branch
-   * leaves out return to the pool. A replaced block stays readable by hash until finality reaches its number, then is
-   * answered as an unknown block. `null` while production is stalled or the node frozen (nothing changes).
+   * leaves out return to the pool, as a full node's pool resubmits them, or with `options.retracted: 'drop'` are
+   * forgotten (their watchers hear `dropped`), as when no pool resubmits them. A replaced block stays readable by hash
+   * until finality reaches its number, then is answered as an unknown block. `null` while production is stalled or
+   * the node frozen (nothing changes).
    *
    * @throws SubnetError `DEVNET_REORG_FINALIZED` (`depth` reaches a finalised block), `DEVNET_INVALID_REORG` (a
-   *   malformed depth or branch, a branch shorter than `depth`, an extrinsic the branch cannot include)
+   *   malformed depth, branch or options, a branch shorter than `depth`, an extrinsic the branch cannot include)
    */
-  reorganize(depth: number, branch?: readonly DevnetBranchBlock[]): Promise<DevnetBlock[] | null>;
+  reorganize(depth: number, branch?: readonly DevnetBranchBlock[], options?: ReorganizeOptions): Promise<DevnetBlock[] | null>;
   /** Stops block production and the server, closing every connection. */
   stop(): Promise<void>;
 }
@@ -221,10 +223,10 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     }, 'extrinsics');
     return Object.freeze({ ...replacement });
   };
-  const reorganize = (depth: unknown, branch: unknown): DevnetBlock[] | null => {
-    const parsed = parseReorganization(depth, branch);
+  const reorganize = (depth: unknown, branch: unknown, reorgOptions: unknown): DevnetBlock[] | null => {
+    const parsed = parseReorganization(depth, branch, reorgOptions);
     if (faults.stalled || faults.frozen) return null;
-    return chain.reorganize(parsed.depth, parsed.branch).map(toBlock);
+    return chain.reorganize(parsed.depth, parsed.branch, parsed.options).map(toBlock);
   };
   let server;
   try {
@@ -235,7 +237,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       { name: 'subnet-devnet', version: PACKAGE_VERSION, chainName: 'Bittensor Devnet' },
       (control) =>
         adminHandlers(faults, control, {
-          reorganize: (depth, branch) => reorganize(depth, branch),
+          reorganize: (depth, branch, reorgOptions) => reorganize(depth, branch, reorgOptions),
           replaceNeuron: (uid, hotkey, coldkey) => replaceNeuron(uid, hotkey, coldkey),
         }),
     );
@@ -345,10 +347,10 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         subnetOf(state).epochDeferrals = count;
       });
     },
-    reorganize(depth: number, branch?: readonly DevnetBranchBlock[]) {
+    reorganize(depth: number, branch?: readonly DevnetBranchBlock[], reorgOptions?: ReorganizeOptions) {
       // the branch is built at the call; a refusal is a rejection
       try {
-        return Promise.resolve(reorganize(depth, branch));
+        return Promise.resolve(reorganize(depth, branch, reorgOptions));
       } catch (e) {
         return Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }

@@ -8,7 +8,7 @@ export type { DevnetOptions, DevnetOptionsInput } from './devnet-options.js';
 export { deriveDevAccounts, devHotkeyUri } from './dev-accounts.js';
 export type { DevAccount } from './dev-accounts.js';
 export type { DevnetFaults } from './faults.js';
-export type { DevnetBranchBlock } from './reorganize.js';
+export type { DevnetBranchBlock, ReorganizeOptions, RetractedTransactions } from './reorganize.js';
 export { POOL_ERRORS } from './rpc-errors.js';
 export type { JsonRpcErrorObject } from './rpc-errors.js';
 export type { DevnetRuntime, DevnetRuntimeVersion } from './runtime-context.js';

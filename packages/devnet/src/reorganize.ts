@@ -23,6 +23,22 @@ export interface BranchBlock {
   readonly pulses: boolean;
 }
 
+/**
+ * What becomes of the transactions of the replaced blocks that the branch leaves out: `requeue` (default) returns
+ * them to the pool, as a Substrate full node's pool does on a new best block (`handle_enactment` resubmits the signed
+ * extrinsics of the retracted blocks' bodies, `single_state_txpool.rs`); `drop` forgets them (their watchers hear
+ * `dropped`), as happens on a real chain when no pool resubmits them: a light client's pool (`resubmit: false`), a
+ * best block more than 20 blocks from the pool's last one (`SKIP_MAINTENANCE_THRESHOLD`, `enactment_state.rs`), a
+ * retracted body the node cannot read, or a node restarted in between.
+ */
+export type RetractedTransactions = 'requeue' | 'drop';
+
+/** Options of a reorganisation. */
+export interface ReorganizeOptions {
+  /** What becomes of the replaced blocks' transactions the branch leaves out (default `requeue`). */
+  readonly retracted?: RetractedTransactions;
+}
+
 type Watcher = (status: TxStatus) => void;
 
 function invalidReorg(path: string, value: unknown, message: string): SubnetError {
@@ -97,7 +113,8 @@ function buildBranch(store: ChainStore, forkNumber: number, branch: readonly Bra
  * the extrinsics its entry names, and its drand pulses unless they are left out. Then, as a node switching to a
  * better branch: the branch's blocks are announced in order (new heads, `inBlock` to watchers, finality moving on),
  * watchers of transactions in the replaced blocks hear `retracted`, and those transactions the branch does not include
- * return to the pool when they are still valid there (else their watchers hear `invalid`). The replaced blocks stay
+ * return to the pool when they are still valid there (else their watchers hear `invalid`), or, with
+ * `options.retracted: 'drop'`, are forgotten (their watchers hear `dropped`). The replaced blocks stay
  * readable by hash until finality reaches their number. Queued hyperparameter and stake changes stay queued for the
  * next produced block; changes applied in the replaced blocks are gone with them. Timelock drops of the replaced
  * blocks are forgotten, the branch's recorded.
@@ -105,13 +122,14 @@ function buildBranch(store: ChainStore, forkNumber: number, branch: readonly Bra
  * @param store - the chain store
  * @param depth - how many blocks to replace (1..best - finalized)
  * @param branch - the new blocks, oldest first
+ * @param options - what becomes of the replaced transactions the branch leaves out (`retracted`, default `requeue`)
  * @returns the branch's blocks
  * @throws SubnetError `DEVNET_REORG_FINALIZED` (the blocks replaced would include a finalised one),
  *   `DEVNET_INVALID_REORG` (a branch shorter than `depth`, or an extrinsic it cannot include); nothing changes then
  * @example
  * const blocks = reorganizeChain(store, 2, [{ extrinsics: [], pulses: false }, { extrinsics: [], pulses: true }]);
  */
-export function reorganizeChain(store: ChainStore, depth: number, branch: readonly BranchBlock[]): BlockRecord[] {
+export function reorganizeChain(store: ChainStore, depth: number, branch: readonly BranchBlock[], options: ReorganizeOptions = {}): BlockRecord[] {
   const best = bestBlock(store);
   const forkNumber = best.number - depth;
   if (forkNumber < store.finalizedNumber) {
@@ -172,10 +190,14 @@ export function reorganizeChain(store: ChainStore, depth: number, branch: readon
     announceBlock(store, block, included, [...invalid]);
   }
 
-  // the replaced transactions the branch left out return to the pool, validated against the new best
+  // the replaced transactions the branch left out return to the pool, validated against the new best (or are dropped)
   for (const tx of replacedTxs) {
     if (enacted.has(tx.hash) || store.poolByHash.has(tx.hash)) continue;
     const watchers = watchersOf.get(tx.hash) ?? new Set<Watcher>();
+    if (options.retracted === 'drop') {
+      for (const w of watchers) w('dropped');
+      continue;
+    }
     try {
       submitExtrinsic(store, tx.hex);
       const entry = store.poolByHash.get(tx.hash);
@@ -202,20 +224,25 @@ const HEX = /^0x(?:[0-9a-fA-F]{2})+$/;
 /**
  * Checks a reorganisation's arguments as a caller gives them (the Node API or `devnet_reorganize`): `depth` a
  * positive integer, `branch` absent (then `depth` blocks with no extrinsics and their pulses) or a list of at most
- * {@link MAX_BRANCH_BLOCKS} objects with only `extrinsics` (0x hex strings) and `pulses` (boolean).
+ * {@link MAX_BRANCH_BLOCKS} objects with only `extrinsics` (0x hex strings) and `pulses` (boolean); `options` absent or
+ * an object with only `retracted` (`requeue` or `drop`).
  *
  * @param depth - how many blocks to replace
  * @param branch - the new blocks, or undefined
+ * @param options - `{ retracted?: 'requeue' | 'drop' }`, or undefined
  * @returns the branch with defaults filled in
  * @throws SubnetError `DEVNET_INVALID_REORG` naming the field and its value
  * @example
  * parseReorganization(2, [{ pulses: false }, {}]);
  */
-export function parseReorganization(depth: unknown, branch: unknown): { depth: number; branch: BranchBlock[] } {
+export function parseReorganization(depth: unknown, branch: unknown, options?: unknown): { depth: number; branch: BranchBlock[]; options: ReorganizeOptions } {
+  const parsedOptions = parseReorganizeOptions(options);
   if (typeof depth !== 'number' || !Number.isSafeInteger(depth) || depth < 1) {
     throw invalidReorg('depth', depth, 'the depth of a reorganisation is a positive integer (the number of blocks replaced)');
   }
-  if (branch === undefined || branch === null) return { depth, branch: Array.from({ length: depth }, () => ({ extrinsics: [], pulses: true })) };
+  if (branch === undefined || branch === null) {
+    return { depth, branch: Array.from({ length: depth }, () => ({ extrinsics: [], pulses: true })), options: parsedOptions };
+  }
   if (!Array.isArray(branch)) throw invalidReorg('branch', branch, 'the branch is a list of blocks');
   if (branch.length > MAX_BRANCH_BLOCKS) throw invalidReorg('branch', branch.length, `a branch has at most ${MAX_BRANCH_BLOCKS} blocks`);
   const out: BranchBlock[] = [];
@@ -234,5 +261,18 @@ export function parseReorganization(depth: unknown, branch: unknown): { depth: n
     });
     out.push({ extrinsics: list as string[], pulses: pulses ?? true });
   });
-  return { depth, branch: out };
+  return { depth, branch: out, options: parsedOptions };
+}
+
+function parseReorganizeOptions(options: unknown): ReorganizeOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw invalidReorg('options', options, 'the options of a reorganisation are an object { retracted? }');
+  for (const key of Object.keys(options)) {
+    if (key !== 'retracted') throw invalidReorg(`options.${key}`, key, `unknown option ${JSON.stringify(key)} of a reorganisation`);
+  }
+  const { retracted } = options as { retracted?: unknown };
+  if (retracted === undefined) return {};
+  if (retracted !== 'requeue' && retracted !== 'drop') throw invalidReorg('options.retracted', retracted, "retracted is 'requeue' or 'drop'");
+  return { retracted };
 }

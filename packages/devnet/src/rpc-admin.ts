@@ -16,7 +16,7 @@ export interface AdminServer {
 /** The devnet's chain controls the admin namespace exposes besides the faults. */
 export interface AdminChain {
   /** `devnet.reorganize` (arguments unchecked: it checks them); null while stalled or frozen. */
-  reorganize(depth: unknown, branch: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
+  reorganize(depth: unknown, branch: unknown, options: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
   /** `devnet.replaceNeuron` (arguments unchecked: it checks them); answers the new holder as hex public keys. */
   replaceNeuron?(uid: unknown, hotkey: unknown, coldkey: unknown): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
 }
@@ -90,7 +90,7 @@ function codedAsParams<T>(run: () => T): T {
 /**
  * The devnet's admin namespace on its own WebSocket, for a load or chaos test that runs the devnet as a separate
  * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`; and
- * `devnet_reorganize(depth, branch?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
+ * `devnet_reorganize(depth, branch?, options?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
  * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code) and
  * `devnet_replaceNeuron(uid, hotkey, coldkey?)` (`devnet.replaceNeuron`: answers `{ uid, hotkey, coldkey }` as hex
  * public keys; a refusal is -32602 whose `data` starts with its code, `DEVNET_INVALID_UID` or
@@ -109,7 +109,7 @@ export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?:
   const chainHandlers: Record<string, AdminHandler> = {};
   if (chain !== undefined) {
     chainHandlers['devnet_reorganize'] = (params) =>
-      codedAsParams(() => chain.reorganize(params[0], params[1])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null);
+      codedAsParams(() => chain.reorganize(params[0], params[1], params[2])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null);
     const replace = chain.replaceNeuron?.bind(chain);
     if (replace !== undefined) chainHandlers['devnet_replaceNeuron'] = (params) => codedAsParams(() => replace(params[0], params[1], params[2]));
   }

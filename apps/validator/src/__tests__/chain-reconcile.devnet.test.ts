@@ -45,4 +45,44 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
       checkedTo: from + 20n,
     });
   }, 120_000);
+
+  it('finality lagging: a set_weights in a block finality has not reached is pending (unfinalizedBlock once the best chain is past its era), landed once final; an empty window past its era on the best chain is not_landed with finalizedTo', async () => {
+    const LAG = 30;
+    const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100, finalityLag: LAG });
+    cleanups.push(() => devnet.stop());
+    const chain: ChainPort = await devnetChainPort(devnet, cleanups);
+    const connection = await connectChain({ network: devnet.url });
+    cleanups.push(() => connection.close());
+    // An era of 4 blocks: the last block it can be in is the claim head + 20, reached before finality reaches the landing.
+    const search = { netuid: 1, hotkey: chain.hotkey, eraPeriod: 4 };
+    const untilHead = async (n: bigint): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      while ((await chain.head()) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    };
+    await untilHead(BigInt(LAG + 2));
+
+    const claimHead = await chain.head();
+    const uids = [1, 2, 3];
+    const weights = [10_000, 20_000, 35_535];
+    const landed = await chain.setWeights(uids, weights);
+    expect(landed.finalized).toBe(false);
+    const query = { ...search, fromBlock: claimHead, uids, weights };
+    expect(await findWeightSubmission(connection, query)).toMatchObject({ status: 'pending' });
+    await untilHead(claimHead + 21n);
+    expect(BigInt(devnet.finalizedNumber())).toBeLessThan(landed.block);
+    expect(await findWeightSubmission(connection, query)).toEqual({
+      status: 'pending',
+      checkedTo: expect.any(BigInt) as unknown,
+      unfinalizedBlock: landed.block,
+    });
+    // A window after the landing with nothing of ours: past its era on the best chain, finality behind it.
+    await untilHead(landed.block + 20n);
+    const empty = await findWeightSubmission(connection, { ...query, fromBlock: landed.block });
+    expect(empty).toMatchObject({ status: 'not_landed', checkedTo: landed.block + 20n });
+    expect(empty.status === 'not_landed' && empty.finalizedTo !== undefined && empty.finalizedTo < landed.block + 20n).toBe(true);
+    // Once finality reaches the landing block: landed there.
+    const deadline = Date.now() + 30_000;
+    while (BigInt(devnet.finalizedNumber()) < landed.block && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await findWeightSubmission(connection, query)).toMatchObject({ status: 'landed', block: landed.block, extrinsicHash: landed.extrinsicHash });
+  }, 120_000);
 });

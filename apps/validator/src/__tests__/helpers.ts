@@ -106,7 +106,13 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
         return Promise.reject(new Error('socket closed while submitting'));
       }
       chain.submissions.push({ uids, weights });
-      return Promise.resolve({ block: chain.headBlock + 1n, extrinsicHash: `0x${'ab'.repeat(32)}`, call: 'SubtensorModule.set_weights' });
+      return Promise.resolve({
+        block: chain.headBlock + 1n,
+        blockHash: `0x${(chain.headBlock + 1n).toString(16).padStart(64, '0')}`,
+        finalized: true,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+      });
     },
     reconnects: () => chain.reconnectCount,
     close: () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
+import type { SubmissionSearch } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
@@ -75,6 +76,54 @@ describe('peer exchange in the epoch loop', () => {
     expect(bundle.bundle.inputs.peer_scores).toEqual([
       expect.objectContaining({ validator_hotkey: k.validator.address, challenge_id: 'term', miner_hotkey: miner, score: 0.75 }),
     ]);
+  });
+
+  it('an epoch whose block was not final at the close: its scores go to the peer once reconciliation writes its bundle, the head still in the next epoch', async () => {
+    const k = await keys();
+    const { receiver, chain: receiverChain } = await startPeerReceiver(k, cleanups);
+    const chain = fakeChain(k);
+    const plain = chain.setWeights.bind(chain);
+    chain.setWeights = async (uids, weights) => ({ ...(await plain(uids, weights)), finalized: false });
+    const landed: SubmissionSearch = {
+      status: 'landed',
+      block: 13n,
+      extrinsicHash: `0x${'ab'.repeat(32)}`,
+      call: 'SubtensorModule.set_weights',
+      lastUpdate: 13n,
+      weightsMatch: true,
+    };
+    let final = false;
+    chain.findSubmission = () => Promise.resolve(final ? landed : { status: 'pending', checkedTo: 12n });
+    const s = tempDir();
+    cleanups.push(s.cleanup);
+    const sender = await startValidator({
+      config: testConfig(s.dir, { peers: { urls: [receiver.url], backoff_ms: 10 } }),
+      chain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => sender.stop());
+    const miner = k.miners[0]!.address;
+    const term = {
+      record_id: 'term-f',
+      miner_hotkey: miner,
+      results: [0, 1].map((t) => ({ task_id: `t${t}`, tests_passed: 1, tests_total: 1, timed_out: false })),
+    };
+    expect((await postExecutor(sender.url, '/v1/term-results', term)).status).toBe(201);
+    chain.headBlock = 12n;
+    receiverChain.headBlock = 12n;
+    await receiver.tick();
+    await sender.tick();
+    expect((await sender.storage.getEpoch(0))?.status).toBe('submitting');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await metric(sender, 'delivered')).toBe(0);
+    final = true;
+    chain.headBlock = 14n;
+    await sender.tick();
+    expect((await sender.storage.getEpoch(0))?.status).toBe('submitted');
+    await until(async () => (await metric(sender, 'delivered')) === 1, 'the delivery after reconciliation');
+    const stored = (await receiver.storage.records(1)).filter((x) => x.kind === 'peer_score').map((x) => JSON.parse(x.body) as { epoch: number });
+    expect(stored.map((d) => d.epoch)).toEqual([0]);
   });
 
   it('an unreachable peer: the close is unaffected, retries are bounded, the failure is counted and logged with its reason', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { signatureVerify } from '@polkadot/util-crypto';
@@ -165,6 +165,90 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     expect(readBundle(t.dir, 0).submission.status).toBe('submitted');
     expect(await service.metrics.registry.metrics()).toMatch(/validator_submissions_total\{outcome="reconciled_submitted"\} 1/);
+  });
+
+  it('weights in a block that is not final yet: no bundle at the close (row submitting); once a final block holds them the bundle names that block', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await restart(t.dir, chain);
+    const plain = chain.setWeights.bind(chain);
+    // The chain access saw them in block 12 (0x…0c) before finality reached it; a reorganisation then moved them to 13.
+    chain.setWeights = async (uids, weights) => ({ ...(await plain(uids, weights)), block: 12n, finalized: false });
+    const queries: SubmissionQuery[] = [];
+    const answers: SubmissionSearch[] = [
+      { status: 'pending', checkedTo: 11n },
+      { status: 'landed', block: 13n, extrinsicHash: `0x${'ab'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 13n, weightsMatch: true },
+    ];
+    chain.findSubmission = (q) => {
+      queries.push(q);
+      return Promise.resolve(answers.shift() ?? { status: 'not_landed', checkedTo: 0n });
+    };
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('f1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    const closed: string[] = [];
+    service.onEpoch((o) => closed.push(`${o.epoch}:${o.status}:${o.bundlePath === null ? 'no bundle' : 'bundle'}`));
+    await service.tick();
+    expect(closed).toEqual(['0:submitting:no bundle']);
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(false);
+    // Its weights are not served either while submitting (on a timelocked subnet they would leak before the reveal).
+    expect((await fetch(`${service.url}/v1/weights/latest`)).status).toBe(404);
+    expect(await service.metrics.registry.metrics()).toMatch(/validator_submissions_total\{outcome="awaiting_finality"\} 1/);
+    await service.tick(); // finality has not reached it: still submitting
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    await service.tick();
+    expect(queries.map((q) => q.fromBlock)).toEqual([11n, 11n]);
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '13', error: null });
+    expect(((await (await fetch(`${service.url}/v1/weights/latest`)).json()) as { epoch: number }).epoch).toBe(0);
+    expect(chain.submissions).toHaveLength(1);
+  });
+
+  it('a submission dropped at the end of its era (CHAIN_EXTRINSIC_DROPPED) is not recorded failed: reconciliation sends it again within the window', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await restart(t.dir, chain);
+    const plain = chain.setWeights.bind(chain);
+    let first = true;
+    chain.setWeights = (uids, weights) => {
+      if (!first) return plain(uids, weights);
+      first = false;
+      return Promise.reject(new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era'));
+    };
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 17n });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('d1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    chain.headBlock = 17n;
+    await service.tick();
+    expect(chain.submissions).toHaveLength(1);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('submitted');
+    expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'submitted', block: '18', resubmitted: true });
+    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '18' });
+  });
+
+  it('dropped and the window closed: recorded not_landed with VALIDATOR_SUBMISSION_NOT_LANDED, saying finality lagged when the best chain decided it', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await restart(t.dir, chain);
+    chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era'));
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 27n, finalizedTo: 20n });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('d2', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    chain.headBlock = 28n; // epoch 2: epoch 0's window is closed
+    await service.tick();
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('not_landed');
+    expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ reconciled: { checked_to: '27', finalized_to: '20' } });
+    const bundle = readBundle(t.dir, 0);
+    expect(bundle.submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(bundle.submission.error?.message).toMatch(/no block of the best chain up to 27 \(final up to 20\)/);
   });
 
   it('without a chain search (or a claim without its head) the epoch is unknown, as before', async () => {

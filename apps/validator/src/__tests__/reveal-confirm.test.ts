@@ -293,6 +293,8 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
       chain.submissions.push({ uids, weights });
       return Promise.resolve({
         block: chain.headBlock + 1n,
+        blockHash: `0x${'cd'.repeat(32)}`,
+        finalized: true,
         extrinsicHash: `0x${'ab'.repeat(32)}`,
         call: 'SubtensorModule.commit_timelocked_mechanism_weights',
         timelock: { record, dueBlock: 25n, commitHash: `0x${'ee'.repeat(32)}` },

@@ -164,6 +164,7 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
       params: [2, [{ pulses: false }, {}, {}]],
     });
     expect(parseFaultArgs(['reorganize', '1'])).toMatchObject({ method: 'devnet_reorganize', params: [1] });
+    expect(parseFaultArgs(['reorganize', '1', '--drop-retracted'])).toMatchObject({ method: 'devnet_reorganize', params: [1, null, { retracted: 'drop' }] });
     const cli = runCli('fault', 'reorganize', '1', '--url', url);
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/^devnet_reorganize failed: -32602: Invalid params: DEVNET_REORG_FINALIZED: /);

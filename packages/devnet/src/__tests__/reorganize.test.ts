@@ -144,6 +144,33 @@ describe('devnet.reorganize: the unfinalised head replaced by a branch from the 
     unsub();
   });
 
+  it("retracted: 'drop': a transaction of a replaced block the branch leaves out is forgotten (Retracted, then Dropped), never included again", async () => {
+    const statuses: string[] = [];
+    const unsub = await remark('0x0c').signAndSend(alice(), (r) => {
+      statuses.push(r.status.type);
+    });
+    await waitFor(() => h.devnet.poolSize() === 1);
+    const first = (await h.devnet.produceBlock())!;
+    const hex = first.extrinsics[1]!;
+    await waitFor(() => statuses.includes('InBlock'));
+    const nonce = (await h.api.rpc.system.accountNextIndex(alice().address)).toNumber();
+    await h.devnet.reorganize(1, [{}, {}], { retracted: 'drop' });
+    await waitFor(() => statuses.includes('Dropped'));
+    expect(h.devnet.poolSize()).toBe(0);
+    const later = await h.devnet.produceBlocks(LAG + 1);
+    expect(later.flatMap((b) => b.extrinsics)).not.toContain(hex);
+    // its nonce is free again on the branch: the account's next index went back by one
+    expect((await h.api.rpc.system.accountNextIndex(alice().address)).toNumber()).toBe(nonce - 1);
+    expect(statuses.filter((s) => s !== 'Ready' && s !== 'Broadcast')).toEqual(['InBlock', 'Retracted', 'Dropped']);
+    // a malformed option is refused with its path
+    expect(await refusal(h.devnet.reorganize(1, [{}], { retracted: 'keep' as never }))).toEqual({
+      code: DEVNET_ERROR_CODES.invalidReorg,
+      path: 'options.retracted',
+    });
+    expect(await refusal(h.devnet.reorganize(1, [{}], { other: 1 } as never))).toEqual({ code: DEVNET_ERROR_CODES.invalidReorg, path: 'options.other' });
+    unsub();
+  });
+
   it('the branch includes the extrinsics the caller names, where it names them; one it cannot include is refused', async () => {
     const statuses: string[] = [];
     const unsub = await remark('0x0b').signAndSend(alice(), (r) => {
