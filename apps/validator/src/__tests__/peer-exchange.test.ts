@@ -8,6 +8,7 @@ import type { SubmissionSearch } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
+import type { FakeChain } from './helpers.js';
 import { fakeChain, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
@@ -33,21 +34,22 @@ async function until(condition: () => Promise<boolean>, what: string): Promise<v
 const metric = async (service: ValidatorService, result: string): Promise<number> =>
   Number(new RegExp(`validator_peer_publish_total\\{result="${result}"\\} (\\d+)`).exec(await service.metrics.registry.metrics())?.[1] ?? 0);
 
+/** A validator (//Alice) on `chain` that publishes to the peer at `peerUrl`; stopped and removed by `cleanups`. */
+async function startSender(chain: FakeChain, peerUrl: string): Promise<ValidatorService> {
+  const s = tempDir();
+  cleanups.push(s.cleanup);
+  const sender = await startValidator({ config: testConfig(s.dir, { peers: { urls: [peerUrl], backoff_ms: 10 } }), chain, logger: silent, autoTick: false });
+  cleanups.push(() => sender.stop());
+  return sender;
+}
+
 describe('peer exchange in the epoch loop', () => {
   it('delivers the closed epoch’s own scores to a peer validator, which counts them in its next close', async () => {
     const k = await keys();
     // The receiver runs as //Bob (uid 1 of the fake metagraph, startPeerReceiver), the sender as //Alice (uid 0).
     const { receiver, chain: receiverChain } = await startPeerReceiver(k, cleanups);
     const chain = fakeChain(k);
-    const s = tempDir();
-    cleanups.push(s.cleanup);
-    const sender = await startValidator({
-      config: testConfig(s.dir, { peers: { urls: [receiver.url], backoff_ms: 10 } }),
-      chain,
-      logger: silent,
-      autoTick: false,
-    });
-    cleanups.push(() => sender.stop());
+    const sender = await startSender(chain, receiver.url);
     const closes: EpochOutcome[] = [];
     sender.onEpoch((o) => closes.push(o));
     const miner = k.miners[0]!.address;
@@ -94,15 +96,7 @@ describe('peer exchange in the epoch loop', () => {
     };
     let final = false;
     chain.findSubmission = () => Promise.resolve(final ? landed : { status: 'pending', checkedTo: 12n });
-    const s = tempDir();
-    cleanups.push(s.cleanup);
-    const sender = await startValidator({
-      config: testConfig(s.dir, { peers: { urls: [receiver.url], backoff_ms: 10 } }),
-      chain,
-      logger: silent,
-      autoTick: false,
-    });
-    cleanups.push(() => sender.stop());
+    const sender = await startSender(chain, receiver.url);
     const miner = k.miners[0]!.address;
     const term = {
       record_id: 'term-f',

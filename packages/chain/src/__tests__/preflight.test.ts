@@ -150,3 +150,15 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
     );
   });
 });
+
+describe('preflight: a negative uid, and an empty stakeCheck', () => {
+  it('uid -1 is UidVecContainInvalidOne at its index', () => {
+    const r = preflight({ snapshot: snap(), hotkey: hotkeys[0]!, uids: [1, -1], values: [1, 1], versionKey: 0n, kind: 'set' });
+    expect(r.errors.map((e) => [e.code, e.context['path']])).toEqual([['CHAIN_UID_VEC_CONTAIN_INVALID_ONE', 'uids[1]']]);
+  });
+  it("stakeCheck '' is refused as not 'error' or 'warn' (not read as the default)", () => {
+    expect(() => preflight({ snapshot: snap(), hotkey: hotkeys[0]!, uids: [1], values: [1], versionKey: 0n, kind: 'set', stakeCheck: '' as never })).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'stakeCheck' }) }),
+    );
+  });
+});

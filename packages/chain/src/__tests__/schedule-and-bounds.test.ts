@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { mechanismStorageIndex, weightCommitHash as commitHash } from '../commit-hash.js';
 import { revealStepEpoch } from '../epoch-schedule.js';
 import type { EpochState, MetagraphSnapshot } from '../metagraph-snapshot.js';
-import { preflight } from '../preflight.js';
 import { epochAtBlock, revealWindow } from '../reveal-window.js';
 
 /**
  * Rules a mutation sweep found no unit test for: the epoch a reveal step reveals, the `BlocksSinceLastStep`
  * safety net (Subtensor main `coinbase/run_coinbase.rs:1085-1100` at 14bc6f9f9, `should_run_epoch`), a window of
- * one block, netuid 0 and the u16/u64 bounds of a commit hash, and a negative uid.
+ * one block, netuid 0 and the u16/u64 bounds of a commit hash (a negative uid: `preflight.test.ts`).
  */
 
 const HOTKEY = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
@@ -91,38 +90,5 @@ describe('commit hash inputs: netuid 0 and the u16 / u64 bounds', () => {
     );
     expect(() => commitHash({ ...base, versionKey: 2n ** 64n })).toThrow(expect.objectContaining({ code: 'CHAIN_INVALID_INPUT' }));
     expect(commitHash({ ...base, versionKey: 2n ** 64n - 1n })).toMatch(/^0x[0-9a-f]{64}$/);
-  });
-});
-
-describe('preflight: a negative uid, and an empty stakeCheck', () => {
-  const snapshot = {
-    netuid: 1,
-    hotkeys: [HOTKEY, '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty'],
-    n: 2,
-    block: 100n,
-    stakes: [10n, 10n],
-    stakeWeights: [],
-    validatorPermit: [true, false],
-    lastUpdate: [0n, 0n],
-    ownerHotkey: null,
-    hyperparameters: {
-      tempo: 360,
-      weightsRateLimit: 100n,
-      weightsVersionKey: 0n,
-      minAllowedWeights: 1,
-      stakeThreshold: 5n,
-      commitRevealEnabled: false,
-      revealPeriodEpochs: 1n,
-    },
-    epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
-  } as unknown as MetagraphSnapshot;
-  it('uid -1 is UidVecContainInvalidOne at its index', () => {
-    const r = preflight({ snapshot, hotkey: HOTKEY, uids: [1, -1], values: [1, 1], versionKey: 0n, kind: 'set' });
-    expect(r.errors.map((e) => [e.code, e.context['path']])).toEqual([['CHAIN_UID_VEC_CONTAIN_INVALID_ONE', 'uids[1]']]);
-  });
-  it("stakeCheck '' is refused as not 'error' or 'warn' (not read as the default)", () => {
-    expect(() => preflight({ snapshot, hotkey: HOTKEY, uids: [1], values: [1], versionKey: 0n, kind: 'set', stakeCheck: '' as never })).toThrow(
-      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'stakeCheck' }) }),
-    );
   });
 });
