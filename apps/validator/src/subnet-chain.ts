@@ -37,6 +37,7 @@ export interface SubnetChainOptions {
 
 /** A metadata-decorated storage map's multi-key read. */
 type StorageMulti = { multi: (keys: unknown[]) => Promise<unknown[]> };
+
 /**
  * Whether a block is on the finalised chain: finality has reached its number and the finalised chain's block at that
  * number is this one. A read that fails answers false (the block is then checked again by reconciliation).
