@@ -14,7 +14,7 @@ import { checkNonce } from './nonce-window.js';
 import { signatureMessage, verifySynapseSignature } from './signature.js';
 import type { Synapse } from './synapse.js';
 import { hasNonFiniteFloat } from './python-json.js';
-import { parseSynapseJson, synapseBodyHash, synapseHeaders, synapseJson, synapseToPy } from './synapse.js';
+import { parseSynapseJson, SYNAPSE_DEFAULT_TIMEOUT, synapseBodyHash, synapseHeaders, synapseJson, synapseToPy } from './synapse.js';
 import type { SynapseDefinition } from './synapse-definition.js';
 import type { HeaderSynapse } from './synapse-headers.js';
 import { emailContentType, parseSynapseHeaders } from './synapse-headers.js';
@@ -176,7 +176,9 @@ export async function handleAxonRequest(ctx: AxonContext, req: IncomingMessage, 
     const info = { ...axonInfo, statusCode: failure.status, statusMessage: failure.message, processTime: (Date.now() - started) / 1000 };
     const headers = {
       name,
-      ...(header?.timeout === null || header?.timeout === undefined ? {} : { timeout: pyFloatRepr(header.timeout) }),
+      // `create_error_response` writes `to_headers()`, whose `timeout` is `str(synapse.timeout)`: the request's, or the
+      // field's default 12.0 when the request had none or its headers did not parse (`Synapse()`, axon.py:1144-1149).
+      timeout: pyFloatRepr(header?.timeout ?? SYNAPSE_DEFAULT_TIMEOUT),
       ...terminalHeaders('axon', info),
       ...terminalHeaders('dendrite', { ...(header?.dendrite ?? {}), ...peer }),
       computed_body_hash: header?.computedBodyHash ?? '',

@@ -27,6 +27,9 @@ export interface Synapse {
   readonly values: ReadonlyMap<string, PyValue>;
 }
 
+/** Internal: `Synapse.timeout`'s default in the SDK (`bittensor/core/synapse.py:426-433`), in seconds. */
+export const SYNAPSE_DEFAULT_TIMEOUT = 12;
+
 /**
  * A new synapse of a definition from JS values (each converted to its declared Python type; missing fields
  * take their default; a missing required field is an error).
@@ -46,7 +49,7 @@ export function createSynapse(definition: SynapseDefinition, values: Readonly<Re
   }
   return Object.freeze({
     name: definition.name,
-    timeout: 12,
+    timeout: SYNAPSE_DEFAULT_TIMEOUT,
     totalSize: 0n,
     headerSize: 0n,
     dendrite: EMPTY_TERMINAL,

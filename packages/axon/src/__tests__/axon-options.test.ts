@@ -56,7 +56,7 @@ describe('minStake: callers below it are blacklisted', () => {
   });
 });
 
-describe('an error answer carries the request’s timeout, as the SDK’s create_error_response (to_headers)', () => {
+describe('an error answer carries the request’s timeout, or the SDK’s default, as create_error_response (to_headers)', () => {
   it('a blacklisted request with timeout 5 is answered with the header timeout: 5.0', async () => {
     const axon = await axonWith({}, new Map());
     const res = await fetch(`${axon.url}/Dummy`, {
@@ -74,6 +74,25 @@ describe('an error answer carries the request’s timeout, as the SDK’s create
     expect(res.status).toBe(403);
     expect(res.headers.get('timeout')).toBe('5.0');
     await res.arrayBuffer();
+  });
+
+  it('a request without a timeout header (or whose headers do not parse) is answered with timeout: 12.0, the field’s default', async () => {
+    const axon = await axonWith({}, new Map());
+    const placeholder = { bt_header_input_obj_dummy_input: Buffer.from('0').toString('base64') };
+    const blacklisted = await fetch(`${axon.url}/Dummy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', name: 'Dummy', bt_header_dendrite_hotkey: alice.address, ...placeholder },
+      body: '{}',
+    });
+    expect([blacklisted.status, blacklisted.headers.get('timeout')]).toEqual([403, '12.0']);
+    await blacklisted.arrayBuffer();
+    const unparsed = await fetch(`${axon.url}/Dummy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', name: 'Dummy', timeout: 'soon', ...placeholder },
+      body: '{}',
+    });
+    expect([unparsed.status, unparsed.headers.get('timeout')]).toEqual([500, '12.0']);
+    await unparsed.arrayBuffer();
   });
 });
 
