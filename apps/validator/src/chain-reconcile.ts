@@ -69,9 +69,7 @@ function snake(name: string): string {
 export async function findWeightSubmission(connection: ChainConnection, options: FindSubmissionOptions): Promise<SubmissionSearch> {
   // One request per read, each with its own time limit: a long scan never trips the per-request timeout.
   const head = await connection.request('reconcile: head', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt());
-  const finalized = await connection.request('reconcile: finalized head', async (api) =>
-    (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toBigInt(),
-  );
+  const finalized = await connection.request('reconcile: finalized head', finalizedNumber);
   const last = options.fromBlock + BigInt(options.eraPeriod + SIGNING_MARGIN);
   const finalTo = [head, finalized, last].reduce((a, b) => (b < a ? b : a));
   // `LastUpdate` names the block of a landed `set_weights`: look there first, then scan in order.
@@ -117,6 +115,17 @@ interface LandedExtrinsic {
   readonly args: ReadonlyMap<string, CodecLike>;
   readonly nonce: bigint;
   readonly hashes: { readonly blockHash: string; readonly parentHash: string };
+}
+
+/**
+ * The number of the finalised head (GRANDPA's, behind the best block).
+ *
+ * @param api - the connection's api
+ * @returns its block number
+ * @example await connection.request('finalized head', finalizedNumber)
+ */
+export async function finalizedNumber(api: ChainConnection['api']): Promise<bigint> {
+  return (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toBigInt();
 }
 
 async function findInBlock(api: ChainConnection['api'], options: FindSubmissionOptions, n: bigint): Promise<LandedExtrinsic | undefined> {

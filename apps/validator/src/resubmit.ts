@@ -7,7 +7,7 @@ import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { pendingRevealFields } from './reveal-confirm.js';
-import { changedUids, metagraphOf } from './uid-recheck.js';
+import { changedUids, describeUidChanges, metagraphOf } from './uid-recheck.js';
 import type { EpochFields } from './storage.js';
 
 /** What {@link resubmitNotLanded} did. */
@@ -64,10 +64,9 @@ export async function resubmitNotLanded(
     if (changes.length > 0) {
       for (const c of changes)
         logger.warn({ epoch, uid: c.uid, oldHotkey: c.expected, newHotkey: c.found }, 'uid changed hands since the claim: not submitting again');
-      const list = changes.map((c) => `uid ${String(c.uid)} ${c.expected} -> ${c.found ?? '(none)'}`).join(', ');
       throw appError(
         VALIDATOR_ERROR_CODES.uidChanged,
-        `uids the interrupted submission weights changed hands since its metagraph was read (${list}): it is not sent again`,
+        `uids the interrupted submission weights changed hands since its metagraph was read (${describeUidChanges(changes)}): it is not sent again`,
         { path: 'uids', value: changes.map((c) => c.uid) },
       );
     }

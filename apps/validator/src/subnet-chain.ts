@@ -3,7 +3,7 @@ import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView } from './chain-port.js';
-import { findWeightSubmission } from './chain-reconcile.js';
+import { finalizedNumber, findWeightSubmission } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
@@ -45,7 +45,7 @@ type StorageMulti = { multi: (keys: unknown[]) => Promise<unknown[]> };
 async function isFinal(connection: ChainConnection, number: bigint, hash: string): Promise<boolean> {
   try {
     return await connection.request('finality of the submission block', async (api) => {
-      const finalized = (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toBigInt();
+      const finalized = await finalizedNumber(api);
       return finalized >= number && (await api.rpc.chain.getBlockHash(number)).toHex().toLowerCase() === hash.toLowerCase();
     });
   } catch {

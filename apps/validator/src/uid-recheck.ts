@@ -74,7 +74,7 @@ export function uidChanges(
 export function decideOnUidChanges(changes: readonly UidChange[], recomputed: boolean): UidDecision {
   if (changes.length === 0) return { action: 'send' };
   if (!recomputed) return { action: 'recompute', changes };
-  const list = changes.map((c) => `uid ${String(c.uid)} ${c.expected || '(none)'} -> ${c.found ?? '(none)'}`).join(', ');
+  const list = describeUidChanges(changes);
   return {
     action: 'fail',
     changes,
@@ -83,6 +83,17 @@ export function decideOnUidChanges(changes: readonly UidChange[], recomputed: bo
       message: `uids changed hands again after the epoch was recomputed from a fresh metagraph (${list}): nothing was sent, so no weight goes to a hotkey the epoch did not score`,
     },
   };
+}
+
+/**
+ * The changed uids in words for an error message: `uid 3 5Grw… -> 5FHn…`, `(none)` for a side no hotkey holds.
+ *
+ * @param changes - what {@link uidChanges} found
+ * @returns one comma-separated list
+ * @example describeUidChanges([{ uid: 3, expected: 'A', found: null }]) // 'uid 3 A -> (none)'
+ */
+export function describeUidChanges(changes: readonly UidChange[]): string {
+  return changes.map((c) => `uid ${String(c.uid)} ${c.expected || '(none)'} -> ${c.found ?? '(none)'}`).join(', ');
 }
 
 /**
