@@ -680,7 +680,11 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   ['KeyMismatch', false, 'The key file secret does not match its own ss58Address/publicKey: the file is corrupt or edited.'],
   ['ConnectionFailed', true, 'No endpoint answered: check the URLs and network; the client retries with backoff meanwhile.'],
   ['RequestTimeout', true, 'A request got no answer in time: the node is slow or the socket is half dead; the client reconnects.'],
-  ['HeadStale', true, 'No new block for longer than staleHeadMs: the node or the chain is stalled; the client switches endpoint.'],
+  [
+    'HeadStale',
+    true,
+    'No new block for longer than staleHeadMs on any endpoint: the node or the chain is stalled; nothing was signed; the client keeps switching endpoints, retry when blocks move.',
+  ],
   ['ClientClosed', false, 'The client was closed: create a new one.'],
   ['CallNotAvailable', false, 'The runtime metadata has none of the calls this path needs: the runtime is not Subtensor or is too old/new.'],
   ['StorageNotAvailable', false, 'The runtime metadata lacks a storage item this client reads: the runtime is not Subtensor or changed.'],

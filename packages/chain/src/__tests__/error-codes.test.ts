@@ -124,3 +124,43 @@ describe('error codes carry the chain name', () => {
     expect(error.context.retryable).toBe(true);
   });
 });
+
+describe("the README's error table is the package's table", () => {
+  const README = resolve(dirname(fileURLToPath(import.meta.url)), '../../README.md');
+  const rows = readFileSync(README, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| `CHAIN_'))
+    .map((line) => {
+      const cells = line.slice(2, -2).split(' | ');
+      return {
+        code: cells[0]!.replaceAll('`', ''),
+        chainName: cells[1]!.replaceAll('`', ''),
+        source: cells[2]!.split(' ')[0],
+        retry: cells[3],
+        advice: cells.slice(4).join(' | '),
+      };
+    });
+
+  it('lists each code once with the chain name, source, retry and advice the package gives it', () => {
+    expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
+    // The retry column is what an operator's alerting keys on: `retryable` must say the same for every code.
+    const differ = rows.filter((row) => {
+      const info = CHAIN_ERRORS.get(row.code);
+      return (
+        info === undefined ||
+        row.chainName !== info.chainName ||
+        row.source !== info.source ||
+        row.retry !== (info.retryable ? 'yes' : 'no') ||
+        row.advice !== info.advice
+      );
+    });
+    expect(differ.map((row) => [row, CHAIN_ERRORS.get(row.code)])).toEqual([]);
+  });
+
+  it('leaves out only the module errors outside weights, which the text before it describes', () => {
+    const listed = new Set(rows.map((r) => r.code));
+    const weights = new Set(MODULE_ERROR_NAMES);
+    const missing = [...CHAIN_ERRORS.values()].filter((info) => !listed.has(info.code) && (info.source !== 'module' || weights.has(info.chainName)));
+    expect(missing.map((info) => info.code)).toEqual([]);
+  });
+});
