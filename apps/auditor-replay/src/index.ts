@@ -34,7 +34,7 @@ export { renderMinerPage, renderMinerStory } from './pages/miner-page.js';
 export { renderWeightChart } from './pages/weight-chart.js';
 export type { WeightSeries } from './pages/weight-chart.js';
 export { findRootCause } from './root-cause.js';
-export type { EarlierMissingHotkeyRule, EarlierRule, EarlierTie, EarlierWinnerTieRule, RootCause } from './root-cause.js';
+export type { EarlierDecayTop, EarlierDecayTopRule, EarlierMissingHotkeyRule, EarlierRule, EarlierTie, EarlierWinnerTieRule, RootCause } from './root-cause.js';
 export { createProgress } from './progress.js';
 export type { Progress, ProgressStream } from './progress.js';
 export { signatureVerifier } from './signature-verifier.js';

@@ -1,3 +1,5 @@
+import { sameCanonicalJson } from '@subnet/core';
+
 import type { Mismatch } from './audit-bundle.js';
 import { formatJsonPath } from './json-diff.js';
 
@@ -27,10 +29,11 @@ export interface RootCause {
 }
 
 /**
- * A bundle computed before a rule of docs/spec.md G.4 changed what an epoch computes; nothing in it was edited,
- * yet it recomputes differently today. `title` says which rule; the other fields hold what the bundle shows of it.
+ * A bundle computed before a rule of docs/spec.md G.4 or G.9 changed what an epoch computes; nothing in it was
+ * edited, yet it recomputes differently today. `title` says which rule; the other fields hold what the bundle
+ * shows of it.
  */
-export type EarlierRule = EarlierMissingHotkeyRule | EarlierWinnerTieRule;
+export type EarlierRule = EarlierMissingHotkeyRule | EarlierWinnerTieRule | EarlierDecayTopRule;
 
 /**
  * Before docs/spec.md G.4 "A hotkey missing from the metagraph takes no share of its challenge": the bundle's uid
@@ -75,7 +78,37 @@ export interface EarlierTie {
   readonly tied: readonly { readonly miner_hotkey: string; readonly submitted_seq: number | null }[];
 }
 
+/**
+ * Before docs/spec.md G.9 "A new decay top names the miner the challenge ranks first among those tied at the best
+ * score": reward decay named the lowest of the hotkeys tied at the epoch's best score (its `candidate`, and the
+ * `top_hotkey` of the state it carries when that score set a new top), whoever the challenge ranked first. Only
+ * who is named differs; no weight or burn does.
+ */
+export interface EarlierDecayTopRule {
+  /** The spec section of the rule (`docs/spec.md G.9`). */
+  readonly spec: string;
+  /** The rule's title in that section. */
+  readonly title: typeof DECAY_TOP_TITLE;
+  /** Each challenge whose decay names another miner today, in the bundle's challenge order. */
+  readonly tops: readonly EarlierDecayTop[];
+}
+
+/** One challenge's decay top among miners tied at the best score, as the bundle names it and as the rule does. */
+export interface EarlierDecayTop {
+  readonly challenge_id: string;
+  /** The tied best score of the epoch. */
+  readonly score: number;
+  /** The miner the bundle names: the lowest of the tied hotkeys. */
+  readonly claimed_hotkey: string;
+  /** The miner the rule names (the recomputed decay candidate): the one the challenge ranks first. */
+  readonly hotkey: string;
+  /** True when that score set a new top, so the carried state (`decay_states[].state.top_hotkey`) names it too. */
+  readonly replaced_top: boolean;
+}
+
 const EARLIER_RULE_SPEC = 'docs/spec.md G.4';
+const DECAY_TOP_SPEC = 'docs/spec.md G.9';
+const DECAY_TOP_TITLE = 'A new decay top names the miner the challenge ranks first among those tied at the best score';
 const MISSING_HOTKEY_TITLE = 'A hotkey missing from the metagraph takes no share of its challenge';
 const WINNER_TIE_TITLE = "A miner's submission in an epoch is the smallest seq among its records the epoch used";
 /** Dropped hotkeys named in the sentence (the rule's `dropped` lists every one). */
@@ -213,6 +246,75 @@ function earlierTieSentence(rule: EarlierWinnerTieRule): string {
   );
 }
 
+/**
+ * The rule of spec G.9 before it, when the claimed bundle shows it: for each evaluation challenge whose
+ * recomputed decay candidate is not the lowest of the hotkeys at its score in the normalisation (the miners that
+ * entered decay), the claimed bundle names that lowest hotkey instead, as its candidate and, when the score set a
+ * new top, as the carried state's `top_hotkey`; and with exactly those values put back, the recomputed result is
+ * the claimed one byte for byte. Anything else (another miner named, another value differing) is not what a
+ * build before the rule wrote (null then).
+ */
+function earlierDecayTopRule(claimed: unknown, recomputed: unknown): EarlierDecayTopRule | null {
+  const result = childOf(childOf(recomputed, 'bundle'), 'result');
+  const explained = childOf(childOf(result, 'aggregation'), 'challenges');
+  const states = childOf(result, 'decay_states');
+  if (!Array.isArray(explained) || !Array.isArray(states)) return null;
+  const tops: EarlierDecayTop[] = [];
+  // The recomputed result with what a build before the rule named instead.
+  let before: unknown = result;
+  for (const [i, c] of explained.entries()) {
+    const decay = childOf(c, 'decay');
+    const hotkey = childOf(childOf(decay, 'candidate'), 'hotkey');
+    const score = childOf(childOf(decay, 'candidate'), 'score');
+    const miners = childOf(childOf(c, 'normalisation'), 'miners');
+    if (typeof hotkey !== 'string' || typeof score !== 'number' || !Array.isArray(miners)) continue;
+    let lowest: string | null = null;
+    for (const m of miners) {
+      const h = childOf(m, 'hotkey');
+      if (childOf(m, 'score') === score && typeof h === 'string' && (lowest === null || h < lowest)) lowest = h;
+    }
+    if (lowest === null || lowest === hotkey) continue;
+    const id = childOf(c, 'id');
+    if (typeof id !== 'string') return null;
+    const replaced = childOf(decay, 'replaced_top') === true;
+    before = withValueAt(before, ['aggregation', 'challenges', i, 'decay', 'candidate', 'hotkey'], lowest);
+    if (replaced) {
+      const j = states.findIndex((d) => childOf(d, 'challenge_id') === id);
+      if (j < 0 || childOf(childOf(states[j], 'state'), 'top_hotkey') !== hotkey) return null;
+      before = withValueAt(before, ['decay_states', j, 'state', 'top_hotkey'], lowest);
+    }
+    tops.push(Object.freeze({ challenge_id: id, score, claimed_hotkey: lowest, hotkey, replaced_top: replaced }));
+  }
+  if (tops.length === 0 || !sameCanonicalJson(before, childOf(childOf(claimed, 'bundle'), 'result'))) return null;
+  return Object.freeze({ spec: DECAY_TOP_SPEC, title: DECAY_TOP_TITLE, tops: Object.freeze(tops) });
+}
+
+function earlierDecayTopSentence(rule: EarlierDecayTopRule): string {
+  const challenges = rule.tops.map(
+    (t) =>
+      `challenge ${t.challenge_id}: miners tied at ${t.score}; the bundle names ${t.claimed_hotkey}, the lowest hotkey, this build names ${t.hotkey}, ` +
+      `the miner the challenge ranks first, ${t.replaced_top ? 'as the decay candidate and the new top it carries' : 'as the decay candidate (the top was not replaced)'}`,
+  );
+  return (
+    `the bundle was computed before the rule of ${rule.spec} "${rule.title}": its reward decay named the lowest of the hotkeys tied at the ` +
+    `epoch's best score, whoever the challenge ranked first; ${challenges.join('; ')}; no weight or burn differs, only who is named ` +
+    `(to check the inputs themselves, replay the bundle with a build from before the rule)`
+  );
+}
+
+/** `root` with the value at `path` replaced, copying only the objects and arrays along the path. */
+function withValueAt(root: unknown, path: readonly (string | number)[], value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path as [string | number, ...(string | number)[]];
+  if (typeof head === 'number' && Array.isArray(root)) {
+    const copy: unknown[] = root.slice();
+    copy[head] = withValueAt(root[head], rest, value);
+    return copy;
+  }
+  if (typeof head === 'string' && isObject(root)) return { ...root, [head]: withValueAt(root[head], rest, value) };
+  return root;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -293,7 +395,9 @@ function minerRecords(bundle: unknown, challengeKind: string | null, miner: stri
  * dropped such hotkeys, the recomputation's drops none) is told as that (`rule`), with the dropped hotkeys and
  * their claimed share, whatever its first differing value; one computed before G.4's winner-tie rule (its first
  * differing value is a `winner_tie` it lacks, and each tie went to the lowest hotkey) is told as that, with
- * each tie as the bundle and as the rule decide it.
+ * each tie as the bundle and as the rule decide it; one computed before G.9 (every difference is a decay
+ * candidate or carried `top_hotkey` naming the lowest of the hotkeys tied at the best score where the rule
+ * names another) is told as that, with each challenge, the hotkey the bundle names and the one the rule names.
  *
  * @param segments - path segments of the earliest differing value, from the document root (`bundle`, `result`, ...)
  * @param mismatch - that value's mismatch
@@ -335,6 +439,18 @@ export function findRootCause(
   const tieRule = earlierTieRule(segments, mismatch, claimed, recomputed);
   if (tieRule !== null) {
     return Object.freeze({ kind: 'rule' as const, path: mismatch.path, record: null, mismatch, sentence: earlierTieSentence(tieRule), rule: tieRule });
+  }
+  // A bundle of a build before spec G.9: only the decay's named top differs, the lowest of the tied hotkeys.
+  const decayTopRule = earlierDecayTopRule(claimed, recomputed);
+  if (decayTopRule !== null) {
+    return Object.freeze({
+      kind: 'rule' as const,
+      path: mismatch.path,
+      record: null,
+      mismatch,
+      sentence: earlierDecayTopSentence(decayTopRule),
+      rule: decayTopRule,
+    });
   }
   // Walk the path in both documents, remembering the challenge and the deepest identifying entry.
   let c: unknown = claimed;

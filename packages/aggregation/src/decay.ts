@@ -3,7 +3,7 @@ import type { Hotkey } from '@subnet/core';
 import { checkInteger, checkObject, checkOneOf, checkUnit } from './checks.js';
 import { AGGREGATION_ERROR_CODES, fail } from './errors.js';
 import type { MinerScore } from './normalise.js';
-import { checkMinerScores } from './normalise.js';
+import { checkMinerScores, rankFirst } from './normalise.js';
 import { deepFreeze } from './order.js';
 
 /** Reward-decay rules of one challenge (SPEC C.6). */
@@ -40,7 +40,11 @@ export interface DecayStepResult {
   readonly keep: number;
   readonly explanation: {
     readonly epoch: number;
-    /** The best score of this epoch (ties: lower hotkey), or null when no miner was scored. */
+    /**
+     * The best score of this epoch, or null when no miner was scored. Ties go as SPEC C.5's winner_takes_all
+     * ranks them (docs/spec.md G.9): the earlier `submittedAt` (a miner with one before a miner without), then
+     * the lower hotkey; scores without `submittedAt` leave the lower hotkey.
+     */
     readonly candidate: { readonly hotkey: Hotkey; readonly score: number } | null;
     /** new − top (absolute) or (new − top)/top (relative), for reading only (the decision is SPEC C.6's comparison); null without a previous top or candidate, or relative to a top of 0. */
     readonly improvement: number | null;
@@ -155,12 +159,16 @@ export function burnUnchecked(epochsStale: number, options: Pick<DecayOptions, '
 /**
  * One epoch of reward decay for one challenge (SPEC C.6). The best score of this epoch replaces the top
  * iff it beats it by at least the improvement threshold (or there was no top yet); that resets staleness.
+ * Among miners tied at the best score, the one named (`topHotkey`, the explanation's candidate) is the first
+ * by SPEC C.5's winner_takes_all tie rule (docs/spec.md G.9): the earliest `submittedAt` (a miner with one
+ * before a miner without), then the lower hotkey; without any `submittedAt`, the lower hotkey.
  * Then `epochs_stale = max(0, epoch − top_epoch − grace)` and the burn follows {@link decayBurn}. Every
  * miner weight of the challenge is then multiplied by `keep = 1 − burn`.
  *
  * @param state - the challenge's state after the previous epoch (null before any score)
  * @param input.epoch - the current epoch (>= the state's topEpoch)
- * @param input.scores - this epoch's scored miners (aggregated scores in [0, 1])
+ * @param input.scores - this epoch's scored miners (aggregated scores in [0, 1]; `submittedAt`, an integer
+ *   >= 0, only where the challenge ranks by submission: winner_takes_all)
  * @param input.options - decay rules
  * @returns the new state and the burn it implies
  * @throws SubnetError `AGGREGATION_INVALID_INPUT`, `AGGREGATION_DUPLICATE_HOTKEY`, `AGGREGATION_EPOCH_BEFORE_TOP`
@@ -182,8 +190,10 @@ export function decayUnchecked(state: DecayState | null, epoch: number, sorted: 
   if (state !== null && epoch < state.topEpoch) {
     fail(AGGREGATION_ERROR_CODES.epochBeforeTop, `the top score was set in epoch ${state.topEpoch}, later than this epoch`, 'input.epoch', epoch);
   }
-  let candidate: { hotkey: Hotkey; score: number } | null = null;
-  for (const s of sorted) if (candidate === null || s.score > candidate.score) candidate = { hotkey: s.hotkey, score: s.score };
+  // docs/spec.md G.9: the miner named for the best score is the one the challenge's ranking names among the
+  // miners tied at it (earlier submission, then hotkey; by hotkey alone when no submission is passed).
+  const first = rankFirst(sorted);
+  const candidate: { hotkey: Hotkey; score: number } | null = first === null ? null : { hotkey: first.hotkey, score: first.score };
   let next = state;
   let improvement: number | null = null;
   let replacedTop = false;

@@ -436,10 +436,13 @@ function evaluationChallenge(
   }
   // A scored miner the metagraph does not list keeps its score in the explanation and takes no part in
   // normalisation, the cap or decay (SPEC C.9): its share stays with the challenge's registered miners.
+  // Only winner_takes_all ranks by submission (SPEC C.5); decay names its top as the challenge ranks
+  // (docs/spec.md G.9), so other strategies pass none and keep the lower hotkey.
+  const ranksBySubmission = normalisation.strategy === 'winner_takes_all';
   const minerScores: MinerScore[] = [];
   for (const s of aggregation.scores) {
     if (!byHotkey.has(s.hotkey)) continue;
-    const at = submittedAt.get(s.hotkey);
+    const at = ranksBySubmission ? submittedAt.get(s.hotkey) : undefined;
     minerScores.push(at === undefined ? { hotkey: s.hotkey, score: s.score } : { hotkey: s.hotkey, score: s.score, submittedAt: at });
   }
   const normalised = normaliseUnchecked(minerScores, normalisation);

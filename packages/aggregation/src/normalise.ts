@@ -55,6 +55,59 @@ export interface NormalisationResult {
   };
 }
 
+/** A miner as SPEC C.5's `winner_takes_all` tie rule sees it: its hotkey and when it submitted, if it did. */
+export interface TieRank {
+  readonly hotkey: string;
+  /** Its submission (block number, seq or any increasing integer); undefined or null: none, ranked after every miner with one. */
+  readonly submittedAt?: number | null;
+}
+
+/**
+ * Orders miners that share a score as SPEC C.5's `winner_takes_all` ranks them ("ties: earlier submission,
+ * then hotkey"): the smaller `submittedAt` first, a miner without one after every miner with one, then the
+ * lower hotkey (code-point order). The one comparison behind the winner, the reward-decay top (docs/spec.md
+ * G.9) and the bundle's `winner_tie` order.
+ *
+ * @param a - a miner: `hotkey` a non-empty string, `submittedAt` an integer >= 0, undefined or null
+ * @param b - another
+ * @returns negative when `a` ranks first, positive when `b` does, 0 for the same hotkey and submission
+ * @throws SubnetError `AGGREGATION_INVALID_INPUT` naming `a.hotkey`, `b.submittedAt`, ...
+ * @example [{ hotkey: low }, { hotkey: high, submittedAt: 2 }].sort(compareTiedMiners)[0].hotkey // high
+ */
+export function compareTiedMiners(a: TieRank, b: TieRank): number {
+  checkTieRank(a, 'a');
+  checkTieRank(b, 'b');
+  return compareTiedUnchecked(a, b);
+}
+
+function checkTieRank(m: TieRank, path: string): void {
+  checkObject(m, path);
+  checkHotkey(m.hotkey, `${path}.hotkey`);
+  if (m.submittedAt !== undefined && m.submittedAt !== null) checkInteger(m.submittedAt, `${path}.submittedAt`);
+}
+
+/** {@link compareTiedMiners} on validated miners (internal). */
+export function compareTiedUnchecked(a: TieRank, b: TieRank): number {
+  const aAt = a.submittedAt ?? null;
+  const bAt = b.submittedAt ?? null;
+  if (aAt !== bAt) {
+    if (aAt === null) return 1;
+    if (bAt === null) return -1;
+    return aAt - bAt;
+  }
+  return compareHotkeys(a.hotkey, b.hotkey);
+}
+
+/**
+ * The miner SPEC C.5's `winner_takes_all` ranks first among validated scores (internal): the highest score,
+ * ties by {@link compareTiedUnchecked}. Null for no scores.
+ */
+export function rankFirst(scores: readonly MinerScore[]): MinerScore | null {
+  let best: MinerScore | null = null;
+  for (const s of scores) if (best === null || s.score > best.score || (s.score === best.score && compareTiedUnchecked(s, best) < 0)) best = s;
+  return best;
+}
+
 /** Validates normalisation options (internal). */
 export function checkNormalisationOptions(options: NormalisationOptions, path: string): void {
   checkObject(options, path);
@@ -142,13 +195,7 @@ export function normaliseUnchecked(sorted: readonly MinerScore[], options: Norma
       break;
     }
     case 'winner_takes_all': {
-      let best = sorted[0] as MinerScore;
-      for (const s of sorted) {
-        const sAt = s.submittedAt ?? Number.POSITIVE_INFINITY;
-        const bAt = best.submittedAt ?? Number.POSITIVE_INFINITY;
-        // Sorted by hotkey, so on a full tie the earlier (lower) hotkey stays.
-        if (s.score > best.score || (s.score === best.score && sAt < bAt)) best = s;
-      }
+      const best = rankFirst(sorted) as MinerScore;
       winner = best.hotkey;
       numerators = sorted.map((s) => (s.hotkey === best.hotkey ? 1 : 0));
       break;

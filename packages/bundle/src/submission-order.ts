@@ -1,3 +1,5 @@
+import { compareTiedMiners } from '@subnet/aggregation';
+
 import { compareHotkeys } from './hotkey-order.js';
 
 /**
@@ -59,20 +61,14 @@ export function winnerTie(normalisation: NormalisationWire | null, seqs: Readonl
   const tied = normalisation.miners
     .filter((m) => m.score === top)
     .map((m) => ({ miner_hotkey: m.hotkey, submitted_seq: seqs.get(m.hotkey) ?? null }))
-    .sort((a, b) => bySeq(a.submitted_seq, b.submitted_seq) || compareHotkeys(a.miner_hotkey, b.miner_hotkey));
+    // SPEC C.5's tie rule, the one comparison the aggregation's winner and decay top use (docs/spec.md G.9).
+    .sort((a, b) => compareTiedMiners({ hotkey: a.miner_hotkey, submittedAt: a.submitted_seq }, { hotkey: b.miner_hotkey, submittedAt: b.submitted_seq }));
   if (tied.length < 2) return null;
   const [first, second] = tied as [WinnerTie['tied'][number], WinnerTie['tied'][number]];
   return {
     score: top,
     winner: normalisation.winner,
-    broken_by: first.submitted_seq !== null && bySeq(first.submitted_seq, second.submitted_seq) < 0 ? 'earlier_submission' : 'hotkey',
+    broken_by: first.submitted_seq !== null && first.submitted_seq !== second.submitted_seq ? 'earlier_submission' : 'hotkey',
     tied,
   };
-}
-
-/** Seqs ascending, none (null) after every seq. */
-function bySeq(a: number | null, b: number | null): number {
-  if (a === null) return b === null ? 0 : 1;
-  if (b === null) return -1;
-  return a - b;
 }

@@ -53,6 +53,15 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [[{ hotkey: m1, validIssues: -1, invalidIssues: 0, starredRepos: 0 }]],
     [[{ hotkey: m1, validIssues: '3', invalidIssues: 0, starredRepos: 0 }]],
   ],
+  compareTiedMiners: [
+    [],
+    [null, { hotkey: m1 }],
+    [{ hotkey: m1 }, undefined],
+    [{ hotkey: '' }, { hotkey: m1 }],
+    [{ hotkey: m1, submittedAt: 1.5 }, { hotkey: v1 }],
+    [{ hotkey: m1 }, { hotkey: v1, submittedAt: -1 }],
+    [{ hotkey: m1 }, { hotkey: v1, submittedAt: '2' }],
+  ],
   computeEpochWeights: [
     [],
     [{}],
@@ -108,6 +117,7 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
       { epoch: 1, scores: [], options: DECAY },
     ],
     [null, { epoch: 1, scores: [], options: { ...DECAY, improvementThreshold: Number.NaN } }],
+    [null, { epoch: 1, scores: [{ hotkey: m1, score: 0.5, submittedAt: 1.5 }], options: DECAY }],
   ],
   detectOutliers: [
     [undefined, OUTLIER],

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import type { Hotkey } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import { AGGREGATION_ERROR_CODES, decayBurn, decayConfigSchema, decayStep, DEFAULT_PIPELINE_CONFIG, MIN_EXPONENTIAL_RHO } from '../index.js';
+import { AGGREGATION_ERROR_CODES, decayBurn, decayConfigSchema, decayStep, DEFAULT_PIPELINE_CONFIG, MIN_EXPONENTIAL_RHO, normaliseScores } from '../index.js';
 import { expectError, sortedHotkeys } from './helpers.js';
 
 const [a, b] = sortedHotkeys(2);
@@ -103,6 +104,91 @@ describe('SPEC C.6 reward decay', () => {
     const nothing = decayStep(null, { epoch: 50, scores: [], options: OPTIONS });
     expect(nothing.state).toBeNull();
     expect(nothing.burn).toBe(0);
+  });
+
+  describe('docs/spec.md G.9: the top a decay state names is the miner the challenge ranks first among the tied', () => {
+    const [low, mid, high] = sortedHotkeys(3, 40) as [Hotkey, Hotkey, Hotkey];
+
+    it('a tie at the best score where the higher hotkey submitted earlier names that miner, the winner_takes_all winner', () => {
+      const scores = [
+        { hotkey: low, score: 0.9, submittedAt: 7 },
+        { hotkey: high, score: 0.9, submittedAt: 3 },
+        { hotkey: mid, score: 0.5, submittedAt: 1 },
+      ];
+      const first = decayStep(null, { epoch: 4, scores, options: OPTIONS });
+      expect(first.explanation.candidate).toEqual({ hotkey: high, score: 0.9 });
+      expect(first.state).toEqual({ topScore: 0.9, topEpoch: 4, topHotkey: high });
+      expect(normaliseScores(scores, { strategy: 'winner_takes_all' }).explanation.winner).toBe(high);
+      // A new top beaten by the threshold is named the same way.
+      const beaten = decayStep(state0, { epoch: 20, scores, options: OPTIONS });
+      expect(beaten.explanation.replacedTop).toBe(true);
+      expect(beaten.state?.topHotkey).toBe(high);
+      // Not beaten: the state keeps its top, and the explanation still names the miner the challenge ranks first.
+      const kept = decayStep({ ...state0, topScore: 0.95 }, { epoch: 20, scores, options: OPTIONS });
+      expect(kept.explanation.replacedTop).toBe(false);
+      expect(kept.explanation.candidate?.hotkey).toBe(high);
+      expect(kept.state).toEqual({ ...state0, topScore: 0.95 });
+    });
+
+    it('a miner with a submission ranks before one without; equal submissions fall to the lower hotkey', () => {
+      const withOne = decayStep(null, {
+        epoch: 1,
+        scores: [
+          { hotkey: low, score: 0.7 },
+          { hotkey: high, score: 0.7, submittedAt: 9 },
+        ],
+        options: OPTIONS,
+      });
+      expect(withOne.state?.topHotkey).toBe(high);
+      const same = decayStep(null, {
+        epoch: 1,
+        scores: [
+          { hotkey: high, score: 0.7, submittedAt: 2 },
+          { hotkey: low, score: 0.7, submittedAt: 2 },
+        ],
+        options: OPTIONS,
+      });
+      expect(same.state?.topHotkey).toBe(low);
+    });
+
+    it('without submissions a tie names the lowest hotkey, as before; a submission never outranks a higher score', () => {
+      const plain = decayStep(null, {
+        epoch: 1,
+        scores: [
+          { hotkey: high, score: 0.7 },
+          { hotkey: low, score: 0.7 },
+        ],
+        options: OPTIONS,
+      });
+      expect(plain.state?.topHotkey).toBe(low);
+      const better = decayStep(null, {
+        epoch: 1,
+        scores: [
+          { hotkey: low, score: 0.8, submittedAt: 9 },
+          { hotkey: high, score: 0.7, submittedAt: 1 },
+        ],
+        options: OPTIONS,
+      });
+      expect(better.state?.topHotkey).toBe(low);
+    });
+
+    it('rejects a submittedAt that is not an integer >= 0, naming its path', () => {
+      for (const submittedAt of [1.5, -1, '3', Number.NaN]) {
+        expectError(
+          () =>
+            decayStep(null, {
+              epoch: 1,
+              scores: [
+                { hotkey: low, score: 0.5 },
+                { hotkey: high, score: 0.5, submittedAt: submittedAt as number },
+              ],
+              options: OPTIONS,
+            }),
+          AGGREGATION_ERROR_CODES.invalidInput,
+          'input.scores[1].submittedAt',
+        );
+      }
+    });
   });
 
   it('exponential curve by configuration: min(1 − keep, max_burn), keep multiplied by (1 − ρ) once per stale epoch', () => {

@@ -57,6 +57,48 @@ describe('computeEpochWeights: the whole pipeline (SPEC C)', () => {
     expect(r.weights).toEqual([32768, 32767]); // 0.5 / 0.5: the tie goes to the lower uid
   });
 
+  describe('docs/spec.md G.9: the decay state names the miner the challenge ranks first among those tied at the top', () => {
+    /** M[0] and M[1] tie at 0.9 (M[1] submitted earlier when submissions are passed), M[2] scores 0.5. */
+    function tieInput(strategy: 'winner_takes_all' | 'linear', submissions: EpochInput['challenges'][number]['submissions']): EpochInput {
+      const input = simpleInput(4, [0.9, 0.9, 0.5]);
+      return {
+        ...input,
+        config: { ...DEFAULT_PIPELINE_CONFIG, normalisation: { strategy }, weightCap: 1 },
+        challenges: input.challenges.map((c) => (submissions === undefined ? c : { ...c, submissions })),
+      };
+    }
+    const earlierHigh = [
+      { hotkey: M[0]!, submittedAt: 7 },
+      { hotkey: M[1]!, submittedAt: 3 },
+      { hotkey: M[2]!, submittedAt: 1 },
+    ];
+
+    it('winner_takes_all, the higher hotkey submitted earlier: the top is that miner, the one the weight went to', () => {
+      const r = computeEpochWeights(tieInput('winner_takes_all', earlierHigh));
+      const challenge = r.explanation.challenges[0]!;
+      expect(challenge.normalisation?.winner).toBe(M[1]);
+      expect(challenge.decay?.candidate).toEqual({ hotkey: M[1], score: 0.9 });
+      expect(r.decayStates).toEqual([{ challengeId: 'term', state: { topScore: 0.9, topEpoch: 4, topHotkey: M[1] } }]);
+      expect(r.uids).toEqual([2]);
+      const wire = computeEpochWeightsWire(tieInput('winner_takes_all', earlierHigh));
+      expect(wire.decayStates).toEqual([{ challenge_id: 'term', state: { top_score: 0.9, top_epoch: 4, top_hotkey: M[1] } }]);
+      expect(wire.explanation.challenges[0]!.decay?.candidate).toEqual({ hotkey: M[1], score: 0.9 });
+    });
+
+    it('winner_takes_all without submissions: the lowest tied hotkey, as before', () => {
+      const r = computeEpochWeights(tieInput('winner_takes_all', undefined));
+      expect(r.explanation.challenges[0]!.normalisation?.winner).toBe(M[0]);
+      expect(r.decayStates).toEqual([{ challengeId: 'term', state: { topScore: 0.9, topEpoch: 4, topHotkey: M[0] } }]);
+    });
+
+    it('a strategy that does not rank by submission (linear): submissions passed change nothing, the lowest tied hotkey', () => {
+      const withSubmissions = computeEpochWeights(tieInput('linear', earlierHigh));
+      expect(withSubmissions.explanation.challenges[0]!.decay?.candidate).toEqual({ hotkey: M[0], score: 0.9 });
+      expect(withSubmissions.decayStates).toEqual([{ challengeId: 'term', state: { topScore: 0.9, topEpoch: 4, topHotkey: M[0] } }]);
+      expect(withSubmissions).toStrictEqual(computeEpochWeights(tieInput('linear', undefined)));
+    });
+  });
+
   describe('a hotkey the metagraph does not list takes no share of its challenge (SPEC C.9)', () => {
     // M[7] is scored by the validators but missing from the epoch's metagraph (deregistered, or known only to peers).
     const outside = M[7]!;

@@ -25,6 +25,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'bountyWeights',
     'challengeConfigSchema',
     'challengeInputSchema',
+    'compareTiedMiners',
     'computeEmitWeights',
     'computeEpochWeights',
     'computeEpochWeightsWire',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { AGGREGATION_ERROR_CODES, normaliseScores } from '../index.js';
+import { AGGREGATION_ERROR_CODES, compareTiedMiners, normaliseScores } from '../index.js';
 import { expectError, sortedHotkeys } from './helpers.js';
 
 const [a, b, c, d] = sortedHotkeys(4);
@@ -68,6 +68,32 @@ describe('SPEC C.5 normalisation', () => {
       { strategy: 'winner_takes_all' },
     );
     expect(r.explanation.winner).toBe(b);
+  });
+
+  it("compareTiedMiners is winner_takes_all's tie rule: earlier submittedAt, none (undefined or null) last, then lower hotkey", () => {
+    const tied = [
+      { hotkey: d! },
+      { hotkey: c!, submittedAt: null },
+      { hotkey: b!, submittedAt: 4 },
+      { hotkey: a!, submittedAt: 4 },
+      { hotkey: d!, submittedAt: 0 },
+    ];
+    expect([...tied].sort(compareTiedMiners)).toEqual([
+      { hotkey: d!, submittedAt: 0 },
+      { hotkey: a!, submittedAt: 4 },
+      { hotkey: b!, submittedAt: 4 },
+      { hotkey: c!, submittedAt: null },
+      { hotkey: d! },
+    ]);
+    expect(compareTiedMiners({ hotkey: a!, submittedAt: 3 }, { hotkey: a!, submittedAt: 3 })).toBe(0);
+    // The winner is the first of the miners at the top score in that order.
+    const scores = [
+      { hotkey: a!, score: 0.9, submittedAt: 8 },
+      { hotkey: b!, score: 0.9 },
+      { hotkey: c!, score: 0.9, submittedAt: 5 },
+    ];
+    expect(normaliseScores(scores, { strategy: 'winner_takes_all' }).explanation.winner).toBe([...scores].sort(compareTiedMiners)[0]!.hotkey);
+    expectError(() => compareTiedMiners({ hotkey: a!, submittedAt: 1.5 }, { hotkey: b! }), AGGREGATION_ERROR_CODES.invalidInput, 'a.submittedAt');
   });
 
   it('decision: quadratic is s² / Σ s²', () => {

@@ -287,16 +287,20 @@ describe('production agrees with the independent reference written from the spec
       fc.property(
         fc.option(fc.record({ topScore: scoreArb, topEpoch: fc.nat(40) }), { nil: null }),
         fc.nat(60),
-        fc.array(scoreArb, { maxLength: 5 }),
+        // scoreArb repeats a few scores and submissions are 0-3, so ties at the best score (docs/spec.md G.9) are common.
+        fc.array(fc.tuple(scoreArb, fc.option(fc.nat(3), { nil: undefined })), { maxLength: 5 }),
         decayArb,
         (top, epoch, raw, options) => {
           const state = top === null ? null : { ...top, topHotkey: M[0]! };
-          const scores = raw.map((score, i) => ({ hotkey: M[i + 1]!, score }));
+          const scores = raw.map(([score, submittedAt], i) =>
+            submittedAt === undefined ? { hotkey: M[i + 1]!, score } : { hotkey: M[i + 1]!, score, submittedAt },
+          );
           agree(
             production(() => decayStep(state, { epoch, scores, options })),
             reference(() => referenceDecay(state, epoch, scores, options)),
             (fast, slow) => {
               expect(fast.state).toStrictEqual(slow.state);
+              expect(fast.explanation.candidate?.hotkey).toBe(slow.candidate);
               expect(fast.burn).toBe(slow.burn);
             },
           );
@@ -384,6 +388,53 @@ describe('production agrees with the independent reference written from the spec
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('docs/spec.md G.9 against the reference: the decay top among miners tied at the best score', () => {
+  /** M[0] and M[1] tie at 0.9 from the same three validators; M[1] submitted earlier. */
+  function tie(strategy: 'winner_takes_all' | 'linear', withSubmissions: boolean): EpochInput {
+    const scores = [0.9, 0.9, 0.4];
+    return {
+      config: { ...DEFAULT_PIPELINE_CONFIG, normalisation: { strategy }, weightCap: 1 },
+      epoch: 5,
+      challenges: [
+        {
+          id: 'term',
+          kind: 'evaluations',
+          alpha: 1,
+          decay: true,
+          evaluations: scores.flatMap((score, i) => V.slice(0, 3).map((v) => ({ validatorHotkey: v, minerHotkey: M[i]!, epoch: 5, score }))),
+          decayState: { topScore: 0.5, topEpoch: 0, topHotkey: M[5]! },
+          ...(withSubmissions
+            ? {
+                submissions: [
+                  { hotkey: M[0]!, submittedAt: 9 },
+                  { hotkey: M[1]!, submittedAt: 4 },
+                  { hotkey: M[2]!, submittedAt: 1 },
+                ],
+              }
+            : {}),
+        },
+      ],
+      stakes: V.slice(0, 3).map((validatorHotkey) => ({ validatorHotkey, stake: 10 })),
+      metagraph: M.slice(0, 3).map((hotkey, i) => ({ hotkey, uid: i + 1 })),
+    };
+  }
+
+  it('both name the earlier submitter under winner_takes_all, and the lowest hotkey without submissions or under linear', () => {
+    for (const [strategy, withSubmissions, named] of [
+      ['winner_takes_all', true, M[1]],
+      ['winner_takes_all', false, M[0]],
+      ['linear', true, M[0]],
+    ] as const) {
+      const input = tie(strategy, withSubmissions);
+      const fast = computeEpochWeights(input);
+      const slow = referenceEpoch(input);
+      expect(fast.decayStates).toStrictEqual(slow.decayStates);
+      expect(slow.decayStates).toStrictEqual([{ challengeId: 'term', state: { topScore: 0.9, topEpoch: 5, topHotkey: named } }]);
+      expect({ uids: fast.uids, weights: fast.weights }).toStrictEqual({ uids: slow.uids, weights: slow.weights });
+    }
   });
 });
 

@@ -259,6 +259,30 @@ describe('winner_takes_all: submissions do not matter without an exact tie at th
     expect(Object.keys(out.challenges[0]!)).not.toContain('winner_tie');
   });
 
+  it('docs/spec.md G.9: the decay state and explanation name the tie winner, the earlier submitter, not the lower hotkey', () => {
+    const out = computeAndAudit(
+      termEpoch([
+        { record_id: 'early', seq: 2, miner_hotkey: high, results: passAll('a') },
+        { record_id: 'late', seq: 5, miner_hotkey: low, results: passAll('a') },
+      ]),
+    );
+    const explained = (out.aggregation as { challenges: { decay: { candidate: unknown; replaced_top: boolean } }[] }).challenges[0]!.decay;
+    expect(out.challenges[0]!.winner_tie?.winner).toBe(high);
+    expect(explained).toMatchObject({ candidate: { hotkey: high, score: 1 }, replaced_top: true });
+    expect(out.decay_states).toEqual([{ challenge_id: 'term', state: { top_score: 1, top_epoch: 4, top_hotkey: high } }]);
+    // Under linear the submissions are not passed: the lower hotkey, as before the rule.
+    const linear = computeAndAudit(
+      termEpoch(
+        [
+          { record_id: 'early', seq: 2, miner_hotkey: high, results: passAll('a') },
+          { record_id: 'late', seq: 5, miner_hotkey: low, results: passAll('a') },
+        ],
+        { strategy: 'linear' },
+      ),
+    );
+    expect(linear.decay_states).toEqual([{ challenge_id: 'term', state: { top_score: 1, top_epoch: 4, top_hotkey: low } }]);
+  });
+
   it('a tie under linear: submissions are not read, the result is the aggregation without them, and no winner_tie', () => {
     const linear = { strategy: 'linear' };
     const out = computeAndAudit(

@@ -88,7 +88,9 @@ export function referenceEpoch(input: RefEpochInput): RefEpochResult {
       capBound ||= capped.capped.length > 0;
       weights = capped.weights;
       if (c.decay) {
-        const d = referenceDecay(c.decayState ?? null, input.epoch, scores, config.decay);
+        // docs/spec.md G.9: only winner_takes_all ranks by submission, so only it passes them to decay.
+        const ranked = config.normalisation.strategy === 'winner_takes_all' ? scores : scores.map((s) => ({ hotkey: s.hotkey, score: s.score }));
+        const d = referenceDecay(c.decayState ?? null, input.epoch, ranked, config.decay);
         decayStates.push({ challengeId: c.id, state: d.state });
         weights = weights.map((w) => ({ hotkey: w.hotkey, weight: w.weight * (1 - d.burn) }));
       }
