@@ -166,4 +166,16 @@ describe('Retry-After of an embargo (block clock)', () => {
     expect(retryAfterSeconds({ ...embargo, revealBlock: 110n }, until)).toBe(5);
     expect(retryAfterSeconds({ ...embargo, revealBlock: null }, until)).toBe(60);
   });
+
+  it('measures from the first time the lowest head was seen: the same head read again later moves nothing', () => {
+    const clock = blockClock();
+    clock.observe(100n, 0);
+    expect(clock.secondsUntil(120n, 0)).toBeUndefined(); // one head: no rate yet
+    clock.observe(100n, 6_000); // the head read again, unchanged
+    expect(clock.secondsUntil(120n, 6_000)).toBeUndefined();
+    clock.observe(110n, 120_000);
+    clock.observe(110n, 126_000);
+    // 12 s a block from (100, 0) to (110, 120 000): block 120 is due at 240 000.
+    expect(clock.secondsUntil(120n, 120_000)).toBe(120);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 
 import { isSubnetError } from '@subnet/core';
 
@@ -28,6 +29,31 @@ describe('configuration', () => {
     ]);
     expect(config.server.host).toBe('127.0.0.1');
     expect(config.scoring.challenges.find((c) => c.kind === 'workflow')).toMatchObject({ weight_cap: 0.15 });
+  });
+
+  it('every value the init file writes is the default: leaving any section out resolves to the same values', () => {
+    const env = { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice' };
+    const written = parseYaml(defaultConfigYaml()) as Record<string, unknown>;
+    const full = resolveConfig({ object: written, env }) as unknown as Record<string, unknown>;
+    // netuid and scoring have no default: the file must name them.
+    const sections = Object.keys(written).filter((key) => key !== 'netuid' && key !== 'scoring');
+    expect(sections).toEqual(expect.arrayContaining(['wallet', 'server', 'database', 'chain', 'peers', 'bundles', 'log']));
+    for (const section of sections) {
+      const { [section]: _left, ...rest } = written;
+      const defaults = resolveConfig({ object: rest, env }) as unknown as Record<string, unknown>;
+      expect([section, defaults[section]]).toEqual([section, full[section]]);
+    }
+  });
+
+  it('the problem count lists at most three other paths and how many more', () => {
+    const server = (fields: string) => codeOf(() => resolveConfig({ text: `netuid: 1\nserver: { ${fields} }\nscoring: {}\n`, env: {} })).message;
+    expect(server('port: "x", host: 5, body_limit_bytes: "y", request_timeout_ms: "z", headers_timeout_ms: "w"')).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration \(6 problems, the first shown; the others at [a-z_.]+, [a-z_.]+, [a-z_.]+, and 2 more\): /,
+    );
+    // Three others are all listed, with no "and 0 more".
+    expect(server('port: "x", host: 5, body_limit_bytes: "y"')).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration \(4 problems, the first shown; the others at [a-z_.]+, [a-z_.]+, scoring\.challenges\): /,
+    );
   });
 
   it('environment overrides the file and flags override the environment', () => {
@@ -178,6 +204,17 @@ describe('configuration', () => {
       '[VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected number, received string at chain.poll_ms (got "soon")',
     );
     expect(fromFile.context.source).toBeUndefined();
+  });
+
+  it('redactConfig marks only the secrets that are set: an unset key URI or executor token stays absent', () => {
+    const config = resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice' } });
+    expect(config.server.executor_token).toBeUndefined();
+    const redacted = redactConfig(config) as { server: { executor_token?: string }; validator: { hotkey_uri?: string } };
+    expect(redacted.server.executor_token).toBeUndefined();
+    expect(redacted.validator.hotkey_uri).toBe('[redacted]');
+    const withToken = resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'tok-0123456789abcdef' } });
+    expect((redactConfig(withToken) as typeof redacted).server.executor_token).toBe('[redacted]');
+    expect((redactConfig(withToken) as typeof redacted).validator.hotkey_uri).toBeUndefined();
   });
 
   it('redactConfig hides the query form of URL credentials too (node-postgres reads ?password=)', () => {

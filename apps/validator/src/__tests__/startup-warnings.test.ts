@@ -40,6 +40,16 @@ describe('start-up warnings: the configuration checked against the chain, with n
     expect(startupWarnings(defaults(), view(3, 20), k.validator.address)).toEqual([]);
   });
 
+  it('this validator counts with stake before its permit; a staked neuron without a permit does not', () => {
+    const base = view(3, 20);
+    const neurons = base.neurons.map((n) => (n.uid === 0 ? { ...n, validatorPermit: false } : n.uid === 7 ? { ...n, stake: 5_000_000_000n } : n));
+    // Its own missing permit is a warning of its own; min_validators counts it (3 validators with stake).
+    expect(startupWarnings(defaults(), { ...base, neurons }, k.validator.address).map((w) => w.code)).toEqual(['HOTKEY_NO_VALIDATOR_PERMIT']);
+    const others = neurons.map((n) => (n.uid === 2 ? { ...n, validatorPermit: false } : n));
+    const burn = startupWarnings(defaults(), { ...base, neurons: others }, k.validator.address).find((w) => w.code === 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT');
+    expect(burn?.numbers).toMatchObject({ min_validators: 3, validators: 2 });
+  });
+
   it('α summing below 1 says how much burns', () => {
     const config = resolveConfig({
       object: { netuid: 1, scoring: { pipeline: { min_validators: 1 }, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.25 }] } },
