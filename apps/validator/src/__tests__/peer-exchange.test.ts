@@ -4,10 +4,14 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
+import type { TimelockedCommitRecord } from '@subnet/chain';
+import { SubnetError } from '@subnet/core';
+
 import type { SubmissionSearch } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
+import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain } from './helpers.js';
 import { fakeChain, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
 
@@ -119,6 +123,71 @@ describe('peer exchange in the epoch loop', () => {
     const stored = (await receiver.storage.records(1)).filter((x) => x.kind === 'peer_score').map((x) => JSON.parse(x.body) as { epoch: number });
     expect(stored.map((d) => d.epoch)).toEqual([0]);
   });
+
+  it.each(['found in a final block later', 'dropped and sent again'] as const)(
+    'a timelocked epoch reconciled in the next epoch (%s): its bundle is embargoed, and its scores still go to the peer',
+    async (how) => {
+      const k = await keys();
+      const { receiver, chain: receiverChain } = await startPeerReceiver(k, cleanups);
+      const chain = fakeChain(k);
+      const timelock = {
+        record: timelockRecordToJson({ revealRound: 77n, commitBlock: 13n } as unknown as TimelockedCommitRecord),
+        dueBlock: 40n,
+        commitHash: `0x${'ee'.repeat(32)}`,
+      };
+      const plain = chain.setWeights.bind(chain);
+      let first = true;
+      chain.setWeights = async (uids, weights) => {
+        const sent = { ...(await plain(uids, weights)), call: 'SubtensorModule.commit_timelocked_mechanism_weights', timelock };
+        if (!first) return sent;
+        first = false;
+        // The close's commit: in a block finality has not reached, or dropped at the end of its era.
+        if (how === 'dropped and sent again') throw new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era');
+        return { ...sent, finalized: false };
+      };
+      chain.confirmReveal = () => Promise.resolve({ status: 'pending' });
+      let final = false;
+      chain.findSubmission = (): Promise<SubmissionSearch> =>
+        Promise.resolve(
+          how === 'dropped and sent again'
+            ? { status: 'not_landed', checkedTo: 13n }
+            : final
+              ? {
+                  status: 'landed',
+                  block: 13n,
+                  extrinsicHash: `0x${'ab'.repeat(32)}`,
+                  call: 'SubtensorModule.commit_timelocked_mechanism_weights',
+                  lastUpdate: 13n,
+                  weightsMatch: true,
+                  timelock,
+                }
+              : { status: 'pending', checkedTo: 12n },
+        );
+      const sender = await startSender(chain, receiver.url);
+      const term = {
+        record_id: 'term-tl',
+        miner_hotkey: k.miners[0]!.address,
+        results: [{ task_id: 't0', tests_passed: 1, tests_total: 1, timed_out: false }],
+      };
+      expect((await postExecutor(sender.url, '/v1/term-results', term)).status).toBe(201);
+      chain.headBlock = 12n;
+      receiverChain.headBlock = 12n;
+      await receiver.tick();
+      await sender.tick();
+      expect((await sender.storage.getEpoch(0))?.status).toBe('submitting');
+      expect(await metric(sender, 'delivered')).toBe(0);
+      final = true;
+      chain.headBlock = 14n;
+      await sender.tick();
+      const row = await sender.storage.getEpoch(0);
+      expect([row?.status, row?.revealStatus]).toEqual(['submitted', 'pending']);
+      // The bundle is stored and its file embargoed until the reveal (nothing to serve at /v1/epochs/0/bundle yet).
+      expect((await fetch(`${sender.url}/v1/epochs/0/bundle`)).status).toBe(425);
+      await until(async () => (await metric(sender, 'delivered')) === 1, 'the delivery after reconciliation');
+      const stored = (await receiver.storage.records(1)).filter((x) => x.kind === 'peer_score').map((x) => JSON.parse(x.body) as { epoch: number });
+      expect(stored.map((d) => d.epoch)).toEqual([0]);
+    },
+  );
 
   it('an unreachable peer: the close is unaffected, retries are bounded, the failure is counted and logged with its reason', async () => {
     const k = await keys();

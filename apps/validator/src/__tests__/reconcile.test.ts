@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
 import { startValidator } from '../service.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain } from './helpers.js';
 import { bountyBody, crashMidSubmission, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
@@ -72,6 +73,9 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const service = await restart(t.dir, chain);
     expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(readBundle(t.dir, 0).submission.error?.message).toBe(
+      "the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed)",
+    );
     expect(chain.submissions).toHaveLength(0);
   });
 
@@ -249,6 +253,23 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const bundle = readBundle(t.dir, 0);
     expect(bundle.submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
     expect(bundle.submission.error?.message).toMatch(/no block of the best chain up to 27 \(final up to 20\)/);
+  });
+
+  it('a row left submitting without its pending claim (no bundle input kept): recorded unknown in the row itself, no bundle file', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    await crashMidSubmission(k, t.dir, cleanups);
+    // As a version that kept no input with the claim left it: nothing to sign a bundle from.
+    const other = openSqliteStorage(join(t.dir, 'validator.sqlite'));
+    await other.updateEpoch(0, { bundle: null });
+    await other.close();
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const service = await restart(t.dir, chain);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('unknown');
+    expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'failed', error: { code: 'VALIDATOR_SUBMISSION_UNKNOWN' } });
+    expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(false);
   });
 
   it('without a chain search (or a claim without its head) the epoch is unknown, as before', async () => {
