@@ -151,6 +151,27 @@ export function numberOption(value: string, option: string): number {
   return parsed;
 }
 
+/**
+ * Parses a number flag within an interval, so a value out of range names the flag rather than the package option it
+ * feeds (`--cap 2`, not `options.cap`).
+ *
+ * @param value - the flag's text
+ * @param option - the flag (`--cap`), named in errors
+ * @param range - the bounds and whether the lower one is excluded (`(0, 1]`)
+ * @returns the number
+ * @throws SubnetError `MINER_CHECK_INVALID_ARGUMENT` naming the flag, the value and the interval
+ * @example rangeOption('0.2', '--cap', { min: 0, minExclusive: true, max: 1 }) // 0.2
+ */
+export function rangeOption(value: string, option: string, range: { readonly min: number; readonly minExclusive?: boolean; readonly max?: number }): number {
+  const parsed = numberOption(value, option);
+  const exclusive = range.minExclusive === true;
+  if ((exclusive ? parsed <= range.min : parsed < range.min) || (range.max !== undefined && parsed > range.max)) {
+    const allowed = range.max === undefined ? `${exclusive ? '>' : '>='} ${range.min}` : `in ${exclusive ? '(' : '['}${range.min}, ${range.max}]`;
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `expected a number ${allowed}`, { context: { path: option, value } });
+  }
+  return parsed;
+}
+
 /** Parses an integer flag within bounds. */
 export function integerOption(value: string, option: string, min: number, max: number): number {
   const parsed = numberOption(value, option);

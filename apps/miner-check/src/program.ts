@@ -11,7 +11,7 @@ import { sssaCheck } from './commands/sssa.js';
 import { termCheck } from './commands/term.js';
 import { weightsCheck } from './commands/weights.js';
 import { workflowCheck } from './commands/workflow.js';
-import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
+import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
 /** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
@@ -148,7 +148,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--candidates <file>', 'eligible miners: an array of { uid, hotkey, reputation }')
     .option('--primaries <k>', 'how many primaries (top reputation)', '3')
     .option('--auditors <m>', 'how many auditors (random draw)', '2')
-    .option('--min-reputation <r>', 'eligibility: minimum reputation')
+    .option('--min-reputation <r>', "eligibility: minimum reputation, in [0, 1] (default: 0.2, the validator's)")
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -157,20 +157,23 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         '    --candidates examples/sssa/candidates.json --json',
     )
     .action(
-      (options: {
-        sssa: string;
-        peers?: string[];
-        uid: string;
-        hotkey?: string;
-        role: 'primary' | 'auditor';
-        blockHash?: string;
-        taskId?: string;
-        candidates?: string;
-        primaries: string;
-        auditors: string;
-        minReputation?: string;
-        json?: boolean;
-      }) => {
+      (
+        options: {
+          sssa: string;
+          peers?: string[];
+          uid: string;
+          hotkey?: string;
+          role: 'primary' | 'auditor';
+          blockHash?: string;
+          taskId?: string;
+          candidates?: string;
+          primaries: string;
+          auditors: string;
+          minReputation?: string;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
         state.json = options.json === true;
         assertSingleStdin({ '--sssa': options.sssa, '--peers': options.peers, '--candidates': options.candidates });
         const { blockHash, taskId, candidates } = options;
@@ -184,12 +187,33 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             },
           );
         }
+        // A flag of the draw given without the draw would change nothing: refused, as --temperature without softmax is.
+        if (drawFlags === 0) {
+          for (const [key, flag] of [
+            ['primaries', '--primaries'],
+            ['auditors', '--auditors'],
+            ['minReputation', '--min-reputation'],
+          ] as const) {
+            if (command.getOptionValueSource(key) === 'cli') {
+              throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `${flag} only applies to the draw (--block-hash, --task-id and --candidates)`, {
+                context: { path: flag, value: options[key] },
+              });
+            }
+          }
+        }
+        // Checked before anything is read, as explain's hotkeys are: the block hash seeds the draw, the hotkey is yours.
+        if (blockHash !== undefined && !/^0x[0-9a-f]{64}$/.test(blockHash)) {
+          throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'expected 0x followed by 64 lowercase hex digits', {
+            context: { path: '--block-hash', value: blockHash },
+          });
+        }
+        const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
         run(() =>
           sssaCheck({
             self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
             peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
             uid: integerOption(options.uid, '--uid', 0, 65535),
-            ...(options.hotkey === undefined ? {} : { hotkey: options.hotkey }),
+            ...(hotkey === undefined ? {} : { hotkey }),
             role: options.role,
             ...(blockHash !== undefined && taskId !== undefined && candidates !== undefined
               ? {
@@ -199,7 +223,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
                     candidates: { value: readInput(candidates, '--candidates'), option: '--candidates' },
                     primaries: integerOption(options.primaries, '--primaries', 0, 65536),
                     auditors: integerOption(options.auditors, '--auditors', 0, 65536),
-                    ...(options.minReputation === undefined ? {} : { minReputation: numberOption(options.minReputation, '--min-reputation') }),
+                    ...(options.minReputation === undefined
+                      ? {}
+                      : { minReputation: rangeOption(options.minReputation, '--min-reputation', { min: 0, max: 1 }) }),
                   },
                 }
               : {}),
@@ -233,7 +259,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       new Option('--strategy <s>', 'normalisation strategy').choices(['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked']).default('linear'),
     )
     .option('--cap <c>', 'maximum weight per miner, in (0, 1] (0.50 on the term challenge, 0.15 on the composite subnet)', '0.5')
-    .option('--temperature <t>', 'softmax temperature, > 0 (softmax only)')
+    .option('--temperature <t>', 'softmax temperature, > 0 (softmax only, and required by it)')
     .option('--burn-uid <uid>', 'where weight that goes nowhere is sent', '0')
     .addOption(jsonOption())
     .addHelpText(
@@ -261,8 +287,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             scores: readInput(options.scores, '--scores'),
             options: {
               strategy: options.strategy,
-              ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),
-              cap: numberOption(options.cap, '--cap'),
+              ...(options.temperature === undefined ? {} : { temperature: rangeOption(options.temperature, '--temperature', { min: 0, minExclusive: true }) }),
+              cap: rangeOption(options.cap, '--cap', { min: 0, minExclusive: true, max: 1 }),
               burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
             },
           }),
