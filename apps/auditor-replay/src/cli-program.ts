@@ -359,7 +359,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every parse error is invalid input.
       if (error.exitCode === 0) return 0;
-      const usage = usageError(error, program);
+      const usage = usageError(error, program, argv);
       const exit = fail(usage.code, usage.message);
       if (!json) io.stderr.write(`(run "${helpCommand(program, argv)}" for usage)\n`);
       return exit;
@@ -383,12 +383,25 @@ function invalidOption(summary: string, option: string): SubnetError {
  * what is allowed (`option '--jobs <n>' argument '0' is invalid. --jobs must be an integer in [1, 256], got "0"`),
  * without its `error: ` prefix; the commands are named when the command is unknown or missing.
  */
-function usageError(error: CommanderError, program: Command): SubnetError {
+function usageError(error: CommanderError, program: Command, argv: readonly string[]): SubnetError {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `auditor-replay` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, `a command is required: ${commands}`);
+  // `auditor-replay` alone, or `auditor-replay help verfy`: commander has printed the help on stderr; its error message
+  // is only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const asked = unknownHelpTopic(program, argv);
+    return new SubnetError(
+      AUDITOR_ERROR_CODES.invalidOption,
+      asked === undefined ? `a command is required: ${commands}` : `unknown command '${asked}' (the commands: ${commands})`,
+    );
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
+}
+
+/** The command `help <command>` asks about when it is not one (`help verfy`), else undefined. */
+function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
+  const [first, topic] = argv;
+  return first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic) ? topic : undefined;
 }
 
 /** The help to read after a usage error: the subcommand's when the command line names one. */

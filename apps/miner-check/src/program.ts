@@ -66,10 +66,18 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
  * what is allowed (`option '--strategy <s>' argument 'fair' is invalid. Allowed choices are ...`), without its
  * `error: ` prefix; the commands are named when the command is unknown or missing.
  */
-function usageError(error: CommanderError, program: Command): SubnetError {
+function usageError(error: CommanderError, program: Command, args: readonly string[]): SubnetError {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `miner-check` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return new SubnetError(MINER_CHECK_ERROR_CODES.usage, `a command is required: ${commands}`);
+  // `miner-check` alone, or `miner-check help trem`: commander has printed the help on stderr; its error message is
+  // only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const [first, topic] = args;
+    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
+    return new SubnetError(
+      MINER_CHECK_ERROR_CODES.usage,
+      unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`,
+    );
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return new SubnetError(MINER_CHECK_ERROR_CODES.usage, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
 }
@@ -371,7 +379,7 @@ export async function runMinerCheck(args: readonly string[], io: ProgramIo = pro
     if (error instanceof CommanderError) {
       // --help and --version exit 0; usage errors are invalid input.
       if (error.exitCode === 0) return EXIT_OK;
-      report(io, state, usageError(error, program));
+      report(io, state, usageError(error, program, args));
       if (!state.json) io.stderr('(run with --help for usage)\n');
       return EXIT_INVALID_INPUT;
     }

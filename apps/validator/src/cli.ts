@@ -160,8 +160,13 @@ try {
  */
 function usageCause(error: CommanderError): string {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `subnet-validator` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return `a command is required: ${commands}`;
+  // `subnet-validator` alone, or `subnet-validator help rnu`: commander has printed the help on stderr; its error
+  // message is only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const [first, topic] = process.argv.slice(2);
+    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
+    return unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`;
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause;
 }

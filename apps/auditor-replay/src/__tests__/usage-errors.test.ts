@@ -101,6 +101,16 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     expect(none.stderr).toContain(`error: [${CODE}] a command is required: verify, fetch`);
   });
 
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
+    const typo = await run(['help', 'verfy']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${CODE}] unknown command 'verfy' (the commands: verify, fetch)`);
+    expect(typo.stderr).not.toContain('a command is required');
+    const help = await run(['help', 'verify']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: auditor-replay verify');
+  });
+
   it('verify --chain without --netuid names both and the value allowed', async () => {
     await expectOwnCheckText(['verify', 'bundles/', '--chain', 'ws://127.0.0.1:9944'], '--chain', '--netuid', '0 to 65535');
     await expectUsageJson(['verify', 'bundles/', '--chain', 'ws://127.0.0.1:9944', '--json'], '--netuid');

@@ -66,6 +66,16 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     expect(run.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] a command is required: workflow, sssa, term, weights, explain`);
   });
 
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', () => {
+    const typo = runCli(['help', 'trem']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] unknown command 'trem' (the commands: workflow, sssa, term, weights, explain)`);
+    expect(typo.stderr).not.toContain('a command is required');
+    const help = runCli(['help', 'term']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: miner-check term');
+  });
+
   it('--help still prints the help on stdout and exits 0', () => {
     const run = runCli(['weights', '--help']);
     expect(run.code).toBe(0);

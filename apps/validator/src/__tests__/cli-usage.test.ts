@@ -83,6 +83,16 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(r.stderr).toContain(`error: [${USAGE}] a command is required: init, run, demo`);
   });
 
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
+    const r = await run(['help', 'rnu']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: [${USAGE}] unknown command 'rnu' (the commands: init, run, demo)`);
+    expect(r.stderr).not.toContain('a command is required');
+    const help = await run(['help', 'run']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: subnet-validator run');
+  });
+
   it('--help still prints the help on stdout and exits 0, and names every exit code the CLI uses', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
