@@ -31,7 +31,8 @@ Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on 
 start-up or while running (storage, chain, wallet key, stopping, the signal sent again while stopping) or of the demo;
 2 an invalid configuration
 (VALIDATOR_INVALID_CONFIG, VALIDATOR_CONFIG_FILE) or command line (VALIDATOR_USAGE: an unknown command or option, a
-missing option or value, a value out of range, init over an existing file); 141 the reader closed the output early
+missing option or value, a value out of range, init over an existing file); 130 (SIGINT) or 143 (SIGTERM) the demo
+stopped before its last epoch, its temporary folder removed; 141 the reader closed the output early
 (EPIPE, as \`| head\` does).`;
 
 const program = new Command()
@@ -128,13 +129,34 @@ program
   .description('the default run: a devnet, a validator on SQLite in a temporary folder, sample miners over HTTP for a few epochs')
   .option('--epochs <n>', 'epochs to close, 1 to 10', integerArg('--epochs', 1, 10, ' (the demo closes them within 180 s, about 10 s each)'), 3)
   .action(async (opts: { epochs: number }) => {
+    // Ctrl-C stops the devnet and the validator and removes the demo's temporary folder (a half-run demo has no
+    // bundles to check); the same signal again exits at once.
+    const controller = new AbortController();
+    let stoppedBy: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stoppedBy !== undefined) process.exit(signalExitCode(signal));
+      stoppedBy = signal;
+      process.stderr.write(`${signal}: stopping the demo's validator and devnet and removing its temporary folder (send it again to exit at once)\n`);
+      controller.abort(new Error(`stopped by ${signal}`));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
-      await runDemo({ epochs: opts.epochs, out: process.stdout });
+      await runDemo({ epochs: opts.epochs, out: process.stdout, signal: controller.signal });
       process.exit(0);
     } catch (error) {
+      if (stoppedBy !== undefined) {
+        process.stderr.write(`demo stopped by ${stoppedBy} before its last epoch: nothing left behind\n`);
+        process.exit(signalExitCode(stoppedBy));
+      }
       exitWith(error);
     }
   });
+
+/** A shell's exit status for a process ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM). */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
 
 // A reader that stops early (`| head`) closes the pipe: end as a Unix tool killed by SIGPIPE would (141),
 // quietly, instead of printing an EPIPE stack.
