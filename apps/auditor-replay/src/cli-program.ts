@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -18,6 +17,7 @@ import { createProgress } from './progress.js';
 import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
 import { verifyBundles } from './verify-run.js';
+import { checkReportPath, writeReport } from './write-report.js';
 
 /** Where the CLI writes: stdout for the report, stderr for progress and errors. */
 export interface CliIo {
@@ -83,7 +83,8 @@ there are compared with the bundle and the signed outcome.
 Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
 file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
 when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
-validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a wrong command line: AUDITOR_INVALID_OPTION).
+validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a --report that cannot be written: AUDITOR_WRITE_FAILED,
+checked before the run; a wrong command line: AUDITOR_INVALID_OPTION).
 2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly.
 
 Examples:
@@ -221,6 +222,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (opts.chain === undefined && opts.netuid !== undefined) {
           throw invalidOption(`--netuid ${opts.netuid} needs --chain <url>, the chain's ws:// or wss:// endpoint`, '--chain');
         }
+        // A report that cannot be written is refused before the run, not after it.
+        if (opts.report !== undefined) await checkReportPath(opts.report);
         const verify = await signatureVerifier();
         const chain = opts.chain === undefined ? undefined : await (await import('./chain-weights.js')).openChainReader(opts.chain, opts.chainTimeout);
         try {
@@ -234,7 +237,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           });
           if (opts.report !== undefined) {
             const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
-            await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+            await writeReport(opts.report, renderHtmlReport(report, { bundles }));
           }
           io.stdout.write(
             opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`,

@@ -77,18 +77,24 @@ export function besideSentence(beside: KeptBeside): string {
  *
  * @param path - the file or folder that could not be written
  * @param error - what the file system threw (its `code` and `errno`)
+ * @param option - the option that named the path (`--out`, `--report`)
+ * @param consequence - what the failure did to the run, after the OS code
  * @returns `[AUDITOR_WRITE_FAILED] cannot write PATH: EACCES (permission denied); ...`
  * @example throw writeFailed('bundles/epoch-7.json', error)
  */
-export function writeFailed(path: string, error: unknown): SubnetError {
+export function writeFailed(
+  path: string,
+  error: unknown,
+  option = '--out',
+  consequence = 'a local disk error, so fetch stopped (files already written are kept as they are)',
+): SubnetError {
   const e = error as NodeJS.ErrnoException;
   const osCode = typeof e.code === 'string' ? e.code : 'UNKNOWN';
   const meaning = typeof e.errno === 'number' ? getSystemErrorMap().get(e.errno)?.[1] : undefined;
-  return new SubnetError(
-    AUDITOR_ERROR_CODES.writeFailed,
-    `cannot write ${path}: ${osCode}${meaning === undefined ? '' : ` (${meaning})`}; a local disk error, so fetch stopped (files already written are kept as they are)`,
-    { context: { path: '--out', value: path, osCode }, cause: error },
-  );
+  return new SubnetError(AUDITOR_ERROR_CODES.writeFailed, `cannot write ${path}: ${osCode}${meaning === undefined ? '' : ` (${meaning})`}; ${consequence}`, {
+    context: { path: option, value: path, osCode },
+    cause: error,
+  });
 }
 
 /**
