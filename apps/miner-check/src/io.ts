@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
-import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, findStringifiedNumber, SubnetError } from '@subnet/core';
+import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, describeSystemError, findStringifiedNumber, SubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -77,7 +77,8 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     if (source === '-') read = stdin();
     else ({ bytes: read, size } = readFileBounded(source, limits.maxBytes));
   } catch (error) {
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}`, {
+    const reason = describeSystemError(error);
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}${reason === undefined ? '' : `: ${reason}`}`, {
       context: { path: option, value: source },
       cause: error,
     });

@@ -83,6 +83,13 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(r.stderr).toContain(`error: [${USAGE}] a command is required: init, run, demo`);
   });
 
+  it('a configuration file that cannot be read: VALIDATOR_CONFIG_FILE with the OS reason, exit 2', async () => {
+    const missing = join(t.dir, 'no-such-validator.yaml');
+    const r = await run(['run', '--config', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory)`);
+  });
+
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
     const r = await run(['help', 'rnu']);
     expect(r.code).toBe(2);
