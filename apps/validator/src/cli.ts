@@ -41,13 +41,29 @@ const program = new Command()
   .exitOverride()
   // A parse error is written below with its code, not by commander.
   .configureOutput({ outputError: () => undefined })
-  .addHelpText('after', EXIT_CODES_HELP);
+  .addHelpText(
+    'after',
+    `${EXIT_CODES_HELP}
+
+Examples:
+  subnet-validator demo                                  # the default run: a devnet, a validator, three epochs
+  subnet-validator init --config validator.yaml          # then edit its wallet section
+  export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
+  subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default`,
+  );
 
 program
   .command('init')
   .description('write a commented default configuration')
   .option('-c, --config <file>', 'where to write it', 'validator.yaml')
   .option('--force', 'overwrite an existing file')
+  .addHelpText(
+    'after',
+    `
+Examples:
+  subnet-validator init
+  subnet-validator init --config /etc/subnet/validator.yaml --force`,
+  )
   .action((opts: { config: string; force?: boolean }) => {
     if (existsSync(opts.config) && opts.force !== true) {
       exitWith(new SubnetError(VALIDATOR_ERROR_CODES.usage, `${opts.config} exists: pass --force to overwrite it, or another --config <file>`));
@@ -67,15 +83,15 @@ program
   .description(
     'run the validator service; with a `dispatch` section in the configuration it also sends tasks to miners\' axons (README: "Dispatching tasks to axons")',
   )
-  .requiredOption('-c, --config <file>', 'configuration file (YAML)')
-  .option('--dry-run', 'compute and write bundles; never sign nor submit')
-  .option('--host <host>', 'bind address')
-  .option('--port <port>', 'port', integerArg('--port', 0, 65535))
-  .option('--database-url <url>', 'PostgreSQL URL (instead of SQLite)')
-  .option('--database-path <path>', 'SQLite file')
-  .option('--chain-endpoint <url>', 'chain WebSocket endpoint')
-  .option('--bundles-dir <dir>', 'where bundles are written')
-  .option('--log-level <level>', 'pino level')
+  .requiredOption('-c, --config <file>', 'configuration file (YAML; `subnet-validator init` writes one with every default)')
+  .option('--dry-run', 'compute and write bundles; never sign nor submit (chain.dry_run)')
+  .option('--host <host>', 'bind address (server.host; default: 127.0.0.1)')
+  .option('--port <port>', 'HTTP port, 0 to 65535 (server.port; default: 8091)', integerArg('--port', 0, 65535))
+  .option('--database-url <url>', 'PostgreSQL URL, instead of SQLite (database.url)')
+  .option('--database-path <path>', 'SQLite file (database.path; default: ./validator.sqlite)')
+  .option('--chain-endpoint <url>', 'ws:// or wss:// URL, or finney, test or local (chain.endpoint; default: ws://127.0.0.1:9944)')
+  .option('--bundles-dir <dir>', 'where signed audit bundles are written (bundles.dir; default: ./bundles)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (log.level; default: info)')
   .option(
     '--wallet.name <name>',
     'btcli wallet name (default: SUBNET_VALIDATOR_WALLET__NAME, else BT_WALLET_NAME, else wallet.name in the configuration file, else default)',
@@ -87,6 +103,18 @@ program
   .option(
     '--wallet.path <path>',
     'wallets directory (default: SUBNET_VALIDATOR_WALLET__PATH, else BT_WALLET_PATH, else wallet.path in the configuration file, else ~/.bittensor/wallets)',
+  )
+  .addHelpText(
+    'after',
+    `
+A flag overrides the environment (SUBNET_VALIDATOR_<SECTION>__<KEY>, e.g. SUBNET_VALIDATOR_SERVER__PORT=9000), which
+overrides the file; the defaults shown are those of an absent key. The executor token has no default and no flag:
+set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it (exit 0).
+
+Examples:
+  subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default
+  subnet-validator run --config validator.yaml --dry-run --port 9000 --log-level debug
+  subnet-validator run --config validator.yaml --database-url postgresql://user@127.0.0.1:5432/validator`,
   )
   .action(
     async (opts: {
@@ -128,6 +156,16 @@ program
   .command('demo')
   .description('the default run: a devnet, a validator on SQLite in a temporary folder, sample miners over HTTP for a few epochs')
   .option('--epochs <n>', 'epochs to close, 1 to 10', integerArg('--epochs', 1, 10, ' (the demo closes them within 180 s, about 10 s each)'), 3)
+  .addHelpText(
+    'after',
+    `
+It prints one row per epoch and the folder of the signed bundles; check them with auditor-replay verify <folder>.
+Ctrl-C stops it and removes its temporary folder (exit 130).
+
+Examples:
+  subnet-validator demo
+  subnet-validator demo --epochs 1`,
+  )
   .action(async (opts: { epochs: number }) => {
     // Ctrl-C stops the devnet and the validator and removes the demo's temporary folder (a half-run demo has no
     // bundles to check); the same signal again exits at once.

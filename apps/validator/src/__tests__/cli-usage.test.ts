@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { VALIDATOR_ERROR_CODES } from '../index.js';
-import { tempDir } from './helpers.js';
+import { resolveConfig } from '../config.js';
+import { scoring, tempDir } from './helpers.js';
 
 /**
  * Docs review, item 2: every usage error of `subnet-validator`, commander's own (an option value out of range, an
@@ -88,6 +89,38 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     const r = await run(['run', '--config', missing]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory)`);
+  });
+
+  it('run --help shows the default of every flag that has one, as the configuration resolves an absent key', async () => {
+    const defaults = resolveConfig({ object: { netuid: 1, server: { executor_token: 'x'.repeat(16) }, scoring } });
+    const r = await run(['run', '--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    const database = defaults.database as { path?: string };
+    for (const [flag, key, value] of [
+      ['--host', 'server.host', defaults.server.host],
+      ['--port', 'server.port', String(defaults.server.port)],
+      ['--database-path', 'database.path', database.path],
+      ['--chain-endpoint', 'chain.endpoint', defaults.chain.endpoint],
+      ['--bundles-dir', 'bundles.dir', defaults.bundles.dir],
+      ['--log-level', 'log.level', defaults.log.level],
+    ] as const) {
+      expect(help).toMatch(new RegExp(`${flag} <[a-z]+> [^(]*\\(${key.replace('.', '\\.')}; default: ${String(value).replace(/[./]/g, '\\$&')}\\)`));
+    }
+    expect(help).toContain('SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN');
+  });
+
+  it('the program and every subcommand teach by example', async () => {
+    for (const args of [['--help'], ['init', '--help'], ['run', '--help'], ['demo', '--help']]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      const examples = r.stdout.split('\nExamples:\n')[1];
+      expect(examples, args.join(' ')).toBeDefined();
+      const command = args.length === 1 ? undefined : args[0];
+      const lines = (examples ?? '').split('\n').filter((line) => line.startsWith('  subnet-validator '));
+      expect(lines.length, args.join(' ')).toBeGreaterThanOrEqual(2);
+      if (command !== undefined) for (const line of lines) expect(line.startsWith(`  subnet-validator ${command}`), line).toBe(true);
+    }
   });
 
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
