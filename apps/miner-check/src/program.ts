@@ -82,6 +82,13 @@ function usageError(error: CommanderError, program: Command, args: readonly stri
   return new SubnetError(MINER_CHECK_ERROR_CODES.usage, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
 }
 
+/** The help to read after a usage error: the subcommand's when the command line names one, as the other CLIs say. */
+function helpCommand(program: Command, args: readonly string[]): string {
+  // The first word that names a command (global options such as --max-depth 16 may come before it).
+  const sub = args.find((arg) => program.commands.some((command) => command.name() === arg));
+  return sub === undefined ? 'miner-check --help' : `miner-check ${sub} --help`;
+}
+
 function emit(io: ProgramIo, state: GlobalState, output: CommandOutput): void {
   io.stdout(state.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
 }
@@ -380,7 +387,7 @@ export async function runMinerCheck(args: readonly string[], io: ProgramIo = pro
       // --help and --version exit 0; usage errors are invalid input.
       if (error.exitCode === 0) return EXIT_OK;
       report(io, state, usageError(error, program, args));
-      if (!state.json) io.stderr('(run with --help for usage)\n');
+      if (!state.json) io.stderr(`(run "${helpCommand(program, args)}" for usage)\n`);
       return EXIT_INVALID_INPUT;
     }
     report(io, state, error);

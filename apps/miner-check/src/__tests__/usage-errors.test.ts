@@ -76,6 +76,14 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     expect(help.stdout).toContain('Usage: miner-check term');
   });
 
+  it('the last line points at the help of the command given, as auditor-replay and subnet-validator do', () => {
+    expect(runCli(['term', '--results']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check term --help" for usage)');
+    expect(runCli(['--max-depth', '16', 'weights', '--strategy', 'fair']).stderr.trimEnd().split('\n').at(-1)).toBe(
+      '(run "miner-check weights --help" for usage)',
+    );
+    expect(runCli(['trem']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check --help" for usage)');
+  });
+
   it('--help still prints the help on stdout and exits 0', () => {
     const run = runCli(['weights', '--help']);
     expect(run.code).toBe(0);
