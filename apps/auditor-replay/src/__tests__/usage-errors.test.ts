@@ -101,6 +101,15 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     expect(none.stderr).toContain(`error: [${CODE}] a command is required: verify, fetch`);
   });
 
+  it('a mistyped required option is named as unknown, with the option meant, not as "required option not specified"', async () => {
+    const typo = await run(['fetch', '--vaildator', 'http://127.0.0.1:8091', '--from', '1', '--to', '2', '--out', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${CODE}] unknown option '--vaildator' (Did you mean --validator?)`);
+    expect(typo.stderr).not.toContain('not specified');
+    const missing = await run(['fetch', '--from', '1', '--to', '2', '--out', 'x']);
+    expect(missing.stderr).toContain(`error: [${CODE}] required option '--validator <url...>' not specified`);
+  });
+
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
     const typo = await run(['help', 'verfy']);
     expect(typo.code).toBe(2);

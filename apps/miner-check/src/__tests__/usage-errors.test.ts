@@ -76,6 +76,13 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     expect(help.stdout).toContain('Usage: miner-check term');
   });
 
+  it('a mistyped required option is named as unknown, with the flag meant, not as "required option not specified"', () => {
+    const run = runCli(['term', '--resluts', 'results.json', '--total-tasks', '3']);
+    expectUsageText(run, "unknown option '--resluts'", '(Did you mean --results?)');
+    expect(run.stderr).not.toContain('not specified');
+    expectUsageText(runCli(['term', '--total-tasks', '3']), "required option '--results <file>' not specified");
+  });
+
   it('the last line points at the help of the command given, as auditor-replay and subnet-validator do', () => {
     expect(runCli(['term', '--results']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check term --help" for usage)');
     expect(runCli(['--max-depth', '16', 'weights', '--strategy', 'fair']).stderr.trimEnd().split('\n').at(-1)).toBe(

@@ -123,6 +123,15 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     }
   });
 
+  it('a mistyped required option is named as unknown, with the option meant, not as "required option not specified"', async () => {
+    const typo = await run(['run', '--cofnig', 'validator.yaml']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${USAGE}] unknown option '--cofnig' (Did you mean --config?)`);
+    expect(typo.stderr).not.toContain('not specified');
+    const missing = await run(['run', '--port', '1']);
+    expect(missing.stderr).toContain(`error: [${USAGE}] required option '-c, --config <file>' not specified`);
+  });
+
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
     const r = await run(['help', 'rnu']);
     expect(r.code).toBe(2);
