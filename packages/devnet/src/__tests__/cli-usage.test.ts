@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -86,5 +87,28 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     const help = run('fault', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
+  });
+});
+
+describe('subnet-devnet on a port another process holds', () => {
+  it('DEVNET_LISTEN_FAILED naming the address and the OS reason (EADDRINUSE), exit 1, no stack trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = holder.address() as { port: number };
+      const text = run('--port', String(port));
+      expect(text.code).toBe(1);
+      expect(text.stderr.split('\n')[0]).toBe(
+        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use) at options.port (got ${port})`,
+      );
+      expect(text.stderr).not.toMatch(/\n\s+at /);
+      const json = run('--port', String(port), '--json');
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        error: { code: DEVNET_ERROR_CODES.listenFailed, message: expect.stringContaining('EADDRINUSE') as unknown },
+      });
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
