@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -162,6 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let code = 0;
   const program = new Command('auditor-replay')
     .description("Anyone can check a validator's weights: verify signed audit bundles (SPEC E) by recomputing every value.")
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .exitOverride()
     // A parse error is written by the catch below, with its code (text, and JSON with --json), not by commander.
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
@@ -375,6 +377,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   return code;
 }
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** A usage error the CLI finds itself (beyond what commander checks), naming the option. */
 function invalidOption(summary: string, option: string): SubnetError {

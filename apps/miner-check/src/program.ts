@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 import { Command, CommanderError, Option } from 'commander';
 
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
@@ -13,6 +15,9 @@ import { weightsCheck } from './commands/weights.js';
 import { workflowCheck } from './commands/workflow.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
 export const EXIT_OK = 0;
@@ -109,6 +114,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     )
     // A parse error is reported by runMinerCheck with its code (text or --json), not written here by commander.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .exitOverride()
     .option('--max-bytes <n>', 'largest input file in bytes (the validator default: 1048576; at most 67108864)')
     .option('--max-depth <n>', 'deepest nesting of objects and arrays (the validator default and most: 64)')

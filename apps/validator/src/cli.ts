@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -8,6 +9,9 @@ import { defaultConfigYaml, loadConfig } from './config.js';
 import { runDemo } from './demo.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { handleSignals, startValidator } from './service.js';
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** A parser of a decimal integer option in [min, max]: no sign, exponent, hex or spaces (`Number()` would take them). */
 function integerArg(option: string, min: number, max: number, why = '') {
@@ -38,6 +42,7 @@ stopped before its last epoch, its temporary folder removed; 141 the reader clos
 const program = new Command()
   .name('subnet-validator')
   .description('The subnet validator: ingest evaluation records, compute and submit weights each epoch, publish signed audit bundles.')
+  .version(VERSION, '-V, --version', 'print the version and exit')
   .exitOverride()
   // A parse error is written below with its code, not by commander.
   .configureOutput({ outputError: () => undefined })

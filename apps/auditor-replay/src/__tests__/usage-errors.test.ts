@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -108,6 +108,11 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     expect(typo.stderr).not.toContain('not specified');
     const missing = await run(['fetch', '--from', '1', '--to', '2', '--out', 'x']);
     expect(missing.stderr).toContain(`error: [${CODE}] required option '--validator <url...>' not specified`);
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { MINER_CHECK_ERROR_CODES } from '../index.js';
-import { example, jsonOf, requireBuiltCli, runCli } from './cli-support.js';
+import { appDir, example, jsonOf, requireBuiltCli, runCli } from './cli-support.js';
 
 /**
  * Docs review, item 2: a usage error the command-line parser finds (an option value outside its choices, an unknown
@@ -89,6 +92,11 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
       '(run "miner-check weights --help" for usage)',
     );
     expect(runCli(['trem']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check --help" for usage)');
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(runCli([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help still prints the help on stdout and exits 0', () => {

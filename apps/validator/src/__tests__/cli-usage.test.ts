@@ -132,6 +132,11 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(missing.stderr).toContain(`error: [${USAGE}] required option '-c, --config <file>' not specified`);
   });
 
+  it('--version and -V print the package version on stdout and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
     const r = await run(['help', 'rnu']);
     expect(r.code).toBe(2);

@@ -5,8 +5,9 @@
  * Runs the built CLI (`bin/subnet-devnet.js` over `dist/cli.js`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,11 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     const json = run('--port', '0', '--neurons', '2', '--validators', '3', '--json');
     expect(json.code).toBe(2);
     expect((JSON.parse(json.stdout.trim()) as { error: { code: string } }).error.code).toBe(DEVNET_ERROR_CODES.invalidOptions);
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(run(flag)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help lists the exit codes and exits 0', () => {
