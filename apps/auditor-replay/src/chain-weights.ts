@@ -1,6 +1,6 @@
 import { chainUpscale, connectChain, mechanismStorageIndex } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
-import { redactUrl, SubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { chainReadError } from './chain-read-error.js';
@@ -39,10 +39,14 @@ export async function openChainReader(
   try {
     connection = await connectChain({ network: url, connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, staleHeadMs: 0 });
   } catch (cause) {
-    throw new SubnetError(AUDITOR_ERROR_CODES.chainFailed, `cannot connect to the chain at ${redactUrl(url)}`, {
-      context: { path: '--chain', value: redactUrl(url) },
-      cause,
-    });
+    // The node's reason leads (`connect ECONNREFUSED 127.0.0.1:9944`), as the validator's start-up says it; the chain
+    // package's cause is already redacted, and redacted again here.
+    const reason = isSubnetError(cause) && cause.cause instanceof Error ? cause.cause.message : cause instanceof Error ? cause.message : String(cause);
+    throw new SubnetError(
+      AUDITOR_ERROR_CODES.chainFailed,
+      `cannot connect to the chain at ${redactUrl(url)} (${redactUrl(reason)}; tried for ${timeoutMs / 1000} s): check --chain and that the node is running and reachable from here`,
+      { context: { path: '--chain', value: redactUrl(url) }, cause },
+    );
   }
   const endpoint = redactUrl(url);
   const read: ChainWeightsReader = async (netuid, hotkey, block) => {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -18,6 +18,7 @@ import { createProgress } from './progress.js';
 import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
 import { verifyBundles } from './verify-run.js';
+import { checkReportPath, writeReport } from './write-report.js';
 
 /** Where the CLI writes: stdout for the report, stderr for progress and errors. */
 export interface CliIo {
@@ -83,7 +84,8 @@ there are compared with the bundle and the signed outcome.
 Exit codes: 0 every bundle matches; 1 at least one mismatch or equivocation; 2 invalid input (unreadable
 file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g. AUDITOR_CHAIN_STATE_PRUNED
 when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
-validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a wrong command line: AUDITOR_INVALID_OPTION).
+validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a --report that cannot be written: AUDITOR_WRITE_FAILED,
+checked before the run; a wrong command line: AUDITOR_INVALID_OPTION).
 2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly.
 
 Examples:
@@ -161,6 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let code = 0;
   const program = new Command('auditor-replay')
     .description("Anyone can check a validator's weights: verify signed audit bundles (SPEC E) by recomputing every value.")
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .exitOverride()
     // A parse error is written by the catch below, with its code (text, and JSON with --json), not by commander.
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
@@ -221,6 +224,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (opts.chain === undefined && opts.netuid !== undefined) {
           throw invalidOption(`--netuid ${opts.netuid} needs --chain <url>, the chain's ws:// or wss:// endpoint`, '--chain');
         }
+        // A report that cannot be written is refused before the run, not after it.
+        if (opts.report !== undefined) await checkReportPath(opts.report);
         const verify = await signatureVerifier();
         const chain = opts.chain === undefined ? undefined : await (await import('./chain-weights.js')).openChainReader(opts.chain, opts.chainTimeout);
         try {
@@ -234,7 +239,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           });
           if (opts.report !== undefined) {
             const bundles = await loadBundles(report.bundles.filter((a) => a.weights !== null).map((a) => a.source));
-            await writeFile(opts.report, renderHtmlReport(report, { bundles }));
+            await writeReport(opts.report, renderHtmlReport(report, { bundles }));
           }
           io.stdout.write(
             opts.json === true ? `${JSON.stringify(report)}\n` : `${formatReport(report, opts.all === true ? Number.POSITIVE_INFINITY : opts.maxLines)}\n`,
@@ -359,7 +364,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every parse error is invalid input.
       if (error.exitCode === 0) return 0;
-      const usage = usageError(error, program);
+      const usage = usageError(unknownOptionFirst(error, program, argv), program, argv);
       const exit = fail(usage.code, usage.message);
       if (!json) io.stderr.write(`(run "${helpCommand(program, argv)}" for usage)\n`);
       return exit;
@@ -373,6 +378,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return code;
 }
 
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
 /** A usage error the CLI finds itself (beyond what commander checks), naming the option. */
 function invalidOption(summary: string, option: string): SubnetError {
   return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, summary, { context: { option } });
@@ -383,16 +391,51 @@ function invalidOption(summary: string, option: string): SubnetError {
  * what is allowed (`option '--jobs <n>' argument '0' is invalid. --jobs must be an integer in [1, 256], got "0"`),
  * without its `error: ` prefix; the commands are named when the command is unknown or missing.
  */
-function usageError(error: CommanderError, program: Command): SubnetError {
+function usageError(error: CommanderError, program: Command, argv: readonly string[]): SubnetError {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `auditor-replay` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, `a command is required: ${commands}`);
+  // `auditor-replay` alone, or `auditor-replay help verfy`: commander has printed the help on stderr; its error message
+  // is only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const asked = unknownHelpTopic(program, argv);
+    return new SubnetError(
+      AUDITOR_ERROR_CODES.invalidOption,
+      asked === undefined ? `a command is required: ${commands}` : `unknown command '${asked}' (the commands: ${commands})`,
+    );
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
+}
+
+/** The command `help <command>` asks about when it is not one (`help verfy`), else undefined. */
+function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
+  const [first, topic] = argv;
+  return first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic) ? topic : undefined;
 }
 
 /** The help to read after a usage error: the subcommand's when the command line names one. */
 function helpCommand(program: Command, argv: readonly string[]): string {
   const sub = program.commands.find((command) => command.name() === argv[0]);
   return sub === undefined ? 'auditor-replay --help' : `auditor-replay ${sub.name()} --help`;
+}
+
+/**
+ * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
+ * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
+ * is reported instead when the command line holds one.
+ */
+function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
+  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
+  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
+  const sub = program.commands.find((command) => command.name() === args[at]);
+  if (sub === undefined) return error;
+  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
+  if (flag === undefined) return error;
+  try {
+    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
+    // commander is pinned, and the usage tests pin the sentence).
+    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
+  } catch (unknown) {
+    if (unknown instanceof CommanderError) return unknown;
+  }
+  return error;
 }

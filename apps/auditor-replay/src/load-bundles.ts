@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { scanCanonicalJson, SubnetError } from '@subnet/core';
+import { describeSystemError, scanCanonicalJson, SubnetError } from '@subnet/core';
 
 import type { BundleLimits } from './bundle-limits.js';
 import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS, fitsBundleLimits } from './bundle-limits.js';
@@ -58,7 +58,11 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
     try {
       info = await stat(operand);
     } catch (cause) {
-      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, 'cannot read this bundle path', { context: { path: `BUNDLE[${i}]`, value: operand }, cause });
+      const reason = describeSystemError(cause);
+      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, `cannot read ${operand}${reason === undefined ? '' : `: ${reason}`}`, {
+        context: { path: `BUNDLE[${i}]`, value: operand },
+        cause,
+      });
     }
     if (info.isDirectory()) {
       const names = (await readdir(operand)).filter((n) => n.endsWith('.json')).sort(compareFileNames);

@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs';
 import { lstat, open, readFile, unlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
@@ -77,42 +78,82 @@ export function besideSentence(beside: KeptBeside): string {
  *
  * @param path - the file or folder that could not be written
  * @param error - what the file system threw (its `code` and `errno`)
+ * @param option - the option that named the path (`--out`, `--report`)
+ * @param consequence - what the failure did to the run, after the OS code
  * @returns `[AUDITOR_WRITE_FAILED] cannot write PATH: EACCES (permission denied); ...`
  * @example throw writeFailed('bundles/epoch-7.json', error)
  */
-export function writeFailed(path: string, error: unknown): SubnetError {
+export function writeFailed(
+  path: string,
+  error: unknown,
+  option = '--out',
+  consequence = 'a local disk error, so fetch stopped (files already written are kept as they are)',
+): SubnetError {
   const e = error as NodeJS.ErrnoException;
   const osCode = typeof e.code === 'string' ? e.code : 'UNKNOWN';
   const meaning = typeof e.errno === 'number' ? getSystemErrorMap().get(e.errno)?.[1] : undefined;
-  return new SubnetError(
-    AUDITOR_ERROR_CODES.writeFailed,
-    `cannot write ${path}: ${osCode}${meaning === undefined ? '' : ` (${meaning})`}; a local disk error, so fetch stopped (files already written are kept as they are)`,
-    { context: { path: '--out', value: path, osCode }, cause: error },
-  );
+  return new SubnetError(AUDITOR_ERROR_CODES.writeFailed, `cannot write ${path}: ${osCode}${meaning === undefined ? '' : ` (${meaning})`}; ${consequence}`, {
+    context: { path: option, value: path, osCode },
+    cause: error,
+  });
 }
 
 /**
  * Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly
- * these bytes, false when it holds others. A file this call created and could not finish (ENOSPC, EFBIG) is removed,
- * so no truncated bundle is left under an epoch's name; nothing that was there before is touched.
+ * these bytes, false when it holds others. A file this call created and could not finish (ENOSPC, EFBIG, or Ctrl-C:
+ * SIGINT or SIGTERM during the write) is removed, so no truncated bundle is left under an epoch's name; nothing that
+ * was there before is touched.
  */
 async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(file, error);
-  }
-  if (handle !== undefined) {
-    try {
-      await handle.writeFile(bytes);
-      await handle.close();
-      return true;
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await unlink(file).catch(() => undefined);
-      throw writeFailed(file, error);
+  // The file is this call's own from its creation until it is whole: a signal in that time removes it, then ends the
+  // process as the signal would. A signal while `open` is under way waits for it: only then is it known whether the
+  // name was created here (removed) or already held another file (left alone).
+  let created = false;
+  let pending: NodeJS.Signals | undefined;
+  const stopListening = (): void => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  };
+  const endBy = (signal: NodeJS.Signals): void => {
+    stopListening();
+    if (created) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // already gone
+      }
     }
+    process.kill(process.pid, signal);
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    if (created) endBy(signal);
+    else pending = signal;
+  }
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    let handle;
+    try {
+      handle = await open(file, 'wx');
+      created = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(file, error);
+    }
+    if (pending !== undefined) endBy(pending);
+    if (handle !== undefined) {
+      try {
+        await handle.writeFile(bytes);
+        await handle.close();
+        created = false;
+        return true;
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        await unlink(file).catch(() => undefined);
+        throw writeFailed(file, error);
+      }
+    }
+  } finally {
+    stopListening();
   }
   let info;
   try {

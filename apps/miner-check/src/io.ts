@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
-import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, findStringifiedNumber, SubnetError } from '@subnet/core';
+import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, describeSystemError, findStringifiedNumber, SubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -77,7 +77,8 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     if (source === '-') read = stdin();
     else ({ bytes: read, size } = readFileBounded(source, limits.maxBytes));
   } catch (error) {
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}`, {
+    const reason = describeSystemError(error);
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}${reason === undefined ? '' : `: ${reason}`}`, {
       context: { path: option, value: source },
       cause: error,
     });
@@ -147,6 +148,27 @@ export function numberOption(value: string, option: string): number {
   const parsed = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isFinite(parsed)) {
     throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'expected a finite number', { context: { path: option, value } });
+  }
+  return parsed;
+}
+
+/**
+ * Parses a number flag within an interval, so a value out of range names the flag rather than the package option it
+ * feeds (`--cap 2`, not `options.cap`).
+ *
+ * @param value - the flag's text
+ * @param option - the flag (`--cap`), named in errors
+ * @param range - the bounds and whether the lower one is excluded (`(0, 1]`)
+ * @returns the number
+ * @throws SubnetError `MINER_CHECK_INVALID_ARGUMENT` naming the flag, the value and the interval
+ * @example rangeOption('0.2', '--cap', { min: 0, minExclusive: true, max: 1 }) // 0.2
+ */
+export function rangeOption(value: string, option: string, range: { readonly min: number; readonly minExclusive?: boolean; readonly max?: number }): number {
+  const parsed = numberOption(value, option);
+  const exclusive = range.minExclusive === true;
+  if ((exclusive ? parsed <= range.min : parsed < range.min) || (range.max !== undefined && parsed > range.max)) {
+    const allowed = range.max === undefined ? `${exclusive ? '>' : '>='} ${range.min}` : `in ${exclusive ? '(' : '['}${range.min}, ${range.max}]`;
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `expected a number ${allowed}`, { context: { path: option, value } });
   }
   return parsed;
 }

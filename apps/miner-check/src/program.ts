@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 import { Command, CommanderError, Option } from 'commander';
 
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
@@ -11,8 +13,11 @@ import { sssaCheck } from './commands/sssa.js';
 import { termCheck } from './commands/term.js';
 import { weightsCheck } from './commands/weights.js';
 import { workflowCheck } from './commands/workflow.js';
-import { assertSingleStdin, defaultStdin, integerOption, numberOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
+import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
 export const EXIT_OK = 0;
@@ -66,12 +71,27 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
  * what is allowed (`option '--strategy <s>' argument 'fair' is invalid. Allowed choices are ...`), without its
  * `error: ` prefix; the commands are named when the command is unknown or missing.
  */
-function usageError(error: CommanderError, program: Command): SubnetError {
+function usageError(error: CommanderError, program: Command, args: readonly string[]): SubnetError {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `miner-check` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return new SubnetError(MINER_CHECK_ERROR_CODES.usage, `a command is required: ${commands}`);
+  // `miner-check` alone, or `miner-check help trem`: commander has printed the help on stderr; its error message is
+  // only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const [first, topic] = args;
+    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
+    return new SubnetError(
+      MINER_CHECK_ERROR_CODES.usage,
+      unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`,
+    );
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return new SubnetError(MINER_CHECK_ERROR_CODES.usage, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
+}
+
+/** The help to read after a usage error: the subcommand's when the command line names one, as the other CLIs say. */
+function helpCommand(program: Command, args: readonly string[]): string {
+  // The first word that names a command (global options such as --max-depth 16 may come before it).
+  const sub = args.find((arg) => program.commands.some((command) => command.name() === arg));
+  return sub === undefined ? 'miner-check --help' : `miner-check ${sub} --help`;
 }
 
 function emit(io: ProgramIo, state: GlobalState, output: CommandOutput): void {
@@ -94,6 +114,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     )
     // A parse error is reported by runMinerCheck with its code (text or --json), not written here by commander.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .exitOverride()
     .option('--max-bytes <n>', 'largest input file in bytes (the validator default: 1048576; at most 67108864)')
     .option('--max-depth <n>', 'deepest nesting of objects and arrays (the validator default and most: 64)')
@@ -148,7 +169,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--candidates <file>', 'eligible miners: an array of { uid, hotkey, reputation }')
     .option('--primaries <k>', 'how many primaries (top reputation)', '3')
     .option('--auditors <m>', 'how many auditors (random draw)', '2')
-    .option('--min-reputation <r>', 'eligibility: minimum reputation')
+    .option('--min-reputation <r>', "eligibility: minimum reputation, in [0, 1] (default: 0.2, the validator's)")
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -157,20 +178,23 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         '    --candidates examples/sssa/candidates.json --json',
     )
     .action(
-      (options: {
-        sssa: string;
-        peers?: string[];
-        uid: string;
-        hotkey?: string;
-        role: 'primary' | 'auditor';
-        blockHash?: string;
-        taskId?: string;
-        candidates?: string;
-        primaries: string;
-        auditors: string;
-        minReputation?: string;
-        json?: boolean;
-      }) => {
+      (
+        options: {
+          sssa: string;
+          peers?: string[];
+          uid: string;
+          hotkey?: string;
+          role: 'primary' | 'auditor';
+          blockHash?: string;
+          taskId?: string;
+          candidates?: string;
+          primaries: string;
+          auditors: string;
+          minReputation?: string;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
         state.json = options.json === true;
         assertSingleStdin({ '--sssa': options.sssa, '--peers': options.peers, '--candidates': options.candidates });
         const { blockHash, taskId, candidates } = options;
@@ -184,12 +208,33 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             },
           );
         }
+        // A flag of the draw given without the draw would change nothing: refused, as --temperature without softmax is.
+        if (drawFlags === 0) {
+          for (const [key, flag] of [
+            ['primaries', '--primaries'],
+            ['auditors', '--auditors'],
+            ['minReputation', '--min-reputation'],
+          ] as const) {
+            if (command.getOptionValueSource(key) === 'cli') {
+              throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `${flag} only applies to the draw (--block-hash, --task-id and --candidates)`, {
+                context: { path: flag, value: options[key] },
+              });
+            }
+          }
+        }
+        // Checked before anything is read, as explain's hotkeys are: the block hash seeds the draw, the hotkey is yours.
+        if (blockHash !== undefined && !/^0x[0-9a-f]{64}$/.test(blockHash)) {
+          throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'expected 0x followed by 64 lowercase hex digits', {
+            context: { path: '--block-hash', value: blockHash },
+          });
+        }
+        const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
         run(() =>
           sssaCheck({
             self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
             peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
             uid: integerOption(options.uid, '--uid', 0, 65535),
-            ...(options.hotkey === undefined ? {} : { hotkey: options.hotkey }),
+            ...(hotkey === undefined ? {} : { hotkey }),
             role: options.role,
             ...(blockHash !== undefined && taskId !== undefined && candidates !== undefined
               ? {
@@ -199,7 +244,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
                     candidates: { value: readInput(candidates, '--candidates'), option: '--candidates' },
                     primaries: integerOption(options.primaries, '--primaries', 0, 65536),
                     auditors: integerOption(options.auditors, '--auditors', 0, 65536),
-                    ...(options.minReputation === undefined ? {} : { minReputation: numberOption(options.minReputation, '--min-reputation') }),
+                    ...(options.minReputation === undefined
+                      ? {}
+                      : { minReputation: rangeOption(options.minReputation, '--min-reputation', { min: 0, max: 1 }) }),
                   },
                 }
               : {}),
@@ -233,7 +280,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       new Option('--strategy <s>', 'normalisation strategy').choices(['linear', 'softmax', 'winner_takes_all', 'quadratic', 'ranked']).default('linear'),
     )
     .option('--cap <c>', 'maximum weight per miner, in (0, 1] (0.50 on the term challenge, 0.15 on the composite subnet)', '0.5')
-    .option('--temperature <t>', 'softmax temperature, > 0 (softmax only)')
+    .option('--temperature <t>', 'softmax temperature, > 0 (softmax only, and required by it)')
     .option('--burn-uid <uid>', 'where weight that goes nowhere is sent', '0')
     .addOption(jsonOption())
     .addHelpText(
@@ -261,8 +308,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             scores: readInput(options.scores, '--scores'),
             options: {
               strategy: options.strategy,
-              ...(options.temperature === undefined ? {} : { temperature: numberOption(options.temperature, '--temperature') }),
-              cap: numberOption(options.cap, '--cap'),
+              ...(options.temperature === undefined ? {} : { temperature: rangeOption(options.temperature, '--temperature', { min: 0, minExclusive: true }) }),
+              cap: rangeOption(options.cap, '--cap', { min: 0, minExclusive: true, max: 1 }),
               burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
             },
           }),
@@ -345,11 +392,33 @@ export async function runMinerCheck(args: readonly string[], io: ProgramIo = pro
     if (error instanceof CommanderError) {
       // --help and --version exit 0; usage errors are invalid input.
       if (error.exitCode === 0) return EXIT_OK;
-      report(io, state, usageError(error, program));
-      if (!state.json) io.stderr('(run with --help for usage)\n');
+      report(io, state, usageError(unknownOptionFirst(error, program, args), program, args));
+      if (!state.json) io.stderr(`(run "${helpCommand(program, args)}" for usage)\n`);
       return EXIT_INVALID_INPUT;
     }
     report(io, state, error);
     return state.exitCode;
   }
+}
+
+/**
+ * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
+ * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
+ * is reported instead when the command line holds one.
+ */
+function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
+  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
+  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
+  const sub = program.commands.find((command) => command.name() === args[at]);
+  if (sub === undefined) return error;
+  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
+  if (flag === undefined) return error;
+  try {
+    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
+    // commander is pinned, and the usage tests pin the sentence).
+    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
+  } catch (unknown) {
+    if (unknown instanceof CommanderError) return unknown;
+  }
+  return error;
 }

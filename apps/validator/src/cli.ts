@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -8,6 +9,9 @@ import { defaultConfigYaml, loadConfig } from './config.js';
 import { runDemo } from './demo.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { handleSignals, startValidator } from './service.js';
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** A parser of a decimal integer option in [min, max]: no sign, exponent, hex or spaces (`Number()` would take them). */
 function integerArg(option: string, min: number, max: number, why = '') {
@@ -31,22 +35,40 @@ Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on 
 start-up or while running (storage, chain, wallet key, stopping, the signal sent again while stopping) or of the demo;
 2 an invalid configuration
 (VALIDATOR_INVALID_CONFIG, VALIDATOR_CONFIG_FILE) or command line (VALIDATOR_USAGE: an unknown command or option, a
-missing option or value, a value out of range, init over an existing file); 141 the reader closed the output early
+missing option or value, a value out of range, init over an existing file); 130 (SIGINT) or 143 (SIGTERM) the demo
+stopped before its last epoch, its temporary folder removed; 141 the reader closed the output early
 (EPIPE, as \`| head\` does).`;
 
 const program = new Command()
   .name('subnet-validator')
   .description('The subnet validator: ingest evaluation records, compute and submit weights each epoch, publish signed audit bundles.')
+  .version(VERSION, '-V, --version', 'print the version and exit')
   .exitOverride()
   // A parse error is written below with its code, not by commander.
   .configureOutput({ outputError: () => undefined })
-  .addHelpText('after', EXIT_CODES_HELP);
+  .addHelpText(
+    'after',
+    `${EXIT_CODES_HELP}
+
+Examples:
+  subnet-validator demo                                  # the default run: a devnet, a validator, three epochs
+  subnet-validator init --config validator.yaml          # then edit its wallet section
+  export SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN='at least 16 characters'
+  subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default`,
+  );
 
 program
   .command('init')
   .description('write a commented default configuration')
   .option('-c, --config <file>', 'where to write it', 'validator.yaml')
   .option('--force', 'overwrite an existing file')
+  .addHelpText(
+    'after',
+    `
+Examples:
+  subnet-validator init
+  subnet-validator init --config /etc/subnet/validator.yaml --force`,
+  )
   .action((opts: { config: string; force?: boolean }) => {
     if (existsSync(opts.config) && opts.force !== true) {
       exitWith(new SubnetError(VALIDATOR_ERROR_CODES.usage, `${opts.config} exists: pass --force to overwrite it, or another --config <file>`));
@@ -66,15 +88,15 @@ program
   .description(
     'run the validator service; with a `dispatch` section in the configuration it also sends tasks to miners\' axons (README: "Dispatching tasks to axons")',
   )
-  .requiredOption('-c, --config <file>', 'configuration file (YAML)')
-  .option('--dry-run', 'compute and write bundles; never sign nor submit')
-  .option('--host <host>', 'bind address')
-  .option('--port <port>', 'port', integerArg('--port', 0, 65535))
-  .option('--database-url <url>', 'PostgreSQL URL (instead of SQLite)')
-  .option('--database-path <path>', 'SQLite file')
-  .option('--chain-endpoint <url>', 'chain WebSocket endpoint')
-  .option('--bundles-dir <dir>', 'where bundles are written')
-  .option('--log-level <level>', 'pino level')
+  .requiredOption('-c, --config <file>', 'configuration file (YAML; `subnet-validator init` writes one with every default)')
+  .option('--dry-run', 'compute and write bundles; never sign nor submit (chain.dry_run)')
+  .option('--host <host>', 'bind address (server.host; default: 127.0.0.1)')
+  .option('--port <port>', 'HTTP port, 0 to 65535 (server.port; default: 8091)', integerArg('--port', 0, 65535))
+  .option('--database-url <url>', 'PostgreSQL URL, instead of SQLite (database.url)')
+  .option('--database-path <path>', 'SQLite file (database.path; default: ./validator.sqlite)')
+  .option('--chain-endpoint <url>', 'ws:// or wss:// URL, or finney, test or local (chain.endpoint; default: ws://127.0.0.1:9944)')
+  .option('--bundles-dir <dir>', 'where signed audit bundles are written (bundles.dir; default: ./bundles)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (log.level; default: info)')
   .option(
     '--wallet.name <name>',
     'btcli wallet name (default: SUBNET_VALIDATOR_WALLET__NAME, else BT_WALLET_NAME, else wallet.name in the configuration file, else default)',
@@ -86,6 +108,18 @@ program
   .option(
     '--wallet.path <path>',
     'wallets directory (default: SUBNET_VALIDATOR_WALLET__PATH, else BT_WALLET_PATH, else wallet.path in the configuration file, else ~/.bittensor/wallets)',
+  )
+  .addHelpText(
+    'after',
+    `
+A flag overrides the environment (SUBNET_VALIDATOR_<SECTION>__<KEY>, e.g. SUBNET_VALIDATOR_SERVER__PORT=9000), which
+overrides the file; the defaults shown are those of an absent key. The executor token has no default and no flag:
+set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it (exit 0).
+
+Examples:
+  subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default
+  subnet-validator run --config validator.yaml --dry-run --port 9000 --log-level debug
+  subnet-validator run --config validator.yaml --database-url postgresql://user@127.0.0.1:5432/validator`,
   )
   .action(
     async (opts: {
@@ -127,14 +161,45 @@ program
   .command('demo')
   .description('the default run: a devnet, a validator on SQLite in a temporary folder, sample miners over HTTP for a few epochs')
   .option('--epochs <n>', 'epochs to close, 1 to 10', integerArg('--epochs', 1, 10, ' (the demo closes them within 180 s, about 10 s each)'), 3)
+  .addHelpText(
+    'after',
+    `
+It prints one row per epoch and the folder of the signed bundles; check them with auditor-replay verify <folder>.
+Ctrl-C stops it and removes its temporary folder (exit 130).
+
+Examples:
+  subnet-validator demo
+  subnet-validator demo --epochs 1`,
+  )
   .action(async (opts: { epochs: number }) => {
+    // Ctrl-C stops the devnet and the validator and removes the demo's temporary folder (a half-run demo has no
+    // bundles to check); the same signal again exits at once.
+    const controller = new AbortController();
+    let stoppedBy: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stoppedBy !== undefined) process.exit(signalExitCode(signal));
+      stoppedBy = signal;
+      process.stderr.write(`${signal}: stopping the demo's validator and devnet and removing its temporary folder (send it again to exit at once)\n`);
+      controller.abort(new Error(`stopped by ${signal}`));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
-      await runDemo({ epochs: opts.epochs, out: process.stdout });
+      await runDemo({ epochs: opts.epochs, out: process.stdout, signal: controller.signal });
       process.exit(0);
     } catch (error) {
+      if (stoppedBy !== undefined) {
+        process.stderr.write(`demo stopped by ${stoppedBy} before its last epoch: nothing left behind\n`);
+        process.exit(signalExitCode(stoppedBy));
+      }
       exitWith(error);
     }
   });
+
+/** A shell's exit status for a process ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM). */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
 
 // A reader that stops early (`| head`) closes the pipe: end as a Unix tool killed by SIGPIPE would (141),
 // quietly, instead of printing an EPIPE stack.
@@ -149,7 +214,9 @@ try {
   // --help exits 0 (the help is written); every other parse error is a wrong command line.
   if (!(error instanceof CommanderError)) throw error;
   if (error.exitCode !== 0) {
-    process.stderr.write(`error: [${VALIDATOR_ERROR_CODES.usage}] ${usageCause(error)}\n(run "${helpCommand()}" for usage)\n`);
+    process.stderr.write(
+      `error: [${VALIDATOR_ERROR_CODES.usage}] ${usageCause(unknownOptionFirst(error, program, process.argv.slice(2)))}\n(run "${helpCommand()}" for usage)\n`,
+    );
     process.exitCode = 2;
   }
 }
@@ -160,8 +227,13 @@ try {
  */
 function usageCause(error: CommanderError): string {
   const commands = program.commands.map((command) => command.name()).join(', ');
-  // `subnet-validator` alone: commander has printed the help on stderr; its error message is only `(outputHelp)`.
-  if (error.code === 'commander.help') return `a command is required: ${commands}`;
+  // `subnet-validator` alone, or `subnet-validator help rnu`: commander has printed the help on stderr; its error
+  // message is only `(outputHelp)`, so the cause is said here.
+  if (error.code === 'commander.help') {
+    const [first, topic] = process.argv.slice(2);
+    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
+    return unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`;
+  }
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   return error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause;
 }
@@ -170,4 +242,26 @@ function usageCause(error: CommanderError): string {
 function helpCommand(): string {
   const sub = program.commands.find((command) => command.name() === process.argv[2]);
   return sub === undefined ? 'subnet-validator --help' : `subnet-validator ${sub.name()} --help`;
+}
+
+/**
+ * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
+ * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
+ * is reported instead when the command line holds one.
+ */
+function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
+  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
+  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
+  const sub = program.commands.find((command) => command.name() === args[at]);
+  if (sub === undefined) return error;
+  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
+  if (flag === undefined) return error;
+  try {
+    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
+    // commander is pinned, and the usage tests pin the sentence).
+    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
+  } catch (unknown) {
+    if (unknown instanceof CommanderError) return unknown;
+  }
+  return error;
 }

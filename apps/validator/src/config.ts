@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
-import { formatPath, redactUrl, SubnetError } from '@subnet/core';
+import { describeSystemError, formatPath, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -435,7 +435,11 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}`, { context: { path: file }, cause: error });
+    const reason = describeSystemError(error);
+    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}${reason === undefined ? '' : `: ${reason}`}`, {
+      context: { path: file },
+      cause: error,
+    });
   }
   return resolveConfig({ text, env, flags });
 }

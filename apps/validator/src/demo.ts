@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -28,6 +28,11 @@ export interface DemoOptions {
   readonly onEpoch?: (outcome: EpochOutcome) => void;
   /** The validator's logger (default: warnings and errors as JSON lines on standard error). */
   readonly logger?: Logger;
+  /**
+   * Stops the demo early (the CLI aborts it on SIGINT and SIGTERM): the validator and the devnet are stopped and the
+   * run rejects with the signal's reason. A demo stopped or failed before its table leaves no temporary folder.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What {@link runDemo} did. */
@@ -213,29 +218,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const out = (line: string): void => {
     options.out.write(`${line}\n`);
   };
+  const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
   const epochLength = options.epochLength ?? 100;
-  // The subnet's tempo is the epoch length, so the validator's epochs line up with the chain's.
-  const devnet = await startDevnet({ neurons: 8, validators: 2, tempo: epochLength, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
-  out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
-  const token = randomBytes(24).toString('hex');
-  const config = resolveConfig({
-    object: {
-      netuid: devnet.netuid,
-      validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
-      server: { port: 0, executor_token: token, require_receiver: true },
-      database: { path: join(dir, 'validator.sqlite') },
-      chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100, commit_store: join(dir, 'commits.json') },
-      bundles: { dir: join(dir, 'bundles') },
-      log: { level: 'warn' },
-      scoring: DEMO_SCORING,
-    },
-  });
-  const service = await startValidator({ config, logger: options.logger ?? pino({ level: 'warn' }, pino.destination(2)) });
-  out(`validator: ${service.url} (hotkey ${service.hotkey}, SQLite ${join(dir, 'validator.sqlite')})`);
   const outcomes: EpochOutcome[] = [];
+  let devnet: Awaited<ReturnType<typeof startDevnet>> | undefined;
+  let service: Awaited<ReturnType<typeof startValidator>> | undefined;
+  let completed = false;
   try {
-    const miners = [2, 3, 4, 5, 6, 7].map((uid) => ({ uid, pair: devnet.accounts[uid]?.hotkey as KeyringPair }));
+    options.signal?.throwIfAborted();
+    // The subnet's tempo is the epoch length, so the validator's epochs line up with the chain's.
+    devnet = await startDevnet({ neurons: 8, validators: 2, tempo: epochLength, weightsSetRateLimit: 0n, blockTime: options.blockTimeMs ?? 100 });
+    out(`devnet: ${devnet.url} (netuid ${devnet.netuid}, 8 neurons, validators uid 0 and 1)`);
+    options.signal?.throwIfAborted();
+    const token = randomBytes(24).toString('hex');
+    const config = resolveConfig({
+      object: {
+        netuid: devnet.netuid,
+        validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, 0) },
+        server: { port: 0, executor_token: token, require_receiver: true },
+        database: { path: join(dir, 'validator.sqlite') },
+        chain: { endpoint: devnet.url, epoch_length: epochLength, poll_ms: 100, commit_store: join(dir, 'commits.json') },
+        bundles: { dir: join(dir, 'bundles') },
+        log: { level: 'warn' },
+        scoring: DEMO_SCORING,
+      },
+    });
+    const running = await startValidator({ config, logger: options.logger ?? pino({ level: 'warn' }, pino.destination(2)) });
+    service = running;
+    out(`validator: ${running.url} (hotkey ${running.hotkey}, SQLite ${join(dir, 'validator.sqlite')})`);
+    const miners = [2, 3, 4, 5, 6, 7].map((uid) => ({ uid, pair: devnet?.accounts[uid]?.hotkey as KeyringPair }));
     const peer = devnet.accounts[1]?.hotkey as KeyringPair;
     let round = 0;
     // Feed each epoch at its start (from the first one that begins after start-up), so that an epoch's
@@ -243,7 +255,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const fed = new Set<number>();
     let lastSeen: number | undefined;
     const closed = new Promise<void>((resolve) => {
-      service.onEpoch((outcome) => {
+      running.onEpoch((outcome) => {
         if (!fed.has(outcome.epoch)) return;
         outcomes.push(outcome);
         options.onEpoch?.(outcome);
@@ -252,23 +264,29 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
     const deadline = Date.now() + 180_000;
     while (outcomes.length < options.epochs && Date.now() < deadline) {
-      const epoch = service.currentEpoch();
+      options.signal?.throwIfAborted();
+      const epoch = running.currentEpoch();
       // The epoch current at start-up began before we did: wait for the next one.
       if (lastSeen === undefined) lastSeen = epoch;
       else if (epoch !== undefined && epoch !== lastSeen && fed.size < options.epochs) {
         lastSeen = epoch;
         fed.add(epoch);
-        const accepted = await feed(service.url, token, round, epoch, miners, peer, service.hotkey);
+        const accepted = await feed(running.url, token, round, epoch, miners, peer, running.hotkey);
         out(`epoch ${epoch}: fed ${accepted} records from 6 miners and 1 peer validator over HTTP`);
         round++;
       }
       await Promise.race([closed, new Promise((r) => setTimeout(r, 50))]);
     }
+    options.signal?.throwIfAborted();
     if (outcomes.length < options.epochs) throw new Error(`only ${outcomes.length} of ${options.epochs} epochs closed in 180 s`);
+    completed = true;
   } finally {
-    await service.stop();
-    await devnet.stop();
+    await service?.stop();
+    await devnet?.stop();
+    // A demo that did not finish has no bundles to check: its half-written database and bundles are removed.
+    if (!completed && ownDir) rmSync(dir, { recursive: true, force: true });
   }
+  const hotkey = service.hotkey;
   out('');
   out('| epoch | status | block | extrinsic | weights (uid: u16) | bundle |');
   out('| ---: | --- | ---: | --- | --- | --- |');
@@ -280,7 +298,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
   }
   out('');
-  out(`bundles: ${join(dir, 'bundles')} (signed by ${service.hotkey})`);
+  out(`bundles: ${join(dir, 'bundles')} (signed by ${hotkey})`);
   out(`check them: auditor-replay verify ${join(dir, 'bundles')} (in this repository: node apps/auditor-replay/bin/auditor-replay.js verify …)`);
   return { dir, outcomes };
 }

@@ -6,7 +6,7 @@ import { passRate } from '@subnet/aggregation';
 import { checkWindowId, scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
 import { toWire } from '@subnet/bundle';
-import { canonicalJson, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
+import { canonicalJson, describeValue, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -95,10 +95,22 @@ function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyRep
   return reply.code(status).send({ error });
 }
 
-function zodFailure(error: z.ZodError, label: string): ErrorBody {
+/** The value a schema issue points at in the body (own keys only: a key spelled `__proto__` is data, never a lookup). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || typeof key === 'symbol' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
+/** The first schema issue as an `INVALID_RECORD` answer naming the field and the value sent (`... at body.valid_issues (got -3)`). */
+function zodFailure(error: z.ZodError, label: string, input: unknown): ErrorBody {
   const issue = error.issues[0];
   const path = formatPath(issue?.path ?? [], label);
-  return { code: 'INVALID_RECORD', message: `${issue?.message ?? 'invalid'} at ${path}`, path };
+  const value = valueAt(input, issue?.path ?? []);
+  return { code: 'INVALID_RECORD', message: `${issue?.message ?? 'invalid'} at ${path}${value === undefined ? '' : ` (got ${describeValue(value)})`}`, path };
 }
 
 // The miner hotkey's spelling (SS58, prefix 42) is checked after the schema by `checkBodyHotkey`, whose message
@@ -189,7 +201,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       await fail(reply, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send application/json' });
     }
   });
-  app.setNotFoundHandler((_request, reply) => fail(reply, 404, { code: 'NOT_FOUND', message: 'no such endpoint' }));
+  // The method and path (no query string: it may hold a token) say which endpoint the client asked for.
+  app.setNotFoundHandler((request, reply) =>
+    fail(reply, 404, { code: 'NOT_FOUND', message: `no such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''} (README: HTTP API)` }),
+  );
   app.addHook('preValidation', shapeCheckHook(ctx.metrics, kindOf, ctx.inputLimits));
 
   const token = Buffer.from(`Bearer ${ctx.executorToken}`);
@@ -246,7 +261,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       const parsed = schema.safeParse(request.body);
       if (!parsed.success) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'invalid_record' });
-        return fail(reply, 400, zodFailure(parsed.error, 'body'));
+        return fail(reply, 400, zodFailure(parsed.error, 'body', request.body));
       }
       const body = parsed.data as z.output<S> & { record_id: string; miner_hotkey: string };
       const misspelt = checkBodyHotkey(body.miner_hotkey, 'body.miner_hotkey');
@@ -401,7 +416,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const parsed = taskIngestSchema.safeParse(request.body);
     if (!parsed.success) {
       ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'invalid_record' });
-      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+      return fail(reply, 400, zodFailure(parsed.error, 'body', request.body));
     }
     const epoch = ctx.currentEpoch();
     if (epoch === undefined) return fail(reply, 503, { code: 'NOT_READY', message: 'the chain head is not known yet' });
@@ -417,9 +432,14 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
 
   app.get('/v1/tasks/:id', async (request, reply) => {
-    const task = await ctx.tasks.lookup((request.params as { id: string }).id);
+    const id = (request.params as { id: string }).id;
+    const task = await ctx.tasks.lookup(id);
     if (task === undefined)
-      return fail(reply, 404, { code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator' });
+      return fail(reply, 404, {
+        code: INGEST_ERROR_CODES.unknownTask,
+        message: `no task with this id was registered with this validator at params.id (got ${describeValue(id)})`,
+        path: 'params.id',
+      });
     return taskAnswer(task);
   });
 
@@ -430,7 +450,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const parsed = sssaIngestSchema.safeParse(request.body);
     if (!parsed.success) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
-      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+      return fail(reply, 400, zodFailure(parsed.error, 'body', request.body));
     }
     const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
     if ('status' in assigned) {
@@ -482,7 +502,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const parsed = ingestPeer.safeParse(request.body);
     if (!parsed.success) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'invalid_record' });
-      return fail(reply, 400, zodFailure(parsed.error, 'body'));
+      return fail(reply, 400, zodFailure(parsed.error, 'body', request.body));
     }
     const challenge = ctx.scoring.challenges.find((c) => c.id === parsed.data.challenge_id);
     if (challenge === undefined || challenge.kind === 'bounty') {
@@ -537,7 +557,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   const retryAfter = (embargo: Embargo): number => retryAfterSeconds(embargo, (block) => ctx.secondsUntilBlock?.(block));
   app.get('/v1/epochs/:n/bundle', async (request, reply) => {
     const n = (request.params as { n: string }).n;
-    if (!/^[0-9]{1,15}$/.test(n)) return fail(reply, 400, { code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer', path: 'params.n' });
+    if (!/^[0-9]{1,15}$/.test(n))
+      return fail(reply, 400, {
+        code: 'INVALID_EPOCH',
+        message: `the epoch is a non-negative integer at params.n (got ${describeValue(n)})`,
+        path: 'params.n',
+      });
     const row = await ctx.storage.getEpoch(Number(n));
     if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"'))
       return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });

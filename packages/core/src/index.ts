@@ -23,6 +23,7 @@ export { formatPath, parseInput } from './parse.js';
 export { plainJsonKey } from './plain-json-key.js';
 export type { InputErrorContext, InputIssue } from './parse.js';
 export { redactUrl } from './redact-url.js';
+export { describeSystemError } from './system-error.js';
 export { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, ss58Spelling } from './ss58.js';
 export type { DecodedSs58, Ss58Spelling } from './ss58.js';
 export { blockNumberSchema, hotkeySchema, isHotkey, nonNegativeFiniteSchema, u16WeightSchema, U64_MAX, uidSchema, unitIntervalSchema } from './schemas.js';

@@ -1,4 +1,6 @@
 import { SubnetError } from '@subnet/core';
+import { createRequire } from 'node:module';
+
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
 import type { Devnet } from './devnet.js';
@@ -9,6 +11,9 @@ import { DEVNET_ERROR_CODES } from './errors.js';
 export const EXIT_FAILURE = 1;
 /** Exit code of an invalid command line (`DEVNET_USAGE`) or option values the devnet refuses (`DEVNET_INVALID_OPTIONS`). */
 export const EXIT_INVALID_INPUT = 2;
+
+/** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** The exit codes, as `subnet-devnet --help` lists them. */
 const { listenFailed, usage, invalidOptions } = DEVNET_ERROR_CODES;
@@ -65,6 +70,7 @@ function int(value: string): number {
 export function parseCliArgs(argv: readonly string[]): CliRequest {
   const program = new Command('subnet-devnet')
     .description('Local Subtensor-compatible dev chain on 127.0.0.1 (JSON-RPC over WebSocket, real SCALE and sr25519).')
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', int, 9944)
     .option('--block-time <ms>', 'milliseconds between blocks (0 = no blocks)', int, 1000)
     .option('--netuid <n>', 'subnet id', int, 1)

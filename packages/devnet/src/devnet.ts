@@ -1,6 +1,6 @@
 import type { Registry } from '@polkadot/types/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
-import { SubnetError } from '@subnet/core';
+import { describeSystemError, SubnetError } from '@subnet/core';
 
 import type { BlockRecord } from './chain.js';
 import { createChain } from './chain.js';
@@ -242,7 +242,9 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         }),
     );
   } catch (cause) {
-    throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, 'cannot listen on 127.0.0.1', {
+    // The OS reason first (EADDRINUSE: another process holds the port), so the user knows what to change.
+    const reason = describeSystemError(cause);
+    throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, `cannot listen on 127.0.0.1:${options.port}${reason === undefined ? '' : `: ${reason}`}`, {
       context: { path: 'options.port', value: options.port },
       cause,
     });

@@ -137,5 +137,7 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     expect(code).toBe(2);
     expect(err).toContain('AUDITOR_CHAIN_FAILED');
     expect(err).toContain('ws://127.0.0.1:9');
+    // The node's reason leads, as the validator's start-up says it, and how long it was tried.
+    expect(err).toContain('cannot connect to the chain at ws://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9; tried for 1.5 s)');
   });
 });

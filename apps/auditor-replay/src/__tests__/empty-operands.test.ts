@@ -19,4 +19,11 @@ describe('auditor-replay verify: nothing to verify is invalid input, not a pass'
     expect(t.err()).toContain('BUNDLE[0]');
     expect(t.out()).not.toContain('exit 0');
   });
+
+  it('a path that does not exist: AUDITOR_UNREADABLE naming it with the OS reason (ENOENT)', async () => {
+    const missing = join(tempDir('auditor-empty-'), 'no-such-bundles');
+    const t = captureIo();
+    expect(await runCli(['verify', missing], t)).toBe(2);
+    expect(t.err()).toContain(`[AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory) at BUNDLE[0]`);
+  });
 });

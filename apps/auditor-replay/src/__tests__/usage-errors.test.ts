@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,6 +99,30 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Usage: auditor-replay');
     expect(none.stderr).toContain(`error: [${CODE}] a command is required: verify, fetch`);
+  });
+
+  it('a mistyped required option is named as unknown, with the option meant, not as "required option not specified"', async () => {
+    const typo = await run(['fetch', '--vaildator', 'http://127.0.0.1:8091', '--from', '1', '--to', '2', '--out', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${CODE}] unknown option '--vaildator' (Did you mean --validator?)`);
+    expect(typo.stderr).not.toContain('not specified');
+    const missing = await run(['fetch', '--from', '1', '--to', '2', '--out', 'x']);
+    expect(missing.stderr).toContain(`error: [${CODE}] required option '--validator <url...>' not specified`);
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
+    const typo = await run(['help', 'verfy']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${CODE}] unknown command 'verfy' (the commands: verify, fetch)`);
+    expect(typo.stderr).not.toContain('a command is required');
+    const help = await run(['help', 'verify']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: auditor-replay verify');
   });
 
   it('verify --chain without --netuid names both and the value allowed', async () => {

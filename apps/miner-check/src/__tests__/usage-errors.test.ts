@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { MINER_CHECK_ERROR_CODES } from '../index.js';
-import { example, jsonOf, requireBuiltCli, runCli } from './cli-support.js';
+import { appDir, example, jsonOf, requireBuiltCli, runCli } from './cli-support.js';
 
 /**
  * Docs review, item 2: a usage error the command-line parser finds (an option value outside its choices, an unknown
@@ -64,6 +67,36 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Usage: miner-check');
     expect(run.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] a command is required: workflow, sssa, term, weights, explain`);
+  });
+
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', () => {
+    const typo = runCli(['help', 'trem']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] unknown command 'trem' (the commands: workflow, sssa, term, weights, explain)`);
+    expect(typo.stderr).not.toContain('a command is required');
+    const help = runCli(['help', 'term']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: miner-check term');
+  });
+
+  it('a mistyped required option is named as unknown, with the flag meant, not as "required option not specified"', () => {
+    const run = runCli(['term', '--resluts', 'results.json', '--total-tasks', '3']);
+    expectUsageText(run, "unknown option '--resluts'", '(Did you mean --results?)');
+    expect(run.stderr).not.toContain('not specified');
+    expectUsageText(runCli(['term', '--total-tasks', '3']), "required option '--results <file>' not specified");
+  });
+
+  it('the last line points at the help of the command given, as auditor-replay and subnet-validator do', () => {
+    expect(runCli(['term', '--results']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check term --help" for usage)');
+    expect(runCli(['--max-depth', '16', 'weights', '--strategy', 'fair']).stderr.trimEnd().split('\n').at(-1)).toBe(
+      '(run "miner-check weights --help" for usage)',
+    );
+    expect(runCli(['trem']).stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check --help" for usage)');
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(runCli([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help still prints the help on stdout and exits 0', () => {

@@ -134,6 +134,20 @@ describe('miner-check workflow on broken input', () => {
     expect(result.stderr).toContain('MINER_CHECK_UNREADABLE_INPUT at --task');
   });
 
+  it('an unreadable input says why, with the OS reason: a missing file, a folder', () => {
+    const missing = runCli(['workflow', '--task', '/nonexistent/task.json', '--plan', plan, '--run', run]);
+    expect(missing.stderr).toContain('cannot read /nonexistent/task.json: ENOENT (no such file or directory) at --task');
+    const folder = runCli(['workflow', '--task', '/', '--plan', plan, '--run', run, '--json']);
+    expect(folder.code).toBe(2);
+    expect(JSON.parse(folder.stdout)).toMatchObject({
+      error: {
+        code: 'MINER_CHECK_UNREADABLE_INPUT',
+        path: '--task',
+        message: expect.stringContaining('cannot read /: EISDIR (illegal operation on a directory)') as unknown,
+      },
+    });
+  });
+
   it('two inputs from standard input: exit 2 before reading anything', () => {
     const result = runCli(['workflow', '--task', '-', '--plan', '-', '--run', run]);
     expect(result.code).toBe(2);

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { VALIDATOR_ERROR_CODES } from '../index.js';
-import { tempDir } from './helpers.js';
+import { resolveConfig } from '../config.js';
+import { scoring, tempDir } from './helpers.js';
 
 /**
  * Docs review, item 2: every usage error of `subnet-validator`, commander's own (an option value out of range, an
@@ -83,12 +84,77 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(r.stderr).toContain(`error: [${USAGE}] a command is required: init, run, demo`);
   });
 
+  it('a configuration file that cannot be read: VALIDATOR_CONFIG_FILE with the OS reason, exit 2', async () => {
+    const missing = join(t.dir, 'no-such-validator.yaml');
+    const r = await run(['run', '--config', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory)`);
+  });
+
+  it('run --help shows the default of every flag that has one, as the configuration resolves an absent key', async () => {
+    const defaults = resolveConfig({ object: { netuid: 1, server: { executor_token: 'x'.repeat(16) }, scoring } });
+    const r = await run(['run', '--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    const database = defaults.database as { path?: string };
+    for (const [flag, key, value] of [
+      ['--host', 'server.host', defaults.server.host],
+      ['--port', 'server.port', String(defaults.server.port)],
+      ['--database-path', 'database.path', database.path],
+      ['--chain-endpoint', 'chain.endpoint', defaults.chain.endpoint],
+      ['--bundles-dir', 'bundles.dir', defaults.bundles.dir],
+      ['--log-level', 'log.level', defaults.log.level],
+    ] as const) {
+      expect(help).toMatch(new RegExp(`${flag} <[a-z]+> [^(]*\\(${key.replace('.', '\\.')}; default: ${String(value).replace(/[./]/g, '\\$&')}\\)`));
+    }
+    expect(help).toContain('SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN');
+  });
+
+  it('the program and every subcommand teach by example', async () => {
+    for (const args of [['--help'], ['init', '--help'], ['run', '--help'], ['demo', '--help']]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      const examples = r.stdout.split('\nExamples:\n')[1];
+      expect(examples, args.join(' ')).toBeDefined();
+      const command = args.length === 1 ? undefined : args[0];
+      const lines = (examples ?? '').split('\n').filter((line) => line.startsWith('  subnet-validator '));
+      expect(lines.length, args.join(' ')).toBeGreaterThanOrEqual(2);
+      if (command !== undefined) for (const line of lines) expect(line.startsWith(`  subnet-validator ${command}`), line).toBe(true);
+    }
+  });
+
+  it('a mistyped required option is named as unknown, with the option meant, not as "required option not specified"', async () => {
+    const typo = await run(['run', '--cofnig', 'validator.yaml']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`error: [${USAGE}] unknown option '--cofnig' (Did you mean --config?)`);
+    expect(typo.stderr).not.toContain('not specified');
+    const missing = await run(['run', '--port', '1']);
+    expect(missing.stderr).toContain(`error: [${USAGE}] required option '-c, --config <file>' not specified`);
+  });
+
+  it('--version and -V print the package version on stdout and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', async () => {
+    const r = await run(['help', 'rnu']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: [${USAGE}] unknown command 'rnu' (the commands: init, run, demo)`);
+    expect(r.stderr).not.toContain('a command is required');
+    const help = await run(['help', 'run']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: subnet-validator run');
+  });
+
   it('--help still prints the help on stdout and exits 0, and names every exit code the CLI uses', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const help = r.stdout.replace(/\s+/g, ' ');
-    expect(help).toMatch(/Exit codes: 0 [^;]+; 1 [^;]+; 2 [^;]*VALIDATOR_INVALID_CONFIG[^;]*VALIDATOR_USAGE[^;]*; 141 [^.]*EPIPE/);
+    expect(help).toMatch(
+      /Exit codes: 0 [^;]+; 1 [^;]+; 2 [^;]*VALIDATOR_INVALID_CONFIG[^;]*VALIDATOR_USAGE[^;]*; 130 \(SIGINT\) or 143 \(SIGTERM\) the demo [^;]+; 141 [^.]*EPIPE/,
+    );
     const sub = await run(['run', '--help']);
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('--port <port>');

@@ -26,6 +26,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'checkInputShape',
     'compareCodePoints',
     'decodeSs58',
+    'describeSystemError',
     'describeValue',
     'digest',
     'encodeSs58',

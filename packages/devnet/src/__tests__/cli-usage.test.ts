@@ -5,7 +5,9 @@
  * Runs the built CLI (`bin/subnet-devnet.js` over `dist/cli.js`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +73,11 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expect((JSON.parse(json.stdout.trim()) as { error: { code: string } }).error.code).toBe(DEVNET_ERROR_CODES.invalidOptions);
   });
 
+  it('--version and -V print the package version on stdout and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(run(flag)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('--help lists the exit codes and exits 0', () => {
     const r = run('--help');
     expect(r.code).toBe(0);
@@ -86,5 +93,28 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     const help = run('fault', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
+  });
+});
+
+describe('subnet-devnet on a port another process holds', () => {
+  it('DEVNET_LISTEN_FAILED naming the address and the OS reason (EADDRINUSE), exit 1, no stack trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = holder.address() as { port: number };
+      const text = run('--port', String(port));
+      expect(text.code).toBe(1);
+      expect(text.stderr.split('\n')[0]).toBe(
+        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use) at options.port (got ${port})`,
+      );
+      expect(text.stderr).not.toMatch(/\n\s+at /);
+      const json = run('--port', String(port), '--json');
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        error: { code: DEVNET_ERROR_CODES.listenFailed, message: expect.stringContaining('EADDRINUSE') as unknown },
+      });
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
