@@ -8,6 +8,7 @@ import { sha256Hex, SubnetError } from '@subnet/core';
 
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
+import { endBySignal, takeStopSignals } from './signal-cleanup.js';
 
 /** The file already in the folder that a saved answer was kept beside, and whether it holds the same signed bundle. */
 export interface KeptBeside {
@@ -110,12 +111,7 @@ async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
   // name was created here (removed) or already held another file (left alone).
   let created = false;
   let pending: NodeJS.Signals | undefined;
-  const stopListening = (): void => {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-  };
   const endBy = (signal: NodeJS.Signals): void => {
-    stopListening();
     if (created) {
       try {
         unlinkSync(file);
@@ -123,14 +119,12 @@ async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
         // already gone
       }
     }
-    process.kill(process.pid, signal);
+    endBySignal(signal, stopListening);
   };
-  function onSignal(signal: NodeJS.Signals): void {
+  const stopListening = takeStopSignals((signal) => {
     if (created) endBy(signal);
     else pending = signal;
-  }
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   try {
     let handle;
     try {

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { constants } from 'node:os';
 
 import { writeFailed } from './save-bundle.js';
+import { endBySignal, takeStopSignals } from './signal-cleanup.js';
 
 const NOT_WRITTEN = 'so verify wrote no report and printed no verdict (give --report a file in a folder this process can write)';
 
@@ -47,13 +48,11 @@ export async function writeReport(path: string, html: string): Promise<void> {
       // not created, or already renamed
     }
   };
-  const onSignal = (signal: NodeJS.Signals): void => {
+  // Ended as the signal would have ended it (130 for SIGINT, 143 for SIGTERM), without the temporary file.
+  const stopListening = takeStopSignals((signal) => {
     removeTmp();
-    // Ended as the signal would have ended it (130 for SIGINT, 143 for SIGTERM), with its default action.
-    process.kill(process.pid, signal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+    endBySignal(signal, stopListening);
+  });
   try {
     await writeFile(tmp, html);
     await rename(tmp, path);
@@ -61,8 +60,7 @@ export async function writeReport(path: string, html: string): Promise<void> {
     removeTmp();
     throw writeFailed(path, error, '--report', NOT_WRITTEN);
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    stopListening();
   }
 }
 
