@@ -320,17 +320,14 @@ export function explainMiner(bundle: unknown, hotkey: string): MinerStory {
   const uid = num(get(miner, 'uid'));
   const mapping = obj(get(aggregation, 'mapping'));
   const burnUid = num(get(mapping, 'burn_uid')) ?? num(get(pipeline, 'burn_uid'));
-  const burnWeight =
-    burnUid === null
-      ? null
-      : num(
-          get(
-            list(get(aggregation, 'uid_weights'))
-              .map(obj)
-              .find((w) => get(w, 'uid') === burnUid) ?? null,
-            'weight',
-          ),
-        );
+  // The burn uid has no entry in `uid_weights` when nothing burned this epoch: its weight is 0, not unknown.
+  const uidWeights = get(aggregation, 'uid_weights');
+  const burnEntry = Array.isArray(uidWeights)
+    ? (list(uidWeights)
+        .map(obj)
+        .find((w) => get(w, 'uid') === burnUid) ?? null)
+    : undefined;
+  const burnWeight = burnUid === null || burnEntry === undefined ? null : burnEntry === null ? 0 : num(get(burnEntry, 'weight'));
   const minerU16 = num(get(miner, 'u16')) ?? 0;
   const story = {
     epoch,
@@ -453,7 +450,7 @@ function storySentences(s: Omit<MinerStory, 'sentences'>): string[] {
     out.push(`${head} ${parts.join('; ')}.`);
   }
   out.push(
-    `Allocation: the contributions sum to ${formatNumber(s.allocated)}; after the uid mapping its uid weighs ${formatNumber(s.mapped)}; converted to u16 (${s.u16_mode ?? '?'} mode) that is ${s.u16}.${s.burn.uid === null ? '' : ` The burn uid ${s.burn.uid} receives ${formatNumber(s.burn.weight)}.`}`,
+    `Allocation: the contributions sum to ${formatNumber(s.allocated)}; after the uid mapping its uid weighs ${formatNumber(s.mapped)}; converted to u16 (${s.u16_mode ?? '?'} mode) that is ${s.u16}.${s.burn.uid === null ? '' : ` ${s.burn.weight === 0 ? `The burn uid ${s.burn.uid} receives nothing: no weight is burned this epoch.` : `The burn uid ${s.burn.uid} receives ${formatNumber(s.burn.weight)}.`}`}`,
   );
   for (const e of s.excluded) out.push(`Excluded record ${e.record}: [${e.code}] ${e.reason}`);
   return out;

@@ -4,7 +4,7 @@ import { buildBundle } from '@subnet/bundle';
 
 import { explainMiner, formatMinerStory, renderMinerStory } from '../index.js';
 import type { Keys } from './fixtures.js';
-import { dryRun, keys, minerHotkey, signedBundle } from './fixtures.js';
+import { dryRun, epochInput, keys, minerHotkey, signedBundle } from './fixtures.js';
 
 describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.9)', () => {
   let k: Keys;
@@ -68,5 +68,25 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
     expect(sentence).toContain("the miner's SSSA emission is 3 over 1 consensus group(s) (t1 3), but it has no own score");
     expect(gone.challenges[0]!.own_score).toBeNull();
     expect(explainMiner(bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge sssa'))).toContain("the validator's own SSSA score is 1: emission 1");
+  });
+
+  it('the burn uid of an epoch that burned nothing receives nothing (weight 0), not an unknown "-"', () => {
+    const miners = [0, 1, 2].map((i) => minerHotkey(i));
+    const input = epochInput(k, { miners: 3, epoch: 5, minerHotkeys: miners });
+    // One challenge holding all the weight, no cap that binds and no decay: nothing goes to the burn uid.
+    const bundle = buildBundle({
+      ...input,
+      config: { ...input.config, challenges: [{ id: 'term', kind: 'term_pass_rate' as const, alpha: 1, total_tasks: 8, weight_cap: 1 }] },
+      inputs: { ...input.inputs, decay_states: [] },
+      submission: dryRun,
+    });
+    const story = explainMiner(JSON.parse(JSON.stringify(bundle)), miners[0]!);
+    expect(story.burn).toEqual({ uid: 0, weight: 0 });
+    const allocation = story.sentences.find((s) => s.startsWith('Allocation'));
+    expect(allocation).toMatch(/ The burn uid 0 receives nothing: no weight is burned this epoch\.$/);
+    // An epoch that burns names the share.
+    const burning = explainMiner(signedBundle(k, { miners: 3, epoch: 5, minerHotkeys: miners }).bundle, miners[0]!);
+    expect(burning.burn).toEqual({ uid: 0, weight: 0.25 });
+    expect(burning.sentences.find((s) => s.startsWith('Allocation'))).toMatch(/ The burn uid 0 receives 0\.25\.$/);
   });
 });
