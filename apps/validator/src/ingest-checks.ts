@@ -1,5 +1,5 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
-import { BITTENSOR_SS58_PREFIX, checkInputShape, findStringifiedNumber, isSubnetError } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX, checkInputShape, describeValue, findStringifiedNumber, isSubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -174,6 +174,7 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
  * @param task - the registered task, or undefined
  * @param currentEpoch - the epoch records go to now
  * @param hotkey - the signing miner
+ * @param taskId - the task id sent, quoted when no task has it
  * @returns `{ role }`, or the refusal
  * @example const checked = checkSssaAssignment(await tasks.lookup(body.task_id), epoch, hotkey)
  */
@@ -181,9 +182,15 @@ export function checkSssaAssignment(
   task: RegisteredTask | undefined,
   currentEpoch: number | undefined,
   hotkey: string,
+  taskId?: string,
 ): { readonly role: 'primary' | 'auditor' } | IngestError {
   if (task === undefined)
-    return { status: 404, code: INGEST_ERROR_CODES.unknownTask, message: 'no task with this id was registered with this validator', path: 'body.task_id' };
+    return {
+      status: 404,
+      code: INGEST_ERROR_CODES.unknownTask,
+      message: `no task with this id was registered with this validator at body.task_id${taskId === undefined ? '' : ` (got ${describeValue(taskId)})`}`,
+      path: 'body.task_id',
+    };
   if (currentEpoch === undefined || task.epoch > currentEpoch) {
     // HA: the leader registered the task in an epoch whose head this instance has not read yet. The record
     // is the miner's honest answer; refusing it for good (409) would lose it, so it is asked again.

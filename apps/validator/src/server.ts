@@ -452,7 +452,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
       return fail(reply, 400, zodFailure(parsed.error, 'body', request.body));
     }
-    const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey);
+    const assigned = checkSssaAssignment(await ctx.tasks.lookup(parsed.data.task_id), ctx.currentEpoch(), who.hotkey, parsed.data.task_id);
     if ('status' in assigned) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: assigned.code.toLowerCase() });
       if (assigned.status === 503) reply.header('retry-after', '1');

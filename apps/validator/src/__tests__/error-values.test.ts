@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, silent, tempDir, testConfig } from './helpers.js';
+import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, sssaDoc, tempDir, testConfig } from './helpers.js';
 
 /**
  * An HTTP error answer names the field and the value the client sent, as every coded error of the project does
@@ -68,6 +68,16 @@ describe('HTTP error answers name the value sent', () => {
       code: 'UNKNOWN_TASK',
       message: 'no task with this id was registered with this validator at params.id (got "task-typo")',
       path: 'params.id',
+    });
+  });
+
+  it('UNKNOWN_TASK of a signed SSSA quotes the task id sent', async () => {
+    const res = await postSigned(url, '/v1/sssa', k.miners[0]!, { task_id: 'task-nope', sssa: sssaDoc() });
+    expect(res.status).toBe(404);
+    expect(await errorOf(res)).toEqual({
+      code: 'UNKNOWN_TASK',
+      message: 'no task with this id was registered with this validator at body.task_id (got "task-nope")',
+      path: 'body.task_id',
     });
   });
 
