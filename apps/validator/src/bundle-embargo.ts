@@ -73,8 +73,12 @@ export function blockClock(): BlockClock {
   let last: { block: bigint; atMs: number } | undefined;
   return {
     observe: (block, atMs) => {
-      if (first === undefined || block < first.block) first = { block, atMs };
-      if (last === undefined || block > last.block) last = { block, atMs };
+      // A head below the first one seen (a reorganisation, an endpoint that lags) starts the measure again: as a base
+      // with a later time than the heads above it, it would give a negative rate.
+      if (first === undefined || block < first.block) {
+        first = { block, atMs };
+        last = { block, atMs };
+      } else if (last === undefined || block > last.block) last = { block, atMs };
     },
     secondsUntil: (block, nowMs) => {
       if (first === undefined || last === undefined || last.block <= first.block) return undefined;

@@ -178,4 +178,15 @@ describe('Retry-After of an embargo (block clock)', () => {
     // 12 s a block from (100, 0) to (110, 120 000): block 120 is due at 240 000.
     expect(clock.secondsUntil(120n, 120_000)).toBe(120);
   });
+
+  it('a head below the first one (a reorganisation, a lagging endpoint) starts the measure again instead of giving a negative rate', () => {
+    const clock = blockClock();
+    clock.observe(100n, 0);
+    clock.observe(110n, 120_000);
+    clock.observe(95n, 130_000);
+    expect(clock.secondsUntil(120n, 130_000)).toBeUndefined(); // one head since: no rate yet (the caller waits 60 s)
+    clock.observe(96n, 142_000);
+    // 12 s a block from (95, 130 000) to (96, 142 000): block 120 is due at 142 000 + 24 x 12 000.
+    expect(clock.secondsUntil(120n, 142_000)).toBe(288);
+  });
 });
