@@ -28,6 +28,13 @@ function pipelineNumber(pipeline: Readonly<Record<string, unknown>>, key: string
 const pct = (x: number): string => `${Math.round(x * 1000) / 10} %`;
 
 /**
+ * A share as the log's numbers give it: rounded to 12 decimal places, so a sum or product of α and caps shows
+ * the decimal the operator configured (0.9 for 0.4 + 0.3 + 0.2, not 0.9000000000000001). Twelve places keep
+ * every figure a configuration can mean; the binary remainder below them is arithmetic noise, not a share.
+ */
+const share = (x: number): number => Number(x.toFixed(12));
+
+/**
  * Checks the scoring configuration against the chain and says, with numbers, where it would burn most of
  * the weight or misalign epochs: `min_validators` above the number of validators with stake (every
  * evaluation challenge then scores no miner, SPEC C.4, so its α burns), α summing below 1 (the rest burns,
@@ -58,7 +65,7 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     warnings.push({
       code: 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT',
       message: `scoring.pipeline.min_validators is ${minValidators} but netuid ${config.netuid} has ${validators} validator(s) with stake: no miner can be scored in ${evaluation.map((c) => c.id).join(', ')}, so their α (${pct(evaluationAlpha)} of the weight) burns every epoch`,
-      numbers: { min_validators: minValidators, validators, burned_share: evaluationAlpha },
+      numbers: { min_validators: minValidators, validators, burned_share: share(evaluationAlpha) },
     });
   }
   const alphaSum = challenges.reduce((sum, c) => sum + c.alpha, 0);
@@ -66,7 +73,7 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     warnings.push({
       code: 'ALPHA_SUM_BELOW_ONE',
       message: `the challenges' α sum to ${Math.round(alphaSum * 1e6) / 1e6}: ${pct(1 - alphaSum)} of the weight burns every epoch`,
-      numbers: { alpha_sum: alphaSum, burned_share: 1 - alphaSum },
+      numbers: { alpha_sum: share(alphaSum), burned_share: share(1 - alphaSum) },
     });
   }
   const miners = view.neurons.filter((n) => !n.validatorPermit && n.hotkey !== self && n.uid !== burnUid).length;
@@ -77,7 +84,7 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
       warnings.push({
         code: 'CAP_CANNOT_HOLD',
         message: `challenge ${c.id}: weight cap ${cap} with ${miners} miner(s) allocates at most ${pct(miners * cap)} of its share; ${pct(burned)} of the weight burns even when every miner is scored`,
-        numbers: { challenge: c.id, cap, miners, burned_share: burned },
+        numbers: { challenge: c.id, cap, miners, burned_share: share(burned) },
       });
     }
   }

@@ -32,7 +32,7 @@ describe('start-up warnings: the configuration checked against the chain, with n
     const warnings = startupWarnings(defaults(), view(2, 20), k.validator.address);
     expect(warnings.map((w) => w.code)).toEqual(['MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT']);
     // The α of the three evaluation challenges (0.4, 0.3, 0.2), summed in challenge id order.
-    expect(warnings[0]?.numbers).toEqual({ min_validators: 3, validators: 2, burned_share: expect.closeTo(0.9, 12) as number });
+    expect(warnings[0]?.numbers).toEqual({ min_validators: 3, validators: 2, burned_share: 0.9 });
     expect(warnings[0]?.message).toContain('90 % of the weight');
   });
 
@@ -59,12 +59,22 @@ describe('start-up warnings: the configuration checked against the chain, with n
     expect(warnings[0]?.message).toContain('75 % of the weight burns');
   });
 
+  it('the numbers give the shares configured, without binary noise (α 0.7: 0.3 burns)', () => {
+    const config = resolveConfig({
+      object: { netuid: 1, scoring: { pipeline: { min_validators: 1 }, challenges: [{ id: 'b', kind: 'bounty', alpha: 0.7 }] } },
+    });
+    const warnings = startupWarnings(config, view(1, 10), k.validator.address);
+    // In binary 1 - 0.7 is 0.30000000000000004.
+    expect(warnings.map((w) => [w.code, w.numbers])).toEqual([['ALPHA_SUM_BELOW_ONE', { alpha_sum: 0.7, burned_share: 0.3 }]]);
+  });
+
   it('a cap that cannot hold (n·cap < 1) names the challenge, the cap, the miners and the share that burns', () => {
     // workflow cap 0.15 with 4 miners: at most 60 % of its share is allocated; 0.4 · 0.4 = 16 % of the weight burns.
     const warnings = startupWarnings(defaults(), view(3, 4), k.validator.address);
     const workflow = warnings.find((w) => w.code === 'CAP_CANNOT_HOLD' && w.numbers.challenge === 'workflow');
     expect(workflow?.numbers).toMatchObject({ cap: 0.15, miners: 4 });
-    expect(workflow?.numbers.burned_share).toBeCloseTo(0.16, 12);
+    // 0.4 · (1 − 4 · 0.15) is 0.15999999999999998 in binary; the log gives the share configured.
+    expect(workflow?.numbers.burned_share).toBe(0.16);
     expect(warnings.filter((w) => w.code === 'CAP_CANNOT_HOLD').map((w) => w.numbers.challenge)).toEqual(['workflow']);
   });
 
