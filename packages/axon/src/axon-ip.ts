@@ -39,7 +39,7 @@ export function axonIpToString(ip: bigint): string {
 
 /**
  * A well-formed URL of an axon endpoint: `http://ip:port/Name`, IPv6 in brackets (the SDK omits them,
- * `bittensor/core/dendrite.py:566-568`, which no HTTP client accepts).
+ * `_get_endpoint_url`, `bittensor/core/dendrite.py:236-241`, which no HTTP client accepts).
  *
  * @param ip - the address text
  * @param port - the port

@@ -76,7 +76,7 @@ const MAX_BLOCKS_SINCE_LAST_STEP = 50_400n;
  * at 14bc6f9f9: `SubnetEpochIndex + 1` when `should_run_epoch(block)`, `coinbase/run_coinbase.rs:1085`, with
  * `BlocksSinceLastStep` not yet raised) and `get_epoch_index(block)` on the legacy one
  * (`coinbase/reveal_commits.rs:42` at ab0cb2e52). Queues of earlier epochs are deleted in that step unread
- * (`coinbase/reveal_commits.rs:53-57` at 14bc6f9f9, `:52-56` at ab0cb2e52).
+ * (`coinbase/reveal_commits.rs:53-58` at 14bc6f9f9, `:52-57` at ab0cb2e52).
  *
  * @param snapshot - the metagraph read at the block BEFORE `block`
  * @param block - the block whose reveal step is asked about

@@ -199,7 +199,7 @@ export async function confirmTimelockedReveal(
 
 /**
  * The likely reasons of a commit that left its queue unrevealed, first one first. `expired`: the block's reveal step
- * worked on a later epoch than the commit's, so it deleted the queue unread (`coinbase/reveal_commits.rs:53-57` at
+ * worked on a later epoch than the commit's, so it deleted the queue unread (`coinbase/reveal_commits.rs:53-58` at
  * 14bc6f9f9): the reveal epoch passed while the round's pulse was missing (then `pulse_missing` follows), or it was
  * skipped (`RevealPeriodEpochs` lowered, or on the legacy runtime a tempo change moved the epoch index); the weights
  * checks were never run, so they are not named. Otherwise the commit was decrypted or re-queued in its own reveal

@@ -66,7 +66,7 @@ export function serveAxonPoolGuard(state: ChainState, now: bigint, who: string, 
 }
 
 /**
- * `do_serve_axon` (ab0cb2e52 `subnets/serving.rs:5`): validates, stores `Axons[(netuid, hotkey)]` with the block
+ * `do_serve_axon` (ab0cb2e52 `subnets/serving.rs:58`): validates, stores `Axons[(netuid, hotkey)]` with the block
  * and emits `AxonServed(netuid, hotkey)`. The axon is stored for any netuid, registered there or not, as the chain does.
  *
  * @returns the dispatch outcome

@@ -11,7 +11,7 @@ const MAX_UNREVEALED_COMMITS = 10;
 const MAX_CRV3_COMMIT_SIZE_BYTES = 5000;
 
 /**
- * `internal_commit_timelocked_weights` (ab0cb2e52 and main `subnets/weights.rs:295`): mechanism, commit-reveal on,
+ * `internal_commit_timelocked_weights` (ab0cb2e52 `subnets/weights.rs:295`, main `:297`): mechanism, commit-reveal on,
  * version, registered, rate limit, at most 10 per hotkey and epoch; stored under `(netuid_index, epoch)`.
  */
 export function commitTimelocked(

@@ -121,7 +121,7 @@ export function epochsDeferredThisBlock(subnets: Iterable<SubnetState>, block: b
  * The epoch part of `run_coinbase` in `on_initialize` before any extrinsic, for every subnet: first
  * `BlocksSinceLastStep += 1`, then, when `should_run_epoch` holds (with the counter already raised, as
  * `drain_pending` does, `run_coinbase.rs:363`), either the per-block cap defers it (`deferred`: `PendingEpochAt =
- * block + 1` and nothing else, `run_coinbase.rs:370-378`; no `EpochDeferred` event, which the devnet's metadata does
+ * block + 1` and nothing else, `run_coinbase.rs:369-378`; no `EpochDeferred` event, which the devnet's metadata does
  * not declare) or `BlocksSinceLastStep = 0`, `LastMechansimStepBlock = block` and, on the stateful runtime,
  * `LastEpochBlock = block`, `PendingEpochAt = 0`, `SubnetEpochIndex += 1` (`run_coinbase.rs:426`). No Yuma consensus
  * or emission runs.

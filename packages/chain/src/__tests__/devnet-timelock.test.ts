@@ -203,7 +203,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     ).toEqual(['hotkey_mismatch']);
   });
 
-  it('a commit whose reveal epoch passed before its pulse could be used is reported expired (not hotkey_mismatch / undecryptable): reveal_commits.rs:53-57 deletes the queue unread', async () => {
+  it('a commit whose reveal epoch passed before its pulse could be used is reported expired (not hotkey_mismatch / undecryptable): reveal_commits.rs:53-58 deletes the queue unread', async () => {
     // Three commits of one hotkey in one epoch E, hand-built to rounds the devnet beacon publishes in chosen blocks
     // (one pulse per 12 s block; a pulse published in block k is read by the reveal step of block k + 1). `last` is
     // the last block whose reveal step takes epoch E's queue: the round published in `last - 1` is revealed in
@@ -275,8 +275,8 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
 });
 
 describe("the per-block epoch cap (MaxEpochsPerBlock) defers a subnet's epoch and its reveal (Subtensor main only)", { timeout: 60_000 }, () => {
-  // 14bc6f9f9: a due subnet over the cap gets PendingEpochAt = block + 1 (coinbase/run_coinbase.rs:370-378) and its
-  // reveal step is skipped in that block (coinbase/block_step.rs:88-93); finney's production cap is 2
+  // 14bc6f9f9: a due subnet over the cap gets PendingEpochAt = block + 1 (coinbase/run_coinbase.rs:369-378) and its
+  // reveal step is skipped in that block (coinbase/block_step.rs:87-93); finney's production cap is 2
   // (runtime/src/lib.rs:1042). ab0cb2e52 (spec 393) has no cap.
   let h: Harness;
   beforeAll(async () => {

@@ -317,7 +317,7 @@ describe('stateful should_run_epoch sees BlocksSinceLastStep after this block ra
   });
 });
 
-describe('stateful runtime: the per-block epoch cap (MaxEpochsPerBlock, main run_coinbase.rs:326, :370; block_step.rs:88-93)', () => {
+describe('stateful runtime: the per-block epoch cap (MaxEpochsPerBlock, main run_coinbase.rs:326, :369-378; block_step.rs:87-93)', () => {
   let h: Harness;
   const T = 5;
 
