@@ -25,9 +25,10 @@ function validIpAddress(ipType: number, ip: bigint): boolean {
 }
 
 /**
- * `validate_serve_axon` (ab0cb2e52 `subnets/serving.rs:321`), in the chain's order: the hotkey is registered on
- * some subnet, `ip_type` is 4 or 6, the address is valid (zero allowed), `ServingRateLimit` blocks passed since
- * the last serve (0 disables it), the port is not 0.
+ * `validate_serve_axon` (ab0cb2e52 `subnets/serving.rs:321`; Subtensor main 14bc6f9f9 `:289`), in the chain's
+ * order: the hotkey is registered (on finney spec 393 on some subnet, `serving.rs:332-336`; on main on the netuid
+ * it serves, `serving.rs:300-304`), `ip_type` is 4 or 6, the address is valid (zero allowed), `ServingRateLimit`
+ * blocks passed since the last serve (0 disables it), the port is not 0.
  *
  * @param state - the chain state
  * @param now - the block the call executes in
@@ -37,11 +38,14 @@ function validIpAddress(ipType: number, ip: bigint): boolean {
  * @example validateServeAxon(state, 10n, alice, call)
  */
 export function validateServeAxon(state: ChainState, now: bigint, who: string, call: ServeAxonCall): string | null {
-  const registered = [...state.subnets.values()].some((s) => s.neurons.some((n) => n.hotkey === who));
+  const subnet = state.subnets.get(call.netuid);
+  const registered =
+    state.runtime === 'stateful'
+      ? subnet !== undefined && subnet.neurons.some((n) => n.hotkey === who)
+      : [...state.subnets.values()].some((s) => s.neurons.some((n) => n.hotkey === who));
   if (!registered) return 'HotKeyNotRegisteredInNetwork';
   if (call.ipType !== 4 && call.ipType !== 6) return 'InvalidIpType';
   if (!validIpAddress(call.ipType, call.ip)) return 'InvalidIpAddress';
-  const subnet = state.subnets.get(call.netuid);
   const previous = subnet?.neurons.find((n) => n.hotkey === who)?.axon ?? subnet?.axons.get(who) ?? null;
   const limit = subnet?.servingRateLimit ?? 50n;
   const last = previous?.block ?? 0n;
@@ -67,7 +71,8 @@ export function serveAxonPoolGuard(state: ChainState, now: bigint, who: string, 
 
 /**
  * `do_serve_axon` (ab0cb2e52 `subnets/serving.rs:58`): validates, stores `Axons[(netuid, hotkey)]` with the block
- * and emits `AxonServed(netuid, hotkey)`. The axon is stored for any netuid, registered there or not, as the chain does.
+ * and emits `AxonServed(netuid, hotkey)`. On finney spec 393 the axon is stored for any netuid, registered there or
+ * not, as that chain does; on main only a hotkey registered on the netuid gets this far.
  *
  * @returns the dispatch outcome
  * @example serveAxon(state, 10n, alice, call)

@@ -90,7 +90,7 @@ export interface Devnet {
   /**
    * Gives a uid to a new hotkey in the next block, as Subtensor's `replace_neuron` does when a registration prunes it
    * (`subnets/uids.rs:54-106` at 14bc6f9f9): `Keys` / `Uids`, `BlockAtRegistration` = that block, `LastUpdate` =
-   * that block, the uid's own weights removed and every weight for it set to 0, no validator permit, the new hotkey's
+   * that block on the stateful runtime only (spec 393 leaves it), the uid's own weights removed and every weight for it set to 0, no validator permit, the new hotkey's
    * own stake (none), the old hotkey's axon removed. Applied as a registration extrinsic of the next block: after its
    * `on_initialize`, before the pool's extrinsics (a weight set in that same block is masked by the chain's epoch,
    * `updated <= registered`; one set in a later block goes to the new hotkey). The checks run now, against the best

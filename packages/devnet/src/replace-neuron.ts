@@ -10,7 +10,9 @@
  * - `clear_neuron` (`uids.rs:23-51`), for every mechanism: `Weights(netuid_index, uid)` (set BY the uid) removed,
  *   every other row's weight FOR the uid set to 0 (the entry stays), `Bonds(netuid_index, uid)` removed (the devnet
  *   keeps no bonds), `ValidatorPermit[uid]` = false;
- * - `LastUpdate[netuid_index][uid]` = the block for every mechanism (`uids.rs:100-105`);
+ * - on Subtensor main only, `LastUpdate[netuid_index][uid]` = the block for every mechanism (`uids.rs:100-105`,
+ *   added in d7418eed4); finney spec 393 (ab0cb2e52 `uids.rs:52-97`) leaves the old neuron's `LastUpdate`, so the
+ *   new hotkey's first weights wait out the rate limit only from the old neuron's last update;
  * - the stake of the neuron is the new hotkey's own (`TotalHotkeyAlpha(new, netuid)`: 0 for a fresh key here), the
  *   coldkey the one that registered it (`Owner(new)`).
  *
@@ -39,7 +41,7 @@ export interface NeuronReplacement {
  *
  * @param subnet - the subnet of the state being built (mutated)
  * @param replacement - uid, new hotkey and its coldkey
- * @param block - the block the registration lands in (its `BlockAtRegistration` and `LastUpdate`)
+ * @param block - the block the registration lands in (its `BlockAtRegistration`, and on main its `LastUpdate`)
  * @example
  * replaceNeuronInState(subnet, { uid: 3, hotkey: '0x…', coldkey: '0x…' }, 12n);
  */
@@ -70,7 +72,7 @@ export function replaceNeuronInState(subnet: SubnetState, replacement: NeuronRep
         row.map(([target, w]) => [target, target === uid ? 0 : w]),
       );
     }
-    touchLastUpdate(subnet, idx, uid, block);
+    if (subnet.runtime === 'stateful') touchLastUpdate(subnet, idx, uid, block);
   }
 }
 
