@@ -89,9 +89,9 @@ export interface Devnet {
   setValidatorPermit(uid: number, permit: boolean): void;
   /**
    * Gives a uid to a new hotkey in the next block, as Subtensor's `replace_neuron` does when a registration prunes it
-   * (`subnets/uids.rs:54-106` at 14bc6f9f9): `Keys` / `Uids`, `BlockAtRegistration` = that block, `LastUpdate` =
-   * that block on the stateful runtime only (spec 393 leaves it), the uid's own weights removed and every weight for it set to 0, no validator permit, the new hotkey's
-   * own stake (none), the old hotkey's axon removed. Applied as a registration extrinsic of the next block: after its
+   * (`subnets/uids.rs:54-106` at 14bc6f9f9): `Keys` / `Uids`, `BlockAtRegistration` = that block, the uid's own
+   * weights removed and every weight for it set to 0, the new hotkey's own stake (none), the old hotkey's axon removed;
+   * on the stateful runtime only (spec 393 leaves both) `LastUpdate` = that block and no validator permit. Applied as a registration extrinsic of the next block: after its
    * `on_initialize`, before the pool's extrinsics (a weight set in that same block is masked by the chain's epoch,
    * `updated <= registered`; one set in a later block goes to the new hotkey). The checks run now, against the best
    * block and the replacements already queued.
@@ -313,6 +313,10 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         if (name === 'stakeThreshold') state.stakeThreshold = v as bigint;
         else if (name === 'commitRevealVersion') state.commitRevealVersion = v as number;
         else (subnetOf(state) as unknown as Record<string, unknown>)[name] = v;
+        // Subtensor main's `sudo_set_tempo` and owner `set_tempo` restart the epoch cycle at their block
+        // (`apply_tempo_with_cycle_reset`, `utils/misc.rs:121-125` at 14bc6f9f9); spec 393 writes only `Tempo`
+        // (ab0cb2e52 `admin-utils/src/lib.rs:1022`), its epochs being a function of the block.
+        if (name === 'tempo' && state.runtime === 'stateful') subnetOf(state).lastEpochBlock = BigInt(state.number);
       }, 'extrinsics');
     },
     setStake(uid: number, stake: bigint) {

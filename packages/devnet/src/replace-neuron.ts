@@ -9,7 +9,8 @@
  *   while unregistered stays, now as the neuron's;
  * - `clear_neuron` (`uids.rs:23-51`), for every mechanism: `Weights(netuid_index, uid)` (set BY the uid) removed,
  *   every other row's weight FOR the uid set to 0 (the entry stays), `Bonds(netuid_index, uid)` removed (the devnet
- *   keeps no bonds), `ValidatorPermit[uid]` = false;
+ *   keeps no bonds), and on Subtensor main `ValidatorPermit[uid]` = false (`uids.rs:50`; spec 393's `clear_neuron`,
+ *   ab0cb2e52 `uids.rs:23-49`, leaves the permit until the next epoch recomputes it);
  * - on Subtensor main only, `LastUpdate[netuid_index][uid]` = the block for every mechanism (`uids.rs:100-105`,
  *   added in d7418eed4); finney spec 393 (ab0cb2e52 `uids.rs:52-97`) leaves the old neuron's `LastUpdate`, so the
  *   new hotkey's first weights wait out the rate limit only from the old neuron's last update;
@@ -57,7 +58,7 @@ export function replaceNeuronInState(subnet: SubnetState, replacement: NeuronRep
     coldkey,
     stake: 0n,
     rootStake: 0n,
-    validatorPermit: false,
+    validatorPermit: subnet.runtime === 'stateful' ? false : neuron.validatorPermit,
     active: true,
     blockAtRegistration: block,
     axon: servedWhileUnregistered,

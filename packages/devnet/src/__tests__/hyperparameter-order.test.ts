@@ -39,9 +39,13 @@ describe.each(['stateful', 'legacy'] as const)(
       // Its on_initialize ran with tempo 10: no epoch there (with 3 it would have run).
       expect(await read(CASE.block, 'lastMechansimStepBlock')).toBe(CASE.lastStep);
       if (runtime === 'stateful') {
-        // The next block steps with tempo 3: 16 - 10 >= 3.
-        expect([await read(CASE.block, 'lastEpochBlock'), await read(CASE.block + 1, 'lastEpochBlock')]).toEqual([10, 16]);
-        expect([await read(CASE.block, 'subnetEpochIndex'), await read(CASE.block + 1, 'subnetEpochIndex')]).toEqual([1, 2]);
+        // Main restarts the cycle at the change (`apply_tempo_with_cycle_reset`, `utils/misc.rs:121-125`):
+        // LastEpochBlock = 15, so the next epoch is at 15 + 3 = 18, not at 16 (16 - 10 >= 3 with the old anchor).
+        await h.devnet.produceBlocks(CASE.block + 3 - h.devnet.bestNumber());
+        const anchors = await Promise.all([CASE.block - 1, CASE.block, CASE.block + 1, CASE.block + 2, CASE.block + 3].map((n) => read(n, 'lastEpochBlock')));
+        expect(anchors).toEqual([10, 15, 15, 15, 18]);
+        const indexes = await Promise.all([CASE.block, CASE.block + 2, CASE.block + 3].map((n) => read(n, 'subnetEpochIndex')));
+        expect(indexes).toEqual([1, 1, 2]);
       }
     });
   },
