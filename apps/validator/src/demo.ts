@@ -222,6 +222,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'subnet-validator-demo-'));
   const epochLength = options.epochLength ?? 100;
   const outcomes: EpochOutcome[] = [];
+  const unfed: EpochOutcome[] = [];
   let devnet: Awaited<ReturnType<typeof startDevnet>> | undefined;
   let service: Awaited<ReturnType<typeof startValidator>> | undefined;
   let completed = false;
@@ -256,7 +257,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     let lastSeen: number | undefined;
     const closed = new Promise<void>((resolve) => {
       running.onEpoch((outcome) => {
-        if (!fed.has(outcome.epoch)) return;
+        // The epoch the run started in (nothing fed) is closed at its boundary too, and its bundle is in the folder.
+        if (!fed.has(outcome.epoch)) {
+          unfed.push(outcome);
+          return;
+        }
         outcomes.push(outcome);
         options.onEpoch?.(outcome);
         if (outcomes.length >= options.epochs) resolve();
@@ -291,14 +296,26 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   out('| epoch | status | block | extrinsic | weights (uid: u16) | bundle |');
   out('| ---: | --- | ---: | --- | --- | --- |');
   for (const o of outcomes) {
-    const weights = o.u16 === null ? '-' : o.u16.uids.map((uid, i) => `${uid}: ${o.u16?.weights[i] ?? 0}`).join(', ');
+    const weights = weightsText(o);
     const submission = o.submission;
     out(
       `| ${o.epoch} | ${o.status} | ${submission?.block ?? '-'} | ${submission?.extrinsic_hash === undefined || submission.extrinsic_hash === null ? '-' : `${submission.extrinsic_hash.slice(0, 12)}…`} | ${weights} | ${o.bundlePath ?? '-'} |`,
+    );
+  }
+  for (const o of unfed) {
+    if (o.bundlePath === null) continue;
+    const block = o.submission?.block ?? null;
+    out(
+      `epoch ${o.epoch} was closed too, with no records fed to it: ${o.status}${block === null ? '' : ` at block ${block}`}, weights ${weightsText(o)}, bundle ${o.bundlePath}`,
     );
   }
   out('');
   out(`bundles: ${join(dir, 'bundles')} (signed by ${hotkey})`);
   out(`check them: auditor-replay verify ${join(dir, 'bundles')} (in this repository: node apps/auditor-replay/bin/auditor-replay.js verify …)`);
   return { dir, outcomes };
+}
+
+/** An outcome's u16 weights as `uid: weight` pairs, `-` when none were computed. */
+function weightsText(o: EpochOutcome): string {
+  return o.u16 === null ? '-' : o.u16.uids.map((uid, i) => `${uid}: ${o.u16?.weights[i] ?? 0}`).join(', ');
 }
