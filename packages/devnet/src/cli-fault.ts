@@ -69,7 +69,7 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .option('--url <url>', 'the devnet WebSocket URL', 'ws://127.0.0.1:9944')
     .addHelpText(
       'after',
-      `\nExit codes: 0 the devnet answered (its result printed as JSON); 1 the request failed (no devnet at the URL, or its\nJSON-RPC error); 2 an invalid command line (${DEVNET_ERROR_CODES.usage}: an unknown action or option, a missing or malformed value).`,
+      `\nExit codes: 0 the devnet answered (its result printed as JSON); 1 the request failed (${DEVNET_ERROR_CODES.faultFailed}: no devnet at\nthe URL, or its JSON-RPC error); 2 an invalid command line (${DEVNET_ERROR_CODES.usage}: an unknown action or option, a missing or\nmalformed value).`,
     )
     // set before the actions are added, so they inherit it: a usage error is printed by the CLI with its code, and no
     // action at all is one too (commander would print the whole help on stderr)

@@ -93,6 +93,7 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     const help = run('fault', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
+    expect(help.stdout).toContain(`1 the request failed (${DEVNET_ERROR_CODES.faultFailed}: no devnet at`);
   });
 });
 
@@ -116,5 +117,23 @@ describe('subnet-devnet on a port another process holds', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+});
+
+describe('subnet-devnet fault when the request fails', () => {
+  it('DEVNET_FAULT_FAILED: the coded line naming the method, the URL (credentials hidden) and the reason, exit 1, no stack trace', async () => {
+    // A port that was just free on 127.0.0.1: nothing listens there, the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const r = run('fault', 'status', '--url', `ws://operator:s3cret@127.0.0.1:${port}`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    // Before: `devnet_faultStatus failed: connect ECONNREFUSED ...`, the one failure of the CLI without its code.
+    expect(r.stderr).toBe(
+      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
+    expect(r.stderr).not.toContain('s3cret');
   });
 });
