@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
+import { usageCause } from '@subnet/cli-support';
 import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
@@ -364,7 +365,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every parse error is invalid input.
       if (error.exitCode === 0) return 0;
-      const usage = usageError(unknownOptionFirst(error, program, argv), program, argv);
+      // commander's sentence (a misspelt required flag reported as unknown first), coded (@subnet/cli-support)
+      const usage = new SubnetError(AUDITOR_ERROR_CODES.invalidOption, usageCause(error, program, argv));
       const exit = fail(usage.code, usage.message);
       if (!json) io.stderr.write(`(run "${helpCommand(program, argv)}" for usage)\n`);
       return exit;
@@ -386,56 +388,8 @@ function invalidOption(summary: string, option: string): SubnetError {
   return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, summary, { context: { option } });
 }
 
-/**
- * A parse error of commander as a coded error: commander's own sentence, which leads with the option, the value and
- * what is allowed (`option '--jobs <n>' argument '0' is invalid. --jobs must be an integer in [1, 256], got "0"`),
- * without its `error: ` prefix; the commands are named when the command is unknown or missing.
- */
-function usageError(error: CommanderError, program: Command, argv: readonly string[]): SubnetError {
-  const commands = program.commands.map((command) => command.name()).join(', ');
-  // `auditor-replay` alone, or `auditor-replay help verfy`: commander has printed the help on stderr; its error message
-  // is only `(outputHelp)`, so the cause is said here.
-  if (error.code === 'commander.help') {
-    const asked = unknownHelpTopic(program, argv);
-    return new SubnetError(
-      AUDITOR_ERROR_CODES.invalidOption,
-      asked === undefined ? `a command is required: ${commands}` : `unknown command '${asked}' (the commands: ${commands})`,
-    );
-  }
-  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  return new SubnetError(AUDITOR_ERROR_CODES.invalidOption, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
-}
-
-/** The command `help <command>` asks about when it is not one (`help verfy`), else undefined. */
-function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
-  const [first, topic] = argv;
-  return first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic) ? topic : undefined;
-}
-
 /** The help to read after a usage error: the subcommand's when the command line names one. */
 function helpCommand(program: Command, argv: readonly string[]): string {
   const sub = program.commands.find((command) => command.name() === argv[0]);
   return sub === undefined ? 'auditor-replay --help' : `auditor-replay ${sub.name()} --help`;
-}
-
-/**
- * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
- * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
- * is reported instead when the command line holds one.
- */
-function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
-  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
-  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
-  const sub = program.commands.find((command) => command.name() === args[at]);
-  if (sub === undefined) return error;
-  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
-  if (flag === undefined) return error;
-  try {
-    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
-    // commander is pinned, and the usage tests pin the sentence).
-    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
-  } catch (unknown) {
-    if (unknown instanceof CommanderError) return unknown;
-  }
-  return error;
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 
 import { Command, CommanderError, Option } from 'commander';
 
+import { usageCause } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
 import { sr25519Verifier } from '@subnet/bundle';
@@ -64,27 +65,6 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   if (state.json) io.stdout(`${JSON.stringify({ error: { code: MINER_CHECK_ERROR_CODES.internal, message, path: null } })}\n`);
   else io.stderr(`miner-check: unexpected failure: ${message}\n`);
-}
-
-/**
- * A parse error of commander as a coded error: commander's own sentence, which leads with the option, the value and
- * what is allowed (`option '--strategy <s>' argument 'fair' is invalid. Allowed choices are ...`), without its
- * `error: ` prefix; the commands are named when the command is unknown or missing.
- */
-function usageError(error: CommanderError, program: Command, args: readonly string[]): SubnetError {
-  const commands = program.commands.map((command) => command.name()).join(', ');
-  // `miner-check` alone, or `miner-check help trem`: commander has printed the help on stderr; its error message is
-  // only `(outputHelp)`, so the cause is said here.
-  if (error.code === 'commander.help') {
-    const [first, topic] = args;
-    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
-    return new SubnetError(
-      MINER_CHECK_ERROR_CODES.usage,
-      unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`,
-    );
-  }
-  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  return new SubnetError(MINER_CHECK_ERROR_CODES.usage, error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause);
 }
 
 /** The help to read after a usage error: the subcommand's when the command line names one, as the other CLIs say. */
@@ -392,33 +372,12 @@ export async function runMinerCheck(args: readonly string[], io: ProgramIo = pro
     if (error instanceof CommanderError) {
       // --help and --version exit 0; usage errors are invalid input.
       if (error.exitCode === 0) return EXIT_OK;
-      report(io, state, usageError(unknownOptionFirst(error, program, args), program, args));
+      // commander's sentence (a misspelt required flag reported as unknown first), coded (@subnet/cli-support)
+      report(io, state, new SubnetError(MINER_CHECK_ERROR_CODES.usage, usageCause(error, program, args)));
       if (!state.json) io.stderr(`(run "${helpCommand(program, args)}" for usage)\n`);
       return EXIT_INVALID_INPUT;
     }
     report(io, state, error);
     return state.exitCode;
   }
-}
-
-/**
- * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
- * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
- * is reported instead when the command line holds one.
- */
-function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
-  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
-  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
-  const sub = program.commands.find((command) => command.name() === args[at]);
-  if (sub === undefined) return error;
-  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
-  if (flag === undefined) return error;
-  try {
-    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
-    // commander is pinned, and the usage tests pin the sentence).
-    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
-  } catch (unknown) {
-    if (unknown instanceof CommanderError) return unknown;
-  }
-  return error;
 }

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+import { usageCause } from '@subnet/cli-support';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
@@ -214,54 +215,13 @@ try {
   // --help exits 0 (the help is written); every other parse error is a wrong command line.
   if (!(error instanceof CommanderError)) throw error;
   if (error.exitCode !== 0) {
-    process.stderr.write(
-      `error: [${VALIDATOR_ERROR_CODES.usage}] ${usageCause(unknownOptionFirst(error, program, process.argv.slice(2)))}\n(run "${helpCommand()}" for usage)\n`,
-    );
+    process.stderr.write(`error: [${VALIDATOR_ERROR_CODES.usage}] ${usageCause(error, program, process.argv.slice(2))}\n(run "${helpCommand()}" for usage)\n`);
     process.exitCode = 2;
   }
-}
-
-/**
- * Commander's sentence, which leads with the option, the value and what is allowed, without its `error: ` prefix;
- * the commands are named when the command is unknown or missing.
- */
-function usageCause(error: CommanderError): string {
-  const commands = program.commands.map((command) => command.name()).join(', ');
-  // `subnet-validator` alone, or `subnet-validator help rnu`: commander has printed the help on stderr; its error
-  // message is only `(outputHelp)`, so the cause is said here.
-  if (error.code === 'commander.help') {
-    const [first, topic] = process.argv.slice(2);
-    const unknown = first === 'help' && topic !== undefined && !program.commands.some((command) => command.name() === topic);
-    return unknown ? `unknown command '${topic}' (the commands: ${commands})` : `a command is required: ${commands}`;
-  }
-  const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  return error.code === 'commander.unknownCommand' ? `${cause} (the commands: ${commands})` : cause;
 }
 
 /** The help to read after a usage error: the subcommand's when the command line names one. */
 function helpCommand(): string {
   const sub = program.commands.find((command) => command.name() === process.argv[2]);
   return sub === undefined ? 'subnet-validator --help' : `subnet-validator ${sub.name()} --help`;
-}
-
-/**
- * Commander checks required options before unknown ones, so a mistyped required flag (`--resluts`) read as "required
- * option '--results <file>' not specified". The unknown option, with commander's "Did you mean" hint, is the cause: it
- * is reported instead when the command line holds one.
- */
-function unknownOptionFirst(error: CommanderError, program: Command, args: readonly string[]): CommanderError {
-  if (error.code !== 'commander.missingMandatoryOptionValue') return error;
-  const at = args.findIndex((arg) => program.commands.some((command) => command.name() === arg));
-  const sub = program.commands.find((command) => command.name() === args[at]);
-  if (sub === undefined) return error;
-  const flag = sub.parseOptions([...args.slice(at + 1)]).unknown.find((arg) => arg.startsWith('-'));
-  if (flag === undefined) return error;
-  try {
-    // Commander's own sentence with its "Did you mean" hint (its unknown-option report, untyped in its declarations;
-    // commander is pinned, and the usage tests pin the sentence).
-    (sub as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
-  } catch (unknown) {
-    if (unknown instanceof CommanderError) return unknown;
-  }
-  return error;
 }

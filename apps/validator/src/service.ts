@@ -27,6 +27,8 @@ import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
 import { startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
+import { startFootprint } from './start-footprint.js';
+import type { StartFootprint } from './start-footprint.js';
 import { connectSubnetChain } from './subnet-chain.js';
 import { loadValidatorKey } from './validator-key.js';
 import { createTaskRegistry } from './task-registry.js';
@@ -85,6 +87,19 @@ export interface ValidatorService {
  * @example const service = await startValidator({ config: loadConfig('validator.yaml', process.env) })
  */
 export async function startValidator(options: StartOptions): Promise<ValidatorService> {
+  // Taken before anything is written: a start that fails before it listens (the port held by another process, the
+  // chain unreachable, a wrong key password) removes the files and folders it created (docs/spec.md G.10).
+  const footprint = startFootprint(options.config);
+  try {
+    return await start(options, footprint);
+  } catch (error) {
+    footprint.undo();
+    throw error;
+  }
+}
+
+/** {@link startValidator}'s work; `footprint` is kept once the service listens. */
+async function start(options: StartOptions, footprint: StartFootprint): Promise<ValidatorService> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.log.level, base: { service: 'subnet-validator' } });
   const executorToken = config.server.executor_token;
@@ -476,6 +491,8 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
       cause: error,
     });
   }
+  // Listening: the service runs, and what this start created stays whatever happens next.
+  footprint.keep();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
   const url = `http://${config.server.host}:${port}`;

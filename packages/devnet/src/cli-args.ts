@@ -1,7 +1,7 @@
 import { SubnetError } from '@subnet/core';
 import { createRequire } from 'node:module';
 
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 
 import type { Devnet } from './devnet.js';
 import type { DevnetOptionsInput } from './devnet-options.js';
@@ -53,9 +53,32 @@ function runtimeKind(value: string): 'legacy' | 'stateful' {
   return value;
 }
 
-function int(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
-  return Number(value);
+/** The longest delay Node's timers take (2^31 - 1 ms); a longer `--block-time` would fire every millisecond. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** The largest u64 (`WeightsSetRateLimit`). */
+const U64_MAX = 18_446_744_073_709_551_615n;
+
+/**
+ * A parser of an integer flag in `[min, max]`: commander reports a refusal as `option '--tempo <n>' argument '0' is
+ * invalid. --tempo must be an integer in [1, 65535], got "0"`, naming the flag as typed and its range.
+ */
+function intIn(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw outOfRange(flag, min, max, value);
+    return Number(value);
+  };
+}
+
+/** {@link intIn} for a u64 flag, read as a bigint (a Number would lose the low digits above 2^53). */
+function u64(flag: string): (value: string) => bigint {
+  return (value) => {
+    if (!/^\d+$/.test(value) || BigInt(value) > U64_MAX) throw outOfRange(flag, 0, U64_MAX, value);
+    return BigInt(value);
+  };
+}
+
+function outOfRange(flag: string, min: number, max: number | bigint, value: string): InvalidArgumentError {
+  return new InvalidArgumentError(`${flag} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
 }
 
 /**
@@ -71,17 +94,23 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   const program = new Command('subnet-devnet')
     .description('Local Subtensor-compatible dev chain on 127.0.0.1 (JSON-RPC over WebSocket, real SCALE and sr25519).')
     .version(VERSION, '-V, --version', 'print the version and exit')
-    .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', int, 9944)
-    .option('--block-time <ms>', 'milliseconds between blocks (0 = no blocks)', int, 1000)
-    .option('--netuid <n>', 'subnet id', int, 1)
-    .option('--neurons <n>', 'registered neurons', int, 8)
-    .option('--validators <n>', 'neurons with stake and validator permit (uids 0..n-1)', int, 2)
-    .option('--tempo <n>', 'subnet tempo in blocks', int, 360)
-    .option('--rate-limit <n>', 'WeightsSetRateLimit in blocks', int, 100)
+    .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port; at most 65535)', intIn('--port', 0, 65535), 9944)
+    .option('--block-time <ms>', `milliseconds between blocks (0 = no blocks; at most ${MAX_TIMER_MS})`, intIn('--block-time', 0, MAX_TIMER_MS), 1000)
+    .option('--netuid <n>', 'subnet id (1 to 4095)', intIn('--netuid', 1, 4095), 1)
+    .option('--neurons <n>', 'registered neurons (1 to 4096)', intIn('--neurons', 1, 4096), 8)
+    .option('--validators <n>', 'neurons with stake and validator permit (uids 0..n-1; 0 to 4096)', intIn('--validators', 0, 4096), 2)
+    .option('--tempo <n>', 'subnet tempo in blocks (1 to 65535: a tempo of 0 never runs an epoch)', intIn('--tempo', 1, 65535), 360)
+    // A bigint default is described by hand: commander prints a default with JSON.stringify, which throws on a bigint.
+    .addOption(new Option('--rate-limit <n>', 'WeightsSetRateLimit in blocks (a u64)').argParser(u64('--rate-limit')).default(100n, '100'))
     .option('--runtime <kind>', 'runtime to run: stateful (Subtensor main) or legacy (finney spec 393 epochs)', runtimeKind, 'stateful')
     .option('--commit-reveal', 'enable commit-reveal v4: timelocked drand commits revealed by the chain, as on finney (see --commit-reveal-version)', false)
-    .option('--commit-reveal-version <n>', 'CommitRevealWeightsVersion: 4 = timelocked drand commits (the default); 2 = legacy hash commits', int, 4)
-    .option('--finality-lag <n>', 'blocks between best and finalized', int, 0)
+    .option(
+      '--commit-reveal-version <n>',
+      'CommitRevealWeightsVersion (a u16): 4 = timelocked drand commits (the default); 2 = legacy hash commits',
+      intIn('--commit-reveal-version', 0, 65535),
+      4,
+    )
+    .option('--finality-lag <n>', 'blocks between best and finalized (0 to 64)', intIn('--finality-lag', 0, 64), 0)
     .option('--seed <seed>', 'seed of the dev accounts (same seed, same chain)', 'devnet')
     .option('--json', 'print one JSON line instead of text', false)
     .addHelpText(
@@ -108,7 +137,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     neurons: number;
     validators: number;
     tempo: number;
-    rateLimit: number;
+    rateLimit: bigint;
     commitReveal: boolean;
     commitRevealVersion: number;
     runtime: 'legacy' | 'stateful';
@@ -124,7 +153,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       neurons: o.neurons,
       validators: o.validators,
       tempo: o.tempo,
-      weightsSetRateLimit: BigInt(o.rateLimit),
+      weightsSetRateLimit: o.rateLimit,
       commitReveal: o.commitReveal,
       commitRevealVersion: o.commitRevealVersion,
       runtime: o.runtime,

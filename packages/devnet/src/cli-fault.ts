@@ -16,6 +16,15 @@ function int(value: string): number {
   return Number(value);
 }
 
+/** The longest delay Node's timers take (2^31 - 1 ms): a longer one would fire after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function delayMs(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > MAX_TIMER_MS)
+    throw new InvalidArgumentError(`<ms> must be an integer in [0, ${MAX_TIMER_MS}], got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 /** `reorganize` takes its branch as a JSON list (checked by the devnet, which names a bad field). */
 function branchJson(value: string): unknown {
   try {
@@ -69,7 +78,7 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .option('--url <url>', 'the devnet WebSocket URL', 'ws://127.0.0.1:9944')
     .addHelpText(
       'after',
-      `\nExit codes: 0 the devnet answered (its result printed as JSON); 1 the request failed (no devnet at the URL, or its\nJSON-RPC error); 2 an invalid command line (${DEVNET_ERROR_CODES.usage}: an unknown action or option, a missing or malformed value).`,
+      `\nExit codes: 0 the devnet answered (its result printed as JSON); 1 the request failed (${DEVNET_ERROR_CODES.faultFailed}: no devnet at\nthe URL, or its JSON-RPC error); 2 an invalid command line (${DEVNET_ERROR_CODES.usage}: an unknown action or option, a missing or\nmalformed value).`,
     )
     // set before the actions are added, so they inherit it: a usage error is printed by the CLI with its code, and no
     // action at all is one too (commander would print the whole help on stderr)
@@ -88,7 +97,7 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
   program
     .command('delay-next')
     .description('hold the next extrinsic <ms> milliseconds before the pool sees it')
-    .argument('<ms>', 'milliseconds', int)
+    .argument('<ms>', `milliseconds (0 to ${MAX_TIMER_MS})`, delayMs)
     .exitOverride()
     .action((ms: number) => {
       request = { method: 'devnet_faultDelayNextExtrinsic', params: [ms] };

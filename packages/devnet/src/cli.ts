@@ -1,8 +1,8 @@
-import { isSubnetError } from '@subnet/core';
-import type { SubnetError } from '@subnet/core';
+import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import { EXIT_FAILURE, EXIT_INVALID_INPUT, formatBanner, parseCliArgs, usageError } from './cli-args.js';
 import { parseFaultArgs, sendFaultRequest } from './cli-fault.js';
+import type { FaultRequest } from './cli-fault.js';
 import { startDevnet } from './devnet.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 
@@ -35,13 +35,22 @@ function parseOrExit<T>(parse: () => T, json: boolean, helpCommand: string): T |
   }
 }
 
+/** A failed admin request as the CLI's coded error: the method, the URL (credentials hidden) and the reason. */
+function faultFailed(request: FaultRequest, cause: unknown): SubnetError {
+  const reason = redactUrl(cause instanceof Error ? cause.message : String(cause));
+  return new SubnetError(DEVNET_ERROR_CODES.faultFailed, `${request.method} failed at ${redactUrl(request.url)}: ${reason}`, {
+    context: { method: request.method },
+    cause,
+  });
+}
+
 async function fault(argv: readonly string[]): Promise<void> {
   const request = parseOrExit(() => parseFaultArgs(argv), false, 'subnet-devnet fault --help');
   if (request === undefined) return;
   try {
     process.stdout.write(`${JSON.stringify(await sendFaultRequest(request))}\n`);
   } catch (e) {
-    process.stderr.write(`${request.method} failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    report(faultFailed(request, e), false, null);
     process.exitCode = EXIT_FAILURE;
   }
 }

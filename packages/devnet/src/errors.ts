@@ -86,6 +86,11 @@ export const DEVNET_ERROR_CODES = Object.freeze({
    * replaces), or a uid already queued for the next block (`context.path`: `hotkey`, `coldkey` or `uid`).
    */
   invalidReplacement: 'DEVNET_INVALID_REPLACEMENT',
+  /**
+   * `subnet-devnet fault`: the admin request failed (no devnet answered at `--url`, no answer in time, or the devnet's
+   * JSON-RPC error, quoted); the CLI prints it with its code and exits 1.
+   */
+  faultFailed: 'DEVNET_FAULT_FAILED',
 });
 
 /** A code of {@link DEVNET_ERROR_CODES}. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,44 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     expect(run.stderr).toContain('set bundles.dir (or --bundles-dir) to a folder this process can write at bundles.dir');
     expect(run.stderr).toContain(join(blocker, 'bundles'));
     expect(existsSync(database)).toBe(false);
+  }, 60_000);
+
+  it('an HTTP port another server holds stops start-up (exit 2) and leaves behind nothing this start created: no SQLite file, no folder', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const dir = join(t.dir, 'port-held');
+      // What the operator had before: a bundles folder holding last week's bundle. The database and its folder are new.
+      mkdirSync(join(dir, 'bundles'), { recursive: true });
+      writeFileSync(join(dir, 'bundles', 'epoch-1.json'), '{}\n');
+      const config = join(t.dir, 'port-held.yaml');
+      writeFileSync(
+        config,
+        [
+          'netuid: 1',
+          `chain: { endpoint: ${devnet.url}, poll_ms: 200, commit_store: ${join(dir, 'secrets', 'commits.json')} }`,
+          `server: { host: 127.0.0.1, port: ${address.port} }`,
+          `database: { path: ${join(dir, 'data', 'state', 'validator.sqlite')} }`,
+          `bundles: { dir: ${join(dir, 'bundles')} }`,
+          'scoring:',
+          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+          '',
+        ].join('\n'),
+      );
+      const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+      const run = await runCli(['run', '--config', config], env, 45_000);
+      expect(run.stillRunning).toBe(false);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`error: [VALIDATOR_INVALID_CONFIG] cannot listen on 127.0.0.1:${address.port}: listen EADDRINUSE`);
+      // Before, the failed start left data/state/validator.sqlite (and its folders) behind.
+      expect(readdirSync(dir)).toEqual(['bundles']);
+      expect(readdirSync(join(dir, 'bundles'))).toEqual(['epoch-1.json']);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   }, 60_000);
 
   it('an endpoint that is not ws(s):// stops start-up with VALIDATOR_INVALID_CONFIG at chain.endpoint (exit 2), not CHAIN_INVALID_INPUT "at network"', async () => {

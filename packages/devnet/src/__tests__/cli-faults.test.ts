@@ -167,7 +167,9 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     expect(parseFaultArgs(['reorganize', '1', '--drop-retracted'])).toMatchObject({ method: 'devnet_reorganize', params: [1, null, { retracted: 'drop' }] });
     const cli = runCli('fault', 'reorganize', '1', '--url', url);
     expect(cli.status).toBe(1);
-    expect(cli.stderr).toMatch(/^devnet_reorganize failed: -32602: Invalid params: DEVNET_REORG_FINALIZED: /);
+    expect(cli.stderr).toMatch(
+      /^error: \[DEVNET_FAULT_FAILED\] devnet_reorganize failed at ws:\/\/127\.0\.0\.1:\d+: -32602: Invalid params: DEVNET_REORG_FINALIZED: /,
+    );
   });
 
   it('replace-neuron (through `subnet-devnet fault`) calls devnet_replaceNeuron: the next block gives the uid to the new hotkey; a bad hotkey is refused, exit 1, naming DEVNET_INVALID_REPLACEMENT', async () => {
@@ -180,7 +182,9 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, signer.address])).toMatchObject({ params: [2, newcomer.address, signer.address] });
     const bad = runCli('fault', 'replace-neuron', '2', 'not-a-key', '--url', url);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/^devnet_replaceNeuron failed: -32602: Invalid params: DEVNET_INVALID_REPLACEMENT: .*"not-a-key"/);
+    expect(bad.stderr).toMatch(
+      /^error: \[DEVNET_FAULT_FAILED\] devnet_replaceNeuron failed at ws:\/\/127\.0\.0\.1:\d+: -32602: Invalid params: DEVNET_INVALID_REPLACEMENT: .*"not-a-key"/,
+    );
     const from = await head();
     const cli = runCli('fault', 'replace-neuron', '2', newcomer.address, '--url', url);
     expect(cli.status).toBe(0);

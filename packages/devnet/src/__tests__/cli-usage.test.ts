@@ -45,8 +45,42 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
   });
 
   it('a malformed value names the option, the value and what is expected', () => {
-    expectUsage(run('--port', 'abc'), 'subnet-devnet --help', "option '--port <n>' argument 'abc' is invalid", 'expected a non-negative integer');
+    expectUsage(
+      run('--port', 'abc'),
+      'subnet-devnet --help',
+      "option '--port <n>' argument 'abc' is invalid",
+      '--port must be an integer in [0, 65535], got "abc"',
+    );
     expectUsage(run('--runtime', 'finney'), 'subnet-devnet --help', "option '--runtime <kind>' argument 'finney' is invalid", 'legacy or stateful');
+  });
+
+  it('a number out of range names the flag as typed and its range: --tempo 0 (no epoch would ever run) and the other numeric flags', () => {
+    // Before, --tempo 0 started a chain that never runs an epoch (and a validator divides by its tempo), --block-time
+    // above 2^31 - 1 ms produced a block every millisecond (Node's timer overflow), --rate-limit above 2^53 lost its
+    // low digits, and --port 65536 or --netuid 0 were DEVNET_INVALID_OPTIONS naming the option's field, not the flag.
+    const cases: [string, string, string][] = [
+      ['--tempo', '0', '[1, 65535]'],
+      ['--tempo', '65536', '[1, 65535]'],
+      ['--port', '65536', '[0, 65535]'],
+      ['--block-time', '2147483648', '[0, 2147483647]'],
+      ['--netuid', '0', '[1, 4095]'],
+      ['--netuid', '4096', '[1, 4095]'],
+      ['--neurons', '0', '[1, 4096]'],
+      ['--validators', '4097', '[0, 4096]'],
+      ['--rate-limit', '18446744073709551616', '[0, 18446744073709551615]'],
+      ['--commit-reveal-version', '65536', '[0, 65535]'],
+      ['--finality-lag', '65', '[0, 64]'],
+    ];
+    for (const [flag, value, range] of cases) {
+      const args = flag === '--port' ? [flag, value] : ['--port', '0', flag, value];
+      expectUsage(
+        run(...args),
+        'subnet-devnet --help',
+        `option '${flag} <`,
+        `argument '${value}' is invalid`,
+        `${flag} must be an integer in ${range}, got "${value}"`,
+      );
+    }
   });
 
   it('an option without its value names the option', () => {
@@ -88,11 +122,19 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
   it('subnet-devnet fault: an unknown action, a malformed value or no action is DEVNET_USAGE (exit 2); its --help lists the exit codes', () => {
     expectUsage(run('fault', 'explode'), 'subnet-devnet fault --help', "unknown command 'explode'");
     expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
+    // Before, a delay above 2^31 - 1 ms was sent, and the devnet's timer fired after 1 ms.
+    expectUsage(
+      run('fault', 'delay-next', '2147483648'),
+      'subnet-devnet fault --help',
+      "argument value '2147483648' is invalid for argument 'ms'",
+      '<ms> must be an integer in [0, 2147483647], got "2147483648"',
+    );
     expectUsage(run('fault'), 'subnet-devnet fault --help', 'a fault action is required: status, freeze');
     expectUsage(run('fault', 'reorganize', '2', '{"pulses":false}'), 'subnet-devnet fault --help', 'expected a JSON list of branch blocks');
     const help = run('fault', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`2 an invalid command line (${USAGE}`);
+    expect(help.stdout).toContain(`1 the request failed (${DEVNET_ERROR_CODES.faultFailed}: no devnet at`);
   });
 });
 
@@ -116,5 +158,23 @@ describe('subnet-devnet on a port another process holds', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+});
+
+describe('subnet-devnet fault when the request fails', () => {
+  it('DEVNET_FAULT_FAILED: the coded line naming the method, the URL (credentials hidden) and the reason, exit 1, no stack trace', async () => {
+    // A port that was just free on 127.0.0.1: nothing listens there, the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const r = run('fault', 'status', '--url', `ws://operator:s3cret@127.0.0.1:${port}`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    // Before: `devnet_faultStatus failed: connect ECONNREFUSED ...`, the one failure of the CLI without its code.
+    expect(r.stderr).toBe(
+      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
+    expect(r.stderr).not.toContain('s3cret');
   });
 });

@@ -55,6 +55,34 @@ describe('subnet-devnet CLI', () => {
       commitRevealVersion: 4,
       runtime: 'stateful',
       seed: 'devnet',
+      weightsSetRateLimit: 100n,
+    });
+  });
+
+  it('reads each numeric flag at both ends of its range, --rate-limit as an exact u64', () => {
+    const low = ['--port', '0', '--block-time', '0', '--netuid', '1', '--neurons', '1', '--validators', '0', '--tempo', '1'];
+    expect(parseCliArgs([...low, '--rate-limit', '0', '--commit-reveal-version', '0', '--finality-lag', '0']).options).toMatchObject({
+      port: 0,
+      blockTime: 0,
+      netuid: 1,
+      neurons: 1,
+      validators: 0,
+      tempo: 1,
+      weightsSetRateLimit: 0n,
+      commitRevealVersion: 0,
+      finalityLag: 0,
+    });
+    const high = ['--port', '65535', '--block-time', '2147483647', '--netuid', '4095', '--neurons', '4096', '--validators', '4096', '--tempo', '65535'];
+    expect(parseCliArgs([...high, '--rate-limit', '18446744073709551615', '--commit-reveal-version', '65535', '--finality-lag', '64']).options).toMatchObject({
+      port: 65535,
+      blockTime: 2147483647,
+      netuid: 4095,
+      neurons: 4096,
+      validators: 4096,
+      tempo: 65535,
+      weightsSetRateLimit: 18446744073709551615n,
+      commitRevealVersion: 65535,
+      finalityLag: 64,
     });
   });
 

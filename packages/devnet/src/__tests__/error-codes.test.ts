@@ -28,6 +28,7 @@ const PUBLISHED = {
   invalidReorg: 'DEVNET_INVALID_REORG',
   usage: 'DEVNET_USAGE',
   invalidReplacement: 'DEVNET_INVALID_REPLACEMENT',
+  faultFailed: 'DEVNET_FAULT_FAILED',
 };
 
 it('codes are append-only: every published @subnet/devnet code keeps its name and value', () => {

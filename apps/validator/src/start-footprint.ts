@@ -1,0 +1,97 @@
+import { lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+import type { ValidatorConfig } from './config.js';
+
+/**
+ * What a start of the validator may create on disk, taken before it writes anything, so that a start that fails (the
+ * HTTP port held by another process, the chain unreachable, a wrong key password) leaves behind nothing the operator
+ * did not have before (docs/spec.md G.10).
+ */
+export interface StartFootprint {
+  /**
+   * Removes what did not exist when the footprint was taken: each such file, then each such folder that is empty,
+   * deepest first. A file or folder that existed before is never touched; a new folder that holds anything else is
+   * kept. Does nothing once {@link StartFootprint.keep} was called. Never throws.
+   */
+  undo(): void;
+  /** The start succeeded: what it created stays ({@link StartFootprint.undo} does nothing from now on). */
+  keep(): void;
+}
+
+/** Whether anything (a file, a folder, a link, even a dangling one) is at `path`. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `path` and its ancestors that do not exist, nearest first (what `mkdir -p path` would create). */
+function missingFolders(path: string): string[] {
+  const missing: string[] = [];
+  for (let at = resolve(path); !present(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  return missing;
+}
+
+/**
+ * Takes the footprint of a start from explicit paths.
+ *
+ * @param targets - files a start may create (and so their folders), and folders it may create
+ * @returns the footprint, to undo when the start fails
+ * @example
+ * const footprint = takeFootprint({ files: ['./data/validator.sqlite'], folders: ['./bundles'] });
+ * try { await start(); footprint.keep(); } catch (e) { footprint.undo(); throw e; }
+ */
+export function takeFootprint(targets: { readonly files: readonly string[]; readonly folders: readonly string[] }): StartFootprint {
+  const files = targets.files.map((file) => resolve(file)).filter((file) => !present(file));
+  const folders = new Set([...targets.files.map((file) => dirname(resolve(file))), ...targets.folders].flatMap(missingFolders));
+  let kept = false;
+  return {
+    undo() {
+      if (kept) return;
+      for (const file of files) {
+        try {
+          // Not recursive: a path this start was to write as a file, found to be a folder, is not removed.
+          rmSync(file, { force: true });
+        } catch {
+          // left as it is
+        }
+      }
+      // Deepest first, so a folder emptied of a new subfolder goes too.
+      for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+        try {
+          rmdirSync(folder);
+        } catch {
+          // not empty (something else wrote there), or already gone: left as it is
+        }
+      }
+    },
+    keep() {
+      kept = true;
+    },
+  };
+}
+
+/**
+ * The footprint of `subnet-validator run` with this configuration: the SQLite database and its WAL, shared-memory and
+ * rollback journal files (unless storage is PostgreSQL or in memory), the commit store and its temporary file, the
+ * bundles folder, and the folders above each that do not exist yet.
+ *
+ * @param config - the validated configuration
+ * @returns the footprint, taken now
+ * @example const footprint = startFootprint(config)
+ */
+export function startFootprint(config: ValidatorConfig): StartFootprint {
+  const database = config.database.url === undefined && config.database.path !== ':memory:' ? config.database.path : undefined;
+  const commits = config.chain.commit_store;
+  return takeFootprint({
+    files: [...(database === undefined ? [] : [database, `${database}-wal`, `${database}-shm`, `${database}-journal`]), commits, `${commits}.tmp`],
+    folders: [config.bundles.dir],
+  });
+}

@@ -1,0 +1,3 @@
+export { isCommanderError } from './commander-error.js';
+export { unknownOptionFirst } from './unknown-option-first.js';
+export { usageCause } from './usage-cause.js';

@@ -1,0 +1,3 @@
+import { packageTestConfig } from '@subnet/vitest-config';
+
+export default packageTestConfig();
