@@ -1,0 +1,61 @@
+import { cryptoWaitReady } from '@polkadot/util-crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { deriveDevAccounts } from '../dev-accounts.js';
+import { parseDevnetOptions } from '../devnet-options.js';
+import { dispatchCall } from '../dispatch-call.js';
+import { buildGenesisState } from '../genesis.js';
+import { statefulPoolGuard } from '../pool-guard-stateful.js';
+import { CUSTOM_ERROR } from '../custom-error.js';
+
+/**
+ * Pool guards and dispatch checks on a genesis state, for the cases the WebSocket tests leave open. The chain:
+ * opentensor/subtensor 14bc6f9f9 `guards/check_weights.rs` (`check_input_lengths`, `check_min_stake`) and
+ * `lib.rs` `check_weights_min_stake`; `subnets/weights.rs` `do_batch_reveal_weights`.
+ */
+
+beforeAll(async () => {
+  await cryptoWaitReady();
+});
+
+function genesis(overrides: Record<string, unknown> = {}) {
+  const options = parseDevnetOptions({ neurons: 4, validators: 2, tempo: 5, ...overrides });
+  const accounts = deriveDevAccounts(options.seed, 4);
+  return { state: buildGenesisState(options, accounts), who: accounts[1]!.hotkeyHex };
+}
+
+describe('CheckWeights::check_input_lengths in the pool (InputLengthsUnequal, 18)', () => {
+  it('batch_set_weights needs as many version keys as netuids, and as many weight lists', () => {
+    const { state, who } = genesis();
+    const batch = (weights: [number, number][][], versionKeys: bigint[]) =>
+      statefulPoolGuard(state, 1n, who, { kind: 'batch_set_weights', netuids: [1, 1], weights, versionKeys });
+    expect(batch([[[0, 1]], [[1, 1]]], [0n])).toBe(CUSTOM_ERROR.InputLengthsUnequal);
+    expect(batch([[[0, 1]]], [0n, 0n])).toBe(CUSTOM_ERROR.InputLengthsUnequal);
+    expect(batch([[[0, 1]], [[1, 1]]], [0n, 0n])).toBeNull();
+  });
+});
+
+describe('check_weights_min_stake for a netuid with no subnet (stake 0)', () => {
+  it('passes when StakeThreshold is 0 and is StakeAmountTooLow (1) above it', () => {
+    const call = { kind: 'set_weights', netuid: 9, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false } as const;
+    const free = genesis({ stakeThreshold: 0n });
+    expect(statefulPoolGuard(free.state, 1n, free.who, call)).toBeNull();
+    const held = genesis({ stakeThreshold: 1n });
+    expect(statefulPoolGuard(held.state, 1n, held.who, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
+  });
+});
+
+describe('do_batch_reveal_weights input lengths at dispatch', () => {
+  it('is InputLengthsUnequal when only the version keys are fewer than the uid lists', () => {
+    const { state, who } = genesis({ commitReveal: true, commitRevealVersion: 2 });
+    const out = dispatchCall(state, 1n, who, {
+      kind: 'batch_reveal_weights',
+      netuid: 1,
+      uidsList: [[0], [1]],
+      valuesList: [[1], [1]],
+      saltsList: [[1], [1]],
+      versionKeys: [0n],
+    });
+    expect(out).toEqual({ ok: false, error: 'InputLengthsUnequal', events: [] });
+  });
+});
