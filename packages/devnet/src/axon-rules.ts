@@ -25,9 +25,11 @@ function validIpAddress(ipType: number, ip: bigint): boolean {
 }
 
 /**
- * `validate_serve_axon` (ab0cb2e52 `subnets/serving.rs:321`), in the chain's order: the hotkey is registered on
- * some subnet, `ip_type` is 4 or 6, the address is valid (zero allowed), `ServingRateLimit` blocks passed since
- * the last serve (0 disables it), the port is not 0.
+ * `validate_serve_axon` (ab0cb2e52 `subnets/serving.rs:321`; 14bc6f9f9 `subnets/serving.rs:289`), in the chain's
+ * order: the hotkey is registered (on the stateful runtime on the netuid it serves, `is_hotkey_registered_on_network`
+ * since 6f2d9a65b; on the legacy runtime on any subnet, `is_hotkey_registered_on_any_network`), `ip_type` is 4 or 6,
+ * the address is valid (zero allowed), `ServingRateLimit` blocks passed since the last serve (0 disables it), the
+ * port is not 0.
  *
  * @param state - the chain state
  * @param now - the block the call executes in
@@ -37,7 +39,10 @@ function validIpAddress(ipType: number, ip: bigint): boolean {
  * @example validateServeAxon(state, 10n, alice, call)
  */
 export function validateServeAxon(state: ChainState, now: bigint, who: string, call: ServeAxonCall): string | null {
-  const registered = [...state.subnets.values()].some((s) => s.neurons.some((n) => n.hotkey === who));
+  const registered =
+    state.runtime === 'stateful'
+      ? state.subnets.get(call.netuid)?.neurons.some((n) => n.hotkey === who) === true
+      : [...state.subnets.values()].some((s) => s.neurons.some((n) => n.hotkey === who));
   if (!registered) return 'HotKeyNotRegisteredInNetwork';
   if (call.ipType !== 4 && call.ipType !== 6) return 'InvalidIpType';
   if (!validIpAddress(call.ipType, call.ip)) return 'InvalidIpAddress';
@@ -67,7 +72,9 @@ export function serveAxonPoolGuard(state: ChainState, now: bigint, who: string, 
 
 /**
  * `do_serve_axon` (ab0cb2e52 `subnets/serving.rs:5`): validates, stores `Axons[(netuid, hotkey)]` with the block
- * and emits `AxonServed(netuid, hotkey)`. The axon is stored for any netuid, registered there or not, as the chain does.
+ * and emits `AxonServed(netuid, hotkey)`. On the legacy runtime a hotkey registered elsewhere may serve on any netuid,
+ * as finney spec 393 allows; the devnet keeps such an axon only for a subnet it runs (the chain would store it for any
+ * netuid).
  *
  * @returns the dispatch outcome
  * @example serveAxon(state, 10n, alice, call)
