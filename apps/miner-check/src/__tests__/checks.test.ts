@@ -35,6 +35,13 @@ describe('sssa check', () => {
     expect((caught as Error).message).toContain('members[0].role');
   });
 
+  it("with 3 or more SSSAs, the text shows the group sets and this miner's consensus table", () => {
+    const out = sssaCheck({ self: { value: member, option: '--sssa' }, peers: [{ value: peers, option: '--peers' }], uid: 0, role: 'primary' });
+    expect(out.text).toMatch(/^Group \(n = 5, an item is in the group set when more than 2\.5 members report it: 3 or more\)$/m);
+    expect(out.text).toContain(`Your consensus: ${(out.json.consensus as number).toFixed(6)}`);
+    expect(out.text).not.toContain('consensus is computed only for 3 or more');
+  });
+
   it('--min-reputation excludes every candidate below it from the draw', () => {
     const draw = (minReputation?: number) =>
       sssaCheck({
@@ -87,6 +94,13 @@ describe('weights check', () => {
     }
     expect(isSubnetError(caught, MINER_CHECK_ERROR_CODES.invalidArgument)).toBe(true);
     expect((caught as Error).message).toContain('softmax needs --temperature (a number > 0)');
+  });
+
+  it('names the capped miners, or says none', () => {
+    const free = weightsCheck({ scores, options: { strategy: 'linear', cap: 1, burnUid: 0 } });
+    expect(free.text).toContain('Capped miners: none.');
+    const capped = weightsCheck({ scores, options: { strategy: 'linear', cap: 0.6, burnUid: 0 } });
+    expect(capped.text).toContain(`Capped miners: ${a}.`);
   });
 
   it("the table shows each miner's own score beside its share", () => {

@@ -130,6 +130,28 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     );
   });
 
+  it('not found: names --epoch and the epoch (0 included) when one was asked for, else --hotkey and the hotkey', () => {
+    const verified = bundles.map((bundle, i) => ({ source: `epoch-${i}.json`, bundle, problem: null, attempts: null }));
+    const contextOf = (epoch?: number) => {
+      try {
+        explainCheck({ bundles: verified, hotkey: miner.hotkey, ...(epoch === undefined ? {} : { epoch }) });
+      } catch (error) {
+        return (error as { code: string; context: unknown }).context;
+      }
+      throw new Error('expected MINER_CHECK_MINER_NOT_FOUND');
+    };
+    // epoch 0 of the corpus scores no miner
+    expect(contextOf(0)).toEqual({ path: '--epoch', value: 0 });
+    const stranger = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
+    let context: unknown;
+    try {
+      explainCheck({ bundles: verified, hotkey: stranger });
+    } catch (error) {
+      context = (error as { context: unknown }).context;
+    }
+    expect(context).toEqual({ path: '--hotkey', value: stranger });
+  });
+
   it('an unknown miner, a malformed hotkey and a missing folder are invalid input (exit 2)', async () => {
     const stranger = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
     const t = io();

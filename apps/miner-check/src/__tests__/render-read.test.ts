@@ -4,7 +4,7 @@ import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { describe, expect, it } from 'vitest';
 
 import { MINER_CHECK_ERROR_CODES } from '../errors.js';
-import { readJson } from '../io.js';
+import { rangeOption, readJson } from '../io.js';
 import { table } from '../render.js';
 
 /** The readable tables and the input reader, called directly. */
@@ -48,5 +48,14 @@ describe('readJson', () => {
     expect((thrown(() => readJson('-', '--run', () => sixty)) as Error & { context: { value: unknown } }).context.value).toBe(sixty);
     const longer = `${sixty}z`;
     expect((thrown(() => readJson('-', '--run', () => longer)) as Error & { context: { value: unknown } }).context.value).toBe(`${sixty.slice(0, 57)}...`);
+  });
+});
+
+describe('rangeOption', () => {
+  it('excludes the lower bound only when asked: (0, 1] refuses 0, [0, 1] takes it', () => {
+    expect(() => rangeOption('0', '--cap', { min: 0, minExclusive: true, max: 1 })).toThrow('expected a number in (0, 1]');
+    expect(rangeOption('0.5', '--cap', { min: 0, minExclusive: true, max: 1 })).toBe(0.5);
+    expect(rangeOption('0', '--min-reputation', { min: 0, max: 1 })).toBe(0);
+    expect(() => rangeOption('-0.1', '--min-reputation', { min: 0, max: 1 })).toThrow('expected a number in [0, 1]');
   });
 });

@@ -57,6 +57,11 @@ describe('workflow advice', () => {
     expect(two).toMatch(/^2 steps never completed: finishing them would add [\d.]+ \(completion ratio 0\.33 -> 1\.00\)$/);
   });
 
+  it('says why cost and latency are not scored while S_success <= 0.7', () => {
+    const advice = adviceOf(chain(['a', 'b', 'c']), counted({ steps_completed: 1 }));
+    expect(advice).toContain('cost and latency are not scored while S_success = 0.3000 <= 0.7: a complete run at full quality would add up to 0.5750');
+  });
+
   it('orders the advice by gain, largest first, whatever the wording', () => {
     // The retry line sorts first by its text ("2 ...") but gains least: gain decides.
     const advice = adviceOf(chain(['a', 'b', 'c'], { a: { retry_count: 1 } }), counted({ actual_retries: 3 }));
