@@ -9,6 +9,7 @@ import { commitTimelocked } from '../commit-timelocked.js';
 import { legacyPoolGuard } from '../pool-guard-legacy.js';
 import { statefulPoolGuard } from '../pool-guard-stateful.js';
 import { CUSTOM_ERROR } from '../custom-error.js';
+import type { DevnetCall } from '../devnet-call.js';
 
 /**
  * Pool guards and dispatch checks on a genesis state, for the cases the WebSocket tests leave open. The chain:
@@ -39,7 +40,7 @@ describe('CheckWeights::check_input_lengths in the pool (InputLengthsUnequal, 18
 
 describe('check_weights_min_stake for a netuid with no subnet (stake 0)', () => {
   it('passes when StakeThreshold is 0 and is StakeAmountTooLow (1) above it', () => {
-    const call = { kind: 'set_weights', netuid: 9, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false } as const;
+    const call: DevnetCall = { kind: 'set_weights', netuid: 9, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false };
     const free = genesis({ stakeThreshold: 0n });
     expect(statefulPoolGuard(free.state, 1n, free.who, call)).toBeNull();
     const held = genesis({ stakeThreshold: 1n });
@@ -101,7 +102,7 @@ describe('CheckRateLimits on the stateful runtime (RateLimitExceeded, 6)', () =>
     const commit = { kind: 'commit_weights', netuid: 1, mecid: 0, hash: hash('22'), mechanism: false } as const;
     expect(statefulPoolGuard(state, 11n, who, commit)).toBe(CUSTOM_ERROR.RateLimitExceeded);
     expect(statefulPoolGuard(state, 110n, who, commit)).toBeNull();
-    const set = { kind: 'set_weights', netuid: 1, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false } as const;
+    const set: DevnetCall = { kind: 'set_weights', netuid: 1, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false };
     expect(statefulPoolGuard(state, 11n, who, set)).toBeNull();
   });
 });

@@ -10,8 +10,14 @@ let h: Harness;
 /** One raw JSON-RPC call on its own connection: the reply's `result`, or its `error`. */
 async function send(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message?: string; data?: unknown } }> {
   const ws = new WebSocket(h.devnet.url);
-  await new Promise((r) => ws.addEventListener('open', r));
-  const reply = new Promise<string>((r) => ws.addEventListener('message', (m) => r(m.data as string)));
+  await new Promise((r) => {
+    ws.addEventListener('open', r);
+  });
+  const reply = new Promise<string>((r) => {
+    ws.addEventListener('message', (m) => {
+      r(m.data as string);
+    });
+  });
   ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
   const out = JSON.parse(await reply) as { result?: unknown; error?: { code: number; message?: string; data?: unknown } };
   ws.close();
@@ -52,10 +58,10 @@ describe('storage and limits', () => {
     for (const uid of [0, 1, 2]) await h.api.tx.system!.remark!(`0x0${uid}`).signAndSend(h.devnet.accounts[uid]!.hotkey);
     await waitFor(() => h.devnet.poolSize() === 3);
     const first = await h.devnet.produceBlock();
-    expect((await h.api.rpc.chain.getBlock(first.hash)).block.extrinsics).toHaveLength(3);
+    expect((await h.api.rpc.chain.getBlock(first!.hash)).block.extrinsics).toHaveLength(3);
     expect(h.devnet.poolSize()).toBe(1);
     const second = await h.devnet.produceBlock();
-    expect((await h.api.rpc.chain.getBlock(second.hash)).block.extrinsics).toHaveLength(2);
+    expect((await h.api.rpc.chain.getBlock(second!.hash)).block.extrinsics).toHaveLength(2);
     expect(h.devnet.poolSize()).toBe(0);
   });
 });
