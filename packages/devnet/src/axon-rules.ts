@@ -71,8 +71,9 @@ export function serveAxonPoolGuard(state: ChainState, now: bigint, who: string, 
 
 /**
  * `do_serve_axon` (ab0cb2e52 `subnets/serving.rs:58`): validates, stores `Axons[(netuid, hotkey)]` with the block
- * and emits `AxonServed(netuid, hotkey)`. On finney spec 393 the axon is stored for any netuid, registered there or
- * not, as that chain does; on main only a hotkey registered on the netuid gets this far.
+ * and emits `AxonServed(netuid, hotkey)`. On the legacy runtime a hotkey registered elsewhere may serve on any netuid,
+ * as finney spec 393 allows; the devnet keeps such an axon only for a subnet it runs (the chain would store it for any
+ * netuid). On main only a hotkey registered on the netuid gets this far.
  *
  * @returns the dispatch outcome
  * @example serveAxon(state, 10n, alice, call)

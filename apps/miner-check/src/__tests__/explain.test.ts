@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { formatPercent } from 'auditor-replay/pages';
+
 import { explainCheck } from '../commands/explain.js';
 import { runMinerCheck } from '../program.js';
 import type { ProgramIo } from '../program.js';
@@ -114,6 +116,40 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
       'set aside http://v/1: [AUDITOR_FETCH_FAILED] GET http://v/1: HTTP 503 (after 4 attempts)',
       'set aside http://v/2 (2 attempts): [AUDITOR_FETCH_FAILED] GET http://v/2: HTTP 404',
     ]);
+  });
+
+  it("text: the history shows a miner at uid 0 as uid 0, not '-' (no uid)", () => {
+    const atZero = structuredClone(latest);
+    const entry = atZero.result.aggregation.miners.find((m) => m.hotkey === miner.hotkey)!;
+    expect(atZero.result.aggregation.miners.some((m) => m.uid === 0)).toBe(false);
+    entry.uid = 0;
+    const out = explainCheck({ bundles: [{ source: 'epoch.json', bundle: atZero, problem: null, attempts: null }], hotkey: miner.hotkey });
+    expect((out.json.history as { uid: number | null }[]).map((h) => h.uid)).toEqual([0]);
+    expect(out.text.split('\n')).toContain(
+      `${String(atZero.epoch).padEnd(5)}  0    ${String(entry.u16).padEnd(5)}  ${formatPercent((out.json.history as { share: number }[])[0]!.share)}`,
+    );
+  });
+
+  it('not found: names --epoch and the epoch (0 included) when one was asked for, else --hotkey and the hotkey', () => {
+    const verified = bundles.map((bundle, i) => ({ source: `epoch-${i}.json`, bundle, problem: null, attempts: null }));
+    const contextOf = (epoch?: number) => {
+      try {
+        explainCheck({ bundles: verified, hotkey: miner.hotkey, ...(epoch === undefined ? {} : { epoch }) });
+      } catch (error) {
+        return (error as { code: string; context: unknown }).context;
+      }
+      throw new Error('expected MINER_CHECK_MINER_NOT_FOUND');
+    };
+    // epoch 0 of the corpus scores no miner
+    expect(contextOf(0)).toEqual({ path: '--epoch', value: 0 });
+    const stranger = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
+    let context: unknown;
+    try {
+      explainCheck({ bundles: verified, hotkey: stranger });
+    } catch (error) {
+      context = (error as { context: unknown }).context;
+    }
+    expect(context).toEqual({ path: '--hotkey', value: stranger });
   });
 
   it('an unknown miner, a malformed hotkey and a missing folder are invalid input (exit 2)', async () => {

@@ -130,23 +130,33 @@ function adviseOn(task: WorkflowTask, plan: WorkflowPlan, record: ExecutionRecor
   const { counters } = result;
   const precounted = counted(record, result);
 
-  // Unplanned retries: declaring them on the nodes that retried makes them free (seed A).
+  // Unplanned retries: declaring them on the nodes that retried makes them free (seed A). Node ids are data (a
+  // node may be called `__proto__`), so the changed error_handling is built from entries, never by assignment.
   if (counters.unplannedRetries > 0) {
     const attemptsPerNode = new Map<string, number>();
     for (const attempt of record.attempts ?? []) attemptsPerNode.set(attempt.node_id, (attemptsPerNode.get(attempt.node_id) ?? 0) + 1);
-    const errorHandling: Record<string, { retry_count?: number; timeout_seconds?: number }> = { ...plan.error_handling };
+    const errorHandling = new Map<string, { retry_count?: number; timeout_seconds?: number }>(Object.entries(plan.error_handling));
     const nodes: string[] = [];
     for (const [node, attempts] of [...attemptsPerNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const declared = errorHandling[node]?.retry_count ?? 0;
+      const declared = errorHandling.get(node)?.retry_count ?? 0;
       if (attempts - 1 > declared) {
-        errorHandling[node] = { ...errorHandling[node], retry_count: attempts - 1 };
+        errorHandling.set(node, { ...errorHandling.get(node), retry_count: attempts - 1 });
         nodes.push(`${node} (retry_count: ${attempts - 1})`);
       }
     }
+    // A pre-counted record does not say which steps retried: only the declared total counts, so the what-if
+    // declares the unplanned retries on the plan's first node.
+    const first = plan.nodes[0]?.id;
+    if (nodes.length === 0 && first !== undefined) {
+      const entry = errorHandling.get(first);
+      errorHandling.set(first, { ...entry, retry_count: (entry?.retry_count ?? 0) + counters.unplannedRetries });
+    }
     const where =
-      nodes.length > 0 ? `declare retry_count on ${nodes.length === 1 ? 'step' : 'steps'} ${nodes.join(', ')}` : 'declare the retries in error_handling';
+      nodes.length > 0
+        ? `declare retry_count on ${nodes.length === 1 ? 'step' : 'steps'} ${nodes.join(', ')}`
+        : `declare them in error_handling (retry_count on the steps that retried, ${counters.unplannedRetries} more in all)`;
     add(
-      rescore(task, { ...plan, error_handling: errorHandling }, record),
+      rescore(task, { ...plan, error_handling: Object.fromEntries(errorHandling) }, record),
       (gain) => `${plural(counters.unplannedRetries, 'unplanned retry', 'unplanned retries')} cost ${gain}: ${where}`,
     );
   }
