@@ -1,4 +1,4 @@
-import { lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import type { ValidatorConfig } from './config.js';
@@ -40,17 +40,43 @@ function missingFolders(path: string): string[] {
 }
 
 /**
+ * Creates `path` (empty) unless something is there, with its missing folders: true when this call created the file.
+ * The create is exclusive (`wx`), so of two starts racing for one path exactly one owns it. Never throws: a path that
+ * cannot be created is left to the storage, which names the reason.
+ */
+function claimFile(path: string): boolean {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    closeSync(openSync(path, 'wx'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Takes the footprint of a start from explicit paths.
  *
- * @param targets - files a start may create (and so their folders), and folders it may create
+ * @param targets - files a start may create (and so their folders), folders it may create, and a database file with
+ *   its journals (`-wal`, `-shm`, `-journal`) that the footprint creates at once when missing (an empty SQLite file is an
+ *   empty database), so that only the start that created it removes it: another start that fails in the meantime
+ *   finds it there and leaves it
  * @returns the footprint, to undo when the start fails
  * @example
- * const footprint = takeFootprint({ files: ['./data/validator.sqlite'], folders: ['./bundles'] });
+ * const footprint = takeFootprint({ files: ['./commits.json'], folders: ['./bundles'], database: './data/validator.sqlite' });
  * try { await start(); footprint.keep(); } catch (e) { footprint.undo(); throw e; }
  */
-export function takeFootprint(targets: { readonly files: readonly string[]; readonly folders: readonly string[] }): StartFootprint {
+export function takeFootprint(targets: { readonly files: readonly string[]; readonly folders: readonly string[]; readonly database?: string }): StartFootprint {
+  const database = targets.database === undefined ? undefined : resolve(targets.database);
+  const journals = database === undefined ? [] : [`${database}-wal`, `${database}-shm`, `${database}-journal`].filter((file) => !present(file));
+  const folders = new Set(
+    [...targets.files.map((file) => dirname(resolve(file))), ...(database === undefined ? [] : [dirname(database)]), ...targets.folders].flatMap(
+      missingFolders,
+    ),
+  );
   const files = targets.files.map((file) => resolve(file)).filter((file) => !present(file));
-  const folders = new Set([...targets.files.map((file) => dirname(resolve(file))), ...targets.folders].flatMap(missingFolders));
+  // Claimed last, once the missing folders are noted (the claim creates them).
+  if (database !== undefined && claimFile(database)) files.push(database, ...journals);
   let kept = false;
   return {
     undo() {
@@ -79,9 +105,9 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
 }
 
 /**
- * The footprint of `subnet-validator run` with this configuration: the SQLite database and its WAL, shared-memory and
- * rollback journal files (unless storage is PostgreSQL or in memory), the commit store and its temporary file, the
- * bundles folder, and the folders above each that do not exist yet.
+ * The footprint of `subnet-validator run` with this configuration: the SQLite database (created empty now when missing)
+ * and its WAL, shared-memory and rollback journal files (unless storage is PostgreSQL or in memory), the commit store
+ * and its temporary file, the bundles folder, and the folders above each that do not exist yet.
  *
  * @param config - the validated configuration
  * @returns the footprint, taken now
@@ -90,8 +116,5 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
 export function startFootprint(config: ValidatorConfig): StartFootprint {
   const database = config.database.url === undefined && config.database.path !== ':memory:' ? config.database.path : undefined;
   const commits = config.chain.commit_store;
-  return takeFootprint({
-    files: [...(database === undefined ? [] : [database, `${database}-wal`, `${database}-shm`, `${database}-journal`]), commits, `${commits}.tmp`],
-    folders: [config.bundles.dir],
-  });
+  return takeFootprint({ files: [commits, `${commits}.tmp`], folders: [config.bundles.dir], ...(database === undefined ? {} : { database }) });
 }

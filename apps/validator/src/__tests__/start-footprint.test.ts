@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { takeFootprint } from '../start-footprint.js';
-import { tempDir } from './helpers.js';
+import { startFootprint, takeFootprint } from '../start-footprint.js';
+import { tempDir, testConfig } from './helpers.js';
 
 // docs/spec.md G.10: a start that fails removes what it created, and only that.
 describe('G.10 the footprint of a start (real files in a temporary folder)', () => {
@@ -52,6 +52,24 @@ describe('G.10 the footprint of a start (real files in a temporary folder)', () 
     writeFileSync(join(t.dir, 'commits.json', 'inside'), 'x');
     footprint.undo();
     expect(readdirSync(join(t.dir, 'commits.json'))).toEqual(['inside']);
+  });
+
+  it('two starts on one fresh SQLite path: the one that fails leaves the database the other created', () => {
+    // Both take their footprint before either opens storage (two first starts at once, or a second start while the
+    // first is still loading its key). The first to take it creates the database file; the second finds it there.
+    const config = testConfig(join(t.dir, 'state'));
+    const database = join(t.dir, 'state', 'validator.sqlite');
+    const first = startFootprint(config);
+    const second = startFootprint(config);
+    // The first start opens its storage and serves; the second fails (its port is taken).
+    writeFileSync(database, 'the first start database');
+    writeFileSync(`${database}-wal`, 'its journal');
+    second.undo();
+    expect(readFileSync(database, 'utf8')).toBe('the first start database');
+    expect(existsSync(`${database}-wal`)).toBe(true);
+    // Had the first failed instead, its undo removes the database it created, its journal and the folder.
+    first.undo();
+    expect(readdirSync(t.dir)).toEqual([]);
   });
 
   it('after keep (the start listens) undo removes nothing', () => {
