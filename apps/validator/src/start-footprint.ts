@@ -106,8 +106,8 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
 
 /**
  * The footprint of `subnet-validator run` with this configuration: the SQLite database (created empty now when missing)
- * and its WAL, shared-memory and rollback journal files (unless storage is PostgreSQL or in memory), the commit store
- * and its temporary file, the bundles folder, and the folders above each that do not exist yet.
+ * and its WAL, shared-memory and rollback journal files (unless storage is PostgreSQL or in memory), the bundles folder,
+ * and the folders above each that do not exist yet.
  *
  * @param config - the validated configuration
  * @returns the footprint, taken now
@@ -115,6 +115,7 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
  */
 export function startFootprint(config: ValidatorConfig): StartFootprint {
   const database = config.database.url === undefined && config.database.path !== ':memory:' ? config.database.path : undefined;
-  const commits = config.chain.commit_store;
-  return takeFootprint({ files: [commits, `${commits}.tmp`], folders: [config.bundles.dir], ...(database === undefined ? {} : { database }) });
+  // The commit store is not in it: it is written only when a commit is made or revealed, after the start listens, so a
+  // failed start never creates it, and another running instance's store must never be taken for this start's.
+  return takeFootprint({ files: [], folders: [config.bundles.dir], ...(database === undefined ? {} : { database }) });
 }

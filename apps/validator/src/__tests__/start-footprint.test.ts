@@ -72,6 +72,15 @@ describe('G.10 the footprint of a start (real files in a temporary folder)', () 
     expect(readdirSync(t.dir)).toEqual([]);
   });
 
+  it("never removes the commit store: a failed start does not write it, and another instance's store is not this start's", () => {
+    const config = testConfig(t.dir);
+    const footprint = startFootprint(config);
+    // Another validator on this configuration makes a timelocked commit while this start is still loading its key.
+    writeFileSync(join(t.dir, 'commits.json'), '{"version":1,"commits":[]}');
+    footprint.undo();
+    expect(readdirSync(t.dir)).toEqual(['commits.json']);
+  });
+
   it('after keep (the start listens) undo removes nothing', () => {
     const footprint = takeFootprint({ files: [join(t.dir, 'db.sqlite')], folders: [join(t.dir, 'bundles')] });
     writeFileSync(join(t.dir, 'db.sqlite'), 'new');
