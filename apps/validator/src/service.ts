@@ -226,6 +226,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   let metagraphRead = false;
   let lastView: ChainView | undefined;
   let epochLength = config.chain.epoch_length ?? 0;
+  // The tempo a TEMPO_CHANGED warning was last given for (said once per new tempo).
+  let tempoWarned: number | undefined;
   // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
   let lastReadStarted = 0;
   let refreshing: Promise<void> | undefined;
@@ -238,7 +240,19 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
         lastView = view;
-        if (config.chain.epoch_length === undefined) epochLength = Math.max(1, view.tempo);
+        if (config.chain.epoch_length === undefined) {
+          const length = Math.max(1, view.tempo);
+          // The length read first is kept until a restart: epoch numbers (⌊block / length⌋) are stored with every
+          // record and epoch row, and a new length would renumber them mid-run (docs/spec.md G.11).
+          if (epochLength === 0) epochLength = length;
+          else if (length !== epochLength && tempoWarned !== view.tempo) {
+            tempoWarned = view.tempo;
+            logger.warn(
+              { code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength },
+              `the subnet's tempo is now ${view.tempo}; epochs here stay ${epochLength} blocks until a restart, which would renumber them (⌊block / ${length}⌋ instead of ⌊block / ${epochLength}⌋: ${length < epochLength ? 'epochs with records skipped' : 'nothing closed until the new numbers pass the old'}): set chain.epoch_length to ${epochLength} to keep this numbering across restarts`,
+            );
+          }
+        }
       })
       .finally(() => {
         refreshing = undefined;

@@ -61,6 +61,8 @@ export function useCleanups(): (() => unknown)[] {
 
 export interface FakeChain extends ChainPort {
   headBlock: bigint;
+  /** The subnet's tempo the metagraph reads give (a test may change it, as a subnet owner's `set_tempo` does). */
+  tempo: number;
   neurons: ChainNeuron[];
   submissions: { uids: readonly number[]; weights: readonly number[] }[];
   /** Head reads that fail before one succeeds (a dropped connection). */
@@ -77,6 +79,7 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
   const chain: FakeChain = {
     hotkey: k.validator.address,
     headBlock: 5n,
+    tempo,
     neurons: [
       { uid: 0, hotkey: k.validator.address, stake: 3_000_000_000n, validatorPermit: true },
       { uid: 1, hotkey: k.peer.address, stake: 1_000_000_000n, validatorPermit: true },
@@ -96,7 +99,7 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
       }
       return Promise.resolve(chain.headBlock);
     },
-    view: () => Promise.resolve({ block: chain.headBlock, tempo, neurons: chain.neurons }),
+    view: () => Promise.resolve({ block: chain.headBlock, tempo: chain.tempo, neurons: chain.neurons }),
     // A deterministic stand-in: the head block number spelled into 32 bytes.
     finalizedHash: () => Promise.resolve(`0x${chain.headBlock.toString(16).padStart(64, '0')}`),
     preflight: () => (chain.preflightError === undefined ? Promise.resolve() : Promise.reject(chain.preflightError)),
