@@ -9,6 +9,7 @@ export interface StartupWarning {
     | 'ALPHA_SUM_BELOW_ONE'
     | 'CAP_CANNOT_HOLD'
     | 'EPOCH_LENGTH_NOT_TEMPO'
+    | 'TEMPO_ZERO'
     | 'BURN_UID_NOT_IN_METAGRAPH'
     | 'BURN_UID_NOT_OWNER'
     | 'MIN_ALLOWED_WEIGHTS_ABOVE_ONE'
@@ -91,7 +92,16 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
   const length = config.chain.epoch_length;
   // tempo (the default) and tempo + 1 (the chain's own cycle: an epoch every tempo + 1 blocks, README "Decisions")
   // both set weights once a chain epoch; anything else sets them more or less often.
-  if (length !== undefined && length !== view.tempo && length !== view.tempo + 1) {
+  if (view.tempo === 0) {
+    // Neither runtime runs an epoch at tempo 0 (spec 393 `blocks_until_next_epoch` is u64::MAX, main's
+    // `should_run_epoch` is false): no epoch length matches the chain's, and the weights move no emission.
+    const here = length ?? 1;
+    warnings.push({
+      code: 'TEMPO_ZERO',
+      message: `netuid ${config.netuid} has tempo 0: the chain runs no epoch, so the weights set here move no emission; ${length === undefined ? 'with chain.epoch_length unset the epochs here are 1 block each, a submission every block (set chain.epoch_length)' : `the epochs here are chain.epoch_length ${length} blocks`}`,
+      numbers: { tempo: 0, epoch_length: here },
+    });
+  } else if (length !== undefined && length !== view.tempo && length !== view.tempo + 1) {
     warnings.push({
       code: 'EPOCH_LENGTH_NOT_TEMPO',
       message: `chain.epoch_length is ${length} blocks but the subnet's tempo is ${view.tempo} (the chain runs its epoch every ${view.tempo + 1} blocks): weights are set ${length < view.tempo ? 'more' : 'less'} often than the subnet's epoch`,

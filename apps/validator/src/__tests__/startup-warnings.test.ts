@@ -78,6 +78,19 @@ describe('start-up warnings: the configuration checked against the chain, with n
     expect(warnings.filter((w) => w.code === 'CAP_CANNOT_HOLD').map((w) => w.numbers.challenge)).toEqual(['workflow']);
   });
 
+  it('a subnet of tempo 0 runs no epoch on chain: TEMPO_ZERO says so and what the epochs here are (not EPOCH_LENGTH_NOT_TEMPO)', () => {
+    const unset = startupWarnings(resolveConfig({ text: defaultConfigYaml() }), view(3, 20, 0), k.validator.address);
+    expect(unset.map((w) => [w.code, w.numbers])).toEqual([['TEMPO_ZERO', { tempo: 0, epoch_length: 1 }]]);
+    expect(unset[0]?.message).toContain('the chain runs no epoch');
+    expect(unset[0]?.message).toContain('a submission every block');
+    const set = startupWarnings(
+      resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN__EPOCH_LENGTH: '360' } }),
+      view(3, 20, 0),
+      k.validator.address,
+    );
+    expect(set.map((w) => [w.code, w.numbers])).toEqual([['TEMPO_ZERO', { tempo: 0, epoch_length: 360 }]]);
+  });
+
   it('an epoch length other than the tempo is reported', () => {
     const config = resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN__EPOCH_LENGTH: '100' } });
     const warnings = startupWarnings(config, view(3, 20, 360), k.validator.address);
