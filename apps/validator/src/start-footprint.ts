@@ -63,7 +63,7 @@ function claimFile(path: string): boolean {
  *   finds it there and leaves it
  * @returns the footprint, to undo when the start fails
  * @example
- * const footprint = takeFootprint({ files: ['./commits.json'], folders: ['./bundles'], database: './data/validator.sqlite' });
+ * const footprint = takeFootprint({ files: [], folders: ['./bundles'], database: './data/validator.sqlite' });
  * try { await start(); footprint.keep(); } catch (e) { footprint.undo(); throw e; }
  */
 export function takeFootprint(targets: { readonly files: readonly string[]; readonly folders: readonly string[]; readonly database?: string }): StartFootprint {

@@ -54,7 +54,7 @@ function runtimeKind(value: string): 'legacy' | 'stateful' {
 }
 
 /** The longest delay Node's timers take (2^31 - 1 ms); a longer `--block-time` would fire every millisecond. */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 /** The largest u64 (`WeightsSetRateLimit`). */
 const U64_MAX = 18_446_744_073_709_551_615n;
 
@@ -62,7 +62,7 @@ const U64_MAX = 18_446_744_073_709_551_615n;
  * A parser of an integer flag in `[min, max]`: commander reports a refusal as `option '--tempo <n>' argument '0' is
  * invalid. --tempo must be an integer in [1, 65535], got "0"`, naming the flag as typed and its range.
  */
-function intIn(flag: string, min: number, max: number): (value: string) => number {
+export function intIn(flag: string, min: number, max: number): (value: string) => number {
   return (value) => {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw outOfRange(flag, min, max, value);
     return Number(value);

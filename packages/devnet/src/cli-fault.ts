@@ -2,6 +2,7 @@ import { SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { WebSocket } from 'ws';
 
+import { intIn, MAX_TIMER_MS } from './cli-args.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** One `subnet-devnet fault ...` request: the admin method to call on the devnet at `url`. */
@@ -16,14 +17,8 @@ function int(value: string): number {
   return Number(value);
 }
 
-/** The longest delay Node's timers take (2^31 - 1 ms): a longer one would fire after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-function delayMs(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > MAX_TIMER_MS)
-    throw new InvalidArgumentError(`<ms> must be an integer in [0, ${MAX_TIMER_MS}], got ${JSON.stringify(value)}`);
-  return Number(value);
-}
+/** A delay Node's timers take as given (a longer one would fire after 1 ms), read as the devnet flags are. */
+const delayMs = intIn('<ms>', 0, MAX_TIMER_MS);
 
 /** `reorganize` takes its branch as a JSON list (checked by the devnet, which names a bad field). */
 function branchJson(value: string): unknown {
