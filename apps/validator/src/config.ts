@@ -106,7 +106,7 @@ export const validatorConfigSchema = z.strictObject({
   chain: z
     .strictObject({
       endpoint: z.string().min(1).default('ws://127.0.0.1:9944'),
-      /** Blocks per epoch; default: the subnet's tempo read from the chain. */
+      /** Blocks per epoch; default: the length the database records (epoch-numbering.ts), else the subnet's tempo read from the chain. */
       epoch_length: z.number().int().min(1).max(1_000_000).optional(),
       poll_ms: z.number().int().min(10).max(60_000).default(1000),
       /** `/readyz` fails when the head block has not changed for this long (ms). */
@@ -519,7 +519,7 @@ database:
 
 chain:
   endpoint: ws://127.0.0.1:9944
-  # epoch_length: 360        # blocks per epoch; default: the subnet's tempo
+  # epoch_length: 360        # blocks per epoch; default: the length the database records, else the subnet's tempo
   poll_ms: 1000              # how often the chain head is read
   stale_head_ms: 60000       # /readyz fails when the head has not changed for this long
   wait: inBlock              # inBlock, or finalized (the close also waits for finality; bundles name a final block either way)

@@ -47,6 +47,11 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
    * and again after the epoch was recomputed from a fresh one: nothing was sent (docs/spec.md G.7).
    */
   uidChanged: 'VALIDATOR_UID_CHANGED',
+  /**
+   * `chain.epoch_length` differs from the length the database numbers its epochs by, and the new numbering would reuse
+   * epoch numbers it holds (or the chain head to check it cannot be read): not started (docs/spec.md G.11).
+   */
+  epochRenumbering: 'VALIDATOR_EPOCH_RENUMBERING',
 });
 
 /** Raises an app error (internal). */

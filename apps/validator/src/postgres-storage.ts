@@ -328,6 +328,26 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           (await pool.query<{ carry: string }>('SELECT carry FROM epochs WHERE epoch < $1 AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1', [before])).rows[0]
             ?.carry ?? null,
       ),
+    epochNumbering: () =>
+      wrap('read', async () => {
+        const row = (
+          await pool.query<{ length: number | null; highest: string | null }>(
+            'SELECT (SELECT epoch_length FROM epoch_numbering WHERE id = 1) AS length, (SELECT MAX(m) FROM (SELECT MAX(epoch) AS m FROM records UNION ALL SELECT MAX(epoch) FROM epochs) AS highs) AS highest',
+          )
+        ).rows[0];
+        const highest = row?.highest ?? null;
+        return { length: row?.length ?? undefined, highestEpoch: highest === null ? undefined : Number(highest) };
+      }),
+    claimEpochLength: (length) =>
+      wrap('claim', async () => {
+        await pool.query('INSERT INTO epoch_numbering (id, epoch_length) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [length]);
+        return (await pool.query<{ epoch_length: number }>('SELECT epoch_length FROM epoch_numbering WHERE id = 1')).rows[0]?.epoch_length ?? length;
+      }),
+    replaceEpochLength: (from, to) =>
+      wrap(
+        'update',
+        async () => (await pool.query('UPDATE epoch_numbering SET epoch_length = $1 WHERE id = 1 AND epoch_length = $2', [to, from])).rowCount === 1,
+      ),
     close: () => wrap('close', () => pool.end()),
   };
 }

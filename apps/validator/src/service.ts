@@ -27,6 +27,7 @@ import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
 import { startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
+import { settleEpochLength } from './epoch-numbering.js';
 import { startFootprint } from './start-footprint.js';
 import type { StartFootprint } from './start-footprint.js';
 import { connectSubnetChain } from './subnet-chain.js';
@@ -98,6 +99,21 @@ export async function startValidator(options: StartOptions): Promise<ValidatorSe
   }
 }
 
+/**
+ * The sentence of `TEMPO_CHANGED`: the subnet's tempo is no longer the length the database numbers its epochs by, and
+ * what following it takes (docs/spec.md G.11). A shorter length numbers the head above every stored epoch; a longer one
+ * below them.
+ */
+function tempoChangedMessage(tempo: number, epochLength: number): string {
+  const kept = `epochs here stay ${epochLength} blocks, the length this database numbers its epochs by (⌊block / ${epochLength}⌋), also after a restart`;
+  if (tempo === 0) return `the subnet's tempo is 0: the chain runs no epoch, so the weights set here move no emission; ${kept}`;
+  const follow =
+    tempo < epochLength
+      ? `to follow the tempo, set chain.epoch_length to ${tempo} and restart (the new numbers start above the stored ones)`
+      : `numbering by ${tempo} blocks would reuse the stored epoch numbers, so following the tempo takes a new database (chain.epoch_length ${tempo} with a new database.path or database.url)`;
+  return `the subnet's tempo is ${tempo}, but ${kept}: ${follow}`;
+}
+
 /** {@link startValidator}'s work; `footprint` is kept once the service listens. */
 async function start(options: StartOptions, footprint: StartFootprint): Promise<ValidatorService> {
   const { config } = options;
@@ -145,6 +161,17 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await storage.close();
     throw error;
   }
+  // The length the database numbers its epochs by, kept across restarts (epoch-numbering.ts, docs/spec.md G.11); 0: the
+  // tempo, taken at the first metagraph read and recorded then.
+  let epochLength: number;
+  try {
+    epochLength = await settleEpochLength(storage, config.chain.epoch_length, () => chain.head(), logger);
+  } catch (error) {
+    await storage.close();
+    await chain.close();
+    throw error;
+  }
+  let lengthRecorded = epochLength !== 0;
   const metrics = createMetrics();
   const queue = createWriteQueue(storage);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
@@ -225,7 +252,6 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   let neurons = new Map<string, ChainNeuron>();
   let metagraphRead = false;
   let lastView: ChainView | undefined;
-  let epochLength = config.chain.epoch_length ?? 0;
   // The tempo a TEMPO_CHANGED warning was last given for (said once per new tempo).
   let tempoWarned: number | undefined;
   // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
@@ -242,15 +268,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         lastView = view;
         if (config.chain.epoch_length === undefined) {
           const length = Math.max(1, view.tempo);
-          // The length read first is kept until a restart: epoch numbers (⌊block / length⌋) are stored with every
-          // record and epoch row, and a new length would renumber them mid-run (docs/spec.md G.11).
+          // The length the database numbers its epochs by is kept, also across restarts: epoch numbers (⌊block / length⌋)
+          // are stored with every record and epoch row, and a new length would renumber them (docs/spec.md G.11).
           if (epochLength === 0) epochLength = length;
           else if (length !== epochLength && tempoWarned !== view.tempo) {
             tempoWarned = view.tempo;
-            logger.warn(
-              { code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength },
-              `the subnet's tempo is now ${view.tempo}; epochs here stay ${epochLength} blocks until a restart, which would renumber them (⌊block / ${length}⌋ instead of ⌊block / ${epochLength}⌋: ${length < epochLength ? 'epochs with records skipped' : 'nothing closed until the new numbers pass the old'}): set chain.epoch_length to ${epochLength} to keep this numbering across restarts`,
-            );
+            logger.warn({ code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength }, tempoChangedMessage(view.tempo, epochLength));
           }
         }
       })
@@ -363,8 +386,13 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
     if (!started) {
       await refresh();
+      // A new database (or one from before the length was recorded) numbers its epochs by the tempo read first.
+      if (!lengthRecorded) {
+        epochLength = await storage.claimEpochLength(epochLength);
+        lengthRecorded = true;
+      }
       if (lastView !== undefined) {
-        for (const w of startupWarnings(config, lastView, chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message);
+        for (const w of startupWarnings(config, lastView, chain.hotkey, epochLength)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
       if (leading()) await runReconcile(Number(head / BigInt(epochLength)));
       current = Number(head / BigInt(epochLength));

@@ -137,6 +137,12 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
   const pendingReveals = db.prepare("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?");
   const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
+  const numbering = db.prepare(
+    'SELECT (SELECT epoch_length FROM epoch_numbering WHERE id = 1) AS length, (SELECT MAX(m) FROM (SELECT MAX(epoch) AS m FROM records UNION ALL SELECT MAX(epoch) FROM epochs)) AS highest',
+  );
+  const claimLength = db.prepare('INSERT INTO epoch_numbering (id, epoch_length) VALUES (1, ?) ON CONFLICT (id) DO NOTHING');
+  const recordedLength = db.prepare('SELECT epoch_length FROM epoch_numbering WHERE id = 1');
+  const replaceLength = db.prepare('UPDATE epoch_numbering SET epoch_length = ? WHERE id = 1 AND epoch_length = ?');
 
   const acquire = db.prepare(LEASE_ACQUIRE_SQL.replaceAll('$1', '@holder').replaceAll('$2', '@expires').replaceAll('$3', '@now'));
   const release = db.prepare("UPDATE leader_lease SET expires_at_ms = 0 WHERE name = 'leader' AND holder = ? AND token = ?");
@@ -212,6 +218,17 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpoch)),
     interruptedEpochs: () => wrap('read', () => (interrupted.all() as { epoch: number }[]).map((r) => r.epoch)),
     latestCarry: (before) => wrap('read', () => (carry.get(before) as { carry: string } | undefined)?.carry ?? null),
+    epochNumbering: () =>
+      wrap('read', () => {
+        const row = numbering.get() as { length: number | null; highest: number | null };
+        return { length: row.length ?? undefined, highestEpoch: row.highest ?? undefined };
+      }),
+    claimEpochLength: (length) =>
+      wrap('claim', () => {
+        claimLength.run(length);
+        return (recordedLength.get() as { epoch_length: number }).epoch_length;
+      }),
+    replaceEpochLength: (from, to) => wrap('update', () => replaceLength.run(to, from).changes === 1),
     close: async () => {
       if (writer !== undefined) await writer.close();
       await wrap('close', () => void db.close());

@@ -49,10 +49,11 @@ const share = (x: number): number => Number(x.toFixed(12));
  * @param config - the validator configuration
  * @param view - the metagraph at start-up
  * @param self - this validator's hotkey (it counts as a validator)
+ * @param recordedLength - with `chain.epoch_length` unset, the length the database numbers its epochs by (epoch-numbering.ts)
  * @returns the warnings, empty when nothing is wrong
  * @example for (const w of startupWarnings(config, await chain.view(), chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message)
  */
-export function startupWarnings(config: ValidatorConfig, view: ChainView, self: string): readonly StartupWarning[] {
+export function startupWarnings(config: ValidatorConfig, view: ChainView, self: string, recordedLength?: number): readonly StartupWarning[] {
   const warnings: StartupWarning[] = [...hotkeyWarnings(config, view, self)];
   const { challenges } = config.scoring;
   const pipeline = config.scoring.pipeline as Readonly<Record<string, unknown>>;
@@ -95,10 +96,16 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
   if (view.tempo === 0) {
     // Neither runtime runs an epoch at tempo 0 (spec 393 `blocks_until_next_epoch` is u64::MAX, main's
     // `should_run_epoch` is false): no epoch length matches the chain's, and the weights move no emission.
-    const here = length ?? 1;
+    const here = length ?? recordedLength ?? 1;
+    const epochs =
+      length !== undefined
+        ? `the epochs here are chain.epoch_length ${length} blocks`
+        : here !== 1
+          ? `the epochs here are ${here} blocks, the length this database numbers its epochs by`
+          : 'with chain.epoch_length unset the epochs here are 1 block each, a submission every block (set chain.epoch_length)';
     warnings.push({
       code: 'TEMPO_ZERO',
-      message: `netuid ${config.netuid} has tempo 0: the chain runs no epoch, so the weights set here move no emission; ${length === undefined ? 'with chain.epoch_length unset the epochs here are 1 block each, a submission every block (set chain.epoch_length)' : `the epochs here are chain.epoch_length ${length} blocks`}`,
+      message: `netuid ${config.netuid} has tempo 0: the chain runs no epoch, so the weights set here move no emission; ${epochs}`,
       numbers: { tempo: 0, epoch_length: here },
     });
   } else if (length !== undefined && length !== view.tempo && length !== view.tempo + 1) {

@@ -151,7 +151,23 @@ export interface Storage {
   interruptedEpochs(): Promise<readonly number[]>;
   /** The newest epoch row before `epoch` that has a carry. */
   latestCarry(beforeEpoch: number): Promise<string | null>;
+  /**
+   * How this database numbers epochs: the epoch length its epoch numbers were computed with (epoch = ⌊block /
+   * length⌋; undefined in a new database, or one written before the length was recorded) and the highest epoch
+   * number it holds in a record or an epoch row (undefined when it holds neither). See `epoch-numbering.ts`.
+   */
+  epochNumbering(): Promise<EpochNumbering>;
+  /** Records `length` as the database's epoch length unless one is recorded already; resolves to the recorded one. */
+  claimEpochLength(length: number): Promise<number>;
+  /** Replaces the recorded epoch length `from` by `to`; false (nothing written) when `from` is not the recorded one. */
+  replaceEpochLength(from: number, to: number): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** The answer of {@link Storage.epochNumbering}. */
+export interface EpochNumbering {
+  readonly length: number | undefined;
+  readonly highestEpoch: number | undefined;
 }
 
 /** The outcome of {@link Storage.useNonce}. */
@@ -218,6 +234,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'CREATE TABLE nonce_horizon (id INTEGER PRIMARY KEY CHECK (id = 1), before_ms BIGINT NOT NULL)',
       'INSERT INTO nonce_horizon (id, before_ms) VALUES (1, 0)',
     ],
+  },
+  {
+    // The epoch length the database's epoch numbers were computed with, recorded at the first start that knows it
+    // (docs/spec.md G.11): a restart with another length would renumber every stored record and epoch row.
+    version: 5,
+    name: 'epoch numbering',
+    sqlite: ['CREATE TABLE epoch_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), epoch_length INTEGER NOT NULL)'],
+    postgres: ['CREATE TABLE epoch_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), epoch_length INTEGER NOT NULL)'],
   },
 ]);
 

@@ -106,6 +106,20 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     expect(existsSync(database)).toBe(false);
   }, 60_000);
 
+  it('a chain.epoch_length that would renumber the epochs the database holds stops start-up with VALIDATOR_EPOCH_RENUMBERING (exit 2)', async () => {
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    const first = writeRunConfig(t.dir, 'renumber', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 5 }` });
+    const started = await runCli(['run', '--config', first], env, 45_000, (out) => out.includes('following the chain head'));
+    expect(started.stdout).toContain('following the chain head');
+    // The same database, epochs of 1,000 blocks: the head (a few hundred blocks in) is epoch 0, not above the stored ones.
+    const second = writeRunConfig(t.dir, 'renumber', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 1000 }` });
+    const refused = await runCli(['run', '--config', second], env, 45_000);
+    expect(refused.stillRunning).toBe(false);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: \[VALIDATOR_EPOCH_RENUMBERING\] chain\.epoch_length is 1000 but this database numbers its epochs by 5 blocks/);
+    expect(refused.stderr).toContain('Set chain.epoch_length to 5 to keep its numbering');
+  }, 120_000);
+
   it('an HTTP port another server holds stops start-up (exit 2) and leaves behind nothing this start created: no SQLite file, no folder', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

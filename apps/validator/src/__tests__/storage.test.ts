@@ -146,6 +146,28 @@ for (const backend of backends) {
       expect((await storage.listEpochs(10)).map((r) => r.epoch)).toEqual([12, 10]);
     });
 
+    it('the epoch numbering: a length is recorded once, replaced only from the recorded one; the highest epoch of records and rows', async () => {
+      // A database of its own: the others of this suite hold records and rows already.
+      const { storage, cleanup } = await backend.open();
+      try {
+        expect(await storage.epochNumbering()).toEqual({ length: undefined, highestEpoch: undefined });
+        expect(await storage.claimEpochLength(360)).toBe(360);
+        // A second claim (another instance, a later start) gets the recorded length, not its own.
+        expect(await storage.claimEpochLength(100)).toBe(360);
+        expect(await storage.replaceEpochLength(100, 50)).toBe(false);
+        expect(await storage.epochNumbering()).toEqual({ length: 360, highestEpoch: undefined });
+        await storage.insertRecords([{ kind: 'bounty', recordId: 'n1', epoch: 7, body: '{}', digest: 'd' }]);
+        expect(await storage.epochNumbering()).toEqual({ length: 360, highestEpoch: 7 });
+        await storage.claimEpoch(9, { status: 'missed' });
+        await storage.insertRecords([{ kind: 'bounty', recordId: 'n2', epoch: 8, body: '{}', digest: 'd' }]);
+        expect(await storage.epochNumbering()).toEqual({ length: 360, highestEpoch: 9 });
+        expect(await storage.replaceEpochLength(360, 120)).toBe(true);
+        expect(await storage.epochNumbering()).toEqual({ length: 120, highestEpoch: 9 });
+      } finally {
+        await cleanup();
+      }
+    });
+
     it('the write queue commits concurrent submissions in shared transactions, each acknowledged once', async () => {
       const queue = createWriteQueue(storage, 50);
       const outcomes = await Promise.all(

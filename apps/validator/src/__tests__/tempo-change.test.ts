@@ -3,11 +3,28 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
+import { SubnetError } from '@subnet/core';
+
 import { startValidator } from '../service.js';
-import { fakeChain, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import type { ValidatorService } from '../service.js';
+import { bountyBody, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
+
+function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'warn' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
+  return { logger, lines };
+}
 
 /**
  * A subnet whose tempo changes while the validator runs (the owner's `set_tempo`, root's `sudo_set_tempo`): with
@@ -21,16 +38,7 @@ describe('the subnet tempo changes while the validator runs (chain.epoch_length 
     const t = tempDir();
     cleanups.push(t.cleanup);
     const config = testConfig(t.dir, { chain: { poll_ms: 20, commit_store: `${t.dir}/commits.json` } });
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capture();
     const chain = fakeChain(k, 10);
     const service = await startValidator({ config, chain, logger, autoTick: false });
     cleanups.push(() => service.stop());
@@ -46,11 +54,110 @@ describe('the subnet tempo changes while the validator runs (chain.epoch_length 
     expect(service.currentEpoch()).toBe(1);
     const warning = lines.find((l) => l.code === 'TEMPO_CHANGED');
     expect(warning).toMatchObject({ level: 40, tempo: 4, epoch_length: 10 });
-    expect(warning?.msg).toContain('set chain.epoch_length to 10');
+    expect(warning?.msg).toContain('epochs here stay 10 blocks, the length this database numbers its epochs by');
+    expect(warning?.msg).toContain('to follow the tempo, set chain.epoch_length to 4 and restart');
     // Said once, not at every read.
     chain.headBlock = 22n;
     await service.tick();
     expect(lines.filter((l) => l.code === 'TEMPO_CHANGED')).toHaveLength(1);
     expect(service.currentEpoch()).toBe(2);
+  });
+});
+
+/**
+ * Epoch numbers are stored with every record and epoch row, so the database records the length they were computed with
+ * and every start keeps it (epoch-numbering.ts, docs/spec.md G.11). Before, a restart with `chain.epoch_length` unset
+ * took the new tempo (a shorter one published the open epoch as missed), and a changed `chain.epoch_length` renumbered
+ * silently (a longer one filed new records under numbers already closed).
+ */
+describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () => {
+  const unset = (dir: string) => testConfig(dir, { chain: { poll_ms: 20, commit_store: `${dir}/commits.json` } });
+  const withLength = (dir: string, epochLength: number) =>
+    testConfig(dir, { chain: { epoch_length: epochLength, poll_ms: 20, commit_store: `${dir}/commits.json` } });
+
+  it('chain.epoch_length unset: a restart after a tempo change keeps the recorded length, and the open epoch closes at its boundary', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k, 10);
+    let service: ValidatorService = await startValidator({ config: unset(t.dir), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
+    expect(await service.storage.epochNumbering()).toMatchObject({ length: 10 });
+    chain.headBlock = 12n;
+    await service.tick();
+    expect(service.currentEpoch()).toBe(1);
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b1', k.miners[0]!.address))).status).toBe(201);
+    await service.stop();
+    // The owner shortens the tempo while the validator is down; it restarts in the same epoch 1 (of 10 blocks).
+    chain.tempo = 4;
+    chain.headBlock = 15n;
+    const { logger, lines } = capture();
+    service = await startValidator({ config: unset(t.dir), chain, logger, autoTick: false });
+    // With the tempo's numbering block 15 is epoch 3: epoch 1, holding the record, would be published as missed.
+    expect(service.currentEpoch()).toBe(1);
+    expect(lines.find((l) => l.code === 'TEMPO_CHANGED')).toMatchObject({ tempo: 4, epoch_length: 10 });
+    chain.headBlock = 21n;
+    await service.tick();
+    expect((await service.storage.getEpoch(1))?.status).toBe('submitted');
+    expect(chain.submissions).toHaveLength(2);
+  });
+
+  it('a chain.epoch_length that would reuse stored epoch numbers is refused at start, naming both lengths; the database is left as it was', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k, 10);
+    chain.headBlock = 45n;
+    let service: ValidatorService = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b4', k.miners[0]!.address))).status).toBe(201);
+    await service.stop();
+    // 20-block epochs put block 45 in epoch 2, below the stored epoch 4.
+    const refused = await startValidator({ config: withLength(t.dir, 20), chain, logger: silent, autoTick: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SubnetError);
+    const error = refused as SubnetError;
+    expect(error.code).toBe('VALIDATOR_EPOCH_RENUMBERING');
+    expect(error.context).toMatchObject({ path: 'chain.epoch_length', value: 20, recorded: 10, highestEpoch: 4 });
+    expect(error.message).toContain('this database numbers its epochs by 10 blocks');
+    expect(error.message).toContain('at block 45 the new numbering is at epoch 2');
+    expect(error.message).toContain('it passes epoch 4 at block 100');
+    expect(error.message).toContain('Set chain.epoch_length to 10');
+    // The same database still starts with its own length, the record in its epoch.
+    service = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
+    expect(await service.storage.epochNumbering()).toEqual({ length: 10, highestEpoch: 4 });
+    expect(service.currentEpoch()).toBe(4);
+  });
+
+  it('a shorter chain.epoch_length numbers the head above every stored epoch: taken, recorded and said (EPOCH_LENGTH_CHANGED)', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k, 10);
+    chain.headBlock = 45n;
+    let service: ValidatorService = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b4', k.miners[0]!.address))).status).toBe(201);
+    await service.stop();
+    const { logger, lines } = capture();
+    // 5-block epochs put block 45 in epoch 9, above the stored epoch 4.
+    service = await startValidator({ config: withLength(t.dir, 5), chain, logger, autoTick: false });
+    expect(service.currentEpoch()).toBe(9);
+    expect(await service.storage.epochNumbering()).toMatchObject({ length: 5 });
+    expect(lines.find((l) => l.code === 'EPOCH_LENGTH_CHANGED')).toMatchObject({ level: 40, epoch_length: 5, previous_epoch_length: 10, highest_epoch: 4 });
+    // Epoch 4 of the old numbering, with its record, was closed as after downtime (published as missed).
+    expect((await service.storage.getEpoch(4))?.status).toBe('missed');
+  });
+
+  it('a new database records the length it starts with: the configured one, or else the tempo read first', async () => {
+    const a = tempDir();
+    cleanups.push(a.cleanup);
+    const configured = await startValidator({ config: withLength(a.dir, 7), chain: fakeChain(k, 10), logger: silent, autoTick: false });
+    cleanups.push(() => configured.stop());
+    expect(await configured.storage.epochNumbering()).toMatchObject({ length: 7 });
+    const b = tempDir();
+    cleanups.push(b.cleanup);
+    const fromTempo = await startValidator({ config: unset(b.dir), chain: fakeChain(k, 12), logger: silent, autoTick: false });
+    cleanups.push(() => fromTempo.stop());
+    expect(await fromTempo.storage.epochNumbering()).toMatchObject({ length: 12 });
   });
 });
