@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Devnet } from './devnet.js';
 import type { DevnetOptionsInput } from './devnet-options.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
 
 /** Exit code of a failure the command line does not explain (the port cannot be bound, an admin request failed). */
 export const EXIT_FAILURE = 1;
@@ -53,8 +54,6 @@ function runtimeKind(value: string): 'legacy' | 'stateful' {
   return value;
 }
 
-/** The longest delay Node's timers take (2^31 - 1 ms); a longer `--block-time` would fire every millisecond. */
-export const MAX_TIMER_MS = 2_147_483_647;
 /** The largest u64 (`WeightsSetRateLimit`). */
 const U64_MAX = 18_446_744_073_709_551_615n;
 

@@ -2,7 +2,8 @@ import { SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { WebSocket } from 'ws';
 
-import { intIn, MAX_TIMER_MS } from './cli-args.js';
+import { intIn } from './cli-args.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** One `subnet-devnet fault ...` request: the admin method to call on the devnet at `url`. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import type { DevnetRuntime } from './runtime-context.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
 
 const u16 = z.number().int().min(0).max(65535);
 const u64 = z
@@ -39,8 +40,8 @@ const axonOption = z
 export const devnetOptionsSchema = z.strictObject({
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port: z.number().int().min(0).max(65535).default(0),
-  /** Milliseconds between blocks; 0 = manual mode (blocks only via `produceBlock`). */
-  blockTime: z.number().int().min(0).default(0),
+  /** Milliseconds between blocks (at most 2^31 - 1, Node's longest timer); 0 = manual mode (blocks only via `produceBlock`). */
+  blockTime: z.number().int().min(0).max(MAX_TIMER_MS).default(0),
   /** Milliseconds added to the timestamp per block (the chain's slot). */
   slotDuration: z.number().int().positive().default(12_000),
   /** Timestamp (ms) of block 0; block n has `genesisTimestamp + n * slotDuration`. */

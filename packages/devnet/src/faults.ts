@@ -3,6 +3,7 @@ import { SubnetError } from '@subnet/core';
 import type { JsonRpcErrorObject } from './rpc-errors.js';
 import type { SubmissionInterceptor } from './submission-interceptor.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import { MAX_TIMER_MS } from './timer-limit.js';
 
 /** Fault injection on a running devnet (for testing clients' error paths). */
 export interface DevnetFaults {
@@ -88,8 +89,8 @@ export function createFaults(targets: FaultTargets): FaultController {
       return frozen;
     },
     delayNextExtrinsic(ms) {
-      if (!Number.isInteger(ms) || ms < 0) {
-        throw new SubnetError(DEVNET_ERROR_CODES.invalidFault, 'delay must be a non-negative integer of milliseconds', {
+      if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIMER_MS) {
+        throw new SubnetError(DEVNET_ERROR_CODES.invalidFault, `delay must be an integer of milliseconds from 0 to ${MAX_TIMER_MS}`, {
           context: { path: 'ms', value: ms },
         });
       }

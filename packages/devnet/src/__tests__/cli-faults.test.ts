@@ -142,7 +142,11 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
 
   it('a bad fault parameter is a -32602 naming the value; reset clears pending faults', async () => {
     await expect(admin('devnet_faultDelayNextExtrinsic', -5)).rejects.toThrow(
-      '-32602: Invalid params: [DEVNET_INVALID_FAULT] delay must be a non-negative integer of milliseconds at ms (got -5)',
+      '-32602: Invalid params: [DEVNET_INVALID_FAULT] delay must be an integer of milliseconds from 0 to 2147483647 at ms (got -5)',
+    );
+    // Past Node's longest timer the delay would be 1 ms.
+    await expect(admin('devnet_faultDelayNextExtrinsic', 2_147_483_648)).rejects.toThrow(
+      '[DEVNET_INVALID_FAULT] delay must be an integer of milliseconds from 0 to 2147483647 at ms (got 2147483648)',
     );
     await expect(admin('devnet_faultRejectNextSubmission', 'nope')).rejects.toThrow(/unknown pool error name "nope"/);
     const status = runCli('fault', 'status', '--url', url);

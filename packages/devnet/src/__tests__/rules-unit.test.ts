@@ -157,6 +157,9 @@ describe('options', () => {
     bad({ neurons: 2, stakes: [1n] }, 'options.stakes');
     bad({ seed: 'a/b' }, 'options.seed');
     bad({ whatever: 1 }, 'options');
+    // Node's timers take at most 2^31 - 1 ms: a longer block time fired every millisecond.
+    bad({ blockTime: 2_147_483_648 }, 'options.blockTime');
+    expect(parseDevnetOptions({ blockTime: 2_147_483_647 }).blockTime).toBe(2_147_483_647);
   });
 
   it('derives the same dev accounts from the same seed (//subnet//<seed>//hotkey//<uid>)', () => {
