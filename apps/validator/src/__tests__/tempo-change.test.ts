@@ -101,17 +101,23 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     expect(chain.submissions).toHaveLength(2);
   });
 
-  it('a chain.epoch_length that would reuse stored epoch numbers is refused at start, naming both lengths; the database is left as it was', async () => {
+  /** A database of 10-block epochs holding a record in epoch 4 (block 45), its validator stopped. */
+  async function storedEpoch4(): Promise<{ dir: string; chain: ReturnType<typeof fakeChain> }> {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k, 10);
     chain.headBlock = 45n;
-    let service: ValidatorService = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
+    const service = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
     cleanups.push(() => service.stop());
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b4', k.miners[0]!.address))).status).toBe(201);
     await service.stop();
+    return { dir: t.dir, chain };
+  }
+
+  it('a chain.epoch_length that would reuse stored epoch numbers is refused at start, naming both lengths; the database is left as it was', async () => {
+    const { dir, chain } = await storedEpoch4();
     // 20-block epochs put block 45 in epoch 2, below the stored epoch 4.
-    const refused = await startValidator({ config: withLength(t.dir, 20), chain, logger: silent, autoTick: false }).then(
+    const refused = await startValidator({ config: withLength(dir, 20), chain, logger: silent, autoTick: false }).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -124,23 +130,18 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     expect(error.message).toContain('it passes epoch 4 at block 100');
     expect(error.message).toContain('Set chain.epoch_length to 10');
     // The same database still starts with its own length, the record in its epoch.
-    service = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
+    const service = await startValidator({ config: withLength(dir, 10), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
     expect(await service.storage.epochNumbering()).toEqual({ length: 10, highestEpoch: 4 });
     expect(service.currentEpoch()).toBe(4);
   });
 
   it('a shorter chain.epoch_length numbers the head above every stored epoch: taken, recorded and said (EPOCH_LENGTH_CHANGED)', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const chain = fakeChain(k, 10);
-    chain.headBlock = 45n;
-    let service: ValidatorService = await startValidator({ config: withLength(t.dir, 10), chain, logger: silent, autoTick: false });
-    cleanups.push(() => service.stop());
-    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b4', k.miners[0]!.address))).status).toBe(201);
-    await service.stop();
+    const { dir, chain } = await storedEpoch4();
     const { logger, lines } = capture();
     // 5-block epochs put block 45 in epoch 9, above the stored epoch 4.
-    service = await startValidator({ config: withLength(t.dir, 5), chain, logger, autoTick: false });
+    const service = await startValidator({ config: withLength(dir, 5), chain, logger, autoTick: false });
+    cleanups.push(() => service.stop());
     expect(service.currentEpoch()).toBe(9);
     expect(await service.storage.epochNumbering()).toMatchObject({ length: 5 });
     expect(lines.find((l) => l.code === 'EPOCH_LENGTH_CHANGED')).toMatchObject({ level: 40, epoch_length: 5, previous_epoch_length: 10, highest_epoch: 4 });
