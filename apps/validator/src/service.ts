@@ -270,8 +270,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
           const length = Math.max(1, view.tempo);
           // The length the database numbers its epochs by is kept, also across restarts: epoch numbers (⌊block / length⌋)
           // are stored with every record and epoch row, and a new length would renumber them (docs/spec.md G.11).
+          // tempo + 1 is the chain's own cycle (README "Decisions"), as EPOCH_LENGTH_NOT_TEMPO has it.
           if (epochLength === 0) epochLength = length;
-          else if (length !== epochLength && tempoWarned !== view.tempo) {
+          else if (length !== epochLength && epochLength !== view.tempo + 1 && tempoWarned !== view.tempo) {
             tempoWarned = view.tempo;
             logger.warn({ code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength }, tempoChangedMessage(view.tempo, epochLength));
           }

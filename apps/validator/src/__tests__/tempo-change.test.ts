@@ -149,6 +149,21 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     expect((await service.storage.getEpoch(4))?.status).toBe('missed');
   });
 
+  it("a recorded length of tempo + 1 (the chain's own cycle) is kept with chain.epoch_length unset, without TEMPO_CHANGED", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k, 10);
+    const first = await startValidator({ config: withLength(t.dir, 11), chain, logger: silent, autoTick: false });
+    await first.stop();
+    const { logger, lines } = capture();
+    const service = await startValidator({ config: unset(t.dir), chain, logger, autoTick: false });
+    cleanups.push(() => service.stop());
+    chain.headBlock = 23n;
+    await service.tick();
+    expect(service.currentEpoch()).toBe(2);
+    expect(lines.filter((l) => l.code === 'TEMPO_CHANGED')).toEqual([]);
+  });
+
   it('a new database records the length it starts with: the configured one, or else the tempo read first', async () => {
     const a = tempDir();
     cleanups.push(a.cleanup);
