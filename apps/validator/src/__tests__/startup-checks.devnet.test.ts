@@ -109,8 +109,9 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
   it('a chain.epoch_length that would renumber the epochs the database holds stops start-up with VALIDATOR_EPOCH_RENUMBERING (exit 2)', async () => {
     const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
     const first = writeRunConfig(t.dir, 'renumber', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 5 }` });
-    const started = await runCli(['run', '--config', first], env, 45_000, (out) => out.includes('following the chain head'));
-    expect(started.stdout).toContain('following the chain head');
+    // Stopped once it closed an epoch (5-block epochs, a block every 100 ms): the database then holds epoch rows.
+    const started = await runCli(['run', '--config', first], env, 45_000, (out) => out.includes('"msg":"epoch closed"'));
+    expect(started.stdout).toContain('"msg":"epoch closed"');
     // The same database, epochs of 1,000 blocks: the head (a few hundred blocks in) is epoch 0, not above the stored ones.
     const second = writeRunConfig(t.dir, 'renumber', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 1000 }` });
     const refused = await runCli(['run', '--config', second], env, 45_000);

@@ -82,7 +82,7 @@ describe('coded errors', () => {
     expect(typed).toMatchObject({ code: 'WALLET_WRONG_PASSWORD', context: { source: 'prompt' } });
     expect((typed as Error).message).toContain('the password came from the prompt; type the password this keyfile was encrypted with');
     for (const error of [fromFile, fromEnv, typed]) expect(allText(error)).not.toContain(wrong);
-  }, 60_000);
+  });
 
   it('WALLET_INSECURE_FILE_MODE for a secret keyfile readable by group or others, before any password is asked', async () => {
     const path = join(dir, 'wallets/miner/hotkeys/locked');
