@@ -31,7 +31,7 @@ function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
  * `chain.epoch_length` unset the validator took its epoch length from the tempo at every metagraph read, so its epoch
  * numbers (⌊block / length⌋, stored with every record and epoch row) jumped: a shorter tempo skipped epochs whose
  * records were never closed, a longer one sent the numbers back below the current epoch and nothing closed until they
- * caught up. The length read first is kept until a restart, with a warning that says how to keep it across one.
+ * caught up. The length read first is kept, with a warning that says what following the new tempo takes.
  */
 describe('the subnet tempo changes while the validator runs (chain.epoch_length unset)', () => {
   it('the epoch length read first is kept, and TEMPO_CHANGED says the new tempo and how to keep the numbering', async () => {
