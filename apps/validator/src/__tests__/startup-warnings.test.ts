@@ -89,6 +89,10 @@ describe('start-up warnings: the configuration checked against the chain, with n
       k.validator.address,
     );
     expect(set.map((w) => [w.code, w.numbers])).toEqual([['TEMPO_ZERO', { tempo: 0, epoch_length: 360 }]]);
+    // Unset, on a database that numbers its epochs by 360 blocks: those are the epochs here, not 1-block ones.
+    const recorded = startupWarnings(resolveConfig({ text: defaultConfigYaml() }), view(3, 20, 0), k.validator.address, 360);
+    expect(recorded.map((w) => [w.code, w.numbers])).toEqual([['TEMPO_ZERO', { tempo: 0, epoch_length: 360 }]]);
+    expect(recorded[0]?.message).toContain('the epochs here are 360 blocks, the length this database numbers its epochs by');
   });
 
   it('an epoch length other than the tempo is reported', () => {
