@@ -55,6 +55,7 @@ beforeAll(async () => {
     `{"bundle":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
     '{"bundle":{"epoch":1e400},"digest":"00","signature":"00"}',
     `{"bundle":${JSON.stringify((JSON.parse(bundles.get(3)!) as { bundle: unknown }).bundle)},"bundle":{"epoch":2}}`,
+    'null',
   );
   ({ url: elsewhere, close: closeElsewhere } = await listenLocal((_request, response) => {
     elsewhereHits += 1;
@@ -490,10 +491,10 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect(help.out()).toContain('AUDITOR_NAME_CONFLICT');
   });
 
-  it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys) is saved as served; verify sets each aside with a code (exit 2)', async () => {
+  it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys, null) is saved as served; verify sets each aside with a code (exit 2)', async () => {
     const outDir = tempDir('auditor-hostile-');
     const t = captureIo(false);
-    expect(await runCli(['fetch', '--validator', `${base}/hostile-json`, '--from', '0', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(0);
+    expect(await runCli(['fetch', '--validator', `${base}/hostile-json`, '--from', '0', '--to', '3', '--out', outDir, '--quiet', '--retries', '0'], t)).toBe(0);
     for (const [epoch, doc] of hostileJson.entries()) expect(await readFile(join(outDir, `epoch-${epoch}.json`), 'utf8')).toBe(doc);
     const v = captureIo();
     expect(await runCli(['verify', outDir, '--json'], v)).toBe(2);
@@ -502,6 +503,8 @@ describe('fetch from a hostile validator: what is written to --out', () => {
       [join(outDir, 'epoch-0.json'), 'invalid', 'CORE_INPUT_TOO_DEEP'],
       [join(outDir, 'epoch-1.json'), 'invalid', 'CORE_INPUT_NOT_JSON'],
       [join(outDir, 'epoch-2.json'), 'invalid', 'AUDITOR_INVALID_BUNDLE'],
+      [join(outDir, 'epoch-3.json'), 'invalid', 'AUDITOR_INVALID_BUNDLE'],
     ]);
+    expect(hits.get('/hostile-json/v1/epochs/3/bundle')).toBe(1);
   });
 });
