@@ -103,6 +103,10 @@ describe('the reveal attestation of a commit-reveal v4 bundle (docs/spec.md G.6)
       expect(code).toBe(2);
       expect(report.bundles[0]).toMatchObject({ status: 'invalid', error: { code: 'BUNDLE_REVEAL_INVALID' }, reveal: { verified: false } });
     }
+    // A refused attestation is reported as carried, whatever it is (0 here), not as absent.
+    const { code, report } = await verifyServed(JSON.stringify({ ...(JSON.parse(close.text) as object), reveal: 0, reveal_signature: signed.signature }));
+    expect(code).toBe(2);
+    expect(report.bundles[0]?.reveal).toMatchObject({ verified: false, attestation: 0, error: { code: 'BUNDLE_REVEAL_INVALID' } });
   });
 
   it('a bundle without an attestation has no reveal line, as before', async () => {
