@@ -53,6 +53,18 @@ describe('diffJson: exact comparison by canonical JSON (SPEC 0)', () => {
     ]);
   });
 
+  it('an object or a list against another kind of value is one difference of the whole value', () => {
+    for (const [expected, claimed] of [
+      [{ b: 1 }, 5],
+      [{ b: 1 }, null],
+      [[1], 5],
+      [[1], { 0: 1 }],
+      [5, [1]],
+    ] as const) {
+      expect(diffJson({ a: expected }, { a: claimed })).toEqual([{ path: 'a', segments: ['a'], kind: 'value', expected, claimed }]);
+    }
+  });
+
   it('object keys present on one side only are missing or extra', () => {
     expect(diffJson({ a: 1 }, { b: 1 }).map((d) => [d.path, d.kind])).toEqual([
       ['a', 'missing'],
