@@ -8,7 +8,7 @@ import { isSubnetError } from '@subnet/core';
 import { readPublishedBundles, signatureVerifier } from '../index.js';
 import type { PublishedBundle } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
@@ -80,10 +80,19 @@ beforeAll(async () => {
         else response.writeHead(503).end('busy');
         return;
       case 'down':
+      case 'down-at-once':
         response.writeHead(502).end();
         return;
       case 'reset':
         reset();
+        return;
+      case 'drip':
+        // The list at once; the bundle's body a byte every 100 ms, never ending.
+        if (rest === '/v1/epochs') json(listing([1]));
+        else {
+          response.writeHead(200, { 'content-type': 'application/json' }).write('{');
+          writeEndlessly(response, ' ', 100);
+        }
         return;
       case 'odd-entry':
       case 'odd-bundle':
@@ -154,6 +163,21 @@ describe('readPublishedBundles retries transient failures of each bundle with fe
     expect(read[1]?.problem?.message).toContain('not asked: the run passed its --total-timeout of 1500 ms');
     expect(hits.get('/forever/v1/epochs/2/bundle')).toBeUndefined();
   }, 10_000);
+
+  it('a body that does not end within timeoutMs is named as such (the answer began), and asked again as a transient failure', async () => {
+    const read = await readPublishedBundles(`${base}/drip`, { verify, retries: 1, backoffMs: 5, timeoutMs: 300 });
+    expect(summary(read)).toEqual([['/drip/v1/epochs/1/bundle', 'AUDITOR_FETCH_FAILED', 2]]);
+    expect(read[0]?.problem?.message).toContain(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 300 ms (after 2 attempts)`);
+  });
+
+  it('totalTimeoutMs 0 is a limit, not the default: the list is not asked again, whatever the retries', async () => {
+    const error = await readPublishedBundles(`${base}/down-at-once`, { verify, totalTimeoutMs: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error, 'AUDITOR_FETCH_FAILED')).toBe(true);
+    expect((error as Error).message).toContain('the run passed its --total-timeout of 0 ms');
+  });
 
   it('an epoch list that stays 502 is AUDITOR_FETCH_FAILED after its retries, saying how many', async () => {
     const error = await readPublishedBundles(`${base}/down`, { verify, retries: 2, backoffMs: 5 }).then(
