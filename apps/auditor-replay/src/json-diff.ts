@@ -145,8 +145,10 @@ function walk(expected: unknown, claimed: unknown, segments: (string | number)[]
     const keys = new Set([...Object.keys(claimed), ...Object.keys(expected)]);
     for (const k of [...keys].sort()) {
       segments.push(k);
-      if (!(k in claimed)) push(out, segments, 'missing', expected[k], undefined);
-      else if (!(k in expected)) push(out, segments, 'extra', undefined, claimed[k]);
+      // Own keys only: keys are data (SPEC 0), so a claimed `toString` or `__proto__` is an extra key, not a
+      // member of Object.prototype to compare with (a function canonical JSON cannot write).
+      if (!Object.hasOwn(claimed, k)) push(out, segments, 'missing', expected[k], undefined);
+      else if (!Object.hasOwn(expected, k)) push(out, segments, 'extra', undefined, claimed[k]);
       else walk(expected[k], claimed[k], segments, out);
       segments.pop();
     }

@@ -171,6 +171,21 @@ describe('auditBundle (SPEC E: the auditor recomputes everything and gets identi
     const excluded = audit.mismatches.find((m) => m.stage === 'excluded');
     expect(excluded).toMatchObject({ kind: 'missing', expected: expect.objectContaining({ code: 'BUNDLE_OWN_PEER_SCORE' }) });
   });
+
+  it('a signed result with keys named like members of Object.prototype (toString, constructor, __proto__): each an extra value, not a crash', () => {
+    // The result's inner objects are the validator's to fill: its keys are data, read as the file holds them.
+    const text = JSON.stringify(copy(good)).replace('"aggregation":{', '"aggregation":{"__proto__":1,"constructor":2,"toString":3,');
+    const doc = resign(JSON.parse(text) as { bundle: unknown }, k.validator);
+    const { audit } = auditBundle(doc, 'p.json', verify);
+    expect(audit.status).toBe('mismatch');
+    expect(audit.checks).toMatchObject({ schema: true, digest: true, signature: true, recompute: false });
+    expect(audit.mismatches.map((m) => [m.path, m.kind, m.claimed])).toEqual([
+      ['bundle.result.aggregation.__proto__', 'extra', 1],
+      ['bundle.result.aggregation.constructor', 'extra', 2],
+      ['bundle.result.aggregation.toString', 'extra', 3],
+    ]);
+    expect(audit.root_cause).toMatchObject({ kind: 'result', path: 'bundle.result.aggregation.__proto__' });
+  });
 });
 
 describe('auditBundle: configuration and inputs that are not valid are invalid input', () => {

@@ -111,6 +111,16 @@ describe('auditCanonicalText', () => {
     expect(auditCanonicalText(newline, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toEqual(wholeAudit(newline));
   });
 
+  it('leaves to the whole audit a document whose "result" and "schema_version" sit elsewhere than in a bundle object (bundle null, a string)', async () => {
+    for (const bundle of ['null', '"b"']) {
+      const text = `{"bundle":${bundle},"x":{"a":1,"result":{"k":1},"schema_version":1}}`;
+      expect(auditCanonicalText(text, 'f.json', verify, DEFAULT_BUNDLE_LIMITS)).toBeUndefined();
+      const audit = await auditFile(await file(text), verify);
+      expect(audit).toMatchObject({ status: 'invalid', error: { code: 'AUDITOR_INVALID_BUNDLE' } });
+      expect({ ...audit, source: 'f.json' }).toEqual(wholeAudit(text));
+    }
+  });
+
   it('refuses a result over the limits exactly as the whole document is refused, though the rest fits', async () => {
     const text = canonicalJson(good);
     // The fixture's result nests 11 containers deep and holds a 12-key object; the rest, 7 and 10.

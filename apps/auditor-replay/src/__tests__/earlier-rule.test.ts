@@ -95,6 +95,16 @@ describe('a bundle computed before the rule of spec G.4 "A hotkey missing from t
       expect(a.root_cause?.rule).toBeUndefined();
     }
   });
+
+  it("an earlier build's bundle whose metagraph is edited to list the dropped hotkey is not taken for one (that build dropped only unlisted hotkeys)", () => {
+    const doc = JSON.parse(JSON.stringify(earlier.signed)) as { bundle: { metagraph: { hotkey: string; uid: number }[] } };
+    const uid = Math.max(...doc.bundle.metagraph.map((n) => n.uid)) + 1;
+    doc.bundle.metagraph.push({ hotkey: earlier.hotkey, uid });
+    const a = auditBundle(resign(doc, k.validator), 'listed.json', verify).audit;
+    expect(a.checks).toMatchObject({ digest: true, signature: true, recompute: false });
+    expect(a.root_cause?.kind).not.toBe('rule');
+    expect(a.root_cause?.rule).toBeUndefined();
+  });
 });
 
 describe('the CLI: --json and the HTML report in headless Chromium', () => {

@@ -37,6 +37,18 @@ describe('auditor-replay fetch: a bundle answer is read up to maxBytes', () => {
     expect(existsSync(join(outDir, 'epoch-1.json'))).toBe(false);
   });
 
+  it('an answer of exactly maxBytes is saved, one byte more is not; maxBytes 0 takes no answer with a body (0 is a limit, not the default)', async () => {
+    const size = Buffer.byteLength(JSON.stringify({ padding: 'x'.repeat(10_000) }));
+    const outDir = tempDir('auditor-fetch-cap-', 'file');
+    const [exact] = await fetchBundles({ validator: base, from: 1, to: 1, outDir, maxBytes: size, retries: 0 });
+    expect(exact).toMatchObject({ epoch: 1, status: 'saved', file: join(outDir, 'epoch-1.json') });
+    for (const maxBytes of [size - 1, 0]) {
+      const [got] = await fetchBundles({ validator: base, from: 1, to: 1, outDir: tempDir('auditor-fetch-cap-', 'file'), maxBytes, retries: 0 });
+      expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null, code: 'AUDITOR_FETCH_FAILED' });
+      expect(got?.error).toContain(`the answer is larger than ${maxBytes} bytes`);
+    }
+  });
+
   it('an answer that never ends is failed once it passes maxBytes, not read until the timeout', async () => {
     const outDir = tempDir('auditor-fetch-cap-', 'file');
     const [got] = await fetchBundles({ validator: base, from: 2, to: 2, outDir, maxBytes: 256 * 1024, retries: 0, timeoutMs: 20_000 });

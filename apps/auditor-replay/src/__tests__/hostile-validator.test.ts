@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { AuditReport } from '../index.js';
 import { fetchBundles, runCli } from '../index.js';
+import { saveBundle } from '../save-bundle.js';
 import { captureIo } from './capture-io.js';
 import { keys, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
@@ -54,6 +55,7 @@ beforeAll(async () => {
     `{"bundle":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
     '{"bundle":{"epoch":1e400},"digest":"00","signature":"00"}',
     `{"bundle":${JSON.stringify((JSON.parse(bundles.get(3)!) as { bundle: unknown }).bundle)},"bundle":{"epoch":2}}`,
+    'null',
   );
   ({ url: elsewhere, close: closeElsewhere } = await listenLocal((_request, response) => {
     elsewhereHits += 1;
@@ -87,6 +89,13 @@ beforeAll(async () => {
           clearInterval(timer);
         });
       },
+      '/embargo/v1/epochs/1/bundle': () =>
+        response
+          .writeHead(425, { 'content-type': 'application/json', 'retry-after': '60' })
+          .end('{"error":{"code":"BUNDLE_EMBARGOED","reveal_block":"131","reveal_round":"4242"}}'),
+      // Details that are not decimal strings (a number, a text), and no Retry-After: each left out, not guessed.
+      '/embargo/v1/epochs/2/bundle': () =>
+        response.writeHead(425, { 'content-type': 'application/json' }).end('{"error":{"code":"BUNDLE_EMBARGOED","reveal_block":131,"reveal_round":"42x"}}'),
       '/busy/v1/epochs/1/bundle': () => response.writeHead(503, { 'retry-after': '999999' }).end('busy'),
       '/throttled/v1/epochs/1/bundle': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
       '/request-timeout/v1/epochs/1/bundle': () => response.writeHead(408).end('request timeout'),
@@ -254,6 +263,26 @@ describe('fetch from a hostile validator: time limits', () => {
 });
 
 describe('fetch from a hostile validator: sizes and statuses', () => {
+  it('a 425 is embargoed with the reveal block, the drand round and when to try again, as the answer gives them (decimal strings only)', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const before = Date.now();
+    const got = await fetchBundles({ validator: `${base}/embargo`, from: 1, to: 2, outDir, retries: 3, backoffMs: 5 });
+    const after = Date.now();
+    const [first, second] = got;
+    expect(first).toMatchObject({ epoch: 1, status: 'embargoed', file: null, attempts: 1, code: 'AUDITOR_BUNDLE_EMBARGOED' });
+    expect(first?.embargo).toMatchObject({ epoch: 1, revealBlock: '131', revealRound: '4242', retryAfterSeconds: 60 });
+    const retryAt = Date.parse(first?.embargo?.retryAt ?? '');
+    expect(retryAt).toBeGreaterThanOrEqual(before + 60_000);
+    expect(retryAt).toBeLessThanOrEqual(after + 60_000);
+    expect(first?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/1/bundle: embargoed until the chain reveals epoch 1's commit-reveal weights (block 131, drand round 4242); try after ${first?.embargo?.retryAt} (60 s)`,
+    );
+    expect(second?.embargo).toEqual({ epoch: 2, revealBlock: null, revealRound: null, retryAfterSeconds: null, retryAt: null });
+    expect(second?.error).toBe(`GET ${base}/embargo/v1/epochs/2/bundle: embargoed until the chain reveals epoch 2's commit-reveal weights; try again later`);
+    expect(hits.get('/embargo/v1/epochs/1/bundle')).toBe(1);
+    expect(await readdir(outDir)).toEqual([]);
+  });
+
   it('a 425 whose body never ends is read up to a small cap: embargoed at once, not held until the timeout', async () => {
     const outDir = tempDir('auditor-hostile-');
     const started = Date.now();
@@ -293,6 +322,20 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
 });
 
 describe('fetch from a hostile validator: what is written to --out', () => {
+  it('the file kept is read for its digest up to the 64 MiB a bundle may be: at exactly that size it is, one byte more it is not', async () => {
+    const outDir = tempDir('auditor-hostile-');
+    const digest = 'ab'.repeat(32);
+    const head = `{"bundle":{},"digest":"${digest}","padding":"`;
+    const kept = join(outDir, 'epoch-7.json');
+    await writeFile(kept, `${head}${' '.repeat(64 * 1024 * 1024 - head.length - 2)}"}`);
+    const answer = Buffer.from(`{"bundle":{},"digest":"${digest}"}`);
+    const exact = await saveBundle(outDir, 7, answer, JSON.parse(answer.toString()));
+    expect(exact).toEqual({ file: expect.stringMatching(/epoch-7\.[0-9a-f]{64}\.json$/), beside: { file: kept, sameDigest: true } });
+    await appendFile(kept, ' ');
+    const over = await saveBundle(outDir, 7, answer, JSON.parse(answer.toString()));
+    expect(over).toEqual({ file: exact.file, beside: { file: kept, sameDigest: false } });
+  }, 30_000);
+
   it('a signed bundle of another epoch than the one asked for is refused, not saved under the asked epoch', async () => {
     const outDir = tempDir('auditor-hostile-');
     const [got] = await fetchBundles({ validator: `${base}/wrong-epoch`, from: 2, to: 2, outDir, retries: 0 });
@@ -448,10 +491,10 @@ describe('fetch from a hostile validator: what is written to --out', () => {
     expect(help.out()).toContain('AUDITOR_NAME_CONFLICT');
   });
 
-  it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys) is saved as served; verify sets each aside with a code (exit 2)', async () => {
+  it('valid JSON that is a hostile bundle (depth 10 000, 1e400, duplicate keys, null) is saved as served; verify sets each aside with a code (exit 2)', async () => {
     const outDir = tempDir('auditor-hostile-');
     const t = captureIo(false);
-    expect(await runCli(['fetch', '--validator', `${base}/hostile-json`, '--from', '0', '--to', '2', '--out', outDir, '--quiet'], t)).toBe(0);
+    expect(await runCli(['fetch', '--validator', `${base}/hostile-json`, '--from', '0', '--to', '3', '--out', outDir, '--quiet', '--retries', '0'], t)).toBe(0);
     for (const [epoch, doc] of hostileJson.entries()) expect(await readFile(join(outDir, `epoch-${epoch}.json`), 'utf8')).toBe(doc);
     const v = captureIo();
     expect(await runCli(['verify', outDir, '--json'], v)).toBe(2);
@@ -460,6 +503,8 @@ describe('fetch from a hostile validator: what is written to --out', () => {
       [join(outDir, 'epoch-0.json'), 'invalid', 'CORE_INPUT_TOO_DEEP'],
       [join(outDir, 'epoch-1.json'), 'invalid', 'CORE_INPUT_NOT_JSON'],
       [join(outDir, 'epoch-2.json'), 'invalid', 'AUDITOR_INVALID_BUNDLE'],
+      [join(outDir, 'epoch-3.json'), 'invalid', 'AUDITOR_INVALID_BUNDLE'],
     ]);
+    expect(hits.get('/hostile-json/v1/epochs/3/bundle')).toBe(1);
   });
 });

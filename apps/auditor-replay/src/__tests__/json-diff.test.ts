@@ -45,11 +45,43 @@ describe('diffJson: exact comparison by canonical JSON (SPEC 0)', () => {
     expect(d).toEqual([{ path: 'l', segments: ['l'], kind: 'value', expected: ['a', 'b'], claimed: ['b', 'a'] }]);
   });
 
+  it('keyed lists of one length with other members: each member missing or extra, and no list-order difference', () => {
+    const d = diffJson([{ id: 'a' }, { id: 'b' }], [{ id: 'a' }, { id: 'c' }], ['l']);
+    expect(d).toEqual([
+      { path: 'l[1]', segments: ['l', 1], kind: 'extra', claimed: { id: 'c' } },
+      { path: 'l[1]', segments: ['l', 1], kind: 'missing', expected: { id: 'b' } },
+    ]);
+  });
+
+  it('an object or a list against another kind of value is one difference of the whole value', () => {
+    for (const [expected, claimed] of [
+      [{ b: 1 }, 5],
+      [{ b: 1 }, null],
+      [[1], 5],
+      [[1], { 0: 1 }],
+      [5, [1]],
+    ] as const) {
+      expect(diffJson({ a: expected }, { a: claimed })).toEqual([{ path: 'a', segments: ['a'], kind: 'value', expected, claimed }]);
+    }
+  });
+
   it('object keys present on one side only are missing or extra', () => {
     expect(diffJson({ a: 1 }, { b: 1 }).map((d) => [d.path, d.kind])).toEqual([
       ['a', 'missing'],
       ['b', 'extra'],
     ]);
+  });
+
+  it('object keys are data: a key named like a member of Object.prototype, __proto__ too, on one side only is missing or extra', () => {
+    // Parsed as the claimed result of a bundle is: `__proto__` an own key, as JSON.parse makes it.
+    const claimed = JSON.parse('{"a":1,"toString":2,"__proto__":3}') as unknown;
+    expect(diffJson({ a: 1, constructor: 4, hasOwnProperty: 5 }, claimed).map((d) => [d.path, d.kind])).toEqual([
+      ['__proto__', 'extra'],
+      ['constructor', 'missing'],
+      ['hasOwnProperty', 'missing'],
+      ['toString', 'extra'],
+    ]);
+    expect(diffJson(JSON.parse('{"__proto__":{"x":1}}'), {})).toEqual([{ path: '__proto__', segments: ['__proto__'], kind: 'missing', expected: { x: 1 } }]);
   });
 
   it('formats paths as a.b[2]["odd key"]', () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { buildBundle } from '@subnet/bundle';
 
-import { explainMiner, formatMinerStory, renderMinerStory } from '../index.js';
+import { explainMiner, formatMinerStory, formatNumber, renderMinerStory } from '../index.js';
 import type { Keys } from './fixtures.js';
 import { dryRun, epochInput, keys, minerHotkey, signedBundle } from './fixtures.js';
 
@@ -33,6 +33,17 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
     expect(renderMinerStory(story)).toContain('uid none (not in the metagraph) weight after the mapping');
     // A registered miner's story still shows its normalisation.
     expect(explainMiner(signed.bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge term'))).toMatch(/normalised \(linear\) to /);
+    // ... as a share with its fraction: the miner's numerator over the challenge's denominator, as the bundle gives them.
+    const explained = (
+      signed.bundle as {
+        result: { aggregation: { challenges: { id: string; normalisation: { denominator: number; miners: { hotkey: string; numerator: number }[] } }[] } };
+      }
+    ).result.aggregation.challenges.find((c) => c.id === 'term')!.normalisation;
+    const numerator = explained.miners.find((m) => m.hotkey === miners[0])!.numerator;
+    expect(numerator).toBeGreaterThan(0);
+    expect(explainMiner(signed.bundle, miners[0]!).sentences.find((s) => s.startsWith('Challenge term'))).toContain(
+      ` = ${formatNumber(numerator)} / ${formatNumber(explained.denominator)}; `,
+    );
   });
 
   it('an SSSA member that left the metagraph: its emission is shown, it has no own score and sets no scale (docs/spec.md G.6)', () => {

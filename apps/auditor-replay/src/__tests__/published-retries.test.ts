@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { isSubnetError } from '@subnet/core';
@@ -5,7 +8,8 @@ import { isSubnetError } from '@subnet/core';
 import { readPublishedBundles, signatureVerifier } from '../index.js';
 import type { PublishedBundle } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
+import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
  * `readPublishedBundles` (`miner-check explain --bundles URL`) asks a bundle again after a transient failure (a
@@ -76,7 +80,27 @@ beforeAll(async () => {
         else response.writeHead(503).end('busy');
         return;
       case 'down':
+      case 'down-at-once':
         response.writeHead(502).end();
+        return;
+      case 'reset':
+        reset();
+        return;
+      case 'drip':
+        // The list at once; the bundle's body a byte every 100 ms, never ending.
+        if (rest === '/v1/epochs') json(listing([1]));
+        else {
+          response.writeHead(200, { 'content-type': 'application/json' }).write('{');
+          writeEndlessly(response, ' ', 100);
+        }
+        return;
+      case 'odd-entry':
+      case 'odd-bundle':
+        // The list: one entry that is not an object, or epoch 0 with a bundle path that is a number, before a good one.
+        if (rest === '/v1/epochs')
+          json(JSON.stringify({ epochs: [prefix === 'odd-entry' ? 'x' : { epoch: 0, bundle: 5 }, { epoch: 1, bundle: '/v1/epochs/1/bundle' }] }));
+        else if (epoch === 1) json(texts.get(1));
+        else response.writeHead(404).end();
         return;
       default:
         response.writeHead(404).end();
@@ -140,6 +164,21 @@ describe('readPublishedBundles retries transient failures of each bundle with fe
     expect(hits.get('/forever/v1/epochs/2/bundle')).toBeUndefined();
   }, 10_000);
 
+  it('a body that does not end within timeoutMs is named as such (the answer began), and asked again as a transient failure', async () => {
+    const read = await readPublishedBundles(`${base}/drip`, { verify, retries: 1, backoffMs: 5, timeoutMs: 300 });
+    expect(summary(read)).toEqual([['/drip/v1/epochs/1/bundle', 'AUDITOR_FETCH_FAILED', 2]]);
+    expect(read[0]?.problem?.message).toContain(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 300 ms (after 2 attempts)`);
+  });
+
+  it('totalTimeoutMs 0 is a limit, not the default: the list is not asked again, whatever the retries', async () => {
+    const error = await readPublishedBundles(`${base}/down-at-once`, { verify, totalTimeoutMs: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error, 'AUDITOR_FETCH_FAILED')).toBe(true);
+    expect((error as Error).message).toContain('the run passed its --total-timeout of 0 ms');
+  });
+
   it('an epoch list that stays 502 is AUDITOR_FETCH_FAILED after its retries, saying how many', async () => {
     const error = await readPublishedBundles(`${base}/down`, { verify, retries: 2, backoffMs: 5 }).then(
       () => undefined,
@@ -148,5 +187,50 @@ describe('readPublishedBundles retries transient failures of each bundle with fe
     expect(isSubnetError(error, 'AUDITOR_FETCH_FAILED')).toBe(true);
     expect((error as Error).message).toContain(`GET ${base}/down/v1/epochs: HTTP 502 (after 3 attempts)`);
     expect(hits.get('/down/v1/epochs')).toBe(3);
+  });
+});
+
+describe('readPublishedBundles: what it sets aside without using', () => {
+  it('a list entry that is not an object, or epoch 0 with a bundle path that is not a string, is named in the listing problem and never asked for', async () => {
+    for (const [prefix, first] of [
+      ['odd-entry', 'epochs[0] = "x"'],
+      ['odd-bundle', 'epochs[0].bundle = 5'],
+    ] as const) {
+      const read = await readPublishedBundles(`${base}/${prefix}`, { verify, retries: 0 });
+      const source = `${base}/${prefix}/v1/epochs`;
+      expect(summary(read)).toEqual([
+        [`/${prefix}/v1/epochs`, 'AUDITOR_INVALID_LISTING', null],
+        [`/${prefix}/v1/epochs/1/bundle`, 'verified', 1],
+      ]);
+      expect(read[0]?.problem?.message).toBe(
+        `[AUDITOR_INVALID_LISTING] GET ${source}: 1 listed epoch(s) are not an object with a non-negative integer "epoch" (at most 2^53 - 1) and a "bundle" path or null; the first: ${first} at --bundles (got ${JSON.stringify(source)})`,
+      );
+      expect(hits.get(`/${prefix}/v1/epochs/0/bundle`)).toBeUndefined();
+    }
+  });
+
+  it('an epoch list whose connection is reset every time: AUDITOR_FETCH_FAILED after its retries, with the network error as its cause', async () => {
+    const error = await readPublishedBundles(`${base}/reset`, { verify, retries: 1, backoffMs: 5 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error, 'AUDITOR_FETCH_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(`GET ${base}/reset/v1/epochs: fetch failed`);
+    expect((error as Error).message).toContain('(after 2 attempts)');
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(hits.get('/reset/v1/epochs')).toBe(2);
+  });
+
+  it('a folder: a file that cannot be read is set aside with AUDITOR_UNREADABLE, the bundle beside it is used', async () => {
+    const dir = tempDir('auditor-published-');
+    writeFileSync(join(dir, 'epoch-1.json'), texts.get(1)!);
+    // A folder under a bundle's name: listed as a *.json file, and reading it fails (EISDIR), as root too.
+    mkdirSync(join(dir, 'epoch-2.json'));
+    const read = await readPublishedBundles(dir, { verify });
+    expect(read.map((b) => [b.source, b.problem?.code ?? 'verified', b.attempts])).toEqual([
+      [join(dir, 'epoch-1.json'), 'verified', null],
+      [join(dir, 'epoch-2.json'), 'AUDITOR_UNREADABLE', null],
+    ]);
+    expect(read[1]?.problem?.message).toContain(`cannot read ${join(dir, 'epoch-2.json')}: EISDIR`);
   });
 });

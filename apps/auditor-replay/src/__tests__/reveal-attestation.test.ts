@@ -96,6 +96,19 @@ describe('the reveal attestation of a commit-reveal v4 bundle (docs/spec.md G.6)
     expect(report.bundles[0]).toMatchObject({ status: 'invalid', error: { code: 'BUNDLE_REVEAL_INVALID', path: 'reveal.status' } });
   });
 
+  it('half an attestation (the attestation without its signature, or a signature alone) is malformed: BUNDLE_REVEAL_INVALID, exit 2', async () => {
+    const signed = signRevealAttestation(attestation(), k.validator);
+    for (const half of [{ reveal: signed.reveal }, { reveal_signature: signed.signature }]) {
+      const { code, report } = await verifyServed(JSON.stringify({ ...(JSON.parse(close.text) as object), ...half }));
+      expect(code).toBe(2);
+      expect(report.bundles[0]).toMatchObject({ status: 'invalid', error: { code: 'BUNDLE_REVEAL_INVALID' }, reveal: { verified: false } });
+    }
+    // A refused attestation is reported as carried, whatever it is (0 here), not as absent.
+    const { code, report } = await verifyServed(JSON.stringify({ ...(JSON.parse(close.text) as object), reveal: 0, reveal_signature: signed.signature }));
+    expect(code).toBe(2);
+    expect(report.bundles[0]?.reveal).toMatchObject({ verified: false, attestation: 0, error: { code: 'BUNDLE_REVEAL_INVALID' } });
+  });
+
   it('a bundle without an attestation has no reveal line, as before', async () => {
     const { code, text, report } = await verifyServed(close.text);
     expect(code).toBe(0);

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { buildBundle, signBundle } from '@subnet/bundle';
+
 import { auditBundle, buildReport, downstreamMismatches, formatReport } from '../index.js';
 import type { BundleAudit } from '../index.js';
 import { signatureVerifier } from '../signature-verifier.js';
-import { keys, resign, signedBundle } from './fixtures.js';
+import { dryRun, keys, minerHotkey, resign, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 let k: Keys;
@@ -64,6 +66,72 @@ describe('root cause first (issue 19, item 1)', () => {
     doc.bundle.inputs.peer_scores[2]!.score = 0.01;
     const a = audit(doc);
     expect(a.root_cause).toMatchObject({ kind: 'input', path: 'bundle.inputs.peer_scores[2]' });
+  });
+
+  it("a miner with records of two kinds: a changed own score is traced to its record of that challenge's kind, not to its first record", () => {
+    // SSSA submissions come before term results in a bundle's inputs; the term challenge's own score is the term record's.
+    const miners = [0, 1, 2].map((i) => minerHotkey(i));
+    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
+    const bundle = buildBundle({
+      netuid: 1,
+      config: {
+        pipeline: { min_validators: 1, min_stake_fraction: 0 },
+        challenges: [
+          { id: 'sssa', kind: 'sssa', alpha: 0.5 },
+          { id: 'term', kind: 'term_pass_rate', alpha: 0.5, total_tasks: 1 },
+        ],
+      },
+      epoch: 4,
+      validatorHotkey: k.validator.address,
+      inputs: {
+        tasks: [{ task_id: 't-1', task_type: 'mcp_server', block_hash: `0x${'5a'.repeat(32)}`, seq: 1 }],
+        candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
+        reputations: [...miners].sort().map((hotkey, i) => ({ task_type: 'mcp_server', hotkey, reputation: 0.3 + 0.1 * i })),
+        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: 10 + i, task_id: 't-1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+        term_results: miners.map((hotkey, i) => ({
+          record_id: `t${i}`,
+          seq: 20 + i,
+          miner_hotkey: hotkey,
+          results: [{ task_id: 'a', tests_passed: i, tests_total: 2, timed_out: false }],
+        })),
+      },
+      stakes: [{ validator_hotkey: k.validator.address, stake: '1000' }],
+      metagraph: [{ hotkey: k.validator.address, uid: 0 }, ...miners.map((hotkey, i) => ({ hotkey, uid: i + 1 }))],
+      submission: dryRun,
+    });
+    type Doc2 = {
+      bundle: {
+        inputs: { sssa_submissions: { miner_hotkey: string }[]; term_results: { miner_hotkey: string; record_id: string }[] };
+        result: {
+          challenges: { id: string; own_scores: { miner_hotkey: string; score: number }[] }[];
+          aggregation: {
+            challenges: { id: string; aggregation: { miners: { hotkey: string; evaluations_used: { validator_hotkey: string; score: number }[] }[] } }[];
+          };
+        };
+      };
+    };
+    const fresh2 = () => JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as Doc2;
+    const doc = fresh2();
+    expect(Object.keys(doc.bundle.inputs).indexOf('sssa_submissions')).toBeLessThan(Object.keys(doc.bundle.inputs).indexOf('term_results'));
+    const termRecord = (hotkey: string) => {
+      const i = doc.bundle.inputs.term_results.findIndex((r) => r.miner_hotkey === hotkey);
+      expect(doc.bundle.inputs.sssa_submissions.some((r) => r.miner_hotkey === hotkey)).toBe(true);
+      return { kind: 'input', path: `bundle.inputs.term_results[${i}]`, record: doc.bundle.inputs.term_results[i]!.record_id };
+    };
+    // The validator's own score of the miner in the term challenge.
+    const own = doc.bundle.result.challenges.find((c) => c.id === 'term')!.own_scores[0]!;
+    own.score += 0.125;
+    const a = audit(resign(doc, k.validator));
+    expect(a.root_cause).toMatchObject(termRecord(own.miner_hotkey));
+    expect(a.root_cause?.mismatch).toMatchObject({ stage: 'challenges[term].own_scores', miner: { hotkey: own.miner_hotkey }, field: 'score' });
+    // The validator's own evaluation of the miner, as the term challenge's aggregation used it.
+    const other = fresh2();
+    const miner = other.bundle.result.aggregation.challenges.find((c) => c.id === 'term')!.aggregation.miners[0]!;
+    const evaluation = miner.evaluations_used.find((e) => e.validator_hotkey === k.validator.address)!;
+    evaluation.score /= 2;
+    const b = audit(resign(other, k.validator));
+    expect(b.root_cause).toMatchObject(termRecord(miner.hotkey));
+    expect(b.root_cause?.mismatch).toMatchObject({ stage: 'aggregation.challenges[term].aggregation.miners', miner: { hotkey: miner.hotkey } });
   });
 
   it('a claimed result value changed and re-signed: no input explains it, the root cause is the claimed value itself', () => {

@@ -54,6 +54,8 @@ function candidates(): { name: string; value: unknown }[] {
     { name: 'a hole', value: { uids: holed, weights: [1, 2, 3] } },
     { name: 'a list as the vector', value: [[0], [1]] },
     { name: 'lists of lists', value: { uids: [[0]], weights: [[1]] } },
+    { name: 'a string for a list', value: { uids: 'x', weights: [1] } },
+    { name: 'an array-like object for a list', value: { uids: [0], weights: { 0: 1, length: 1 } } },
     { name: 'null', value: null },
   ];
 }

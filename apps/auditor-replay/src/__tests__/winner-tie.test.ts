@@ -58,8 +58,11 @@ describe('winner_takes_all ties in the audit (docs/spec.md G.4)', () => {
     expect(auditBundle(signed, 'tie.json', verify).audit.status).toBe('ok');
     const winner = explainMiner(signed.bundle, high).sentences.find((s) => s.startsWith('Challenge term'));
     expect(winner).toContain(`tied at the top with ${low} (seq 5) as seq 2; the earlier submission takes the challenge: this miner`);
+    // winner_takes_all has no denominator: the share is said without a fraction.
+    expect(winner).toContain('; normalised (winner_takes_all) to 1; tied at the top');
     const loser = explainMiner(signed.bundle, low).sentences.find((s) => s.startsWith('Challenge term'));
     expect(loser).toContain(`tied at the top with ${high} (seq 2) as seq 5; the earlier submission takes the challenge: ${high}`);
+    expect(loser).toContain('; normalised (winner_takes_all) to 0; tied at the top');
     expect(explainMiner(signed.bundle, low).challenges[0]!.winner_tie).toEqual({
       winner: high,
       broken_by: 'earlier_submission',
