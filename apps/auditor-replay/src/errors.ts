@@ -10,7 +10,10 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   malformed: 'AUDITOR_MALFORMED_JSON',
   /** A document is not a signed audit bundle (names the field path and value). */
   invalidBundle: 'AUDITOR_INVALID_BUNDLE',
-  /** The command line is wrong: an option's value (out of range, a `fetch` range too large), an unknown option or command, a missing argument or option. */
+  /**
+   * The command line is wrong: an option's value (out of range, a `fetch` range too large), an unknown option or command, a missing argument or
+   * option; or `readPublishedBundles`' `last` is not a whole number of at least 1.
+   */
   invalidOption: 'AUDITOR_INVALID_OPTION',
   /** The validator API could not be reached or answered with an error. */
   fetchFailed: 'AUDITOR_FETCH_FAILED',

@@ -41,7 +41,7 @@ export interface PublishedBundle {
 export interface ReadPublishedOptions {
   /** The sr25519 check (`signatureVerifier()`). */
   readonly verify: SignatureVerifier;
-  /** From a validator URL: the newest epochs to fetch (default 20). */
+  /** From a validator URL: the newest epochs to fetch, a whole number of at least 1 (default 20). */
   readonly last?: number;
   /** Per-request timeout in ms, the answer and its whole body (default 10 000). */
   readonly timeoutMs?: number;
@@ -284,12 +284,19 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier, attemp
  * @param from - a folder or an http(s):// validator base URL
  * @param options - the signature check, how many epochs, the timeouts and retries, the validator wanted
  * @returns the bundles in epoch order, after the list's problems (a folder: file-name order)
- * @throws SubnetError `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the epoch list cannot be
+ * @throws SubnetError `AUDITOR_INVALID_OPTION` (`last` not a whole number of at least 1), `AUDITOR_UNREADABLE` (no such folder), `AUDITOR_FETCH_FAILED` (the epoch list cannot be
  *   read: a transient failure after its retries, an error status, a redirect, or a time limit), `AUDITOR_MALFORMED_JSON` (the epoch
  *   list is not JSON), `AUDITOR_INVALID_LISTING` (it is not `{ epochs: [...] }`)
  * @example const bundles = await readPublishedBundles('http://127.0.0.1:8091', { verify: await signatureVerifier() })
  */
 export async function readPublishedBundles(from: string, options: ReadPublishedOptions): Promise<readonly PublishedBundle[]> {
+  const last = options.last;
+  // `slice(-0)` is the whole list: 0 (or a fraction, NaN) fetched every epoch the validator listed.
+  if (last !== undefined && (!Number.isSafeInteger(last) || last < 1)) {
+    throw new SubnetError(AUDITOR_ERROR_CODES.invalidOption, `last must be a whole number of epochs, at least 1 (got ${describeValue(last)})`, {
+      context: { path: 'last', value: last },
+    });
+  }
   if (!/^https?:\/\//i.test(from)) {
     const files = await expandOperands([from]);
     const out: PublishedBundle[] = [];
@@ -321,7 +328,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
   if ('error' in list) throw list.error;
   const listed = listedEpochs(list.doc, listUrl);
   const out: PublishedBundle[] = [...listed.problems];
-  for (const epoch of listed.epochs.slice(-(options.last ?? 20))) {
+  for (const epoch of listed.epochs.slice(-(last ?? 20))) {
     const url = `${base}/v1/epochs/${epoch}/bundle`;
     const source = redact(url);
     if (http.run.aborted) {

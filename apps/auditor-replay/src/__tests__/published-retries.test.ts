@@ -111,6 +111,22 @@ afterAll(() => close());
 
 const summary = (read: readonly PublishedBundle[]) => read.map((b) => [b.source.slice(base.length), b.problem?.code ?? 'verified', b.attempts]);
 
+describe('readPublishedBundles options', () => {
+  it('last is a whole number of at least 1: 0 (slice(-0), every listed epoch), a fraction or NaN is AUDITOR_INVALID_OPTION before any request', async () => {
+    for (const last of [0, -1, 1.5, Number.NaN]) {
+      const before = hits.get('/flaky/v1/epochs') ?? 0;
+      const error = await readPublishedBundles(`${base}/flaky`, { verify, last }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isSubnetError(error, 'AUDITOR_INVALID_OPTION')).toBe(true);
+      expect(error).toMatchObject({ context: { path: 'last' } });
+      expect((error as Error).message).toContain('last must be a whole number of epochs, at least 1');
+      expect(hits.get('/flaky/v1/epochs') ?? 0).toBe(before);
+    }
+  });
+});
+
 describe('readPublishedBundles retries transient failures of each bundle with fetch’s backoff', () => {
   it('a reset, a 503, a 408 and a request that times out are asked again and the bundle is used; a bundle that stays 503 is set aside after its retries', async () => {
     const read = await readPublishedBundles(`${base}/flaky`, { verify, retries: 3, backoffMs: 5, timeoutMs: 400 });
