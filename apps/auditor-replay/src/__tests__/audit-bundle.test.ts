@@ -5,7 +5,7 @@ import { buildBundle, signBundle } from '@subnet/bundle';
 import type { SignatureVerifier, SignedBundle } from '@subnet/bundle';
 
 import { auditBundle, IDENTITY_KEYS, signatureVerifier } from '../index.js';
-import { changed, dryRun, keys, leaves, minerHotkey, resign, setAt, signedBundle } from './fixtures.js';
+import { changed, dryRun, keys, leaves, minerHotkey, resign, setAt, signedBundle, sssaTaskInputs } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 let k: Keys;
@@ -217,17 +217,13 @@ describe('auditBundle: configuration and inputs that are not valid are invalid i
 describe('auditBundle: tasks, groups and reputations are recomputed (SPEC B, docs/spec.md G.3)', () => {
   function sssaBundle(): SignedBundle {
     const miners = [0, 1, 2, 3].map((i) => minerHotkey(i));
-    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
     const bundle = buildBundle({
       netuid: 1,
       config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'sssa', kind: 'sssa', alpha: 1 }] },
       epoch: 5,
       validatorHotkey: k.validator.address,
       inputs: {
-        tasks: [{ task_id: 't-1', task_type: 'mcp_server', block_hash: `0x${'5a'.repeat(32)}`, seq: 1 }],
-        candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
-        reputations: [...miners].sort().map((hotkey, i) => ({ task_type: 'mcp_server', hotkey, reputation: 0.3 + 0.1 * i })),
-        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: 10 + i, task_id: 't-1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+        ...sssaTaskInputs(miners),
       },
       stakes: [{ validator_hotkey: k.validator.address, stake: '1000' }],
       metagraph: [{ hotkey: k.validator.address, uid: 0 }, ...miners.map((hotkey, i) => ({ hotkey, uid: i + 1 }))],

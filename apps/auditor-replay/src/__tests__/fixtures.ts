@@ -42,6 +42,22 @@ function lcg(seed: number): () => number {
   };
 }
 
+/** A valid SSSA document with no findings (an auditor test's SSSA challenge needs a document, not its content). */
+export const plainSssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
+
+/**
+ * Bundle inputs of one SSSA task `t-1` that every hotkey of `miners` answered with {@link plainSssa}: the task, the
+ * candidates (uids from 1), their reputations (0.3, 0.4, … by sorted hotkey) and the submissions (seq from 10).
+ */
+export function sssaTaskInputs(miners: readonly string[]) {
+  return {
+    tasks: [{ task_id: 't-1', task_type: 'mcp_server', block_hash: `0x${'5a'.repeat(32)}`, seq: 1 }],
+    candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
+    reputations: [...miners].sort().map((hotkey, i) => ({ task_type: 'mcp_server', hotkey, reputation: 0.3 + 0.1 * i })),
+    sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: 10 + i, task_id: 't-1', miner_uid: i + 1, miner_hotkey: hotkey, sssa: plainSssa })),
+  };
+}
+
 export const dryRun = { status: 'dry_run' as const, block: null, extrinsic_hash: null, call: null, error: null };
 
 /**

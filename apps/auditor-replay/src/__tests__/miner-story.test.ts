@@ -4,7 +4,7 @@ import { buildBundle } from '@subnet/bundle';
 
 import { explainMiner, formatMinerStory, formatNumber, renderMinerStory } from '../index.js';
 import type { Keys } from './fixtures.js';
-import { dryRun, epochInput, keys, minerHotkey, signedBundle } from './fixtures.js';
+import { dryRun, epochInput, keys, minerHotkey, plainSssa, signedBundle } from './fixtures.js';
 
 describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.9)', () => {
   let k: Keys;
@@ -48,7 +48,6 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
 
   it('an SSSA member that left the metagraph: its emission is shown, it has no own score and sets no scale (docs/spec.md G.6)', () => {
     const miners = [0, 1, 2, 3].map((i) => minerHotkey(i));
-    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
     const bundle = buildBundle({
       netuid: 1,
       config: {
@@ -62,7 +61,14 @@ describe('the miner story of a hotkey the epoch metagraph does not list (SPEC C.
       inputs: {
         tasks: [{ task_id: 't1', task_type: 'mcp_server', block_hash: `0x${'cd'.repeat(32)}`, seq: 0 }],
         candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
-        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: i + 1, task_id: 't1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+        sssa_submissions: miners.map((hotkey, i) => ({
+          record_id: `s${i}`,
+          seq: i + 1,
+          task_id: 't1',
+          miner_uid: i + 1,
+          miner_hotkey: hotkey,
+          sssa: plainSssa,
+        })),
         // A peer still scored miner 3, so the aggregation explains it.
         peer_scores: [{ record_id: 'peer-1', seq: 9, validator_hotkey: k.peers[0]!.address, challenge_id: 'sssa', miner_hotkey: miners[3]!, score: 1 }],
       },

@@ -5,7 +5,7 @@ import { buildBundle, signBundle } from '@subnet/bundle';
 import { auditBundle, buildReport, downstreamMismatches, formatReport } from '../index.js';
 import type { BundleAudit } from '../index.js';
 import { signatureVerifier } from '../signature-verifier.js';
-import { dryRun, keys, minerHotkey, resign, signedBundle } from './fixtures.js';
+import { dryRun, keys, minerHotkey, resign, signedBundle, sssaTaskInputs } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 
 let k: Keys;
@@ -71,7 +71,6 @@ describe('root cause first (issue 19, item 1)', () => {
   it("a miner with records of two kinds: a changed own score is traced to its record of that challenge's kind, not to its first record", () => {
     // SSSA submissions come before term results in a bundle's inputs; the term challenge's own score is the term record's.
     const miners = [0, 1, 2].map((i) => minerHotkey(i));
-    const sssa = { verdict: 'ALLOW', risk_score: 0.2, findings: [], capabilities: ['fs.read'], dependencies: [], policy: { rules: [] } };
     const bundle = buildBundle({
       netuid: 1,
       config: {
@@ -84,10 +83,7 @@ describe('root cause first (issue 19, item 1)', () => {
       epoch: 4,
       validatorHotkey: k.validator.address,
       inputs: {
-        tasks: [{ task_id: 't-1', task_type: 'mcp_server', block_hash: `0x${'5a'.repeat(32)}`, seq: 1 }],
-        candidates: miners.map((hotkey, i) => ({ hotkey, uid: i + 1 })),
-        reputations: [...miners].sort().map((hotkey, i) => ({ task_type: 'mcp_server', hotkey, reputation: 0.3 + 0.1 * i })),
-        sssa_submissions: miners.map((hotkey, i) => ({ record_id: `s${i}`, seq: 10 + i, task_id: 't-1', miner_uid: i + 1, miner_hotkey: hotkey, sssa })),
+        ...sssaTaskInputs(miners),
         term_results: miners.map((hotkey, i) => ({
           record_id: `t${i}`,
           seq: 20 + i,
