@@ -1,4 +1,5 @@
 import type { SignatureVerifier } from '@subnet/bundle';
+import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle, invalidAudit } from './audit-bundle.js';
@@ -6,11 +7,15 @@ import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { readBundleBytes } from './bundle-bytes.js';
 import { auditCanonicalBytes } from './canonical-text-audit.js';
+import { AUDITOR_ERROR_CODES } from './errors.js';
 import { parseBundleText, readBundleText } from './load-bundles.js';
 import { auditReveal } from './reveal-audit.js';
 
 /**
- * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit.
+ * Loads and audits one bundle file; a file that cannot be read or is not JSON is an invalid audit. An unexpected
+ * failure while auditing it (a defect of the auditor that this file's content reaches) is that file's invalid audit
+ * too, `AUDITOR_INTERNAL` with the failure's message (a coded one keeps its code): the other files of a run are still
+ * audited, and the run still exits 2.
  *
  * @param file - the path
  * @param verify - the signature check
@@ -19,6 +24,21 @@ import { auditReveal } from './reveal-audit.js';
  * @example const audit = await auditFile('epoch-7.json', await signatureVerifier())
  */
 export async function auditFile(file: string, verify: SignatureVerifier, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<BundleAudit> {
+  try {
+    return await auditOneFile(file, verify, limits);
+  } catch (error) {
+    const path = isSubnetError(error) ? (error.context as { path?: unknown }).path : undefined;
+    return invalidAudit(file, {
+      code: isSubnetError(error) ? error.code : AUDITOR_ERROR_CODES.internal,
+      message: isSubnetError(error)
+        ? error.message
+        : `[${AUDITOR_ERROR_CODES.internal}] an unexpected failure while auditing this bundle (a defect of the auditor; please report it with the file): ${error instanceof Error ? error.message : String(error)}`,
+      path: typeof path === 'string' ? path : null,
+    });
+  }
+}
+
+async function auditOneFile(file: string, verify: SignatureVerifier, limits: BundleLimits): Promise<BundleAudit> {
   // As published (canonical, recomputed exactly): the claimed result is never parsed (canonical-text-audit.ts),
   // and no string of the whole file is made. The bytes are a reused array's: used before anything is awaited.
   const bytes = readBundleBytes(file, limits);
