@@ -110,7 +110,9 @@ export async function readBundleText(file: string, limits: BundleLimits): Promis
     return {
       source: file,
       ok: false,
-      error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${(error as Error).message}`, path: null },
+      // The OS reason as the operands' errors word it (`EISDIR (illegal operation on a directory)`), without Node's
+      // repeat of the path.
+      error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${describeSystemError(error) ?? (error as Error).message}`, path: null },
     };
   }
 }
