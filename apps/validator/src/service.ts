@@ -25,7 +25,7 @@ import { checkBundlesDir } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
-import { startupWarnings } from './startup-warnings.js';
+import { followsTempo, startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
 import { settleEpochLength } from './epoch-numbering.js';
 import { startFootprint } from './start-footprint.js';
@@ -171,7 +171,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await chain.close();
     throw error;
   }
-  let lengthRecorded = epochLength !== 0;
+  const recordAtFirstRead = epochLength === 0;
   const metrics = createMetrics();
   const queue = createWriteQueue(storage);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
@@ -267,12 +267,10 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         metagraphRead = true;
         lastView = view;
         if (config.chain.epoch_length === undefined) {
-          const length = Math.max(1, view.tempo);
           // The length the database numbers its epochs by is kept, also across restarts: epoch numbers (⌊block / length⌋)
           // are stored with every record and epoch row, and a new length would renumber them (docs/spec.md G.11).
-          // tempo + 1 is the chain's own cycle (README "Decisions"), as EPOCH_LENGTH_NOT_TEMPO has it.
-          if (epochLength === 0) epochLength = length;
-          else if (length !== epochLength && epochLength !== view.tempo + 1 && tempoWarned !== view.tempo) {
+          if (epochLength === 0) epochLength = Math.max(1, view.tempo);
+          else if (!followsTempo(epochLength, view.tempo) && tempoWarned !== view.tempo) {
             tempoWarned = view.tempo;
             logger.warn({ code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength }, tempoChangedMessage(view.tempo, epochLength));
           }
@@ -387,11 +385,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
     if (!started) {
       await refresh();
-      // A new database (or one from before the length was recorded) numbers its epochs by the tempo read first.
-      if (!lengthRecorded) {
-        epochLength = await storage.claimEpochLength(epochLength);
-        lengthRecorded = true;
-      }
+      // A new database (or one from before the length was recorded) numbers its epochs by the tempo read first (a
+      // claim again after a failed first tick gets the length already recorded).
+      if (recordAtFirstRead) epochLength = await storage.claimEpochLength(epochLength);
       if (lastView !== undefined) {
         for (const w of startupWarnings(config, lastView, chain.hotkey, epochLength)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }

@@ -20,6 +20,17 @@ export interface StartupWarning {
   readonly numbers: Readonly<Record<string, number | string>>;
 }
 
+/**
+ * Whether epochs of `length` blocks set weights once a chain epoch at `tempo`: the tempo (the default) or tempo + 1 (the
+ * chain's own cycle, an epoch every tempo + 1 blocks: README "Decisions"); anything else sets them more or less often.
+ * At tempo 0 (no chain epoch) only the 1-block epochs the tempo gives count as following it.
+ *
+ * @example followsTempo(361, 360) // true
+ */
+export function followsTempo(length: number, tempo: number): boolean {
+  return length === tempo || length === tempo + 1;
+}
+
 /** A number of the wire-form pipeline (filled with its defaults by the configuration schema). */
 function pipelineNumber(pipeline: Readonly<Record<string, unknown>>, key: string, fallback: number): number {
   const value = Object.hasOwn(pipeline, key) ? pipeline[key] : undefined;
@@ -91,8 +102,6 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
     }
   }
   const length = config.chain.epoch_length;
-  // tempo (the default) and tempo + 1 (the chain's own cycle: an epoch every tempo + 1 blocks, README "Decisions")
-  // both set weights once a chain epoch; anything else sets them more or less often.
   if (view.tempo === 0) {
     // Neither runtime runs an epoch at tempo 0 (spec 393 `blocks_until_next_epoch` is u64::MAX, main's
     // `should_run_epoch` is false): no epoch length matches the chain's, and the weights move no emission.
@@ -108,7 +117,7 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
       message: `netuid ${config.netuid} has tempo 0: the chain runs no epoch, so the weights set here move no emission; ${epochs}`,
       numbers: { tempo: 0, epoch_length: here },
     });
-  } else if (length !== undefined && length !== view.tempo && length !== view.tempo + 1) {
+  } else if (length !== undefined && !followsTempo(length, view.tempo)) {
     warnings.push({
       code: 'EPOCH_LENGTH_NOT_TEMPO',
       message: `chain.epoch_length is ${length} blocks but the subnet's tempo is ${view.tempo} (the chain runs its epoch every ${view.tempo + 1} blocks): weights are set ${length < view.tempo ? 'more' : 'less'} often than the subnet's epoch`,
