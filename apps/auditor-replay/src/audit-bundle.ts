@@ -147,7 +147,8 @@ function hexToBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
 }
 
-function errorOf(error: unknown): { code: string; message: string; path: string | null } {
+/** The `error` of an invalid audit: a coded error's code, message and path; anything else as `AUDITOR_INVALID_BUNDLE`. */
+export function errorOf(error: unknown): { code: string; message: string; path: string | null } {
   if (isSubnetError(error)) {
     const path = (error.context as { path?: unknown }).path;
     return { code: error.code, message: error.message, path: typeof path === 'string' ? path : null };

@@ -2,7 +2,7 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
-import { auditBundle, invalidAudit } from './audit-bundle.js';
+import { auditBundle, errorOf, invalidAudit } from './audit-bundle.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { readBundleBytes } from './bundle-bytes.js';
@@ -27,14 +27,16 @@ export async function auditFile(file: string, verify: SignatureVerifier, limits:
   try {
     return await auditOneFile(file, verify, limits);
   } catch (error) {
-    const path = isSubnetError(error) ? (error.context as { path?: unknown }).path : undefined;
-    return invalidAudit(file, {
-      code: isSubnetError(error) ? error.code : AUDITOR_ERROR_CODES.internal,
-      message: isSubnetError(error)
-        ? error.message
-        : `[${AUDITOR_ERROR_CODES.internal}] an unexpected failure while auditing this bundle (a defect of the auditor; please report it with the file): ${error instanceof Error ? error.message : String(error)}`,
-      path: typeof path === 'string' ? path : null,
-    });
+    return invalidAudit(
+      file,
+      isSubnetError(error)
+        ? errorOf(error)
+        : {
+            code: AUDITOR_ERROR_CODES.internal,
+            message: `[${AUDITOR_ERROR_CODES.internal}] an unexpected failure while auditing this bundle (a defect of the auditor; please report it with the file): ${error instanceof Error ? error.message : String(error)}`,
+            path: null,
+          },
+    );
   }
 }
 

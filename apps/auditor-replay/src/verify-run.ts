@@ -6,7 +6,7 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { isSubnetError } from '@subnet/core';
 
 import type { BundleAudit } from './audit-bundle.js';
-import { invalidAudit } from './audit-bundle.js';
+import { errorOf, invalidAudit } from './audit-bundle.js';
 import { isCommitCall } from './commit-call.js';
 import { auditFile } from './audit-file.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
@@ -74,8 +74,7 @@ export async function verifyBundles(operands: readonly string[], options: Verify
       } catch (error) {
         // A chain that cannot answer for this bundle is invalid input for its chain check (exit 2), with the coded reason.
         if (!isSubnetError(error)) throw error;
-        const path = (error.context as { path?: unknown }).path;
-        out = { ...audit, status: 'invalid', error: { code: error.code, message: error.message, path: typeof path === 'string' ? path : null } };
+        out = { ...audit, status: 'invalid', error: errorOf(error) };
       }
     }
     // A commit-reveal v4 commit is followed to its reveal instead (reveal-chain.ts).
