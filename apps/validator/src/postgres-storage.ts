@@ -338,6 +338,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         const highest = row?.highest ?? null;
         return { length: row?.length ?? undefined, highestEpoch: highest === null ? undefined : Number(highest) };
       }),
+    recordedEpochLength: () =>
+      wrap('read', async () => (await pool.query<{ epoch_length: number }>('SELECT epoch_length FROM epoch_numbering WHERE id = 1')).rows[0]?.epoch_length),
     claimEpochLength: (length) =>
       wrap('claim', async () => {
         await pool.query('INSERT INTO epoch_numbering (id, epoch_length) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [length]);

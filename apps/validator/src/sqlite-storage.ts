@@ -223,6 +223,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
         const row = numbering.get() as { length: number | null; highest: number | null };
         return { length: row.length ?? undefined, highestEpoch: row.highest ?? undefined };
       }),
+    recordedEpochLength: () => wrap('read', () => (recordedLength.get() as { epoch_length: number } | undefined)?.epoch_length),
     claimEpochLength: (length) =>
       wrap('claim', () => {
         claimLength.run(length);

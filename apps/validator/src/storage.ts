@@ -157,6 +157,8 @@ export interface Storage {
    * number it holds in a record or an epoch row (undefined when it holds neither). See `epoch-numbering.ts`.
    */
   epochNumbering(): Promise<EpochNumbering>;
+  /** The recorded epoch length alone (undefined when none is): what a running instance checks at each tick under HA. */
+  recordedEpochLength(): Promise<number | undefined>;
   /** Records `length` as the database's epoch length unless one is recorded already; resolves to the recorded one. */
   claimEpochLength(length: number): Promise<number>;
   /** Replaces the recorded epoch length `from` by `to`; false (nothing written) when `from` is not the recorded one. */

@@ -151,7 +151,9 @@ for (const backend of backends) {
       const { storage, cleanup } = await backend.open();
       try {
         expect(await storage.epochNumbering()).toEqual({ length: undefined, highestEpoch: undefined });
+        expect(await storage.recordedEpochLength()).toBeUndefined();
         expect(await storage.claimEpochLength(360)).toBe(360);
+        expect(await storage.recordedEpochLength()).toBe(360);
         // A second claim (another instance, a later start) gets the recorded length, not its own.
         expect(await storage.claimEpochLength(100)).toBe(360);
         expect(await storage.replaceEpochLength(100, 50)).toBe(false);
@@ -163,6 +165,7 @@ for (const backend of backends) {
         expect(await storage.epochNumbering()).toEqual({ length: 360, highestEpoch: 9 });
         expect(await storage.replaceEpochLength(360, 120)).toBe(true);
         expect(await storage.epochNumbering()).toEqual({ length: 120, highestEpoch: 9 });
+        expect(await storage.recordedEpochLength()).toBe(120);
       } finally {
         await cleanup();
       }
