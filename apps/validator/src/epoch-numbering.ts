@@ -1,30 +1,80 @@
 import type { Logger } from 'pino';
 
+import type { SubnetError } from '@subnet/core';
+
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { Storage } from './storage.js';
+
+/** What {@link settleEpochLength} reads from the chain, and only when it has to. */
+export interface EpochNumberingChain {
+  /** The head block. */
+  head(): Promise<bigint>;
+  /** The subnet's tempo. */
+  tempo(): Promise<number>;
+}
 
 /**
  * The epoch length a start uses (docs/spec.md G.11). Epoch numbers are ⌊block / length⌋ and are stored with every
  * record and epoch row, so the database records the length its numbers were computed with, and a start keeps it:
  *
- * - `chain.epoch_length` unset: the recorded length; none recorded (a new database, or one written before the length
- *   was recorded): 0, and the caller takes the subnet's tempo at its first metagraph read and records it
- *   ({@link Storage.claimEpochLength}).
+ * - `chain.epoch_length` unset: the recorded length; none recorded in a new database: 0, and the caller takes the
+ *   subnet's tempo at its first metagraph read and records it ({@link Storage.claimEpochLength}).
  * - `chain.epoch_length` set: recorded when none is. When another length is recorded, the new numbering is taken only
  *   if it reuses no epoch number the database holds (⌊head / new⌋ above the highest one, as a shorter length gives):
  *   the recorded length is replaced and `EPOCH_LENGTH_CHANGED` logged. Otherwise the start is refused: records would
  *   be filed under numbers already closed, or mixed with older records of the same number.
+ * - A database that holds epochs but no length (written by a version that did not record it): the length this start
+ *   uses (the configured one, else the tempo) is recorded now, unless it puts the head below the stored epochs. Then
+ *   they were numbered by a shorter length (the tempo changed while the older version ran), or on another chain, and
+ *   the start is refused.
  *
  * @param storage - the opened storage
  * @param configured - `chain.epoch_length`
- * @param head - reads the chain head (only when the configured length differs from the recorded one)
+ * @param chain - reads the head (only when the length changes, or the database holds epochs but no length) and the
+ *   tempo (only in the latter case, with `chain.epoch_length` unset)
  * @param logger - takes `EPOCH_LENGTH_CHANGED`
  * @returns the epoch length to use, or 0 for "the subnet's tempo, to be recorded at the first metagraph read"
- * @throws SubnetError `VALIDATOR_EPOCH_RENUMBERING` when the configured length would renumber stored epochs, or
- *   the head to check it against cannot be read
+ * @throws SubnetError `VALIDATOR_EPOCH_RENUMBERING` when the length would renumber stored epochs, or the head (or
+ *   tempo) to check it against cannot be read
  */
-export async function settleEpochLength(storage: Storage, configured: number | undefined, head: () => Promise<bigint>, logger: Logger): Promise<number> {
+export async function settleEpochLength(storage: Storage, configured: number | undefined, chain: EpochNumberingChain, logger: Logger): Promise<number> {
   const { length: recorded, highestEpoch } = await storage.epochNumbering();
+  const headBlock = async (why: string, refuse: (why: string, cause: unknown) => SubnetError): Promise<bigint> => {
+    try {
+      return await chain.head();
+    } catch (error) {
+      throw refuse(`the chain head, which says whether ${why}, cannot be read (${(error as Error).message})`, error);
+    }
+  };
+  if (recorded === undefined && highestEpoch !== undefined) {
+    const refuse = (length: number, why: string, cause?: unknown) =>
+      appError(
+        VALIDATOR_ERROR_CODES.epochRenumbering,
+        `this database holds epochs up to ${highestEpoch} but no record of the epoch length they were numbered by (it was written by an earlier version): ${why}. Set chain.epoch_length to the length that version numbered its epochs by, or point the validator at a new database (it starts without the stored records and the state carried from epoch to epoch)`,
+        { path: 'chain.epoch_length', value: configured ?? null, recorded: null, highestEpoch, length },
+        cause,
+      );
+    let length = configured;
+    if (length === undefined) {
+      try {
+        length = Math.max(1, await chain.tempo());
+      } catch (error) {
+        throw refuse(0, `the subnet's tempo, the length to record with chain.epoch_length unset, cannot be read (${(error as Error).message})`, error);
+      }
+    }
+    const numbering = configured === undefined ? `the subnet's tempo, ${length} blocks,` : `chain.epoch_length ${length}`;
+    const block = await headBlock(`${numbering} fits them`, (why, cause) => refuse(length, why, cause));
+    const epoch = Number(block / BigInt(length));
+    if (epoch < highestEpoch) {
+      throw refuse(
+        length,
+        `${numbering} puts the head (block ${block}) in epoch ${epoch}, below them: they were numbered by a shorter length (the subnet's tempo changed while that version ran?) or on another chain, and new records would be filed under numbers already stored`,
+      );
+    }
+    const claimed = await storage.claimEpochLength(length);
+    // Another instance recorded a length between the read and the claim: settle against what it chose.
+    return claimed === length ? length : settleEpochLength(storage, configured, chain, logger);
+  }
   if (configured === undefined) return recorded ?? 0;
   const kept = recorded ?? (await storage.claimEpochLength(configured));
   if (kept === configured) return configured;
@@ -36,12 +86,7 @@ export async function settleEpochLength(storage: Storage, configured: number | u
       cause,
     );
   if (highestEpoch !== undefined) {
-    let block: bigint;
-    try {
-      block = await head();
-    } catch (error) {
-      throw refuse(`the chain head, which says whether the new numbering reuses any of them, cannot be read (${(error as Error).message})`, error);
-    }
+    const block = await headBlock('the new numbering reuses any of them', refuse);
     const epoch = Number(block / BigInt(configured));
     if (epoch <= highestEpoch) {
       throw refuse(

@@ -165,7 +165,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // tempo, taken at the first metagraph read and recorded then.
   let epochLength: number;
   try {
-    epochLength = await settleEpochLength(storage, config.chain.epoch_length, () => chain.head(), logger);
+    epochLength = await settleEpochLength(
+      storage,
+      config.chain.epoch_length,
+      { head: () => chain.head(), tempo: async () => (await chain.view()).tempo },
+      logger,
+    );
   } catch (error) {
     await storage.close();
     await chain.close();
@@ -272,7 +277,10 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
           if (epochLength === 0) epochLength = Math.max(1, view.tempo);
           else if (!followsTempo(epochLength, view.tempo) && tempoWarned !== view.tempo) {
             tempoWarned = view.tempo;
-            logger.warn({ code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength }, tempoChangedMessage(view.tempo, epochLength));
+            // Tempo 0 at start-up is said once, by TEMPO_ZERO (startup-warnings.ts), which names this length too.
+            if (started || view.tempo !== 0) {
+              logger.warn({ code: 'TEMPO_CHANGED', tempo: view.tempo, epoch_length: epochLength }, tempoChangedMessage(view.tempo, epochLength));
+            }
           }
         }
       })
@@ -402,6 +410,27 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       // Tasks of this epoch draw from the reputations the close above carried (docs/spec.md G.3).
       await prepareTasks(current);
       return;
+    }
+    // HA: another instance on this database may have changed the recorded epoch length (a restart with a new
+    // chain.epoch_length, taken only because its numbering starts above every stored epoch: epoch-numbering.ts). This one
+    // follows at once, as a restart would: numbering on by the old length would file records under numbers the new one
+    // has left behind (docs/spec.md G.11). A failed read skips the check for this tick (the storage outage is reported
+    // by the work below).
+    if (lease !== undefined) {
+      const recorded = await storage.recordedEpochLength().catch(() => undefined);
+      if (recorded !== undefined && recorded !== epochLength) {
+        const previous = epochLength;
+        epochLength = recorded;
+        current = Number(head / BigInt(epochLength));
+        logger.warn(
+          { code: 'EPOCH_LENGTH_CHANGED', epoch_length: recorded, previous_epoch_length: previous, epoch: current },
+          `another instance changed the epoch length this database numbers its epochs by from ${previous} to ${recorded} blocks: this one follows it (epoch ${current} at block ${head}); its open records under the old numbering are closed as after downtime${config.chain.epoch_length === undefined || config.chain.epoch_length === recorded ? '' : `; set chain.epoch_length to ${recorded} here too, or the next start of this instance is refused (VALIDATOR_EPOCH_RENUMBERING) or renumbers again`}`,
+        );
+        catchUp = { lastWithoutRecords: false };
+        if (leading()) await runCatchUp(current);
+        await prepareTasks(current);
+        return;
+      }
     }
     // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
     // which makes the service ready, stays as short as it can be).

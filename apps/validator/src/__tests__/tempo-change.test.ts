@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+
+import Database from 'better-sqlite3';
 
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +10,20 @@ import { SubnetError } from '@subnet/core';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { bountyBody, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import {
+  bountyBody,
+  fakeChain,
+  freshSchema,
+  PG_SKIP_REASON,
+  PG_URL,
+  postExecutor,
+  requirePostgresInCi,
+  silent,
+  tempDir,
+  testConfig,
+  useCleanups,
+  useKeys,
+} from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -177,3 +193,159 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     expect(await fromTempo.storage.epochNumbering()).toMatchObject({ length: 12 });
   });
 });
+
+/**
+ * A database written by a version that did not record its epoch length holds epochs but no length. Its first start on
+ * this version records the length it uses, after checking that the head is not below the stored epochs under it: then
+ * they were numbered by a shorter length (the tempo changed while the older version ran with chain.epoch_length unset)
+ * and new records would be filed under numbers already stored. Before, the start took the length silently.
+ */
+describe('a database from a version that did not record its epoch length', () => {
+  /** A database of 5-block epochs holding a record in epoch 8 (block 42), its recorded length then removed. */
+  async function olderDatabase(): Promise<{ dir: string; chain: ReturnType<typeof fakeChain> }> {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k, 5);
+    chain.headBlock = 42n;
+    const service = await startValidator({
+      config: testConfig(t.dir, { chain: { poll_ms: 20, commit_store: `${t.dir}/commits.json` } }),
+      chain,
+      logger: silent,
+      autoTick: false,
+    });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('old-8', k.miners[0]!.address))).status).toBe(201);
+    await service.stop();
+    const db = new Database(join(t.dir, 'validator.sqlite'));
+    db.prepare('DELETE FROM epoch_numbering').run();
+    db.close();
+    return { dir: t.dir, chain };
+  }
+  const unset = (dir: string) => testConfig(dir, { chain: { poll_ms: 20, commit_store: `${dir}/commits.json` } });
+
+  it('chain.epoch_length unset, the tempo now longer: the head is below the stored epochs under it, and the start is refused', async () => {
+    const { dir, chain } = await olderDatabase();
+    // The owner lengthened the tempo to 10 while the older version ran: block 45 is epoch 4 of 10 blocks, below epoch 8.
+    chain.tempo = 10;
+    chain.headBlock = 45n;
+    const refused = await startValidator({ config: unset(dir), chain, logger: silent, autoTick: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SubnetError);
+    const error = refused as SubnetError;
+    expect(error.code).toBe('VALIDATOR_EPOCH_RENUMBERING');
+    expect(error.context).toMatchObject({ path: 'chain.epoch_length', value: null, recorded: null, highestEpoch: 8, length: 10 });
+    expect(error.message).toContain('this database holds epochs up to 8 but no record of the epoch length');
+    expect(error.message).toContain("the subnet's tempo, 10 blocks, puts the head (block 45) in epoch 4, below them");
+    // Nothing was recorded: the same database starts with the length the older version used, and keeps it.
+    const service = await startValidator({
+      config: testConfig(dir, { chain: { epoch_length: 5, poll_ms: 20, commit_store: `${dir}/commits.json` } }),
+      chain,
+      logger: silent,
+      autoTick: false,
+    });
+    cleanups.push(() => service.stop());
+    expect(service.currentEpoch()).toBe(9);
+    expect(await service.storage.epochNumbering()).toMatchObject({ length: 5 });
+    // Epoch 8, holding the record, closed as the epoch before the head's.
+    expect((await service.storage.getEpoch(8))?.status).toBe('submitted');
+  });
+
+  it('a configured length that puts the head below the stored epochs is refused too', async () => {
+    const { dir, chain } = await olderDatabase();
+    chain.headBlock = 45n;
+    const config = testConfig(dir, { chain: { epoch_length: 20, poll_ms: 20, commit_store: `${dir}/commits.json` } });
+    const refused = await startValidator({ config, chain, logger: silent, autoTick: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((refused as SubnetError).code).toBe('VALIDATOR_EPOCH_RENUMBERING');
+    expect((refused as SubnetError).message).toContain('chain.epoch_length 20 puts the head (block 45) in epoch 2, below them');
+  });
+
+  it('the tempo unchanged: its length is recorded at the start, and the stored epoch goes on', async () => {
+    const { dir, chain } = await olderDatabase();
+    chain.headBlock = 43n;
+    const service = await startValidator({ config: unset(dir), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
+    expect(await service.storage.epochNumbering()).toEqual({ length: 5, highestEpoch: 8 });
+    expect(service.currentEpoch()).toBe(8);
+    chain.headBlock = 45n;
+    await service.tick();
+    expect((await service.storage.getEpoch(8))?.status).toBe('submitted');
+  });
+});
+
+describe('tempo 0 at start-up on a database that records another length', () => {
+  it('is said once, by TEMPO_ZERO naming the recorded length, not again by TEMPO_CHANGED', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const config = testConfig(t.dir, { chain: { poll_ms: 20, commit_store: `${t.dir}/commits.json` } });
+    const chain = fakeChain(k, 10);
+    const first = await startValidator({ config, chain, logger: silent, autoTick: false });
+    await first.stop();
+    chain.tempo = 0;
+    const { logger, lines } = capture();
+    const service = await startValidator({ config, chain, logger, autoTick: false });
+    cleanups.push(() => service.stop());
+    chain.headBlock = 12n;
+    await service.tick();
+    expect(lines.filter((l) => l.code === 'TEMPO_ZERO')).toHaveLength(1);
+    expect(lines.find((l) => l.code === 'TEMPO_ZERO')?.msg).toContain('the epochs here are 10 blocks, the length this database numbers its epochs by');
+    expect(lines.filter((l) => l.code === 'TEMPO_CHANGED')).toEqual([]);
+    expect(lines.filter((l) => String(l.msg).includes('the chain runs no epoch'))).toHaveLength(1);
+  });
+});
+
+/**
+ * Under HA every instance reads the recorded length at start only. Before, an instance still running when another one
+ * restarted with a new chain.epoch_length went on filing records, and closing epochs when it led, under the old
+ * numbering, until it was restarted itself. A running instance now follows the recorded length at its next tick.
+ */
+describe.skipIf(PG_URL === undefined)(
+  `a running instance follows the epoch length another instance records${PG_URL === undefined ? ` (${PG_SKIP_REASON})` : ''}`,
+  () => {
+    requirePostgresInCi();
+
+    it('the leader, still at 10-block epochs, takes the 5-block numbering a restarted standby recorded, and files records under it', async () => {
+      const fresh = await freshSchema();
+      cleanups.push(fresh.drop);
+      const chain = fakeChain(k, 10);
+      chain.headBlock = 42n;
+      const instance = async (epochLength: number, logger: pino.Logger) => {
+        const t = tempDir();
+        cleanups.push(t.cleanup);
+        const config = testConfig(t.dir, {
+          database: { url: PG_URL },
+          ha: { lease_ttl_ms: 60_000 },
+          chain: { epoch_length: epochLength, poll_ms: 20, commit_store: join(t.dir, 'commits.json') },
+        });
+        const service = await startValidator({ config, chain, logger, autoTick: false, postgresSchema: fresh.schema });
+        cleanups.push(() => service.stop());
+        return service;
+      };
+      const { logger, lines } = capture();
+      const leader = await instance(10, logger);
+      expect(leader.currentEpoch()).toBe(4);
+      expect((await postExecutor(leader.url, '/v1/bounty-records', bountyBody('e4', k.miners[0]!.address))).status).toBe(201);
+      // A second instance starts with 5-block epochs: block 43 is epoch 8 of those, above the stored epoch 4, so it is taken.
+      chain.headBlock = 43n;
+      const standby = await instance(5, silent);
+      expect(standby.currentEpoch()).toBe(8);
+      expect(await leader.storage.epochNumbering()).toMatchObject({ length: 5 });
+      // The leader's next tick follows it (with 10-block epochs block 43 is still epoch 4).
+      await leader.tick();
+      expect(leader.currentEpoch()).toBe(8);
+      expect(lines.find((l) => l.code === 'EPOCH_LENGTH_CHANGED')).toMatchObject({ level: 40, epoch_length: 5, previous_epoch_length: 10, epoch: 8 });
+      expect(lines.find((l) => l.code === 'EPOCH_LENGTH_CHANGED')?.msg).toContain('set chain.epoch_length to 5 here too');
+      // Epoch 4 of the old numbering, with its record, was closed as after downtime; new records go to epoch 8.
+      expect((await leader.storage.getEpoch(4))?.status).toBe('missed');
+      expect((await postExecutor(leader.url, '/v1/bounty-records', bountyBody('e8', k.miners[1]!.address))).status).toBe(201);
+      expect((await leader.storage.findRecord('bounty', 'e8'))?.epoch).toBe(8);
+      // At the next boundary of 5-block epochs the leader closes epoch 8.
+      chain.headBlock = 45n;
+      await leader.tick();
+      expect((await leader.storage.getEpoch(8))?.status).toBe('submitted');
+    });
+  },
+);
