@@ -23,6 +23,8 @@ export interface EpochNumberingChain {
  *   if it reuses no epoch number the database holds (⌊head / new⌋ above the highest one, as a shorter length gives):
  *   the recorded length is replaced and `EPOCH_LENGTH_CHANGED` logged. Otherwise the start is refused: records would
  *   be filed under numbers already closed, or mixed with older records of the same number.
+ * - Whatever the length, a head more than one epoch below the stored epochs refuses the start
+ *   (`VALIDATOR_HEAD_BEHIND_DATABASE`): the database belongs to another chain, or this one was reset.
  * - A database that holds epochs but no length (written by a version that did not record it): the length this start
  *   uses (the configured one, else the tempo) is recorded now, unless it puts the head below the stored epochs. Then
  *   they were numbered by a shorter length (the tempo changed while the older version ran), or on another chain, and
@@ -30,12 +32,13 @@ export interface EpochNumberingChain {
  *
  * @param storage - the opened storage
  * @param configured - `chain.epoch_length`
- * @param chain - reads the head (only when the length changes, or the database holds epochs but no length) and the
- *   tempo (only in the latter case, with `chain.epoch_length` unset)
+ * @param chain - reads the head (when the database holds epochs) and the tempo (only when it holds epochs but no
+ *   length, with `chain.epoch_length` unset)
  * @param logger - takes `EPOCH_LENGTH_CHANGED`
  * @returns the epoch length to use, or 0 for "the subnet's tempo, to be recorded at the first metagraph read"
  * @throws SubnetError `VALIDATOR_EPOCH_RENUMBERING` when the length would renumber stored epochs, or the head (or
- *   tempo) to check it against cannot be read
+ *   tempo) to check it against cannot be read; `VALIDATOR_HEAD_BEHIND_DATABASE` when the head is more than one epoch
+ *   below the stored epochs
  */
 export async function settleEpochLength(storage: Storage, configured: number | undefined, chain: EpochNumberingChain, logger: Logger): Promise<number> {
   const { length: recorded, highestEpoch } = await storage.epochNumbering();
@@ -75,9 +78,9 @@ export async function settleEpochLength(storage: Storage, configured: number | u
     // Another instance recorded a length between the read and the claim: settle against what it chose.
     return claimed === length ? length : settleEpochLength(storage, configured, chain, logger);
   }
-  if (configured === undefined) return recorded ?? 0;
+  if (configured === undefined) return recorded === undefined ? 0 : headNotBehind(recorded, highestEpoch, chain);
   const kept = recorded ?? (await storage.claimEpochLength(configured));
-  if (kept === configured) return configured;
+  if (kept === configured) return headNotBehind(configured, highestEpoch, chain);
   const refuse = (why: string, cause?: unknown) =>
     appError(
       VALIDATOR_ERROR_CODES.epochRenumbering,
@@ -103,4 +106,23 @@ export async function settleEpochLength(storage: Storage, configured: number | u
     `epochs are now numbered by chain.epoch_length ${configured} blocks instead of ${kept}${highestEpoch === undefined ? '' : `: the new numbers start above the stored epochs (up to ${highestEpoch}), whose open records are closed as after downtime`}`,
   );
   return configured;
+}
+
+/**
+ * `length`, once the chain head is found no more than one epoch below the highest stored epoch under it. One epoch of
+ * slack: a node that lags a few blocks behind the one the last run read may put the head just before a boundary the
+ * database has passed. Further below, the database was written against another chain, or this chain was reset (a devnet
+ * started again), or the node is far behind (still syncing): new records would be filed under epochs closed already,
+ * and those epochs would not be submitted again. A head that cannot be read fails the start with the chain's error.
+ */
+async function headNotBehind(length: number, highestEpoch: number | undefined, chain: EpochNumberingChain): Promise<number> {
+  if (highestEpoch === undefined) return length;
+  const block = await chain.head();
+  const epoch = Number(block / BigInt(length));
+  if (epoch >= highestEpoch - 1) return length;
+  throw appError(
+    VALIDATOR_ERROR_CODES.headBehindDatabase,
+    `the chain head is at block ${block}, epoch ${epoch} of ${length} blocks, but this database holds epochs up to ${highestEpoch}: it was written against another chain, or this chain was reset (a devnet started again?), or the node is far behind (still syncing). New records would be filed under epochs already closed, which are never submitted again. Point database.path (or database.url) at a new database for this chain, or chain.endpoint at the chain the database belongs to, or wait until the node has synced`,
+    { path: 'chain.head', value: String(block), headEpoch: epoch, highestEpoch, epochLength: length },
+  );
 }

@@ -52,6 +52,11 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
    * epoch numbers it holds (or the chain head to check it cannot be read): not started (docs/spec.md G.11).
    */
   epochRenumbering: 'VALIDATOR_EPOCH_RENUMBERING',
+  /**
+   * The chain head is more than one epoch below the highest epoch the database holds: the database belongs to another
+   * chain, the chain was reset (a devnet started again) or the node is far behind: not started (docs/spec.md G.11).
+   */
+  headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
 });
 
 /** Raises an app error (internal). */

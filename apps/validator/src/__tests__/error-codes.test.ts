@@ -25,6 +25,8 @@ const PUBLISHED = {
   taskFileTooLarge: 'VALIDATOR_TASK_FILE_TOO_LARGE',
   usage: 'VALIDATOR_USAGE',
   uidChanged: 'VALIDATOR_UID_CHANGED',
+  epochRenumbering: 'VALIDATOR_EPOCH_RENUMBERING',
+  headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -121,6 +121,32 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     expect(refused.stderr).toContain('Set chain.epoch_length to 5 to keep its numbering');
   }, 120_000);
 
+  it('a devnet started again under the same database stops start-up with VALIDATOR_HEAD_BEHIND_DATABASE (exit 2)', async () => {
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    // Past block 20 of 5-block epochs, the epoch a run closes is 3 or later.
+    while (devnet.bestNumber() < 20) await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = writeRunConfig(t.dir, 'reset', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 5 }` });
+    const started = await runCli(['run', '--config', first], env, 45_000, (out) => out.includes('"msg":"epoch closed"'));
+    expect(started.stdout).toContain('"msg":"epoch closed"');
+    // A new devnet (a new chain at block 0, a block a minute) and the same database: its epochs would never be submitted again.
+    const again = await startDevnet({ neurons: 6, validators: 2, tempo: 20, weightsSetRateLimit: 0n, blockTime: 60_000 });
+    try {
+      const second = writeRunConfig(t.dir, 'reset', { chain: `{ endpoint: ${again.url}, poll_ms: 200, epoch_length: 5 }` });
+      const refused = await runCli(['run', '--config', second], env, 45_000);
+      expect(refused.stillRunning).toBe(false);
+      expect(refused.code).toBe(2);
+      const said =
+        /^error: \[VALIDATOR_HEAD_BEHIND_DATABASE\] the chain head is at block \d+, epoch (\d+) of 5 blocks, but this database holds epochs up to (\d+)/.exec(
+          refused.stderr,
+        );
+      expect(said, refused.stderr).not.toBeNull();
+      expect(Number(said?.[1])).toBeLessThan(Number(said?.[2]) - 1);
+      expect(refused.stderr).toContain('or this chain was reset (a devnet started again?)');
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
   it('an HTTP port another server holds stops start-up (exit 2) and leaves behind nothing this start created: no SQLite file, no folder', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

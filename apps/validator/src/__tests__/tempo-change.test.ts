@@ -165,6 +165,28 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     expect((await service.storage.getEpoch(4))?.status).toBe('missed');
   });
 
+  it('a head more than one epoch below the stored epochs (a reset chain, another chain) refuses the start; one epoch below is a lagging node and starts', async () => {
+    const { dir, chain } = await storedEpoch4();
+    // A devnet started again: block 5 is epoch 0, and epochs 1-4 of the database would never be submitted again.
+    chain.headBlock = 5n;
+    for (const config of [withLength(dir, 10), unset(dir)]) {
+      const refused = await startValidator({ config, chain, logger: silent, autoTick: false }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(SubnetError);
+      const error = refused as SubnetError;
+      expect(error.code).toBe('VALIDATOR_HEAD_BEHIND_DATABASE');
+      expect(error.context).toMatchObject({ path: 'chain.head', value: '5', headEpoch: 0, highestEpoch: 4, epochLength: 10 });
+      expect(error.message).toContain('the chain head is at block 5, epoch 0 of 10 blocks, but this database holds epochs up to 4');
+    }
+    // Block 39 is epoch 3, one below: a node a few blocks behind the last run's, near a boundary.
+    chain.headBlock = 39n;
+    const service = await startValidator({ config: withLength(dir, 10), chain, logger: silent, autoTick: false });
+    cleanups.push(() => service.stop());
+    expect(service.currentEpoch()).toBe(3);
+  });
+
   it("a recorded length of tempo + 1 (the chain's own cycle) is kept with chain.epoch_length unset, without TEMPO_CHANGED", async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
