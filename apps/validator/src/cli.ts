@@ -27,7 +27,13 @@ function integerArg(option: string, min: number, max: number, why = '') {
 function exitWith(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`error: ${redactUrl(message)}\n`);
-  const codes = [VALIDATOR_ERROR_CODES.invalidConfig, VALIDATOR_ERROR_CODES.configFile, VALIDATOR_ERROR_CODES.epochRenumbering, VALIDATOR_ERROR_CODES.headBehindDatabase, VALIDATOR_ERROR_CODES.usage];
+  const codes = [
+    VALIDATOR_ERROR_CODES.invalidConfig,
+    VALIDATOR_ERROR_CODES.configFile,
+    VALIDATOR_ERROR_CODES.epochRenumbering,
+    VALIDATOR_ERROR_CODES.headBehindDatabase,
+    VALIDATOR_ERROR_CODES.usage,
+  ];
   process.exit(codes.some((code) => isSubnetError(error, code)) ? 2 : 1);
 }
 
