@@ -204,8 +204,8 @@ function earlierTieRule(segments: readonly (string | number)[], mismatch: Mismat
     const atTop = miners.filter((m) => childOf(m, 'score') === top).map((m) => childOf(m, 'hotkey'));
     const tiedHotkeys = tied.map((t) => childOf(t, 'miner_hotkey'));
     if (top !== score || atTop.length !== tiedHotkeys.length || !atTop.every((h) => typeof h === 'string' && tiedHotkeys.includes(h))) return null;
-    const lowest = (atTop as string[]).reduce((a, b) => (b < a ? b : a));
-    if (childOf(normalisation, 'winner') !== lowest) return null;
+    const lowest = lowestHotkeyAt(miners, top);
+    if (lowest === null || childOf(normalisation, 'winner') !== lowest) return null;
     ties.push(
       Object.freeze({
         challenge_id: id,
@@ -268,11 +268,7 @@ function earlierDecayTopRule(claimed: unknown, recomputed: unknown): EarlierDeca
     const score = childOf(childOf(decay, 'candidate'), 'score');
     const miners = childOf(childOf(c, 'normalisation'), 'miners');
     if (typeof hotkey !== 'string' || typeof score !== 'number' || !Array.isArray(miners)) continue;
-    let lowest: string | null = null;
-    for (const m of miners) {
-      const h = childOf(m, 'hotkey');
-      if (childOf(m, 'score') === score && typeof h === 'string' && (lowest === null || h < lowest)) lowest = h;
-    }
+    const lowest = lowestHotkeyAt(miners, score);
     if (lowest === null || lowest === hotkey) continue;
     const id = childOf(c, 'id');
     if (typeof id !== 'string') return null;
@@ -300,6 +296,19 @@ function earlierDecayTopSentence(rule: EarlierDecayTopRule): string {
     `epoch's best score, whoever the challenge ranked first; ${challenges.join('; ')}; no weight or burn differs, only who is named ` +
     `(to check the inputs themselves, replay the bundle with a build from before the rule)`
   );
+}
+
+/**
+ * The lowest hotkey (string order, `<`) of the normalisation's miners at `score`, as builds before spec G.4's
+ * winner-tie rule and before G.9 named it; an entry without a string hotkey is passed over; null when none is there.
+ */
+function lowestHotkeyAt(miners: readonly unknown[], score: number): string | null {
+  let lowest: string | null = null;
+  for (const m of miners) {
+    const h = childOf(m, 'hotkey');
+    if (childOf(m, 'score') === score && typeof h === 'string' && (lowest === null || h < lowest)) lowest = h;
+  }
+  return lowest;
 }
 
 /** `root` with the value at `path` replaced, copying only the objects and arrays along the path. */

@@ -130,6 +130,58 @@ describe('root cause first (issue 19, item 1)', () => {
     expect(b.root_cause?.mismatch).toMatchObject({ stage: 'aggregation.challenges[term].aggregation.miners', miner: { hotkey: miner.hotkey } });
   });
 
+  it("a changed value of the carried window_state (a workflow bundle): the root cause is the window's miner's workflow run, not the claimed value", () => {
+    // Only the result's window_state is edited (and re-signed): the rolling windows are the miners' own records, so the
+    // difference is traced to the miner's workflow run, as a changed own score is traced to the miner's record.
+    const miners = [0, 1, 2].map((i) => minerHotkey(i));
+    const task = { task_id: 'task-1', constraints: { max_budget_tao: 1, max_latency_seconds: 60 } };
+    const plan = { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b' }] };
+    const bundle = buildBundle({
+      netuid: 1,
+      config: { pipeline: { min_validators: 1, min_stake_fraction: 0 }, challenges: [{ id: 'workflow', kind: 'workflow', alpha: 1 }] },
+      epoch: 5,
+      validatorHotkey: k.validator.address,
+      inputs: {
+        workflow_runs: miners.map((hotkey, i) => ({
+          record_id: `w${i}`,
+          seq: 30 + i,
+          miner_uid: i + 1,
+          miner_hotkey: hotkey,
+          task,
+          plan,
+          record: {
+            output_quality_score: 1 - i / 4,
+            actual_tao: 0.5,
+            actual_seconds: 30,
+            steps_completed: 2,
+            actual_retries: 0,
+            timeouts: 0,
+            hard_failures: 0,
+          },
+        })),
+      },
+      stakes: [{ validator_hotkey: k.validator.address, stake: '1000' }],
+      metagraph: [{ hotkey: k.validator.address, uid: 0 }, ...miners.map((hotkey, i) => ({ hotkey, uid: i + 1 }))],
+      submission: dryRun,
+    });
+    type Doc3 = {
+      bundle: {
+        inputs: { workflow_runs: { miner_hotkey: string; record_id: string }[] };
+        result: { window_state: { windows: { hotkey: string; scores: number[] }[] } };
+      };
+    };
+    const doc = JSON.parse(JSON.stringify(signBundle(bundle, k.validator))) as Doc3;
+    const window = doc.bundle.result.window_state.windows[1]!;
+    window.scores[0] = window.scores[0]! / 2;
+    const a = audit(resign(doc, k.validator));
+    expect(a.checks).toMatchObject({ digest: true, signature: true, recompute: false });
+    const i = doc.bundle.inputs.workflow_runs.findIndex((r) => r.miner_hotkey === window.hotkey);
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(a.root_cause).toMatchObject({ kind: 'input', path: `bundle.inputs.workflow_runs[${i}]`, record: doc.bundle.inputs.workflow_runs[i]!.record_id });
+    expect(a.root_cause?.mismatch).toMatchObject({ path: 'bundle.result.window_state.windows[1].scores[0]', miner: { hotkey: window.hotkey } });
+    expect(a.root_cause?.sentence).toContain(`of miner ${window.hotkey} gives`);
+  });
+
   it('a claimed result value changed and re-signed: no input explains it, the root cause is the claimed value itself', () => {
     const doc = fresh();
     doc.bundle.result.u16.weights[1] = doc.bundle.result.u16.weights[1]! + 7;
