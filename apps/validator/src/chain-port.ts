@@ -151,6 +151,11 @@ export interface ChainPort {
   readonly hotkey: string;
   /** The head block number. */
   head(): Promise<bigint>;
+  /**
+   * The chain's genesis block hash (`0x` and 64 lowercase hex digits): which chain this is, recorded in the database
+   * (chain-identity.ts). Absent when the chain access cannot tell (fakes).
+   */
+  genesisHash?(): Promise<string>;
   /** The metagraph at the head. */
   view(): Promise<ChainView>;
   /**

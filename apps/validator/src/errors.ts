@@ -57,6 +57,8 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
    * chain, the chain was reset (a devnet started again) or the node is far behind: not started (docs/spec.md G.11).
    */
   headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
+  /** The database belongs to another netuid, or another chain (genesis hash): not started (docs/spec.md G.12). */
+  databaseMismatch: 'VALIDATOR_DATABASE_MISMATCH',
 });
 
 /** Raises an app error (internal). */

@@ -350,6 +350,13 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         'update',
         async () => (await pool.query('UPDATE epoch_numbering SET epoch_length = $1 WHERE id = 1 AND epoch_length = $2', [to, from])).rowCount === 1,
       ),
+    claimChainIdentity: ({ netuid, genesisHash }) =>
+      wrap('claim', async () => {
+        await pool.query('INSERT INTO chain_identity (id, netuid, genesis_hash) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [netuid, genesisHash]);
+        if (genesisHash !== null) await pool.query('UPDATE chain_identity SET genesis_hash = $1 WHERE id = 1 AND genesis_hash IS NULL', [genesisHash]);
+        const row = (await pool.query<{ netuid: number; genesis_hash: string | null }>('SELECT netuid, genesis_hash FROM chain_identity WHERE id = 1')).rows[0];
+        return { netuid: row?.netuid ?? netuid, genesisHash: row === undefined ? genesisHash : row.genesis_hash };
+      }),
     close: () => wrap('close', () => pool.end()),
   };
 }

@@ -27,6 +27,7 @@ import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
 import { followsTempo, startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
+import { checkChainIdentity } from './chain-identity.js';
 import { settleEpochLength } from './epoch-numbering.js';
 import { startFootprint } from './start-footprint.js';
 import type { StartFootprint } from './start-footprint.js';
@@ -165,6 +166,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // tempo, taken at the first metagraph read and recorded then.
   let epochLength: number;
   try {
+    // The database is this subnet's on this chain (chain-identity.ts, docs/spec.md G.12), before its epochs are read.
+    await checkChainIdentity(storage, { netuid: config.netuid, genesisHash: chain.genesisHash === undefined ? null : await chain.genesisHash() });
     epochLength = await settleEpochLength(
       storage,
       config.chain.epoch_length,

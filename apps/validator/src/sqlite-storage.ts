@@ -143,6 +143,9 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const claimLength = db.prepare('INSERT INTO epoch_numbering (id, epoch_length) VALUES (1, ?) ON CONFLICT (id) DO NOTHING');
   const recordedLength = db.prepare('SELECT epoch_length FROM epoch_numbering WHERE id = 1');
   const replaceLength = db.prepare('UPDATE epoch_numbering SET epoch_length = ? WHERE id = 1 AND epoch_length = ?');
+  const claimIdentity = db.prepare('INSERT INTO chain_identity (id, netuid, genesis_hash) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING');
+  const fillGenesis = db.prepare('UPDATE chain_identity SET genesis_hash = ? WHERE id = 1 AND genesis_hash IS NULL');
+  const recordedIdentity = db.prepare('SELECT netuid, genesis_hash FROM chain_identity WHERE id = 1');
 
   const acquire = db.prepare(LEASE_ACQUIRE_SQL.replaceAll('$1', '@holder').replaceAll('$2', '@expires').replaceAll('$3', '@now'));
   const release = db.prepare("UPDATE leader_lease SET expires_at_ms = 0 WHERE name = 'leader' AND holder = ? AND token = ?");
@@ -230,6 +233,13 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
         return (recordedLength.get() as { epoch_length: number }).epoch_length;
       }),
     replaceEpochLength: (from, to) => wrap('update', () => replaceLength.run(to, from).changes === 1),
+    claimChainIdentity: ({ netuid, genesisHash }) =>
+      wrap('claim', () => {
+        claimIdentity.run(netuid, genesisHash);
+        if (genesisHash !== null) fillGenesis.run(genesisHash);
+        const row = recordedIdentity.get() as { netuid: number; genesis_hash: string | null };
+        return { netuid: row.netuid, genesisHash: row.genesis_hash };
+      }),
     close: async () => {
       if (writer !== undefined) await writer.close();
       await wrap('close', () => void db.close());

@@ -163,7 +163,19 @@ export interface Storage {
   claimEpochLength(length: number): Promise<number>;
   /** Replaces the recorded epoch length `from` by `to`; false (nothing written) when `from` is not the recorded one. */
   replaceEpochLength(from: number, to: number): Promise<boolean>;
+  /**
+   * Records the subnet and chain the database belongs to unless they are recorded already, and fills in a genesis hash
+   * recorded as unknown; resolves to what is recorded then (compare it with `identity`: `chain-identity.ts`).
+   */
+  claimChainIdentity(identity: ChainIdentity): Promise<ChainIdentity>;
   close(): Promise<void>;
+}
+
+/** The subnet and chain a database belongs to ({@link Storage.claimChainIdentity}). */
+export interface ChainIdentity {
+  readonly netuid: number;
+  /** The chain's genesis block hash (`0x` and 64 lowercase hex digits), or null when the chain access cannot tell. */
+  readonly genesisHash: string | null;
 }
 
 /** The answer of {@link Storage.epochNumbering}. */
@@ -244,6 +256,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     name: 'epoch numbering',
     sqlite: ['CREATE TABLE epoch_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), epoch_length INTEGER NOT NULL)'],
     postgres: ['CREATE TABLE epoch_numbering (id INTEGER PRIMARY KEY CHECK (id = 1), epoch_length INTEGER NOT NULL)'],
+  },
+  {
+    // The subnet and chain the database's records, epochs and carried state belong to, recorded at the first start
+    // that knows them (docs/spec.md G.12): a start for another netuid or another chain is refused.
+    version: 6,
+    name: 'chain identity',
+    sqlite: ['CREATE TABLE chain_identity (id INTEGER PRIMARY KEY CHECK (id = 1), netuid INTEGER NOT NULL, genesis_hash TEXT)'],
+    postgres: ['CREATE TABLE chain_identity (id INTEGER PRIMARY KEY CHECK (id = 1), netuid INTEGER NOT NULL, genesis_hash TEXT)'],
   },
 ]);
 

@@ -137,6 +137,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
   return {
     hotkey,
     head: () => connection.request('chain_getHeader', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt()),
+    genesisHash: () => connection.request('genesisHash', (api) => Promise.resolve(api.genesisHash.toHex().toLowerCase())),
     finalizedHash: () => connection.request('chain_getFinalizedHead', async (api) => (await api.rpc.chain.getFinalizedHead()).toHex().toLowerCase()),
     view: async (): Promise<ChainView> => {
       const s = await snapshot();

@@ -153,7 +153,7 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(r.stderr).toBe('');
     const help = r.stdout.replace(/\s+/g, ' ');
     expect(help).toMatch(
-      /Exit codes: 0 [^;]+; 1 [^;]+; 2 [^;]*VALIDATOR_INVALID_CONFIG[^;]*VALIDATOR_EPOCH_RENUMBERING[^;]*VALIDATOR_HEAD_BEHIND_DATABASE[^;]*VALIDATOR_USAGE[^;]*; 130 \(SIGINT\) or 143 \(SIGTERM\) the demo [^;]+; 141 [^.]*EPIPE/,
+      /Exit codes: 0 [^;]+; 1 [^;]+; 2 [^;]*VALIDATOR_INVALID_CONFIG[^;]*VALIDATOR_EPOCH_RENUMBERING[^;]*VALIDATOR_HEAD_BEHIND_DATABASE[^;]*VALIDATOR_DATABASE_MISMATCH[^;]*VALIDATOR_USAGE[^;]*; 130 \(SIGINT\) or 143 \(SIGTERM\) the demo [^;]+; 141 [^.]*EPIPE/,
     );
     const sub = await run(['run', '--help']);
     expect(sub.code).toBe(0);

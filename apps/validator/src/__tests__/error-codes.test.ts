@@ -27,6 +27,7 @@ const PUBLISHED = {
   uidChanged: 'VALIDATOR_UID_CHANGED',
   epochRenumbering: 'VALIDATOR_EPOCH_RENUMBERING',
   headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
+  databaseMismatch: 'VALIDATOR_DATABASE_MISMATCH',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

@@ -71,6 +71,8 @@ export interface FakeChain extends ChainPort {
   failSubmits: number;
   /** Simulated reconnects. */
   reconnectCount: number;
+  /** The genesis hash it reports (a test may change it to stand for another chain). */
+  genesis: string;
   preflightError: Error | undefined;
   closed: boolean;
 }
@@ -89,8 +91,10 @@ export function fakeChain(k: Keys, tempo = 10): FakeChain {
     failHeads: 0,
     failSubmits: 0,
     reconnectCount: 0,
+    genesis: `0x${'9e'.repeat(32)}`,
     preflightError: undefined,
     closed: false,
+    genesisHash: () => Promise.resolve(chain.genesis),
     head: () => {
       if (chain.failHeads > 0) {
         chain.failHeads--;

@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import Database from 'better-sqlite3';
+
 import { loadSigner } from '@subnet/chain';
 import { isSubnetError } from '@subnet/core';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
@@ -128,6 +130,10 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const first = writeRunConfig(t.dir, 'reset', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200, epoch_length: 5 }` });
     const started = await runCli(['run', '--config', first], env, 45_000, (out) => out.includes('"msg":"epoch closed"'));
     expect(started.stdout).toContain('"msg":"epoch closed"');
+    // The database recorded the subnet and the chain it belongs to, the genesis hash read over the real connection.
+    const db = new Database(join(t.dir, 'reset.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT netuid, genesis_hash FROM chain_identity').all()).toEqual([{ netuid: 1, genesis_hash: devnet.genesisHash }]);
+    db.close();
     // A new devnet (a new chain at block 0, a block a minute) and the same database: its epochs would never be submitted again.
     const again = await startDevnet({ neurons: 6, validators: 2, tempo: 20, weightsSetRateLimit: 0n, blockTime: 60_000 });
     try {

@@ -146,6 +146,20 @@ for (const backend of backends) {
       expect((await storage.listEpochs(10)).map((r) => r.epoch)).toEqual([12, 10]);
     });
 
+    it('the chain identity: recorded once, a later claim gets the recorded one, an unknown genesis hash is filled in once', async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        expect(await storage.claimChainIdentity({ netuid: 3, genesisHash: null })).toEqual({ netuid: 3, genesisHash: null });
+        const genesis = `0x${'ab'.repeat(32)}`;
+        expect(await storage.claimChainIdentity({ netuid: 3, genesisHash: genesis })).toEqual({ netuid: 3, genesisHash: genesis });
+        // Another netuid or chain does not overwrite what is recorded: the caller compares and refuses.
+        expect(await storage.claimChainIdentity({ netuid: 4, genesisHash: `0x${'cd'.repeat(32)}` })).toEqual({ netuid: 3, genesisHash: genesis });
+        expect(await storage.claimChainIdentity({ netuid: 3, genesisHash: null })).toEqual({ netuid: 3, genesisHash: genesis });
+      } finally {
+        await cleanup();
+      }
+    });
+
     it('the epoch numbering: a length is recorded once, replaced only from the recorded one; the highest epoch of records and rows', async () => {
       // A database of its own: the others of this suite hold records and rows already.
       const { storage, cleanup } = await backend.open();
