@@ -9,14 +9,14 @@ import pg from 'pg';
 import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
+import type { StartOptions, ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 
 /** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
@@ -321,6 +321,46 @@ export async function startPeerReceiver(
   });
   cleanups.push(() => receiver.stop());
   return { receiver, chain };
+}
+
+/** A validator a whole test file shares: filled in before the file's tests run. */
+export interface FileService {
+  readonly service: ValidatorService;
+  /** The service's base URL on 127.0.0.1 (`service.url`). */
+  readonly url: string;
+  readonly chain: FakeChain;
+  /** Its folder (SQLite file, commit store, bundles). */
+  readonly dir: string;
+}
+
+/**
+ * Starts one validator before the file's tests (its own folder, `testConfig`, a fake chain of the keys `k`, the
+ * silent logger, epochs closed only on `tick()`) and stops it and removes its folder after them (call at file level,
+ * after `useKeys`).
+ *
+ * @param k - the keys from `useKeys()` (filled in by the time the service starts)
+ * @param options - `config` builds the configuration for the folder (default `testConfig`), `chain` the chain
+ *   (default `fakeChain(k)`); `logger` replaces the silent one
+ * @returns the service, its URL, chain and folder, filled in before the file's tests run
+ */
+export function useService(
+  k: Keys,
+  options: { config?: (dir: string) => ValidatorConfig; chain?: (k: Keys) => FakeChain; logger?: StartOptions['logger'] } = {},
+): FileService {
+  const running = {} as FileService;
+  let cleanup: () => void = () => undefined;
+  beforeAll(async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const chain = options.chain === undefined ? fakeChain(k) : options.chain(k);
+    const service = await startValidator({ config: (options.config ?? testConfig)(t.dir), chain, logger: options.logger ?? silent, autoTick: false });
+    Object.assign(running, { service, url: service.url, chain, dir: t.dir });
+  });
+  afterAll(async () => {
+    await running.service.stop();
+    cleanup();
+  });
+  return running;
 }
 
 /**
