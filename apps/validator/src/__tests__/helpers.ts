@@ -377,6 +377,55 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
   }
 }
 
+/** A validator's folder and configuration, and a start for validators on them: {@link setupValidator}. */
+export interface ValidatorSetup {
+  readonly config: ValidatorConfig;
+  readonly dir: string;
+  /** Starts a validator on the configuration with `chain` (ticked by the test; `extra` adds or replaces options). */
+  readonly start: (chain: FakeChain, extra?: Partial<StartOptions>) => Promise<ValidatorService>;
+}
+
+/**
+ * A fresh folder and a `testConfig` on it, stored in the folder's SQLite file or, with `postgres`, in a fresh
+ * PostgreSQL schema (`PG_URL`); the folder, the schema and every validator `start` ran are removed, dropped and
+ * stopped by `cleanups`.
+ *
+ * @param cleanups - the test's cleanup list (`useCleanups()`)
+ * @param postgres - store in a fresh PostgreSQL schema instead of SQLite
+ * @param overrides - configuration overrides (merged by `testConfig`)
+ */
+export async function setupValidator(cleanups: (() => unknown)[], postgres: boolean, overrides: Record<string, unknown> = {}): Promise<ValidatorSetup> {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  let schema: string | undefined;
+  if (postgres) {
+    const fresh = await freshSchema();
+    schema = fresh.schema;
+    cleanups.push(fresh.drop);
+  }
+  const config = testConfig(t.dir, schema === undefined ? overrides : { ...overrides, database: { url: PG_URL } });
+  const running: ValidatorService[] = [];
+  cleanups.push(async () => {
+    for (const s of running) await s.stop();
+  });
+  return {
+    config,
+    dir: t.dir,
+    start: async (chain, extra = {}) => {
+      const s = await startValidator({
+        config,
+        chain,
+        logger: silent,
+        autoTick: false,
+        ...(schema === undefined ? {} : { postgresSchema: schema }),
+        ...extra,
+      });
+      running.push(s);
+      return s;
+    },
+  };
+}
+
 /** 1 when `service` holds the leader lease, 0 when it stands by (its `leaseHolder` gauge). */
 export async function holdsLease(service: ValidatorService): Promise<number | undefined> {
   return (await service.metrics.leaseHolder.get()).values[0]?.value;
@@ -448,6 +497,22 @@ export async function startWithSecondPeer(config: Record<string, unknown> = {}):
       t.cleanup();
     },
   };
+}
+
+/**
+ * {@link startWithSecondPeer} for a file or a describe block: started before its tests, stopped (its folder removed)
+ * after them.
+ *
+ * @param config - configuration overrides (merged by `testConfig`)
+ * @returns the keys, chain, service and outcomes seen, filled in before the tests run
+ */
+export function useSecondPeerReceiver(config: Record<string, unknown> = {}): PeerScoresReceiver {
+  const receiver = {} as PeerScoresReceiver;
+  beforeAll(async () => {
+    Object.assign(receiver, await startWithSecondPeer(config));
+  });
+  afterAll(() => receiver.stop());
+  return receiver;
 }
 
 /** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */
