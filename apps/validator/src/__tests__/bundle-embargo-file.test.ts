@@ -17,6 +17,7 @@ import {
   fakeChain,
   postExecutor,
   silent,
+  startInDir,
   startPeerReceiver,
   tempDir,
   testConfig,
@@ -28,12 +29,6 @@ const k = useKeys();
 const cleanups = useCleanups();
 
 const bundleFile = (dir: string, epoch: number): string => join(dir, 'bundles', `epoch-${epoch}.json`);
-
-async function start(dir: string, chain: FakeChain): Promise<ValidatorService> {
-  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
-  cleanups.push(() => service.stop());
-  return service;
-}
 
 /** Makes the fake chain's submissions timelocked commits revealed at `dueBlock`. */
 function timelocked(chain: FakeChain, dueBlock: bigint): void {
@@ -60,7 +55,7 @@ async function closedTimelockedEpoch(
   const chain = fakeChain(k);
   timelocked(chain, 15n);
   chain.confirmReveal = confirmReveal;
-  const service = await start(t.dir, chain);
+  const service = await startInDir(t.dir, chain, cleanups);
   await service.tick();
   expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody(recordId, k.miners[2]!.address))).status).toBe(201);
   chain.headBlock = 11n;
@@ -113,7 +108,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const first = await start(t.dir, chain);
+    const first = await startInDir(t.dir, chain, cleanups);
     await first.tick();
     expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('e0', k.miners[1]!.address))).status).toBe(201);
     chain.headBlock = 11n;
@@ -136,7 +131,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     again.headBlock = 26n;
     let answer: RevealCheck = { status: 'pending' };
     again.confirmReveal = () => Promise.resolve(answer);
-    const second = await start(t.dir, again);
+    const second = await startInDir(t.dir, again, cleanups);
     await settledPass(second);
     expect((await second.storage.getEpoch(1))?.revealStatus).toBe('pending');
     expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
@@ -318,7 +313,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
       });
     let answer: RevealCheck = { status: 'pending' };
     chain.confirmReveal = () => Promise.resolve(answer);
-    const service = await start(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
     expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
@@ -349,7 +344,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(schedule);
     chain.confirmReveal = () => Promise.reject(new Error('no commit to ask about'));
-    const service = await start(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('unknown');
     expect(row?.revealStatus).toBe('pending');
@@ -395,7 +390,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(null);
-    const service = await start(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
     expect((await service.storage.getEpoch(0))?.revealStatus).toBeNull();
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(200);

@@ -247,6 +247,16 @@ export const bountyBody = (recordId: string, miner: string, valid = 10) => ({
 });
 
 /**
+ * A validator on the folder `dir` (its `testConfig`: a restart finds what an earlier process there stored) and `chain`,
+ * epochs closed only on `tick()`; stopped by `cleanups`.
+ */
+export async function startInDir(dir: string, chain: FakeChain, cleanups: (() => unknown)[]): Promise<ValidatorService> {
+  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
+  cleanups.push(() => service.stop());
+  return service;
+}
+
+/**
  * A first process "dies" in the middle of its submission of epoch 0: a validator on `dir` whose chain never
  * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
  * submission is failed and the process stopped by the cleanup it pushes.

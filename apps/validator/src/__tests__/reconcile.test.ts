@@ -7,23 +7,14 @@ import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
-import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain } from './helpers.js';
-import { bountyBody, crashMidSubmission, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
 
 const readBundle = (dir: string, epoch: number) =>
   verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
-
-async function restart(dir: string, chain: FakeChain): Promise<ValidatorService> {
-  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
-  cleanups.push(() => service.stop());
-  return service;
-}
 
 describe('interrupted submissions are reconciled with the chain (reconcile.ts)', () => {
   it('a crash after the extrinsic landed: recorded submitted with its block and extrinsic, and the bundle says so; never resubmitted', async () => {
@@ -44,7 +35,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
         weightsMatch: true,
       });
     };
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect(queries).toHaveLength(1);
     expect(queries[0]?.fromBlock).toBe(11n); // the head when the submission was claimed
     const row = await service.storage.getEpoch(0);
@@ -70,7 +61,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const chain = fakeChain(k);
     chain.headBlock = 95n;
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
     expect(readBundle(t.dir, 0).submission.error?.message).toBe(
@@ -86,7 +77,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const chain = fakeChain(k);
     chain.headBlock = 19n; // epoch 1 (epoch_length 10): epoch 0 may still be submitted
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect(chain.submissions).toHaveLength(1);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('submitted');
@@ -111,7 +102,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       asked.push(uids);
       return Promise.resolve(uids.map((uid) => (uid === 3 ? k.stranger.address : (chain.neurons.find((n) => n.uid === uid)?.hotkey ?? null))));
     };
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect(asked.flat()).toContain(3);
     expect(chain.submissions).toHaveLength(0);
     const row = await service.storage.getEpoch(0);
@@ -134,7 +125,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       { status: 'landed', block: 17n, extrinsicHash: `0x${'ef'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 17n, weightsMatch: true },
     ];
     chain.findSubmission = () => Promise.resolve(answers.shift() ?? { status: 'not_landed', checkedTo: 0n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(404);
     await service.tick();
@@ -150,7 +141,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait'));
     chain.findSubmission = () =>
       Promise.resolve({
@@ -175,7 +166,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const plain = chain.setWeights.bind(chain);
     // The chain access saw them in block 12 (0x…0c) before finality reached it; a reorganisation then moved them to 13.
     chain.setWeights = async (uids, weights) => ({ ...(await plain(uids, weights)), block: 12n, finalized: false });
@@ -213,7 +204,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const plain = chain.setWeights.bind(chain);
     let first = true;
     chain.setWeights = (uids, weights) => {
@@ -239,7 +230,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era'));
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 27n, finalizedTo: 20n });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('d2', k.miners[1]!.address))).status).toBe(201);
@@ -265,7 +256,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     await other.close();
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('unknown');
     expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'failed', error: { code: 'VALIDATOR_SUBMISSION_UNKNOWN' } });
@@ -278,7 +269,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     await crashMidSubmission(k, t.dir, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
     expect(readBundle(t.dir, 0).submission.error?.code).toBe('VALIDATOR_SUBMISSION_UNKNOWN');
   });
