@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
@@ -169,6 +172,48 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
 }
 
 export const silent = pino({ level: 'silent' });
+
+/** The validator of `fixtures/child-validator.ts` running in a child process. */
+export interface ChildValidator {
+  readonly proc: ChildProcess;
+  readonly url: string;
+  /** Resolves with the exit code (`null` when a signal ended it). */
+  readonly exited: Promise<number | null>;
+}
+
+const childValidatorPath = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'child-validator.ts');
+
+/**
+ * Starts the validator of `fixtures/child-validator.ts` (SQLite file in `dir`, fake chain) in a child process and
+ * resolves once it prints its URL.
+ *
+ * @param timeoutMs - how long the child may take to start; then the promise rejects
+ * @param stderr - `'pipe'` collects the child's stderr into that rejection; `'inherit'` shows it as it comes
+ */
+export function startChildValidator(dir: string, timeoutMs: number, stderr: 'pipe' | 'inherit'): Promise<ChildValidator> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', childValidatorPath, dir], { stdio: ['ignore', 'pipe', stderr] });
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`the child validator did not start within ${timeoutMs} ms${err === '' ? '' : `: ${err}`}`));
+    }, timeoutMs);
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve({ proc, url: m[1], exited });
+      }
+    });
+  });
+}
 
 /** PostgreSQL for storage tests: the URL, or the reason tests are skipped. */
 export const PG_URL = process.env.SUBNET_TEST_DATABASE_URL;
