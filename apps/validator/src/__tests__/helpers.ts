@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { base58Encode, blake2AsU8a, cryptoWaitReady } from '@polkadot/util-crypto';
+import { base58Encode, blake2AsU8a, cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
+import type { Bundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
@@ -339,6 +340,11 @@ export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => 
     await hanging;
     await first.stop();
   });
+}
+
+/** The bundle a validator on `dir` wrote for `epoch` (`bundles/epoch-<epoch>.json`), its signature checked. */
+export function readBundle(dir: string, epoch: number): Bundle {
+  return verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 }
 
 /**

@@ -1,15 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 
-import { signatureVerify } from '@polkadot/util-crypto';
-import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { recomputeBundle } from '@subnet/bundle';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { bountyBody, fakeChain, postExecutor, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, fakeChain, postExecutor, readBundle, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 
@@ -25,9 +24,6 @@ function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   });
   return { logger: pino({ level: 'info' }, sink), lines };
 }
-
-const readBundle = (dir: string, epoch: number) =>
-  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 
 describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', () => {
   it('down across two epoch boundaries: the older epoch is published as missed (nothing sent), with a warning and a metric; ended epochs without records get none', async () => {

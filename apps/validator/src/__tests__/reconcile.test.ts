@@ -1,20 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { signatureVerify } from '@polkadot/util-crypto';
-import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { recomputeBundle } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { bountyBody, crashMidSubmission, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, postExecutor, readBundle, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
-
-const readBundle = (dir: string, epoch: number) =>
-  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 
 describe('interrupted submissions are reconciled with the chain (reconcile.ts)', () => {
   it('a crash after the extrinsic landed: recorded submitted with its block and extrinsic, and the bundle says so; never resubmitted', async () => {
