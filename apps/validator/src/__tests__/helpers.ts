@@ -317,11 +317,15 @@ export async function startInDir(dir: string, chain: FakeChain, cleanups: (() =>
 }
 
 /**
- * A first process "dies" in the middle of its submission of epoch 0: a validator on `dir` whose chain never
+ * A first process "dies" in the middle of its submission of epoch 0: a validator on a fresh folder whose chain never
  * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
- * submission is failed and the process stopped by the cleanup it pushes.
+ * submission is failed, the process stopped and the folder removed by the cleanups it pushes.
+ *
+ * @returns the folder, for the validator that restarts there
  */
-export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => unknown)[]): Promise<void> {
+export async function crashMidSubmission(k: Keys, cleanups: (() => unknown)[]): Promise<string> {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
   const stuck = fakeChain(k);
   let release: () => void = () => undefined;
   stuck.setWeights = () =>
@@ -340,6 +344,7 @@ export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => 
     await hanging;
     await first.stop();
   });
+  return dir;
 }
 
 /** The bundle a validator on `dir` wrote for `epoch` (`bundles/epoch-<epoch>.json`), its signature checked. */
