@@ -25,7 +25,10 @@ import { startValidator } from '../service.js';
 import type { StartOptions, ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 
-/** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
+/**
+ * Test fixtures: keys, a fake in-process chain (unit tests only), configs, validators started on them (per file, per
+ * test, on SQLite or a PostgreSQL per-run schema, in a child process), signed requests and bundle checks.
+ */
 
 export const TOKEN = 'test-executor-token-0123456789';
 
