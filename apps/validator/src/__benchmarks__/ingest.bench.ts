@@ -5,8 +5,8 @@ import { formatKb, peakRssKb } from '@subnet/bench-peer';
 import { bench, describe } from 'vitest';
 
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { keys, tempDir, TOKEN } from '../__tests__/helpers.js';
-import { runLoad, startChild } from './load.js';
+import { keys, startChildValidator, tempDir, TOKEN } from '../__tests__/helpers.js';
+import { runLoad } from './load.js';
 
 const SECONDS = Number(process.env.VALIDATOR_BENCH_SECONDS ?? 30);
 
@@ -16,7 +16,7 @@ describe(`ingest over HTTP on 127.0.0.1, ${SECONDS} s sustained (SQLite, WAL, sy
     async () => {
       const k = await keys();
       const t = tempDir();
-      const validator = await startChild(t.dir);
+      const validator = await startChildValidator(t.dir, 90_000, 'inherit');
       try {
         await runLoad(
           validator.url,

@@ -1,36 +1,6 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/** Load generator for the ingest benchmark (not a test): a validator child process and keep-alive HTTP clients. */
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const child = join(here, '..', '__tests__', 'fixtures', 'child-validator.ts');
-
-export function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', child, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) =>
-    proc.on('exit', (code) => {
-      resolve(code);
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      reject(new Error('validator did not start'));
-    }, 90_000);
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1], exited });
-      }
-    });
-  });
-}
+/** Load generator for the ingest benchmark (not a test): keep-alive HTTP clients against a validator child process (`startChildValidator`). */
 
 export interface LoadResult {
   readonly seconds: number;

@@ -1,10 +1,7 @@
 import { encodeAddress } from '@polkadot/util-crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, twoBytePrefix42, workflowBody } from './helpers.js';
+import { bountyBody, postExecutor, postSigned, twoBytePrefix42, useKeys, useService, workflowBody } from './helpers.js';
 
 /**
  * Hotkeys in request bodies follow the signing header's rule (docs/spec.md G.6 "A hotkey in an ingest body has the
@@ -15,20 +12,8 @@ import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, tempDir,
  * `@polkadot/util-crypto`, not from the code under test.
  */
 
-let k: Keys;
-let service: ValidatorService;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
-});
+const k = useKeys();
+const validator = useService(k);
 
 type Reply = { status?: string; error?: { code: string; message: string; path?: string } };
 const read = async (res: Response): Promise<[number, Reply]> => [res.status, (await res.json()) as Reply];
@@ -54,7 +39,7 @@ describe('executor routes: body.miner_hotkey is one spelling of a key', () => {
     ];
     for (const [route, body] of routes) {
       for (const [n, [spelled, found]] of spellings.entries()) {
-        const [status, reply] = await read(await postExecutor(service.url, route, body(`spelling-${n}`, spelled)));
+        const [status, reply] = await read(await postExecutor(validator.url, route, body(`spelling-${n}`, spelled)));
         expect([route, status, reply.error?.code, reply.error?.path]).toEqual([route, 400, 'WRONG_SS58_PREFIX', 'body.miner_hotkey']);
         expect(reply.error?.message).toContain(`"${spelled}"`);
         expect(reply.error?.message).toContain(found);
@@ -62,7 +47,7 @@ describe('executor routes: body.miner_hotkey is one spelling of a key', () => {
         expect(reply.error?.message).toContain(miner.address);
       }
       // The address the message names is taken.
-      const [status, reply] = await read(await postExecutor(service.url, route, body('spelling-ok', miner.address)));
+      const [status, reply] = await read(await postExecutor(validator.url, route, body('spelling-ok', miner.address)));
       expect([route, status, reply.status]).toEqual([route, 201, 'accepted']);
     }
   });
@@ -71,7 +56,7 @@ describe('executor routes: body.miner_hotkey is one spelling of a key', () => {
     const miner = k.miners[1]!;
     const flipped = `${miner.address.slice(0, -1)}${miner.address.endsWith('a') ? 'b' : 'a'}`;
     for (const value of [flipped, 'miner-1']) {
-      const [status, reply] = await read(await postExecutor(service.url, '/v1/bounty-records', bountyBody('not-ss58', value)));
+      const [status, reply] = await read(await postExecutor(validator.url, '/v1/bounty-records', bountyBody('not-ss58', value)));
       expect([status, reply.error?.code, reply.error?.path]).toEqual([400, 'INVALID_RECORD', 'body.miner_hotkey']);
       expect(reply.error?.message).toContain('is not an SS58 address');
       expect(reply.error?.message).toContain(`body.miner_hotkey "${value}"`);
@@ -79,7 +64,7 @@ describe('executor routes: body.miner_hotkey is one spelling of a key', () => {
   });
 
   it('a well-spelt key that is not registered stays 422 MINER_NOT_REGISTERED', async () => {
-    const [status, reply] = await read(await postExecutor(service.url, '/v1/bounty-records', bountyBody('stranger', k.stranger.address)));
+    const [status, reply] = await read(await postExecutor(validator.url, '/v1/bounty-records', bountyBody('stranger', k.stranger.address)));
     expect([status, reply.error?.code, reply.error?.path]).toEqual([422, 'MINER_NOT_REGISTERED', 'body.miner_hotkey']);
   });
 });
@@ -96,13 +81,13 @@ describe('POST /v1/peer-scores: every scores[i].miner_hotkey is one spelling of 
         { miner_hotkey: hotkey, score: 0.25 },
       ],
     });
-    const [status, reply] = await read(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(spelled)));
+    const [status, reply] = await read(await postSigned(validator.url, '/v1/peer-scores', k.peer, doc(spelled)));
     expect([status, reply.error?.code, reply.error?.path]).toEqual([400, 'WRONG_SS58_PREFIX', 'body.scores[1].miner_hotkey']);
     expect(reply.error?.message).toContain(`"${spelled}"`);
     expect(reply.error?.message).toContain('prefix 2;');
     expect(reply.error?.message).toContain(miner.address);
     // Not stored: the same validator's corrected document for the epoch is the first one, not a RECORD_CONFLICT.
-    const [again, accepted] = await read(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(miner.address)));
+    const [again, accepted] = await read(await postSigned(validator.url, '/v1/peer-scores', k.peer, doc(miner.address)));
     expect([again, accepted.status]).toEqual([201, 'accepted']);
   });
 
@@ -116,7 +101,7 @@ describe('POST /v1/peer-scores: every scores[i].miner_hotkey is one spelling of 
         { miner_hotkey: encodeAddress(miner.publicKey, 0), score: 1 },
       ],
     };
-    const [status, reply] = await read(await postSigned(service.url, '/v1/peer-scores', k.peer, doc));
+    const [status, reply] = await read(await postSigned(validator.url, '/v1/peer-scores', k.peer, doc));
     expect([status, reply.error?.code, reply.error?.path]).toEqual([400, 'WRONG_SS58_PREFIX', 'body.scores[1].miner_hotkey']);
   });
 });

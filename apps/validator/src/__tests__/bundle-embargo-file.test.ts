@@ -17,6 +17,7 @@ import {
   fakeChain,
   postExecutor,
   silent,
+  startInDir,
   startPeerReceiver,
   tempDir,
   testConfig,
@@ -28,12 +29,6 @@ const k = useKeys();
 const cleanups = useCleanups();
 
 const bundleFile = (dir: string, epoch: number): string => join(dir, 'bundles', `epoch-${epoch}.json`);
-
-async function start(dir: string, chain: FakeChain): Promise<ValidatorService> {
-  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
-  cleanups.push(() => service.stop());
-  return service;
-}
 
 /** Makes the fake chain's submissions timelocked commits revealed at `dueBlock`. */
 function timelocked(chain: FakeChain, dueBlock: bigint): void {
@@ -60,7 +55,7 @@ async function closedTimelockedEpoch(
   const chain = fakeChain(k);
   timelocked(chain, 15n);
   chain.confirmReveal = confirmReveal;
-  const service = await start(t.dir, chain);
+  const service = await startInDir(t.dir, chain, cleanups);
   await service.tick();
   expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody(recordId, k.miners[2]!.address))).status).toBe(201);
   chain.headBlock = 11n;
@@ -113,7 +108,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const first = await start(t.dir, chain);
+    const first = await startInDir(t.dir, chain, cleanups);
     await first.tick();
     expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('e0', k.miners[1]!.address))).status).toBe(201);
     chain.headBlock = 11n;
@@ -136,7 +131,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     again.headBlock = 26n;
     let answer: RevealCheck = { status: 'pending' };
     again.confirmReveal = () => Promise.resolve(answer);
-    const second = await start(t.dir, again);
+    const second = await startInDir(t.dir, again, cleanups);
     await settledPass(second);
     expect((await second.storage.getEpoch(1))?.revealStatus).toBe('pending');
     expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
@@ -300,9 +295,7 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
   }, 60_000);
 
   it('a timelocked commit found by reconciliation after a crash: no file until its reveal is confirmed', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const record = timelockRecordToJson({ revealRound: 777n, commitBlock: 12n } as unknown as TimelockedCommitRecord);
@@ -318,14 +311,14 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
       });
     let answer: RevealCheck = { status: 'pending' };
     chain.confirmReveal = () => Promise.resolve(answer);
-    const service = await start(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
-    expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
+    expect(existsSync(bundleFile(dir, 0))).toBe(false);
     answer = { status: 'revealed', block: 20n, blockHash: `0x${'cd'.repeat(32)}` };
     chain.headBlock = 21n;
     await untilRevealStatus(service, 0, 'revealed');
-    const file = readFileSync(bundleFile(t.dir, 0), 'utf8');
+    const file = readFileSync(bundleFile(dir, 0), 'utf8');
     expect(file.endsWith('\n')).toBe(true);
     await expectAttestedBundle(file.slice(0, -1), (await service.storage.getEpoch(0))?.bundle ?? '', {
       status: 'revealed',
@@ -342,14 +335,12 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
   const schedule: TimelockSchedule = { tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n };
 
   it('stays embargoed (425, no file, not the latest weights) until its latest possible reveal is overdue, then is served and written', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(schedule);
     chain.confirmReveal = () => Promise.reject(new Error('no commit to ask about'));
-    const service = await start(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('unknown');
     expect(row?.revealStatus).toBe('pending');
@@ -360,14 +351,14 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     expect(refusal).toMatchObject({ code: 'BUNDLE_EMBARGOED', epoch: 0, reveal_block: '117', reveal_round: null, commit_hash: null });
     expect(String(refusal['message'])).toMatch(/submission outcome is unknown .* revealed by block 117 at the latest/);
     expect((await fetch(`${service.url}/v1/weights/latest`)).status).toBe(425);
-    expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
+    expect(existsSync(bundleFile(dir, 0))).toBe(false);
 
     // One block before the lift: still embargoed.
     chain.headBlock = 138n;
     await settledPass(service);
     expect((await service.storage.getEpoch(0))?.revealStatus).toBe('pending');
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(425);
-    expect(existsSync(bundleFile(t.dir, 0))).toBe(false);
+    expect(existsSync(bundleFile(dir, 0))).toBe(false);
 
     chain.headBlock = 139n;
     await untilRevealStatus(service, 0, 'unconfirmed');
@@ -376,7 +367,7 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     const served = await fetch(`${service.url}/v1/epochs/0/bundle`);
     expect(served.status).toBe(200);
     const text = await served.text();
-    expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${text}\n`);
+    expect(readFileSync(bundleFile(dir, 0), 'utf8')).toBe(`${text}\n`);
     await expectAttestedBundle(text, lifted?.bundle ?? '', {
       status: 'unconfirmed',
       code: 'VALIDATOR_REVEAL_OVERDUE',
@@ -389,16 +380,14 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
   }, 60_000);
 
   it('on a subnet without timelocked commits it is published at once, as before', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     chain.timelockSchedule = () => Promise.resolve(null);
-    const service = await start(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
     expect((await service.storage.getEpoch(0))?.revealStatus).toBeNull();
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(200);
-    expect(existsSync(bundleFile(t.dir, 0))).toBe(true);
+    expect(existsSync(bundleFile(dir, 0))).toBe(true);
   }, 60_000);
 });

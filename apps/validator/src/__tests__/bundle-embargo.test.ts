@@ -9,7 +9,7 @@ import { blockClock, retryAfterSeconds } from '../bundle-embargo.js';
 import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
-import { bountyBody, expectAttestedBundle, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, expectAttestedBundle, fakeChain, postExecutor, silent, startInDir, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -136,8 +136,7 @@ describe('the bundle embargo on a commit-reveal v4 subnet (real HTTP, real SQLit
       timelock: { record: 'not a record', dueBlock: 15n, commitHash: `0x${'ee'.repeat(32)}` },
     });
     chain.confirmReveal = () => Promise.resolve({ status: 'pending' });
-    const v = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-    cleanups.push(() => v.stop());
+    const v = await startInDir(t.dir, chain, cleanups);
     await v.tick();
     expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('e0', k.miners[1]!.address))).status).toBe(201);
     chain.headBlock = 11n;

@@ -1,41 +1,10 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, postExecutor, tempDir, TOKEN, useKeys } from './helpers.js';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const child = join(here, 'fixtures', 'child-validator.ts');
-
-function startChild(dir: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', child, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) =>
-    proc.on('exit', (code) => {
-      resolve(code);
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => {
-      reject(new Error(`child did not start: ${err}`));
-    }, 60_000);
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1], exited });
-      }
-    });
-  });
-}
+import { bountyBody, postExecutor, startChildValidator, tempDir, TOKEN, useKeys } from './helpers.js';
 
 /** Sends ingests from `workers` concurrent loops until stopped; returns the ids acknowledged with a 2xx. */
 function burst(url: string, k: Keys, prefix: string, workers = 32): { stop: () => void; acked: string[]; done: Promise<void> } {
@@ -77,7 +46,7 @@ afterAll(() => {
 describe('durability', () => {
   it('every record acknowledged with a 2xx survives SIGKILL during a burst of ingests, and the restarted validator serves it', async () => {
     const dir = join(t.dir, 'kill');
-    const first = await startChild(dir);
+    const first = await startChildValidator(dir, 60_000, 'pipe');
     const load = burst(first.url, k, 'kill');
     while (load.acked.length < 400) await new Promise((r) => setTimeout(r, 5));
     first.proc.kill('SIGKILL');
@@ -92,7 +61,7 @@ describe('durability', () => {
     for (const id of acked) if ((await storage.findRecord('bounty', id)) === undefined) missing.push(id);
     await storage.close();
     expect(missing).toEqual([]);
-    const second = await startChild(dir);
+    const second = await startChildValidator(dir, 60_000, 'pipe');
     const again = await postExecutor(second.url, '/v1/bounty-records', bountyBody(acked[0]!, k.miners[1]!.address, 1));
     expect([200, 409]).toContain(again.status); // the id is known after the restart
     second.proc.kill('SIGKILL');
@@ -101,7 +70,7 @@ describe('durability', () => {
 
   it('SIGTERM finishes in-flight requests and exits 0; every acknowledged record is stored', async () => {
     const dir = join(t.dir, 'term');
-    const first = await startChild(dir);
+    const first = await startChildValidator(dir, 60_000, 'pipe');
     const load = burst(first.url, k, 'term');
     while (load.acked.length < 200) await new Promise((r) => setTimeout(r, 5));
     first.proc.kill('SIGTERM');

@@ -6,21 +6,14 @@ import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import type { ValidatorConfig } from '../config.js';
-import { startValidator } from '../service.js';
-import type { StartOptions, ValidatorService } from '../service.js';
-import type { FakeChain } from './helpers.js';
 import {
   bountyBody,
   fakeChain,
-  freshSchema,
   PG_SKIP_REASON,
   PG_URL,
   postExecutor,
   requirePostgresInCi,
-  silent,
-  tempDir,
-  testConfig,
+  setupValidator,
   useCleanups,
   useKeys,
   workflowBody,
@@ -39,39 +32,7 @@ const backends = [
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`epoch loop on ${backend.name}`, () => {
-    async function setup(
-      overrides: Record<string, unknown> = {},
-    ): Promise<{ config: ValidatorConfig; start: (chain: FakeChain, extra?: Partial<StartOptions>) => Promise<ValidatorService>; dir: string }> {
-      const t = tempDir();
-      cleanups.push(t.cleanup);
-      let schema: string | undefined;
-      if (backend.name === 'PostgreSQL') {
-        const fresh = await freshSchema();
-        schema = fresh.schema;
-        cleanups.push(fresh.drop);
-      }
-      const config = testConfig(t.dir, schema === undefined ? overrides : { ...overrides, database: { url: PG_URL } });
-      const running: ValidatorService[] = [];
-      cleanups.push(async () => {
-        for (const s of running) await s.stop();
-      });
-      return {
-        config,
-        dir: t.dir,
-        start: async (chain, extra = {}) => {
-          const s = await startValidator({
-            config,
-            chain,
-            logger: silent,
-            autoTick: false,
-            ...(schema === undefined ? {} : { postgresSchema: schema }),
-            ...extra,
-          });
-          running.push(s);
-          return s;
-        },
-      };
-    }
+    const setup = (overrides: Record<string, unknown> = {}) => setupValidator(cleanups, backend.name === 'PostgreSQL', overrides);
 
     it('closes an epoch when the head enters the next: computes, submits once, records it, writes the signed bundle', async () => {
       const { start, dir } = await setup();

@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, postSigned, silent, sssaDoc, tempDir, testConfig } from './helpers.js';
+import { bountyBody, postExecutor, postSigned, sssaDoc, useKeys, useService } from './helpers.js';
 
 /**
  * An HTTP error answer names the field and the value the client sent, as every coded error of the project does
  * (STYLE "Errors"): a schema refusal says what was sent at the path, a malformed epoch or unknown task id is quoted,
  * and a route that does not exist is named with its method. Real HTTP on 127.0.0.1.
  */
-let k: Keys;
-let service: ValidatorService;
-let cleanup: () => void;
-let url: string;
-
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
-  url = service.url;
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
-});
+const k = useKeys();
+const validator = useService(k);
 
 async function errorOf(res: Response): Promise<{ code: string; message: string; path?: string }> {
   return ((await res.json()) as { error: { code: string; message: string; path?: string } }).error;
@@ -33,7 +16,7 @@ async function errorOf(res: Response): Promise<{ code: string; message: string; 
 
 describe('HTTP error answers name the value sent', () => {
   it('INVALID_RECORD: the schema message, the path and the value (got -3)', async () => {
-    const res = await postExecutor(url, '/v1/bounty-records', { ...bountyBody('b-neg', k.miners[2]!.address), valid_issues: -3 });
+    const res = await postExecutor(validator.url, '/v1/bounty-records', { ...bountyBody('b-neg', k.miners[2]!.address), valid_issues: -3 });
     expect(res.status).toBe(400);
     const error = await errorOf(res);
     expect(error).toMatchObject({ code: 'INVALID_RECORD', path: 'body.valid_issues' });
@@ -42,12 +25,12 @@ describe('HTTP error answers name the value sent', () => {
 
   it('INVALID_RECORD for a missing field has no value to quote, and a key spelled __proto__ is read as data', async () => {
     const { record_id: _dropped, ...missing } = bountyBody('b-missing', k.miners[2]!.address);
-    const res = await postExecutor(url, '/v1/bounty-records', missing);
+    const res = await postExecutor(validator.url, '/v1/bounty-records', missing);
     const error = await errorOf(res);
     expect(error).toMatchObject({ code: 'INVALID_RECORD', path: 'body.record_id' });
     expect(error.message).not.toContain('(got');
     const proto = await postExecutor(
-      url,
+      validator.url,
       '/v1/bounty-records',
       JSON.parse(`{"__proto__": {"a": 1}, ${JSON.stringify(bountyBody('b-proto', k.miners[2]!.address)).slice(1)}`) as object,
     );
@@ -56,13 +39,13 @@ describe('HTTP error answers name the value sent', () => {
   });
 
   it('INVALID_EPOCH quotes the epoch sent', async () => {
-    const res = await fetch(`${url}/v1/epochs/abc/bundle`);
+    const res = await fetch(`${validator.url}/v1/epochs/abc/bundle`);
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toEqual({ code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer at params.n (got "abc")', path: 'params.n' });
   });
 
   it('UNKNOWN_TASK quotes the task id asked for', async () => {
-    const res = await fetch(`${url}/v1/tasks/task-typo`);
+    const res = await fetch(`${validator.url}/v1/tasks/task-typo`);
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({
       code: 'UNKNOWN_TASK',
@@ -72,7 +55,7 @@ describe('HTTP error answers name the value sent', () => {
   });
 
   it('UNKNOWN_TASK of a signed SSSA quotes the task id sent', async () => {
-    const res = await postSigned(url, '/v1/sssa', k.miners[0]!, { task_id: 'task-nope', sssa: sssaDoc() });
+    const res = await postSigned(validator.url, '/v1/sssa', k.miners[0]!, { task_id: 'task-nope', sssa: sssaDoc() });
     expect(res.status).toBe(404);
     expect(await errorOf(res)).toEqual({
       code: 'UNKNOWN_TASK',
@@ -82,12 +65,12 @@ describe('HTTP error answers name the value sent', () => {
   });
 
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
-    const res = await fetch(`${url}/v1/epoch?token=secret`);
+    const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
     const error = await errorOf(res);
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toBe('no such endpoint: GET /v1/epoch (README: HTTP API)');
-    const del = await fetch(`${url}/healthz`, { method: 'DELETE' });
+    const del = await fetch(`${validator.url}/healthz`, { method: 'DELETE' });
     expect((await errorOf(del)).message).toBe('no such endpoint: DELETE /healthz (README: HTTP API)');
   });
 });

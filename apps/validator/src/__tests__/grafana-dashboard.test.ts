@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import { fakeChain, keys, silent, tempDir, testConfig } from './helpers.js';
+import { useKeys, useService } from './helpers.js';
 
 /**
  * The Grafana dashboard in the repository (grafana/validator-dashboard.json) must only chart metrics a
@@ -61,16 +59,7 @@ function panelsOf(list: readonly Panel[]): Panel[] {
   return list.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
 }
 
-const t = tempDir();
-let service: ValidatorService;
-beforeAll(async () => {
-  const k = await keys();
-  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
-});
-afterAll(async () => {
-  await service.stop();
-  t.cleanup();
-});
+const validator = useService(useKeys());
 
 describe('Grafana dashboard (issue 17, item 8)', () => {
   it('the PromQL name extraction reads metric names, not functions, labels, keywords or variables (worked examples)', () => {
@@ -97,7 +86,7 @@ describe('Grafana dashboard (issue 17, item 8)', () => {
 
   it('every metric an expression reads is served by GET /metrics of a running validator', async () => {
     const dashboard = JSON.parse(readFileSync(dashboardPath, 'utf8')) as { panels: Panel[] };
-    const response = await fetch(`${service.url}/metrics`);
+    const response = await fetch(`${validator.url}/metrics`);
     expect(response.status).toBe(200);
     const served = servedNames(await response.text());
     expect(served.size).toBeGreaterThan(5);

@@ -1,25 +1,34 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { base58Encode, blake2AsU8a, cryptoWaitReady } from '@polkadot/util-crypto';
+import { base58Encode, blake2AsU8a, cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
+import type { Bundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
 import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
+import type { StartOptions, ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 
-/** Test fixtures: keys, a fake in-process chain (unit tests only), configs, PostgreSQL per-run schemas. */
+/**
+ * Test fixtures: keys, a fake in-process chain (unit tests only), configs, validators started on them (per file, per
+ * test, on SQLite or a PostgreSQL per-run schema, in a child process), signed requests and bundle checks.
+ */
 
 export const TOKEN = 'test-executor-token-0123456789';
 
@@ -174,6 +183,60 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
 
 export const silent = pino({ level: 'silent' });
 
+/** The validator of `fixtures/child-validator.ts` running in a child process. */
+export interface ChildValidator {
+  readonly proc: ChildProcess;
+  readonly url: string;
+  /** Resolves with the exit code (`null` when a signal ended it). */
+  readonly exited: Promise<number | null>;
+}
+
+const childValidatorPath = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'child-validator.ts');
+
+/**
+ * Starts the validator of `fixtures/child-validator.ts` (SQLite file in `dir`, fake chain) in a child process and
+ * resolves once it prints its URL.
+ *
+ * @param timeoutMs - how long the child may take to start; then the promise rejects
+ * @param stderr - `'pipe'` collects the child's stderr into that rejection; `'inherit'` shows it as it comes
+ */
+export function startChildValidator(dir: string, timeoutMs: number, stderr: 'pipe' | 'inherit'): Promise<ChildValidator> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', childValidatorPath, dir], { stdio: ['ignore', 'pipe', stderr] });
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`the child validator did not start within ${timeoutMs} ms${err === '' ? '' : `: ${err}`}`));
+    }, timeoutMs);
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve({ proc, url: m[1], exited });
+      }
+    });
+  });
+}
+
+/**
+ * A port on 127.0.0.1 that nothing listens on now (taken from the kernel, then released): a peer URL that refuses
+ * connections, or one a validator started later may bind.
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** PostgreSQL for storage tests: the URL, or the reason tests are skipped. */
 export const PG_URL = process.env.SUBNET_TEST_DATABASE_URL;
 export const PG_SKIP_REASON = 'skipped: SUBNET_TEST_DATABASE_URL is not set (no PostgreSQL)';
@@ -251,11 +314,25 @@ export const bountyBody = (recordId: string, miner: string, valid = 10) => ({
 });
 
 /**
- * A first process "dies" in the middle of its submission of epoch 0: a validator on `dir` whose chain never
- * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
- * submission is failed and the process stopped by the cleanup it pushes.
+ * A validator on the folder `dir` (its `testConfig`: a restart finds what an earlier process there stored) and `chain`,
+ * epochs closed only on `tick()`; stopped by `cleanups`.
  */
-export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => unknown)[]): Promise<void> {
+export async function startInDir(dir: string, chain: FakeChain, cleanups: (() => unknown)[]): Promise<ValidatorService> {
+  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
+  cleanups.push(() => service.stop());
+  return service;
+}
+
+/**
+ * A first process "dies" in the middle of its submission of epoch 0: a validator on a fresh folder whose chain never
+ * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
+ * submission is failed, the process stopped and the folder removed by the cleanups it pushes.
+ *
+ * @returns the folder, for the validator that restarts there
+ */
+export async function crashMidSubmission(k: Keys, cleanups: (() => unknown)[]): Promise<string> {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
   const stuck = fakeChain(k);
   let release: () => void = () => undefined;
   stuck.setWeights = () =>
@@ -274,6 +351,12 @@ export async function crashMidSubmission(k: Keys, dir: string, cleanups: (() => 
     await hanging;
     await first.stop();
   });
+  return dir;
+}
+
+/** The bundle a validator on `dir` wrote for `epoch` (`bundles/epoch-<epoch>.json`), its signature checked. */
+export function readBundle(dir: string, epoch: number): Bundle {
+  return verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
 }
 
 /**
@@ -327,6 +410,46 @@ export async function startPeerReceiver(
   return { receiver, chain };
 }
 
+/** A validator a whole test file shares: filled in before the file's tests run. */
+export interface FileService {
+  readonly service: ValidatorService;
+  /** The service's base URL on 127.0.0.1 (`service.url`). */
+  readonly url: string;
+  readonly chain: FakeChain;
+  /** Its folder (SQLite file, commit store, bundles). */
+  readonly dir: string;
+}
+
+/**
+ * Starts one validator before the file's tests (its own folder, `testConfig`, a fake chain of the keys `k`, the
+ * silent logger, epochs closed only on `tick()`) and stops it and removes its folder after them (call at file level,
+ * after `useKeys`).
+ *
+ * @param k - the keys from `useKeys()` (filled in by the time the service starts)
+ * @param options - `config` builds the configuration for the folder (default `testConfig`), `chain` the chain
+ *   (default `fakeChain(k)`); `logger` replaces the silent one
+ * @returns the service, its URL, chain and folder, filled in before the file's tests run
+ */
+export function useService(
+  k: Keys,
+  options: { config?: (dir: string) => ValidatorConfig; chain?: (k: Keys) => FakeChain; logger?: StartOptions['logger'] } = {},
+): FileService {
+  const running = {} as FileService;
+  let cleanup: () => void = () => undefined;
+  beforeAll(async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const chain = options.chain === undefined ? fakeChain(k) : options.chain(k);
+    const service = await startValidator({ config: (options.config ?? testConfig)(t.dir), chain, logger: options.logger ?? silent, autoTick: false });
+    Object.assign(running, { service, url: service.url, chain, dir: t.dir });
+  });
+  afterAll(async () => {
+    await running.service.stop();
+    cleanup();
+  });
+  return running;
+}
+
 /**
  * Calls `probe` every `everyMs` until it returns something other than `undefined`, and returns that; throws
  * naming `what` after `timeoutMs`.
@@ -339,6 +462,55 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** A validator's folder and configuration, and a start for validators on them: {@link setupValidator}. */
+export interface ValidatorSetup {
+  readonly config: ValidatorConfig;
+  readonly dir: string;
+  /** Starts a validator on the configuration with `chain` (ticked by the test; `extra` adds or replaces options). */
+  readonly start: (chain: FakeChain, extra?: Partial<StartOptions>) => Promise<ValidatorService>;
+}
+
+/**
+ * A fresh folder and a `testConfig` on it, stored in the folder's SQLite file or, with `postgres`, in a fresh
+ * PostgreSQL schema (`PG_URL`); the folder, the schema and every validator `start` ran are removed, dropped and
+ * stopped by `cleanups`.
+ *
+ * @param cleanups - the test's cleanup list (`useCleanups()`)
+ * @param postgres - store in a fresh PostgreSQL schema instead of SQLite
+ * @param overrides - configuration overrides (merged by `testConfig`)
+ */
+export async function setupValidator(cleanups: (() => unknown)[], postgres: boolean, overrides: Record<string, unknown> = {}): Promise<ValidatorSetup> {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  let schema: string | undefined;
+  if (postgres) {
+    const fresh = await freshSchema();
+    schema = fresh.schema;
+    cleanups.push(fresh.drop);
+  }
+  const config = testConfig(t.dir, schema === undefined ? overrides : { ...overrides, database: { url: PG_URL } });
+  const running: ValidatorService[] = [];
+  cleanups.push(async () => {
+    for (const s of running) await s.stop();
+  });
+  return {
+    config,
+    dir: t.dir,
+    start: async (chain, extra = {}) => {
+      const s = await startValidator({
+        config,
+        chain,
+        logger: silent,
+        autoTick: false,
+        ...(schema === undefined ? {} : { postgresSchema: schema }),
+        ...extra,
+      });
+      running.push(s);
+      return s;
+    },
+  };
 }
 
 /** 1 when `service` holds the leader lease, 0 when it stands by (its `leaseHolder` gauge). */
@@ -412,6 +584,22 @@ export async function startWithSecondPeer(config: Record<string, unknown> = {}):
       t.cleanup();
     },
   };
+}
+
+/**
+ * {@link startWithSecondPeer} for a file or a describe block: started before its tests, stopped (its folder removed)
+ * after them.
+ *
+ * @param config - configuration overrides (merged by `testConfig`)
+ * @returns the keys, chain, service and outcomes seen, filled in before the tests run
+ */
+export function useSecondPeerReceiver(config: Record<string, unknown> = {}): PeerScoresReceiver {
+  const receiver = {} as PeerScoresReceiver;
+  beforeAll(async () => {
+    Object.assign(receiver, await startWithSecondPeer(config));
+  });
+  afterAll(() => receiver.stop());
+  return receiver;
 }
 
 /** Prefix 42 in SS58's two-byte form (valid, checksummed, decodes to 42), built by hand from the SS58 rules. */

@@ -6,8 +6,7 @@ import type { Bundle } from '@subnet/bundle';
 import { describe, expect, it } from 'vitest';
 
 import { answerProblem } from '../dispatch/query-outcome.js';
-import { startValidator } from '../service.js';
-import { bountyBody, fakeChain, postExecutor, postSigned, silent, sssaDoc, tempDir, testConfig, TOKEN, useCleanups, useKeys, workflowBody } from './helpers.js';
+import { bountyBody, fakeChain, postExecutor, postSigned, sssaDoc, startInDir, tempDir, TOKEN, useCleanups, useKeys, workflowBody } from './helpers.js';
 
 /**
  * Object keys are data at the HTTP boundary too (docs/spec.md section 0 "Hostile shapes", G.2 "Prototype
@@ -25,8 +24,7 @@ async function start() {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const chain = fakeChain(k);
-  const service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-  cleanups.push(() => service.stop());
+  const service = await startInDir(t.dir, chain, cleanups);
   /** Closes epoch 0 and returns its bundle as written to `bundles.dir`. */
   const close = async (): Promise<Bundle & { inputs: { workflow_runs: unknown[] } }> => {
     chain.headBlock = 12n;

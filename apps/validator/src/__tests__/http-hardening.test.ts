@@ -3,18 +3,11 @@ import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
 import { createSignerRateLimiter } from '../signer-rate-limit.js';
-import type { Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, postExecutor, postSigned, sssaDoc, tempDir, testConfig, TOKEN } from './helpers.js';
+import { bountyBody, postExecutor, postSigned, sssaDoc, testConfig, TOKEN, useKeys, useService } from './helpers.js';
 
-let k: Keys;
-let service: ValidatorService;
-let cleanup: () => void;
-let port: number;
 const lines: Record<string, unknown>[] = [];
 const raw: string[] = [];
 
@@ -22,36 +15,31 @@ const HEADERS_TIMEOUT = 400;
 const REQUEST_TIMEOUT = 800;
 const KEEP_ALIVE = 300;
 
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      raw.push(chunk.toString());
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const base = testConfig(t.dir);
-  const config = {
-    ...base,
-    server: {
-      ...base.server,
-      headers_timeout_ms: HEADERS_TIMEOUT,
-      request_timeout_ms: REQUEST_TIMEOUT,
-      keep_alive_timeout_ms: KEEP_ALIVE,
-      max_connections: 400,
-      signer_rate_per_minute: 1,
-      signer_burst: 2,
-    },
-  };
-  service = await startValidator({ config, chain: fakeChain(k), logger: pino({ level: 'info' }, sink), autoTick: false });
-  port = Number(new URL(service.url).port);
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    raw.push(chunk.toString());
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  },
 });
-afterAll(async () => {
-  await service.stop();
-  cleanup();
+const k = useKeys();
+const validator = useService(k, {
+  config: (dir) => {
+    const base = testConfig(dir);
+    return {
+      ...base,
+      server: {
+        ...base.server,
+        headers_timeout_ms: HEADERS_TIMEOUT,
+        request_timeout_ms: REQUEST_TIMEOUT,
+        keep_alive_timeout_ms: KEEP_ALIVE,
+        max_connections: 400,
+        signer_rate_per_minute: 1,
+        signer_burst: 2,
+      },
+    };
+  },
+  logger: pino({ level: 'info' }, sink),
 });
 
 /** Opens a raw socket; resolves with it once connected. Collects what the server sends and when it closes. */
@@ -59,7 +47,7 @@ function open(): Promise<{ socket: Socket; received: () => string; closed: Promi
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let data = '';
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(validator.url).port) });
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => {
       data += d;
@@ -118,7 +106,7 @@ describe('HTTP hardening: timeouts', () => {
     expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
     expect(ms).toBeLessThan(REQUEST_TIMEOUT + 4000);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
-    expect(await service.storage.findRecord('bounty', 'slow-1')).toBeUndefined();
+    expect(await validator.service.storage.findRecord('bounty', 'slow-1')).toBeUndefined();
   });
 
   it('300 idle sockets that never send a request are all closed by the server', async () => {
@@ -145,7 +133,7 @@ describe('HTTP hardening: per-signer rate limit', () => {
     const statuses: number[] = [];
     let limited: Response | undefined;
     for (let i = 0; i < 3; i++) {
-      const res = await postSigned(service.url, '/v1/sssa', miner, { task_id: `rl-${i}`, sssa: sssaDoc() });
+      const res = await postSigned(validator.url, '/v1/sssa', miner, { task_id: `rl-${i}`, sssa: sssaDoc() });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
@@ -153,7 +141,7 @@ describe('HTTP hardening: per-signer rate limit', () => {
     expect(statuses).toEqual([404, 404, 429]);
     expect(limited?.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
     expect(((await limited?.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
-    const other = await postSigned(service.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', sssa: sssaDoc() });
+    const other = await postSigned(validator.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', sssa: sssaDoc() });
     expect(other.status).toBe(404);
   });
 
@@ -174,10 +162,10 @@ describe('HTTP hardening: per-signer rate limit', () => {
 describe('HTTP hardening: access log', () => {
   it('logs every request with status, code, signer and duration, and never the bearer token', async () => {
     const before = lines.length;
-    await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-1', k.miners[1]!.address));
-    await postExecutor(service.url, '/v1/bounty-records', bountyBody('log-2', k.miners[1]!.address), 'wrong-token-0123456789');
-    await postSigned(service.url, '/v1/sssa', k.miners[2]!, { task_id: 'log-3', sssa: sssaDoc() });
-    await fetch(`${service.url}/v1/epochs?x=1`);
+    await postExecutor(validator.url, '/v1/bounty-records', bountyBody('log-1', k.miners[1]!.address));
+    await postExecutor(validator.url, '/v1/bounty-records', bountyBody('log-2', k.miners[1]!.address), 'wrong-token-0123456789');
+    await postSigned(validator.url, '/v1/sssa', k.miners[2]!, { task_id: 'log-3', sssa: sssaDoc() });
+    await fetch(`${validator.url}/v1/epochs?x=1`);
     const access = lines.slice(before).filter((l) => l.msg === 'request');
     expect(access.map((l) => [l.method, l.path, l.status, l.code])).toEqual([
       ['POST', '/v1/bounty-records', 201, null],

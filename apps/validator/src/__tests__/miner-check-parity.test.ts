@@ -2,44 +2,31 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // miner-check's own commands and shipped example files: what a miner checks locally.
 import { sssaCheck } from '../../../miner-check/src/commands/sssa.js';
 import { termCheck } from '../../../miner-check/src/commands/term.js';
 import { workflowCheck } from '../../../miner-check/src/commands/workflow.js';
 import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig } from './helpers.js';
+import { fakeChain, keys, postExecutor, postSigned, silent, tempDir, testConfig, useKeys, useService } from './helpers.js';
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'miner-check', 'examples');
 const example = (...parts: string[]): unknown => JSON.parse(readFileSync(join(examples, ...parts), 'utf8'));
 
-let k: Keys;
-let chain: FakeChain;
-let service: ValidatorService;
-let cleanup: () => void;
-let dir: string;
-beforeAll(async () => {
-  k = await keys();
-  chain = fakeChain(k);
-  const t = tempDir();
-  cleanup = t.cleanup;
-  dir = t.dir;
-  const scoring = {
-    pipeline: { min_validators: 1, min_stake_fraction: 0 },
-    challenges: [
-      { id: 'workflow', kind: 'workflow', alpha: 0.4, weight_cap: 1 },
-      { id: 'sssa', kind: 'sssa', alpha: 0.2, weight_cap: 1 },
-      { id: 'term', kind: 'term_pass_rate', alpha: 0.4, weight_cap: 1, total_tasks: 10 },
-    ],
-  };
-  service = await startValidator({ config: testConfig(dir, { scoring }), chain, logger: silent, autoTick: false });
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
+const k = useKeys();
+const validator = useService(k, {
+  config: (dir) =>
+    testConfig(dir, {
+      scoring: {
+        pipeline: { min_validators: 1, min_stake_fraction: 0 },
+        challenges: [
+          { id: 'workflow', kind: 'workflow', alpha: 0.4, weight_cap: 1 },
+          { id: 'sssa', kind: 'sssa', alpha: 0.2, weight_cap: 1 },
+          { id: 'term', kind: 'term_pass_rate', alpha: 0.4, weight_cap: 1, total_tasks: 10 },
+        ],
+      },
+    }),
 });
 
 describe('miner-check and the validator read the same wire schemas (issue 14 item 8)', () => {
@@ -49,22 +36,22 @@ describe('miner-check and the validator read the same wire schemas (issue 14 ite
     const plan = example('workflow', 'plan.json');
     const run = example('workflow', 'run.json');
     const results = example('term', 'results.json');
-    const wf = await postExecutor(service.url, '/v1/workflow-runs', { record_id: 'example-wf', miner_hotkey: miner, task, plan, record: run });
+    const wf = await postExecutor(validator.url, '/v1/workflow-runs', { record_id: 'example-wf', miner_hotkey: miner, task, plan, record: run });
     expect(wf.status).toBe(201);
-    const term = await postExecutor(service.url, '/v1/term-results', { record_id: 'example-term', miner_hotkey: miner, results });
+    const term = await postExecutor(validator.url, '/v1/term-results', { record_id: 'example-term', miner_hotkey: miner, results });
     expect(term.status).toBe(201);
     // The SSSA example is a member object; its document goes to a task whose group holds the miner.
     const member = example('sssa', 'sssa.json') as { sssa: unknown };
-    const registered = (await (await postExecutor(service.url, '/v1/tasks', { task_id: 'example-task', task_type: 'mcp_server' })).json()) as {
+    const registered = (await (await postExecutor(validator.url, '/v1/tasks', { task_id: 'example-task', task_type: 'mcp_server' })).json()) as {
       group: { hotkey: string }[];
     };
     const inGroup = k.miners.find((m) => registered.group.some((g) => g.hotkey === m.address))!;
-    const sssa = await postSigned(service.url, '/v1/sssa', inGroup, { task_id: 'example-task', sssa: member.sssa });
+    const sssa = await postSigned(validator.url, '/v1/sssa', inGroup, { task_id: 'example-task', sssa: member.sssa });
     expect(sssa.status).toBe(201);
 
-    chain.headBlock = 12n;
-    await service.tick();
-    const bundle = JSON.parse(readFileSync(join(dir, 'bundles', 'epoch-0.json'), 'utf8')) as {
+    validator.chain.headBlock = 12n;
+    await validator.service.tick();
+    const bundle = JSON.parse(readFileSync(join(validator.dir, 'bundles', 'epoch-0.json'), 'utf8')) as {
       bundle: {
         result: { excluded: unknown[]; challenges: { id: string; details: { task_scores?: { score: number }[]; pass_rates?: { pass_rate: number }[] } }[] };
       };

@@ -1,15 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 
-import { signatureVerify } from '@polkadot/util-crypto';
-import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { recomputeBundle } from '@subnet/bundle';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import { bountyBody, fakeChain, postExecutor, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, fakeChain, postExecutor, readBundle, setupValidator, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 
@@ -26,28 +23,22 @@ function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
-const readBundle = (dir: string, epoch: number) =>
-  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
-
 describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', () => {
   it('down across two epoch boundaries: the older epoch is published as missed (nothing sent), with a warning and a metric; ended epochs without records get none', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const config = testConfig(t.dir);
+    const { dir, start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    let service: ValidatorService = await startValidator({ config, chain, logger: capture().logger, autoTick: false });
-    cleanups.push(() => service.stop());
+    let service = await start(chain, { logger: capture().logger });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('e0', k.miners[0]!.address))).status).toBe(201);
     await service.stop();
     // Down from epoch 0 to epoch 3 (epoch_length 10): epoch 0 ended two boundaries ago, 1 and 2 had no records.
     chain.headBlock = 35n;
     const { logger, lines } = capture();
-    service = await startValidator({ config, chain, logger, autoTick: false });
+    service = await start(chain, { logger });
     expect(chain.submissions).toHaveLength(0);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('missed');
-    expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(true);
-    const bundle = readBundle(t.dir, 0);
+    expect(existsSync(join(dir, 'bundles', 'epoch-0.json'))).toBe(true);
+    const bundle = readBundle(dir, 0);
     expect(bundle.submission).toMatchObject({ status: 'missed', block: null, error: { code: 'VALIDATOR_EPOCH_MISSED' } });
     expect(bundle.result.u16.weights.reduce((a, b) => a + b, 0)).toBe(65535);
     expect(recomputeBundle(bundle).identical).toBe(true);
@@ -57,22 +48,19 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
   });
 
   it('the epoch right before the head is still submitted after a restart, and older ones with records are missed, oldest first', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const config = testConfig(t.dir);
+    const { start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    let service: ValidatorService = await startValidator({ config, chain, logger: capture().logger, autoTick: false });
-    cleanups.push(() => service.stop());
+    let service = await start(chain, { logger: capture().logger });
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('a0', k.miners[0]!.address));
     await service.stop();
     chain.headBlock = 15n; // epoch 1: epoch 0 may still be submitted
-    service = await startValidator({ config, chain, logger: capture().logger, autoTick: false });
+    service = await start(chain, { logger: capture().logger });
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('a1', k.miners[1]!.address));
     await service.stop();
     chain.headBlock = 45n; // epoch 4: epoch 1 had records and is too late; 2 and 3 had none
     const outcomes: number[] = [];
-    service = await startValidator({ config, chain, logger: capture().logger, autoTick: false });
+    service = await start(chain, { logger: capture().logger });
     service.onEpoch((o) => outcomes.push(o.epoch));
     expect((await service.storage.getEpoch(1))?.status).toBe('missed');
     expect(chain.submissions).toHaveLength(1);
@@ -85,11 +73,9 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
   });
 
   it('a loop that stalls across two boundaries while running publishes the skipped epoch as missed, then submits the last', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
+    const { start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    const service = await startValidator({ config: testConfig(t.dir), chain, logger: capture().logger, autoTick: false });
-    cleanups.push(() => service.stop());
+    const service = await start(chain, { logger: capture().logger });
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('s0', k.miners[0]!.address));
     const seen: [number, string][] = [];
     service.onEpoch((o) => seen.push([o.epoch, o.status]));

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { signatureVerify } from '@polkadot/util-crypto';
@@ -13,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
+import { freePort, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /**
  * Issue 16 item 5: two validators of the project (each its own hotkey, SQLite file and bundles folder) on one
@@ -21,15 +19,6 @@ import { postExecutor, silent, tempDir, testConfig, useCleanups } from './helper
  * close each one sends the other its own scores of the epoch it just closed, which the other counts in its
  * close of the next epoch (docs/spec.md G.4), and both set weights on chain.
  */
-
-/** A port nothing listens on now (taken from the kernel, then released), so each config can name the other's URL. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface PeerScoreInput {
   readonly record_id: string;

@@ -1,6 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
@@ -13,19 +10,11 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain } from './helpers.js';
-import { fakeChain, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
+import { fakeChain, freePort, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
 
 const cleanups = useCleanups();
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -196,7 +185,7 @@ describe('peer exchange in the epoch loop', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const peer = `http://127.0.0.1:${await closedPort()}`;
+    const peer = `http://127.0.0.1:${await freePort()}`;
     const service = await startValidator({
       config: testConfig(t.dir, { peers: { urls: [peer], attempts: 3, backoff_ms: 10 } }),
       chain,

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { publishPeerScores } from '../peer-publisher.js';
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, postSigned, silent, tempDir, testConfig } from './helpers.js';
+import { fakeChain, postSigned, useKeys, useService } from './helpers.js';
 
 /**
  * A peer granted a validator permit after this validator last read its metagraph: its peer-score document is
@@ -12,29 +9,20 @@ import { fakeChain, keys, postSigned, silent, tempDir, testConfig } from './help
  * and its publisher retries that refusal, so the document lands within the epoch. Real HTTP, fake chain.
  */
 
-let k: Keys;
-let chain: FakeChain;
+const k = useKeys();
 let reads = 0;
 /** When set, the fake chain's metagraph reads fail (a node outage). */
 let viewDown = false;
-let service: ValidatorService;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  k = await keys();
-  chain = fakeChain(k);
-  const view = chain.view.bind(chain);
-  chain.view = () => {
-    reads++;
-    return viewDown ? Promise.reject(new Error('socket closed')) : view();
-  };
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
+const validator = useService(k, {
+  chain: () => {
+    const chain = fakeChain(k);
+    const view = chain.view.bind(chain);
+    chain.view = () => {
+      reads++;
+      return viewDown ? Promise.reject(new Error('socket closed')) : view();
+    };
+    return chain;
+  },
 });
 
 /** Past the receiver's metagraph re-read throttle (2 s). */
@@ -42,8 +30,9 @@ const pastThrottle = () => new Promise((resolve) => setTimeout(resolve, 2100));
 
 /** Replaces a neuron's entry on the fake chain with one holding a validator permit (as the next read will show). */
 function grantPermit(hotkey: string): void {
-  const i = chain.neurons.findIndex((n) => n.hotkey === hotkey);
-  chain.neurons[i] = { ...chain.neurons[i]!, stake: 500_000_000n, validatorPermit: true };
+  const { neurons } = validator.chain;
+  const i = neurons.findIndex((n) => n.hotkey === hotkey);
+  neurons[i] = { ...neurons[i]!, stake: 500_000_000n, validatorPermit: true };
 }
 
 const doc = (challenge: string, miner: number) => ({ epoch: 0, challenge_id: challenge, scores: [{ miner_hotkey: k.miners[miner]!.address, score: 0.5 }] });
@@ -53,7 +42,7 @@ describe('POST /v1/peer-scores: a validator permit the receiver has not seen yet
   it('a permit granted since the last read: the receiver re-reads its metagraph and takes the document', async () => {
     grantPermit(k.miners[0]!.address);
     await pastThrottle();
-    const res = await postSigned(service.url, '/v1/peer-scores', k.miners[0]!, doc('term', 1));
+    const res = await postSigned(validator.url, '/v1/peer-scores', k.miners[0]!, doc('term', 1));
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ status: 'accepted', epoch: 1 });
   });
@@ -62,19 +51,19 @@ describe('POST /v1/peer-scores: a validator permit the receiver has not seen yet
     await pastThrottle();
     const before = reads;
     for (let i = 0; i < 5; i++) {
-      const res = await postSigned(service.url, '/v1/peer-scores', k.miners[1]!, doc('term', 2));
+      const res = await postSigned(validator.url, '/v1/peer-scores', k.miners[1]!, doc('term', 2));
       expect(res.status).toBe(403);
       expect(await code(res)).toBe('NOT_A_VALIDATOR');
     }
     // The first refusal re-read the metagraph; the four after it within 2 s did not.
     expect(reads - before).toBe(1);
     // An unknown signer within the same 2 s: refused from the view just read, no read of its own.
-    const stranger = await postSigned(service.url, '/v1/peer-scores', k.stranger, doc('term', 2));
+    const stranger = await postSigned(validator.url, '/v1/peer-scores', k.stranger, doc('term', 2));
     expect(stranger.status).toBe(403);
     expect(await code(stranger)).toBe('NOT_REGISTERED');
     expect(reads - before).toBe(1);
     await pastThrottle();
-    const later = await postSigned(service.url, '/v1/peer-scores', k.miners[1]!, doc('term', 2));
+    const later = await postSigned(validator.url, '/v1/peer-scores', k.miners[1]!, doc('term', 2));
     expect(await code(later)).toBe('NOT_A_VALIDATOR');
     expect(reads - before).toBe(2);
   });
@@ -85,7 +74,7 @@ describe('POST /v1/peer-scores: a validator permit the receiver has not seen yet
     const before = reads;
     try {
       for (const signer of [k.miners[3]!, k.stranger, k.miners[3]!, k.stranger, k.miners[3]!]) {
-        const res = await postSigned(service.url, '/v1/peer-scores', signer, doc('term', 2));
+        const res = await postSigned(validator.url, '/v1/peer-scores', signer, doc('term', 2));
         expect(res.status).toBe(403);
       }
     } finally {
@@ -97,12 +86,12 @@ describe('POST /v1/peer-scores: a validator permit the receiver has not seen yet
   it('the publisher retries NOT_A_VALIDATOR with its backoff: a permit granted right after the receiver read its metagraph lands on a later attempt', async () => {
     await pastThrottle();
     // The receiver reads its metagraph for this refusal; the permit comes right after that read.
-    const first = await postSigned(service.url, '/v1/peer-scores', k.miners[2]!, doc('workflow', 3));
+    const first = await postSigned(validator.url, '/v1/peer-scores', k.miners[2]!, doc('workflow', 3));
     expect(await code(first)).toBe('NOT_A_VALIDATOR');
     grantPermit(k.miners[2]!.address);
     // Attempts at about 0, 0.8 and 2.4 s: the first two inside the receiver's throttle, the third after it.
-    const [outcome] = await publishPeerScores([doc('workflow', 3)], { peers: [service.url], signer: k.miners[2]!, attempts: 4, backoffMs: 800 });
-    expect(outcome).toMatchObject({ peer: service.url, result: 'delivered', status: 201 });
+    const [outcome] = await publishPeerScores([doc('workflow', 3)], { peers: [validator.url], signer: k.miners[2]!, attempts: 4, backoffMs: 800 });
+    expect(outcome).toMatchObject({ peer: validator.url, result: 'delivered', status: 201 });
     expect(outcome!.attempts).toBeGreaterThan(1);
   });
 });

@@ -2,31 +2,20 @@ import { createServer, request } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { publishPeerScores } from '../peer-publisher.js';
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, keys, silent, tempDir, testConfig } from './helpers.js';
+import { useKeys, useService } from './helpers.js';
 
 /** Publishing this validator's scores to a peer validator over real HTTP: signed raw bytes, retries, final refusals. */
 
-let k: Keys;
-let service: ValidatorService;
-let cleanup: () => void;
+const k = useKeys();
+const validator = useService(k);
 const servers: Server[] = [];
 
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
-});
+// Registered after useService, so it runs before the validator stops (vitest runs afterAll hooks last first).
 afterAll(async () => {
   for (const s of servers) await new Promise((r) => s.close(r));
-  await service.stop();
-  cleanup();
 });
 
 async function listen(server: Server): Promise<string> {
@@ -41,7 +30,7 @@ async function listen(server: Server): Promise<string> {
  */
 async function inFrontOfService(answer: (call: number, res: ServerResponse) => boolean): Promise<{ url: string; calls: () => number }> {
   let calls = 0;
-  const target = new URL(service.url);
+  const target = new URL(validator.url);
   const url = await listen(
     createServer((req, res) => {
       calls++;
@@ -62,16 +51,16 @@ async function inFrontOfService(answer: (call: number, res: ServerResponse) => b
 describe('publishPeerScores', () => {
   it('delivers signed scores to a peer validator; resending is idempotent (200); other scores for the same epoch are refused (409) without retries', async () => {
     const doc = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.75 }] };
-    const [first] = await publishPeerScores([doc], { peers: [service.url], signer: k.peer, backoffMs: 10 });
-    expect(first).toEqual({ peer: service.url, result: 'delivered', status: 201, attempts: 1 });
-    const [again] = await publishPeerScores([doc], { peers: [service.url], signer: k.peer, backoffMs: 10 });
-    expect(again).toEqual({ peer: service.url, result: 'delivered', status: 200, attempts: 1 });
+    const [first] = await publishPeerScores([doc], { peers: [validator.url], signer: k.peer, backoffMs: 10 });
+    expect(first).toEqual({ peer: validator.url, result: 'delivered', status: 201, attempts: 1 });
+    const [again] = await publishPeerScores([doc], { peers: [validator.url], signer: k.peer, backoffMs: 10 });
+    expect(again).toEqual({ peer: validator.url, result: 'delivered', status: 200, attempts: 1 });
     const [other] = await publishPeerScores([{ ...doc, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] }], {
-      peers: [service.url],
+      peers: [validator.url],
       signer: k.peer,
       backoffMs: 10,
     });
-    expect(other).toMatchObject({ peer: service.url, result: 'refused', status: 409, attempts: 1 });
+    expect(other).toMatchObject({ peer: validator.url, result: 'refused', status: 409, attempts: 1 });
     expect(other?.reason).toBe(
       'RECORD_CONFLICT: this validator already sent different scores of epoch 0 for challenge "term"; one document per validator, epoch and challenge is taken (SPEC C.2)',
     );
@@ -110,12 +99,12 @@ describe('publishPeerScores', () => {
 
   it('a signer the peer never finds registered is refused after every attempt, with the reason', async () => {
     const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], {
-      peers: [service.url],
+      peers: [validator.url],
       signer: k.stranger,
       attempts: 3,
       backoffMs: 5,
     });
-    expect(outcome).toMatchObject({ peer: service.url, result: 'refused', status: 403, attempts: 3 });
+    expect(outcome).toMatchObject({ peer: validator.url, result: 'refused', status: 403, attempts: 3 });
     expect(outcome?.reason).toMatch(/^NOT_REGISTERED: /);
   });
 

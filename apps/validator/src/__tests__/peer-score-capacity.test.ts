@@ -2,12 +2,9 @@ import { readFileSync } from 'node:fs';
 
 import { encodeAddress } from '@polkadot/util-crypto';
 import type { Bundle } from '@subnet/bundle';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { EpochOutcome } from '../epoch-runner.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { postSigned, startWithSecondPeer, TOKEN } from './helpers.js';
+import { postSigned, TOKEN, useSecondPeerReceiver } from './helpers.js';
 
 /**
  * docs/spec.md G.4 "A peer document scores at most as many miners as the metagraph has neurons": a peer
@@ -26,21 +23,12 @@ const unknownHotkey = (i: number): string => {
 };
 
 describe('POST /v1/peer-scores: at most as many scores as the metagraph has neurons (real HTTP, fake chain)', () => {
-  let k: Keys;
-  let chain: FakeChain;
-  let service: ValidatorService;
-  let outcomes: EpochOutcome[];
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    // The metagraph has 7 neurons (Alice, Bob, Eve, 4 miners); the default body limit (1 MiB), under which
-    // one document holds some 12,000 scores.
-    ({ k, chain, service, outcomes, stop } = await startWithSecondPeer({ server: { port: 0, executor_token: TOKEN, body_limit_bytes: 1_048_576 } }));
-  });
-  afterAll(() => stop());
+  // The metagraph has 7 neurons (Alice, Bob, Eve, 4 miners); the default body limit (1 MiB), under which
+  // one document holds some 12,000 scores.
+  const receiver = useSecondPeerReceiver({ server: { port: 0, executor_token: TOKEN, body_limit_bytes: 1_048_576 } });
 
   const scoresOf = (hotkeys: readonly string[]) => hotkeys.map((miner_hotkey, i) => ({ miner_hotkey, score: (i % 10) / 10 }));
-  const miners = () => k.miners.map((m) => m.address);
+  const miners = () => receiver.k.miners.map((m) => m.address);
   const junk = (n: number) => Array.from({ length: n }, (_, i) => unknownHotkey(i));
   const answer = async (res: Response) => ({
     status: res.status,
@@ -49,7 +37,7 @@ describe('POST /v1/peer-scores: at most as many scores as the metagraph has neur
 
   it('refuses a document of 12,000 junk scores (under the 1 MiB body limit) with 400 PEER_SCORES_EXCEED_METAGRAPH, naming the count and the limit', async () => {
     const hostile = { epoch: 0, challenge_id: 'term', scores: scoresOf(junk(12_000)) };
-    const res = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, hostile));
+    const res = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, hostile));
     expect(res.status).toBe(400);
     expect(res.body.error?.code).toBe('PEER_SCORES_EXCEED_METAGRAPH');
     expect(res.body.error?.path).toBe('body.scores');
@@ -59,7 +47,7 @@ describe('POST /v1/peer-scores: at most as many scores as the metagraph has neur
 
   it('refuses one score more than the metagraph has neurons (8 of 7), even when most name known miners', async () => {
     const over = { epoch: 0, challenge_id: 'term', scores: scoresOf([...miners(), ...junk(4)]) };
-    const res = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, over));
+    const res = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, over));
     expect(res.status).toBe(400);
     expect(res.body.error?.code).toBe('PEER_SCORES_EXCEED_METAGRAPH');
     expect(res.body.error?.message).toContain('8 scores');
@@ -68,30 +56,30 @@ describe('POST /v1/peer-scores: at most as many scores as the metagraph has neur
   it('takes a document of exactly the metagraph size whose view differs by a few registrations (3 hotkeys unknown here)', async () => {
     // The same (peer, epoch, challenge) as the refused ones: they were not stored, so this is not a conflict.
     const honest = { epoch: 0, challenge_id: 'term', scores: scoresOf([...miners(), ...junk(3)]) };
-    const res = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, honest));
+    const res = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, honest));
     expect(res).toMatchObject({ status: 201, body: { epoch: 1 } });
   });
 
   it('re-reads the metagraph before refusing: a neuron registered since the last read raises the limit', async () => {
-    chain.neurons.push({ uid: 7, hotkey: unknownHotkey(100), stake: 0n, validatorPermit: false });
+    receiver.chain.neurons.push({ uid: 7, hotkey: unknownHotkey(100), stake: 0n, validatorPermit: false });
     // The metagraph is re-read at most every 2 s (as for an unknown signer); wait past that.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const fresher = { epoch: 0, challenge_id: 'workflow', scores: scoresOf([...miners(), unknownHotkey(100), ...junk(3)]) };
-    const res = await answer(await postSigned(service.url, '/v1/peer-scores', k.stranger, fresher));
+    const res = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.stranger, fresher));
     expect(res).toMatchObject({ status: 201, body: { epoch: 1 } });
   });
 
   it('the close of epoch 1 carries exactly the taken documents (7 + 8 scores), nothing of the refused ones', async () => {
-    chain.headBlock = 12n;
-    await service.tick();
-    chain.headBlock = 22n;
-    await service.tick();
-    const path = outcomes.find((o) => o.epoch === 1)?.bundlePath ?? '';
+    receiver.chain.headBlock = 12n;
+    await receiver.service.tick();
+    receiver.chain.headBlock = 22n;
+    await receiver.service.tick();
+    const path = receiver.outcomes.find((o) => o.epoch === 1)?.bundlePath ?? '';
     const bundle = (JSON.parse(readFileSync(path, 'utf8')) as { bundle: Bundle }).bundle;
     const peers = (bundle.inputs as { peer_scores: { validator_hotkey: string; challenge_id: string }[] }).peer_scores;
     const count = (who: string, challenge: string) => peers.filter((p) => p.validator_hotkey === who && p.challenge_id === challenge).length;
     expect(peers).toHaveLength(15);
-    expect(count(k.peer.address, 'term')).toBe(7);
-    expect(count(k.stranger.address, 'workflow')).toBe(8);
+    expect(count(receiver.k.peer.address, 'term')).toBe(7);
+    expect(count(receiver.k.stranger.address, 'workflow')).toBe(8);
   });
 });

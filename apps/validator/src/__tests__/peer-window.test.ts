@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 import type { Bundle } from '@subnet/bundle';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { EpochOutcome } from '../epoch-runner.js';
 import { admitPeerScores, peerScoresTarget } from '../peer-window.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { postSigned, startWithSecondPeer } from './helpers.js';
+import { postSigned, useSecondPeerReceiver } from './helpers.js';
 
 /**
  * docs/spec.md G.4 "Peer scores count one epoch late": a peer document of epoch E is taken while this
@@ -53,76 +50,67 @@ describe('peerScoresTarget (which close counts a peer document)', () => {
 });
 
 describe('POST /v1/peer-scores across an epoch boundary (real HTTP, fake chain)', () => {
-  let k: Keys;
-  let chain: FakeChain;
-  let service: ValidatorService;
-  let outcomes: EpochOutcome[];
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    // A second peer validator (Eve) with a permit.
-    ({ k, chain, service, outcomes, stop } = await startWithSecondPeer());
-  });
-  afterAll(() => stop());
+  // A second peer validator (Eve) with a permit.
+  const receiver = useSecondPeerReceiver();
 
   const doc = (epoch: number, challenge: string, miner: number, score: number) => ({
     epoch,
     challenge_id: challenge,
-    scores: [{ miner_hotkey: k.miners[miner]!.address, score }],
+    scores: [{ miner_hotkey: receiver.k.miners[miner]!.address, score }],
   });
   const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as { epoch?: number; error?: { code: string; message: string } } });
   const bundleOf = (epoch: number): Bundle => {
-    const path = outcomes.find((o) => o.epoch === epoch)?.bundlePath ?? '';
+    const path = receiver.outcomes.find((o) => o.epoch === epoch)?.bundlePath ?? '';
     return (JSON.parse(readFileSync(path, 'utf8')) as { bundle: Bundle }).bundle;
   };
   const peerInputs = (bundle: Bundle) =>
     (bundle.inputs as { peer_scores: { validator_hotkey: string; challenge_id: string; miner_hotkey: string; score: number }[] }).peer_scores.map(
-      (p) => `${p.validator_hotkey === k.peer.address ? 'bob' : 'eve'}:${p.challenge_id}:${p.score}`,
+      (p) => `${p.validator_hotkey === receiver.k.peer.address ? 'bob' : 'eve'}:${p.challenge_id}:${p.score}`,
     );
   const evaluationsBy = (bundle: Bundle, hotkey: string): number =>
     JSON.stringify(bundle.result.aggregation).split(`"validator_hotkey":"${hotkey}"`).length - 1;
 
   it('in epoch 0: scores of epoch 0 are taken for the close of epoch 1; scores of epoch 1 are too early (409 WRONG_EPOCH)', async () => {
-    const now = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(0, 'term', 0, 0.5)));
+    const now = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, doc(0, 'term', 0, 0.5)));
     expect(now).toMatchObject({ status: 201, body: { epoch: 1 } });
-    const early = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(1, 'term', 0, 0.5)));
+    const early = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, doc(1, 'term', 0, 0.5)));
     expect(early.status).toBe(409);
     expect(early.body.error?.code).toBe('WRONG_EPOCH');
     expect(early.body.error?.message).toContain('has not begun here');
   });
 
   it('in epoch 1: scores of epoch 0 (the epoch the peer just closed) are taken, and so are scores of epoch 1, for the next close', async () => {
-    chain.headBlock = 12n;
-    await service.tick();
-    expect(service.currentEpoch()).toBe(1);
-    expect(outcomes.map((o) => o.epoch)).toEqual([0]);
+    receiver.chain.headBlock = 12n;
+    await receiver.service.tick();
+    expect(receiver.service.currentEpoch()).toBe(1);
+    expect(receiver.outcomes.map((o) => o.epoch)).toEqual([0]);
     // The close of epoch 0 ran before any peer could know its scores of epoch 0: none of them are in it.
     expect(peerInputs(bundleOf(0))).toEqual([]);
-    const justClosed = await answer(await postSigned(service.url, '/v1/peer-scores', k.stranger, doc(0, 'term', 0, 0.25)));
+    const justClosed = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.stranger, doc(0, 'term', 0, 0.25)));
     expect(justClosed).toMatchObject({ status: 201, body: { epoch: 1 } });
-    const current = await answer(await postSigned(service.url, '/v1/peer-scores', k.stranger, doc(1, 'workflow', 1, 0.75)));
+    const current = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.stranger, doc(1, 'workflow', 1, 0.75)));
     expect(current).toMatchObject({ status: 201, body: { epoch: 2 } });
   });
 
   it('the close of epoch 1 aggregates both peers’ scores of epoch 0, and not the scores of epoch 1', async () => {
-    chain.headBlock = 22n;
-    await service.tick();
+    receiver.chain.headBlock = 22n;
+    await receiver.service.tick();
     const bundle = bundleOf(1);
     expect(peerInputs(bundle).sort()).toEqual(['bob:term:0.5', 'eve:term:0.25']);
     expect(bundle.result.excluded.filter((e) => e.list === 'peer_scores')).toEqual([]);
-    expect(evaluationsBy(bundle, k.peer.address)).toBe(1);
-    expect(evaluationsBy(bundle, k.stranger.address)).toBe(1);
+    expect(evaluationsBy(bundle, receiver.k.peer.address)).toBe(1);
+    expect(evaluationsBy(bundle, receiver.k.stranger.address)).toBe(1);
   });
 
   it('in epoch 2: scores of epoch 0 are too late (409 WRONG_EPOCH: their close has run); epoch 1 is still taken', async () => {
-    const late = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(0, 'workflow', 2, 0.5)));
+    const late = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, doc(0, 'workflow', 2, 0.5)));
     expect(late.status).toBe(409);
     expect(late.body.error?.code).toBe('WRONG_EPOCH');
     expect(late.body.error?.message).toContain('too late');
-    const justClosed = await answer(await postSigned(service.url, '/v1/peer-scores', k.peer, doc(1, 'term', 2, 1)));
+    const justClosed = await answer(await postSigned(receiver.service.url, '/v1/peer-scores', receiver.k.peer, doc(1, 'term', 2, 1)));
     expect(justClosed).toMatchObject({ status: 201, body: { epoch: 2 } });
-    chain.headBlock = 32n;
-    await service.tick();
+    receiver.chain.headBlock = 32n;
+    await receiver.service.tick();
     expect(peerInputs(bundleOf(2)).sort()).toEqual(['bob:term:1', 'eve:workflow:0.75']);
   });
 });

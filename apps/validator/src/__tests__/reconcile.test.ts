@@ -1,35 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { signatureVerify } from '@polkadot/util-crypto';
-import { recomputeBundle, verifyBundle } from '@subnet/bundle';
+import { recomputeBundle } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
-import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain } from './helpers.js';
-import { bountyBody, crashMidSubmission, fakeChain, postExecutor, silent, tempDir, testConfig, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, crashMidSubmission, fakeChain, postExecutor, readBundle, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
 
-const readBundle = (dir: string, epoch: number) =>
-  verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, s, a) => signatureVerify(m, s, a).isValid);
-
-async function restart(dir: string, chain: FakeChain): Promise<ValidatorService> {
-  const service = await startValidator({ config: testConfig(dir), chain, logger: silent, autoTick: false });
-  cleanups.push(() => service.stop());
-  return service;
-}
-
 describe('interrupted submissions are reconciled with the chain (reconcile.ts)', () => {
   it('a crash after the extrinsic landed: recorded submitted with its block and extrinsic, and the bundle says so; never resubmitted', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const queries: SubmissionQuery[] = [];
@@ -44,13 +29,13 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
         weightsMatch: true,
       });
     };
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect(queries).toHaveLength(1);
     expect(queries[0]?.fromBlock).toBe(11n); // the head when the submission was claimed
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('submitted');
     expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'submitted', block: '12', reconciled: { last_update: '12', weights_match: true } });
-    const bundle = readBundle(t.dir, 0);
+    const bundle = readBundle(dir, 0);
     expect(bundle.submission).toEqual({
       status: 'submitted',
       block: '12',
@@ -64,34 +49,30 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   });
 
   it('a crash before it landed, its era over: recorded not_landed, the bundle says not_landed with VALIDATOR_SUBMISSION_NOT_LANDED', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 95n;
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
-    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
-    expect(readBundle(t.dir, 0).submission.error?.message).toBe(
+    expect(readBundle(dir, 0).submission).toMatchObject({ status: 'not_landed', block: null, error: { code: 'VALIDATOR_SUBMISSION_NOT_LANDED' } });
+    expect(readBundle(dir, 0).submission.error?.message).toBe(
       "the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed)",
     );
     expect(chain.submissions).toHaveLength(0);
   });
 
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 19n; // epoch 1 (epoch_length 10): epoch 0 may still be submitted
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect(chain.submissions).toHaveLength(1);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('submitted');
     expect(JSON.parse(row?.u16 ?? '{}')).toEqual({ uids: chain.submissions[0]?.uids, weights: chain.submissions[0]?.weights });
-    const bundle = readBundle(t.dir, 0);
+    const bundle = readBundle(dir, 0);
     expect(bundle.submission).toMatchObject({ status: 'submitted', block: '20', error: null });
     expect(JSON.parse(row?.bundle ?? '{}')).toMatchObject({ digest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
     await service.tick();
@@ -99,9 +80,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   });
 
   it('a crash before it landed, its era over, and a uid it weights changed hands since (docs/spec.md G.7): not sent again, recorded failed with VALIDATOR_UID_CHANGED', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 19n; // epoch 1: epoch 0 could still be submitted
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 19n });
@@ -111,21 +90,19 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       asked.push(uids);
       return Promise.resolve(uids.map((uid) => (uid === 3 ? k.stranger.address : (chain.neurons.find((n) => n.uid === uid)?.hotkey ?? null))));
     };
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect(asked.flat()).toContain(3);
     expect(chain.submissions).toHaveLength(0);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('failed');
     expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'failed', resubmitted: true, error: { code: 'VALIDATOR_UID_CHANGED' } });
-    expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_UID_CHANGED' } });
+    expect(readBundle(dir, 0).submission).toMatchObject({ status: 'failed', block: null, error: { code: 'VALIDATOR_UID_CHANGED' } });
     await service.tick();
     expect(chain.submissions).toHaveLength(0);
   });
 
   it('an extrinsic that may still land is checked again on the next ticks until the chain can tell', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
     const answers: SubmissionSearch[] = [
@@ -134,7 +111,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       { status: 'landed', block: 17n, extrinsicHash: `0x${'ef'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 17n, weightsMatch: true },
     ];
     chain.findSubmission = () => Promise.resolve(answers.shift() ?? { status: 'not_landed', checkedTo: 0n });
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(404);
     await service.tick();
@@ -150,7 +127,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait'));
     chain.findSubmission = () =>
       Promise.resolve({
@@ -175,7 +152,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const plain = chain.setWeights.bind(chain);
     // The chain access saw them in block 12 (0x…0c) before finality reached it; a reorganisation then moved them to 13.
     chain.setWeights = async (uids, weights) => ({ ...(await plain(uids, weights)), block: 12n, finalized: false });
@@ -213,7 +190,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     const plain = chain.setWeights.bind(chain);
     let first = true;
     chain.setWeights = (uids, weights) => {
@@ -239,7 +216,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(t.dir, chain, cleanups);
     chain.setWeights = () => Promise.reject(new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era'));
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 27n, finalizedTo: 20n });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('d2', k.miners[1]!.address))).status).toBe(201);
@@ -256,30 +233,26 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
   });
 
   it('a row left submitting without its pending claim (no bundle input kept): recorded unknown in the row itself, no bundle file', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     // As a version that kept no input with the claim left it: nothing to sign a bundle from.
-    const other = openSqliteStorage(join(t.dir, 'validator.sqlite'));
+    const other = openSqliteStorage(join(dir, 'validator.sqlite'));
     await other.updateEpoch(0, { bundle: null });
     await other.close();
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     const row = await service.storage.getEpoch(0);
     expect(row?.status).toBe('unknown');
     expect(JSON.parse(row?.submission ?? '{}')).toMatchObject({ status: 'failed', error: { code: 'VALIDATOR_SUBMISSION_UNKNOWN' } });
-    expect(existsSync(join(t.dir, 'bundles', 'epoch-0.json'))).toBe(false);
+    expect(existsSync(join(dir, 'bundles', 'epoch-0.json'))).toBe(false);
   });
 
   it('without a chain search (or a claim without its head) the epoch is unknown, as before', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    await crashMidSubmission(k, t.dir, cleanups);
+    const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    const service = await restart(t.dir, chain);
+    const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
-    expect(readBundle(t.dir, 0).submission.error?.code).toBe('VALIDATOR_SUBMISSION_UNKNOWN');
+    expect(readBundle(dir, 0).submission.error?.code).toBe('VALIDATOR_SUBMISSION_UNKNOWN');
   });
 });

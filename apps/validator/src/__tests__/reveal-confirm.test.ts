@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { ChainSubmission, RevealCheck } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
 import { confirmPendingReveals, pendingRevealFields, revealConfirmer } from '../reveal-confirm.js';
-import { startValidator } from '../service.js';
 import { timelockRecordFromJson, timelockRecordToJson } from '../timelock-record-json.js';
 import { openPostgresStorage } from '../postgres-storage.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
@@ -21,9 +20,8 @@ import {
   PG_URL,
   postExecutor,
   requirePostgresInCi,
-  silent,
+  startInDir,
   tempDir,
-  testConfig,
   useCleanups,
   useKeys,
 } from './helpers.js';
@@ -305,8 +303,7 @@ describe('timelocked reveal confirmation in the service (fake chain port)', () =
       chain.asked.push(r);
       return Promise.resolve(answer);
     };
-    const v = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-    cleanups.push(() => v.stop());
+    const v = await startInDir(t.dir, chain, cleanups);
     await v.tick();
     expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
     chain.headBlock = 11n;

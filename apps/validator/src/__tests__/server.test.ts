@@ -1,75 +1,56 @@
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, keys, nonce, postExecutor, postSigned, silent, sssaDoc, tempDir, testConfig, TOKEN, workflowBody } from './helpers.js';
+import { bountyBody, nonce, postExecutor, postSigned, sssaDoc, TOKEN, useKeys, useService, workflowBody } from './helpers.js';
 
-let k: Keys;
-let chain: FakeChain;
-let service: ValidatorService;
-let cleanup: () => void;
-let url: string;
-
-beforeAll(async () => {
-  k = await keys();
-  chain = fakeChain(k);
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
-  url = service.url;
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
-});
+const k = useKeys();
+const validator = useService(k);
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown> & { error?: { code: string; path?: string; message: string } };
 
 describe('executor endpoints (bearer token, idempotent by record id)', () => {
   it('POST /v1/workflow-runs: 201 accepted, 200 for the same record again, 409 for the same id with other content', async () => {
     const body = workflowBody('wf-1', k.miners[0]!.address);
-    const first = await postExecutor(url, '/v1/workflow-runs', body);
+    const first = await postExecutor(validator.url, '/v1/workflow-runs', body);
     expect(first.status).toBe(201);
     expect(await json(first)).toMatchObject({ status: 'accepted', record_id: 'wf-1', epoch: 0 });
-    const again = await postExecutor(url, '/v1/workflow-runs', body);
+    const again = await postExecutor(validator.url, '/v1/workflow-runs', body);
     expect(again.status).toBe(200);
     expect(await json(again)).toMatchObject({ status: 'duplicate', record_id: 'wf-1' });
-    const other = await postExecutor(url, '/v1/workflow-runs', { ...body, record: { ...body.record, actual_tao: 0.9 } });
+    const other = await postExecutor(validator.url, '/v1/workflow-runs', { ...body, record: { ...body.record, actual_tao: 0.9 } });
     expect(other.status).toBe(409);
     expect((await json(other)).error?.code).toBe('RECORD_CONFLICT');
   });
 
   it('POST /v1/term-results and /v1/bounty-records accept good records', async () => {
-    const term = await postExecutor(url, '/v1/term-results', {
+    const term = await postExecutor(validator.url, '/v1/term-results', {
       record_id: 'term-1',
       miner_hotkey: k.miners[1]!.address,
       results: [{ task_id: 'a', tests_passed: 2, tests_total: 2, timed_out: false }],
     });
     expect(term.status).toBe(201);
-    const bounty = await postExecutor(url, '/v1/bounty-records', bountyBody('b-1', k.miners[2]!.address));
+    const bounty = await postExecutor(validator.url, '/v1/bounty-records', bountyBody('b-1', k.miners[2]!.address));
     expect(bounty.status).toBe(201);
   });
 
   it('401 without or with a wrong bearer token', async () => {
-    const none = await postExecutor(url, '/v1/bounty-records', bountyBody('b-x', k.miners[2]!.address), null);
+    const none = await postExecutor(validator.url, '/v1/bounty-records', bountyBody('b-x', k.miners[2]!.address), null);
     expect(none.status).toBe(401);
     expect((await json(none)).error?.code).toBe('UNAUTHORIZED');
-    const wrong = await postExecutor(url, '/v1/bounty-records', bountyBody('b-x', k.miners[2]!.address), `${TOKEN}x`);
+    const wrong = await postExecutor(validator.url, '/v1/bounty-records', bountyBody('b-x', k.miners[2]!.address), `${TOKEN}x`);
     expect(wrong.status).toBe(401);
   });
 
   it('400 naming the field for an invalid record (schema, and the scoring packages’ own checks)', async () => {
-    const bad = await postExecutor(url, '/v1/bounty-records', { ...bountyBody('b-y', k.miners[2]!.address), valid_issues: -1 });
+    const bad = await postExecutor(validator.url, '/v1/bounty-records', { ...bountyBody('b-y', k.miners[2]!.address), valid_issues: -1 });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error).toMatchObject({ code: 'INVALID_RECORD', path: 'body.valid_issues' });
     const body = workflowBody('wf-bad', k.miners[0]!.address);
-    const dag = await postExecutor(url, '/v1/workflow-runs', { ...body, plan: { nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'a' }] } });
+    const dag = await postExecutor(validator.url, '/v1/workflow-runs', { ...body, plan: { nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'a' }] } });
     expect(dag.status).toBe(400);
     expect((await json(dag)).error?.code).toMatch(/^COMPOSITE_/);
-    const term = await postExecutor(url, '/v1/term-results', {
+    const term = await postExecutor(validator.url, '/v1/term-results', {
       record_id: 'term-bad',
       miner_hotkey: k.miners[1]!.address,
       results: Array.from({ length: 5 }, (_, i) => ({ task_id: `t${i}`, tests_passed: 1, tests_total: 1, timed_out: false })),
@@ -79,23 +60,23 @@ describe('executor endpoints (bearer token, idempotent by record id)', () => {
   });
 
   it('422 for a miner that is not registered', async () => {
-    const res = await postExecutor(url, '/v1/bounty-records', bountyBody('b-z', k.stranger.address));
+    const res = await postExecutor(validator.url, '/v1/bounty-records', bountyBody('b-z', k.stranger.address));
     expect(res.status).toBe(422);
     expect((await json(res)).error?.code).toBe('MINER_NOT_REGISTERED');
   });
 
   it('400 for malformed JSON, 413 for an oversized body, 415 for another media type', async () => {
-    const malformed = await fetch(`${url}/v1/bounty-records`, {
+    const malformed = await fetch(`${validator.url}/v1/bounty-records`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: '{"record_id": ',
     });
     expect(malformed.status).toBe(400);
     expect((await json(malformed)).error?.code).toBe('MALFORMED_JSON');
-    const big = await postExecutor(url, '/v1/workflow-runs', { ...workflowBody('wf-big', k.miners[0]!.address), padding: 'x'.repeat(70 * 1024) });
+    const big = await postExecutor(validator.url, '/v1/workflow-runs', { ...workflowBody('wf-big', k.miners[0]!.address), padding: 'x'.repeat(70 * 1024) });
     expect(big.status).toBe(413);
     expect((await json(big)).error?.code).toBe('BODY_TOO_LARGE');
-    const text = await fetch(`${url}/v1/bounty-records`, {
+    const text = await fetch(`${validator.url}/v1/bounty-records`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
       body: 'hi',
@@ -108,58 +89,59 @@ describe('POST /v1/sssa (signed by the miner hotkey)', () => {
   const body = { task_id: 'task-1', sssa: sssaDoc() };
   beforeAll(async () => {
     // Four miners, groups of 3 primaries + 2 auditors: every miner is in every group.
-    for (const taskId of ['task-1', 'task-2']) expect((await postExecutor(url, '/v1/tasks', { task_id: taskId, task_type: 'mcp_server' })).status).toBe(201);
+    for (const taskId of ['task-1', 'task-2'])
+      expect((await postExecutor(validator.url, '/v1/tasks', { task_id: taskId, task_type: 'mcp_server' })).status).toBe(201);
   });
 
   it('accepts a fresh, correctly signed SSSA from a registered miner', async () => {
-    const res = await postSigned(url, '/v1/sssa', k.miners[0]!, body);
+    const res = await postSigned(validator.url, '/v1/sssa', k.miners[0]!, body);
     expect(res.status).toBe(201);
     expect(await json(res)).toMatchObject({ status: 'accepted', epoch: 0 });
   });
 
   it('401 UNSIGNED without signature headers', async () => {
-    const res = await fetch(`${url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${validator.url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status).toBe(401);
     expect((await json(res)).error?.code).toBe('UNSIGNED');
   });
 
   it('401 BAD_SIGNATURE when signed by another key than the claimed hotkey, or the body was changed', async () => {
-    const wrongSigner = await postSigned(url, '/v1/sssa', k.miners[1]!, body, { claim: k.miners[0]!.address });
+    const wrongSigner = await postSigned(validator.url, '/v1/sssa', k.miners[1]!, body, { claim: k.miners[0]!.address });
     expect(wrongSigner.status).toBe(401);
     expect((await json(wrongSigner)).error?.code).toBe('BAD_SIGNATURE');
   });
 
   it('401 STALE_TIMESTAMP for a timestamp outside the allowed skew', async () => {
-    const res = await postSigned(url, '/v1/sssa', k.miners[1]!, body, { timestamp: Date.now() - 10 * 60_000 });
+    const res = await postSigned(validator.url, '/v1/sssa', k.miners[1]!, body, { timestamp: Date.now() - 10 * 60_000 });
     expect(res.status).toBe(401);
     expect((await json(res)).error?.code).toBe('STALE_TIMESTAMP');
   });
 
   it('409 NONCE_REPLAYED for a reused nonce', async () => {
     const n = nonce();
-    const first = await postSigned(url, '/v1/sssa', k.miners[2]!, { ...body, task_id: 'task-2' }, { nonce: n });
+    const first = await postSigned(validator.url, '/v1/sssa', k.miners[2]!, { ...body, task_id: 'task-2' }, { nonce: n });
     expect(first.status).toBe(201);
-    const replay = await postSigned(url, '/v1/sssa', k.miners[2]!, { ...body, task_id: 'task-2' }, { nonce: n });
+    const replay = await postSigned(validator.url, '/v1/sssa', k.miners[2]!, { ...body, task_id: 'task-2' }, { nonce: n });
     expect(replay.status).toBe(409);
     expect((await json(replay)).error?.code).toBe('NONCE_REPLAYED');
   });
 
   it('403 NOT_REGISTERED for a valid signature by an unregistered hotkey', async () => {
-    const res = await postSigned(url, '/v1/sssa', k.stranger, body);
+    const res = await postSigned(validator.url, '/v1/sssa', k.stranger, body);
     expect(res.status).toBe(403);
     expect((await json(res)).error?.code).toBe('NOT_REGISTERED');
   });
 
   it('400 naming the field for an invalid SSSA document', async () => {
-    const res = await postSigned(url, '/v1/sssa', k.miners[3]!, { ...body, sssa: { ...sssaDoc(), risk_score: 2 } });
+    const res = await postSigned(validator.url, '/v1/sssa', k.miners[3]!, { ...body, sssa: { ...sssaDoc(), risk_score: 2 } });
     expect(res.status).toBe(400);
     expect((await json(res)).error?.code).toMatch(/^CONSENSUS_/);
   });
 
   it('400 MALFORMED_JSON and 413 BODY_TOO_LARGE before any signature work', async () => {
-    const malformed = await fetch(`${url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const malformed = await fetch(`${validator.url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(malformed.status).toBe(400);
-    const big = await postSigned(url, '/v1/sssa', k.miners[3]!, { ...body, sssa: { ...sssaDoc(), note: 'x'.repeat(70 * 1024) } });
+    const big = await postSigned(validator.url, '/v1/sssa', k.miners[3]!, { ...body, sssa: { ...sssaDoc(), note: 'x'.repeat(70 * 1024) } });
     expect(big.status).toBe(413);
   });
 });
@@ -167,25 +149,25 @@ describe('POST /v1/sssa (signed by the miner hotkey)', () => {
 describe('POST /v1/peer-scores (signed by a registered validator)', () => {
   it('accepts scores for the current epoch from a validator with a permit, once', async () => {
     const doc = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.5 }] };
-    const res = await postSigned(url, '/v1/peer-scores', k.peer, doc);
+    const res = await postSigned(validator.url, '/v1/peer-scores', k.peer, doc);
     expect(res.status).toBe(201);
-    const second = await postSigned(url, '/v1/peer-scores', k.peer, { ...doc, scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.9 }] });
+    const second = await postSigned(validator.url, '/v1/peer-scores', k.peer, { ...doc, scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.9 }] });
     expect(second.status).toBe(409); // SPEC C.2: a second score is rejected, not averaged
   });
 
   it('403 for a registered neuron without a validator permit, 401 for a wrong signer, 409 for another epoch, 404 for a bounty challenge', async () => {
     const doc = { epoch: 0, challenge_id: 'workflow', scores: [{ miner_hotkey: k.miners[1]!.address, score: 0.5 }] };
-    const miner = await postSigned(url, '/v1/peer-scores', k.miners[0]!, doc);
+    const miner = await postSigned(validator.url, '/v1/peer-scores', k.miners[0]!, doc);
     expect(miner.status).toBe(403);
     expect((await json(miner)).error?.code).toBe('NOT_A_VALIDATOR');
-    const forged = await postSigned(url, '/v1/peer-scores', k.stranger, doc, { claim: k.peer.address });
+    const forged = await postSigned(validator.url, '/v1/peer-scores', k.stranger, doc, { claim: k.peer.address });
     expect(forged.status).toBe(401);
-    const epoch = await postSigned(url, '/v1/peer-scores', k.peer, { ...doc, epoch: 7 });
+    const epoch = await postSigned(validator.url, '/v1/peer-scores', k.peer, { ...doc, epoch: 7 });
     expect(epoch.status).toBe(409);
     expect((await json(epoch)).error?.code).toBe('WRONG_EPOCH');
-    const bounty = await postSigned(url, '/v1/peer-scores', k.peer, { ...doc, challenge_id: 'bounty' });
+    const bounty = await postSigned(validator.url, '/v1/peer-scores', k.peer, { ...doc, challenge_id: 'bounty' });
     expect(bounty.status).toBe(404);
-    const bad = await postSigned(url, '/v1/peer-scores', k.peer, { ...doc, scores: [{ miner_hotkey: k.miners[1]!.address, score: 1.5 }] });
+    const bad = await postSigned(validator.url, '/v1/peer-scores', k.peer, { ...doc, scores: [{ miner_hotkey: k.miners[1]!.address, score: 1.5 }] });
     expect(bad.status).toBe(400);
     expect((await json(bad)).error?.path).toBe('body.scores[0].score');
   });
@@ -193,23 +175,23 @@ describe('POST /v1/peer-scores (signed by a registered validator)', () => {
 
 describe('read endpoints', () => {
   it('GET /healthz and /readyz', async () => {
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${url}/readyz`);
+    expect((await fetch(`${validator.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${validator.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await json(ready)).toMatchObject({ status: 'ready', epoch: 0 });
   });
 
   it('GET /v1/weights/latest and /v1/epochs/{n}/bundle are 404 before any epoch; a bad epoch is 400', async () => {
-    expect((await fetch(`${url}/v1/weights/latest`)).status).toBe(404);
-    const none = await fetch(`${url}/v1/epochs/0/bundle`);
+    expect((await fetch(`${validator.url}/v1/weights/latest`)).status).toBe(404);
+    const none = await fetch(`${validator.url}/v1/epochs/0/bundle`);
     expect(none.status).toBe(404);
     expect((await json(none)).error?.code).toBe('BUNDLE_NOT_FOUND');
-    expect((await fetch(`${url}/v1/epochs/abc/bundle`)).status).toBe(400);
-    expect((await fetch(`${url}/v1/nothing`)).status).toBe(404);
+    expect((await fetch(`${validator.url}/v1/epochs/abc/bundle`)).status).toBe(400);
+    expect((await fetch(`${validator.url}/v1/nothing`)).status).toBe(404);
   });
 
   it('GET /metrics counts accepted and rejected records by reason', async () => {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(`${validator.url}/metrics`)).text();
     expect(text).toMatch(/validator_records_accepted_total\{kind="workflow_run",outcome="inserted"\} 1/);
     expect(text).toMatch(/validator_records_rejected_total\{kind="sssa",reason="nonce_replayed"\} 1/);
     expect(text).toMatch(/validator_records_rejected_total\{kind="sssa",reason="stale_timestamp"\} 1/);
@@ -217,14 +199,14 @@ describe('read endpoints', () => {
   });
 
   it('after the epoch ends: GET /v1/epochs lists it, its bundle verifies, weights are the submitted ones', async () => {
-    chain.headBlock = 12n; // epoch 1 begins
-    await service.tick();
-    const epochs = (await json(await fetch(`${url}/v1/epochs`))) as { epochs: { epoch: number; status: string; bundle: string }[] };
+    validator.chain.headBlock = 12n; // epoch 1 begins
+    await validator.service.tick();
+    const epochs = (await json(await fetch(`${validator.url}/v1/epochs`))) as { epochs: { epoch: number; status: string; bundle: string }[] };
     expect(epochs.epochs[0]).toMatchObject({ epoch: 0, status: 'submitted', bundle: '/v1/epochs/0/bundle' });
-    const latest = (await json(await fetch(`${url}/v1/weights/latest`))) as { epoch: number; uids: number[]; weights: number[] };
+    const latest = (await json(await fetch(`${validator.url}/v1/weights/latest`))) as { epoch: number; uids: number[]; weights: number[] };
     expect(latest.epoch).toBe(0);
-    expect(chain.submissions).toEqual([{ uids: latest.uids, weights: latest.weights }]);
-    const bundle = await fetch(`${url}/v1/epochs/0/bundle`);
+    expect(validator.chain.submissions).toEqual([{ uids: latest.uids, weights: latest.weights }]);
+    const bundle = await fetch(`${validator.url}/v1/epochs/0/bundle`);
     expect(bundle.status).toBe(200);
     const signed = (await bundle.json()) as { bundle: { submission: { status: string; extrinsic_hash: string } } };
     const verified = verifyBundle(signed, (m, s, a) => signatureVerify(m, s, a).isValid);

@@ -4,50 +4,49 @@ import { Keyring } from '@polkadot/keyring';
 import { base58Decode, encodeAddress } from '@polkadot/util-crypto';
 
 import type { Bundle } from '@subnet/bundle';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ChainNeuron } from '../chain-port.js';
 import { checkSssaAssignment } from '../ingest-checks.js';
 import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
 import type { RegisteredTask } from '../task-registry.js';
-import type { FakeChain, Keys } from './helpers.js';
-import { fakeChain, keys, nonce, postSigned, silent, sssaDoc, startWithSecondPeer, tempDir, testConfig, TOKEN, twoBytePrefix42 } from './helpers.js';
+import {
+  fakeChain,
+  nonce,
+  postSigned,
+  silent,
+  sssaDoc,
+  startWithSecondPeer,
+  tempDir,
+  testConfig,
+  TOKEN,
+  twoBytePrefix42,
+  useKeys,
+  useService,
+} from './helpers.js';
 
 /**
  * A hostile miner or peer against the signed endpoints (`POST /v1/sssa`, `POST /v1/peer-scores`), over real
  * HTTP on 127.0.0.1, a real SQLite file and real sr25519 signatures (docs/spec.md G.6 "Signed requests").
  */
 
-let k: Keys;
-let chain: FakeChain;
-let service: ValidatorService;
-let cleanup: () => void;
-let url: string;
+const k = useKeys();
 
 const BURST = 3;
 
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  const base = testConfig(t.dir);
-  // One token a minute after the burst: nothing refills while a test runs.
-  const config = { ...base, server: { ...base.server, signer_rate_per_minute: 1, signer_burst: BURST } };
-  chain = fakeChain(k);
-  service = await startValidator({ config, chain, logger: silent, autoTick: false });
-  url = service.url;
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
+const validator = useService(k, {
+  config: (dir) => {
+    const base = testConfig(dir);
+    // One token a minute after the burst: nothing refills while a test runs.
+    return { ...base, server: { ...base.server, signer_rate_per_minute: 1, signer_burst: BURST } };
+  },
 });
 
 type ErrorReply = { error: { code: string; message: string; path?: string } };
 
 async function send(path: string, text: string, headers: Record<string, string>): Promise<{ status: number; body: ErrorReply }> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+  const res = await fetch(`${validator.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
   return { status: res.status, body: (await res.json()) as ErrorReply };
 }
 
@@ -206,7 +205,7 @@ describe('a hotkey header is one spelling of a key (SS58, prefix 42)', () => {
 
 describe('an unregistered signer gets no rate bucket', () => {
   const bucketsNow = async (): Promise<number> => {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(`${validator.url}/metrics`)).text();
     const line = /^validator_signer_rate_buckets (\d+)$/m.exec(text);
     if (line === null) throw new Error('validator_signer_rate_buckets is not served');
     return Number(line[1]);
@@ -249,16 +248,16 @@ describe('an unregistered signer gets no rate bucket', () => {
 
 describe('an SSSA for a task of another epoch', () => {
   it('409 TASK_EPOCH_OVER once the task’s epoch has ended, naming the task’s epoch and the current one', async () => {
-    const registered = await fetch(`${url}/v1/tasks`, {
+    const registered = await fetch(`${validator.url}/v1/tasks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify({ task_id: 'task-of-epoch-0', task_type: 'mcp_server' }),
     });
     const group = ((await registered.json()) as { group: { hotkey: string }[] }).group;
     expect(group.map((g) => g.hotkey)).toContain(k.miners[1]!.address);
-    chain.headBlock = 12n;
-    await service.tick();
-    expect(service.currentEpoch()).toBe(1);
+    validator.chain.headBlock = 12n;
+    await validator.service.tick();
+    expect(validator.service.currentEpoch()).toBe(1);
     const text = JSON.stringify({ task_id: 'task-of-epoch-0', sssa: sssaDoc() });
     const res = await send(
       '/v1/sssa',

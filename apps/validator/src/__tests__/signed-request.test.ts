@@ -2,32 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { u8aToHex } from '@polkadot/util';
 import { signatureVerify } from '@polkadot/util-crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
-import type { ValidatorService } from '../service.js';
 import { signRequest } from '../signed-request.js';
-import type { Keys } from './helpers.js';
-import { fakeChain, keys, silent, tempDir, testConfig } from './helpers.js';
+import { useKeys, useService } from './helpers.js';
 
 /** Signed requests over real HTTP: the signature covers the exact body bytes, never a re-serialisation. */
 
-let k: Keys;
-let service: ValidatorService;
-let cleanup: () => void;
-let url: string;
-
-beforeAll(async () => {
-  k = await keys();
-  const t = tempDir();
-  cleanup = t.cleanup;
-  service = await startValidator({ config: testConfig(t.dir), chain: fakeChain(k), logger: silent, autoTick: false });
-  url = service.url;
-});
-afterAll(async () => {
-  await service.stop();
-  cleanup();
-});
+const k = useKeys();
+const validator = useService(k);
 
 /** The documented message, written out plainly (the oracle: nothing from src/). */
 function referenceMessage(path: string, body: Uint8Array, timestamp: string, nonce: string): Uint8Array {
@@ -41,7 +24,7 @@ function rawSssa(taskId: string): Uint8Array {
 }
 
 async function post(path: string, body: Uint8Array, headers: Record<string, string>): Promise<Response> {
-  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: new Uint8Array(body) });
+  return fetch(`${validator.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: new Uint8Array(body) });
 }
 
 describe('signed requests sign the exact raw body bytes', () => {

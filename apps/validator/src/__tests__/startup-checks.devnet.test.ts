@@ -13,7 +13,7 @@ import type { Devnet } from '@subnet/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connectSubnetChain } from '../subnet-chain.js';
-import { tempDir, TOKEN } from './helpers.js';
+import { freePort, tempDir, TOKEN } from './helpers.js';
 
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
 
@@ -204,16 +204,8 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
 
   it('a chain that never answers is VALIDATOR_CHAIN_UNAVAILABLE leading with the reason (ECONNREFUSED) and naming chain.endpoint', async () => {
     // A port that was just free on 127.0.0.1: nothing listens there, every attempt is refused.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
-    const endpoint = `ws://127.0.0.1:${address.port}`;
+    const port = await freePort();
+    const endpoint = `ws://127.0.0.1:${port}`;
     let caught: unknown;
     try {
       await connectSubnetChain({
@@ -232,7 +224,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     expect(caught.context.path).toBe('chain.endpoint');
     expect(caught.context.value).toBe(endpoint);
     expect(caught.message).toBe(
-      `[VALIDATOR_CHAIN_UNAVAILABLE] cannot connect to the chain (connect ECONNREFUSED 127.0.0.1:${address.port}; tried for 1.5 s): ` +
+      `[VALIDATOR_CHAIN_UNAVAILABLE] cannot connect to the chain (connect ECONNREFUSED 127.0.0.1:${port}; tried for 1.5 s): ` +
         `check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here at chain.endpoint (got "${endpoint}")`,
     );
   }, 30_000);

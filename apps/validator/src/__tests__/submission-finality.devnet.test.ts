@@ -5,11 +5,8 @@
  * is submitted again within its epoch's window; the same for a timelocked (commit-reveal v4) commit. Blocks are
  * produced by the test (manual devnet), so every block number below is exact. Both runtimes.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { signatureVerify } from '@polkadot/util-crypto';
-import { verifyBundle } from '@subnet/bundle';
 import { connectChain } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
@@ -20,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
-import { bountyBody, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
+import { bountyBody, postExecutor, readBundle, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 
 const RUNTIMES = ['legacy', 'stateful'] as const;
 /** Finality this many blocks behind the best block. */
@@ -115,9 +112,6 @@ describe.each(RUNTIMES)('the submission block a bundle names is final, %s runtim
     const block = await s.reader.request('block', (api) => api.rpc.chain.getBlock(hash));
     return { hash: hash.toHex(), extrinsicHashes: block.block.extrinsics.map((x) => x.hash.toHex()) };
   }
-
-  const readBundle = (dir: string, epoch: number) =>
-    verifyBundle(JSON.parse(readFileSync(join(dir, 'bundles', `epoch-${epoch}.json`), 'utf8')), (m, sig, a) => signatureVerify(m, sig, a).isValid);
 
   /** Ticks (producing blocks as needed) until epoch 0's row leaves `submitting`, producing `step` blocks between ticks. */
   async function untilSettled(s: Setup, step: number, continuous = false): Promise<string> {

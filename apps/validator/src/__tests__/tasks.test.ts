@@ -4,13 +4,11 @@ import { join } from 'node:path';
 import { assignTask } from '@subnet/consensus';
 import { describe, expect, it } from 'vitest';
 
-import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import type { FakeChain, Keys } from './helpers.js';
 import { signRequest } from '../signed-request.js';
+import type { FakeChain, Keys } from './helpers.js';
 import {
   fakeChain,
-  freshSchema,
   nonce,
   PG_SKIP_REASON,
   PG_URL,
@@ -18,11 +16,9 @@ import {
   postSigned,
   requirePostgresInCi,
   scoring,
-  silent,
+  setupValidator,
   smallGroups,
   sssaDoc,
-  tempDir,
-  testConfig,
   useCleanups,
   useKeys,
   workflowBody,
@@ -35,25 +31,9 @@ const k = useKeys();
 const cleanups = useCleanups();
 
 async function start(options: { postgres?: boolean; scoring?: unknown } = {}): Promise<{ service: ValidatorService; chain: FakeChain; dir: string }> {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  let schema: string | undefined;
-  if (options.postgres === true) {
-    const fresh = await freshSchema();
-    schema = fresh.schema;
-    cleanups.push(fresh.drop);
-  }
-  const overrides: Record<string, unknown> = { scoring: options.scoring ?? smallGroups, ...(schema === undefined ? {} : { database: { url: PG_URL } }) };
+  const { start: startOn, dir } = await setupValidator(cleanups, options.postgres === true, { scoring: options.scoring ?? smallGroups });
   const chain = fakeChain(k);
-  const service = await startValidator({
-    config: testConfig(t.dir, overrides),
-    chain,
-    logger: silent,
-    autoTick: false,
-    ...(schema === undefined ? {} : { postgresSchema: schema }),
-  });
-  cleanups.push(() => service.stop());
-  return { service, chain, dir: t.dir };
+  return { service: await startOn(chain), chain, dir };
 }
 
 const json = async (res: Response) =>
