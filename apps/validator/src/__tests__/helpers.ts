@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 import { Keyring } from '@polkadot/keyring';
@@ -182,6 +183,22 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
 }
 
 export const silent = pino({ level: 'silent' });
+
+/**
+ * A logger at `level` that keeps every line it writes, parsed: tests read the codes and numbers a warning carries.
+ *
+ * @example const { logger, lines } = captureLog('warn'); … expect(lines.find((l) => l.code === 'TEMPO_CHANGED')).toBeDefined();
+ */
+export function captureLog(level: pino.Level): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
+}
 
 /** The validator of `fixtures/child-validator.ts` running in a child process. */
 export interface ChildValidator {

@@ -1,38 +1,25 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 
 import { recomputeBundle } from '@subnet/bundle';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
-import { bountyBody, fakeChain, postExecutor, readBundle, setupValidator, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, captureLog, fakeChain, postExecutor, readBundle, setupValidator, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 
 const cleanups = useCleanups();
 
-function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
-
 describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', () => {
   it('down across two epoch boundaries: the older epoch is published as missed (nothing sent), with a warning and a metric; ended epochs without records get none', async () => {
     const { dir, start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    let service = await start(chain, { logger: capture().logger });
+    let service = await start(chain, { logger: captureLog('info').logger });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('e0', k.miners[0]!.address))).status).toBe(201);
     await service.stop();
     // Down from epoch 0 to epoch 3 (epoch_length 10): epoch 0 ended two boundaries ago, 1 and 2 had no records.
     chain.headBlock = 35n;
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('info');
     service = await start(chain, { logger });
     expect(chain.submissions).toHaveLength(0);
     const row = await service.storage.getEpoch(0);
@@ -50,17 +37,17 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
   it('the epoch right before the head is still submitted after a restart, and older ones with records are missed, oldest first', async () => {
     const { start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    let service = await start(chain, { logger: capture().logger });
+    let service = await start(chain, { logger: captureLog('info').logger });
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('a0', k.miners[0]!.address));
     await service.stop();
     chain.headBlock = 15n; // epoch 1: epoch 0 may still be submitted
-    service = await start(chain, { logger: capture().logger });
+    service = await start(chain, { logger: captureLog('info').logger });
     expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('a1', k.miners[1]!.address));
     await service.stop();
     chain.headBlock = 45n; // epoch 4: epoch 1 had records and is too late; 2 and 3 had none
     const outcomes: number[] = [];
-    service = await start(chain, { logger: capture().logger });
+    service = await start(chain, { logger: captureLog('info').logger });
     service.onEpoch((o) => outcomes.push(o.epoch));
     expect((await service.storage.getEpoch(1))?.status).toBe('missed');
     expect(chain.submissions).toHaveLength(1);
@@ -75,7 +62,7 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
   it('a loop that stalls across two boundaries while running publishes the skipped epoch as missed, then submits the last', async () => {
     const { start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);
-    const service = await start(chain, { logger: capture().logger });
+    const service = await start(chain, { logger: captureLog('info').logger });
     await postExecutor(service.url, '/v1/bounty-records', bountyBody('s0', k.miners[0]!.address));
     const seen: [number, string][] = [];
     service.onEpoch((o) => seen.push([o.epoch, o.status]));

@@ -1,14 +1,25 @@
 import { createServer, connect } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { Writable } from 'node:stream';
 
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
-import { bountyBody, fakeChain, freshSchema, keys, PG_SKIP_REASON, PG_URL, postExecutor, requirePostgresInCi, silent, tempDir, testConfig } from './helpers.js';
+import {
+  bountyBody,
+  captureLog,
+  fakeChain,
+  freshSchema,
+  keys,
+  PG_SKIP_REASON,
+  PG_URL,
+  postExecutor,
+  requirePostgresInCi,
+  silent,
+  tempDir,
+  testConfig,
+} from './helpers.js';
 
 requirePostgresInCi();
 
@@ -196,15 +207,9 @@ describe.skipIf(PG_URL === undefined)(`storage outage on PostgreSQL${PG_URL === 
       await drop();
       t.cleanup();
     };
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { logger, lines } = captureLog('info');
     const base = testConfig(t.dir, { database: { url: proxy.url } });
-    service = await startValidator({ config: base, chain, logger: pino({ level: 'info' }, sink), postgresSchema: schema, autoTick: false });
+    service = await startValidator({ config: base, chain, logger, postgresSchema: schema, autoTick: false });
     const s = service;
     expect((await postExecutor(s.url, '/v1/bounty-records', bountyBody('before', k.miners[0]!.address))).status).toBe(201);
     expect((await readyz(s)).status).toBe(200);

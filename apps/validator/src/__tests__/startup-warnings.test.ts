@@ -1,13 +1,10 @@
-import { Writable } from 'node:stream';
-
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ChainView } from '../chain-port.js';
 import { defaultConfigYaml, resolveConfig } from '../config.js';
 import { startValidator } from '../service.js';
 import { startupWarnings } from '../startup-warnings.js';
-import { fakeChain, tempDir, testConfig, useKeys } from './helpers.js';
+import { captureLog, fakeChain, tempDir, testConfig, useKeys } from './helpers.js';
 
 const k = useKeys();
 
@@ -185,16 +182,10 @@ describe('start-up logs each warning once', () => {
 
   it('a validator started with min_validators 3 on the two-validator fake chain logs the burn warning', async () => {
     const t = tempDir();
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { logger, lines } = captureLog('info');
     const base = testConfig(t.dir);
     const config = { ...base, scoring: { ...base.scoring, pipeline: { ...base.scoring.pipeline, min_validators: 3 } } };
-    const service = await startValidator({ config, chain: fakeChain(k, 10), logger: pino({ level: 'info' }, sink), autoTick: false });
+    const service = await startValidator({ config, chain: fakeChain(k, 10), logger, autoTick: false });
     cleanup = async () => {
       await service.stop();
       t.cleanup();

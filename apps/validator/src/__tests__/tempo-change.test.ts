@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 
 import Database from 'better-sqlite3';
 
-import pino from 'pino';
+import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { SubnetError } from '@subnet/core';
@@ -12,6 +11,7 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import {
   bountyBody,
+  captureLog,
   fakeChain,
   freshSchema,
   PG_SKIP_REASON,
@@ -28,20 +28,6 @@ import {
 const k = useKeys();
 const cleanups = useCleanups();
 
-function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'warn' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
-  return { logger, lines };
-}
-
 /**
  * A subnet whose tempo changes while the validator runs (the owner's `set_tempo`, root's `sudo_set_tempo`): with
  * `chain.epoch_length` unset the validator took its epoch length from the tempo at every metagraph read, so its epoch
@@ -54,7 +40,7 @@ describe('the subnet tempo changes while the validator runs (chain.epoch_length 
     const t = tempDir();
     cleanups.push(t.cleanup);
     const config = testConfig(t.dir, { chain: { poll_ms: 20, commit_store: `${t.dir}/commits.json` } });
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('warn');
     const chain = fakeChain(k, 10);
     const service = await startValidator({ config, chain, logger, autoTick: false });
     cleanups.push(() => service.stop());
@@ -106,7 +92,7 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     // The owner shortens the tempo while the validator is down; it restarts in the same epoch 1 (of 10 blocks).
     chain.tempo = 4;
     chain.headBlock = 15n;
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('warn');
     service = await startValidator({ config: unset(t.dir), chain, logger, autoTick: false });
     // With the tempo's numbering block 15 is epoch 3: epoch 1, holding the record, would be published as missed.
     expect(service.currentEpoch()).toBe(1);
@@ -154,7 +140,7 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
 
   it('a shorter chain.epoch_length numbers the head above every stored epoch: taken, recorded and said (EPOCH_LENGTH_CHANGED)', async () => {
     const { dir, chain } = await storedEpoch4();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('warn');
     // 5-block epochs put block 45 in epoch 9, above the stored epoch 4.
     const service = await startValidator({ config: withLength(dir, 5), chain, logger, autoTick: false });
     cleanups.push(() => service.stop());
@@ -193,7 +179,7 @@ describe('the epoch numbering is kept across restarts (epoch-numbering.ts)', () 
     const chain = fakeChain(k, 10);
     const first = await startValidator({ config: withLength(t.dir, 11), chain, logger: silent, autoTick: false });
     await first.stop();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('warn');
     const service = await startValidator({ config: unset(t.dir), chain, logger, autoTick: false });
     cleanups.push(() => service.stop());
     chain.headBlock = 23n;
@@ -307,7 +293,7 @@ describe('tempo 0 at start-up on a database that records another length', () => 
     const first = await startValidator({ config, chain, logger: silent, autoTick: false });
     await first.stop();
     chain.tempo = 0;
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog('warn');
     const service = await startValidator({ config, chain, logger, autoTick: false });
     cleanups.push(() => service.stop());
     chain.headBlock = 12n;
@@ -334,7 +320,7 @@ describe.skipIf(PG_URL === undefined)(
       cleanups.push(fresh.drop);
       const chain = fakeChain(k, 10);
       chain.headBlock = 42n;
-      const instance = async (epochLength: number, logger: pino.Logger) => {
+      const instance = async (epochLength: number, logger: Logger) => {
         const t = tempDir();
         cleanups.push(t.cleanup);
         const config = testConfig(t.dir, {
@@ -346,7 +332,7 @@ describe.skipIf(PG_URL === undefined)(
         cleanups.push(() => service.stop());
         return service;
       };
-      const { logger, lines } = capture();
+      const { logger, lines } = captureLog('warn');
       const leader = await instance(10, logger);
       expect(leader.currentEpoch()).toBe(4);
       expect((await postExecutor(leader.url, '/v1/bounty-records', bountyBody('e4', k.miners[0]!.address))).status).toBe(201);
