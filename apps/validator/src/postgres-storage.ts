@@ -107,15 +107,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     );
   }
 
-  // A fenced epoch write: in one transaction, the lease row is locked (FOR SHARE: a takeover waits for it)
-  // and must still have this holder and token, then the write runs.
-  const fenced = async <T>(fence: Fence | undefined, run: (client: pg.PoolClient | pg.Pool) => Promise<T>): Promise<T> => {
-    if (fence === undefined) return run(pool);
+  // One transaction on a pooled connection: committed when `run` resolves, rolled back when it throws (a failed
+  // rollback is not reported over the error that caused it), the connection released either way.
+  const inTransaction = async <T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const held = await client.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2 FOR SHARE", [fence.holder, fence.token]);
-      if (held.rowCount !== 1) throw leaseLost(fence);
       const out = await run(client);
       await client.query('COMMIT');
       return out;
@@ -125,6 +122,17 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     } finally {
       client.release();
     }
+  };
+
+  // A fenced epoch write: in one transaction, the lease row is locked (FOR SHARE: a takeover waits for it)
+  // and must still have this holder and token, then the write runs.
+  const fenced = async <T>(fence: Fence | undefined, run: (client: pg.PoolClient | pg.Pool) => Promise<T>): Promise<T> => {
+    if (fence === undefined) return run(pool);
+    return inTransaction(async (client) => {
+      const held = await client.query("SELECT 1 FROM leader_lease WHERE name = 'leader' AND holder = $1 AND token = $2 FOR SHARE", [fence.holder, fence.token]);
+      if (held.rowCount !== 1) throw leaseLost(fence);
+      return run(client);
+    });
   };
 
   const wrap = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
@@ -139,10 +147,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
   return {
     dialect: 'postgres',
     insertRecords: (records) =>
-      wrap('insert', async () => {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
+      wrap('insert', () =>
+        inTransaction(async (client) => {
           const now = Date.now();
           const out: InsertOutcome[] = [];
           // Epoch seals (epoch-seal.ts): the epochs of the batch, locked shared in ascending order.
@@ -176,15 +182,9 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
             ).rows[0];
             out.push(found !== undefined && found.digest === r.digest ? { status: 'duplicate', seq: Number(found.seq) } : { status: 'conflict' });
           }
-          await client.query('COMMIT');
           return out;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
-      }),
+        }),
+      ),
     records: (epoch) =>
       wrap('read', async () =>
         (
@@ -195,24 +195,16 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         ).rows.map(toRecord),
       ),
     sealEpoch: (epoch) =>
-      wrap('seal', async () => {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
+      wrap('seal', () =>
+        inTransaction(async (client) => {
           // Exclusive: waits for every insert into this epoch in flight on any instance (they hold it shared).
           await client.query('SELECT pg_advisory_xact_lock($1, $2)', [EPOCH_SEAL_LOCK, epoch]);
           await client.query(
             "INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES ($1, $2, $3, '{}', '', $4) ON CONFLICT (kind, record_id) DO NOTHING",
             [EPOCH_SEAL_KIND, sealId(epoch), epoch, Date.now()],
           );
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
-      }),
+        }),
+      ),
     epochsWithRecords: (from, to) =>
       wrap('read', async () =>
         (
