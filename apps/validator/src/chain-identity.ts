@@ -7,7 +7,7 @@ const KNOWN_CHAINS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** `netuid 7 on finney (genesis 0x2f05…)`, or without the chain when its genesis is unknown. */
-function describe(identity: ChainIdentity): string {
+function named(identity: ChainIdentity): string {
   if (identity.genesisHash === null) return `netuid ${identity.netuid}`;
   const name = KNOWN_CHAINS[identity.genesisHash];
   return `netuid ${identity.netuid} on ${name === undefined ? 'the chain with genesis' : `${name} (genesis`} ${identity.genesisHash}${name === undefined ? '' : ')'}`;
@@ -31,7 +31,7 @@ export async function checkChainIdentity(storage: Storage, identity: ChainIdenti
   if (!otherSubnet && !otherChain) return;
   throw appError(
     VALIDATOR_ERROR_CODES.databaseMismatch,
-    `this database belongs to ${describe(recorded)}, but this start is for ${describe(identity)}: its records, epochs, bundles and the state carried from epoch to epoch (windows, reward decay, reputations) are that subnet's, and would be mixed with this one's. Point database.path (or database.url) at a database of its own for ${describe(identity)}, or ${otherSubnet ? `set netuid back to ${recorded.netuid}` : 'chain.endpoint at the chain the database belongs to'}`,
+    `this database belongs to ${named(recorded)}, but this start is for ${named(identity)}: its records, epochs, bundles and the state carried from epoch to epoch (windows, reward decay, reputations) are that subnet's, and would be mixed with this one's. Point database.path (or database.url) at a database of its own for ${named(identity)}, or ${otherSubnet ? `set netuid back to ${recorded.netuid}` : 'chain.endpoint at the chain the database belongs to'}`,
     {
       path: otherSubnet ? 'netuid' : 'chain.endpoint',
       value: otherSubnet ? identity.netuid : identity.genesisHash,

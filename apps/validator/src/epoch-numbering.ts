@@ -50,7 +50,7 @@ export async function settleEpochLength(storage: Storage, configured: number | u
     }
   };
   if (recorded === undefined && highestEpoch !== undefined) {
-    const refuse = (length: number, why: string, cause?: unknown) =>
+    const refuse = (length: number | null, why: string, cause?: unknown) =>
       appError(
         VALIDATOR_ERROR_CODES.epochRenumbering,
         `this database holds epochs up to ${highestEpoch} but no record of the epoch length they were numbered by (it was written by an earlier version): ${why}. Set chain.epoch_length to the length that version numbered its epochs by, or point the validator at a new database (it starts without the stored records and the state carried from epoch to epoch)`,
@@ -62,7 +62,7 @@ export async function settleEpochLength(storage: Storage, configured: number | u
       try {
         length = Math.max(1, await chain.tempo());
       } catch (error) {
-        throw refuse(0, `the subnet's tempo, the length to record with chain.epoch_length unset, cannot be read (${(error as Error).message})`, error);
+        throw refuse(null, `the subnet's tempo, the length to record with chain.epoch_length unset, cannot be read (${(error as Error).message})`, error);
       }
     }
     const numbering = configured === undefined ? `the subnet's tempo, ${length} blocks,` : `chain.epoch_length ${length}`;
