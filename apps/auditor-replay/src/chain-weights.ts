@@ -13,6 +13,29 @@ export interface ChainWeights {
   readonly block: string;
   readonly validatorUid: number | null;
   readonly pairs: readonly (readonly [number, number])[];
+  /**
+   * The validator's uid changed hands in `block` after its weights were set there: a registration gave
+   * `validatorUid` to `hotkey` (`BlockAtRegistration` = `block`), and Subtensor's `replace_neuron` removed the
+   * weights the uid set (docs/spec.md G.6). `pairs` is then empty (not read): the chain no longer shows the
+   * validator's weights. Absent otherwise.
+   */
+  readonly replaced?: { readonly hotkey: string; readonly block: string };
+}
+
+/**
+ * Why the chain check of a bundle is unknown although the chain answered (`chain -`, exit unchanged): the
+ * weights can no longer be read there. `AUDITOR_UID_REPLACED`: the validator's uid changed hands in the block its
+ * weights were set in, after them.
+ */
+export interface ChainUnknown {
+  readonly code: string;
+  readonly message: string;
+  /** The validator's uid when its weights were set. */
+  readonly uid: number;
+  /** The block whose state was read (the reveal block). */
+  readonly block: string;
+  /** The hotkey that holds the uid in that block's state. */
+  readonly holder_hotkey: string;
 }
 
 /** Reads the on-chain weights of one validator hotkey at a block. */
@@ -122,6 +145,8 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     });
     return Object.freeze(out);
   }
+  // The uid changed hands after the weights were set: they are gone, nothing can be compared (chainUnknown).
+  if (chain.replaced !== undefined) return Object.freeze(out);
   const weights = audit.weights ?? [];
   const upscaled = chainUpscale(weights.map((w) => w.weight));
   const expected = new Map<number, number>();
@@ -146,4 +171,30 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     }
   }
   return Object.freeze(out);
+}
+
+/**
+ * The unknown chain check of weights the chain no longer shows (docs/spec.md G.6): null when `chain` can be
+ * compared. The validator's uid was given to another hotkey in the block its weights were set in, after them;
+ * Subtensor's `replace_neuron` removes the weights the replaced uid set (`clear_neuron`, `subnets/uids.rs:33`).
+ *
+ * @param chain - what the chain shows ({@link ChainWeights})
+ * @param netuid - the subnet
+ * @returns `AUDITOR_UID_REPLACED` with the uid, block and new holder in words and fields, or null
+ * @example chainUnknown({ block: '57', validatorUid: 1, pairs: [], replaced: { hotkey: '5H…', block: '57' } }, 1)?.code // 'AUDITOR_UID_REPLACED'
+ */
+export function chainUnknown(chain: ChainWeights, netuid: number): ChainUnknown | null {
+  if (chain.replaced === undefined || chain.validatorUid === null) return null;
+  const { hotkey, block } = chain.replaced;
+  const uid = chain.validatorUid;
+  return Object.freeze({
+    code: AUDITOR_ERROR_CODES.uidReplaced,
+    message:
+      `the weights cannot be compared: uid ${uid} on subnet ${netuid} was given to ${hotkey} by a registration in block ${block}, after the ` +
+      `validator's weights were set in that block, and a registration removes the weights of the uid it replaces (Weights[${netuid}][${uid}] ` +
+      `is no longer the validator's at block ${chain.block})`,
+    uid,
+    block: chain.block,
+    holder_hotkey: hotkey,
+  });
 }
