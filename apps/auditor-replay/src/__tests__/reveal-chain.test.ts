@@ -164,25 +164,24 @@ const query = (uid: number, commitBlock: number, extrinsicHash: string | null, h
 const NOT_FOUND: FollowedCommit = { commit: null, reveal: null, weights: null };
 
 /** The audit of `uid`'s committed bundle of epoch 7, its weights those `commitTx` encrypts by default (uids 3, 4: 100, 200). */
-const committedAudit = (uid: number, commitBlock: number, extrinsicHash: string): BundleAudit =>
-  ({
-    source: 'epoch-7.json',
-    status: 'ok',
-    epoch: 7,
-    netuid: NETUID,
-    validator_hotkey: address(uid),
-    checks: { schema: true, digest: true, signature: true, recompute: true, chain: null },
-    mismatches: [],
-    root_cause: null,
-    digest: 'd'.repeat(64),
-    error: null,
-    weights: [
-      { uid: 3, hotkey: null, weight: 100 },
-      { uid: 4, hotkey: null, weight: 200 },
-    ],
-    submission_block: String(commitBlock),
-    submission: { status: 'submitted', code: null, call: 'SubtensorModule.commit_timelocked_weights', extrinsic_hash: extrinsicHash },
-  }) as BundleAudit;
+const committedAudit = (uid: number, commitBlock: number, extrinsicHash: string): BundleAudit => ({
+  source: 'epoch-7.json',
+  status: 'ok',
+  epoch: 7,
+  netuid: NETUID,
+  validator_hotkey: address(uid),
+  checks: { schema: true, digest: true, signature: true, recompute: true, chain: null },
+  mismatches: [],
+  root_cause: null,
+  digest: 'd'.repeat(64),
+  error: null,
+  weights: [
+    { uid: 3, hotkey: null, weight: 100 },
+    { uid: 4, hotkey: null, weight: 200 },
+  ],
+  submission_block: String(commitBlock),
+  submission: { status: 'submitted', code: null, call: 'SubtensorModule.commit_timelocked_weights', extrinsic_hash: extrinsicHash },
+});
 
 describe('commitFollower on a real devnet (commit-reveal v4, docs/spec.md G.6)', () => {
   let commitBlock: number;
