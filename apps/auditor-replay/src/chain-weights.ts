@@ -1,5 +1,7 @@
 import { chainUpscale, connectChain, mechanismStorageIndex } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
+
+type ApiAt = Awaited<ReturnType<ChainConnection['api']['at']>>;
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
@@ -83,9 +85,17 @@ export async function openChainReader(
   return { read, follow: commitFollower(connection, endpoint), close: () => connection.close() };
 }
 
-type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown }>) | undefined>;
+type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown; toString(): string }>) | undefined>;
+interface EventRecord {
+  readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
+  readonly event: { readonly section: string; readonly method: string; readonly data: Iterable<{ toString(): string }> };
+}
 
-/** Reads `Uids(netuid, hotkey)` then `Weights(netuid_index, uid)` in the state after `block`. */
+/**
+ * Reads `Uids(netuid, hotkey)` then `Weights(netuid_index, uid)` in the state after `block`. A hotkey without a uid
+ * there that set weights in that block and then lost its uid to a registration in it ({@link setThenReplaced}) is
+ * `replaced` instead.
+ */
 async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey: string, block: string, endpoint: string): Promise<ChainWeights> {
   const hash = await api.rpc.chain.getBlockHash(BigInt(block));
   if (hash.isEmpty) {
@@ -107,13 +117,49 @@ async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey
     });
   }
   const uid = (await uidsEntry(netuid, hotkey)).toJSON();
-  if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
+  if (typeof uid !== 'number') return Object.freeze((await setThenReplaced(api, at, hash, netuid, hotkey, block)) ?? { block, validatorUid: null, pairs: [] });
   const raw = (await weightsEntry(mechanismStorageIndex(netuid), uid)).toJSON();
   const pairs = (Array.isArray(raw) ? raw : []).map((p) => {
     const [u, w] = p as [unknown, unknown];
     return Object.freeze([Number(u), Number(w)] as const);
   });
   return Object.freeze({ block, validatorUid: uid, pairs: Object.freeze(pairs) });
+}
+
+/**
+ * Whether a hotkey that has no uid at `block` set weights in that block and then lost its uid to a registration in it
+ * (docs/spec.md G.6): it held uid U at `block - 1`, `Keys(netuid, U)` at `block` is another hotkey with
+ * `BlockAtRegistration` = `block` (`replace_neuron` removed U's weights), and an extrinsic of the block signed by the
+ * hotkey emitted `WeightsSet(netuid_index, U)`, which a `set_weights` sent after the registration cannot (the chain
+ * refuses an unregistered hotkey). Anything less (a `set_weights` that failed or never came) is null: no uid.
+ */
+async function setThenReplaced(
+  api: ChainConnection['api'],
+  at: ApiAt,
+  hash: Parameters<ChainConnection['api']['rpc']['chain']['getBlock']>[0],
+  netuid: number,
+  hotkey: string,
+  block: string,
+): Promise<ChainWeights | null> {
+  const n = BigInt(block);
+  if (n === 0n) return null;
+  const before = await api.at(await api.rpc.chain.getBlockHash(n - 1n));
+  const uid = (await (before.query.subtensorModule as unknown as StorageQuery).uids?.(netuid, hotkey))?.toJSON();
+  if (typeof uid !== 'number') return null;
+  const query = at.query.subtensorModule as unknown as StorageQuery;
+  const holder = (await query.keys?.(netuid, uid))?.toString();
+  const registered = (await query.blockAtRegistration?.(netuid, uid))?.toString();
+  if (holder === undefined || holder === hotkey || registered !== block) return null;
+  const index = String(mechanismStorageIndex(netuid));
+  const extrinsics = (await api.rpc.chain.getBlock(hash)).block.extrinsics;
+  const events = Array.from((await (at.query.system as unknown as StorageQuery).events?.()) as unknown as Iterable<EventRecord>);
+  const set = events.some((r) => {
+    if (r.event.section !== 'subtensorModule' || r.event.method !== 'WeightsSet' || !r.phase.isApplyExtrinsic) return false;
+    const [i, who] = Array.from(r.event.data).map((d) => d.toString());
+    const ex = extrinsics[r.phase.asApplyExtrinsic.toNumber()];
+    return i === index && who === String(uid) && ex !== undefined && ex.isSigned && ex.signer.toString() === hotkey;
+  });
+  return set ? { block, validatorUid: uid, pairs: [], replaced: { hotkey: holder, block } } : null;
 }
 
 /**
