@@ -10,6 +10,7 @@ import { orderMismatches, pipelineRank } from './mismatch-order.js';
 import type { RootCause } from './root-cause.js';
 import { findRootCause } from './root-cause.js';
 import type { RevealAudit } from './reveal-audit.js';
+import type { ChainUnknown } from './chain-weights.js';
 
 /** One value that differs: where (epoch, stage, miner, field, exact path) and the two values. */
 export interface Mismatch {
@@ -72,6 +73,8 @@ export interface BundleAudit {
   } | null;
   /** Commit-reveal v4: the signed reveal attestation carried with the bundle and, with `--chain`, the reveal on chain (reveal-audit.ts). */
   readonly reveal?: RevealAudit;
+  /** With `--chain`: why the chain check stays unknown although the chain answered (the weights are gone from it); absent otherwise. */
+  readonly chain_unknown?: ChainUnknown;
 }
 
 /** A parsed bundle and its metagraph map, for the chain check. */

@@ -229,6 +229,9 @@ export function formatReport(report: AuditReport, maxPerBundle = 20): string {
   }
   // Commit-reveal v4: the reveal each bundle's attestation states, and what the chain shows (reveal-audit.ts).
   lines.push(...revealLines(report.bundles));
+  // A chain check the chain can no longer answer, with why (not a failure: `chain -`).
+  for (const a of report.bundles)
+    if (a.chain_unknown !== undefined) lines.push(`CHAIN UNKNOWN epoch ${a.epoch ?? '?'} ${a.source}: [${a.chain_unknown.code}] ${a.chain_unknown.message}`);
   if (lines.length > 0) lines.push('');
   const short = shortHotkeys(report.summary.validators.map((v) => v.validator_hotkey));
   lines.push(

@@ -1,5 +1,7 @@
 import { chainUpscale, connectChain, mechanismStorageIndex } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
+
+type ApiAt = Awaited<ReturnType<ChainConnection['api']['at']>>;
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
@@ -13,6 +15,29 @@ export interface ChainWeights {
   readonly block: string;
   readonly validatorUid: number | null;
   readonly pairs: readonly (readonly [number, number])[];
+  /**
+   * The validator's uid changed hands in `block` after its weights were set there: a registration gave
+   * `validatorUid` to `hotkey` (`BlockAtRegistration` = `block`), and Subtensor's `replace_neuron` removed the
+   * weights the uid set (docs/spec.md G.6). `pairs` is then empty (not read): the chain no longer shows the
+   * validator's weights. Absent otherwise.
+   */
+  readonly replaced?: { readonly hotkey: string; readonly block: string };
+}
+
+/**
+ * Why the chain check of a bundle is unknown although the chain answered (`chain -`, exit unchanged): the
+ * weights can no longer be read there. `AUDITOR_UID_REPLACED`: the validator's uid changed hands in the block its
+ * weights were set in, after them.
+ */
+export interface ChainUnknown {
+  readonly code: string;
+  readonly message: string;
+  /** The validator's uid when its weights were set. */
+  readonly uid: number;
+  /** The block whose state was read (the reveal block). */
+  readonly block: string;
+  /** The hotkey that holds the uid in that block's state. */
+  readonly holder_hotkey: string;
 }
 
 /** Reads the on-chain weights of one validator hotkey at a block. */
@@ -60,9 +85,17 @@ export async function openChainReader(
   return { read, follow: commitFollower(connection, endpoint), close: () => connection.close() };
 }
 
-type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown }>) | undefined>;
+type StorageQuery = Record<string, ((...args: unknown[]) => Promise<{ toJSON(): unknown; toString(): string }>) | undefined>;
+interface EventRecord {
+  readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
+  readonly event: { readonly section: string; readonly method: string; readonly data: Iterable<{ toString(): string }> };
+}
 
-/** Reads `Uids(netuid, hotkey)` then `Weights(netuid_index, uid)` in the state after `block`. */
+/**
+ * Reads `Uids(netuid, hotkey)` then `Weights(netuid_index, uid)` in the state after `block`. A hotkey without a uid
+ * there that set weights in that block and then lost its uid to a registration in it ({@link setThenReplaced}) is
+ * `replaced` instead.
+ */
 async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey: string, block: string, endpoint: string): Promise<ChainWeights> {
   const hash = await api.rpc.chain.getBlockHash(BigInt(block));
   if (hash.isEmpty) {
@@ -84,13 +117,49 @@ async function readWeightsAt(api: ChainConnection['api'], netuid: number, hotkey
     });
   }
   const uid = (await uidsEntry(netuid, hotkey)).toJSON();
-  if (typeof uid !== 'number') return Object.freeze({ block, validatorUid: null, pairs: [] });
+  if (typeof uid !== 'number') return Object.freeze((await setThenReplaced(api, at, hash, netuid, hotkey, block)) ?? { block, validatorUid: null, pairs: [] });
   const raw = (await weightsEntry(mechanismStorageIndex(netuid), uid)).toJSON();
   const pairs = (Array.isArray(raw) ? raw : []).map((p) => {
     const [u, w] = p as [unknown, unknown];
     return Object.freeze([Number(u), Number(w)] as const);
   });
   return Object.freeze({ block, validatorUid: uid, pairs: Object.freeze(pairs) });
+}
+
+/**
+ * Whether a hotkey that has no uid at `block` set weights in that block and then lost its uid to a registration in it
+ * (docs/spec.md G.6): it held uid U at `block - 1`, `Keys(netuid, U)` at `block` is another hotkey with
+ * `BlockAtRegistration` = `block` (`replace_neuron` removed U's weights), and an extrinsic of the block signed by the
+ * hotkey emitted `WeightsSet(netuid_index, U)`, which a `set_weights` sent after the registration cannot (the chain
+ * refuses an unregistered hotkey). Anything less (a `set_weights` that failed or never came) is null: no uid.
+ */
+async function setThenReplaced(
+  api: ChainConnection['api'],
+  at: ApiAt,
+  hash: Parameters<ChainConnection['api']['rpc']['chain']['getBlock']>[0],
+  netuid: number,
+  hotkey: string,
+  block: string,
+): Promise<ChainWeights | null> {
+  const n = BigInt(block);
+  if (n === 0n) return null;
+  const before = await api.at(await api.rpc.chain.getBlockHash(n - 1n));
+  const uid = (await (before.query.subtensorModule as unknown as StorageQuery).uids?.(netuid, hotkey))?.toJSON();
+  if (typeof uid !== 'number') return null;
+  const query = at.query.subtensorModule as unknown as StorageQuery;
+  const holder = (await query.keys?.(netuid, uid))?.toString();
+  const registered = (await query.blockAtRegistration?.(netuid, uid))?.toString();
+  if (holder === undefined || holder === hotkey || registered !== block) return null;
+  const index = String(mechanismStorageIndex(netuid));
+  const extrinsics = (await api.rpc.chain.getBlock(hash)).block.extrinsics;
+  const events = Array.from((await (at.query.system as unknown as StorageQuery).events?.()) as unknown as Iterable<EventRecord>);
+  const set = events.some((r) => {
+    if (r.event.section !== 'subtensorModule' || r.event.method !== 'WeightsSet' || !r.phase.isApplyExtrinsic) return false;
+    const [i, who] = Array.from(r.event.data).map((d) => d.toString());
+    const ex = extrinsics[r.phase.asApplyExtrinsic.toNumber()];
+    return i === index && who === String(uid) && ex !== undefined && ex.isSigned && ex.signer.toString() === hotkey;
+  });
+  return set ? { block, validatorUid: uid, pairs: [], replaced: { hotkey: holder, block } } : null;
 }
 
 /**
@@ -122,6 +191,8 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     });
     return Object.freeze(out);
   }
+  // The uid changed hands after the weights were set: they are gone, nothing can be compared (chainUnknown).
+  if (chain.replaced !== undefined) return Object.freeze(out);
   const weights = audit.weights ?? [];
   const upscaled = chainUpscale(weights.map((w) => w.weight));
   const expected = new Map<number, number>();
@@ -146,4 +217,30 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     }
   }
   return Object.freeze(out);
+}
+
+/**
+ * The unknown chain check of weights the chain no longer shows (docs/spec.md G.6): null when `chain` can be
+ * compared. The validator's uid was given to another hotkey in the block its weights were set in, after them;
+ * Subtensor's `replace_neuron` removes the weights the replaced uid set (`clear_neuron`, `subnets/uids.rs:33`).
+ *
+ * @param chain - what the chain shows ({@link ChainWeights})
+ * @param netuid - the subnet
+ * @returns `AUDITOR_UID_REPLACED` with the uid, block and new holder in words and fields, or null
+ * @example chainUnknown({ block: '57', validatorUid: 1, pairs: [], replaced: { hotkey: '5H…', block: '57' } }, 1)?.code // 'AUDITOR_UID_REPLACED'
+ */
+export function chainUnknown(chain: ChainWeights, netuid: number): ChainUnknown | null {
+  if (chain.replaced === undefined || chain.validatorUid === null) return null;
+  const { hotkey, block } = chain.replaced;
+  const uid = chain.validatorUid;
+  return Object.freeze({
+    code: AUDITOR_ERROR_CODES.uidReplaced,
+    message:
+      `the weights cannot be compared: uid ${uid} on subnet ${netuid} was given to ${hotkey} by a registration in block ${block}, after the ` +
+      `validator's weights were set in that block, and a registration removes the weights of the uid it replaces (Weights[${netuid}][${uid}] ` +
+      `is no longer the validator's at block ${chain.block})`,
+    uid,
+    block: chain.block,
+    holder_hotkey: hotkey,
+  });
 }

@@ -61,4 +61,10 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
    * network failure; the message names both paths. The epoch fails; the run goes on.
    */
   nameConflict: 'AUDITOR_NAME_CONFLICT',
+  /**
+   * `verify --chain`: the validator's uid was given to another hotkey in the block its weights were set in, after
+   * them, so the chain no longer shows them (`replace_neuron` removes a replaced uid's weights). Not a failure: the
+   * chain check is unknown (`chain -`), the message names the uid, the block and the new holder.
+   */
+  uidReplaced: 'AUDITOR_UID_REPLACED',
 });

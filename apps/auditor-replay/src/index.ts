@@ -6,7 +6,7 @@ export type { AuditReport } from './audit-report.js';
 export { chainReadError } from './chain-read-error.js';
 export type { ChainReadTarget } from './chain-read-error.js';
 export { compareChainWeights, openChainReader } from './chain-weights.js';
-export type { ChainWeights, ChainWeightsReader } from './chain-weights.js';
+export type { ChainUnknown, ChainWeights, ChainWeightsReader } from './chain-weights.js';
 export { runCli } from './cli-program.js';
 export type { CliIo } from './cli-program.js';
 export { AUDITOR_ERROR_CODES } from './errors.js';

@@ -4,7 +4,7 @@ import { SubnetError } from '@subnet/core';
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { chainReadError } from './chain-read-error.js';
 import type { ChainWeights } from './chain-weights.js';
-import { compareChainWeights } from './chain-weights.js';
+import { chainUnknown, compareChainWeights } from './chain-weights.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { RevealAudit, RevealOnChain } from './reveal-audit.js';
 
@@ -25,7 +25,10 @@ export interface FollowedCommit {
   readonly commit: { readonly netuidIndex: number; readonly commitHash: string; readonly revealRound: string } | null;
   /** Where the commit left its queue (null when there is no commit). */
   readonly reveal: RevealOnChain | null;
-  /** `Weights` of the hotkey at the reveal block (null unless revealed). */
+  /**
+   * `Weights` at the reveal block of the uid the hotkey held when the reveal ran (null unless revealed); `replaced`
+   * when a registration took that uid later in the same block (its weights are gone).
+   */
   readonly weights: ChainWeights | null;
 }
 
@@ -61,7 +64,10 @@ function isCommit(item: unknown, hotkey: string, commitHash: string, blake2: (by
  * holds it: the attestation's reveal block when the chain agrees (held at R - 1, gone at R), else by bisection up to
  * the head (a commit stays queued from its block until the chain reveals or drops it in one block's `on_initialize`;
  * subtensor `reveal_crv3_commits`). At that block `TimelockedWeightsRevealed(netuid_index, who)` says revealed; then
- * `Weights(netuid_index, uid)` there is read for comparison.
+ * `Weights(netuid_index, uid)` there is read for comparison, for the uid the hotkey held at the start of that block
+ * (`Uids` at R - 1: the reveal runs in `on_initialize`, before any extrinsic). When that uid left the hotkey in R by a
+ * registration (`Keys` another hotkey, `BlockAtRegistration` = R), its weights were removed after the reveal
+ * (`replace_neuron`): the result says `replaced` instead of reading them.
  *
  * @param connection - a `@subnet/chain` connection
  * @param endpoint - the redacted endpoint (for errors)
@@ -153,9 +159,26 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
     });
     const onChain: RevealOnChain = { outcome: revealed ? 'revealed' : 'dropped', block: gone.toString(), blockHash: reveal.hash, head: head.toString() };
     if (!revealed) return { commit, reveal: onChain, weights: null };
-    const uid = (await connection.request('Uids', () => query(reveal.at, 'subtensorModule', 'uids')(q.netuid, q.hotkey))) as { toJSON(): unknown };
-    const validatorUid = uid.toJSON();
-    if (typeof validatorUid !== 'number') return { commit, reveal: onChain, weights: { block: gone.toString(), validatorUid: null, pairs: [] } };
+    // 5. the uid the reveal set: the hotkey's at the start of the block (the reveal step runs in on_initialize,
+    // before any extrinsic; a registration or a hotkey swap among them can move the uid in the block's own state)
+    const parent = await at(gone - 1n);
+    const uidIn = async (a: ApiAt): Promise<unknown> =>
+      ((await connection.request('Uids', () => query(a, 'subtensorModule', 'uids')(q.netuid, q.hotkey))) as { toJSON(): unknown }).toJSON();
+    const before = await uidIn(parent.at);
+    const after = await uidIn(reveal.at);
+    const revealBlock = gone.toString();
+    const validatorUid = typeof before === 'number' ? before : after;
+    if (typeof validatorUid !== 'number') return { commit, reveal: onChain, weights: { block: revealBlock, validatorUid: null, pairs: [] } };
+    if (after !== validatorUid) {
+      // The uid left the hotkey in the reveal block. A registration into it (BlockAtRegistration = the block)
+      // removed the weights the reveal had just set (replace_neuron); a hotkey swap keeps them under the uid.
+      const holder = String(await connection.request('Keys', () => query(reveal.at, 'subtensorModule', 'keys')(q.netuid, validatorUid)));
+      const registered = String(
+        await connection.request('BlockAtRegistration', () => query(reveal.at, 'subtensorModule', 'blockAtRegistration')(q.netuid, validatorUid)),
+      );
+      if (holder !== q.hotkey && registered === revealBlock)
+        return { commit, reveal: onChain, weights: { block: revealBlock, validatorUid, pairs: [], replaced: { hotkey: holder, block: registered } } };
+    }
     const raw = (
       (await connection.request('Weights', () => query(reveal.at, 'subtensorModule', 'weights')(commit.netuidIndex, validatorUid))) as { toJSON(): unknown }
     ).toJSON();
@@ -163,7 +186,7 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
       const [u, w] = p as [unknown, unknown];
       return [Number(u), Number(w)] as const;
     });
-    return { commit, reveal: onChain, weights: { block: gone.toString(), validatorUid, pairs } };
+    return { commit, reveal: onChain, weights: { block: revealBlock, validatorUid, pairs } };
   };
   return async (q) => {
     try {
@@ -179,7 +202,9 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
  * it, `Weights` at the reveal block must equal the chain's upscaling of the bundle's u16 vector; and the reveal
  * attestation (when verified) must not contradict the chain: `revealed` only for a reveal, `not_revealed` only for a
  * drop (`unconfirmed` claims neither), at the same block and block hash. A commit still queued, or dropped without a
- * verified attestation, has nothing to compare: the chain check stays unknown (null).
+ * verified attestation, has nothing to compare: the chain check stays unknown (null). So does a reveal whose uid a
+ * registration took later in the reveal block (`weights.replaced`): the weights are gone from the chain, the audit
+ * says why in `chain_unknown` (`AUDITOR_UID_REPLACED`), and the attestation is still checked.
  *
  * @param audit - the bundle's audit (with `reveal` when it carries an attestation)
  * @param netuid - `--netuid`
@@ -223,7 +248,9 @@ export function judgeReveal(audit: BundleAudit, netuid: number, followed: Follow
         claim('commit_hash', followed.commit.commitHash, attestation.commit_hash);
     }
   }
-  const known = found.length > 0 || followed.reveal?.outcome === 'revealed' || (attestation !== null && followed.reveal?.outcome === 'dropped');
+  const unknown = followed.reveal?.outcome === 'revealed' && followed.weights !== null ? chainUnknown(followed.weights, netuid) : null;
+  const known =
+    found.length > 0 || (followed.reveal?.outcome === 'revealed' && unknown === null) || (attestation !== null && followed.reveal?.outcome === 'dropped');
   const reveal: RevealAudit =
     audit.reveal === undefined ? { verified: false, attestation: null, error: null, chain: followed.reveal } : { ...audit.reveal, chain: followed.reveal };
   return {
@@ -232,5 +259,6 @@ export function judgeReveal(audit: BundleAudit, netuid: number, followed: Follow
     checks: { ...audit.checks, chain: known ? found.length === 0 : null },
     mismatches: [...audit.mismatches, ...found],
     reveal,
+    ...(unknown === null ? {} : { chain_unknown: unknown }),
   };
 }

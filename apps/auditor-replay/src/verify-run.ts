@@ -63,13 +63,16 @@ export async function verifyBundles(operands: readonly string[], options: Verify
       try {
         const onChain = await options.chain.read(options.chain.netuid, audit.validator_hotkey, audit.submission_block);
         // Loaded only for a chain check: it brings @subnet/chain and @polkadot/api, seconds of start-up.
-        const { compareChainWeights } = await import('./chain-weights.js');
+        const { chainUnknown, compareChainWeights } = await import('./chain-weights.js');
         const found = compareChainWeights(audit, options.chain.netuid, onChain);
+        // Weights a registration removed after they were set cannot be compared: unknown, with why (docs/spec.md G.6).
+        const unknown = chainUnknown(onChain, options.chain.netuid);
         out = {
           ...audit,
           status: audit.status === 'ok' && found.length === 0 ? 'ok' : 'mismatch',
-          checks: { ...audit.checks, chain: found.length === 0 },
+          checks: { ...audit.checks, chain: unknown !== null && found.length === 0 ? null : found.length === 0 },
           mismatches: [...audit.mismatches, ...found],
+          ...(unknown === null ? {} : { chain_unknown: unknown }),
         };
       } catch (error) {
         // A chain that cannot answer for this bundle is invalid input for its chain check (exit 2), with the coded reason.

@@ -28,6 +28,8 @@ export interface ChainStore {
   pendingChanges: StateChange[];
   /** Changes applied with the next block's extrinsics, after its `on_initialize` (admin calls: `setHyperparameter`). */
   pendingExtrinsicChanges: StateChange[];
+  /** Changes applied after the next block's pool extrinsics (an extrinsic included last: `replaceNeuron` with `afterExtrinsics`). */
+  pendingFinalChanges: StateChange[];
   finalizedNumber: number;
   /** Reorganisations so far (each branch's blocks carry its number in their digest). */
   reorganizations: number;

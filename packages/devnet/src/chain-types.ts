@@ -69,8 +69,11 @@ export interface ChainListener {
 /** A pending runtime change applied at the start of the next block (like a sudo call). */
 export type StateChange = (state: ChainState) => void;
 
-/** When a queued {@link StateChange} applies in the next block: before `on_initialize`, or with its extrinsics. */
-export type StateChangePhase = 'initialize' | 'extrinsics';
+/**
+ * When a queued {@link StateChange} applies in the next block: before `on_initialize`, with its extrinsics (before
+ * the pool's), or after the pool's extrinsics (`finalize`).
+ */
+export type StateChangePhase = 'initialize' | 'extrinsics' | 'finalize';
 
 /** The chain engine: blocks, pool, validation, production. */
 export interface Chain {
@@ -92,7 +95,8 @@ export interface Chain {
    * Queues a change of the next block's state. `initialize` (default): before its `on_initialize`, as a setting of
    * the block itself (`deferEpochs`). `extrinsics`: after `on_initialize` and the timestamp inherent, before the
    * pool's extrinsics, as an admin or sudo extrinsic included in that block: the block's reveal and epoch steps still
-   * see the old value, the next block's see the new one.
+   * see the old value, the next block's see the new one. `finalize`: after the pool's extrinsics, as an extrinsic
+   * included last in that block (its extrinsics still see the old value).
    */
   queueChange(change: StateChange, phase?: StateChangePhase): void;
   addListener(listener: ChainListener): () => void;

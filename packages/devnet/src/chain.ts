@@ -43,6 +43,7 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     drops: [],
     pendingChanges: [],
     pendingExtrinsicChanges: [],
+    pendingFinalChanges: [],
     finalizedNumber: 0,
     reorganizations: 0,
     arrivals: 0,
@@ -88,7 +89,7 @@ export function createChain(ctx: RuntimeContext, genesis: ChainState, options: C
     },
     produceBlock: () => produceBlock(store),
     queueChange(change, phase = 'initialize') {
-      (phase === 'extrinsics' ? store.pendingExtrinsicChanges : store.pendingChanges).push(change);
+      (phase === 'extrinsics' ? store.pendingExtrinsicChanges : phase === 'finalize' ? store.pendingFinalChanges : store.pendingChanges).push(change);
     },
     addListener(listener) {
       store.listeners.add(listener);

@@ -25,7 +25,7 @@ import type { TimelockDrop } from './timelock-reveal.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 import type { DevnetBranchBlock, ReorganizeOptions } from './reorganize.js';
 import { parseReorganization } from './reorganize.js';
-import { checkReplacement, replaceNeuronInState } from './replace-neuron.js';
+import { checkReplacement, replaceNeuronInState, replacementAfterExtrinsics } from './replace-neuron.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -93,17 +93,26 @@ export interface Devnet {
    * weights removed and every weight for it set to 0, the new hotkey's own stake (none), the old hotkey's axon removed;
    * on the stateful runtime only (spec 393 leaves both) `LastUpdate` = that block and no validator permit. Applied as a registration extrinsic of the next block: after its
    * `on_initialize`, before the pool's extrinsics (a weight set in that same block is masked by the chain's epoch,
-   * `updated <= registered`; one set in a later block goes to the new hotkey). The checks run now, against the best
-   * block and the replacements already queued.
+   * `updated <= registered`; one set in a later block goes to the new hotkey). With `afterExtrinsics`, applied after the
+   * pool's extrinsics instead, as a registration included last in the block: the block's extrinsics still see the old
+   * neuron (its weights set there, then removed with the uid). The checks run now, against the best block and the
+   * replacements already queued.
    *
    * @param uid - the uid to replace
    * @param hotkey - the new hotkey: SS58 (any prefix) or a `0x` hex public key
    * @param coldkey - the coldkey that registers it (SS58 or hex); default: the hotkey itself
+   * @param options - `afterExtrinsics`: apply it after the next block's pool extrinsics (default false: before them)
    * @returns the new holder as hex public keys
    * @throws SubnetError `DEVNET_INVALID_UID` (`uid`), `DEVNET_INVALID_REPLACEMENT` (`hotkey` or `coldkey` no account,
-   *   `hotkey` already registered or queued, `uid` the subnet owner hotkey's or already queued)
+   *   `hotkey` already registered or queued, `uid` the subnet owner hotkey's or already queued, `options.afterExtrinsics`
+   *   not a boolean)
    */
-  replaceNeuron(uid: number, hotkey: string, coldkey?: string): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
+  replaceNeuron(
+    uid: number,
+    hotkey: string,
+    coldkey?: string,
+    options?: { readonly afterExtrinsics?: boolean },
+  ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
   /**
    * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
    * on, the next `count` times the subnet's epoch is due it is over the cap, so that block skips the subnet's
@@ -211,16 +220,20 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   };
   // replacements queued for the next block, not yet applied (their hotkeys and uids cannot be queued twice)
   const queuedReplacements = { hotkeys: new Set<string>(), uids: new Set<number>() };
-  const replaceNeuron = (uid: unknown, hotkey: unknown, coldkey: unknown) => {
+  const replaceNeuron = (uid: unknown, hotkey: unknown, coldkey: unknown, replaceOptions?: unknown) => {
+    const afterExtrinsics = replacementAfterExtrinsics(replaceOptions);
     const replacement = checkReplacement(subnetOf(chain.best().state), uid, hotkey, coldkey, queuedReplacements);
     queuedReplacements.hotkeys.add(replacement.hotkey);
     queuedReplacements.uids.add(replacement.uid);
     // a registration extrinsic of the next block: after its on_initialize, before the pool's extrinsics
-    chain.queueChange((state) => {
-      queuedReplacements.hotkeys.delete(replacement.hotkey);
-      queuedReplacements.uids.delete(replacement.uid);
-      replaceNeuronInState(subnetOf(state), replacement, BigInt(state.number));
-    }, 'extrinsics');
+    chain.queueChange(
+      (state) => {
+        queuedReplacements.hotkeys.delete(replacement.hotkey);
+        queuedReplacements.uids.delete(replacement.uid);
+        replaceNeuronInState(subnetOf(state), replacement, BigInt(state.number));
+      },
+      afterExtrinsics ? 'finalize' : 'extrinsics',
+    );
     return Object.freeze({ ...replacement });
   };
   const reorganize = (depth: unknown, branch: unknown, reorgOptions: unknown): DevnetBlock[] | null => {
@@ -238,7 +251,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
       (control) =>
         adminHandlers(faults, control, {
           reorganize: (depth, branch, reorgOptions) => reorganize(depth, branch, reorgOptions),
-          replaceNeuron: (uid, hotkey, coldkey) => replaceNeuron(uid, hotkey, coldkey),
+          replaceNeuron: (uid, hotkey, coldkey, replaceOptions) => replaceNeuron(uid, hotkey, coldkey, replaceOptions),
         }),
     );
   } catch (cause) {
@@ -335,8 +348,8 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         if (n !== undefined) n.validatorPermit = permit;
       }, 'extrinsics');
     },
-    replaceNeuron(uid: number, hotkey: string, coldkey?: string) {
-      return replaceNeuron(uid, hotkey, coldkey);
+    replaceNeuron(uid: number, hotkey: string, coldkey?: string, replaceOptions?: { readonly afterExtrinsics?: boolean }) {
+      return replaceNeuron(uid, hotkey, coldkey, replaceOptions);
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {

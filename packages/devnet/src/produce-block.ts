@@ -62,6 +62,9 @@ export function buildBlock(store: ChainStore, options: { readonly pulses: boolea
   store.pendingExtrinsicChanges = [];
   for (const change of admin) change(state);
   const { included, invalid } = applyExtrinsics(store, state, now, extrinsics, events);
+  const last = store.pendingFinalChanges;
+  store.pendingFinalChanges = [];
+  for (const change of last) change(state);
   state.events = events;
   const block = sealBlock(store, state, extrinsics, options.digestLogs);
   return { block, included, invalid };

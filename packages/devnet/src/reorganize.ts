@@ -66,6 +66,7 @@ function buildBranch(store: ChainStore, forkNumber: number, branch: readonly Bra
     retracted: [],
     pendingChanges: [],
     pendingExtrinsicChanges: [],
+    pendingFinalChanges: [],
   };
   // an `Other` digest log naming the branch: blocks of two branches differ even with the same contents, as blocks of
   // two authors do on chain (their BABE pre-runtime digests and seals)

@@ -130,3 +130,23 @@ export function checkReplacement(
   if (queued.uids.has(uid)) throw refuse('uid', uid, 'a replacement of this uid is already queued for the next block');
   return { uid, hotkey: hot, coldkey: cold };
 }
+
+/**
+ * Reads `replaceNeuron`'s options: whether the replacement applies after the block's pool extrinsics.
+ *
+ * @param options - `{ afterExtrinsics?: boolean }` or undefined
+ * @returns `afterExtrinsics` (default false)
+ * @throws SubnetError `DEVNET_INVALID_REPLACEMENT` (`options` not an object, `options.afterExtrinsics` not a boolean)
+ * @example
+ * replacementAfterExtrinsics({ afterExtrinsics: true }); // true
+ */
+export function replacementAfterExtrinsics(options: unknown): boolean {
+  if (options === undefined || options === null) return false;
+  const refuse = (path: string, value: unknown): SubnetError =>
+    new SubnetError(DEVNET_ERROR_CODES.invalidReplacement, `${path} is { afterExtrinsics?: boolean }`, { context: { path, value } });
+  if (typeof options !== 'object' || Array.isArray(options)) throw refuse('options', options);
+  const after = (options as { afterExtrinsics?: unknown }).afterExtrinsics;
+  if (after === undefined) return false;
+  if (typeof after !== 'boolean') throw refuse('options.afterExtrinsics', after);
+  return after;
+}

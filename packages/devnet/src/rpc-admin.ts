@@ -18,7 +18,12 @@ export interface AdminChain {
   /** `devnet.reorganize` (arguments unchecked: it checks them); null while stalled or frozen. */
   reorganize(depth: unknown, branch: unknown, options: unknown): readonly { readonly number: number; readonly hash: string }[] | null;
   /** `devnet.replaceNeuron` (arguments unchecked: it checks them); answers the new holder as hex public keys. */
-  replaceNeuron?(uid: unknown, hotkey: unknown, coldkey: unknown): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
+  replaceNeuron?(
+    uid: unknown,
+    hotkey: unknown,
+    coldkey: unknown,
+    options?: unknown,
+  ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
 }
 
 /** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
@@ -92,7 +97,8 @@ function codedAsParams<T>(run: () => T): T {
  * process: one `devnet_fault*` method per {@link DevnetFaults} method, plus `devnet_faultStatus`; and
  * `devnet_reorganize(depth, branch?, options?)` (`devnet.reorganize`: answers `[{ number, hash }]` of the new branch, or null
  * while stalled or frozen; a refused reorganisation is -32602 whose `data` starts with its `DEVNET_*` code) and
- * `devnet_replaceNeuron(uid, hotkey, coldkey?)` (`devnet.replaceNeuron`: answers `{ uid, hotkey, coldkey }` as hex
+ * `devnet_replaceNeuron(uid, hotkey, coldkey?, options?)` (`devnet.replaceNeuron`, a null coldkey before options the default;
+ * answers `{ uid, hotkey, coldkey }` as hex
  * public keys; a refusal is -32602 whose `data` starts with its code, `DEVNET_INVALID_UID` or
  * `DEVNET_INVALID_REPLACEMENT`). Answered
  * even while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
@@ -111,7 +117,9 @@ export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?:
     chainHandlers['devnet_reorganize'] = (params) =>
       codedAsParams(() => chain.reorganize(params[0], params[1], params[2])?.map((b) => ({ number: b.number, hash: b.hash })) ?? null);
     const replace = chain.replaceNeuron?.bind(chain);
-    if (replace !== undefined) chainHandlers['devnet_replaceNeuron'] = (params) => codedAsParams(() => replace(params[0], params[1], params[2]));
+    if (replace !== undefined)
+      chainHandlers['devnet_replaceNeuron'] = (params) =>
+        codedAsParams(() => replace(params[0], params[1], params.length > 3 && params[2] === null ? undefined : params[2], params[3]));
   }
   return Object.freeze({
     ...chainHandlers,

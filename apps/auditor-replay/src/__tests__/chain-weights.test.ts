@@ -112,4 +112,10 @@ describe('compareChainWeights: the chain stores max-upscaled values', () => {
       claimed: 2,
     });
   });
+
+  it('weights a registration removed after they were set (replaced) are not compared: no chain.weights for the empty row, a bundle of another subnet still a mismatch', () => {
+    const replaced = { block: '131', validatorUid: 1, pairs: [], replaced: { hotkey: '5H', block: '131' } };
+    expect(compareChainWeights(audit([[4, 5]]), 1, replaced)).toEqual([]);
+    expect(compareChainWeights(audit([[4, 5]], 2), 1, replaced).map((m) => m.stage)).toEqual(['chain.netuid']);
+  });
 });

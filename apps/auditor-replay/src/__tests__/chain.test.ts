@@ -140,4 +140,59 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     // The node's reason leads, as the validator's start-up says it, and how long it was tried.
     expect(err).toContain('cannot connect to the chain at ws://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9; tried for 1.5 s)');
   });
+
+  // These two replace uids (the validator's uid 1 among them): they run last.
+  it('a set_weights that landed and then lost its uid to a registration later in the same block: the weights are gone, so the chain check is unknown (AUDITOR_UID_REPLACED, exit 0), not a chain.validator mismatch (docs/spec.md G.6)', async () => {
+    const newcomer = `0x${'55'.repeat(32)}`;
+    devnet.replaceNeuron(1, newcomer, undefined, { afterExtrinsics: true });
+    const submitted = await setWeights(honest.result.u16.uids, honest.result.u16.weights);
+    // What the chain shows, read by the test: the hotkey's uid 1 at the block before, a WeightsSet of uid 1 in its
+    // extrinsic, and at the block uid 1 registered to the newcomer, without weights, the hotkey without a uid.
+    const at = await api.at(await api.rpc.chain.getBlockHash(submitted.block));
+    const before = await api.at(await api.rpc.chain.getBlockHash(submitted.block - 1));
+    expect((await before.query.subtensorModule!.uids!(1, validator.address)).toJSON()).toBe(1);
+    const events = (await at.query.system!.events!()) as unknown as { event: { method: string; data: { toJSON(): unknown } } }[];
+    expect(events.filter((r) => r.event.method === 'WeightsSet').map((r) => r.event.data.toJSON())).toEqual([[1, 1]]);
+    expect((await at.query.subtensorModule!.uids!(1, validator.address)).toJSON()).toBeNull();
+    const holder = (await at.query.subtensorModule!.keys!(1, 1)).toString();
+    expect(holder).toBe(api.createType('AccountId', newcomer).toString());
+    expect((await at.query.subtensorModule!.blockAtRegistration!(1, 1)).toJSON()).toBe(submitted.block);
+    expect((await at.query.subtensorModule!.weights!(1, 1)).toJSON()).toEqual([]);
+
+    const file = await bundleFile('replaced.json', submitted);
+    const json = captureIo();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], json)).toBe(0);
+    const audit = (JSON.parse(json.out()) as AuditReport).bundles[0]!;
+    expect(audit).toMatchObject({ status: 'ok', checks: { recompute: true, chain: null }, mismatches: [] });
+    expect(audit.chain_unknown).toEqual({
+      code: 'AUDITOR_UID_REPLACED',
+      message: expect.any(String),
+      uid: 1,
+      block: String(submitted.block),
+      holder_hotkey: holder,
+    });
+    const text = captureIo();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1'], text)).toBe(0);
+    expect(text.out()).toContain(
+      `CHAIN UNKNOWN epoch 4 ${file}: [AUDITOR_UID_REPLACED] the weights cannot be compared: uid 1 on subnet 1 was given to ${holder} by a registration in block ${submitted.block}`,
+    );
+  });
+
+  it('a bundle naming the block its uid changed hands in, where its hotkey set no weights (none sent, or sent after the registration and refused): no uid there, a chain.validator mismatch', async () => {
+    // The validator's hotkey registered into uid 7, then uid 7 given to another hotkey in a block where the validator sent nothing.
+    devnet.replaceNeuron(7, validator.address);
+    await devnet.produceBlock();
+    devnet.replaceNeuron(7, `0x${'66'.repeat(32)}`);
+    const block = (await devnet.produceBlock())!.number;
+    const at = await api.at(await api.rpc.chain.getBlockHash(block));
+    expect((await (await api.at(await api.rpc.chain.getBlockHash(block - 1))).query.subtensorModule!.uids!(1, validator.address)).toJSON()).toBe(7);
+    expect((await at.query.subtensorModule!.blockAtRegistration!(1, 7)).toJSON()).toBe(block);
+    const file = await bundleFile('lost.json', { block, hash: `0x${'ab'.repeat(32)}` });
+    const json = captureIo();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], json)).toBe(1);
+    const audit = (JSON.parse(json.out()) as AuditReport).bundles[0]!;
+    expect(audit.checks.chain).toBe(false);
+    expect(audit.chain_unknown).toBeUndefined();
+    expect(audit.mismatches).toEqual([expect.objectContaining({ stage: 'chain.validator', claimed: validator.address })]);
+  });
 });

@@ -28,6 +28,7 @@ const PUBLISHED = {
   wrongValidator: 'AUDITOR_WRONG_VALIDATOR',
   writeFailed: 'AUDITOR_WRITE_FAILED',
   nameConflict: 'AUDITOR_NAME_CONFLICT',
+  uidReplaced: 'AUDITOR_UID_REPLACED',
 };
 
 it('codes are append-only: every published auditor-replay code keeps its name and value', () => {

@@ -11,8 +11,8 @@ import type { Devnet } from '@subnet/devnet';
 import { DEVNET_SIGNED_EXTENSIONS, startDevnet } from '@subnet/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { CommitFollower, CommitQuery, FollowedCommit } from '../index.js';
-import { openChainReader } from '../index.js';
+import type { BundleAudit, CommitFollower, CommitQuery, FollowedCommit } from '../index.js';
+import { buildReport, formatReport, judgeReveal, openChainReader } from '../index.js';
 import type { Pair } from './fixtures.js';
 
 const TEMPO = 4;
@@ -163,6 +163,26 @@ const query = (uid: number, commitBlock: number, extrinsicHash: string | null, h
 
 const NOT_FOUND: FollowedCommit = { commit: null, reveal: null, weights: null };
 
+/** The audit of `uid`'s committed bundle of epoch 7, its weights those `commitTx` encrypts by default (uids 3, 4: 100, 200). */
+const committedAudit = (uid: number, commitBlock: number, extrinsicHash: string): BundleAudit => ({
+  source: 'epoch-7.json',
+  status: 'ok',
+  epoch: 7,
+  netuid: NETUID,
+  validator_hotkey: address(uid),
+  checks: { schema: true, digest: true, signature: true, recompute: true, chain: null },
+  mismatches: [],
+  root_cause: null,
+  digest: 'd'.repeat(64),
+  error: null,
+  weights: [
+    { uid: 3, hotkey: null, weight: 100 },
+    { uid: 4, hotkey: null, weight: 200 },
+  ],
+  submission_block: String(commitBlock),
+  submission: { status: 'submitted', code: null, call: 'SubtensorModule.commit_timelocked_weights', extrinsic_hash: extrinsicHash },
+});
+
 describe('commitFollower on a real devnet (commit-reveal v4, docs/spec.md G.6)', () => {
   let commitBlock: number;
   let own: string; // the extrinsic hash of uid 1's commit
@@ -287,19 +307,49 @@ describe('commitFollower on a real devnet: a dropped commit, a queued one, a val
       expect(await follow(query(2, c.block, c.hashes[0] ?? '', hint)), `hint ${hint}`).toEqual(queued);
   });
 
-  it('a validator replaced in its reveal block (after the reveal) has no uid there: revealed, Weights of no uid (not uid 0’s), so nothing passes unread', async () => {
+  it('a validator whose uid a registration takes in its reveal block (after the reveal) has no uid there: the weights are gone, so the chain check is unknown (AUDITOR_UID_REPLACED, exit 0), not a chain.validator mismatch (docs/spec.md G.6)', async () => {
     const c = await commitAfterStep(1, 0); // uid 0 reveals in the same block: it has weights there
     await devnet.produceBlocks(c.due + TEMPO - 1 - devnet.bestNumber());
     devnet.replaceNeuron(1, `0x${'77'.repeat(32)}`); // applied in the next block, after its on_initialize (the reveal step)
     const revealed = await produceUntilRevealed(address(1), 1);
     const at = await api.at(await blockHash(revealed));
+    const before = await api.at(await blockHash(revealed - 1));
+    // What the chain shows: uid 1 was the hotkey's when the block began, a registration gave it to 0x77… in the
+    // block (BlockAtRegistration = the block), and uid 1 has no weights left there while uid 0's are stored.
+    expect((await before.query.subtensorModule!.uids!(NETUID, address(1))).toJSON()).toBe(1);
     expect((await at.query.subtensorModule!.uids!(NETUID, address(1))).toJSON()).toBeNull();
+    const holder = (await at.query.subtensorModule!.keys!(NETUID, 1)).toString();
+    expect(holder).not.toBe(address(1));
+    expect((await at.query.subtensorModule!.blockAtRegistration!(NETUID, 1)).toJSON()).toBe(revealed);
+    expect((await at.query.subtensorModule!.weights!(NETUID, 1)).toJSON()).toEqual([]);
     expect(((await at.query.subtensorModule!.weights!(NETUID, 0)).toJSON() as unknown[]).length).toBeGreaterThan(0);
-    expect(await follow(query(1, c.block, c.hashes[0] ?? '', String(revealed)))).toEqual({
+    const followed = await follow(query(1, c.block, c.hashes[0] ?? '', String(revealed)));
+    expect(followed).toEqual({
       commit: await committedEvent(c.block, address(1)),
       reveal: { outcome: 'revealed', block: String(revealed), blockHash: await blockHash(revealed), head: String(revealed) },
-      weights: { block: String(revealed), validatorUid: null, pairs: [] },
+      weights: { block: String(revealed), validatorUid: 1, pairs: [], replaced: { hotkey: holder, block: String(revealed) } },
     });
+    const judged = judgeReveal(committedAudit(1, c.block, c.hashes[0] ?? ''), NETUID, followed);
+    expect(judged).toMatchObject({ status: 'ok', checks: { chain: null }, mismatches: [] });
+    expect(judged.chain_unknown).toEqual({ code: 'AUDITOR_UID_REPLACED', message: expect.any(String), uid: 1, block: String(revealed), holder_hotkey: holder });
+    const report = buildReport([judged]);
+    expect(report.exit_code).toBe(0);
+    const text = formatReport(report);
+    expect(text).toContain(
+      `CHAIN UNKNOWN epoch 7 epoch-7.json: [AUDITOR_UID_REPLACED] the weights cannot be compared: uid 1 on subnet ${NETUID} was given to ${holder} by a registration in block ${revealed}`,
+    );
+    expect(text).not.toMatch(/chain\.validator|MISMATCH/);
+    // The reveal itself is still checked: an attestation naming another reveal block is a chain.reveal mismatch.
+    const attestation = { status: 'revealed', reveal_block: String(revealed + 1), reveal_block_hash: null, commit_hash: null };
+    const lying = judgeReveal(
+      { ...committedAudit(1, c.block, c.hashes[0] ?? ''), reveal: { verified: true, attestation, error: null, chain: null } } as BundleAudit,
+      NETUID,
+      followed,
+    );
+    expect(lying).toMatchObject({ status: 'mismatch', checks: { chain: false } });
+    expect(lying.mismatches).toEqual([
+      expect.objectContaining({ stage: 'chain.reveal', field: 'reveal_block', expected: String(revealed), claimed: String(revealed + 1) }),
+    ]);
   });
 });
 
@@ -337,6 +387,30 @@ describe('commitFollower on a real devnet: a commit on mechanism 1', () => {
       reveal: { outcome: 'dropped', ...reveal },
       weights: null,
     });
+  });
+});
+
+describe('commitFollower on a real devnet: the uid taken in the block after the reveal', () => {
+  it("reads the weights at the reveal block, where the uid is still the validator's: compared as usual (chain ok), nothing unknown", async () => {
+    const due = await alignToEpochStart();
+    await devnet.produceBlock();
+    const c = await includeTogether([[commitTx(2, BigInt(due + 2)).tx, hotkey(2)]]);
+    const revealed = await produceUntilRevealed(address(2));
+    devnet.replaceNeuron(2, `0x${'88'.repeat(32)}`);
+    const next = (await devnet.produceBlock())!.number;
+    expect((await (await api.at(await blockHash(next))).query.subtensorModule!.uids!(NETUID, address(2))).toJSON()).toBeNull();
+    const at = await api.at(await blockHash(revealed));
+    expect((await at.query.subtensorModule!.uids!(NETUID, address(2))).toJSON()).toBe(2);
+    const pairs = (await at.query.subtensorModule!.weights!(NETUID, 2)).toJSON() as [number, number][];
+    expect(pairs).toEqual([
+      [3, 32768],
+      [4, 65535],
+    ]);
+    const followed = await follow(query(2, c.block, c.hashes[0] ?? '', String(revealed)));
+    expect(followed.weights).toEqual({ block: String(revealed), validatorUid: 2, pairs });
+    const judged = judgeReveal(committedAudit(2, c.block, c.hashes[0] ?? ''), NETUID, followed);
+    expect(judged).toMatchObject({ status: 'ok', checks: { chain: true }, mismatches: [] });
+    expect(judged.chain_unknown).toBeUndefined();
   });
 });
 

@@ -43,6 +43,10 @@ function bundleSection(a: BundleAudit, i: number): string {
     a.error === null ? '' : `<p class="invalid">Invalid: ${escapeHtml(a.error.message.startsWith(code) ? a.error.message : `${code} ${a.error.message}`)}</p>`;
   // Commit-reveal v4: the reveal the validator attests and, with --chain, what the chain shows.
   const reveal = a.reveal === undefined ? '' : `<p class="reveal">Reveal: ${escapeHtml(describeReveal(a.reveal))}</p>`;
+  const unknown =
+    a.chain_unknown === undefined
+      ? ''
+      : `<p class="chain-unknown">Chain unknown: [${escapeHtml(a.chain_unknown.code)}] ${escapeHtml(a.chain_unknown.message)}</p>`;
   const root =
     a.root_cause === null
       ? ''
@@ -51,7 +55,7 @@ function bundleSection(a: BundleAudit, i: number): string {
     ([stage, list], g) =>
       `<details class="stage"${g < 3 ? ' open' : ''}><summary>${escapeHtml(stage)} <span class="count">(${list.length})</span></summary><ul class="mm">${list.map((m) => `<li>${escapeHtml(formatMismatch(m))}</li>`).join('')}</ul></details>`,
   );
-  return `<section class="bundle" data-source="${escapeHtml(a.source)}">${head}${checks}${facts}${reveal}${error}${root}${groups.join('\n')}</section>`;
+  return `<section class="bundle" data-source="${escapeHtml(a.source)}">${head}${checks}${facts}${reveal}${unknown}${error}${root}${groups.join('\n')}</section>`;
 }
 
 function chartSeries(report: AuditReport): WeightSeries[] {

@@ -146,6 +146,31 @@ describe.each(['stateful', 'legacy'] as const)('replaceNeuron (%s runtime)', { t
     }
   });
 
+  it('with afterExtrinsics, applies after the pool: a weight set in that block lands (WeightsSet of the uid) and is then removed with the uid', async () => {
+    const h = await withWeights();
+    try {
+      const v1 = h.devnet.accounts[1]!;
+      h.devnet.replaceNeuron(1, newcomer.address, undefined, { afterExtrinsics: true });
+      const same = await include(h, h.api.tx.subtensorModule!.setWeights!(1, [2, 3], [3, 1], 0), v1.hotkey);
+      expect(same.failed).toBeNull();
+      expect(same.events).toContain('subtensorModule.WeightsSet');
+      const block = (await h.api.rpc.chain.getHeader(same.blockHash)).number.toNumber();
+      const at = await h.api.at(same.blockHash);
+      const set = ((await at.query.system!.events!()) as unknown as { event: { method: string; data: { toJSON(): unknown } } }[]).filter(
+        (r) => r.event.method === 'WeightsSet',
+      );
+      expect(set.map((r) => r.event.data.toJSON())).toEqual([[1, 1]]);
+      // the state after the block: uid 1 is the newcomer's, registered in it, and has no weights
+      expect(await json(h, block - 1, 'uids', 1, v1.hotkeyAddress)).toBe(1);
+      expect(await json(h, block, 'uids', 1, v1.hotkeyAddress)).toBeNull();
+      expect((await query(h, block, 'keys', 1, 1)).toString()).toBe(newcomer.address);
+      expect(await json(h, block, 'blockAtRegistration', 1, 1)).toBe(block);
+      expect(await json(h, block, 'weights', 1, 1)).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses bad input with a coded error naming the field and value, and changes nothing', async () => {
     const h = await harness({ runtime, neurons: 4, validators: 2, tempo: 1000 });
     try {
@@ -158,6 +183,16 @@ describe.each(['stateful', 'legacy'] as const)('replaceNeuron (%s runtime)', { t
       expect(refusal(() => devnet.replaceNeuron(2, newcomer.address, 'cold'))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'coldkey', value: 'cold' });
       const registered = devnet.accounts[3]!.hotkeyAddress;
       expect(refusal(() => devnet.replaceNeuron(2, registered))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'hotkey', value: registered });
+      expect(refusal(() => devnet.replaceNeuron(2, newcomer.address, undefined, { afterExtrinsics: 'yes' } as never))).toEqual({
+        code: 'DEVNET_INVALID_REPLACEMENT',
+        path: 'options.afterExtrinsics',
+        value: 'yes',
+      });
+      expect(refusal(() => devnet.replaceNeuron(2, newcomer.address, undefined, 1 as never))).toEqual({
+        code: 'DEVNET_INVALID_REPLACEMENT',
+        path: 'options',
+        value: 1,
+      });
       // uid 0 holds the subnet owner hotkey: replace_neuron skips it (uids.rs:67-76)
       expect(refusal(() => devnet.replaceNeuron(0, newcomer.address))).toEqual({ code: 'DEVNET_INVALID_REPLACEMENT', path: 'uid', value: 0 });
       // one replacement queued: the same hotkey or uid again is refused until it is applied
@@ -179,9 +214,18 @@ describe.each(['stateful', 'legacy'] as const)('replaceNeuron (%s runtime)', { t
       await expect(admin(3, newcomer.hex)).resolves.toEqual({ uid: 3, hotkey: newcomer.hex, coldkey: newcomer.hex });
       await expect(admin(9, newcomerCold.address)).rejects.toThrow(/^-32602: Invalid params: DEVNET_INVALID_UID: .*uid/);
       await expect(admin(2, 'nope')).rejects.toThrow(/^-32602: Invalid params: DEVNET_INVALID_REPLACEMENT: .*hotkey.*"nope"/);
+      await expect(admin(2, newcomerCold.hex, null, { afterExtrinsics: 1 })).rejects.toThrow(
+        /^-32602: Invalid params: DEVNET_INVALID_REPLACEMENT: .*options\.afterExtrinsics/,
+      );
+      await expect(admin(2, newcomerCold.hex, null, { afterExtrinsics: true })).resolves.toEqual({
+        uid: 2,
+        hotkey: newcomerCold.hex,
+        coldkey: newcomerCold.hex,
+      });
       const block = (await h.devnet.produceBlock())!.number;
       expect((await query(h, block, 'keys', 1, 3)).toString()).toBe(newcomer.address);
       expect(await json(h, block, 'blockAtRegistration', 1, 3)).toBe(block);
+      expect((await query(h, block, 'keys', 1, 2)).toString()).toBe(newcomerCold.address);
     } finally {
       await h.close();
     }
