@@ -1,7 +1,5 @@
 import { chainUpscale, connectChain, mechanismStorageIndex } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
-
-type ApiAt = Awaited<ReturnType<ChainConnection['api']['at']>>;
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
@@ -9,6 +7,8 @@ import { chainReadError } from './chain-read-error.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { CommitFollower } from './reveal-chain.js';
 import { commitFollower } from './reveal-chain.js';
+
+type ApiAt = Awaited<ReturnType<ChainConnection['api']['at']>>;
 
 /** The weights a validator has on chain: `(uid, weight)` pairs as stored in `SubtensorModule.Weights`. */
 export interface ChainWeights {
