@@ -37,7 +37,7 @@ const signed = readdirSync(honest)
 const latest = signed.at(-1)!;
 const excludedMiner = latest.bundle.result.aggregation.miners.find((m) => m.uid !== 0)!.hotkey;
 
-let service: ValidatorService;
+let service: ValidatorService | undefined;
 let cleanup: () => void;
 let url: string;
 
@@ -93,8 +93,12 @@ beforeAll(async () => {
   url = service.url;
 });
 afterAll(async () => {
-  await service.stop();
-  cleanup();
+  // The folder goes also when the start failed (no service to stop).
+  try {
+    await service?.stop();
+  } finally {
+    cleanup();
+  }
 });
 
 async function get(path: string): Promise<{ status: number; text: string; headers: Headers }> {
