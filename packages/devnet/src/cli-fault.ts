@@ -129,9 +129,15 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
     .argument('<uid>', 'the uid to replace', int)
     .argument('<hotkey>', 'the new hotkey: SS58 or 0x hex public key')
     .argument('[coldkey]', 'its coldkey (default: the hotkey itself)')
+    .option(
+      '--after-extrinsics',
+      "include the registration after the block's other extrinsics (default: before them), so weights set in that block land and are then cleared with the uid",
+    )
     .exitOverride()
-    .action((uid: number, hotkey: string, coldkey: string | undefined) => {
-      request = { method: 'devnet_replaceNeuron', params: coldkey === undefined ? [uid, hotkey] : [uid, hotkey, coldkey] };
+    .action((uid: number, hotkey: string, coldkey: string | undefined, opts: { afterExtrinsics?: boolean }) => {
+      const params: unknown[] = coldkey === undefined ? [uid, hotkey] : [uid, hotkey, coldkey];
+      if (opts.afterExtrinsics === true) params.splice(2, 1, coldkey ?? null, { afterExtrinsics: true });
+      request = { method: 'devnet_replaceNeuron', params };
     });
   const noAction = (): SubnetError =>
     new SubnetError(DEVNET_ERROR_CODES.usage, `a fault action is required: ${program.commands.map((c) => c.name()).join(', ')}`);

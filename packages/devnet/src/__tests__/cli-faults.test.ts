@@ -184,6 +184,12 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
       params: [2, newcomer.address],
     });
     expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, signer.address])).toMatchObject({ params: [2, newcomer.address, signer.address] });
+    expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, '--after-extrinsics'])).toMatchObject({
+      params: [2, newcomer.address, null, { afterExtrinsics: true }],
+    });
+    expect(parseFaultArgs(['replace-neuron', '2', newcomer.address, signer.address, '--after-extrinsics'])).toMatchObject({
+      params: [2, newcomer.address, signer.address, { afterExtrinsics: true }],
+    });
     const bad = runCli('fault', 'replace-neuron', '2', 'not-a-key', '--url', url);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(
