@@ -3,11 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { VALIDATOR_ERROR_CODES } from '../index.js';
 import { resolveConfig } from '../config.js';
-import { scoring, tempDir } from './helpers.js';
+import { scoring, useTempDir } from './helpers.js';
 
 /**
  * Docs review, item 2: every usage error of `subnet-validator`, commander's own (an option value out of range, an
@@ -19,10 +19,7 @@ import { scoring, tempDir } from './helpers.js';
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(appDir, 'bin', 'subnet-validator.js');
 const USAGE = VALIDATOR_ERROR_CODES.usage;
-const t = tempDir();
-afterAll(() => {
-  t.cleanup();
-});
+const t = useTempDir();
 
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -4,15 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { tempDir } from './helpers.js';
+import { useTempDir } from './helpers.js';
 
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
-const t = tempDir();
-afterAll(() => {
-  t.cleanup();
-});
+const t = useTempDir();
 
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Keys } from './helpers.js';
-import { bountyBody, postExecutor, startChildValidator, tempDir, TOKEN, useKeys } from './helpers.js';
+import { bountyBody, postExecutor, startChildValidator, TOKEN, useKeys, useTempDir } from './helpers.js';
 
 /** Sends ingests from `workers` concurrent loops until stopped; returns the ids acknowledged with a 2xx. */
 function burst(url: string, k: Keys, prefix: string, workers = 32): { stop: () => void; acked: string[]; done: Promise<void> } {
@@ -38,10 +38,7 @@ function settle(done: Promise<void>): Promise<void> {
 }
 
 const k = useKeys();
-const t = tempDir();
-afterAll(() => {
-  t.cleanup();
-});
+const t = useTempDir();
 
 describe('durability', () => {
   it('every record acknowledged with a 2xx survives SIGKILL during a burst of ingests, and the restarted validator serves it', async () => {

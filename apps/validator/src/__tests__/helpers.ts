@@ -150,6 +150,24 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   };
 }
 
+/**
+ * A temporary folder for a whole test file: made before its tests (not when the file is collected, so listing the
+ * tests leaves nothing behind) and removed after them. Read `dir` inside tests and hooks only.
+ */
+export function useTempDir(): { readonly dir: string } {
+  let folder: { dir: string; cleanup: () => void } | undefined;
+  beforeAll(() => {
+    folder = tempDir();
+  });
+  afterAll(() => folder?.cleanup());
+  return {
+    get dir(): string {
+      if (folder === undefined) throw new Error('useTempDir: the folder is made in beforeAll; read dir inside a test or hook');
+      return folder.dir;
+    },
+  };
+}
+
 export const scoring = {
   pipeline: { min_validators: 1, min_stake_fraction: 0 },
   challenges: [

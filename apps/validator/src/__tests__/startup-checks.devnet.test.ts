@@ -13,7 +13,7 @@ import type { Devnet } from '@subnet/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connectSubnetChain } from '../subnet-chain.js';
-import { freePort, tempDir, TOKEN } from './helpers.js';
+import { freePort, TOKEN, useTempDir } from './helpers.js';
 
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
 
@@ -81,13 +81,12 @@ function writeRunConfig(dir: string, name: string, settings: { chain: string; ho
 
 describe('subnet-validator run: start-up checks (a real devnet, the CLI as a child process)', () => {
   let devnet: Devnet;
-  const t = tempDir();
+  const t = useTempDir();
   beforeAll(async () => {
     devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 20, weightsSetRateLimit: 0n, blockTime: 100 });
   });
   afterAll(async () => {
     await devnet.stop();
-    t.cleanup();
   });
 
   it('a bundles.dir that cannot be written stops start-up with VALIDATOR_INVALID_CONFIG naming it (exit 2), before storage is opened', async () => {
