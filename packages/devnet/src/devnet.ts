@@ -225,7 +225,8 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     const replacement = checkReplacement(subnetOf(chain.best().state), uid, hotkey, coldkey, queuedReplacements);
     queuedReplacements.hotkeys.add(replacement.hotkey);
     queuedReplacements.uids.add(replacement.uid);
-    // a registration extrinsic of the next block: after its on_initialize, before the pool's extrinsics
+    // a registration extrinsic of the next block: after its on_initialize, before the pool's extrinsics (after them with
+    // afterExtrinsics: included last)
     chain.queueChange(
       (state) => {
         queuedReplacements.hotkeys.delete(replacement.hotkey);
