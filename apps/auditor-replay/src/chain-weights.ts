@@ -18,10 +18,14 @@ export interface ChainWeights {
   /**
    * The validator's uid changed hands in `block` after its weights were set there: a registration gave
    * `validatorUid` to `hotkey` (`BlockAtRegistration` = `block`), and Subtensor's `replace_neuron` removed the
-   * weights the uid set (docs/spec.md G.6). `pairs` is then empty (not read): the chain no longer shows the
-   * validator's weights. Absent otherwise.
+   * weights the uid set (docs/spec.md G.6), so the state no longer shows them. With `from`, `pairs` are the weights
+   * the chain set there, taken again from the block: `commit`, the reveal done again (the commit decrypted with
+   * drand round `round`'s pulse the block began with); `extrinsic`, the arguments of the hotkey's direct
+   * `set_weights` call; each max-upscaled as the chain stores them. Without `from`, `pairs` is empty (nothing to
+   * compare).
+   * Absent otherwise.
    */
-  readonly replaced?: { readonly hotkey: string; readonly block: string };
+  readonly replaced?: { readonly hotkey: string; readonly block: string; readonly from?: 'commit' | 'extrinsic'; readonly round?: string };
 }
 
 /**
@@ -153,14 +157,27 @@ async function setThenReplaced(
   const index = String(mechanismStorageIndex(netuid));
   const extrinsics = (await api.rpc.chain.getBlock(hash)).block.extrinsics;
   const events = Array.from((await (at.query.system as unknown as StorageQuery).events?.()) as unknown as Iterable<EventRecord>);
-  const set = events.some((r) => {
+  const set = events.find((r) => {
     if (r.event.section !== 'subtensorModule' || r.event.method !== 'WeightsSet' || !r.phase.isApplyExtrinsic) return false;
     const [i, who] = Array.from(r.event.data).map((d) => d.toString());
     const ex = extrinsics[r.phase.asApplyExtrinsic.toNumber()];
     return i === index && who === String(uid) && ex !== undefined && ex.isSigned && ex.signer.toString() === hotkey;
   });
-  return set ? { block, validatorUid: uid, pairs: [], replaced: { hotkey: holder, block } } : null;
+  if (set === undefined) return null;
+  const replaced = { hotkey: holder, block };
+  // The state has lost them, but a direct call's arguments are what the chain stored, max-upscaled
+  // (`weights.rs:832-848`); any other call that emitted the event (a batch) stays unknown.
+  const call = extrinsics[set.phase.asApplyExtrinsic.toNumber()]?.method;
+  const args = call?.args.map((a) => a.toJSON()) ?? [];
+  const name = `${call?.section}.${call?.method}`;
+  const [dests, values] = name === 'subtensorModule.setWeights' ? args.slice(1, 3) : name === 'subtensorModule.setMechanismWeights' ? args.slice(2, 4) : [];
+  if (!isU16List(dests) || !isU16List(values) || dests.length !== values.length) return { block, validatorUid: uid, pairs: [], replaced };
+  const upscaled = chainUpscale(values);
+  return { block, validatorUid: uid, pairs: dests.map((u, i) => [u, upscaled[i] ?? 0] as const), replaced: { ...replaced, from: 'extrinsic' } };
 }
+
+const isU16List = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff);
 
 /**
  * Compares a bundle's u16 vector with the weights on chain. The chain does not store the submitted values:
@@ -191,8 +208,16 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
     });
     return Object.freeze(out);
   }
-  // The uid changed hands after the weights were set: they are gone, nothing can be compared (chainUnknown).
-  if (chain.replaced !== undefined) return Object.freeze(out);
+  // The uid changed hands after the weights were set: they are gone from the state, nothing can be compared
+  // (chainUnknown), unless the reveal was done again from the commit.
+  const replaced = chain.replaced;
+  if (replaced !== undefined && replaced.from === undefined) return Object.freeze(out);
+  const field =
+    replaced === undefined
+      ? `Weights[${netuid}][${chain.validatorUid}]`
+      : replaced.from === 'commit'
+        ? `Weights[${netuid}][${chain.validatorUid}] from the commit (drand round ${replaced.round ?? '?'})`
+        : `Weights[${netuid}][${chain.validatorUid}] from the set_weights call`;
   const weights = audit.weights ?? [];
   const upscaled = chainUpscale(weights.map((w) => w.weight));
   const expected = new Map<number, number>();
@@ -208,7 +233,7 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
         epoch,
         stage: 'chain.weights',
         miner: { hotkey: hotkeys.get(uid) ?? null, uid },
-        field: `Weights[${netuid}][${chain.validatorUid}]`,
+        field,
         path: 'bundle.result.u16',
         kind: 'value',
         expected: e,
@@ -230,7 +255,7 @@ export function compareChainWeights(audit: BundleAudit, netuid: number, chain: C
  * @example chainUnknown({ block: '57', validatorUid: 1, pairs: [], replaced: { hotkey: '5H…', block: '57' } }, 1)?.code // 'AUDITOR_UID_REPLACED'
  */
 export function chainUnknown(chain: ChainWeights, netuid: number): ChainUnknown | null {
-  if (chain.replaced === undefined || chain.validatorUid === null) return null;
+  if (chain.replaced === undefined || chain.replaced.from !== undefined || chain.validatorUid === null) return null;
   const { hotkey, block } = chain.replaced;
   const uid = chain.validatorUid;
   return Object.freeze({

@@ -1,5 +1,7 @@
 import type { ChainConnection } from '@subnet/chain';
+import { chainUpscale } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
+import { revealWeightsCommit } from '@subnet/timelock';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { chainReadError } from './chain-read-error.js';
@@ -40,6 +42,10 @@ type Query = Record<
   string,
   Record<string, ((...args: unknown[]) => Promise<unknown>) & { entries?: (...a: unknown[]) => Promise<[{ args: unknown[] }, unknown][]> }>
 >;
+interface PulseOption {
+  readonly isSome: boolean;
+  unwrap(): { readonly signature: { toU8a(bare?: boolean): Uint8Array } };
+}
 interface EventRecord {
   readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
   readonly event: { readonly section: string; readonly method: string; readonly data: Iterable<{ toString(): string }> };
@@ -51,11 +57,16 @@ function items(value: unknown): unknown[] {
   return Array.from((v.isSome === true && v.unwrap ? v.unwrap() : value) as Iterable<unknown>);
 }
 
-/** A queue entry `(who, block, commit, round)` is the commit: same hotkey, blake2_256 of the commit bytes equal to the event's hash. */
-function isCommit(item: unknown, hotkey: string, commitHash: string, blake2: (bytes: Uint8Array) => string): boolean {
+/** The commit bytes of a queue entry `(who, block, commit, round)` when it is the commit: same hotkey, blake2_256 of the bytes equal to the event's hash; else null. */
+function commitBytes(item: unknown, hotkey: string, commitHash: string, blake2: (bytes: Uint8Array) => string): Uint8Array | null {
   const [who, , commit] = Array.from(item as Iterable<{ toString(): string; toU8a(bare?: boolean): Uint8Array }>);
-  return who?.toString() === hotkey && commit !== undefined && blake2(commit.toU8a(true)) === commitHash;
+  if (who?.toString() !== hotkey || commit === undefined) return null;
+  const bytes = commit.toU8a(true);
+  return blake2(bytes) === commitHash ? bytes : null;
 }
+
+const isCommit = (item: unknown, hotkey: string, commitHash: string, blake2: (bytes: Uint8Array) => string): boolean =>
+  commitBytes(item, hotkey, commitHash, blake2) !== null;
 
 /**
  * The follower of commits over a chain connection. For the bundle's commit it reads the named extrinsic's
@@ -125,8 +136,17 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
       });
     const list = queues.entries;
     const all = await connection.request('TimelockedWeightCommits.entries', () => list(commit.netuidIndex));
-    const key = all.find(([, value]) => items(value).some((item) => isCommit(item, q.hotkey, commit.commitHash, blake2)))?.[0].args[1];
-    if (key === undefined) return { commit: null, reveal: null, weights: null };
+    // The queue entry holding the commit, and the commit's bytes (the reveal is done again from them when needed).
+    let key: unknown;
+    let sealed: Uint8Array | null = null;
+    for (const [storageKey, value] of all) {
+      for (const item of items(value)) sealed ??= commitBytes(item, q.hotkey, commit.commitHash, blake2);
+      if (sealed !== null) {
+        key = storageKey.args[1];
+        break;
+      }
+    }
+    if (sealed === null || key === undefined) return { commit: null, reveal: null, weights: null };
     const held = async (b: bigint): Promise<boolean> => {
       const state = await at(b);
       const queue = await connection.request('TimelockedWeightCommits', () =>
@@ -176,8 +196,23 @@ export function commitFollower(connection: ChainConnection, endpoint: string): C
       const registered = String(
         await connection.request('BlockAtRegistration', () => query(reveal.at, 'subtensorModule', 'blockAtRegistration')(q.netuid, validatorUid)),
       );
-      if (holder !== q.hotkey && registered === revealBlock)
-        return { commit, reveal: onChain, weights: { block: revealBlock, validatorUid, pairs: [], replaced: { hotkey: holder, block: registered } } };
+      if (holder !== q.hotkey && registered === revealBlock) {
+        // The state has lost them, but the reveal can be done again as the chain did it: the commit decrypted with
+        // the round's pulse the block began with (docs/spec.md G.6). Without the pulse the check stays unknown.
+        const pulse = (parent.at.query as unknown as Query)['drand']?.['pulses'];
+        const stored = pulse === undefined ? null : ((await connection.request('Drand.Pulses', () => pulse(BigInt(commit.revealRound)))) as PulseOption);
+        const opened =
+          stored?.isSome === true ? revealWeightsCommit({ commit: sealed, signature: stored.unwrap().signature.toU8a(true), signer: q.hotkey }) : null;
+        const replaced = { hotkey: holder, block: registered };
+        if (opened?.status !== 'revealed') return { commit, reveal: onChain, weights: { block: revealBlock, validatorUid, pairs: [], replaced } };
+        const upscaled = chainUpscale(opened.values);
+        const pairs = opened.uids.map((u, i) => [u, upscaled[i] ?? 0] as const);
+        return {
+          commit,
+          reveal: onChain,
+          weights: { block: revealBlock, validatorUid, pairs, replaced: { ...replaced, from: 'commit', round: commit.revealRound } },
+        };
+      }
     }
     const raw = (
       (await connection.request('Weights', () => query(reveal.at, 'subtensorModule', 'weights')(commit.netuidIndex, validatorUid))) as { toJSON(): unknown }

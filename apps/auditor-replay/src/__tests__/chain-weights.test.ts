@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { BundleAudit } from '../index.js';
 import { compareChainWeights } from '../index.js';
+import { chainUnknown } from '../chain-weights.js';
 
 const audit = (weights: [number, number][], netuid = 1): BundleAudit => ({
   source: 'x',
@@ -117,5 +118,40 @@ describe('compareChainWeights: the chain stores max-upscaled values', () => {
     const replaced = { block: '131', validatorUid: 1, pairs: [], replaced: { hotkey: '5H', block: '131' } };
     expect(compareChainWeights(audit([[4, 5]]), 1, replaced)).toEqual([]);
     expect(compareChainWeights(audit([[4, 5]], 2), 1, replaced).map((m) => m.stage)).toEqual(['chain.netuid']);
+    expect(chainUnknown(replaced, 1)?.code).toBe('AUDITOR_UID_REPLACED');
+  });
+
+  it('removed weights taken again from the block (the decrypted commit, or the set_weights arguments) are compared like stored ones, each mismatch naming where they came from; nothing is unknown', () => {
+    const fromCommit = {
+      block: '131',
+      validatorUid: 1,
+      pairs: [[4, 65535] as const],
+      replaced: { hotkey: '5H', block: '131', from: 'commit' as const, round: '77' },
+    };
+    expect(compareChainWeights(audit([[4, 5]]), 1, fromCommit)).toEqual([]);
+    expect(chainUnknown(fromCommit, 1)).toBeNull();
+    expect(
+      compareChainWeights(
+        audit([
+          [4, 5],
+          [6, 5],
+        ]),
+        1,
+        fromCommit,
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        stage: 'chain.weights',
+        miner: { hotkey: 'H6', uid: 6 },
+        field: 'Weights[1][1] from the commit (drand round 77)',
+        expected: 65535,
+        claimed: 0,
+      }),
+    ]);
+    const fromCall = { ...fromCommit, pairs: [[4, 1] as const], replaced: { hotkey: '5H', block: '131', from: 'extrinsic' as const } };
+    expect(chainUnknown(fromCall, 1)).toBeNull();
+    expect(compareChainWeights(audit([[4, 5]]), 1, fromCall)).toEqual([
+      expect.objectContaining({ stage: 'chain.weights', field: 'Weights[1][1] from the set_weights call', expected: 65535, claimed: 1 }),
+    ]);
   });
 });
