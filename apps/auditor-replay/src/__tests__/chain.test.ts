@@ -24,11 +24,20 @@ let validator: Pair;
 let base: ReturnType<typeof epochInput>;
 let honest: Bundle;
 
-/** Signs and sends `set_weights` with the validator hotkey, produces a block, returns its number and the extrinsic hash. */
-async function setWeights(uids: readonly number[], weights: readonly number[]): Promise<{ block: number; hash: string }> {
-  const tx = api.tx.subtensorModule!.setWeights!(1, [...uids], [...weights], 0);
+/**
+ * Signs and sends `set_weights` (or `set_mechanism_weights` on mechanism 0) with the validator hotkey (or `signer`),
+ * produces a block, returns its number and the extrinsic hash.
+ */
+async function setWeights(
+  uids: readonly number[],
+  weights: readonly number[],
+  signer: Pair = validator,
+  call: 'setWeights' | 'setMechanismWeights' = 'setWeights',
+): Promise<{ block: number; hash: string }> {
+  const m = api.tx.subtensorModule!;
+  const tx = call === 'setWeights' ? m.setWeights!(1, [...uids], [...weights], 0) : m.setMechanismWeights!(1, 0, [...uids], [...weights], 0);
   const inBlock = new Promise<string>((resolve, reject) => {
-    tx.signAndSend(validator, (r) => {
+    tx.signAndSend(signer, (r) => {
       if (r.status.isInBlock) {
         if (r.dispatchError !== undefined) reject(new Error(`set_weights failed: ${r.dispatchError.toString()}`));
         else resolve(r.status.asInBlock.toHex());
@@ -141,7 +150,7 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     expect(err).toContain('cannot connect to the chain at ws://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9; tried for 1.5 s)');
   });
 
-  // These two replace uids (the validator's uid 1 among them): they run last.
+  // These replace uids (the validator's uid 1 and uid 2 among them): they run last.
   it('a set_weights that landed and then lost its uid to a registration later in the same block: the state lost the weights, so they are taken from the call in the block body and compared (docs/spec.md G.6), not a chain.validator mismatch', async () => {
     const newcomer = `0x${'55'.repeat(32)}`;
     devnet.replaceNeuron(1, newcomer, undefined, { afterExtrinsics: true });
@@ -168,6 +177,53 @@ describe('verify --chain against the devnet (SPEC D, SPEC E)', () => {
     const text = captureIo();
     expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1'], text)).toBe(0);
     expect(text.out()).not.toMatch(/CHAIN UNKNOWN|MISMATCH/);
+  });
+
+  it('a set_mechanism_weights (mechanism 0) with other weights than the bundle says, whose uid a registration took later in its block, is caught from the call in the block body', async () => {
+    // Uid 2 made a validator (stake and permit) signs its own bundle; its call swaps two of the bundle's weights.
+    const other = devnet.accounts[2]!;
+    devnet.setStake(2, 10n ** 15n);
+    devnet.setValidatorPermit(2, true);
+    await devnet.produceBlock();
+    const base0 = epochInput(
+      { ...k, validator: other.hotkey },
+      {
+        miners: devnet.accounts.length - 2,
+        epoch: 4,
+        minerHotkeys: devnet.accounts.slice(2).map((a) => a.hotkeyAddress),
+        metagraph: devnet.accounts.map((a) => ({ hotkey: a.hotkeyAddress, uid: a.uid })),
+      },
+    );
+    const own = buildBundle({ ...base0, submission: { status: 'dry_run', block: null, extrinsic_hash: null, call: null, error: null } }).result;
+    const uids = own.u16.uids;
+    const weights = [...own.u16.weights];
+    const i = weights.findIndex((w) => w > 0);
+    const j = weights.findIndex((w, x) => x !== i && w > 0 && w !== weights[i]);
+    [weights[i], weights[j]] = [weights[j]!, weights[i]!];
+    // What the chain stores for these values, read by the test from a block where nothing removes them.
+    await setWeights(uids, weights, other.hotkey, 'setMechanismWeights');
+    const stored = new Map((await api.query.subtensorModule!.weights!(1, 2)).toJSON() as [number, number][]);
+    expect(stored.size).toBeGreaterThan(0);
+    devnet.replaceNeuron(2, `0x${'44'.repeat(32)}`, undefined, { afterExtrinsics: true });
+    const submitted = await setWeights(uids, weights, other.hotkey, 'setMechanismWeights');
+    const at = await api.at(await api.rpc.chain.getBlockHash(submitted.block));
+    expect((await at.query.subtensorModule!.uids!(1, other.hotkeyAddress)).toJSON()).toBeNull();
+    expect((await at.query.subtensorModule!.weights!(1, 2)).toJSON()).toEqual([]);
+    const bundle = buildBundle({
+      ...base0,
+      result: own,
+      submission: { status: 'submitted', block: String(submitted.block), extrinsic_hash: submitted.hash, call: 'set_mechanism_weights', error: null },
+    });
+    const file = join(dir, 'replaced-liar.json');
+    await writeFile(file, JSON.stringify(signBundle(bundle, other.hotkey)));
+    const json = captureIo();
+    expect(await runCli(['verify', file, '--chain', devnet.url, '--netuid', '1', '--json'], json)).toBe(1);
+    const audit = (JSON.parse(json.out()) as AuditReport).bundles[0]!;
+    expect(audit).toMatchObject({ status: 'mismatch', checks: { recompute: true, chain: false } });
+    expect(audit.chain_unknown).toBeUndefined();
+    expect(audit.mismatches.map((m) => [m.stage, m.field, m.miner?.uid, m.claimed]).sort()).toEqual(
+      [uids[i]!, uids[j]!].sort().map((u) => ['chain.weights', 'Weights[1][2] from the set_weights call', u, stored.get(u)]),
+    );
   });
 
   it('a bundle naming the block its uid changed hands in, where its hotkey set no weights (none sent, or sent after the registration and refused): no uid there, a chain.validator mismatch', async () => {
