@@ -26,6 +26,7 @@ import { DEVNET_ERROR_CODES } from './errors.js';
 import type { DevnetBranchBlock, ReorganizeOptions } from './reorganize.js';
 import { parseReorganization } from './reorganize.js';
 import { checkReplacement, replaceNeuronInState, replacementAfterExtrinsics } from './replace-neuron.js';
+import { checkSwap, swapHotkeyInState } from './swap-hotkey.js';
 
 /** A produced block, as {@link Devnet.produceBlock} reports it. */
 export interface DevnetBlock {
@@ -113,6 +114,26 @@ export interface Devnet {
     coldkey?: string,
     options?: { readonly afterExtrinsics?: boolean },
   ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
+  /**
+   * Moves a registered hotkey's neuron to a new hotkey in the next block, as Subtensor's `swap_hotkey` does
+   * (`swap/swap_hotkey.rs:451-600` at 14bc6f9f9): `Uids` / `Keys` name the new hotkey, the uid keeps its
+   * `BlockAtRegistration`, weights, `LastUpdate`, permit and stake, the axon and v2 weight commits move with it.
+   * Applied as an extrinsic of the next block, before the pool's extrinsics (after them with `afterExtrinsics`),
+   * after its `on_initialize` (a reveal there still runs under the old hotkey). The checks run now, against the best
+   * block and the changes already queued.
+   *
+   * @param hotkey - the registered hotkey: SS58 (any prefix) or a `0x` hex public key
+   * @param newHotkey - the hotkey that takes its neuron
+   * @param options - `afterExtrinsics`: apply it after the next block's pool extrinsics (default false: before them)
+   * @returns the uid and both hotkeys as hex public keys
+   * @throws SubnetError `DEVNET_INVALID_SWAP` (`hotkey` no account or not registered, `newHotkey` no account, the same
+   *   or already registered or queued, the uid already queued, `options.afterExtrinsics` not a boolean)
+   */
+  swapHotkey(
+    hotkey: string,
+    newHotkey: string,
+    options?: { readonly afterExtrinsics?: boolean },
+  ): { readonly uid: number; readonly hotkey: string; readonly newHotkey: string };
   /**
    * Emulates Subtensor main's per-block epoch cap (`MaxEpochsPerBlock`) on the stateful runtime: from the next block
    * on, the next `count` times the subnet's epoch is due it is over the cap, so that block skips the subnet's
@@ -237,6 +258,22 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     );
     return Object.freeze({ ...replacement });
   };
+  const swapHotkey = (hotkey: unknown, newHotkey: unknown, swapOptions?: unknown) => {
+    const afterExtrinsics = replacementAfterExtrinsics(swapOptions, DEVNET_ERROR_CODES.invalidSwap);
+    const swap = checkSwap(subnetOf(chain.best().state), hotkey, newHotkey, queuedReplacements);
+    queuedReplacements.hotkeys.add(swap.newHotkey);
+    queuedReplacements.uids.add(swap.uid);
+    // a swap_hotkey extrinsic of the next block, placed like a registration
+    chain.queueChange(
+      (state) => {
+        queuedReplacements.hotkeys.delete(swap.newHotkey);
+        queuedReplacements.uids.delete(swap.uid);
+        swapHotkeyInState(subnetOf(state), swap);
+      },
+      afterExtrinsics ? 'finalize' : 'extrinsics',
+    );
+    return Object.freeze({ ...swap });
+  };
   const reorganize = (depth: unknown, branch: unknown, reorgOptions: unknown): DevnetBlock[] | null => {
     const parsed = parseReorganization(depth, branch, reorgOptions);
     if (faults.stalled || faults.frozen) return null;
@@ -253,6 +290,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         adminHandlers(faults, control, {
           reorganize: (depth, branch, reorgOptions) => reorganize(depth, branch, reorgOptions),
           replaceNeuron: (uid, hotkey, coldkey, replaceOptions) => replaceNeuron(uid, hotkey, coldkey, replaceOptions),
+          swapHotkey: (hotkey, newHotkey, swapOptions) => swapHotkey(hotkey, newHotkey, swapOptions),
         }),
     );
   } catch (cause) {
@@ -351,6 +389,9 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     },
     replaceNeuron(uid: number, hotkey: string, coldkey?: string, replaceOptions?: { readonly afterExtrinsics?: boolean }) {
       return replaceNeuron(uid, hotkey, coldkey, replaceOptions);
+    },
+    swapHotkey(hotkey: string, newHotkey: string, swapOptions?: { readonly afterExtrinsics?: boolean }) {
+      return swapHotkey(hotkey, newHotkey, swapOptions);
     },
     deferEpochs(count: number) {
       if (!Number.isSafeInteger(count) || count < 0) {

@@ -91,6 +91,13 @@ export const DEVNET_ERROR_CODES = Object.freeze({
    * JSON-RPC error, quoted); the CLI prints it with its code and exits 1.
    */
   faultFailed: 'DEVNET_FAULT_FAILED',
+  /**
+   * `swapHotkey` (and the admin method `devnet_swapHotkey`): a hotkey that is no account or not registered on the
+   * subnet, a new hotkey that is no account, the old one, or already registered (or queued), a uid already queued
+   * for the next block, or options other than `{ afterExtrinsics?: boolean }` (`context.path`: `hotkey`, `newHotkey`,
+   * `options` or `options.afterExtrinsics`).
+   */
+  invalidSwap: 'DEVNET_INVALID_SWAP',
 });
 
 /** A code of {@link DEVNET_ERROR_CODES}. */

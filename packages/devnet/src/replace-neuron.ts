@@ -78,7 +78,7 @@ export function replaceNeuronInState(subnet: SubnetState, replacement: NeuronRep
 }
 
 /** An account as SS58 text (any prefix) or `0x` + 64 hex digits, as the hex public key; null when it is neither. */
-function accountHex(value: unknown): string | null {
+export function accountHex(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   if (value.startsWith('0x')) return isHex(value, 256) ? value.toLowerCase() : null;
   try {
@@ -132,18 +132,21 @@ export function checkReplacement(
 }
 
 /**
- * Reads `replaceNeuron`'s options: whether the replacement applies after the block's pool extrinsics.
+ * Reads `replaceNeuron`'s (or `swapHotkey`'s) options: whether the change applies after the block's pool extrinsics.
  *
  * @param options - `{ afterExtrinsics?: boolean }` or undefined
+ * @param code - the code of a refusal (`DEVNET_INVALID_SWAP` for `swapHotkey`)
  * @returns `afterExtrinsics` (default false)
- * @throws SubnetError `DEVNET_INVALID_REPLACEMENT` (`options` not an object, `options.afterExtrinsics` not a boolean)
+ * @throws SubnetError `code` (`options` not an object, `options.afterExtrinsics` not a boolean)
  * @example
  * replacementAfterExtrinsics({ afterExtrinsics: true }); // true
  */
-export function replacementAfterExtrinsics(options: unknown): boolean {
+export function replacementAfterExtrinsics(
+  options: unknown,
+  code: typeof DEVNET_ERROR_CODES.invalidReplacement | typeof DEVNET_ERROR_CODES.invalidSwap = DEVNET_ERROR_CODES.invalidReplacement,
+): boolean {
   if (options === undefined || options === null) return false;
-  const refuse = (path: string, value: unknown): SubnetError =>
-    new SubnetError(DEVNET_ERROR_CODES.invalidReplacement, `${path} is { afterExtrinsics?: boolean }`, { context: { path, value } });
+  const refuse = (path: string, value: unknown): SubnetError => new SubnetError(code, `${path} is { afterExtrinsics?: boolean }`, { context: { path, value } });
   if (typeof options !== 'object' || Array.isArray(options)) throw refuse('options', options);
   const after = (options as { afterExtrinsics?: unknown }).afterExtrinsics;
   if (after === undefined) return false;

@@ -24,6 +24,8 @@ export interface AdminChain {
     coldkey: unknown,
     options?: unknown,
   ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
+  /** `devnet.swapHotkey` (arguments unchecked: it checks them); answers the uid and both hotkeys as hex public keys. */
+  swapHotkey?(hotkey: unknown, newHotkey: unknown, options?: unknown): { readonly uid: number; readonly hotkey: string; readonly newHotkey: string };
 }
 
 /** The pool errors `devnet_faultRejectNextSubmission` accepts by name (the fixed entries of `POOL_ERRORS`). */
@@ -100,12 +102,13 @@ function codedAsParams<T>(run: () => T): T {
  * `devnet_replaceNeuron(uid, hotkey, coldkey?, options?)` (`devnet.replaceNeuron`, a null coldkey before options the default;
  * answers `{ uid, hotkey, coldkey }` as hex
  * public keys; a refusal is -32602 whose `data` starts with its code, `DEVNET_INVALID_UID` or
- * `DEVNET_INVALID_REPLACEMENT`). Answered
+ * `DEVNET_INVALID_REPLACEMENT`) and `devnet_swapHotkey(hotkey, newHotkey, options?)` (`devnet.swapHotkey`, answers
+ * `{ uid, hotkey, newHotkey }` as hex public keys; a refusal is -32602 with `DEVNET_INVALID_SWAP`). Answered
  * even while the node is frozen. Not a Substrate RPC; a real node answers these with -32601.
  *
  * @param faults - the devnet's faults
  * @param server - the server's connections
- * @param chain - the chain controls (`reorganize`, `replaceNeuron`), or none
+ * @param chain - the chain controls (`reorganize`, `replaceNeuron`, `swapHotkey`), or none
  * @returns the handlers by method name
  * @example
  * // {"jsonrpc":"2.0","id":1,"method":"devnet_faultRejectNextSubmission","params":[6]}
@@ -120,6 +123,8 @@ export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?:
     if (replace !== undefined)
       chainHandlers['devnet_replaceNeuron'] = (params) =>
         codedAsParams(() => replace(params[0], params[1], params.length > 3 && params[2] === null ? undefined : params[2], params[3]));
+    const swap = chain.swapHotkey?.bind(chain);
+    if (swap !== undefined) chainHandlers['devnet_swapHotkey'] = (params) => codedAsParams(() => swap(params[0], params[1], params[2]));
   }
   return Object.freeze({
     ...chainHandlers,

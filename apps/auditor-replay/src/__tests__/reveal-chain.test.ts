@@ -448,6 +448,35 @@ describe('commitFollower on a real devnet: the uid taken in the block after the 
   });
 });
 
+describe('commitFollower on a real devnet: a hotkey swap in the reveal block', () => {
+  it('reads the weights under the uid the reveal set: a swap moves the uid to the new hotkey but keeps its weights and registration block, so they are compared as usual (chain ok), not called replaced or missing', async () => {
+    const due = await alignToEpochStart();
+    await devnet.produceBlock();
+    const c = await includeTogether([[commitTx(0, BigInt(due + 2)).tx, hotkey(0)]]);
+    await devnet.produceBlocks(due + TEMPO - 1 - devnet.bestNumber());
+    const swapped = `0x${'99'.repeat(32)}`;
+    devnet.swapHotkey(address(0), swapped); // a swap_hotkey of the next block: after its on_initialize (the reveal step)
+    const revealed = await produceUntilRevealed(address(0), 1);
+    const at = await api.at(await blockHash(revealed));
+    // What the chain shows: uid 0 was the hotkey's when the block began; at R the new hotkey holds it, registered
+    // long before R (a swap is no registration), and uid 0's weights are the revealed ones.
+    expect((await (await api.at(await blockHash(revealed - 1))).query.subtensorModule!.uids!(NETUID, address(0))).toJSON()).toBe(0);
+    expect((await at.query.subtensorModule!.uids!(NETUID, address(0))).toJSON()).toBeNull();
+    expect((await at.query.subtensorModule!.keys!(NETUID, 0)).toString()).toBe(api.createType('AccountId', swapped).toString());
+    expect((await at.query.subtensorModule!.blockAtRegistration!(NETUID, 0)).toJSON()).not.toBe(revealed);
+    const pairs = (await at.query.subtensorModule!.weights!(NETUID, 0)).toJSON() as [number, number][];
+    expect(pairs).toEqual([
+      [3, 32768],
+      [4, 65535],
+    ]);
+    const followed = await follow(query(0, c.block, c.hashes[0] ?? '', String(revealed)));
+    expect(followed.weights).toEqual({ block: String(revealed), validatorUid: 0, pairs });
+    const judged = judgeReveal(committedAudit(0, c.block, c.hashes[0] ?? ''), NETUID, followed);
+    expect(judged).toMatchObject({ status: 'ok', checks: { chain: true }, mismatches: [] });
+    expect(judged.chain_unknown).toBeUndefined();
+  });
+});
+
 describe('commitFollower on a node that pruned the commit block state', () => {
   it('judges an extrinsic hash absent from the named block from the block body alone (no commit); the commit in its own block needs the state (AUDITOR_CHAIN_STATE_PRUNED)', async () => {
     // A node that keeps the state of its last 8 blocks only, like a pruned (non-archive) Subtensor node; block bodies stay.

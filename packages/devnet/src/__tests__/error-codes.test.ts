@@ -29,6 +29,7 @@ const PUBLISHED = {
   usage: 'DEVNET_USAGE',
   invalidReplacement: 'DEVNET_INVALID_REPLACEMENT',
   faultFailed: 'DEVNET_FAULT_FAILED',
+  invalidSwap: 'DEVNET_INVALID_SWAP',
 };
 
 it('codes are append-only: every published @subnet/devnet code keeps its name and value', () => {
