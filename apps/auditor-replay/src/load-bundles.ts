@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -103,7 +104,21 @@ export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_
  */
 export async function readBundleText(file: string, limits: BundleLimits): Promise<string | Extract<LoadedDocument, { ok: false }>> {
   try {
-    const tooLarge = checkBundleBytes(file, (await stat(file)).size, limits);
+    const info = await stat(file);
+    // A pipe no one writes would hold the run forever, a device such as /dev/zero fill memory (docs/spec.md G.13).
+    // A folder under the name fails below as before (EISDIR).
+    const notAFile = info.isDirectory() ? undefined : notRegularFile(info);
+    if (notAFile !== undefined)
+      return {
+        source: file,
+        ok: false,
+        error: {
+          code: AUDITOR_ERROR_CODES.unreadable,
+          message: `cannot read ${file}: it is ${notAFile}, not a regular file; a bundle is read from a regular file only, so nothing was read`,
+          path: null,
+        },
+      };
+    const tooLarge = checkBundleBytes(file, info.size, limits);
     if (tooLarge !== undefined) return { source: file, ok: false, error: tooLarge };
     return await readFile(file, 'utf8');
   } catch (error) {
@@ -115,6 +130,23 @@ export async function readBundleText(file: string, limits: BundleLimits): Promis
       error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${describeSystemError(error) ?? (error as Error).message}`, path: null },
     };
   }
+}
+
+/**
+ * What a path is when it is not a regular file (after following links), in words, else undefined.
+ *
+ * @param info - the path's `stat`
+ * @returns `a named pipe (FIFO)`, `a character device`, ... or undefined for a regular file
+ * @example notRegularFile(statSync('/dev/zero')) // 'a character device'
+ */
+export function notRegularFile(info: Stats): string | undefined {
+  if (info.isFile()) return undefined;
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a file';
 }
 
 /**
