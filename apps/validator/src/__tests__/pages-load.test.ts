@@ -59,6 +59,41 @@ afterAll(async () => {
   }
 });
 
+describe('the epoch list and the latest weights read no bundle (docs/spec.md G.14)', () => {
+  it('GET /v1/epochs and GET /v1/weights/latest answer from the epoch heads: no signed bundle is read from storage', async () => {
+    const storage = service!.storage;
+    let bundleBytes = 0;
+    const rowsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+    const count = (value: unknown): void => {
+      for (const row of rowsOf(value)) {
+        const bundle = (row as { bundle?: unknown }).bundle;
+        if (typeof bundle === 'string') bundleBytes += bundle.length;
+      }
+    };
+    // Counted, not replaced: each call runs the real SQLite read and its rows are measured on the way out.
+    const reads = (['listEpochs', 'getEpoch'] as const).map((name) => {
+      const real = storage[name].bind(storage) as (n: number) => Promise<unknown>;
+      return vi.spyOn(storage, name).mockImplementation((async (n: number) => {
+        const value = await real(n);
+        count(value);
+        return value;
+      }) as never);
+    });
+    try {
+      const list = await fetch(`${url}/v1/epochs`);
+      expect(list.status).toBe(200);
+      const epochs = ((await list.json()) as { epochs: { epoch: number; bundle: string | null }[] }).epochs;
+      expect([epochs.length, epochs[0]]).toEqual([EPOCHS, expect.objectContaining({ epoch: EPOCHS, bundle: `/v1/epochs/${EPOCHS}/bundle` })]);
+      const latest = await fetch(`${url}/v1/weights/latest`);
+      expect(latest.status).toBe(200);
+      expect(((await latest.json()) as { epoch: number }).epoch).toBe(EPOCHS);
+      expect(bundleBytes).toBe(0);
+    } finally {
+      for (const spy of reads) spy.mockRestore();
+    }
+  }, 60_000);
+});
+
 describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
   it("GET /pages tells one story per miner of the latest epoch; the chart's weights of the other epochs are read off their bundles", async () => {
     vi.mocked(pages.explainMiner).mockClear();
