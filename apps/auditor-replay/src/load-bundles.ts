@@ -2,10 +2,11 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { describeSystemError, scanCanonicalJson, SubnetError } from '@subnet/core';
+import { describeSystemError, formatPath, scanCanonicalJson, SubnetError } from '@subnet/core';
 
 import type { BundleLimits } from './bundle-limits.js';
 import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS, fitsBundleLimits } from './bundle-limits.js';
+import { duplicateKeyMessage, findDuplicateKey } from './duplicate-keys.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** A bundle document read from disk, or why it could not be read. */
@@ -169,7 +170,21 @@ export function parseBundleText(file: string, text: string, limits: BundleLimits
   // walk of the parsed value runs when it is not canonical or does not fit, and names what is at fault.
   const shape = scanCanonicalJson(text, ...jsonBounds(text));
   const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits);
-  return refused === undefined ? { source: file, ok: true, value, text, canonical: shape !== undefined } : { source: file, ok: false, error: refused };
+  if (refused !== undefined) return { source: file, ok: false, error: refused };
+  // A key named twice in one object: readers differ on the value, so the file shows two documents (docs/spec.md G.17).
+  // A canonical text never repeats one (its scan takes keys strictly increasing).
+  const repeated = shape === undefined ? findDuplicateKey(text) : undefined;
+  if (repeated !== undefined)
+    return {
+      source: file,
+      ok: false,
+      error: {
+        code: AUDITOR_ERROR_CODES.invalidBundle,
+        message: `[${AUDITOR_ERROR_CODES.invalidBundle}] ${duplicateKeyMessage(repeated)}`,
+        path: repeated.path.length === 0 ? null : formatPath(repeated.path),
+      },
+    };
+  return { source: file, ok: true, value, text, canonical: shape !== undefined };
 }
 
 /**
