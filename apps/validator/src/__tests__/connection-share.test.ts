@@ -59,8 +59,12 @@ function postFrom(localAddress: string, path: string, body: unknown): Promise<{ 
       (res) => {
         let out = '';
         res.setEncoding('utf8');
-        res.on('data', (d: string) => (out += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: out }));
+        res.on('data', (d: string) => {
+          out += d;
+        });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text: out });
+        });
       },
     );
     req.on('error', reject);
