@@ -42,7 +42,10 @@ export const AUDITOR_ERROR_CODES = Object.freeze({
   bundleEmbargoed: 'AUDITOR_BUNDLE_EMBARGOED',
   /** A validator's epoch list (`GET /v1/epochs`) is not `{ epochs: [...] }`, or an entry of it names no readable epoch. */
   invalidListing: 'AUDITOR_INVALID_LISTING',
-  /** A validator answered the bundle of another epoch than the one asked for. */
+  /**
+   * A validator answered the bundle of another epoch than the one asked for (`fetch`), or a file named `epoch-<n>.json`
+   * holds the bundle of another epoch (`verify`, docs/spec.md G.15).
+   */
   wrongEpoch: 'AUDITOR_WRONG_EPOCH',
   /**
    * `--validator-hotkey`: the bundle names another validator than the one audited (`verify`, `miner-check explain`:

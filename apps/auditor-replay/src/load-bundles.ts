@@ -1,10 +1,12 @@
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { describeSystemError, scanCanonicalJson, SubnetError } from '@subnet/core';
+import { describeSystemError, formatPath, scanCanonicalJson, SubnetError } from '@subnet/core';
 
 import type { BundleLimits } from './bundle-limits.js';
 import { checkBundleBytes, checkBundleShape, DEFAULT_BUNDLE_LIMITS, fitsBundleLimits } from './bundle-limits.js';
+import { duplicateKeyMessage, findDuplicateKey } from './duplicate-keys.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 
 /** A bundle document read from disk, or why it could not be read. */
@@ -103,7 +105,21 @@ export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_
  */
 export async function readBundleText(file: string, limits: BundleLimits): Promise<string | Extract<LoadedDocument, { ok: false }>> {
   try {
-    const tooLarge = checkBundleBytes(file, (await stat(file)).size, limits);
+    const info = await stat(file);
+    // A pipe no one writes would hold the run forever, a device such as /dev/zero fill memory (docs/spec.md G.13).
+    // A folder under the name fails below as before (EISDIR).
+    const notAFile = info.isDirectory() ? undefined : notRegularFile(info);
+    if (notAFile !== undefined)
+      return {
+        source: file,
+        ok: false,
+        error: {
+          code: AUDITOR_ERROR_CODES.unreadable,
+          message: `cannot read ${file}: it is ${notAFile}, not a regular file; a bundle is read from a regular file only, so nothing was read`,
+          path: null,
+        },
+      };
+    const tooLarge = checkBundleBytes(file, info.size, limits);
     if (tooLarge !== undefined) return { source: file, ok: false, error: tooLarge };
     return await readFile(file, 'utf8');
   } catch (error) {
@@ -115,6 +131,23 @@ export async function readBundleText(file: string, limits: BundleLimits): Promis
       error: { code: AUDITOR_ERROR_CODES.unreadable, message: `cannot read ${file}: ${describeSystemError(error) ?? (error as Error).message}`, path: null },
     };
   }
+}
+
+/**
+ * What a path is when it is not a regular file (after following links), in words, else undefined.
+ *
+ * @param info - the path's `stat`
+ * @returns `a named pipe (FIFO)`, `a character device`, ... or undefined for a regular file
+ * @example notRegularFile(statSync('/dev/zero')) // 'a character device'
+ */
+export function notRegularFile(info: Stats): string | undefined {
+  if (info.isFile()) return undefined;
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a file';
 }
 
 /**
@@ -137,7 +170,21 @@ export function parseBundleText(file: string, text: string, limits: BundleLimits
   // walk of the parsed value runs when it is not canonical or does not fit, and names what is at fault.
   const shape = scanCanonicalJson(text, ...jsonBounds(text));
   const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits);
-  return refused === undefined ? { source: file, ok: true, value, text, canonical: shape !== undefined } : { source: file, ok: false, error: refused };
+  if (refused !== undefined) return { source: file, ok: false, error: refused };
+  // A key named twice in one object: readers differ on the value, so the file shows two documents (docs/spec.md G.17).
+  // A canonical text never repeats one (its scan takes keys strictly increasing).
+  const repeated = shape === undefined ? findDuplicateKey(text) : undefined;
+  if (repeated !== undefined)
+    return {
+      source: file,
+      ok: false,
+      error: {
+        code: AUDITOR_ERROR_CODES.invalidBundle,
+        message: `[${AUDITOR_ERROR_CODES.invalidBundle}] ${duplicateKeyMessage(repeated)}`,
+        path: repeated.path.length === 0 ? null : formatPath(repeated.path),
+      },
+    };
+  return { source: file, ok: true, value, text, canonical: shape !== undefined };
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ChainWeightsReader } from './chain-weights.js';
 import type { CommitFollower } from './reveal-chain.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { expandOperands } from './load-bundles.js';
+import { fileEpoch } from './file-epoch.js';
 import type { Progress } from './progress.js';
 import { otherValidator } from './validator-hotkey.js';
 
@@ -54,7 +55,8 @@ export async function verifyBundles(operands: readonly string[], options: Verify
   const expected = options.validatorHotkey;
   const finish = async (given: BundleAudit): Promise<BundleAudit> => {
     // Before the chain check: another validator's bundle is not read on chain for the one audited.
-    const audit = expected === undefined ? given : otherValidator(given, expected);
+    // And a file named for another epoch than its bundle's (docs/spec.md G.15).
+    const audit = fileEpoch(expected === undefined ? given : otherValidator(given, expected));
     let out = audit;
     // A committed submission (commit-reveal) is not compared: its weights reach `Weights` only at the reveal,
     // and reading them after the submission block would report an honest validator's previous weights.

@@ -34,7 +34,7 @@ export interface Embargo {
  * @returns the embargo, or undefined when the epoch's weights may be served
  * @example if (embargoOf(row) !== undefined) reply.code(425)
  */
-export function embargoOf(row: EpochRow): Embargo | undefined {
+export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal'>): Embargo | undefined {
   if (row.revealStatus !== 'pending') return undefined;
   let revealBlock: bigint | null = null;
   let revealRound: bigint | null = null;

@@ -87,6 +87,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Idle keep-alive sockets are closed after this. */
       keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(5_000),
       max_connections: z.number().int().min(1).max(1_000_000).default(1024),
+      /** Open connections from one source (an IPv4 address, an IPv6 /64); behind a proxy, raise it to max_connections. */
+      max_connections_per_source: z.number().int().min(1).max(1_000_000).default(128),
       /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
       signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
       signer_burst: z.number().int().min(1).max(1_000_000).default(30),
@@ -503,6 +505,7 @@ server:
   headers_timeout_ms: 10000  # headers deadline (a socket that sends no request is closed after it)
   keep_alive_timeout_ms: 5000  # idle keep-alive sockets are closed after it
   max_connections: 1024      # further connections are closed at once
+  max_connections_per_source: 128  # from one address (IPv6: one /64); behind a proxy or load balancer, set it to max_connections
   signer_rate_per_minute: 120  # signed requests per signer hotkey (429 RATE_LIMITED + Retry-After beyond)
   signer_burst: 30
   input_limits:              # every POST body, before anything reads it (400 CORE_INPUT_TOO_DEEP / _TOO_LARGE)

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** Timeouts and limits of the HTTP server (config `server.*`). */
 export interface HttpLimits {
@@ -10,6 +11,11 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
   /** Open connections at most; further connections are closed at once by Node. */
   readonly maxConnections: number;
+  /**
+   * Open connections from one source at most (an IPv4 address, an IPv6 /64: {@link connectionSource}); its further
+   * connections are closed at once, so one source cannot take every connection (docs/spec.md G.16).
+   */
+  readonly maxConnectionsPerSource: number;
   /** Signed requests per minute per signer hotkey on the miner and peer endpoints (token bucket refill). */
   readonly signerRatePerMinute: number;
   /** Signed requests a signer may send at once (token bucket size). */
@@ -22,6 +28,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
+  maxConnectionsPerSource: 128,
   signerRatePerMinute: 120,
   signerBurst: 30,
 });
@@ -57,7 +64,9 @@ export function httpServerOptions(limits: HttpLimits): {
 }
 
 /**
- * Applies what cannot be passed at creation: the connection limit.
+ * Applies what cannot be passed at creation: the connection limit, and the limit per source (docs/spec.md G.16): a
+ * connection from a source that already holds `maxConnectionsPerSource` open ones is closed at once, before a byte of
+ * it is read, and counts for nothing.
  *
  * @param server - the Node HTTP server
  * @param limits - the limits
@@ -65,4 +74,45 @@ export function httpServerOptions(limits: HttpLimits): {
  */
 export function applyConnectionLimit(server: Server, limits: HttpLimits): void {
   server.maxConnections = limits.maxConnections;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const source = connectionSource(socket.remoteAddress);
+    const held = open.get(source) ?? 0;
+    if (held >= limits.maxConnectionsPerSource) {
+      socket.destroy();
+      return;
+    }
+    open.set(source, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(source) ?? 1) - 1;
+      if (left > 0) open.set(source, left);
+      else open.delete(source);
+    });
+  });
+}
+
+/**
+ * The source a connection is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4), an
+ * IPv6 address by its first 64 bits (`2001:db8:1:2::/64`: one host is commonly given a whole /64, so a per-address
+ * count would not hold it), `unknown` when the socket has no address (already closed).
+ *
+ * @param address - `socket.remoteAddress`
+ * @returns the source key
+ * @example connectionSource('2001:db8:1:2:aaaa::1') // '2001:db8:1:2::/64'
+ */
+export function connectionSource(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped !== null) return mapped[1] ?? address;
+  if (!address.includes(':')) return address;
+  const bare = address.split('%')[0] ?? address;
+  const [head = '', tail] = bare.split('::');
+  const groups = (part: string | undefined): string[] => (part === undefined || part === '' ? [] : part.split(':'));
+  const before = groups(head);
+  const after = groups(tail);
+  // An IPv4 tail (::1.2.3.4) is two groups; it only ever sits in the last 32 bits.
+  const width = (list: readonly string[]): number => list.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const zeros = tail === undefined ? [] : Array.from({ length: Math.max(0, 8 - width(before) - width(after)) }, () => '0');
+  const first = [...before, ...zeros, ...after].slice(0, 4).map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16).toString(16) : g.toLowerCase()));
+  return `${first.join(':')}::/64`;
 }

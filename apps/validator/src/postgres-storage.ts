@@ -4,8 +4,20 @@ import pg from 'pg';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { EPOCH_SEAL_KIND, EPOCH_SEAL_LOCK, sealId } from './epoch-seal.js';
 import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
-import type { EpochFields, Fence, EpochRow, EpochStatus, InsertOutcome, NonceCheck, NonceState, RecordKind, Storage, StoredRecord } from './storage.js';
-import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
+import type {
+  EpochFields,
+  EpochHead,
+  Fence,
+  EpochRow,
+  EpochStatus,
+  InsertOutcome,
+  NonceCheck,
+  NonceState,
+  RecordKind,
+  Storage,
+  StoredRecord,
+} from './storage.js';
+import { EPOCH_COLUMNS, EPOCH_HEAD_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface EpochDbRow {
   epoch: string;
@@ -36,6 +48,19 @@ function toEpoch(row: EpochDbRow): EpochRow {
     carry: row.carry,
     submission: row.submission,
     bundle: row.bundle,
+    digest: row.digest,
+    revealStatus: row.reveal_status ?? null,
+    reveal: row.reveal ?? null,
+    updatedAtMs: Number(row.updated_at_ms),
+  };
+}
+
+function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
+  return {
+    epoch: Number(row.epoch),
+    status: row.status,
+    u16: row.u16,
+    submission: row.submission,
     digest: row.digest,
     revealStatus: row.reveal_status ?? null,
     reveal: row.reveal ?? null,
@@ -303,6 +328,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       }),
     listEpochs: (limit) =>
       wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
+    listEpochHeads: (limit) =>
+      wrap('read', async () =>
+        (await pool.query<EpochDbRow>(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs ORDER BY epoch DESC LIMIT $1`, [limit])).rows.map(toEpochHead),
+      ),
     pendingReveals: (after, limit) =>
       wrap('read', async () =>
         (await pool.query<EpochDbRow>("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2", [after, limit])).rows.map(

@@ -36,7 +36,7 @@ import { servedBundleText } from './reveal-attest.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
-import type { EpochRow, RecordKind, Storage } from './storage.js';
+import type { EpochHead, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
@@ -549,8 +549,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     });
   });
 
+  // Heads only, never the bundles: anyone may ask, and 100 bundles are tens of megabytes read on the event loop (docs/spec.md G.14).
   app.get('/v1/epochs', async () => {
-    const rows = await ctx.storage.listEpochs(100);
+    const rows = await ctx.storage.listEpochHeads(100);
     return { epochs: rows.map(epochSummary) };
   });
   // Commit-reveal v4: an epoch's weights and per-miner scores wait for the chain's reveal (bundle-embargo.ts).
@@ -580,7 +581,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.get('/v1/weights/latest', async (_request, reply) => {
     // An epoch still `submitting` (its block not final yet, or its outcome unknown) is not served: on a timelocked subnet
     // its embargo is only known once a final block holds its commit (docs/spec.md G.8), and its weights are not yet set.
-    const computed = (await ctx.storage.listEpochs(100)).filter((r) => r.u16 !== null && r.status !== 'submitting');
+    const computed = (await ctx.storage.listEpochHeads(100)).filter((r) => r.u16 !== null && r.status !== 'submitting');
     // The newest weights that are public: newer epochs whose timelocked commit the chain has not revealed are listed, not shown.
     const embargoed = computed.flatMap((r) => {
       const embargo = embargoOf(r);
@@ -621,7 +622,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 /** Seconds a client is told to wait (`Retry-After`) when storage is unreachable. */
 const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-function epochSummary(row: EpochRow): Record<string, unknown> {
+function epochSummary(row: EpochHead): Record<string, unknown> {
   return {
     epoch: row.epoch,
     status: row.status,
@@ -634,7 +635,7 @@ function epochSummary(row: EpochRow): Record<string, unknown> {
 }
 
 /** The embargo of an epoch's bundle (null when it is served): reveal block and round (bundle-embargo.ts). */
-function embargoSummary(row: EpochRow): Record<string, unknown> | null {
+function embargoSummary(row: EpochHead): Record<string, unknown> | null {
   const embargo = embargoOf(row);
   return embargo === undefined ? null : { code: BUNDLE_EMBARGOED, ...embargoFields(embargo) };
 }
@@ -643,7 +644,7 @@ function embargoSummary(row: EpochRow): Record<string, unknown> | null {
  * The epoch's commit-reveal v4 reveal as confirmed after the fact (null when the submission was no timelocked
  * commit): status and details, without the stored commit record. Not part of the signed bundle (docs/spec.md G.6).
  */
-function revealSummary(row: EpochRow): Record<string, unknown> | null {
+function revealSummary(row: EpochHead): Record<string, unknown> | null {
   if (row.revealStatus === null) return null;
   let details: Record<string, unknown> = {};
   try {

@@ -490,6 +490,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       headersTimeoutMs: config.server.headers_timeout_ms,
       keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
       maxConnections: config.server.max_connections,
+      maxConnectionsPerSource: config.server.max_connections_per_source,
       signerRatePerMinute: config.server.signer_rate_per_minute,
       signerBurst: config.server.signer_burst,
     },

@@ -12,6 +12,7 @@ import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
 import type {
   EpochFields,
   Fence,
+  EpochHead,
   EpochRow,
   EpochStatus,
   InsertOutcome,
@@ -22,7 +23,7 @@ import type {
   Storage,
   StoredRecord,
 } from './storage.js';
-import { EPOCH_COLUMNS, MIGRATIONS } from './storage.js';
+import { EPOCH_COLUMNS, EPOCH_HEAD_COLUMNS, MIGRATIONS } from './storage.js';
 
 interface RecordRow {
   seq: number;
@@ -53,6 +54,19 @@ function toEpoch(row: EpochDbRow): EpochRow {
     carry: row.carry,
     submission: row.submission,
     bundle: row.bundle,
+    digest: row.digest,
+    revealStatus: row.reveal_status ?? null,
+    reveal: row.reveal ?? null,
+    updatedAtMs: row.updated_at_ms,
+  };
+}
+
+function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
+  return {
+    epoch: row.epoch,
+    status: row.status,
+    u16: row.u16,
+    submission: row.submission,
     digest: row.digest,
     revealStatus: row.reveal_status ?? null,
     reveal: row.reveal ?? null,
@@ -134,6 +148,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   });
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
   const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
+  const heads = db.prepare(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs ORDER BY epoch DESC LIMIT ?`);
   const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
   const pendingReveals = db.prepare("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?");
   const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
@@ -218,6 +233,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
         return row === undefined ? undefined : toEpoch(row);
       }),
     listEpochs: (limit) => wrap('read', () => (list.all(limit) as EpochDbRow[]).map(toEpoch)),
+    listEpochHeads: (limit) => wrap('read', () => (heads.all(limit) as EpochDbRow[]).map(toEpochHead)),
     pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpoch)),
     interruptedEpochs: () => wrap('read', () => (interrupted.all() as { epoch: number }[]).map((r) => r.epoch)),
     latestCarry: (before) => wrap('read', () => (carry.get(before) as { carry: string } | undefined)?.carry ?? null),

@@ -75,6 +75,9 @@ export interface EpochRow {
   readonly updatedAtMs: number;
 }
 
+/** An epoch row without its signed bundle and carried state (`listEpochHeads`). */
+export type EpochHead = Omit<EpochRow, 'bundle' | 'carry'>;
+
 /** Fields written to an epoch row. */
 export type EpochFields = Partial<Omit<EpochRow, 'epoch' | 'updatedAtMs'>>;
 
@@ -142,6 +145,12 @@ export interface Storage {
   getEpoch(epoch: number): Promise<EpochRow | undefined>;
   /** Epoch rows, newest first. */
   listEpochs(limit: number): Promise<readonly EpochRow[]>;
+  /**
+   * Epoch rows without their signed bundle and carried state, newest first: what the epoch list and the latest
+   * weights answer with. Anyone may ask for those, and 100 rows with their bundles are tens of megabytes read and
+   * decoded on the event loop per request (docs/spec.md G.14).
+   */
+  listEpochHeads(limit: number): Promise<readonly EpochHead[]>;
   /**
    * Rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at most
    * `limit` (reveal-confirm.ts pages through them so none is starved).
@@ -266,6 +275,9 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     postgres: ['CREATE TABLE chain_identity (id INTEGER PRIMARY KEY CHECK (id = 1), netuid INTEGER NOT NULL, genesis_hash TEXT)'],
   },
 ]);
+
+/** The columns an epoch head is read from (`listEpochHeads`): every column but the bundle and the carried state (internal). */
+export const EPOCH_HEAD_COLUMNS = 'epoch, status, u16, submission, digest, reveal_status, reveal, updated_at_ms';
 
 /** Column names of the epoch fields (internal). */
 export const EPOCH_COLUMNS: Readonly<Record<keyof EpochFields, string>> = Object.freeze({

@@ -146,6 +146,18 @@ for (const backend of backends) {
       expect((await storage.listEpochs(10)).map((r) => r.epoch)).toEqual([12, 10]);
     });
 
+    it('epoch heads are the rows without the bundle and the carried state, newest first (docs/spec.md G.14)', async () => {
+      await storage.claimEpoch(20, { status: 'dry_run', carry: '{"c":20}', u16: '{"uids":[2],"weights":[65535]}', bundle: '{"bundle":{}}', digest: 'd20' });
+      await storage.claimEpoch(21, { status: 'submitting', submission: '{"s":21}', revealStatus: 'pending', reveal: '{"due_block":"9"}' });
+      const rows = await storage.listEpochs(2);
+      const heads = await storage.listEpochHeads(2);
+      expect(heads).toEqual(rows.map(({ bundle: _bundle, carry: _carry, ...head }) => head));
+      expect(heads.map((h) => [h.epoch, Object.hasOwn(h, 'bundle'), Object.hasOwn(h, 'carry')])).toEqual([
+        [21, false, false],
+        [20, false, false],
+      ]);
+    });
+
     it('the chain identity: recorded once, a later claim gets the recorded one, an unknown genesis hash is filled in once', async () => {
       const { storage, cleanup } = await backend.open();
       try {

@@ -53,6 +53,33 @@ async function published(storage: PagesStorage): Promise<{ rows: readonly EpochR
   return { rows, bundles };
 }
 
+/**
+ * Each listed miner's u16 weight in a bundle, as `explainMiner(bundle, hotkey).u16` gives it: the first entry of
+ * `result.aggregation.miners` naming the hotkey (as `hotkey` or `miner_hotkey`), its `u16` (0 when not a finite
+ * number); only hotkeys `minerHotkeys` lists. One pass over the entries.
+ */
+function minerWeights(bundle: unknown): ReadonlyMap<string, number> {
+  const listed = new Set(minerHotkeys(bundle));
+  const out = new Map<string, number>();
+  const miners = field(field(field(bundle, 'result'), 'aggregation'), 'miners');
+  if (!Array.isArray(miners)) return out;
+  for (const entry of miners) {
+    const u16 = field(entry, 'u16');
+    const weight = typeof u16 === 'number' && Number.isFinite(u16) ? u16 : 0;
+    for (const key of [field(entry, 'hotkey'), field(entry, 'miner_hotkey')]) {
+      if (typeof key === 'string' && listed.has(key) && !out.has(key)) out.set(key, weight);
+    }
+  }
+  return out;
+}
+
+/** An object's own field (a key spelled `__proto__` is data, never a prototype lookup), else undefined. */
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
 function send(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
   return reply
     .code(status)
@@ -93,11 +120,17 @@ async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise
   if (latest !== undefined) {
     const stories = minerHotkeys(latest.bundle).map((h) => explainMiner(latest.bundle, h));
     const history = [...bundles].reverse();
+    // Each epoch's weights are read off its bundle once (one pass over its miners), not told as a whole story per
+    // miner and epoch: that was miners x epochs stories, seconds of the event loop per request (docs/spec.md G.14).
+    const weightsByEpoch = history.map((p) => ({ epoch: p.row.epoch, weights: minerWeights(p.bundle) }));
     const series = stories.map((s) => ({
       uid: s.uid,
       hotkey: s.hotkey,
       values: new Map(
-        history.flatMap((p) => (minerHotkeys(p.bundle).includes(s.hotkey) ? [[p.row.epoch, explainMiner(p.bundle, s.hotkey).u16 / 65535] as const] : [])),
+        weightsByEpoch.flatMap(({ epoch, weights }) => {
+          const u16 = weights.get(s.hotkey);
+          return u16 === undefined ? [] : [[epoch, u16 / 65535] as const];
+        }),
       ),
     }));
     const table = stories
@@ -182,8 +215,9 @@ ${rows.length === 0 ? '<p>None.</p>' : `<table class="excluded-records"><thead><
  * @example registerValidatorPages(app, ctx.storage)
  */
 export function registerValidatorPages(app: FastifyInstance, storage: PagesStorage): void {
-  app.get('/pages', async (_request, reply) => overviewPage(storage, reply));
-  app.get('/pages/excluded', async (_request, reply) => excludedPage(storage, reply));
+  const paced = pagePacer();
+  app.get('/pages', async (_request, reply) => paced(reply, () => overviewPage(storage, reply)));
+  app.get('/pages/excluded', async (_request, reply) => paced(reply, () => excludedPage(storage, reply)));
   app.get('/pages/miners/:hotkey', async (request, reply) => {
     const hotkey = (request.params as { hotkey: string }).hotkey;
     const query = request.query as { epoch?: unknown };
@@ -191,6 +225,44 @@ export function registerValidatorPages(app: FastifyInstance, storage: PagesStora
     if (query.epoch !== undefined && (typeof query.epoch !== 'string' || !/^[0-9]{1,15}$/.test(query.epoch))) {
       return send(reply, 400, 'bad epoch', `<h1>Not an epoch</h1>${nav()}<p>?epoch= takes a non-negative integer.</p>`);
     }
-    return minerPage(storage, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply);
+    return paced(reply, () => minerPage(storage, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply));
   });
+}
+
+/** The share of the event loop's time the pages may take over a sustained run of requests (docs/spec.md G.14). */
+const PAGES_LOOP_SHARE = 0.5;
+/** The milliseconds of building the pages may spend at once, from a full budget (a few pages of a large subnet back to back). */
+const PAGES_BURST_MS = 2000;
+
+/**
+ * Pages share the event loop with ingest and the epoch's close, and anyone may ask for them: building one reads and
+ * parses up to 100 published bundles (hundreds of milliseconds with a few hundred miners). So building pages spends a
+ * budget of loop time (docs/spec.md G.14): it holds at most {@link PAGES_BURST_MS} ms and refills at
+ * {@link PAGES_LOOP_SHARE} ms per ms, each page's build time is taken from it, and one page is built at a time. A page
+ * asked for while the budget is spent, or while another is being built, is 503 with `Retry-After` (whole seconds, at
+ * least 1) and a short page saying so, which costs no storage read. A page or two now and then is served as before.
+ */
+function pagePacer(): (reply: FastifyReply, build: () => Promise<FastifyReply>) => Promise<FastifyReply> {
+  let building = false;
+  let budget = PAGES_BURST_MS;
+  let at = performance.now();
+  return async (reply, build) => {
+    const start = performance.now();
+    budget = Math.min(PAGES_BURST_MS, budget + (start - at) * PAGES_LOOP_SHARE);
+    at = start;
+    if (building || budget <= 0) {
+      const seconds = building ? 1 : Math.max(1, Math.ceil(-budget / PAGES_LOOP_SHARE / 1000));
+      reply.header('retry-after', String(seconds));
+      return send(reply, 503, 'busy', `<h1>Busy</h1>${nav()}<p>Pages take at most half of this validator's time; ask again in ${seconds} s.</p>`);
+    }
+    building = true;
+    try {
+      return await build();
+    } finally {
+      const end = performance.now();
+      building = false;
+      budget = Math.min(PAGES_BURST_MS, budget + (end - at) * PAGES_LOOP_SHARE) - (end - start);
+      at = end;
+    }
+  };
 }

@@ -1,0 +1,101 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+
+import { describe, expect, it } from 'vitest';
+
+import { connectionSource } from '../http-limits.js';
+import { bountyBody, testConfig, TOKEN, useKeys, useService } from './helpers.js';
+
+/**
+ * One source cannot take every connection (docs/spec.md G.16). `server.max_connections` is the whole server's: a single
+ * address that opened that many sockets (idle, or dripping headers, reconnecting as each times out) had every other
+ * client's connection closed at once, so no miner's SSSA and no peer's scores got in while it kept them. Now one
+ * address (an IPv6 /64) holds at most `server.max_connections_per_source`; its further connections are closed at once
+ * and everyone else is still served. Real sockets on 127.0.0.1 (the attacker) and 127.0.0.2 (another client).
+ */
+
+const MAX = 40;
+const PER_SOURCE = 10;
+const k = useKeys();
+const validator = useService(k, {
+  config: (dir) => {
+    const base = testConfig(dir);
+    return testConfig(dir, { server: { ...base.server, max_connections: MAX, max_connections_per_source: PER_SOURCE } });
+  },
+});
+
+/** A raw socket from `localAddress`: resolves once connected, with when it closed (ms after connecting, or never). */
+function open(localAddress: string): Promise<{ socket: Socket; closedWithin: (ms: number) => Promise<boolean> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(validator.url).port), localAddress });
+    let closed = false;
+    socket.on('close', () => {
+      closed = true;
+    });
+    socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      resolve({ socket, closedWithin: async (ms) => (await new Promise((r) => setTimeout(r, ms)), closed) });
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** POSTs a record from `localAddress` with Node's http client (fetch cannot choose the local address). */
+function postFrom(localAddress: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, validator.url);
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      },
+      (res) => {
+        let out = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          out += d;
+        });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text: out });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+describe('connections per source (docs/spec.md G.16)', () => {
+  it('one address opening max_connections sockets keeps only max_connections_per_source; another address is still served', async () => {
+    const held = await Promise.all(Array.from({ length: MAX }, () => open('127.0.0.1')));
+    const closed = await Promise.all(held.map((s) => s.closedWithin(300)));
+    expect(closed.filter((c) => !c).length).toBe(PER_SOURCE);
+    const other = await postFrom('127.0.0.2', '/v1/bounty-records', bountyBody('share-1', k.miners[0]!.address));
+    expect([other.status, JSON.parse(other.text) as unknown]).toEqual([201, expect.objectContaining({ status: 'accepted', record_id: 'share-1' })]);
+    // The first address gets a connection again as soon as one of its own closes.
+    const open10 = held.filter((_, i) => !closed[i]);
+    open10[0]?.socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await postFrom('127.0.0.1', '/v1/bounty-records', bountyBody('share-2', k.miners[1]!.address));
+    expect(again.status).toBe(201);
+    for (const s of held) s.socket.destroy();
+  });
+
+  it('sources: an IPv4 address, an IPv4-mapped IPv6 address as its IPv4, an IPv6 address by its /64', () => {
+    expect(connectionSource('203.0.113.7')).toBe('203.0.113.7');
+    expect(connectionSource('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(connectionSource('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(connectionSource('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(connectionSource('2001:DB8:0001:2::5%eth0')).toBe('2001:db8:1:2::/64');
+    expect(connectionSource('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(connectionSource('::1')).toBe('0:0:0:0::/64');
+    expect(connectionSource(undefined)).toBe('unknown');
+  });
+});

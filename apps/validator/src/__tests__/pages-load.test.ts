@@ -1,0 +1,131 @@
+import { join } from 'node:path';
+
+import * as pages from 'auditor-replay/pages';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The auditor's fixtures: a realistic signed bundle of `miners` miners (term and bounty challenges, three validators).
+import { keys as auditorKeys, signedBundle } from '../../../auditor-replay/src/__tests__/fixtures.js';
+import { startValidator } from '../service.js';
+import type { ValidatorService } from '../service.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
+import { fakeChain, keys, silent, tempDir, testConfig } from './helpers.js';
+
+// Counted, not replaced: every call runs the real function.
+vi.mock('auditor-replay/pages', { spy: true });
+
+/**
+ * Anyone may ask for the pages, and they share the event loop with ingest and the epoch's close (docs/spec.md G.14).
+ * With 100 published epochs of 256 miners, `GET /pages` told every miner's whole story for every epoch to draw the
+ * chart (25,856 stories, three seconds of the loop here), and a client asking for pages back to back could hold the
+ * loop for as long as it liked. The chart now reads each epoch's weights off its bundle once, and pages spend a budget
+ * of loop time: beyond it a page is 503 with Retry-After, so a flood of page requests takes at most half the loop.
+ */
+
+const EPOCHS = 100;
+const MINERS = 256;
+let service: ValidatorService | undefined;
+let cleanup: () => void;
+let url: string;
+let hotkeys: readonly string[];
+
+beforeAll(async () => {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  const signed = signedBundle(await auditorKeys(), { miners: MINERS, epoch: 1 });
+  hotkeys = pages.minerHotkeys(signed.bundle);
+  const storage = openSqliteStorage(join(t.dir, 'validator.sqlite'));
+  await storage.claimEpochLength(10);
+  // One bundle published under 100 epochs (the pages do not verify signatures: each row is read as published).
+  for (let epoch = 1; epoch <= EPOCHS; epoch++) {
+    await storage.claimEpoch(epoch, {
+      status: 'dry_run',
+      submission: JSON.stringify(signed.bundle.submission),
+      bundle: JSON.stringify({ ...signed, bundle: { ...signed.bundle, epoch } }),
+      digest: signed.digest,
+      u16: JSON.stringify(signed.bundle.result.u16),
+    });
+  }
+  await storage.close();
+  const chain = fakeChain(await keys());
+  chain.headBlock = BigInt((EPOCHS + 2) * 10);
+  service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false });
+  url = service.url;
+}, 120_000);
+afterAll(async () => {
+  try {
+    await service?.stop();
+  } finally {
+    cleanup();
+  }
+});
+
+describe('the epoch list and the latest weights read no bundle (docs/spec.md G.14)', () => {
+  it('GET /v1/epochs and GET /v1/weights/latest answer from the epoch heads: no signed bundle is read from storage', async () => {
+    const storage = service!.storage;
+    let bundleBytes = 0;
+    const rowsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+    const count = (value: unknown): void => {
+      for (const row of rowsOf(value)) {
+        const bundle = (row as { bundle?: unknown }).bundle;
+        if (typeof bundle === 'string') bundleBytes += bundle.length;
+      }
+    };
+    // Counted, not replaced: each call runs the real SQLite read and its rows are measured on the way out.
+    const reads = (['listEpochs', 'getEpoch'] as const).map((name) => {
+      const real = storage[name].bind(storage) as (n: number) => Promise<unknown>;
+      return vi.spyOn(storage, name).mockImplementation((async (n: number) => {
+        const value = await real(n);
+        count(value);
+        return value;
+      }) as never);
+    });
+    try {
+      const list = await fetch(`${url}/v1/epochs`);
+      expect(list.status).toBe(200);
+      const epochs = ((await list.json()) as { epochs: { epoch: number; bundle: string | null }[] }).epochs;
+      expect([epochs.length, epochs[0]]).toEqual([EPOCHS, expect.objectContaining({ epoch: EPOCHS, bundle: `/v1/epochs/${EPOCHS}/bundle` })]);
+      const latest = await fetch(`${url}/v1/weights/latest`);
+      expect(latest.status).toBe(200);
+      expect(((await latest.json()) as { epoch: number }).epoch).toBe(EPOCHS);
+      expect(bundleBytes).toBe(0);
+    } finally {
+      for (const spy of reads) spy.mockRestore();
+    }
+  }, 60_000);
+});
+
+describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
+  it("GET /pages tells one story per miner of the latest epoch; the chart's weights of the other epochs are read off their bundles", async () => {
+    vi.mocked(pages.explainMiner).mockClear();
+    const res = await fetch(`${url}/pages`);
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(vi.mocked(pages.explainMiner).mock.calls.length).toBe(MINERS);
+    // The chart still has every epoch of every miner: the latest weights table and a series per miner.
+    expect(hotkeys.every((h) => html.includes(h))).toBe(true);
+    expect(html).toContain(`Epoch ${EPOCHS} (dry_run)`);
+  }, 60_000);
+
+  it('a run of page requests back to back is held to a budget of loop time: 503 with Retry-After, then served again after it', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // the budget of the test before, refilled
+    const started = Date.now();
+    let busy: Response | undefined;
+    let served = 0;
+    for (let i = 0; i < 40 && busy === undefined && Date.now() - started < 25_000; i++) {
+      const res = await fetch(`${url}/pages/miners/${hotkeys[i % hotkeys.length]}`);
+      if (res.status === 503) busy = res;
+      else {
+        expect(res.status).toBe(200);
+        served++;
+      }
+      await res.arrayBuffer().catch(() => undefined);
+    }
+    expect(busy?.status).toBe(503);
+    expect(served).toBeGreaterThan(0);
+    const retryAfter = Number(busy?.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+    expect(busy?.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    expect((await fetch(`${url}/pages/excluded`)).status).toBe(200);
+  }, 60_000);
+});
