@@ -70,9 +70,10 @@ export function httpServerOptions(limits: HttpLimits): {
  *
  * @param server - the Node HTTP server
  * @param limits - the limits
+ * @param onRefused - called with the source of each connection closed for the limit per source
  * @example applyConnectionLimit(app.server, limits)
  */
-export function applyConnectionLimit(server: Server, limits: HttpLimits): void {
+export function applyConnectionLimit(server: Server, limits: HttpLimits, onRefused?: (source: string) => void): void {
   server.maxConnections = limits.maxConnections;
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
@@ -80,6 +81,7 @@ export function applyConnectionLimit(server: Server, limits: HttpLimits): void {
     const held = open.get(source) ?? 0;
     if (held >= limits.maxConnectionsPerSource) {
       socket.destroy();
+      onRefused?.(source);
       return;
     }
     open.set(source, held + 1);
@@ -115,4 +117,40 @@ export function connectionSource(address: string | undefined): string {
   const zeros = tail === undefined ? [] : Array.from({ length: Math.max(0, 8 - width(before) - width(after)) }, () => '0');
   const first = [...before, ...zeros, ...after].slice(0, 4).map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16).toString(16) : g.toLowerCase()));
   return `${first.join(':')}::/64`;
+}
+
+/**
+ * What the server does with a connection refused for its source (docs/spec.md G.16): counts it, and warns at most
+ * once a minute per source (at most 1,000 sources remembered), naming the source and the limit, so an operator
+ * behind a reverse proxy, whose every connection comes from the proxy's address, sees why clients are cut off.
+ *
+ * @param limit - `server.max_connections_per_source`
+ * @param count - counts one refusal
+ * @param warn - writes one warning
+ * @param now - the clock (ms)
+ * @returns the `onRefused` callback of {@link applyConnectionLimit}
+ * @example applyConnectionLimit(server, limits, refusalReporter(limits.maxConnectionsPerSource, () => metric.inc(), (f, m) => logger.warn(f, m)))
+ */
+export function refusalReporter(
+  limit: number,
+  count: () => void,
+  warn: (fields: { source: string; limit: number }, message: string) => void,
+  now: () => number = Date.now,
+): (source: string) => void {
+  const warned = new Map<string, number>();
+  return (source) => {
+    count();
+    const t = now();
+    const last = warned.get(source);
+    if (last !== undefined && t - last < 60_000) return;
+    if (last === undefined && warned.size >= 1000) {
+      for (const [key, at] of warned) if (t - at >= 60_000) warned.delete(key);
+      if (warned.size >= 1000) return;
+    }
+    warned.set(source, t);
+    warn(
+      { source, limit },
+      `closed a connection from ${source}: it already holds ${limit} open connections (server.max_connections_per_source); behind a reverse proxy every client shares its address, so raise the limit to server.max_connections there`,
+    );
+  };
 }

@@ -28,6 +28,8 @@ export interface ValidatorMetrics {
   readonly revealConfirmations: Counter<'outcome' | 'reason'>;
   /** Chain reconnects seen. */
   readonly chainReconnects: Counter;
+  /** Connections closed on arrival because their source already held `server.max_connections_per_source`. */
+  readonly connectionsRefused: Counter;
   /** Chain head reads that failed. */
   readonly chainErrors: Counter;
   /** Own scores sent to peer validators, per (document, peer), by result (`delivered`, `refused`, `failed`). */
@@ -86,6 +88,11 @@ export function createMetrics(): ValidatorMetrics {
       registers: [registry],
     }),
     chainReconnects: new Counter({ name: 'validator_chain_reconnects_total', help: 'Chain reconnects', registers: [registry] }),
+    connectionsRefused: new Counter({
+      name: 'validator_connections_refused_total',
+      help: 'Connections closed on arrival: their source already held server.max_connections_per_source',
+      registers: [registry],
+    }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
     peerPublishes: new Counter({
       name: 'validator_peer_publish_total',

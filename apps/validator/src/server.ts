@@ -15,7 +15,7 @@ import { z } from 'zod';
 
 import { clientErrorLogger, installAccessLog, noteSigner } from './access-log.js';
 import type { ChainNeuron } from './chain-port.js';
-import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions } from './http-limits.js';
+import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { admitPeerScores } from './peer-window.js';
@@ -158,7 +158,19 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       void fail(reply, error.statusCode ?? 400, { code: 'BAD_REQUEST', message: error.message });
     },
   });
-  applyConnectionLimit(app.server, limits);
+  applyConnectionLimit(
+    app.server,
+    limits,
+    refusalReporter(
+      limits.maxConnectionsPerSource,
+      () => {
+        ctx.metrics.connectionsRefused.inc();
+      },
+      (fields, message) => {
+        ctx.logger.warn(fields, message);
+      },
+    ),
+  );
   installAccessLog(app, ctx.logger);
   const rateLimiter = createSignerRateLimiter({ perMinute: limits.signerRatePerMinute, burst: limits.signerBurst });
   keepRawJsonBody(app);

@@ -4,8 +4,8 @@ import type { Socket } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { connectionSource } from '../http-limits.js';
-import { bountyBody, testConfig, TOKEN, useKeys, useService } from './helpers.js';
+import { connectionSource, refusalReporter } from '../http-limits.js';
+import { bountyBody, captureLog, testConfig, TOKEN, useKeys, useService } from './helpers.js';
 
 /**
  * One source cannot take every connection (docs/spec.md G.16). `server.max_connections` is the whole server's: a single
@@ -18,7 +18,9 @@ import { bountyBody, testConfig, TOKEN, useKeys, useService } from './helpers.js
 const MAX = 40;
 const PER_SOURCE = 10;
 const k = useKeys();
+const log = captureLog('warn');
 const validator = useService(k, {
+  logger: log.logger,
   config: (dir) => {
     const base = testConfig(dir);
     return testConfig(dir, { server: { ...base.server, max_connections: MAX, max_connections_per_source: PER_SOURCE } });
@@ -86,6 +88,32 @@ describe('connections per source (docs/spec.md G.16)', () => {
     const again = await postFrom('127.0.0.1', '/v1/bounty-records', bountyBody('share-2', k.miners[1]!.address));
     expect(again.status).toBe(201);
     for (const s of held) s.socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    // Each refusal is counted; the operator is told once (a minute), naming the source and the setting.
+    const metrics = await (await fetch(new URL('/metrics', validator.url))).text();
+    expect(metrics).toMatch(new RegExp(`validator_connections_refused_total ${MAX - PER_SOURCE}\\b`));
+    const warnings = log.lines.filter((l) => l['source'] === '127.0.0.1');
+    expect(warnings).toEqual([expect.objectContaining({ level: 40, limit: PER_SOURCE, msg: expect.stringContaining('server.max_connections_per_source') })]);
+  });
+
+  it('the warning of a refused source is written at most once a minute per source, and the count of every refusal kept', () => {
+    let t = 0;
+    let counted = 0;
+    const warned: string[] = [];
+    const report = refusalReporter(
+      5,
+      () => (counted += 1),
+      (fields) => warned.push(fields.source),
+      () => t,
+    );
+    for (const source of ['a', 'a', 'b', 'a']) report(source);
+    t = 59_999;
+    report('a');
+    t = 60_000;
+    report('a');
+    report('b');
+    expect(counted).toBe(7);
+    expect(warned).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('sources: an IPv4 address, an IPv4-mapped IPv6 address as its IPv4, an IPv6 address by its /64', () => {
