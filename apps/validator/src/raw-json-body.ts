@@ -11,15 +11,33 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
  * malformed; nothing here or downstream assigns them onto an object.
  *
  * @param app - the fastify instance, before its routes run
+ * @param beforeParsing - runs on the exact bytes before they are decoded and parsed; an error it returns (or throws)
+ *   ends the request there, the body never parsed (signed requests are authenticated here, docs/spec.md G.18)
  * @returns nothing; read the bytes with {@link rawBodyOf}
  * @example keepRawJsonBody(app); app.post('/x', (req) => rawBodyOf(req))
  */
-export function keepRawJsonBody(app: FastifyInstance): void {
+export function keepRawJsonBody(app: FastifyInstance, beforeParsing?: (request: FastifyRequest, bytes: Uint8Array) => Promise<Error | undefined>): void {
   const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     rawBodies.set(request, bytes);
+    if (beforeParsing === undefined) {
+      parse(request, bytes, done);
+      return;
+    }
+    beforeParsing(request, bytes).then(
+      (refused) => {
+        if (refused === undefined) parse(request, bytes, done);
+        else done(refused, undefined);
+      },
+      (error: unknown) => {
+        done(error instanceof Error ? error : new Error(String(error)), undefined);
+      },
+    );
+  });
+
+  function parse(request: FastifyRequest, bytes: Buffer, done: (error: Error | null, body?: unknown) => void): void {
     let text: string;
     try {
       text = utf8.decode(bytes);
@@ -30,7 +48,7 @@ export function keepRawJsonBody(app: FastifyInstance): void {
       return;
     }
     void parseJson(request, text, done);
-  });
+  }
 }
 
 /** Strict UTF-8 (a byte-order mark is left in the text, where fastify's parser skips it as before). */

@@ -91,6 +91,31 @@ interface ErrorBody {
   readonly path?: string;
 }
 
+/** The signer of a signed request, checked. */
+interface Signer {
+  readonly hotkey: string;
+  readonly neuron: ChainNeuron;
+}
+
+/** A refusal decided before the handler: its status, error body and, when due, Retry-After. */
+interface Refused {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly retryAfterSeconds?: number;
+}
+
+/** What a body parser ends with when the request is refused before its body is parsed (docs/spec.md G.18). */
+class RefusedBeforeParsing extends Error {
+  constructor(readonly refused: Refused) {
+    super(refused.body.message);
+  }
+}
+
+function refuse(reply: FastifyReply, refused: Refused): FastifyReply {
+  if (refused.retryAfterSeconds !== undefined) reply.header('retry-after', String(refused.retryAfterSeconds));
+  return fail(reply, refused.status, refused.body);
+}
+
 function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyReply {
   return reply.code(status).send({ error });
 }
@@ -173,9 +198,27 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   );
   installAccessLog(app, ctx.logger);
   const rateLimiter = createSignerRateLimiter({ perMinute: limits.signerRatePerMinute, burst: limits.signerBurst });
-  keepRawJsonBody(app);
+  // Signed bodies are authenticated on their raw bytes before they are parsed (docs/spec.md G.18): signature,
+  // registration, nonce and rate. Parsing a valid 1 MiB JSON body costs tens of milliseconds of the event loop,
+  // which anyone could otherwise spend with unsigned or unregistered requests.
+  const signers = new WeakMap<FastifyRequest, Signer>();
+  const signedRoutes = new Map<string, RecordKind>([
+    ['/v1/sssa', 'sssa'],
+    ['/v1/peer-scores', 'peer_score'],
+  ]);
+  keepRawJsonBody(app, async (request, bytes) => {
+    const kind = signedRoutes.get(request.routeOptions.url ?? '');
+    if (kind === undefined) return undefined;
+    if (kind === 'sssa' && configured('sssa') === undefined)
+      return new RefusedBeforeParsing({ status: 404, body: { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' } });
+    const checked = await signedCheck(request, bytes, kind);
+    if ('status' in checked) return new RefusedBeforeParsing(checked);
+    signers.set(request, checked);
+    return undefined;
+  });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+    if (error instanceof RefusedBeforeParsing) return refuse(reply, error.refused);
     const status = error.statusCode ?? 500;
     const kind = kindOf(request.url);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -227,6 +270,14 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return given.length === token.length && timingSafeEqual(given, token);
   };
   const configured = (kind: EpochConfig['challenges'][number]['kind']) => ctx.scoring.challenges.find((c) => c.kind === kind);
+  // The executor's endpoints check the bearer token on the headers, before the body is read and parsed (docs/spec.md
+  // G.18); the handlers check it again.
+  const executorPaths = new Set(['/v1/workflow-runs', '/v1/term-results', '/v1/bounty-records', '/v1/tasks']);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST' || reply.sent || !executorPaths.has(request.routeOptions.url ?? '') || authorised(request)) return;
+    ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unauthorized' });
+    await fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+  });
 
   async function store(
     reply: FastifyReply,
@@ -337,12 +388,16 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return fail(reply, refused.status, ingestErrorBody(refused));
   }
 
-  async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<{ hotkey: string; neuron: ChainNeuron } | FastifyReply> {
+  /**
+   * Who signed a request, or why it is refused: signature, registration, nonce and rate, each refusal counted. Run on
+   * the raw bytes before the body is parsed (docs/spec.md G.18), so a stranger's body is never parsed.
+   */
+  async function signedCheck(request: FastifyRequest, bytes: Uint8Array, kind: RecordKind): Promise<Signer | Refused> {
     const check = verifySignedRequest({
       headers: request.headers,
       method: request.method,
       path: request.url.split('?')[0] ?? request.url,
-      body: rawBodyOf(request),
+      body: bytes,
       nowMs: ctx.now(),
       maxSkewMs: ctx.maxSkewMs,
       receiver: ctx.hotkey,
@@ -360,7 +415,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
           bad_signature: [401, 'BAD_SIGNATURE'],
         } as const
       )[check.reason];
-      return fail(reply, status, { code, message: check.message, path: `headers.${check.header}` });
+      return { status, body: { code, message: check.message, path: `headers.${check.header}` } };
     }
     // From here the hotkey is its one spelling (SS58, prefix 42): one key, one nonce space, one rate bucket.
     noteSigner(request, check.hotkey);
@@ -371,28 +426,30 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
-      return fail(reply, 403, {
-        code: 'NOT_REGISTERED',
-        message: `the signing hotkey ${check.hotkey} is not registered on the subnet`,
-        path: 'headers.x-subnet-hotkey',
-      });
+      return {
+        status: 403,
+        body: { code: 'NOT_REGISTERED', message: `the signing hotkey ${check.hotkey} is not registered on the subnet`, path: 'headers.x-subnet-hotkey' },
+      };
     }
     // A replay of a used nonce (anyone who saw the request can send it again) is refused before the
     // signer's bucket is touched, so replays cannot spend an honest signer's budget; so is a request signed
     // before the nonce horizon, whose nonce may have been pruned (docs/spec.md G.6).
     const seen = await ctx.storage.checkNonce(check.hotkey, check.nonce, check.timestamp);
-    if (seen.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, seen.horizonMs);
-    if (seen.state === 'replayed') return nonceReplayed(reply, kind);
+    if (seen.state === 'pruned') return beforeHorizon(kind, check.timestamp, seen.horizonMs);
+    if (seen.state === 'replayed') return nonceReplayed(kind);
     const rate = rateLimiter.take(check.hotkey);
     ctx.metrics.signerRateBuckets.set(rateLimiter.size());
     if (!rate.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
-      reply.header('retry-after', String(rate.retryAfterSeconds));
-      return fail(reply, 429, { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` });
+      return {
+        status: 429,
+        body: { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` },
+        retryAfterSeconds: rate.retryAfterSeconds,
+      };
     }
     const use = await ctx.storage.useNonce(check.hotkey, check.nonce, check.timestamp);
-    if (use.state === 'pruned') return beforeHorizon(reply, kind, check.timestamp, use.horizonMs);
-    if (use.state === 'replayed') return nonceReplayed(reply, kind);
+    if (use.state === 'pruned') return beforeHorizon(kind, check.timestamp, use.horizonMs);
+    if (use.state === 'replayed') return nonceReplayed(kind);
     return { hotkey: check.hotkey, neuron };
   }
   /**
@@ -400,23 +457,34 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
    * told from a first use. Within the skew only when the skew was raised since, or another instance's clock is
    * ahead (docs/spec.md G.6).
    */
-  function beforeHorizon(reply: FastifyReply, kind: RecordKind, timestamp: number, horizonMs: number): FastifyReply {
+  function beforeHorizon(kind: RecordKind, timestamp: number, horizonMs: number): Refused {
     ctx.metrics.recordsRejected.inc({ kind, reason: 'stale_timestamp' });
-    return fail(reply, 401, {
-      code: 'STALE_TIMESTAMP',
-      message:
-        `signed request refused: x-subnet-timestamp ${timestamp} is before ${horizonMs}, the oldest timestamp whose nonces this validator still keeps, ` +
-        'so a replay of it could not be told from a first use; sign it again with the current time and a fresh nonce',
-      path: 'headers.x-subnet-timestamp',
-    });
+    return {
+      status: 401,
+      body: {
+        code: 'STALE_TIMESTAMP',
+        message:
+          `signed request refused: x-subnet-timestamp ${timestamp} is before ${horizonMs}, the oldest timestamp whose nonces this validator still keeps, ` +
+          'so a replay of it could not be told from a first use; sign it again with the current time and a fresh nonce',
+        path: 'headers.x-subnet-timestamp',
+      },
+    };
   }
-  function nonceReplayed(reply: FastifyReply, kind: RecordKind): FastifyReply {
+  function nonceReplayed(kind: RecordKind): Refused {
     ctx.metrics.recordsRejected.inc({ kind, reason: 'nonce_replayed' });
-    return fail(reply, 409, {
-      code: 'NONCE_REPLAYED',
-      message: 'this nonce was already used by this signer; sign every request, a retry included, with a fresh nonce and timestamp',
-      path: 'headers.x-subnet-nonce',
-    });
+    return {
+      status: 409,
+      body: {
+        code: 'NONCE_REPLAYED',
+        message: 'this nonce was already used by this signer; sign every request, a retry included, with a fresh nonce and timestamp',
+        path: 'headers.x-subnet-nonce',
+      },
+    };
+  }
+  /** The signer of a request its body's parser already checked (or, with no body parsed, checked now), or the refusal sent. */
+  async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<Signer | FastifyReply> {
+    const checked = signers.get(request) ?? (await signedCheck(request, rawBodyOf(request), kind));
+    return 'status' in checked ? refuse(reply, checked) : checked;
   }
 
   app.post('/v1/tasks', async (request, reply) => {

@@ -1,7 +1,9 @@
+import type { KeyringPair } from '@polkadot/keyring/types';
 import { signatureVerify } from '@polkadot/util-crypto';
 import { recomputeBundle, verifyBundle } from '@subnet/bundle';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { signRequest } from '../signed-request.js';
 import { bountyBody, nonce, postExecutor, postSigned, sssaDoc, TOKEN, useKeys, useService, workflowBody } from './helpers.js';
 
 const k = useKeys();
@@ -138,11 +140,22 @@ describe('POST /v1/sssa (signed by the miner hotkey)', () => {
     expect((await json(res)).error?.code).toMatch(/^CONSENSUS_/);
   });
 
-  it('400 MALFORMED_JSON and 413 BODY_TOO_LARGE before any signature work', async () => {
-    const malformed = await fetch(`${validator.url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-    expect(malformed.status).toBe(400);
+  it('a body is parsed only once its signer is known (docs/spec.md G.18): unsigned or unregistered bodies are refused unread, malformed JSON is 400 for a registered signer; 413 before anything', async () => {
+    /** `text` sent as is, signed by `pair` (or unsigned). */
+    const send = (text: string, pair?: KeyringPair): Promise<Response> => {
+      const headers = pair === undefined ? {} : signRequest(pair, { method: 'POST', path: '/v1/sssa', body: text, timestamp: Date.now(), nonce: nonce() });
+      return fetch(`${validator.url}/v1/sssa`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+    };
+    const codeOf = async (res: Response) => [res.status, (await json(res)).error?.code];
+    // Before, each of the first two was parsed first and answered 400 MALFORMED_JSON.
+    expect(await codeOf(await send('{'))).toEqual([401, 'UNSIGNED']);
+    expect(await codeOf(await send('{', k.stranger))).toEqual([403, 'NOT_REGISTERED']);
+    expect(await codeOf(await send('{', k.miners[3]))).toEqual([400, 'MALFORMED_JSON']);
     const big = await postSigned(validator.url, '/v1/sssa', k.miners[3]!, { ...body, sssa: { ...sssaDoc(), note: 'x'.repeat(70 * 1024) } });
     expect(big.status).toBe(413);
+    // The executor's endpoints: the token on the headers before the body.
+    const noToken = await fetch(`${validator.url}/v1/term-results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(await codeOf(noToken)).toEqual([401, 'UNAUTHORIZED']);
   });
 });
 

@@ -126,13 +126,15 @@ describe('tasks and roles come from the validator (SPEC B, docs/spec.md G.3)', (
       const res = await postExecutor(service.url, path, body);
       expect([path, res.status, (await json(res)).error?.code]).toEqual([path, 400, 'CORE_INPUT_TOO_DEEP']);
     }
-    // Signed endpoints: the shape is checked before the signature is (signed here over a shallow body).
-    const signedDeep = (path: string, pair: Keys['validator'], body: unknown) =>
-      fetch(`${service.url}${path}`, {
+    // Signed endpoints: the signature is checked on the bytes first (docs/spec.md G.18), then the parsed shape.
+    const signedDeep = (path: string, pair: Keys['validator'], body: unknown) => {
+      const text = JSON.stringify(body);
+      return fetch(`${service.url}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path, body: '{}', timestamp: Date.now(), nonce: nonce() }) },
-        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...signRequest(pair, { method: 'POST', path, body: text, timestamp: Date.now(), nonce: nonce() }) },
+        body: text,
       });
+    };
     const sssa = await signedDeep('/v1/sssa', miner, { task_id: 'x', sssa: deep });
     expect([sssa.status, (await json(sssa)).error?.code]).toEqual([400, 'CORE_INPUT_TOO_DEEP']);
     const peer = await signedDeep('/v1/peer-scores', k.peer, { epoch: 0, challenge_id: 'term', scores: [], extra: deep });
