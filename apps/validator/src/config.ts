@@ -436,7 +436,15 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = describeSystemError(error);
-    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}${reason === undefined ? '' : `: ${reason}`}`, {
+    // What to do, for the two a newcomer meets: a file not written yet (or a typo), and a folder given as the file.
+    const code = (error as NodeJS.ErrnoException).code;
+    const advice =
+      code === 'ENOENT'
+        ? `; write one with subnet-validator init --config ${file}, or give the file you meant to --config`
+        : code === 'EISDIR'
+          ? '; it is a folder: give --config the YAML file itself (subnet-validator init --config <file> writes one)'
+          : '';
+    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
       context: { path: file },
       cause: error,
     });

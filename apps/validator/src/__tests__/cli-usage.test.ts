@@ -88,6 +88,23 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(r.stderr).toContain(`error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory)`);
   });
 
+  it('a configuration file that does not exist says how to make one; a folder given as the file says it is a folder', async () => {
+    const missing = join(t.dir, 'validatr.yaml');
+    const absent = await run(['run', '--config', missing]);
+    expect(absent.code).toBe(2);
+    expect(absent.stdout).toBe('');
+    expect(absent.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory); ` +
+        `write one with subnet-validator init --config ${missing}, or give the file you meant to --config at ${missing}\n`,
+    );
+    const folder = await run(['run', '--config', t.dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${t.dir}: EISDIR (illegal operation on a directory); ` +
+        `it is a folder: give --config the YAML file itself (subnet-validator init --config <file> writes one) at ${t.dir}\n`,
+    );
+  });
+
   it('run --help shows the default of every flag that has one, as the configuration resolves an absent key', async () => {
     const defaults = resolveConfig({ object: { netuid: 1, server: { executor_token: 'x'.repeat(16) }, scoring } });
     const r = await run(['run', '--help']);
