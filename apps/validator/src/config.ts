@@ -276,15 +276,31 @@ export function resolveConfig(input: {
   readonly object?: unknown;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly flags?: ConfigFlags;
+  /** The file `text` was read from, named in the errors about it. */
+  readonly file?: string;
 }): ValidatorConfig {
   let base: unknown = input.object ?? {};
+  const what = input.file === undefined ? 'the configuration' : `the configuration file ${input.file}`;
+  const context = input.file === undefined ? {} : { path: input.file };
   if (input.text !== undefined) {
     try {
       base = parseYaml(input.text) as unknown;
     } catch (error) {
-      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `the configuration is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, {
+      // The parser's first line ends "at line L, column C:" before a drawing of the line; the colon led nowhere.
+      const first = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
+      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `${what} is not valid YAML: ${first}; fix it there (subnet-validator init writes a valid one)`, {
+        context,
         cause: error,
       });
+    }
+    // A list or a scalar at the top would be judged key by key as if empty ("missing netuid"); say what it is instead.
+    if (base !== null && base !== undefined && (typeof base !== 'object' || Array.isArray(base))) {
+      const holds = Array.isArray(base) ? 'a list' : `a ${typeof base}`;
+      throw new SubnetError(
+        VALIDATOR_ERROR_CODES.configFile,
+        `${what} holds ${holds}, not a mapping of sections (netuid: 1, scoring: …); write each section as a key at the top level, as subnet-validator init does`,
+        { context },
+      );
     }
   }
   if (typeof base === 'object' && base !== null && !Array.isArray(base)) {
@@ -449,7 +465,7 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
       cause: error,
     });
   }
-  return resolveConfig({ text, env, flags });
+  return resolveConfig({ text, env, flags, file });
 }
 
 /**

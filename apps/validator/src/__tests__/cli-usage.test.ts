@@ -105,6 +105,37 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     );
   });
 
+  it('a configuration file that is not YAML names the file, the line and the column', async () => {
+    const file = join(t.dir, 'broken.yaml');
+    writeFileSync(file, 'netuid: 1\nserver:\n  port: 8091\n  port: 8092\n');
+    const r = await run(['run', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${file} is not valid YAML: Map keys must be unique at line 4, column 3; ` +
+        `fix it there (subnet-validator init writes a valid one) at ${file}\n`,
+    );
+  });
+
+  it('a configuration file whose YAML is not a mapping of sections says what it holds', async () => {
+    const list = join(t.dir, 'list.yaml');
+    writeFileSync(list, '- netuid: 1\n- scoring: {}\n');
+    const r = await run(['run', '--config', list]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${list} holds a list, not a mapping of sections (netuid: 1, scoring: …); ` +
+        `write each section as a key at the top level, as subnet-validator init does at ${list}\n`,
+    );
+    const scalar = join(t.dir, 'scalar.yaml');
+    writeFileSync(scalar, 'validator.yaml\n');
+    const s = await run(['run', '--config', scalar]);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${scalar} holds a string, not a mapping of sections (netuid: 1, scoring: …); ` +
+        `write each section as a key at the top level, as subnet-validator init does at ${scalar}\n`,
+    );
+  });
+
   it('run --help shows the default of every flag that has one, as the configuration resolves an absent key', async () => {
     const defaults = resolveConfig({ object: { netuid: 1, server: { executor_token: 'x'.repeat(16) }, scoring } });
     const r = await run(['run', '--help']);
