@@ -324,7 +324,7 @@ export function resolveConfig(input: {
   const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
-  const others = result.error.issues.slice(1).map((i) => formatPath(i.path));
+  const others = result.error.issues.slice(1).map(problemPlace);
   const count =
     others.length === 0
       ? ''
@@ -351,11 +351,109 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** The parts of a zod schema's definition the key walk below reads. */
+interface SchemaDef {
+  readonly type: string;
+  readonly innerType?: unknown;
+  readonly in?: unknown;
+  readonly shape?: Readonly<Record<string, unknown>>;
+  readonly element?: unknown;
+  readonly options?: readonly unknown[];
+}
+
+function defOf(schema: unknown): SchemaDef | undefined {
+  return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+}
+
+/** The object schemas a schema can be at its top: wrappers (optional, default, ...) removed, every member of a union. */
+function objectSchemas(schema: unknown): readonly SchemaDef[] {
+  const def = defOf(schema);
+  if (def === undefined) return [];
+  if (def.type === 'object') return [def];
+  if (def.type === 'union') return (def.options ?? []).flatMap(objectSchemas);
+  const inner = def.innerType ?? def.in;
+  return inner === undefined ? [] : objectSchemas(inner);
+}
+
+/** The schemas at `path` below `schema` (list indices step into the element). */
+function schemasAt(schema: unknown, path: readonly PropertyKey[]): readonly unknown[] {
+  let at: readonly unknown[] = [schema];
+  for (const key of path) {
+    at = at.flatMap((s): unknown[] => {
+      if (typeof key === 'number') {
+        let def = defOf(s);
+        while (def !== undefined && def.type !== 'array' && (def.innerType ?? def.in) !== undefined) def = defOf(def.innerType ?? def.in);
+        return def?.type === 'array' ? [def.element] : [];
+      }
+      return objectSchemas(s).flatMap((o) => (o.shape !== undefined && Object.hasOwn(o.shape, key) ? [o.shape[key as string]] : []));
+    });
+  }
+  return at;
+}
+
+/** Edit distance of two short strings (a key and a known key), a swap of two neighbouring letters counting one. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/**
+ * The key the configuration knows at `path` that an unknown `key` is a slip of (one edit away, two for keys longer than five
+ * letters, a swap of neighbouring letters counting one; or the same letters in another case), or undefined: an operator who wrote `prot` or `pol_ms` gets the key to write.
+ */
+function closeKey(path: readonly PropertyKey[], key: string): string | undefined {
+  // The scoring section is read by @subnet/bundle's schema (through a transform), so its keys are that schema's.
+  const [root, below] = path[0] === 'scoring' ? [epochConfigSchema, path.slice(1)] : [validatorConfigSchema, path];
+  const known = [...new Set(schemasAt(root, below).flatMap((s) => objectSchemas(s).flatMap((o) => Object.keys(o.shape ?? {}))))];
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
+    if (distance <= (candidate.length <= 5 ? 1 : 2) && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best?.key;
+}
+
+/**
+ * The unknown keys an issue reports: zod's `unrecognized_keys`, or the same sentence a nested schema (the scoring
+ * section's challenge settings) passes on as a custom issue.
+ */
+function unknownKeys(issue: z.core.$ZodIssue): readonly string[] | undefined {
+  if (issue.code === 'unrecognized_keys') return issue.keys;
+  if (issue.code !== 'custom') return undefined;
+  const listed = /^Unrecognized keys?: (".*")$/.exec(issue.message)?.[1];
+  return listed === undefined ? undefined : [...listed.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
+}
+
+/** Where a problem is, for the list of the other problems: an unknown key by its own path, said to be one. */
+function problemPlace(issue: z.core.$ZodIssue): string {
+  const keys = unknownKeys(issue);
+  if (keys === undefined) return formatPath(issue.path) || '(root)';
+  return keys
+    .map((key) => {
+      const close = closeKey(issue.path, key);
+      return `${formatPath([...issue.path, key])} (an unknown key${close === undefined ? '' : `; did you mean "${close}"?`})`;
+    })
+    .join(', ');
+}
+
 /**
  * One problem in words: a required setting that is absent reads "missing: a section is required here" (or a list,
  * a string, ...) rather than zod's "expected object, received undefined"; any other problem is zod's message.
  */
 function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
+  const unknown = unknownKeys(issue);
+  if (unknown?.length === 1) {
+    const close = closeKey(issue.path, unknown[0] ?? '');
+    if (close !== undefined) return `${issue.message} (did you mean "${close}"?)`;
+  }
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
   if (expected === undefined) return issue.message;
   if (valueAt(merged, issue.path) !== undefined) return issue.message;

@@ -90,6 +90,29 @@ describe('configuration', () => {
     );
   });
 
+  it('a misspelt key suggests the key it is close to, at any level', () => {
+    const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('  port: 8091', '  prot: 8091'), env: {} }));
+    expect(typo.path).toBe('server');
+    expect(typo.message).toMatch(/^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean "port"\?\) at server \(got /);
+    const chain = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('  poll_ms: 1000', '  pol_ms: 1000'), env: {} }));
+    expect(chain.message).toContain('Unrecognized key: "pol_ms" (did you mean "poll_ms"?) at chain');
+    const challenge = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('      total_tasks: 50', '      totl_tasks: 50'), env: {} }));
+    // The scoring section passes zod's sentence on as a custom issue, after the missing key the slip leaves.
+    expect(challenge.message).toContain('the others at scoring.challenges[2].totl_tasks (an unknown key; did you mean "total_tasks"?)');
+  });
+
+  it('a misspelt top-level key is named in the list of the other problems, not an empty path', () => {
+    const text = `nettuid: 1\nscoring:\n  challenges: [{ id: b, kind: bounty, alpha: 1 }]\n`;
+    const bad = codeOf(() => resolveConfig({ text, env: {} }));
+    expect(bad.path).toBe('netuid');
+    expect(bad.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration (2 problems, the first shown; the others at nettuid (an unknown key; did you mean "netuid"?)): ' +
+        'missing: a number is required here at netuid (got undefined)',
+    );
+    const unknownOnly = codeOf(() => resolveConfig({ text: `netuid: 1\nbogus: 1\nmore: 2\n`, env: {} }));
+    expect(unknownOnly.message).toMatch(/the others at bogus \(an unknown key\), more \(an unknown key\)\): missing: a section is required here at scoring/);
+  });
+
   it('a `__proto__` or `constructor` key in the file is a key like any other: refused as unknown, at any level, whatever the overlays', () => {
     const text = defaultConfigYaml();
     const env = { SUBNET_VALIDATOR_SERVER__PORT: '9000', SUBNET_VALIDATOR_CHAIN__ENDPOINT: 'ws://127.0.0.1:9944' };
