@@ -557,10 +557,21 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await lease?.stop(false);
     await storage.close();
     await chain.close();
-    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}`, {
-      context: { path: 'server.port', value: config.server.port },
-      cause: error,
-    });
+    // What to do, for the listen failures an operator meets: the port taken, a privileged port, a host not of this machine.
+    const advice: Readonly<Record<string, string>> = {
+      EADDRINUSE: 'another process listens there (another validator?): stop it, or set server.port (or --port) to a free port',
+      EACCES: 'ports below 1024 need privileges: set server.port (or --port) to a port above 1023',
+      EADDRNOTAVAIL: 'no interface of this machine has that address: set server.host (or --host) to one it has, such as 127.0.0.1',
+    };
+    const hint = advice[(error as NodeJS.ErrnoException).code ?? ''];
+    throw new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}${hint === undefined ? '' : `; ${hint}`}`,
+      {
+        context: { path: 'server.port', value: config.server.port },
+        cause: error,
+      },
+    );
   }
   // Listening: the service runs, and what this start created stays whatever happens next.
   footprint.keep();

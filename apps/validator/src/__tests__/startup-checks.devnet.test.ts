@@ -181,7 +181,10 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
       const run = await runCli(['run', '--config', config], env, 45_000);
       expect(run.stillRunning).toBe(false);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`error: [VALIDATOR_INVALID_CONFIG] cannot listen on 127.0.0.1:${address.port}: listen EADDRINUSE`);
+      expect(run.stderr).toContain(
+        `error: [VALIDATOR_INVALID_CONFIG] cannot listen on 127.0.0.1:${address.port}: listen EADDRINUSE: address already in use 127.0.0.1:${address.port}; ` +
+          `another process listens there (another validator?): stop it, or set server.port (or --port) to a free port at server.port (got ${address.port})\n`,
+      );
       // Before, the failed start left data/state/validator.sqlite (and its folders) behind.
       expect(readdirSync(dir)).toEqual(['bundles']);
       expect(readdirSync(join(dir, 'bundles'))).toEqual(['epoch-1.json']);
