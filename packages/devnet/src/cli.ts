@@ -3,7 +3,7 @@ import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { EXIT_FAILURE, EXIT_INVALID_INPUT, formatBanner, parseCliArgs, usageError } from './cli-args.js';
 import { parseFaultArgs, sendFaultRequest } from './cli-fault.js';
 import type { FaultRequest } from './cli-fault.js';
-import { startDevnet } from './devnet.js';
+import { listenFailedError, startDevnet } from './devnet.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** Prints a coded error: one line on stderr (and where to read the usage), or one JSON object on stdout with --json. */
@@ -81,7 +81,9 @@ async function main(): Promise<void> {
       return;
     }
     const invalid = isSubnetError(e, DEVNET_ERROR_CODES.invalidOptions);
-    report(e, request.json, invalid ? 'subnet-devnet --help' : null);
+    // The API names its option (options.port); the user typed --port.
+    const shown = isSubnetError(e, DEVNET_ERROR_CODES.listenFailed) ? listenFailedError(request.options.port ?? 9944, e.cause, '--port') : e;
+    report(shown, request.json, invalid ? 'subnet-devnet --help' : null);
     process.exitCode = invalid ? EXIT_INVALID_INPUT : EXIT_FAILURE;
   }
 }

@@ -147,7 +147,8 @@ describe('subnet-devnet on a port another process holds', () => {
       const text = run('--port', String(port));
       expect(text.code).toBe(1);
       expect(text.stderr.split('\n')[0]).toBe(
-        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use) at options.port (got ${port})`,
+        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use); another process ` +
+          `listens there (a devnet already running?): stop it, or choose another port (--port 0 picks a free one) at --port (got ${port})`,
       );
       expect(text.stderr).not.toMatch(/\n\s+at /);
       const json = run('--port', String(port), '--json');
