@@ -38,7 +38,10 @@ function parseOrExit<T>(parse: () => T, json: boolean, helpCommand: string): T |
 /** A failed admin request as the CLI's coded error: the method, the URL (credentials hidden) and the reason. */
 function faultFailed(request: FaultRequest, cause: unknown): SubnetError {
   const reason = redactUrl(cause instanceof Error ? cause.message : String(cause));
-  return new SubnetError(DEVNET_ERROR_CODES.faultFailed, `${request.method} failed at ${redactUrl(request.url)}: ${reason}`, {
+  // Nothing at the URL is the common case (the devnet stopped, or another port): say what to do.
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const advice = code === 'ECONNREFUSED' ? '; no devnet listens there: start one (subnet-devnet --port <n>) or give the URL it printed with --url' : '';
+  return new SubnetError(DEVNET_ERROR_CODES.faultFailed, `${request.method} failed at ${redactUrl(request.url)}: ${reason}${advice}`, {
     context: { method: request.method },
     cause,
   });

@@ -120,7 +120,13 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
   });
 
   it('subnet-devnet fault: an unknown action, a malformed value or no action is DEVNET_USAGE (exit 2); its --help lists the exit codes', () => {
-    expectUsage(run('fault', 'explode'), 'subnet-devnet fault --help', "unknown command 'explode'");
+    // The actions are listed, as for no action at all (commander's sentence named none).
+    expectUsage(
+      run('fault', 'explode'),
+      'subnet-devnet fault --help',
+      "unknown fault action 'explode' (the actions: status, freeze, thaw, stall, resume, drop-connections, drop-next, reset, delay-next, reject-next, reorganize, replace-neuron)",
+    );
+    expectUsage(run('fault', 'stauts'), 'subnet-devnet fault --help', "unknown fault action 'stauts' (did you mean status?) (the actions: status,");
     expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
     // Before, a delay above 2^31 - 1 ms was sent, and the devnet's timer fired after 1 ms.
     expectUsage(
@@ -174,7 +180,8 @@ describe('subnet-devnet fault when the request fails', () => {
     expect(r.stdout).toBe('');
     // Before: `devnet_faultStatus failed: connect ECONNREFUSED ...`, the one failure of the CLI without its code.
     expect(r.stderr).toBe(
-      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}; ` +
+        'no devnet listens there: start one (subnet-devnet --port <n>) or give the URL it printed with --url\n',
     );
     expect(r.stderr).not.toContain('s3cret');
   });
