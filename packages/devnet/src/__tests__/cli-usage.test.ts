@@ -117,6 +117,9 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes: 0 stopped by SIGINT or SIGTERM; 1 a failure to start');
     expect(r.stdout).toContain(`2 an invalid command line (${USAGE}`);
+    // Every fault option the README names is in the summary, --after-extrinsics of replace-neuron included.
+    expect(r.stdout).toContain('subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--after-extrinsics] [--url ws://127.0.0.1:9944]');
+    expect(r.stdout).toContain('subnet-devnet fault reorganize <depth> [branch-json] [--drop-retracted]');
   });
 
   it('subnet-devnet fault: an unknown action, a malformed value or no action is DEVNET_USAGE (exit 2); its --help lists the exit codes', () => {
