@@ -1,8 +1,9 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 import { usageCause } from '@subnet/cli-support';
-import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
+import { describeSystemError, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 
@@ -80,13 +81,39 @@ Examples:
   subnet-validator init --config /etc/subnet/validator.yaml --force`,
   )
   .action((opts: { config: string; force?: boolean }) => {
+    // A folder is no file to write, with or without --force (writing it failed with Node's bare EISDIR).
+    if (existsSync(opts.config) && statSync(opts.config).isDirectory()) {
+      exitWith(
+        new SubnetError(
+          VALIDATOR_ERROR_CODES.configFile,
+          `cannot write the configuration file ${opts.config}: it is a folder; give --config a file name, such as ${join(opts.config, 'validator.yaml')}`,
+          { context: { path: opts.config } },
+        ),
+      );
+    }
     if (existsSync(opts.config) && opts.force !== true) {
       exitWith(new SubnetError(VALIDATOR_ERROR_CODES.usage, `${opts.config} exists: pass --force to overwrite it, or another --config <file>`));
     }
     try {
       writeFileSync(opts.config, defaultConfigYaml());
     } catch (error) {
-      exitWith(error);
+      // Coded, with the OS reason and what to do; it was Node's own line (`ENOENT: no such file or directory, open …`), exit 1.
+      const reason = describeSystemError(error);
+      const code = (error as NodeJS.ErrnoException).code;
+      const advice =
+        code === 'ENOENT'
+          ? `create its folder ${dirname(opts.config)} first, or give --config a path in a folder that exists`
+          : 'give --config a path this process can write';
+      exitWith(
+        new SubnetError(
+          VALIDATOR_ERROR_CODES.configFile,
+          `cannot write the configuration file ${opts.config}${reason === undefined ? '' : `: ${reason}`}; ${advice}`,
+          {
+            context: { path: opts.config },
+            cause: error,
+          },
+        ),
+      );
     }
     process.stdout.write(
       `wrote ${opts.config}\ncheck its wallet section, set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`,

@@ -74,6 +74,29 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(readFileSync(file, 'utf8')).toBe('mine: 1\n');
   });
 
+  it('init into a folder that does not exist, or onto a folder: VALIDATOR_CONFIG_FILE naming the path, the reason and what to do, exit 2', async () => {
+    const nested = join(t.dir, 'no-such-folder', 'validator.yaml');
+    const missing = await run(['init', '--config', nested]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot write the configuration file ${nested}: ENOENT (no such file or directory); ` +
+        `create its folder ${join(t.dir, 'no-such-folder')} first, or give --config a path in a folder that exists at ${nested}\n`,
+    );
+    expect(existsSync(join(t.dir, 'no-such-folder'))).toBe(false);
+    for (const args of [
+      ['init', '--config', t.dir],
+      ['init', '--config', t.dir, '--force'],
+    ]) {
+      const folder = await run(args);
+      expect(folder.code).toBe(2);
+      expect(folder.stderr).toBe(
+        `error: [VALIDATOR_CONFIG_FILE] cannot write the configuration file ${t.dir}: it is a folder; ` +
+          `give --config a file name, such as ${join(t.dir, 'validator.yaml')} at ${t.dir}\n`,
+      );
+    }
+  });
+
   it('no command at all: the help on stderr, then the coded error naming the commands', async () => {
     const r = await run([]);
     expect(r.code).toBe(2);
