@@ -53,6 +53,11 @@ export interface StartOptions {
   readonly now?: () => number;
   /** Whether to follow the head on a timer (default true); tests may call `tick()` themselves. */
   readonly autoTick?: boolean;
+  /**
+   * What this start may create, taken by the caller before it (the CLI, to undo it on a signal during start-up);
+   * default: taken here. Undone when the start fails, kept once the service listens.
+   */
+  readonly footprint?: StartFootprint;
 }
 
 /** A running validator. */
@@ -91,7 +96,7 @@ export interface ValidatorService {
 export async function startValidator(options: StartOptions): Promise<ValidatorService> {
   // Taken before anything is written: a start that fails before it listens (the port held by another process, the
   // chain unreachable, a wrong key password) removes the files and folders it created (docs/spec.md G.10).
-  const footprint = startFootprint(options.config);
+  const footprint = options.footprint ?? startFootprint(options.config);
   try {
     return await start(options, footprint);
   } catch (error) {
