@@ -321,7 +321,10 @@ export function resolveConfig(input: {
   const value = valueAt(redactConfigInput(merged), issue?.path ?? []);
   // A peer's hotkey (`peers.urls[i].hotkey`) is public, unlike the URLs beside it, which may hold credentials by mistake.
   const secret = /hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path);
-  const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
+  // An unknown key is reported at its section; where it came from is the key's own path (an environment variable
+  // `SUBNET_VALIDATOR_SERVER__PROT` is no line of the file).
+  const unknown = issue === undefined ? undefined : unknownKeys(issue);
+  const source = valueSource(unknown?.length === 1 ? [...(issue?.path ?? []), unknown[0] ?? ''] : (issue?.path ?? []), env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
   const others = result.error.issues.slice(1).map(problemPlace);
@@ -331,7 +334,7 @@ export function resolveConfig(input: {
       : ` (${others.length + 1} problems, the first shown; the others at ${others.slice(0, 3).join(', ')}${others.length > 3 ? `, and ${others.length - 3} more` : ''})`;
   throw new SubnetError(
     VALIDATOR_ERROR_CODES.invalidConfig,
-    `invalid configuration${count}: ${issue === undefined ? 'invalid' : issueSentence(issue, merged)}${source === undefined ? '' : ` (${source.sentence})`}`,
+    `invalid configuration${count}: ${issue === undefined ? 'invalid' : issueSentence(issue, merged, source?.name)}${source === undefined ? '' : ` (${source.sentence})`}`,
     {
       context: {
         path,
@@ -405,14 +408,33 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** The keys the configuration knows at `path` (every member's, where a union can be several objects). */
+function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  // The scoring section is read by @subnet/bundle's schema (through a transform), so its keys are that schema's.
+  const [root, below] = path[0] === 'scoring' ? [epochConfigSchema, path.slice(1)] : [validatorConfigSchema, path];
+  return [...new Set(schemasAt(root, below).flatMap((s) => objectSchemas(s).flatMap((o) => Object.keys(o.shape ?? {}))))];
+}
+
+/**
+ * The known keys below `path` that `key` spells with single underscores where levels meet (`server_port` at the top is
+ * `server` then `port`), or undefined: the mistake of `SUBNET_VALIDATOR_SERVER_PORT` for `SUBNET_VALIDATOR_SERVER__PORT`.
+ */
+function levelsOf(path: readonly PropertyKey[], key: string): readonly string[] | undefined {
+  for (const known of knownKeysAt(path)) {
+    if (key === known) return [known];
+    if (!key.startsWith(`${known}_`)) continue;
+    const rest = levelsOf([...path, known], key.slice(known.length + 1));
+    if (rest !== undefined) return [known, ...rest];
+  }
+  return undefined;
+}
+
 /**
  * The key the configuration knows at `path` that an unknown `key` is a slip of (one edit away, two for keys longer than five
  * letters, a swap of neighbouring letters counting one; or the same letters in another case), or undefined: an operator who wrote `prot` or `pol_ms` gets the key to write.
  */
 function closeKey(path: readonly PropertyKey[], key: string): string | undefined {
-  // The scoring section is read by @subnet/bundle's schema (through a transform), so its keys are that schema's.
-  const [root, below] = path[0] === 'scoring' ? [epochConfigSchema, path.slice(1)] : [validatorConfigSchema, path];
-  const known = [...new Set(schemasAt(root, below).flatMap((s) => objectSchemas(s).flatMap((o) => Object.keys(o.shape ?? {}))))];
+  const known = knownKeysAt(path);
   let best: { key: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
@@ -448,10 +470,17 @@ function problemPlace(issue: z.core.$ZodIssue): string {
  * One problem in words: a required setting that is absent reads "missing: a section is required here" (or a list,
  * a string, ...) rather than zod's "expected object, received undefined"; any other problem is zod's message.
  */
-function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
+function issueSentence(issue: z.core.$ZodIssue, merged: unknown, sourceName?: string): string {
   const unknown = unknownKeys(issue);
   if (unknown?.length === 1) {
-    const close = closeKey(issue.path, unknown[0] ?? '');
+    const key = unknown[0] ?? '';
+    // A variable with one underscore where two separate levels (SUBNET_VALIDATOR_SERVER_PORT) names a key no section has.
+    const levels = sourceName?.startsWith(ENV_PREFIX) === true ? levelsOf(issue.path, key) : undefined;
+    if (levels !== undefined && levels.length > 1) {
+      const name = `${ENV_PREFIX}${[...issue.path.map(String), ...levels].join('__').toUpperCase()}`;
+      return `${issue.message} (did you mean ${name}? two underscores separate a section from its key)`;
+    }
+    const close = closeKey(issue.path, key);
     if (close !== undefined) return `${issue.message} (did you mean "${close}"?)`;
   }
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];

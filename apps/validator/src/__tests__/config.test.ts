@@ -101,6 +101,22 @@ describe('configuration', () => {
     expect(challenge.message).toContain('the others at scoring.challenges[2].totl_tasks (an unknown key; did you mean "total_tasks"?)');
   });
 
+  it('an unknown key set by an environment variable names the variable; one underscore where two belong says so', () => {
+    const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER__PROT: '9000' } }));
+    expect(typo.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean "port"\?\) \(set by the environment variable SUBNET_VALIDATOR_SERVER__PROT\) at server \(got /,
+    );
+    const single = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER_PORT: '9000' } }));
+    expect(single.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "server_port" \(did you mean SUBNET_VALIDATOR_SERVER__PORT\? two underscores separate a section from its key\) \(set by the environment variable SUBNET_VALIDATOR_SERVER_PORT\) at \(root\) \(got /,
+    );
+    const keyWithUnderscore = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN_POLL_MS: '500' } }));
+    expect(keyWithUnderscore.message).toContain('(did you mean SUBNET_VALIDATOR_CHAIN__POLL_MS? two underscores separate a section from its key)');
+    // The scoring pipeline is read through a transform whose keys this walk cannot see: the variable is still named.
+    const scoring = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SCORING__PIPELINE_WEIGHT_CAP: '0.4' } }));
+    expect(scoring.message).toContain('(set by the environment variable SUBNET_VALIDATOR_SCORING__PIPELINE_WEIGHT_CAP) at scoring');
+  });
+
   it('a misspelt top-level key is named in the list of the other problems, not an empty path', () => {
     const text = `nettuid: 1\nscoring:\n  challenges: [{ id: b, kind: bounty, alpha: 1 }]\n`;
     const bad = codeOf(() => resolveConfig({ text, env: {} }));
