@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
-import { describeSystemError, formatPath, redactUrl, SubnetError } from '@subnet/core';
+import { resolveEndpoints } from '@subnet/chain';
+import { describeSystemError, formatPath, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -105,7 +106,24 @@ export const validatorConfigSchema = z.strictObject({
     .prefault({}),
   chain: z
     .strictObject({
-      endpoint: z.string().min(1).default('ws://127.0.0.1:9944'),
+      // Checked with the configuration, by the chain package's own rule, so a wrong endpoint is refused before the key
+      // is loaded (an encrypted one asks its password first), not after it, when the connection is tried.
+      endpoint: z
+        .string()
+        .min(1)
+        .default('ws://127.0.0.1:9944')
+        .superRefine((value, ctx) => {
+          try {
+            resolveEndpoints(value);
+          } catch (error) {
+            if (!isSubnetError(error)) throw error;
+            const why = error.message.replace(/^\[[A-Z_]+\] (?:InvalidInput: )?/, '').replace(/ at network.*$/s, '');
+            ctx.addIssue({
+              code: 'custom',
+              message: `invalid chain endpoint: ${why}; set chain.endpoint (or --chain-endpoint) to the node's ws:// or wss:// URL, or finney, test or local`,
+            });
+          }
+        }),
       /** Blocks per epoch; default: the length the database records (epoch-numbering.ts), else the subnet's tempo read from the chain. */
       epoch_length: z.number().int().min(1).max(1_000_000).optional(),
       poll_ms: z.number().int().min(10).max(60_000).default(1000),

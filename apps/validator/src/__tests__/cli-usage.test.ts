@@ -74,6 +74,34 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(readFileSync(file, 'utf8')).toBe('mine: 1\n');
   });
 
+  it('a chain.endpoint that is no ws(s):// URL nor network name is refused with the configuration, before the key is loaded', async () => {
+    const file = join(t.dir, 'http-endpoint.yaml');
+    writeFileSync(
+      file,
+      [
+        'netuid: 1',
+        `wallet: { path: ${join(t.dir, 'no-wallets')} }`,
+        'server: { executor_token: "a-long-enough-executor-token" }',
+        'scoring:',
+        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+        '',
+      ].join('\n'),
+    );
+    for (const [endpoint, why] of [
+      ['http://127.0.0.1:9933', 'an endpoint URL must be ws:// or wss://'],
+      ['finny', 'not a network name (finney, test, local) nor a ws:// or wss:// URL'],
+    ]) {
+      const r = await run(['run', '--config', file, '--chain-endpoint', endpoint]);
+      // Before: the key was loaded first (an encrypted one asks its password), so this was WALLET_KEYFILE_NOT_FOUND, exit 1.
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `error: [VALIDATOR_INVALID_CONFIG] invalid configuration: invalid chain endpoint: ${why}; set chain.endpoint (or --chain-endpoint) ` +
+          `to the node's ws:// or wss:// URL, or finney, test or local (set by --chain-endpoint) at chain.endpoint (got "${endpoint}")\n`,
+      );
+    }
+  });
+
   it('init into a folder that does not exist, or onto a folder: VALIDATOR_CONFIG_FILE naming the path, the reason and what to do, exit 2', async () => {
     const nested = join(t.dir, 'no-such-folder', 'validator.yaml');
     const missing = await run(['init', '--config', nested]);

@@ -199,7 +199,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const run = await runCli(['run', '--config', config], env, 30_000);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'error: [VALIDATOR_INVALID_CONFIG] invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
+      'error: [VALIDATOR_INVALID_CONFIG] invalid configuration: invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
         'to the node\'s ws:// or wss:// URL, or finney, test or local at chain.endpoint (got "http://127.0.0.1:9933")\n',
     );
   }, 60_000);
