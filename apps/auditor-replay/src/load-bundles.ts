@@ -60,7 +60,11 @@ export async function expandOperands(operands: readonly string[], place: (i: num
       info = await stat(operand);
     } catch (cause) {
       const reason = describeSystemError(cause);
-      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, `cannot read ${operand}${reason === undefined ? '' : `: ${reason}`}`, {
+      const advice =
+        (cause as NodeJS.ErrnoException).code === 'ENOENT'
+          ? "; give a bundle file or a folder of them (the folder auditor-replay fetch --out wrote, or a validator's bundles.dir)"
+          : '';
+      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, `cannot read ${operand}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
         context: { path: place(i), value: operand },
         cause,
       });
@@ -70,7 +74,11 @@ export async function expandOperands(operands: readonly string[], place: (i: num
       // Nothing to verify is not a pass: a folder without bundles (a wrong path, a fetch that saved none)
       // must not end in "0 bundle(s) ... exit 0".
       if (names.length === 0)
-        throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, 'this folder holds no *.json bundle file', { context: { path: place(i), value: operand } });
+        throw new SubnetError(
+          AUDITOR_ERROR_CODES.unreadable,
+          "this folder holds no *.json bundle file; give the folder auditor-replay fetch --out wrote, or a validator's bundles.dir",
+          { context: { path: place(i), value: operand } },
+        );
       out.push(...names.map((n) => join(operand, n)));
     } else out.push(operand);
   }

@@ -124,7 +124,8 @@ describe('explain --bundles names the flag when the folder is wrong', () => {
     const text = runCli(['explain', '--bundles', missing, '--hotkey', hotkey]);
     expect(text.code).toBe(2);
     expect(text.stderr).toBe(
-      `miner-check: AUDITOR_UNREADABLE at --bundles\n  [AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory) at --bundles (got "${missing}")\n`,
+      `miner-check: AUDITOR_UNREADABLE at --bundles\n  [AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory); ` +
+        `give a bundle file or a folder of them (the folder auditor-replay fetch --out wrote, or a validator's bundles.dir) at --bundles (got "${missing}")\n`,
     );
     const json = runCli(['explain', '--bundles', join(appDir, 'examples'), '--hotkey', hotkey, '--json']);
     expect(json.code).toBe(2);
