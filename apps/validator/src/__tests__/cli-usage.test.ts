@@ -87,10 +87,11 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
         '',
       ].join('\n'),
     );
-    for (const [endpoint, why] of [
+    const cases: readonly (readonly [string, string])[] = [
       ['http://127.0.0.1:9933', 'an endpoint URL must be ws:// or wss://'],
       ['finny', 'not a network name (finney, test, local) nor a ws:// or wss:// URL'],
-    ]) {
+    ];
+    for (const [endpoint, why] of cases) {
       const r = await run(['run', '--config', file, '--chain-endpoint', endpoint]);
       // Before: the key was loaded first (an encrypted one asks its password), so this was WALLET_KEYFILE_NOT_FOUND, exit 1.
       expect(r.code).toBe(2);
