@@ -167,6 +167,10 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   try {
     await mkdir(options.outDir, { recursive: true });
   } catch (error) {
+    // mkdir's EEXIST here means the name is a file: "file already exists" alone read as if a bundle were in the way.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw writeFailed(options.outDir, error, '--out', '--out names a file, not a folder: give --out a folder (it is created when missing), so fetch stopped');
+    }
     throw writeFailed(options.outDir, error);
   }
   const { fetchFailed, malformed, wrongEpoch, wrongValidator, bundleEmbargoed, nameConflict } = AUDITOR_ERROR_CODES;

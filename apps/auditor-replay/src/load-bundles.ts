@@ -48,12 +48,13 @@ export function compareFileNames(a: string, b: string): number {
  * file directly inside it, ordered by name with numbers compared as numbers.
  *
  * @param operands - files and directories
+ * @param place - how an error names operand `i` (`BUNDLE[i]`, verify's operands; a reader of one folder names its option)
  * @returns the files in order (duplicates removed)
  * @throws SubnetError `AUDITOR_UNREADABLE` naming the operand that does not exist, cannot be listed, or is a
  *   folder without any `*.json` file
  * @example await expandOperands(['bundles/']) // ['bundles/epoch-1.json', 'bundles/epoch-2.json']
  */
-export async function expandOperands(operands: readonly string[]): Promise<readonly string[]> {
+export async function expandOperands(operands: readonly string[], place: (i: number) => string = (i) => `BUNDLE[${i}]`): Promise<readonly string[]> {
   const out: string[] = [];
   for (const [i, operand] of operands.entries()) {
     let info;
@@ -61,8 +62,12 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
       info = await stat(operand);
     } catch (cause) {
       const reason = describeSystemError(cause);
-      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, `cannot read ${operand}${reason === undefined ? '' : `: ${reason}`}`, {
-        context: { path: `BUNDLE[${i}]`, value: operand },
+      const advice =
+        (cause as NodeJS.ErrnoException).code === 'ENOENT'
+          ? "; give a bundle file or a folder of them (the folder auditor-replay fetch --out wrote, or a validator's bundles.dir)"
+          : '';
+      throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, `cannot read ${operand}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
+        context: { path: place(i), value: operand },
         cause,
       });
     }
@@ -71,7 +76,11 @@ export async function expandOperands(operands: readonly string[]): Promise<reado
       // Nothing to verify is not a pass: a folder without bundles (a wrong path, a fetch that saved none)
       // must not end in "0 bundle(s) ... exit 0".
       if (names.length === 0)
-        throw new SubnetError(AUDITOR_ERROR_CODES.unreadable, 'this folder holds no *.json bundle file', { context: { path: `BUNDLE[${i}]`, value: operand } });
+        throw new SubnetError(
+          AUDITOR_ERROR_CODES.unreadable,
+          "this folder holds no *.json bundle file; give the folder auditor-replay fetch --out wrote, or a validator's bundles.dir",
+          { context: { path: place(i), value: operand } },
+        );
       out.push(...names.map((n) => join(operand, n)));
     } else out.push(operand);
   }

@@ -298,7 +298,8 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
     });
   }
   if (!/^https?:\/\//i.test(from)) {
-    const files = await expandOperands([from]);
+    // The folder is this reader's `--bundles` (miner-check explain), as a URL is, not verify's operand `BUNDLE[0]`.
+    const files = await expandOperands([from], () => '--bundles');
     const out: PublishedBundle[] = [];
     for (const file of files) {
       const doc = await loadDocument(file);

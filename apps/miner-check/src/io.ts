@@ -78,7 +78,16 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
     else ({ bytes: read, size } = readFileBounded(source, limits.maxBytes));
   } catch (error) {
     const reason = describeSystemError(error);
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}${reason === undefined ? '' : `: ${reason}`}`, {
+    // What to give the flag instead, for the two a newcomer meets: a path that does not exist, a folder.
+    const code = (error as NodeJS.ErrnoException).code;
+    const flag = option.replace(/\[\d+\]$/, '');
+    const advice =
+      code === 'ENOENT'
+        ? `; give ${flag} the path of an existing JSON file, or - for standard input`
+        : code === 'EISDIR'
+          ? `; it is a folder: give ${flag} one JSON file in it`
+          : '';
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.unreadableInput, `cannot read ${name}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
       context: { path: option, value: source },
       cause: error,
     });

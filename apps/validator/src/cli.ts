@@ -1,8 +1,9 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 import { usageCause } from '@subnet/cli-support';
-import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
+import { describeSystemError, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 
@@ -10,6 +11,7 @@ import { defaultConfigYaml, loadConfig } from './config.js';
 import { runDemo } from './demo.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { handleSignals, startValidator } from './service.js';
+import { startFootprint } from './start-footprint.js';
 
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -46,7 +48,8 @@ start-up or while running (storage, chain, wallet key, stopping, the signal sent
 the epochs the database holds, VALIDATOR_HEAD_BEHIND_DATABASE when the chain head is below them, VALIDATOR_DATABASE_MISMATCH when the database is
 another subnet's or another chain's) or command line (VALIDATOR_USAGE: an unknown command or option, a
 missing option or value, a value out of range, init over an existing file); 130 (SIGINT) or 143 (SIGTERM) the demo
-stopped before its last epoch, its temporary folder removed; 141 the reader closed the output early
+stopped before its last epoch, its temporary folder removed, or run stopped before its service listened, what the start
+created removed; 141 the reader closed the output early
 (EPIPE, as \`| head\` does).`;
 
 const program = new Command()
@@ -80,13 +83,39 @@ Examples:
   subnet-validator init --config /etc/subnet/validator.yaml --force`,
   )
   .action((opts: { config: string; force?: boolean }) => {
+    // A folder is no file to write, with or without --force (writing it failed with Node's bare EISDIR).
+    if (existsSync(opts.config) && statSync(opts.config).isDirectory()) {
+      exitWith(
+        new SubnetError(
+          VALIDATOR_ERROR_CODES.configFile,
+          `cannot write the configuration file ${opts.config}: it is a folder; give --config a file name, such as ${join(opts.config, 'validator.yaml')}`,
+          { context: { path: opts.config } },
+        ),
+      );
+    }
     if (existsSync(opts.config) && opts.force !== true) {
       exitWith(new SubnetError(VALIDATOR_ERROR_CODES.usage, `${opts.config} exists: pass --force to overwrite it, or another --config <file>`));
     }
     try {
       writeFileSync(opts.config, defaultConfigYaml());
     } catch (error) {
-      exitWith(error);
+      // Coded, with the OS reason and what to do; it was Node's own line (`ENOENT: no such file or directory, open …`), exit 1.
+      const reason = describeSystemError(error);
+      const code = (error as NodeJS.ErrnoException).code;
+      const advice =
+        code === 'ENOENT'
+          ? `create its folder ${dirname(opts.config)} first, or give --config a path in a folder that exists`
+          : 'give --config a path this process can write';
+      exitWith(
+        new SubnetError(
+          VALIDATOR_ERROR_CODES.configFile,
+          `cannot write the configuration file ${opts.config}${reason === undefined ? '' : `: ${reason}`}; ${advice}`,
+          {
+            context: { path: opts.config },
+            cause: error,
+          },
+        ),
+      );
     }
     process.stdout.write(
       `wrote ${opts.config}\ncheck its wallet section, set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN, then: subnet-validator run --config ${opts.config}\n`,
@@ -124,7 +153,8 @@ program
     `
 A flag overrides the environment (SUBNET_VALIDATOR_<SECTION>__<KEY>, e.g. SUBNET_VALIDATOR_SERVER__PORT=9000), which
 overrides the file; the defaults shown are those of an absent key. The executor token has no default and no flag:
-set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it (exit 0).
+set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it (exit 0; before it
+listens, while it waits for the chain or a password: 130 or 143, and what the start created is removed).
 
 Examples:
   subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default
@@ -157,7 +187,24 @@ Examples:
         const config = loadConfig(file, process.env, flags);
         // One JSON logger for the service and its signal lines (a plain stderr line among JSON ones breaks log parsers).
         const logger = pino({ level: config.log.level, base: { service: 'subnet-validator' } });
-        const service = await startValidator({ config, logger });
+        // Ctrl-C or SIGTERM before the service listens (waiting for the chain, or at the password prompt) stops the
+        // start and removes what it created, as a failed start does (docs/spec.md G.10); it ended the process with no
+        // word and left the new database and bundles folder.
+        const footprint = startFootprint(config);
+        const duringStart = (signal: NodeJS.Signals): void => {
+          logger.warn(`${signal} while starting, before the service listened: stopped, and what this start created is removed`);
+          footprint.undo();
+          process.exit(signalExitCode(signal));
+        };
+        process.once('SIGINT', duringStart);
+        process.once('SIGTERM', duringStart);
+        let service;
+        try {
+          service = await startValidator({ config, logger, footprint });
+        } finally {
+          process.off('SIGINT', duringStart);
+          process.off('SIGTERM', duringStart);
+        }
         handleSignals(service, (line) => {
           logger.warn(line);
         });

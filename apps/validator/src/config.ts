@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
 import type { EpochConfig } from '@subnet/bundle';
-import { describeSystemError, formatPath, redactUrl, SubnetError } from '@subnet/core';
+import { resolveEndpoints } from '@subnet/chain';
+import { describeSystemError, formatPath, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -107,7 +108,24 @@ export const validatorConfigSchema = z.strictObject({
     .prefault({}),
   chain: z
     .strictObject({
-      endpoint: z.string().min(1).default('ws://127.0.0.1:9944'),
+      // Checked with the configuration, by the chain package's own rule, so a wrong endpoint is refused before the key
+      // is loaded (an encrypted one asks its password first), not after it, when the connection is tried.
+      endpoint: z
+        .string()
+        .min(1)
+        .default('ws://127.0.0.1:9944')
+        .superRefine((value, ctx) => {
+          try {
+            resolveEndpoints(value);
+          } catch (error) {
+            if (!isSubnetError(error)) throw error;
+            const why = error.message.replace(/^\[[A-Z_]+\] (?:InvalidInput: )?/, '').replace(/ at network.*$/s, '');
+            ctx.addIssue({
+              code: 'custom',
+              message: `invalid chain endpoint: ${why}; set chain.endpoint (or --chain-endpoint) to the node's ws:// or wss:// URL, or finney, test or local`,
+            });
+          }
+        }),
       /** Blocks per epoch; default: the length the database records (epoch-numbering.ts), else the subnet's tempo read from the chain. */
       epoch_length: z.number().int().min(1).max(1_000_000).optional(),
       poll_ms: z.number().int().min(10).max(60_000).default(1000),
@@ -278,15 +296,31 @@ export function resolveConfig(input: {
   readonly object?: unknown;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly flags?: ConfigFlags;
+  /** The file `text` was read from, named in the errors about it. */
+  readonly file?: string;
 }): ValidatorConfig {
   let base: unknown = input.object ?? {};
+  const what = input.file === undefined ? 'the configuration' : `the configuration file ${input.file}`;
+  const context = input.file === undefined ? {} : { path: input.file };
   if (input.text !== undefined) {
     try {
       base = parseYaml(input.text) as unknown;
     } catch (error) {
-      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `the configuration is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, {
+      // The parser's first line ends "at line L, column C:" before a drawing of the line; the colon led nowhere.
+      const first = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
+      throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `${what} is not valid YAML: ${first}; fix it there (subnet-validator init writes a valid one)`, {
+        context,
         cause: error,
       });
+    }
+    // A list or a scalar at the top would be judged key by key as if empty ("missing netuid"); say what it is instead.
+    if (base !== null && base !== undefined && (typeof base !== 'object' || Array.isArray(base))) {
+      const holds = Array.isArray(base) ? 'a list' : `a ${typeof base}`;
+      throw new SubnetError(
+        VALIDATOR_ERROR_CODES.configFile,
+        `${what} holds ${holds}, not a mapping of sections (netuid: 1, scoring: …); write each section as a key at the top level, as subnet-validator init does`,
+        { context },
+      );
     }
   }
   if (typeof base === 'object' && base !== null && !Array.isArray(base)) {
@@ -307,17 +341,20 @@ export function resolveConfig(input: {
   const value = valueAt(redactConfigInput(merged), issue?.path ?? []);
   // A peer's hotkey (`peers.urls[i].hotkey`) is public, unlike the URLs beside it, which may hold credentials by mistake.
   const secret = /hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path);
-  const source = valueSource(issue?.path ?? [], env, input.flags ?? {});
+  // An unknown key is reported at its section; where it came from is the key's own path (an environment variable
+  // `SUBNET_VALIDATOR_SERVER__PROT` is no line of the file).
+  const unknown = issue === undefined ? undefined : unknownKeys(issue);
+  const source = valueSource(unknown?.length === 1 ? [...(issue?.path ?? []), unknown[0] ?? ''] : (issue?.path ?? []), env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
-  const others = result.error.issues.slice(1).map((i) => formatPath(i.path));
+  const others = result.error.issues.slice(1).map(problemPlace);
   const count =
     others.length === 0
       ? ''
       : ` (${others.length + 1} problems, the first shown; the others at ${others.slice(0, 3).join(', ')}${others.length > 3 ? `, and ${others.length - 3} more` : ''})`;
   throw new SubnetError(
     VALIDATOR_ERROR_CODES.invalidConfig,
-    `invalid configuration${count}: ${issue === undefined ? 'invalid' : issueSentence(issue, merged)}${source === undefined ? '' : ` (${source.sentence})`}`,
+    `invalid configuration${count}: ${issue === undefined ? 'invalid' : issueSentence(issue, merged, source?.name)}${source === undefined ? '' : ` (${source.sentence})`}`,
     {
       context: {
         path,
@@ -337,11 +374,135 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** The parts of a zod schema's definition the key walk below reads. */
+interface SchemaDef {
+  readonly type: string;
+  readonly innerType?: unknown;
+  readonly in?: unknown;
+  readonly shape?: Readonly<Record<string, unknown>>;
+  readonly element?: unknown;
+  readonly options?: readonly unknown[];
+}
+
+function defOf(schema: unknown): SchemaDef | undefined {
+  return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+}
+
+/** The object schemas a schema can be at its top: wrappers (optional, default, ...) removed, every member of a union. */
+function objectSchemas(schema: unknown): readonly SchemaDef[] {
+  const def = defOf(schema);
+  if (def === undefined) return [];
+  if (def.type === 'object') return [def];
+  if (def.type === 'union') return (def.options ?? []).flatMap(objectSchemas);
+  const inner = def.innerType ?? def.in;
+  return inner === undefined ? [] : objectSchemas(inner);
+}
+
+/** The schemas at `path` below `schema` (list indices step into the element). */
+function schemasAt(schema: unknown, path: readonly PropertyKey[]): readonly unknown[] {
+  let at: readonly unknown[] = [schema];
+  for (const key of path) {
+    at = at.flatMap((s): unknown[] => {
+      if (typeof key === 'number') {
+        let def = defOf(s);
+        while (def !== undefined && def.type !== 'array' && (def.innerType ?? def.in) !== undefined) def = defOf(def.innerType ?? def.in);
+        return def?.type === 'array' ? [def.element] : [];
+      }
+      return objectSchemas(s).flatMap((o) => (o.shape !== undefined && Object.hasOwn(o.shape, key) ? [o.shape[key as string]] : []));
+    });
+  }
+  return at;
+}
+
+/** Edit distance of two short strings (a key and a known key), a swap of two neighbouring letters counting one. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/** The keys the configuration knows at `path` (every member's, where a union can be several objects). */
+function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  // The scoring section is read by @subnet/bundle's schema (through a transform), so its keys are that schema's.
+  const [root, below] = path[0] === 'scoring' ? [epochConfigSchema, path.slice(1)] : [validatorConfigSchema, path];
+  return [...new Set(schemasAt(root, below).flatMap((s) => objectSchemas(s).flatMap((o) => Object.keys(o.shape ?? {}))))];
+}
+
+/**
+ * The known keys below `path` that `key` spells with single underscores where levels meet (`server_port` at the top is
+ * `server` then `port`), or undefined: the mistake of `SUBNET_VALIDATOR_SERVER_PORT` for `SUBNET_VALIDATOR_SERVER__PORT`.
+ */
+function levelsOf(path: readonly PropertyKey[], key: string): readonly string[] | undefined {
+  for (const known of knownKeysAt(path)) {
+    if (key === known) return [known];
+    if (!key.startsWith(`${known}_`)) continue;
+    const rest = levelsOf([...path, known], key.slice(known.length + 1));
+    if (rest !== undefined) return [known, ...rest];
+  }
+  return undefined;
+}
+
+/**
+ * The key the configuration knows at `path` that an unknown `key` is a slip of (one edit away, two for keys longer than five
+ * letters, a swap of neighbouring letters counting one; or the same letters in another case), or undefined: an operator who wrote `prot` or `pol_ms` gets the key to write.
+ */
+function closeKey(path: readonly PropertyKey[], key: string): string | undefined {
+  const known = knownKeysAt(path);
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
+    if (distance <= (candidate.length <= 5 ? 1 : 2) && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best?.key;
+}
+
+/**
+ * The unknown keys an issue reports: zod's `unrecognized_keys`, or the same sentence a nested schema (the scoring
+ * section's challenge settings) passes on as a custom issue.
+ */
+function unknownKeys(issue: z.core.$ZodIssue): readonly string[] | undefined {
+  if (issue.code === 'unrecognized_keys') return issue.keys;
+  if (issue.code !== 'custom') return undefined;
+  const listed = /^Unrecognized keys?: (".*")$/.exec(issue.message)?.[1];
+  return listed === undefined ? undefined : [...listed.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
+}
+
+/** Where a problem is, for the list of the other problems: an unknown key by its own path, said to be one. */
+function problemPlace(issue: z.core.$ZodIssue): string {
+  const keys = unknownKeys(issue);
+  if (keys === undefined) return formatPath(issue.path) || '(root)';
+  return keys
+    .map((key) => {
+      const close = closeKey(issue.path, key);
+      return `${formatPath([...issue.path, key])} (an unknown key${close === undefined ? '' : `; did you mean "${close}"?`})`;
+    })
+    .join(', ');
+}
+
 /**
  * One problem in words: a required setting that is absent reads "missing: a section is required here" (or a list,
  * a string, ...) rather than zod's "expected object, received undefined"; any other problem is zod's message.
  */
-function issueSentence(issue: z.core.$ZodIssue, merged: unknown): string {
+function issueSentence(issue: z.core.$ZodIssue, merged: unknown, sourceName?: string): string {
+  const unknown = unknownKeys(issue);
+  if (unknown?.length === 1) {
+    const key = unknown[0] ?? '';
+    // A variable with one underscore where two separate levels (SUBNET_VALIDATOR_SERVER_PORT) names a key no section has.
+    const levels = sourceName?.startsWith(ENV_PREFIX) === true ? levelsOf(issue.path, key) : undefined;
+    if (levels !== undefined && levels.length > 1) {
+      const name = `${ENV_PREFIX}${[...issue.path.map(String), ...levels].join('__').toUpperCase()}`;
+      return `${issue.message} (did you mean ${name}? two underscores separate a section from its key)`;
+    }
+    const close = closeKey(issue.path, key);
+    if (close !== undefined) return `${issue.message} (did you mean "${close}"?)`;
+  }
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
   if (expected === undefined) return issue.message;
   if (valueAt(merged, issue.path) !== undefined) return issue.message;
@@ -438,12 +599,20 @@ export function loadConfig(file: string, env: Readonly<Record<string, string | u
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = describeSystemError(error);
-    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}${reason === undefined ? '' : `: ${reason}`}`, {
+    // What to do, for the two a newcomer meets: a file not written yet (or a typo), and a folder given as the file.
+    const code = (error as NodeJS.ErrnoException).code;
+    const advice =
+      code === 'ENOENT'
+        ? `; write one with subnet-validator init --config ${file}, or give the file you meant to --config`
+        : code === 'EISDIR'
+          ? '; it is a folder: give --config the YAML file itself (subnet-validator init --config <file> writes one)'
+          : '';
+    throw new SubnetError(VALIDATOR_ERROR_CODES.configFile, `cannot read the configuration file ${file}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
       context: { path: file },
       cause: error,
     });
   }
-  return resolveConfig({ text, env, flags });
+  return resolveConfig({ text, env, flags, file });
 }
 
 /**

@@ -120,6 +120,31 @@ function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyRep
   return reply.code(status).send({ error });
 }
 
+/** 415 naming the content-type sent (it said only "send application/json"). */
+function mediaTypeError(type: string | undefined): ErrorBody {
+  const wanted = 'the body must be JSON sent with content-type: application/json';
+  return {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message:
+      type === undefined || type === ''
+        ? `${wanted}; the request has no content-type header at headers.content-type`
+        : `${wanted} at headers.content-type (got ${describeValue(type)})`,
+    path: 'headers.content-type',
+  };
+}
+
+/** 401 saying whether the token is missing or another one (never quoting what was sent: it may be a real secret). */
+function unauthorized(request: FastifyRequest): ErrorBody {
+  return {
+    code: 'UNAUTHORIZED',
+    message:
+      request.headers.authorization === undefined
+        ? "no authorization header: send authorization: Bearer <the validator's server.executor_token> at headers.authorization"
+        : "the bearer token is not this validator's server.executor_token (SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN) at headers.authorization",
+    path: 'headers.authorization',
+  };
+}
+
 /** The value a schema issue points at in the body (own keys only: a key spelled `__proto__` is data, never a lookup). */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
@@ -227,7 +252,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'unsupported_media_type' });
-      return fail(reply, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send application/json' });
+      return fail(reply, 415, mediaTypeError(request.headers['content-type']));
     }
     if (status === 400 && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'malformed_json' });
@@ -253,7 +278,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json(;|$)/i.test(type)) {
       ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unsupported_media_type' });
-      await fail(reply, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send application/json' });
+      await fail(reply, 415, mediaTypeError(type));
     }
   });
   // The method and path (no query string: it may hold a token) say which endpoint the client asked for.
@@ -315,7 +340,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     app.post(path, async (request, reply) => {
       if (!authorised(request)) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'unauthorized' });
-        return fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+        return fail(reply, 401, unauthorized(request));
       }
       if (configured(challenge) === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'challenge_not_configured' });
@@ -490,7 +515,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.post('/v1/tasks', async (request, reply) => {
     if (!authorised(request)) {
       ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'unauthorized' });
-      return fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+      return fail(reply, 401, unauthorized(request));
     }
     if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
     const parsed = taskIngestSchema.safeParse(request.body);

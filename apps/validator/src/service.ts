@@ -53,6 +53,11 @@ export interface StartOptions {
   readonly now?: () => number;
   /** Whether to follow the head on a timer (default true); tests may call `tick()` themselves. */
   readonly autoTick?: boolean;
+  /**
+   * What this start may create, taken by the caller before it (the CLI, to undo it on a signal during start-up);
+   * default: taken here. Undone when the start fails, kept once the service listens.
+   */
+  readonly footprint?: StartFootprint;
 }
 
 /** A running validator. */
@@ -91,7 +96,7 @@ export interface ValidatorService {
 export async function startValidator(options: StartOptions): Promise<ValidatorService> {
   // Taken before anything is written: a start that fails before it listens (the port held by another process, the
   // chain unreachable, a wrong key password) removes the files and folders it created (docs/spec.md G.10).
-  const footprint = startFootprint(options.config);
+  const footprint = options.footprint ?? startFootprint(options.config);
   try {
     return await start(options, footprint);
   } catch (error) {
@@ -558,10 +563,21 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await lease?.stop(false);
     await storage.close();
     await chain.close();
-    throw new SubnetError(VALIDATOR_ERROR_CODES.invalidConfig, `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}`, {
-      context: { path: 'server.port', value: config.server.port },
-      cause: error,
-    });
+    // What to do, for the listen failures an operator meets: the port taken, a privileged port, a host not of this machine.
+    const advice: Readonly<Record<string, string>> = {
+      EADDRINUSE: 'another process listens there (another validator?): stop it, or set server.port (or --port) to a free port',
+      EACCES: 'ports below 1024 need privileges: set server.port (or --port) to a port above 1023',
+      EADDRNOTAVAIL: 'no interface of this machine has that address: set server.host (or --host) to one it has, such as 127.0.0.1',
+    };
+    const hint = advice[(error as NodeJS.ErrnoException).code ?? ''];
+    throw new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      `cannot listen on ${config.server.host}:${config.server.port}: ${(error as Error).message}${hint === undefined ? '' : `; ${hint}`}`,
+      {
+        context: { path: 'server.port', value: config.server.port },
+        cause: error,
+      },
+    );
   }
   // Listening: the service runs, and what this start created stays whatever happens next.
   footprint.keep();

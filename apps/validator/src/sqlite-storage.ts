@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
-import { isSubnetError } from '@subnet/core';
+import { describeSystemError, isSubnetError } from '@subnet/core';
 
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { LEASE_ACQUIRE_SQL, leaseLost } from './lease-sql.js';
@@ -79,6 +79,25 @@ function toRecord(row: RecordRow): StoredRecord {
 }
 
 /**
+ * Why a database could not be opened, and what to do, for the message (it named the path alone): the OS reason
+ * (`ENOTDIR`, `EACCES`) or SQLite's code and text (`SQLITE_NOTADB (file is not a database)`), then the setting to change.
+ */
+function openFailureSentence(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const os = describeSystemError(error);
+  const sqlite = typeof code === 'string' && code.startsWith('SQLITE_') ? `${code} (${(error as Error).message})` : undefined;
+  const reason = os ?? sqlite;
+  if (reason === undefined) return '';
+  const advice =
+    code === 'SQLITE_NOTADB'
+      ? "set database.path (or --database-path) to this validator's database, or to a new file"
+      : code === 'SQLITE_CANTOPEN' || os !== undefined
+        ? 'set database.path (or --database-path) to a file this process can create or write'
+        : undefined;
+  return `: ${reason}${advice === undefined ? '' : `; ${advice}`}`;
+}
+
+/**
  * Opens (creating if needed) the SQLite store at `path`: WAL journal with `synchronous=FULL`, so a
  * committed write survives `kill -9` and power loss; migrations run on open.
  *
@@ -105,7 +124,7 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
       })();
     }
   } catch (error) {
-    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}`, { path }, error);
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}${openFailureSentence(error)}`, { path }, error);
   }
   const insert = db.prepare(
     'INSERT INTO records (kind, record_id, epoch, body, digest, received_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, record_id) DO NOTHING RETURNING seq',

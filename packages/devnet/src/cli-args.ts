@@ -119,7 +119,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
         'Faults on a running devnet (over its admin RPC, the devnet_fault* methods, devnet_reorganize and devnet_replaceNeuron on the same WebSocket):',
         '  subnet-devnet fault <status|freeze|thaw|stall|resume|drop-connections|delay-next <ms>|drop-next|reject-next <error>|reset> [--url ws://127.0.0.1:9944]',
         '  subnet-devnet fault reorganize <depth> [branch-json] [--drop-retracted] [--url ws://127.0.0.1:9944]   (needs --finality-lag above <depth>)',
-        '  subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--url ws://127.0.0.1:9944]   (replace_neuron: a new hotkey at <uid>)',
+        '  subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--after-extrinsics] [--url ws://127.0.0.1:9944]   (replace_neuron: a new hotkey at <uid>)',
         '  subnet-devnet fault --help',
         EXIT_CODES_HELP,
       ].join('\n'),

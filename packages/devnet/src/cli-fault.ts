@@ -144,7 +144,16 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
   try {
     program.parse([...argv], { from: 'user' });
   } catch (e) {
-    throw e instanceof CommanderError && e.code === 'commander.help' ? noAction() : e;
+    if (e instanceof CommanderError && e.code === 'commander.help') throw noAction();
+    // commander says "unknown command 'x'" (and maybe "Did you mean y?") but not which actions there are.
+    if (e instanceof CommanderError && e.code === 'commander.unknownCommand') {
+      const sentence = e.message
+        .replace(/^error: unknown command/, 'unknown fault action')
+        .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
+        .replace(/\s*\n\s*/g, ' ');
+      throw new SubnetError(DEVNET_ERROR_CODES.usage, `${sentence} (the actions: ${program.commands.map((c) => c.name()).join(', ')})`);
+    }
+    throw e;
   }
   if (request === undefined) throw noAction();
   return { url: program.opts<{ url: string }>().url, ...request };

@@ -3,7 +3,7 @@ import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { EXIT_FAILURE, EXIT_INVALID_INPUT, formatBanner, parseCliArgs, usageError } from './cli-args.js';
 import { parseFaultArgs, sendFaultRequest } from './cli-fault.js';
 import type { FaultRequest } from './cli-fault.js';
-import { startDevnet } from './devnet.js';
+import { listenFailedError, startDevnet } from './devnet.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
 
 /** Prints a coded error: one line on stderr (and where to read the usage), or one JSON object on stdout with --json. */
@@ -38,7 +38,10 @@ function parseOrExit<T>(parse: () => T, json: boolean, helpCommand: string): T |
 /** A failed admin request as the CLI's coded error: the method, the URL (credentials hidden) and the reason. */
 function faultFailed(request: FaultRequest, cause: unknown): SubnetError {
   const reason = redactUrl(cause instanceof Error ? cause.message : String(cause));
-  return new SubnetError(DEVNET_ERROR_CODES.faultFailed, `${request.method} failed at ${redactUrl(request.url)}: ${reason}`, {
+  // Nothing at the URL is the common case (the devnet stopped, or another port): say what to do.
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const advice = code === 'ECONNREFUSED' ? '; no devnet listens there: start one (subnet-devnet --port <n>) or give the URL it printed with --url' : '';
+  return new SubnetError(DEVNET_ERROR_CODES.faultFailed, `${request.method} failed at ${redactUrl(request.url)}: ${reason}${advice}`, {
     context: { method: request.method },
     cause,
   });
@@ -81,7 +84,9 @@ async function main(): Promise<void> {
       return;
     }
     const invalid = isSubnetError(e, DEVNET_ERROR_CODES.invalidOptions);
-    report(e, request.json, invalid ? 'subnet-devnet --help' : null);
+    // The API names its option (options.port); the user typed --port.
+    const shown = isSubnetError(e, DEVNET_ERROR_CODES.listenFailed) ? listenFailedError(request.options.port ?? 9944, e.cause, '--port') : e;
+    report(shown, request.json, invalid ? 'subnet-devnet --help' : null);
     process.exitCode = invalid ? EXIT_INVALID_INPUT : EXIT_FAILURE;
   }
 }

@@ -294,12 +294,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         }),
     );
   } catch (cause) {
-    // The OS reason first (EADDRINUSE: another process holds the port), so the user knows what to change.
-    const reason = describeSystemError(cause);
-    throw new SubnetError(DEVNET_ERROR_CODES.listenFailed, `cannot listen on 127.0.0.1:${options.port}${reason === undefined ? '' : `: ${reason}`}`, {
-      context: { path: 'options.port', value: options.port },
-      cause,
-    });
+    throw listenFailedError(options.port, cause, 'options.port');
   }
   const srv = server;
   dropConnections = () => srv.dropConnections();
@@ -461,4 +456,23 @@ function genesisField(genesis: ChainState, netuid: number, name: string): string
     throw new SubnetError(DEVNET_ERROR_CODES.invalidHyperparameter, 'unknown hyperparameter', { context: { path: 'name', value: name } });
   }
   return typeof v;
+}
+
+/**
+ * `DEVNET_LISTEN_FAILED` for a port that cannot be bound: the OS reason first (EADDRINUSE: another process holds the
+ * port), then what to do, at `option` (`options.port` for the API, `--port` for the CLI).
+ */
+export function listenFailedError(port: number, cause: unknown, option: string): SubnetError {
+  const reason = describeSystemError(cause);
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const advice =
+    code === 'EADDRINUSE'
+      ? `; another process listens there (a devnet already running?): stop it, or choose another port (${option} 0 picks a free one)`
+      : code === 'EACCES'
+        ? `; ports below 1024 need privileges: choose a port above 1023 (${option} 0 picks a free one)`
+        : '';
+  return new SubnetError(DEVNET_ERROR_CODES.listenFailed, `cannot listen on 127.0.0.1:${port}${reason === undefined ? '' : `: ${reason}`}${advice}`, {
+    context: { path: option, value: port },
+    cause,
+  });
 }

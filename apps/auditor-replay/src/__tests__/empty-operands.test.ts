@@ -16,7 +16,9 @@ describe('auditor-replay verify: nothing to verify is invalid input, not a pass'
     const t = captureIo();
     expect(await runCli(['verify', empty], t)).toBe(2);
     expect(t.err()).toContain('AUDITOR_UNREADABLE');
-    expect(t.err()).toContain('BUNDLE[0]');
+    expect(t.err()).toContain(
+      `[AUDITOR_UNREADABLE] this folder holds no *.json bundle file; give the folder auditor-replay fetch --out wrote, or a validator's bundles.dir at BUNDLE[0]`,
+    );
     expect(t.out()).not.toContain('exit 0');
   });
 
@@ -24,6 +26,9 @@ describe('auditor-replay verify: nothing to verify is invalid input, not a pass'
     const missing = join(tempDir('auditor-empty-'), 'no-such-bundles');
     const t = captureIo();
     expect(await runCli(['verify', missing], t)).toBe(2);
-    expect(t.err()).toContain(`[AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory) at BUNDLE[0]`);
+    expect(t.err()).toContain(
+      `[AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory); give a bundle file or a folder of them ` +
+        `(the folder auditor-replay fetch --out wrote, or a validator's bundles.dir) at BUNDLE[0]`,
+    );
   });
 });

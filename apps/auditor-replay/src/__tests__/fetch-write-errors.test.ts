@@ -133,6 +133,20 @@ describe('fetch: a local disk error stops the run (AUDITOR_WRITE_FAILED), naming
     expect(await readFile(plain, 'utf8')).toBe('mine');
   });
 
+  it('--out naming a regular file (EEXIST from mkdir): says it is a file, not a folder, before any request; the file unchanged', async () => {
+    const dir = tempDir('auditor-write-');
+    const plain = join(dir, 'bundles.json');
+    await writeFile(plain, 'mine');
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/plain-out`, '--from', '1', '--to', '2', '--out', plain, '--quiet'], t)).toBe(2);
+    expect(t.err()).toBe(
+      `error: [AUDITOR_WRITE_FAILED] cannot write ${plain}: EEXIST (file already exists); --out names a file, not a folder: ` +
+        `give --out a folder (it is created when missing), so fetch stopped at --out (got ${JSON.stringify(plain)})\n`,
+    );
+    expect([...hits.keys()].filter((p) => p.startsWith('/plain-out/'))).toEqual([]);
+    expect(await readFile(plain, 'utf8')).toBe('mine');
+  });
+
   it('the folder replaced by a regular file mid-run (ENOTDIR, as root too): not retried as a network failure; stops at once', async () => {
     const dir = tempDir('auditor-write-');
     swapOut = join(dir, 'out');

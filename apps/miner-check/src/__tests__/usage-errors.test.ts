@@ -116,3 +116,21 @@ describe('miner-check --help names every exit code the CLI uses', () => {
     expect(help).toContain('EPIPE');
   });
 });
+
+describe('explain --bundles names the flag when the folder is wrong', () => {
+  it('a folder that does not exist, or holds no bundle, is refused at --bundles (it said BUNDLE[0], the auditor operand)', () => {
+    const missing = join(appDir, 'no-such-bundles-folder');
+    const hotkey = '5FyFFDydUXVCefVGjNfoDFGBkTviCCwCqKVch43vBWAGwQ78';
+    const text = runCli(['explain', '--bundles', missing, '--hotkey', hotkey]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toBe(
+      `miner-check: AUDITOR_UNREADABLE at --bundles\n  [AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory); ` +
+        `give a bundle file or a folder of them (the folder auditor-replay fetch --out wrote, or a validator's bundles.dir) at --bundles (got "${missing}")\n`,
+    );
+    const json = runCli(['explain', '--bundles', join(appDir, 'examples'), '--hotkey', hotkey, '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toBe('');
+    expect(jsonOf(json)).toMatchObject({ error: { code: 'AUDITOR_UNREADABLE', path: '--bundles' } });
+    expect((jsonOf(json).error as { message: string }).message).toContain('this folder holds no *.json bundle file');
+  });
+});

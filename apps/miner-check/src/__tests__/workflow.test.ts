@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { example, jsonOf, requireBuiltCli, runCli, scratchFile } from './cli-support.js';
+import { example, examples, jsonOf, requireBuiltCli, runCli, scratchFile } from './cli-support.js';
 
 beforeAll(requireBuiltCli);
 
@@ -136,7 +136,7 @@ describe('miner-check workflow on broken input', () => {
 
   it('an unreadable input says why, with the OS reason: a missing file, a folder', () => {
     const missing = runCli(['workflow', '--task', '/nonexistent/task.json', '--plan', plan, '--run', run]);
-    expect(missing.stderr).toContain('cannot read /nonexistent/task.json: ENOENT (no such file or directory) at --task');
+    expect(missing.stderr).toContain('cannot read /nonexistent/task.json: ENOENT (no such file or directory)');
     const folder = runCli(['workflow', '--task', '/', '--plan', plan, '--run', run, '--json']);
     expect(folder.code).toBe(2);
     expect(JSON.parse(folder.stdout)).toMatchObject({
@@ -146,6 +146,17 @@ describe('miner-check workflow on broken input', () => {
         message: expect.stringContaining('cannot read /: EISDIR (illegal operation on a directory)') as unknown,
       },
     });
+  });
+
+  it('a missing file or a folder says what to give the flag, after the OS reason', () => {
+    const missing = runCli(['workflow', '--task', '/nonexistent/task.json', '--plan', plan, '--run', run]);
+    expect(missing.stderr).toContain(
+      'cannot read /nonexistent/task.json: ENOENT (no such file or directory); give --task the path of an existing JSON file, or - for standard input at --task',
+    );
+    const folder = runCli(['workflow', '--task', examples, '--plan', plan, '--run', run]);
+    expect(folder.stderr).toContain(
+      `cannot read ${examples}: EISDIR (illegal operation on a directory); it is a folder: give --task one JSON file in it at --task`,
+    );
   });
 
   it('two inputs from standard input: exit 2 before reading anything', () => {

@@ -74,6 +74,58 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     expect(readFileSync(file, 'utf8')).toBe('mine: 1\n');
   });
 
+  it('a chain.endpoint that is no ws(s):// URL nor network name is refused with the configuration, before the key is loaded', async () => {
+    const file = join(t.dir, 'http-endpoint.yaml');
+    writeFileSync(
+      file,
+      [
+        'netuid: 1',
+        `wallet: { path: ${join(t.dir, 'no-wallets')} }`,
+        'server: { executor_token: "a-long-enough-executor-token" }',
+        'scoring:',
+        '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+        '',
+      ].join('\n'),
+    );
+    const cases: readonly (readonly [string, string])[] = [
+      ['http://127.0.0.1:9933', 'an endpoint URL must be ws:// or wss://'],
+      ['finny', 'not a network name (finney, test, local) nor a ws:// or wss:// URL'],
+    ];
+    for (const [endpoint, why] of cases) {
+      const r = await run(['run', '--config', file, '--chain-endpoint', endpoint]);
+      // Before: the key was loaded first (an encrypted one asks its password), so this was WALLET_KEYFILE_NOT_FOUND, exit 1.
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `error: [VALIDATOR_INVALID_CONFIG] invalid configuration: invalid chain endpoint: ${why}; set chain.endpoint (or --chain-endpoint) ` +
+          `to the node's ws:// or wss:// URL, or finney, test or local (set by --chain-endpoint) at chain.endpoint (got "${endpoint}")\n`,
+      );
+    }
+  });
+
+  it('init into a folder that does not exist, or onto a folder: VALIDATOR_CONFIG_FILE naming the path, the reason and what to do, exit 2', async () => {
+    const nested = join(t.dir, 'no-such-folder', 'validator.yaml');
+    const missing = await run(['init', '--config', nested]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot write the configuration file ${nested}: ENOENT (no such file or directory); ` +
+        `create its folder ${join(t.dir, 'no-such-folder')} first, or give --config a path in a folder that exists at ${nested}\n`,
+    );
+    expect(existsSync(join(t.dir, 'no-such-folder'))).toBe(false);
+    for (const args of [
+      ['init', '--config', t.dir],
+      ['init', '--config', t.dir, '--force'],
+    ]) {
+      const folder = await run(args);
+      expect(folder.code).toBe(2);
+      expect(folder.stderr).toBe(
+        `error: [VALIDATOR_CONFIG_FILE] cannot write the configuration file ${t.dir}: it is a folder; ` +
+          `give --config a file name, such as ${join(t.dir, 'validator.yaml')} at ${t.dir}\n`,
+      );
+    }
+  });
+
   it('no command at all: the help on stderr, then the coded error naming the commands', async () => {
     const r = await run([]);
     expect(r.code).toBe(2);
@@ -86,6 +138,54 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     const r = await run(['run', '--config', missing]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory)`);
+  });
+
+  it('a configuration file that does not exist says how to make one; a folder given as the file says it is a folder', async () => {
+    const missing = join(t.dir, 'validatr.yaml');
+    const absent = await run(['run', '--config', missing]);
+    expect(absent.code).toBe(2);
+    expect(absent.stdout).toBe('');
+    expect(absent.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${missing}: ENOENT (no such file or directory); ` +
+        `write one with subnet-validator init --config ${missing}, or give the file you meant to --config at ${missing}\n`,
+    );
+    const folder = await run(['run', '--config', t.dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] cannot read the configuration file ${t.dir}: EISDIR (illegal operation on a directory); ` +
+        `it is a folder: give --config the YAML file itself (subnet-validator init --config <file> writes one) at ${t.dir}\n`,
+    );
+  });
+
+  it('a configuration file that is not YAML names the file, the line and the column', async () => {
+    const file = join(t.dir, 'broken.yaml');
+    writeFileSync(file, 'netuid: 1\nserver:\n  port: 8091\n  port: 8092\n');
+    const r = await run(['run', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${file} is not valid YAML: Map keys must be unique at line 4, column 3; ` +
+        `fix it there (subnet-validator init writes a valid one) at ${file}\n`,
+    );
+  });
+
+  it('a configuration file whose YAML is not a mapping of sections says what it holds', async () => {
+    const list = join(t.dir, 'list.yaml');
+    writeFileSync(list, '- netuid: 1\n- scoring: {}\n');
+    const r = await run(['run', '--config', list]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${list} holds a list, not a mapping of sections (netuid: 1, scoring: …); ` +
+        `write each section as a key at the top level, as subnet-validator init does at ${list}\n`,
+    );
+    const scalar = join(t.dir, 'scalar.yaml');
+    writeFileSync(scalar, 'validator.yaml\n');
+    const s = await run(['run', '--config', scalar]);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toBe(
+      `error: [VALIDATOR_CONFIG_FILE] the configuration file ${scalar} holds a string, not a mapping of sections (netuid: 1, scoring: …); ` +
+        `write each section as a key at the top level, as subnet-validator init does at ${scalar}\n`,
+    );
   });
 
   it('run --help shows the default of every flag that has one, as the configuration resolves an absent key', async () => {

@@ -90,6 +90,45 @@ describe('configuration', () => {
     );
   });
 
+  it('a misspelt key suggests the key it is close to, at any level', () => {
+    const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('  port: 8091', '  prot: 8091'), env: {} }));
+    expect(typo.path).toBe('server');
+    expect(typo.message).toMatch(/^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean "port"\?\) at server \(got /);
+    const chain = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('  poll_ms: 1000', '  pol_ms: 1000'), env: {} }));
+    expect(chain.message).toContain('Unrecognized key: "pol_ms" (did you mean "poll_ms"?) at chain');
+    const challenge = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('      total_tasks: 50', '      totl_tasks: 50'), env: {} }));
+    // The scoring section passes zod's sentence on as a custom issue, after the missing key the slip leaves.
+    expect(challenge.message).toContain('the others at scoring.challenges[2].totl_tasks (an unknown key; did you mean "total_tasks"?)');
+  });
+
+  it('an unknown key set by an environment variable names the variable; one underscore where two belong says so', () => {
+    const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER__PROT: '9000' } }));
+    expect(typo.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean "port"\?\) \(set by the environment variable SUBNET_VALIDATOR_SERVER__PROT\) at server \(got /,
+    );
+    const single = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER_PORT: '9000' } }));
+    expect(single.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "server_port" \(did you mean SUBNET_VALIDATOR_SERVER__PORT\? two underscores separate a section from its key\) \(set by the environment variable SUBNET_VALIDATOR_SERVER_PORT\) at \(root\) \(got /,
+    );
+    const keyWithUnderscore = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_CHAIN_POLL_MS: '500' } }));
+    expect(keyWithUnderscore.message).toContain('(did you mean SUBNET_VALIDATOR_CHAIN__POLL_MS? two underscores separate a section from its key)');
+    // The scoring pipeline is read through a transform whose keys this walk cannot see: the variable is still named.
+    const scoring = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SCORING__PIPELINE_WEIGHT_CAP: '0.4' } }));
+    expect(scoring.message).toContain('(set by the environment variable SUBNET_VALIDATOR_SCORING__PIPELINE_WEIGHT_CAP) at scoring');
+  });
+
+  it('a misspelt top-level key is named in the list of the other problems, not an empty path', () => {
+    const text = `nettuid: 1\nscoring:\n  challenges: [{ id: b, kind: bounty, alpha: 1 }]\n`;
+    const bad = codeOf(() => resolveConfig({ text, env: {} }));
+    expect(bad.path).toBe('netuid');
+    expect(bad.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration (2 problems, the first shown; the others at nettuid (an unknown key; did you mean "netuid"?)): ' +
+        'missing: a number is required here at netuid (got undefined)',
+    );
+    const unknownOnly = codeOf(() => resolveConfig({ text: `netuid: 1\nbogus: 1\nmore: 2\n`, env: {} }));
+    expect(unknownOnly.message).toMatch(/the others at bogus \(an unknown key\), more \(an unknown key\)\): missing: a section is required here at scoring/);
+  });
+
   it('a `__proto__` or `constructor` key in the file is a key like any other: refused as unknown, at any level, whatever the overlays', () => {
     const text = defaultConfigYaml();
     const env = { SUBNET_VALIDATOR_SERVER__PORT: '9000', SUBNET_VALIDATOR_CHAIN__ENDPOINT: 'ws://127.0.0.1:9944' };

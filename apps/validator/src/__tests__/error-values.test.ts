@@ -38,6 +38,51 @@ describe('HTTP error answers name the value sent', () => {
     expect((await errorOf(proto)).message).toContain('__proto__');
   });
 
+  it('UNSUPPORTED_MEDIA_TYPE names the content-type sent and the one to send', async () => {
+    const form = await fetch(`${validator.url}/v1/bounty-records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'record_id=b-form',
+    });
+    expect(form.status).toBe(415);
+    expect(await errorOf(form)).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'the body must be JSON sent with content-type: application/json at headers.content-type (got "application/x-www-form-urlencoded")',
+      path: 'headers.content-type',
+    });
+    const none = await fetch(`${validator.url}/v1/bounty-records`, { method: 'POST', body: new Uint8Array([123, 125]) });
+    expect(none.status).toBe(415);
+    expect(await errorOf(none)).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'the body must be JSON sent with content-type: application/json; the request has no content-type header at headers.content-type',
+      path: 'headers.content-type',
+    });
+  });
+
+  it('UNAUTHORIZED says whether the bearer token is missing or not the configured one, never quoting it', async () => {
+    const body = JSON.stringify(bountyBody('b-auth', k.miners[2]!.address));
+    const missing = await fetch(`${validator.url}/v1/bounty-records`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(missing.status).toBe(401);
+    expect(await errorOf(missing)).toEqual({
+      code: 'UNAUTHORIZED',
+      message: "no authorization header: send authorization: Bearer <the validator's server.executor_token> at headers.authorization",
+      path: 'headers.authorization',
+    });
+    const wrong = await fetch(`${validator.url}/v1/bounty-records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer not-the-token-0123456789' },
+      body,
+    });
+    expect(wrong.status).toBe(401);
+    const error = await errorOf(wrong);
+    expect(error).toEqual({
+      code: 'UNAUTHORIZED',
+      message: "the bearer token is not this validator's server.executor_token (SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN) at headers.authorization",
+      path: 'headers.authorization',
+    });
+    expect(error.message).not.toContain('not-the-token');
+  });
+
   it('INVALID_EPOCH quotes the epoch sent', async () => {
     const res = await fetch(`${validator.url}/v1/epochs/abc/bundle`);
     expect(res.status).toBe(400);

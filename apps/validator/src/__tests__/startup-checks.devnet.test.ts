@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,7 +181,10 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
       const run = await runCli(['run', '--config', config], env, 45_000);
       expect(run.stillRunning).toBe(false);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`error: [VALIDATOR_INVALID_CONFIG] cannot listen on 127.0.0.1:${address.port}: listen EADDRINUSE`);
+      expect(run.stderr).toContain(
+        `error: [VALIDATOR_INVALID_CONFIG] cannot listen on 127.0.0.1:${address.port}: listen EADDRINUSE: address already in use 127.0.0.1:${address.port}; ` +
+          `another process listens there (another validator?): stop it, or set server.port (or --port) to a free port at server.port (got ${address.port})\n`,
+      );
       // Before, the failed start left data/state/validator.sqlite (and its folders) behind.
       expect(readdirSync(dir)).toEqual(['bundles']);
       expect(readdirSync(join(dir, 'bundles'))).toEqual(['epoch-1.json']);
@@ -196,7 +199,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const run = await runCli(['run', '--config', config], env, 30_000);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'error: [VALIDATOR_INVALID_CONFIG] invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
+      'error: [VALIDATOR_INVALID_CONFIG] invalid configuration: invalid chain endpoint: an endpoint URL must be ws:// or wss://; set chain.endpoint (or --chain-endpoint) ' +
         'to the node\'s ws:// or wss:// URL, or finney, test or local at chain.endpoint (got "http://127.0.0.1:9933")\n',
     );
   }, 60_000);
@@ -206,6 +209,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const port = await freePort();
     const endpoint = `ws://127.0.0.1:${port}`;
     let caught: unknown;
+    const warnings: { msg: string; ctx: unknown }[] = [];
     try {
       await connectSubnetChain({
         endpoint,
@@ -214,6 +218,7 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
         wait: 'inBlock',
         commitStorePath: join(t.dir, 'commits.json'),
         connectTimeoutMs: 1500,
+        logger: { warn: (ctx, msg) => warnings.push({ msg, ctx }), info: () => undefined },
       });
     } catch (error) {
       caught = error;
@@ -226,6 +231,13 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
       `[VALIDATOR_CHAIN_UNAVAILABLE] cannot connect to the chain (connect ECONNREFUSED 127.0.0.1:${port}; tried for 1.5 s): ` +
         `check chain.endpoint (or --chain-endpoint) and that the node is running and reachable from here at chain.endpoint (got "${endpoint}")`,
     );
+    // Each attempt meanwhile is a warning with the endpoint and the node's reason, worded as the README quotes it.
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const w of warnings) {
+      expect(w).toMatchObject({ msg: 'chain endpoint not reachable yet; retrying', ctx: { endpoint, reason: `connect ECONNREFUSED 127.0.0.1:${port}` } });
+    }
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('(the chain client logs `chain endpoint not reachable yet; retrying` with each attempt meanwhile');
   }, 30_000);
 
   it('a hotkey without a validator permit, or not registered, is a start-up warning with its address (HOTKEY_NO_VALIDATOR_PERMIT, HOTKEY_NOT_REGISTERED)', async () => {

@@ -117,10 +117,19 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes: 0 stopped by SIGINT or SIGTERM; 1 a failure to start');
     expect(r.stdout).toContain(`2 an invalid command line (${USAGE}`);
+    // Every fault option the README names is in the summary, --after-extrinsics of replace-neuron included.
+    expect(r.stdout).toContain('subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--after-extrinsics] [--url ws://127.0.0.1:9944]');
+    expect(r.stdout).toContain('subnet-devnet fault reorganize <depth> [branch-json] [--drop-retracted]');
   });
 
   it('subnet-devnet fault: an unknown action, a malformed value or no action is DEVNET_USAGE (exit 2); its --help lists the exit codes', () => {
-    expectUsage(run('fault', 'explode'), 'subnet-devnet fault --help', "unknown command 'explode'");
+    // The actions are listed, as for no action at all (commander's sentence named none).
+    expectUsage(
+      run('fault', 'explode'),
+      'subnet-devnet fault --help',
+      "unknown fault action 'explode' (the actions: status, freeze, thaw, stall, resume, drop-connections, drop-next, reset, delay-next, reject-next, reorganize, replace-neuron)",
+    );
+    expectUsage(run('fault', 'stauts'), 'subnet-devnet fault --help', "unknown fault action 'stauts' (did you mean status?) (the actions: status,");
     expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
     // Before, a delay above 2^31 - 1 ms was sent, and the devnet's timer fired after 1 ms.
     expectUsage(
@@ -147,7 +156,8 @@ describe('subnet-devnet on a port another process holds', () => {
       const text = run('--port', String(port));
       expect(text.code).toBe(1);
       expect(text.stderr.split('\n')[0]).toBe(
-        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use) at options.port (got ${port})`,
+        `error: [${DEVNET_ERROR_CODES.listenFailed}] cannot listen on 127.0.0.1:${port}: EADDRINUSE (address already in use); another process ` +
+          `listens there (a devnet already running?): stop it, or choose another port (--port 0 picks a free one) at --port (got ${port})`,
       );
       expect(text.stderr).not.toMatch(/\n\s+at /);
       const json = run('--port', String(port), '--json');
@@ -173,7 +183,8 @@ describe('subnet-devnet fault when the request fails', () => {
     expect(r.stdout).toBe('');
     // Before: `devnet_faultStatus failed: connect ECONNREFUSED ...`, the one failure of the CLI without its code.
     expect(r.stderr).toBe(
-      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+      `error: [${DEVNET_ERROR_CODES.faultFailed}] devnet_faultStatus failed at ws://***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}; ` +
+        'no devnet listens there: start one (subnet-devnet --port <n>) or give the URL it printed with --url\n',
     );
     expect(r.stderr).not.toContain('s3cret');
   });

@@ -115,6 +115,44 @@ describe('coded errors', () => {
     expect(error).toMatchObject({ code: 'WALLET_KEYFILE_NOT_FOUND', context: { value: join(dir, 'wallets', 'miner', 'hotkeys', 'absent') } });
   });
 
+  it('WALLET_KEYFILE_NOT_FOUND for a hotkey the wallet does not have names the hotkeys it has and what to do', async () => {
+    const wallets = join(dir, 'wallets');
+    const path = join(wallets, 'miner', 'hotkeys', 'absent');
+    const error = await failure(loadWalletHotkey({ name: 'miner', hotkey: 'absent', path: wallets, prompt: null }));
+    expect(error).toMatchObject({
+      code: 'WALLET_KEYFILE_NOT_FOUND',
+      context: { path: 'keyfile', value: path, missing: 'hotkey', available: ['default', 'locked', 'seeded', 'uri'] },
+    });
+    expect((error as Error).message).toBe(
+      `[WALLET_KEYFILE_NOT_FOUND] no hotkey file at ${path}: wallet "miner" has no hotkey "absent" ` +
+        `(${join(wallets, 'miner', 'hotkeys')} holds default, locked, seeded, uri); give one of those hotkey names ` +
+        `(btcli's --wallet.hotkey), or create it with btcli wallet new-hotkey at keyfile (got "${path}")`,
+    );
+  });
+
+  it('WALLET_KEYFILE_NOT_FOUND for a wallet name the wallets folder does not hold names the wallets it holds', async () => {
+    const wallets = join(dir, 'wallets');
+    const path = join(wallets, 'nosuch', 'hotkeys', 'default');
+    const error = await failure(loadWalletHotkey({ name: 'nosuch', hotkey: 'default', path: wallets, prompt: null }));
+    expect(error).toMatchObject({ code: 'WALLET_KEYFILE_NOT_FOUND', context: { value: path, missing: 'wallet', available: ['miner'] } });
+    expect((error as Error).message).toBe(
+      `[WALLET_KEYFILE_NOT_FOUND] no hotkey file at ${path}: ${wallets} holds no wallet "nosuch" (it holds miner); ` +
+        `give the name of the wallet that holds the hotkey (btcli's --wallet.name), or create it with btcli wallet create ` +
+        `at keyfile (got "${path}")`,
+    );
+  });
+
+  it('WALLET_KEYFILE_NOT_FOUND for a wallets folder that does not exist says so', async () => {
+    const wallets = join(dir, 'no-wallets-here');
+    const path = join(wallets, 'miner', 'hotkeys', 'default');
+    const error = await failure(loadWalletHotkey({ name: 'miner', hotkey: 'default', path: wallets, prompt: null }));
+    expect(error).toMatchObject({ code: 'WALLET_KEYFILE_NOT_FOUND', context: { value: path, missing: 'wallets', available: [] } });
+    expect((error as Error).message).toBe(
+      `[WALLET_KEYFILE_NOT_FOUND] no hotkey file at ${path}: the wallets folder ${wallets} does not exist; ` +
+        `give the folder that holds your wallets (btcli's --wallet.path, default ~/.bittensor/wallets) at keyfile (got "${path}")`,
+    );
+  });
+
   it('WALLET_PASSWORD_UNAVAILABLE for an encrypted file with no password file, no BT_PW_ variable and no TTY; it names the variable', async () => {
     const path = join(dir, 'wallets/miner/coldkey');
     const error = await failure(readKeyfile(path, { env: {}, prompt: null }));
