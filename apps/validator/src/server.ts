@@ -301,7 +301,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'POST' || reply.sent || !executorPaths.has(request.routeOptions.url ?? '') || authorised(request)) return;
     ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unauthorized' });
-    await fail(reply, 401, { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' });
+    await fail(reply, 401, unauthorized(request));
   });
 
   async function store(
