@@ -2,6 +2,7 @@ import { ApiPromise, WsProvider } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { ISubmittableResult } from '@polkadot/types/types';
+import { isSubnetError } from '@subnet/core';
 
 import type { Devnet } from '../devnet.js';
 import { startDevnet } from '../devnet.js';
@@ -98,3 +99,46 @@ export const waitFor = async (pred: () => boolean, ms = 5000): Promise<void> => 
     await new Promise((r) => setTimeout(r, 5));
   }
 };
+
+type StorageCodec = { toJSON(): unknown; toString(): string };
+
+/** `SubtensorModule.<item>(...args)` in the state after block `n`. */
+export async function storageAt(h: Harness, n: number, item: string, ...args: unknown[]): Promise<StorageCodec> {
+  const at = await h.api.at(await h.api.rpc.chain.getBlockHash(n));
+  return (at.query['subtensorModule']![item]! as (...a: unknown[]) => Promise<StorageCodec>)(...args);
+}
+
+/** The same, as JSON. */
+export const storageJson = async (h: Harness, n: number, item: string, ...args: unknown[]): Promise<unknown> => (await storageAt(h, n, item, ...args)).toJSON();
+
+/** What `code` and `context` (`path`, `value`) a call threw as a SubnetError, or null when it returned. */
+export function refusal(run: () => unknown): { code: string; path: unknown; value: unknown } | null {
+  try {
+    run();
+    return null;
+  } catch (e) {
+    if (!isSubnetError(e)) throw e;
+    const context = e.context as { path?: unknown; value?: unknown };
+    return { code: e.code, path: context.path, value: context.value };
+  }
+}
+
+/**
+ * A devnet on `runtime` with 4 neurons, uids 0 (owner), 1 and 2 validators; uid 1 weights uids 2 and 3, uid 2 weights
+ * uid 3 and serves an axon (10.0.0.2:8091).
+ */
+export async function harnessWithWeights(runtime: 'stateful' | 'legacy'): Promise<Harness> {
+  const h = await harness({
+    runtime,
+    neurons: 4,
+    validators: 3,
+    tempo: 1000,
+    weightsSetRateLimit: 0n,
+    axons: [null, null, { ip: '10.0.0.2', port: 8091 }, null],
+  });
+  const [, v1, m2] = h.devnet.accounts;
+  const first = await include(h, h.api.tx.subtensorModule!.setWeights!(1, [2, 3], [1, 1], 0), v1!.hotkey);
+  const second = await include(h, h.api.tx.subtensorModule!.setWeights!(1, [3], [1], 0), m2!.hotkey);
+  if (first.failed !== null || second.failed !== null) throw new Error(`setting the harness's weights failed: ${first.failed ?? second.failed ?? ''}`);
+  return h;
+}

@@ -9,14 +9,11 @@
 import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
-import { isSubnetError } from '@subnet/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { sendFaultRequest } from '../cli-fault.js';
 import type { Harness } from './harness.js';
-import { harness, include } from './harness.js';
-
-type Codec = { toJSON(): unknown; toString(): string };
+import { harness, harnessWithWeights, include, refusal, storageAt, storageJson } from './harness.js';
 
 let newcomer: { address: string; hex: string };
 let newcomerCold: { address: string; hex: string };
@@ -29,43 +26,11 @@ beforeAll(async () => {
   newcomerCold = { address: cold.address, hex: u8aToHex(cold.publicKey) };
 });
 
-/** What `code` and `context` a call threw (or null when it returned). */
-function refusal(run: () => unknown): { code: string; path: unknown; value: unknown } | null {
-  try {
-    run();
-    return null;
-  } catch (e) {
-    if (!isSubnetError(e)) throw e;
-    const context = e.context as { path?: unknown; value?: unknown };
-    return { code: e.code, path: context.path, value: context.value };
-  }
-}
-
 describe.each(['stateful', 'legacy'] as const)('replaceNeuron (%s runtime)', { timeout: 60_000 }, (runtime) => {
-  const query = async (h: Harness, n: number, item: string, ...args: unknown[]): Promise<Codec> => {
-    const at = await h.api.at(await h.api.rpc.chain.getBlockHash(n));
-    return at.query['subtensorModule']![item]!(...args);
-  };
-  const json = async (h: Harness, n: number, item: string, ...args: unknown[]) => (await query(h, n, item, ...args)).toJSON();
+  const query = storageAt;
+  const json = storageJson;
 
-  /**
-   * 4 neurons, uids 0 (owner), 1 and 2 validators; uid 1 weights uids 2 and 3, uid 2 weights uid 3, and uid 2
-   * serves an axon.
-   */
-  async function withWeights(): Promise<Harness> {
-    const h = await harness({
-      runtime,
-      neurons: 4,
-      validators: 3,
-      tempo: 1000,
-      weightsSetRateLimit: 0n,
-      axons: [null, null, { ip: '10.0.0.2', port: 8091 }, null],
-    });
-    const [, v1, m2] = h.devnet.accounts;
-    expect((await include(h, h.api.tx.subtensorModule!.setWeights!(1, [2, 3], [1, 1], 0), v1!.hotkey)).failed).toBeNull();
-    expect((await include(h, h.api.tx.subtensorModule!.setWeights!(1, [3], [1], 0), m2!.hotkey)).failed).toBeNull();
-    return h;
-  }
+  const withWeights = (): Promise<Harness> => harnessWithWeights(runtime);
 
   it('gives the uid to the new hotkey in the next block with BlockAtRegistration (on main LastUpdate too) = that block, its weights cleared, weights for it zeroed', async () => {
     const h = await withWeights();

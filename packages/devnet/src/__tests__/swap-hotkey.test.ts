@@ -8,14 +8,11 @@
 import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
-import { isSubnetError } from '@subnet/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { sendFaultRequest } from '../cli-fault.js';
 import type { Harness } from './harness.js';
-import { harness, include } from './harness.js';
-
-type Codec = { toJSON(): unknown; toString(): string };
+import { harness, harnessWithWeights, include, refusal, storageAt, storageJson } from './harness.js';
 
 let fresh: { address: string; hex: string };
 let other: { address: string; hex: string };
@@ -28,40 +25,11 @@ beforeAll(async () => {
   other = { address: b.address, hex: u8aToHex(b.publicKey) };
 });
 
-/** What `code` and `context` a call threw (or null when it returned). */
-function refusal(run: () => unknown): { code: string; path: unknown; value: unknown } | null {
-  try {
-    run();
-    return null;
-  } catch (e) {
-    if (!isSubnetError(e)) throw e;
-    const context = e.context as { path?: unknown; value?: unknown };
-    return { code: e.code, path: context.path, value: context.value };
-  }
-}
-
 describe.each(['stateful', 'legacy'] as const)('swapHotkey (%s runtime)', { timeout: 60_000 }, (runtime) => {
-  const query = async (h: Harness, n: number, item: string, ...args: unknown[]): Promise<Codec> => {
-    const at = await h.api.at(await h.api.rpc.chain.getBlockHash(n));
-    return at.query['subtensorModule']![item]!(...args);
-  };
-  const json = async (h: Harness, n: number, item: string, ...args: unknown[]) => (await query(h, n, item, ...args)).toJSON();
+  const query = storageAt;
+  const json = storageJson;
 
-  /** 4 neurons, uids 0 (owner), 1 and 2 validators; uid 1 weights uids 2 and 3, uid 2 weights uid 3 and serves an axon. */
-  async function withWeights(): Promise<Harness> {
-    const h = await harness({
-      runtime,
-      neurons: 4,
-      validators: 3,
-      tempo: 1000,
-      weightsSetRateLimit: 0n,
-      axons: [null, null, { ip: '10.0.0.2', port: 8091 }, null],
-    });
-    const [, v1, m2] = h.devnet.accounts;
-    expect((await include(h, h.api.tx.subtensorModule!.setWeights!(1, [2, 3], [1, 1], 0), v1!.hotkey)).failed).toBeNull();
-    expect((await include(h, h.api.tx.subtensorModule!.setWeights!(1, [3], [1], 0), m2!.hotkey)).failed).toBeNull();
-    return h;
-  }
+  const withWeights = (): Promise<Harness> => harnessWithWeights(runtime);
 
   it('moves the neuron to the new hotkey in the next block: Uids and Keys change, the uid keeps its registration, weights, LastUpdate, permit and stake, the axon moves', async () => {
     const h = await withWeights();
