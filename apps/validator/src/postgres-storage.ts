@@ -91,6 +91,35 @@ export interface PostgresOptions {
  * @throws SubnetError `VALIDATOR_STORAGE` when the server cannot be reached or migrated (URL credentials redacted)
  * @example const storage = await openPostgresStorage({ url: process.env.DATABASE_URL })
  */
+/**
+ * What to do about a failure to open the database, by its code (Node's socket code, or PostgreSQL's SQLSTATE), or
+ * undefined when the reason says it all.
+ */
+function openAdvice(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'nothing listens at that host and port: start PostgreSQL there, or correct the host and port of database.url';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name of database.url does not resolve: correct it';
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the host of database.url does not answer: check the address and any firewall on the way';
+    case '28P01':
+    case '28000':
+      return 'PostgreSQL refused the user or password: correct them in database.url (or SUBNET_VALIDATOR_DATABASE__URL)';
+    case '3D000':
+      return 'the database named in database.url does not exist: create it (createdb <name>) or name one that does';
+    case '42501':
+      return "the user may not create the validator's tables: grant it that, or connect as the database's owner";
+  }
+  return error instanceof Error && /timeout/i.test(error.message)
+    ? 'the server did not answer within 5 s: check the host and port of database.url and that PostgreSQL runs there'
+    : undefined;
+}
+
 export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw appError(VALIDATOR_ERROR_CODES.storage, 'invalid schema name', { path: 'schema', value: schema });
@@ -124,9 +153,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
+    const advice = openAdvice(error);
     throw appError(
       VALIDATOR_ERROR_CODES.storage,
-      `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}`,
+      `cannot open the PostgreSQL database ${redactUrl(options.url)}: ${redactUrl((error as Error).message)}${advice === undefined ? '' : `; ${advice}`}`,
       {},
       error,
     );

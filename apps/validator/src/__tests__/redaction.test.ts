@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
 import { startValidator } from '../service.js';
-import { fakeChain, keys, tempDir, testConfig } from './helpers.js';
+import { fakeChain, keys, PG_URL, tempDir, testConfig } from './helpers.js';
 
 /** No PostgreSQL listens on port 1 of 127.0.0.1: the connection is refused at once. */
 const REFUSED = 'postgresql://admin:hunter1@127.0.0.1:1/validator?sslmode=disable&password=hunter2&sslpassword=hunter3';
@@ -39,6 +39,28 @@ describe('URL credentials never reach a log line or an error', () => {
     const message = (error as Error).message;
     expect(message).toContain('postgresql://***@127.0.0.1:1/validator?sslmode=disable&password=***&sslpassword=***');
     expect(message).not.toMatch(/hunter/);
+    // The reason leads, then what to do about it.
+    expect(message).toContain('ECONNREFUSED');
+    expect(message).toContain('nothing listens at that host and port: start PostgreSQL there, or correct the host and port of database.url');
+  });
+
+  it.skipIf(PG_URL === undefined)('a wrong password or a database that does not exist says what to correct (a real PostgreSQL)', async () => {
+    const url = new URL(PG_URL!);
+    const failure = async (u: URL): Promise<string> =>
+      openPostgresStorage({ url: u.toString() }).then(
+        async (storage) => {
+          await storage.close();
+          return 'opened';
+        },
+        (e: unknown) => (e as Error).message,
+      );
+    const wrong = new URL(url);
+    wrong.password = 'not-the-password';
+    expect(await failure(wrong)).toMatch(/password authentication failed .*; PostgreSQL refused the user or password: correct them in database\.url/);
+    expect(await failure(wrong)).not.toContain('not-the-password');
+    const missing = new URL(url);
+    missing.pathname = '/no_such_database_here';
+    expect(await failure(missing)).toMatch(/does not exist; the database named in database\.url does not exist: create it/);
   });
 
   it('the configuration logged at start-up and the start-up failure hide them', async () => {
