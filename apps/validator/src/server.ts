@@ -295,14 +295,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return given.length === token.length && timingSafeEqual(given, token);
   };
   const configured = (kind: EpochConfig['challenges'][number]['kind']) => ctx.scoring.challenges.find((c) => c.kind === kind);
-  // The executor's endpoints check the bearer token on the headers, before the body is read and parsed (docs/spec.md
-  // G.18); the handlers check it again.
-  const executorPaths = new Set(['/v1/workflow-runs', '/v1/term-results', '/v1/bounty-records', '/v1/tasks']);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'POST' || reply.sent || !executorPaths.has(request.routeOptions.url ?? '') || authorised(request)) return;
-    ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unauthorized' });
+  // The executor's endpoints check the bearer token on the headers, as the route's own onRequest hook: before the
+  // body is read and parsed (docs/spec.md G.18).
+  const requireToken = (kind: RecordKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (authorised(request)) return;
+    ctx.metrics.recordsRejected.inc({ kind, reason: 'unauthorized' });
     await fail(reply, 401, unauthorized(request));
-  });
+  };
 
   async function store(
     reply: FastifyReply,
@@ -337,11 +336,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     check: (body: z.output<S>) => void,
     enrich: (body: z.output<S>, neuron: ChainNeuron) => Record<string, unknown>,
   ): void {
-    app.post(path, async (request, reply) => {
-      if (!authorised(request)) {
-        ctx.metrics.recordsRejected.inc({ kind, reason: 'unauthorized' });
-        return fail(reply, 401, unauthorized(request));
-      }
+    app.post(path, { onRequest: requireToken(kind) }, async (request, reply) => {
       if (configured(challenge) === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'challenge_not_configured' });
         return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: `no ${challenge} challenge runs on this validator` });
@@ -512,11 +507,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return 'status' in checked ? refuse(reply, checked) : checked;
   }
 
-  app.post('/v1/tasks', async (request, reply) => {
-    if (!authorised(request)) {
-      ctx.metrics.recordsRejected.inc({ kind: 'task', reason: 'unauthorized' });
-      return fail(reply, 401, unauthorized(request));
-    }
+  app.post('/v1/tasks', { onRequest: requireToken('task') }, async (request, reply) => {
     if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
     const parsed = taskIngestSchema.safeParse(request.body);
     if (!parsed.success) {
