@@ -40,21 +40,6 @@ interface RecordRow {
   body: string;
 }
 
-function toEpoch(row: EpochDbRow): EpochRow {
-  return {
-    epoch: Number(row.epoch),
-    status: row.status,
-    u16: row.u16,
-    carry: row.carry,
-    submission: row.submission,
-    bundle: row.bundle,
-    digest: row.digest,
-    revealStatus: row.reveal_status ?? null,
-    reveal: row.reveal ?? null,
-    updatedAtMs: Number(row.updated_at_ms),
-  };
-}
-
 function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
   return {
     epoch: Number(row.epoch),
@@ -66,6 +51,10 @@ function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
     reveal: row.reveal ?? null,
     updatedAtMs: Number(row.updated_at_ms),
   };
+}
+
+function toEpoch(row: EpochDbRow): EpochRow {
+  return { ...toEpochHead(row), carry: row.carry, bundle: row.bundle };
 }
 
 function toRecord(row: RecordRow): StoredRecord {

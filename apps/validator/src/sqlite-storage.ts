@@ -46,21 +46,6 @@ interface EpochDbRow {
   updated_at_ms: number;
 }
 
-function toEpoch(row: EpochDbRow): EpochRow {
-  return {
-    epoch: row.epoch,
-    status: row.status,
-    u16: row.u16,
-    carry: row.carry,
-    submission: row.submission,
-    bundle: row.bundle,
-    digest: row.digest,
-    revealStatus: row.reveal_status ?? null,
-    reveal: row.reveal ?? null,
-    updatedAtMs: row.updated_at_ms,
-  };
-}
-
 function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
   return {
     epoch: row.epoch,
@@ -72,6 +57,10 @@ function toEpochHead(row: Omit<EpochDbRow, 'bundle' | 'carry'>): EpochHead {
     reveal: row.reveal ?? null,
     updatedAtMs: row.updated_at_ms,
   };
+}
+
+function toEpoch(row: EpochDbRow): EpochRow {
+  return { ...toEpochHead(row), carry: row.carry, bundle: row.bundle };
 }
 
 function toRecord(row: RecordRow): StoredRecord {
