@@ -107,7 +107,8 @@ function envelopeWithoutU16Schema(): z.ZodType {
   return envelopeWithoutU16;
 }
 
-function isU16List(value: unknown): boolean {
+/** Whether `value` is a list of integers 0..65535 (a u16 vector's uids or weights, a call's `dests` or `weights`). */
+export function isU16List(value: unknown): value is number[] {
   if (!Array.isArray(value)) return false;
   for (let i = 0; i < value.length; i++) {
     const x: unknown = value[i];

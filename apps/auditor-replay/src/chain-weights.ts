@@ -3,6 +3,7 @@ import type { ChainConnection } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
+import { isU16List } from './audit-bundle.js';
 import { chainReadError } from './chain-read-error.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { CommitFollower } from './reveal-chain.js';
@@ -175,9 +176,6 @@ async function setThenReplaced(
   const upscaled = chainUpscale(values);
   return { block, validatorUid: uid, pairs: dests.map((u, i) => [u, upscaled[i] ?? 0] as const), replaced: { ...replaced, from: 'extrinsic' } };
 }
-
-const isU16List = (value: unknown): value is number[] =>
-  Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff);
 
 /**
  * Compares a bundle's u16 vector with the weights on chain. The chain does not store the submitted values:
