@@ -239,39 +239,40 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
     if (s === undefined) throw new Error('subnet missing');
     return s;
   };
-  // replacements queued for the next block, not yet applied (their hotkeys and uids cannot be queued twice)
+  // registrations and swaps queued for the next block, not yet applied (their new hotkeys and uids cannot be queued twice)
   const queuedReplacements = { hotkeys: new Set<string>(), uids: new Set<number>() };
-  const replaceNeuron = (uid: unknown, hotkey: unknown, coldkey: unknown, replaceOptions?: unknown) => {
-    const afterExtrinsics = replacementAfterExtrinsics(replaceOptions);
-    const replacement = checkReplacement(subnetOf(chain.best().state), uid, hotkey, coldkey, queuedReplacements);
-    queuedReplacements.hotkeys.add(replacement.hotkey);
-    queuedReplacements.uids.add(replacement.uid);
-    // a registration extrinsic of the next block: after its on_initialize, before the pool's extrinsics (after them with
-    // afterExtrinsics: included last)
+  /**
+   * Queues a change of `uid` to `hotkey` as an extrinsic of the next block: after its on_initialize, before the pool's
+   * extrinsics (after them with `afterExtrinsics`: included last); the hotkey and uid stay taken until it is applied.
+   */
+  const queueNeuronChange = (hotkey: string, uid: number, afterExtrinsics: boolean, apply: (state: ChainState) => void): void => {
+    queuedReplacements.hotkeys.add(hotkey);
+    queuedReplacements.uids.add(uid);
     chain.queueChange(
       (state) => {
-        queuedReplacements.hotkeys.delete(replacement.hotkey);
-        queuedReplacements.uids.delete(replacement.uid);
-        replaceNeuronInState(subnetOf(state), replacement, BigInt(state.number));
+        queuedReplacements.hotkeys.delete(hotkey);
+        queuedReplacements.uids.delete(uid);
+        apply(state);
       },
       afterExtrinsics ? 'finalize' : 'extrinsics',
     );
+  };
+  const replaceNeuron = (uid: unknown, hotkey: unknown, coldkey: unknown, replaceOptions?: unknown) => {
+    const afterExtrinsics = replacementAfterExtrinsics(replaceOptions);
+    const replacement = checkReplacement(subnetOf(chain.best().state), uid, hotkey, coldkey, queuedReplacements);
+    // a registration extrinsic
+    queueNeuronChange(replacement.hotkey, replacement.uid, afterExtrinsics, (state) => {
+      replaceNeuronInState(subnetOf(state), replacement, BigInt(state.number));
+    });
     return Object.freeze({ ...replacement });
   };
   const swapHotkey = (hotkey: unknown, newHotkey: unknown, swapOptions?: unknown) => {
     const afterExtrinsics = replacementAfterExtrinsics(swapOptions, DEVNET_ERROR_CODES.invalidSwap);
     const swap = checkSwap(subnetOf(chain.best().state), hotkey, newHotkey, queuedReplacements);
-    queuedReplacements.hotkeys.add(swap.newHotkey);
-    queuedReplacements.uids.add(swap.uid);
-    // a swap_hotkey extrinsic of the next block, placed like a registration
-    chain.queueChange(
-      (state) => {
-        queuedReplacements.hotkeys.delete(swap.newHotkey);
-        queuedReplacements.uids.delete(swap.uid);
-        swapHotkeyInState(subnetOf(state), swap);
-      },
-      afterExtrinsics ? 'finalize' : 'extrinsics',
-    );
+    // a swap_hotkey extrinsic, placed like a registration
+    queueNeuronChange(swap.newHotkey, swap.uid, afterExtrinsics, (state) => {
+      swapHotkeyInState(subnetOf(state), swap);
+    });
     return Object.freeze({ ...swap });
   };
   const reorganize = (depth: unknown, branch: unknown, reorgOptions: unknown): DevnetBlock[] | null => {
