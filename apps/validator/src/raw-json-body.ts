@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-const rawBodies = new WeakMap<FastifyRequest, Buffer>();
-
 /**
- * Replaces fastify's JSON body parser with one that keeps the exact bytes received beside the parsed body
+ * Replaces fastify's JSON body parser with one that first hands the exact bytes received to `beforeParsing`
  * (signed requests sign the sha256 of those bytes). Parsing itself is fastify's own default JSON parser, so
  * malformed, empty and oversized bodies fail exactly as before. Keys spelled `__proto__` or `constructor`
  * are kept as the own keys `JSON.parse` makes of them (docs/spec.md section 0: every object key is data):
@@ -13,19 +11,14 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
  * @param app - the fastify instance, before its routes run
  * @param beforeParsing - runs on the exact bytes before they are decoded and parsed; an error it returns (or throws)
  *   ends the request there, the body never parsed (signed requests are authenticated here, docs/spec.md G.18)
- * @returns nothing; read the bytes with {@link rawBodyOf}
- * @example keepRawJsonBody(app); app.post('/x', (req) => rawBodyOf(req))
+ * @returns nothing
+ * @example parseJsonAfterByteCheck(app, async (request, bytes) => (bytes.length > 0 ? undefined : new Error('empty')))
  */
-export function keepRawJsonBody(app: FastifyInstance, beforeParsing?: (request: FastifyRequest, bytes: Uint8Array) => Promise<Error | undefined>): void {
+export function parseJsonAfterByteCheck(app: FastifyInstance, beforeParsing: (request: FastifyRequest, bytes: Uint8Array) => Promise<Error | undefined>): void {
   const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
-    rawBodies.set(request, bytes);
-    if (beforeParsing === undefined) {
-      parse(request, bytes, done);
-      return;
-    }
     beforeParsing(request, bytes).then(
       (refused) => {
         if (refused === undefined) parse(request, bytes, done);
@@ -53,14 +46,3 @@ export function keepRawJsonBody(app: FastifyInstance, beforeParsing?: (request: 
 
 /** Strict UTF-8 (a byte-order mark is left in the text, where fastify's parser skips it as before). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The exact body bytes of a request parsed by {@link keepRawJsonBody} (empty when it had none).
- *
- * @param request - the request
- * @returns the raw body
- * @example const bytes = rawBodyOf(request)
- */
-export function rawBodyOf(request: FastifyRequest): Uint8Array {
-  return rawBodies.get(request) ?? new Uint8Array(0);
-}

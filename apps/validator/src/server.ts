@@ -19,7 +19,7 @@ import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalRe
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { admitPeerScores } from './peer-window.js';
-import { keepRawJsonBody, rawBodyOf } from './raw-json-body.js';
+import { parseJsonAfterByteCheck } from './raw-json-body.js';
 import {
   checkBodyHotkey,
   checkPeerScoreCount,
@@ -231,7 +231,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     ['/v1/sssa', 'sssa'],
     ['/v1/peer-scores', 'peer_score'],
   ]);
-  keepRawJsonBody(app, async (request, bytes) => {
+  parseJsonAfterByteCheck(app, async (request, bytes) => {
     const kind = signedRoutes.get(request.routeOptions.url ?? '');
     if (kind === undefined) return undefined;
     if (kind === 'sssa' && configured('sssa') === undefined)
@@ -501,10 +501,14 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       },
     };
   }
-  /** The signer of a request its body's parser already checked (or, with no body parsed, checked now), or the refusal sent. */
-  async function signed(request: FastifyRequest, reply: FastifyReply, kind: RecordKind): Promise<Signer | FastifyReply> {
-    const checked = signers.get(request) ?? (await signedCheck(request, rawBodyOf(request), kind));
-    return 'status' in checked ? refuse(reply, checked) : checked;
+  /**
+   * The signer of a signed route's request. Its body's parser checked it (every POST reaching a handler is
+   * `application/json`, so parsed, and a refused one ends in the error handler), so it is always there.
+   */
+  function signer(request: FastifyRequest): Signer {
+    const checked = signers.get(request);
+    if (checked === undefined) throw new Error(`${request.url} reached its handler without the signed-request check of its body`);
+    return checked;
   }
 
   app.post('/v1/tasks', { onRequest: requireToken('task') }, async (request, reply) => {
@@ -539,10 +543,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return taskAnswer(task);
   });
 
+  // Signature, registration, nonce and rate (and, for SSSAs, the challenge configured) were checked with the body.
   app.post('/v1/sssa', async (request, reply) => {
-    if (configured('sssa') === undefined) return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no sssa challenge runs on this validator' });
-    const who = await signed(request, reply, 'sssa');
-    if (!('hotkey' in who)) return who;
+    const who = signer(request);
     const parsed = sssaIngestSchema.safeParse(request.body);
     if (!parsed.success) {
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
@@ -576,8 +579,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   });
 
   app.post('/v1/peer-scores', async (request, reply) => {
-    const who = await signed(request, reply, 'peer_score');
-    if (!('hotkey' in who)) return who;
+    const who = signer(request);
     if (who.hotkey === ctx.hotkey) {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'self_signed' });
       return fail(reply, 403, {
