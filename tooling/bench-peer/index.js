@@ -53,6 +53,8 @@ function runHarness(script, inputFile, seconds, clock = 'wall') {
     // Benchmarks against numpy run its fastest kernel (tests never change these).
     delete env.OPENBLAS_CORETYPE;
     delete env.OPENBLAS_L2_SIZE;
+    // The peers are imported from the source tree: no bytecode cache written next to them.
+    env.PYTHONDONTWRITEBYTECODE = '1';
     const run = spawnSync(py.command, [harness, script, inputFile, outputFile, String(seconds), clock], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
     if (run.status !== 0) return { absent: `peer failed: ${(run.stderr || run.stdout || '').trim().split('\n').slice(-3).join(' | ')}` };
     const result = JSON.parse(readFileSync(outputFile, 'utf8'));
