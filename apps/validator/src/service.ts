@@ -141,7 +141,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // One key, loaded once: it signs the weights on chain and the audit bundles. Said before it is loaded: an encrypted
   // keyfile takes seconds of Argon2 (or waits at a password prompt), which would otherwise look like a hang.
   const keySource = config.validator.hotkey_uri !== undefined ? 'validator.hotkey_uri' : `wallet ${config.wallet.name}/hotkeys/${config.wallet.hotkey}`;
-  logger.info({ source: keySource }, `loading the hotkey from ${keySource} (an encrypted keyfile takes a few seconds to open)`);
+  const slowHint = config.validator.hotkey_uri !== undefined ? '' : ' (an encrypted keyfile takes a few seconds to open)';
+  logger.info({ source: keySource }, `loading the hotkey from ${keySource}${slowHint}`);
   const key = await loadValidatorKey(config);
   const signer: BundleSigner = key;
   logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);

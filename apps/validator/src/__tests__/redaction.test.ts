@@ -96,4 +96,19 @@ describe('URL credentials never reach a log line or an error', () => {
     const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
     expect(messages).toEqual(['starting', 'loading the hotkey from wallet op/hotkeys/hk (an encrypted keyfile takes a few seconds to open)']);
   });
+
+  it('does not speak of an encrypted keyfile when the hotkey comes from validator.hotkey_uri (nothing to decrypt)', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const { lines, sink } = lineSink();
+    // A URI no key can be derived from: the load fails right after the line under test.
+    const config = testConfig(t.dir, { validator: { hotkey_uri: 'not a uri' } });
+    const error: unknown = await startValidator({ config, chain: fakeChain(await keys()), logger: pino({ level: 'info' }, sink) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSubnetError(error)).toBe(true);
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toEqual(['starting', 'loading the hotkey from validator.hotkey_uri']);
+  });
 });
