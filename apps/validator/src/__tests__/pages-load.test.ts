@@ -106,6 +106,42 @@ describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
     expect(html).toContain(`Epoch ${EPOCHS} (dry_run)`);
   }, 60_000);
 
+  it('a page is built one epoch at a time: a request that arrives while it is being built is answered between two bundles', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // the budget of the test before, refilled
+    const storage = service!.storage;
+    let bundlesRead = 0;
+    let bundlesReadWhenAnswered = -1;
+    let health: Promise<void> | undefined;
+    const rowsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+    // Counted, not replaced: each call runs the real SQLite read and the signed bundles it hands to the page are
+    // counted. The page's first read sends the other request.
+    const spies = (['listEpochs', 'listEpochHeads', 'getEpoch'] as const).map((name) => {
+      const real = storage[name].bind(storage) as (n: number) => Promise<unknown>;
+      return vi.spyOn(storage, name).mockImplementation((async (n: number) => {
+        health ??= fetch(`${url}/healthz`).then(async (res) => {
+          expect(res.status).toBe(200);
+          await res.arrayBuffer();
+          bundlesReadWhenAnswered = bundlesRead;
+        });
+        const value = await real(n);
+        bundlesRead += rowsOf(value).filter((row) => typeof (row as { bundle?: unknown }).bundle === 'string').length;
+        return value;
+      }) as never);
+    });
+    try {
+      const res = await fetch(`${url}/pages/excluded`);
+      expect(res.status).toBe(200);
+      await res.text();
+      await health;
+      expect(bundlesRead).toBe(EPOCHS);
+      // With every bundle read and parsed at once, the other request waited for all of them.
+      expect(bundlesReadWhenAnswered).toBeGreaterThanOrEqual(0);
+      expect(bundlesReadWhenAnswered).toBeLessThan(EPOCHS);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }, 60_000);
+
   it('a run of page requests back to back is held to a budget of loop time: 503 with Retry-After, then served again after it', async () => {
     await new Promise((resolve) => setTimeout(resolve, 4000)); // the budget of the test before, refilled
     const started = Date.now();

@@ -3,10 +3,10 @@ import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument,
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 import { embargoOf } from '../bundle-embargo.js';
-import type { EpochRow, Storage } from '../storage.js';
+import type { EpochHead, EpochRow, Storage } from '../storage.js';
 
 /** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
-export type PagesStorage = Pick<Storage, 'listEpochs' | 'getEpoch'>;
+export type PagesStorage = Pick<Storage, 'listEpochHeads' | 'getEpoch'>;
 
 /** Epochs the pages look back over (the newest rows). */
 const EPOCHS_SHOWN = 100;
@@ -15,11 +15,6 @@ const EPOCHS_SHOWN = 100;
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const HOTKEY = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
-
-interface Published {
-  readonly row: EpochRow;
-  readonly bundle: unknown;
-}
 
 /**
  * The epoch's published bundle (`signed.bundle`), or null while it is pending, while it is embargoed (its
@@ -44,13 +39,43 @@ function bundleCell(row: EpochRow): string {
   return bundleOf(row) === null ? '-' : `<a href="/v1/epochs/${row.epoch}/bundle">bundle</a>`;
 }
 
-async function published(storage: PagesStorage): Promise<{ rows: readonly EpochRow[]; bundles: readonly Published[] }> {
-  const rows = await storage.listEpochs(EPOCHS_SHOWN);
-  const bundles = rows.flatMap((row) => {
-    const bundle = bundleOf(row);
-    return bundle === null ? [] : [{ row, bundle }];
-  });
-  return { rows, bundles };
+/**
+ * The loop time one page's own work took, in milliseconds: the sum of its slices ({@link slice}), not the wall time
+ * of its build, which also holds the records and closes that ran between them.
+ */
+interface PageWork {
+  spent: number;
+}
+
+/** Runs `work` on a fresh turn of the event loop, so whatever waits (a record, a close) runs first, and counts its time against the page. */
+async function slice<T>(page: PageWork, work: () => T): Promise<T> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    page.spent += performance.now() - start;
+  }
+}
+
+/**
+ * Visits the newest epochs, newest first, one row at a time (docs/spec.md G.14): each row is read, its signed bundle
+ * parsed and handed to `visit` with the row in a slice of its own, and dropped before the next, so a page holds the
+ * loop for one epoch's bundle at a time (not 100 of them, 80 MB of JSON, at once) and keeps what `visit` keeps.
+ * `bundle` is the published bundle, or null ({@link bundleOf}).
+ */
+async function eachEpoch(storage: PagesStorage, page: PageWork, visit: (row: EpochRow, bundle: unknown) => void): Promise<readonly EpochHead[]> {
+  const heads = await slice(page, () => storage.listEpochHeads(EPOCHS_SHOWN));
+  for (const head of heads) {
+    // Timed as a slice: an SQLite read is synchronous inside the call (a PostgreSQL one only sends its query).
+    const row = await slice(page, () => storage.getEpoch(head.epoch));
+    if (row !== undefined) {
+      await slice(page, () => {
+        visit(row, bundleOf(row));
+      });
+    }
+  }
+  return heads;
 }
 
 /**
@@ -109,96 +134,114 @@ function submissionCell(text: string | null): string {
  * The overview page: every epoch with its status, digest and submission; the latest weights (chart and
  * table, each hotkey in full, linking to its miner page).
  */
-async function overviewPage(storage: PagesStorage, reply: FastifyReply): Promise<FastifyReply> {
-  const { rows, bundles } = await published(storage);
-  const epochs = rows.map(
-    (r) =>
-      `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}${r.revealStatus === null ? '' : ` <span class="reveal">(reveal: ${escapeHtml(r.revealStatus)})</span>`}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${bundleCell(r)}</td></tr>`,
-  );
-  const latest = bundles[0];
-  let weights = '<p>No published bundle yet.</p>';
-  if (latest !== undefined) {
-    const stories = minerHotkeys(latest.bundle).map((h) => explainMiner(latest.bundle, h));
-    const history = [...bundles].reverse();
-    // Each epoch's weights are read off its bundle once (one pass over its miners), not told as a whole story per
-    // miner and epoch: that was miners x epochs stories, seconds of the event loop per request (docs/spec.md G.14).
-    const weightsByEpoch = history.map((p) => ({ epoch: p.row.epoch, weights: minerWeights(p.bundle) }));
-    const series = stories.map((s) => ({
-      uid: s.uid,
-      hotkey: s.hotkey,
-      values: new Map(
-        weightsByEpoch.flatMap(({ epoch, weights }) => {
-          const u16 = weights.get(s.hotkey);
-          return u16 === undefined ? [] : [[epoch, u16 / 65535] as const];
-        }),
-      ),
-    }));
-    const table = stories
-      .map(
-        (s: MinerStory) =>
-          `<tr><td class="num">${s.uid ?? '-'}</td><td class="hk"><a href="/pages/miners/${encodeURIComponent(s.hotkey)}">${escapeHtml(s.hotkey)}</a></td><td class="num u16">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td></tr>`,
-      )
-      .join('\n');
-    weights = `<p>Epoch ${latest.row.epoch} (${escapeHtml(latest.row.status)}).</p>
+async function overviewPage(storage: PagesStorage, page: PageWork, reply: FastifyReply): Promise<FastifyReply> {
+  const cells = new Map<number, string>();
+  // Newest first: the latest published bundle's stories, and each published epoch's weights for the chart, read off
+  // its bundle in one pass (one story per miner and epoch was seconds of the loop per request, docs/spec.md G.14).
+  let latest: { readonly row: EpochRow; readonly stories: readonly MinerStory[] } | undefined;
+  const weightsByEpoch: { readonly epoch: number; readonly weights: ReadonlyMap<string, number> }[] = [];
+  const heads = await eachEpoch(storage, page, (row, bundle) => {
+    cells.set(row.epoch, bundleCell(row));
+    if (bundle === null) return;
+    latest ??= { row, stories: minerHotkeys(bundle).map((h) => explainMiner(bundle, h)) };
+    weightsByEpoch.push({ epoch: row.epoch, weights: minerWeights(bundle) });
+  });
+  return slice(page, () => {
+    const epochs = heads.map(
+      (r) =>
+        `<tr><td class="num">${r.epoch}</td><td class="status">${escapeHtml(r.status)}${r.revealStatus === null ? '' : ` <span class="reveal">(reveal: ${escapeHtml(r.revealStatus)})</span>`}</td>${submissionCell(r.submission)}<td class="hk">${escapeHtml(r.digest ?? '-')}</td><td>${cells.get(r.epoch) ?? '-'}</td></tr>`,
+    );
+    let weights = '<p>No published bundle yet.</p>';
+    if (latest !== undefined) {
+      const { row, stories } = latest;
+      const history = [...weightsByEpoch].reverse();
+      const series = stories.map((s) => ({
+        uid: s.uid,
+        hotkey: s.hotkey,
+        values: new Map(
+          history.flatMap(({ epoch, weights }) => {
+            const u16 = weights.get(s.hotkey);
+            return u16 === undefined ? [] : [[epoch, u16 / 65535] as const];
+          }),
+        ),
+      }));
+      const table = stories
+        .map(
+          (s: MinerStory) =>
+            `<tr><td class="num">${s.uid ?? '-'}</td><td class="hk"><a href="/pages/miners/${encodeURIComponent(s.hotkey)}">${escapeHtml(s.hotkey)}</a></td><td class="num u16">${s.u16}</td><td class="num">${escapeHtml(formatPercent(s.share))}</td></tr>`,
+        )
+        .join('\n');
+      weights = `<p>Epoch ${row.epoch} (${escapeHtml(row.status)}).</p>
 ${renderWeightChart(
   series,
-  history.map((p) => p.row.epoch),
+  history.map((p) => p.epoch),
   { links: false },
 )}
 <table class="latest-weights"><thead><tr><th>uid</th><th>miner (its story)</th><th>u16</th><th>share</th></tr></thead><tbody>
 ${table}
 </tbody></table>`;
-  }
-  return send(
-    reply,
-    200,
-    'validator: epochs and weights',
-    `<h1>Validator: epochs and weights</h1>${nav()}
+    }
+    return send(
+      reply,
+      200,
+      'validator: epochs and weights',
+      `<h1>Validator: epochs and weights</h1>${nav()}
 <h2>Latest weights</h2>
 ${weights}
-<h2>Epochs (${rows.length})</h2>
+<h2>Epochs (${heads.length})</h2>
 <table class="epochs"><thead><tr><th>epoch</th><th>status</th><th>submission</th><th>block</th><th>extrinsic</th><th>digest</th><th>signed bundle</th></tr></thead><tbody>
 ${epochs.join('\n')}
 </tbody></table>`,
-  );
+    );
+  });
 }
 
 /** One miner's page: its weight over the published epochs and the story of the chosen epoch (`?epoch=N`, default the newest). */
-async function minerPage(storage: PagesStorage, hotkey: string, epoch: number | undefined, reply: FastifyReply): Promise<FastifyReply> {
-  const { bundles } = await published(storage);
-  const stories = bundles.filter((p) => minerHotkeys(p.bundle).includes(hotkey)).map((p) => explainMiner(p.bundle, hotkey));
-  if (stories.length === 0 || (epoch !== undefined && !stories.some((s) => s.epoch === epoch))) {
-    return send(
-      reply,
-      404,
-      'miner not found',
-      `<h1>No such miner</h1>${nav()}<p>No published bundle${epoch === undefined ? '' : ` of epoch ${epoch}`} scores <span class="hk">${escapeHtml(hotkey)}</span>.</p>`,
-    );
-  }
-  const page = renderMinerPage(hotkey, stories, {
-    ...(epoch === undefined ? {} : { chosenEpoch: epoch }),
-    standalone: true,
-    back: { href: '/pages', text: 'back to the epochs' },
+async function minerPage(storage: PagesStorage, page: PageWork, hotkey: string, epoch: number | undefined, reply: FastifyReply): Promise<FastifyReply> {
+  const stories: MinerStory[] = [];
+  await eachEpoch(storage, page, (_row, bundle) => {
+    if (bundle !== null && minerHotkeys(bundle).includes(hotkey)) stories.push(explainMiner(bundle, hotkey));
   });
-  return send(reply, 200, `miner ${hotkey}`, `${nav()}${page}`);
+  return slice(page, () => {
+    if (stories.length === 0 || (epoch !== undefined && !stories.some((s) => s.epoch === epoch))) {
+      return send(
+        reply,
+        404,
+        'miner not found',
+        `<h1>No such miner</h1>${nav()}<p>No published bundle${epoch === undefined ? '' : ` of epoch ${epoch}`} scores <span class="hk">${escapeHtml(hotkey)}</span>.</p>`,
+      );
+    }
+    const html = renderMinerPage(hotkey, stories, {
+      ...(epoch === undefined ? {} : { chosenEpoch: epoch }),
+      standalone: true,
+      back: { href: '/pages', text: 'back to the epochs' },
+    });
+    return send(reply, 200, `miner ${hotkey}`, `${nav()}${html}`);
+  });
 }
 
 /** Every excluded record of the published epochs, with its code and reason. */
-async function excludedPage(storage: PagesStorage, reply: FastifyReply): Promise<FastifyReply> {
-  const { bundles } = await published(storage);
-  const rows = bundles.flatMap((p) =>
-    excludedRecords(p.bundle).map(
-      (e) =>
-        `<tr><td class="num">${p.row.epoch}</td><td>${escapeHtml(e.record)}</td><td class="hk">${e.miner_hotkey === null ? '-' : `<a href="/pages/miners/${encodeURIComponent(e.miner_hotkey)}">${escapeHtml(e.miner_hotkey)}</a>`}</td><td>${escapeHtml(e.code)}</td><td>${escapeHtml(e.reason)}</td></tr>`,
-    ),
-  );
-  return send(
-    reply,
-    200,
-    'validator: excluded records',
-    `<h1>Excluded records</h1>${nav()}
-<p>${rows.length} record(s) excluded with a coded reason over the last ${bundles.length} published epoch(s).</p>
+async function excludedPage(storage: PagesStorage, page: PageWork, reply: FastifyReply): Promise<FastifyReply> {
+  const rows: string[] = [];
+  let published = 0;
+  await eachEpoch(storage, page, (row, bundle) => {
+    if (bundle === null) return;
+    published++;
+    for (const e of excludedRecords(bundle)) {
+      rows.push(
+        `<tr><td class="num">${row.epoch}</td><td>${escapeHtml(e.record)}</td><td class="hk">${e.miner_hotkey === null ? '-' : `<a href="/pages/miners/${encodeURIComponent(e.miner_hotkey)}">${escapeHtml(e.miner_hotkey)}</a>`}</td><td>${escapeHtml(e.code)}</td><td>${escapeHtml(e.reason)}</td></tr>`,
+      );
+    }
+  });
+  return slice(page, () =>
+    send(
+      reply,
+      200,
+      'validator: excluded records',
+      `<h1>Excluded records</h1>${nav()}
+<p>${rows.length} record(s) excluded with a coded reason over the last ${published} published epoch(s).</p>
 ${rows.length === 0 ? '<p>None.</p>' : `<table class="excluded-records"><thead><tr><th>epoch</th><th>record</th><th>miner</th><th>code</th><th>reason</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`}`,
+    ),
   );
 }
 
@@ -216,8 +259,8 @@ ${rows.length === 0 ? '<p>None.</p>' : `<table class="excluded-records"><thead><
  */
 export function registerValidatorPages(app: FastifyInstance, storage: PagesStorage): void {
   const paced = pagePacer();
-  app.get('/pages', async (_request, reply) => paced(reply, () => overviewPage(storage, reply)));
-  app.get('/pages/excluded', async (_request, reply) => paced(reply, () => excludedPage(storage, reply)));
+  app.get('/pages', async (_request, reply) => paced(reply, (page) => overviewPage(storage, page, reply)));
+  app.get('/pages/excluded', async (_request, reply) => paced(reply, (page) => excludedPage(storage, page, reply)));
   app.get('/pages/miners/:hotkey', async (request, reply) => {
     const hotkey = (request.params as { hotkey: string }).hotkey;
     const query = request.query as { epoch?: unknown };
@@ -225,7 +268,7 @@ export function registerValidatorPages(app: FastifyInstance, storage: PagesStora
     if (query.epoch !== undefined && (typeof query.epoch !== 'string' || !/^[0-9]{1,15}$/.test(query.epoch))) {
       return send(reply, 400, 'bad epoch', `<h1>Not an epoch</h1>${nav()}<p>?epoch= takes a non-negative integer.</p>`);
     }
-    return paced(reply, () => minerPage(storage, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply));
+    return paced(reply, (page) => minerPage(storage, page, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply));
   });
 }
 
@@ -236,33 +279,37 @@ const PAGES_BURST_MS = 2000;
 
 /**
  * Pages share the event loop with ingest and the epoch's close, and anyone may ask for them: building one reads and
- * parses up to 100 published bundles (hundreds of milliseconds with a few hundred miners). So building pages spends a
- * budget of loop time (docs/spec.md G.14): it holds at most {@link PAGES_BURST_MS} ms and refills at
- * {@link PAGES_LOOP_SHARE} ms per ms, each page's build time is taken from it, and one page is built at a time. A page
- * asked for while the budget is spent, or while another is being built, is 503 with `Retry-After` (whole seconds, at
- * least 1) and a short page saying so, which costs no storage read. A page or two now and then is served as before.
+ * parses up to 100 published bundles (hundreds of milliseconds with a few hundred miners). So a page is built in
+ * slices, one epoch's bundle at a time with the loop turned between them ({@link eachEpoch}), and building pages
+ * spends a budget of loop time (docs/spec.md G.14): it holds at most {@link PAGES_BURST_MS} ms and refills at
+ * {@link PAGES_LOOP_SHARE} ms per ms, each page's slices are taken from it (not the time others ran between them),
+ * and one page is built at a time. A page asked for while the budget is spent, or while another is being built, is
+ * 503 with `Retry-After` (whole seconds, at least 1) and a short page saying so, which costs no storage read. A page or
+ * two now and then is served as before.
  */
-function pagePacer(): (reply: FastifyReply, build: () => Promise<FastifyReply>) => Promise<FastifyReply> {
+function pagePacer(): (reply: FastifyReply, build: (page: PageWork) => Promise<FastifyReply>) => Promise<FastifyReply> {
   let building = false;
   let budget = PAGES_BURST_MS;
   let at = performance.now();
+  const refill = (now: number): void => {
+    budget = Math.min(PAGES_BURST_MS, budget + (now - at) * PAGES_LOOP_SHARE);
+    at = now;
+  };
   return async (reply, build) => {
-    const start = performance.now();
-    budget = Math.min(PAGES_BURST_MS, budget + (start - at) * PAGES_LOOP_SHARE);
-    at = start;
+    refill(performance.now());
     if (building || budget <= 0) {
       const seconds = building ? 1 : Math.max(1, Math.ceil(-budget / PAGES_LOOP_SHARE / 1000));
       reply.header('retry-after', String(seconds));
       return send(reply, 503, 'busy', `<h1>Busy</h1>${nav()}<p>Pages take at most half of this validator's time; ask again in ${seconds} s.</p>`);
     }
     building = true;
+    const page: PageWork = { spent: 0 };
     try {
-      return await build();
+      return await build(page);
     } finally {
-      const end = performance.now();
       building = false;
-      budget = Math.min(PAGES_BURST_MS, budget + (end - at) * PAGES_LOOP_SHARE) - (end - start);
-      at = end;
+      refill(performance.now());
+      budget -= page.spent;
     }
   };
 }
