@@ -13,6 +13,9 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { handleSignals, startValidator } from './service.js';
 import { startFootprint } from './start-footprint.js';
 
+/** `@subnet/wallet`'s code for a password that cannot be had (its prompt refused with it on Ctrl-C), reached through `@subnet/chain`. */
+const PASSWORD_UNAVAILABLE = 'WALLET_PASSWORD_UNAVAILABLE';
+
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -201,6 +204,11 @@ Examples:
         let service;
         try {
           service = await startValidator({ config, logger, footprint });
+        } catch (error) {
+          // Ctrl-C at the password prompt: the terminal is in raw mode there, so it sends no SIGINT; the prompt's refusal
+          // says it was one, and the start stops as on the signal (exit 130, what it created removed).
+          if (isSubnetError(error, PASSWORD_UNAVAILABLE) && error.context.signal === 'SIGINT') duringStart('SIGINT');
+          throw error;
         } finally {
           process.off('SIGINT', duringStart);
           process.off('SIGTERM', duringStart);

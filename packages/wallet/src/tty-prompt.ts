@@ -26,7 +26,9 @@ export type PasswordPrompt = (question: string) => Promise<string>;
 /**
  * A password prompt on the controlling terminal: the question goes to stderr, nothing typed is echoed, the
  * answer is trimmed as btwallet trims it (`btwallet:src/keyfile.rs:146-164`). `undefined` when stdin is not a
- * TTY (a service under systemd or in a container): then a `BT_PW_` variable or a password file is needed.
+ * TTY (a service under systemd or in a container): then a `BT_PW_` variable or a password file is needed. Ctrl-C
+ * rejects with `WALLET_PASSWORD_UNAVAILABLE` and `context.signal` `'SIGINT'` (the terminal is in raw mode, so no
+ * signal is sent: a caller that stops on SIGINT should stop on this too); Ctrl-D rejects with the same code, no signal.
  *
  * @param input - the terminal (default `process.stdin`)
  * @param output - where the question goes (default `process.stderr`)
@@ -52,9 +54,16 @@ export function ttyPasswordPrompt(input: TtyInput = process.stdin, output: { wri
             resolve(trimLikeRust(typed));
             return;
           }
-          if (ch === '\u0003' || ch === '\u0004') {
+          // Raw mode turns off the terminal's signals: Ctrl-C reaches us as a character, where btwallet's prompt (echo
+          // off, signals on) would be sent SIGINT. The refusal says so (`context.signal`), so a caller can stop as on SIGINT.
+          if (ch === '\u0003') {
             finish();
-            reject(walletError(WALLET_ERROR_CODES.passwordUnavailable, 'the password prompt was interrupted'));
+            reject(walletError(WALLET_ERROR_CODES.passwordUnavailable, 'the password prompt was interrupted (Ctrl-C)', { signal: 'SIGINT' }));
+            return;
+          }
+          if (ch === '\u0004') {
+            finish();
+            reject(walletError(WALLET_ERROR_CODES.passwordUnavailable, 'the password prompt was closed (Ctrl-D) before Enter'));
             return;
           }
           // What the terminal's line editing does for btwallet's rpassword prompt (canonical mode, echo off):

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { devHotkeyUri } from '@subnet/devnet';
@@ -80,4 +80,90 @@ describe('a signal while run is starting', () => {
       expect(existsSync(join(dir, 'data'))).toBe(false);
     }, 60_000);
   }
+});
+
+/**
+ * Ctrl-C at the password prompt, on a real terminal (a pseudo-terminal from Python's `pty` module). The prompt reads in
+ * raw mode, where the terminal sends no SIGINT: Ctrl-C arrived as a character, and the run ended with exit 1 and
+ * `WALLET_PASSWORD_UNAVAILABLE`, where `--help` promises 130 as for the signal.
+ */
+const VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared', 'vectors', 'wallets', 'wallets');
+const hasPty = spawnSync('python3', ['-c', 'import pty, termios'], { stdio: 'ignore' }).status === 0;
+
+/** Runs argv on a new pseudo-terminal; when `prompt` appears in its output, waits a moment and types `keys`. */
+const PTY_DRIVER = `
+import json, os, pty, select, sys, time, termios
+prompt, keys, argv = sys.argv[1].encode(), sys.argv[2].encode(), sys.argv[3:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+out, typed, echo_off, deadline = b'', False, None, time.time() + 50
+while time.time() < deadline:
+    if not select.select([fd], [], [], 0.1)[0]:
+        continue
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+    if not typed and prompt in out:
+        time.sleep(0.2)
+        echo_off = not (termios.tcgetattr(fd)[3] & termios.ECHO)
+        os.write(fd, keys)
+        typed = True
+_, status = os.waitpid(pid, 0)
+print(json.dumps({'code': os.waitstatus_to_exitcode(status), 'output': out.decode('utf-8', 'replace'), 'echo_off': echo_off}))
+`;
+
+describe('Ctrl-C at the password prompt of an encrypted hotkey', () => {
+  it.skipIf(!hasPty)(
+    'on a real terminal: stops as on SIGINT, says so, exits 130, and leaves nothing the start created',
+    async () => {
+      const dir = join(t.dir, 'prompt');
+      const wallets = join(dir, 'wallets');
+      mkdirSync(join(wallets, 'miner', 'hotkeys'), { recursive: true, mode: 0o700 });
+      const keyfile = join(wallets, 'miner', 'hotkeys', 'locked');
+      copyFileSync(join(VECTORS, 'miner', 'hotkeys', 'locked'), keyfile);
+      chmodSync(keyfile, 0o600); // btwallet's mode (git keeps none)
+      const config = join(dir, 'validator.yaml');
+      writeFileSync(
+        config,
+        [
+          'netuid: 1',
+          `wallet: { path: ${wallets}, name: miner, hotkey: locked }`,
+          `chain: { endpoint: "ws://127.0.0.1:${await freePort()}" }`,
+          'server: { port: 0 }',
+          `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
+          `bundles: { dir: ${join(dir, 'bundles')} }`,
+          'scoring:',
+          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+          '',
+        ].join('\n'),
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
+      delete env.SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI;
+      const argv = [process.execPath, '--import', 'tsx', '--conditions=@subnet/source', cli, 'run', '--config', config];
+      const driven = await new Promise<string>((resolve, reject) => {
+        const proc = spawn('python3', ['-c', PTY_DRIVER, 'Enter the password of', '\u0003', ...argv], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        proc.on('error', reject);
+        proc.on('exit', () => {
+          resolve(out);
+        });
+      });
+      const run = JSON.parse(driven) as { code: number; output: string; echo_off: boolean | null };
+      // The prompt was shown with echo off, and Ctrl-C was typed at it.
+      expect(run.echo_off).toBe(true);
+      expect(run.output).toContain(`Enter the password of ${keyfile}: `);
+      expect(run.output).toContain('SIGINT while starting, before the service listened: stopped, and what this start created is removed');
+      expect(run.output).not.toContain('error:');
+      expect(run.code).toBe(130);
+      expect(readdirSync(dir).sort()).toEqual(['validator.yaml', 'wallets']);
+    },
+    60_000,
+  );
 });

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 
 import { u8aToHex } from '@polkadot/util';
 import { base58Encode, blake2AsU8a, decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import { isSubnetError } from '@subnet/core';
+import type { SubnetError } from '@subnet/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { WALLET_ERROR_CODES } from '../errors.js';
 import { decodePasswordEnv } from '../password-env.js';
 import { readKeyfile } from '../read-keyfile.js';
 import { ttyPasswordPrompt } from '../tty-prompt.js';
@@ -159,6 +162,23 @@ describe("the prompted password is trimmed with Rust's str::trim (keyfile.rs:163
   it('a UTF-8 character split across two chunks is read whole', async () => {
     const bytes = Buffer.from('pä\r', 'utf8');
     expect(await ttyPasswordPrompt(fakeTerminal(bytes.subarray(0, 2), bytes.subarray(2)), silent)!('Enter your password: ')).toBe('pä');
+  });
+
+  it("Ctrl-C is the terminal's SIGINT (raw mode sends none): refused with context.signal SIGINT; Ctrl-D is refused with no signal", async () => {
+    const refusal = (typed: string): Promise<unknown> =>
+      ttyPasswordPrompt(fakeTerminal(typed), silent)!('Enter your password: ').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const interrupted = await refusal('pw\u0003');
+    expect(isSubnetError(interrupted, WALLET_ERROR_CODES.passwordUnavailable)).toBe(true);
+    expect([(interrupted as SubnetError).message, (interrupted as SubnetError).context]).toEqual([
+      '[WALLET_PASSWORD_UNAVAILABLE] the password prompt was interrupted (Ctrl-C)',
+      { signal: 'SIGINT' },
+    ]);
+    const closed = await refusal('pw\u0004');
+    expect(isSubnetError(closed, WALLET_ERROR_CODES.passwordUnavailable)).toBe(true);
+    expect((closed as SubnetError).context.signal).toBeUndefined();
   });
 });
 
