@@ -1,5 +1,5 @@
 import { unlinkSync } from 'node:fs';
-import { lstat, open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
@@ -8,6 +8,7 @@ import { sha256Hex, SubnetError } from '@subnet/core';
 
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
+import { notRegularFile } from './load-bundles.js';
 import { endBySignal, takeStopSignals } from './signal-cleanup.js';
 
 /** The file already in the folder that a saved answer was kept beside, and whether it holds the same signed bundle. */
@@ -151,19 +152,32 @@ async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
   }
   let info;
   try {
-    info = await lstat(file);
+    info = await stat(file); // through a link, as verify reads one (docs/spec.md G.13)
   } catch {
-    return false;
+    return false; // a dangling link: not a document, and this answer goes beside it
   }
   // A folder under the epoch's name is the auditor's disk, not another document of the validator's.
   if (info.isDirectory()) throw writeFailed(file, Object.assign(new Error('a folder holds the name'), { code: 'EISDIR', errno: -constants.errno.EISDIR }));
+  // So is a named pipe, a socket or a device: never read (a pipe no one writes would hold the run forever).
+  const kind = notRegularFile(info);
+  if (kind !== undefined) throw notRegularName(file, kind);
   return holdsBytes(file, bytes);
+}
+
+/** `AUDITOR_WRITE_FAILED` for a name held by something that is not a regular file (never read, never replaced). */
+function notRegularName(file: string, kind: string): SubnetError {
+  return new SubnetError(
+    AUDITOR_ERROR_CODES.writeFailed,
+    `cannot write ${file}: ${kind} holds the name (not a regular file, so not read or replaced); a local disk error, so fetch stopped (files already written are kept as they are)`,
+    { context: { path: '--out', value: file, osCode: 'EEXIST' } },
+  );
 }
 
 /** Whether `file` exists and holds exactly `bytes` (false when it is missing, unreadable, a folder or other bytes). */
 async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
   try {
-    if ((await lstat(file)).size !== bytes.byteLength) return false;
+    const info = await stat(file);
+    if (!info.isFile() || info.size !== bytes.byteLength) return false;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
   } catch {
     return false;
@@ -173,7 +187,8 @@ async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
 /** The JSON document in a file already in the folder (undefined when it cannot be read, is too large, or is not JSON). */
 async function readDocument(file: string): Promise<unknown> {
   try {
-    if ((await lstat(file)).size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
+    const info = await stat(file);
+    if (!info.isFile() || info.size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
     return JSON.parse(await readFile(file, 'utf8')) as unknown;
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -118,6 +118,21 @@ describe('fetch: a local disk error stops the run (AUDITOR_WRITE_FAILED), naming
     expect((await stat(file)).isDirectory()).toBe(true);
     expect(await readdir(file)).toEqual([]);
   });
+
+  it('a named pipe under an epoch file name: never opened (it held the run forever), the CLI exits 2 naming it, nothing later asked for', async () => {
+    const outDir = tempDir('auditor-write-');
+    const file = join(outDir, 'epoch-2.json');
+    execFileSync('mkfifo', [file]);
+    const t = captureIo(false);
+    expect(await runCli(['fetch', '--validator', `${base}/fifo`, '--from', '1', '--to', '3', '--out', outDir, '--quiet'], t)).toBe(2);
+    expect(t.err()).toBe(
+      `error: [AUDITOR_WRITE_FAILED] cannot write ${file}: a named pipe (FIFO) holds the name (not a regular file, so not read or replaced); a local disk error, so fetch stopped (files already written are kept as they are) at --out (got ${JSON.stringify(file)})\n`,
+    );
+    expect(hits.get('/fifo/v1/epochs/2/bundle')).toBe(1);
+    expect(hits.get('/fifo/v1/epochs/3/bundle')).toBeUndefined();
+    expect((await readdir(outDir)).sort()).toEqual(['epoch-1.json', 'epoch-2.json']);
+    expect((await stat(file)).isFIFO()).toBe(true);
+  }, 20_000);
 
   it('--out under a regular file (ENOTDIR, as root too): refused before any request; the file unchanged', async () => {
     const dir = tempDir('auditor-write-');
