@@ -14,6 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { headingSlugs } from '@subnet/vitest-config/markdown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import {
+  CHECKER_SOURCE,
+  CHECKER_TYPES,
+  checkedProgram,
+  type Expectation,
+  importedPackages,
+  installedByReadme,
+  readmeBlocks,
+  type ReadmeBlock,
+} from '../readme-examples.js';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
@@ -98,6 +109,10 @@ beforeAll(() => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
   const peers = new Map<string, string>();
+  // Node.js's own types, as any TypeScript project for Node.js has: the README examples use `console`,
+  // `setTimeout` and `TextEncoder`.
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  peers.set('@types/node', rootManifest.devDependencies['@types/node'] ?? '20');
   for (const pkg of publishable) {
     for (const name of Object.keys(pkg.manifest.peerDependencies ?? {})) {
       const version = pkg.manifest.devDependencies?.[name];
@@ -276,5 +291,154 @@ describe.runIf(consensusSelected)('@subnet/consensus resolves its internal #hash
       "const h = await import('./dist/hash-portable.js');\nconsole.log(h.HASH_IMPLEMENTATION, h.sha256Hex('abc'));\n",
     );
     expect(run(process.execPath, ['portable.mjs'], installed).trim()).toBe(`@noble/hashes ${abc}`);
+  });
+});
+
+// The code examples of each shipped README, copied into the consumer's project as a user would: `ts`
+// blocks are type-checked (strict, node16 ESM) and run by Node.js against the installed tarballs, and
+// their `// -> value` comments must hold; `ts no-run` blocks are only type-checked, `ts fragment` blocks
+// neither. The convention is in ../readme-examples.ts and the root README ("Writing a package README").
+describe('the code examples of every shipped README', () => {
+  /** What each README holds, by kind: a block that changes kind shows up here in review. */
+  const EXPECTED_BLOCKS: Record<string, Record<ReadmeBlock['kind'], number>> = {
+    '@subnet/aggregation': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/axon': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/bundle': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/chain': { run: 0, 'no-run': 2, fragment: 1 },
+    '@subnet/composite': { run: 2, 'no-run': 0, fragment: 1 },
+    '@subnet/consensus': { run: 3, 'no-run': 0, fragment: 2 },
+    '@subnet/core': { run: 4, 'no-run': 0, fragment: 0 },
+    '@subnet/devnet': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/timelock': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/wallet': { run: 0, 'no-run': 1, fragment: 0 },
+  };
+
+  interface Example {
+    readonly pkg: string;
+    readonly readme: string;
+    readonly block: ReadmeBlock;
+    readonly file: string;
+    readonly expectations: readonly Expectation[];
+  }
+  const examples: Example[] = [];
+  let project = '';
+  let typeErrors: string[] = [];
+
+  /** The README path and line of a line of a generated file (the program keeps the block's lines). */
+  const readmeLine = (example: Example, programLine: number): string => `${example.readme}:${String(example.block.line + programLine)}`;
+
+  beforeAll(() => {
+    project = join(work, 'app', 'readme-examples');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }));
+    writeFileSync(join(project, 'readme-check.mjs'), CHECKER_SOURCE);
+    writeFileSync(join(project, 'readme-check.d.mts'), CHECKER_TYPES);
+    for (const pkg of publishable) {
+      const readme = `packages/${pkg.dir.split('/').at(-1) ?? ''}/README.md`;
+      for (const block of readmeBlocks(readFileSync(join(unpacked.get(pkg.name) ?? '', 'README.md'), 'utf8'))) {
+        if (block.kind === 'fragment') {
+          examples.push({ pkg: pkg.name, readme, block, file: '', expectations: [] });
+          continue;
+        }
+        const base = `${pkg.name.replace(/\W/g, '_')}-L${String(block.line)}`;
+        const { program, expectations } = checkedProgram(block, './readme-check.mjs');
+        const file = block.language === 'ts' ? `${base}.mts` : `${base}.mjs`;
+        writeFileSync(join(project, file), block.language === 'ts' ? `${program}export {};\n` : program);
+        examples.push({ pkg: pkg.name, readme, block, file, expectations });
+      }
+    }
+    const files = examples.filter((e) => e.file.endsWith('.mts')).map((e) => e.file);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, skipLibCheck: true, types: ['node'], rootDir: '.' },
+        files,
+      }),
+    );
+    // One compiler run type-checks every block and emits the JavaScript that Node.js runs (it emits even
+    // when a block has type errors, so each block still runs and reports its own failures).
+    const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+    typeErrors = result.stdout
+      .split('\n')
+      .filter((line) => /error TS\d+/.test(line))
+      .map((line) => {
+        const at = /^([^(]+)\((\d+),\d+\): (.*)$/.exec(line);
+        const example = examples.find((e) => e.file === at?.[1]);
+        return example === undefined || at === null ? line : `${readmeLine(example, Number(at[2]))} ${at[3] ?? ''}`;
+      });
+  }, 300_000);
+
+  it('marks every TypeScript and JavaScript block as run, no-run or fragment, in the counts expected', () => {
+    const counts: Record<string, Record<string, number>> = {};
+    for (const { pkg, block } of examples) {
+      const of = (counts[pkg] ??= { run: 0, 'no-run': 0, fragment: 0 });
+      of[block.kind] = (of[block.kind] ?? 0) + 1;
+    }
+    for (const pkg of publishable) counts[pkg.name] ??= { run: 0, 'no-run': 0, fragment: 0 };
+    expect(counts).toEqual(Object.fromEntries(publishable.map((p) => [p.name, EXPECTED_BLOCKS[p.name]])));
+  });
+
+  // The consumer project holds every package and its peers, so an example could import what its own
+  // package does not bring (a dependency of a dependency, or another package's peer) and still pass here.
+  // A user who installs only this package gets its peers (npm 7+, pnpm) and what the README's install line
+  // names; nothing else is importable under pnpm's strict node_modules.
+  it('imports only its own package, its peers, Node.js builtins and what the README install line adds', () => {
+    const stray: string[] = [];
+    for (const pkg of publishable) {
+      const readme = readFileSync(join(unpacked.get(pkg.name) ?? '', 'README.md'), 'utf8');
+      const allowed = new Set([pkg.name, ...Object.keys(pkg.manifest.peerDependencies ?? {}), ...installedByReadme(readme)]);
+      for (const { block, readme: path } of examples.filter((e) => e.pkg === pkg.name && e.block.kind !== 'fragment'))
+        for (const name of importedPackages(block.code)) if (!allowed.has(name)) stray.push(`${path}:${String(block.line)} imports ${name}`);
+    }
+    expect(stray).toEqual([]);
+  });
+
+  it('type-checks every run and no-run block under TypeScript strict', () => {
+    expect(typeErrors).toEqual([]);
+  });
+
+  it.each(publishable.map((p) => [p.name]))('%s: every run block runs and its // -> comments hold', (name) => {
+    for (const example of examples.filter((e) => e.pkg === name && e.block.kind === 'run')) {
+      const file = example.file.replace(/\.mts$/, '.mjs');
+      const checked = join(project, `${file}.checked.json`);
+      const result = spawnSync(process.execPath, [file], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, README_CHECKED: checked },
+      });
+      const where = `${example.readme}:${String(example.block.line)}`;
+      expect(result.status, `${where} exits 0\n${result.stdout}\n${result.stderr}`).toBe(0);
+      const ran = existsSync(checked) ? (JSON.parse(readFileSync(checked, 'utf8')) as number[]) : [];
+      const unchecked = example.expectations.map((x) => x.readmeLine).filter((line) => !ran.includes(line));
+      expect(unchecked, `${where}: the // -> lines that never ran`).toEqual([]);
+    }
+  });
+});
+
+// The dual-package hazard: one project loads @subnet/core through `import` and @subnet/consensus through
+// `require` (each resolves to its own build, so there are two SubnetError classes), or the reverse. The
+// READMEs tell users to recognise errors with isSubnetError(error, code) and never instanceof: this shows
+// why (instanceof fails across the two builds) and that the guard and the code hold both ways.
+describe.runIf(consensusSelected)('an error thrown by one module format, recognised through the other', () => {
+  it('isSubnetError(error, code) and error.code hold both ways; instanceof SubnetError does not', () => {
+    const app = join(work, 'app');
+    writeFileSync(
+      join(app, 'dual.mjs'),
+      `import { createRequire } from 'node:module';
+import * as coreEsm from '@subnet/core';
+import * as consensusEsm from '@subnet/consensus';
+const require = createRequire(import.meta.url);
+const coreCjs = require('@subnet/core');
+const consensusCjs = require('@subnet/consensus');
+const thrown = (lookup) => { try { lookup({ mcp_server: -1 }, 'mcp_server', 1, 'base_weights'); } catch (e) { return e; } };
+const out = { sameClass: coreEsm.SubnetError === coreCjs.SubnetError };
+for (const [label, error, core] of [['require', thrown(consensusCjs.lookupFactor), coreEsm], ['import', thrown(consensusEsm.lookupFactor), coreCjs]])
+  out[label] = { instanceOf: error instanceof core.SubnetError, guard: core.isSubnetError(error, 'CONSENSUS_INVALID_FACTOR'), code: error.code };
+console.log(JSON.stringify(out));
+`,
+    );
+    const seen = { instanceOf: false, guard: true, code: 'CONSENSUS_INVALID_FACTOR' };
+    expect(JSON.parse(run(process.execPath, ['dual.mjs'], app))).toEqual({ sameClass: false, require: seen, import: seen });
   });
 });
