@@ -7,6 +7,7 @@ import { finalizedNumber, findWeightSubmission } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
+import { uidReplacedIn } from './uid-replaced.js';
 
 /** How weights become u16 values (`setWeights`); reconciliation rebuilds a timelocked commit's values the same way. */
 const U16_MODE = 'sum';
@@ -213,7 +214,11 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       }
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
-    confirmReveal: (record) => confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000),
+    confirmReveal: (record) =>
+      confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000, {
+        replacedIn: (at, block, blockHash) => uidReplacedIn(connection, at, block, blockHash),
+        isFinal: (block, blockHash) => isFinal(connection, block, blockHash),
+      }),
     timelockSchedule: async () => {
       const hp = (await snapshot()).hyperparameters;
       // As `@subnet/chain` setWeights picks its path (runtime-calls.ts requiresTimelock): timelocked when
