@@ -60,9 +60,10 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   /** The database belongs to another netuid, or another chain (genesis hash): not started (docs/spec.md G.12). */
   databaseMismatch: 'VALIDATOR_DATABASE_MISMATCH',
   /**
-   * Not a failure of the validator's submission: the chain set its weights (revealed its timelocked commit), and a
-   * registration later in the same block gave the validator's uid to another hotkey, which removed them. The
-   * validator is deregistered; its reveal is recorded `uid_replaced` (docs/spec.md G.19).
+   * Not a failure of the validator's submission: the chain set its weights (revealed its timelocked commit, or took its
+   * `set_weights`), and a registration later in the same block gave the validator's uid to another hotkey, which
+   * removed them. The validator is deregistered: a reveal is recorded `uid_replaced`, a direct `set_weights` fails the
+   * epoch with this code (docs/spec.md G.19).
    */
   uidReplaced: 'VALIDATOR_UID_REPLACED',
 });

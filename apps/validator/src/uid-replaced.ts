@@ -1,4 +1,7 @@
 import type { ChainConnection } from '@subnet/chain';
+import type { SubnetError } from '@subnet/core';
+
+import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 
 /** A validator uid that a registration gave to another hotkey in a block (docs/spec.md G.19). */
 export interface UidReplacement {
@@ -44,4 +47,41 @@ export async function uidReplacedIn(
     const registered = String((await registeredAt(at.netuid, at.uid)).toJSON());
     return registered === block.toString() ? { uid: at.uid, newHotkey } : null;
   });
+}
+
+/**
+ * The validator's own direct `set_weights` that landed in block B and whose uid a registration then took in B
+ * (docs/spec.md G.19): `@subnet/chain` saw `WeightsSet` but read no weights back (`CHAIN_WEIGHTS_NOT_CONFIRMED` with
+ * `storedWeights`), the hotkey held uid U at B - 1, and in B's state U is another hotkey's, registered at B. Returns the
+ * `VALIDATOR_UID_REPLACED` error to record instead (its words lead with the cause), or undefined for anything else.
+ *
+ * @param connection - the chain connection
+ * @param at - netuid and the validator hotkey
+ * @param error - what `setWeights` threw
+ * @returns the error to record, or undefined (record `error` as it is)
+ * @throws the read's `CHAIN_*` error when the node cannot answer
+ * @example const replaced = await setThenReplaced(connection, { netuid: 1, hotkey }, error)
+ */
+export async function setThenReplaced(
+  connection: ChainConnection,
+  at: { readonly netuid: number; readonly hotkey: string },
+  error: SubnetError,
+): Promise<SubnetError | undefined> {
+  const { blockNumber, blockHash, extrinsicHash, storedWeights } = error.context as Record<string, unknown>;
+  if (typeof blockNumber !== 'bigint' || blockNumber === 0n || typeof blockHash !== 'string' || storedWeights === undefined) return undefined;
+  const uid = await connection.request('uid before the block', async (api) => {
+    const parent = await api.at(await api.rpc.chain.getBlockHash(blockNumber - 1n));
+    const uids = (parent.query as unknown as Record<string, Record<string, StorageRead | undefined> | undefined>)['subtensorModule']?.['uids'];
+    return uids === undefined ? null : (await uids(at.netuid, at.hotkey)).toJSON();
+  });
+  if (typeof uid !== 'number') return undefined;
+  const replaced = await uidReplacedIn(connection, { netuid: at.netuid, uid, hotkey: at.hotkey }, blockNumber, blockHash);
+  if (replaced === null) return undefined;
+  return appError(
+    VALIDATOR_ERROR_CODES.uidReplaced,
+    `uid ${uid} was given to ${replaced.newHotkey} by a registration in block ${blockNumber}: this validator was deregistered there. ` +
+      `Its set_weights landed in that block (extrinsic ${String(extrinsicHash)}), and the registration removed the weights with the uid; register again to set weights`,
+    { path: 'uid', value: uid, block: blockNumber, blockHash, newHotkey: replaced.newHotkey, extrinsicHash },
+    error,
+  );
 }

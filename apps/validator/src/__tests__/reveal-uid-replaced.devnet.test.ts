@@ -3,7 +3,9 @@
  * commit-reveal v4 with its own drand beacon): the chain reveals the validator's timelocked commit in block R, and a
  * registration (`devnet.replaceNeuron`, Subtensor's `replace_neuron`) takes the validator's uid later in R, which
  * removes the weights the reveal set. The confirmation must say that (`uid_replaced`, `VALIDATOR_UID_REPLACED`, the
- * block, uid and new hotkey first), not `unconfirmed` (the chain's state contradicting the commit).
+ * block, uid and new hotkey first), not `unconfirmed` (the chain's state contradicting the commit). The same for a
+ * direct `set_weights` whose uid a registration takes later in its block: `VALIDATOR_UID_REPLACED`, not
+ * `CHAIN_WEIGHTS_NOT_CONFIRMED`.
  */
 import { join } from 'node:path';
 
@@ -101,4 +103,35 @@ it('a reveal whose uid a registration takes later in the reveal block is recorde
     new RegExp(`^uid 1 was given to ${newHotkey} by a registration in block ${revealBlock}: this validator was deregistered there`),
   );
   expect(warns[0]?.msg).not.toMatch(/unconfirmed|not set/);
+}, 120_000);
+
+it('a direct set_weights whose uid a registration takes later in its block fails with VALIDATOR_UID_REPLACED naming the block, uid and new hotkey first, not CHAIN_WEIGHTS_NOT_CONFIRMED (docs/spec.md G.19)', async () => {
+  await cryptoWaitReady();
+  const newHotkey = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//set-uid-replaced').address;
+  const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 10, weightsSetRateLimit: 0n });
+  cleanups.push(() => devnet.stop());
+  const chain = await devnetChainPort(devnet, cleanups, { signer: await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 1) }) });
+  const sent = chain.setWeights([3, 4], [30_000, 40_000]);
+  sent.catch(() => undefined);
+  while (devnet.poolSize() === 0) await new Promise((r) => setTimeout(r, 10));
+  // the registration lands in the same block, after the set_weights
+  devnet.replaceNeuron(1, newHotkey, undefined, { afterExtrinsics: true });
+  const block = (await devnet.produceBlock())?.number;
+  const error = (await sent.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as { code?: string; message?: string; context?: Record<string, unknown> } | undefined;
+  expect(error?.code).toBe('VALIDATOR_UID_REPLACED');
+  expect(error?.message).toMatch(
+    new RegExp(
+      `^\\[VALIDATOR_UID_REPLACED\\] uid 1 was given to ${newHotkey} by a registration in block ${String(block)}: this validator was deregistered there`,
+    ),
+  );
+  expect(error?.context).toMatchObject({
+    path: 'uid',
+    value: 1,
+    block: BigInt(block ?? -1),
+    newHotkey,
+    extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+  });
 }, 120_000);
