@@ -74,7 +74,8 @@ export interface PendingReveal {
 /**
  * What the chain says about a timelocked commit after its reveal block: `revealed` (with the block),
  * `not_revealed` (the chain took it out of its queue without revealing: `code` and the first likely `reason`),
- * `unconfirmed` (the chain's state contradicts the commit, e.g. other weights stored: `code`), or `pending`
+ * `unconfirmed` (the chain's state contradicts the commit, e.g. other weights stored: `code`), `uid_replaced` (revealed,
+ * then the validator's uid was given to another hotkey by a registration in the same block), or `pending`
  * (still queued, or `reason: 'not_finalized'`: the block that revealed or dropped it is not final yet; try again later).
  */
 export type RevealCheck =
@@ -88,6 +89,17 @@ export type RevealCheck =
       readonly block: bigint | null;
     }
   | { readonly status: 'unconfirmed'; readonly code: string; readonly message: string }
+  | {
+      /**
+       * The chain revealed the commit in `block` (`TimelockedWeightsRevealed`), and a registration later in that block
+       * gave the validator's `uid` to `newHotkey`, removing the weights the reveal set (docs/spec.md G.19).
+       */
+      readonly status: 'uid_replaced';
+      readonly block: bigint;
+      readonly blockHash: string;
+      readonly uid: number;
+      readonly newHotkey: string;
+    }
   | { readonly status: 'pending'; readonly reason?: 'not_finalized' };
 
 /**

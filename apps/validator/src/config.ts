@@ -12,6 +12,7 @@ import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
 import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { hotkeySpellingProblem } from './hotkey-spelling.js';
+import { nearestKey } from './near-key.js';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
 export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
@@ -414,20 +415,6 @@ function schemasAt(schema: unknown, path: readonly PropertyKey[]): readonly unkn
   return at;
 }
 
-/** Edit distance of two short strings (a key and a known key), a swap of two neighbouring letters counting one. */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
-}
-
 /** The keys the configuration knows at `path` (every member's, where a union can be several objects). */
 function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
   // The scoring section is read by @subnet/bundle's schema (through a transform), so its keys are that schema's.
@@ -454,13 +441,7 @@ function levelsOf(path: readonly PropertyKey[], key: string): readonly string[] 
  * letters, a swap of neighbouring letters counting one; or the same letters in another case), or undefined: an operator who wrote `prot` or `pol_ms` gets the key to write.
  */
 function closeKey(path: readonly PropertyKey[], key: string): string | undefined {
-  const known = knownKeysAt(path);
-  let best: { key: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
-    if (distance <= (candidate.length <= 5 ? 1 : 2) && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
-  }
-  return best?.key;
+  return nearestKey(key, knownKeysAt(path));
 }
 
 /**

@@ -59,6 +59,13 @@ export const VALIDATOR_ERROR_CODES = Object.freeze({
   headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
   /** The database belongs to another netuid, or another chain (genesis hash): not started (docs/spec.md G.12). */
   databaseMismatch: 'VALIDATOR_DATABASE_MISMATCH',
+  /**
+   * Not a failure of the validator's submission: the chain set its weights (revealed its timelocked commit, or took its
+   * `set_weights`), and a registration later in the same block gave the validator's uid to another hotkey, which
+   * removed them. The validator is deregistered: a reveal is recorded `uid_replaced`, a direct `set_weights` fails the
+   * epoch with this code (docs/spec.md G.19).
+   */
+  uidReplaced: 'VALIDATOR_UID_REPLACED',
 });
 
 /** Raises an app error (internal). */

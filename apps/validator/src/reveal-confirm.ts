@@ -31,7 +31,8 @@ export interface RevealConfirmation {
   readonly epoch: number;
   /**
    * `waiting`: the due block is not reached; `pending`: the chain still holds the commit; `error`: the check
-   * failed (retried); `revealed`, `not_revealed`, `unconfirmed`: final (an overdue or unreadable one is `unconfirmed`).
+   * failed (retried); `revealed`, `not_revealed`, `unconfirmed`, `uid_replaced` (revealed, then the validator's uid
+   * was taken by a registration in the reveal block, docs/spec.md G.19): final (an overdue or unreadable one is `unconfirmed`).
    */
   readonly status: RevealCheck['status'] | 'waiting' | 'error';
 }
@@ -84,9 +85,32 @@ export function pendingRevealFields(timelock: NonNullable<Awaited<ReturnType<Cha
   return { revealStatus: 'pending', reveal: JSON.stringify(json) };
 }
 
+/** The attestation's `reason` of a reveal whose uid a registration took in the reveal block (docs/spec.md G.19). */
+const UID_REPLACED_REASON = 'uid_replaced';
+
+/** The words of a `uid_replaced` outcome: the cause (block, uid, new hotkey) first, then what it means. */
+function uidReplacedMessage(check: Extract<RevealCheck, { status: 'uid_replaced' }>): string {
+  return (
+    `uid ${check.uid} was given to ${check.newHotkey} by a registration in block ${check.block}: this validator was deregistered there. ` +
+    `The chain had revealed its timelocked weights in that block, and the registration removed them with the uid; register again to set weights`
+  );
+}
+
 function outcomeJson(pending: PendingRevealJson, check: Exclude<RevealCheck, { status: 'pending' }>, head: bigint): Record<string, unknown> {
   const base = { commit_hash: pending.commit_hash, due_block: pending.due_block, checked_at_head: head.toString() };
   if (check.status === 'revealed') return { ...base, block: check.block.toString(), block_hash: check.blockHash };
+  if (check.status === 'uid_replaced') {
+    return {
+      ...base,
+      block: check.block.toString(),
+      block_hash: check.blockHash,
+      code: VALIDATOR_ERROR_CODES.uidReplaced,
+      reason: UID_REPLACED_REASON,
+      uid: check.uid,
+      new_hotkey: check.newHotkey,
+      message: uidReplacedMessage(check),
+    };
+  }
   if (check.status === 'not_revealed') {
     return {
       ...base,
@@ -102,6 +126,18 @@ function outcomeJson(pending: PendingRevealJson, check: Exclude<RevealCheck, { s
 
 /** The outcome the chain gave, as the attestation states it. */
 function checkOutcome(epoch: number, check: Exclude<RevealCheck, { status: 'pending' }>): RevealOutcome {
+  if (check.status === 'uid_replaced') {
+    // The chain did reveal the commit (TimelockedWeightsRevealed): the attestation says so, with the cause as its reason.
+    return {
+      status: 'revealed',
+      code: null,
+      reason: UID_REPLACED_REASON,
+      reasons: [],
+      message: `epoch ${epoch}'s timelocked weights were revealed in block ${check.block}, then removed there: ${uidReplacedMessage(check)}`,
+      revealBlock: check.block,
+      revealBlockHash: check.blockHash,
+    };
+  }
   if (check.status === 'revealed') {
     return {
       status: 'revealed',
@@ -181,6 +217,7 @@ async function recordFinal(
   outcome: RevealOutcome,
   column: Record<string, unknown>,
   head: bigint,
+  revealStatus: string = outcome.status,
 ): Promise<void> {
   let attested: SignedRevealAttestation | undefined;
   try {
@@ -195,7 +232,7 @@ async function recordFinal(
   }
   writeLiftedBundle(deps, row, attested);
   const reveal = JSON.stringify(attested === undefined ? column : { ...column, attestation: attested.reveal, attestation_signature: attested.signature });
-  await deps.storage.updateEpoch(row.epoch, { revealStatus: outcome.status, reveal }, deps.fence?.());
+  await deps.storage.updateEpoch(row.epoch, { revealStatus, reveal }, deps.fence?.());
 }
 
 /** Records the outcome a crashed pass already attested in the bundle file (its file stays as written). */
@@ -215,13 +252,16 @@ async function recordWritten(deps: RevealConfirmDeps, row: EpochRow, attested: S
     attestation: a,
     attestation_signature: attested.signature,
   };
-  await deps.storage.updateEpoch(row.epoch, { revealStatus: a.status, reveal: JSON.stringify(column) }, deps.fence?.());
+  // A reveal whose uid a registration took in the reveal block is attested `revealed` with that reason (G.19).
+  const replaced = a.status === 'revealed' && a.reason === UID_REPLACED_REASON;
+  const status = replaced ? 'uid_replaced' : a.status;
+  await deps.storage.updateEpoch(row.epoch, { revealStatus: status, reveal: JSON.stringify(column) }, deps.fence?.());
   deps.metrics.revealConfirmations.inc({
-    outcome: a.status,
-    reason: a.status === 'revealed' ? '' : a.status === 'not_revealed' ? (a.reason ?? '') : (a.code ?? ''),
+    outcome: status,
+    reason: replaced ? VALIDATOR_ERROR_CODES.uidReplaced : a.status === 'revealed' ? '' : a.status === 'not_revealed' ? (a.reason ?? '') : (a.code ?? ''),
   });
-  deps.logger.info({ epoch: row.epoch, outcome: a.status, code: a.code }, 'recorded the reveal outcome already attested in the bundle file');
-  return { epoch: row.epoch, status: a.status };
+  deps.logger.info({ epoch: row.epoch, outcome: status, code: a.code }, 'recorded the reveal outcome already attested in the bundle file');
+  return { epoch: row.epoch, status };
 }
 
 /** What a diagnosed outcome names of the commit: a stored one, or the bound of an unknown submission. */
@@ -387,10 +427,32 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
       checkOutcome(row.epoch, check),
       outcomeJson(pending, check, head),
       head,
+      check.status,
     );
-    const reason = check.status === 'not_revealed' ? check.reason : check.status === 'unconfirmed' ? check.code : '';
+    const reason =
+      check.status === 'not_revealed'
+        ? check.reason
+        : check.status === 'unconfirmed'
+          ? check.code
+          : check.status === 'uid_replaced'
+            ? VALIDATOR_ERROR_CODES.uidReplaced
+            : '';
     metrics.revealConfirmations.inc({ outcome: check.status, reason });
-    if (check.status === 'revealed') {
+    if (check.status === 'uid_replaced') {
+      // Not an unconfirmed reveal: the weights were set and the validator lost its uid. The cause leads (G.19).
+      logger.warn(
+        {
+          epoch: row.epoch,
+          commitHash: pending.commit_hash,
+          outcome: check.status,
+          code: VALIDATOR_ERROR_CODES.uidReplaced,
+          block: check.block.toString(),
+          uid: check.uid,
+          newHotkey: check.newHotkey,
+        },
+        uidReplacedMessage(check),
+      );
+    } else if (check.status === 'revealed') {
       logger.info({ epoch: row.epoch, commitHash: pending.commit_hash, block: check.block.toString() }, 'timelocked weights revealed by the chain');
     } else {
       logger.warn(

@@ -18,6 +18,7 @@ import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
+import { nearestKey } from './near-key.js';
 import { admitPeerScores } from './peer-window.js';
 import { parseJsonAfterByteCheck } from './raw-json-body.js';
 import {
@@ -155,12 +156,53 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** The first schema issue as an `INVALID_RECORD` answer naming the field and the value sent (`... at body.valid_issues (got -3)`). */
+/** At most this many unknown keys of one object are named in an answer (a body may carry thousands). */
+const MAX_NAMED_UNKNOWN_KEYS = 3;
+
+/**
+ * The unknown keys next to a missing required key, in words, or undefined: the first issue is a required key missing
+ * from an object, and the same object has unknown keys. `scroe` for `score` gives both a missing `score` and an
+ * unknown `scroe`; zod lists the missing one first, so the answer named only that and never the key the sender
+ * wrote. An unknown key one slip from a missing key of that object is offered as the key meant (docs/spec.md G.20).
+ * Keys are data: compared as strings, looked up with `Object.hasOwn`, never through the object.
+ */
+function unknownBesideMissing(issues: readonly z.core.$ZodIssue[], first: z.core.$ZodIssue, input: unknown, label: string): string | undefined {
+  const object = first.path.slice(0, -1);
+  const inObject = (issue: z.core.$ZodIssue, depth: number): boolean =>
+    issue.path.length === object.length + depth && object.every((k, i) => issue.path[i] === k);
+  const holder = valueAt(input, object);
+  if (typeof holder !== 'object' || holder === null || Array.isArray(holder)) return undefined;
+  const missingKey = (issue: z.core.$ZodIssue): string[] => {
+    const key = issue.path[object.length];
+    return inObject(issue, 1) && typeof key === 'string' && !Object.hasOwn(holder, key) ? [key] : [];
+  };
+  if (missingKey(first).length === 0) return undefined;
+  const unknown = [...new Set(issues.flatMap((issue) => (issue.code === 'unrecognized_keys' && inObject(issue, 0) ? issue.keys : [])))];
+  if (unknown.length === 0) return undefined;
+  const missing = [...new Set(issues.flatMap(missingKey))];
+  const named = unknown.slice(0, MAX_NAMED_UNKNOWN_KEYS).map((key) => {
+    const meant = nearestKey(key, missing);
+    return `${JSON.stringify(key)}${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`;
+  });
+  const more = unknown.length > MAX_NAMED_UNKNOWN_KEYS ? ` and ${unknown.length - MAX_NAMED_UNKNOWN_KEYS} more` : '';
+  return `${formatPath(object, label)} has ${unknown.length === 1 ? 'an unknown key' : 'unknown keys'} ${named.join(', ')}${more}`;
+}
+
+/**
+ * The first schema issue as an `INVALID_RECORD` answer naming the field and the value sent (`... at body.valid_issues
+ * (got -3)`); a required key missing where the object has an unknown key names both, with the key
+ * probably meant (`... at body.scores[0].score; body.scores[0] has an unknown key "scroe" (did you mean "score"?)`).
+ */
 function zodFailure(error: z.ZodError, label: string, input: unknown): ErrorBody {
   const issue = error.issues[0];
   const path = formatPath(issue?.path ?? [], label);
   const value = valueAt(input, issue?.path ?? []);
-  return { code: 'INVALID_RECORD', message: `${issue?.message ?? 'invalid'} at ${path}${value === undefined ? '' : ` (got ${describeValue(value)})`}`, path };
+  const also = issue === undefined ? undefined : unknownBesideMissing(error.issues, issue, input, label);
+  return {
+    code: 'INVALID_RECORD',
+    message: `${issue?.message ?? 'invalid'} at ${path}${value === undefined ? '' : ` (got ${describeValue(value)})`}${also === undefined ? '' : `; ${also}`}`,
+    path,
+  };
 }
 
 // The miner hotkey's spelling (SS58, prefix 42) is checked after the schema by `checkBodyHotkey`, whose message

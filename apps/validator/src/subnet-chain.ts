@@ -1,4 +1,4 @@
-import { connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
+import { CHAIN_ERROR_CODES, connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
 import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
@@ -7,6 +7,7 @@ import { finalizedNumber, findWeightSubmission } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
+import { setThenReplaced, uidReplacedIn } from './uid-replaced.js';
 
 /** How weights become u16 values (`setWeights`); reconciliation rebuilds a timelocked commit's values the same way. */
 const U16_MODE = 'sum';
@@ -190,7 +191,15 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       uids.forEach((uid, i) => map.set(uid, weights[i] ?? 0));
       // On a commit-reveal v4 subnet the chain reveals about one epoch later; the epoch loop must not
       // block on it (the submission is the confirmed commit; the bundle records the call used).
-      const submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
+      let submission: Awaited<ReturnType<ChainClient['setWeights']>>;
+      try {
+        submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
+      } catch (error) {
+        // Set, then removed with the uid by a registration in the same block: say that, not "not confirmed" (G.19).
+        if (isSubnetError(error, CHAIN_ERROR_CODES.weightsNotConfirmed))
+          throw (await setThenReplaced(connection, { netuid: options.netuid, hotkey }, error)) ?? error;
+        throw error;
+      }
       const record = submission.timelock?.record;
       return {
         block: submission.blockNumber,
@@ -213,7 +222,11 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       }
       return outcomes.filter((o) => o.status === 'revealed').length;
     },
-    confirmReveal: (record) => confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000),
+    confirmReveal: (record) =>
+      confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000, {
+        replacedIn: (at, block, blockHash) => uidReplacedIn(connection, at, block, blockHash),
+        isFinal: (block, blockHash) => isFinal(connection, block, blockHash),
+      }),
     timelockSchedule: async () => {
       const hp = (await snapshot()).hyperparameters;
       // As `@subnet/chain` setWeights picks its path (runtime-calls.ts requiresTimelock): timelocked when

@@ -116,10 +116,11 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       'after',
       [
         '',
-        'Faults on a running devnet (over its admin RPC, the devnet_fault* methods, devnet_reorganize and devnet_replaceNeuron on the same WebSocket):',
+        'Faults on a running devnet (over its admin RPC, the devnet_fault* methods, devnet_reorganize, devnet_replaceNeuron and devnet_swapHotkey on the same WebSocket):',
         '  subnet-devnet fault <status|freeze|thaw|stall|resume|drop-connections|delay-next <ms>|drop-next|reject-next <error>|reset> [--url ws://127.0.0.1:9944]',
         '  subnet-devnet fault reorganize <depth> [branch-json] [--drop-retracted] [--url ws://127.0.0.1:9944]   (needs --finality-lag above <depth>)',
         '  subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--after-extrinsics] [--url ws://127.0.0.1:9944]   (replace_neuron: a new hotkey at <uid>)',
+        '  subnet-devnet fault swap-hotkey <hotkey> <new-hotkey> [--after-extrinsics] [--url ws://127.0.0.1:9944]   (swap_hotkey: the neuron, uid and all, moves to <new-hotkey>)',
         '  subnet-devnet fault --help',
         EXIT_CODES_HELP,
       ].join('\n'),

@@ -139,6 +139,21 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
       if (opts.afterExtrinsics === true) params.splice(2, 1, coldkey ?? null, { afterExtrinsics: true });
       request = { method: 'devnet_replaceNeuron', params };
     });
+  program
+    .command('swap-hotkey')
+    .description(
+      "move the neuron of registered <hotkey> to <new-hotkey> in the next block, as Subtensor's swap_hotkey does (the uid, its weights, stake and BlockAtRegistration stay); prints the uid and both hotkeys",
+    )
+    .argument('<hotkey>', 'the registered hotkey: SS58 or 0x hex public key')
+    .argument('<new-hotkey>', 'the hotkey that takes its neuron: SS58 or 0x hex public key, not registered on the subnet')
+    .option(
+      '--after-extrinsics',
+      "apply the swap after the block's other extrinsics (default: before them), so a set_weights of the old hotkey in that block lands and its weights stay with the uid",
+    )
+    .exitOverride()
+    .action((hotkey: string, newHotkey: string, opts: { afterExtrinsics?: boolean }) => {
+      request = { method: 'devnet_swapHotkey', params: opts.afterExtrinsics === true ? [hotkey, newHotkey, { afterExtrinsics: true }] : [hotkey, newHotkey] };
+    });
   const noAction = (): SubnetError =>
     new SubnetError(DEVNET_ERROR_CODES.usage, `a fault action is required: ${program.commands.map((c) => c.name()).join(', ')}`);
   try {

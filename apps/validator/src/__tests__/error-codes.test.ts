@@ -28,6 +28,7 @@ const PUBLISHED = {
   epochRenumbering: 'VALIDATOR_EPOCH_RENUMBERING',
   headBehindDatabase: 'VALIDATOR_HEAD_BEHIND_DATABASE',
   databaseMismatch: 'VALIDATOR_DATABASE_MISMATCH',
+  uidReplaced: 'VALIDATOR_UID_REPLACED',
 };
 
 it('codes are append-only: every published validator code keeps its name and value', () => {

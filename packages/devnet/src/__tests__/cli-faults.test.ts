@@ -205,4 +205,37 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     const registered = Number((await chainQuery.blockAtRegistration!(1, 2)).toString());
     expect(registered).toBeGreaterThan(from);
   });
+  it('swap-hotkey (through `subnet-devnet fault`) calls devnet_swapHotkey: the next block moves the neuron, uid and all, to the new hotkey; a new hotkey equal to the old one is refused, exit 1, naming DEVNET_INVALID_SWAP, the path and the value', async () => {
+    const newKey = new Keyring({ type: 'sr25519' }).addFromUri('//cli-swap-hotkey');
+    expect(parseFaultArgs(['swap-hotkey', signer.address, newKey.address, '--url', url])).toEqual({
+      url,
+      method: 'devnet_swapHotkey',
+      params: [signer.address, newKey.address],
+    });
+    expect(parseFaultArgs(['swap-hotkey', signer.address, newKey.address, '--after-extrinsics'])).toMatchObject({
+      params: [signer.address, newKey.address, { afterExtrinsics: true }],
+    });
+    expect(() => parseFaultArgs(['swap-hotkey', signer.address])).toThrow(/missing required argument 'new-hotkey'/);
+    const same = runCli('fault', 'swap-hotkey', signer.address, signer.address, '--url', url);
+    expect(same.status).toBe(1);
+    expect(same.stderr).toMatch(
+      new RegExp(
+        `^error: \\[DEVNET_FAULT_FAILED\\] devnet_swapHotkey failed at ws://127\\.0\\.0\\.1:\\d+: -32602: Invalid params: DEVNET_INVALID_SWAP: .*at newHotkey .*"${signer.address}"`,
+      ),
+    );
+    const chainQuery = api.query.subtensorModule!;
+    const uid = Number((await chainQuery.uids!(1, signer.address)).toString());
+    const registered = (await chainQuery.blockAtRegistration!(1, uid)).toString();
+    const cli = runCli('fault', 'swap-hotkey', signer.address, newKey.address, '--url', url);
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual({ uid, hotkey: u8aToHex(signer.publicKey), newHotkey: u8aToHex(newKey.publicKey) });
+    // applied with the next block the devnet produces after the request: the uid is the new hotkey's, its registration block unchanged
+    await until(async () => (await chainQuery.keys!(1, uid)).toString() === newKey.address);
+    expect((await chainQuery.uids!(1, newKey.address)).toJSON()).toBe(uid);
+    expect((await chainQuery.uids!(1, signer.address)).toJSON()).toBeNull();
+    expect((await chainQuery.blockAtRegistration!(1, uid)).toString()).toBe(registered);
+    const help = runCli('fault', 'swap-hotkey', '--help');
+    expect(help.stdout).toMatch(/swap_hotkey/);
+    expect(help.stdout).toMatch(/--after-extrinsics/);
+  });
 });
