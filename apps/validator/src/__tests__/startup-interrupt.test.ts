@@ -16,6 +16,27 @@ import { freePort, TOKEN, useTempDir } from './helpers.js';
 const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
 const t = useTempDir();
 
+/** Writes `dir/validator.yaml`: a chain endpoint nothing listens on, storage and bundles under `dir`, and `extra` lines. */
+async function writeConfig(dir: string, extra: readonly string[] = []): Promise<string> {
+  const config = join(dir, 'validator.yaml');
+  writeFileSync(
+    config,
+    [
+      'netuid: 1',
+      ...extra,
+      `chain: { endpoint: "ws://127.0.0.1:${await freePort()}" }`,
+      'server: { port: 0 }',
+      `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
+      `bundles: { dir: ${join(dir, 'bundles')} }`,
+      'scoring:',
+      '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
+      '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
+      '',
+    ].join('\n'),
+  );
+  return config;
+}
+
 function interruptWhileConnecting(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
     env: { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) },
@@ -50,21 +71,7 @@ describe('a signal while run is starting', () => {
     it(`${signal} while waiting for the chain: says so, exits ${exit}, and leaves nothing the start created`, async () => {
       const dir = join(t.dir, signal);
       mkdirSync(dir);
-      const config = join(dir, 'validator.yaml');
-      writeFileSync(
-        config,
-        [
-          'netuid: 1',
-          `chain: { endpoint: "ws://127.0.0.1:${await freePort()}" }`,
-          'server: { port: 0 }',
-          `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
-          `bundles: { dir: ${join(dir, 'bundles')} }`,
-          'scoring:',
-          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-          '',
-        ].join('\n'),
-      );
+      const config = await writeConfig(dir);
       const run = await interruptWhileConnecting(['run', '--config', config], signal);
       expect(run.code).toBe(exit);
       const lines = run.stdout
@@ -127,22 +134,7 @@ describe('Ctrl-C at the password prompt of an encrypted hotkey', () => {
       const keyfile = join(wallets, 'miner', 'hotkeys', 'locked');
       copyFileSync(join(VECTORS, 'miner', 'hotkeys', 'locked'), keyfile);
       chmodSync(keyfile, 0o600); // btwallet's mode (git keeps none)
-      const config = join(dir, 'validator.yaml');
-      writeFileSync(
-        config,
-        [
-          'netuid: 1',
-          `wallet: { path: ${wallets}, name: miner, hotkey: locked }`,
-          `chain: { endpoint: "ws://127.0.0.1:${await freePort()}" }`,
-          'server: { port: 0 }',
-          `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
-          `bundles: { dir: ${join(dir, 'bundles')} }`,
-          'scoring:',
-          '  pipeline: { min_validators: 1, min_stake_fraction: 0 }',
-          '  challenges: [{ id: bounty, kind: bounty, alpha: 1 }]',
-          '',
-        ].join('\n'),
-      );
+      const config = await writeConfig(dir, [`wallet: { path: ${wallets}, name: miner, hotkey: locked }`]);
       const env: NodeJS.ProcessEnv = { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
       delete env.SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI;
       const argv = [process.execPath, '--import', 'tsx', '--conditions=@subnet/source', cli, 'run', '--config', config];
