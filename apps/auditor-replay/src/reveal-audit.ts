@@ -92,8 +92,16 @@ export function describeReveal(reveal: RevealAudit): string {
   let said: string;
   if (!reveal.verified && reveal.error !== null) said = `attestation refused [${reveal.error.code}] ${reveal.error.message}`;
   else if (a === null || !reveal.verified) said = 'no reveal attestation';
-  else if (a.status === 'revealed') said = `revealed in block ${a.reveal_block ?? '?'} (attested by the validator)`;
-  else {
+  else if (a.status === 'revealed') {
+    // A reason beside a reveal is what happened after it in the same block: `uid_replaced` (the validator's docs/spec.md G.19).
+    const after =
+      a.reason === 'uid_replaced'
+        ? ", then removed there with the validator's uid, which a registration took (uid_replaced)"
+        : a.reason === null
+          ? ''
+          : ` (${a.reason})`;
+    said = `revealed in block ${a.reveal_block ?? '?'}${after} (attested by the validator)`;
+  } else {
     const why = [a.code === null ? null : `[${a.code}]`, a.reason].filter((x) => x !== null).join(' ');
     said = `${a.status === 'not_revealed' ? 'not revealed: the chain dropped the commit' : 'unconfirmed'}${a.reveal_block === null ? '' : ` at block ${a.reveal_block}`} ${why} (attested by the validator)`;
   }

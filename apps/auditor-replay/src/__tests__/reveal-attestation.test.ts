@@ -48,6 +48,16 @@ describe('the reveal attestation of a commit-reveal v4 bundle (docs/spec.md G.6)
     expect(text).toMatch(/epoch-7\.json: revealed in block 131 \(attested by the validator\)/);
   });
 
+  it('prints a reveal whose uid a registration took in the reveal block as revealed, then removed, with the reason', async () => {
+    const replaced = attestation({ reason: 'uid_replaced' });
+    const { code, text, report } = await verifyServed(withRevealAttestation(close.text, signRevealAttestation(replaced, k.validator)));
+    expect(code).toBe(0);
+    expect(report.bundles[0]?.reveal).toMatchObject({ verified: true, error: null, attestation: { status: 'revealed', reason: 'uid_replaced' } });
+    expect(text).toContain(
+      "epoch-7.json: revealed in block 131, then removed there with the validator's uid, which a registration took (uid_replaced) (attested by the validator)",
+    );
+  });
+
   it('prints a diagnosed drop with its code and reason', async () => {
     const dropped = attestation({
       status: 'not_revealed',
