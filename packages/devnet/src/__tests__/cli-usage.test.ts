@@ -119,6 +119,7 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expect(r.stdout).toContain(`2 an invalid command line (${USAGE}`);
     // Every fault option the README names is in the summary, --after-extrinsics of replace-neuron included.
     expect(r.stdout).toContain('subnet-devnet fault replace-neuron <uid> <hotkey> [coldkey] [--after-extrinsics] [--url ws://127.0.0.1:9944]');
+    expect(r.stdout).toContain('subnet-devnet fault swap-hotkey <hotkey> <new-hotkey> [--after-extrinsics] [--url ws://127.0.0.1:9944]');
     expect(r.stdout).toContain('subnet-devnet fault reorganize <depth> [branch-json] [--drop-retracted]');
   });
 
@@ -127,7 +128,7 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     expectUsage(
       run('fault', 'explode'),
       'subnet-devnet fault --help',
-      "unknown fault action 'explode' (the actions: status, freeze, thaw, stall, resume, drop-connections, drop-next, reset, delay-next, reject-next, reorganize, replace-neuron)",
+      "unknown fault action 'explode' (the actions: status, freeze, thaw, stall, resume, drop-connections, drop-next, reset, delay-next, reject-next, reorganize, replace-neuron, swap-hotkey)",
     );
     expectUsage(run('fault', 'stauts'), 'subnet-devnet fault --help', "unknown fault action 'stauts' (did you mean status?) (the actions: status,");
     expectUsage(run('fault', 'delay-next', 'soon'), 'subnet-devnet fault --help', "argument value 'soon' is invalid for argument 'ms'");
