@@ -30,13 +30,16 @@ function bundleOf(row: EpochRow): unknown {
   }
 }
 
-/** The overview's bundle cell: a link, `embargoed until block N` (commit-reveal v4), or `-`. */
-function bundleCell(row: EpochRow): string {
+/**
+ * The overview's bundle cell: a link, `embargoed until block N` (commit-reveal v4), or `-`. `bundle` is the row's
+ * {@link bundleOf}, already parsed by the caller (a second parse was the page's largest cost again).
+ */
+function bundleCell(row: EpochRow, bundle: unknown): string {
   const embargo = embargoOf(row);
   if (embargo !== undefined && row.bundle !== null && !row.bundle.startsWith('{"pending"')) {
     return `<span class="embargo">embargoed until the chain reveals it${embargo.revealBlock === null ? '' : ` (block ${embargo.revealBlock})`}</span>`;
   }
-  return bundleOf(row) === null ? '-' : `<a href="/v1/epochs/${row.epoch}/bundle">bundle</a>`;
+  return bundle === null ? '-' : `<a href="/v1/epochs/${row.epoch}/bundle">bundle</a>`;
 }
 
 /**
@@ -141,7 +144,7 @@ async function overviewPage(storage: PagesStorage, page: PageWork, reply: Fastif
   let latest: { readonly row: EpochRow; readonly stories: readonly MinerStory[] } | undefined;
   const weightsByEpoch: { readonly epoch: number; readonly weights: ReadonlyMap<string, number> }[] = [];
   const heads = await eachEpoch(storage, page, (row, bundle) => {
-    cells.set(row.epoch, bundleCell(row));
+    cells.set(row.epoch, bundleCell(row, bundle));
     if (bundle === null) return;
     latest ??= { row, stories: minerHotkeys(bundle).map((h) => explainMiner(bundle, h)) };
     weightsByEpoch.push({ epoch: row.epoch, weights: minerWeights(bundle) });
