@@ -13,6 +13,11 @@ export interface UidReplacement {
 
 type StorageRead = (...args: unknown[]) => Promise<{ toString(): string; toJSON(): unknown; isEmpty?: boolean }>;
 
+/** The Subtensor pallet's storage items of a state (`api.at(hash).query`), by name; undefined on a runtime without it. */
+function subtensorStorage(query: unknown): Record<string, StorageRead | undefined> | undefined {
+  return (query as Record<string, Record<string, StorageRead | undefined> | undefined>)['subtensorModule'];
+}
+
 /**
  * Whether the validator's uid was taken by a registration in block `block` (`blockHash`): in the state after that
  * block `Keys(netuid, uid)` is another hotkey and `BlockAtRegistration(netuid, uid)` is that block. That is what
@@ -36,7 +41,7 @@ export async function uidReplacedIn(
 ): Promise<UidReplacement | null> {
   return connection.request('uid replaced', async (api) => {
     const state = await api.at(blockHash);
-    const query = (state.query as unknown as Record<string, Record<string, StorageRead | undefined> | undefined>)['subtensorModule'];
+    const query = subtensorStorage(state.query);
     const keys = query?.['keys'];
     const registeredAt = query?.['blockAtRegistration'];
     if (keys === undefined || registeredAt === undefined) return null;
@@ -71,7 +76,7 @@ export async function setThenReplaced(
   if (typeof blockNumber !== 'bigint' || blockNumber === 0n || typeof blockHash !== 'string' || storedWeights === undefined) return undefined;
   const uid = await connection.request('uid before the block', async (api) => {
     const parent = await api.at(await api.rpc.chain.getBlockHash(blockNumber - 1n));
-    const uids = (parent.query as unknown as Record<string, Record<string, StorageRead | undefined> | undefined>)['subtensorModule']?.['uids'];
+    const uids = subtensorStorage(parent.query)?.['uids'];
     return uids === undefined ? null : (await uids(at.netuid, at.hotkey)).toJSON();
   });
   if (typeof uid !== 'number') return undefined;
