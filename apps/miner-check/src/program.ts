@@ -5,15 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { usageCause } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
-import { sr25519Verifier } from '@subnet/bundle';
-import { readPublishedBundles } from 'auditor-replay/pages';
-
-import { explainCheck } from './commands/explain.js';
 import type { CommandOutput } from './commands/output.js';
-import { sssaCheck } from './commands/sssa.js';
-import { termCheck } from './commands/term.js';
-import { weightsCheck } from './commands/weights.js';
-import { workflowCheck } from './commands/workflow.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -121,9 +113,10 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       '\nExample:\n  miner-check workflow --task examples/workflow/task.json --plan examples/workflow/plan.json --run examples/workflow/run.json\n' +
         '  cat run.json | miner-check workflow --task task.json --plan plan.json --run - --json',
     )
-    .action((options: { task: string; plan: string; run: string; json?: boolean }) => {
+    .action(async (options: { task: string; plan: string; run: string; json?: boolean }) => {
       state.json = options.json === true;
       assertSingleStdin({ '--task': options.task, '--plan': options.plan, '--run': options.run });
+      const { workflowCheck } = await import('./commands/workflow.js');
       run(() =>
         workflowCheck({
           task: readInput(options.task, '--task'),
@@ -158,7 +151,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         '    --candidates examples/sssa/candidates.json --json',
     )
     .action(
-      (
+      async (
         options: {
           sssa: string;
           peers?: string[];
@@ -209,6 +202,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           });
         }
         const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
+        const { sssaCheck } = await import('./commands/sssa.js');
         run(() =>
           sssaCheck({
             self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
@@ -242,8 +236,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .requiredOption('--total-tasks <n>', "the benchmark's task count (e.g. 91 for Terminal-Bench 2.0)")
     .addOption(jsonOption())
     .addHelpText('after', '\nExample:\n  miner-check term --results examples/term/results.json --total-tasks 10')
-    .action((options: { results: string; totalTasks: string; json?: boolean }) => {
+    .action(async (options: { results: string; totalTasks: string; json?: boolean }) => {
       state.json = options.json === true;
+      const { termCheck } = await import('./commands/term.js');
       run(() =>
         termCheck({
           results: readInput(options.results, '--results'),
@@ -269,7 +264,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         '  miner-check weights --scores examples/weights/scores.json --strategy softmax --temperature 0.1 --cap 0.15 --json',
     )
     .action(
-      (options: {
+      async (options: {
         scores: string;
         strategy: 'linear' | 'softmax' | 'winner_takes_all' | 'quadratic' | 'ranked';
         cap: string;
@@ -283,6 +278,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             context: { path: '--temperature', value: options.temperature },
           });
         }
+        const { weightsCheck } = await import('./commands/weights.js');
         run(() =>
           weightsCheck({
             scores: readInput(options.scores, '--scores'),
@@ -343,6 +339,11 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           options.validatorHotkey === undefined
             ? undefined
             : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
+        const [{ sr25519Verifier }, { readPublishedBundles }, { explainCheck }] = await Promise.all([
+          import('@subnet/bundle'),
+          import('auditor-replay/pages'),
+          import('./commands/explain.js'),
+        ]);
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
           last: integerOption(options.last, '--last', 1, 10_000),
