@@ -15,12 +15,11 @@ const bin = join(appDir, 'bin', 'auditor-replay.js');
 
 /**
  * Runs the built CLI (`bin/auditor-replay.js` -> `dist/cli.js`, built by `tsup`; turbo's `test` depends on
- * `build`). Workspace packages resolve from source (`--conditions=@subnet/source`, TypeScript through tsx) so the
- * test does not depend on their builds.
+ * `build` and on its dependencies' builds) with plain `node`, as a user runs it.
  */
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 50_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { cwd: appDir, timeout: 50_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

@@ -11,7 +11,7 @@ const bin = join(appDir, 'bin', 'auditor-replay.js');
 describe('auditor-replay piped into a reader that stops early (`| head`)', () => {
   it.each([['--help'], ['verify', '--help']])('`auditor-replay %s` ends quietly with 141 (as SIGPIPE would), no EPIPE stack', async (...args) => {
     if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
-    const run = await runWithClosedStdout(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, ...args], { cwd: appDir });
+    const run = await runWithClosedStdout(process.execPath, [bin, ...args], { cwd: appDir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(141);
   });

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,12 +16,12 @@ import { keys, signedBundle } from './fixtures.js';
  * filled half a gigabyte of memory before failing with "Invalid string length". Each is now refused unread with
  * AUDITOR_UNREADABLE naming the file and what it is, and the folder's bundles are still verified.
  *
- * The CLI runs in a child process (the source, through tsx) with a time limit, so a run that hangs fails the test
+ * The CLI runs in a child process (the built binary, bin/auditor-replay.js -> dist/cli.js) with a time limit, so a run that hangs fails the test
  * instead of hanging the test worker.
  */
 
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(appDir, 'src', 'cli.ts');
+const cli = join(appDir, 'bin', 'auditor-replay.js');
 
 interface Run {
   readonly code: number | string | null;
@@ -31,14 +31,9 @@ interface Run {
 
 function verify(args: readonly string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--conditions=@subnet/source', '--import', 'tsx', cli, 'verify', ...args, '--json'],
-      { cwd: appDir, timeout: 20_000, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        resolve({ code: error === null ? 0 : (error.code ?? error.signal ?? null), stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [cli, 'verify', ...args, '--json'], { cwd: appDir, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error.code ?? error.signal ?? null), stdout, stderr });
+    });
   });
 }
 
@@ -49,6 +44,7 @@ interface JsonReport {
 
 let dir: string;
 beforeAll(async () => {
+  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
   dir = tempDir('auditor-entries-', 'file');
   const k = await keys();
   writeFileSync(join(dir, 'epoch-1.json'), JSON.stringify(signedBundle(k, { miners: 4, epoch: 1 })));

@@ -22,7 +22,7 @@ beforeAll(() => {
 
 /** Runs the built CLI, under `ulimit -f <kib>` when given (bash counts KiB; Node ignores SIGXFSZ, so a write fails with EFBIG). */
 function run(args: readonly string[], fileLimitKib?: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  const node = [process.execPath, '--conditions=@subnet/source', '--import', 'tsx', bin, ...args];
+  const node = [process.execPath, bin, ...args];
   const [command, argv] = fileLimitKib === undefined ? [node[0]!, node.slice(1)] : ['bash', ['-c', `ulimit -f ${fileLimitKib}; exec "$0" "$@"`, ...node]];
   return new Promise((resolve) => {
     execFile(command, argv, { cwd: appDir, timeout: 60_000 }, (error, stdout, stderr) => {

@@ -7,31 +7,29 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { VALIDATOR_ERROR_CODES } from '../index.js';
 import { resolveConfig } from '../config.js';
-import { scoring, useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, scoring, useTempDir } from './helpers.js';
 
 /**
  * Docs review, item 2: every usage error of `subnet-validator`, commander's own (an option value out of range, an
  * unknown option or command, a missing option) and the CLI's (`demo --epochs` not a count, `init` over an existing
  * file), carries VALIDATOR_USAGE, exits 2 (as an invalid configuration does), and says first what is wrong: the
- * option, the value, what is allowed. Runs the built binary (bin/subnet-validator.js -> dist/cli.js); workspace
- * packages resolve from source.
+ * option, the value, what is allowed. Runs the built binary (bin/subnet-validator.js -> dist/cli.js) with the
+ * workspace packages' builds, as an operator runs it.
  */
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(appDir, 'bin', 'subnet-validator.js');
+const bin = BUILT_CLI;
 const USAGE = VALIDATOR_ERROR_CODES.usage;
 const t = useTempDir();
 
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, ...args], { cwd: appDir, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { cwd: appDir, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });
 }
 
-beforeAll(() => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
-});
+beforeAll(expectBuiltCli);
 
 /** The first line is `error: [VALIDATOR_USAGE] <cause>` naming each of `names`; then a pointer at the help. */
 async function expectUsage(args: readonly string[], ...names: string[]): Promise<void> {

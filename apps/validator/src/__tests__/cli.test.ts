@@ -1,18 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, useTempDir } from './helpers.js';
 
-const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+beforeAll(expectBuiltCli);
 const t = useTempDir();
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
+  return spawnSync(process.execPath, [BUILT_CLI, ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 60_000,
@@ -22,7 +21,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 describe('subnet-validator CLI', () => {
   it('ends quietly with 141 (as SIGPIPE would) when its output pipe is closed early (`| head`), no EPIPE stack', async () => {
     const file = join(t.dir, 'piped.yaml');
-    const run = await runWithClosedStdout(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, 'init', '--config', file]);
+    const run = await runWithClosedStdout(process.execPath, [BUILT_CLI, 'init', '--config', file]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(141);
     expect(readFileSync(file, 'utf8')).toContain('# subnet-validator configuration.');

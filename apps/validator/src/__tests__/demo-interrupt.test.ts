@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { tempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, tempDir } from './helpers.js';
 
 /**
  * Ctrl-C in the middle of `subnet-validator demo` (the default run of `npm start`): the demo stops its validator and
@@ -14,11 +14,9 @@ import { tempDir } from './helpers.js';
  * SQLite files in the temporary folder. Runs the built binary (bin/subnet-validator.js -> dist/cli.js).
  */
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(appDir, 'bin', 'subnet-validator.js');
+const bin = BUILT_CLI;
 
-beforeAll(() => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
-});
+beforeAll(expectBuiltCli);
 
 let tmp: ReturnType<typeof tempDir> | undefined;
 afterEach(() => {
@@ -36,7 +34,7 @@ interface Interrupted {
 /** Starts the demo with TMPDIR set to `tmpdir`, sends `signal` once the validator is up, and waits for the exit. */
 function interruptDemo(tmpdir: string, signal: NodeJS.Signals): Promise<Interrupted> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@subnet/source', '--import', 'tsx', bin, 'demo'], {
+    const child = spawn(process.execPath, [bin, 'demo'], {
       cwd: appDir,
       env: { ...process.env, TMPDIR: tmpdir },
     });

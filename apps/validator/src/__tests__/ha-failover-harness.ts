@@ -34,9 +34,8 @@ import type { ChainPort } from '../chain-port.js';
 import { closeEpoch } from '../epoch-runner.js';
 import { createMetrics } from '../metrics.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { bountyBody, PG_URL, scoring, silent, tempDir, TOKEN, until } from './helpers.js';
+import { bountyBody, BUILT_CLI, expectBuiltCli, PG_URL, scoring, silent, tempDir, TOKEN, until } from './helpers.js';
 
-const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -122,6 +121,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
 
     const cleanups: (() => Promise<unknown>)[] = [];
     beforeAll(async () => {
+      expectBuiltCli();
       t = tempDir();
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
@@ -172,19 +172,7 @@ export function haFailoverSuite(plan: FailoverPlan): void {
       mkdirSync(dir, { recursive: true });
       const proc = spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          '--conditions=@subnet/source',
-          cli,
-          'run',
-          '--config',
-          join(folder(), 'validator.yaml'),
-          '--port',
-          '0',
-          '--bundles-dir',
-          join(dir, 'bundles'),
-        ],
+        [BUILT_CLI, 'run', '--config', join(folder(), 'validator.yaml'), '--port', '0', '--bundles-dir', join(dir, 'bundles')],
         {
           cwd: root,
           stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,34 @@ import { signRequest } from '../signed-request.js';
  */
 
 export const TOKEN = 'test-executor-token-0123456789';
+
+const appDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * `subnet-validator` as an operator runs it: `bin/subnet-validator.js` -> `dist/cli.js`, which loads every workspace
+ * package from its `dist` (turbo builds this package and its dependencies before these tests). The CLI tests spawn
+ * it with plain `node`: under `tsx` with the source condition each start transpiled the workspace's sources again,
+ * 1.5 s more for `run` and 3.5 s more for a usage error (which, built, answers in 0.3 s).
+ */
+export const BUILT_CLI = join(appDir, 'bin', 'subnet-validator.js');
+
+/** Throws, naming the command to run, when `dist/cli.js` is missing or older than a source file of this package. */
+export function expectBuiltCli(): void {
+  const built = join(appDir, 'dist', 'cli.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run \`pnpm build\` (turbo builds before it tests)`);
+  const builtAt = statSync(built).mtimeMs;
+  const stale = (dir: string): string | undefined => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '__tests__') continue;
+      const path = join(dir, entry.name);
+      const found = entry.isDirectory() ? stale(path) : entry.name.endsWith('.ts') && statSync(path).mtimeMs > builtAt ? path : undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const newer = stale(join(appDir, 'src'));
+  if (newer !== undefined) throw new Error(`${built} is older than ${newer}: run \`pnpm build\` so the CLI tests run this source`);
+}
 
 export interface Keys {
   validator: KeyringPair;

@@ -13,9 +13,9 @@ import type { Devnet } from '@subnet/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connectSubnetChain } from '../subnet-chain.js';
-import { freePort, TOKEN, useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, freePort, TOKEN, useTempDir } from './helpers.js';
 
-const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+beforeAll(expectBuiltCli);
 
 /** What `subnet-validator run` printed and how it ended, or that it was still running after `ms` (then killed). */
 interface RunResult {
@@ -30,7 +30,7 @@ interface RunResult {
  * with SIGTERM once its standard output satisfies `until` (or when `until` calls `stop`).
  */
 function runCli(args: string[], env: Record<string, string>, ms: number, until?: (stdout: string, stop: () => void) => boolean): Promise<RunResult> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
+  const proc = spawn(process.execPath, [BUILT_CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,16 +4,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { devHotkeyUri } from '@subnet/devnet';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { freePort, TOKEN, useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, freePort, TOKEN, useTempDir } from './helpers.js';
 
 /**
  * Ctrl-C while `subnet-validator run` starts (waiting up to 60 s for a chain that does not answer, or for a password):
  * before, the default signal handling ended the process with 130 and no word, and left the SQLite database and the
  * bundles folder the start had created, which a failed start removes (docs/spec.md G.10).
  */
-const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+beforeAll(expectBuiltCli);
 const t = useTempDir();
 
 /** Writes `dir/validator.yaml`: a chain endpoint nothing listens on, storage and bundles under `dir`, and `extra` lines. */
@@ -38,7 +38,7 @@ async function writeConfig(dir: string, extra: readonly string[] = []): Promise<
 }
 
 function interruptWhileConnecting(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', cli, ...args], {
+  const proc = spawn(process.execPath, [BUILT_CLI, ...args], {
     env: { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -138,7 +138,7 @@ describe('Ctrl-C at the password prompt of an encrypted hotkey', () => {
       const config = await writeConfig(dir, [`wallet: { path: ${wallets}, name: miner, hotkey: locked }`]);
       const env: NodeJS.ProcessEnv = { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
       delete env.SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI;
-      const argv = [process.execPath, '--import', 'tsx', '--conditions=@subnet/source', cli, 'run', '--config', config];
+      const argv = [process.execPath, BUILT_CLI, 'run', '--config', config];
       const driven = await new Promise<string>((resolve, reject) => {
         const proc = spawn('python3', ['-c', PTY_DRIVER, 'Enter the password of', '\u0003', ...argv], { env, stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { resolveConfig } from '../config.js';
 import { startValidator } from '../service.js';
-import { fakeChain, keys, scoring, tempDir, TOKEN } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, fakeChain, keys, scoring, tempDir, TOKEN } from './helpers.js';
 
 /** The validator signs with a btcli wallet hotkey: configuration, BT_WALLET_* variables, --wallet.* flags. */
 
@@ -85,7 +85,7 @@ describe('start-up with a btcli wallet', () => {
   });
 
   it('the CLI passes --wallet.name/--wallet.hotkey/--wallet.path to the key loader (a missing hotkey is named)', () => {
-    const cli = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'cli.ts');
+    expectBuiltCli();
     const file = join(dir, 'validator.yaml');
     writeFileSync(
       file,
@@ -93,21 +93,7 @@ describe('start-up with a btcli wallet', () => {
     );
     const run = spawnSync(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--conditions=@subnet/source',
-        cli,
-        'run',
-        '--config',
-        file,
-        '--wallet.name',
-        'vali',
-        '--wallet.hotkey',
-        'hk',
-        '--wallet.path',
-        join(dir, 'w'),
-      ],
+      [BUILT_CLI, 'run', '--config', file, '--wallet.name', 'vali', '--wallet.hotkey', 'hk', '--wallet.path', join(dir, 'w')],
       {
         encoding: 'utf8',
         env: { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, BT_WALLET_NAME: 'ignored' },

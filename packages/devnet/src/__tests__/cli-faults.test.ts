@@ -4,6 +4,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +19,9 @@ import { parseFaultArgs, sendFaultRequest } from '../cli-fault.js';
 import { connect } from './harness.js';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
-const cliArgs = ['--import', 'tsx', '--conditions=@subnet/source', 'src/cli.ts'];
+// The built CLI (`bin/subnet-devnet.js` over `dist/cli.js`; turbo builds before these tests), as a user runs it: under
+// tsx each start transpiled the workspace's sources again, seconds more for every one of these commands.
+const cliArgs = [fileURLToPath(new URL('../../bin/subnet-devnet.js', import.meta.url))];
 
 let child: ChildProcessWithoutNullStreams;
 let url: string;
@@ -38,6 +41,8 @@ async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
 const runCli = (...args: string[]) => spawnSync(process.execPath, [...cliArgs, ...args], { cwd: packageDir, encoding: 'utf8', timeout: 60_000 });
 
 beforeAll(async () => {
+  if (!existsSync(new URL('../../dist/cli.js', import.meta.url)))
+    throw new Error('dist/cli.js is missing: build the package first (pnpm --filter @subnet/devnet build)');
   await cryptoWaitReady();
   child = spawn(process.execPath, [...cliArgs, '--port', '0', '--block-time', '300', '--neurons', '3', '--validators', '2', '--json'], {
     cwd: packageDir,
