@@ -11,8 +11,13 @@ import { defineConfig } from 'vitest/config';
  */
 const conditions = ['@subnet/source', 'module', 'node', 'development|production'];
 
-/** A test file that replaces modules or globals (`vi.mock`, `vi.stubGlobal`, ...) needs a module graph of its own. */
-const NEEDS_ISOLATION = /\bvi\.(mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)\(/;
+/**
+ * A test file that replaces modules or globals needs a module graph (and a process) of its own: `vi.mock`,
+ * `vi.stubGlobal` and the like, or an assignment over a global's method (`console.error = ...`,
+ * `console[method] = ...`, `Date.now = ...`, `process.exit = ...`, `globalThis.x = ...`).
+ */
+const NEEDS_ISOLATION =
+  /\bvi\.(mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)\(|^\s*(console(\.\w+|\[[^\]]+\])|globalThis\.\w+|Date\.now|process\.(exit|stdout\.write|stderr\.write|emitWarning))\s*=[^=]/m;
 
 /** The `*.test.ts` files under `dir` (relative to `root`) whose source replaces modules or globals. */
 function filesNeedingIsolation(root, dir) {
@@ -41,7 +46,8 @@ function filesNeedingIsolation(root, dir) {
  * @polkadot/api, the dev chain and the workspace's sources again, which was about half of the CPU time of the
  * validator's suite (813 s with, 459 s without, on two cores). A file that replaces a module or a global
  * (`vi.mock`, `vi.stubGlobal`, `vi.stubEnv`, `vi.resetModules`) is found by its source and runs in a project of
- * its own with a fresh graph, so its replacement never leaks into another file. What else a file changes in
+ * its own with a fresh graph, as is a file that assigns over a global's method (`console[method] = ...`), so
+ * its replacement never leaks into another file. What else a file changes in
  * the process (environment variables, `process.on` listeners, servers) it undoes in its own `afterAll`.
  *
  * @param {{ testTimeout?: number, hookTimeout?: number, fileParallelism?: boolean, include?: string[] }} [options]
