@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm check`: lint, typecheck and every test of every workspace package through turbo, then one
+// `pnpm check`: build, lint, typecheck and every test of every workspace package through turbo, then one
 // closing line that sums every package's vitest results: "tests: N passed, N failed, N skipped".
 // Any failure (lint, types, a test, or no test at all) exits non-zero.
 import { spawn, spawnSync } from 'node:child_process';
@@ -63,8 +63,8 @@ function runTurbo(args) {
   });
 }
 
-// The validator's tests are the longest suite (about 16 minutes of mostly waiting on a dev chain and on
-// spawned processes, on two cores) and they need every package built. Left to turbo's own order they
+// The validator's tests are the longest suite (about 15 minutes on two cores, much of it waiting on a dev
+// chain and on spawned processes) and they need every package built. Left to turbo's own order they
 // started after nearly everything else, so the run took their length on top of the rest. So: build every
 // package first, then start the validator's tests at once, beside everything else on two more slots.
 // The later runs are `--only`: they do not restore the builds from turbo's cache while tests read them.
