@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(appDir, 'bin', 'auditor-replay.js');
@@ -28,7 +28,7 @@ function run(args: readonly string[]): Promise<{ code: number; stdout: string; s
 let good: string;
 let bad: string;
 beforeAll(async () => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
   const k = await keys();
   const dir = tempDir('auditor-bin-', 'file');
   good = join(dir, 'good');

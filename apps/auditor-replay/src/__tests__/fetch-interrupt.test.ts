@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { listenLocal } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * Ctrl-C while `fetch` writes a bundle: the file it was writing is removed before the process ends, so no truncated
@@ -21,7 +22,7 @@ const body = Buffer.concat([Buffer.from('{"bundle":{"epoch":1},"pad":"'), Buffer
 let base: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
   ({ url: base, close } = await listenLocal((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength }).end(body);
   }));

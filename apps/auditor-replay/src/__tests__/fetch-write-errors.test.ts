@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { captureIo } from './capture-io.js';
 import { keys, signedBundle } from './fixtures.js';
 import { listenLocal } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * A local disk error while `fetch` writes (EACCES, ENOSPC/EFBIG, EROFS, a folder under a bundle's name, a path
@@ -177,7 +178,7 @@ describe('fetch: a local disk error stops the run (AUDITOR_WRITE_FAILED), naming
   });
 
   it('a disk that fills mid-file (EFBIG under ulimit -f, as root too; the built binary): stops at once, leaves no truncated file', async () => {
-    if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+    expectBuiltCli(appDir);
     const outDir = tempDir('auditor-write-');
     await writeFile(join(outDir, 'epoch-1.json'), texts.get(1)!);
     expect(Buffer.byteLength(texts.get(2)!)).toBeGreaterThan(4096);

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,6 +7,7 @@ import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { keys, signedBundle } from './fixtures.js';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * A folder of bundles comes from whoever published it (a tarball, a git repository, an rsync of a validator's
@@ -44,7 +45,7 @@ interface JsonReport {
 
 let dir: string;
 beforeAll(async () => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
   dir = tempDir('auditor-entries-', 'file');
   const k = await keys();
   writeFileSync(join(dir, 'epoch-1.json'), JSON.stringify(signedBundle(k, { miners: 4, epoch: 1 })));

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { keys, signedBundle } from './fixtures.js';
 import type { Keys } from './fixtures.js';
 import { listenLocal, writeEndlessly } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * `auditor-replay fetch` reads a validator the auditor does not trust. Each test serves something hostile from a
@@ -208,7 +208,7 @@ describe('fetch from a hostile validator: time limits', () => {
   }, 10_000);
 
   it('the built binary exits by itself against a validator that drips (no handle left open)', async () => {
-    if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+    expectBuiltCli(appDir);
     const outDir = tempDir('auditor-hostile-');
     const started = Date.now();
     const result = await new Promise<{ code: number | string | null | undefined; stdout: string }>((resolve) => {

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * `verify --report FILE` that cannot be written is the user's disk, not a bug of the auditor: AUDITOR_WRITE_FAILED at
@@ -17,7 +18,7 @@ const bin = join(appDir, 'bin', 'auditor-replay.js');
 const bundles = join(appDir, 'test-corpus', 'honest');
 
 beforeAll(() => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
 });
 
 /** Runs the built CLI, under `ulimit -f <kib>` when given (bash counts KiB; Node ignores SIGXFSZ, so a write fails with EFBIG). */

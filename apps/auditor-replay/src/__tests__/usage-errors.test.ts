@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { AUDITOR_ERROR_CODES } from '../index.js';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * Docs review, item 2: every usage error of the CLI, commander's own (an option value out of range, an unknown option
@@ -26,7 +27,7 @@ function run(args: readonly string[]): Promise<{ code: number; stdout: string; s
 }
 
 beforeAll(() => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
 });
 
 /**

@@ -1,10 +1,11 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 /**
  * Ctrl-C during `verify --jobs 2 --report`, as the README says: the run ends at once by the signal, prints no verdict,
@@ -16,7 +17,7 @@ const bin = join(appDir, 'bin', 'auditor-replay.js');
 const honest = join(appDir, 'test-corpus', 'honest', 'epoch-1.json');
 
 beforeAll(() => {
-  if (!existsSync(join(appDir, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npx tsup` (turbo runs build before test)');
+  expectBuiltCli(appDir);
 });
 
 /** The pids of `pid`'s children (`ps --ppid`). */

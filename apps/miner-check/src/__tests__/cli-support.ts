@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 export const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -17,7 +18,7 @@ export interface CliRun {
 
 /** Fails loudly when the CLI has not been built (turbo builds it before `test`). */
 export function requireBuiltCli(): void {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: build the app first (pnpm --filter miner-check build)`);
+  expectBuiltCli(appDir);
 }
 
 /** Runs the built CLI as a subprocess, optionally feeding standard input. */

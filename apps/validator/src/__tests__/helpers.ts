@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import pino from 'pino';
 import { sr25519Verifier, verifyBundle } from '@subnet/bundle';
 import type { Bundle } from '@subnet/bundle';
 import { canonicalJson } from '@subnet/core';
+import { expectBuiltCli as expectBuiltCliIn } from '@subnet/vitest-config/built-cli';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
@@ -45,20 +46,7 @@ export const BUILT_CLI = join(appDir, 'bin', 'subnet-validator.js');
 
 /** Throws, naming the command to run, when `dist/cli.js` is missing or older than a source file of this package. */
 export function expectBuiltCli(): void {
-  const built = join(appDir, 'dist', 'cli.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: run \`pnpm build\` (turbo builds before it tests)`);
-  const builtAt = statSync(built).mtimeMs;
-  const stale = (dir: string): string | undefined => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '__tests__') continue;
-      const path = join(dir, entry.name);
-      const found = entry.isDirectory() ? stale(path) : entry.name.endsWith('.ts') && statSync(path).mtimeMs > builtAt ? path : undefined;
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  const newer = stale(join(appDir, 'src'));
-  if (newer !== undefined) throw new Error(`${built} is older than ${newer}: run \`pnpm build\` so the CLI tests run this source`);
+  expectBuiltCliIn(appDir);
 }
 
 export interface Keys {

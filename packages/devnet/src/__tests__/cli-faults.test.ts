@@ -4,7 +4,6 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseFaultArgs, sendFaultRequest } from '../cli-fault.js';
 import { connect } from './harness.js';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 // The built CLI (`bin/subnet-devnet.js` over `dist/cli.js`; turbo builds before these tests), as a user runs it: under
@@ -41,8 +41,7 @@ async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
 const runCli = (...args: string[]) => spawnSync(process.execPath, [...cliArgs, ...args], { cwd: packageDir, encoding: 'utf8', timeout: 60_000 });
 
 beforeAll(async () => {
-  if (!existsSync(new URL('../../dist/cli.js', import.meta.url)))
-    throw new Error('dist/cli.js is missing: build the package first (pnpm --filter @subnet/devnet build)');
+  expectBuiltCli(packageDir);
   await cryptoWaitReady();
   child = spawn(process.execPath, [...cliArgs, '--port', '0', '--block-time', '300', '--neurons', '3', '--validators', '2', '--json'], {
     cwd: packageDir,

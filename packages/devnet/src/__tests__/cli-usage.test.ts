@@ -5,7 +5,7 @@
  * Runs the built CLI (`bin/subnet-devnet.js` over `dist/cli.js`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEVNET_ERROR_CODES } from '../errors.js';
+import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/subnet-devnet.js', import.meta.url));
 const USAGE = DEVNET_ERROR_CODES.usage;
 
 beforeAll(() => {
-  if (!existsSync(new URL('../../dist/cli.js', import.meta.url)))
-    throw new Error('dist/cli.js is missing: build the package first (pnpm --filter @subnet/devnet build)');
+  expectBuiltCli(packageDir);
 });
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
