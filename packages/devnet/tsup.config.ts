@@ -9,6 +9,6 @@ import { defineConfig, type Options } from 'tsup';
 rmSync('dist', { recursive: true, force: true });
 
 const library: Options = { ...packageConfig({ entry: ['src/index.ts'], platform: 'node' }), clean: false };
-const cli: Options = { ...packageConfig({ entry: ['src/cli.ts'], platform: 'node', dts: false }), clean: false, splitting: true };
+const cli: Options = { ...packageConfig({ entry: ['src/cli.ts'], platform: 'node', dts: false, splitting: true }), clean: false };
 
 export default defineConfig([library, cli]);

@@ -5,4 +5,5 @@ export declare function packageConfig(options?: {
   banner?: string;
   dts?: boolean;
   cjs?: boolean;
+  splitting?: boolean;
 }): Options;

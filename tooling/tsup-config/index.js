@@ -12,13 +12,19 @@ const specFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs
  * Apps pass `dts: false` and `cjs: false`: nobody imports them, and declarations are the slowest part of
  * a build.
  *
- * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean, cjs?: boolean }} [options]
+ * `splitting: true` (an ESM-only build: `dts: false` or `cjs: false`) puts what a CLI imports on demand into chunks
+ * of their own, so `--help` does not load the modules only a command needs; tsup's splitting of CommonJS is
+ * experimental, so a build with CommonJS refuses it.
+ *
+ * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean, cjs?: boolean, splitting?: boolean }} [options]
  * @returns {import('tsup').Options}
  */
 export function packageConfig(options = {}) {
+  const esmOnly = options.cjs === false || options.dts === false;
+  if (options.splitting === true && !esmOnly) throw new Error('packageConfig: splitting needs an ESM-only build (dts: false or cjs: false)');
   return {
     entry: options.entry ?? ['src/index.ts'],
-    format: options.cjs === false || options.dts === false ? ['esm'] : ['esm', 'cjs'],
+    format: esmOnly ? ['esm'] : ['esm', 'cjs'],
     // `import.meta.url` in the CommonJS build comes from the file's own path.
     shims: true,
     target: 'node20',
@@ -26,7 +32,7 @@ export function packageConfig(options = {}) {
     dts: options.dts ?? true,
     sourcemap: true,
     clean: true,
-    splitting: false,
+    splitting: options.splitting ?? false,
     treeshake: true,
     // The `@subnet/source` condition is for our own tests and type checks only: builds resolve dist.
     esbuildOptions(esbuild) {
