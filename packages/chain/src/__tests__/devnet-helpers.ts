@@ -23,6 +23,12 @@ export interface Harness {
    * (plus `extraBlocks` when the work still waits, e.g. for finality), until `work` settles.
    */
   includeNext<T>(work: Promise<T>, extraBlocks?: number): Promise<T>;
+  /**
+   * Produces no block until the pool holds `work`'s first extrinsic, includes it in the next block (the block a
+   * timelock prediction assumes: its head + 1, however long the client took to sign), then produces blocks every
+   * `everyMs` until `work` settles. `drive` alone lets a slow client's commit land an epoch later than predicted.
+   */
+  includeThenDrive<T>(work: Promise<T>, everyMs?: number): Promise<T>;
   /** A signer for a devnet uid with the devnet's key type. */
   signerFor(uid: number): Promise<ChainSigner>;
   nonceOf(address: string): Promise<bigint>;
@@ -85,11 +91,18 @@ export async function startHarness(devnetOptions: DevnetOptionsInput = {}, uid =
     }
     return settled;
   };
+  const includeThenDrive = async <T>(work: Promise<T>, everyMs = 25): Promise<T> => {
+    const { settled, isDone } = watch(work);
+    while (!isDone() && devnet.poolSize() === 0) await pause(3);
+    if (!isDone()) await devnet.produceBlock();
+    return drive(settled, everyMs);
+  };
   return {
     devnet,
     client,
     drive,
     includeNext,
+    includeThenDrive,
     signerFor,
     nonceOf: async (address) => (await client.connection.request('system_accountNextIndex', (api) => api.rpc.system.accountNextIndex(address))).toBigInt(),
     close: async () => {

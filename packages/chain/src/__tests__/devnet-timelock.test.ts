@@ -76,7 +76,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
 
   it('setWeights commits to the predicted round, the chain reveals it, the client confirms TimelockedWeightsRevealed and reads back Weights', async () => {
     const before = await h.nonceOf(h.client.signer.address);
-    const result = await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 40);
+    const result = await h.includeThenDrive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 40);
     expect(result.kind).toBe('reveal');
     expect(result.call).toBe('SubtensorModule.commit_timelocked_mechanism_weights');
     expect(await h.nonceOf(h.client.signer.address)).toBe(before + 1n); // one extrinsic: the commit; the chain reveals
@@ -100,7 +100,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
   });
 
   it("mechanism 1: the round is predicted on the subnet's epochs (plain netuid), the chain reveals it in the predicted reveal block's epoch", async () => {
-    const result = await h.drive(h.client.setWeights({ netuid: 1, mecid: 1, weights: { '1': 1, '6': 1 } }), 40);
+    const result = await h.includeThenDrive(h.client.setWeights({ netuid: 1, mecid: 1, weights: { '1': 1, '6': 1 } }), 40);
     expect(result.kind).toBe('reveal');
     const tl = result.timelock!;
     expect(tl.record.netuidIndex).toBe(4097);
@@ -368,7 +368,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on a fast-runtime chain (250 ms blocks
       await h.devnet.produceBlock();
       const snapshot = await readMetagraph(h.client.connection, { netuid: 1 });
       expect((await readTimelockContext(h.client.connection, snapshot.blockHash)).blockTimeSeconds).toBe(0.25);
-      const result = await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 10);
+      const result = await h.includeThenDrive(h.client.setWeights({ netuid: 1, weights: { '2': 1, '3': 3 } }), 10);
       expect(result.kind).toBe('reveal');
       const tl = result.timelock!;
       expect(tl.reveal!.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
