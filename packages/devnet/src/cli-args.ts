@@ -1,4 +1,4 @@
-import { SubnetError } from '@subnet/core';
+import { isSubnetError, SubnetError } from '@subnet/core';
 import { createRequire } from 'node:module';
 
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -36,7 +36,7 @@ export const EXIT_CODES_HELP = [
  * usageError(e); // SubnetError [DEVNET_USAGE] unknown option '--bogus'
  */
 export function usageError(error: unknown): SubnetError | null {
-  if (error instanceof SubnetError) return error.code === DEVNET_ERROR_CODES.usage ? error : null;
+  if (isSubnetError(error)) return error.code === DEVNET_ERROR_CODES.usage ? error : null;
   if (!(error instanceof CommanderError)) return null;
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return null;
   const cause = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
