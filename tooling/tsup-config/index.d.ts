@@ -6,4 +6,5 @@ export declare function packageConfig(options?: {
   dts?: boolean;
   cjs?: boolean;
   splitting?: boolean;
+  nodeTypes?: boolean;
 }): Options;

@@ -12,14 +12,19 @@ const specFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs
  * Apps pass `dts: false` and `cjs: false`: nobody imports them, and declarations are the slowest part of
  * a build.
  *
+ * `nodeTypes: true` starts each declaration file with `/// <reference types="node" />`, for a package whose public
+ * types name Node.js's own (`node:http`, `Buffer`): a consumer's program then loads `@types/node` for them even
+ * under `"types": []`, and one without it is told which type package is missing instead of failing on `node:http`.
+ *
  * `splitting: true` (an ESM-only build: `dts: false` or `cjs: false`) puts what a CLI imports on demand into chunks
  * of their own, so `--help` does not load the modules only a command needs; tsup's splitting of CommonJS is
  * experimental, so a build with CommonJS refuses it.
  *
- * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean, cjs?: boolean, splitting?: boolean }} [options]
+ * @param {{ entry?: string[] | Record<string, string>, platform?: 'node' | 'neutral', banner?: string, dts?: boolean, cjs?: boolean, splitting?: boolean, nodeTypes?: boolean }} [options]
  * @returns {import('tsup').Options}
  */
 export function packageConfig(options = {}) {
+  if (options.nodeTypes === true && options.dts === false) throw new Error('packageConfig: nodeTypes needs declarations (dts)');
   const esmOnly = options.cjs === false || options.dts === false;
   if (options.splitting === true && !esmOnly) throw new Error('packageConfig: splitting needs an ESM-only build (dts: false or cjs: false)');
   return {
@@ -29,7 +34,7 @@ export function packageConfig(options = {}) {
     shims: true,
     target: 'node20',
     platform: options.platform ?? 'neutral',
-    dts: options.dts ?? true,
+    dts: options.dts === false ? false : options.nodeTypes === true ? { banner: '/// <reference types="node" />' } : true,
     sourcemap: true,
     clean: true,
     splitting: options.splitting ?? false,

@@ -66,6 +66,8 @@ const publishable = selected(everyPublishable, process.env.SUBNET_CONSUMER_ONLY)
 const consensusSelected = publishable.some((p) => p.name === '@subnet/consensus');
 
 let work = '';
+/** What in a declaration file needs Node.js's own types (`@types/node`). */
+const NODE_NAMED = /from ['"]node:|\bBuffer\b|\bNodeJS\./;
 const tarballs = new Map<string, string>();
 const unpacked = new Map<string, string>();
 /** Runtime export names of each package, read from the ESM build inside the fresh project. */
@@ -195,6 +197,49 @@ describe('every publishable package, installed from its tarball outside the work
     const ours = errors.filter((e) => e.startsWith(file) || e.includes('node_modules/@subnet/'));
     const unexpected = ours.filter((e) => !expected.some((prefix) => e.startsWith(prefix)));
     expect(unexpected, 'no other type error in the consumer file or in our declarations').toEqual([]);
+  });
+
+  it("references @types/node in every declaration file that names Node.js's own types (node:*, Buffer, NodeJS)", () => {
+    for (const pkg of publishable) {
+      const dist = join(unpacked.get(pkg.name) ?? '', 'dist');
+      for (const file of readdirSync(dist).filter((f) => /\.d\.c?ts$/.test(f))) {
+        const text = readFileSync(join(dist, file), 'utf8');
+        if (NODE_NAMED.test(text)) expect(text.startsWith('/// <reference types="node" />'), `${pkg.name} dist/${file}`).toBe(true);
+      }
+    }
+  });
+
+  it('type-checks each package that names Node.js types on its own, with nothing else in the program to load @types/node', () => {
+    // Each package alone (`"types": []`, no other package's declarations): under the full import above, another
+    // package's `/// <reference types="node" />` (@polkadot's) would load Node.js's types for every package.
+    const alone = publishable.filter((pkg) => {
+      const dist = join(unpacked.get(pkg.name) ?? '', 'dist');
+      return readdirSync(dist).some((f) => /\.d\.ts$/.test(f) && NODE_NAMED.test(readFileSync(join(dist, f), 'utf8')));
+    });
+    const known = publishable.map((p) => p.name).filter((n) => n === '@subnet/axon' || n === '@subnet/wallet');
+    expect(
+      alone.map((p) => p.name),
+      'the packages known to name Node.js types are found',
+    ).toEqual(expect.arrayContaining(known));
+    for (const pkg of alone) {
+      const project = join(work, `ts-alone-${pkg.name.replace(/\W/g, '_')}`);
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-alone', private: true, type: 'module' }));
+      writeFileSync(join(project, 'index.ts'), `import * as pkg from '${pkg.name}';\nexport const names: (keyof typeof pkg)[] = [];\n`);
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+          files: ['index.ts'],
+        }),
+      );
+      execFileSync('ln', ['-s', join(work, 'app', 'node_modules'), join(project, 'node_modules')]);
+      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+      const ours = result.stdout
+        .split('\n')
+        .filter((line) => /error TS\d+/.test(line) && (line.startsWith('index.ts') || line.includes('node_modules/@subnet/')));
+      expect(ours, `${pkg.name} alone`).toEqual([]);
+    }
   });
 });
 
