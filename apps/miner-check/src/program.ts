@@ -2,10 +2,11 @@ import { createRequire } from 'node:module';
 
 import { Command, CommanderError, Option } from 'commander';
 
-import { usageCause } from '@subnet/cli-support';
+import { missingKeyHint, usageCause } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
 import type { CommandOutput } from './commands/output.js';
+import type { SssaCheckInput } from './commands/sssa.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -33,6 +34,8 @@ const processIo: ProgramIo = {
 interface GlobalState {
   json: boolean;
   exitCode: number;
+  /** The documents the running command read, by the label its errors' paths start with (for `missingKeyHint`). */
+  documents?: () => Readonly<Record<string, unknown>>;
 }
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
@@ -44,12 +47,19 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
   if (isSubnetError(error)) {
     const path = typeof error.context.path === 'string' ? error.context.path : undefined;
     state.exitCode = isInputError(error) ? EXIT_INVALID_INPUT : EXIT_FAILURE;
+    // A required key reported missing where the document has it misspelt: the key it has, under the error.
+    const hint =
+      path !== undefined && state.documents !== undefined && 'value' in error.context && error.context.value === undefined
+        ? missingKeyHint(path, state.documents())
+        : undefined;
     if (state.json) {
       const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
       if ('value' in error.context) body.value = describeValue(error.context.value);
+      if (hint !== undefined) body.hint = hint;
       io.stdout(`${JSON.stringify({ error: body })}\n`);
     } else {
-      io.stderr(`miner-check: ${error.code}${path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`}\n  ${error.message}\n`);
+      const where = path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`;
+      io.stderr(`miner-check: ${error.code}${where}\n  ${error.message}\n${hint === undefined ? '' : `  ${hint}\n`}`);
     }
     return;
   }
@@ -97,7 +107,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
   /** Reads one input under the limits given on the command line (the validator's by default). */
   const readInput = (source: string, option: string): unknown => readJson(source, option, io.stdin, readLimits(program.opts<LimitFlags>()));
 
-  const run = (action: () => CommandOutput) => {
+  /** Runs a command on what it read; `documents` names those documents for the hint under an error (`report`). */
+  const run = (action: () => CommandOutput, documents?: () => Readonly<Record<string, unknown>>) => {
+    if (documents !== undefined) state.documents = documents;
     emit(io, state, action());
   };
 
@@ -117,12 +129,11 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       state.json = options.json === true;
       assertSingleStdin({ '--task': options.task, '--plan': options.plan, '--run': options.run });
       const { workflowCheck } = await import('./commands/workflow.js');
-      run(() =>
-        workflowCheck({
-          task: readInput(options.task, '--task'),
-          plan: readInput(options.plan, '--plan'),
-          run: readInput(options.run, '--run'),
-        }),
+      const input = { task: readInput(options.task, '--task'), plan: readInput(options.plan, '--plan'), run: readInput(options.run, '--run') };
+      // Their errors' paths start with task, plan and record (the execution record).
+      run(
+        () => workflowCheck(input),
+        () => ({ task: input.task, plan: input.plan, record: input.run }),
       );
     });
 
@@ -202,29 +213,29 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           });
         }
         const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
-        const { sssaCheck } = await import('./commands/sssa.js');
-        run(() =>
-          sssaCheck({
-            self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
-            peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
-            uid: integerOption(options.uid, '--uid', 0, 65535),
-            ...(hotkey === undefined ? {} : { hotkey }),
-            role: options.role,
-            ...(blockHash !== undefined && taskId !== undefined && candidates !== undefined
-              ? {
-                  draw: {
-                    blockHash,
-                    taskId,
-                    candidates: { value: readInput(candidates, '--candidates'), option: '--candidates' },
-                    primaries: integerOption(options.primaries, '--primaries', 0, 65536),
-                    auditors: integerOption(options.auditors, '--auditors', 0, 65536),
-                    ...(options.minReputation === undefined
-                      ? {}
-                      : { minReputation: rangeOption(options.minReputation, '--min-reputation', { min: 0, max: 1 }) }),
-                  },
-                }
-              : {}),
-          }),
+        const { sssaCheck, sssaDocuments } = await import('./commands/sssa.js');
+        const input: SssaCheckInput = {
+          self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
+          peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
+          uid: integerOption(options.uid, '--uid', 0, 65535),
+          ...(hotkey === undefined ? {} : { hotkey }),
+          role: options.role,
+          ...(blockHash !== undefined && taskId !== undefined && candidates !== undefined
+            ? {
+                draw: {
+                  blockHash,
+                  taskId,
+                  candidates: { value: readInput(candidates, '--candidates'), option: '--candidates' },
+                  primaries: integerOption(options.primaries, '--primaries', 0, 65536),
+                  auditors: integerOption(options.auditors, '--auditors', 0, 65536),
+                  ...(options.minReputation === undefined ? {} : { minReputation: rangeOption(options.minReputation, '--min-reputation', { min: 0, max: 1 }) }),
+                },
+              }
+            : {}),
+        };
+        run(
+          () => sssaCheck(input),
+          () => sssaDocuments(input),
         );
       },
     );
@@ -239,11 +250,13 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .action(async (options: { results: string; totalTasks: string; json?: boolean }) => {
       state.json = options.json === true;
       const { termCheck } = await import('./commands/term.js');
-      run(() =>
-        termCheck({
-          results: readInput(options.results, '--results'),
-          totalTasks: integerOption(options.totalTasks, '--total-tasks', 1, Number.MAX_SAFE_INTEGER),
-        }),
+      const input = {
+        results: readInput(options.results, '--results'),
+        totalTasks: integerOption(options.totalTasks, '--total-tasks', 1, Number.MAX_SAFE_INTEGER),
+      };
+      run(
+        () => termCheck(input),
+        () => ({ results: input.results }),
       );
     });
 
@@ -279,16 +292,21 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           });
         }
         const { weightsCheck } = await import('./commands/weights.js');
-        run(() =>
-          weightsCheck({
-            scores: readInput(options.scores, '--scores'),
-            options: {
-              strategy: options.strategy,
-              ...(options.temperature === undefined ? {} : { temperature: rangeOption(options.temperature, '--temperature', { min: 0, minExclusive: true }) }),
-              cap: rangeOption(options.cap, '--cap', { min: 0, minExclusive: true, max: 1 }),
-              burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
-            },
-          }),
+        const scores = readInput(options.scores, '--scores');
+        run(
+          () =>
+            weightsCheck({
+              scores,
+              options: {
+                strategy: options.strategy,
+                ...(options.temperature === undefined
+                  ? {}
+                  : { temperature: rangeOption(options.temperature, '--temperature', { min: 0, minExclusive: true }) }),
+                cap: rangeOption(options.cap, '--cap', { min: 0, minExclusive: true, max: 1 }),
+                burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
+              },
+            }),
+          () => ({ scores }),
         );
       },
     );

@@ -12,7 +12,7 @@ import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
 import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { hotkeySpellingProblem } from './hotkey-spelling.js';
-import { nearestKey } from './near-key.js';
+import { nearestKey } from '@subnet/cli-support';
 
 /** Environment variables that configure the validator start with this prefix; `__` separates levels. */
 export const ENV_PREFIX = 'SUBNET_VALIDATOR_';

@@ -18,7 +18,7 @@ import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
-import { nearestKey } from './near-key.js';
+import { nearestKey } from '@subnet/cli-support';
 import { admitPeerScores } from './peer-window.js';
 import { parseJsonAfterByteCheck } from './raw-json-body.js';
 import {

@@ -1,3 +1,5 @@
 export { isCommanderError } from './commander-error.js';
+export { missingKeyHint } from './missing-key-hint.js';
+export { editDistance, nearestKey } from './near-key.js';
 export { unknownOptionFirst } from './unknown-option-first.js';
 export { usageCause } from './usage-cause.js';

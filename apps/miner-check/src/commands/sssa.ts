@@ -76,6 +76,15 @@ function membersFrom(input: SssaCheckInput): ConsensusMemberInput[] {
 }
 
 /**
+ * The documents of a check by the labels its errors' paths start with: `sssa` (this miner's SSSA), `members` (the
+ * group, this miner first, as `computeConsensus` names them) and `candidates` (the draw's).
+ */
+export function sssaDocuments(input: SssaCheckInput): Readonly<Record<string, unknown>> {
+  const members = membersFrom(input);
+  return { sssa: members[0]?.sssa, members, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) };
+}
+
+/**
  * Validates this miner's SSSA, shows its canonical finding keys and, with peers, the group sets and this
  * miner's seven consensus components, all computed by `@subnet/consensus`.
  */

@@ -3,5 +3,5 @@ import { expect, it } from 'vitest';
 import * as api from '../index.js';
 
 it('exports exactly these names (a change of the public API shows here)', () => {
-  expect(Object.keys(api).sort()).toEqual(['isCommanderError', 'unknownOptionFirst', 'usageCause']);
+  expect(Object.keys(api).sort()).toEqual(['editDistance', 'isCommanderError', 'missingKeyHint', 'nearestKey', 'unknownOptionFirst', 'usageCause']);
 });

@@ -1,0 +1,98 @@
+/**
+ * A required key reported missing where the file has it misspelt: the error names the key the file has, one line
+ * under the error (and `hint` in --json), for every command that reads miner documents.
+ */
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { runMinerCheck } from '../program.js';
+import { example, scratchFile } from './cli-support.js';
+
+async function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runMinerCheck(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stdin: () => '' });
+  return { code, stdout, stderr };
+}
+
+/** An example file with `from` replaced by `to` the first time it occurs (as a key), written to a scratch file. */
+function misspelt(file: string[], from: string, to: string): string {
+  const text = readFileSync(example(...file), 'utf8');
+  expect(text).toContain(`"${from}"`);
+  return scratchFile(file.at(-1)!, text.replace(`"${from}"`, `"${to}"`));
+}
+
+const workflow = (task: string, plan: string, runFile: string): string[] => ['workflow', '--task', task, '--plan', plan, '--run', runFile];
+
+describe('miner-check names the misspelt key of a required field', () => {
+  it('workflow: the execution record and the task, as text and as --json', async () => {
+    const text = await run(
+      workflow(
+        example('workflow', 'task.json'),
+        example('workflow', 'plan.json'),
+        misspelt(['workflow', 'run.json'], 'output_quality_score', 'output_quality_scor'),
+      ),
+    );
+    expect(text.code).toBe(2);
+    expect(text.stderr.split('\n')).toEqual([
+      'miner-check: COMPOSITE_INVALID_RECORD at record.output_quality_score',
+      expect.stringContaining('at record.output_quality_score (got undefined)'),
+      '  record has the key "output_quality_scor" (did you mean "output_quality_score"?)',
+      '',
+    ]);
+    const json = await run([
+      ...workflow(misspelt(['workflow', 'task.json'], 'max_budget_tao', 'max_budget_ta0'), example('workflow', 'plan.json'), example('workflow', 'run.json')),
+      '--json',
+    ]);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      error: {
+        code: 'COMPOSITE_INVALID_TASK',
+        path: 'task.constraints.max_budget_tao',
+        hint: 'task.constraints has the key "max_budget_ta0" (did you mean "max_budget_tao"?)',
+      },
+    });
+  });
+
+  it("sssa: this miner's document, a peer's (named as the group member) and a draw candidate", async () => {
+    const self = await run(['sssa', '--sssa', misspelt(['sssa', 'sssa.json'], 'severity', 'severty')]);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain('\n  sssa.findings[0] has the key "severty" (did you mean "severity"?)\n');
+    const peer = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', misspelt(['sssa', 'peers.json'], 'severity', 'severty')]);
+    expect(peer.stderr).toContain('\n  members[1].sssa.findings[0] has the key "severty" (did you mean "severity"?)\n');
+    const draw = await run([
+      'sssa',
+      '--sssa',
+      example('sssa', 'sssa.json'),
+      '--block-hash',
+      `0x${'ab'.repeat(32)}`,
+      '--task-id',
+      't',
+      '--candidates',
+      misspelt(['sssa', 'candidates.json'], 'uid', 'uidd'),
+      '--json',
+    ]);
+    expect(JSON.parse(draw.stdout)).toMatchObject({ error: { path: 'candidates[0].uid', hint: 'candidates[0] has the key "uidd" (did you mean "uid"?)' } });
+  });
+
+  it('term and weights', async () => {
+    const term = await run(['term', '--results', misspelt(['term', 'results.json'], 'tests_passed', 'test_passed'), '--total-tasks', '10']);
+    expect(term.stderr).toContain('\n  results[0] has the key "test_passed" (did you mean "tests_passed"?)\n');
+    const weights = await run(['weights', '--scores', misspelt(['weights', 'scores.json'], 'score', 'scroe'), '--json']);
+    expect(JSON.parse(weights.stdout)).toMatchObject({ error: { path: 'scores[0].score', hint: 'scores[0] has the key "scroe" (did you mean "score"?)' } });
+  });
+
+  it('no hint when the key is there with a wrong value, or when no key of the object is close', async () => {
+    const text = readFileSync(example('workflow', 'run.json'), 'utf8');
+    const wrongValue = scratchFile('run.json', text.replace(/"output_quality_score":\s*[\d.]+/, '"output_quality_score": "high"'));
+    const valued = await run([...workflow(example('workflow', 'task.json'), example('workflow', 'plan.json'), wrongValue), '--json']);
+    expect(JSON.parse(valued.stdout)).toMatchObject({ error: { path: 'record.output_quality_score' } });
+    expect(JSON.parse(valued.stdout).error).not.toHaveProperty('hint');
+    const far = await run(
+      workflow(example('workflow', 'task.json'), example('workflow', 'plan.json'), misspelt(['workflow', 'run.json'], 'output_quality_score', 'quality')),
+    );
+    expect(far.stderr).toContain('at record.output_quality_score (got undefined)');
+    expect(far.stderr.trimEnd().split('\n')).toHaveLength(2);
+  });
+});
