@@ -18,7 +18,7 @@ describe('miner-check workflow on the example', () => {
     //   retries: fetch 2 + summarise 1 = 3, declared 1 -> 2 unplanned; 1 timeout (status timeout)
     //   S_reliability = 1 - (2 * 0.10 + 1 * 0.20 + 0 * 0.50) = 0.6
     const expected = 0.5 * 0.92 + 0.25 * (1 - 0.2 / 0.5) + 0.15 * (1 - 111 / 120) + 0.1 * (1 - (2 * 0.1 + 1 * 0.2 + 0 * 0.5));
-    expect(Object.keys(out).sort()).toEqual(['advice', 'completion_ratio', 'components', 'counters', 'gates', 'score']);
+    expect(Object.keys(out).sort()).toEqual(['advice', 'completion_ratio', 'components', 'counters', 'gates', 'ignored_keys', 'score']);
     expect(out.score).toBeCloseTo(expected, 12);
     expect(out.components).toEqual({
       success: 0.92,

@@ -11,6 +11,7 @@ import {
 } from '@subnet/composite';
 
 import { fmt, section, table } from '../render.js';
+import { ignoredKeySlips } from './ignored-keys.js';
 import type { CommandOutput } from './output.js';
 
 /** Inputs of `miner-check workflow`, as read from the three files. */
@@ -37,6 +38,8 @@ export function workflowCheck(input: WorkflowCheckInput): CommandOutput {
   const record = parseExecutionRecord(input.run);
   const result = scoreWorkflow({ task, plan, record });
   const advice = adviseOn(task, plan, record, result);
+  // Unknown keys are kept and not scored (SPEC A): a slip of an optional key changes the score without an error.
+  const slips = ignoredKeySlips({ task: input.task, plan: input.plan, record: input.run });
 
   const json = {
     score: result.score,
@@ -53,12 +56,22 @@ export function workflowCheck(input: WorkflowCheckInput): CommandOutput {
       hard_failures: result.counters.hardFailures,
     },
     advice: advice.map((a) => a.message),
+    ignored_keys: slips.map((slip) => ({ path: slip.path, key: slip.key, meant: slip.meant })),
   };
 
   const c = result.components;
   const text = [
     `Composite score for task ${task.task_id}: ${fmt(result.score)}`,
     '',
+    ...(slips.length === 0
+      ? []
+      : [
+          section(
+            'Keys the scorer ignored (scored as if absent)',
+            slips.map((slip) => `  - ${slip.path} has the key ${JSON.stringify(slip.key)}: did you mean ${JSON.stringify(slip.meant)}?`).join('\n'),
+          ),
+          '',
+        ]),
     section(
       'Components',
       table(
