@@ -36,6 +36,8 @@ interface GlobalState {
   exitCode: number;
   /** The documents the running command read, by the label its errors' paths start with (for `missingKeyHint`). */
   documents?: () => Readonly<Record<string, unknown>>;
+  /** Where the document an error's path starts in was read from, when the path alone does not say (`members[1]`). */
+  sourceOf?: (path: string) => string | undefined;
 }
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
@@ -52,14 +54,19 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
       path !== undefined && state.documents !== undefined && 'value' in error.context && error.context.value === undefined
         ? missingKeyHint(path, state.documents())
         : undefined;
+    const source = path === undefined ? undefined : state.sourceOf?.(path);
     if (state.json) {
       const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
       if ('value' in error.context) body.value = describeValue(error.context.value);
       if (hint !== undefined) body.hint = hint;
+      if (source !== undefined) body.source = source;
       io.stdout(`${JSON.stringify({ error: body })}\n`);
     } else {
       const where = path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`;
-      io.stderr(`miner-check: ${error.code}${where}\n  ${error.message}\n${hint === undefined ? '' : `  ${hint}\n`}`);
+      const lines = [`miner-check: ${error.code}${where}`, `  ${error.message}`];
+      if (hint !== undefined) lines.push(`  ${hint}`);
+      if (source !== undefined) lines.push(`  ${source}`);
+      io.stderr(`${lines.join('\n')}\n`);
     }
     return;
   }
@@ -213,10 +220,10 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           });
         }
         const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
-        const { sssaCheck, sssaDocuments } = await import('./commands/sssa.js');
+        const { memberSource, sssaCheck, sssaDocuments } = await import('./commands/sssa.js');
         const input: SssaCheckInput = {
-          self: { value: readInput(options.sssa, '--sssa'), option: '--sssa' },
-          peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]` })),
+          self: { value: readInput(options.sssa, '--sssa'), option: '--sssa', file: options.sssa },
+          peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]`, file })),
           uid: integerOption(options.uid, '--uid', 0, 65535),
           ...(hotkey === undefined ? {} : { hotkey }),
           role: options.role,
@@ -232,6 +239,12 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
                 },
               }
             : {}),
+        };
+        // A group member's error names it by its place in the group (members[1]): say which file that is.
+        state.sourceOf = (path) => {
+          const member = /^members\[(\d+)\]/.exec(path);
+          const found = member === null ? undefined : memberSource(input, Number(member[1]));
+          return found === undefined ? undefined : `${member?.[0] ?? 'members'} is ${found}`;
         };
         run(
           () => sssaCheck(input),

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import { memberSource } from '../commands/sssa.js';
 import { runMinerCheck } from '../program.js';
 import { example, scratchFile } from './cli-support.js';
 
@@ -59,8 +60,11 @@ describe('miner-check names the misspelt key of a required field', () => {
     const self = await run(['sssa', '--sssa', misspelt(['sssa', 'sssa.json'], 'severity', 'severty')]);
     expect(self.code).toBe(2);
     expect(self.stderr).toContain('\n  sssa.findings[0] has the key "severty" (did you mean "severity"?)\n');
-    const peer = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', misspelt(['sssa', 'peers.json'], 'severity', 'severty')]);
-    expect(peer.stderr).toContain('\n  members[1].sssa.findings[0] has the key "severty" (did you mean "severity"?)\n');
+    const peers = misspelt(['sssa', 'peers.json'], 'severity', 'severty');
+    const peer = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers]);
+    expect(peer.stderr).toContain(
+      `\n  members[1].sssa.findings[0] has the key "severty" (did you mean "severity"?)\n  members[1] is --peers[0] (${peers}), element 0\n`,
+    );
     const draw = await run([
       'sssa',
       '--sssa',
@@ -94,5 +98,41 @@ describe('miner-check names the misspelt key of a required field', () => {
     );
     expect(far.stderr).toContain('at record.output_quality_score (got undefined)');
     expect(far.stderr.trimEnd().split('\n')).toHaveLength(2);
+  });
+});
+
+describe("a group member's error says which file it came from", () => {
+  it('names --sssa, a peers file holding one document, and the element of a peers file holding an array', () => {
+    const self = { value: {}, option: '--sssa', file: 'mine.json' };
+    const input = {
+      self,
+      peers: [
+        { value: [{}, {}, {}], option: '--peers[0]', file: 'group.json' },
+        { value: {}, option: '--peers[1]', file: '-' },
+        { value: [], option: '--peers[2]' },
+        { value: [{}], option: '--peers[3]' },
+      ],
+      uid: 0,
+      role: 'primary' as const,
+    };
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => memberSource(input, i))).toEqual([
+      '--sssa (mine.json)',
+      '--peers[0] (group.json), element 0',
+      '--peers[0] (group.json), element 1',
+      '--peers[0] (group.json), element 2',
+      '--peers[1] (-)',
+      '--peers[3], element 0',
+      undefined,
+    ]);
+  });
+
+  it('a duplicate uid in the second peers file: the error names that file and element', async () => {
+    const second = scratchFile('second.json', readFileSync(example('sssa', 'peers.json'), 'utf8'));
+    const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', example('sssa', 'peers.json'), second, '--json']);
+    expect(got.code).toBe(2);
+    const count = (JSON.parse(readFileSync(example('sssa', 'peers.json'), 'utf8')) as unknown[]).length;
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      error: { code: 'CONSENSUS_INVALID_GROUP', path: `members[${count + 1}].uid`, source: `members[${count + 1}] is --peers[1] (${second}), element 0` },
+    });
   });
 });

@@ -17,6 +17,8 @@ import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 interface SourceDocument {
   readonly value: unknown;
   readonly option: string;
+  /** The file it was read from, as given on the command line (`-` for standard input). */
+  readonly file?: string;
 }
 
 /** Inputs of `miner-check sssa`. */
@@ -82,6 +84,22 @@ function membersFrom(input: SssaCheckInput): ConsensusMemberInput[] {
 export function sssaDocuments(input: SssaCheckInput): Readonly<Record<string, unknown>> {
   const members = membersFrom(input);
   return { sssa: members[0]?.sssa, members, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) };
+}
+
+/**
+ * Where the group member at `index` (as `members[index]` in an error's path) was read from: `--sssa`, or the peers'
+ * file and, for a file holding an array, the element: `--peers[0] (peers.json), element 2`.
+ */
+export function memberSource(input: SssaCheckInput, index: number): string | undefined {
+  const named = (source: SourceDocument): string => (source.file === undefined ? source.option : `${source.option} (${source.file})`);
+  if (index === 0) return named(input.self);
+  let next = 1;
+  for (const peer of input.peers) {
+    const count = Array.isArray(peer.value) ? peer.value.length : 1;
+    if (index < next + count) return Array.isArray(peer.value) ? `${named(peer)}, element ${index - next}` : named(peer);
+    next += count;
+  }
+  return undefined;
 }
 
 /**
