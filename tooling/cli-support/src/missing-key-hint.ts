@@ -1,4 +1,4 @@
-import { editDistance, nearestKey } from './near-key.js';
+import { slipDistance } from './near-key.js';
 
 /** One step of an error path: an object key or an array index. */
 type Segment = string | number;
@@ -53,9 +53,8 @@ export function missingKeyHint(path: string, roots: Readonly<Record<string, unkn
   // The closest key of the object that `missing` would be a slip of; the first on a tie.
   let best: { key: string; distance: number } | undefined;
   for (const key of Object.keys(parent)) {
-    if (nearestKey(key, [missing]) === undefined) continue;
-    const distance = key.toLowerCase() === missing.toLowerCase() ? 0 : editDistance(key, missing);
-    if (best === undefined || distance < best.distance) best = { key, distance };
+    const distance = slipDistance(key, missing);
+    if (distance !== undefined && (best === undefined || distance < best.distance)) best = { key, distance };
   }
   if (best === undefined) return undefined;
   const where = parsed.segments.length === 1 ? parsed.label : path.slice(0, path.length - pathTail(missing).length);

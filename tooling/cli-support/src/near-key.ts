@@ -23,6 +23,22 @@ export function editDistance(a: string, b: string): number {
 const MAX_SLIP_LENGTH = 64;
 
 /**
+ * How far `key` is from `meant` when it is a slip of it, else undefined: one edit away, two for a `meant` longer than
+ * five letters (a swap of neighbouring letters counting one), or 0 for the same letters in another case. Keys longer
+ * than 64 characters are never a slip (and never cost an edit distance).
+ *
+ * @param key - the key as written (plain data: `__proto__` is a key like any other)
+ * @param meant - the key it may be a slip of
+ * @returns the distance, or undefined when `key` is not that close to `meant`
+ * @example slipDistance('scroe', 'score') // 1
+ */
+export function slipDistance(key: string, meant: string): number | undefined {
+  if (key.length > MAX_SLIP_LENGTH || meant.length > MAX_SLIP_LENGTH) return undefined;
+  const distance = meant.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, meant);
+  return distance <= (meant.length <= 5 ? 1 : 2) ? distance : undefined;
+}
+
+/**
  * The known key that an unknown `key` is a slip of: one edit away, two for known keys longer than five letters (a swap
  * of neighbouring letters counting one), or the same letters in another case; the closest, the first on a tie.
  *
@@ -35,9 +51,8 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   if (key.length > MAX_SLIP_LENGTH) return undefined;
   let best: { key: string; distance: number } | undefined;
   for (const candidate of known) {
-    if (candidate.length > MAX_SLIP_LENGTH) continue;
-    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
-    if (distance <= (candidate.length <= 5 ? 1 : 2) && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
+    const distance = slipDistance(key, candidate);
+    if (distance !== undefined && (best === undefined || distance < best.distance)) best = { key: candidate, distance };
   }
   return best?.key;
 }
