@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { missingKeyHint, usageCause } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
-import type { CommandOutput } from './commands/output.js';
+import type { CommandOutput, ErrorContext } from './commands/output.js';
 import type { SssaCheckInput } from './commands/sssa.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
@@ -34,10 +34,8 @@ const processIo: ProgramIo = {
 interface GlobalState {
   json: boolean;
   exitCode: number;
-  /** The documents the running command read, by the label its errors' paths start with (for `missingKeyHint`). */
-  documents?: () => Readonly<Record<string, unknown>>;
-  /** Where the document an error's path starts in was read from, when the path alone does not say (`members[1]`). */
-  sourceOf?: (path: string) => string | undefined;
+  /** What the running command read, for explaining its errors. */
+  errorContext?: () => ErrorContext;
 }
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
@@ -49,12 +47,13 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
   if (isSubnetError(error)) {
     const path = typeof error.context.path === 'string' ? error.context.path : undefined;
     state.exitCode = isInputError(error) ? EXIT_INVALID_INPUT : EXIT_FAILURE;
+    const context = path === undefined ? undefined : state.errorContext?.();
     // A required key reported missing where the document has it misspelt: the key it has, under the error.
     const hint =
-      path !== undefined && state.documents !== undefined && 'value' in error.context && error.context.value === undefined
-        ? missingKeyHint(path, state.documents())
+      path !== undefined && context !== undefined && 'value' in error.context && error.context.value === undefined
+        ? missingKeyHint(path, context.documents)
         : undefined;
-    const source = path === undefined ? undefined : state.sourceOf?.(path);
+    const source = path === undefined ? undefined : context?.sourceOf?.(path);
     if (state.json) {
       const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
       if ('value' in error.context) body.value = describeValue(error.context.value);
@@ -114,9 +113,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
   /** Reads one input under the limits given on the command line (the validator's by default). */
   const readInput = (source: string, option: string): unknown => readJson(source, option, io.stdin, readLimits(program.opts<LimitFlags>()));
 
-  /** Runs a command on what it read; `documents` names those documents for the hint under an error (`report`). */
-  const run = (action: () => CommandOutput, documents?: () => Readonly<Record<string, unknown>>) => {
-    if (documents !== undefined) state.documents = documents;
+  /** Runs a command on what it read; `errorContext` says what that was, for the lines under an error (`report`). */
+  const run = (action: () => CommandOutput, errorContext?: () => ErrorContext) => {
+    if (errorContext !== undefined) state.errorContext = errorContext;
     emit(io, state, action());
   };
 
@@ -140,7 +139,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       // Their errors' paths start with task, plan and record (the execution record).
       run(
         () => workflowCheck(input),
-        () => ({ task: input.task, plan: input.plan, record: input.run }),
+        () => ({ documents: { task: input.task, plan: input.plan, record: input.run } }),
       );
     });
 
@@ -220,7 +219,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           });
         }
         const hotkey = options.hotkey === undefined ? undefined : parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
-        const { memberSource, sssaCheck, sssaDocuments } = await import('./commands/sssa.js');
+        const { sssaCheck, sssaErrorContext } = await import('./commands/sssa.js');
         const input: SssaCheckInput = {
           self: { value: readInput(options.sssa, '--sssa'), option: '--sssa', file: options.sssa },
           peers: (options.peers ?? []).map((file, i) => ({ value: readInput(file, `--peers[${i}]`), option: `--peers[${i}]`, file })),
@@ -240,15 +239,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
               }
             : {}),
         };
-        // A group member's error names it by its place in the group (members[1]): say which file that is.
-        state.sourceOf = (path) => {
-          const member = /^members\[(\d+)\]/.exec(path);
-          const found = member === null ? undefined : memberSource(input, Number(member[1]));
-          return found === undefined ? undefined : `${member?.[0] ?? 'members'} is ${found}`;
-        };
         run(
           () => sssaCheck(input),
-          () => sssaDocuments(input),
+          () => sssaErrorContext(input),
         );
       },
     );
@@ -269,7 +262,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       };
       run(
         () => termCheck(input),
-        () => ({ results: input.results }),
+        () => ({ documents: { results: input.results } }),
       );
     });
 
@@ -319,7 +312,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
                 burnUid: integerOption(options.burnUid, '--burn-uid', 0, 65535),
               },
             }),
-          () => ({ scores }),
+          () => ({ documents: { scores } }),
         );
       },
     );

@@ -10,7 +10,7 @@ import {
 import { encodeSs58, sha256Hex, SubnetError } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
-import type { CommandOutput } from './output.js';
+import type { CommandOutput, ErrorContext } from './output.js';
 import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 
 /** One document read from --sssa or --peers: a bare SSSA, or a member `{ uid, hotkey, role, sssa }`. */
@@ -54,18 +54,30 @@ function standInHotkey(label: string): string {
   return encodeSs58(Uint8Array.from(Buffer.from(sha256Hex(label), 'hex')));
 }
 
-function membersFrom(input: SssaCheckInput): ConsensusMemberInput[] {
+/** How an error names where a document was read from: the option, and the file when known. */
+function named(source: SourceDocument): string {
+  return source.file === undefined ? source.option : `${source.option} (${source.file})`;
+}
+
+/**
+ * The group as `computeConsensus` numbers it (this miner first, then each --peers file's documents in order), and
+ * beside each member where it was read from: `--sssa (mine.json)`, `--peers[0] (peers.json), element 2`.
+ */
+function groupOf(input: SssaCheckInput): { readonly members: ConsensusMemberInput[]; readonly sources: string[] } {
   const self = input.self.value;
   const members: ConsensusMemberInput[] = [
     isMember(self)
       ? { uid: self.uid as number, hotkey: self.hotkey as string, role: (self.role ?? input.role) as Role, sssa: self.sssa }
       : { uid: input.uid, hotkey: input.hotkey ?? standInHotkey('miner-check:self'), role: input.role, sssa: self },
   ];
+  const sources = [named(input.self)];
   let next = 0;
   for (const peer of input.peers) {
-    const documents = Array.isArray(peer.value) ? (peer.value as unknown[]) : [peer.value];
+    const many = Array.isArray(peer.value);
+    const documents = many ? (peer.value as unknown[]) : [peer.value];
     documents.forEach((document, i) => {
       next++;
+      sources.push(many ? `${named(peer)}, element ${i}` : named(peer));
       if (isMember(document)) {
         members.push({ uid: document.uid as number, hotkey: document.hotkey as string, role: (document.role ?? 'primary') as Role, sssa: document.sssa });
       } else {
@@ -74,16 +86,24 @@ function membersFrom(input: SssaCheckInput): ConsensusMemberInput[] {
       }
     });
   }
-  return members;
+  return { members, sources };
 }
 
 /**
- * The documents of a check by the labels its errors' paths start with: `sssa` (this miner's SSSA), `members` (the
- * group, this miner first, as `computeConsensus` names them) and `candidates` (the draw's).
+ * What an error of a check is read against: the documents by the labels its paths start with, `sssa` (this miner's
+ * SSSA), `members` (the group, as `computeConsensus` names them) and `candidates` (the draw's), and where the group
+ * member a path starts at (`members[5]`) was read from.
  */
-export function sssaDocuments(input: SssaCheckInput): Readonly<Record<string, unknown>> {
-  const members = membersFrom(input);
-  return { sssa: members[0]?.sssa, members, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) };
+export function sssaErrorContext(input: SssaCheckInput): ErrorContext {
+  const { members, sources } = groupOf(input);
+  return {
+    documents: { sssa: members[0]?.sssa, members, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) },
+    sourceOf: (path) => {
+      const member = /^members\[(\d+)\]/.exec(path);
+      const found = member === null ? undefined : sources[Number(member[1])];
+      return found === undefined ? undefined : `${member?.[0] ?? 'members'} is ${found}`;
+    },
+  };
 }
 
 /**
@@ -91,15 +111,7 @@ export function sssaDocuments(input: SssaCheckInput): Readonly<Record<string, un
  * file and, for a file holding an array, the element: `--peers[0] (peers.json), element 2`.
  */
 export function memberSource(input: SssaCheckInput, index: number): string | undefined {
-  const named = (source: SourceDocument): string => (source.file === undefined ? source.option : `${source.option} (${source.file})`);
-  if (index === 0) return named(input.self);
-  let next = 1;
-  for (const peer of input.peers) {
-    const count = Array.isArray(peer.value) ? peer.value.length : 1;
-    if (index < next + count) return Array.isArray(peer.value) ? `${named(peer)}, element ${index - next}` : named(peer);
-    next += count;
-  }
-  return undefined;
+  return groupOf(input).sources[index];
 }
 
 /**
@@ -107,7 +119,7 @@ export function memberSource(input: SssaCheckInput, index: number): string | und
  * miner's seven consensus components, all computed by `@subnet/consensus`.
  */
 export function sssaCheck(input: SssaCheckInput): CommandOutput {
-  const members = membersFrom(input);
+  const { members } = groupOf(input);
   const [self] = members as [ConsensusMemberInput, ...ConsensusMemberInput[]];
   const sssa = parseSssa(self.sssa, 'sssa');
   const keys = sssa.findings.map((finding) => ({
