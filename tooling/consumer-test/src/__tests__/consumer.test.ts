@@ -68,6 +68,15 @@ const consensusSelected = publishable.some((p) => p.name === '@subnet/consensus'
 let work = '';
 /** What in a declaration file needs Node.js's own types (`@types/node`). */
 const NODE_NAMED = /from ['"]node:|\bBuffer\b|\bNodeJS\./;
+
+/** The declaration files (`.d.ts`, `.d.cts`) of an unpacked package that name Node.js's own types, with their text. */
+function declarationsNamingNode(pkg: Publishable): { readonly file: string; readonly text: string }[] {
+  const dist = join(unpacked.get(pkg.name) ?? '', 'dist');
+  return readdirSync(dist)
+    .filter((file) => /\.d\.c?ts$/.test(file))
+    .map((file) => ({ file, text: readFileSync(join(dist, file), 'utf8') }))
+    .filter(({ text }) => NODE_NAMED.test(text));
+}
 const tarballs = new Map<string, string>();
 const unpacked = new Map<string, string>();
 /** Runtime export names of each package, read from the ESM build inside the fresh project. */
@@ -201,21 +210,15 @@ describe('every publishable package, installed from its tarball outside the work
 
   it("references @types/node in every declaration file that names Node.js's own types (node:*, Buffer, NodeJS)", () => {
     for (const pkg of publishable) {
-      const dist = join(unpacked.get(pkg.name) ?? '', 'dist');
-      for (const file of readdirSync(dist).filter((f) => /\.d\.c?ts$/.test(f))) {
-        const text = readFileSync(join(dist, file), 'utf8');
-        if (NODE_NAMED.test(text)) expect(text.startsWith('/// <reference types="node" />'), `${pkg.name} dist/${file}`).toBe(true);
-      }
+      for (const { file, text } of declarationsNamingNode(pkg))
+        expect(text.startsWith('/// <reference types="node" />'), `${pkg.name} dist/${file}`).toBe(true);
     }
   });
 
   it('type-checks each package that names Node.js types on its own, with nothing else in the program to load @types/node', () => {
     // Each package alone (`"types": []`, no other package's declarations): under the full import above, another
     // package's `/// <reference types="node" />` (@polkadot's) would load Node.js's types for every package.
-    const alone = publishable.filter((pkg) => {
-      const dist = join(unpacked.get(pkg.name) ?? '', 'dist');
-      return readdirSync(dist).some((f) => /\.d\.ts$/.test(f) && NODE_NAMED.test(readFileSync(join(dist, f), 'utf8')));
-    });
+    const alone = publishable.filter((pkg) => declarationsNamingNode(pkg).some(({ file }) => file.endsWith('.d.ts')));
     const known = publishable.map((p) => p.name).filter((n) => n === '@subnet/axon' || n === '@subnet/wallet');
     expect(
       alone.map((p) => p.name),
