@@ -136,3 +136,80 @@ describe("a group member's error says which file it came from", () => {
     });
   });
 });
+
+describe('miner-check names the misspelt key of a member object', () => {
+  /** The example peers with the second member's `from` key renamed `to` (a JSON value). */
+  function peersWith(change: (members: Record<string, unknown>[]) => void): string {
+    const members = JSON.parse(readFileSync(example('sssa', 'peers.json'), 'utf8')) as Record<string, unknown>[];
+    change(members);
+    return scratchFile('peers.json', JSON.stringify(members));
+  }
+
+  it('a misspelt "role" is refused: without it the member would silently count as primary', async () => {
+    const peers = peersWith((members) => {
+      expect(members[1]?.role).toBe('primary');
+      members[1]!.rol = 'auditor';
+      delete members[1]!.role;
+    });
+    const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers]);
+    expect(got.code).toBe(2);
+    expect(got.stdout).toBe('');
+    expect(got.stderr.split('\n')).toEqual([
+      'miner-check: MINER_CHECK_INVALID_ARGUMENT at members[2].role',
+      expect.stringContaining('the member object has no "role", so it would count as primary at members[2].role'),
+      '  members[2] has the key "rol" (did you mean "role"?)',
+      `  members[2] is --peers[0] (${peers}), element 1`,
+      '',
+    ]);
+  });
+
+  it("this miner's own member object: a misspelt role would take --role", async () => {
+    const self = JSON.parse(readFileSync(example('sssa', 'peers.json'), 'utf8'))[0] as Record<string, unknown>;
+    self.Role = self.role;
+    delete self.role;
+    const file = scratchFile('self.json', JSON.stringify(self));
+    const got = await run(['sssa', '--sssa', file, '--role', 'auditor', '--json']);
+    expect(got.code).toBe(2);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      error: {
+        code: 'MINER_CHECK_INVALID_ARGUMENT',
+        path: 'members[0].role',
+        message: expect.stringContaining('would count as auditor (--role)'),
+        hint: 'members[0] has the key "Role" (did you mean "role"?)',
+        source: `members[0] is --sssa (${file})`,
+      },
+    });
+  });
+
+  it('a member object without "role" and without a near key takes the default, as documented', async () => {
+    const peers = peersWith((members) => {
+      delete members[2]!.role;
+      members[2]!.note = 'from the executor';
+    });
+    const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers, '--json']);
+    expect(got.code).toBe(0);
+    const given = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', example('sssa', 'peers.json'), '--json']);
+    expect(JSON.parse(got.stdout).consensus).toBe(JSON.parse(given.stdout).consensus);
+  });
+
+  it('a role given as null is checked by consensus, not replaced by the default', async () => {
+    const peers = peersWith((members) => {
+      members[1]!.role = null;
+    });
+    const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers, '--json']);
+    expect(got.code).toBe(2);
+    expect(JSON.parse(got.stdout)).toMatchObject({ error: { code: 'CONSENSUS_INVALID_GROUP', path: 'members[2].role', value: 'null' } });
+  });
+
+  it('a misspelt uid or hotkey of a member object gets the hint (the path names the member object, not its document)', async () => {
+    const peers = peersWith((members) => {
+      members[2]!.hotkye = members[2]!.hotkey;
+      delete members[2]!.hotkey;
+    });
+    const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers, '--json']);
+    expect(got.code).toBe(2);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      error: { path: 'members[3].hotkey', hint: 'members[3] has the key "hotkye" (did you mean "hotkey"?)', source: `members[3] is --peers[0] (${peers}), element 2` },
+    });
+  });
+});

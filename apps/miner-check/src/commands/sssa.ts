@@ -7,6 +7,7 @@ import {
   type ConsensusMemberInput,
   type Role,
 } from '@subnet/consensus';
+import { missingKeyHint } from '@subnet/cli-support';
 import { encodeSs58, sha256Hex, SubnetError } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
@@ -60,16 +61,31 @@ function named(source: SourceDocument): string {
 }
 
 /**
- * The group as `computeConsensus` numbers it (this miner first, then each --peers file's documents in order), and
- * beside each member where it was read from: `--sssa (mine.json)`, `--peers[0] (peers.json), element 2`.
+ * The role a member object gives: its own `role` when it has the key (whatever the value: consensus checks it), else
+ * `fallback`.
  */
-function groupOf(input: SssaCheckInput): { readonly members: ConsensusMemberInput[]; readonly sources: string[] } {
+function roleOf(document: { role?: unknown }, fallback: Role): Role {
+  return (Object.hasOwn(document, 'role') ? document.role : fallback) as Role;
+}
+
+/** The group, as `groupOf` reads it. */
+interface Group {
+  readonly members: ConsensusMemberInput[];
+  /** What each member was read from: the member object itself, or (for a bare document) the member made for it. */
+  readonly read: unknown[];
+  /** Where each member was read from: `--sssa (mine.json)`, `--peers[0] (peers.json), element 2`. */
+  readonly sources: string[];
+}
+
+/** The group as `computeConsensus` numbers it: this miner first, then each --peers file's documents in order. */
+function groupOf(input: SssaCheckInput): Group {
   const self = input.self.value;
   const members: ConsensusMemberInput[] = [
     isMember(self)
-      ? { uid: self.uid as number, hotkey: self.hotkey as string, role: (self.role ?? input.role) as Role, sssa: self.sssa }
+      ? { uid: self.uid as number, hotkey: self.hotkey as string, role: roleOf(self, input.role), sssa: self.sssa }
       : { uid: input.uid, hotkey: input.hotkey ?? standInHotkey('miner-check:self'), role: input.role, sssa: self },
   ];
+  const read: unknown[] = [isMember(self) ? self : members[0]];
   const sources = [named(input.self)];
   let next = 0;
   for (const peer of input.peers) {
@@ -79,14 +95,32 @@ function groupOf(input: SssaCheckInput): { readonly members: ConsensusMemberInpu
       next++;
       sources.push(many ? `${named(peer)}, element ${i}` : named(peer));
       if (isMember(document)) {
-        members.push({ uid: document.uid as number, hotkey: document.hotkey as string, role: (document.role ?? 'primary') as Role, sssa: document.sssa });
+        members.push({ uid: document.uid as number, hotkey: document.hotkey as string, role: roleOf(document, 'primary'), sssa: document.sssa });
+        read.push(document);
       } else {
         // Bare peer documents get uids after this miner's and stand-in hotkeys.
         members.push({ uid: 65535 - next, hotkey: standInHotkey(`miner-check:${peer.option}:${i}`), role: 'primary', sssa: document });
+        read.push(members.at(-1));
       }
     });
   }
-  return { members, sources };
+  return { members, read, sources };
+}
+
+/**
+ * Refuses a member object that has no `role` but a key one slip away from it (`rol`, `Role`): the member would
+ * silently take the default role. The error's path is `members[i].role`, so `report` names the key it has and the file.
+ */
+function refuseMisspeltRole(group: Group, fallback: Role): void {
+  group.read.forEach((document, i) => {
+    if (!isMember(document) || Object.hasOwn(document, 'role')) return;
+    const path = `members[${i}].role`;
+    if (missingKeyHint(path, { members: group.read }) === undefined) return;
+    const given = i === 0 ? `${fallback} (--role)` : 'primary';
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `the member object has no "role", so it would count as ${given}`, {
+      context: { path, value: undefined },
+    });
+  });
 }
 
 /**
@@ -95,9 +129,9 @@ function groupOf(input: SssaCheckInput): { readonly members: ConsensusMemberInpu
  * member a path starts at (`members[5]`) was read from.
  */
 export function sssaErrorContext(input: SssaCheckInput): ErrorContext {
-  const { members, sources } = groupOf(input);
+  const { members, read, sources } = groupOf(input);
   return {
-    documents: { sssa: members[0]?.sssa, members, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) },
+    documents: { sssa: members[0]?.sssa, members: read, ...(input.draw === undefined ? {} : { candidates: input.draw.candidates.value }) },
     sourceOf: (path) => {
       const member = /^members\[(\d+)\]/.exec(path);
       const found = member === null ? undefined : sources[Number(member[1])];
@@ -119,7 +153,9 @@ export function memberSource(input: SssaCheckInput, index: number): string | und
  * miner's seven consensus components, all computed by `@subnet/consensus`.
  */
 export function sssaCheck(input: SssaCheckInput): CommandOutput {
-  const { members } = groupOf(input);
+  const read = groupOf(input);
+  refuseMisspeltRole(read, input.role);
+  const { members } = read;
   const [self] = members as [ConsensusMemberInput, ...ConsensusMemberInput[]];
   const sssa = parseSssa(self.sssa, 'sssa');
   const keys = sssa.findings.map((finding) => ({
