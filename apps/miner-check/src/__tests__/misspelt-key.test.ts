@@ -209,7 +209,11 @@ describe('miner-check names the misspelt key of a member object', () => {
     const got = await run(['sssa', '--sssa', example('sssa', 'sssa.json'), '--peers', peers, '--json']);
     expect(got.code).toBe(2);
     expect(JSON.parse(got.stdout)).toMatchObject({
-      error: { path: 'members[3].hotkey', hint: 'members[3] has the key "hotkye" (did you mean "hotkey"?)', source: `members[3] is --peers[0] (${peers}), element 2` },
+      error: {
+        path: 'members[3].hotkey',
+        hint: 'members[3] has the key "hotkye" (did you mean "hotkey"?)',
+        source: `members[3] is --peers[0] (${peers}), element 2`,
+      },
     });
   });
 });
