@@ -26,6 +26,11 @@ export interface DevnetFaults {
   readonly frozen: boolean;
   /** Holds the next submission for `ms` milliseconds before the pool sees it (and before the RPC answers). */
   delayNextExtrinsic(ms: number): void;
+  /**
+   * How many submissions a delay holds right now (arrived, not yet in the pool): a test can wait for it to turn 1,
+   * then produce blocks the held extrinsic misses.
+   */
+  readonly held: number;
   /** The next submission is answered normally (hash / `ready`) but silently never included. */
   dropNextExtrinsic(): void;
   /** The next submission is answered with this JSON-RPC error (see `POOL_ERRORS`). */
@@ -62,6 +67,7 @@ export interface FaultTargets {
  */
 export function createFaults(targets: FaultTargets): FaultController {
   const queue: OneShot[] = [];
+  let held = 0;
   let stalled = false;
   let frozen = false;
   const setFrozen = (value: boolean): void => {
@@ -96,6 +102,9 @@ export function createFaults(targets: FaultTargets): FaultController {
       }
       queue.push({ kind: 'delay', ms });
     },
+    get held() {
+      return held;
+    },
     dropNextExtrinsic() {
       queue.push({ kind: 'drop' });
     },
@@ -125,7 +134,12 @@ export function createFaults(targets: FaultTargets): FaultController {
       const next = queue.shift();
       if (next === undefined) return {};
       if (next.kind === 'delay') {
-        await new Promise((r) => setTimeout(r, next.ms));
+        held++;
+        try {
+          await new Promise((r) => setTimeout(r, next.ms));
+        } finally {
+          held--;
+        }
         return {};
       }
       if (next.kind === 'drop') return { lost: true };

@@ -66,6 +66,21 @@ describe('fault injection', () => {
     expect(block!.extrinsics).toContain(signed.toHex());
   });
 
+  it('held counts the submissions a delay holds: 1 while it waits (blocks produced then miss it), 0 once pooled', async () => {
+    h.devnet.faults.delayNextExtrinsic(400);
+    expect(h.devnet.faults.held).toBe(0);
+    const signed = await remark('0x06').signAsync(alice());
+    const submitted = h.api.rpc.author.submitExtrinsic(signed);
+    while (h.devnet.faults.held === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(h.devnet.faults.held).toBe(1);
+    const missed = await h.devnet.produceBlock();
+    expect(missed!.extrinsics).not.toContain(signed.toHex());
+    await submitted;
+    expect(h.devnet.faults.held).toBe(0);
+    const block = await h.devnet.produceBlock();
+    expect(block!.extrinsics).toContain(signed.toHex());
+  });
+
   it('dropNextExtrinsic accepts the next submission but never includes it; the nonce stays free', async () => {
     const nonce = (await h.api.rpc.system.accountNextIndex(alice().address)).toNumber();
     h.devnet.faults.dropNextExtrinsic();
