@@ -54,6 +54,13 @@ export interface SetWeightsArgs {
 export interface TimelockSubmissionInfo {
   /** The commit: pass it to `confirmTimelockedReveal` when `waitForReveal` was false. */
   readonly record: TimelockedCommitRecord;
+  /**
+   * The epoch the chain filed the commit under (`TimelockedWeightCommits` key, read at the commit block); null when it
+   * could not be read. It differs from `record.prediction.commitEpoch` when the commit waited in the pool across an
+   * epoch boundary: the chain then reveals it that many epochs later, after its drand round is public (a warning is
+   * logged).
+   */
+  readonly commitEpoch: bigint | null;
   /** Beacon the commit was encrypted to, and where its config came from. */
   readonly beaconSource: 'option' | 'chain' | 'quicknet-default';
   /** How the round was predicted (`stateful` / `legacy` schedule, epochs, blocks, the arithmetic). */

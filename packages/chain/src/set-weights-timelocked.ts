@@ -5,6 +5,54 @@ import type { WeightsSubmission } from './client-types.js';
 import type { PreparedWeights } from './prepared-weights.js';
 import { readTimelockContext } from './timelock-context.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from './timelock-commit.js';
+import type { TimelockedCommitRecord } from './timelock-commit.js';
+import { commitEpochOf } from './timelock-reveal-walk.js';
+
+/**
+ * The epoch the chain filed a just-included commit under, and a warning when that is not the predicted one: the
+ * commit waited in the pool across an epoch boundary, so the chain reveals it (landed - predicted) epochs later
+ * than its drand round was chosen for, and anyone can decrypt it for about that long before the reveal
+ * (reveal_commits.rs reveals the queue of `current epoch - reveal period` with any stored pulse). A failed read
+ * is logged and gives null: the commit is already on chain, and the reveal is confirmed from the queue either way.
+ */
+async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, tempo: number, blockTimeSeconds: number): Promise<bigint | null> {
+  const base = { source: 'client' as const, stage: 'confirm' as const, commitHash: record.commitHash, netuid: record.netuid, mecid: record.mecid };
+  let epoch: bigint;
+  try {
+    epoch = await commitEpochOf(ctx.connection, record, base);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.logger?.warn?.(`could not read which epoch the timelocked commit was filed under: ${message}`, {
+      commitHash: record.commitHash,
+      block: record.commitBlock,
+    });
+    return null;
+  }
+  const predicted = record.prediction;
+  if (predicted !== null && epoch !== predicted.commitEpoch) {
+    const late = epoch - predicted.commitEpoch;
+    // The round is published at the predicted target block; the chain reveals about `late` epochs after the predicted
+    // reveal block. An epoch is `tempo` blocks on the stateful runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1`
+    // on the legacy one.
+    const epochBlocks = BigInt(tempo) + (predicted.schedule === 'stateful' ? 0n : 1n);
+    const exposed = predicted.revealBlock + late * epochBlocks - predicted.targetBlock;
+    const minutes = Math.round((Number(exposed) * blockTimeSeconds) / 60);
+    ctx.logger?.warn?.(
+      `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
+        `the chain reveals it in epoch ${epoch + (predicted.revealEpoch - predicted.commitEpoch)}, about ${exposed} blocks (${minutes} min) after its drand round ` +
+        `${record.revealRound} is published, and anyone can decrypt these weights in between`,
+      {
+        commitHash: record.commitHash,
+        commitBlock: record.commitBlock,
+        commitEpoch: epoch,
+        predictedCommitEpoch: predicted.commitEpoch,
+        predictedRevealBlock: predicted.revealBlock,
+        revealRound: record.revealRound,
+      },
+    );
+  }
+  return epoch;
+}
 
 /**
  * The timelocked commit-reveal (v4) path: the weights are encrypted to the drand round predicted for the reveal
@@ -44,6 +92,7 @@ export async function setWeightsTimelocked(ctx: ClientContext, prepared: Prepare
       targetBlock: prediction.targetBlock,
     },
   });
+  const commitEpoch = await landedEpoch(ctx, record, snapshot.hyperparameters.tempo, context.blockTimeSeconds);
   const waitReveal = waitForReveal ?? ctx.timelock?.waitForReveal ?? true;
   const revealed = waitReveal ? await awaitTimelockedReveal(ctx, record, { wait }) : null;
   return Object.freeze({
@@ -62,6 +111,6 @@ export async function setWeightsTimelocked(ctx: ClientContext, prepared: Prepare
     nonce: inclusion.nonce,
     finalized: revealed === null ? inclusion.finalized : revealed.finalized,
     commitHash: record.commitHash,
-    timelock: Object.freeze({ record, beaconSource: context.beaconSource, explanation: prediction.explanation, reveal: revealed }),
+    timelock: Object.freeze({ record, commitEpoch, beaconSource: context.beaconSource, explanation: prediction.explanation, reveal: revealed }),
   });
 }

@@ -91,8 +91,30 @@ export async function blockAt(connection: ChainConnection, n: bigint): Promise<{
   return { at: await connection.request('api.at', (api) => api.at(hash)), hash };
 }
 
-async function findCommitEpoch(connection: ChainConnection, record: TimelockedCommitRecord, base: Partial<ChainErrorContext>): Promise<bigint> {
+/** Whether the commit is in the queue of `epoch` at the storage view `at`. */
+async function inQueue(connection: ChainConnection, at: ApiAt, record: TimelockedCommitRecord, epoch: bigint): Promise<boolean> {
+  const queue = await connection.request('TimelockedWeightCommits', () =>
+    storageEntry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, epoch),
+  );
+  return optionItems(queue).some((item) => isOurs(item, record));
+}
+
+/**
+ * The epoch the chain filed a timelocked commit under (its `TimelockedWeightCommits` key), read at the commit block:
+ * first the predicted epoch's queue alone (where a commit that landed as predicted is), else every queue of its
+ * mechanism (a commit that waited in the pool across an epoch boundary is filed under a later epoch).
+ *
+ * @param connection - the chain connection
+ * @param record - the commit record
+ * @param base - the error context
+ * @returns the commit's epoch
+ * @throws SubnetError `CHAIN_WEIGHTS_NOT_CONFIRMED` (in no queue at the commit block), `CHAIN_STORAGE_NOT_AVAILABLE`
+ * @example const epoch = await commitEpochOf(connection, record, { source: 'client', stage: 'confirm' });
+ */
+export async function commitEpochOf(connection: ChainConnection, record: TimelockedCommitRecord, base: Partial<ChainErrorContext>): Promise<bigint> {
   const commitAt = await connection.request('api.at', (api) => api.at(record.commitBlockHash));
+  const predicted = record.prediction?.commitEpoch;
+  if (predicted !== undefined && (await inQueue(connection, commitAt, record, predicted))) return predicted;
   const listEntries = storageEntry(commitAt, 'subtensorModule', 'timelockedWeightCommits').entries;
   if (!listEntries)
     throw chainError('StorageNotAvailable', 'cannot list SubtensorModule.TimelockedWeightCommits', {
@@ -139,8 +161,7 @@ export async function followCommitQueue(
     const hash = (await connection.request('chain_getBlockHash', (api) => api.rpc.chain.getBlockHash(readUpTo))).toHex();
     if (hash !== progress.lastHash) progress = { commitEpoch: progress.commitEpoch, next: first, lastHash: record.commitBlockHash };
   }
-  if (progress === undefined)
-    progress = { commitEpoch: await findCommitEpoch(connection, record, options.base), next: first, lastHash: record.commitBlockHash };
+  if (progress === undefined) progress = { commitEpoch: await commitEpochOf(connection, record, options.base), next: first, lastHash: record.commitBlockHash };
   // Each check walks with its own cursor and stores it only when it got further than what is stored, so two checks
   // of one commit running at once never skip a block; a reset after a reorganisation is stored as it is.
   remember(connection, key, progress);
@@ -150,12 +171,7 @@ export async function followCommitQueue(
     const stored = walks.get(connection)?.get(key);
     if (stored === undefined || stored.next < next) remember(connection, key, walk);
   };
-  const present = async (at: ApiAt): Promise<boolean> =>
-    optionItems(
-      await connection.request('TimelockedWeightCommits', () =>
-        storageEntry(at, 'subtensorModule', 'timelockedWeightCommits')(record.netuidIndex, walk.commitEpoch),
-      ),
-    ).some((item) => isOurs(item, record));
+  const present = (at: ApiAt): Promise<boolean> => inQueue(connection, at, record, walk.commitEpoch);
   for (;;) {
     const head = (await connection.request('chain_getHeader', (api) => api.rpc.chain.getHeader())).number.toBigInt();
     while (walk.next <= head) {

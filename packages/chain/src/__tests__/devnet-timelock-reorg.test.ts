@@ -105,7 +105,7 @@ describe.each(RUNTIMES)('confirmTimelockedReveal across a reorganisation of the 
     await h.devnet.produceBlocks(3);
     const first = await check(record);
     expect(isPending(first.outcome)).toBe(true);
-    expect(first.reads).toBe(3);
+    expect(first.reads).toBe(4); // the predicted epoch's queue at the commit block (the commit's epoch), then 3 blocks
     const readUpTo = h.devnet.bestNumber();
     const keptHash = await hashAt(readUpTo);
     await h.devnet.produceBlocks(3);

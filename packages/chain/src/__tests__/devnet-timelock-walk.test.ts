@@ -50,10 +50,12 @@ describe('confirmTimelockedReveal reads each block once across checks (stateful 
     expect(h.devnet.bestNumber()).toBeLessThan(Number(record.prediction!.revealBlock)); // all four found it queued
     // each check reads its BLOCKS_PER_CHECK new blocks (at least one request each) ...
     for (const cost of costs) expect(cost).toBeGreaterThanOrEqual(BLOCKS_PER_CHECK);
-    // ... and nothing it read before: the fourth check (4 x BLOCKS_PER_CHECK blocks after the commit) costs no more
-    // than the first (which also listed the commit's queues); re-walking from the commit block cost about 4 times it.
-    // (measured: 52, 51, 51, 51 requests; 52, 62, 74, 86 before, and more once the provider's cache is full)
-    for (const cost of costs.slice(1)) expect(cost).toBeLessThanOrEqual(costs[0]!);
+    // ... and nothing it read before: the fourth check (4 x BLOCKS_PER_CHECK blocks after the commit) costs at most one
+    // request more than the first (the hash of the last block read, to notice a reorganisation; the first reads the
+    // commit's queue at the commit block instead); re-walking from the commit block cost about 4 times the first.
+    // (measured: 50, 51, 51, 51 requests; 52, 62, 74, 86 when every check walked again from the commit block, and
+    // more once the provider's cache is full)
+    for (const cost of costs.slice(1)) expect(cost).toBeLessThanOrEqual(costs[0]! + 1);
   });
 
   it('the outcome is the one a walk from the commit block gives: the same reveal block as a client that never checked before', async () => {

@@ -15,10 +15,16 @@ import { submitExtrinsic } from '../submit-extrinsic.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from '../timelock-commit.js';
 import type { TimelockedCommitRecord } from '../timelock-commit.js';
 import { readTimelockContext } from '../timelock-context.js';
+import { predictRevealRound } from '../timelock-round.js';
 import type { Harness, Runtime } from './devnet-helpers.js';
 import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
+
+const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
 
 /**
  * Commits (uid 0's hotkey, mechanism 0 of subnet 1) the weight `{uid: 1}` encrypted to the round the devnet beacon
@@ -83,6 +89,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     const tl = result.timelock!;
     expect(tl.beaconSource).toBe('chain');
     expect(tl.record.prediction?.schedule).toBe(runtime);
+    expect(tl.commitEpoch).toBe(tl.record.prediction!.commitEpoch);
     const reveal = tl.reveal!;
     // revealed inside the reveal epoch, once the round's pulse was stored (target block = reveal block + 3)
     expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
@@ -112,6 +119,55 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
       [1, result.stored[0]],
       [6, result.stored[1]],
     ]);
+  });
+
+  it('a commit held out of the pool past the epoch boundary: commitEpoch is the later one, a warning says how long its round is public before the reveal, and the reveal is confirmed an epoch late', async () => {
+    const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const client = await createChainClient({
+      network: h.devnet.url,
+      signer: await h.signerFor(0),
+      staleHeadMs: 0,
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+      requestTimeoutMs: 5_000,
+      logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+    });
+    try {
+      // What the client will predict: no block is produced until its commit is held.
+      const snapshot = await readMetagraph(client.connection, { netuid: 1 });
+      const expected = predictRevealRound(snapshot, await readTimelockContext(client.connection, snapshot.blockHash));
+      h.devnet.faults.delayNextExtrinsic(1_000);
+      const work = client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
+      const settled = work.then(
+        () => true,
+        () => true,
+      );
+      while (h.devnet.faults.held === 0 && !(await Promise.race([settled, pause(3).then(() => false)]))) {
+        /* waiting for the client to send its commit */
+      }
+      // While the delay holds it, the chain reaches the block before the reveal block, where the next epoch begins
+      // (a commit there is filed under the next epoch; its round, for the reveal block + 3, is not stored yet).
+      await h.devnet.produceBlocks(Number(expected.revealBlock) - 1 - h.devnet.bestNumber());
+      const result = await h.includeThenDrive(work, 40);
+      const tl = result.timelock!;
+      const predicted = tl.record.prediction!;
+      expect(predicted.commitEpoch).toBe(expected.commitEpoch);
+      expect(tl.record.commitBlock).toBe(expected.revealBlock);
+      expect(tl.commitEpoch).toBe(predicted.commitEpoch + 1n);
+      const epochBlocks = runtime === 'stateful' ? TEMPO : TEMPO + 1; // run_coinbase.rs:1085 at 14bc6f9f9; legacy (tempo + 1)
+      const exposed = epochBlocks - 3;
+      expect(warnings.map((w) => w.message)).toEqual([
+        `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${predicted.commitEpoch + 1n}, not epoch ${predicted.commitEpoch} as predicted: ` +
+          `the chain reveals it in epoch ${predicted.revealEpoch + 1n}, about ${exposed} blocks (${Math.round((exposed * 12) / 60)} min) after its drand round ` +
+          `${tl.record.revealRound} is published, and anyone can decrypt these weights in between`,
+      ]);
+      expect(warnings[0]?.fields).toMatchObject({ commitEpoch: predicted.commitEpoch + 1n, predictedCommitEpoch: predicted.commitEpoch });
+      const reveal = await h.drive(client.confirmTimelockedReveal(tl.record), 40);
+      expect(reveal.commitEpoch).toBe(predicted.commitEpoch + 1n);
+      expect(reveal.blockNumber).toBeGreaterThanOrEqual(predicted.revealBlock + BigInt(epochBlocks));
+    } finally {
+      await client.close();
+    }
   });
 
   it('detects the silent failure of a version key raised between commit and reveal: CHAIN_TIMELOCK_REVEAL_MISSING (version_key_raised)', async () => {
