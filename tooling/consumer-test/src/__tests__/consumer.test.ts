@@ -316,6 +316,82 @@ describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s',
   });
 });
 
+/** Every subpath a package exports besides its root and its manifest (`@subnet/bundle/records`). */
+const subpaths = publishable.flatMap((pkg) =>
+  Object.keys((pkg.manifest.exports as Record<string, unknown> | undefined) ?? {})
+    .filter((key) => key !== '.' && key !== './package.json')
+    .map((key) => `${pkg.name}${key.slice(1)}`),
+);
+
+describe.runIf(subpaths.length > 0)('the subpath exports, installed from the tarballs', () => {
+  it('are found (@subnet/bundle/records among them)', () => {
+    if (publishable.some((p) => p.name === '@subnet/bundle')) expect(subpaths).toContain('@subnet/bundle/records');
+  });
+
+  it.each(subpaths.map((s) => [s]))('%s loads with ESM import and CommonJS require, with the same export names, and type-checks', (subpath) => {
+    const app = join(work, 'app');
+    const names = (loader: string, file: string): string[] => {
+      writeFileSync(join(app, file), loader);
+      return JSON.parse(run(process.execPath, [file], app)) as string[];
+    };
+    const esm = names(`console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(subpath)})).sort()));\n`, 'subpath.mjs');
+    const cjs = names(
+      `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(subpath)})).filter((k) => k !== '__esModule').sort()));\n`,
+      'subpath.cjs',
+    );
+    expect(esm.length).toBeGreaterThan(0);
+    expect(cjs).toEqual(esm);
+    for (const [type, file] of [
+      ['module', 'index.mts'],
+      ['commonjs', 'index.cts'],
+    ] as const) {
+      const project = join(work, `ts-subpath-${subpath.replace(/\W/g, '_')}-${type}`);
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-subpath', private: true, type }));
+      writeFileSync(
+        join(project, file),
+        `import * as sub from '${subpath}';\nexport const real: (keyof typeof sub)[] = [${JSON.stringify(esm[0])}];\nexport const wrong: (keyof typeof sub)[] = ['not_an_export'];\n`,
+      );
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+          files: [file],
+        }),
+      );
+      execFileSync('ln', ['-s', join(work, 'app', 'node_modules'), join(project, 'node_modules')]);
+      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
+      const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line) && (line.startsWith(file) || line.includes('node_modules/@subnet/')));
+      // Only the deliberate error (line 3): the types resolved (an unresolved module would be another error, or `any`).
+      expect(
+        errors.map((e) => e.replace(/,\d+\):.*$/s, ')')),
+        `${subpath} under node16 (${type})`,
+      ).toEqual([`${file}(3)`]);
+      expect(errors[0]).toContain('TS2322');
+    }
+  });
+
+  it.runIf(publishable.some((p) => p.name === '@subnet/bundle'))(
+    '@subnet/bundle/records loads no @polkadot module, from ESM or CommonJS; the root does',
+    () => {
+      const app = join(work, 'app');
+      const polkadotLoaded = (code: string, file: string): boolean => {
+        writeFileSync(join(app, file), code);
+        return run(process.execPath, [file], app).trim() === 'true';
+      };
+      const cjs = (name: string): string =>
+        `require(${JSON.stringify(name)});\nconsole.log(Object.keys(require.cache).some((f) => f.includes('/@polkadot/')));\n`;
+      expect(polkadotLoaded(cjs('@subnet/bundle/records'), 'records-cjs.cjs')).toBe(false);
+      expect(polkadotLoaded(cjs('@subnet/bundle'), 'root-cjs.cjs')).toBe(true);
+      // ESM: the built file imports no @polkadot package, directly or through a chunk of its own.
+      const dist = join(work, 'app', 'node_modules', '@subnet', 'bundle', 'dist');
+      const text = readFileSync(join(dist, 'records.js'), 'utf8');
+      expect(text).not.toContain('@polkadot/');
+      expect([...text.matchAll(/from ["'](\.[^"']+)["']/g)].map((m) => m[1])).toEqual([]);
+    },
+  );
+});
+
 describe.runIf(consensusSelected)('@subnet/consensus resolves its internal #hash import to built files', () => {
   it('node:crypto under Node.js from ESM and from CommonJS; the pure-JS build under every other runtime', () => {
     // A module inside the installed package resolves `#hash` through the package's own `imports`, as
@@ -351,7 +427,7 @@ describe('the code examples of every shipped README', () => {
   const EXPECTED_BLOCKS: Record<string, Record<ReadmeBlock['kind'], number>> = {
     '@subnet/aggregation': { run: 1, 'no-run': 0, fragment: 0 },
     '@subnet/axon': { run: 1, 'no-run': 0, fragment: 0 },
-    '@subnet/bundle': { run: 1, 'no-run': 0, fragment: 0 },
+    '@subnet/bundle': { run: 2, 'no-run': 0, fragment: 0 },
     '@subnet/chain': { run: 0, 'no-run': 2, fragment: 1 },
     '@subnet/composite': { run: 2, 'no-run': 0, fragment: 1 },
     '@subnet/consensus': { run: 3, 'no-run': 0, fragment: 2 },
