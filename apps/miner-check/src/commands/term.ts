@@ -1,5 +1,5 @@
 import { passRate } from '@subnet/aggregation';
-import { termResultsSchema } from '@subnet/bundle';
+import { termResultsSchema } from '@subnet/bundle/records';
 import { parseInput } from '@subnet/core';
 
 import { fmt, section, table } from '../render.js';
