@@ -1,23 +1,7 @@
-export { BUNDLE_ERROR_CODES } from './errors.js';
-export type { BundleErrorCode } from './errors.js';
+// The record schemas and error codes, also served alone by the `@subnet/bundle/records` subpath.
+export * from './records.js';
 export { CHALLENGE_KINDS, challengeSettingsSchema, epochConfigSchema, parseEpochConfig } from './epoch-config.js';
 export type { ChallengeKind, ChallengeSettings, EpochConfig } from './epoch-config.js';
-export {
-  bountyInputSchema,
-  decayStateEntrySchema,
-  epochInputsSchema,
-  neuronEntrySchema,
-  parseEpochInputs,
-  peerScoreSchema,
-  sssaSubmissionSchema,
-  stakeEntrySchema,
-  taskRecordSchema,
-  termResultSchema,
-  termResultsSchema,
-  termTaskResultSchema,
-  workflowRunSchema,
-} from './epoch-inputs.js';
-export type { BountyInputRecord, EpochInputs, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 export type { ExcludedRecord, RecordList } from './exclusion.js';
 export { RECORD_MAX_DEPTH } from './screen-records.js';
 export { computeEpoch } from './compute-epoch.js';
