@@ -9,11 +9,12 @@ import type { TimelockedCommitRecord } from './timelock-commit.js';
 import { commitEpochOf } from './timelock-reveal-walk.js';
 
 /**
- * The epoch the chain filed a just-included commit under, and a warning when that is not the predicted one: the
- * commit waited in the pool across an epoch boundary, so the chain reveals it (landed - predicted) epochs later
- * than its drand round was chosen for, and anyone can decrypt it for about that long before the reveal
- * (reveal_commits.rs reveals the queue of `current epoch - reveal period` with any stored pulse). A failed read
- * is logged and gives null: the commit is already on chain, and the reveal is confirmed from the queue either way.
+ * The epoch the chain filed a just-included commit under, and a warning when that is not the predicted one. A later
+ * epoch: the commit waited in the pool across an epoch boundary, so the chain reveals it (landed - predicted) epochs
+ * later than its drand round was chosen for, and anyone can decrypt it for about that long before the reveal
+ * (reveal_commits.rs reveals the queue of `current epoch - reveal period` with any stored pulse). An earlier one: the
+ * epochs were renumbered (a tempo change on spec 393). A failed read is logged and gives null: the commit is already
+ * on chain, and the reveal is confirmed from the queue either way.
  */
 async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, tempo: number, blockTimeSeconds: number): Promise<bigint | null> {
   const base = { source: 'client' as const, stage: 'confirm' as const, commitHash: record.commitHash, netuid: record.netuid, mecid: record.mecid };
@@ -29,28 +30,35 @@ async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, t
     return null;
   }
   const predicted = record.prediction;
-  if (predicted !== null && epoch !== predicted.commitEpoch) {
-    const late = epoch - predicted.commitEpoch;
+  if (predicted === null || epoch === predicted.commitEpoch) return epoch;
+  const revealEpoch = epoch + (predicted.revealEpoch - predicted.commitEpoch);
+  const landed = `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: `;
+  let consequence: string;
+  if (epoch > predicted.commitEpoch) {
     // The round is published at the predicted target block; the chain reveals about `late` epochs after the predicted
     // reveal block. An epoch is `tempo` blocks on the stateful runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1`
     // on the legacy one.
+    const late = epoch - predicted.commitEpoch;
     const epochBlocks = BigInt(tempo) + (predicted.schedule === 'stateful' ? 0n : 1n);
     const exposed = predicted.revealBlock + late * epochBlocks - predicted.targetBlock;
     const minutes = Math.round((Number(exposed) * blockTimeSeconds) / 60);
-    ctx.logger?.warn?.(
-      `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
-        `the chain reveals it in epoch ${epoch + (predicted.revealEpoch - predicted.commitEpoch)}, about ${exposed} blocks (${minutes} min) after its drand round ` +
-        `${record.revealRound} is published, and anyone can decrypt these weights in between`,
-      {
-        commitHash: record.commitHash,
-        commitBlock: record.commitBlock,
-        commitEpoch: epoch,
-        predictedCommitEpoch: predicted.commitEpoch,
-        predictedRevealBlock: predicted.revealBlock,
-        revealRound: record.revealRound,
-      },
-    );
+    consequence =
+      `the chain reveals it in epoch ${revealEpoch}, about ${exposed} blocks (${minutes} min at tempo ${tempo}) after its drand round ` +
+      `${record.revealRound} is published, and anyone can decrypt these weights in between`;
+  } else {
+    // Only a renumbering does this (spec 393 divides the block by tempo + 1, so raising the tempo lowers the index).
+    consequence =
+      `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${revealEpoch}, ` +
+      'not at the predicted block; the reveal is confirmed where the chain takes it';
   }
+  ctx.logger?.warn?.(landed + consequence, {
+    commitHash: record.commitHash,
+    commitBlock: record.commitBlock,
+    commitEpoch: epoch,
+    predictedCommitEpoch: predicted.commitEpoch,
+    predictedRevealBlock: predicted.revealBlock,
+    revealRound: record.revealRound,
+  });
   return epoch;
 }
 

@@ -158,7 +158,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
       const exposed = epochBlocks - 3;
       expect(warnings.map((w) => w.message)).toEqual([
         `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${predicted.commitEpoch + 1n}, not epoch ${predicted.commitEpoch} as predicted: ` +
-          `the chain reveals it in epoch ${predicted.revealEpoch + 1n}, about ${exposed} blocks (${Math.round((exposed * 12) / 60)} min) after its drand round ` +
+          `the chain reveals it in epoch ${predicted.revealEpoch + 1n}, about ${exposed} blocks (${Math.round((exposed * 12) / 60)} min at tempo ${TEMPO}) after its drand round ` +
           `${tl.record.revealRound} is published, and anyone can decrypt these weights in between`,
       ]);
       expect(warnings[0]?.fields).toMatchObject({ commitEpoch: predicted.commitEpoch + 1n, predictedCommitEpoch: predicted.commitEpoch });
@@ -324,6 +324,47 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
       });
       expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
       expect(h.devnet.poolSize()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a tempo raised while the commit is held: spec 393 renumbers the epochs', { timeout: 60_000 }, () => {
+  it('commitEpoch is below the prediction, a warning says the epochs were renumbered, and the reveal is confirmed where the chain takes it', async () => {
+    const warnings: string[] = [];
+    const h = await startHarness(
+      { runtime: 'legacy', neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } },
+      0,
+      { logger: { warn: (message) => warnings.push(message) } },
+    );
+    try {
+      // Past block 30, (block + 2) / (tempo + 1) is 1 or more at tempo 20 and 0 at tempo 100.
+      await h.devnet.produceBlocks(30);
+      h.devnet.faults.delayNextExtrinsic(1_000);
+      const work = h.client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
+      const settled = work.then(
+        () => true,
+        () => true,
+      );
+      while (h.devnet.faults.held === 0 && !(await Promise.race([settled, pause(3).then(() => false)]))) {
+        /* waiting for the client to send its commit */
+      }
+      h.devnet.setHyperparameter('tempo', 100);
+      await h.devnet.produceBlock(); // the owner's call: the tempo is 100 from the next block on
+      const result = await h.includeThenDrive(work, 40);
+      const tl = result.timelock!;
+      const predicted = tl.record.prediction!;
+      expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 101n);
+      expect(tl.commitEpoch).toBeLessThan(predicted.commitEpoch);
+      expect(warnings).toEqual([
+        `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
+          `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
+          'not at the predicted block; the reveal is confirmed where the chain takes it',
+      ]);
+      const reveal = await h.drive(h.client.confirmTimelockedReveal(tl.record), 15);
+      expect(reveal.commitEpoch).toBe(tl.commitEpoch);
+      expect(reveal.blockNumber).toBe((tl.commitEpoch! + 1n) * 101n - 2n); // the first block of the next epoch at tempo 100
     } finally {
       await h.close();
     }
