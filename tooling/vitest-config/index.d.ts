@@ -1,8 +1,2 @@
 import type { UserConfig } from 'vitest/config';
-export declare function packageTestConfig(options?: {
-  testTimeout?: number;
-  hookTimeout?: number;
-  fileParallelism?: boolean;
-  include?: string[];
-  maxWorkers?: number;
-}): UserConfig;
+export declare function packageTestConfig(options?: { testTimeout?: number; hookTimeout?: number; fileParallelism?: boolean; include?: string[] }): UserConfig;

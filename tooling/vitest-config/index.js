@@ -50,11 +50,7 @@ function filesNeedingIsolation(root, dir) {
  * its replacement never leaks into another file. What else a file changes in
  * the process (environment variables, `process.on` listeners, servers) it undoes in its own `afterAll`.
  *
- * `maxWorkers` sets how many test files run at once. vitest's default is one less than the cores, so one on the
- * two cores CI has: right for a suite that computes, wasteful for one whose tests mostly wait on child processes,
- * a devnet's blocks and timers (the validator's ran 16 minutes alone after every other package had finished).
- *
- * @param {{ testTimeout?: number, hookTimeout?: number, fileParallelism?: boolean, include?: string[], maxWorkers?: number }} [options]
+ * @param {{ testTimeout?: number, hookTimeout?: number, fileParallelism?: boolean, include?: string[] }} [options]
  */
 export function packageTestConfig(options = {}) {
   const include = options.include ?? ['src/**/*.test.ts'];
@@ -69,7 +65,6 @@ export function packageTestConfig(options = {}) {
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: options.hookTimeout ?? 120_000,
       fileParallelism: options.fileParallelism ?? true,
-      ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
       isolate: false,
       benchmark: { include: ['src/__benchmarks__/**/*.bench.ts'] },
       typecheck: { enabled: false },
