@@ -3,7 +3,8 @@
 // third party can install): ESM and CommonJS entry points with their own declarations, the private
 // `@subnet/source` condition only in the workspace (`publishConfig.exports` replaces `exports` when
 // pnpm packs), repository/homepage/bugs/keywords/engines, a LICENSE, and dependency ranges that let a
-// consumer share one zod and one @polkadot. Run it after adding a package: `node tooling/scripts/publish-manifest.mjs`.
+// consumer share one zod and one @polkadot. Run it after adding a package: `node tooling/scripts/publish-manifest.mjs`
+// (`--check` only says whether every manifest already has that shape).
 import { copyFileSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +31,21 @@ function entry(name) {
   };
 }
 
+// `--check` writes nothing: it lists the manifests this script would change, and exits 1 when there are any.
+const check = process.argv.includes('--check');
+const differ = [];
 const packages = readdirSync(join(root, 'packages')).filter((name) => existsSync(join(root, 'packages', name, 'package.json')));
 for (const dir of packages) {
   const file = join(root, 'packages', dir, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
   if (manifest.private) continue;
-  const exportsPublished = { '.': entry('index'), './package.json': './package.json' };
+  // Subpath exports (`./records` of @subnet/bundle) are kept: `src/<name>.ts`, built to `dist/<name>.*`.
+  const subpaths = Object.keys(manifest.exports ?? {})
+    .filter((key) => key !== '.' && key !== './package.json')
+    .map((key) => key.slice(2));
+  const published = (name) => [`./${name}`, entry(name)];
+  const inWorkspace = (name) => [`./${name}`, { '@subnet/source': `./src/${name}.ts`, ...entry(name) }];
+  const exportsPublished = { '.': entry('index'), ...Object.fromEntries(subpaths.map(published)), './package.json': './package.json' };
   const next = {
     name: manifest.name,
     version: manifest.version,
@@ -50,12 +60,23 @@ for (const dir of packages) {
     main: './dist/index.cjs',
     module: './dist/index.js',
     types: './dist/index.d.cts',
-    exports: { '.': { '@subnet/source': './src/index.ts', ...entry('index') }, './package.json': './package.json' },
+    // TypeScript's node10 resolution reads no `exports`: a subpath's types are found through `typesVersions`.
+    ...(manifest.typesVersions ? { typesVersions: manifest.typesVersions } : {}),
+    exports: {
+      '.': { '@subnet/source': './src/index.ts', ...entry('index') },
+      ...Object.fromEntries(subpaths.map(inWorkspace)),
+      './package.json': './package.json',
+    },
     ...(manifest.imports ? { imports: manifest.imports } : {}),
     ...(manifest.bin ? { bin: manifest.bin } : {}),
     files: [...new Set([...(manifest.files ?? ['dist']).filter((f) => f !== 'docs'), 'docs'])],
     engines: { node: '>=20.19' },
-    publishConfig: { access: 'public', exports: exportsPublished },
+    publishConfig: {
+      access: 'public',
+      exports: exportsPublished,
+      // The published `imports` name built files only (@subnet/consensus's `#hash`).
+      ...(manifest.publishConfig?.imports ? { imports: manifest.publishConfig.imports } : {}),
+    },
     scripts: { ...manifest.scripts },
   };
   const deps = { ...manifest.dependencies };
@@ -74,7 +95,18 @@ for (const dir of packages) {
   if (Object.keys(peers).length > 0) next.peerDependencies = sorted(peers);
   next.devDependencies = sorted(devDeps);
   for (const key of Object.keys(manifest)) if (!(key in next) && !['main', 'types', 'module'].includes(key)) next[key] = manifest[key];
-  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  const text = `${JSON.stringify(next, null, 2)}\n`;
+  if (check) {
+    if (readFileSync(file, 'utf8') !== text) differ.push(manifest.name);
+    continue;
+  }
+  writeFileSync(file, text);
   copyFileSync(join(root, 'LICENSE'), join(root, 'packages', dir, 'LICENSE'));
 }
-console.log(`manifests written: ${packages.join(', ')}`);
+if (check) {
+  if (differ.length > 0) {
+    console.error(`manifests not in the published shape: ${differ.join(', ')} (run node tooling/scripts/publish-manifest.mjs)`);
+    process.exit(1);
+  }
+  console.log(`manifests in the published shape: ${packages.join(', ')}`);
+} else console.log(`manifests written: ${packages.join(', ')}`);

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -106,6 +108,41 @@ describe.each(apps.map((p) => [p.manifest.name, p] as const))('app %s', (_name, 
   it('is private but versioned', () => {
     expect(pkg.manifest.private).toBe(true);
     expect(pkg.manifest.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('tooling/scripts/publish-manifest.mjs', () => {
+  const script = join(root, 'tooling', 'scripts', 'publish-manifest.mjs');
+
+  it('would change no manifest: each is in the shape it writes, subpath exports and published imports kept', () => {
+    const run = spawnSync(process.execPath, [script, '--check'], { cwd: root, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('--check names a manifest that lost its shape, and writes nothing', () => {
+    // A copy of the workspace's packages folder with one manifest changed, checked by a copy of the script.
+    const copy = mkdtempSync(join(tmpdir(), 'publish-manifest-'));
+    try {
+      mkdirSync(join(copy, 'tooling', 'scripts'), { recursive: true });
+      cpSync(script, join(copy, 'tooling', 'scripts', 'publish-manifest.mjs'));
+      cpSync(join(root, 'LICENSE'), join(copy, 'LICENSE'));
+      for (const pkg of libraries) {
+        mkdirSync(join(copy, 'packages', pkg.relativeDir.split('/').at(-1)!), { recursive: true });
+        cpSync(join(pkg.dir, 'package.json'), join(copy, 'packages', pkg.relativeDir.split('/').at(-1)!, 'package.json'));
+      }
+      const bundle = join(copy, 'packages', 'bundle', 'package.json');
+      const manifest = JSON.parse(readFileSync(bundle, 'utf8')) as { publishConfig: { exports: Record<string, unknown> } };
+      delete manifest.publishConfig.exports['./records'];
+      const changed = `${JSON.stringify(manifest, null, 2)}\n`;
+      writeFileSync(bundle, changed);
+      const run = spawnSync(process.execPath, [join(copy, 'tooling', 'scripts', 'publish-manifest.mjs'), '--check'], { encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('manifests not in the published shape: @subnet/bundle (run node tooling/scripts/publish-manifest.mjs)');
+      expect(readFileSync(bundle, 'utf8')).toBe(changed);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 
