@@ -153,9 +153,9 @@ export function memberSource(input: SssaCheckInput, index: number): string | und
  * miner's seven consensus components, all computed by `@subnet/consensus`.
  */
 export function sssaCheck(input: SssaCheckInput): CommandOutput {
-  const read = groupOf(input);
-  refuseMisspeltRole(read, input.role);
-  const { members } = read;
+  const built = groupOf(input);
+  refuseMisspeltRole(built, input.role);
+  const { members } = built;
   const [self] = members as [ConsensusMemberInput, ...ConsensusMemberInput[]];
   const sssa = parseSssa(self.sssa, 'sssa');
   const keys = sssa.findings.map((finding) => ({
