@@ -46,7 +46,7 @@ function poolError(value: string): unknown {
 }
 
 const SIMPLE: readonly (readonly [string, string, string])[] = [
-  ['status', 'devnet_faultStatus', 'print whether the node is frozen or stalled'],
+  ['status', 'devnet_faultStatus', 'print whether the node is frozen or stalled, and how many submissions a delay holds'],
   ['freeze', 'devnet_faultFreeze', 'freeze the node: sockets stay open, nothing is answered, no blocks'],
   ['thaw', 'devnet_faultThaw', 'end a freeze: held requests are answered in order'],
   ['stall', 'devnet_faultStallBlockProduction', 'stop block production (RPC keeps answering)'],
@@ -182,7 +182,7 @@ export function parseFaultArgs(argv: readonly string[]): FaultRequest {
  * @returns the JSON-RPC result
  * @throws Error with the JSON-RPC error (`code: message: data`) or the connection failure
  * @example
- * await sendFaultRequest({ url, method: 'devnet_faultStatus', params: [] }); // { frozen: false, stalled: false }
+ * await sendFaultRequest({ url, method: 'devnet_faultStatus', params: [] }); // { frozen: false, stalled: false, held: 0 }
  */
 export async function sendFaultRequest(request: FaultRequest, timeoutMs = 10_000): Promise<unknown> {
   const ws = new WebSocket(request.url);

@@ -128,7 +128,7 @@ export function adminHandlers(faults: DevnetFaults, server: AdminServer, chain?:
   }
   return Object.freeze({
     ...chainHandlers,
-    devnet_faultStatus: () => ({ frozen: faults.frozen, stalled: faults.stalled }),
+    devnet_faultStatus: () => ({ frozen: faults.frozen, stalled: faults.stalled, held: faults.held }),
     devnet_faultFreeze: () => {
       faults.freeze();
       return true;

@@ -80,7 +80,7 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     const stalledAt = await head();
     await sleep(1500); // five block times
     expect(await head()).toBe(stalledAt);
-    expect(await admin('devnet_faultStatus')).toEqual({ frozen: false, stalled: true });
+    expect(await admin('devnet_faultStatus')).toEqual({ frozen: false, stalled: true, held: 0 });
     expect(await admin('devnet_faultResumeBlockProduction')).toBe(true);
     await until(async () => (await head()) > stalledAt);
   });
@@ -95,7 +95,7 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     await sleep(1000);
     expect(answered).toBe(false);
     expect(api.isConnected).toBe(true);
-    expect(await admin('devnet_faultStatus')).toEqual({ frozen: true, stalled: false });
+    expect(await admin('devnet_faultStatus')).toEqual({ frozen: true, stalled: false, held: 0 });
     expect(await admin('devnet_faultThaw')).toBe(true);
     const frozenAt = await pending;
     await until(async () => (await head()) > frozenAt);
@@ -114,12 +114,15 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     api.off('disconnected', onDisconnect);
   });
 
-  it('delay-next holds the next submission before the node answers it', async () => {
+  it('delay-next holds the next submission before the node answers it; status counts it as held meanwhile', async () => {
     expect(await admin('devnet_faultDelayNextExtrinsic', 800)).toBe(true);
     const signed = await api.tx.system!.remark!('0x01').signAsync(signer);
     const t0 = Date.now();
-    await api.rpc.author.submitExtrinsic(signed);
+    const submitted = api.rpc.author.submitExtrinsic(signed);
+    await until(async () => ((await admin('devnet_faultStatus')) as { held: number }).held === 1);
+    await submitted;
     expect(Date.now() - t0).toBeGreaterThanOrEqual(780);
+    expect(await admin('devnet_faultStatus')).toEqual({ frozen: false, stalled: false, held: 0 });
   });
 
   it('drop-next answers the next submission with its hash but never includes it; the nonce stays free', async () => {
@@ -154,7 +157,7 @@ describe('subnet-devnet as a separate process: faults over the admin RPC', () =>
     );
     await expect(admin('devnet_faultRejectNextSubmission', 'nope')).rejects.toThrow(/unknown pool error name "nope"/);
     const status = runCli('fault', 'status', '--url', url);
-    expect(JSON.parse(status.stdout)).toEqual({ frozen: false, stalled: false });
+    expect(JSON.parse(status.stdout)).toEqual({ frozen: false, stalled: false, held: 0 });
     expect(await admin('devnet_faultDropNextExtrinsic')).toBe(true);
     expect(await admin('devnet_faultReset')).toBe(true);
     const signed = await api.tx.system!.remark!('0x04').signAsync(signer);
