@@ -1,6 +1,7 @@
 // @ts-check
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vitest/config';
 
@@ -65,6 +66,8 @@ export function packageTestConfig(options = {}) {
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: options.hookTimeout ?? 120_000,
       fileParallelism: options.fileParallelism ?? true,
+      // Before every test file: registers the removal of that file's `file`-scoped temp folders (temp-dir.js).
+      setupFiles: [fileURLToPath(new URL('./temp-dir-setup.js', import.meta.url))],
       isolate: false,
       benchmark: { include: ['src/__benchmarks__/**/*.bench.ts'] },
       typecheck: { enabled: false },

@@ -2,17 +2,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, onTestFinished } from 'vitest';
+import { afterEach, onTestFinished } from 'vitest';
 
-/** Folders made with the `file` scope, removed after the importing test file's tests (see below). */
+/** Folders made with the `file` scope, removed after the test file's tests (see below). */
 /** @type {string[]} */
 const fileScoped = [];
-const removeFileScoped = () => {
+
+/**
+ * Removes the folders made with the `file` scope so far. The preset runs `temp-dir-setup.js` before every test file,
+ * which registers this as an `afterAll` of that file: test files share one module graph per worker (`isolate: false`),
+ * so this module is evaluated once, and an `afterAll` here ran after the first file only (the folders of every later
+ * file stayed in /tmp). An `afterAll` registered later (from `beforeAll` or inside a test) is never run by vitest.
+ */
+export function removeFileTempDirs() {
   for (const dir of fileScoped.splice(0)) rmSync(dir, { recursive: true, force: true });
-};
-// Registered while the test file that imports this module is collected, so it runs after all of that file's
-// tests: an `afterAll` registered later (from `beforeAll` or from inside a test) is never run by vitest.
-afterAll(removeFileScoped);
+}
 
 /**
  * A fresh folder in the system temp directory, removed when the current test finishes (inside a test)
