@@ -29,6 +29,11 @@ export interface Harness {
    * `everyMs` until `work` settles. `drive` alone lets a slow client's commit land an epoch later than predicted.
    */
   includeThenDrive<T>(work: Promise<T>, everyMs?: number): Promise<T>;
+  /**
+   * Waits until a `faults.delayNextExtrinsic` delay holds `work`'s submission (or `work` settles first), producing no
+   * block: blocks produced next are ones the held extrinsic misses.
+   */
+  untilHeld(work: Promise<unknown>): Promise<void>;
   /** A signer for a devnet uid with the devnet's key type. */
   signerFor(uid: number): Promise<ChainSigner>;
   nonceOf(address: string): Promise<bigint>;
@@ -97,12 +102,17 @@ export async function startHarness(devnetOptions: DevnetOptionsInput = {}, uid =
     if (!isDone()) await devnet.produceBlock();
     return drive(settled, everyMs);
   };
+  const untilHeld = async (work: Promise<unknown>): Promise<void> => {
+    const { isDone } = watch(work);
+    while (devnet.faults.held === 0 && !isDone()) await pause(3);
+  };
   return {
     devnet,
     client,
     drive,
     includeNext,
     includeThenDrive,
+    untilHeld,
     signerFor,
     nonceOf: async (address) => (await client.connection.request('system_accountNextIndex', (api) => api.rpc.system.accountNextIndex(address))).toBigInt(),
     close: async () => {

@@ -21,11 +21,6 @@ import { RUNTIMES, startHarness } from './devnet-helpers.js';
 
 const TEMPO = 20;
 
-const pause = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-
 /**
  * Commits (uid 0's hotkey, mechanism 0 of subnet 1) the weight `{uid: 1}` encrypted to the round the devnet beacon
  * publishes in block `publishedIn`, included in the next block; returns its record.
@@ -138,13 +133,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
       const expected = predictRevealRound(snapshot, await readTimelockContext(client.connection, snapshot.blockHash));
       h.devnet.faults.delayNextExtrinsic(1_000);
       const work = client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
-      const settled = work.then(
-        () => true,
-        () => true,
-      );
-      while (h.devnet.faults.held === 0 && !(await Promise.race([settled, pause(3).then(() => false)]))) {
-        /* waiting for the client to send its commit */
-      }
+      await h.untilHeld(work); // the client read its snapshot and sent the commit
       // While the delay holds it, the chain reaches the block before the reveal block, where the next epoch begins
       // (a commit there is filed under the next epoch; its round, for the reveal block + 3, is not stored yet).
       await h.devnet.produceBlocks(Number(expected.revealBlock) - 1 - h.devnet.bestNumber());
@@ -343,13 +332,7 @@ describe('a tempo raised while the commit is held: spec 393 renumbers the epochs
       await h.devnet.produceBlocks(30);
       h.devnet.faults.delayNextExtrinsic(1_000);
       const work = h.client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
-      const settled = work.then(
-        () => true,
-        () => true,
-      );
-      while (h.devnet.faults.held === 0 && !(await Promise.race([settled, pause(3).then(() => false)]))) {
-        /* waiting for the client to send its commit */
-      }
+      await h.untilHeld(work); // the client read its snapshot and sent the commit
       h.devnet.setHyperparameter('tempo', 100);
       await h.devnet.produceBlock(); // the owner's call: the tempo is 100 from the next block on
       const result = await h.includeThenDrive(work, 40);
