@@ -1,3 +1,9 @@
+/**
+ * The scoring configuration (`config` in a bundle, `scoring` in a validator's configuration). Also the
+ * `@subnet/bundle/epoch-config` subpath, built into a file of its own without the bundle's signing: a program that only
+ * checks a configuration (the validator's `run`, before it starts anything) loads no `@polkadot/*` module. Its errors
+ * carry `BUNDLE_*` codes, which `@subnet/bundle/records` exports as `BUNDLE_ERROR_CODES`, also without `@polkadot`.
+ */
 import { compareCodePoints, hotkeySchema, nonNegativeFiniteSchema, parseInput, plainJsonKey, unitIntervalSchema } from '@subnet/core';
 import { normalisationConfigSchema, pipelineConfigSchema } from '@subnet/aggregation';
 import { z } from 'zod';

@@ -1,3 +1,8 @@
+/**
+ * Named networks and endpoint resolution. Also the `@subnet/chain/networks` subpath, built into a file of its own
+ * without `@polkadot/api`: a program that only checks a configured endpoint (the validator's `run`, before it connects)
+ * loads no `@polkadot/*` module. Its one error is `CHAIN_INVALID_INPUT` (`CHAIN_ERROR_CODES.invalidInput` of the root).
+ */
 import { redactUrl } from '@subnet/core';
 
 import { chainError } from './chain-error.js';

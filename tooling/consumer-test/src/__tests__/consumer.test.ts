@@ -316,7 +316,7 @@ describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s',
   });
 });
 
-/** Every subpath a package exports besides its root and its manifest (`@subnet/bundle/records`). */
+/** Every subpath a package exports besides its root and its manifest (`@subnet/bundle/records`, `@subnet/chain/networks`). */
 const subpaths = publishable.flatMap((pkg) =>
   Object.keys((pkg.manifest.exports as Record<string, unknown> | undefined) ?? {})
     .filter((key) => key !== '.' && key !== './package.json')
@@ -324,8 +324,13 @@ const subpaths = publishable.flatMap((pkg) =>
 );
 
 describe.runIf(subpaths.length > 0)('the subpath exports, installed from the tarballs', () => {
-  it.runIf(publishable.some((p) => p.name === '@subnet/bundle'))('are found (@subnet/bundle/records among them)', () => {
+  it.runIf(publishable.some((p) => p.name === '@subnet/bundle'))('are found (@subnet/bundle/records and /epoch-config among them)', () => {
     expect(subpaths).toContain('@subnet/bundle/records');
+    expect(subpaths).toContain('@subnet/bundle/epoch-config');
+  });
+
+  it.runIf(publishable.some((p) => p.name === '@subnet/chain'))('are found (@subnet/chain/networks among them)', () => {
+    expect(subpaths).toContain('@subnet/chain/networks');
   });
 
   it.each(subpaths.map((s) => [s]))('%s loads with ESM import and CommonJS require, with the same export names, and type-checks', (subpath) => {
@@ -371,25 +376,29 @@ describe.runIf(subpaths.length > 0)('the subpath exports, installed from the tar
     }
   });
 
-  it.runIf(publishable.some((p) => p.name === '@subnet/bundle'))(
-    '@subnet/bundle/records loads no @polkadot module from CommonJS (the root does), and its ESM build imports none',
-    () => {
-      const app = join(work, 'app');
-      const polkadotLoaded = (code: string, file: string): boolean => {
-        writeFileSync(join(app, file), code);
-        return run(process.execPath, [file], app).trim() === 'true';
-      };
-      const cjs = (name: string): string =>
-        `require(${JSON.stringify(name)});\nconsole.log(Object.keys(require.cache).some((f) => f.includes('/@polkadot/')));\n`;
-      expect(polkadotLoaded(cjs('@subnet/bundle/records'), 'records-cjs.cjs')).toBe(false);
-      expect(polkadotLoaded(cjs('@subnet/bundle'), 'root-cjs.cjs')).toBe(true);
-      // ESM: the built file imports no @polkadot package, directly or through a chunk of its own.
-      const dist = join(work, 'app', 'node_modules', '@subnet', 'bundle', 'dist');
-      const text = readFileSync(join(dist, 'records.js'), 'utf8');
-      expect(text).not.toContain('@polkadot/');
-      expect([...text.matchAll(/from ["'](\.[^"']+)["']/g)].map((m) => m[1])).toEqual([]);
-    },
-  );
+  /** The subpaths that exist to be light: each loads no @polkadot module, where its package's root does. */
+  const light = [
+    ['@subnet/bundle/records', '@subnet/bundle'],
+    ['@subnet/bundle/epoch-config', '@subnet/bundle'],
+    ['@subnet/chain/networks', '@subnet/chain'],
+  ].filter(([subpath]) => subpaths.includes(subpath ?? ''));
+
+  it.each(light)('%s loads no @polkadot module from CommonJS (%s does), and its ESM build imports none', (subpath, root) => {
+    const app = join(work, 'app');
+    const polkadotLoaded = (code: string, file: string): boolean => {
+      writeFileSync(join(app, file), code);
+      return run(process.execPath, [file], app).trim() === 'true';
+    };
+    const cjs = (name: string): string =>
+      `require(${JSON.stringify(name)});\nconsole.log(Object.keys(require.cache).some((f) => f.includes('/@polkadot/')));\n`;
+    expect(polkadotLoaded(cjs(subpath), 'light-cjs.cjs')).toBe(false);
+    expect(polkadotLoaded(cjs(root), 'root-cjs.cjs')).toBe(true);
+    // ESM: the built file imports no @polkadot package, directly or through a chunk of its own.
+    const [scope = '', name = '', file = ''] = subpath.split('/');
+    const text = readFileSync(join(work, 'app', 'node_modules', scope, name, 'dist', `${file}.js`), 'utf8');
+    expect(text).not.toContain('@polkadot/');
+    expect([...text.matchAll(/from ["'](\.[^"']+)["']/g)].map((m) => m[1])).toEqual([]);
+  });
 });
 
 describe.runIf(consensusSelected)('@subnet/consensus resolves its internal #hash import to built files', () => {
@@ -427,8 +436,8 @@ describe('the code examples of every shipped README', () => {
   const EXPECTED_BLOCKS: Record<string, Record<ReadmeBlock['kind'], number>> = {
     '@subnet/aggregation': { run: 1, 'no-run': 0, fragment: 0 },
     '@subnet/axon': { run: 1, 'no-run': 0, fragment: 0 },
-    '@subnet/bundle': { run: 2, 'no-run': 0, fragment: 0 },
-    '@subnet/chain': { run: 0, 'no-run': 2, fragment: 1 },
+    '@subnet/bundle': { run: 3, 'no-run': 0, fragment: 0 },
+    '@subnet/chain': { run: 1, 'no-run': 2, fragment: 1 },
     '@subnet/composite': { run: 2, 'no-run': 0, fragment: 1 },
     '@subnet/consensus': { run: 3, 'no-run': 0, fragment: 2 },
     '@subnet/core': { run: 4, 'no-run': 0, fragment: 0 },
