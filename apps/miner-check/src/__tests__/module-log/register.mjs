@@ -1,4 +1,0 @@
-// Loaded with `node --import`: logs every module URL the process resolves to the file named by MODULE_LOG.
-import { register } from 'node:module';
-
-register('./hooks.mjs', import.meta.url, { data: { log: process.env.MODULE_LOG } });
