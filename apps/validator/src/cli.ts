@@ -10,7 +10,9 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 
 // The service, the demo and the configuration (with @polkadot/api, the storage drivers and the dev chain behind
 // them) are imported by the command that needs them, when it runs: `--help`, `--version` and a usage error load
-// none of it, so they answer in a fraction of a second instead of the 2 s those imports take.
+// none of it, so they answer in a fraction of a second instead of the 2 s those imports take. The configuration
+// loads no @polkadot module either (it checks endpoints and the scoring section through subpaths), and `run` imports
+// the service only once the configuration is valid.
 
 /** `@subnet/wallet`'s code for a password that cannot be had (its prompt refused with it on Ctrl-C), reached through `@subnet/chain`. */
 const PASSWORD_UNAVAILABLE = 'WALLET_PASSWORD_UNAVAILABLE';
@@ -187,13 +189,15 @@ Examples:
           ...(walletHotkey === undefined ? {} : { walletHotkey }),
           ...(walletPath === undefined ? {} : { walletPath }),
         };
-        const [{ loadConfig }, { default: pino }, { startFootprint }, { handleSignals, startValidator }] = await Promise.all([
-          import('./config.js'),
+        // The configuration is read and checked before the service is imported: a mistake in it is reported in a
+        // fraction of a second, not after the 2 s that @polkadot/api, the storage drivers and the rest take to load.
+        const { loadConfig } = await import('./config.js');
+        const config = loadConfig(file, process.env, flags);
+        const [{ default: pino }, { startFootprint }, { handleSignals, startValidator }] = await Promise.all([
           import('pino'),
           import('./start-footprint.js'),
           import('./service.js'),
         ]);
-        const config = loadConfig(file, process.env, flags);
         // One JSON logger for the service and its signal lines (a plain stderr line among JSON ones breaks log parsers).
         const logger = pino({ level: config.log.level, base: { service: 'subnet-validator' } });
         // Ctrl-C or SIGTERM before the service listens (waiting for the chain, or at the password prompt) stops the

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle';
-import type { EpochConfig } from '@subnet/bundle';
-import { resolveEndpoints } from '@subnet/chain';
+// The subpaths, not the package roots: they load no @polkadot module, so `run` refuses a bad configuration in a
+// fraction of a second instead of after the 2 s the roots (signing, the chain client) take to load.
+import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle/epoch-config';
+import type { EpochConfig } from '@subnet/bundle/epoch-config';
+import { resolveEndpoints } from '@subnet/chain/networks';
 import { describeSystemError, formatPath, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
