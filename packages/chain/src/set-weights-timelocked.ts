@@ -14,9 +14,15 @@ import { commitEpochOf } from './timelock-reveal-walk.js';
  * later than its drand round was chosen for, and anyone can decrypt it for about that long before the reveal
  * (reveal_commits.rs reveals the queue of `current epoch - reveal period` with any stored pulse). An earlier one: the
  * epochs were renumbered (a tempo change on spec 393). A failed read is logged and gives null: the commit is already
- * on chain, and the reveal is confirmed from the queue either way.
+ * on chain, and the reveal is confirmed from the queue either way. With the epoch comes the block the chain is expected
+ * to reveal the commit in (`timelock.revealBlock` of the submission).
  */
-async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, tempo: number, blockTimeSeconds: number): Promise<bigint | null> {
+async function landedEpoch(
+  ctx: ClientContext,
+  record: TimelockedCommitRecord,
+  tempo: number,
+  blockTimeSeconds: number,
+): Promise<{ readonly epoch: bigint | null; readonly revealBlock: bigint | null }> {
   const base = { source: 'client' as const, stage: 'confirm' as const, commitHash: record.commitHash, netuid: record.netuid, mecid: record.mecid };
   let epoch: bigint;
   try {
@@ -27,20 +33,23 @@ async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, t
       commitHash: record.commitHash,
       block: record.commitBlock,
     });
-    return null;
+    return { epoch: null, revealBlock: record.prediction?.revealBlock ?? null };
   }
   const predicted = record.prediction;
-  if (predicted === null || epoch === predicted.commitEpoch) return epoch;
+  if (predicted === null) return { epoch, revealBlock: null };
+  if (epoch === predicted.commitEpoch) return { epoch, revealBlock: predicted.revealBlock };
   const revealEpoch = epoch + (predicted.revealEpoch - predicted.commitEpoch);
   const landed = `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: `;
   let consequence: string;
+  let revealBlock: bigint | null = null;
   if (epoch > predicted.commitEpoch) {
     // The round is published at the predicted target block; the chain reveals about `late` epochs after the predicted
     // reveal block. An epoch is `tempo` blocks on the stateful runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1`
     // on the legacy one.
     const late = epoch - predicted.commitEpoch;
     const epochBlocks = BigInt(tempo) + (predicted.schedule === 'stateful' ? 0n : 1n);
-    const exposed = predicted.revealBlock + late * epochBlocks - predicted.targetBlock;
+    revealBlock = predicted.revealBlock + late * epochBlocks;
+    const exposed = revealBlock - predicted.targetBlock;
     const minutes = Math.round((Number(exposed) * blockTimeSeconds) / 60);
     consequence =
       `the chain reveals it in epoch ${revealEpoch}, about ${exposed} blocks (${minutes} min at tempo ${tempo}) after its drand round ` +
@@ -58,8 +67,9 @@ async function landedEpoch(ctx: ClientContext, record: TimelockedCommitRecord, t
     predictedCommitEpoch: predicted.commitEpoch,
     predictedRevealBlock: predicted.revealBlock,
     revealRound: record.revealRound,
+    revealBlock,
   });
-  return epoch;
+  return { epoch, revealBlock };
 }
 
 /**
@@ -100,7 +110,7 @@ export async function setWeightsTimelocked(ctx: ClientContext, prepared: Prepare
       targetBlock: prediction.targetBlock,
     },
   });
-  const commitEpoch = await landedEpoch(ctx, record, snapshot.hyperparameters.tempo, context.blockTimeSeconds);
+  const landed = await landedEpoch(ctx, record, snapshot.hyperparameters.tempo, context.blockTimeSeconds);
   const waitReveal = waitForReveal ?? ctx.timelock?.waitForReveal ?? true;
   const revealed = waitReveal ? await awaitTimelockedReveal(ctx, record, { wait }) : null;
   return Object.freeze({
@@ -119,6 +129,13 @@ export async function setWeightsTimelocked(ctx: ClientContext, prepared: Prepare
     nonce: inclusion.nonce,
     finalized: revealed === null ? inclusion.finalized : revealed.finalized,
     commitHash: record.commitHash,
-    timelock: Object.freeze({ record, commitEpoch, beaconSource: context.beaconSource, explanation: prediction.explanation, reveal: revealed }),
+    timelock: Object.freeze({
+      record,
+      commitEpoch: landed.epoch,
+      revealBlock: landed.revealBlock,
+      beaconSource: context.beaconSource,
+      explanation: prediction.explanation,
+      reveal: revealed,
+    }),
   });
 }

@@ -85,6 +85,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     expect(tl.beaconSource).toBe('chain');
     expect(tl.record.prediction?.schedule).toBe(runtime);
     expect(tl.commitEpoch).toBe(tl.record.prediction!.commitEpoch);
+    expect(tl.revealBlock).toBe(tl.record.prediction!.revealBlock);
     const reveal = tl.reveal!;
     // revealed inside the reveal epoch, once the round's pulse was stored (target block = reveal block + 3)
     expect(reveal.blockNumber).toBeGreaterThanOrEqual(tl.record.prediction!.revealBlock);
@@ -151,9 +152,12 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
           `${tl.record.revealRound} is published, and anyone can decrypt these weights in between`,
       ]);
       expect(warnings[0]?.fields).toMatchObject({ commitEpoch: predicted.commitEpoch + 1n, predictedCommitEpoch: predicted.commitEpoch });
+      // The reveal block returned is the late epoch's: the chain reveals there (its round is long stored), an epoch after the prediction.
+      expect(tl.revealBlock).toBe(predicted.revealBlock + BigInt(epochBlocks));
+      expect(warnings[0]?.fields).toMatchObject({ revealBlock: tl.revealBlock });
       const reveal = await h.drive(client.confirmTimelockedReveal(tl.record), 40);
       expect(reveal.commitEpoch).toBe(predicted.commitEpoch + 1n);
-      expect(reveal.blockNumber).toBeGreaterThanOrEqual(predicted.revealBlock + BigInt(epochBlocks));
+      expect(reveal.blockNumber).toBe(tl.revealBlock);
     } finally {
       await client.close();
     }
@@ -340,6 +344,7 @@ describe('a tempo raised while the commit is held: spec 393 renumbers the epochs
       const predicted = tl.record.prediction!;
       expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 101n);
       expect(tl.commitEpoch).toBeLessThan(predicted.commitEpoch);
+      expect(tl.revealBlock).toBeNull(); // the renumbered epochs' first blocks are not predicted
       expect(warnings).toEqual([
         `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
           `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
