@@ -211,7 +211,13 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         ...(record === undefined
           ? {}
           : {
-              timelock: { record: timelockRecordToJson(record), dueBlock: record.prediction?.revealBlock ?? record.commitBlock, commitHash: record.commitHash },
+              timelock: {
+                record: timelockRecordToJson(record),
+                // The chain's reveal block for the epoch the commit was filed under (an epoch or more after the predicted
+                // one when the commit waited in the pool across an epoch boundary), else the prediction's.
+                dueBlock: submission.timelock?.revealBlock ?? record.prediction?.revealBlock ?? record.commitBlock,
+                commitHash: record.commitHash,
+              },
             }),
       };
     },
