@@ -65,6 +65,15 @@ function selected(all: readonly Publishable[], only: string | undefined): Publis
 const publishable = selected(everyPublishable, process.env.SUBNET_CONSUMER_ONLY);
 const consensusSelected = publishable.some((p) => p.name === '@subnet/consensus');
 
+/** Every subpath a package exports besides its root and its manifest (`@subnet/bundle/records`, `@subnet/chain/networks`). */
+const subpaths = publishable.flatMap((pkg) =>
+  Object.keys((pkg.manifest.exports as Record<string, unknown> | undefined) ?? {})
+    .filter((key) => key !== '.' && key !== './package.json')
+    .map((key) => `${pkg.name}${key.slice(1)}`),
+);
+/** What a consumer imports: every package's root and every subpath export. */
+const entries = [...publishable.map((p) => p.name), ...subpaths];
+
 let work = '';
 /** What in a declaration file needs Node.js's own types (`@types/node`). */
 const NODE_NAMED = /from ['"]node:|\bBuffer\b|\bNodeJS\./;
@@ -79,7 +88,7 @@ function declarationsNamingNode(pkg: Publishable): { readonly file: string; read
 }
 const tarballs = new Map<string, string>();
 const unpacked = new Map<string, string>();
-/** Runtime export names of each package, read from the ESM build inside the fresh project. */
+/** Runtime export names of each package and subpath, read from the ESM build inside the fresh project. */
 let exportNames: Record<string, string[]> = {};
 
 function run(command: string, args: readonly string[], cwd: string): string {
@@ -138,7 +147,7 @@ beforeAll(() => {
 
   writeFileSync(
     join(app, 'esm.mjs'),
-    `const names = ${JSON.stringify(publishable.map((p) => p.name))};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(await import(name)).sort();\nconsole.log(JSON.stringify(out));\n`,
+    `const names = ${JSON.stringify(entries)};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(await import(name)).sort();\nconsole.log(JSON.stringify(out));\n`,
   );
   exportNames = JSON.parse(run(process.execPath, ['esm.mjs'], app)) as Record<string, string[]>;
 }, 900_000);
@@ -153,37 +162,37 @@ describe('every publishable package, installed from its tarball outside the work
     for (const pkg of everyPublishable) expect(own.devDependencies[pkg.name], pkg.name).toBe('workspace:*');
   });
 
-  it.each(publishable.map((p) => [p.name]))('%s loads with ESM import and exports something', (name) => {
+  it.each(entries.map((name) => [name]))('%s loads with ESM import and exports something', (name) => {
     expect(exportNames[name]?.length ?? 0).toBeGreaterThan(0);
   });
 
-  it('loads every package with CommonJS require, with the same export names as ESM', () => {
+  it('loads every package and subpath with CommonJS require, with the same export names as ESM', () => {
     const app = join(work, 'app');
     writeFileSync(
       join(app, 'cjs.cjs'),
-      `const names = ${JSON.stringify(publishable.map((p) => p.name))};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(require(name)).filter((k) => k !== '__esModule').sort();\nconsole.log(JSON.stringify(out));\n`,
+      `const names = ${JSON.stringify(entries)};\nconst out = {};\nfor (const name of names) out[name] = Object.keys(require(name)).filter((k) => k !== '__esModule').sort();\nconsole.log(JSON.stringify(out));\n`,
     );
     const cjs = JSON.parse(run(process.execPath, ['cjs.cjs'], app)) as Record<string, string[]>;
-    for (const pkg of publishable) expect(cjs[pkg.name], pkg.name).toEqual(exportNames[pkg.name]);
+    for (const name of entries) expect(cjs[name], name).toEqual(exportNames[name]);
   });
 
   it.each([
     ['node16, an ESM project', { module: 'node16', moduleResolution: 'node16' }, 'module', 'index.mts'],
     ['node16, a CommonJS project', { module: 'node16', moduleResolution: 'node16' }, 'commonjs', 'index.cts'],
     ['bundler resolution', { module: 'esnext', moduleResolution: 'bundler' }, 'module', 'index.ts'],
-  ] as const)('type-checks under %s, and reports the deliberate type error of each package', (_label, options, type, file) => {
+  ] as const)('type-checks under %s, and reports the deliberate type error of each package and subpath', (_label, options, type, file) => {
     const project = join(work, `ts-${options.moduleResolution}-${type}`);
     mkdirSync(project);
     // The fresh project's node_modules, seen from here: TypeScript walks up to it.
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-consumer', private: true, type }));
     const lines: string[] = [];
-    publishable.forEach((pkg, i) => {
-      const names = exportNames[pkg.name] ?? [];
-      lines.push(`import * as pkg${i} from '${pkg.name}';`);
+    entries.forEach((name, i) => {
+      const names = exportNames[name] ?? [];
+      lines.push(`import * as pkg${i} from '${name}';`);
       // A real export name type-checks; a made-up one must not (if the types had not resolved, the
       // namespace would be \`any\` and this line would pass silently).
       lines.push(`export const real${i}: (keyof typeof pkg${i})[] = [${JSON.stringify(names[0])}];`);
-      lines.push(`export const wrong${i}: (keyof typeof pkg${i})[] = ['not_an_export_of_${pkg.name.replace(/\W/g, '_')}'];`);
+      lines.push(`export const wrong${i}: (keyof typeof pkg${i})[] = ['not_an_export_of_${name.replace(/\W/g, '_')}'];`);
     });
     writeFileSync(join(project, file), `${lines.join('\n')}\n`);
     writeFileSync(
@@ -194,7 +203,7 @@ describe('every publishable package, installed from its tarball outside the work
     execFileSync('ln', ['-s', join(work, 'app', 'node_modules'), join(project, 'node_modules')]);
     const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
     const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-    const wrongLines = publishable.map((_p, i) => 3 * i + 3);
+    const wrongLines = entries.map((_name, i) => 3 * i + 3);
     const expected = wrongLines.map((line) => `${file}(${line},`);
     for (const prefix of expected)
       expect(
@@ -316,13 +325,6 @@ describe.each(publishable.map((p) => [p.name, p] as const))('the tarball of %s',
   });
 });
 
-/** Every subpath a package exports besides its root and its manifest (`@subnet/bundle/records`, `@subnet/chain/networks`). */
-const subpaths = publishable.flatMap((pkg) =>
-  Object.keys((pkg.manifest.exports as Record<string, unknown> | undefined) ?? {})
-    .filter((key) => key !== '.' && key !== './package.json')
-    .map((key) => `${pkg.name}${key.slice(1)}`),
-);
-
 describe.runIf(subpaths.length > 0)('the subpath exports, installed from the tarballs', () => {
   it.runIf(publishable.some((p) => p.name === '@subnet/bundle'))('are found (@subnet/bundle/records and /epoch-config among them)', () => {
     expect(subpaths).toContain('@subnet/bundle/records');
@@ -331,49 +333,6 @@ describe.runIf(subpaths.length > 0)('the subpath exports, installed from the tar
 
   it.runIf(publishable.some((p) => p.name === '@subnet/chain'))('are found (@subnet/chain/networks among them)', () => {
     expect(subpaths).toContain('@subnet/chain/networks');
-  });
-
-  it.each(subpaths.map((s) => [s]))('%s loads with ESM import and CommonJS require, with the same export names, and type-checks', (subpath) => {
-    const app = join(work, 'app');
-    const names = (loader: string, file: string): string[] => {
-      writeFileSync(join(app, file), loader);
-      return JSON.parse(run(process.execPath, [file], app)) as string[];
-    };
-    const esm = names(`console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(subpath)})).sort()));\n`, 'subpath.mjs');
-    const cjs = names(
-      `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(subpath)})).filter((k) => k !== '__esModule').sort()));\n`,
-      'subpath.cjs',
-    );
-    expect(esm.length).toBeGreaterThan(0);
-    expect(cjs).toEqual(esm);
-    for (const [type, file] of [
-      ['module', 'index.mts'],
-      ['commonjs', 'index.cts'],
-    ] as const) {
-      const project = join(work, `ts-subpath-${subpath.replace(/\W/g, '_')}-${type}`);
-      mkdirSync(project);
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'ts-subpath', private: true, type }));
-      writeFileSync(
-        join(project, file),
-        `import * as sub from '${subpath}';\nexport const real: (keyof typeof sub)[] = [${JSON.stringify(esm[0])}];\nexport const wrong: (keyof typeof sub)[] = ['not_an_export'];\n`,
-      );
-      writeFileSync(
-        join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
-          files: [file],
-        }),
-      );
-      execFileSync('ln', ['-s', join(work, 'app', 'node_modules'), join(project, 'node_modules')]);
-      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project, encoding: 'utf8' });
-      const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line) && (line.startsWith(file) || line.includes('node_modules/@subnet/')));
-      // Only the deliberate error (line 3): the types resolved (an unresolved module would be another error, or `any`).
-      expect(
-        errors.map((e) => e.replace(/,\d+\):.*$/s, ')')),
-        `${subpath} under node16 (${type})`,
-      ).toEqual([`${file}(3)`]);
-      expect(errors[0]).toContain('TS2322');
-    }
   });
 
   /** The subpaths that exist to be light: each loads no @polkadot module, where its package's root does. */
