@@ -52,7 +52,11 @@ export const revealAttestationSchema = z
     commit_extrinsic_hash: hash32.nullable(),
     /** The drand round the commit is encrypted to. */
     reveal_round: decimal.nullable(),
-    /** The block the validator predicted the reveal at (for an unknown submission: the latest possible one). */
+    /**
+     * The block the chain was expected to reveal the commit in: the predicted reveal block, or, for a commit filed under
+     * a later epoch than predicted (it waited in the pool across an epoch boundary), that epoch's reveal block; for an
+     * unknown submission the latest possible one.
+     */
     due_block: decimal.nullable(),
     /** The block whose state no longer holds the commit (revealed there, or dropped there); null when not seen. */
     reveal_block: decimal.nullable(),
