@@ -4,7 +4,10 @@ import { loadSigner } from '@subnet/chain';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import type { Devnet, DevnetOptionsInput } from '@subnet/devnet';
 
-import type { ChainPort } from '../chain-port.js';
+import type { ChainPort, PendingReveal } from '../chain-port.js';
+import { pendingRevealFields } from '../reveal-confirm.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
+import type { Storage } from '../storage.js';
 import type { SubnetChainOptions } from '../subnet-chain.js';
 import { connectSubnetChain } from '../subnet-chain.js';
 import { tempDir } from './helpers.js';
@@ -48,4 +51,17 @@ export async function devnetChainPort(devnet: Devnet, cleanups: (() => unknown)[
   });
   cleanups.push(() => chain.close());
   return chain;
+}
+
+/**
+ * A SQLite storage in a temporary folder holding `epoch` submitted with `timelock` waiting for its reveal, as the epoch
+ * loop leaves it, for a confirmation pass (`confirmPendingReveals`) to take up. Closed and removed by `cleanups`.
+ */
+export async function storageWithPendingReveal(cleanups: (() => unknown)[], epoch: number, timelock: PendingReveal): Promise<Storage> {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  const storage = openSqliteStorage(join(t.dir, 'v.db'));
+  cleanups.push(() => storage.close());
+  await storage.claimEpoch(epoch, { status: 'submitted', ...pendingRevealFields(timelock) });
+  return storage;
 }

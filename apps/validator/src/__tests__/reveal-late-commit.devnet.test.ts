@@ -4,19 +4,16 @@
  * 14bc6f9f9). The validator's due block is the chain's: the confirmation does not ask the chain for an epoch in which
  * the commit is known to be queued, and the embargo's wait and the signed outcome name the block the reveal happens in.
  */
-import { join } from 'node:path';
-
 import { connectChain, predictRevealRound, readMetagraph, readTimelockContext } from '@subnet/chain';
 import { startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
 import type { PendingReveal } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
-import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
-import { openSqliteStorage } from '../sqlite-storage.js';
+import { confirmPendingReveals } from '../reveal-confirm.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
-import { devnetChainPort } from './commit-reveal-devnet.js';
-import { tempDir, useCleanups } from './helpers.js';
+import { devnetChainPort, storageWithPendingReveal } from './commit-reveal-devnet.js';
+import { useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 const TEMPO = 10;
@@ -52,11 +49,7 @@ describe.each(['stateful', 'legacy'] as const)('a timelocked commit that lands a
     const epochBlocks = runtime === 'stateful' ? TEMPO : TEMPO + 1; // run_coinbase.rs:1085 at 14bc6f9f9; spec 393: tempo + 1
     expect(timelock.dueBlock).toBe(expected.revealBlock + BigInt(epochBlocks));
 
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const storage = openSqliteStorage(join(t.dir, 'v.db'));
-    cleanups.push(() => storage.close());
-    await storage.claimEpoch(5, { status: 'submitted', ...pendingRevealFields(timelock) });
+    const storage = await storageWithPendingReveal(cleanups, 5, timelock);
     const metrics = createMetrics();
     const logger = { info: () => undefined, warn: () => undefined };
     let checks = 0;

@@ -7,8 +7,6 @@
  * direct `set_weights` whose uid a registration takes later in its block: `VALIDATOR_UID_REPLACED`, not
  * `CHAIN_WEIGHTS_NOT_CONFIRMED`.
  */
-import { join } from 'node:path';
-
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { connectChain, loadSigner } from '@subnet/chain';
@@ -17,11 +15,10 @@ import { expect, it } from 'vitest';
 
 import type { PendingReveal } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
-import { confirmPendingReveals, pendingRevealFields } from '../reveal-confirm.js';
+import { confirmPendingReveals } from '../reveal-confirm.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
-import { openSqliteStorage } from '../sqlite-storage.js';
-import { devnetChainPort } from './commit-reveal-devnet.js';
-import { tempDir, useCleanups } from './helpers.js';
+import { devnetChainPort, storageWithPendingReveal } from './commit-reveal-devnet.js';
+import { useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
 
@@ -77,11 +74,7 @@ it('a reveal whose uid a registration takes later in the reveal block is recorde
   expect(check).toMatchObject({ status: 'uid_replaced', block: BigInt(revealBlock), uid: 1, newHotkey });
 
   // The confirmation pass records it as its own outcome, counts it and warns with the cause first.
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  const storage = openSqliteStorage(join(t.dir, 'v.db'));
-  cleanups.push(() => storage.close());
-  await storage.claimEpoch(5, { status: 'submitted', ...pendingRevealFields(timelock) });
+  const storage = await storageWithPendingReveal(cleanups, 5, timelock);
   const metrics = createMetrics();
   const warns: { obj: Record<string, unknown>; msg: string }[] = [];
   const logger = { info: () => undefined, warn: (obj: unknown, msg: string) => warns.push({ obj: obj as Record<string, unknown>, msg }) };
