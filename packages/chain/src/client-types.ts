@@ -64,9 +64,9 @@ export interface TimelockSubmissionInfo {
   /**
    * The first block the chain is expected to reveal the commit in, from the epoch it was filed under: the predicted
    * reveal block (`record.prediction.revealBlock`) when on time, or when the epoch could not be read; that block plus
-   * the late epochs (each `tempo` blocks on Subtensor main, `tempo + 1` on spec 393) when the commit landed late; null
-   * when the epochs were renumbered (a tempo change: the new epochs' first blocks are not predicted) or nothing was
-   * predicted. Confirm the reveal from this block on.
+   * the late epochs (each `tempo` blocks on Subtensor main, `tempo + 1` on spec 393) when the commit landed late; after
+   * a renumbering (a tempo change on spec 393) the first block of the reveal epoch at the tempo the commit was filed
+   * with; null when nothing was predicted or that tempo could not be read. Confirm the reveal from this block on.
    */
   readonly revealBlock: bigint | null;
   /** Beacon the commit was encrypted to, and where its config came from. */

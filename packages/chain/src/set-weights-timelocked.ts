@@ -2,11 +2,26 @@ import { chainUpscale } from './chain-upscale.js';
 import { awaitTimelockedReveal } from './await-timelocked-reveal.js';
 import type { ClientContext } from './client-context.js';
 import type { WeightsSubmission } from './client-types.js';
+import { toBig } from './metagraph.js';
 import type { PreparedWeights } from './prepared-weights.js';
 import { readTimelockContext } from './timelock-context.js';
 import { prepareTimelockedCommit, timelockedCommitCall, timelockedCommitRecord } from './timelock-commit.js';
 import type { TimelockedCommitRecord } from './timelock-commit.js';
-import { commitEpochOf } from './timelock-reveal-walk.js';
+import { commitEpochOf, storageEntry } from './timelock-reveal-walk.js';
+
+/** The subnet's `Tempo` at the commit block (what its epoch was filed with); null, logged, when it cannot be read. */
+async function tempoAtCommit(ctx: ClientContext, record: TimelockedCommitRecord): Promise<bigint | null> {
+  try {
+    const at = await ctx.connection.request('api.at', (api) => api.at(record.commitBlockHash));
+    return toBig(await ctx.connection.request('Tempo', () => storageEntry(at, 'subtensorModule', 'tempo')(record.netuid)));
+  } catch (error) {
+    ctx.logger?.warn?.(`could not read the tempo the timelocked commit was filed with: ${error instanceof Error ? error.message : String(error)}`, {
+      commitHash: record.commitHash,
+      block: record.commitBlock,
+    });
+    return null;
+  }
+}
 
 /**
  * The epoch the chain filed a just-included commit under, and a warning when that is not the predicted one. A later
@@ -55,10 +70,16 @@ async function landedEpoch(
       `the chain reveals it in epoch ${revealEpoch}, about ${exposed} blocks (${minutes} min at tempo ${tempo}) after its drand round ` +
       `${record.revealRound} is published, and anyone can decrypt these weights in between`;
   } else {
-    // Only a renumbering does this (spec 393 divides the block by tempo + 1, so raising the tempo lowers the index).
+    // Only a renumbering does this (spec 393 divides the block by tempo + 1, so raising the tempo lowers the index). On
+    // spec 393 the reveal epoch's first block follows from the tempo the commit was filed with: epoch e starts at
+    // e * (tempo + 1) - netuid - 1 (`legacyEpochIndex`); the pulse for the old prediction's round is stored by then.
+    const filedTempo = predicted.schedule === 'legacy' ? await tempoAtCommit(ctx, record) : null;
+    if (filedTempo !== null) revealBlock = revealEpoch * (filedTempo + 1n) - BigInt(record.netuid) - 1n;
     consequence =
       `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${revealEpoch}, ` +
-      'not at the predicted block; the reveal is confirmed where the chain takes it';
+      (revealBlock === null
+        ? 'not at the predicted block; the reveal is confirmed where the chain takes it'
+        : `from block ${revealBlock} (tempo ${filedTempo} at the commit block), not at the predicted block ${predicted.revealBlock}`);
   }
   ctx.logger?.warn?.(landed + consequence, {
     commitHash: record.commitHash,

@@ -344,15 +344,16 @@ describe('a tempo raised while the commit is held: spec 393 renumbers the epochs
       const predicted = tl.record.prediction!;
       expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 101n);
       expect(tl.commitEpoch).toBeLessThan(predicted.commitEpoch);
-      expect(tl.revealBlock).toBeNull(); // the renumbered epochs' first blocks are not predicted
+      // the first block of the next epoch at tempo 100, where the chain reveals it (below)
+      expect(tl.revealBlock).toBe((tl.commitEpoch! + 1n) * 101n - 2n);
       expect(warnings).toEqual([
         `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
           `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
-          'not at the predicted block; the reveal is confirmed where the chain takes it',
+          `from block ${tl.revealBlock} (tempo 100 at the commit block), not at the predicted block ${predicted.revealBlock}`,
       ]);
       const reveal = await h.drive(h.client.confirmTimelockedReveal(tl.record), 15);
       expect(reveal.commitEpoch).toBe(tl.commitEpoch);
-      expect(reveal.blockNumber).toBe((tl.commitEpoch! + 1n) * 101n - 2n); // the first block of the next epoch at tempo 100
+      expect(reveal.blockNumber).toBe(tl.revealBlock);
     } finally {
       await h.close();
     }
