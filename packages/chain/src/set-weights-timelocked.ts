@@ -55,26 +55,29 @@ async function landedEpoch(
   if (epoch === predicted.commitEpoch) return { epoch, revealBlock: predicted.revealBlock };
   const revealEpoch = epoch + (predicted.revealEpoch - predicted.commitEpoch);
   const landed = `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: `;
-  let consequence: string;
+  // On spec 393 the epoch is (block + netuid + 1) / (tempo + 1): the tempo the commit was filed with gives its reveal
+  // epoch's first block exactly (e * (tempo + 1) - netuid - 1, `legacyEpochIndex`), and a tempo other than the
+  // snapshot's means the epochs were renumbered under the waiting commit (a raise lowers the index, a cut raises it).
+  // On Subtensor main the epoch is a counter no tempo change renumbers, so only a later epoch is possible there.
+  const filedTempo = predicted.schedule === 'legacy' ? await tempoAtCommit(ctx, record) : null;
+  const renumbered = epoch < predicted.commitEpoch || (filedTempo !== null && filedTempo !== BigInt(tempo));
   let revealBlock: bigint | null = null;
-  if (epoch > predicted.commitEpoch) {
-    // The round is published at the predicted target block; the chain reveals about `late` epochs after the predicted
-    // reveal block. An epoch is `tempo` blocks on the stateful runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1`
-    // on the legacy one.
-    const late = epoch - predicted.commitEpoch;
+  if (filedTempo !== null) revealBlock = revealEpoch * (filedTempo + 1n) - BigInt(record.netuid) - 1n;
+  else if (!renumbered) {
+    // A late commit: about `late` epochs after the predicted reveal block. An epoch is `tempo` blocks on the stateful
+    // runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1` on the legacy one.
     const epochBlocks = BigInt(tempo) + (predicted.schedule === 'stateful' ? 0n : 1n);
-    revealBlock = predicted.revealBlock + late * epochBlocks;
+    revealBlock = predicted.revealBlock + (epoch - predicted.commitEpoch) * epochBlocks;
+  }
+  let consequence: string;
+  if (!renumbered && revealBlock !== null) {
+    // The round is published at the predicted target block, the weights revealed at `revealBlock`.
     const exposed = revealBlock - predicted.targetBlock;
     const minutes = Math.round((Number(exposed) * blockTimeSeconds) / 60);
     consequence =
       `the chain reveals it in epoch ${revealEpoch}, about ${exposed} blocks (${minutes} min at tempo ${tempo}) after its drand round ` +
       `${record.revealRound} is published, and anyone can decrypt these weights in between`;
   } else {
-    // Only a renumbering does this (spec 393 divides the block by tempo + 1, so raising the tempo lowers the index). On
-    // spec 393 the reveal epoch's first block follows from the tempo the commit was filed with: epoch e starts at
-    // e * (tempo + 1) - netuid - 1 (`legacyEpochIndex`); the pulse for the old prediction's round is stored by then.
-    const filedTempo = predicted.schedule === 'legacy' ? await tempoAtCommit(ctx, record) : null;
-    if (filedTempo !== null) revealBlock = revealEpoch * (filedTempo + 1n) - BigInt(record.netuid) - 1n;
     consequence =
       `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${revealEpoch}, ` +
       (revealBlock === null

@@ -323,7 +323,7 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
   });
 });
 
-describe('a tempo raised while the commit is held: spec 393 renumbers the epochs', { timeout: 60_000 }, () => {
+describe('a tempo changed while the commit is held: spec 393 renumbers the epochs', { timeout: 60_000 }, () => {
   it('commitEpoch is below the prediction, a warning says the epochs were renumbered, and the reveal is confirmed where the chain takes it', async () => {
     const warnings: string[] = [];
     const h = await startHarness(
@@ -354,6 +354,43 @@ describe('a tempo raised while the commit is held: spec 393 renumbers the epochs
       const reveal = await h.drive(h.client.confirmTimelockedReveal(tl.record), 15);
       expect(reveal.commitEpoch).toBe(tl.commitEpoch);
       expect(reveal.blockNumber).toBe(tl.revealBlock);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a tempo cut raises the epoch above the prediction: the warning says renumbered (not late), with the reveal epoch first block at the new tempo', async () => {
+    const warnings: string[] = [];
+    const h = await startHarness(
+      { runtime: 'legacy', neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } },
+      0,
+      { logger: { warn: (message) => warnings.push(message) } },
+    );
+    try {
+      // Past block 30, (block + 2) / (tempo + 1) is 1 at tempo 20 and 5 or more at tempo 5.
+      await h.devnet.produceBlocks(30);
+      h.devnet.faults.delayNextExtrinsic(1_000);
+      const work = h.client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
+      await h.untilHeld(work);
+      h.devnet.setHyperparameter('tempo', 5);
+      await h.devnet.produceBlock();
+      const result = await h.includeThenDrive(work, 40);
+      const tl = result.timelock!;
+      const predicted = tl.record.prediction!;
+      expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 6n);
+      expect(tl.commitEpoch).toBeGreaterThan(predicted.commitEpoch);
+      expect(tl.revealBlock).toBe((tl.commitEpoch! + 1n) * 6n - 2n);
+      expect(warnings).toEqual([
+        `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
+          `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
+          `from block ${tl.revealBlock} (tempo 5 at the commit block), not at the predicted block ${predicted.revealBlock}`,
+      ]);
+      // The renumbered reveal epoch ends before the predicted round's pulse is stored: the next epoch's first block
+      // deletes the queue unread (reveal_commits.rs:53-58), which the client reports as it is.
+      await expect(h.drive(h.client.confirmTimelockedReveal(tl.record), 15)).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { revealBlock: tl.revealBlock! + 6n, likelyReasons: ['expired', 'pulse_missing'], pulseStored: false },
+      });
     } finally {
       await h.close();
     }
