@@ -9,6 +9,7 @@ import { encryptWeightsCommit, QUICKNET } from '@subnet/timelock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createChainClient } from '../chain-client.js';
+import type { TimelockSubmissionInfo } from '../client-types.js';
 import { loadSigner } from '../keys.js';
 import { readMetagraph } from '../metagraph.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
@@ -324,33 +325,48 @@ describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime'
 });
 
 describe('a tempo changed while the commit is held: spec 393 renumbers the epochs', { timeout: 60_000 }, () => {
-  it('commitEpoch is below the prediction, a warning says the epochs were renumbered, and the reveal is confirmed where the chain takes it', async () => {
+  /**
+   * A legacy devnet at tempo 20, 30 blocks in; the client's commit is held while the owner sets the tempo to `tempo`
+   * (from the next block on), then included. Gives the commit, its warnings and the harness (closed by the caller once
+   * this returns).
+   */
+  async function heldAcrossTempoChange(tempo: number) {
     const warnings: string[] = [];
     const h = await startHarness(
       { runtime: 'legacy', neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } },
       0,
       { logger: { warn: (message) => warnings.push(message) } },
     );
+    let tl: TimelockSubmissionInfo;
     try {
-      // Past block 30, (block + 2) / (tempo + 1) is 1 or more at tempo 20 and 0 at tempo 100.
       await h.devnet.produceBlocks(30);
       h.devnet.faults.delayNextExtrinsic(1_000);
       const work = h.client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
       await h.untilHeld(work); // the client read its snapshot and sent the commit
-      h.devnet.setHyperparameter('tempo', 100);
-      await h.devnet.produceBlock(); // the owner's call: the tempo is 100 from the next block on
-      const result = await h.includeThenDrive(work, 40);
-      const tl = result.timelock!;
-      const predicted = tl.record.prediction!;
+      h.devnet.setHyperparameter('tempo', tempo);
+      await h.devnet.produceBlock(); // the owner's call: the new tempo holds from the next block on
+      tl = (await h.includeThenDrive(work, 40)).timelock!;
+    } catch (error) {
+      await h.close();
+      throw error;
+    }
+    const predicted = tl.record.prediction!;
+    const renumbered =
+      `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
+      `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
+      `from block ${tl.revealBlock} (tempo ${tempo} at the commit block), not at the predicted block ${predicted.revealBlock}`;
+    return { h, tl, predicted, warnings, renumbered };
+  }
+
+  it('commitEpoch is below the prediction, a warning says the epochs were renumbered, and the reveal is confirmed where the chain takes it', async () => {
+    // Past block 30, (block + 2) / (tempo + 1) is 1 or more at tempo 20 and 0 at tempo 100.
+    const { h, tl, predicted, warnings, renumbered } = await heldAcrossTempoChange(100);
+    try {
       expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 101n);
       expect(tl.commitEpoch).toBeLessThan(predicted.commitEpoch);
       // the first block of the next epoch at tempo 100, where the chain reveals it (below)
       expect(tl.revealBlock).toBe((tl.commitEpoch! + 1n) * 101n - 2n);
-      expect(warnings).toEqual([
-        `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
-          `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
-          `from block ${tl.revealBlock} (tempo 100 at the commit block), not at the predicted block ${predicted.revealBlock}`,
-      ]);
+      expect(warnings).toEqual([renumbered]);
       const reveal = await h.drive(h.client.confirmTimelockedReveal(tl.record), 15);
       expect(reveal.commitEpoch).toBe(tl.commitEpoch);
       expect(reveal.blockNumber).toBe(tl.revealBlock);
@@ -360,31 +376,13 @@ describe('a tempo changed while the commit is held: spec 393 renumbers the epoch
   });
 
   it('a tempo cut raises the epoch above the prediction: the warning says renumbered (not late), with the reveal epoch first block at the new tempo', async () => {
-    const warnings: string[] = [];
-    const h = await startHarness(
-      { runtime: 'legacy', neurons: 8, validators: 4, tempo: TEMPO, commitReveal: true, weightsSetRateLimit: 0n, beacon: { period: 12 } },
-      0,
-      { logger: { warn: (message) => warnings.push(message) } },
-    );
+    // Past block 30, (block + 2) / (tempo + 1) is 1 at tempo 20 and 5 or more at tempo 5.
+    const { h, tl, predicted, warnings, renumbered } = await heldAcrossTempoChange(5);
     try {
-      // Past block 30, (block + 2) / (tempo + 1) is 1 at tempo 20 and 5 or more at tempo 5.
-      await h.devnet.produceBlocks(30);
-      h.devnet.faults.delayNextExtrinsic(1_000);
-      const work = h.client.setWeights({ netuid: 1, weights: { '7': 1 }, waitForReveal: false });
-      await h.untilHeld(work);
-      h.devnet.setHyperparameter('tempo', 5);
-      await h.devnet.produceBlock();
-      const result = await h.includeThenDrive(work, 40);
-      const tl = result.timelock!;
-      const predicted = tl.record.prediction!;
       expect(tl.commitEpoch).toBe((tl.record.commitBlock + 2n) / 6n);
       expect(tl.commitEpoch).toBeGreaterThan(predicted.commitEpoch);
       expect(tl.revealBlock).toBe((tl.commitEpoch! + 1n) * 6n - 2n);
-      expect(warnings).toEqual([
-        `timelocked commit landed in block ${tl.record.commitBlock}, epoch ${tl.commitEpoch}, not epoch ${predicted.commitEpoch} as predicted: ` +
-          `the subnet's epochs were renumbered since the prediction (a tempo change?), so the chain reveals it in its epoch ${tl.commitEpoch! + 1n}, ` +
-          `from block ${tl.revealBlock} (tempo 5 at the commit block), not at the predicted block ${predicted.revealBlock}`,
-      ]);
+      expect(warnings).toEqual([renumbered]);
       // The renumbered reveal epoch ends before the predicted round's pulse is stored: the next epoch's first block
       // deletes the queue unread (reveal_commits.rs:53-58), which the client reports as it is.
       await expect(h.drive(h.client.confirmTimelockedReveal(tl.record), 15)).rejects.toMatchObject({
