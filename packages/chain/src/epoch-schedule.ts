@@ -34,6 +34,22 @@ export function legacyEpochIndex(netuid: number, tempo: number, block: bigint): 
 }
 
 /**
+ * The first block of legacy epoch `epoch`, the least `b` with {@link legacyEpochIndex} `= epoch`:
+ * `epoch * (tempo + 1) - (netuid + 1)`, or 0 when that is below 0 (the chain starts inside a later epoch). The chain's
+ * reveal step first takes a commit's queue there (`coinbase/reveal_commits.rs:39-66` at ab0cb2e52).
+ *
+ * @param netuid - the subnet id (u16)
+ * @param tempo - `Tempo[netuid]`
+ * @param epoch - the legacy epoch index
+ * @returns the block number
+ * @example legacyEpochFirstBlock(1, 360, 1n) // 359n
+ */
+export function legacyEpochFirstBlock(netuid: number, tempo: number, epoch: bigint): bigint {
+  const first = epoch * (BigInt(tempo) + 1n) - (BigInt(netuid) + 1n);
+  return first > 0n ? first : 0n;
+}
+
+/**
  * Legacy `should_run_epoch(netuid, block)`: `blocks_until_next_epoch = tempo - (block + netuid + 1) % (tempo + 1)`
  * is 0; never for tempo 0 (ab0cb2e52 `pallets/subtensor/src/coinbase/run_coinbase.rs:931`, `:946`).
  *

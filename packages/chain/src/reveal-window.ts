@@ -1,4 +1,4 @@
-import { legacyEpochIndex } from './epoch-schedule.js';
+import { legacyEpochFirstBlock, legacyEpochIndex } from './epoch-schedule.js';
 import type { EpochState } from './metagraph-snapshot.js';
 
 /** What the reveal window computation needs from the chain at the head. */
@@ -104,10 +104,8 @@ export function revealWindow(input: EpochInput, commitEpoch: bigint, revealPerio
   const close = (b: bigint): RevealWindow | null => (first === null ? null : Object.freeze({ epoch: target, firstBlock: first, lastBlock: b - 1n }));
   if (subnetEpochIndex === null || lastEpochBlock === null) {
     // legacy: epoch(b) = (b + netuid + 1) / (tempo + 1), closed form
-    const span = tempo + 1n;
-    const offset = BigInt(input.netuid) + 1n;
-    const firstB = target * span - offset;
-    const lastB = (target + 1n) * span - offset - 1n;
+    const firstB = legacyEpochFirstBlock(input.netuid, input.tempo, target);
+    const lastB = legacyEpochFirstBlock(input.netuid, input.tempo, target + 1n) - 1n;
     const from = firstB > input.head ? firstB : input.head + 1n;
     if (from > lastB || from > end) return null;
     return Object.freeze({ epoch: target, firstBlock: from, lastBlock: lastB });

@@ -2,6 +2,7 @@ import { chainUpscale } from './chain-upscale.js';
 import { awaitTimelockedReveal } from './await-timelocked-reveal.js';
 import type { ClientContext } from './client-context.js';
 import type { WeightsSubmission } from './client-types.js';
+import { legacyEpochFirstBlock } from './epoch-schedule.js';
 import { toBig } from './metagraph.js';
 import type { PreparedWeights } from './prepared-weights.js';
 import { readTimelockContext } from './timelock-context.js';
@@ -10,10 +11,10 @@ import type { TimelockedCommitRecord } from './timelock-commit.js';
 import { commitEpochOf, storageEntry } from './timelock-reveal-walk.js';
 
 /** The subnet's `Tempo` at the commit block (what its epoch was filed with); null, logged, when it cannot be read. */
-async function tempoAtCommit(ctx: ClientContext, record: TimelockedCommitRecord): Promise<bigint | null> {
+async function tempoAtCommit(ctx: ClientContext, record: TimelockedCommitRecord): Promise<number | null> {
   try {
     const at = await ctx.connection.request('api.at', (api) => api.at(record.commitBlockHash));
-    return toBig(await ctx.connection.request('Tempo', () => storageEntry(at, 'subtensorModule', 'tempo')(record.netuid)));
+    return Number(toBig(await ctx.connection.request('Tempo', () => storageEntry(at, 'subtensorModule', 'tempo')(record.netuid))));
   } catch (error) {
     ctx.logger?.warn?.(`could not read the tempo the timelocked commit was filed with: ${error instanceof Error ? error.message : String(error)}`, {
       commitHash: record.commitHash,
@@ -56,13 +57,13 @@ async function landedEpoch(
   const revealEpoch = epoch + (predicted.revealEpoch - predicted.commitEpoch);
   const landed = `timelocked commit landed in block ${record.commitBlock}, epoch ${epoch}, not epoch ${predicted.commitEpoch} as predicted: `;
   // On spec 393 the epoch is (block + netuid + 1) / (tempo + 1): the tempo the commit was filed with gives its reveal
-  // epoch's first block exactly (e * (tempo + 1) - netuid - 1, `legacyEpochIndex`), and a tempo other than the
+  // epoch's first block exactly (`legacyEpochFirstBlock`), and a tempo other than the
   // snapshot's means the epochs were renumbered under the waiting commit (a raise lowers the index, a cut raises it).
   // On Subtensor main the epoch is a counter no tempo change renumbers, so only a later epoch is possible there.
   const filedTempo = predicted.schedule === 'legacy' ? await tempoAtCommit(ctx, record) : null;
-  const renumbered = epoch < predicted.commitEpoch || (filedTempo !== null && filedTempo !== BigInt(tempo));
+  const renumbered = epoch < predicted.commitEpoch || (filedTempo !== null && filedTempo !== tempo);
   let revealBlock: bigint | null = null;
-  if (filedTempo !== null) revealBlock = revealEpoch * (filedTempo + 1n) - BigInt(record.netuid) - 1n;
+  if (filedTempo !== null) revealBlock = legacyEpochFirstBlock(record.netuid, filedTempo, revealEpoch);
   else if (!renumbered) {
     // A late commit: about `late` epochs after the predicted reveal block. An epoch is `tempo` blocks on the stateful
     // runtime (run_coinbase.rs:1085 at 14bc6f9f9), `tempo + 1` on the legacy one.

@@ -2,7 +2,7 @@ import { REVEAL_SECURITY_BLOCKS } from '@subnet/timelock';
 import type { BeaconConfig, RevealRoundPrediction } from '@subnet/timelock';
 
 import { chainError } from './chain-error.js';
-import { legacyEpochIndex, legacyShouldRunEpoch } from './epoch-schedule.js';
+import { legacyEpochFirstBlock, legacyEpochIndex, legacyShouldRunEpoch } from './epoch-schedule.js';
 
 /** What the legacy reveal-round prediction needs, all read at the block `head`. */
 export interface LegacyRevealRoundInput {
@@ -45,8 +45,7 @@ export function predictLegacyRevealRound(input: LegacyRevealRoundInput): RevealR
   const revealEpoch = commitEpoch + revealPeriod;
   const span = BigInt(tempo) + 1n;
   const offset = BigInt(netuid) + 1n;
-  const product = revealEpoch * span;
-  const revealBlock = product > offset ? product - offset : 0n;
+  const revealBlock = legacyEpochFirstBlock(netuid, tempo, revealEpoch);
   const targetBlock = revealBlock + REVEAL_SECURITY_BLOCKS;
   const blocksUntilTarget = targetBlock > head ? targetBlock - head : 0n;
   const targetTime = input.nowSeconds + Number(blocksUntilTarget) * input.blockTimeSeconds;

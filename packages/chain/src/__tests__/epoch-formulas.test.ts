@@ -6,7 +6,7 @@
 import { QUICKNET } from '@subnet/timelock';
 import { describe, expect, it } from 'vitest';
 
-import { v2CommitEpoch } from '../epoch-schedule.js';
+import { legacyEpochFirstBlock, legacyEpochIndex, v2CommitEpoch } from '../epoch-schedule.js';
 import type { EpochState, MetagraphSnapshot } from '../metagraph-snapshot.js';
 import { epochAtBlock, revealWindow } from '../reveal-window.js';
 import type { TimelockContext } from '../timelock-context.js';
@@ -146,5 +146,22 @@ describe('the legacy round uses the plain netuid for every mechanism (issue 15)'
     expect(b.revealBlock).toBe(a.revealBlock);
     expect(b.round).toBe(a.round);
     expect(a.revealBlock).toBe(timelockReveal(s, states, 1001n).revealBlock);
+  });
+});
+
+describe('legacyEpochFirstBlock (spec 393)', () => {
+  it('is the least block of the epoch: legacyEpochIndex gives the epoch there and the one before a block earlier', () => {
+    for (const netuid of [0, 1, 7, 64, 4095])
+      for (const tempo of [1, 10, 99, 360, 7200])
+        for (let epoch = 0n; epoch < 40n; epoch += 1n) {
+          const first = legacyEpochFirstBlock(netuid, tempo, epoch);
+          if (first === 0n) {
+            // the chain starts inside this epoch or a later one
+            expect(legacyEpochIndex(netuid, tempo, 0n)).toBeGreaterThanOrEqual(epoch);
+            continue;
+          }
+          expect(legacyEpochIndex(netuid, tempo, first), `netuid ${netuid} tempo ${tempo} epoch ${epoch}`).toBe(epoch);
+          expect(legacyEpochIndex(netuid, tempo, first - 1n)).toBe(epoch - 1n);
+        }
   });
 });
