@@ -45,16 +45,16 @@ function exitWith(error: unknown): never {
 }
 
 const EXIT_CODES_HELP = `
-Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on SIGTERM or SIGINT); 1 a failure at
-start-up or while running (storage, chain, wallet key, stopping, the signal sent again while stopping) or of the demo;
-2 an invalid configuration
-(VALIDATOR_INVALID_CONFIG, VALIDATOR_CONFIG_FILE, VALIDATOR_EPOCH_RENUMBERING when chain.epoch_length would renumber
-the epochs the database holds, VALIDATOR_HEAD_BEHIND_DATABASE when the chain head is below them, VALIDATOR_DATABASE_MISMATCH when the database is
-another subnet's or another chain's) or command line (VALIDATOR_USAGE: an unknown command or option, a
-missing option or value, a value out of range, init over an existing file); 130 (SIGINT) or 143 (SIGTERM) the demo
-stopped before its last epoch, its temporary folder removed, or run stopped before its service listened, what the start
-created removed; 141 the reader closed the output early
-(EPIPE, as \`| head\` does).`;
+Exit codes: 0 done (init wrote the file, demo closed its epochs, run stopped on SIGTERM or SIGINT);
+1 a failure at start-up or while running (storage, chain, wallet key, stopping, the signal sent
+again while stopping) or of the demo; 2 an invalid configuration (VALIDATOR_INVALID_CONFIG,
+VALIDATOR_CONFIG_FILE, VALIDATOR_EPOCH_RENUMBERING when chain.epoch_length would renumber the epochs
+the database holds, VALIDATOR_HEAD_BEHIND_DATABASE when the chain head is below them,
+VALIDATOR_DATABASE_MISMATCH when the database is another subnet's or another chain's) or command
+line (VALIDATOR_USAGE: an unknown command or option, a missing option or value, a value out of
+range, init over an existing file); 130 (SIGINT) or 143 (SIGTERM) the demo stopped before its last
+epoch, its temporary folder removed, or run stopped before its service listened, what the start
+created removed; 141 the reader closed the output early (EPIPE, as \`| head\` does).`;
 
 const program = new Command()
   .name('subnet-validator')
