@@ -337,6 +337,11 @@ export interface ChainTimelockRevealMissingContext extends ChainErrorContext {
   /** The epoch whose queue that block's reveal step took; above the commit epoch when the commit `expired`. */
   readonly revealEpoch: bigint;
   readonly likelyReasons: readonly TimelockMissReason[];
+  /**
+   * When the signer held no uid at the reveal (`HotKeyNotRegisteredInSubNet`): who held the commit's uid then, and since
+   * which block (`BlockAtRegistration`). Older than the commit block: a hotkey swap moved it (`hotkey_swapped`).
+   */
+  readonly uidHolder?: { readonly uid: number; readonly hotkey: string; readonly registeredAt: bigint };
 }
 
 /** The codes of the standard pool rejections, whose context is {@link ChainPoolRejectionContext}. */
@@ -720,7 +725,7 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   [
     'TimelockRevealMissing',
     false,
-    'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (reveal epoch passed or skipped, version key raised, stake or permit lost, pulse missing, payload hotkey not the signer), fix it and commit again.',
+    'The chain took the timelocked commit out of its queue without revealing it (it reports nothing): see context.likelyReasons (reveal epoch passed or skipped, version key raised, stake or permit lost, deregistered or hotkey swapped, pulse missing, payload hotkey not the signer), fix it and commit again.',
   ],
   [
     'TimelockRevealTimeout',

@@ -15,6 +15,7 @@ export type TimelockMissReason =
   | 'stake_lost'
   | 'permit_lost'
   | 'deregistered'
+  | 'hotkey_swapped'
   | 'pulse_missing'
   | 'hotkey_mismatch'
   | 'undecryptable'
@@ -164,7 +165,8 @@ export async function confirmTimelockedReveal(
   const pulse = pulses ? ((await connection.request('Drand.Pulses', () => pulses(record.revealRound))) as { isSome?: boolean }) : undefined;
   const revealEpoch = revealStepEpoch(snapshot, revealAt.number);
   const expired = epoch < revealEpoch;
-  const reasons = missReasons({ expired, pulseStored: pulse?.isSome === true, checks });
+  const holder = checks.includes('HotKeyNotRegisteredInSubNet') ? uidHolder(snapshot, record) : null;
+  const reasons = missReasons({ expired, pulseStored: pulse?.isSome === true, checks, swapped: holder?.swapped === true });
   if (options.wait === 'finalized') {
     // "not revealed" is as final as the block that says it: until finality reaches that block another branch may
     // reveal the commit there (its pulse is a write_pulse extrinsic one author includes and another may not)
@@ -179,7 +181,8 @@ export async function confirmTimelockedReveal(
   }
   throw chainError(
     'TimelockRevealMissing',
-    `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})`,
+    `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})` +
+      (holder === null || expired ? '' : holderSentence(record, holder)),
     {
       ...base,
       path: 'reveal',
@@ -191,10 +194,47 @@ export async function confirmTimelockedReveal(
       likelyReasons: Object.freeze(reasons),
       checks: Object.freeze(checks),
       pulseStored: pulse?.isSome === true,
+      ...(holder === null ? {} : { uidHolder: Object.freeze({ uid: record.uid, hotkey: holder.hotkey, registeredAt: holder.registeredAt }) }),
       finalized: options.wait === 'finalized',
       ...(!expired && check.errors[0] ? { cause: check.errors[0] } : {}),
     },
   );
+}
+
+/** Who held the commit's uid when the chain's reveal step ran, when it was no longer the commit's signer. */
+interface UidHolder {
+  /** The hotkey in `Keys(netuid, uid)`. */
+  readonly hotkey: string;
+  /** Its `BlockAtRegistration(netuid, uid)`. */
+  readonly registeredAt: bigint;
+  /** The uid kept a registration older than the commit: its neuron was moved to another hotkey, not re-registered. */
+  readonly swapped: boolean;
+}
+
+/**
+ * The holder of the commit's uid in the state the reveal step started from (`snapshot`, the block before the reveal
+ * block), when it is another hotkey than the commit's signer; null otherwise. Subtensor's `swap_hotkey` moves a
+ * neuron to a new hotkey with its `BlockAtRegistration` (`swap/swap_hotkey.rs:467-480` at 14bc6f9f9) but does not move
+ * a timelocked commit (only the v2 `WeightCommits`, `:501-512`; a timelocked commit is queued by epoch with its signer
+ * inside), and the reveal step sets the weights as that signer (`coinbase/reveal_commits.rs:181`), which then holds no
+ * uid. A registration that took the uid (`replace_neuron`) writes its own block as `BlockAtRegistration`
+ * (`subnets/uids.rs:87-89`), so a registration block before the commit block means a swap. (One registered, committed
+ * and swapped in a single block reads as a registration: that block is the commit block.)
+ */
+function uidHolder(snapshot: Pick<MetagraphSnapshot, 'n' | 'hotkeys' | 'blockAtRegistration'>, record: TimelockedCommitRecord): UidHolder | null {
+  if (record.uid >= snapshot.n) return null;
+  const hotkey = snapshot.hotkeys[record.uid];
+  const registeredAt = snapshot.blockAtRegistration[record.uid];
+  if (hotkey === undefined || registeredAt === undefined || hotkey === record.hotkey) return null;
+  return { hotkey, registeredAt, swapped: registeredAt < record.commitBlock };
+}
+
+/** What happened to the signer's uid, in words: the cause and what to do. */
+function holderSentence(record: TimelockedCommitRecord, holder: UidHolder): string {
+  return holder.swapped
+    ? `: uid ${record.uid} moved from ${record.hotkey} to ${holder.hotkey} by a hotkey swap after the commit (block ${record.commitBlock}); ` +
+        `the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then. Set weights from ${holder.hotkey}`
+    : `: uid ${record.uid} was given to ${holder.hotkey} by a registration in block ${holder.registeredAt}; register again to set weights`;
 }
 
 /**
@@ -203,9 +243,15 @@ export async function confirmTimelockedReveal(
  * 14bc6f9f9): the reveal epoch passed while the round's pulse was missing (then `pulse_missing` follows), or it was
  * skipped (`RevealPeriodEpochs` lowered, or on the legacy runtime a tempo change moved the epoch index); the weights
  * checks were never run, so they are not named. Otherwise the commit was decrypted or re-queued in its own reveal
- * epoch: the pulse and the replayed weights checks; `hotkey_mismatch` / `undecryptable` only when nothing else explains it.
+ * epoch: the pulse and the replayed weights checks (`hotkey_swapped` instead of `deregistered` when a hotkey swap moved
+ * the signer's uid, {@link uidHolder}); `hotkey_mismatch` / `undecryptable` only when nothing else explains it.
  */
-function missReasons(found: { readonly expired: boolean; readonly pulseStored: boolean; readonly checks: readonly string[] }): TimelockMissReason[] {
+function missReasons(found: {
+  readonly expired: boolean;
+  readonly pulseStored: boolean;
+  readonly checks: readonly string[];
+  readonly swapped: boolean;
+}): TimelockMissReason[] {
   const reasons: TimelockMissReason[] = [];
   if (found.expired) {
     reasons.push('expired');
@@ -217,7 +263,7 @@ function missReasons(found: { readonly expired: boolean; readonly pulseStored: b
     if (name === 'IncorrectWeightVersionKey') reasons.push('version_key_raised');
     else if (name === 'NotEnoughStakeToSetWeights') reasons.push('stake_lost');
     else if (name === 'NeuronNoValidatorPermit') reasons.push('permit_lost');
-    else if (name === 'HotKeyNotRegisteredInSubNet') reasons.push('deregistered');
+    else if (name === 'HotKeyNotRegisteredInSubNet') reasons.push(found.swapped ? 'hotkey_swapped' : 'deregistered');
     else if (!reasons.includes('other_weights_check')) reasons.push('other_weights_check');
   }
   if (reasons.length === 0) reasons.push('hotkey_mismatch', 'undecryptable');

@@ -5,7 +5,9 @@
  * removes the weights the reveal set. The confirmation must say that (`uid_replaced`, `VALIDATOR_UID_REPLACED`, the
  * block, uid and new hotkey first), not `unconfirmed` (the chain's state contradicting the commit). The same for a
  * direct `set_weights` whose uid a registration takes later in its block: `VALIDATOR_UID_REPLACED`, not
- * `CHAIN_WEIGHTS_NOT_CONFIRMED`.
+ * `CHAIN_WEIGHTS_NOT_CONFIRMED`. And a hotkey swap between the commit and its reveal (`devnet.swapHotkey`, Subtensor's
+ * `swap_hotkey`, which moves the uid but not the timelocked commit): `not_revealed` with the reason `hotkey_swapped`
+ * and the uid's new hotkey, not `deregistered`.
  */
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
@@ -127,4 +129,33 @@ it('a direct set_weights whose uid a registration takes later in its block fails
     newHotkey,
     extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
   });
+}, 120_000);
+
+it('a hotkey swap between the commit and its reveal is recorded not_revealed with reason hotkey_swapped, naming the new hotkey: the chain reveals the commit as its signer, which holds no uid', async () => {
+  await cryptoWaitReady();
+  const newHotkey = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//reveal-hotkey-swapped').address;
+  const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 10, weightsSetRateLimit: 0n, commitReveal: true, beacon: { period: 12 } });
+  cleanups.push(() => devnet.stop());
+  const signer = await loadSigner({ kind: 'uri', uri: devHotkeyUri(devnet.options.seed, 1) });
+  const chain = await devnetChainPort(devnet, cleanups, { revealCheckTimeoutMs: 5_000, signer });
+  const landed = await includingUntil(devnet, chain.setWeights([3, 4], [30_000, 40_000]));
+  const timelock = landed.timelock as PendingReveal;
+  // The operator moves the validator's neuron to a new hotkey before the reveal.
+  devnet.swapHotkey(signer.address, newHotkey);
+  while (BigInt(devnet.bestNumber()) < timelock.dueBlock + 4n) await devnet.produceBlock();
+
+  const storage = await storageWithPendingReveal(cleanups, 5, timelock);
+  const metrics = createMetrics();
+  const warns: { obj: Record<string, unknown>; msg: string }[] = [];
+  const logger = { info: () => undefined, warn: (obj: unknown, msg: string) => warns.push({ obj: obj as Record<string, unknown>, msg }) };
+  expect(await confirmPendingReveals({ storage, chain, metrics, logger })).toEqual([{ epoch: 5, status: 'not_revealed' }]);
+  const row = await storage.getEpoch(5);
+  expect(row?.revealStatus).toBe('not_revealed');
+  const reveal = JSON.parse(row?.reveal ?? '{}') as { code?: string; reason?: string; reasons?: string[]; message?: string };
+  expect(reveal).toMatchObject({ code: 'CHAIN_TIMELOCK_REVEAL_MISSING', reason: 'hotkey_swapped', reasons: ['hotkey_swapped'] });
+  expect(reveal.message).toContain(`(likely: hotkey_swapped): uid 1 moved from ${signer.address} to ${newHotkey} by a hotkey swap after the commit`);
+  expect(reveal.message).toContain(`Set weights from ${newHotkey}`);
+  const counted = (await metrics.revealConfirmations.get()).values.map((v) => ({ ...v.labels, value: v.value }));
+  expect(counted).toEqual([{ outcome: 'not_revealed', reason: 'hotkey_swapped', value: 1 }]);
+  expect(warns.map((w) => w.obj)).toMatchObject([{ epoch: 5, outcome: 'not_revealed', reason: 'hotkey_swapped', message: reveal.message }]);
 }, 120_000);

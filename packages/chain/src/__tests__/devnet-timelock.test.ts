@@ -300,6 +300,62 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
     });
     expect(await h.nonceOf(h.client.signer.address)).toBe(before);
   });
+
+  it("a hotkey swap between commit and reveal: the chain reveals the commit as its signer, which holds no uid, and the client says hotkey_swapped (not deregistered) with the uid's new hotkey", async () => {
+    // swap_hotkey moves the neuron with its BlockAtRegistration but not a timelocked commit (swap/swap_hotkey.rs:467-512
+    // at 14bc6f9f9), and the reveal step sets weights as the signer (coinbase/reveal_commits.rs:181)
+    const validator = h.client; // uid 0
+    const committed = await h.drive(validator.setWeights({ netuid: 1, weights: { '6': 1 }, waitForReveal: false }), 40);
+    const record = committed.timelock!.record;
+    const newHotkey = (await loadSigner({ kind: 'uri', uri: '//SwappedValidator' })).address;
+    h.devnet.swapHotkey(validator.signer.address, newHotkey);
+    await h.devnet.produceBlock();
+    const drops = h.devnet.timelockDrops().length;
+    try {
+      const missing = h.drive(validator.confirmTimelockedReveal(record), 40);
+      await expect(missing).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { likelyReasons: ['hotkey_swapped'], checks: ['HotKeyNotRegisteredInSubNet'], uidHolder: { uid: 0, hotkey: newHotkey } },
+      });
+      const error = (await missing.catch((e: unknown) => e)) as Error & { context: { uidHolder: { registeredAt: bigint } } };
+      expect(error.context.uidHolder.registeredAt).toBeLessThan(record.commitBlock);
+      expect(error.message).toContain(
+        `(likely: hotkey_swapped): uid 0 moved from ${validator.signer.address} to ${newHotkey} by a hotkey swap after the commit (block ${record.commitBlock}); ` +
+          `the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then. Set weights from ${newHotkey}`,
+      );
+      expect(
+        h.devnet
+          .timelockDrops()
+          .slice(drops)
+          .map((d) => [d.reason, d.detail]),
+      ).toEqual([['weights_check', 'HotKeyNotRegisteredInSubNet']]);
+    } finally {
+      h.devnet.swapHotkey(newHotkey, validator.signer.address);
+      await h.devnet.produceBlock();
+    }
+  });
+
+  it('a registration that takes the uid between commit and reveal: deregistered, with the uid, its new hotkey and the registration block', async () => {
+    const client = await createChainClient({ network: h.devnet.url, signer: await h.signerFor(1), staleHeadMs: 0, pollMs: 15, inclusionTimeoutMs: 8_000 });
+    try {
+      const committed = await h.drive(client.setWeights({ netuid: 1, weights: { '6': 1 }, waitForReveal: false }), 40);
+      const record = committed.timelock!.record;
+      const newHotkey = (await loadSigner({ kind: 'uri', uri: '//NewRegistration' })).address;
+      h.devnet.replaceNeuron(1, newHotkey);
+      await h.devnet.produceBlock();
+      const registeredAt = BigInt(h.devnet.bestNumber());
+      const missing = h.drive(client.confirmTimelockedReveal(record), 40);
+      await expect(missing).rejects.toMatchObject({
+        code: 'CHAIN_TIMELOCK_REVEAL_MISSING',
+        context: { likelyReasons: ['deregistered'], checks: ['HotKeyNotRegisteredInSubNet'], uidHolder: { uid: 1, hotkey: newHotkey, registeredAt } },
+      });
+      expect(((await missing.catch((e: unknown) => e)) as Error).message).toContain(
+        `(likely: deregistered): uid 1 was given to ${newHotkey} by a registration in block ${registeredAt}; register again to set weights`,
+      );
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe.each(RUNTIMES)('timelocked commits per epoch on the devnet, %s runtime', { timeout: 60_000 }, (runtime) => {
