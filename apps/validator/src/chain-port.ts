@@ -9,6 +9,8 @@ export interface ChainNeuron {
   readonly validatorPermit: boolean;
   /** The coldkey that owns the hotkey (`Owner`); absent when the chain access does not read it. */
   readonly coldkey?: string;
+  /** The block the uid was registered in (`BlockAtRegistration`; a hotkey swap keeps it); absent when the chain access does not read it. */
+  readonly registeredAt?: bigint;
   /**
    * The neuron's axon as served on chain (`Axons[(netuid, hotkey)]`): the address as the SDK prints it and the
    * port; null when it never served. Absent when the chain access does not read axons.

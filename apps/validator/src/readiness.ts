@@ -30,6 +30,8 @@ export interface ReadinessSources {
   head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
+  /** When the hotkey left the metagraph while the service ran: where its uid went (hotkey-departure.ts). */
+  departure?(): string | undefined;
   /** The last metagraph read's stake rule (`StakeThreshold`, the owner's exemption); absent: the stake is not judged. */
   stakeRule?(): Pick<ChainView, 'stakeThreshold' | 'ownerStakeExempt' | 'ownerHotkey'> | undefined;
   /** The head is stale when it has not changed for this long (ms). */
@@ -79,7 +81,10 @@ function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
           ? `dry run: hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid} (not needed)`
           : `dry run: hotkey is uid ${self.uid}`,
     };
-  if (self === undefined) return { ok: false, detail: `hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid}` };
+  if (self === undefined) {
+    const cause = sources.departure?.();
+    return { ok: false, detail: `hotkey ${sources.hotkey} is not registered on netuid ${sources.netuid}${cause === undefined ? '' : `: ${cause}`}` };
+  }
   const rule = sources.stakeRule?.();
   const low = rule === undefined ? null : stakeBelowThreshold(rule, self);
   if (low !== null) return { ok: false, detail: low.sentence };

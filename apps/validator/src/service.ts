@@ -10,6 +10,8 @@ import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
+import { hotkeyDeparture } from './hotkey-departure.js';
+import type { HotkeyDeparture } from './hotkey-departure.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
@@ -266,6 +268,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   let neurons = new Map<string, ChainNeuron>();
   let metagraphRead = false;
   let lastView: ChainView | undefined;
+  // This validator's neuron in the last read that listed its hotkey, and why a later read no longer did (G.21).
+  let selfSeen: ChainNeuron | undefined;
+  let departure: HotkeyDeparture | undefined;
   // The tempo a TEMPO_CHANGED warning was last given for (said once per new tempo).
   let tempoWarned: number | undefined;
   // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
@@ -280,6 +285,16 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
         lastView = view;
+        const self = neurons.get(chain.hotkey);
+        if (self !== undefined) {
+          selfSeen = self;
+          departure = undefined;
+        } else if (selfSeen !== undefined) {
+          // Said once, when the hotkey leaves: where its uid went (a swap or a registration), not only "not registered".
+          departure = hotkeyDeparture(selfSeen, view, config.netuid);
+          selfSeen = undefined;
+          if (!config.chain.dry_run) logger.warn({ code: departure.code, ...departure.numbers }, departure.message);
+        }
         if (config.chain.epoch_length === undefined) {
           // The length the database numbers its epochs by is kept, also across restarts: epoch numbers (⌊block / length⌋)
           // are stored with every record and epoch row, and a new length would renumber them (docs/spec.md G.11).
@@ -522,6 +537,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         dryRun: config.chain.dry_run,
         head: () => headState,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        departure: () => departure?.cause,
         stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
         storageTimeoutMs: 2000,

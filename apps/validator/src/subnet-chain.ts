@@ -153,12 +153,14 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
           const coldkey = s.coldkeys[uid];
+          const registeredAt = s.blockAtRegistration[uid];
           return {
             uid,
             hotkey: h,
             stake: s.stakes[uid] ?? 0n,
             validatorPermit: s.validatorPermit[uid] ?? false,
             ...(coldkey === undefined ? {} : { coldkey }),
+            ...(registeredAt === undefined ? {} : { registeredAt }),
             axon: axon === null || axon === undefined ? null : { ip: axon.ipText, port: axon.port },
           };
         }),

@@ -1,6 +1,8 @@
 import { createServer, connect } from 'node:net';
 import type { Server, Socket } from 'node:net';
 
+import { Keyring } from '@polkadot/keyring';
+import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
@@ -51,6 +53,35 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     service = await startValidator({ config: { ...base, chain: { ...base.chain, ...overrides } }, chain, logger: silent, autoTick: false });
     return service;
   };
+
+  it('says where the uid went when the hotkey leaves the metagraph while running: a hotkey swap, warned once with the new hotkey (docs/spec.md G.21)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    chain.neurons[0] = { ...chain.neurons[0]!, coldkey: '5Cold', registeredAt: 3n };
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const { logger, lines } = captureLog('warn');
+    service = await startValidator({ config: testConfig(t.dir), chain, logger, autoTick: false });
+    expect((await readyz(service)).status).toBe(200);
+    // swap_hotkey: uid 0 is another hotkey's, with the registration block it had
+    await cryptoWaitReady();
+    const newHotkey = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//swapped-validator').address;
+    chain.neurons[0] = { ...chain.neurons[0], hotkey: newHotkey };
+    chain.headBlock += 10n; // next epoch: the metagraph is read again
+    await service.tick();
+    const swapped = await readyz(service);
+    expect(swapped.status).toBe(503);
+    expect(swapped.body.checks.hotkey?.detail).toBe(
+      `hotkey ${k.validator.address} is not registered on netuid 1: a hotkey swap moved uid 0 to ${newHotkey} (registered since block 3)`,
+    );
+    const said = lines.filter((l) => l.code === 'HOTKEY_SWAPPED');
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatchObject({ level: 40, hotkey: k.validator.address, uid: 0, newHotkey, registeredAt: '3' });
+    expect(said[0]?.msg).toContain("restart the validator with the new hotkey's wallet (wallet.hotkey)");
+    chain.headBlock += 10n;
+    await service.tick();
+    expect(lines.filter((l) => l.code === 'HOTKEY_SWAPPED')).toHaveLength(1);
+  });
 
   it('names the failing check: hotkey not registered, then registered without a permit, then ready', async () => {
     const k = await keys();

@@ -16,6 +16,7 @@ import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import { expect, it } from 'vitest';
 
 import type { PendingReveal } from '../chain-port.js';
+import { hotkeyDeparture } from '../hotkey-departure.js';
 import { createMetrics } from '../metrics.js';
 import { confirmPendingReveals } from '../reveal-confirm.js';
 import { timelockRecordFromJson } from '../timelock-record-json.js';
@@ -140,9 +141,15 @@ it('a hotkey swap between the commit and its reveal is recorded not_revealed wit
   const chain = await devnetChainPort(devnet, cleanups, { revealCheckTimeoutMs: 5_000, signer });
   const landed = await includingUntil(devnet, chain.setWeights([3, 4], [30_000, 40_000]));
   const timelock = landed.timelock as PendingReveal;
+  const self = (await chain.view()).neurons.find((n) => n.hotkey === signer.address)!;
+  expect(typeof self.registeredAt).toBe('bigint');
   // The operator moves the validator's neuron to a new hotkey before the reveal.
   devnet.swapHotkey(signer.address, newHotkey);
   while (BigInt(devnet.bestNumber()) < timelock.dueBlock + 4n) await devnet.produceBlock();
+  // The metagraph the service reads next says where the uid went: the same registration block, so a swap.
+  const after = await chain.view();
+  expect(after.neurons[1]).toMatchObject({ hotkey: newHotkey, registeredAt: self.registeredAt });
+  expect(hotkeyDeparture(self, after, 1)).toMatchObject({ code: 'HOTKEY_SWAPPED', numbers: { uid: 1, newHotkey } });
 
   const storage = await storageWithPendingReveal(cleanups, 5, timelock);
   const metrics = createMetrics();
