@@ -14,3 +14,5 @@ export { ttyPasswordPrompt } from './tty-prompt.js';
 export type { PasswordPrompt, TtyInput } from './tty-prompt.js';
 export { expandHome, WALLET_DEFAULTS, walletFiles } from './wallet-location.js';
 export type { WalletLocation } from './wallet-location.js';
+export { walletHotkeyAddresses } from './wallet-hotkeys.js';
+export type { WalletHotkeyAddress } from './wallet-hotkeys.js';

@@ -19,5 +19,6 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'readKeyfile',
     'ttyPasswordPrompt',
     'walletFiles',
+    'walletHotkeyAddresses',
   ]);
 });

@@ -402,7 +402,7 @@ describe('the code examples of every shipped README', () => {
     '@subnet/core': { run: 4, 'no-run': 0, fragment: 0 },
     '@subnet/devnet': { run: 1, 'no-run': 0, fragment: 0 },
     '@subnet/timelock': { run: 1, 'no-run': 0, fragment: 0 },
-    '@subnet/wallet': { run: 0, 'no-run': 1, fragment: 0 },
+    '@subnet/wallet': { run: 0, 'no-run': 2, fragment: 0 },
   };
 
   interface Example {
