@@ -1,4 +1,54 @@
+import type { WalletHotkeyAddress } from '@subnet/wallet';
+
 import type { ChainNeuron, ChainView } from './chain-port.js';
+
+/** A hotkey of the validator's wallet that is registered on the subnet (not the one configured). */
+export interface RegisteredWalletHotkey {
+  /** Its name in the wallet (`wallet.hotkey`). */
+  readonly name: string;
+  readonly address: string;
+  readonly uid: number;
+}
+
+/**
+ * The other hotkeys of the validator's wallet that hold a uid in `view` (`walletHotkeyAddresses` of `@subnet/wallet`
+ * lists the wallet's hotkeys whose addresses read without a password). After `btcli wallet swap-hotkey`, the new
+ * hotkey is one of them.
+ *
+ * @param walletHotkeys - the wallet's hotkeys
+ * @param view - the metagraph
+ * @param configured - the hotkey name the validator was started with (left out)
+ * @returns those registered, by name
+ * @example registeredWalletHotkeys(await walletHotkeyAddresses({ name: 'validator' }), view, 'default')
+ */
+export function registeredWalletHotkeys(
+  walletHotkeys: readonly WalletHotkeyAddress[],
+  view: Pick<ChainView, 'neurons'>,
+  configured: string,
+): readonly RegisteredWalletHotkey[] {
+  const uids = new Map(view.neurons.map((n) => [n.hotkey, n.uid]));
+  return walletHotkeys.flatMap((h) => {
+    const uid = h.name === configured ? undefined : uids.get(h.address);
+    return uid === undefined ? [] : [{ name: h.name, address: h.address, uid }];
+  });
+}
+
+/**
+ * The sentence that names them: `hotkey "new" of wallet "validator" (5New…) is uid 3 on netuid 1: run with
+ * --wallet.hotkey new (wallet.hotkey in the configuration)`; empty when there is none.
+ */
+export function walletHotkeySentence(found: readonly RegisteredWalletHotkey[], wallet: string, netuid: number): string {
+  const first = found[0];
+  if (first === undefined) return '';
+  const others =
+    found.length > 1
+      ? ` (and ${found
+          .slice(1)
+          .map((h) => `"${h.name}" as uid ${h.uid}`)
+          .join(', ')})`
+      : '';
+  return `hotkey "${first.name}" of wallet "${wallet}" (${first.address}) is uid ${first.uid} on netuid ${netuid}${others}: run with --wallet.hotkey ${first.name} (wallet.hotkey in the configuration)`;
+}
 
 /** Why this validator's hotkey is no longer in the metagraph: a warning code, its numbers and a sentence. */
 export interface HotkeyDeparture {
@@ -26,10 +76,16 @@ export interface HotkeyDeparture {
  * @param previous - this validator's neuron in the last read that listed its hotkey
  * @param view - the read that does not list it
  * @param netuid - the subnet
+ * @param wallet - the validator's wallet and its other hotkeys registered in `view` (absent: a key from a URI)
  * @returns the warning to log once
  * @example const d = hotkeyDeparture(lastSelf, view, 1); logger.warn({ code: d.code, ...d.numbers }, d.message)
  */
-export function hotkeyDeparture(previous: ChainNeuron, view: Pick<ChainView, 'block' | 'neurons'>, netuid: number): HotkeyDeparture {
+export function hotkeyDeparture(
+  previous: ChainNeuron,
+  view: Pick<ChainView, 'block' | 'neurons'>,
+  netuid: number,
+  wallet?: { readonly name: string; readonly hotkeys: readonly RegisteredWalletHotkey[] },
+): HotkeyDeparture {
   const refused = `The chain refuses this validator's weights (HotKeyNotRegisteredInSubNet) and /readyz answers 503`;
   const base = { hotkey: previous.hotkey, netuid, uid: previous.uid, block: view.block.toString() };
   const holder = view.neurons.find((n) => n.uid === previous.uid);
@@ -60,7 +116,7 @@ export function hotkeyDeparture(previous: ChainNeuron, view: Pick<ChainView, 'bl
       cause,
       message:
         `hotkey ${previous.hotkey} no longer holds uid ${previous.uid} on netuid ${netuid}: ${cause}. ${refused}: ` +
-        `restart the validator with the new hotkey's wallet (wallet.hotkey); a timelocked commit still waiting for its reveal is lost (the chain reveals it as its signer)`,
+        `restart the validator with ${restartWith(holder.hotkey, wallet)}; a timelocked commit still waiting for its reveal is lost (the chain reveals it as its signer)`,
       numbers,
     };
   }
@@ -72,4 +128,12 @@ export function hotkeyDeparture(previous: ChainNeuron, view: Pick<ChainView, 'bl
     message: `hotkey ${previous.hotkey} was deregistered from netuid ${netuid}: ${cause}. ${refused}: register it again to set weights`,
     numbers,
   };
+}
+
+/** How to start with the uid's new hotkey: its name when the validator's wallet holds it. */
+function restartWith(hotkey: string, wallet: { readonly name: string; readonly hotkeys: readonly RegisteredWalletHotkey[] } | undefined): string {
+  const own = wallet?.hotkeys.find((h) => h.address === hotkey);
+  return own === undefined || wallet === undefined
+    ? "the new hotkey's wallet (wallet.hotkey)"
+    : `--wallet.hotkey ${own.name} (wallet.hotkey in the configuration: that hotkey of wallet "${wallet.name}")`;
 }

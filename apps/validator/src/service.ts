@@ -1,5 +1,6 @@
 import type { BundleSigner } from '@subnet/bundle';
 import { redactUrl, SubnetError } from '@subnet/core';
+import { walletHotkeyAddresses } from '@subnet/wallet';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
@@ -10,8 +11,8 @@ import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { hotkeyDeparture } from './hotkey-departure.js';
-import type { HotkeyDeparture } from './hotkey-departure.js';
+import { hotkeyDeparture, registeredWalletHotkeys } from './hotkey-departure.js';
+import type { HotkeyDeparture, RegisteredWalletHotkey } from './hotkey-departure.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { closeEndedEpochs } from './missed-epochs.js';
@@ -276,25 +277,43 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
   let lastReadStarted = 0;
   let refreshing: Promise<void> | undefined;
+  /** The other hotkeys of the configured wallet registered in `view` (none with a key from a URI, or an unreadable wallet). */
+  const otherWalletHotkeys = async (view: ChainView): Promise<readonly RegisteredWalletHotkey[]> => {
+    if (config.validator.hotkey_uri !== undefined) return [];
+    const listed = await walletHotkeyAddresses({ name: config.wallet.name, path: config.wallet.path }).catch(() => []);
+    return registeredWalletHotkeys(listed, view, config.wallet.hotkey);
+  };
+  /**
+   * Keeps this validator's neuron from each read that lists its hotkey; when a read no longer does, says once where
+   * its uid went (a swap or a registration, hotkey-departure.ts), not only "not registered" (docs/spec.md G.21).
+   */
+  const noteSelf = async (view: ChainView): Promise<void> => {
+    const self = neurons.get(chain.hotkey);
+    if (self !== undefined) {
+      selfSeen = self;
+      departure = undefined;
+      return;
+    }
+    if (selfSeen === undefined) return;
+    const previous = selfSeen;
+    selfSeen = undefined;
+    if (config.chain.dry_run) {
+      departure = hotkeyDeparture(previous, view, config.netuid);
+      return;
+    }
+    departure = hotkeyDeparture(previous, view, config.netuid, { name: config.wallet.name, hotkeys: await otherWalletHotkeys(view) });
+    logger.warn({ code: departure.code, ...departure.numbers }, departure.message);
+  };
   const refresh = (): Promise<void> => {
     if (refreshing !== undefined) return refreshing;
     lastReadStarted = Date.now();
     refreshing = chain
       .view()
-      .then((view) => {
+      .then(async (view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
         lastView = view;
-        const self = neurons.get(chain.hotkey);
-        if (self !== undefined) {
-          selfSeen = self;
-          departure = undefined;
-        } else if (selfSeen !== undefined) {
-          // Said once, when the hotkey leaves: where its uid went (a swap or a registration), not only "not registered".
-          departure = hotkeyDeparture(selfSeen, view, config.netuid);
-          selfSeen = undefined;
-          if (!config.chain.dry_run) logger.warn({ code: departure.code, ...departure.numbers }, departure.message);
-        }
+        await noteSelf(view);
         if (config.chain.epoch_length === undefined) {
           // The length the database numbers its epochs by is kept, also across restarts: epoch numbers (⌊block / length⌋)
           // are stored with every record and epoch row, and a new length would renumber them (docs/spec.md G.11).
@@ -421,7 +440,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       // claim again after a failed first tick gets the length already recorded).
       if (recordAtFirstRead) epochLength = await storage.claimEpochLength(epochLength);
       if (lastView !== undefined) {
-        for (const w of startupWarnings(config, lastView, chain.hotkey, epochLength)) logger.warn({ code: w.code, ...w.numbers }, w.message);
+        const view = lastView;
+        const others = config.chain.dry_run || neurons.has(chain.hotkey) ? [] : await otherWalletHotkeys(view);
+        for (const w of startupWarnings(config, view, chain.hotkey, epochLength, others)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
       if (leading()) await runReconcile(Number(head / BigInt(epochLength)));
       current = Number(head / BigInt(epochLength));

@@ -1,5 +1,7 @@
 import type { ChainView } from './chain-port.js';
 import type { ValidatorConfig } from './config.js';
+import type { RegisteredWalletHotkey } from './hotkey-departure.js';
+import { walletHotkeySentence } from './hotkey-departure.js';
 import { isExemptOwner, stakeBelowThreshold } from './stake-gate.js';
 
 /** One start-up warning: a stable code, the numbers behind it and a sentence that says them. */
@@ -61,11 +63,18 @@ const share = (x: number): number => Number(x.toFixed(12));
  * @param view - the metagraph at start-up
  * @param self - this validator's hotkey (it counts as a validator)
  * @param recordedLength - with `chain.epoch_length` unset, the length the database numbers its epochs by (epoch-numbering.ts)
+ * @param walletHotkeys - the other hotkeys of the validator's wallet registered on the netuid (named when its own is not)
  * @returns the warnings, empty when nothing is wrong
  * @example for (const w of startupWarnings(config, await chain.view(), chain.hotkey)) logger.warn({ code: w.code, ...w.numbers }, w.message)
  */
-export function startupWarnings(config: ValidatorConfig, view: ChainView, self: string, recordedLength?: number): readonly StartupWarning[] {
-  const warnings: StartupWarning[] = [...hotkeyWarnings(config, view, self)];
+export function startupWarnings(
+  config: ValidatorConfig,
+  view: ChainView,
+  self: string,
+  recordedLength?: number,
+  walletHotkeys: readonly RegisteredWalletHotkey[] = [],
+): readonly StartupWarning[] {
+  const warnings: StartupWarning[] = [...hotkeyWarnings(config, view, self, walletHotkeys)];
   const { challenges } = config.scoring;
   const pipeline = config.scoring.pipeline as Readonly<Record<string, unknown>>;
   const minValidators = pipelineNumber(pipeline, 'min_validators', 3);
@@ -144,15 +153,25 @@ export function startupWarnings(config: ValidatorConfig, view: ChainView, self: 
  * otherwise the first sign is the first close's failed preflight, up to an epoch (72 minutes at tempo 360)
  * later. Nothing in a dry run, which submits nothing.
  */
-function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string): StartupWarning[] {
+function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string, walletHotkeys: readonly RegisteredWalletHotkey[]): StartupWarning[] {
   if (config.chain.dry_run) return [];
   const neuron = view.neurons.find((n) => n.hotkey === self);
   if (neuron === undefined) {
+    const other = walletHotkeySentence(walletHotkeys, config.wallet.name, config.netuid);
     return [
       {
         code: 'HOTKEY_NOT_REGISTERED',
-        message: `hotkey ${self} is not registered on netuid ${config.netuid} (${view.neurons.length} neurons): the chain refuses every epoch's weights (HotKeyNotRegisteredInSubNet) and /readyz answers 503; register it on the subnet, or check the wallet (wallet.name, wallet.hotkey, wallet.path) and netuid`,
-        numbers: { hotkey: self, netuid: config.netuid, neurons: view.neurons.length },
+        message:
+          `hotkey ${self} is not registered on netuid ${config.netuid} (${view.neurons.length} neurons): the chain refuses every epoch's weights (HotKeyNotRegisteredInSubNet) and /readyz answers 503; ` +
+          (other === ''
+            ? 'register it on the subnet, or check the wallet (wallet.name, wallet.hotkey, wallet.path) and netuid'
+            : `${other}, or register this one`),
+        numbers: {
+          hotkey: self,
+          netuid: config.netuid,
+          neurons: view.neurons.length,
+          ...(walletHotkeys[0] === undefined ? {} : { walletHotkey: walletHotkeys[0].name, walletHotkeyUid: walletHotkeys[0].uid }),
+        },
       },
     ];
   }
