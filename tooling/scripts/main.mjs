@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start` lands here (through bootstrap.mjs, after the install): the main job on embedded defaults,
-// which is the validator's default run. It builds the workspace, then runs `subnet-validator demo`: a
+// which is the validator's default run. It builds the workspace's JavaScript, then runs `subnet-validator demo`: a
 // local dev chain, a validator on a SQLite file in a temporary folder, sample miners' records over HTTP
 // for a few epochs, weights landing on chain, and a table of weights per epoch with the bundle paths.
 // Extra arguments are passed to the demo (for example `npm start -- --epochs 5`).
@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+// SUBNET_BUILD=js: the run needs the packages' JavaScript, not their declarations or CommonJS builds, which take about
+// two thirds of a build (tooling/tsup-config). turbo keys its cache on it, so `npm test` still builds them in full.
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', SUBNET_BUILD: 'js' };
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
@@ -19,7 +21,7 @@ function run(command, args) {
 }
 
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
-console.log('Building the workspace (turbo run build)...');
+console.log('Building the workspace, JavaScript only (turbo run build)...');
 const built = run(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'build', '--output-logs=errors-only']);
 if (built !== 0) {
   console.error('The build failed; nothing was run.');

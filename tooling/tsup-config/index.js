@@ -16,6 +16,10 @@ const specFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs
  * types name Node.js's own (`node:http`, `Buffer`): a consumer's program then loads `@types/node` for them even
  * under `"types": []`, and one without it is told which type package is missing instead of failing on `node:http`.
  *
+ * `SUBNET_BUILD=js` in the environment (what `npm start` sets, tooling/scripts/main.mjs) builds every package that way:
+ * ESM JavaScript only, no declarations and no CommonJS, about a third of the time of a full build; turbo.json declares
+ * the variable, so the cache keeps the two kinds of build apart.
+ *
  * `splitting: true` (an ESM-only build: `dts: false` or `cjs: false`) puts what a CLI imports on demand into chunks
  * of their own, so `--help` does not load the modules only a command needs; tsup's splitting of CommonJS is
  * experimental, so a build with CommonJS refuses it.
@@ -25,6 +29,7 @@ const specFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs
  */
 export function packageConfig(options = {}) {
   if (options.nodeTypes === true && options.dts === false) throw new Error('packageConfig: nodeTypes needs declarations (dts)');
+  if (process.env.SUBNET_BUILD === 'js') options = { ...options, dts: false, nodeTypes: false };
   const esmOnly = options.cjs === false || options.dts === false;
   if (options.splitting === true && !esmOnly) throw new Error('packageConfig: splitting needs an ESM-only build (dts: false or cjs: false)');
   return {

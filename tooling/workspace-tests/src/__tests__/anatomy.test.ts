@@ -43,6 +43,27 @@ describe('the workspace layout (issue: workspace foundation, item 1)', () => {
     expect(turbo.tasks.bench?.cache).toBe(false);
   });
 
+  it('npm start builds JavaScript only: main.mjs sets SUBNET_BUILD=js, turbo passes it to the build and keys its cache on it, the preset drops declarations', async () => {
+    // turbo 2 runs tasks in strict environment mode: a variable not declared in turbo.json never reaches tsup, and the
+    // cache would hand the declaration-less build to `npm test`, whose consumer test packs the declarations.
+    const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8')) as { tasks: Record<string, { env?: string[] }> };
+    expect(turbo.tasks.build?.env).toContain('SUBNET_BUILD');
+    expect(readFileSync(join(root, 'tooling', 'scripts', 'main.mjs'), 'utf8')).toMatch(/SUBNET_BUILD: 'js'/);
+    const preset = (await import(join(root, 'tooling', 'tsup-config', 'index.js'))) as {
+      packageConfig(options?: Record<string, unknown>): { dts: unknown; format: string[] };
+    };
+    const before = process.env.SUBNET_BUILD;
+    try {
+      delete process.env.SUBNET_BUILD;
+      expect(preset.packageConfig({ nodeTypes: true })).toMatchObject({ dts: { banner: '/// <reference types="node" />' }, format: ['esm', 'cjs'] });
+      process.env.SUBNET_BUILD = 'js';
+      expect(preset.packageConfig({ nodeTypes: true })).toMatchObject({ dts: false, format: ['esm'] });
+    } finally {
+      if (before === undefined) delete process.env.SUBNET_BUILD;
+      else process.env.SUBNET_BUILD = before;
+    }
+  });
+
   it('versions each package on its own, apps included', () => {
     const config = JSON.parse(readFileSync(join(root, '.changeset', 'config.json'), 'utf8')) as {
       fixed: unknown[];
