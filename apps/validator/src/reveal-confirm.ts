@@ -455,9 +455,12 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
     } else if (check.status === 'revealed') {
       logger.info({ epoch: row.epoch, commitHash: pending.commit_hash, block: check.block.toString() }, 'timelocked weights revealed by the chain');
     } else {
+      // The chain's words lead (the block, why it dropped the commit or what contradicts it, and what to do).
       logger.warn(
         { epoch: row.epoch, commitHash: pending.commit_hash, outcome: check.status, code: check.code, reason, message: check.message },
-        'the chain did not reveal the timelocked weights: they were not set',
+        check.status === 'not_revealed'
+          ? `epoch ${row.epoch}'s timelocked weights were not revealed (${reason}): ${check.message}`
+          : `epoch ${row.epoch}'s timelocked reveal is unconfirmed: ${check.message}`,
       );
     }
     done.push({ epoch: row.epoch, status: check.status });

@@ -181,8 +181,9 @@ export async function confirmTimelockedReveal(
   }
   throw chainError(
     'TimelockRevealMissing',
-    `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')})` +
-      (holder === null || expired ? '' : holderSentence(record, holder)),
+    `the chain took the commit out of its queue at block ${revealAt.number} without TimelockedWeightsRevealed: the weights were not set (likely: ${reasons.join(', ')}${
+      holder === null || expired ? '' : holderSentence(record, holder)
+    })`,
     {
       ...base,
       path: 'reveal',
@@ -229,11 +230,11 @@ function uidHolder(snapshot: Pick<MetagraphSnapshot, 'n' | 'hotkeys' | 'blockAtR
   return { hotkey, registeredAt, swapped: registeredAt < record.commitBlock };
 }
 
-/** What happened to the signer's uid, in words: the cause and what to do. */
+/** What happened to the signer's uid, in words: the cause and what to do (inside the message's "likely" parentheses). */
 function holderSentence(record: TimelockedCommitRecord, holder: UidHolder): string {
   return holder.swapped
-    ? `: uid ${record.uid} moved from ${record.hotkey} to ${holder.hotkey} by a hotkey swap after the commit (block ${record.commitBlock}); ` +
-        `the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then. Set weights from ${holder.hotkey}`
+    ? `: uid ${record.uid} moved from ${record.hotkey} to ${holder.hotkey} by a hotkey swap after the commit (block ${record.commitBlock}), ` +
+        `and the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then; set weights from ${holder.hotkey}`
     : `: uid ${record.uid} was given to ${holder.hotkey} by a registration in block ${holder.registeredAt}; register again to set weights`;
 }
 

@@ -150,6 +150,11 @@ for (const backend of BACKENDS) {
       expect(await counter(metrics)).toEqual({ 'not_revealed/stake_lost': 1, 'unconfirmed/CHAIN_WEIGHTS_NOT_CONFIRMED': 1 });
       expect(logger.warns.map((w) => (w.obj as { epoch: number; reason: string }).epoch)).toEqual([3, 4]);
       expect(logger.warns[0]?.obj).toMatchObject({ reason: 'stake_lost', code: 'CHAIN_TIMELOCK_REVEAL_MISSING' });
+      // The words lead with the epoch and the chain's cause, not a fixed sentence with the cause in the fields only.
+      expect(logger.warns.map((w) => w.msg)).toEqual([
+        "epoch 3's timelocked weights were not revealed (stake_lost): the chain took the commit out of its queue at block 41 without TimelockedWeightsRevealed",
+        "epoch 4's timelocked reveal is unconfirmed: other weights stored",
+      ]);
     });
 
     it('keeps the row pending when the check fails, and confirms on a later pass', async () => {

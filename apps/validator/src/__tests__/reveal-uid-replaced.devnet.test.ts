@@ -160,9 +160,10 @@ it('a hotkey swap between the commit and its reveal is recorded not_revealed wit
   expect(row?.revealStatus).toBe('not_revealed');
   const reveal = JSON.parse(row?.reveal ?? '{}') as { code?: string; reason?: string; reasons?: string[]; message?: string };
   expect(reveal).toMatchObject({ code: 'CHAIN_TIMELOCK_REVEAL_MISSING', reason: 'hotkey_swapped', reasons: ['hotkey_swapped'] });
-  expect(reveal.message).toContain(`(likely: hotkey_swapped): uid 1 moved from ${signer.address} to ${newHotkey} by a hotkey swap after the commit`);
-  expect(reveal.message).toContain(`Set weights from ${newHotkey}`);
+  expect(reveal.message).toContain(`(likely: hotkey_swapped: uid 1 moved from ${signer.address} to ${newHotkey} by a hotkey swap after the commit`);
+  expect(reveal.message).toContain(`; set weights from ${newHotkey})`);
   const counted = (await metrics.revealConfirmations.get()).values.map((v) => ({ ...v.labels, value: v.value }));
   expect(counted).toEqual([{ outcome: 'not_revealed', reason: 'hotkey_swapped', value: 1 }]);
   expect(warns.map((w) => w.obj)).toMatchObject([{ epoch: 5, outcome: 'not_revealed', reason: 'hotkey_swapped', message: reveal.message }]);
+  expect(warns[0]?.msg).toBe(`epoch 5's timelocked weights were not revealed (hotkey_swapped): ${reveal.message}`);
 }, 120_000);

@@ -320,8 +320,8 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
       const error = (await missing.catch((e: unknown) => e)) as Error & { context: { uidHolder: { registeredAt: bigint } } };
       expect(error.context.uidHolder.registeredAt).toBeLessThan(record.commitBlock);
       expect(error.message).toContain(
-        `(likely: hotkey_swapped): uid 0 moved from ${validator.signer.address} to ${newHotkey} by a hotkey swap after the commit (block ${record.commitBlock}); ` +
-          `the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then. Set weights from ${newHotkey}`,
+        `(likely: hotkey_swapped: uid 0 moved from ${validator.signer.address} to ${newHotkey} by a hotkey swap after the commit (block ${record.commitBlock}), ` +
+          `and the chain reveals a timelocked commit as the hotkey that signed it, which held no uid then; set weights from ${newHotkey}) at reveal`,
       );
       expect(
         h.devnet
@@ -350,7 +350,7 @@ describe.each(RUNTIMES)('commit-reveal v4 on the devnet, %s runtime', { timeout:
         context: { likelyReasons: ['deregistered'], checks: ['HotKeyNotRegisteredInSubNet'], uidHolder: { uid: 1, hotkey: newHotkey, registeredAt } },
       });
       expect(((await missing.catch((e: unknown) => e)) as Error).message).toContain(
-        `(likely: deregistered): uid 1 was given to ${newHotkey} by a registration in block ${registeredAt}; register again to set weights`,
+        `(likely: deregistered: uid 1 was given to ${newHotkey} by a registration in block ${registeredAt}; register again to set weights) at reveal`,
       );
     } finally {
       await client.close();
