@@ -23,7 +23,7 @@ export interface ValidatorMetrics {
    * Commit-reveal v4 reveals confirmed after the fact (reveal-confirm.ts), by outcome (`revealed`,
    * `not_revealed`: the chain dropped the commit, `unconfirmed`: the chain state contradicts the commit) and
    * reason (`not_revealed`: the first likely reason, `expired`, `version_key_raised`, `stake_lost`,
-   * `pulse_missing`, ...; `unconfirmed`: the chain error code; `uid_replaced`: `VALIDATOR_UID_REPLACED`, the
+   * `pulse_missing`, `hotkey_swapped`, ...; `unconfirmed`: the chain error code; `uid_replaced`: `VALIDATOR_UID_REPLACED`, the
    * validator's uid was taken by a registration in the reveal block; empty for `revealed`).
    */
   readonly revealConfirmations: Counter<'outcome' | 'reason'>;
