@@ -30,7 +30,10 @@ export interface ReadinessSources {
   head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
-  /** When the hotkey left the metagraph while the service ran: where its uid went (hotkey-departure.ts). */
+  /**
+   * Why the hotkey is not registered, when the service knows: where its uid went when it left the metagraph while the
+   * service ran, or the other hotkey of its wallet that is registered (hotkey-departure.ts).
+   */
   departure?(): string | undefined;
   /** The last metagraph read's stake rule (`StakeThreshold`, the owner's exemption); absent: the stake is not judged. */
   stakeRule?(): Pick<ChainView, 'stakeThreshold' | 'ownerStakeExempt' | 'ownerHotkey'> | undefined;

@@ -11,7 +11,7 @@ import type { EpochOutcome, EpochRunnerDeps } from './epoch-runner.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { hotkeyDeparture, registeredWalletHotkeys } from './hotkey-departure.js';
+import { hotkeyDeparture, registeredWalletHotkeys, walletHotkeySentence } from './hotkey-departure.js';
 import type { HotkeyDeparture, RegisteredWalletHotkey } from './hotkey-departure.js';
 import { createMetrics } from './metrics.js';
 import type { ValidatorMetrics } from './metrics.js';
@@ -272,6 +272,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // This validator's neuron in the last read that listed its hotkey, and why a later read no longer did (G.21).
   let selfSeen: ChainNeuron | undefined;
   let departure: HotkeyDeparture | undefined;
+  // At a start whose hotkey is not registered: the other hotkey of its wallet that is (hotkey-departure.ts).
+  let startHint: string | undefined;
   // The tempo a TEMPO_CHANGED warning was last given for (said once per new tempo).
   let tempoWarned: number | undefined;
   // When the last metagraph read began, whether it succeeded or not: the throttle below counts from it.
@@ -292,6 +294,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     if (self !== undefined) {
       selfSeen = self;
       departure = undefined;
+      startHint = undefined;
       return;
     }
     if (selfSeen === undefined) return;
@@ -442,6 +445,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       if (lastView !== undefined) {
         const view = lastView;
         const others = config.chain.dry_run || neurons.has(chain.hotkey) ? [] : await otherWalletHotkeys(view);
+        // /readyz says it too while the hotkey stays unregistered (a restart after a swap with the old hotkey configured).
+        const hint = walletHotkeySentence(others, config.wallet.name, config.netuid);
+        if (hint !== '') startHint = hint;
         for (const w of startupWarnings(config, view, chain.hotkey, epochLength, others)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
       if (leading()) await runReconcile(Number(head / BigInt(epochLength)));
@@ -558,7 +564,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         dryRun: config.chain.dry_run,
         head: () => headState,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
-        departure: () => departure?.cause,
+        departure: () => departure?.cause ?? startHint,
         stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
         storageTimeoutMs: 2000,

@@ -79,6 +79,11 @@ it('a start with the old hotkey after the swap: HOTKEY_NOT_REGISTERED names the 
   const said = lines.filter((l) => l.code === 'HOTKEY_NOT_REGISTERED');
   expect(said).toHaveLength(1);
   expect(said[0]).toMatchObject({ hotkey: OLD, walletHotkey: 'new', walletHotkeyUid: 0 });
+  const ready = (await (await fetch(`${service.url}/readyz`)).json()) as { checks: { hotkey: { ok: boolean; detail: string } } };
+  expect(ready.checks.hotkey).toEqual({
+    ok: false,
+    detail: `hotkey ${OLD} is not registered on netuid 1: hotkey "new" of wallet "vali" (${NEW}) is uid 0 on netuid 1: run with --wallet.hotkey new (wallet.hotkey in the configuration)`,
+  });
   expect(said[0]?.msg).toMatch(
     new RegExp(
       `^hotkey ${OLD} is not registered on netuid 1 \\(\\d+ neurons\\): .*; hotkey "new" of wallet "vali" \\(${NEW}\\) is uid 0 on netuid 1: run with --wallet.hotkey new \\(wallet.hotkey in the configuration\\), or register this one$`,
