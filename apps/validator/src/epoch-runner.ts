@@ -1,5 +1,6 @@
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
+import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
@@ -33,6 +34,12 @@ export interface EpochRunnerDeps {
   readonly afterClaim?: (epoch: number) => Promise<void>;
   /** The leader lease's fence (HA): every epoch write and the submission check it; absent: unfenced. */
   readonly fence?: () => Fence | undefined;
+  /**
+   * Why this validator's hotkey is not registered, when the service knows (hotkey-departure.ts: a swap, a registration
+   * that took its uid, the other hotkey of its wallet that is registered): said with a preflight the chain's
+   * `HotKeyNotRegisteredInSubNet` refused, whose own words are only "not registered" (optional).
+   */
+  readonly notRegisteredCause?: () => string | undefined;
 }
 
 /** The outcome of closing one epoch. */
@@ -253,7 +260,9 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       }
       await afterClaim(deps, epoch);
       metrics.submissions.inc({ outcome: 'preflight_failed' });
-      logger.warn({ epoch, error: submission.error }, 'preflight or uid check failed; not submitting');
+      const cause = isSubnetError(preflightError, CHAIN_ERROR_CODES.hotKeyNotRegisteredInSubNet) ? deps.notRegisteredCause?.() : undefined;
+      if (cause === undefined) logger.warn({ epoch, error: submission.error }, 'preflight or uid check failed; not submitting');
+      else logger.warn({ epoch, error: submission.error, cause }, `preflight failed, not submitting: the hotkey is not registered: ${cause}`);
     } else {
       // Persist "submitting" before the extrinsic leaves: a crash after this point never resubmits.
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.

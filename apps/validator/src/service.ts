@@ -261,6 +261,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     // The next epoch's tasks draw from the reputations this close carries: take its snapshot as soon as
     // the carry is stored, before the weights are submitted (docs/spec.md G.6). Only after the close of the
     // epoch right before the current one: an older (missed) epoch closed in a catch-up is not the last carry.
+    notRegisteredCause: () => departure?.cause ?? startHint,
     afterClaim: async (closed) => {
       if (current !== undefined && closed === current - 1) await tasks.prepare(current);
     },

@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { SubnetError } from '@subnet/core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
@@ -69,6 +70,16 @@ it('a swap while running: HOTKEY_SWAPPED names the wallet hotkey that holds the 
     `a hotkey swap moved uid 0 to ${NEW} (registered since block 3). The chain refuses this validator's weights (HotKeyNotRegisteredInSubNet) and /readyz answers 503: ` +
       `restart the validator with --wallet.hotkey new (wallet.hotkey in the configuration: that hotkey of wallet "vali")`,
   );
+  // The next close: the chain refuses the preflight with its own words ("not registered"); the line says the cause.
+  chain.preflightError = new SubnetError('CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET', `hotkey ${OLD} is not registered on netuid 1`);
+  chain.headBlock += 10n;
+  await service.tick();
+  const refused = lines.filter((l) => l.cause !== undefined);
+  expect(refused).toHaveLength(1);
+  expect(refused[0]?.msg).toBe(
+    `preflight failed, not submitting: the hotkey is not registered: a hotkey swap moved uid 0 to ${NEW} (registered since block 3)`,
+  );
+  expect(refused[0]).toMatchObject({ error: { code: 'CHAIN_HOT_KEY_NOT_REGISTERED_IN_SUB_NET' } });
 });
 
 it('a start with the old hotkey after the swap: HOTKEY_NOT_REGISTERED names the hotkey of the same wallet that is registered', async () => {
