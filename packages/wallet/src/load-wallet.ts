@@ -1,5 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import type { KeyringPair } from '@polkadot/keyring/types';
@@ -10,6 +9,7 @@ import type { SubnetError } from '@subnet/core';
 import { WALLET_ERROR_CODES, walletError } from './errors.js';
 import type { WalletErrorContext } from './errors.js';
 import type { KeyfileSource } from './keyfile-json.js';
+import { hotkeyNames, listNames } from './list-names.js';
 import { readKeyfile } from './read-keyfile.js';
 import type { KeyfileEncryption, PasswordSources } from './read-keyfile.js';
 import { expandHome, WALLET_DEFAULTS, walletFiles } from './wallet-location.js';
@@ -71,18 +71,6 @@ export async function loadWalletHotkey(options: LoadWalletOptions = {}): Promise
   return Object.freeze({ address: key.address, publicKey: key.publicKey, path, source: key.source, encryption: key.encryption, pair: key.pair });
 }
 
-/** The names in a folder that `keep` accepts, sorted; undefined when the folder cannot be listed (absent, not a folder). */
-async function listNames(dir: string, keep: (entry: Dirent) => boolean): Promise<readonly string[] | undefined> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((entry) => !entry.name.startsWith('.') && keep(entry))
-      .map((entry) => entry.name)
-      .sort();
-  } catch {
-    return undefined;
-  }
-}
-
 /** "a, b, c" (the first ten, then how many more). */
 function nameList(names: readonly string[]): string {
   return names.length <= 10 ? names.join(', ') : `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`;
@@ -120,7 +108,7 @@ async function missingHotkey(location: WalletLocation, path: string, home: strin
       `${walletsDir} holds no wallet "${location.name}" (${wallets.length === 0 ? 'it holds none' : `it holds ${nameList(wallets)}`}); give the name of the wallet that holds the hotkey (btcli's --wallet.name), or create it with btcli wallet create`,
     );
   }
-  const hotkeys = (await listNames(hotkeysDir, (entry) => !entry.isDirectory() && !entry.name.endsWith('pub.txt'))) ?? [];
+  const hotkeys = (await hotkeyNames(hotkeysDir)) ?? [];
   return fail(
     'hotkey',
     hotkeys,

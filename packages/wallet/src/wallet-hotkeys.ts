@@ -1,9 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 
 import { parseKeyfileJson } from './keyfile-json.js';
+import { hotkeyNames } from './list-names.js';
 import { MAX_KEY_FILE_BYTES, readRegularFile } from './read-regular-file.js';
 import { WALLET_DEFAULTS, walletFiles } from './wallet-location.js';
 
@@ -49,16 +49,8 @@ export async function walletHotkeyAddresses(
 ): Promise<readonly WalletHotkeyAddress[]> {
   await cryptoWaitReady();
   const files = walletFiles({ name: location.name ?? WALLET_DEFAULTS.name, hotkey: WALLET_DEFAULTS.hotkey, path: location.path ?? WALLET_DEFAULTS.path }, home);
-  const dir = dirname(files.hotkey);
-  let names: string[];
-  try {
-    names = (await readdir(dir, { withFileTypes: true }))
-      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.endsWith('pub.txt'))
-      .map((entry) => entry.name)
-      .sort();
-  } catch {
-    return [];
-  }
+  const names = await hotkeyNames(dirname(files.hotkey));
+  if (names === undefined) return [];
   const found: WalletHotkeyAddress[] = [];
   for (const name of names) {
     const { hotkey, hotkeyPub } = walletFiles({ name: location.name ?? WALLET_DEFAULTS.name, hotkey: name, path: location.path ?? WALLET_DEFAULTS.path }, home);
