@@ -13,6 +13,11 @@ export interface BundleEmbargo {
   readonly revealBlock: string | null;
   /** The drand round of the commit (null when not said). */
   readonly revealRound: string | null;
+  /**
+   * Who reveals the weights: `timelock` (the chain, commit-reveal v4) or `hash` (the validator, commit-reveal v2, from
+   * the window opening at `revealBlock`); null when not said (validators before that field: read as `timelock`).
+   */
+  readonly scheme: 'timelock' | 'hash' | null;
   /** Seconds to wait (`Retry-After`), null when not said. */
   readonly retryAfterSeconds: number | null;
   /** When to try again (now + `Retry-After`), ISO 8601; null when not said. */
@@ -20,8 +25,8 @@ export interface BundleEmbargo {
 }
 
 /**
- * Reads a validator's 425 `BUNDLE_EMBARGOED` answer: on a commit-reveal v4 subnet the bundle of an epoch is
- * withheld until the chain reveals its weights (validator README, docs/spec.md G.6). Fields the answer lacks are null,
+ * Reads a validator's 425 `BUNDLE_EMBARGOED` answer: on a commit-reveal subnet the bundle of an epoch is withheld
+ * until its weights are revealed, by the chain (v4, docs/spec.md G.6) or by the validator (v2, G.22). Fields the answer lacks are null,
  * and so are all of them when its body is over 64 KiB (it is not read further).
  *
  * @param response - the HTTP answer (status 425)
@@ -31,7 +36,7 @@ export interface BundleEmbargo {
  * @example if (response.status === EMBARGO_STATUS) report(await readEmbargo(response, 7, Date.now()))
  */
 export async function readEmbargo(response: Response, epoch: number, nowMs: number): Promise<BundleEmbargo> {
-  let body: { error?: { reveal_block?: unknown; reveal_round?: unknown } } = {};
+  let body: { error?: { reveal_block?: unknown; reveal_round?: unknown; scheme?: unknown } } = {};
   try {
     // The validator is not trusted: the details are read up to a small cap (a longer body is not read, they are then null).
     const bytes = await readCappedBody(response, MAX_EMBARGO_BODY_BYTES);
@@ -46,13 +51,15 @@ export async function readEmbargo(response: Response, epoch: number, nowMs: numb
     epoch,
     revealBlock: text(body.error?.reveal_block),
     revealRound: text(body.error?.reveal_round),
+    scheme: body.error?.scheme === 'hash' || body.error?.scheme === 'timelock' ? body.error.scheme : null,
     retryAfterSeconds: seconds,
     retryAt: seconds === null ? null : new Date(nowMs + seconds * 1000).toISOString(),
   });
 }
 
 /**
- * One line for an embargoed epoch: "embargoed until the chain reveals epoch N's weights (block B, drand round R); try after T".
+ * One line for an embargoed epoch: "embargoed until the chain reveals epoch N's weights (block B, drand round R); try after T",
+ * or, on a commit-reveal v2 subnet, "embargoed until the validator reveals epoch N's commit-reveal v2 weights (from block B); …".
  *
  * @param embargo - the embargo
  * @returns the sentence
@@ -66,5 +73,9 @@ export function embargoSentence(embargo: BundleEmbargo): string {
     .filter((x) => x !== null)
     .join(', ');
   const when = embargo.retryAt === null ? 'try again later' : `try after ${embargo.retryAt} (${embargo.retryAfterSeconds} s)`;
+  if (embargo.scheme === 'hash') {
+    const from = embargo.revealBlock === null ? '' : ` (from block ${embargo.revealBlock})`;
+    return `embargoed until the validator reveals epoch ${embargo.epoch}'s commit-reveal v2 weights${from}; ${when}`;
+  }
   return `embargoed until the chain reveals epoch ${embargo.epoch}'s commit-reveal weights${where === '' ? '' : ` (${where})`}; ${when}`;
 }

@@ -103,7 +103,14 @@ export function describeReveal(reveal: RevealAudit): string {
     said = `revealed in block ${a.reveal_block ?? '?'}${after} (attested by the validator)`;
   } else {
     const why = [a.code === null ? null : `[${a.code}]`, a.reason].filter((x) => x !== null).join(' ');
-    said = `${a.status === 'not_revealed' ? 'not revealed: the chain dropped the commit' : 'unconfirmed'}${a.reveal_block === null ? '' : ` at block ${a.reveal_block}`} ${why} (attested by the validator)`;
+    // A commit-reveal v2 commit is revealed by the validator itself: one it did not reveal in time expired (docs/spec.md G.22).
+    const what =
+      a.status !== 'not_revealed'
+        ? 'unconfirmed'
+        : a.code === 'CHAIN_REVEAL_WINDOW_MISSED'
+          ? 'not revealed: the validator did not reveal its commit before the window ended'
+          : 'not revealed: the chain dropped the commit';
+    said = `${what}${a.reveal_block === null ? '' : ` at block ${a.reveal_block}`} ${why} (attested by the validator)`;
   }
   const c = reveal.chain;
   if (c === null) return said;

@@ -1,4 +1,4 @@
-import type { ChainPort, TimelockSchedule } from './chain-port.js';
+import type { ChainPort, CommitSchedule } from './chain-port.js';
 import type { EpochFields, EpochRow } from './storage.js';
 import { timelockRecordFromJson } from './timelock-record-json.js';
 
@@ -21,14 +21,17 @@ export interface Embargo {
   /** The drand round the commit is encrypted to (null when unreadable). */
   readonly revealRound: bigint | null;
   readonly commitHash: string | null;
+  /** `timelock`: the chain reveals the commit (v4); `hash`: this validator reveals it (v2, docs/spec.md G.22). */
+  readonly scheme: 'timelock' | 'hash';
 }
 
 /**
- * Whether an epoch's per-miner weights and scores are embargoed: on a commit-reveal v4 (timelocked) subnet the
- * signed bundle, published at close, holds the u16 weights the chain only reveals about one epoch later; serving
- * them before would undo commit-reveal (anyone could copy them). The embargo holds while the epoch's reveal is
- * `pending` and lifts when the confirmation records an outcome (revealed, dropped, or overdue: once the reveal
- * round has passed, the commit is public anyway). Epochs without a timelocked commit are never embargoed.
+ * Whether an epoch's per-miner weights and scores are embargoed: on a commit-reveal subnet the signed bundle,
+ * published at close, holds the u16 weights the chain only reveals about one epoch later; serving them before would
+ * undo commit-reveal (anyone could copy them). The embargo holds while the epoch's reveal is `pending` and lifts when
+ * an outcome is recorded: for a timelocked (v4) commit revealed, dropped, or overdue (once the reveal round has
+ * passed, the commit is public anyway); for a hash (v2) commit revealed by this validator, expired, or its window
+ * closed (docs/spec.md G.22). Epochs without a commit are never embargoed.
  *
  * @param row - the epoch row
  * @returns the embargo, or undefined when the epoch's weights may be served
@@ -39,8 +42,10 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
   let revealBlock: bigint | null = null;
   let revealRound: bigint | null = null;
   let commitHash: string | null = null;
+  let scheme: Embargo['scheme'] = 'timelock';
   try {
-    const pending = JSON.parse(row.reveal ?? '') as { due_block?: unknown; commit_hash?: unknown; record?: unknown };
+    const pending = JSON.parse(row.reveal ?? '') as { due_block?: unknown; commit_hash?: unknown; record?: unknown; scheme?: unknown };
+    if (pending.scheme === 'hash') scheme = 'hash';
     if (typeof pending.due_block === 'string' && /^\d+$/.test(pending.due_block)) revealBlock = BigInt(pending.due_block);
     if (typeof pending.commit_hash === 'string') commitHash = pending.commit_hash;
     if (typeof pending.record === 'string') {
@@ -50,7 +55,7 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
   } catch {
     // Unreadable: still embargoed (the confirmation records it final, which lifts the embargo).
   }
-  return { epoch: row.epoch, revealBlock, revealRound, commitHash };
+  return { epoch: row.epoch, revealBlock, revealRound, commitHash, scheme };
 }
 
 /** Estimates when a block arrives, from the heads seen. */
@@ -103,6 +108,19 @@ export function retryAfterSeconds(embargo: Embargo, secondsUntil: (block: bigint
   return seconds === undefined ? UNKNOWN_WAIT_SECONDS : Math.max(MIN_WAIT_SECONDS, Math.ceil(seconds));
 }
 
+/** The refusal's sentence: what the weights wait for (the chain's reveal, this validator's, or an unknown submission's). */
+function embargoMessage(embargo: Embargo, retryAfter: number): string {
+  const at = embargo.revealBlock === null ? 'its reveal block' : `block ${embargo.revealBlock}`;
+  const version = embargo.scheme === 'hash' ? 'v2' : 'v4';
+  // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
+  if (embargo.commitHash === null)
+    return `epoch ${embargo.epoch}'s submission outcome is unknown and its weights may be committed with commit-reveal ${version}, revealed by ${at} at the latest; they are served once that reveal is overdue; retry after ${retryAfter} s`;
+  if (embargo.scheme === 'hash')
+    return `epoch ${embargo.epoch}'s weights are committed with commit-reveal v2 and this validator reveals them from ${at}; they are served once the reveal is recorded; retry after ${retryAfter} s`;
+  const round = embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`;
+  return `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${round}; they are served once the reveal is confirmed; retry after ${retryAfter} s`;
+}
+
 /**
  * The JSON error body of a refusal: code, message, the epoch, the reveal block and round, and the wait.
  *
@@ -112,15 +130,10 @@ export function retryAfterSeconds(embargo: Embargo, secondsUntil: (block: bigint
  * @example reply.code(425).header('retry-after', String(s)).send(embargoError(embargo, s))
  */
 export function embargoError(embargo: Embargo, retryAfter: number): { error: Record<string, unknown> } {
-  const at = embargo.revealBlock === null ? 'its reveal block' : `block ${embargo.revealBlock}`;
   return {
     error: {
       code: BUNDLE_EMBARGOED,
-      message:
-        embargo.commitHash === null
-          ? // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
-            `epoch ${embargo.epoch}'s submission outcome is unknown and its weights may be committed with commit-reveal v4, revealed by ${at} at the latest; they are served once that reveal is overdue; retry after ${retryAfter} s`
-          : `epoch ${embargo.epoch}'s weights are committed with commit-reveal v4 and the chain reveals them at ${at}${embargo.revealRound === null ? '' : ` (drand round ${embargo.revealRound})`}; they are served once the reveal is confirmed; retry after ${retryAfter} s`,
+      message: embargoMessage(embargo, retryAfter),
       epoch: embargo.epoch,
       ...embargoFields(embargo),
       retry_after_seconds: retryAfter,
@@ -129,45 +142,53 @@ export function embargoError(embargo: Embargo, retryAfter: number): { error: Rec
 }
 
 /**
- * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings.
+ * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings, and who
+ * reveals (`timelock`: the chain; `hash`: this validator, docs/spec.md G.22).
  *
  * @param embargo - the embargo
  * @returns wire fields
  * @example { ...summary, embargo: embargoFields(embargo) }
  */
-export function embargoFields(embargo: Embargo): { reveal_block: string | null; reveal_round: string | null; commit_hash: string | null } {
+export function embargoFields(embargo: Embargo): {
+  reveal_block: string | null;
+  reveal_round: string | null;
+  commit_hash: string | null;
+  scheme: Embargo['scheme'];
+} {
   return {
     reveal_block: embargo.revealBlock?.toString() ?? null,
     reveal_round: embargo.revealRound?.toString() ?? null,
     commit_hash: embargo.commitHash,
+    scheme: embargo.scheme,
   };
 }
 
 /**
- * The latest block at which the chain may reveal a timelocked commit whose landing is unknown, given the head H
+ * The latest block at which a commit whose landing is unknown may be revealed, given the head H
  * at which it is known that nothing more was sent: an extrinsic signed at or before H lands by
- * `L = H + landingBlocks` (its mortal era plus margin) or never, and a commit at block b is revealed in the
- * chain epoch `revealPeriodEpochs` after b's, by `b + (revealPeriodEpochs + 1) x (tempo + 1)` (a chain epoch
+ * `L = H + landingBlocks` (its mortal era plus margin) or never, and a commit at block b is revealed (by the chain
+ * from its timelock, or by this validator from its commit store) in the chain epoch `revealPeriodEpochs` after b's, by `b + (revealPeriodEpochs + 1) x (tempo + 1)` (a chain epoch
  * is at most tempo + 1 blocks). So `H + landingBlocks + (revealPeriodEpochs + 1) x (tempo + 1)`.
  *
  * @param head - a head at or after the submission was signed
- * @param schedule - the subnet's timelocked reveal schedule
+ * @param schedule - the subnet's commit-reveal schedule
  * @returns the bound (the embargo's due block; it lifts at this plus the confirmer's overdue margin)
- * @example unknownRevealBound(100n, { tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n }) // 202n
+ * @example unknownRevealBound(100n, { scheme: 'timelock', tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n }) // 202n
  */
-export function unknownRevealBound(head: bigint, schedule: TimelockSchedule): bigint {
+export function unknownRevealBound(head: bigint, schedule: CommitSchedule): bigint {
   return head + schedule.landingBlocks + (schedule.revealPeriodEpochs + 1n) * BigInt(schedule.tempo + 1);
 }
 
 /**
  * The reveal fields of an epoch whose submission reconciliation records `unknown` (VALIDATOR_SUBMISSION_UNKNOWN):
- * on a timelocked subnet the commit may have landed, so the epoch is embargoed like a pending reveal with no
- * record (`reveal_status` `pending`, `reveal` `{ commit_hash: null, record: null, due_block, unknown_submission }`)
+ * on a commit-reveal subnet the commit may have landed, so the epoch is embargoed like a pending reveal with no
+ * record (`reveal_status` `pending`, `reveal` `{ commit_hash: null, record: null, due_block, unknown_submission }`,
+ * with `scheme: 'hash'` on a commit-reveal v2 subnet, docs/spec.md G.22)
  * until the head is the confirmer's overdue margin past {@link unknownRevealBound} (reveal-confirm.ts then
  * records it `unconfirmed`, `VALIDATOR_REVEAL_OVERDUE`, reason `submission_unknown`, and the embargo lifts).
- * Nothing on a subnet without timelocked commits, or with a chain access that cannot tell or cannot confirm reveals.
+ * Nothing on a subnet without commit-reveal, or with a chain access that cannot tell or cannot confirm reveals.
  *
- * @param chain - the chain access (its head and {@link ChainPort.timelockSchedule})
+ * @param chain - the chain access (its head and {@link ChainPort.commitSchedule})
  * @returns the epoch row fields, or undefined when no embargo applies
  * @throws SubnetError `CHAIN_*` when the chain cannot be read (the caller retries)
  * @example await storage.updateEpoch(epoch, { status: 'unknown', ...(await unknownSubmissionEmbargo(chain)) })
@@ -175,13 +196,14 @@ export function unknownRevealBound(head: bigint, schedule: TimelockSchedule): bi
 export async function unknownSubmissionEmbargo(chain: ChainPort): Promise<Pick<EpochFields, 'revealStatus' | 'reveal'> | undefined> {
   // Only the reveal confirmation lifts it: a chain access without one could never publish the epoch.
   if (chain.confirmReveal === undefined) return undefined;
-  const schedule = (await chain.timelockSchedule?.()) ?? null;
+  const schedule = (await chain.commitSchedule?.()) ?? null;
   if (schedule === null) return undefined;
   const head = await chain.head();
   const due = unknownRevealBound(head, schedule);
   return {
     revealStatus: 'pending',
     reveal: JSON.stringify({
+      ...(schedule.scheme === 'hash' ? { scheme: 'hash' } : {}),
       commit_hash: null,
       record: null,
       due_block: due.toString(),

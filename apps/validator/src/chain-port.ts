@@ -62,6 +62,34 @@ export interface ChainSubmission {
    * (see {@link ChainPort.confirmReveal}). Absent for `set_weights` and commit-reveal v2.
    */
   readonly timelock?: PendingReveal;
+  /**
+   * For a commit-reveal v2 (hash) commit: the commit this validator reveals itself ({@link ChainPort.revealPending}),
+   * so its epoch stays embargoed until then (docs/spec.md G.22). Absent for `set_weights` and timelocked commits.
+   */
+  readonly hashCommit?: PendingHashCommit;
+}
+
+/** A commit-reveal v2 (hash) commit waiting for this validator's reveal. */
+export interface PendingHashCommit {
+  /** The commit hash (`0x` and 64 hex digits), as `WeightCommits` and the commit store hold it. */
+  readonly commitHash: string;
+  /** The first block the chain accepts its reveal in (the predicted window; the commit block when unknown). */
+  readonly dueBlock: bigint;
+  /**
+   * The block after which nobody can reveal it any more: the window's last block plus one chain epoch (tempo + 1
+   * blocks) for an epoch the chain may defer; without a predicted window, the commit block plus
+   * (RevealPeriodEpochs + 2) x (tempo + 1).
+   */
+  readonly closedAfter: bigint;
+}
+
+/** What {@link ChainPort.revealPending} did with one stored commit-reveal v2 commit that is now final. */
+export interface HashRevealResult {
+  readonly commitHash: string;
+  /** `revealed`: this call revealed it (block and hash); `expired`: its window passed (the chain cannot reveal it any more). */
+  readonly status: 'revealed' | 'expired';
+  readonly block?: bigint;
+  readonly blockHash?: string;
 }
 
 /** A timelocked commit waiting for the chain's reveal. */
@@ -105,11 +133,13 @@ export type RevealCheck =
   | { readonly status: 'pending'; readonly reason?: 'not_finalized' };
 
 /**
- * How this subnet's timelocked (commit-reveal v4) commits are revealed, read from the chain: the tempo, the
- * reveal period (`RevealPeriodEpochs`) and how many blocks after the head an extrinsic signed now may still land
- * (its mortal era plus the signing margin). Bounds the reveal of a commit whose landing is unknown (bundle-embargo.ts).
+ * How this subnet's commit-reveal commits are revealed, read from the chain: by the chain from a timelock
+ * (`timelock`, v4) or by the validator from its commit store (`hash`, v2), the tempo, the reveal period
+ * (`RevealPeriodEpochs`) and how many blocks after the head an extrinsic signed now may still land (its mortal era
+ * plus the signing margin). Bounds the reveal of a commit whose landing is unknown (bundle-embargo.ts).
  */
-export interface TimelockSchedule {
+export interface CommitSchedule {
+  readonly scheme: 'timelock' | 'hash';
   readonly tempo: number;
   readonly revealPeriodEpochs: bigint;
   readonly landingBlocks: bigint;
@@ -142,6 +172,8 @@ export type SubmissionSearch =
        * state before its block, so its reveal is confirmed like any other (timelock-recover.ts).
        */
       readonly timelock?: PendingReveal;
+      /** For a commit-reveal v2 (hash) commit: the commit and its reveal bounds, so its epoch is embargoed until the reveal. */
+      readonly hashCommit?: PendingHashCommit;
     }
   | {
       readonly status: 'not_landed';
@@ -188,10 +220,11 @@ export interface ChainPort {
   /** Submits the weights and waits for inclusion. */
   setWeights(uids: readonly number[], weights: readonly number[]): Promise<ChainSubmission>;
   /**
-   * Reveals every stored commit-reveal (v2) commit whose window is open; returns how many were revealed.
-   * Called on every head tick. Absent when the chain access has no commits to reveal (fakes, dry runs).
+   * Reveals every stored commit-reveal (v2) commit whose window is open; returns the commits this call revealed
+   * and those whose window passed (the others wait). Called on every head tick. Absent when the chain access has
+   * no commits to reveal (fakes, dry runs).
    */
-  revealPending?(): Promise<number>;
+  revealPending?(): Promise<readonly HashRevealResult[]>;
   /**
    * Confirms after the fact whether the chain revealed a timelocked (commit-reveal v4) commit. Absent when the
    * chain access makes no timelocked commits (fakes, dry runs).
@@ -203,10 +236,10 @@ export interface ChainPort {
    */
   findSubmission?(query: SubmissionQuery): Promise<SubmissionSearch>;
   /**
-   * The subnet's timelocked reveal schedule, or null when its weights are not timelocked commits (commit-reveal
-   * off, or v2). Absent: treated as null (an epoch whose submission is unknown is then not embargoed).
+   * The subnet's commit-reveal schedule (timelocked or hash commits), or null when commit-reveal is off. Absent:
+   * treated as null (an epoch whose submission is unknown is then not embargoed).
    */
-  timelockSchedule?(): Promise<TimelockSchedule | null>;
+  commitSchedule?(): Promise<CommitSchedule | null>;
   /** Reconnects so far. */
   reconnects(): number;
   close(): Promise<void>;

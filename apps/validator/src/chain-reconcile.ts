@@ -1,7 +1,7 @@
 import { chainUpscale } from '@subnet/chain';
 import type { ChainConnection, U16Mode } from '@subnet/chain';
 
-import type { SubmissionQuery, SubmissionSearch } from './chain-port.js';
+import type { PendingHashCommit, SubmissionQuery, SubmissionSearch } from './chain-port.js';
 import { landingVerdict } from './landing-verdict.js';
 import { recoverTimelockedCommit } from './timelock-recover.js';
 
@@ -14,6 +14,26 @@ export interface FindSubmissionOptions extends SubmissionQuery {
   readonly eraPeriod: number;
   /** How the chain access turns weights into u16 values (a timelocked commit's values are rebuilt with it); default `sum`. */
   readonly u16Mode?: U16Mode;
+  /**
+   * The reveal bounds of a commit-reveal v2 commit found in block `block` (docs/spec.md G.22); absent: such a commit is
+   * returned without them (its epoch is then not embargoed).
+   */
+  readonly hashCommitBounds?: (block: bigint, commitHash: string) => Promise<PendingHashCommit>;
+}
+
+/**
+ * The block after which nobody can reveal a commit-reveal v2 commit made in `commitBlock` when its window was not
+ * predicted: the chain accepts the reveal in the epoch `RevealPeriodEpochs` after the commit's (`weights.rs:1255`, expired after it, `:1287`, at
+ * 14bc6f9f9), and a chain epoch is at most tempo + 1 blocks, so by `commitBlock + (RevealPeriodEpochs + 1) x (tempo + 1)`;
+ * one more epoch is added for an epoch the chain may defer.
+ *
+ * @param commitBlock - the block that holds the commit
+ * @param hp - the subnet's tempo and reveal period
+ * @returns the bound
+ * @example hashCommitBound(100n, { tempo: 10, revealPeriodEpochs: 1n }) // 133n
+ */
+export function hashCommitBound(commitBlock: bigint, hp: { readonly tempo: number; readonly revealPeriodEpochs: bigint }): bigint {
+  return commitBlock + (hp.revealPeriodEpochs + 2n) * BigInt(hp.tempo + 1);
 }
 
 interface CodecLike {
@@ -40,6 +60,8 @@ interface EventRecordLike {
 const WEIGHT_CALL = /^(set|commit).*weights$/i;
 /** Timelocked (commit-reveal v4) commit calls: `commit_timelocked_weights`, `commit_timelocked_mechanism_weights`, `commit_crv3_mechanism_weights`. */
 const TIMELOCKED_CALL = /^SubtensorModule\.commit_(timelocked|crv3)_/;
+/** Commit-reveal v2 (hash) commit calls: `commit_weights`, `commit_mechanism_weights`. */
+const HASH_COMMIT_CALL = /^SubtensorModule\.commit_(mechanism_)?weights$/;
 /** Calls whose weights land in `Weights` at once (mechanism 0: the storage index is the netuid). */
 const SET_CALLS = new Set(['SubtensorModule.set_weights', 'SubtensorModule.set_mechanism_weights']);
 /** Blocks added to the era: the extrinsic's era starts at the head it was signed at, a little after the claim. */
@@ -88,7 +110,21 @@ export async function findWeightSubmission(connection: ChainConnection, options:
           { hotkey: options.hotkey, uids: options.uids, weights: options.weights, mode: options.u16Mode ?? 'sum', block: n, ...landed.hashes },
         )
       : undefined;
-    return { status: 'landed', block: n, extrinsicHash: landed.extrinsicHash, call: landed.call, ...evidence, ...(timelock === undefined ? {} : { timelock }) };
+    // A hash commit: the validator reveals it from its commit store; its epoch is embargoed until then (G.22).
+    const commitHash = landed.args.get('commit_hash')?.toString();
+    const hashCommit =
+      HASH_COMMIT_CALL.test(landed.call) && commitHash !== undefined && options.hashCommitBounds !== undefined
+        ? await options.hashCommitBounds(n, commitHash)
+        : undefined;
+    return {
+      status: 'landed',
+      block: n,
+      extrinsicHash: landed.extrinsicHash,
+      call: landed.call,
+      ...evidence,
+      ...(timelock === undefined ? {} : { timelock }),
+      ...(hashCommit === undefined ? {} : { hashCommit }),
+    };
   }
   // The best chain is past the last block it could be in while finality is not: does a block finality has not reached hold it?
   let bestHit: bigint | null | undefined;

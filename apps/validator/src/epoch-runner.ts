@@ -11,7 +11,7 @@ import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
 import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
-import { pendingRevealFields } from './reveal-confirm.js';
+import { landedRevealFields } from './reveal-confirm.js';
 import { changedUids, decideOnUidChanges } from './uid-recheck.js';
 import type { UidDecision } from './uid-recheck.js';
 
@@ -219,7 +219,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   let status: EpochStatus;
   let published: PreparedBundle;
   // A timelocked commit: confirmed after the chain's reveal (reveal-confirm.ts), outside the signed bundle.
-  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
+  let revealFields: ReturnType<typeof landedRevealFields> | undefined;
   if (options.missedAtEpoch !== undefined) {
     submission = submissionOf('missed', {
       error: {
@@ -280,7 +280,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
         // In a block a reorganisation may still replace: reconciliation signs the bundle once a final block holds it (G.8).
         if (!landed.finalized) return awaitingFinality(deps, epoch, landed, result.u16);
-        if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
+        revealFields = landedRevealFields(landed);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
       } catch (error) {

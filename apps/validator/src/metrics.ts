@@ -20,7 +20,8 @@ export interface ValidatorMetrics {
   /** Times this instance took the lease over from another holder (fencing token above 1). */
   readonly leaseTakeovers: Counter;
   /**
-   * Commit-reveal v4 reveals confirmed after the fact (reveal-confirm.ts), by outcome (`revealed`,
+   * Commit-reveal reveals recorded after the fact (reveal-confirm.ts; v4 from the chain, v2 from this validator's own
+   * reveal, docs/spec.md G.22), by outcome (`revealed`,
    * `not_revealed`: the chain dropped the commit, `unconfirmed`: the chain state contradicts the commit) and
    * reason (`not_revealed`: the first likely reason, `expired`, `version_key_raised`, `stake_lost`,
    * `pulse_missing`, `hotkey_swapped`, ...; `unconfirmed`: the chain error code; `uid_replaced`: `VALIDATOR_UID_REPLACED`, the
@@ -84,7 +85,7 @@ export function createMetrics(): ValidatorMetrics {
     leaseTakeovers: new Counter({ name: 'validator_lease_takeovers_total', help: 'Leader lease takeovers by this instance', registers: [registry] }),
     revealConfirmations: new Counter({
       name: 'validator_reveal_confirmations_total',
-      help: 'Timelocked (commit-reveal v4) reveals confirmed after the fact, by outcome and likely reason',
+      help: 'Commit-reveal reveals (v4 by the chain, v2 by this validator) recorded after the fact, by outcome and likely reason',
       labelNames: ['outcome', 'reason'],
       registers: [registry],
     }),

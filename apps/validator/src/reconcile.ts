@@ -8,7 +8,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
-import { pendingRevealFields } from './reveal-confirm.js';
+import { landedRevealFields } from './reveal-confirm.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
@@ -116,7 +116,7 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
-    if (found.timelock !== undefined) revealFields = pendingRevealFields(found.timelock);
+    revealFields = landedRevealFields(found);
   } else {
     // It never landed and never can (era over); while its epoch may still be submitted, send it now.
     const again =

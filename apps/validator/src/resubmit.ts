@@ -6,7 +6,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
-import { pendingRevealFields } from './reveal-confirm.js';
+import { landedRevealFields } from './reveal-confirm.js';
 import { changedUids, describeUidChanges, metagraphOf } from './uid-recheck.js';
 import type { EpochFields } from './storage.js';
 
@@ -56,7 +56,7 @@ export async function resubmitNotLanded(
   const fence = deps.fence?.();
   if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
   let submission: SubmissionRecord;
-  let revealFields: ReturnType<typeof pendingRevealFields> | undefined;
+  let revealFields: ReturnType<typeof landedRevealFields> | undefined;
   try {
     // The claim's vector was computed minutes ago (an era at least): never send it to uids that changed hands since
     // (docs/spec.md G.7). It is not recomputed: the claim's carried state is stored and the next epoch drew from it.
@@ -77,7 +77,7 @@ export async function resubmitNotLanded(
       logger.warn({ epoch, block: landed.block.toString() }, 'submitted again within its epoch; waiting for a final block to hold it');
       return { status: 'pending', bundlePath: null };
     }
-    if (landed.timelock !== undefined) revealFields = pendingRevealFields(landed.timelock);
+    revealFields = landedRevealFields(landed);
     submission = { status: 'submitted', block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call, error: null };
   } catch (error) {
     if (outcomeUnknown(error)) {

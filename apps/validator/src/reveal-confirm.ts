@@ -1,8 +1,9 @@
 import type { BundleSigner, SignedRevealAttestation } from '@subnet/bundle';
+import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { writeBundleFile } from './bundle-file.js';
-import type { ChainPort, RevealCheck } from './chain-port.js';
+import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { AttestedCommit, RevealOutcome } from './reveal-attest.js';
@@ -83,6 +84,64 @@ export function pendingRevealFields(timelock: NonNullable<Awaited<ReturnType<Cha
 } {
   const json: PendingRevealJson = { commit_hash: timelock.commitHash, due_block: timelock.dueBlock.toString(), record: timelock.record };
   return { revealStatus: 'pending', reveal: JSON.stringify(json) };
+}
+
+/** The `reveal` column of an epoch whose commit-reveal v2 (hash) commit waits for this validator's reveal (G.22). */
+interface PendingHashJson {
+  readonly scheme: 'hash';
+  readonly commit_hash: string;
+  readonly due_block: string;
+  readonly closed_after: string;
+  readonly record: null;
+}
+
+/**
+ * The `reveal_status` and `reveal` fields of an epoch right after its commit-reveal v2 (hash) commit landed: embargoed
+ * like a timelocked one until this validator reveals it, sees it expire, or the head passes `closedAfter` (docs/spec.md G.22).
+ *
+ * @param commit - the commit from {@link ChainPort.setWeights} or {@link ChainPort.findSubmission}
+ * @returns the epoch row fields
+ * @example await storage.updateEpoch(epoch, { status: 'submitted', ...pendingHashRevealFields(landed.hashCommit) })
+ */
+export function pendingHashRevealFields(commit: PendingHashCommit): { revealStatus: string; reveal: string } {
+  const json: PendingHashJson = {
+    scheme: 'hash',
+    commit_hash: commit.commitHash,
+    due_block: commit.dueBlock.toString(),
+    closed_after: commit.closedAfter.toString(),
+    record: null,
+  };
+  return { revealStatus: 'pending', reveal: JSON.stringify(json) };
+}
+
+/** The reveal fields of a landed submission: a timelocked commit's, a hash commit's, or none. */
+export function landedRevealFields(landed: {
+  readonly timelock?: Parameters<typeof pendingRevealFields>[0];
+  readonly hashCommit?: PendingHashCommit;
+}): { revealStatus: string; reveal: string } | undefined {
+  if (landed.timelock !== undefined) return pendingRevealFields(landed.timelock);
+  if (landed.hashCommit !== undefined) return pendingHashRevealFields(landed.hashCommit);
+  return undefined;
+}
+
+/** The pending hash commit of an epoch row, if its `reveal` column is one. */
+function parsePendingHash(row: Pick<EpochRow, 'reveal'>): PendingHashJson | undefined {
+  try {
+    const value = JSON.parse(row.reveal ?? '') as Partial<PendingHashJson>;
+    if (
+      value.scheme === 'hash' &&
+      typeof value.commit_hash === 'string' &&
+      typeof value.due_block === 'string' &&
+      /^\d+$/.test(value.due_block) &&
+      typeof value.closed_after === 'string' &&
+      /^\d+$/.test(value.closed_after)
+    ) {
+      return value as PendingHashJson;
+    }
+  } catch {
+    // not one
+  }
+  return undefined;
 }
 
 /** The attestation's `reason` of a reveal whose uid a registration took in the reveal block (docs/spec.md G.19). */
@@ -178,7 +237,7 @@ function parsePending(row: EpochRow): PendingRevealJson | undefined {
 /** A final `unconfirmed` the validator diagnosed itself (no answer from the chain): overdue or unreadable. */
 interface Diagnosed {
   readonly code: string;
-  readonly reason: 'still_queued' | 'not_finalized' | 'check_failed' | 'record_unreadable' | 'submission_unknown';
+  readonly reason: 'still_queued' | 'not_finalized' | 'check_failed' | 'record_unreadable' | 'submission_unknown' | 'window_closed';
   readonly message: string;
   readonly lastError?: { readonly code: string | null; readonly message: string };
 }
@@ -346,6 +405,23 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
       done.push(await recordWritten(deps, row, written));
       continue;
     }
+    const hash = parsePendingHash(row);
+    if (hash !== undefined) {
+      // Revealed or seen expired by revealPending (recordHashReveals) before this pass; here only when neither was seen.
+      const closedAfter = BigInt(hash.closed_after);
+      if (head <= closedAfter) {
+        done.push({ epoch: row.epoch, status: 'waiting' });
+        continue;
+      }
+      await diagnose(row, hash, {
+        code: VALIDATOR_ERROR_CODES.revealOverdue,
+        reason: 'window_closed',
+        message:
+          `epoch ${row.epoch}'s commit-reveal v2 commit ${hash.commit_hash} was neither revealed nor seen expired by this validator, and its reveal ` +
+          `window closed by block ${closedAfter} (is its salt in another instance's chain.commit_store?): nobody can reveal it now; recorded unconfirmed`,
+      });
+      continue;
+    }
     const unknownDue = unknownSubmissionDue(row);
     if (unknownDue !== undefined) {
       // No commit to ask about: embargoed until its latest possible reveal is overdue, then final.
@@ -464,6 +540,86 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
       );
     }
     done.push({ epoch: row.epoch, status: check.status });
+  }
+  return done;
+}
+
+/** How many pending epochs {@link recordHashReveals} reads per page when it looks for a commit's epoch. */
+const HASH_PAGE = 256;
+
+/**
+ * Records the outcome of each commit-reveal v2 commit that {@link ChainPort.revealPending} revealed or saw expire on
+ * the epoch whose pending reveal names it (docs/spec.md G.22), which lifts that epoch's embargo: `revealed` with the
+ * reveal's block, or `not_revealed` (`CHAIN_REVEAL_WINDOW_MISSED`, reason `expired`: the weights were not set), signed
+ * as a reveal attestation like a timelocked outcome. A commit no pending epoch names (an older version's, or a
+ * commit made for an epoch already recorded) is only logged.
+ *
+ * @param deps - as {@link confirmPendingReveals}
+ * @param results - what revealPending returned
+ * @returns the epochs recorded, with their status
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails, `VALIDATOR_LEASE_LOST` when the lease is lost
+ * @example await recordHashReveals(deps, await chain.revealPending())
+ */
+export async function recordHashReveals(deps: RevealConfirmDeps, results: readonly HashRevealResult[]): Promise<readonly RevealConfirmation[]> {
+  const { storage, chain, metrics, logger } = deps;
+  if (results.length === 0) return [];
+  const wanted = new Map(results.map((r) => [r.commitHash, r]));
+  const rows: { row: EpochRow; hash: PendingHashJson }[] = [];
+  for (let after = -1; ;) {
+    const page = await storage.pendingReveals(after, HASH_PAGE);
+    for (const row of page) {
+      const hash = parsePendingHash(row);
+      if (hash !== undefined && wanted.has(hash.commit_hash)) rows.push({ row, hash });
+    }
+    if (page.length < HASH_PAGE) break;
+    after = page[page.length - 1]?.epoch ?? after;
+  }
+  const head = await chain.head();
+  const done: RevealConfirmation[] = [];
+  for (const { row, hash } of rows) {
+    const result = wanted.get(hash.commit_hash);
+    wanted.delete(hash.commit_hash);
+    if (result === undefined) continue;
+    const commit: AttestedCommit = { commitHash: hash.commit_hash, dueBlock: hash.due_block, record: null };
+    const base = { commit_hash: hash.commit_hash, due_block: hash.due_block, closed_after: hash.closed_after, checked_at_head: head.toString() };
+    if (result.status === 'revealed') {
+      const at = result.block === undefined ? '' : ` in block ${result.block}`;
+      const outcome: RevealOutcome = {
+        status: 'revealed',
+        code: null,
+        reason: null,
+        reasons: [],
+        message: `this validator revealed epoch ${row.epoch}'s committed weights (commit-reveal v2)${at}`,
+        revealBlock: result.block ?? null,
+        revealBlockHash: result.blockHash ?? null,
+      };
+      const column = { ...base, block: result.block?.toString() ?? null, block_hash: result.blockHash ?? null };
+      await recordFinal(deps, row, commit, outcome, column, head);
+      metrics.revealConfirmations.inc({ outcome: 'revealed', reason: '' });
+      logger.info({ epoch: row.epoch, commitHash: hash.commit_hash, block: result.block?.toString() }, 'committed weights revealed');
+      done.push({ epoch: row.epoch, status: 'revealed' });
+    } else {
+      const message =
+        `epoch ${row.epoch}'s committed weights were not revealed: the reveal window of commit ${hash.commit_hash} (from block ${hash.due_block}) ` +
+        `ended before this validator revealed it (was it stopped or cut off from the chain during the window?); the weights were not set`;
+      const outcome: RevealOutcome = {
+        status: 'not_revealed',
+        code: CHAIN_ERROR_CODES.revealWindowMissed,
+        reason: 'expired',
+        reasons: ['expired'],
+        message,
+        revealBlock: null,
+        revealBlockHash: null,
+      };
+      await recordFinal(deps, row, commit, outcome, { ...base, code: outcome.code, reason: 'expired', reasons: ['expired'], message }, head);
+      metrics.revealConfirmations.inc({ outcome: 'not_revealed', reason: 'expired' });
+      logger.warn({ epoch: row.epoch, commitHash: hash.commit_hash, outcome: 'not_revealed', code: outcome.code, reason: 'expired' }, message);
+      done.push({ epoch: row.epoch, status: 'not_revealed' });
+    }
+  }
+  for (const result of wanted.values()) {
+    if (result.status === 'expired') logger.warn({ commitHash: result.commitHash }, `commit-reveal v2 commit ${result.commitHash} expired unrevealed`);
+    else logger.info({ commitHash: result.commitHash, block: result.block?.toString() }, 'committed weights revealed');
   }
   return done;
 }

@@ -20,7 +20,8 @@ import { createPeerExchange } from './peer-exchange.js';
 import { openPostgresLease } from './postgres-lease.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
-import { revealConfirmer } from './reveal-confirm.js';
+import { recordHashReveals, revealConfirmer } from './reveal-confirm.js';
+import type { RevealConfirmDeps } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
@@ -394,7 +395,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // Interrupted submissions to reconcile with the chain: at start-up, after a submission whose outcome
   // was unknown, and again on every tick while one may still land (reconcile.ts).
   let reconcileDue = true;
-  const revealConfirms = revealConfirmer({
+  const revealDeps: RevealConfirmDeps = {
     storage,
     chain,
     metrics,
@@ -406,7 +407,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     bundlesDir: config.bundles.dir,
     // Each final outcome is signed as a reveal attestation, served with the bundle (reveal-attest.ts).
     ...(deps.signer === undefined ? {} : { signer: deps.signer }),
-  });
+  };
+  const revealConfirms = revealConfirmer(revealDeps);
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
@@ -488,8 +490,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     // which makes the service ready, stays as short as it can be).
     if (chain.revealPending !== undefined && !config.chain.dry_run && leading()) {
       try {
-        const revealed = await chain.revealPending();
-        if (revealed > 0) logger.info({ revealed }, 'revealed committed weights');
+        // Each commit revealed or expired lifts its epoch's embargo (docs/spec.md G.22).
+        await recordHashReveals(revealDeps, await chain.revealPending());
       } catch (error) {
         metrics.chainErrors.inc();
         logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');

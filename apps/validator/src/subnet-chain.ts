@@ -1,9 +1,9 @@
 import { CHAIN_ERROR_CODES, connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
-import type { ChainClient, ChainConnection, ChainSigner } from '@subnet/chain';
+import type { ChainClient, ChainConnection, ChainSigner, RevealWindow } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
-import type { ChainPort, ChainView } from './chain-port.js';
-import { finalizedNumber, findWeightSubmission } from './chain-reconcile.js';
+import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit } from './chain-port.js';
+import { finalizedNumber, findWeightSubmission, hashCommitBound } from './chain-reconcile.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
@@ -135,6 +135,18 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
 
   const snapshot = () => client.metagraph({ netuid: options.netuid });
 
+  /**
+   * The reveal bounds of a commit-reveal v2 commit (docs/spec.md G.22): from its predicted window, closed one chain
+   * epoch (the window's length) after the window's last block, for an epoch the chain may defer; without a window,
+   * from the commit block and the subnet's tempo and reveal period.
+   */
+  const hashCommitOf = async (s: { commitHash?: string; reveal?: RevealWindow | null; blockNumber: bigint }): Promise<PendingHashCommit> => {
+    const commitHash = s.commitHash ?? '';
+    const w = s.reveal;
+    if (w !== null && w !== undefined) return { commitHash, dueBlock: w.firstBlock, closedAfter: w.lastBlock + (w.lastBlock - w.firstBlock + 1n) };
+    return { commitHash, dueBlock: s.blockNumber, closedAfter: hashCommitBound(s.blockNumber, (await snapshot()).hyperparameters) };
+  };
+
   return {
     hotkey,
     head: () => connection.request('chain_getHeader', async (api) => (await api.rpc.chain.getHeader()).number.toBigInt()),
@@ -203,6 +215,8 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         throw error;
       }
       const record = submission.timelock?.record;
+      const hashCommit =
+        submission.kind === 'commit' && record === undefined && submission.commitHash !== undefined ? await hashCommitOf(submission) : undefined;
       return {
         block: submission.blockNumber,
         blockHash: submission.blockHash,
@@ -221,31 +235,44 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
                 commitHash: record.commitHash,
               },
             }),
+        ...(hashCommit === undefined ? {} : { hashCommit }),
       };
     },
     revealPending: async () => {
       const outcomes = await client.revealPending({ wait: options.wait });
+      const final: HashRevealResult[] = [];
       for (const o of outcomes) {
-        if (o.status === 'revealed' || o.status === 'expired') options.logger?.info({ commitHash: o.commitHash, status: o.status }, 'commit-reveal commit');
+        if (o.status === 'revealed') {
+          const s = o.submission;
+          final.push({ commitHash: o.commitHash, status: 'revealed', ...(s === undefined ? {} : { block: s.blockNumber, blockHash: s.blockHash }) });
+        } else if (o.status === 'expired') final.push({ commitHash: o.commitHash, status: 'expired' });
       }
-      return outcomes.filter((o) => o.status === 'revealed').length;
+      return final;
     },
     confirmReveal: (record) =>
       confirmRevealOnChain(client, timelockRecordFromJson(record), options.revealCheckTimeoutMs ?? 60_000, {
         replacedIn: (at, block, blockHash) => uidReplacedIn(connection, at, block, blockHash),
         isFinal: (block, blockHash) => isFinal(connection, block, blockHash),
       }),
-    timelockSchedule: async () => {
+    commitSchedule: async () => {
       const hp = (await snapshot()).hyperparameters;
       // As `@subnet/chain` setWeights picks its path (runtime-calls.ts requiresTimelock): timelocked when
-      // commit-reveal is on and the version is 3 or more, or the runtime offers no hash commit call.
+      // commit-reveal is on and the version is 3 or more, or the runtime offers no hash commit call; else hash (v2).
+      if (!hp.commitRevealEnabled) return null;
       const tx = (connection.api.tx as unknown as Record<string, Record<string, unknown> | undefined>)['subtensorModule'];
       const hashCalls = tx?.['commitMechanismWeights'] !== undefined || tx?.['commitWeights'] !== undefined;
-      if (!hp.commitRevealEnabled || !((hp.commitRevealVersion ?? 0) >= 3 || !hashCalls)) return null;
-      return { tempo: hp.tempo, revealPeriodEpochs: hp.revealPeriodEpochs, landingBlocks: BigInt((options.eraPeriod ?? 64) + LANDING_MARGIN) };
+      const scheme = (hp.commitRevealVersion ?? 0) >= 3 || !hashCalls ? 'timelock' : 'hash';
+      return { scheme, tempo: hp.tempo, revealPeriodEpochs: hp.revealPeriodEpochs, landingBlocks: BigInt((options.eraPeriod ?? 64) + LANDING_MARGIN) };
     },
     findSubmission: (query) =>
-      findWeightSubmission(connection, { ...query, netuid: options.netuid, hotkey, eraPeriod: options.eraPeriod ?? 64, u16Mode: U16_MODE }),
+      findWeightSubmission(connection, {
+        ...query,
+        netuid: options.netuid,
+        hotkey,
+        eraPeriod: options.eraPeriod ?? 64,
+        u16Mode: U16_MODE,
+        hashCommitBounds: async (block, commitHash) => hashCommitOf({ commitHash, blockNumber: block }),
+      }),
     reconnects: () => connection.reconnects(),
     close: () => client.close().then(() => connection.close()),
   };

@@ -96,6 +96,11 @@ beforeAll(async () => {
       // Details that are not decimal strings (a number, a text), and no Retry-After: each left out, not guessed.
       '/embargo/v1/epochs/2/bundle': () =>
         response.writeHead(425, { 'content-type': 'application/json' }).end('{"error":{"code":"BUNDLE_EMBARGOED","reveal_block":131,"reveal_round":"42x"}}'),
+      // Commit-reveal v2: the validator reveals its own commit from the window's first block (docs/spec.md G.22).
+      '/embargo/v1/epochs/3/bundle': () =>
+        response
+          .writeHead(425, { 'content-type': 'application/json', 'retry-after': '30' })
+          .end('{"error":{"code":"BUNDLE_EMBARGOED","reveal_block":"140","reveal_round":null,"scheme":"hash"}}'),
       '/busy/v1/epochs/1/bundle': () => response.writeHead(503, { 'retry-after': '999999' }).end('busy'),
       '/throttled/v1/epochs/1/bundle': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
       '/request-timeout/v1/epochs/1/bundle': () => response.writeHead(408).end('request timeout'),
@@ -277,9 +282,15 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     expect(first?.error).toBe(
       `GET ${base}/embargo/v1/epochs/1/bundle: embargoed until the chain reveals epoch 1's commit-reveal weights (block 131, drand round 4242); try after ${first?.embargo?.retryAt} (60 s)`,
     );
-    expect(second?.embargo).toEqual({ epoch: 2, revealBlock: null, revealRound: null, retryAfterSeconds: null, retryAt: null });
+    expect(second?.embargo).toEqual({ epoch: 2, revealBlock: null, revealRound: null, scheme: null, retryAfterSeconds: null, retryAt: null });
     expect(second?.error).toBe(`GET ${base}/embargo/v1/epochs/2/bundle: embargoed until the chain reveals epoch 2's commit-reveal weights; try again later`);
     expect(hits.get('/embargo/v1/epochs/1/bundle')).toBe(1);
+    // A commit-reveal v2 validator reveals the weights itself: the sentence says who, and from which block.
+    const [v2] = await fetchBundles({ validator: `${base}/embargo`, from: 3, to: 3, outDir, retries: 0 });
+    expect(v2?.embargo).toMatchObject({ epoch: 3, revealBlock: '140', revealRound: null, scheme: 'hash', retryAfterSeconds: 30 });
+    expect(v2?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/3/bundle: embargoed until the validator reveals epoch 3's commit-reveal v2 weights (from block 140); try after ${v2?.embargo?.retryAt} (30 s)`,
+    );
     expect(await readdir(outDir)).toEqual([]);
   });
 

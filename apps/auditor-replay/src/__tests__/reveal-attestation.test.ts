@@ -71,6 +71,23 @@ describe('the reveal attestation of a commit-reveal v4 bundle (docs/spec.md G.6)
     expect(text).toMatch(/not revealed: the chain dropped the commit at block 131 \[CHAIN_TIMELOCK_REVEAL_MISSING\] version_key_raised/);
   });
 
+  it('prints a commit-reveal v2 commit the validator let expire as not revealed by the validator, not dropped by the chain (G.22)', async () => {
+    const expired = attestation({
+      status: 'not_revealed',
+      code: 'CHAIN_REVEAL_WINDOW_MISSED',
+      reason: 'expired',
+      reasons: ['expired'],
+      reveal_round: null,
+      reveal_block: null,
+      reveal_block_hash: null,
+    });
+    const { code, text } = await verifyServed(withRevealAttestation(close.text, signRevealAttestation(expired, k.validator)));
+    expect(code).toBe(0);
+    expect(text).toMatch(
+      /epoch-7\.json: not revealed: the validator did not reveal its commit before the window ended \[CHAIN_REVEAL_WINDOW_MISSED\] expired \(attested by the validator\)/,
+    );
+  });
+
   it('rejects a tampered attestation (BUNDLE_REVEAL_BAD_SIGNATURE, exit 1)', async () => {
     const doc = JSON.parse(withRevealAttestation(close.text, signRevealAttestation(attestation(), k.validator))) as { reveal: Record<string, unknown> };
     doc.reveal['reveal_block'] = '140';

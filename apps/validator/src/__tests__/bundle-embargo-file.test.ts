@@ -5,7 +5,7 @@ import { revealSigningMessage, withRevealAttestation } from '@subnet/bundle';
 import type { TimelockedCommitRecord } from '@subnet/chain';
 import { describe, expect, it } from 'vitest';
 
-import type { ChainSubmission, RevealCheck, TimelockSchedule } from '../chain-port.js';
+import type { ChainSubmission, RevealCheck, CommitSchedule } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
@@ -328,17 +328,17 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
   }, 60_000);
 });
 
-describe('an epoch whose submission is unknown on a timelocked subnet (reconcile.ts, real SQLite and HTTP)', () => {
+describe('an epoch whose submission is unknown on a commit-reveal subnet (reconcile.ts, real SQLite and HTTP)', () => {
   // Tempo 10, reveal period 1, an era of 64 + 16 blocks. Reconciled at head 15: a commit signed by then lands by
   // 15 + 80 = 95 and is revealed by 95 + (1 + 1) x (10 + 1) = 117; the embargo lifts at 117 + the confirmer's
   // overdue margin, 2 x max(epoch_length 10, tempo + 1 = 11) = 22: block 139.
-  const schedule: TimelockSchedule = { tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n };
+  const schedule: CommitSchedule = { scheme: 'timelock', tempo: 10, revealPeriodEpochs: 1n, landingBlocks: 80n };
 
   it('stays embargoed (425, no file, not the latest weights) until its latest possible reveal is overdue, then is served and written', async () => {
     const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    chain.timelockSchedule = () => Promise.resolve(schedule);
+    chain.commitSchedule = () => Promise.resolve(schedule);
     chain.confirmReveal = () => Promise.reject(new Error('no commit to ask about'));
     const service = await startInDir(dir, chain, cleanups);
     const row = await service.storage.getEpoch(0);
@@ -379,11 +379,31 @@ describe('an epoch whose submission is unknown on a timelocked subnet (reconcile
     });
   }, 60_000);
 
-  it('on a subnet without timelocked commits it is published at once, as before', async () => {
+  it('on a commit-reveal v2 subnet it is embargoed the same way, saying v2 (docs/spec.md G.22)', async () => {
     const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
     chain.headBlock = 15n;
-    chain.timelockSchedule = () => Promise.resolve(null);
+    chain.commitSchedule = () => Promise.resolve({ ...schedule, scheme: 'hash' });
+    chain.confirmReveal = () => Promise.reject(new Error('no commit to ask about'));
+    const service = await startInDir(dir, chain, cleanups);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.revealStatus).toBe('pending');
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ scheme: 'hash', due_block: '117', commit_hash: null, record: null });
+    const refused = await fetch(`${service.url}/v1/epochs/0/bundle`);
+    expect(refused.status).toBe(425);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^epoch 0's submission outcome is unknown and its weights may be committed with commit-reveal v2, revealed by block 117 at the latest;/,
+    );
+    chain.headBlock = 139n;
+    await untilRevealStatus(service, 0, 'unconfirmed');
+    expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(200);
+  }, 60_000);
+
+  it('on a subnet without commit-reveal it is published at once, as before', async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    chain.commitSchedule = () => Promise.resolve(null);
     const service = await startInDir(dir, chain, cleanups);
     expect((await service.storage.getEpoch(0))?.status).toBe('unknown');
     expect((await service.storage.getEpoch(0))?.revealStatus).toBeNull();

@@ -157,7 +157,7 @@ describe('Retry-After of an embargo (block clock)', () => {
   it('is the time until the reveal block at the observed block rate, at least 5 s; 60 s while the rate is unknown', () => {
     const clock = blockClock();
     const until = (b: bigint): number | undefined => clock.secondsUntil(b, 120_000);
-    const embargo = { epoch: 1, revealBlock: 120n, revealRound: 9n, commitHash: null };
+    const embargo = { epoch: 1, revealBlock: 120n, revealRound: 9n, commitHash: null, scheme: 'timelock' as const };
     expect(retryAfterSeconds(embargo, until)).toBe(60);
     clock.observe(100n, 0);
     clock.observe(110n, 120_000); // 12 s per block

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { ChainPort } from '../chain-port.js';
 import { findWeightSubmission } from '../chain-reconcile.js';
-import { devnetChainPort } from './commit-reveal-devnet.js';
+import { devnetChainPort, startCommitRevealDevnet } from './commit-reveal-devnet.js';
 import { useCleanups } from './helpers.js';
 
 describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and Weights read over WebSocket)', () => {
@@ -45,6 +45,34 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
       checkedTo: from + 20n,
     });
   }, 120_000);
+
+  it.each(['stateful', 'legacy'] as const)(
+    'a commit-reveal v2 commit carries its hash and reveal bounds, from setWeights and when found again on chain (G.22), %s runtime',
+    async (runtime) => {
+      const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+      cleanups.push(() => devnet.stop());
+      const chain: ChainPort = await devnetChainPort(devnet, cleanups);
+      const claimHead = await chain.head();
+      const uids = [1, 2, 3];
+      const weights = [10_000, 20_000, 35_535];
+      const landed = await chain.setWeights(uids, weights);
+      expect(landed.call).toMatch(/^SubtensorModule\.commit_(mechanism_)?weights$/);
+      const commit = landed.hashCommit;
+      expect(commit?.commitHash).toMatch(/^0x[0-9a-f]{64}$/);
+      // The predicted window (the chain epoch after the commit's, tempo 10), closed one window's length after its end.
+      expect(commit !== undefined && commit.dueBlock > landed.block && commit.dueBlock <= landed.block + 22n).toBe(true);
+      expect(commit !== undefined && commit.closedAfter - commit.dueBlock >= 11n && commit.closedAfter - commit.dueBlock <= 22n).toBe(true);
+      expect(landed.timelock).toBeUndefined();
+      // Found by a reconciliation: the hash from the extrinsic, bounded by (RevealPeriodEpochs + 2) x (tempo + 1) blocks.
+      const found = await chain.findSubmission?.({ fromBlock: claimHead, uids, weights });
+      expect(found).toMatchObject({
+        status: 'landed',
+        block: landed.block,
+        hashCommit: { commitHash: commit?.commitHash, dueBlock: landed.block, closedAfter: landed.block + 3n * 11n },
+      });
+    },
+    120_000,
+  );
 
   it('finality lagging: a set_weights in a block finality has not reached is pending (unfinalizedBlock once the best chain is past its era), landed once final; an empty window past its era on the best chain is not_landed with finalizedTo', async () => {
     const LAG = 30;

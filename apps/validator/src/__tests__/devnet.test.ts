@@ -92,10 +92,10 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
     }
   }, 90_000);
 
-  it('on a commit-reveal v2 subnet it commits, keeps the salt in its commit store, and reveals in the window', async () => {
-    // A reveal window is one chain epoch (10 blocks, 2 s here); validator epochs (40 blocks) are longer, so
-    // the loop is idle, and revealing, for most of every window.
-    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2 });
+  it('on a commit-reveal v2 subnet it commits, keeps the salt in its commit store, embargoes the bundle, and reveals in the window', async () => {
+    // A reveal window is one chain epoch (10 blocks, 2 s here), two chain epochs after the commit's; validator epochs
+    // (40 blocks) are longer, so the loop is idle, and revealing, for most of every window.
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, revealPeriodEpochs: 2n });
     const t = tempDir();
     const outcomes: EpochOutcome[] = [];
     const config = testConfig(t.dir, {
@@ -120,6 +120,14 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
       const committed = outcomes.find((o) => o.status === 'submitted');
       // The submission is the confirmed commit, not weights: nothing is set until the reveal.
       expect(committed?.submission?.call).toMatch(/^SubtensorModule\.commit_(mechanism_)?weights$/);
+      // Until this validator reveals the commit, its weights are not served (docs/spec.md G.22): the window opens
+      // at least one chain epoch (11 blocks, 2.2 s) after the commit.
+      const epoch = committed?.epoch ?? -1;
+      const early = await fetch(`${service.url}/v1/epochs/${epoch}/bundle`);
+      expect(early.status).toBe(425);
+      expect(((await early.json()) as { error: { message: string } }).error.message).toMatch(
+        new RegExp(`^epoch ${epoch}'s weights are committed with commit-reveal v2 and this validator reveals them from block \\d+;`),
+      );
       const storedHashes = () =>
         (JSON.parse(readFileSync(join(t.dir, 'commits.json'), 'utf8')) as { commits: { commit_hash: string }[] }).commits.map((c) => c.commit_hash);
       const [first] = storedHashes();
@@ -135,6 +143,12 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
       // commit's salt; later epochs may have committed again.
       while (storedHashes().includes(first ?? '') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(storedHashes()).not.toContain(first);
+      // The reveal lifted the embargo: the bundle is served with the signed outcome, naming the reveal's block.
+      // (the client drops the salt inside revealPending; the outcome is recorded when it returns)
+      await expect.poll(async () => (await fetch(`${service.url}/v1/epochs/${epoch}/bundle`)).status, { timeout: 10_000 }).toBe(200);
+      const doc = (await (await fetch(`${service.url}/v1/epochs/${epoch}/bundle`)).json()) as { reveal?: Record<string, unknown> };
+      expect(doc.reveal).toMatchObject({ kind: 'reveal_attestation', status: 'revealed', commit_hash: first, reveal_round: null });
+      expect(doc.reveal?.['reveal_block']).toMatch(/^\d+$/);
     } finally {
       await reader.close();
       await service.stop();

@@ -31,12 +31,15 @@ function bundleOf(row: EpochRow): unknown {
 }
 
 /**
- * The overview's bundle cell: a link, `embargoed until block N` (commit-reveal v4), or `-`. `bundle` is the row's
+ * The overview's bundle cell: a link, `embargoed until …` (commit-reveal v4, or v2: G.22), or `-`. `bundle` is the row's
  * {@link bundleOf}, already parsed by the caller (a second parse was the page's largest cost again).
  */
 function bundleCell(row: EpochRow, bundle: unknown): string {
   const embargo = embargoOf(row);
   if (embargo !== undefined && row.bundle !== null && !row.bundle.startsWith('{"pending"')) {
+    // v2: this validator reveals its commit in a window that opens at the due block (docs/spec.md G.22).
+    if (embargo.scheme === 'hash')
+      return `<span class="embargo">embargoed until this validator reveals it${embargo.revealBlock === null ? '' : ` (from block ${embargo.revealBlock})`}</span>`;
     return `<span class="embargo">embargoed until the chain reveals it${embargo.revealBlock === null ? '' : ` (block ${embargo.revealBlock})`}</span>`;
   }
   return bundle === null ? '-' : `<a href="/v1/epochs/${row.epoch}/bundle">bundle</a>`;

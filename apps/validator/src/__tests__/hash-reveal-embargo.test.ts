@@ -1,0 +1,167 @@
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { embargoError, embargoOf } from '../bundle-embargo.js';
+import type { ChainSubmission, HashRevealResult } from '../chain-port.js';
+import { createMetrics } from '../metrics.js';
+import { confirmPendingReveals, pendingHashRevealFields, recordHashReveals } from '../reveal-confirm.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
+import type { Storage } from '../storage.js';
+import { bountyBody, expectAttestedBundle, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
+
+const k = useKeys();
+const cleanups = useCleanups();
+
+const HASH = `0x${'a1'.repeat(32)}`;
+const BLOCK_HASH = `0x${'cd'.repeat(32)}`;
+
+function sqlite(): Storage {
+  const t = tempDir();
+  const s = openSqliteStorage(join(t.dir, 'v.db'));
+  cleanups.push(t.cleanup, () => s.close());
+  return s;
+}
+
+function recordingLogger(): {
+  warns: { obj: unknown; msg: string }[];
+  infos: string[];
+  info: (obj: unknown, msg: string) => void;
+  warn: (obj: unknown, msg: string) => void;
+} {
+  const warns: { obj: unknown; msg: string }[] = [];
+  const infos: string[] = [];
+  return { warns, infos, info: (_obj, msg) => infos.push(msg), warn: (obj, msg) => warns.push({ obj, msg }) };
+}
+
+async function hashPendingEpoch(s: Storage, epoch: number, commitHash = HASH): Promise<void> {
+  await s.claimEpoch(epoch, { status: 'submitted', ...pendingHashRevealFields({ commitHash, dueBlock: 30n, closedAfter: 50n }) });
+}
+
+describe('commit-reveal v2: an epoch is embargoed until this validator reveals its commit (docs/spec.md G.22)', () => {
+  it("a pending hash commit is an embargo that says v2 and who reveals, from the window's first block", async () => {
+    const s = sqlite();
+    await hashPendingEpoch(s, 3);
+    const row = await s.getEpoch(3);
+    const embargo = row === undefined ? undefined : embargoOf(row);
+    expect(embargo).toEqual({ epoch: 3, revealBlock: 30n, revealRound: null, commitHash: HASH, scheme: 'hash' });
+    const body = embargoError(embargo!, 12).error;
+    expect(body['message']).toBe(
+      "epoch 3's weights are committed with commit-reveal v2 and this validator reveals them from block 30; they are served once the reveal is recorded; retry after 12 s",
+    );
+    expect(body).toMatchObject({ code: 'BUNDLE_EMBARGOED', epoch: 3, reveal_block: '30', reveal_round: null, commit_hash: HASH });
+  });
+
+  it('revealPending revealing the commit records revealed with its block, once, and lifts the embargo', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    chain.headBlock = 33n;
+    const metrics = createMetrics();
+    const logger = recordingLogger();
+    await hashPendingEpoch(s, 3);
+    await hashPendingEpoch(s, 4, `0x${'b2'.repeat(32)}`);
+    const results: HashRevealResult[] = [{ commitHash: HASH, status: 'revealed', block: 31n, blockHash: BLOCK_HASH }];
+    expect(await recordHashReveals({ storage: s, chain, metrics, logger }, results)).toEqual([{ epoch: 3, status: 'revealed' }]);
+    const row = await s.getEpoch(3);
+    expect(row?.revealStatus).toBe('revealed');
+    expect(row === undefined ? 'row' : embargoOf(row)).toBeUndefined();
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ commit_hash: HASH, due_block: '30', block: '31', block_hash: BLOCK_HASH, checked_at_head: '33' });
+    // The other epoch's commit is still owed.
+    expect((await s.getEpoch(4))?.revealStatus).toBe('pending');
+    expect(logger.warns).toEqual([]);
+    // The same result again (a retried tick) finds no pending epoch: nothing is recorded twice.
+    expect(await recordHashReveals({ storage: s, chain, metrics, logger }, results)).toEqual([]);
+    expect((await metrics.revealConfirmations.get()).values.map((v) => [v.labels.outcome, v.value])).toEqual([['revealed', 1]]);
+  });
+
+  it('an expired commit is recorded not_revealed (CHAIN_REVEAL_WINDOW_MISSED), and the warning leads with the epoch', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    chain.headBlock = 60n;
+    const logger = recordingLogger();
+    await hashPendingEpoch(s, 3);
+    expect(await recordHashReveals({ storage: s, chain, metrics: createMetrics(), logger }, [{ commitHash: HASH, status: 'expired' }])).toEqual([
+      { epoch: 3, status: 'not_revealed' },
+    ]);
+    const row = await s.getEpoch(3);
+    expect(row?.revealStatus).toBe('not_revealed');
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ code: 'CHAIN_REVEAL_WINDOW_MISSED', reason: 'expired' });
+    expect(logger.warns).toHaveLength(1);
+    expect(logger.warns[0]?.msg).toMatch(
+      /^epoch 3's committed weights were not revealed: the reveal window of commit 0xa1a1.* \(from block 30\) ended before this validator revealed it .*the weights were not set$/,
+    );
+  });
+
+  it('a hash commit nobody reports waits until its window closed, then is recorded unconfirmed (window_closed), never read as a timelock record', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    const asked: string[] = [];
+    chain.confirmReveal = (record) => {
+      asked.push(record);
+      return Promise.resolve({ status: 'pending' });
+    };
+    const logger = recordingLogger();
+    await hashPendingEpoch(s, 3);
+    chain.headBlock = 50n;
+    expect(await confirmPendingReveals({ storage: s, chain, metrics: createMetrics(), logger })).toEqual([{ epoch: 3, status: 'waiting' }]);
+    chain.headBlock = 51n;
+    expect(await confirmPendingReveals({ storage: s, chain, metrics: createMetrics(), logger })).toEqual([{ epoch: 3, status: 'unconfirmed' }]);
+    expect(asked).toEqual([]);
+    const row = await s.getEpoch(3);
+    expect(row?.revealStatus).toBe('unconfirmed');
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ code: 'VALIDATOR_REVEAL_OVERDUE', reason: 'window_closed', commit_hash: HASH });
+    expect(logger.warns[0]?.msg).toMatch(
+      /^epoch 3's commit-reveal v2 commit 0xa1a1\S* was neither revealed nor seen expired by this validator, and its reveal window closed by block 50 /,
+    );
+  });
+
+  it('through the service: a v2 commit keeps the bundle at 425 until revealPending reveals it, then serves it with a signed revealed outcome', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    chain.confirmReveal = () => Promise.resolve({ status: 'pending' });
+    chain.setWeights = (uids, weights): Promise<ChainSubmission> => {
+      chain.submissions.push({ uids, weights });
+      return Promise.resolve({
+        block: chain.headBlock + 1n,
+        blockHash: BLOCK_HASH,
+        finalized: true,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.commit_weights',
+        hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n },
+      });
+    };
+    let reveals: HashRevealResult[] = [];
+    chain.revealPending = () => Promise.resolve(reveals);
+    const v = await startInDir(t.dir, chain, cleanups);
+    await v.tick();
+    expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await v.tick(); // closes epoch 0: the commit
+    const bundle = await fetch(`${v.url}/v1/epochs/0/bundle`);
+    expect(bundle.status).toBe(425);
+    expect(((await bundle.json()) as { error: { message: string } }).error.message).toMatch(/^epoch 0's weights are committed with commit-reveal v2/);
+    expect((await fetch(`${v.url}/v1/weights/latest`)).status).toBe(425);
+    const listed = (await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; embargo: Record<string, unknown> | null }[] };
+    expect(listed.epochs.find((e) => e.epoch === 0)?.embargo).toMatchObject({ scheme: 'hash', reveal_block: '22', commit_hash: HASH });
+    const overview = await (await fetch(`${v.url}/pages`)).text();
+    expect(overview).toContain('embargoed until this validator reveals it (from block 22)');
+    expect(overview).not.toContain('/v1/epochs/0/bundle');
+    const closeText = (await v.storage.getEpoch(0))?.bundle ?? '';
+    reveals = [{ commitHash: HASH, status: 'revealed', block: 23n, blockHash: BLOCK_HASH }];
+    chain.headBlock = 23n;
+    await v.tick();
+    expect((await v.storage.getEpoch(0))?.revealStatus).toBe('revealed');
+    const served = await fetch(`${v.url}/v1/epochs/0/bundle`);
+    expect(served.status).toBe(200);
+    await expectAttestedBundle(await served.text(), closeText, {
+      status: 'revealed',
+      commit_hash: HASH,
+      due_block: '22',
+      reveal_block: '23',
+      reveal_block_hash: BLOCK_HASH,
+      reveal_round: null,
+      confirmed_at_head: '23',
+    });
+  });
+});
