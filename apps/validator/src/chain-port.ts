@@ -86,8 +86,12 @@ export interface PendingHashCommit {
 /** What {@link ChainPort.revealPending} did with one stored commit-reveal v2 commit that is now final. */
 export interface HashRevealResult {
   readonly commitHash: string;
-  /** `revealed`: this call revealed it (block and hash); `expired`: its window passed (the chain cannot reveal it any more). */
-  readonly status: 'revealed' | 'expired';
+  /**
+   * `revealed`: this call revealed it (block and hash); `expired`: the chain still holds it and its window passed (nobody
+   * can reveal it any more); `gone`: the chain no longer holds it (revealed by an earlier call that stopped before its
+   * store forgot it, moved by a hotkey swap, or dropped after its window): which one is not known.
+   */
+  readonly status: 'revealed' | 'expired' | 'gone';
   readonly block?: bigint;
   readonly blockHash?: string;
 }

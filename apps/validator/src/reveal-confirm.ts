@@ -418,7 +418,8 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
         reason: 'window_closed',
         message:
           `epoch ${row.epoch}'s commit-reveal v2 commit ${hash.commit_hash} was neither revealed nor seen expired by this validator, and its reveal ` +
-          `window closed by block ${closedAfter} (is its salt in another instance's chain.commit_store?): nobody can reveal it now; recorded unconfirmed`,
+          `window closed by block ${closedAfter} (its salt in another instance's chain.commit_store, or revealed by a run that stopped before recording it): ` +
+          `nobody can reveal it now; recorded unconfirmed`,
       });
       continue;
     }
@@ -551,8 +552,10 @@ const HASH_PAGE = 256;
  * Records the outcome of each commit-reveal v2 commit that {@link ChainPort.revealPending} revealed or saw expire on
  * the epoch whose pending reveal names it (docs/spec.md G.22), which lifts that epoch's embargo: `revealed` with the
  * reveal's block, or `not_revealed` (`CHAIN_REVEAL_WINDOW_MISSED`, reason `expired`: the weights were not set), signed
- * as a reveal attestation like a timelocked outcome. A commit no pending epoch names (an older version's, or a
- * commit made for an epoch already recorded) is only logged.
+ * as a reveal attestation like a timelocked outcome. A commit the chain no longer holds (`gone`) is only logged:
+ * whether it was revealed is not known, so nothing is signed, and its epoch is recorded once its window closed
+ * ({@link confirmPendingReveals}). A commit no pending epoch names (an older version's, or a commit made for an epoch
+ * already recorded) is only logged.
  *
  * @param deps - as {@link confirmPendingReveals}
  * @param results - what revealPending returned
@@ -578,8 +581,8 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
   const done: RevealConfirmation[] = [];
   for (const { row, hash } of rows) {
     const result = wanted.get(hash.commit_hash);
+    if (result === undefined || result.status === 'gone') continue;
     wanted.delete(hash.commit_hash);
-    if (result === undefined) continue;
     const commit: AttestedCommit = { commitHash: hash.commit_hash, dueBlock: hash.due_block, record: null };
     const base = { commit_hash: hash.commit_hash, due_block: hash.due_block, closed_after: hash.closed_after, checked_at_head: head.toString() };
     if (result.status === 'revealed') {
@@ -619,7 +622,16 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
   }
   for (const result of wanted.values()) {
     if (result.status === 'expired') logger.warn({ commitHash: result.commitHash }, `commit-reveal v2 commit ${result.commitHash} expired unrevealed`);
-    else logger.info({ commitHash: result.commitHash, block: result.block?.toString() }, 'committed weights revealed');
+    else if (result.status === 'gone') {
+      // Not a signed statement: whether it was revealed is not known. Its epoch (if pending) is recorded once its window closed.
+      const epoch = rows.find((r) => r.hash.commit_hash === result.commitHash)?.row.epoch;
+      logger.warn(
+        { commitHash: result.commitHash, ...(epoch === undefined ? {} : { epoch }) },
+        `commit-reveal v2 commit ${result.commitHash}${epoch === undefined ? '' : ` of epoch ${epoch}`} is no longer on chain and this validator did not see it revealed ` +
+          `(revealed by a run that stopped before recording it, moved by a hotkey swap, or dropped after its window)` +
+          (epoch === undefined ? '' : `; the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`),
+      );
+    } else logger.info({ commitHash: result.commitHash, block: result.block?.toString() }, 'committed weights revealed');
   }
   return done;
 }

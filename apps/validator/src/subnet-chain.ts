@@ -245,7 +245,8 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         if (o.status === 'revealed') {
           const s = o.submission;
           final.push({ commitHash: o.commitHash, status: 'revealed', ...(s === undefined ? {} : { block: s.blockNumber, blockHash: s.blockHash }) });
-        } else if (o.status === 'expired') final.push({ commitHash: o.commitHash, status: 'expired' });
+          // Held by the chain past its window: expired for sure; no longer held: gone, for a reason not known.
+        } else if (o.status === 'expired') final.push({ commitHash: o.commitHash, status: o.onChain === false ? 'gone' : 'expired' });
       }
       return final;
     },

@@ -112,6 +112,12 @@ export interface RevealOutcome {
   readonly mecid: number;
   /** `revealed` (confirmed), `waiting` (window not open yet), `expired` (window passed; removed), `unconfirmed` (commit not found on chain yet). */
   readonly status: 'revealed' | 'waiting' | 'expired' | 'unconfirmed';
+  /**
+   * For `expired`: true when the chain still holds the commit past its window (nobody can reveal it any more), false
+   * when it no longer holds it (revealed by an earlier call that stopped before its store forgot it, moved by a hotkey
+   * swap, or dropped: these look the same in the state). Absent for the other statuses.
+   */
+  readonly onChain?: boolean;
   readonly window: RevealWindow | null;
   readonly submission?: WeightsSubmission;
 }

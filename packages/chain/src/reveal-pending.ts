@@ -36,7 +36,13 @@ export async function revealPending(
       const entry = (await readWeightCommits(ctx.connection, snapshot, hotkey)).find((e) => e.hash === commit.commitHash);
       const base = { commitHash: commit.commitHash, netuid: commit.netuid, mecid: commit.mecid };
       if (!entry) {
-        outcomes.push(Object.freeze({ ...base, status: commit.commitBlock === null ? ('unconfirmed' as const) : ('expired' as const), window: null }));
+        outcomes.push(
+          Object.freeze(
+            commit.commitBlock === null
+              ? { ...base, status: 'unconfirmed' as const, window: null }
+              : { ...base, status: 'expired' as const, onChain: false, window: null },
+          ),
+        );
         if (commit.commitBlock !== null) await store.remove(commit.commitHash);
         continue;
       }
@@ -46,7 +52,7 @@ export async function revealPending(
       const window = commitRevealWindow(snapshot, entry.epoch);
       if (next > target) {
         await store.remove(commit.commitHash);
-        outcomes.push(Object.freeze({ ...base, status: 'expired' as const, window }));
+        outcomes.push(Object.freeze({ ...base, status: 'expired' as const, onChain: true, window }));
       } else if (next < target) {
         outcomes.push(Object.freeze({ ...base, status: 'waiting' as const, window }));
       } else {

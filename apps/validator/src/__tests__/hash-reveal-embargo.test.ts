@@ -92,6 +92,21 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     );
   });
 
+  it('a commit the chain no longer holds (gone: revealed or dropped, not known) is not recorded, only said, and waits for its window to close', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    chain.headBlock = 40n;
+    const metrics = createMetrics();
+    const logger = recordingLogger();
+    await hashPendingEpoch(s, 3);
+    expect(await recordHashReveals({ storage: s, chain, metrics, logger }, [{ commitHash: HASH, status: 'gone' }])).toEqual([]);
+    expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+    expect((await metrics.revealConfirmations.get()).values).toEqual([]);
+    expect(logger.warns.map((w) => w.msg)).toEqual([
+      `commit-reveal v2 commit ${HASH} of epoch 3 is no longer on chain and this validator did not see it revealed (revealed by a run that stopped before recording it, moved by a hotkey swap, or dropped after its window); the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`,
+    ]);
+  });
+
   it('a hash commit nobody reports waits until its window closed, then is recorded unconfirmed (window_closed), never read as a timelock record', async () => {
     const s = sqlite();
     const chain = fakeChain(k);

@@ -205,7 +205,7 @@ describe('no untyped error escapes a public method of the chain client', { timeo
     expect(codeOf(record)).toBe(CHAIN_ERROR_CODES.requestFailed);
     // revealPending and nextAllowedBlock read only at the head: the node answers them (the stored commit is
     // not on chain, so it is reported, not revealed)
-    expect((await c.revealPending()).map((o) => o.status)).toEqual(['expired']);
+    expect((await c.revealPending()).map((o) => [o.status, o.onChain])).toEqual([['expired', false]]);
     expect((await c.nextAllowedBlock({ netuid: 1 })).uid).toBe(0);
   });
 

@@ -161,6 +161,8 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const late = await h.client.revealPending();
     expect(late.map((o) => o.status)).toEqual(['expired']);
     expect(late[0]!.window).toBeNull();
+    // still held by the chain past its window (nothing removes an unrevealed v2 commit but a later commit)
+    expect(late[0]!.onChain).toBe(true);
     expect(await store.load()).toEqual([]);
     const forced = h.includeNext(revealDirectly(h, pending!));
     // main: CheckWeights rejects a commit outside its reveal epoch in the pool (guards/check_weights.rs:135);

@@ -1,0 +1,56 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import type { HashRevealResult } from '../chain-port.js';
+import { devnetChainPort, startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
+import { tempDir, useCleanups } from './helpers.js';
+
+const cleanups = useCleanups();
+
+/**
+ * What the real chain access reports of a commit-reveal v2 commit (docs/spec.md G.22): `expired` only when the chain
+ * still holds it past its window, `gone` when the chain no longer holds it and this call did not reveal it, since
+ * a reveal by an earlier run and a drop look the same there. Tempo 10, 200 ms blocks: a window is 11 blocks, 2.2 s.
+ */
+describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from revealPending (real devnet, %s runtime)', (runtime) => {
+  it('a commit left unrevealed past its window is expired', async () => {
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+    cleanups.push(() => devnet.stop());
+    const chain = await devnetChainPort(devnet, cleanups);
+    const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
+    const closedAfter = landed.hashCommit?.closedAfter ?? 0n;
+    expect(closedAfter).toBeGreaterThan(landed.block);
+    await waitFor(
+      'the head past the window',
+      () => chain.head(),
+      (h) => h > closedAfter,
+      30_000,
+    );
+    expect(await chain.revealPending?.()).toEqual([{ commitHash: landed.hashCommit?.commitHash, status: 'expired' }]);
+  }, 60_000);
+
+  it('a commit revealed by a run that stopped before its store forgot it is gone, not expired', async () => {
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+    cleanups.push(() => devnet.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const store = join(t.dir, 'commits.json');
+    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store });
+    const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
+    const hash = landed.hashCommit?.commitHash;
+    const before = readFileSync(store, 'utf8');
+    const revealed = await waitFor(
+      'the reveal',
+      async () => (await chain.revealPending?.()) ?? [],
+      (r: readonly HashRevealResult[]) => r.length > 0,
+      30_000,
+    );
+    expect(revealed).toMatchObject([{ commitHash: hash, status: 'revealed' }]);
+    expect(revealed[0]?.block).toBeGreaterThan(landed.block);
+    // The store as it was before the reveal: a run that revealed and stopped before writing the store.
+    writeFileSync(store, before);
+    expect(await chain.revealPending?.()).toEqual([{ commitHash: hash, status: 'gone' }]);
+  }, 60_000);
+});
