@@ -81,6 +81,11 @@ export interface PendingHashCommit {
    * (RevealPeriodEpochs + 2) x (tempo + 1).
    */
   readonly closedAfter: bigint;
+  /**
+   * The commit with its salt, in `@subnet/chain`'s wire form (`pendingCommitToJson`), kept with the epoch so that
+   * another instance can reveal it; absent when this chain access does not hold its salt. Secret until the reveal.
+   */
+  readonly commit?: unknown;
 }
 
 /** What {@link ChainPort.revealPending} did with one stored commit-reveal v2 commit that is now final. */

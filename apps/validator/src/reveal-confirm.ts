@@ -86,6 +86,9 @@ export function pendingRevealFields(timelock: NonNullable<Awaited<ReturnType<Cha
   return { revealStatus: 'pending', reveal: JSON.stringify(json) };
 }
 
+/** How many pending epochs are read per page when looking for commit-reveal v2 commits. */
+const HASH_PAGE = 256;
+
 /** The `reveal` column of an epoch whose commit-reveal v2 (hash) commit waits for this validator's reveal (G.22). */
 interface PendingHashJson {
   readonly scheme: 'hash';
@@ -93,6 +96,8 @@ interface PendingHashJson {
   readonly due_block: string;
   readonly closed_after: string;
   readonly record: null;
+  /** The commit with its salt (`@subnet/chain` wire form), so whichever instance leads can reveal it; secret, never served. */
+  readonly commit?: unknown;
 }
 
 /**
@@ -110,8 +115,32 @@ export function pendingHashRevealFields(commit: PendingHashCommit): { revealStat
     due_block: commit.dueBlock.toString(),
     closed_after: commit.closedAfter.toString(),
     record: null,
+    ...(commit.commit === undefined ? {} : { commit: commit.commit }),
   };
   return { revealStatus: 'pending', reveal: JSON.stringify(json) };
+}
+
+/**
+ * The commits (with their salts) of the epochs whose commit-reveal v2 commit waits for its reveal, as stored with them
+ * ({@link pendingHashRevealFields}): the chain access reveals them along with its own commit store's, so that a commit
+ * made by another instance (before the lease moved) or whose store was lost is still revealed (docs/spec.md G.22).
+ *
+ * @param storage - the storage
+ * @returns the commits in `@subnet/chain`'s wire form, oldest epoch first
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example await connectSubnetChain({ ..., sharedCommits: () => sharedHashCommits(storage) })
+ */
+export async function sharedHashCommits(storage: Pick<Storage, 'pendingReveals'>): Promise<readonly unknown[]> {
+  const commits: unknown[] = [];
+  for (let after = -1; ;) {
+    const page = await storage.pendingReveals(after, HASH_PAGE);
+    for (const row of page) {
+      const commit = parsePendingHash(row)?.commit;
+      if (commit !== undefined) commits.push(commit);
+    }
+    if (page.length < HASH_PAGE) return commits;
+    after = page[page.length - 1]?.epoch ?? after;
+  }
 }
 
 /** The reveal fields of a landed submission: a timelocked commit's, a hash commit's, or none. */
@@ -544,9 +573,6 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
   }
   return done;
 }
-
-/** How many pending epochs {@link recordHashReveals} reads per page when it looks for a commit's epoch. */
-const HASH_PAGE = 256;
 
 /**
  * Records the outcome of each commit-reveal v2 commit that {@link ChainPort.revealPending} revealed or saw expire on

@@ -782,7 +782,8 @@ function embargoSummary(row: EpochHead): Record<string, unknown> | null {
 
 /**
  * The epoch's commit-reveal v4 reveal as confirmed after the fact (null when the submission was no timelocked
- * commit): status and details, without the stored commit record. Not part of the signed bundle (docs/spec.md G.6).
+ * commit): status and details, without the stored commit record or a v2 commit's salt (G.22). Not part of the signed
+ * bundle (docs/spec.md G.6).
  */
 function revealSummary(row: EpochHead): Record<string, unknown> | null {
   if (row.revealStatus === null) return null;
@@ -792,7 +793,8 @@ function revealSummary(row: EpochHead): Record<string, unknown> | null {
   } catch {
     details = {};
   }
-  const { record: _record, ...shown } = details;
+  // Never served: a timelocked commit's record, and a v2 commit's salt (it would let anyone check guessed weights).
+  const { record: _record, commit: _commit, ...shown } = details;
   return { status: row.revealStatus, ...shown };
 }
 

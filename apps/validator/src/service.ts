@@ -20,7 +20,7 @@ import { createPeerExchange } from './peer-exchange.js';
 import { openPostgresLease } from './postgres-lease.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
-import { recordHashReveals, revealConfirmer } from './reveal-confirm.js';
+import { recordHashReveals, revealConfirmer, sharedHashCommits } from './reveal-confirm.js';
 import type { RevealConfirmDeps } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
@@ -165,6 +165,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         signer: key,
         wait: config.chain.wait,
         commitStorePath: config.chain.commit_store,
+        // v2 commits kept with their epochs: whichever instance leads reveals them (docs/spec.md G.22).
+        sharedCommits: () => sharedHashCommits(storage),
         eraPeriod: config.chain.era_period,
         logger,
       }));

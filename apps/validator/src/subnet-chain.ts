@@ -1,5 +1,14 @@
-import { CHAIN_ERROR_CODES, connectChain, createChainClient, epochRuntime, fileCommitStore, preflight } from '@subnet/chain';
-import type { ChainClient, ChainConnection, ChainSigner, RevealWindow } from '@subnet/chain';
+import {
+  CHAIN_ERROR_CODES,
+  connectChain,
+  createChainClient,
+  epochRuntime,
+  fileCommitStore,
+  pendingCommitFromJson,
+  pendingCommitToJson,
+  preflight,
+} from '@subnet/chain';
+import type { ChainClient, ChainConnection, ChainSigner, CommitStore, PendingCommit, RevealWindow } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit } from './chain-port.js';
@@ -24,6 +33,12 @@ export interface SubnetChainOptions {
   readonly wait: 'inBlock' | 'finalized';
   /** File that keeps commit-reveal salts until their reveal, across restarts. */
   readonly commitStorePath: string;
+  /**
+   * Commit-reveal v2 commits kept elsewhere too (each in `@subnet/chain`'s wire form, `pendingCommitToJson`): the
+   * pending epochs' commits in the database, so that whichever instance leads reveals them (docs/spec.md G.22).
+   * Revealed along with the file's; one that cannot be read is skipped with a warning.
+   */
+  readonly sharedCommits?: () => Promise<readonly unknown[]>;
   /** Reconnect when no new head arrived for this long (ms). */
   readonly staleHeadMs?: number;
   readonly requestTimeoutMs?: number;
@@ -91,6 +106,39 @@ function firstConnectionError(error: unknown, endpoint: string, timeoutMs: numbe
 }
 
 /**
+ * The client's commit store: the file's commits and the shared ones (docs/spec.md G.22), the file's first; saves and
+ * removals go to the file (a shared commit leaves the database when its epoch's outcome is recorded).
+ */
+function sharedCommitStore(file: CommitStore, options: Pick<SubnetChainOptions, 'sharedCommits' | 'logger'>): CommitStore {
+  const shared = options.sharedCommits;
+  if (shared === undefined) return file;
+  return {
+    save: (commit) => file.save(commit),
+    remove: (hash) => file.remove(hash),
+    load: async () => {
+      const own = await file.load();
+      const known = new Set(own.map((c) => c.commitHash));
+      const more: PendingCommit[] = [];
+      for (const value of await shared()) {
+        try {
+          const commit = pendingCommitFromJson(value);
+          if (!known.has(commit.commitHash)) {
+            known.add(commit.commitHash);
+            more.push(commit);
+          }
+        } catch (error) {
+          options.logger?.warn(
+            { error: (error as Error).message },
+            'a commit-reveal commit kept in the database cannot be read; it is not revealed from there',
+          );
+        }
+      }
+      return [...own, ...more];
+    },
+  };
+}
+
+/**
  * The real chain access: `@subnet/chain` (connection with reconnect, metagraph, preflight, setWeights
  * through whichever call the runtime offers, commit-reveal when enabled).
  *
@@ -101,6 +149,7 @@ function firstConnectionError(error: unknown, endpoint: string, timeoutMs: numbe
  * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, signer: await loadSigner({ kind: 'uri', uri: '//Alice' }), wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
+  const fileStore = fileCommitStore(options.commitStorePath);
   let connection: ChainConnection;
   let client: ChainClient;
   try {
@@ -125,7 +174,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       connection,
       signer,
       u16Mode: U16_MODE,
-      commitStore: fileCommitStore(options.commitStorePath),
+      commitStore: sharedCommitStore(fileStore, options),
       eraPeriod: options.eraPeriod ?? 64,
     });
   } catch (error) {
@@ -142,9 +191,13 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
    */
   const hashCommitOf = async (s: { commitHash?: string; reveal?: RevealWindow | null; blockNumber: bigint }): Promise<PendingHashCommit> => {
     const commitHash = s.commitHash ?? '';
+    // The salt and payload from the commit store, kept with the epoch so another instance can reveal it (absent: a
+    // commit found on chain whose salt this instance does not hold).
+    const stored = (await fileStore.load()).find((c) => c.commitHash === commitHash);
+    const commit = stored === undefined ? {} : { commit: pendingCommitToJson(stored) };
     const w = s.reveal;
-    if (w !== null && w !== undefined) return { commitHash, dueBlock: w.firstBlock, closedAfter: w.lastBlock + (w.lastBlock - w.firstBlock + 1n) };
-    return { commitHash, dueBlock: s.blockNumber, closedAfter: hashCommitBound(s.blockNumber, (await snapshot()).hyperparameters) };
+    if (w !== null && w !== undefined) return { commitHash, dueBlock: w.firstBlock, closedAfter: w.lastBlock + (w.lastBlock - w.firstBlock + 1n), ...commit };
+    return { commitHash, dueBlock: s.blockNumber, closedAfter: hashCommitBound(s.blockNumber, (await snapshot()).hyperparameters), ...commit };
   };
 
   return {

@@ -87,6 +87,30 @@ function fromWire(w: z.output<typeof pendingCommitSchema>): PendingCommit {
 }
 
 /**
+ * A pending commit in the commit store's wire form (snake_case JSON, bigints as decimal strings), for a caller that
+ * keeps commits elsewhere too (a database shared by several instances). Holds the salt: keep it private.
+ *
+ * @param commit - the commit
+ * @returns its wire form (JSON-serialisable)
+ * @example JSON.stringify(pendingCommitToJson(commit))
+ */
+export function pendingCommitToJson(commit: PendingCommit): z.input<typeof pendingCommitSchema> {
+  return toWire(commit);
+}
+
+/**
+ * Reads a pending commit from its wire form ({@link pendingCommitToJson}), checked with {@link pendingCommitSchema}.
+ *
+ * @param value - the parsed JSON
+ * @returns the commit
+ * @throws SubnetError `CHAIN_INVALID_INPUT` naming the field when the value is not a pending commit
+ * @example pendingCommitFromJson(JSON.parse(text))
+ */
+export function pendingCommitFromJson(value: unknown): PendingCommit {
+  return fromWire(parseInput(pendingCommitSchema, value, 'CHAIN_INVALID_INPUT', 'commit'));
+}
+
+/**
  * An in-memory {@link CommitStore} (not durable: for tests and for callers who persist elsewhere).
  *
  * @returns the store

@@ -31,7 +31,7 @@ export type { CommitHashInput } from './commit-hash.js';
 export { chainUpscale } from './chain-upscale.js';
 export { convertToU16 } from './u16-conversion.js';
 export type { U16Mode, U16Vector } from './u16-conversion.js';
-export { commitStoreFileSchema, fileCommitStore, memoryCommitStore, pendingCommitSchema } from './commit-store.js';
+export { commitStoreFileSchema, fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitSchema, pendingCommitToJson } from './commit-store.js';
 export type { CommitStore, PendingCommit } from './commit-store.js';
 export type { EpochState, MetagraphSnapshot, WeightHyperparameters } from './metagraph-snapshot.js';
 export { nextAllowedBlockFor, preflight } from './preflight.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { embargoError, embargoOf } from '../bundle-embargo.js';
 import type { ChainSubmission, HashRevealResult } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
-import { confirmPendingReveals, pendingHashRevealFields, recordHashReveals } from '../reveal-confirm.js';
+import { confirmPendingReveals, pendingHashRevealFields, recordHashReveals, sharedHashCommits } from '../reveal-confirm.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import { bountyBody, expectAttestedBundle, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
@@ -143,7 +143,7 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
         finalized: true,
         extrinsicHash: `0x${'ab'.repeat(32)}`,
         call: 'SubtensorModule.commit_weights',
-        hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n },
+        hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n, commit: { commit_hash: HASH, salt: [4242, 4243] } },
       });
     };
     let reveals: HashRevealResult[] = [];
@@ -159,6 +159,10 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     expect((await fetch(`${v.url}/v1/weights/latest`)).status).toBe(425);
     const listed = (await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; embargo: Record<string, unknown> | null }[] };
     expect(listed.epochs.find((e) => e.epoch === 0)?.embargo).toMatchObject({ scheme: 'hash', reveal_block: '22', commit_hash: HASH });
+    // The commit and its salt are kept with the epoch for whichever instance leads, and never served.
+    expect(await sharedHashCommits(v.storage)).toEqual([{ commit_hash: HASH, salt: [4242, 4243] }]);
+    expect(JSON.stringify(listed)).not.toContain('4242');
+    expect(listed.epochs.find((e) => e.epoch === 0)).toMatchObject({ reveal: { status: 'pending', commit_hash: HASH } });
     const overview = await (await fetch(`${v.url}/pages`)).text();
     expect(overview).toContain('embargoed until this validator reveals it (from block 22)');
     expect(overview).not.toContain('/v1/epochs/0/bundle');
@@ -167,6 +171,8 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     chain.headBlock = 23n;
     await v.tick();
     expect((await v.storage.getEpoch(0))?.revealStatus).toBe('revealed');
+    // The outcome replaces the pending commit: no salt is kept once it is revealed.
+    expect((await v.storage.getEpoch(0))?.reveal).not.toContain('4242');
     const served = await fetch(`${v.url}/v1/epochs/0/bundle`);
     expect(served.status).toBe(200);
     await expectAttestedBundle(await served.text(), closeText, {

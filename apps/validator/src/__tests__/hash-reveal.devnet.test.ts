@@ -1,9 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import type { HashRevealResult } from '../chain-port.js';
+import { landedRevealFields, sharedHashCommits } from '../reveal-confirm.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
 import { devnetChainPort, startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
 import { tempDir, useCleanups } from './helpers.js';
 
@@ -52,5 +54,30 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     // The store as it was before the reveal: a run that revealed and stopped before writing the store.
     writeFileSync(store, before);
     expect(await chain.revealPending?.()).toEqual([{ commitHash: hash, status: 'gone' }]);
+  }, 60_000);
+
+  it('a commit made by one instance is revealed by another from the epoch row (the lease moved between commit and reveal)', async () => {
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+    cleanups.push(() => devnet.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const storage = openSqliteStorage(join(t.dir, 'shared.db'));
+    cleanups.push(() => storage.close());
+    // Instance A commits and records the epoch as the epoch loop does; its commit store is its own file.
+    const a = await devnetChainPort(devnet, cleanups, { commitStorePath: join(t.dir, 'a.json') });
+    const landed = await a.setWeights([1, 2], [30_000, 35_535]);
+    expect(landed.hashCommit?.commit).toMatchObject({ commit_hash: landed.hashCommit?.commitHash, uids: [1, 2] });
+    await storage.claimEpoch(5, { status: 'submitted', ...landedRevealFields(landed) });
+    // Instance B (same hotkey, empty commit store of its own) leads from now on: it reveals from the database.
+    const b = await devnetChainPort(devnet, cleanups, { commitStorePath: join(t.dir, 'b.json'), sharedCommits: () => sharedHashCommits(storage) });
+    const revealed = await waitFor(
+      'the reveal',
+      async () => (await b.revealPending?.()) ?? [],
+      (r: readonly HashRevealResult[]) => r.length > 0,
+      30_000,
+    );
+    expect(revealed).toMatchObject([{ commitHash: landed.hashCommit?.commitHash, status: 'revealed' }]);
+    // Without the shared commits B could not have: its own store is empty.
+    expect(existsSync(join(t.dir, 'b.json'))).toBe(false);
   }, 60_000);
 });

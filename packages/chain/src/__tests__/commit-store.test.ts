@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { fileCommitStore, memoryCommitStore } from '../commit-store.js';
+import { fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitToJson } from '../commit-store.js';
 import type { PendingCommit } from '../commit-store.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
@@ -61,6 +61,16 @@ describe('commit stores', () => {
     await Promise.all([store.remove(commit(4).commitHash), store.remove(commit(5).commitHash)]);
     expect(await store.load()).toHaveLength(10);
   });
+  it('a commit round-trips through its wire form (as the file holds it), and a wrong field is named', () => {
+    const c = commit(7, { commitBlock: 2n ** 60n });
+    const wire = pendingCommitToJson(c);
+    expect(wire).toMatchObject({ netuid_index: 1, version_key: (2n ** 63n + 7n).toString(), commit_block: (2n ** 60n).toString(), salt: c.salt });
+    expect(pendingCommitFromJson(JSON.parse(JSON.stringify(wire)))).toEqual(c);
+    expect(() => pendingCommitFromJson({ ...wire, salt: [70000] })).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'commit.salt[0]' }) }),
+    );
+  });
+
   it('file store: a file that is not a commit store fails with CHAIN_INVALID_INPUT naming the field', async () => {
     const path = await tmp();
     await fileCommitStore(path).save(commit(1));

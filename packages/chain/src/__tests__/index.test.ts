@@ -57,6 +57,9 @@ describe('public API', () => {
         'v2CommitEpoch',
         // issue 15 item 9: the codes as literal constants
         'CHAIN_ERROR_CODES',
+        // a commit's wire form, for a store shared through a database (the validator's HA, docs/spec.md G.22)
+        'pendingCommitFromJson',
+        'pendingCommitToJson',
       ].sort(),
     );
   });
