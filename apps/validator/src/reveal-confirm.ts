@@ -578,9 +578,9 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
  * Records the outcome of each commit-reveal v2 commit that {@link ChainPort.revealPending} revealed or saw expire on
  * the epoch whose pending reveal names it (docs/spec.md G.22), which lifts that epoch's embargo: `revealed` with the
  * reveal's block, or `not_revealed` (`CHAIN_REVEAL_WINDOW_MISSED`, reason `expired`: the weights were not set), signed
- * as a reveal attestation like a timelocked outcome. A commit the chain no longer holds (`gone`) is only logged:
- * whether it was revealed is not known, so nothing is signed, and its epoch is recorded once its window closed
- * ({@link confirmPendingReveals}). A commit no pending epoch names (an older version's, or a commit made for an epoch
+ * as a reveal attestation like a timelocked outcome. A commit the chain no longer holds (`gone`) is only logged and
+ * its salt dropped from the row: whether it was revealed is not known, so nothing is signed, and its epoch is recorded
+ * once its window closed ({@link confirmPendingReveals}). A commit no pending epoch names (an older version's, or a commit made for an epoch
  * already recorded) is only logged.
  *
  * @param deps - as {@link confirmPendingReveals}
@@ -607,7 +607,16 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
   const done: RevealConfirmation[] = [];
   for (const { row, hash } of rows) {
     const result = wanted.get(hash.commit_hash);
-    if (result === undefined || result.status === 'gone') continue;
+    if (result === undefined) continue;
+    if (result.status === 'gone') {
+      // Nobody can reveal it any more: its salt is dropped from the row (no instance loads it again every tick), and
+      // the epoch stays pending, embargoed, until its window closed.
+      if (hash.commit !== undefined) {
+        const { commit: _salted, ...kept } = hash;
+        await storage.updateEpoch(row.epoch, { revealStatus: 'pending', reveal: JSON.stringify({ ...kept, gone_at_head: head.toString() }) }, deps.fence?.());
+      }
+      continue;
+    }
     wanted.delete(hash.commit_hash);
     const commit: AttestedCommit = { commitHash: hash.commit_hash, dueBlock: hash.due_block, record: null };
     const base = { commit_hash: hash.commit_hash, due_block: hash.due_block, closed_after: hash.closed_after, checked_at_head: head.toString() };

@@ -98,9 +98,23 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     chain.headBlock = 40n;
     const metrics = createMetrics();
     const logger = recordingLogger();
-    await hashPendingEpoch(s, 3);
+    await s.claimEpoch(3, {
+      status: 'submitted',
+      ...pendingHashRevealFields({ commitHash: HASH, dueBlock: 30n, closedAfter: 50n, commit: { commit_hash: HASH, salt: [4242] } }),
+    });
+    expect(await sharedHashCommits(s)).toHaveLength(1);
     expect(await recordHashReveals({ storage: s, chain, metrics, logger }, [{ commitHash: HASH, status: 'gone' }])).toEqual([]);
     expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+    // Nobody can reveal it now: its salt leaves the row, so no instance loads it again on every tick.
+    expect(await sharedHashCommits(s)).toEqual([]);
+    expect(JSON.parse((await s.getEpoch(3))?.reveal ?? '{}')).toEqual({
+      scheme: 'hash',
+      commit_hash: HASH,
+      due_block: '30',
+      closed_after: '50',
+      record: null,
+      gone_at_head: '40',
+    });
     expect((await metrics.revealConfirmations.get()).values).toEqual([]);
     expect(logger.warns.map((w) => w.msg)).toEqual([
       `commit-reveal v2 commit ${HASH} of epoch 3 is no longer on chain and this validator did not see it revealed (revealed by a run that stopped before recording it, moved by a hotkey swap, or dropped after its window); the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`,
