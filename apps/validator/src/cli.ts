@@ -77,16 +77,23 @@ Examples:
 program
   .command('init')
   .description('write a commented default configuration')
-  .option('-c, --config <file>', 'where to write it', 'validator.yaml')
+  .option('-c, --config <file>', 'where to write it (- for standard output)', 'validator.yaml')
   .option('--force', 'overwrite an existing file')
   .addHelpText(
     'after',
     `
 Examples:
   subnet-validator init
-  subnet-validator init --config /etc/subnet/validator.yaml --force`,
+  subnet-validator init --config /etc/subnet/validator.yaml --force
+  subnet-validator init --config - | less                # print it instead`,
   )
   .action(async (opts: { config: string; force?: boolean }) => {
+    // `-` is standard output, as for the other CLIs (it wrote a file named `-`).
+    if (opts.config === '-') {
+      const { defaultConfigYaml } = await import('./config.js');
+      process.stdout.write(defaultConfigYaml());
+      return;
+    }
     // A folder is no file to write, with or without --force (writing it failed with Node's bare EISDIR).
     if (existsSync(opts.config) && statSync(opts.config).isDirectory()) {
       exitWith(

@@ -41,9 +41,12 @@ export interface DemoResult {
   readonly outcomes: readonly EpochOutcome[];
 }
 
+/** The burn uid of the demo's scoring (the default of `scoring.pipeline.burn_uid`). */
+const DEMO_BURN_UID = 0;
+
 /** The demo's scoring: the challenges' α sum to 1 and every cap can hand out its share, so nothing burns and start-up has nothing to warn about. */
 const DEMO_SCORING = {
-  pipeline: { min_validators: 1, min_stake_fraction: 0.3, weight_cap: 0.5 },
+  pipeline: { min_validators: 1, min_stake_fraction: 0.3, weight_cap: 0.5, burn_uid: DEMO_BURN_UID },
   challenges: [
     // Six miners: the workflow's default cap (0.15) could hand out only 90 % of its share.
     { id: 'workflow', kind: 'workflow', alpha: 0.4, weight_cap: 0.2 },
@@ -305,13 +308,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   for (const o of unfed) {
     if (o.bundlePath === null) continue;
     const block = o.submission?.block ?? null;
+    // With no records every weight goes to the burn uid, which on this devnet is the validator's own uid 0.
+    const burnOnly = o.u16 !== null && o.u16.uids.length === 1 && o.u16.uids[0] === DEMO_BURN_UID;
     out(
-      `epoch ${o.epoch} was closed too, with no records fed to it: ${o.status}${block === null ? '' : ` at block ${block}`}, weights ${weightsText(o)}, bundle ${o.bundlePath}`,
+      `epoch ${o.epoch} was closed too, with no records fed to it: ${o.status}${block === null ? '' : ` at block ${block}`}, weights ${weightsText(o)}` +
+        `${burnOnly ? ` (no miner scored: all weight to the burn uid, scoring.pipeline.burn_uid ${DEMO_BURN_UID})` : ''}, bundle ${o.bundlePath}`,
     );
   }
   out('');
   out(`bundles: ${join(dir, 'bundles')} (signed by ${hotkey})`);
-  out(`check them: auditor-replay verify ${join(dir, 'bundles')} (in this repository: node apps/auditor-replay/bin/auditor-replay.js verify …)`);
+  out(`check them: auditor-replay verify ${join(dir, 'bundles')}`);
+  out(`  (from this repository's root: node apps/auditor-replay/bin/auditor-replay.js verify ${join(dir, 'bundles')})`);
+  out(`the devnet and the validator have stopped; ${dir} stays until you remove it (rm -rf ${dir})`);
   return { dir, outcomes };
 }
 

@@ -63,6 +63,18 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     await expectUsage(['demo', '--epochs', '2.5'], "argument '2.5' is invalid");
   });
 
+  it('init --config - prints the default configuration on standard output and writes no file named -', async () => {
+    const printed = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, [bin, 'init', '--config', '-'], { cwd: t.dir, timeout: 60_000 }, (error, stdout) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout });
+      });
+    });
+    expect(printed.code).toBe(0);
+    const { defaultConfigYaml } = await import('../config.js');
+    expect(printed.stdout).toBe(defaultConfigYaml());
+    expect(existsSync(join(t.dir, '-'))).toBe(false);
+  });
+
   it('init over an existing file names it and --force, and leaves the file as it was', async () => {
     const file = join(t.dir, 'kept.yaml');
     writeFileSync(file, 'mine: 1\n');

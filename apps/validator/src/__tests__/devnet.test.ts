@@ -54,11 +54,17 @@ describe('on a real devnet (@subnet/devnet over WebSocket JSON-RPC, @subnet/chai
           .join('')
           .split('\n')
           .find((l) => l.startsWith(`epoch ${first - 1} was closed too`)) ?? '';
-      expect(started).toMatch(/^epoch \d+ was closed too, with no records fed to it: submitted at block \d+, weights 0: 65535, bundle /);
+      expect(started).toMatch(
+        /^epoch \d+ was closed too, with no records fed to it: submitted at block \d+, weights 0: 65535 \(no miner scored: all weight to the burn uid, scoring\.pipeline\.burn_uid 0\), bundle /,
+      );
       expect(started.endsWith(`bundle ${join(t.dir, 'bundles', `epoch-${first - 1}.json`)}`)).toBe(true);
       expect(readdirSync(join(t.dir, 'bundles')).sort()).toEqual([first - 1, first, first + 1].map((e) => `epoch-${e}.json`).sort());
       // It ends by saying where the bundles are and how anyone checks them.
-      expect(lines.join('')).toContain(`check them: auditor-replay verify ${join(t.dir, 'bundles')}`);
+      // (the whole command, runnable as printed from the repository root), and that the folder stays.
+      const text = lines.join('');
+      expect(text).toContain(`check them: auditor-replay verify ${join(t.dir, 'bundles')}\n`);
+      expect(text).toContain(`(from this repository's root: node apps/auditor-replay/bin/auditor-replay.js verify ${join(t.dir, 'bundles')})\n`);
+      expect(text.trimEnd().split('\n').at(-1)).toBe(`the devnet and the validator have stopped; ${t.dir} stays until you remove it (rm -rf ${t.dir})`);
     } finally {
       t.cleanup();
     }
