@@ -341,13 +341,25 @@ export function resolveConfig(input: {
   const path = formatPath(issue?.path ?? []);
   // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
   // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
-  const value = valueAt(redactConfigInput(merged), issue?.path ?? []);
+  // An unknown key shows its own value, not its whole section (the root: the whole configuration).
+  const unknownFirst = issue === undefined ? undefined : unknownKeys(issue);
+  const value = valueAt(redactConfigInput(merged), unknownFirst?.length === 1 ? [...(issue?.path ?? []), unknownFirst[0] ?? ''] : (issue?.path ?? []));
   // A peer's hotkey (`peers.urls[i].hotkey`) is public, unlike the URLs beside it, which may hold credentials by mistake.
-  const secret = /hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path);
+  // An unknown key's own value is shown now: a misspelt secret (`executor_tokn`, `hotkey_urii`) stays hidden too.
+  const unknownKey = unknownFirst?.length === 1 ? (unknownFirst[0] ?? '') : undefined;
+  const meant = unknownKey === undefined ? undefined : closeKey(issue?.path ?? [], unknownKey);
+  const misspeltSecret =
+    unknownKey !== undefined &&
+    (/tok|uri|url|pass|mnemonic|seed|secret|key/i.test(unknownKey) || (meant !== undefined && /hotkey_uri|executor_token|url|password/.test(meant)));
+  const secret = misspeltSecret || (/hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path));
   // An unknown key is reported at its section; where it came from is the key's own path (an environment variable
   // `SUBNET_VALIDATOR_SERVER__PROT` is no line of the file).
-  const unknown = issue === undefined ? undefined : unknownKeys(issue);
-  const source = valueSource(unknown?.length === 1 ? [...(issue?.path ?? []), unknown[0] ?? ''] : (issue?.path ?? []), env, input.flags ?? {});
+  const unknown = unknownFirst;
+  // A variable below the unknown key counts too: SUBNET_VALIDATOR_SERVR__PORT sets the unknown section `servr`.
+  const source =
+    unknown?.length === 1
+      ? valueSource([...(issue?.path ?? []), unknown[0] ?? ''], env, input.flags ?? {}, true)
+      : valueSource(issue?.path ?? [], env, input.flags ?? {});
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
   const others = result.error.issues.slice(1).map(problemPlace);
@@ -484,6 +496,14 @@ function issueSentence(issue: z.core.$ZodIssue, merged: unknown, sourceName?: st
       return `${issue.message} (did you mean ${name}? two underscores separate a section from its key)`;
     }
     const close = closeKey(issue.path, key);
+    // Set by a variable: the variable to write instead (the key's level of its name corrected).
+    if (close !== undefined && sourceName?.startsWith(ENV_PREFIX) === true) {
+      const levels = sourceName.slice(ENV_PREFIX.length).split('__');
+      if (levels.length > issue.path.length) {
+        levels[issue.path.length] = close.toUpperCase();
+        return `${issue.message} (did you mean ${ENV_PREFIX}${levels.join('__')}?)`;
+      }
+    }
     if (close !== undefined) return `${issue.message} (did you mean "${close}"?)`;
   }
   const expected = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message)?.[1];
@@ -512,12 +532,14 @@ const FLAG_OF_PATH: Readonly<Record<string, string>> = {
  * `BT_WALLET_` variable that set it, the highest that did (flags < environment < file, reversed). An operator
  * reading `at wallet.password_file` looks in the file, which may hold a good value the environment replaced; an
  * empty variable (`SUBNET_VALIDATOR_WALLET__PASSWORD_FILE=`, as compose files write an unset one) reads as YAML
- * null, which no message said.
+ * null, which no message said. With `below`, a variable that names a key under `path` counts (an unknown section set by
+ * `SUBNET_VALIDATOR_SERVR__PORT`).
  */
 function valueSource(
   path: readonly PropertyKey[],
   env: Readonly<Record<string, string | undefined>>,
   flags: ConfigFlags,
+  below = false,
 ): { readonly name: string; readonly sentence: string } | undefined {
   if (path.length === 0 || !path.every((key) => typeof key === 'string')) return undefined;
   const keys = path;
@@ -534,7 +556,9 @@ function valueSource(
   if (flag !== undefined && has(flagOverlay(flags))) return { name: flag, sentence: `set by ${flag}` };
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
-    if (name.slice(ENV_PREFIX.length).toLowerCase() !== keys.join('__')) continue;
+    // `below`: an unknown key is also set by a variable naming a key under it (an unknown section's).
+    const named = name.slice(ENV_PREFIX.length).toLowerCase();
+    if (named !== keys.join('__') && !(below && named.startsWith(`${keys.join('__')}__`))) continue;
     const empty = raw.trim() === '' ? ', which is empty: an empty value reads as YAML null; unset it or give it a value' : '';
     return { name, sentence: `set by the environment variable ${name}${empty}` };
   }

@@ -104,8 +104,15 @@ describe('configuration', () => {
   it('an unknown key set by an environment variable names the variable; one underscore where two belong says so', () => {
     const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER__PROT: '9000' } }));
     expect(typo.message).toMatch(
-      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean "port"\?\) \(set by the environment variable SUBNET_VALIDATOR_SERVER__PROT\) at server \(got /,
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "prot" \(did you mean SUBNET_VALIDATOR_SERVER__PORT\?\) \(set by the environment variable SUBNET_VALIDATOR_SERVER__PROT\) at server \(got /,
     );
+    // A misspelt section in a variable's name: the variable is named (not a key of the file), with the one meant, and
+    // the value shown is the variable's, not the whole configuration.
+    const section = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVR__PORT: '9000' } }));
+    expect(section.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration: Unrecognized key: "servr" (did you mean SUBNET_VALIDATOR_SERVER__PORT?) (set by the environment variable SUBNET_VALIDATOR_SERVR__PORT) at (root) (got {"port":9000})',
+    );
+    expect(section.path).toBe('');
     const single = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env: { SUBNET_VALIDATOR_SERVER_PORT: '9000' } }));
     expect(single.message).toMatch(
       /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: Unrecognized key: "server_port" \(did you mean SUBNET_VALIDATOR_SERVER__PORT\? two underscores separate a section from its key\) \(set by the environment variable SUBNET_VALIDATOR_SERVER_PORT\) at \(root\) \(got /,
@@ -203,6 +210,10 @@ describe('configuration', () => {
       expect(shown).toContain('bogus');
       for (const secret of ['token-token-token-1', '//Secret', 'hunter2']) expect(shown).not.toContain(secret);
     }
+    // A misspelt secret key: its own value is what an unknown key shows, and it stays hidden.
+    const misspelt = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('server:\n', "server:\n  executor_tokn: 'typo-token-typo-token'\n") }));
+    expect(misspelt.message).toContain('Unrecognized key: "executor_tokn" (did you mean "executor_token"?) at server (got "[redacted]")');
+    expect(misspelt.message).not.toContain('typo-token-typo-token');
   });
 
   it('an invalid value set by a flag or an environment variable names it; an empty variable is said to read as null', () => {
