@@ -21,7 +21,9 @@ function run(command, args) {
 }
 
 const turboBin = join(root, 'node_modules', '.bin', 'turbo');
-console.log('Building the workspace, JavaScript only (turbo run build)...');
+// Said, because a full build's declarations and CommonJS files in dist/ are replaced by this build's (turbo restores
+// them from its cache at the next full build, `npm test`).
+console.log('Building the workspace, JavaScript only (turbo run build; dist/ gets no type declarations or CommonJS builds: `npm test` builds them)...');
 const built = run(existsSync(turboBin) ? turboBin : 'turbo', ['run', 'build', '--output-logs=errors-only']);
 if (built !== 0) {
   console.error('The build failed; nothing was run.');
