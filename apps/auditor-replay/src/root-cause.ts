@@ -488,7 +488,18 @@ export function findRootCause(
   const where = `${mismatch.stage}${mismatch.field === '' ? '' : ` ${mismatch.field}`}`;
   if (recordId !== null) {
     const found = byRecordId(bundle, recordId);
-    if (found !== null) return done('input', found, `input record ${found.path} (record ${recordId}) gives ${where}: ${values}`);
+    if (found !== null) {
+      // Excluded by the recomputation and not by the bundle: that is the cause, said first (it was cut off the line's end).
+      const why = newExclusion(claimed, recomputed, found);
+      if (why !== null) {
+        return done(
+          'input',
+          found,
+          `input record ${found.path} (record ${recordId}) is excluded by the recomputation, [${why.code}] ${why.reason}, but the bundle scores it: ${where}: ${values}`,
+        );
+      }
+      return done('input', found, `input record ${found.path} (record ${recordId}) gives ${where}: ${values}`);
+    }
   }
   if (evaluator !== null && miner !== null && evaluator !== validatorHotkey) {
     const found = field === 'stake' ? stakeOf(bundle, evaluator) : peerScore(bundle, challengeId, evaluator, miner);
@@ -505,6 +516,23 @@ export function findRootCause(
       );
   }
   return done('result', { path: mismatch.path, record: null }, `the claimed value ${mismatch.path} (${where}) is not what its inputs give: ${values}`);
+}
+
+/**
+ * The exclusion of the record at `found` (a `bundle.inputs.<list>[i]` with a record id) that the recomputation made and
+ * the bundle did not: its code and reason, or null.
+ */
+function newExclusion(claimed: unknown, recomputed: unknown, found: Found): { code: string; reason: string } | null {
+  const list = /^bundle\.inputs\.([a-z_]+)\[/.exec(found.path)?.[1];
+  if (list === undefined || found.record === null) return null;
+  const exclusion = (doc: unknown): Record<string, unknown> | undefined => {
+    const excluded = childOf(childOf(childOf(doc, 'bundle'), 'result'), 'excluded');
+    if (!Array.isArray(excluded)) return undefined;
+    return excluded.find((x): x is Record<string, unknown> => isObject(x) && x.list === list && x.record_id === found.record);
+  };
+  const redone = exclusion(recomputed);
+  if (redone === undefined || exclusion(claimed) !== undefined) return null;
+  return typeof redone.code === 'string' && typeof redone.reason === 'string' ? { code: redone.code, reason: redone.reason } : null;
 }
 
 /** The configured kind of an evaluation challenge (the aggregation explanation calls every one `evaluations`). */

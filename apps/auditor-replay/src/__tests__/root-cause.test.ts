@@ -50,6 +50,21 @@ describe('root cause first (issue 19, item 1)', () => {
     }
   });
 
+  it('an input record the recomputation excludes and the bundle scores: the root cause says so first, with the code and reason', () => {
+    const doc = fresh();
+    // One key the term_results schema does not have: the pipeline refuses the record (BUNDLE_INVALID_RECORD).
+    (doc.bundle.inputs.term_results[0] as unknown as Record<string, unknown>)['note'] = 'x';
+    const a = audit(doc);
+    expect(a.root_cause).toMatchObject({ kind: 'input', path: 'bundle.inputs.term_results[0]', record: doc.bundle.inputs.term_results[0]!.record_id });
+    expect(a.root_cause?.sentence).toMatch(
+      /^input record bundle\.inputs\.term_results\[0\] \(record [^)]+\) is excluded by the recomputation, \[BUNDLE_INVALID_RECORD\] the record does not match the term_results schema: Unrecognized key: "note" at term_results\[0\], but the bundle scores it: /,
+    );
+    // A record both sides score is told as before.
+    const changed = fresh();
+    changed.bundle.inputs.term_results[0]!.results.find((t) => t.tests_passed > 0)!.tests_passed -= 1;
+    expect(audit(changed).root_cause?.sentence).toMatch(/^input record bundle\.inputs\.term_results\[0\] \(record [^)]+\) gives /);
+  });
+
   it('a changed configuration value: the root cause is that value in bundle.config', () => {
     const doc = fresh();
     // Challenges are in canonical (id) order inside a bundle: find the one whose alpha is 0.6.
