@@ -368,15 +368,17 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           import('auditor-replay/pages'),
           import('./commands/explain.js'),
         ]);
+        const last = integerOption(options.last, '--last', 1, 10_000);
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
-          last: integerOption(options.last, '--last', 1, 10_000),
+          last,
           timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
           totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
           retries: integerOption(options.retries, '--retries', 0, 100),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
         });
-        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
+        const fromUrl = /^https?:\/\//i.test(options.bundles);
+        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }), ...(fromUrl ? { last } : {}) }));
       },
     );
 
