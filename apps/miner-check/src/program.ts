@@ -9,6 +9,7 @@ import type { CommandOutput, ErrorContext } from './commands/output.js';
 import type { SssaCheckInput } from './commands/sssa.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
+import { refuseFlagsAsValues } from './flag-as-value.js';
 
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -382,6 +383,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       },
     );
 
+  // `--total-tasks --json`: a flag taken as the value before it is a missing value, named as such (usage error).
+  refuseFlagsAsValues(program);
   return program;
 }
 
