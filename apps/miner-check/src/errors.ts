@@ -24,6 +24,11 @@ export const MINER_CHECK_ERROR_CODES = Object.freeze({
   usage: 'MINER_CHECK_USAGE',
   /** A failure that is a bug, not the input (exit 1). */
   internal: 'MINER_CHECK_INTERNAL',
+  /**
+   * `explain --epoch`: no verified bundle is of that epoch (`context.path` is `--epoch`); the message leads with it and
+   * names the epochs the verified bundles cover.
+   */
+  epochNotFound: 'MINER_CHECK_EPOCH_NOT_FOUND',
 });
 
 /** A code of {@link MINER_CHECK_ERROR_CODES}. */

@@ -9,6 +9,7 @@ import type { CommandOutput, ErrorContext } from './commands/output.js';
 import type { SssaCheckInput } from './commands/sssa.js';
 import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
+import { refuseFlagsAsValues } from './flag-as-value.js';
 
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -368,18 +369,22 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           import('auditor-replay/pages'),
           import('./commands/explain.js'),
         ]);
+        const last = integerOption(options.last, '--last', 1, 10_000);
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
-          last: integerOption(options.last, '--last', 1, 10_000),
+          last,
           timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
           totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
           retries: integerOption(options.retries, '--retries', 0, 100),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
         });
-        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }) }));
+        const fromUrl = /^https?:\/\//i.test(options.bundles);
+        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }), ...(fromUrl ? { last } : {}) }));
       },
     );
 
+  // `--total-tasks --json`: a flag taken as the value before it is a missing value, named as such (usage error).
+  refuseFlagsAsValues(program);
   return program;
 }
 

@@ -15,6 +15,7 @@ const PUBLISHED = {
   minerNotFound: 'MINER_CHECK_MINER_NOT_FOUND',
   usage: 'MINER_CHECK_USAGE',
   internal: 'MINER_CHECK_INTERNAL',
+  epochNotFound: 'MINER_CHECK_EPOCH_NOT_FOUND',
 };
 
 it('codes are append-only: every published miner-check code keeps its name and value', () => {

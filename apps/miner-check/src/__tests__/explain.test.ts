@@ -152,6 +152,49 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     expect(context).toEqual({ path: '--hotkey', value: stranger });
   });
 
+  it('--epoch with no bundle of that epoch: MINER_CHECK_EPOCH_NOT_FOUND leading with the epoch and the epochs there are, not the miner', async () => {
+    const epochs = bundles.map((b) => b.epoch);
+    expect(epochs).toEqual([0, 1, 2]);
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey, '--epoch', '99', '--json'], t)).toBe(2);
+    expect(JSON.parse(t.out())).toEqual({
+      error: {
+        code: 'MINER_CHECK_EPOCH_NOT_FOUND',
+        message: '[MINER_CHECK_EPOCH_NOT_FOUND] no bundle of epoch 99: the bundles cover epochs 0–2 at --epoch (got 99)',
+        path: '--epoch',
+        value: '99',
+      },
+    });
+    // A miner absent from an epoch that has a bundle is still MINER_CHECK_MINER_NOT_FOUND (epoch 0 scores no miner).
+    const absent = io();
+    expect(await runMinerCheck(['explain', '--bundles', honest, '--hotkey', miner.hotkey, '--epoch', '0', '--json'], absent)).toBe(2);
+    expect((JSON.parse(absent.out()) as { error: { code: string } }).error.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
+  });
+
+  it('--epoch with no bundle: gaps are listed compactly, and a bundle set aside is said with its reason', () => {
+    const at = (epoch: number) => ({ ...latest, epoch });
+    const verified = [0, 1, 2, 3, 5, 7, 8, 9].map((e) => ({ source: `epoch-${e}.json`, bundle: at(e), problem: null, attempts: null }));
+    const messageOf = (input: Parameters<typeof explainCheck>[0]) => {
+      try {
+        explainCheck(input);
+      } catch (error) {
+        return [(error as { code: string }).code, (error as Error).message];
+      }
+      throw new Error('expected an error');
+    };
+    expect(messageOf({ bundles: verified, hotkey: miner.hotkey, epoch: 4 })).toEqual([
+      'MINER_CHECK_EPOCH_NOT_FOUND',
+      '[MINER_CHECK_EPOCH_NOT_FOUND] no bundle of epoch 4: the bundles cover epochs 0–3, 5, 7–9 at --epoch (got 4)',
+    ]);
+    const many = Array.from({ length: 12 }, (_, i) => ({ source: `e${i}.json`, bundle: at(i * 2), problem: null, attempts: null }));
+    expect(messageOf({ bundles: many, hotkey: miner.hotkey, epoch: 99 })[1]).toContain('the bundles cover epochs 0, 2, 4, 6, …, 16, 18, 20, 22 at');
+    const tampered = { source: 'zz.json', bundle: null, problem: { code: 'BUNDLE_DIGEST_MISMATCH', message: 'digest differs' }, attempts: null };
+    expect(messageOf({ bundles: [verified[0]!, tampered], hotkey: miner.hotkey, epoch: 1 })[1]).toBe(
+      '[MINER_CHECK_EPOCH_NOT_FOUND] no verified bundle of epoch 1: the verified bundles cover epoch 0 ' +
+        '(1 set aside; the first: zz.json: [BUNDLE_DIGEST_MISMATCH] digest differs) at --epoch (got 1)',
+    );
+  });
+
   it('an unknown miner, a malformed hotkey and a missing folder are invalid input (exit 2)', async () => {
     const stranger = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
     const t = io();
@@ -190,6 +233,20 @@ describe('miner-check explain --bundles URL (the validator API on 127.0.0.1)', (
         resolve();
       });
     });
+  });
+
+  it('--epoch with no bundle at the URL: MINER_CHECK_EPOCH_NOT_FOUND naming the epochs read; past --last it says to raise --last', async () => {
+    const none = io();
+    expect(await runMinerCheck(['explain', '--bundles', url, '--hotkey', miner.hotkey, '--epoch', '99', '--json'], none)).toBe(2);
+    expect((JSON.parse(none.out()) as { error: unknown }).error).toMatchObject({
+      code: 'MINER_CHECK_EPOCH_NOT_FOUND',
+      message: '[MINER_CHECK_EPOCH_NOT_FOUND] no bundle of epoch 99: the bundles cover epochs 0–2 at --epoch (got 99)',
+    });
+    const older = io();
+    expect(await runMinerCheck(['explain', '--bundles', url, '--hotkey', miner.hotkey, '--epoch', '0', '--last', '2'], older)).toBe(2);
+    expect(older.err()).toContain(
+      'no bundle of epoch 0: the bundles cover epochs 1–2; only the newest 2 listed epochs were read (--last 2): raise --last to reach epoch 0',
+    );
   });
 
   it('reads the epoch list and each bundle over HTTP and tells the same story as from the folder', async () => {

@@ -53,6 +53,38 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     expectUsageText(runCli(['term', '--results', '-', '--total-tasks']), "option '--total-tasks <n>' argument missing");
   });
 
+  it('a flag where a value belongs (`--total-tasks --json`): "needs a value", as the JSON error on stdout when --json is there', () => {
+    const json = runCli(['term', '--results', example('term', 'results.json'), '--total-tasks', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toBe('');
+    expect(jsonOf(json)).toEqual({ error: { code: USAGE, message: `[${USAGE}] --total-tasks needs a value (got the flag --json)`, path: null } });
+    const text = runCli(['term', '--total-tasks', '--results', example('term', 'results.json')]);
+    expectUsageText(text, '--total-tasks needs a value (got the flag --results)');
+    expect(text.stderr.trimEnd().split('\n').at(-1)).toBe('(run "miner-check term --help" for usage)');
+  });
+
+  it('every subcommand and global option that takes a value refuses a flag as its value alike (one shared check)', () => {
+    const hotkey = '5FyFFDydUXVCefVGjNfoDFGBkTviCCwCqKVch43vBWAGwQ78';
+    const sssa = example('sssa', 'sssa.json');
+    const cases: [string[], string][] = [
+      [['weights', '--scores', scores, '--cap', '--json'], '--cap'],
+      [['weights', '--scores', scores, '--strategy', '--json'], '--strategy'],
+      [['weights', '--scores', '--json'], '--scores'],
+      [['sssa', '--sssa', sssa, '--uid', '--json'], '--uid'],
+      [['sssa', '--sssa', sssa, '--role', '--json'], '--role'],
+      [['sssa', '--sssa', sssa, '--peers', '--json'], '--peers'],
+      [['explain', '--bundles', appDir, '--hotkey', hotkey, '--epoch', '--json'], '--epoch'],
+      [['explain', '--bundles', appDir, '--hotkey', '--json'], '--hotkey'],
+      [['--max-depth', '--json', 'term', '--results', '-', '--total-tasks', '3'], '--max-depth'],
+      [['workflow', '--task', '--json', '--plan', 'p.json', '--run', 'r.json'], '--task'],
+    ];
+    for (const [args, flag] of cases) {
+      const run = runCli(args);
+      expect([args, run.code, run.stderr]).toEqual([args, 2, '']);
+      expect(jsonOf(run)).toEqual({ error: { code: USAGE, message: `[${USAGE}] ${flag} needs a value (got the flag --json)`, path: null } });
+    }
+  });
+
   it('a required option left out names it', () => {
     expectUsageText(runCli(['weights']), "required option '--scores <file>' not specified");
   });
