@@ -9,6 +9,7 @@ import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
+import { checkChainEndpoint } from './chain-endpoint.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS } from './fetch-bundles.js';
 import type { FetchedEpoch } from './fetch-bundles.js';
@@ -182,7 +183,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<bundle...>', 'bundle files or directories of *.json bundles')
     .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
     .option('--report <file.html>', 'also write a self-contained HTML report (checks per bundle, root causes, weights chart, a page per miner)')
-    .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)')
+    .option(
+      '--chain <url>',
+      'ws:// or wss:// endpoint (or finney, test, local): also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)',
+    )
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
     .option(
@@ -219,6 +223,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           validatorHotkey?: string;
         } & LimitOptions,
       ) => {
+        // Before anything else: a --chain that is not a ws(s):// URL (an http:// one, say) is the command line's mistake.
+        if (opts.chain !== undefined) checkChainEndpoint(opts.chain);
         if (opts.chain !== undefined && opts.netuid === undefined) {
           throw invalidOption(`--chain ${redactUrl(opts.chain)} needs --netuid <n>, the subnet (an integer from 0 to 65535)`, '--netuid');
         }
