@@ -11,7 +11,7 @@ import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
 import { checkChainEndpoint } from './chain-endpoint.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS } from './fetch-bundles.js';
+import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS, refusedSentence } from './fetch-bundles.js';
 import type { FetchedEpoch } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
@@ -116,9 +116,15 @@ message names both paths) (--json: "code" per epoch).
 A local disk error (AUDITOR_WRITE_FAILED: EACCES, ENOSPC, EROFS, a folder under a bundle's name...) stops
 the run at once, naming the path and the OS code; files already written are kept as they are.
 
+No validator at a --validator URL (the connection refused, or the host does not resolve, at the first epoch
+after its retries) stops that source at once: "the validator at URL refused the connection (is it running? is
+the URL right?)", the later epochs not asked (--json: "refused" of the source), exit 2. A validator that answers,
+with any status, or that goes away after the first epoch is asked for every epoch.
+
 Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
 (AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs, an unknown option, a missing
---out) or AUDITOR_WRITE_FAILED; 141 the reader closed the output early (EPIPE, as \`| head\` does).
+--out), AUDITOR_WRITE_FAILED, or no validator at a --validator URL (above); 141 the reader closed the output
+early (EPIPE, as \`| head\` does).
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -171,7 +177,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input, or a wrong ' +
+      '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input (fetch: also no ' +
+        'validator at a --validator URL, the connection refused), or a wrong ' +
         'command line (AUDITOR_INVALID_OPTION: an unknown command or option, a missing argument, a value out of range); ' +
         '141 the reader closed the output early (EPIPE, as `| head` does).\n' +
         '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
@@ -311,7 +318,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         let total = 0;
         const folders: string[] = [];
         const json = opts.json === true;
-        const sources: { validator: string; out: string; epochs: ReturnType<typeof epochJson>[] }[] = [];
+        /** Whether a source had no validator at its first epoch (connection refused, host unknown): the run stopped there. */
+        let refusedAny = false;
+        const sources: { validator: string; out: string; refused: string | null; epochs: ReturnType<typeof epochJson>[] }[] = [];
         for (const [i, validator] of opts.validator.entries()) {
           const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
           folders.push(outDir);
@@ -327,7 +336,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
             progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true && !json),
           });
-          sources.push({ validator: redactUrl(validator), out: outDir, epochs: results.map(epochJson) });
+          const refusal = results[0]?.refused;
+          const refused = refusal === undefined ? null : refusedSentence(validator, refusal);
+          if (refused !== null) refusedAny = true;
+          sources.push({ validator: redactUrl(validator), out: outDir, refused, epochs: results.map(epochJson) });
           saved += results.filter((r) => r.status === 'saved').length;
           for (const r of results) if (r.status === 'saved') named.set(r.validatorHotkey ?? '(none)', (named.get(r.validatorHotkey ?? '(none)') ?? 0) + 1);
           embargoed += results.filter((r) => r.status === 'embargoed').length;
@@ -335,13 +347,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           if (json) continue;
           for (const r of results) {
             const who = `${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}`;
+            // The epochs not asked after a refusal are said once, below.
+            if (refused !== null && r.attempts === 0) continue;
             if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.code === null ? '' : `[${r.code}] `}${r.error ?? ''}\n`);
             // Never overwritten: other bytes for an epoch already in the folder are kept beside it, for verify to judge.
             else if (r.beside !== undefined) io.stdout.write(`${who}: saved as ${r.file ?? ''}: ${besideSentence(r.beside)}\n`);
           }
+          if (refused !== null) {
+            const notAsked = results.length - 1;
+            const range = notAsked === 0 ? '' : `; so fetch stopped: ${notAsked === 1 ? `epoch ${opts.to}` : `epochs ${opts.from + 1}-${opts.to}`} not asked`;
+            io.stdout.write(`${several ? `source-${i + 1}: ` : ''}${refused}${range}\n`);
+          }
         }
-        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
-        code = saved + embargoed === total ? 0 : 1;
+        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal. No validator at
+        // all at a --validator URL (refused at the first epoch) is the command line's or the environment's problem: 2.
+        code = refusedAny ? 2 : saved + embargoed === total ? 0 : 1;
         if (json) {
           const validatorHotkeys = [...named].map(([h, n]) => ({ validator_hotkey: h, bundles: n }));
           io.stdout.write(`${JSON.stringify({ exit_code: code, saved, embargoed, total, validator_hotkeys: validatorHotkeys, sources })}\n`);
