@@ -4,6 +4,7 @@ import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { BundleAudit, Mismatch } from './audit-bundle.js';
 import { isU16List } from './audit-bundle.js';
+import { checkChainEndpoint } from './chain-endpoint.js';
 import { chainReadError } from './chain-read-error.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import type { CommitFollower } from './reveal-chain.js';
@@ -58,13 +59,16 @@ export type ChainWeightsReader = (netuid: number, hotkey: string, block: string)
  * @returns the reader, the follower of v4 commits to their reveal (`commitFollower`) and a `close` function; the reader throws `AUDITOR_CHAIN_STATE_PRUNED` (the node
  *   pruned that block's state: use an archive endpoint), `AUDITOR_CHAIN_UNKNOWN_BLOCK`, `AUDITOR_CHAIN_TIMEOUT`,
  *   `AUDITOR_CHAIN_UNREACHABLE`, `AUDITOR_CHAIN_STORAGE_MISSING` or `AUDITOR_CHAIN_RPC_ERROR`
- * @throws SubnetError `AUDITOR_CHAIN_FAILED` when the chain cannot be reached
+ * @throws SubnetError `AUDITOR_INVALID_OPTION` when `url` is neither a ws(s):// URL nor a network name (before any
+ *   connection), `AUDITOR_CHAIN_FAILED` when the chain cannot be reached
  * @example const chain = await openChainReader('ws://127.0.0.1:9944'); await chain.read(1, hotkey, '120'); await chain.close()
  */
 export async function openChainReader(
   url: string,
   timeoutMs = 30_000,
 ): Promise<{ read: ChainWeightsReader; follow: CommitFollower; close: () => Promise<void> }> {
+  // A value that is no endpoint at all is refused as the option it is, not as a chain that did not answer.
+  checkChainEndpoint(url);
   let connection: ChainConnection;
   try {
     connection = await connectChain({ network: url, connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, staleHeadMs: 0 });

@@ -9,8 +9,9 @@ import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
 import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
+import { checkChainEndpoint } from './chain-endpoint.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS } from './fetch-bundles.js';
+import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS, refusedSentence } from './fetch-bundles.js';
 import type { FetchedEpoch } from './fetch-bundles.js';
 import { loadBundles } from './load-bundles.js';
 import { renderHtmlReport } from './pages/html-report.js';
@@ -115,9 +116,15 @@ message names both paths) (--json: "code" per epoch).
 A local disk error (AUDITOR_WRITE_FAILED: EACCES, ENOSPC, EROFS, a folder under a bundle's name...) stops
 the run at once, naming the path and the OS code; files already written are kept as they are.
 
+No validator at a --validator URL (the connection refused, or the host does not resolve, at the first epoch
+after its retries) stops that source at once: "the validator at URL refused the connection (is it running? is
+the URL right?)", the later epochs not asked (--json: "refused" of the source), exit 2. A validator that answers,
+with any status, or that goes away after the first epoch is asked for every epoch.
+
 Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
 (AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs, an unknown option, a missing
---out) or AUDITOR_WRITE_FAILED; 141 the reader closed the output early (EPIPE, as \`| head\` does).
+--out), AUDITOR_WRITE_FAILED, or no validator at a --validator URL (above); 141 the reader closed the output
+early (EPIPE, as \`| head\` does).
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -170,7 +177,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input, or a wrong ' +
+      '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input (fetch: also no ' +
+        'validator at a --validator URL, the connection refused), or a wrong ' +
         'command line (AUDITOR_INVALID_OPTION: an unknown command or option, a missing argument, a value out of range); ' +
         '141 the reader closed the output early (EPIPE, as `| head` does).\n' +
         '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
@@ -182,7 +190,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<bundle...>', 'bundle files or directories of *.json bundles')
     .option('--json', 'print the whole report as one JSON object on stdout (no progress)')
     .option('--report <file.html>', 'also write a self-contained HTML report (checks per bundle, root causes, weights chart, a page per miner)')
-    .option('--chain <url>', 'ws(s):// endpoint: also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)')
+    .option(
+      '--chain <url>',
+      'ws:// or wss:// endpoint (or finney, test, local): also compare with the weights on chain after the submission block (a v4 commit: at its reveal block)',
+    )
     .option('--netuid <n>', 'the subnet (required with --chain)', integer('--netuid', 0, 65535))
     .option('--chain-timeout <ms>', 'chain connection and request timeout', integer('--chain-timeout', 1, 3_600_000), 30_000)
     .option(
@@ -219,6 +230,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           validatorHotkey?: string;
         } & LimitOptions,
       ) => {
+        // Before anything else: a --chain that is not a ws(s):// URL (an http:// one, say) is the command line's mistake.
+        if (opts.chain !== undefined) checkChainEndpoint(opts.chain);
         if (opts.chain !== undefined && opts.netuid === undefined) {
           throw invalidOption(`--chain ${redactUrl(opts.chain)} needs --netuid <n>, the subnet (an integer from 0 to 65535)`, '--netuid');
         }
@@ -305,7 +318,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         let total = 0;
         const folders: string[] = [];
         const json = opts.json === true;
-        const sources: { validator: string; out: string; epochs: ReturnType<typeof epochJson>[] }[] = [];
+        /** Whether a source had no validator at its first epoch (connection refused, host unknown): the run stopped there. */
+        let refusedAny = false;
+        const sources: { validator: string; out: string; refused: string | null; epochs: ReturnType<typeof epochJson>[] }[] = [];
         for (const [i, validator] of opts.validator.entries()) {
           const outDir = several ? join(opts.out, `source-${i + 1}`) : opts.out;
           folders.push(outDir);
@@ -321,7 +336,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
             progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true && !json),
           });
-          sources.push({ validator: redactUrl(validator), out: outDir, epochs: results.map(epochJson) });
+          const refusal = results[0]?.refused;
+          const refused = refusal === undefined ? null : refusedSentence(validator, refusal);
+          if (refused !== null) refusedAny = true;
+          sources.push({ validator: redactUrl(validator), out: outDir, refused, epochs: results.map(epochJson) });
           saved += results.filter((r) => r.status === 'saved').length;
           for (const r of results) if (r.status === 'saved') named.set(r.validatorHotkey ?? '(none)', (named.get(r.validatorHotkey ?? '(none)') ?? 0) + 1);
           embargoed += results.filter((r) => r.status === 'embargoed').length;
@@ -329,13 +347,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           if (json) continue;
           for (const r of results) {
             const who = `${several ? `source-${i + 1} ` : ''}epoch ${r.epoch}`;
+            // The epochs not asked after a refusal are said once, below.
+            if (refused !== null && r.attempts === 0) continue;
             if (r.status !== 'saved') io.stdout.write(`${who}: ${r.status}: ${r.code === null ? '' : `[${r.code}] `}${r.error ?? ''}\n`);
             // Never overwritten: other bytes for an epoch already in the folder are kept beside it, for verify to judge.
             else if (r.beside !== undefined) io.stdout.write(`${who}: saved as ${r.file ?? ''}: ${besideSentence(r.beside)}\n`);
           }
+          if (refused !== null) {
+            const notAsked = results.length - 1;
+            const range = notAsked === 0 ? '' : `; so fetch stopped: ${notAsked === 1 ? `epoch ${opts.to}` : `epochs ${opts.from + 1}-${opts.to}`} not asked`;
+            io.stdout.write(`${several ? `source-${i + 1}: ` : ''}${refused}${range}\n`);
+          }
         }
-        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal.
-        code = saved + embargoed === total ? 0 : 1;
+        // An embargoed bundle is not a failure: the validator withholds it until the chain's reveal. No validator at
+        // all at a --validator URL (refused at the first epoch) is the command line's or the environment's problem: 2.
+        code = refusedAny ? 2 : saved + embargoed === total ? 0 : 1;
         if (json) {
           const validatorHotkeys = [...named].map(([h, n]) => ({ validator_hotkey: h, bundles: n }));
           io.stdout.write(`${JSON.stringify({ exit_code: code, saved, embargoed, total, validator_hotkeys: validatorHotkeys, sources })}\n`);

@@ -8,7 +8,7 @@ import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
 import { readCappedBody } from './read-capped-body.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
-import { besideSentence, saveBundle, writeFailed } from './save-bundle.js';
+import { saveBundle, writeFailed } from './save-bundle.js';
 import type { KeptBeside } from './save-bundle.js';
 import {
   afterAttempts,
@@ -87,6 +87,30 @@ export interface FetchedEpoch {
   readonly error: string | null;
   /** The embargo (status `embargoed` only). */
   readonly embargo?: BundleEmbargo;
+  /**
+   * Set on the first epoch only, when its last attempt found no validator at all: the connection was refused
+   * (`ECONNREFUSED`) or the host does not resolve (`ENOTFOUND`). Nothing was saved, so the run stopped there: every
+   * later epoch is `failed` with 0 attempts and `not asked: ` + {@link refusedSentence}.
+   */
+  readonly refused?: RefusalCode;
+}
+
+/** How a validator was found absent: the connection refused, or its host unknown to DNS. */
+export type RefusalCode = 'ECONNREFUSED' | 'ENOTFOUND';
+
+/**
+ * What a run says once when the validator is absent at its first epoch (see {@link FetchedEpoch.refused}).
+ *
+ * @param validator - the `--validator` URL (shown redacted)
+ * @param refused - the OS code of the failure
+ * @returns e.g. `the validator at http://127.0.0.1:8091 refused the connection (is it running? is the URL right?)`
+ * @example refusedSentence('http://127.0.0.1:8091', 'ECONNREFUSED')
+ */
+export function refusedSentence(validator: string, refused: RefusalCode): string {
+  const at = redactUrl(validator);
+  return refused === 'ENOTFOUND'
+    ? `the validator's host in ${at} does not resolve (ENOTFOUND: is the URL right?)`
+    : `the validator at ${at} refused the connection (is it running? is the URL right?)`;
 }
 
 /**
@@ -142,7 +166,9 @@ export function checkEpochRange(from: number, to: number): void {
  * equivocation. Network errors, timeouts, 408, 429 and 5xx are retried with exponential backoff (at most
  * `maxBackoffMs` a wait; `Retry-After` is not obeyed); 404 means the validator has no bundle for that epoch;
  * 425 means it is embargoed until the chain reveals the epoch's commit-reveal v4 weights (`embargoed`, with when
- * to try again; not retried). One epoch failing does not stop the others; a local disk error stops the run.
+ * to try again; not retried). One epoch failing does not stop the others, but for two causes: a local disk error
+ * stops the run, and so does no validator at the first epoch (connection refused or host unknown after its retries,
+ * nothing saved yet): the later epochs are then `not asked` ({@link FetchedEpoch.refused}).
  *
  * @param options - validator URL, epoch range, output directory, timeouts, retries
  * @returns one outcome per epoch, in order
@@ -175,6 +201,8 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
   }
   const { fetchFailed, malformed, wrongEpoch, wrongValidator, bundleEmbargoed, nameConflict } = AUDITOR_ERROR_CODES;
   const out: FetchedEpoch[] = [];
+  /** Set when the first epoch found no validator (connection refused, host unknown): the later epochs are not asked. */
+  let stopped: RefusalCode | undefined;
   for (let epoch = options.from; epoch <= options.to; epoch++) {
     const url = bundleUrl(options.validator, epoch);
     const shown = redactUrl(url);
@@ -186,8 +214,8 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
       code,
       error: `GET ${shown}: ${why}`,
     });
-    /** One GET of the epoch: what it came to, or a transient failure (its sentence) worth asking again. */
-    const attempt = async (attempts: number): Promise<Attempt<FetchedEpoch, string>> => {
+    /** One GET of the epoch: what it came to, or a transient failure (its sentence, and whether no validator was there) worth asking again. */
+    const attempt = async (attempts: number): Promise<Attempt<FetchedEpoch, Transient>> => {
       let reading = false;
       try {
         const response = await validatorGet(url, get);
@@ -257,30 +285,40 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
           return { result: { epoch, status: 'not_found', file: null, attempts, code: null, error: `GET ${shown}: 404 (no bundle for epoch ${epoch})` } };
         }
         if (!isTransientStatus(response.status)) return { result: fail(attempts, fetchFailed, `HTTP ${response.status}`) };
-        return { transient: `HTTP ${response.status}` };
+        return { transient: { why: `HTTP ${response.status}` } };
       } catch (error) {
         if (isSubnetError(error, AUDITOR_ERROR_CODES.writeFailed)) throw error;
         if (run.aborted) return { result: fail(attempts, fetchFailed, totalTimeoutSentence(totalTimeoutMs)) };
-        return { transient: failureSentence(error, reading, timeoutMs, run, totalTimeoutMs) };
+        const refused = reading ? undefined : refusalCode(error);
+        return { transient: { why: failureSentence(error, reading, timeoutMs, run, totalTimeoutMs), ...(refused === undefined ? {} : { refused }) } };
       }
     };
     let result: FetchedEpoch;
     if (run.aborted) result = fail(0, fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`);
+    else if (stopped !== undefined) result = fail(0, fetchFailed, `not asked: ${refusedSentence(options.validator, stopped)}`);
     else {
       const got = await withRetries(attempt, plan);
-      result =
-        'result' in got
-          ? got.result
-          : fail(
-              got.attempts,
-              fetchFailed,
-              got.endedBy === 'retries'
-                ? `${got.transient} (${afterAttempts(got.attempts)})`
-                : `${got.transient}; then ${totalTimeoutSentence(totalTimeoutMs)}`,
-            );
+      if ('result' in got) result = got.result;
+      else {
+        result = fail(
+          got.attempts,
+          fetchFailed,
+          got.endedBy === 'retries'
+            ? `${got.transient.why} (${afterAttempts(got.attempts)})`
+            : `${got.transient.why}; then ${totalTimeoutSentence(totalTimeoutMs)}`,
+        );
+        // No validator there at the first epoch (nothing saved yet): asking for the others would only repeat it, retries
+        // and waits included (20 s for 11 epochs, half an hour for 1 000), so the run stops. A validator that answers,
+        // with any status, or that goes away after the first epoch, is asked for every epoch as before.
+        if (epoch === options.from && got.endedBy === 'retries' && got.transient.refused !== undefined) {
+          stopped = got.transient.refused;
+          result = { ...result, refused: stopped };
+        }
+      }
     }
     out.push(Object.freeze(result));
-    options.progress?.tick(`epoch ${epoch}`, progressOutcome(result));
+    // The epochs not asked after a refusal are said once by the caller, not one progress line each.
+    if (result.attempts > 0 || stopped === undefined) options.progress?.tick(`epoch ${epoch}`, progressOutcome(result));
   }
   options.progress?.done();
   return Object.freeze(out);
@@ -298,9 +336,33 @@ function wrongValidatorSentence(claimed: unknown, expected: string): string {
   return `the bundle ${named}, not ${expected} given with --validator-hotkey; not saved`;
 }
 
+/**
+ * The outcome on a progress line (stderr): the status and code only. The sentence of a failure, or of a file kept
+ * beside another, is in the run's result on stdout (and in `--json`); printing it on both said every failure twice.
+ */
 function progressOutcome(result: FetchedEpoch): string {
-  if (result.status !== 'saved') return result.error ?? result.status;
-  return result.beside === undefined ? 'saved' : `saved as ${result.file}: ${besideSentence(result.beside)}`;
+  if (result.status !== 'saved') return result.code === null ? result.status : `${result.status} [${result.code}]`;
+  return result.beside === undefined ? 'saved' : `saved as ${result.file}`;
+}
+
+/** A transient failure of one GET: its sentence, and the OS code when no validator was there at all. */
+interface Transient {
+  readonly why: string;
+  readonly refused?: RefusalCode;
+}
+
+/**
+ * Whether a failed GET found no validator at all: the connection refused, or the host unknown to DNS (undici's
+ * `fetch failed` with that `cause.code`; when several addresses were tried, every one refused).
+ */
+function refusalCode(error: unknown): RefusalCode | undefined {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return code;
+  const errors = (cause as { errors?: unknown }).errors;
+  if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => (e as { code?: unknown } | null)?.code === 'ECONNREFUSED')) return 'ECONNREFUSED';
+  return undefined;
 }
 
 /** A field of a served document's `bundle` (own properties only), undefined when there is none. */

@@ -164,7 +164,7 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
     expect(hits.get('/v1/epochs/7/bundle')).toBe(2);
   });
 
-  it('an unreachable validator fails with the network error, and bad options exit 2', async () => {
+  it('an unreachable validator (connection refused) fails with the network error and one sentence saying so, exit 2; bad options exit 2', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => {
       closed.listen(0, '127.0.0.1', resolve);
@@ -181,9 +181,10 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
         ['fetch', '--validator', `http://127.0.0.1:${port}`, '--from', '1', '--to', '1', '--out', join(dir, 'none'), '--retries', '0', '--quiet'],
         t,
       ),
-    ).toBe(1);
+    ).toBe(2);
     expect(t.out()).toContain(
-      `epoch 1: failed: [AUDITOR_FETCH_FAILED] GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempt)`,
+      `epoch 1: failed: [AUDITOR_FETCH_FAILED] GET http://127.0.0.1:${port}/v1/epochs/1/bundle: fetch failed (ECONNREFUSED) (after 1 attempt)\n` +
+        `the validator at http://127.0.0.1:${port} refused the connection (is it running? is the URL right?)\n`,
     );
     expect(t.err()).toBe('');
     expect(await runCli(['fetch', '--validator', base, '--from', '5', '--to', '4', '--out', dir], captureIo())).toBe(2);

@@ -131,6 +131,32 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     await expectUsageJson(['verify', 'bundles/', '--chain', 'ws://127.0.0.1:9944', '--json'], '--netuid');
   });
 
+  it('verify --chain http://… is refused before any connection: AUDITOR_INVALID_OPTION naming --chain, the value and the ws:// URL to give', async () => {
+    // The user's report: `--chain http://127.0.0.1:9944` came back as AUDITOR_CHAIN_FAILED, "tried for 30 s", "check that the node is running".
+    const started = Date.now();
+    const line = await expectOwnCheckText(
+      ['verify', 'bundles/', '--chain', 'http://127.0.0.1:9944', '--netuid', '1'],
+      '--chain "http://127.0.0.1:9944"',
+      'ws:// or wss://',
+      'give ws://127.0.0.1:9944',
+    );
+    expect(line).not.toContain('AUDITOR_CHAIN_FAILED');
+    expect(line).not.toContain('tried for');
+    await expectUsageJson(['verify', 'bundles/', '--chain', 'https://node.example:443', '--netuid', '1', '--json'], '--chain', 'give wss://node.example:443');
+    // Neither a URL nor a network name; credentials of a refused value are redacted.
+    await expectOwnCheckText(['verify', 'bundles/', '--chain', '127.0.0.1:9944', '--netuid', '1'], '--chain "127.0.0.1:9944"', 'finney, test, local');
+    const secret = await expectOwnCheckText(['verify', 'bundles/', '--chain', 'http://user:secret@node.example:9944', '--netuid', '1'], '--chain');
+    expect(secret).not.toContain('secret');
+    // No connection is tried: far less than the 30 s --chain-timeout.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('verify --chain with a network name the chain package knows (local) is not refused as an option: it is tried, and fails as a chain', async () => {
+    const r = await run(['verify', 'bundles/', '--chain', 'local', '--netuid', '1', '--chain-timeout', '300']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain(CODE);
+  });
+
   it('fetch --validator that is not http(s) names the value (credentials redacted) and what is allowed', async () => {
     const line = await expectOwnCheckText(
       ['fetch', '--validator', 'ftp://user:secret@example.org', '--from', '1', '--to', '2', '--out', 'x'],
