@@ -339,27 +339,24 @@ export function resolveConfig(input: {
   }
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
-  // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file (an
-  // unknown key, say) would otherwise show the executor token or the key URI that sits beside it.
-  // An unknown key shows its own value, not its whole section (the root: the whole configuration).
-  const unknownFirst = issue === undefined ? undefined : unknownKeys(issue);
-  const value = valueAt(redactConfigInput(merged), unknownFirst?.length === 1 ? [...(issue?.path ?? []), unknownFirst[0] ?? ''] : (issue?.path ?? []));
+  // A single unknown key is told by its own path: its value (not its whole section, or the whole configuration at
+  // the root), and where it came from (an environment variable `SUBNET_VALIDATOR_SERVER__PROT` is no line of the file).
+  const issuePath = issue?.path ?? [];
+  const unknown = issue === undefined ? undefined : unknownKeys(issue);
+  const unknownKey = unknown?.length === 1 ? (unknown[0] ?? '') : undefined;
+  const keyPath = unknownKey === undefined ? issuePath : [...issuePath, unknownKey];
+  // The value is read from a copy with the secrets hidden: an issue on a section or on the whole file would otherwise
+  // show the executor token or the key URI that sits beside it.
+  const value = valueAt(redactConfigInput(merged), keyPath);
   // A peer's hotkey (`peers.urls[i].hotkey`) is public, unlike the URLs beside it, which may hold credentials by mistake.
-  // An unknown key's own value is shown now: a misspelt secret (`executor_tokn`, `hotkey_urii`) stays hidden too.
-  const unknownKey = unknownFirst?.length === 1 ? (unknownFirst[0] ?? '') : undefined;
-  const meant = unknownKey === undefined ? undefined : closeKey(issue?.path ?? [], unknownKey);
+  // A misspelt secret (`executor_tokn`, `hotkey_urii`) stays hidden too.
+  const meant = unknownKey === undefined ? undefined : closeKey(issuePath, unknownKey);
   const misspeltSecret =
     unknownKey !== undefined &&
     (/tok|uri|url|pass|mnemonic|seed|secret|key/i.test(unknownKey) || (meant !== undefined && /hotkey_uri|executor_token|url|password/.test(meant)));
   const secret = misspeltSecret || (/hotkey_uri|executor_token|url/.test(path) && !/\.hotkey$/.test(path));
-  // An unknown key is reported at its section; where it came from is the key's own path (an environment variable
-  // `SUBNET_VALIDATOR_SERVER__PROT` is no line of the file).
-  const unknown = unknownFirst;
-  // A variable below the unknown key counts too: SUBNET_VALIDATOR_SERVR__PORT sets the unknown section `servr`.
-  const source =
-    unknown?.length === 1
-      ? valueSource([...(issue?.path ?? []), unknown[0] ?? ''], env, input.flags ?? {}, true)
-      : valueSource(issue?.path ?? [], env, input.flags ?? {});
+  // For an unknown key, a variable below it counts too: SUBNET_VALIDATOR_SERVR__PORT sets the unknown section `servr`.
+  const source = valueSource(keyPath, env, input.flags ?? {}, unknownKey !== undefined);
   // Every problem is in context.issues; the message says how many there are and where the others are, so an operator
   // fixing the file does not find them one start at a time.
   const others = result.error.issues.slice(1).map(problemPlace);

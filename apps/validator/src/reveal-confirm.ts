@@ -131,14 +131,19 @@ export function pendingHashRevealFields(commit: PendingHashCommit): { revealStat
  * @example await connectSubnetChain({ ..., sharedCommits: () => sharedHashCommits(storage) })
  */
 export async function sharedHashCommits(storage: Pick<Storage, 'pendingReveals'>): Promise<readonly unknown[]> {
-  const commits: unknown[] = [];
+  return (await pendingHashRows(storage)).flatMap(({ hash }) => (hash.commit === undefined ? [] : [hash.commit]));
+}
+
+/** Every epoch whose commit-reveal v2 commit waits for its reveal, with its parsed `reveal` column, oldest first. */
+async function pendingHashRows(storage: Pick<Storage, 'pendingReveals'>): Promise<{ row: EpochRow; hash: PendingHashJson }[]> {
+  const rows: { row: EpochRow; hash: PendingHashJson }[] = [];
   for (let after = -1; ;) {
     const page = await storage.pendingReveals(after, HASH_PAGE);
     for (const row of page) {
-      const commit = parsePendingHash(row)?.commit;
-      if (commit !== undefined) commits.push(commit);
+      const hash = parsePendingHash(row);
+      if (hash !== undefined) rows.push({ row, hash });
     }
-    if (page.length < HASH_PAGE) return commits;
+    if (page.length < HASH_PAGE) return rows;
     after = page[page.length - 1]?.epoch ?? after;
   }
 }
@@ -593,16 +598,7 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
   const { storage, chain, metrics, logger } = deps;
   if (results.length === 0) return [];
   const wanted = new Map(results.map((r) => [r.commitHash, r]));
-  const rows: { row: EpochRow; hash: PendingHashJson }[] = [];
-  for (let after = -1; ;) {
-    const page = await storage.pendingReveals(after, HASH_PAGE);
-    for (const row of page) {
-      const hash = parsePendingHash(row);
-      if (hash !== undefined && wanted.has(hash.commit_hash)) rows.push({ row, hash });
-    }
-    if (page.length < HASH_PAGE) break;
-    after = page[page.length - 1]?.epoch ?? after;
-  }
+  const rows = (await pendingHashRows(storage)).filter(({ hash }) => wanted.has(hash.commit_hash));
   const head = await chain.head();
   const done: RevealConfirmation[] = [];
   for (const { row, hash } of rows) {
