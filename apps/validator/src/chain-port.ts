@@ -69,6 +69,17 @@ export interface ChainSubmission {
   readonly hashCommit?: PendingHashCommit;
 }
 
+/** What the epoch loop asks of one {@link ChainPort.setWeights} call. */
+export interface SetWeightsOptions {
+  /**
+   * Called with a commit-reveal v2 commit (`@subnet/chain` wire form, with its salt) once the commit store holds it and
+   * before it is signed, so that the epoch row holds it too and whichever instance reconciles the epoch after a crash
+   * can reveal it (docs/spec.md G.22). A failure is logged and does not stop the submission: the commit store still
+   * holds the salt. Not called for `set_weights` or timelocked commits, which need no salt.
+   */
+  readonly onCommitSaved?: (commit: unknown) => Promise<void>;
+}
+
 /** A commit-reveal v2 (hash) commit waiting for this validator's reveal. */
 export interface PendingHashCommit {
   /** The commit hash (`0x` and 64 hex digits), as `WeightCommits` and the commit store hold it. */
@@ -227,7 +238,7 @@ export interface ChainPort {
   /** Runs every check the chain performs locally; throws a `CHAIN_*` SubnetError when one fails. */
   preflight(uids: readonly number[], weights: readonly number[]): Promise<void>;
   /** Submits the weights and waits for inclusion. */
-  setWeights(uids: readonly number[], weights: readonly number[]): Promise<ChainSubmission>;
+  setWeights(uids: readonly number[], weights: readonly number[], options?: SetWeightsOptions): Promise<ChainSubmission>;
   /**
    * Reveals every stored commit-reveal (v2) commit whose window is open; returns the commits this call revealed
    * and those whose window passed (the others wait). Called on every head tick. Absent when the chain access has

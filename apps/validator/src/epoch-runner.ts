@@ -11,7 +11,7 @@ import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
 import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
-import { landedRevealFields } from './reveal-confirm.js';
+import { keepCommitWithEpoch, landedRevealFields } from './reveal-confirm.js';
 import { changedUids, decideOnUidChanges } from './uid-recheck.js';
 import type { UidDecision } from './uid-recheck.js';
 
@@ -277,7 +277,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
         const fence = deps.fence?.();
         if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
-        const landed = await chain.setWeights(result.u16.uids, result.u16.weights);
+        const landed = await chain.setWeights(result.u16.uids, result.u16.weights, keepCommitWithEpoch(deps, epoch));
         // In a block a reorganisation may still replace: reconciliation signs the bundle once a final block holds it (G.8).
         if (!landed.finalized) return awaitingFinality(deps, epoch, landed, result.u16);
         revealFields = landedRevealFields(landed);
@@ -297,7 +297,12 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       }
       // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
       published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
-      await storage.updateEpoch(epoch, { status, submission: JSON.stringify(submission), ...published.fields, ...revealFields }, deps.fence?.());
+      // A failed commit's salt, kept with the epoch before signing, is dropped: the commit never landed.
+      await storage.updateEpoch(
+        epoch,
+        { status, submission: JSON.stringify(submission), ...published.fields, ...(revealFields ?? { reveal: null }) },
+        deps.fence?.(),
+      );
       metrics.submissions.inc({ outcome: status });
     }
   }

@@ -8,7 +8,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
-import { landedRevealFields } from './reveal-confirm.js';
+import { landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
@@ -116,7 +116,8 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
-    revealFields = landedRevealFields(found);
+    // A hash commit's salt: this instance's commit store's, else the one kept with the epoch before signing.
+    revealFields = landedRevealFields(found.hashCommit === undefined ? found : { ...found, hashCommit: withCommitFromRow(found.hashCommit, row) });
   } else {
     // It never landed and never can (era over); while its epoch may still be submitted, send it now.
     const again =

@@ -6,7 +6,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
-import { landedRevealFields } from './reveal-confirm.js';
+import { keepCommitWithEpoch, landedRevealFields } from './reveal-confirm.js';
 import { changedUids, describeUidChanges, metagraphOf } from './uid-recheck.js';
 import type { EpochFields } from './storage.js';
 
@@ -70,7 +70,7 @@ export async function resubmitNotLanded(
         { path: 'uids', value: changes.map((c) => c.uid) },
       );
     }
-    const landed = await chain.setWeights(u16.uids, u16.weights);
+    const landed = await chain.setWeights(u16.uids, u16.weights, keepCommitWithEpoch(deps, epoch));
     if (!landed.finalized) {
       // Its block may still be replaced: reconciled from the new claim head once a final block holds it (G.8).
       metrics.submissions.inc({ outcome: 'awaiting_finality' });
@@ -89,7 +89,7 @@ export async function resubmitNotLanded(
     submission = { status: 'failed', block: null, extrinsic_hash: null, call: null, error: { code, message: (error as Error).message } };
   }
   const status: 'submitted' | 'failed' = submission.status === 'submitted' ? 'submitted' : 'failed';
-  const fields: EpochFields = { status, submission: JSON.stringify({ ...submission, resubmitted: true }), ...revealFields };
+  const fields: EpochFields = { status, submission: JSON.stringify({ ...submission, resubmitted: true }), ...(revealFields ?? { reveal: null }) };
   const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, fields);
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'resubmitted' : 'failed' });
   logger.warn({ epoch, status, block: submission.block }, 'interrupted submission never landed; submitted again within its epoch');

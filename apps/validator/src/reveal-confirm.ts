@@ -3,7 +3,7 @@ import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { writeBundleFile } from './bundle-file.js';
-import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck } from './chain-port.js';
+import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck, SetWeightsOptions } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { AttestedCommit, RevealOutcome } from './reveal-attest.js';
@@ -146,6 +146,58 @@ async function pendingHashRows(storage: Pick<Storage, 'pendingReveals'>): Promis
     if (page.length < HASH_PAGE) return rows;
     after = page[page.length - 1]?.epoch ?? after;
   }
+}
+
+/** The `reveal` column of an epoch while its commit-reveal v2 commit is being signed and sent (`reveal_status` stays null). */
+interface SigningHashJson {
+  readonly scheme: 'hash';
+  readonly commit_hash: string;
+  /** The commit with its salt (`@subnet/chain` wire form); secret, never served. */
+  readonly commit: unknown;
+}
+
+/**
+ * What the epoch loop asks of the `setWeights` call of an epoch it claimed `submitting`: a commit-reveal v2 commit is
+ * written into the epoch row (salt included, `reveal_status` still null) before it is signed, so that whichever
+ * instance reconciles the epoch after a crash holds the salt and can reveal it (docs/spec.md G.22).
+ *
+ * @param deps - storage and fence
+ * @param epoch - the epoch being submitted
+ * @returns the options of {@link ChainPort.setWeights}
+ * @example await chain.setWeights(uids, weights, keepCommitWithEpoch(deps, 41))
+ */
+export function keepCommitWithEpoch(
+  deps: { readonly storage: Pick<Storage, 'updateEpoch'>; readonly fence?: () => Fence | undefined },
+  epoch: number,
+): SetWeightsOptions {
+  return {
+    onCommitSaved: async (commit) => {
+      const hash = (commit as { commit_hash?: unknown } | null)?.commit_hash;
+      if (typeof hash !== 'string') return;
+      const json: SigningHashJson = { scheme: 'hash', commit_hash: hash, commit };
+      await deps.storage.updateEpoch(epoch, { reveal: JSON.stringify(json) }, deps.fence?.());
+    },
+  };
+}
+
+/**
+ * A commit-reveal v2 commit found on chain by reconciliation, with its salt from the epoch row when the chain access
+ * does not hold it (the commit was made by another instance, which wrote it there before signing: {@link keepCommitWithEpoch}).
+ *
+ * @param commit - the commit as the chain access found it
+ * @param row - the epoch's row
+ * @returns the commit, with `commit` when either holds it
+ * @example landedRevealFields({ ...found, hashCommit: withCommitFromRow(found.hashCommit, row) })
+ */
+export function withCommitFromRow(commit: PendingHashCommit, row: Pick<EpochRow, 'reveal'> | undefined): PendingHashCommit {
+  if (commit.commit !== undefined || row === undefined) return commit;
+  try {
+    const kept = JSON.parse(row.reveal ?? '') as Partial<SigningHashJson> | null;
+    if (kept?.scheme === 'hash' && kept.commit_hash === commit.commitHash && kept.commit !== undefined) return { ...commit, commit: kept.commit };
+  } catch {
+    // no commit kept with the epoch
+  }
+  return commit;
 }
 
 /** The reveal fields of a landed submission: a timelocked commit's, a hash commit's, or none. */

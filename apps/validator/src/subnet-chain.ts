@@ -105,18 +105,41 @@ function firstConnectionError(error: unknown, endpoint: string, timeoutMs: numbe
   return appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${redactUrl((error as Error).message)}`, {}, error);
 }
 
+/** The `onCommitSaved` of the `setWeights` call in progress (calls for one signer are serialised by the client). */
+interface CommitSavedHook {
+  current: ((commit: unknown) => Promise<void>) | undefined;
+}
+
 /**
  * The client's commit store: the file's commits and the shared ones (docs/spec.md G.22), the file's first; saves and
- * removals go to the file (a shared commit leaves the database when its epoch's outcome is recorded).
+ * removals go to the file (a shared commit leaves the database when its epoch's outcome is recorded). A commit saved
+ * before its signing is handed to the `setWeights` call's `onCommitSaved` too, after the file holds it.
  */
-function sharedCommitStore(file: CommitStore, options: Pick<SubnetChainOptions, 'sharedCommits' | 'logger'>): CommitStore {
+function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pick<SubnetChainOptions, 'sharedCommits' | 'logger'>): CommitStore {
   const shared = options.sharedCommits;
-  if (shared === undefined) return file;
   return {
-    save: (commit) => file.save(commit),
+    save: async (commit) => {
+      await file.save(commit);
+      const onSaved = hook.current;
+      if (commit.commitBlock !== null || onSaved === undefined) return;
+      try {
+        await onSaved(pendingCommitToJson(commit));
+      } catch (error) {
+        // Another instance leads now: nothing is signed, and the unsent commit leaves the file.
+        if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) {
+          await file.remove(commit.commitHash);
+          throw error;
+        }
+        options.logger?.warn(
+          { commitHash: commit.commitHash, error: redactUrl((error as Error).message) },
+          'the commit-reveal commit could not be kept with its epoch before signing; only this instance can reveal it if the submission is interrupted',
+        );
+      }
+    },
     remove: (hash) => file.remove(hash),
     load: async () => {
       const own = await file.load();
+      if (shared === undefined) return own;
       const known = new Set(own.map((c) => c.commitHash));
       const more: PendingCommit[] = [];
       for (const value of await shared()) {
@@ -150,6 +173,7 @@ function sharedCommitStore(file: CommitStore, options: Pick<SubnetChainOptions, 
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
   const fileStore = fileCommitStore(options.commitStorePath);
+  const commitSaved: CommitSavedHook = { current: undefined };
   let connection: ChainConnection;
   let client: ChainClient;
   try {
@@ -174,7 +198,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       connection,
       signer,
       u16Mode: U16_MODE,
-      commitStore: sharedCommitStore(fileStore, options),
+      commitStore: sharedCommitStore(fileStore, commitSaved, options),
       eraPeriod: options.eraPeriod ?? 64,
     });
   } catch (error) {
@@ -253,12 +277,13 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       const first = result.errors[0];
       if (!result.ok && first !== undefined) throw first;
     },
-    setWeights: async (uids, weights) => {
+    setWeights: async (uids, weights, call) => {
       const map = new Map<number, number>();
       uids.forEach((uid, i) => map.set(uid, weights[i] ?? 0));
       // On a commit-reveal v4 subnet the chain reveals about one epoch later; the epoch loop must not
       // block on it (the submission is the confirmed commit; the bundle records the call used).
       let submission: Awaited<ReturnType<ChainClient['setWeights']>>;
+      commitSaved.current = call?.onCommitSaved;
       try {
         submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
       } catch (error) {
@@ -266,6 +291,8 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         if (isSubnetError(error, CHAIN_ERROR_CODES.weightsNotConfirmed))
           throw (await setThenReplaced(connection, { netuid: options.netuid, hotkey }, error)) ?? error;
         throw error;
+      } finally {
+        commitSaved.current = undefined;
       }
       const record = submission.timelock?.record;
       const hashCommit =

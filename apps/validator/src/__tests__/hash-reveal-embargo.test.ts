@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import { embargoError, embargoOf } from '../bundle-embargo.js';
@@ -142,6 +143,36 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     expect(logger.warns[0]?.msg).toMatch(
       /^epoch 3's commit-reveal v2 commit 0xa1a1\S* was neither revealed nor seen expired by this validator, and its reveal window closed by block 50 /,
     );
+  });
+
+  it('a commit kept with its epoch before signing is not served while it is sent, and is dropped when the submission fails', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const seen: (string | null | undefined)[] = [];
+    const started: { v?: Awaited<ReturnType<typeof startInDir>> } = {};
+    chain.setWeights = async (_uids, _weights, options): Promise<ChainSubmission> => {
+      // As the real chain access does: the commit store saved the commit, then the epoch row gets it, then signing fails.
+      await options?.onCommitSaved?.({ commit_hash: HASH, salt: [4242, 4243] });
+      const row = await started.v?.storage.getEpoch(0);
+      seen.push(row?.reveal, row?.revealStatus);
+      const listed = (await (await fetch(`${started.v?.url}/v1/epochs`)).json()) as { epochs: { epoch: number; reveal: unknown }[] };
+      seen.push(JSON.stringify(listed.epochs.find((e) => e.epoch === 0)));
+      throw new SubnetError('CHAIN_SETTING_WEIGHTS_TOO_FAST', 'SettingWeightsTooFast: the node refused the commit');
+    };
+    const v = await startInDir(t.dir, chain, cleanups);
+    started.v = v;
+    await v.tick();
+    expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await v.tick(); // closes epoch 0: the commit is kept, then its submission fails
+    const [kept, keptStatus, served] = seen;
+    expect(JSON.parse(kept ?? '{}')).toEqual({ scheme: 'hash', commit_hash: HASH, commit: { commit_hash: HASH, salt: [4242, 4243] } });
+    expect(keptStatus).toBeNull();
+    expect(JSON.parse(served ?? '{}')).toMatchObject({ epoch: 0, status: 'submitting', reveal: null });
+    expect(served).not.toContain('4242');
+    const row = await v.storage.getEpoch(0);
+    expect(row).toMatchObject({ status: 'failed', revealStatus: null, reveal: null });
   });
 
   it('through the service: a v2 commit keeps the bundle at 425 until revealPending reveals it, then serves it with a signed revealed outcome', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import type { HashRevealResult } from '../chain-port.js';
+import { leaseLost } from '../lease-sql.js';
 import { landedRevealFields, sharedHashCommits } from '../reveal-confirm.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import { devnetChainPort, startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
@@ -54,6 +55,38 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     // The store as it was before the reveal: a run that revealed and stopped before writing the store.
     writeFileSync(store, before);
     expect(await chain.revealPending?.()).toEqual([{ commitHash: hash, status: 'gone' }]);
+  }, 60_000);
+
+  it('a commit is handed to onCommitSaved before it is signed; a lost lease there stops the signing, another failure only warns', async () => {
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+    cleanups.push(() => devnet.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const store = join(t.dir, 'commits.json');
+    const warnings: string[] = [];
+    const logger = { info: () => undefined, warn: (_ctx: unknown, msg: string) => void warnings.push(msg) };
+    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store, logger });
+    const storeHashes = () =>
+      existsSync(store) ? (JSON.parse(readFileSync(store, 'utf8')) as { commits: { commit_hash: string }[] }).commits.map((c) => c.commit_hash) : [];
+    const headBefore = await chain.head();
+    await expect(
+      chain.setWeights([1, 2], [30_000, 35_535], { onCommitSaved: () => Promise.reject(leaseLost({ holder: 'a', token: 1 })) }),
+    ).rejects.toMatchObject({ code: 'VALIDATOR_LEASE_LOST' });
+    // Nothing was signed: the store forgot the unsent commit, and the next commit lands as the only one.
+    expect(storeHashes()).toEqual([]);
+    const handed: { commit_hash?: string; salt?: number[]; commit_block?: unknown }[] = [];
+    const landed = await chain.setWeights([1, 2], [30_000, 35_535], {
+      onCommitSaved: (commit) => {
+        handed.push(commit as (typeof handed)[number]);
+        return Promise.reject(new Error('database unreachable'));
+      },
+    });
+    expect(landed.block).toBeGreaterThan(headBefore);
+    expect(handed).toHaveLength(1);
+    expect(handed[0]).toMatchObject({ commit_hash: landed.hashCommit?.commitHash, commit_block: null });
+    expect(handed[0]?.salt?.length).toBeGreaterThan(0);
+    expect(warnings.some((w) => w.startsWith('the commit-reveal commit could not be kept with its epoch before signing'))).toBe(true);
+    expect(storeHashes()).toEqual([landed.hashCommit?.commitHash]);
   }, 60_000);
 
   it('a commit made by one instance is revealed by another from the epoch row (the lease moved between commit and reveal)', async () => {

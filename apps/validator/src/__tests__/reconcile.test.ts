@@ -212,6 +212,37 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '18' });
   });
 
+  it('a commit-reveal v2 commit sent again is kept with its epoch before signing, in place of the dropped one, and dropped when it fails (docs/spec.md G.22)', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await startInDir(t.dir, chain, cleanups);
+    const h1 = `0x${'01'.repeat(32)}`;
+    const h2 = `0x${'02'.repeat(32)}`;
+    const kept: unknown[] = [];
+    let calls = 0;
+    chain.setWeights = async (_uids, _weights, options) => {
+      calls += 1;
+      await options?.onCommitSaved?.({ commit_hash: calls === 1 ? h1 : h2, salt: [calls] });
+      kept.push(JSON.parse((await service.storage.getEpoch(0))?.reveal ?? 'null'));
+      throw calls === 1
+        ? new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era')
+        : new SubnetError('CHAIN_SETTING_WEIGHTS_TOO_FAST', 'SettingWeightsTooFast');
+    };
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 17n });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('v2r', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    expect(await service.storage.getEpoch(0)).toMatchObject({ status: 'submitting', revealStatus: null });
+    chain.headBlock = 17n;
+    await service.tick();
+    expect(kept).toEqual([
+      { scheme: 'hash', commit_hash: h1, commit: { commit_hash: h1, salt: [1] } },
+      { scheme: 'hash', commit_hash: h2, commit: { commit_hash: h2, salt: [2] } },
+    ]);
+    expect(await service.storage.getEpoch(0)).toMatchObject({ status: 'failed', revealStatus: null, reveal: null });
+  });
+
   it('dropped and the window closed: recorded not_landed with VALIDATOR_SUBMISSION_NOT_LANDED, saying finality lagged when the best chain decided it', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
