@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
 
 import { chainError } from './chain-error.js';
+import { CHAIN_ERROR_CODES } from './error-codes.js';
 import { chainUpscale } from './chain-upscale.js';
 import type { ClientContext } from './client-context.js';
 import { requireCommitStore } from './client-context.js';
@@ -19,11 +20,19 @@ function randomSalt(): number[] {
   return [...salt];
 }
 
+/** Submission errors after which a commit may be (or become) on chain although the call failed. */
+const MAY_HAVE_LANDED: ReadonlySet<string> = new Set([
+  CHAIN_ERROR_CODES.inclusionTimeout,
+  CHAIN_ERROR_CODES.clientClosed,
+  CHAIN_ERROR_CODES.connectionLost,
+  CHAIN_ERROR_CODES.requestTimeout,
+]);
+
 /**
  * The commit-reveal v2 path: a random salt is stored durably first, then `commit_mechanism_weights` (or
  * `commit_weights`) sends the hash, confirmed by its `WeightsCommitted` event; the reveal is owed later
  * (`revealPending`). The salt is dropped again when the commit cannot land; it is kept when the outcome is
- * unknown (`CHAIN_INCLUSION_TIMEOUT`).
+ * unknown (`CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CLIENT_CLOSED`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`).
  *
  * @param ctx - the client context (its commit store is required)
  * @param prepared - the checked weights
@@ -57,8 +66,10 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
     label = callLabel(call);
     inclusion = await ctx.submit(label, () => (call.withMecid ? call.fn(netuid, mecid, commitHash) : call.fn(netuid, commitHash)), wait);
   } catch (error) {
-    // keep the salt only when the commit may still land
-    if ((error as { code?: unknown }).code !== 'CHAIN_INCLUSION_TIMEOUT') await store.remove(commitHash);
+    // Keep the salt while the commit may have landed or may still land: the wait ended, the client was closed, or
+    // the connection failed while it was followed. Only an answer that it never lands (a rejection, a failed
+    // dispatch, its era over) forgets it.
+    if (!MAY_HAVE_LANDED.has(String((error as { code?: unknown }).code))) await store.remove(commitHash);
     throw error;
   }
   const confirmCtx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber, commitHash };

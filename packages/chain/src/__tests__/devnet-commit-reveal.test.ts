@@ -174,6 +174,40 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     );
   });
 
+  it('a client closed while its commit waits for inclusion keeps the salt: the commit lands and a new client reveals it', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const closing = h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } });
+    closing.catch(() => undefined);
+    while (h.devnet.poolSize() === 0) await new Promise((r) => setTimeout(r, 3));
+    // The process shuts its client down while the commit is in the pool: its outcome is not known.
+    await h.client.close();
+    await expect(closing).rejects.toMatchObject({ code: 'CHAIN_CLIENT_CLOSED' });
+    const saved = await fileCommitStore(storePath).load();
+    expect(saved.map((c) => c.commitBlock)).toEqual([null]);
+    await h.devnet.produceBlock();
+    const next = await createChainClient({
+      network: h.devnet.url,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+    });
+    try {
+      await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+      const revealed = await h.includeNext(next.revealPending());
+      expect(revealed.map((o) => [o.status, o.commitHash])).toEqual([['revealed', saved[0]!.commitHash]]);
+      const weights = await next.connection.api.query['subtensorModule']!['weights']!(1, 0);
+      expect(weights.toJSON()).toEqual([
+        [2, 21845],
+        [4, 65535],
+      ]);
+    } finally {
+      await next.close();
+    }
+  });
+
   it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before signing)', async () => {
     const storePath = await storeFile();
     h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
