@@ -246,6 +246,12 @@ export interface ChainPort {
    */
   revealPending?(): Promise<readonly HashRevealResult[]>;
   /**
+   * Drops a commit-reveal v2 commit from the commit store once the finalized chain shows it never landed (its era
+   * ended with the commit in no block): `@subnet/chain` keeps the salt of a commit whose outcome was unknown, and
+   * nothing else would ever remove it. A no-op for a commit the store does not hold. Absent in fakes and dry runs.
+   */
+  forgetCommit?(commitHash: string): Promise<void>;
+  /**
    * Confirms after the fact whether the chain revealed a timelocked (commit-reveal v4) commit. Absent when the
    * chain access makes no timelocked commits (fakes, dry runs).
    */

@@ -8,7 +8,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
-import { landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
+import { keptCommitHash, landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
@@ -119,6 +119,10 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     // A hash commit's salt: this instance's commit store's, else the one kept with the epoch before signing.
     revealFields = landedRevealFields(found.hashCommit === undefined ? found : { ...found, hashCommit: withCommitFromRow(found.hashCommit, row) });
   } else {
+    // Its commit's salt (kept by the chain access while the outcome was unknown) is of no use once the finalized chain
+    // is past the era's end without it.
+    const kept = keptCommitHash(row);
+    if (kept !== undefined && found.finalizedTo === undefined) await chain.forgetCommit?.(kept);
     // It never landed and never can (era over); while its epoch may still be submitted, send it now.
     const again =
       options.headEpoch === epoch + 1 && claim.pending !== undefined && u16 !== undefined && !deps.dryRun

@@ -190,14 +190,31 @@ export function keepCommitWithEpoch(
  * @example landedRevealFields({ ...found, hashCommit: withCommitFromRow(found.hashCommit, row) })
  */
 export function withCommitFromRow(commit: PendingHashCommit, row: Pick<EpochRow, 'reveal'> | undefined): PendingHashCommit {
-  if (commit.commit !== undefined || row === undefined) return commit;
+  if (commit.commit !== undefined) return commit;
+  const kept = keptCommit(row);
+  return kept?.commit_hash === commit.commitHash ? { ...commit, commit: kept.commit } : commit;
+}
+
+/** The commit-reveal v2 commit kept with an epoch before signing, if its `reveal` column holds one. */
+function keptCommit(row: Pick<EpochRow, 'reveal'> | undefined): SigningHashJson | undefined {
   try {
-    const kept = JSON.parse(row.reveal ?? '') as Partial<SigningHashJson> | null;
-    if (kept?.scheme === 'hash' && kept.commit_hash === commit.commitHash && kept.commit !== undefined) return { ...commit, commit: kept.commit };
+    const kept = JSON.parse(row?.reveal ?? '') as Partial<SigningHashJson> | null;
+    if (kept?.scheme === 'hash' && typeof kept.commit_hash === 'string' && kept.commit !== undefined) return kept as SigningHashJson;
   } catch {
-    // no commit kept with the epoch
+    // none kept
   }
-  return commit;
+  return undefined;
+}
+
+/**
+ * The hash of the commit-reveal v2 commit kept with an epoch before signing ({@link keepCommitWithEpoch}), if any.
+ *
+ * @param row - the epoch's row
+ * @returns the commit hash, or undefined
+ * @example keptCommitHash(await storage.getEpoch(41))
+ */
+export function keptCommitHash(row: Pick<EpochRow, 'reveal'> | undefined): string | undefined {
+  return keptCommit(row)?.commit_hash;
 }
 
 /** The reveal fields of a landed submission: a timelocked commit's, a hash commit's, or none. */

@@ -318,6 +318,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         ...(hashCommit === undefined ? {} : { hashCommit }),
       };
     },
+    forgetCommit: (commitHash) => fileStore.remove(commitHash),
     revealPending: async () => {
       const outcomes = await client.revealPending({ wait: options.wait });
       const final: HashRevealResult[] = [];

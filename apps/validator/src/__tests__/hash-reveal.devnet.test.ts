@@ -87,6 +87,9 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(handed[0]?.salt?.length).toBeGreaterThan(0);
     expect(warnings.some((w) => w.startsWith('the commit-reveal commit could not be kept with its epoch before signing'))).toBe(true);
     expect(storeHashes()).toEqual([landed.hashCommit?.commitHash]);
+    // What reconciliation does with a commit the finalized chain shows never landed: the store forgets it.
+    await chain.forgetCommit?.(landed.hashCommit?.commitHash ?? '');
+    expect(storeHashes()).toEqual([]);
   }, 60_000);
 
   it('a commit made by one instance is revealed by another from the epoch row (the lease moved between commit and reveal)', async () => {

@@ -226,8 +226,13 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       await options?.onCommitSaved?.({ commit_hash: calls === 1 ? h1 : h2, salt: [calls] });
       kept.push(JSON.parse((await service.storage.getEpoch(0))?.reveal ?? 'null'));
       throw calls === 1
-        ? new SubnetError('CHAIN_EXTRINSIC_DROPPED', 'in no block up to the end of its era')
+        ? new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait')
         : new SubnetError('CHAIN_SETTING_WEIGHTS_TOO_FAST', 'SettingWeightsTooFast');
+    };
+    const forgotten: string[] = [];
+    chain.forgetCommit = (hash) => {
+      forgotten.push(hash);
+      return Promise.resolve();
     };
     chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 17n });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('v2r', k.miners[1]!.address))).status).toBe(201);
@@ -241,6 +246,33 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       { scheme: 'hash', commit_hash: h2, commit: { commit_hash: h2, salt: [2] } },
     ]);
     expect(await service.storage.getEpoch(0)).toMatchObject({ status: 'failed', revealStatus: null, reveal: null });
+    // The first commit's salt, kept by the chain access while its outcome was unknown, is dropped once it never landed.
+    expect(forgotten).toEqual([h1]);
+  });
+
+  it('a commit-reveal v2 commit the best chain alone says never landed (finality lags) keeps its salt', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    const service = await startInDir(t.dir, chain, cleanups);
+    const hash = `0x${'03'.repeat(32)}`;
+    chain.setWeights = async (_uids, _weights, options) => {
+      await options?.onCommitSaved?.({ commit_hash: hash, salt: [3] });
+      throw new SubnetError('CHAIN_INCLUSION_TIMEOUT', 'not seen in a block within the wait');
+    };
+    const forgotten: string[] = [];
+    chain.forgetCommit = (h) => {
+      forgotten.push(h);
+      return Promise.resolve();
+    };
+    chain.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 40n, finalizedTo: 12n });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('v2f', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    chain.headBlock = 40n;
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('not_landed');
+    expect(forgotten).toEqual([]);
   });
 
   it('dropped and the window closed: recorded not_landed with VALIDATOR_SUBMISSION_NOT_LANDED, saying finality lagged when the best chain decided it', async () => {
