@@ -165,10 +165,21 @@ export function notRegularFile(info: Stats): string | undefined {
  * @param file - the path (named in messages)
  * @param text - its text
  * @param limits - the size limits
- * @returns the document or the error (`AUDITOR_MALFORMED_JSON`, `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON`)
+ * @returns the document or the error (`AUDITOR_MALFORMED_JSON`, an empty file said to be empty; `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON`)
  * @example const doc = parseBundleText('epoch-7.json', text, DEFAULT_BUNDLE_LIMITS)
  */
 export function parseBundleText(file: string, text: string, limits: BundleLimits): LoadedDocument {
+  // JSON.parse's "Unexpected end of JSON input" for a file with nothing in it (a fetch cut short, a file created by
+  // mistake): say so.
+  const [start, end] = jsonBounds(text);
+  if (start === end) {
+    const what = text === '' ? 'is empty' : 'holds only white space';
+    return {
+      source: file,
+      ok: false,
+      error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} ${what}: there is no JSON in it, so no signed bundle`, path: null },
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

@@ -64,7 +64,8 @@ export const MAX_READ_BYTES = 64 * 1024 * 1024;
  * @param limits - the size limits (default {@link DEFAULT_READ_LIMITS})
  * @throws SubnetError `MINER_CHECK_UNREADABLE_INPUT` (missing or unreadable file),
  *   `CORE_INPUT_TOO_LARGE` (more than `maxBytes` UTF-8 bytes; `limit` and the byte count in the context),
- *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals and bytes that are not UTF-8 included),
+ *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals and bytes that are not UTF-8 included; an empty
+ *   file is said to be empty),
  *   the shape codes of `checkInputShape` (`CORE_INPUT_TOO_DEEP` beyond `maxDepth` levels, `CORE_INPUT_TOO_LARGE`,
  *   `CORE_INPUT_NOT_JSON`), or `MINER_CHECK_INVALID_INPUT` for a number the validator refuses (an integer
  *   beyond 2^53, which canonical JSON writes as a string)
@@ -114,6 +115,13 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   // One leading byte-order mark is not part of the JSON text (RFC 8259 8.1): the validator's body parser
   // skips it, so a file an editor saved with one is checked as the validator would read it (docs/spec.md G.6).
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // JSON.parse's "Unexpected end of JSON input" for a file with nothing in it: say so, with the flag it was given to.
+  if (/^[ \t\n\r]*$/.test(text)) {
+    const what = text === '' ? 'is empty' : 'holds only white space';
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.malformedJson, `${name}, given to ${option}, ${what}: there is no JSON in it`, {
+      context: { path: option, value: source },
+    });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
