@@ -8,7 +8,7 @@ import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '
 
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
-import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
+import { BUNDLE_LIMIT_OPTIONS, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { checkChainEndpoint } from './chain-endpoint.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS, refusedSentence } from './fetch-bundles.js';
@@ -209,11 +209,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
-    .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, MAX_BUNDLE_BYTES))
-    .option('--max-depth <n>', 'deepest nesting of a bundle document (default and most: 128)', integer('--max-depth', 1, MAX_BUNDLE_DEPTH))
-    .option('--max-list-length <n>', 'most elements of one list (default 100000)', integer('--max-list-length', 1, 100_000_000))
-    .option('--max-string-length <n>', 'most UTF-16 code units of one string or key (default 1048576)', integer('--max-string-length', 1, MAX_BUNDLE_BYTES))
-    .option('--max-object-keys <n>', 'most keys of one object (default 10000)', integer('--max-object-keys', 1, 100_000_000))
+    .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, BUNDLE_LIMIT_OPTIONS.maxBytes.most))
+    .option('--max-depth <n>', 'deepest nesting of a bundle document (default and most: 128)', integer('--max-depth', 1, BUNDLE_LIMIT_OPTIONS.maxDepth.most))
+    .option('--max-list-length <n>', 'most elements of one list (default 100000)', integer('--max-list-length', 1, BUNDLE_LIMIT_OPTIONS.maxListLength.most))
+    .option(
+      '--max-string-length <n>',
+      'most UTF-16 code units of one string or key (default 1048576)',
+      integer('--max-string-length', 1, BUNDLE_LIMIT_OPTIONS.maxStringLength.most),
+    )
+    .option('--max-object-keys <n>', 'most keys of one object (default 10000)', integer('--max-object-keys', 1, BUNDLE_LIMIT_OPTIONS.maxObjectKeys.most))
     .addHelpText('after', VERIFY_HELP)
     .action(
       async (

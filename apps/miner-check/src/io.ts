@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, describeSystemError, findStringifiedNumber, SubnetError } from '@subnet/core';
+import type { LimitOption } from '@subnet/cli-support';
 import type { InputLimits } from '@subnet/core';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -219,12 +220,26 @@ export interface LimitFlags {
  */
 export function readLimits(flags: LimitFlags): ReadLimits {
   const d = DEFAULT_READ_LIMITS;
-  const read = (raw: string | undefined, option: string, fallback: number, max: number) => (raw === undefined ? fallback : integerOption(raw, option, 1, max));
+  const o = READ_LIMIT_OPTIONS;
+  const read = (raw: string | undefined, option: LimitOption, fallback: number) =>
+    raw === undefined ? fallback : integerOption(raw, option.flag, 1, option.most);
   return Object.freeze({
-    maxBytes: read(flags.maxBytes, '--max-bytes', d.maxBytes, MAX_READ_BYTES),
-    maxDepth: read(flags.maxDepth, '--max-depth', d.maxDepth, d.maxDepth),
-    maxListLength: read(flags.maxListLength, '--max-list-length', d.maxListLength, d.maxListLength),
-    maxStringLength: read(flags.maxStringLength, '--max-string-length', d.maxStringLength, d.maxStringLength),
-    maxObjectKeys: read(flags.maxObjectKeys, '--max-object-keys', d.maxObjectKeys, d.maxObjectKeys),
+    maxBytes: read(flags.maxBytes, o.maxBytes, d.maxBytes),
+    maxDepth: read(flags.maxDepth, o.maxDepth, d.maxDepth),
+    maxListLength: read(flags.maxListLength, o.maxListLength, d.maxListLength),
+    maxStringLength: read(flags.maxStringLength, o.maxStringLength, d.maxStringLength),
+    maxObjectKeys: read(flags.maxObjectKeys, o.maxObjectKeys, d.maxObjectKeys),
   });
 }
+
+/**
+ * The flag that sets each limit and its largest value (the validator's largest), by the limit's name in
+ * {@link ReadLimits}: named under a refusal for going over one (`overLimitHint` of `@subnet/cli-support`).
+ */
+export const READ_LIMIT_OPTIONS: Readonly<Record<keyof ReadLimits, LimitOption>> = Object.freeze({
+  maxBytes: { flag: '--max-bytes', most: MAX_READ_BYTES },
+  maxDepth: { flag: '--max-depth', most: DEFAULT_READ_LIMITS.maxDepth },
+  maxListLength: { flag: '--max-list-length', most: DEFAULT_READ_LIMITS.maxListLength },
+  maxStringLength: { flag: '--max-string-length', most: DEFAULT_READ_LIMITS.maxStringLength },
+  maxObjectKeys: { flag: '--max-object-keys', most: DEFAULT_READ_LIMITS.maxObjectKeys },
+});

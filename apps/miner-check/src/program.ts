@@ -2,12 +2,22 @@ import { createRequire } from 'node:module';
 
 import { Command, CommanderError, Option } from 'commander';
 
-import { missingKeyHint, usageCause } from '@subnet/cli-support';
+import { missingKeyHint, overLimitHint, usageCause } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
 import type { CommandOutput, ErrorContext } from './commands/output.js';
 import type { SssaCheckInput } from './commands/sssa.js';
-import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
+import {
+  assertSingleStdin,
+  defaultStdin,
+  integerOption,
+  rangeOption,
+  READ_LIMIT_OPTIONS,
+  readJson,
+  readLimits,
+  type LimitFlags,
+  type StdinReader,
+} from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 import { refuseFlagsAsValues } from './flag-as-value.js';
 
@@ -50,10 +60,14 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
     state.exitCode = isInputError(error) ? EXIT_INVALID_INPUT : EXIT_FAILURE;
     const context = path === undefined ? undefined : state.errorContext?.();
     // A required key reported missing where the document has it misspelt: the key it has, under the error.
+    // An input over a size limit of the command line (its path starts at the flag, `--results[3]`; the packages' own
+    // checks start at a document, `sssa`): the flag that sets the limit, with its value.
     const hint =
       path !== undefined && context !== undefined && 'value' in error.context && error.context.value === undefined
         ? missingKeyHint(path, context.documents)
-        : undefined;
+        : path?.startsWith('--') === true
+          ? overLimitHint(error.context, READ_LIMIT_OPTIONS)
+          : undefined;
     const source = path === undefined ? undefined : context?.sourceOf?.(path);
     if (state.json) {
       const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
