@@ -88,7 +88,8 @@ file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g.
 when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
 validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a --report that cannot be written: AUDITOR_WRITE_FAILED,
 checked before the run; a wrong command line: AUDITOR_INVALID_OPTION).
-2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly.
+2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly; 130 stopped
+by Ctrl-C (SIGINT ends the run at once: no verdict, no --report; 143 for SIGTERM).
 
 Examples:
   $ auditor-replay verify bundles/
@@ -124,7 +125,8 @@ with any status, or that goes away after the first epoch is asked for every epoc
 Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
 (AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs, an unknown option, a missing
 --out), AUDITOR_WRITE_FAILED, or no validator at a --validator URL (above); 141 the reader closed the output
-early (EPIPE, as \`| head\` does).
+early (EPIPE, as \`| head\` does); 130 stopped by Ctrl-C (SIGINT ends the run at once, a bundle file being
+written removed; 143 for SIGTERM).
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -180,7 +182,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input (fetch: also no ' +
         'validator at a --validator URL, the connection refused), or a wrong ' +
         'command line (AUDITOR_INVALID_OPTION: an unknown command or option, a missing argument, a value out of range); ' +
-        '141 the reader closed the output early (EPIPE, as `| head` does).\n' +
+        '141 the reader closed the output early (EPIPE, as `| head` does); 130 stopped by Ctrl-C (SIGINT ends a run at once; 143 for SIGTERM).\n' +
         '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
     );
 

@@ -24,7 +24,10 @@ import { refuseFlagsAsValues } from './flag-as-value.js';
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
-/** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
+/**
+ * Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early
+ * (EPIPE); SIGINT and SIGTERM end the process by the signal (no handler), which a shell reports as 130 and 143.
+ */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_INVALID_INPUT = 2;
@@ -113,7 +116,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .description(
       'Check your work before you submit it: the exact score each subnet-scoring rule gives it, and why.\n' +
         'Every input is a JSON file, or - for standard input. Exit codes: 0 computed, 2 invalid input (MINER_CHECK_USAGE for a wrong ' +
-        'command line, or the code printed), 1 other failure, 141 the reader closed the output early (EPIPE, as `| head` does).',
+        'command line, or the code printed), 1 other failure, 141 the reader closed the output early (EPIPE, as `| head` does), ' +
+        '130 stopped by Ctrl-C (SIGINT ends it at once, printing nothing more; 143 for SIGTERM).',
     )
     // A parse error is reported by runMinerCheck with its code (text or --json), not written here by commander.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
