@@ -4,6 +4,7 @@ import * as api from '../index.js';
 
 it('exports exactly these names (a change of the public API shows here)', () => {
   expect(Object.keys(api).sort()).toEqual([
+    'documentKind',
     'editDistance',
     'isCommanderError',
     'missingKeyHint',
@@ -11,5 +12,6 @@ it('exports exactly these names (a change of the public API shows here)', () => 
     'overLimitHint',
     'unknownOptionFirst',
     'usageCause',
+    'wrongKindSentence',
   ]);
 });
