@@ -113,8 +113,9 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
       if (source !== undefined) body.source = source;
       io.stdout(`${JSON.stringify({ error: body })}\n`);
     } else {
-      const where = path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`;
-      const lines = [`miner-check: ${error.code}${where}`, `  ${message}`];
+      // One line with the cause: the code, then what is wrong in words, with the path and the value (the message names
+      // both); the hint and the source under it. It was the code and the path alone, then the message repeating them.
+      const lines = [`miner-check: ${message.startsWith(prefix) ? message : `${prefix}${message}`}`];
       if (hint !== undefined) lines.push(`  ${hint}`);
       if (source !== undefined) lines.push(`  ${source}`);
       io.stderr(`${lines.join('\n')}\n`);

@@ -98,7 +98,7 @@ describe('miner-check workflow on broken input', () => {
     const broken = scratchFile('run.json', '{ "output_quality_score": 0.9, ');
     const result = runCli(['workflow', '--task', task, '--plan', plan, '--run', broken]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('MINER_CHECK_MALFORMED_JSON at --run');
+    expect(result.stderr).toMatch(/^miner-check: \[MINER_CHECK_MALFORMED_JSON\] .* at --run \(got /);
     expect(result.stdout).toBe('');
   });
 
@@ -139,14 +139,14 @@ describe('miner-check workflow on broken input', () => {
     );
     const result = runCli(['workflow', '--task', task, '--plan', cyclic, '--run', run]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/COMPOSITE_\w+ at plan\.edges\[\d\]/);
+    expect(result.stderr).toMatch(/^miner-check: \[COMPOSITE_\w+\] .* at plan\.edges\[\d\]/);
     expect(result.stderr).toMatch(/cycle/);
   });
 
   it('a file that does not exist: exit 2', () => {
     const result = runCli(['workflow', '--task', '/nonexistent/task.json', '--plan', plan, '--run', run]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('MINER_CHECK_UNREADABLE_INPUT at --task');
+    expect(result.stderr).toMatch(/^miner-check: \[MINER_CHECK_UNREADABLE_INPUT\] .* at --task \(got /);
   });
 
   it('an unreadable input says why, with the OS reason: a missing file, a folder', () => {
