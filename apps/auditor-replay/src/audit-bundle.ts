@@ -11,6 +11,7 @@ import type { RootCause } from './root-cause.js';
 import { findRootCause } from './root-cause.js';
 import type { RevealAudit } from './reveal-audit.js';
 import type { ChainUnknown } from './chain-weights.js';
+import { leadWithKind } from './wrong-kind.js';
 
 /** One value that differs: where (epoch, stage, miner, field, exact path) and the two values. */
 export interface Mismatch {
@@ -222,7 +223,8 @@ export function auditBundle(
     outer = parseInput(signedBundleSchema, signed, AUDITOR_ERROR_CODES.invalidBundle, 'signed');
     bundle = parseEnvelope(outer.bundle);
   } catch (error) {
-    return invalid(source, errorOf(error));
+    // Another kind of file (a miner-check input given to verify): said first, with where it goes (wrong-kind.ts).
+    return invalid(source, leadWithKind(signed, errorOf(error)));
   }
   const claimedBundle = outer.bundle as Bundle;
   const epoch = bundle.epoch;

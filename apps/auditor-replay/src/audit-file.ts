@@ -4,7 +4,7 @@ import { isSubnetError } from '@subnet/core';
 import type { BundleAudit } from './audit-bundle.js';
 import { auditBundle, errorOf, invalidAudit } from './audit-bundle.js';
 import type { BundleLimits } from './bundle-limits.js';
-import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { BUNDLE_LIMIT_OPTIONS, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { readBundleBytes } from './bundle-bytes.js';
 import { auditCanonicalBytes } from './canonical-text-audit.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
@@ -56,7 +56,8 @@ async function auditOneFile(file: string, verify: SignatureVerifier, limits: Bun
     if (typeof read !== 'string') return invalidAudit(file, read.error);
     text = read;
   }
-  const doc = parseBundleText(file, text, limits);
+  // A refusal for going over a limit names verify's option for it (`--max-list-length`) and its value.
+  const doc = parseBundleText(file, text, limits, BUNDLE_LIMIT_OPTIONS);
   // A commit-reveal v4 bundle served with its reveal attestation: checked too (reveal-audit.ts).
   if (doc.ok) return auditReveal(doc.value, auditBundle(doc.value, file, verify, { text: doc.text, canonical: doc.canonical }).audit, verify);
   return invalidAudit(file, doc.error);

@@ -1,3 +1,5 @@
+import { overLimitHint } from '@subnet/cli-support';
+import type { LimitOption } from '@subnet/cli-support';
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, isSubnetError } from '@subnet/core';
 import type { CanonicalJsonTextShape, InputLimits } from '@subnet/core';
 
@@ -25,6 +27,18 @@ export const DEFAULT_BUNDLE_LIMITS: BundleLimits = Object.freeze({
   ...DEFAULT_INPUT_LIMITS,
   maxBytes: 64 * 1024 * 1024,
   maxDepth: MAX_BUNDLE_DEPTH,
+});
+
+/**
+ * `verify`'s option for each limit and its largest value, by the limit's name in {@link BundleLimits}: named after a
+ * refusal for going over one (`overLimitHint` of `@subnet/cli-support`).
+ */
+export const BUNDLE_LIMIT_OPTIONS: Readonly<Record<keyof BundleLimits, LimitOption>> = Object.freeze({
+  maxBytes: { flag: '--max-bundle-bytes', most: MAX_BUNDLE_BYTES },
+  maxDepth: { flag: '--max-depth', most: MAX_BUNDLE_DEPTH },
+  maxListLength: { flag: '--max-list-length', most: 100_000_000 },
+  maxStringLength: { flag: '--max-string-length', most: MAX_BUNDLE_BYTES },
+  maxObjectKeys: { flag: '--max-object-keys', most: 100_000_000 },
 });
 
 /** Why a document was refused (the shape of a load error). */
@@ -57,10 +71,12 @@ export function checkBundleBytes(file: string, size: number, limits: BundleLimit
  *
  * @param value - the parsed document
  * @param limits - the limits
+ * @param options - the options that set the limits (`verify`'s {@link BUNDLE_LIMIT_OPTIONS}), named after the message of
+ *   a refusal for going over one with the limit's value; none when the limits are not the command line's
  * @returns undefined, or the coded error (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`, `CORE_INPUT_NOT_JSON`) with its path
- * @example const refused = checkBundleShape(JSON.parse(text), limits)
+ * @example const refused = checkBundleShape(JSON.parse(text), limits, BUNDLE_LIMIT_OPTIONS)
  */
-export function checkBundleShape(value: unknown, limits: BundleLimits): LimitError | undefined {
+export function checkBundleShape(value: unknown, limits: BundleLimits, options?: Readonly<Record<string, LimitOption>>): LimitError | undefined {
   try {
     checkInputShape(
       value,
@@ -70,7 +86,12 @@ export function checkBundleShape(value: unknown, limits: BundleLimits): LimitErr
     return undefined;
   } catch (error) {
     if (!isSubnetError(error)) throw error;
-    return { code: error.code, message: error.message, path: typeof error.context.path === 'string' ? error.context.path : null };
+    const hint = options === undefined ? undefined : overLimitHint(error.context, options);
+    return {
+      code: error.code,
+      message: hint === undefined ? error.message : `${error.message}; ${hint}`,
+      path: typeof error.context.path === 'string' ? error.context.path : null,
+    };
   }
 }
 

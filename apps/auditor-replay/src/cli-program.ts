@@ -8,7 +8,7 @@ import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '
 
 import { formatReport } from './audit-report.js';
 import type { BundleLimits } from './bundle-limits.js';
-import { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH } from './bundle-limits.js';
+import { BUNDLE_LIMIT_OPTIONS, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { checkChainEndpoint } from './chain-endpoint.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { checkEpochRange, DEFAULT_TOTAL_TIMEOUT_MS, fetchBundles, MAX_FETCH_EPOCHS, refusedSentence } from './fetch-bundles.js';
@@ -88,7 +88,8 @@ file, malformed JSON, not a bundle, bad option, a chain that cannot answer: e.g.
 when the node pruned the submission block's state and an archive endpoint is needed, or a bundle of another
 validator than --validator-hotkey: AUDITOR_WRONG_VALIDATOR; a --report that cannot be written: AUDITOR_WRITE_FAILED,
 checked before the run; a wrong command line: AUDITOR_INVALID_OPTION).
-2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly.
+2 wins over 1; 141 the reader closed the output early (EPIPE, as \`| head\` does), ended quietly; 130 stopped
+by Ctrl-C (SIGINT ends the run at once: no verdict, no --report; 143 for SIGTERM).
 
 Examples:
   $ auditor-replay verify bundles/
@@ -124,7 +125,8 @@ with any status, or that goes away after the first epoch is asked for every epoc
 Exit codes: 0 every epoch saved (or embargoed); 1 some epoch not found or failed; 2 invalid option
 (AUDITOR_INVALID_OPTION: e.g. a range of more than ${MAX_FETCH_EPOCHS} epochs, an unknown option, a missing
 --out), AUDITOR_WRITE_FAILED, or no validator at a --validator URL (above); 141 the reader closed the output
-early (EPIPE, as \`| head\` does).
+early (EPIPE, as \`| head\` does); 130 stopped by Ctrl-C (SIGINT ends the run at once, a bundle file being
+written removed; 143 for SIGTERM).
 
 With several --validator URLs (the validator's API and mirrors or archives of its bundles), each
 source goes to DIR/source-<i>/; verifying those folders together reports any equivocation.
@@ -180,7 +182,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       '\nExit codes: 0 ok; 1 a mismatch or equivocation (verify), an epoch not saved (fetch); 2 invalid input (fetch: also no ' +
         'validator at a --validator URL, the connection refused), or a wrong ' +
         'command line (AUDITOR_INVALID_OPTION: an unknown command or option, a missing argument, a value out of range); ' +
-        '141 the reader closed the output early (EPIPE, as `| head` does).\n' +
+        '141 the reader closed the output early (EPIPE, as `| head` does); 130 stopped by Ctrl-C (SIGINT ends a run at once; 143 for SIGTERM).\n' +
         '\nExamples:\n  $ auditor-replay fetch --validator http://127.0.0.1:8091 --from 1 --to 50 --out bundles/\n  $ auditor-replay verify bundles/ --report audit.html\n',
     );
 
@@ -209,11 +211,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .option('--max-lines <n>', 'downstream mismatch lines printed per bundle in text output', integer('--max-lines', 0, 1_000_000), 20)
     .option('--all', 'print every downstream mismatch line (no --max-lines limit)')
-    .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, MAX_BUNDLE_BYTES))
-    .option('--max-depth <n>', 'deepest nesting of a bundle document (default and most: 128)', integer('--max-depth', 1, MAX_BUNDLE_DEPTH))
-    .option('--max-list-length <n>', 'most elements of one list (default 100000)', integer('--max-list-length', 1, 100_000_000))
-    .option('--max-string-length <n>', 'most UTF-16 code units of one string or key (default 1048576)', integer('--max-string-length', 1, MAX_BUNDLE_BYTES))
-    .option('--max-object-keys <n>', 'most keys of one object (default 10000)', integer('--max-object-keys', 1, 100_000_000))
+    .option('--max-bundle-bytes <n>', 'largest bundle file in bytes (default 67108864)', integer('--max-bundle-bytes', 1, BUNDLE_LIMIT_OPTIONS.maxBytes.most))
+    .option('--max-depth <n>', 'deepest nesting of a bundle document (default and most: 128)', integer('--max-depth', 1, BUNDLE_LIMIT_OPTIONS.maxDepth.most))
+    .option('--max-list-length <n>', 'most elements of one list (default 100000)', integer('--max-list-length', 1, BUNDLE_LIMIT_OPTIONS.maxListLength.most))
+    .option(
+      '--max-string-length <n>',
+      'most UTF-16 code units of one string or key (default 1048576)',
+      integer('--max-string-length', 1, BUNDLE_LIMIT_OPTIONS.maxStringLength.most),
+    )
+    .option('--max-object-keys <n>', 'most keys of one object (default 10000)', integer('--max-object-keys', 1, BUNDLE_LIMIT_OPTIONS.maxObjectKeys.most))
     .addHelpText('after', VERIFY_HELP)
     .action(
       async (

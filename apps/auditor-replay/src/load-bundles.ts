@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import type { LimitOption } from '@subnet/cli-support';
 import { describeSystemError, formatPath, scanCanonicalJson, SubnetError } from '@subnet/core';
 
 import type { BundleLimits } from './bundle-limits.js';
@@ -165,10 +166,22 @@ export function notRegularFile(info: Stats): string | undefined {
  * @param file - the path (named in messages)
  * @param text - its text
  * @param limits - the size limits
- * @returns the document or the error (`AUDITOR_MALFORMED_JSON`, `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON`)
+ * @param options - the options that set them, named after a refusal for going over one (`checkBundleShape`)
+ * @returns the document or the error (`AUDITOR_MALFORMED_JSON`, an empty file said to be empty; `CORE_INPUT_TOO_DEEP` / `_TOO_LARGE` / `_NOT_JSON`)
  * @example const doc = parseBundleText('epoch-7.json', text, DEFAULT_BUNDLE_LIMITS)
  */
-export function parseBundleText(file: string, text: string, limits: BundleLimits): LoadedDocument {
+export function parseBundleText(file: string, text: string, limits: BundleLimits, options?: Readonly<Record<string, LimitOption>>): LoadedDocument {
+  // JSON.parse's "Unexpected end of JSON input" for a file with nothing in it (a fetch cut short, a file created by
+  // mistake): say so.
+  const [start, end] = jsonBounds(text);
+  if (start === end) {
+    const what = text === '' ? 'is empty' : 'holds only white space';
+    return {
+      source: file,
+      ok: false,
+      error: { code: AUDITOR_ERROR_CODES.malformed, message: `${file} ${what}: there is no JSON in it, so no signed bundle`, path: null },
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -178,7 +191,7 @@ export function parseBundleText(file: string, text: string, limits: BundleLimits
   // A canonical text (what validators publish) shows its sizes to the scan that proves it canonical; the
   // walk of the parsed value runs when it is not canonical or does not fit, and names what is at fault.
   const shape = scanCanonicalJson(text, ...jsonBounds(text));
-  const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits);
+  const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits, options);
   if (refused !== undefined) return { source: file, ok: false, error: refused };
   // A key named twice in one object: readers differ on the value, so the file shows two documents (docs/spec.md G.17).
   // A canonical text never repeats one (its scan takes keys strictly increasing).

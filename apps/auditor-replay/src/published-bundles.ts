@@ -5,6 +5,7 @@ import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
+import { leadWithKind } from './wrong-kind.js';
 import { expandOperands, loadDocument } from './load-bundles.js';
 import { readCappedBody } from './read-capped-body.js';
 import {
@@ -261,7 +262,8 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier, attemp
     return Object.freeze({ source, bundle: verifyBundle(doc, verify), problem: null, attempts });
   } catch (error) {
     if (!isSubnetError(error)) throw error;
-    return asideFor(source, error, attempts);
+    // Another kind of file in the folder (a miner-check input): said first, with where it goes (wrong-kind.ts).
+    return asideFor(source, leadWithKind(doc, { code: error.code, message: error.message }), attempts);
   }
 }
 

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, describeSystemError, findStringifiedNumber, SubnetError } from '@subnet/core';
+import type { LimitOption } from '@subnet/cli-support';
 import type { InputLimits } from '@subnet/core';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 
@@ -64,7 +65,8 @@ export const MAX_READ_BYTES = 64 * 1024 * 1024;
  * @param limits - the size limits (default {@link DEFAULT_READ_LIMITS})
  * @throws SubnetError `MINER_CHECK_UNREADABLE_INPUT` (missing or unreadable file),
  *   `CORE_INPUT_TOO_LARGE` (more than `maxBytes` UTF-8 bytes; `limit` and the byte count in the context),
- *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals and bytes that are not UTF-8 included),
+ *   `MINER_CHECK_MALFORMED_JSON` (not JSON: NaN and Infinity literals and bytes that are not UTF-8 included; an empty
+ *   file is said to be empty),
  *   the shape codes of `checkInputShape` (`CORE_INPUT_TOO_DEEP` beyond `maxDepth` levels, `CORE_INPUT_TOO_LARGE`,
  *   `CORE_INPUT_NOT_JSON`), or `MINER_CHECK_INVALID_INPUT` for a number the validator refuses (an integer
  *   beyond 2^53, which canonical JSON writes as a string)
@@ -114,6 +116,13 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   // One leading byte-order mark is not part of the JSON text (RFC 8259 8.1): the validator's body parser
   // skips it, so a file an editor saved with one is checked as the validator would read it (docs/spec.md G.6).
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // JSON.parse's "Unexpected end of JSON input" for a file with nothing in it: say so, with the flag it was given to.
+  if (/^[ \t\n\r]*$/.test(text)) {
+    const what = text === '' ? 'is empty' : 'holds only white space';
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.malformedJson, `${name}, given to ${option}, ${what}: there is no JSON in it`, {
+      context: { path: option, value: source },
+    });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -211,12 +220,26 @@ export interface LimitFlags {
  */
 export function readLimits(flags: LimitFlags): ReadLimits {
   const d = DEFAULT_READ_LIMITS;
-  const read = (raw: string | undefined, option: string, fallback: number, max: number) => (raw === undefined ? fallback : integerOption(raw, option, 1, max));
+  const o = READ_LIMIT_OPTIONS;
+  const read = (raw: string | undefined, option: LimitOption, fallback: number) =>
+    raw === undefined ? fallback : integerOption(raw, option.flag, 1, option.most);
   return Object.freeze({
-    maxBytes: read(flags.maxBytes, '--max-bytes', d.maxBytes, MAX_READ_BYTES),
-    maxDepth: read(flags.maxDepth, '--max-depth', d.maxDepth, d.maxDepth),
-    maxListLength: read(flags.maxListLength, '--max-list-length', d.maxListLength, d.maxListLength),
-    maxStringLength: read(flags.maxStringLength, '--max-string-length', d.maxStringLength, d.maxStringLength),
-    maxObjectKeys: read(flags.maxObjectKeys, '--max-object-keys', d.maxObjectKeys, d.maxObjectKeys),
+    maxBytes: read(flags.maxBytes, o.maxBytes, d.maxBytes),
+    maxDepth: read(flags.maxDepth, o.maxDepth, d.maxDepth),
+    maxListLength: read(flags.maxListLength, o.maxListLength, d.maxListLength),
+    maxStringLength: read(flags.maxStringLength, o.maxStringLength, d.maxStringLength),
+    maxObjectKeys: read(flags.maxObjectKeys, o.maxObjectKeys, d.maxObjectKeys),
   });
 }
+
+/**
+ * The flag that sets each limit and its largest value (the validator's largest), by the limit's name in
+ * {@link ReadLimits}: named under a refusal for going over one (`overLimitHint` of `@subnet/cli-support`).
+ */
+export const READ_LIMIT_OPTIONS: Readonly<Record<keyof ReadLimits, LimitOption>> = Object.freeze({
+  maxBytes: { flag: '--max-bytes', most: MAX_READ_BYTES },
+  maxDepth: { flag: '--max-depth', most: DEFAULT_READ_LIMITS.maxDepth },
+  maxListLength: { flag: '--max-list-length', most: DEFAULT_READ_LIMITS.maxListLength },
+  maxStringLength: { flag: '--max-string-length', most: DEFAULT_READ_LIMITS.maxStringLength },
+  maxObjectKeys: { flag: '--max-object-keys', most: DEFAULT_READ_LIMITS.maxObjectKeys },
+});

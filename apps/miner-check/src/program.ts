@@ -2,19 +2,33 @@ import { createRequire } from 'node:module';
 
 import { Command, CommanderError, Option } from 'commander';
 
-import { missingKeyHint, usageCause } from '@subnet/cli-support';
+import { missingKeyHint, overLimitHint, usageCause, wrongKindSentence } from '@subnet/cli-support';
+import type { DocumentKindId } from '@subnet/cli-support';
 import { describeValue, hotkeySchema, isSubnetError, parseInput, SubnetError } from '@subnet/core';
 
 import type { CommandOutput, ErrorContext } from './commands/output.js';
 import type { SssaCheckInput } from './commands/sssa.js';
-import { assertSingleStdin, defaultStdin, integerOption, rangeOption, readJson, readLimits, type LimitFlags, type StdinReader } from './io.js';
+import {
+  assertSingleStdin,
+  defaultStdin,
+  integerOption,
+  rangeOption,
+  READ_LIMIT_OPTIONS,
+  readJson,
+  readLimits,
+  type LimitFlags,
+  type StdinReader,
+} from './io.js';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
 import { refuseFlagsAsValues } from './flag-as-value.js';
 
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
-/** Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early (EPIPE). */
+/**
+ * Exit codes: 0 computed, 2 invalid input, 1 anything else; `cli.ts` ends with 141 when stdout's reader closes it early
+ * (EPIPE); SIGINT and SIGTERM end the process by the signal (no handler), which a shell reports as 130 and 143.
+ */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_INVALID_INPUT = 2;
@@ -37,6 +51,33 @@ interface GlobalState {
   exitCode: number;
   /** What the running command read, for explaining its errors. */
   errorContext?: () => ErrorContext;
+  /** The inputs read so far: the flag, the file (`-` for standard input) and the parsed document. */
+  readonly inputs: { readonly option: string; readonly file: string; readonly value: unknown }[];
+}
+
+/** The kinds of file each input flag takes (`@subnet/cli-support`'s `documentKind`). */
+const ACCEPTED_KINDS: Readonly<Record<string, readonly DocumentKindId[]>> = Object.freeze({
+  '--task': ['workflow-task'],
+  '--plan': ['workflow-plan'],
+  '--run': ['execution-record'],
+  '--sssa': ['sssa', 'sssa-member'],
+  '--peers': ['sssa', 'sssa-member', 'sssa-group'],
+  '--candidates': ['candidates'],
+  '--results': ['term-results'],
+  '--scores': ['miner-scores'],
+});
+
+/**
+ * For each input that looks like another kind of file than its flag takes (a peers file given to --sssa), what it
+ * looks like and where it goes: `peers.json, given to --sssa, looks like a peers file (...): give it to miner-check sssa
+ * --peers`; undefined when every input looks like its flag's kind, or like none.
+ */
+function wrongKinds(inputs: GlobalState['inputs']): string | undefined {
+  const sentences = inputs.flatMap(({ option, file, value }) => {
+    const sentence = wrongKindSentence(value, ACCEPTED_KINDS[option.replace(/\[\d+\]$/, '')] ?? []);
+    return sentence === undefined ? [] : [`${file === '-' ? 'standard input' : file}, given to ${option}, ${sentence}`];
+  });
+  return sentences.length === 0 ? undefined : sentences.join('; ');
 }
 
 /** Errors that mean "your input is wrong" (exit 2) rather than "something broke" (exit 1). */
@@ -50,20 +91,31 @@ function report(io: ProgramIo, state: GlobalState, error: unknown): void {
     state.exitCode = isInputError(error) ? EXIT_INVALID_INPUT : EXIT_FAILURE;
     const context = path === undefined ? undefined : state.errorContext?.();
     // A required key reported missing where the document has it misspelt: the key it has, under the error.
+    // An input over a size limit of the command line (its path starts at the flag, `--results[3]`; the packages' own
+    // checks start at a document, `sssa`): the flag that sets the limit, with its value.
     const hint =
       path !== undefined && context !== undefined && 'value' in error.context && error.context.value === undefined
         ? missingKeyHint(path, context.documents)
-        : undefined;
+        : path?.startsWith('--') === true
+          ? overLimitHint(error.context, READ_LIMIT_OPTIONS)
+          : undefined;
     const source = path === undefined ? undefined : context?.sourceOf?.(path);
+    // A schema error in a document (its path starts at the document, `sssa`, `record.x`; a flag's own path is `--uid`)
+    // when an input is another kind of file: the error leads with what the file looks like and where it goes.
+    const looks = path !== undefined && !path.startsWith('--') ? wrongKinds(state.inputs) : undefined;
+    const prefix = `[${error.code}] `;
+    const message =
+      looks === undefined ? error.message : `${prefix}${looks}; ${error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message}`;
     if (state.json) {
-      const body: Record<string, unknown> = { code: error.code, message: error.message, path: path ?? null };
+      const body: Record<string, unknown> = { code: error.code, message, path: path ?? null };
       if ('value' in error.context) body.value = describeValue(error.context.value);
       if (hint !== undefined) body.hint = hint;
       if (source !== undefined) body.source = source;
       io.stdout(`${JSON.stringify({ error: body })}\n`);
     } else {
-      const where = path === undefined ? '' : ` at ${path === '' ? '(root)' : path}`;
-      const lines = [`miner-check: ${error.code}${where}`, `  ${error.message}`];
+      // One line with the cause: the code, then what is wrong in words, with the path and the value (the message names
+      // both); the hint and the source under it. It was the code and the path alone, then the message repeating them.
+      const lines = [`miner-check: ${message.startsWith(prefix) ? message : `${prefix}${message}`}`];
       if (hint !== undefined) lines.push(`  ${hint}`);
       if (source !== undefined) lines.push(`  ${source}`);
       io.stderr(`${lines.join('\n')}\n`);
@@ -99,7 +151,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .description(
       'Check your work before you submit it: the exact score each subnet-scoring rule gives it, and why.\n' +
         'Every input is a JSON file, or - for standard input. Exit codes: 0 computed, 2 invalid input (MINER_CHECK_USAGE for a wrong ' +
-        'command line, or the code printed), 1 other failure, 141 the reader closed the output early (EPIPE, as `| head` does).',
+        'command line, or the code printed), 1 other failure, 141 the reader closed the output early (EPIPE, as `| head` does), ' +
+        '130 stopped by Ctrl-C (SIGINT ends it at once, printing nothing more; 143 for SIGTERM).',
     )
     // A parse error is reported by runMinerCheck with its code (text or --json), not written here by commander.
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
@@ -112,7 +165,11 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--max-object-keys <n>', 'most keys of one object (the validator default and most: 10000)');
 
   /** Reads one input under the limits given on the command line (the validator's by default). */
-  const readInput = (source: string, option: string): unknown => readJson(source, option, io.stdin, readLimits(program.opts<LimitFlags>()));
+  const readInput = (source: string, option: string): unknown => {
+    const value = readJson(source, option, io.stdin, readLimits(program.opts<LimitFlags>()));
+    state.inputs.push({ option, file: source, value });
+    return value;
+  };
 
   /** Runs a command on what it read; `errorContext` says what that was, for the lines under an error (`report`). */
   const run = (action: () => CommandOutput, errorContext?: () => ErrorContext) => {
@@ -393,7 +450,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
  * code. Never throws.
  */
 export async function runMinerCheck(args: readonly string[], io: ProgramIo = processIo): Promise<number> {
-  const state: GlobalState = { json: args.includes('--json'), exitCode: EXIT_OK };
+  const state: GlobalState = { json: args.includes('--json'), exitCode: EXIT_OK, inputs: [] };
   const program = buildProgram(io, state);
   try {
     await program.parseAsync([...args], { from: 'user' });

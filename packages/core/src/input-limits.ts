@@ -40,6 +40,8 @@ export interface InputShapeErrorContext {
   readonly value: unknown;
   /** The limit that was exceeded (for the `TOO_` codes). */
   readonly limit?: number;
+  /** Which limit that is (for the `TOO_` codes), so a caller can name the option that sets it (`--max-list-length`). */
+  readonly limitName?: keyof InputLimits;
   readonly [key: string]: unknown;
 }
 
@@ -54,9 +56,9 @@ interface Walk {
   readonly path: PropertyKey[];
 }
 
-function fail(walk: Walk, code: string, summary: string, value: unknown, limit?: number): never {
+function fail(walk: Walk, code: string, summary: string, value: unknown, limitName?: keyof InputLimits): never {
   throw new SubnetError<InputShapeErrorContext>(code, summary, {
-    context: { path: formatPath(walk.path, walk.label), value, ...(limit === undefined ? {} : { limit }) },
+    context: { path: formatPath(walk.path, walk.label), value, ...(limitName === undefined ? {} : { limit: walk.max[limitName], limitName }) },
   });
 }
 
@@ -87,7 +89,8 @@ function checkLimits(limits: unknown): InputLimits {
  * @param value - the parsed input (for example from `JSON.parse`)
  * @param limits - the limits to apply (defaults to {@link DEFAULT_INPUT_LIMITS}; missing fields too)
  * @param label - the root's name in error paths (`sssa`, `record`)
- * @throws SubnetError `CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE` or `CORE_INPUT_NOT_JSON`, naming the path;
+ * @throws SubnetError `CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE` or `CORE_INPUT_NOT_JSON`, naming the path (the
+ *   `TOO_` codes also the limit and its name in `context.limit` and `context.limitName`);
  *   `CORE_INVALID_ARGUMENT` when a limit is not an integer >= 1 (maxDepth <= 1024) or `label` is not a string
  * @example checkInputShape(JSON.parse(body), { maxDepth: 64 }, 'sssa')
  */
@@ -101,7 +104,7 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
   switch (typeof v) {
     case 'string': {
       if (v.length > max.maxStringLength)
-        fail(walk, CORE_INPUT_TOO_LARGE, `a string is longer than ${max.maxStringLength} characters (${v.length})`, preview(v), max.maxStringLength);
+        fail(walk, CORE_INPUT_TOO_LARGE, `a string is longer than ${max.maxStringLength} characters (${v.length})`, preview(v), 'maxStringLength');
       const at = findLoneSurrogate(v);
       if (at >= 0) fail(walk, CORE_INPUT_NOT_JSON, `a string holds a lone UTF-16 surrogate at index ${at}`, preview(v));
       return;
@@ -114,11 +117,11 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
     case 'object': {
       if (v === null) return;
       if (depth + 1 > max.maxDepth)
-        fail(walk, CORE_INPUT_TOO_DEEP, `input nests deeper than ${max.maxDepth} levels`, Array.isArray(v) ? '[array]' : '[object]', max.maxDepth);
+        fail(walk, CORE_INPUT_TOO_DEEP, `input nests deeper than ${max.maxDepth} levels`, Array.isArray(v) ? '[array]' : '[object]', 'maxDepth');
       const path = walk.path;
       if (Array.isArray(v)) {
         if (v.length > max.maxListLength)
-          fail(walk, CORE_INPUT_TOO_LARGE, `a list has more than ${max.maxListLength} elements (${v.length})`, `[${v.length} elements]`, max.maxListLength);
+          fail(walk, CORE_INPUT_TOO_LARGE, `a list has more than ${max.maxListLength} elements (${v.length})`, `[${v.length} elements]`, 'maxListLength');
         for (let i = 0; i < v.length; i++) {
           path.push(i);
           walkValue(walk, v[i], depth + 1);
@@ -130,10 +133,10 @@ function walkValue(walk: Walk, v: unknown, depth: number): void {
       if (proto !== Object.prototype && proto !== null) fail(walk, CORE_INPUT_NOT_JSON, 'only plain objects are JSON', '[instance]');
       const keys = Object.keys(v);
       if (keys.length > max.maxObjectKeys)
-        fail(walk, CORE_INPUT_TOO_LARGE, `an object has more than ${max.maxObjectKeys} keys (${keys.length})`, `{${keys.length} keys}`, max.maxObjectKeys);
+        fail(walk, CORE_INPUT_TOO_LARGE, `an object has more than ${max.maxObjectKeys} keys (${keys.length})`, `{${keys.length} keys}`, 'maxObjectKeys');
       for (const key of keys) {
         if (key.length > max.maxStringLength)
-          fail(walk, CORE_INPUT_TOO_LARGE, `a key is longer than ${max.maxStringLength} characters (${key.length})`, preview(key), max.maxStringLength);
+          fail(walk, CORE_INPUT_TOO_LARGE, `a key is longer than ${max.maxStringLength} characters (${key.length})`, preview(key), 'maxStringLength');
         if (findLoneSurrogate(key) >= 0) fail(walk, CORE_INPUT_NOT_JSON, 'a key holds a lone UTF-16 surrogate', preview(key));
         path.push(key);
         walkValue(walk, (v as Record<string, unknown>)[key], depth + 1);

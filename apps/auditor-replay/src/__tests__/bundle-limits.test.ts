@@ -72,6 +72,20 @@ describe('configured bundle size limits (verify --max-*, docs/spec.md G.6)', () 
     expect(keysLimit.report.bundles[0]?.error).toEqual(expect.objectContaining({ code: 'CORE_INPUT_TOO_LARGE', path: 'signed' }));
   });
 
+  it('bundle limits: a refusal for going over one names the option that sets it and its value, also on worker processes', async () => {
+    for (const jobs of ['1', '2']) {
+      const list = await verify(['--max-list-length', '2', '--jobs', jobs]);
+      for (const audit of list.report.bundles)
+        expect(audit.error?.message).toMatch(/; the limit is --max-list-length 2: raise it \(at most 100000000\) to allow more$/);
+    }
+    const deep = await verify(['--max-depth', '3']);
+    expect(deep.report.bundles[0]?.error?.message).toMatch(/; the limit is --max-depth 3: raise it \(at most 128\) to allow more$/);
+    const keysLimit = await verify(['--max-object-keys', '2']);
+    expect(keysLimit.report.bundles[0]?.error?.message).toMatch(/; the limit is --max-object-keys 2: raise it \(at most 100000000\) to allow more$/);
+    const string = await verify(['--max-string-length', '40']);
+    expect(string.report.bundles[0]?.error?.message).toMatch(/; the limit is --max-string-length 40: raise it \(at most 268435456\) to allow more$/);
+  });
+
   it('bundle limits: a limit flag outside its range is refused (exit 2) naming the flag and the value', async () => {
     for (const [flag, value] of [
       ['--max-depth', '129'],

@@ -12,7 +12,7 @@ import { readBundleBytes } from '../bundle-bytes.js';
 import { auditCanonicalBytes, auditCanonicalText } from '../canonical-text-audit.js';
 import { auditBundle, auditFile, signatureVerifier } from '../index.js';
 import type { BundleLimits } from '../bundle-limits.js';
-import { DEFAULT_BUNDLE_LIMITS } from '../bundle-limits.js';
+import { BUNDLE_LIMIT_OPTIONS, DEFAULT_BUNDLE_LIMITS } from '../bundle-limits.js';
 import * as jsonDiff from '../json-diff.js';
 import * as loadBundles from '../load-bundles.js';
 import { parseBundleText } from '../load-bundles.js';
@@ -44,7 +44,8 @@ afterEach(async () => {
 
 /** The whole document's audit, as auditFile gave it before (and still gives when the text is not as published). */
 function wholeAudit(text: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS) {
-  const doc = parseBundleText('f.json', text, limits);
+  // As auditFile parses a file: a refusal for a limit names verify's option for it.
+  const doc = parseBundleText('f.json', text, limits, BUNDLE_LIMIT_OPTIONS);
   if (!doc.ok) return doc.error;
   return auditReveal(doc.value, auditBundle(doc.value, 'f.json', verify, { text: doc.text, canonical: doc.canonical }).audit, verify);
 }

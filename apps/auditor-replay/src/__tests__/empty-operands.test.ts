@@ -31,4 +31,19 @@ describe('auditor-replay verify: nothing to verify is invalid input, not a pass'
         `(the folder auditor-replay fetch --out wrote, or a validator's bundles.dir) at BUNDLE[0]`,
     );
   });
+
+  it('an empty bundle file, or one of white space only, is AUDITOR_MALFORMED_JSON saying it is empty (not "Unexpected end of JSON input")', async () => {
+    const dir = tempDir('auditor-empty-', 'file');
+    const empty = join(dir, 'epoch-1.json');
+    const blank = join(dir, 'epoch-2.json');
+    await writeFile(empty, '');
+    await writeFile(blank, ' \n');
+    const t = captureIo();
+    expect(await runCli(['verify', dir, '--json'], t)).toBe(2);
+    const report = JSON.parse(t.out()) as { bundles: { source: string; error: { code: string; message: string } | null }[] };
+    expect(report.bundles.map((b) => [b.source, b.error?.code, b.error?.message])).toEqual([
+      [empty, 'AUDITOR_MALFORMED_JSON', `${empty} is empty: there is no JSON in it, so no signed bundle`],
+      [blank, 'AUDITOR_MALFORMED_JSON', `${blank} holds only white space: there is no JSON in it, so no signed bundle`],
+    ]);
+  });
 });

@@ -189,5 +189,17 @@ describe('auditor-replay --help names every exit code the CLI uses', () => {
     expect(help).toMatch(/ 1 /);
     expect(help).toContain(CODE);
     expect(help).toMatch(/141 [^.]*EPIPE/);
+    expect(help).toMatch(/130 stopped by Ctrl-C \(SIGINT ends [^)]*; 143 for SIGTERM\)/);
+  });
+
+  it('the README exit table lists every one: 0, 1, 2, 130 (SIGINT, 143 for SIGTERM) and 141 (EPIPE)', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const table = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1));
+    const codes = table
+      .split('\n')
+      .map((line) => /^\| (\d+) +\|/.exec(line)?.[1])
+      .filter((code) => code !== undefined);
+    expect(codes).toEqual(['0', '1', '2', '130', '141']);
+    expect(table).toMatch(/\| 130 +\| stopped by Ctrl-C \(SIGINT\)[^|]*143 for SIGTERM/);
   });
 });

@@ -31,7 +31,7 @@ describe('flag values out of range name the flag (exit 2)', () => {
     expectFlagError(['weights', '--scores', scores, '--cap', '0'], '--cap', '0', 'in (0, 1]');
     const text = runCli(['weights', '--scores', scores, '--cap', '2']);
     expect(text.code).toBe(2);
-    expect(text.stderr.split('\n')[0]).toBe(`miner-check: ${INVALID} at --cap`);
+    expect(text.stderr.split('\n')).toEqual([`miner-check: [${INVALID}] expected a number in (0, 1] at --cap (got "2")`, '']);
   });
 
   it('weights --cap 1 and the bounds inside are taken', () => {

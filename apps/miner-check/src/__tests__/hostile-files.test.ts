@@ -87,4 +87,21 @@ describe('hostile input files (docs/spec.md 0)', () => {
     },
     60_000,
   );
+
+  it('an empty file, or one of white space only, is said to be empty, naming the file and the flag (not "Unexpected end of JSON input")', async () => {
+    const empty = scratchFile('empty.json', '');
+    const refused = await workflow(empty);
+    expect([refused.code, refused.json.error?.code, refused.json.error?.path]).toEqual([2, 'MINER_CHECK_MALFORMED_JSON', '--run']);
+    expect(refused.json.error?.message).toContain(`${empty}, given to --run, is empty: there is no JSON in it`);
+    const blank = await workflow(scratchFile('blank.json', ' \n\t\r\n'));
+    expect(blank.json.error?.message).toContain('given to --run, holds only white space');
+    let out = '';
+    const code = await runMinerCheck(['term', '--results', '-', '--total-tasks', '3', '--json'], {
+      stdout: (t) => (out += t),
+      stderr: () => undefined,
+      stdin: () => '',
+    });
+    expect(code).toBe(2);
+    expect(out).toContain('standard input, given to --results, is empty');
+  });
 });

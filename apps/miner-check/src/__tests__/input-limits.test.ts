@@ -4,9 +4,10 @@ import { runMinerCheck } from '../program.js';
 import { example, scratchFile } from './cli-support.js';
 
 /** Runs the program in process, capturing what it prints. */
-async function check(
-  args: string[],
-): Promise<{ code: number; json: { error?: { code: string; message: string; path: string | null; value?: unknown } } & Record<string, unknown> }> {
+async function check(args: string[]): Promise<{
+  code: number;
+  json: { error?: { code: string; message: string; path: string | null; value?: unknown; hint?: string } } & Record<string, unknown>;
+}> {
   let out = '';
   const code = await runMinerCheck([...args, '--json'], { stdout: (t) => (out += t), stderr: () => undefined, stdin: () => '' });
   return { code, json: JSON.parse(out.trim()) as never };
@@ -60,5 +61,36 @@ describe('configured input size limits (--max-*, the validator defaults; docs/sp
       expect(run.code).toBe(2);
       expect(run.json.error).toEqual(expect.objectContaining({ code: 'MINER_CHECK_INVALID_ARGUMENT', path: flag, value: JSON.stringify(value) }));
     }
+  });
+
+  it('input limits: a refusal for going over one names the flag that sets it and its value (hint), text and --json', async () => {
+    const five = scratchFile('five.json', termResults(5));
+    const list = await check(['--max-list-length', '3', 'term', '--results', five, '--total-tasks', '5']);
+    expect(list.json.error).toEqual(
+      expect.objectContaining({
+        code: 'CORE_INPUT_TOO_LARGE',
+        path: '--results',
+        hint: 'the limit is --max-list-length 3: raise it (at most 100000) to allow more',
+      }),
+    );
+    const deep = scratchFile('deep.json', termResults(1, { x: { y: {} } }));
+    const tooDeep = await check(['term', '--results', deep, '--total-tasks', '1', '--max-depth', '3']);
+    expect(tooDeep.json.error?.hint).toBe('the limit is --max-depth 3: raise it (at most 64) to allow more');
+    const keys = await check(['term', '--results', deep, '--total-tasks', '1', '--max-object-keys', '3']);
+    expect(keys.json.error?.hint).toBe('the limit is --max-object-keys 3: raise it (at most 10000) to allow more');
+    const long = await check(['term', '--results', deep, '--total-tasks', '1', '--max-string-length', '3']);
+    expect(long.json.error?.hint).toBe('the limit is --max-string-length 3: raise it (at most 1048576) to allow more');
+    // At the validator's largest it cannot be raised, and says so.
+    const wide = scratchFile('wide.json', termResults(100_001));
+    expect((await check(['term', '--results', wide, '--total-tasks', '1', '--max-bytes', '67108864'])).json.error?.hint).toBe(
+      'the limit is --max-list-length 100000, the most it can be',
+    );
+    let err = '';
+    await runMinerCheck(['--max-list-length', '3', 'term', '--results', five, '--total-tasks', '5'], {
+      stdout: () => undefined,
+      stderr: (t) => (err += t),
+      stdin: () => '',
+    });
+    expect(err.split('\n')).toContain('  the limit is --max-list-length 3: raise it (at most 100000) to allow more');
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { MINER_CHECK_ERROR_CODES } from '../errors.js';
 import { rangeOption, readJson } from '../io.js';
-import { table } from '../render.js';
+import { roundForPeople, table } from '../render.js';
 
 /** The readable tables and the input reader, called directly. */
 
@@ -20,6 +20,24 @@ describe('table', () => {
         ],
       ).split('\n'),
     ).toEqual(['name  value', '----  -----', 'a       1.5', 'long  10.25']);
+  });
+});
+
+describe('roundForPeople', () => {
+  it("rounds a double's noise to 6 significant digits, at the end of a sentence too", () => {
+    expect(roundForPeople('1 - 111 / 120 = 0.07499999999999996.')).toBe('1 - 111 / 120 = 0.075.');
+    expect(roundForPeople('= 0.6812499999999999, then 0.16666666666666663')).toBe('= 0.68125, then 0.166667');
+  });
+
+  it('leaves as written what needs no rounding, names, quoted strings and integers', () => {
+    expect(roundForPeople('0.50 * S_success + 0.25 * x1.5 = 12')).toBe('0.50 * S_success + 0.25 * x1.5 = 12');
+    expect(roundForPeople('Node "step-0.07499999999999996": 2 attempts, v1.23456789')).toBe('Node "step-0.07499999999999996": 2 attempts, v1.23456789');
+  });
+
+  it('keeps the digits that tell a number from another of the sentence it would round onto', () => {
+    expect(roundForPeople('Gate: S_success = 0.70000001 is above 0.7, so')).toBe('Gate: S_success = 0.70000001 is above 0.7, so');
+    expect(roundForPeople('S_success = 0.7000000000000001 is above 0.7')).toBe('S_success = 0.7000000000000001 is above 0.7');
+    expect(roundForPeople('S_success = 0.70000001234 is above 0.7')).toBe('S_success = 0.70000001 is above 0.7');
   });
 });
 

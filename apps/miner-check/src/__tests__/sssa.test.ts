@@ -104,7 +104,7 @@ describe('miner-check sssa on broken input', () => {
     doc.sssa.risk_score = 1.5;
     const run = runCli(['sssa', '--sssa', scratchFile('sssa.json', JSON.stringify(doc))]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('CONSENSUS_INVALID_SSSA at sssa.risk_score');
+    expect(run.stderr).toMatch(/^miner-check: \[CONSENSUS_INVALID_SSSA\] .* at sssa\.risk_score \(got 1\.5\)\n$/);
   });
 
   it('a draw with only some of its flags: exit 2', () => {

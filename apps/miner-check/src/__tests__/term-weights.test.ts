@@ -109,7 +109,7 @@ describe('--help teaches every subcommand', () => {
   });
 
   it('a description breaks its lines only after a sentence, so help wraps it to the terminal and not mid-sentence', () => {
-    const program = buildProgram({ stdout: () => undefined, stderr: () => undefined, stdin: () => '' }, { json: false, exitCode: 0 });
+    const program = buildProgram({ stdout: () => undefined, stderr: () => undefined, stdin: () => '' }, { json: false, exitCode: 0, inputs: [] });
     for (const command of [program, ...program.commands]) {
       for (const line of command.description().split('\n').slice(0, -1)) expect(line, command.name()).toMatch(/[.:]$/);
     }

@@ -16,14 +16,14 @@ beforeAll(requireBuiltCli);
 const USAGE = MINER_CHECK_ERROR_CODES.usage;
 const scores = example('weights', 'scores.json');
 
-/** The text output: the code on the first line, then the parser's own sentence naming the option and value. */
+/** The text output: one first line with the code and the parser's own sentence naming the option and value, then the help pointer. */
 function expectUsageText(run: { code: number | null; stdout: string; stderr: string }, ...names: string[]): void {
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   const [first, second] = run.stderr.split('\n');
-  expect(first).toBe(`miner-check: ${USAGE}`);
-  expect(second).toMatch(new RegExp(`^  \\[${USAGE}\\] `));
-  for (const name of names) expect(second).toContain(name);
+  expect(first).toMatch(new RegExp(`^miner-check: \\[${USAGE}\\] `));
+  for (const name of names) expect(first).toContain(name);
+  expect(second).toMatch(/^\(run "miner-check .*--help" for usage\)$/);
 }
 
 describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
@@ -98,13 +98,13 @@ describe('miner-check usage errors carry MINER_CHECK_USAGE (exit 2)', () => {
     const run = runCli([]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Usage: miner-check');
-    expect(run.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] a command is required: workflow, sssa, term, weights, explain`);
+    expect(run.stderr).toContain(`miner-check: [${USAGE}] a command is required: workflow, sssa, term, weights, explain\n`);
   });
 
   it('help with a mistyped command names the typo, not "a command is required"; help of a real command is its help', () => {
     const typo = runCli(['help', 'trem']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain(`miner-check: ${USAGE}\n  [${USAGE}] unknown command 'trem' (the commands: workflow, sssa, term, weights, explain)`);
+    expect(typo.stderr).toContain(`miner-check: [${USAGE}] unknown command 'trem' (the commands: workflow, sssa, term, weights, explain)\n`);
     expect(typo.stderr).not.toContain('a command is required');
     const help = runCli(['help', 'term']);
     expect(help.code).toBe(0);
@@ -156,7 +156,7 @@ describe('explain --bundles names the flag when the folder is wrong', () => {
     const text = runCli(['explain', '--bundles', missing, '--hotkey', hotkey]);
     expect(text.code).toBe(2);
     expect(text.stderr).toBe(
-      `miner-check: AUDITOR_UNREADABLE at --bundles\n  [AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory); ` +
+      `miner-check: [AUDITOR_UNREADABLE] cannot read ${missing}: ENOENT (no such file or directory); ` +
         `give a bundle file or a folder of them (the folder auditor-replay fetch --out wrote, or a validator's bundles.dir) at --bundles (got "${missing}")\n`,
     );
     const json = runCli(['explain', '--bundles', join(appDir, 'examples'), '--hotkey', hotkey, '--json']);

@@ -8,6 +8,21 @@ beforeAll(requireBuiltCli);
 const files = ['--task', example('workflow', 'task.json'), '--plan', example('workflow', 'plan.json'), '--run', example('workflow', 'run.json')];
 
 describe('miner-check workflow on the example', () => {
+  it("prints the formula for people without a double's noise (0.075, not 0.07499999999999996); --json keeps the exact doubles", () => {
+    const text = runCli(['workflow', ...files]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('S_latency = max(0, 1 - actual_seconds / max_latency_seconds) = max(0, 1 - 111 / 120) = 0.075.\n');
+    expect(text.stdout).toContain('+ 0.15 * 0.075 + 0.10 * 0.6 = 0.68125.\n');
+    // The formula's own constants are left as written.
+    expect(text.stdout).toContain('= 0.50 * S_success + 0.25 * S_cost + 0.15 * S_latency + 0.10 * S_reliability');
+    expect(text.stdout).not.toMatch(/\d\.\d{10,}/);
+    // In doubles, left to right (the reference is the spec's formula written out).
+    const out = jsonOf(runCli(['workflow', ...files, '--json']));
+    expect((out.components as { latency: number }).latency).toBe(1 - 111 / 120);
+    expect(out.score).toBe(0.5 * 0.92 + 0.25 * (1 - 0.2 / 0.5) + 0.15 * (1 - 111 / 120) + 0.1 * (1 - (2 * 0.1 + 1 * 0.2 + 0 * 0.5)));
+    expect(String(out.score)).toBe('0.6812499999999999');
+  });
+
   it('prints the composite score, components, gates and counters as JSON with snake_case keys', () => {
     const run = runCli(['workflow', ...files, '--json']);
     expect(run.code).toBe(0);
@@ -83,7 +98,7 @@ describe('miner-check workflow on broken input', () => {
     const broken = scratchFile('run.json', '{ "output_quality_score": 0.9, ');
     const result = runCli(['workflow', '--task', task, '--plan', plan, '--run', broken]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('MINER_CHECK_MALFORMED_JSON at --run');
+    expect(result.stderr).toMatch(/^miner-check: \[MINER_CHECK_MALFORMED_JSON\] .* at --run \(got /);
     expect(result.stdout).toBe('');
   });
 
@@ -124,14 +139,14 @@ describe('miner-check workflow on broken input', () => {
     );
     const result = runCli(['workflow', '--task', task, '--plan', cyclic, '--run', run]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/COMPOSITE_\w+ at plan\.edges\[\d\]/);
+    expect(result.stderr).toMatch(/^miner-check: \[COMPOSITE_\w+\] .* at plan\.edges\[\d\]/);
     expect(result.stderr).toMatch(/cycle/);
   });
 
   it('a file that does not exist: exit 2', () => {
     const result = runCli(['workflow', '--task', '/nonexistent/task.json', '--plan', plan, '--run', run]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('MINER_CHECK_UNREADABLE_INPUT at --task');
+    expect(result.stderr).toMatch(/^miner-check: \[MINER_CHECK_UNREADABLE_INPUT\] .* at --task \(got /);
   });
 
   it('an unreadable input says why, with the OS reason: a missing file, a folder', () => {

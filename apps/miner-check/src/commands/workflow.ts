@@ -10,7 +10,7 @@ import {
   type WorkflowTask,
 } from '@subnet/composite';
 
-import { fmt, section, table } from '../render.js';
+import { fmt, roundForPeople, section, table } from '../render.js';
 import { ignoredKeySlips } from './ignored-keys.js';
 import type { CommandOutput } from './output.js';
 
@@ -102,7 +102,8 @@ export function workflowCheck(input: WorkflowCheckInput): CommandOutput {
       ),
     ),
     '',
-    section('How it was computed', result.explanation.map((line) => `  ${line}`).join('\n')),
+    // The package's sentences hold its numbers exactly (a double's noise included): rounded here for reading.
+    section('How it was computed', result.explanation.map((line) => `  ${roundForPeople(line)}`).join('\n')),
     '',
     section(
       'What would raise the score',

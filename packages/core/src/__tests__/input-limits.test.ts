@@ -51,6 +51,24 @@ describe('SPEC 0: input nests at most 64 levels', () => {
 });
 
 describe('SPEC 0: every list and string has a configured size limit', () => {
+  it('each TOO_ error names the limit it exceeded and its value (context.limitName, context.limit), so a CLI can name its option', () => {
+    const contextOf = (value: unknown, limits: Parameters<typeof checkInputShape>[1]) => {
+      try {
+        checkInputShape(value, limits);
+      } catch (error) {
+        return (error as { context: Record<string, unknown> }).context;
+      }
+      return undefined;
+    };
+    const pick = (c: Record<string, unknown> | undefined) => [c?.limitName, c?.limit];
+    expect(pick(contextOf([1, 2, 3], { maxListLength: 2 }))).toEqual(['maxListLength', 2]);
+    expect(pick(contextOf({ a: 'xyz' }, { maxStringLength: 2 }))).toEqual(['maxStringLength', 2]);
+    expect(pick(contextOf({ xyz: 1 }, { maxStringLength: 2 }))).toEqual(['maxStringLength', 2]);
+    expect(pick(contextOf({ a: 1, b: 2 }, { maxObjectKeys: 1 }))).toEqual(['maxObjectKeys', 1]);
+    expect(pick(contextOf([[[]]], { maxDepth: 2 }))).toEqual(['maxDepth', 2]);
+    expect(contextOf(['\ud800'], {})).not.toHaveProperty('limitName');
+  });
+
   it('rejects a list, a string, a key and an object over their limits', () => {
     expect(
       codeOf(() => {

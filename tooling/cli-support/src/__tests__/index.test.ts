@@ -3,5 +3,15 @@ import { expect, it } from 'vitest';
 import * as api from '../index.js';
 
 it('exports exactly these names (a change of the public API shows here)', () => {
-  expect(Object.keys(api).sort()).toEqual(['editDistance', 'isCommanderError', 'missingKeyHint', 'nearestKey', 'unknownOptionFirst', 'usageCause']);
+  expect(Object.keys(api).sort()).toEqual([
+    'documentKind',
+    'editDistance',
+    'isCommanderError',
+    'missingKeyHint',
+    'nearestKey',
+    'overLimitHint',
+    'unknownOptionFirst',
+    'usageCause',
+    'wrongKindSentence',
+  ]);
 });
