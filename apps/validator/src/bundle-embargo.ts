@@ -23,6 +23,11 @@ export interface Embargo {
   readonly commitHash: string | null;
   /** `timelock`: the chain reveals the commit (v4); `hash`: this validator reveals it (v2, docs/spec.md G.22). */
   readonly scheme: 'timelock' | 'hash';
+  /**
+   * Set when the epoch has no embargo of its own but an earlier epoch is embargoed (docs/spec.md G.23): that earlier
+   * epoch, whose scores and state this epoch's bundle carries; the reveal fields above are that epoch's.
+   */
+  readonly heldBy?: number;
 }
 
 /**
@@ -56,6 +61,32 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
     // Unreadable: still embargoed (the confirmation records it final, which lifts the embargo).
   }
   return { epoch: row.epoch, revealBlock, revealRound, commitHash, scheme };
+}
+
+/**
+ * The embargo of an epoch's bundle and weights among the epochs stored (docs/spec.md G.23): its own
+ * ({@link embargoOf}), else, while an earlier epoch is embargoed, that epoch's (the newest such one), as `heldBy`. A
+ * bundle carries the state the close before it carried on (rolling window, decay states, reputations) and weights
+ * computed from it: an epoch without a commit of its own (failed, missed, not landed, or one whose reveal was recorded
+ * first) served before an earlier commit is revealed would hand out that commit's scores.
+ *
+ * @param row - the epoch row
+ * @param rows - the other epoch rows (heads suffice); only those before `row.epoch` count
+ * @returns the embargo, or undefined when the epoch's bundle and weights may be served
+ * @example const embargo = embargoAmong(row, await storage.listEpochHeads(100))
+ */
+export function embargoAmong(
+  row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal'>,
+  rows: readonly Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal'>[],
+): Embargo | undefined {
+  const own = embargoOf(row);
+  if (own !== undefined) return own;
+  let held: Embargo | undefined;
+  for (const r of rows) {
+    if (r.epoch >= row.epoch || (held !== undefined && r.epoch <= held.epoch)) continue;
+    held = embargoOf(r) ?? held;
+  }
+  return held === undefined ? undefined : { ...held, epoch: row.epoch, heldBy: held.epoch };
 }
 
 /** Estimates when a block arrives, from the heads seen. */
@@ -110,6 +141,10 @@ export function retryAfterSeconds(embargo: Embargo, secondsUntil: (block: bigint
 
 /** The refusal's sentence: what the weights wait for (the chain's reveal, this validator's, or an unknown submission's). */
 function embargoMessage(embargo: Embargo, retryAfter: number): string {
+  if (embargo.heldBy !== undefined) {
+    const { heldBy, ...earlier } = embargo;
+    return `epoch ${embargo.epoch}'s bundle is held while an earlier epoch is embargoed: it carries the scores and state of epoch ${heldBy}, and ${embargoMessage({ ...earlier, epoch: heldBy }, retryAfter)}`;
+  }
   const at = embargo.revealBlock === null ? 'its reveal block' : `block ${embargo.revealBlock}`;
   const version = embargo.scheme === 'hash' ? 'v2' : 'v4';
   // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
@@ -142,8 +177,9 @@ export function embargoError(embargo: Embargo, retryAfter: number): { error: Rec
 }
 
 /**
- * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings, and who
- * reveals (`timelock`: the chain; `hash`: this validator, docs/spec.md G.22).
+ * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings, who
+ * reveals (`timelock`: the chain; `hash`: this validator, docs/spec.md G.22), and, for an epoch held by an earlier
+ * epoch's embargo, that epoch (`held_by`, G.23).
  *
  * @param embargo - the embargo
  * @returns wire fields
@@ -154,12 +190,14 @@ export function embargoFields(embargo: Embargo): {
   reveal_round: string | null;
   commit_hash: string | null;
   scheme: Embargo['scheme'];
+  held_by?: number;
 } {
   return {
     reveal_block: embargo.revealBlock?.toString() ?? null,
     reveal_round: embargo.revealRound?.toString() ?? null,
     commit_hash: embargo.commitHash,
     scheme: embargo.scheme,
+    ...(embargo.heldBy === undefined ? {} : { held_by: embargo.heldBy }),
   };
 }
 

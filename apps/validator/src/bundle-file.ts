@@ -1,10 +1,12 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
 
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import type { EpochFields } from './storage.js';
+import { embargoAmong } from './bundle-embargo.js';
+import { servedBundleText } from './reveal-attest.js';
+import type { EpochFields, Storage } from './storage.js';
 
 /**
  * Checks at start-up that `bundles.dir` is a folder this process can write: creates it if missing, then writes
@@ -61,4 +63,54 @@ export function writeBundleFile(dir: string, epoch: number, text: string): strin
  */
 export function bundleFileDeferred(fields: EpochFields): boolean {
   return fields.revealStatus === 'pending';
+}
+
+/**
+ * Whether an epoch's bundle file is held for an earlier epoch's embargo (docs/spec.md G.23): an earlier epoch's reveal
+ * is still `pending`, and this epoch's bundle carries that epoch's scores and state on. Its file is then written by
+ * {@link releaseHeldBundleFiles} once no earlier epoch is embargoed.
+ *
+ * @param storage - the storage (its oldest pending reveal)
+ * @param epoch - the epoch whose file is about to be written
+ * @returns true when the file must not be written now
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example if (!(await bundleFileHeld(storage, 8))) writeBundleFile(dir, 8, text)
+ */
+export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals'>, epoch: number): Promise<boolean> {
+  const [oldest] = await storage.pendingReveals(-1, 1);
+  return oldest !== undefined && oldest.epoch < epoch;
+}
+
+/**
+ * Writes the bundle files held for an earlier epoch's embargo (docs/spec.md G.23) once it lifted: every epoch from
+ * `fromEpoch` on, among the newest 100, that has its bundle (signed, with its reveal attestation when it has one), is
+ * embargoed neither itself nor by an earlier epoch, and has no file yet. A file already there is never written again.
+ *
+ * @param storage - the storage
+ * @param dir - `bundles.dir`
+ * @param fromEpoch - the lowest epoch whose file may be held
+ * @returns the epochs whose files were written, and whether an epoch is still embargoed (files may still be held)
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example const { embargoed } = await releaseHeldBundleFiles(storage, './bundles', 7)
+ */
+export async function releaseHeldBundleFiles(
+  storage: Pick<Storage, 'listEpochHeads' | 'getEpoch'>,
+  dir: string,
+  fromEpoch: number,
+): Promise<{ readonly written: readonly number[]; readonly embargoed: number | undefined }> {
+  const heads = await storage.listEpochHeads(100);
+  const written: number[] = [];
+  let embargoed: number | undefined;
+  for (const head of [...heads].reverse()) {
+    if (embargoAmong(head, heads) !== undefined) {
+      embargoed ??= head.epoch;
+      continue;
+    }
+    if (head.epoch < fromEpoch || head.digest === null || existsSync(join(dir, `epoch-${head.epoch}.json`))) continue;
+    const row = await storage.getEpoch(head.epoch);
+    if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"')) continue;
+    writeBundleFile(dir, row.epoch, servedBundleText({ ...row, bundle: row.bundle }));
+    written.push(row.epoch);
+  }
+  return { written, embargoed };
 }

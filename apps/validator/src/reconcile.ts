@@ -2,7 +2,6 @@ import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { unknownSubmissionEmbargo } from './bundle-embargo.js';
-import { bundleFileDeferred } from './bundle-file.js';
 import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
@@ -148,5 +147,5 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
   logger.warn({ epoch, status, block: submission.block, ...evidence }, 'submission reconciled with the chain');
-  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundleFileDeferred(fields) ? { bundleEmbargoed: true } : {}) };
+  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundlePath === null ? { bundleEmbargoed: true } : {}) };
 }

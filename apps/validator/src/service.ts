@@ -25,7 +25,7 @@ import type { RevealConfirmDeps } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
-import { checkBundlesDir } from './bundle-file.js';
+import { checkBundlesDir, releaseHeldBundleFiles } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
@@ -368,7 +368,21 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     backoffMs: config.peers.backoff_ms,
     timeoutMs: config.peers.timeout_ms,
   });
+  // The lowest epoch whose bundle file may be held for an embargo (its own, or an earlier epoch's, docs/spec.md G.23):
+  // from it on, files are written once no earlier epoch is embargoed. At start-up every epoch's may be (a file held
+  // when the last run stopped); undefined once nothing is embargoed and every held file is written.
+  let heldFrom: number | undefined = -1;
+  const noteHeld = (o: { readonly epoch: number; readonly bundlePath: string | null; readonly bundleEmbargoed?: boolean }): void => {
+    if (o.bundlePath === null && o.bundleEmbargoed === true) heldFrom = Math.min(heldFrom ?? o.epoch, o.epoch);
+  };
+  const releaseHeld = async (): Promise<void> => {
+    if (heldFrom === undefined) return;
+    const released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
+    for (const epoch of released.written) logger.info({ epoch }, 'bundle file written: no earlier epoch is embargoed any more');
+    if (released.embargoed === undefined) heldFrom = undefined;
+  };
   const emit = (outcome: EpochOutcome): void => {
+    noteHeld(outcome);
     peerExchange.afterClose(outcome);
     for (const l of listeners) l(outcome);
   };
@@ -418,6 +432,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     // An epoch whose bundle waited for a final block (docs/spec.md G.8) is still timely for the peers while the head
     // is in the epoch right after it: its scores go out as a close's would.
     for (const { status, ...o } of outcomes) {
+      noteHeld(o);
       if (status !== 'pending' && o.epoch === headEpoch - 1) peerExchange.afterClose({ ...o, status, u16: null });
     }
   };
@@ -501,6 +516,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
     // Commit-reveal v4: confirm in the background that the chain revealed past timelocked commits (reveal-confirm.ts).
     if (chain.confirmReveal !== undefined && !config.chain.dry_run && leading()) revealConfirms.tick();
+    // Bundle files held for an earlier epoch's embargo, written once it lifted (docs/spec.md G.23).
+    if (leading()) {
+      await releaseHeld().catch((error: unknown) => {
+        logger.warn({ error: redactUrl((error as Error).message) }, 'writing held bundle files failed; retrying next tick');
+      });
+    }
     const epoch = Number(head / BigInt(epochLength));
     if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
