@@ -68,15 +68,22 @@ export async function readEmbargo(response: Response, epoch: number, nowMs: numb
 /**
  * One line for an embargoed epoch: "embargoed until the chain reveals epoch N's weights (block B, drand round R); try after T",
  * or, on a commit-reveal v2 subnet, "embargoed until the validator reveals epoch N's commit-reveal v2 weights (from block B); …";
- * an epoch held for an earlier one's embargo (G.23) leads with "held: it carries the scores of epoch E, " and names E.
+ * an epoch held for an earlier one's embargo (G.23) leads with "held: it carries the scores of epoch E, " and names E
+ * (or says E's submission is not settled yet).
  *
  * @param embargo - the embargo
  * @returns the sentence
  * @example embargoSentence(embargo)
  */
 export function embargoSentence(embargo: BundleEmbargo): string {
-  if (embargo.heldBy !== null)
+  if (embargo.heldBy !== null) {
+    // No scheme with held_by: the earlier epoch's submission is not settled yet (still `submitting`).
+    if (embargo.scheme === null) {
+      const when = embargo.retryAt === null ? 'try again later' : `try after ${embargo.retryAt} (${embargo.retryAfterSeconds} s)`;
+      return `held: it carries the scores of epoch ${embargo.heldBy}, whose submission is not settled yet; ${when}`;
+    }
     return `held: it carries the scores of epoch ${embargo.heldBy}, ${embargoSentence({ ...embargo, epoch: embargo.heldBy, heldBy: null })}`;
+  }
   const where = [
     embargo.revealBlock === null ? null : `block ${embargo.revealBlock}`,
     embargo.revealRound === null ? null : `drand round ${embargo.revealRound}`,

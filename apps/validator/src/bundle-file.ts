@@ -67,18 +67,19 @@ export function bundleFileDeferred(fields: EpochFields): boolean {
 
 /**
  * Whether an epoch's bundle file is held for an earlier epoch's embargo (docs/spec.md G.23): an earlier epoch's reveal
- * is still `pending`, and this epoch's bundle carries that epoch's scores and state on. Its file is then written by
- * {@link releaseHeldBundleFiles} once no earlier epoch is embargoed.
+ * is still `pending`, or its submission is not settled (`submitting`), and this epoch's bundle carries that epoch's
+ * scores and state on. Its file is then written by {@link releaseHeldBundleFiles} once no earlier epoch is embargoed.
  *
- * @param storage - the storage (its oldest pending reveal)
+ * @param storage - the storage (its oldest pending reveal and its interrupted submissions)
  * @param epoch - the epoch whose file is about to be written
  * @returns true when the file must not be written now
  * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
  * @example if (!(await bundleFileHeld(storage, 8))) writeBundleFile(dir, 8, text)
  */
-export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals'>, epoch: number): Promise<boolean> {
+export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals' | 'interruptedEpochs'>, epoch: number): Promise<boolean> {
   const [oldest] = await storage.pendingReveals(-1, 1);
-  return oldest !== undefined && oldest.epoch < epoch;
+  if (oldest !== undefined && oldest.epoch < epoch) return true;
+  return (await storage.interruptedEpochs()).some((e) => e < epoch);
 }
 
 /**

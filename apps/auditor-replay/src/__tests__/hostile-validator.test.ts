@@ -106,6 +106,11 @@ beforeAll(async () => {
         response
           .writeHead(425, { 'content-type': 'application/json', 'retry-after': '30' })
           .end('{"error":{"code":"BUNDLE_EMBARGOED","epoch":4,"held_by":3,"reveal_block":"140","reveal_round":null,"scheme":"hash"}}'),
+      // Held for an earlier epoch whose submission is not settled: no scheme, no reveal block.
+      '/embargo/v1/epochs/6/bundle': () =>
+        response
+          .writeHead(425, { 'content-type': 'application/json', 'retry-after': '60' })
+          .end('{"error":{"code":"BUNDLE_EMBARGOED","epoch":6,"held_by":5,"reveal_block":null,"reveal_round":null,"scheme":null}}'),
       // A held_by that is no earlier epoch is left out.
       '/embargo/v1/epochs/5/bundle': () =>
         response.writeHead(425, { 'content-type': 'application/json' }).end('{"error":{"code":"BUNDLE_EMBARGOED","held_by":9,"scheme":"timelock"}}'),
@@ -306,6 +311,10 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     expect(held?.embargo).toMatchObject({ epoch: 4, heldBy: 3, revealBlock: '140', scheme: 'hash' });
     expect(held?.error).toBe(
       `GET ${base}/embargo/v1/epochs/4/bundle: held: it carries the scores of epoch 3, embargoed until the validator reveals epoch 3's commit-reveal v2 weights (from block 140); try after ${held?.embargo?.retryAt} (30 s)`,
+    );
+    const [unsettled] = await fetchBundles({ validator: `${base}/embargo`, from: 6, to: 6, outDir, retries: 0 });
+    expect(unsettled?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/6/bundle: held: it carries the scores of epoch 5, whose submission is not settled yet; try after ${unsettled?.embargo?.retryAt} (60 s)`,
     );
     expect(notEarlier?.embargo).toMatchObject({ epoch: 5, heldBy: null, scheme: 'timelock' });
     expect(notEarlier?.error).toBe(

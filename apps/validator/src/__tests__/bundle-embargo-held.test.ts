@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { TimelockedCommitRecord } from '@subnet/chain';
 
-import type { ChainSubmission, HashRevealResult, RevealCheck } from '../chain-port.js';
+import type { ChainSubmission, HashRevealResult, RevealCheck, SubmissionSearch } from '../chain-port.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import { bountyBody, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
@@ -157,4 +157,75 @@ describe('a later epoch is held while an earlier one is embargoed (docs/spec.md 
     expect(readFileSync(bundleFile(t.dir, 1), 'utf8')).toBe(`${text}\n`);
     expect(readFileSync(bundleFile(t.dir, 0), 'utf8')).toBe(`${await (await fetch(`${v.url}/v1/epochs/0/bundle`)).text()}\n`);
   }, 60_000);
+
+  it('an epoch whose submission is not settled (its v2 commit in no final block yet) holds the later ones, then its embargo does, until the reveal', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const chain = fakeChain(k);
+    chain.confirmReveal = () => Promise.resolve({ status: 'pending' });
+    // Epoch 0's commit is in a block finality has not reached: the close leaves it `submitting` for reconciliation.
+    chain.setWeights = (uids, weights): Promise<ChainSubmission> => {
+      chain.submissions.push({ uids, weights });
+      return Promise.resolve({
+        block: 12n,
+        blockHash: BLOCK_HASH,
+        finalized: false,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.commit_weights',
+        hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n },
+      });
+    };
+    let search: SubmissionSearch = { status: 'pending', checkedTo: 11n, unfinalizedBlock: 12n };
+    chain.findSubmission = () => Promise.resolve(search);
+    let reveals: HashRevealResult[] = [];
+    chain.revealPending = () => Promise.resolve(reveals);
+    const v = await startInDir(t.dir, chain, cleanups);
+    await v.tick();
+    const miner = k.miners[1]!.address;
+    expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('s0', miner))).status).toBe(201);
+    chain.headBlock = 11n;
+    await v.tick();
+    expect((await v.storage.getEpoch(0))?.status).toBe('submitting');
+    expect((await postExecutor(v.url, '/v1/bounty-records', bountyBody('s1', miner))).status).toBe(201);
+    chain.preflightError = new SubnetError('CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS', 'stake below the threshold');
+    chain.headBlock = 21n;
+    await v.tick();
+    expect((await v.storage.getEpoch(0))?.status).toBe('submitting');
+    const row = await v.storage.getEpoch(1);
+    expect(row?.status).toBe('failed');
+    expect(JSON.parse(row?.u16 ?? '{}')).toEqual({ uids: chain.submissions[0]?.uids, weights: chain.submissions[0]?.weights });
+    const held = await fetch(`${v.url}/v1/epochs/1/bundle`);
+    expect(held.status).toBe(425);
+    expect(Number(held.headers.get('retry-after'))).toBe(60);
+    const body = (await held.json()) as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({ epoch: 1, held_by: 0, scheme: null, reveal_block: null, commit_hash: null });
+    expect(body.error['message']).toBe(
+      "epoch 1's bundle is held while an earlier epoch is embargoed: it carries the scores and state of epoch 0, and epoch 0's submission is not settled yet (a commit of its weights may be in a block); retry after 60 s",
+    );
+    expect((await fetch(`${v.url}/v1/weights/latest`)).status).toBe(425);
+    expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
+
+    // Reconciliation finds the commit in a final block: epoch 0 is embargoed until its reveal, and epoch 1 with it.
+    search = {
+      status: 'landed',
+      block: 12n,
+      extrinsicHash: `0x${'ab'.repeat(32)}`,
+      call: 'SubtensorModule.commit_weights',
+      lastUpdate: 12n,
+      weightsMatch: null,
+      hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n },
+    };
+    await v.tick();
+    expect((await v.storage.getEpoch(0))?.revealStatus).toBe('pending');
+    expect(((await (await fetch(`${v.url}/v1/epochs/1/bundle`)).json()) as { error: Record<string, unknown> }).error).toMatchObject({
+      held_by: 0,
+      scheme: 'hash',
+    });
+    expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
+    reveals = [{ commitHash: HASH, status: 'revealed', block: 23n, blockHash: BLOCK_HASH }];
+    chain.headBlock = 23n;
+    await v.tick();
+    expect((await fetch(`${v.url}/v1/epochs/1/bundle`)).status).toBe(200);
+    expect(existsSync(bundleFile(t.dir, 1))).toBe(true);
+  });
 });
