@@ -23,6 +23,9 @@ export interface ReconcileOutcome {
   readonly bundleEmbargoed?: boolean;
 }
 
+/** Weight commit calls (`commit_weights`, `commit_mechanism_weights`, `commit_timelocked_*`, `commit_crv3_*`): their weights wait for a reveal. */
+const COMMIT_CALL = /^SubtensorModule\.commit_/;
+
 interface PendingClaim {
   readonly pending?: Parameters<typeof buildBundle>[0];
   readonly pending_claim_head?: string;
@@ -116,6 +119,20 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
     revealFields = landedRevealFields(found);
+    // A commit whose reveal details could not be rebuilt (no record: an argument missing, no uid before its block; a
+    // v2 commit without its bounds) still waits for a reveal: embargoed to its latest possible one, as an unknown
+    // submission is (docs/spec.md G.6), never published at once.
+    if (revealFields === undefined && COMMIT_CALL.test(found.call)) {
+      try {
+        revealFields = await unknownSubmissionEmbargo(chain);
+      } catch (error) {
+        logger.warn(
+          { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+          'reconciliation: the reveal schedule cannot be read now; retrying next tick',
+        );
+        return { epoch, status: 'pending', bundlePath: null };
+      }
+    }
   } else {
     // It never landed and never can (era over); while its epoch may still be submitted, send it now.
     const again =
