@@ -5,7 +5,6 @@ import type { EpochConfig } from '@subnet/bundle';
 import { passRate } from '@subnet/aggregation';
 import { checkWindowId, scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
-import { toWire } from '@subnet/bundle';
 import { canonicalJson, describeValue, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
@@ -806,7 +805,11 @@ function revealSummary(row: EpochHead): Record<string, unknown> | null {
   return { status: row.revealStatus, ...shown };
 }
 
-/** A task's answer: id, type, epoch, block hash, seed and the group with each member's role. */
+/**
+ * A task's answer: id, type, epoch, block hash, seed and the group with each member's uid, hotkey and role. Not the
+ * members' reputations: the table the draw read is the last close's SSSA outcome, which its bundle carries under that
+ * epoch's embargo (docs/spec.md G.23); anyone may ask `GET /v1/tasks/{id}`.
+ */
 function taskAnswer(task: RegisteredTask): Record<string, unknown> {
   const a = task.assignment;
   return {
@@ -815,7 +818,7 @@ function taskAnswer(task: RegisteredTask): Record<string, unknown> {
     epoch: task.epoch,
     block_hash: a.blockHash,
     seed: a.seed,
-    group: toWire(a.members),
+    group: a.members.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role })),
     shortfall: a.shortfall,
   };
 }

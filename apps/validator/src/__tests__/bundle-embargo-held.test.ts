@@ -9,7 +9,7 @@ import type { TimelockedCommitRecord } from '@subnet/chain';
 import type { ChainSubmission, HashRevealResult, RevealCheck, SubmissionSearch } from '../chain-port.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
-import { bountyBody, fakeChain, postExecutor, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
+import { bountyBody, fakeChain, postExecutor, postSigned, setupValidator, smallGroups, sssaDoc, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -227,5 +227,45 @@ describe('a later epoch is held while an earlier one is embargoed (docs/spec.md 
     await v.tick();
     expect((await fetch(`${v.url}/v1/epochs/1/bundle`)).status).toBe(200);
     expect(existsSync(bundleFile(t.dir, 1))).toBe(true);
+  });
+});
+
+describe("a task's answer shows no reputation (docs/spec.md G.23; real SQLite and HTTP, chain port scripted)", () => {
+  it("the group of a task drawn after a close shows no member's reputation, the outcome of that close's consensus, while its weights are embargoed", async () => {
+    const { start } = await setupValidator(cleanups, false, { scoring: smallGroups });
+    const chain = fakeChain(k);
+    chain.confirmReveal = () => Promise.resolve({ status: 'pending' });
+    chain.revealPending = () => Promise.resolve([]);
+    chain.setWeights = (uids, weights): Promise<ChainSubmission> => {
+      chain.submissions.push({ uids, weights });
+      return Promise.resolve({
+        block: chain.headBlock + 1n,
+        blockHash: BLOCK_HASH,
+        finalized: true,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.commit_weights',
+        hashCommit: { commitHash: HASH, dueBlock: 22n, closedAfter: 40n },
+      });
+    };
+    const v = await start(chain);
+    await v.tick();
+    type Group = { group?: Record<string, unknown>[] };
+    // Epoch 0: a task whose primary answers and whose auditor stays silent (its reputation 0.5 -> 0.45 at the close).
+    const first = ((await (await postExecutor(v.url, '/v1/tasks', { task_id: 'rep-0', task_type: 'scan' })).json()) as Group).group ?? [];
+    const primary = k.miners.find((m) => m.address === first[0]?.['hotkey']);
+    expect((await postSigned(v.url, '/v1/sssa', primary!, { task_id: 'rep-0', sssa: sssaDoc() })).status).toBe(201);
+    chain.headBlock = 15n;
+    await v.tick();
+    expect((await fetch(`${v.url}/v1/epochs/0/bundle`)).status).toBe(425);
+    const carried = (JSON.parse((await v.storage.getEpoch(0))?.carry ?? 'null') as { reputations: unknown }).reputations;
+    expect(carried).toEqual([{ task_type: 'scan', hotkey: first[1]?.['hotkey'], reputation: 0.9 * 0.5 }]);
+
+    // Epoch 1's tasks are drawn from that table; their answers (the executor's and anyone's GET) name members and roles only.
+    for (let i = 1; i <= 6; i++) {
+      const posted = (await (await postExecutor(v.url, '/v1/tasks', { task_id: `rep-${i}`, task_type: 'scan' })).json()) as Group;
+      const looked = (await (await fetch(`${v.url}/v1/tasks/rep-${i}`)).json()) as Group;
+      expect(looked.group).toEqual(posted.group);
+      for (const member of looked.group ?? []) expect(Object.keys(member).sort()).toEqual(['hotkey', 'role', 'uid']);
+    }
   });
 });
