@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
 
@@ -29,6 +29,42 @@ export function checkBundlesDir(dir: string): void {
       VALIDATOR_ERROR_CODES.invalidConfig,
       `cannot write to the bundles folder (${(error as Error).message}); every epoch's signed bundle is written there: set bundles.dir (or --bundles-dir) to a folder this process can write`,
       { context: { path: 'bundles.dir', value: dir }, cause: error },
+    );
+  }
+}
+
+/**
+ * Checks at start-up that no file holding the validator's secret state lies in `bundles.dir`, the folder published as
+ * it is written: `chain.commit_store` holds each commit-reveal v2 commit's weights and salt until its reveal, and the
+ * SQLite database (`database.path`, with its `-wal` and `-shm` files) every epoch's weights and bundle, embargoed ones
+ * included (docs/spec.md G.23). Paths are compared resolved (`./bundles/commits.json` is in `./bundles`).
+ *
+ * @param config - `bundles.dir`, `chain.commit_store`, and `database.path` unless `database.url` is set
+ * @throws SubnetError `VALIDATOR_INVALID_CONFIG` at `chain.commit_store` or `database.path`, naming both paths
+ * @example checkSecretsOutsideBundles(config)
+ */
+export function checkSecretsOutsideBundles(config: {
+  readonly bundles: { readonly dir: string };
+  readonly chain: { readonly commit_store: string };
+  readonly database: { readonly path: string; readonly url?: string | undefined };
+}): void {
+  const dir = resolve(config.bundles.dir);
+  const inside = (file: string): boolean => {
+    const rel = relative(dir, resolve(file));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  const secrets: [string, string, string][] = [
+    ['chain.commit_store', config.chain.commit_store, "the commit-reveal v2 commits' weights and salts until their reveal"],
+    ...(config.database.url === undefined
+      ? [['database.path', config.database.path, "every epoch's weights and signed bundle, embargoed ones included"] as [string, string, string]]
+      : []),
+  ];
+  for (const [path, file, holds] of secrets) {
+    if (!inside(file)) continue;
+    throw new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      `${path} ${file} is inside bundles.dir ${config.bundles.dir}, the folder published as it is written: it holds ${holds}, which would be published with it; put it outside bundles.dir`,
+      { context: { path, value: file } },
     );
   }
 }

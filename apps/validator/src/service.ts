@@ -25,7 +25,7 @@ import type { RevealConfirmDeps } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
-import { checkBundlesDir, releaseHeldBundleFiles } from './bundle-file.js';
+import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
@@ -139,7 +139,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     );
   }
   // Before the key (a password prompt, seconds of Argon2), storage and the chain: a folder the bundles cannot
-  // be written to is a configuration mistake, not something to find at the first close.
+  // be written to is a configuration mistake, not something to find at the first close. That folder is published
+  // as it is written: the commit store and the database must not be in it (docs/spec.md G.23).
+  checkSecretsOutsideBundles(config);
   checkBundlesDir(config.bundles.dir);
   logger.info({ config: redactConfig(config) }, 'starting');
   // One key, loaded once: it signs the weights on chain and the audit bundles. Said before it is loaded: an encrypted
