@@ -381,7 +381,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     if (heldFrom === undefined) return;
     const released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
     for (const epoch of released.written) logger.info({ epoch }, 'bundle file written: no earlier epoch is embargoed any more');
-    if (released.embargoed === undefined) heldFrom = undefined;
+    // Every file below the oldest embargoed epoch is written now: only those from it on may still be held.
+    heldFrom = released.embargoed === undefined ? undefined : Math.max(heldFrom, released.embargoed);
   };
   const emit = (outcome: EpochOutcome): void => {
     noteHeld(outcome);
