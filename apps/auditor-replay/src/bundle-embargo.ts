@@ -18,6 +18,11 @@ export interface BundleEmbargo {
    * the window opening at `revealBlock`); null when not said (validators before that field: read as `timelock`).
    */
   readonly scheme: 'timelock' | 'hash' | null;
+  /**
+   * The earlier epoch whose embargo holds this one (`held_by`, docs/spec.md G.23): its bundle carries that epoch's
+   * scores and state; the reveal fields above are that epoch's. Null when not said (the epoch's own embargo).
+   */
+  readonly heldBy: number | null;
   /** Seconds to wait (`Retry-After`), null when not said. */
   readonly retryAfterSeconds: number | null;
   /** When to try again (now + `Retry-After`), ISO 8601; null when not said. */
@@ -36,7 +41,7 @@ export interface BundleEmbargo {
  * @example if (response.status === EMBARGO_STATUS) report(await readEmbargo(response, 7, Date.now()))
  */
 export async function readEmbargo(response: Response, epoch: number, nowMs: number): Promise<BundleEmbargo> {
-  let body: { error?: { reveal_block?: unknown; reveal_round?: unknown; scheme?: unknown } } = {};
+  let body: { error?: { reveal_block?: unknown; reveal_round?: unknown; scheme?: unknown; held_by?: unknown } } = {};
   try {
     // The validator is not trusted: the details are read up to a small cap (a longer body is not read, they are then null).
     const bytes = await readCappedBody(response, MAX_EMBARGO_BODY_BYTES);
@@ -46,12 +51,15 @@ export async function readEmbargo(response: Response, epoch: number, nowMs: numb
   }
   const header = response.headers.get('retry-after');
   const seconds = header !== null && /^\d{1,9}$/.test(header.trim()) ? Number(header.trim()) : null;
+  const heldBy = body.error?.held_by;
   const text = (v: unknown): string | null => (typeof v === 'string' && /^\d{1,30}$/.test(v) ? v : null);
   return Object.freeze({
     epoch,
     revealBlock: text(body.error?.reveal_block),
     revealRound: text(body.error?.reveal_round),
     scheme: body.error?.scheme === 'hash' || body.error?.scheme === 'timelock' ? body.error.scheme : null,
+    // An earlier epoch only: anything else is left out, not guessed.
+    heldBy: typeof heldBy === 'number' && Number.isSafeInteger(heldBy) && heldBy >= 0 && heldBy < epoch ? heldBy : null,
     retryAfterSeconds: seconds,
     retryAt: seconds === null ? null : new Date(nowMs + seconds * 1000).toISOString(),
   });
@@ -59,13 +67,23 @@ export async function readEmbargo(response: Response, epoch: number, nowMs: numb
 
 /**
  * One line for an embargoed epoch: "embargoed until the chain reveals epoch N's weights (block B, drand round R); try after T",
- * or, on a commit-reveal v2 subnet, "embargoed until the validator reveals epoch N's commit-reveal v2 weights (from block B); …".
+ * or, on a commit-reveal v2 subnet, "embargoed until the validator reveals epoch N's commit-reveal v2 weights (from block B); …";
+ * an epoch held for an earlier one's embargo (G.23) leads with "held: it carries the scores of epoch E, " and names E
+ * (or says E's submission is not settled yet).
  *
  * @param embargo - the embargo
  * @returns the sentence
  * @example embargoSentence(embargo)
  */
 export function embargoSentence(embargo: BundleEmbargo): string {
+  if (embargo.heldBy !== null) {
+    // No scheme with held_by: the earlier epoch's submission is not settled yet (still `submitting`).
+    if (embargo.scheme === null) {
+      const when = embargo.retryAt === null ? 'try again later' : `try after ${embargo.retryAt} (${embargo.retryAfterSeconds} s)`;
+      return `held: it carries the scores of epoch ${embargo.heldBy}, whose submission is not settled yet; ${when}`;
+    }
+    return `held: it carries the scores of epoch ${embargo.heldBy}, ${embargoSentence({ ...embargo, epoch: embargo.heldBy, heldBy: null })}`;
+  }
   const where = [
     embargo.revealBlock === null ? null : `block ${embargo.revealBlock}`,
     embargo.revealRound === null ? null : `drand round ${embargo.revealRound}`,

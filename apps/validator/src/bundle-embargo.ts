@@ -21,8 +21,16 @@ export interface Embargo {
   /** The drand round the commit is encrypted to (null when unreadable). */
   readonly revealRound: bigint | null;
   readonly commitHash: string | null;
-  /** `timelock`: the chain reveals the commit (v4); `hash`: this validator reveals it (v2, docs/spec.md G.22). */
-  readonly scheme: 'timelock' | 'hash';
+  /**
+   * `timelock`: the chain reveals the commit (v4); `hash`: this validator reveals it (v2, docs/spec.md G.22); null: not
+   * known yet, the epoch's submission is not settled (an earlier `submitting` epoch that holds a later one, G.23).
+   */
+  readonly scheme: 'timelock' | 'hash' | null;
+  /**
+   * Set when the epoch has no embargo of its own but an earlier epoch is embargoed (docs/spec.md G.23): that earlier
+   * epoch, whose scores and state this epoch's bundle carries; the reveal fields above are that epoch's.
+   */
+  readonly heldBy?: number;
 }
 
 /**
@@ -42,7 +50,7 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
   let revealBlock: bigint | null = null;
   let revealRound: bigint | null = null;
   let commitHash: string | null = null;
-  let scheme: Embargo['scheme'] = 'timelock';
+  let scheme: 'timelock' | 'hash' = 'timelock';
   try {
     const pending = JSON.parse(row.reveal ?? '') as { due_block?: unknown; commit_hash?: unknown; record?: unknown; scheme?: unknown };
     if (pending.scheme === 'hash') scheme = 'hash';
@@ -56,6 +64,35 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
     // Unreadable: still embargoed (the confirmation records it final, which lifts the embargo).
   }
   return { epoch: row.epoch, revealBlock, revealRound, commitHash, scheme };
+}
+
+/**
+ * The embargo of an epoch's bundle and weights among the epochs stored (docs/spec.md G.23): its own
+ * ({@link embargoOf}), else, while an earlier epoch is embargoed or its submission is not settled (`submitting`: its
+ * commit may be in a block), that epoch's (the newest such one), as `heldBy`. A bundle carries the state the close
+ * before it carried on (rolling window, decay states, reputations) and weights computed from it: an epoch without a
+ * commit of its own (failed, missed, not landed, or one whose reveal was recorded first) served before an earlier
+ * commit is revealed would hand out that commit's scores.
+ *
+ * @param row - the epoch row
+ * @param rows - the other epoch rows (heads suffice); only those before `row.epoch` count
+ * @returns the embargo, or undefined when the epoch's bundle and weights may be served
+ * @example const embargo = embargoAmong(row, await storage.listEpochHeads(100))
+ */
+export function embargoAmong(
+  row: Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>,
+  rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[],
+): Embargo | undefined {
+  const own = embargoOf(row);
+  if (own !== undefined) return own;
+  let held: Embargo | undefined;
+  for (const r of rows) {
+    if (r.epoch >= row.epoch || (held !== undefined && r.epoch <= held.epoch)) continue;
+    const unsettled: Embargo | undefined =
+      r.status === 'submitting' ? { epoch: r.epoch, revealBlock: null, revealRound: null, commitHash: null, scheme: null } : undefined;
+    held = embargoOf(r) ?? unsettled ?? held;
+  }
+  return held === undefined ? undefined : { ...held, epoch: row.epoch, heldBy: held.epoch };
 }
 
 /** Estimates when a block arrives, from the heads seen. */
@@ -110,6 +147,13 @@ export function retryAfterSeconds(embargo: Embargo, secondsUntil: (block: bigint
 
 /** The refusal's sentence: what the weights wait for (the chain's reveal, this validator's, or an unknown submission's). */
 function embargoMessage(embargo: Embargo, retryAfter: number): string {
+  if (embargo.heldBy !== undefined) {
+    const { heldBy, ...earlier } = embargo;
+    return `epoch ${embargo.epoch}'s bundle is held while an earlier epoch is embargoed: it carries the scores and state of epoch ${heldBy}, and ${embargoMessage({ ...earlier, epoch: heldBy }, retryAfter)}`;
+  }
+  // An earlier epoch still `submitting` (G.23): its commit, if it made one, may be in a block already.
+  if (embargo.scheme === null)
+    return `epoch ${embargo.epoch}'s submission is not settled yet (a commit of its weights may be in a block); retry after ${retryAfter} s`;
   const at = embargo.revealBlock === null ? 'its reveal block' : `block ${embargo.revealBlock}`;
   const version = embargo.scheme === 'hash' ? 'v2' : 'v4';
   // An unknown submission (unknownSubmissionEmbargo): a commit may have landed; served once its latest reveal is overdue.
@@ -142,8 +186,9 @@ export function embargoError(embargo: Embargo, retryAfter: number): { error: Rec
 }
 
 /**
- * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings, and who
- * reveals (`timelock`: the chain; `hash`: this validator, docs/spec.md G.22).
+ * The embargo as shown in an epoch summary (`GET /v1/epochs`): reveal block and round as decimal strings, who
+ * reveals (`timelock`: the chain; `hash`: this validator, docs/spec.md G.22), and, for an epoch held by an earlier
+ * epoch's embargo, that epoch (`held_by`, G.23).
  *
  * @param embargo - the embargo
  * @returns wire fields
@@ -154,12 +199,14 @@ export function embargoFields(embargo: Embargo): {
   reveal_round: string | null;
   commit_hash: string | null;
   scheme: Embargo['scheme'];
+  held_by?: number;
 } {
   return {
     reveal_block: embargo.revealBlock?.toString() ?? null,
     reveal_round: embargo.revealRound?.toString() ?? null,
     commit_hash: embargo.commitHash,
     scheme: embargo.scheme,
+    ...(embargo.heldBy === undefined ? {} : { held_by: embargo.heldBy }),
   };
 }
 

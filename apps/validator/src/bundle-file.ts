@@ -1,10 +1,12 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
 
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import type { EpochFields } from './storage.js';
+import { embargoAmong } from './bundle-embargo.js';
+import { servedBundleText } from './reveal-attest.js';
+import type { EpochFields, Storage } from './storage.js';
 
 /**
  * Checks at start-up that `bundles.dir` is a folder this process can write: creates it if missing, then writes
@@ -27,6 +29,42 @@ export function checkBundlesDir(dir: string): void {
       VALIDATOR_ERROR_CODES.invalidConfig,
       `cannot write to the bundles folder (${(error as Error).message}); every epoch's signed bundle is written there: set bundles.dir (or --bundles-dir) to a folder this process can write`,
       { context: { path: 'bundles.dir', value: dir }, cause: error },
+    );
+  }
+}
+
+/**
+ * Checks at start-up that no file holding the validator's secret state lies in `bundles.dir`, the folder published as
+ * it is written: `chain.commit_store` holds each commit-reveal v2 commit's weights and salt until its reveal, and the
+ * SQLite database (`database.path`, with its `-wal` and `-shm` files) every epoch's weights and bundle, embargoed ones
+ * included (docs/spec.md G.23). Paths are compared resolved (`./bundles/commits.json` is in `./bundles`).
+ *
+ * @param config - `bundles.dir`, `chain.commit_store`, and `database.path` unless `database.url` is set
+ * @throws SubnetError `VALIDATOR_INVALID_CONFIG` at `chain.commit_store` or `database.path`, naming both paths
+ * @example checkSecretsOutsideBundles(config)
+ */
+export function checkSecretsOutsideBundles(config: {
+  readonly bundles: { readonly dir: string };
+  readonly chain: { readonly commit_store: string };
+  readonly database: { readonly path: string; readonly url?: string | undefined };
+}): void {
+  const dir = resolve(config.bundles.dir);
+  const inside = (file: string): boolean => {
+    const rel = relative(dir, resolve(file));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  const secrets: [string, string, string][] = [
+    ['chain.commit_store', config.chain.commit_store, "the commit-reveal v2 commits' weights and salts until their reveal"],
+    ...(config.database.url === undefined
+      ? [['database.path', config.database.path, "every epoch's weights and signed bundle, embargoed ones included"] as [string, string, string]]
+      : []),
+  ];
+  for (const [path, file, holds] of secrets) {
+    if (!inside(file)) continue;
+    throw new SubnetError(
+      VALIDATOR_ERROR_CODES.invalidConfig,
+      `${path} ${file} is inside bundles.dir ${config.bundles.dir}, the folder published as it is written: it holds ${holds}, which would be published with it; put it outside bundles.dir`,
+      { context: { path, value: file } },
     );
   }
 }
@@ -61,4 +99,55 @@ export function writeBundleFile(dir: string, epoch: number, text: string): strin
  */
 export function bundleFileDeferred(fields: EpochFields): boolean {
   return fields.revealStatus === 'pending';
+}
+
+/**
+ * Whether an epoch's bundle file is held for an earlier epoch's embargo (docs/spec.md G.23): an earlier epoch's reveal
+ * is still `pending`, or its submission is not settled (`submitting`), and this epoch's bundle carries that epoch's
+ * scores and state on. Its file is then written by {@link releaseHeldBundleFiles} once no earlier epoch is embargoed.
+ *
+ * @param storage - the storage (its oldest pending reveal and its interrupted submissions)
+ * @param epoch - the epoch whose file is about to be written
+ * @returns true when the file must not be written now
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example if (!(await bundleFileHeld(storage, 8))) writeBundleFile(dir, 8, text)
+ */
+export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals' | 'interruptedEpochs'>, epoch: number): Promise<boolean> {
+  const [oldest] = await storage.pendingReveals(-1, 1);
+  if (oldest !== undefined && oldest.epoch < epoch) return true;
+  return (await storage.interruptedEpochs()).some((e) => e < epoch);
+}
+
+/**
+ * Writes the bundle files held for an earlier epoch's embargo (docs/spec.md G.23) once it lifted: every epoch from
+ * `fromEpoch` on, among the newest 100, that has its bundle (signed, with its reveal attestation when it has one), is
+ * embargoed neither itself nor by an earlier epoch, and has no file yet. A file already there is never written again.
+ *
+ * @param storage - the storage
+ * @param dir - `bundles.dir`
+ * @param fromEpoch - the lowest epoch whose file may be held
+ * @returns the epochs whose files were written, and whether an epoch is still embargoed (files may still be held)
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example const { embargoed } = await releaseHeldBundleFiles(storage, './bundles', 7)
+ */
+export async function releaseHeldBundleFiles(
+  storage: Pick<Storage, 'listEpochHeads' | 'getEpoch'>,
+  dir: string,
+  fromEpoch: number,
+): Promise<{ readonly written: readonly number[]; readonly embargoed: number | undefined }> {
+  const heads = await storage.listEpochHeads(100);
+  const written: number[] = [];
+  let embargoed: number | undefined;
+  for (const head of [...heads].reverse()) {
+    if (embargoAmong(head, heads) !== undefined) {
+      embargoed ??= head.epoch;
+      continue;
+    }
+    if (head.epoch < fromEpoch || head.digest === null || existsSync(join(dir, `epoch-${head.epoch}.json`))) continue;
+    const row = await storage.getEpoch(head.epoch);
+    if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"')) continue;
+    writeBundleFile(dir, row.epoch, servedBundleText({ ...row, bundle: row.bundle }));
+    written.push(row.epoch);
+  }
+  return { written, embargoed };
 }

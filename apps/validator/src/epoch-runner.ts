@@ -4,7 +4,7 @@ import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
-import { bundleFileDeferred, writeBundleFile } from './bundle-file.js';
+import { bundleFileDeferred, bundleFileHeld, writeBundleFile } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
@@ -307,8 +307,10 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     }
   }
   if (status === 'dry_run') metrics.submissions.inc({ outcome: 'dry_run' });
-  // An embargoed (timelocked) epoch's file is written when its embargo lifts (bundle-file.ts, reveal-confirm.ts).
-  const bundlePath = bundleFileDeferred(revealFields ?? {}) ? null : writeBundleFile(deps.bundlesDir, epoch, published.text);
+  // An embargoed epoch's file is written when its embargo lifts (bundle-file.ts, reveal-confirm.ts); one that carries the
+  // state of an earlier embargoed epoch when that one's lifts (docs/spec.md G.23).
+  const deferred = bundleFileDeferred(revealFields ?? {}) || (await bundleFileHeld(storage, epoch));
+  const bundlePath = deferred ? null : writeBundleFile(deps.bundlesDir, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
@@ -433,7 +435,7 @@ export function outcomeUnknown(error: unknown): boolean {
 
 /**
  * Builds, signs (unless dry run) and stores an epoch's bundle, and writes `bundles/epoch-<n>.json` (unless the
- * fields embargo it: then the file is written when the embargo lifts, bundle-file.ts).
+ * fields embargo it, or an earlier epoch is embargoed: then the file is written when the embargo lifts, bundle-file.ts).
  *
  * @param deps - storage, signer, bundles folder
  * @param input - the bundle's input
@@ -451,7 +453,8 @@ export async function publishBundle(
   const prepared = signedBundle(deps, input);
   // With `fields` (the final status and submission), the outcome and its bundle are one write.
   await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
-  return bundleFileDeferred(fields) ? null : writeBundleFile(deps.bundlesDir, epoch, prepared.text);
+  // Held, too, while an earlier epoch is embargoed: this bundle carries its state (docs/spec.md G.23).
+  return bundleFileDeferred(fields) || (await bundleFileHeld(deps.storage, epoch)) ? null : writeBundleFile(deps.bundlesDir, epoch, prepared.text);
 }
 
 /** A built and signed bundle, and the epoch row fields that store it. */

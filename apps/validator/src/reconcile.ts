@@ -2,7 +2,6 @@ import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { unknownSubmissionEmbargo } from './bundle-embargo.js';
-import { bundleFileDeferred } from './bundle-file.js';
 import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
@@ -23,6 +22,9 @@ export interface ReconcileOutcome {
   /** The bundle is stored but embargoed (a timelocked commit): its file is written when the embargo lifts (bundle-file.ts). */
   readonly bundleEmbargoed?: boolean;
 }
+
+/** Weight commit calls (`commit_weights`, `commit_mechanism_weights`, `commit_timelocked_*`, `commit_crv3_*`): their weights wait for a reveal. */
+const COMMIT_CALL = /^SubtensorModule\.commit_/;
 
 interface PendingClaim {
   readonly pending?: Parameters<typeof buildBundle>[0];
@@ -118,6 +120,20 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
     // A hash commit's salt: this instance's commit store's, else the one kept with the epoch before signing.
     revealFields = landedRevealFields(found.hashCommit === undefined ? found : { ...found, hashCommit: withCommitFromRow(found.hashCommit, row) });
+    // A commit whose reveal details could not be rebuilt (no record: an argument missing, no uid before its block; a
+    // v2 commit without its bounds) still waits for a reveal: embargoed to its latest possible one, as an unknown
+    // submission is (docs/spec.md G.6), never published at once.
+    if (revealFields === undefined && COMMIT_CALL.test(found.call)) {
+      try {
+        revealFields = await unknownSubmissionEmbargo(chain);
+      } catch (error) {
+        logger.warn(
+          { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+          'reconciliation: the reveal schedule cannot be read now; retrying next tick',
+        );
+        return { epoch, status: 'pending', bundlePath: null };
+      }
+    }
   } else {
     // Its commit's salt (kept by the chain access while the outcome was unknown) is of no use once the finalized chain
     // is past the era's end without it.
@@ -153,5 +169,5 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
   logger.warn({ epoch, status, block: submission.block, ...evidence }, 'submission reconciled with the chain');
-  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundleFileDeferred(fields) ? { bundleEmbargoed: true } : {}) };
+  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundlePath === null ? { bundleEmbargoed: true } : {}) };
 }

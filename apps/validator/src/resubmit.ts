@@ -1,7 +1,6 @@
 import type { buildBundle, SubmissionRecord } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 
-import { bundleFileDeferred } from './bundle-file.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
 import { outcomeUnknown, publishBundle } from './epoch-runner.js';
 import { leaseLost } from './lease-sql.js';
@@ -93,5 +92,5 @@ export async function resubmitNotLanded(
   const bundlePath = await publishBundle(deps, { ...pending, submission }, epoch, fields);
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'resubmitted' : 'failed' });
   logger.warn({ epoch, status, block: submission.block }, 'interrupted submission never landed; submitted again within its epoch');
-  return { status, bundlePath, ...(bundleFileDeferred(fields) ? { bundleEmbargoed: true } : {}) };
+  return { status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}) };
 }

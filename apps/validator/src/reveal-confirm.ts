@@ -2,7 +2,7 @@ import type { BundleSigner, SignedRevealAttestation } from '@subnet/bundle';
 import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
-import { writeBundleFile } from './bundle-file.js';
+import { bundleFileHeld, writeBundleFile } from './bundle-file.js';
 import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck, SetWeightsOptions } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
@@ -363,8 +363,10 @@ function unknownSubmissionDue(row: EpochRow): bigint | undefined {
  * attestation) before the outcome that lifts its embargo is recorded: the outcome is final by then, and a pass
  * after a crash in between records the attestation of the file (writtenAttestation), so one outcome is signed.
  */
-function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow, attested: SignedRevealAttestation | undefined): void {
+async function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow, attested: SignedRevealAttestation | undefined): Promise<void> {
   if (deps.bundlesDir === undefined || row.bundle === null || row.digest === null) return;
+  // Still held while an earlier epoch is embargoed: it carries that epoch's state; written when that one lifts (G.23).
+  if (await bundleFileHeld(deps.storage, row.epoch)) return;
   writeBundleFile(deps.bundlesDir, row.epoch, servedBundleText({ ...row, bundle: row.bundle }, attested));
 }
 
@@ -392,7 +394,7 @@ async function recordFinal(
       'the reveal outcome could not be signed; recorded without its attestation',
     );
   }
-  writeLiftedBundle(deps, row, attested);
+  await writeLiftedBundle(deps, row, attested);
   const reveal = JSON.stringify(attested === undefined ? column : { ...column, attestation: attested.reveal, attestation_signature: attested.signature });
   await deps.storage.updateEpoch(row.epoch, { revealStatus, reveal }, deps.fence?.());
 }

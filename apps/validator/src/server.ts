@@ -5,7 +5,6 @@ import type { EpochConfig } from '@subnet/bundle';
 import { passRate } from '@subnet/aggregation';
 import { checkWindowId, scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
-import { toWire } from '@subnet/bundle';
 import { canonicalJson, describeValue, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
@@ -41,7 +40,7 @@ import type { EpochHead, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoError, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
+import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoAmong, embargoError, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
 import type { Embargo } from './bundle-embargo.js';
 
 /** What the HTTP server reads from the running service. */
@@ -692,9 +691,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   // Heads only, never the bundles: anyone may ask, and 100 bundles are tens of megabytes read on the event loop (docs/spec.md G.14).
   app.get('/v1/epochs', async () => {
     const rows = await ctx.storage.listEpochHeads(100);
-    return { epochs: rows.map(epochSummary) };
+    return { epochs: rows.map((row) => epochSummary(row, rows)) };
   });
-  // Commit-reveal v4: an epoch's weights and per-miner scores wait for the chain's reveal (bundle-embargo.ts).
+  // Commit-reveal: an epoch's weights and per-miner scores wait for the reveal, and so does every later epoch's bundle,
+  // which carries them on (bundle-embargo.ts, docs/spec.md G.23).
   const retryAfter = (embargo: Embargo): number => retryAfterSeconds(embargo, (block) => ctx.secondsUntilBlock?.(block));
   app.get('/v1/epochs/:n/bundle', async (request, reply) => {
     const n = (request.params as { n: string }).n;
@@ -707,7 +707,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const row = await ctx.storage.getEpoch(Number(n));
     if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"'))
       return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
-    const embargo = embargoOf(row);
+    // An epoch without an embargo of its own is held while an earlier one is embargoed (G.23): its heads say which.
+    const embargo = embargoOf(row) ?? embargoAmong(row, await ctx.storage.listEpochHeads(100));
     if (embargo !== undefined) {
       const seconds = retryAfter(embargo);
       return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(embargo, seconds));
@@ -721,15 +722,18 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.get('/v1/weights/latest', async (_request, reply) => {
     // An epoch still `submitting` (its block not final yet, or its outcome unknown) is not served: on a timelocked subnet
     // its embargo is only known once a final block holds its commit (docs/spec.md G.8), and its weights are not yet set.
-    const computed = (await ctx.storage.listEpochHeads(100)).filter((r) => r.u16 !== null && r.status !== 'submitting');
-    // The newest weights that are public: newer epochs whose timelocked commit the chain has not revealed are listed, not shown.
+    const heads = await ctx.storage.listEpochHeads(100);
+    const computed = heads.filter((r) => r.u16 !== null && r.status !== 'submitting');
+    // The newest weights that are public: newer epochs whose commit is not revealed yet, and those after them (which
+    // carry their scores, G.23), are listed, not shown.
+    const embargoes = new Map(computed.map((r) => [r.epoch, embargoAmong(r, heads)]));
     const embargoed = computed.flatMap((r) => {
-      const embargo = embargoOf(r);
+      const embargo = embargoes.get(r.epoch);
       return embargo === undefined ? [] : [{ epoch: r.epoch, ...embargoFields(embargo) }];
     });
-    const row = computed.find((r) => embargoOf(r) === undefined);
+    const row = computed.find((r) => embargoes.get(r.epoch) === undefined);
     if (row === undefined) {
-      const newest = computed[0] === undefined ? undefined : embargoOf(computed[0]);
+      const newest = computed[0] === undefined ? undefined : embargoes.get(computed[0].epoch);
       if (newest !== undefined) {
         const seconds = retryAfter(newest);
         return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(newest, seconds));
@@ -762,7 +766,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 /** Seconds a client is told to wait (`Retry-After`) when storage is unreachable. */
 const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-function epochSummary(row: EpochHead): Record<string, unknown> {
+function epochSummary(row: EpochHead, heads: readonly EpochHead[]): Record<string, unknown> {
   return {
     epoch: row.epoch,
     status: row.status,
@@ -770,13 +774,16 @@ function epochSummary(row: EpochHead): Record<string, unknown> {
     submission: row.submission === null ? null : (JSON.parse(row.submission) as unknown),
     bundle: row.digest === null ? null : `/v1/epochs/${row.epoch}/bundle`,
     reveal: revealSummary(row),
-    embargo: embargoSummary(row),
+    embargo: embargoSummary(row, heads),
   };
 }
 
-/** The embargo of an epoch's bundle (null when it is served): reveal block and round (bundle-embargo.ts). */
-function embargoSummary(row: EpochHead): Record<string, unknown> | null {
-  const embargo = embargoOf(row);
+/**
+ * The embargo of an epoch's bundle (null when it is served): reveal block and round, and the earlier epoch that holds
+ * it (`held_by`, docs/spec.md G.23) (bundle-embargo.ts).
+ */
+function embargoSummary(row: EpochHead, heads: readonly EpochHead[]): Record<string, unknown> | null {
+  const embargo = embargoAmong(row, heads);
   return embargo === undefined ? null : { code: BUNDLE_EMBARGOED, ...embargoFields(embargo) };
 }
 
@@ -798,7 +805,11 @@ function revealSummary(row: EpochHead): Record<string, unknown> | null {
   return { status: row.revealStatus, ...shown };
 }
 
-/** A task's answer: id, type, epoch, block hash, seed and the group with each member's role. */
+/**
+ * A task's answer: id, type, epoch, block hash, seed and the group with each member's uid, hotkey and role. Not the
+ * members' reputations: the table the draw read is the last close's SSSA outcome, which its bundle carries under that
+ * epoch's embargo (docs/spec.md G.23); anyone may ask `GET /v1/tasks/{id}`.
+ */
 function taskAnswer(task: RegisteredTask): Record<string, unknown> {
   const a = task.assignment;
   return {
@@ -807,7 +818,7 @@ function taskAnswer(task: RegisteredTask): Record<string, unknown> {
     epoch: task.epoch,
     block_hash: a.blockHash,
     seed: a.seed,
-    group: toWire(a.members),
+    group: a.members.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role })),
     shortfall: a.shortfall,
   };
 }

@@ -25,7 +25,7 @@ import type { RevealConfirmDeps } from './reveal-confirm.js';
 import { checkReadiness } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
-import { checkBundlesDir } from './bundle-file.js';
+import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
@@ -139,7 +139,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     );
   }
   // Before the key (a password prompt, seconds of Argon2), storage and the chain: a folder the bundles cannot
-  // be written to is a configuration mistake, not something to find at the first close.
+  // be written to is a configuration mistake, not something to find at the first close. That folder is published
+  // as it is written: the commit store and the database must not be in it (docs/spec.md G.23).
+  checkSecretsOutsideBundles(config);
   checkBundlesDir(config.bundles.dir);
   logger.info({ config: redactConfig(config) }, 'starting');
   // One key, loaded once: it signs the weights on chain and the audit bundles. Said before it is loaded: an encrypted
@@ -368,7 +370,22 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     backoffMs: config.peers.backoff_ms,
     timeoutMs: config.peers.timeout_ms,
   });
+  // The lowest epoch whose bundle file may be held for an embargo (its own, or an earlier epoch's, docs/spec.md G.23):
+  // from it on, files are written once no earlier epoch is embargoed. At start-up every epoch's may be (a file held
+  // when the last run stopped); undefined once nothing is embargoed and every held file is written.
+  let heldFrom: number | undefined = -1;
+  const noteHeld = (o: { readonly epoch: number; readonly bundlePath: string | null; readonly bundleEmbargoed?: boolean }): void => {
+    if (o.bundlePath === null && o.bundleEmbargoed === true) heldFrom = Math.min(heldFrom ?? o.epoch, o.epoch);
+  };
+  const releaseHeld = async (): Promise<void> => {
+    if (heldFrom === undefined) return;
+    const released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
+    for (const epoch of released.written) logger.info({ epoch }, 'bundle file written: no earlier epoch is embargoed any more');
+    // Every file below the oldest embargoed epoch is written now: only those from it on may still be held.
+    heldFrom = released.embargoed === undefined ? undefined : Math.max(heldFrom, released.embargoed);
+  };
   const emit = (outcome: EpochOutcome): void => {
+    noteHeld(outcome);
     peerExchange.afterClose(outcome);
     for (const l of listeners) l(outcome);
   };
@@ -418,6 +435,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     // An epoch whose bundle waited for a final block (docs/spec.md G.8) is still timely for the peers while the head
     // is in the epoch right after it: its scores go out as a close's would.
     for (const { status, ...o } of outcomes) {
+      noteHeld(o);
       if (status !== 'pending' && o.epoch === headEpoch - 1) peerExchange.afterClose({ ...o, status, u16: null });
     }
   };
@@ -501,6 +519,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
     // Commit-reveal v4: confirm in the background that the chain revealed past timelocked commits (reveal-confirm.ts).
     if (chain.confirmReveal !== undefined && !config.chain.dry_run && leading()) revealConfirms.tick();
+    // Bundle files held for an earlier epoch's embargo, written once it lifted (docs/spec.md G.23).
+    if (leading()) {
+      await releaseHeld().catch((error: unknown) => {
+        logger.warn({ error: redactUrl((error as Error).message) }, 'writing held bundle files failed; retrying next tick');
+      });
+    }
     const epoch = Number(head / BigInt(epochLength));
     if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);

@@ -101,6 +101,19 @@ beforeAll(async () => {
         response
           .writeHead(425, { 'content-type': 'application/json', 'retry-after': '30' })
           .end('{"error":{"code":"BUNDLE_EMBARGOED","reveal_block":"140","reveal_round":null,"scheme":"hash"}}'),
+      // Held for an earlier epoch's embargo (docs/spec.md G.23): the reveal fields are epoch 3's.
+      '/embargo/v1/epochs/4/bundle': () =>
+        response
+          .writeHead(425, { 'content-type': 'application/json', 'retry-after': '30' })
+          .end('{"error":{"code":"BUNDLE_EMBARGOED","epoch":4,"held_by":3,"reveal_block":"140","reveal_round":null,"scheme":"hash"}}'),
+      // Held for an earlier epoch whose submission is not settled: no scheme, no reveal block.
+      '/embargo/v1/epochs/6/bundle': () =>
+        response
+          .writeHead(425, { 'content-type': 'application/json', 'retry-after': '60' })
+          .end('{"error":{"code":"BUNDLE_EMBARGOED","epoch":6,"held_by":5,"reveal_block":null,"reveal_round":null,"scheme":null}}'),
+      // A held_by that is no earlier epoch is left out.
+      '/embargo/v1/epochs/5/bundle': () =>
+        response.writeHead(425, { 'content-type': 'application/json' }).end('{"error":{"code":"BUNDLE_EMBARGOED","held_by":9,"scheme":"timelock"}}'),
       '/busy/v1/epochs/1/bundle': () => response.writeHead(503, { 'retry-after': '999999' }).end('busy'),
       '/throttled/v1/epochs/1/bundle': () => response.writeHead(429, { 'retry-after': '999999' }).end('slow down'),
       '/request-timeout/v1/epochs/1/bundle': () => response.writeHead(408).end('request timeout'),
@@ -284,7 +297,7 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     expect(first?.error).toBe(
       `GET ${base}/embargo/v1/epochs/1/bundle: embargoed until the chain reveals epoch 1's commit-reveal weights (block 131, drand round 4242); try after ${first?.embargo?.retryAt} (60 s)`,
     );
-    expect(second?.embargo).toEqual({ epoch: 2, revealBlock: null, revealRound: null, scheme: null, retryAfterSeconds: null, retryAt: null });
+    expect(second?.embargo).toEqual({ epoch: 2, revealBlock: null, revealRound: null, scheme: null, heldBy: null, retryAfterSeconds: null, retryAt: null });
     expect(second?.error).toBe(`GET ${base}/embargo/v1/epochs/2/bundle: embargoed until the chain reveals epoch 2's commit-reveal weights; try again later`);
     expect(hits.get('/embargo/v1/epochs/1/bundle')).toBe(1);
     // A commit-reveal v2 validator reveals the weights itself: the sentence says who, and from which block.
@@ -292,6 +305,20 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     expect(v2?.embargo).toMatchObject({ epoch: 3, revealBlock: '140', revealRound: null, scheme: 'hash', retryAfterSeconds: 30 });
     expect(v2?.error).toBe(
       `GET ${base}/embargo/v1/epochs/3/bundle: embargoed until the validator reveals epoch 3's commit-reveal v2 weights (from block 140); try after ${v2?.embargo?.retryAt} (30 s)`,
+    );
+    // A later epoch held while an earlier one is embargoed (docs/spec.md G.23): the sentence names the epoch it waits for.
+    const [held, notEarlier] = await fetchBundles({ validator: `${base}/embargo`, from: 4, to: 5, outDir, retries: 0 });
+    expect(held?.embargo).toMatchObject({ epoch: 4, heldBy: 3, revealBlock: '140', scheme: 'hash' });
+    expect(held?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/4/bundle: held: it carries the scores of epoch 3, embargoed until the validator reveals epoch 3's commit-reveal v2 weights (from block 140); try after ${held?.embargo?.retryAt} (30 s)`,
+    );
+    const [unsettled] = await fetchBundles({ validator: `${base}/embargo`, from: 6, to: 6, outDir, retries: 0 });
+    expect(unsettled?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/6/bundle: held: it carries the scores of epoch 5, whose submission is not settled yet; try after ${unsettled?.embargo?.retryAt} (60 s)`,
+    );
+    expect(notEarlier?.embargo).toMatchObject({ epoch: 5, heldBy: null, scheme: 'timelock' });
+    expect(notEarlier?.error).toBe(
+      `GET ${base}/embargo/v1/epochs/5/bundle: embargoed until the chain reveals epoch 5's commit-reveal weights; try again later`,
     );
     expect(await readdir(outDir)).toEqual([]);
   });

@@ -410,4 +410,34 @@ describe('an epoch whose submission is unknown on a commit-reveal subnet (reconc
     expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(200);
     expect(existsSync(bundleFile(dir, 0))).toBe(true);
   }, 60_000);
+
+  it('a commit found by reconciliation whose reveal details cannot be rebuilt is embargoed to the same bound, not published at once', async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    chain.commitSchedule = () => Promise.resolve(schedule);
+    chain.confirmReveal = () => Promise.reject(new Error('no record to ask about'));
+    // The commit is in a final block, but no record came back with it (recoverTimelockedCommit found no uid, say).
+    chain.findSubmission = () =>
+      Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'cd'.repeat(32)}`,
+        call: 'SubtensorModule.commit_timelocked_weights',
+        lastUpdate: 12n,
+        weightsMatch: null,
+      });
+    const service = await startInDir(dir, chain, cleanups);
+    const row = await service.storage.getEpoch(0);
+    expect(row?.status).toBe('submitted');
+    expect(row?.revealStatus).toBe('pending');
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ due_block: '117', commit_hash: null, record: null });
+    expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(425);
+    expect((await fetch(`${service.url}/v1/weights/latest`)).status).toBe(425);
+    expect(existsSync(bundleFile(dir, 0))).toBe(false);
+    chain.headBlock = 139n;
+    await untilRevealStatus(service, 0, 'unconfirmed');
+    expect((await fetch(`${service.url}/v1/epochs/0/bundle`)).status).toBe(200);
+    expect(existsSync(bundleFile(dir, 0))).toBe(true);
+  }, 60_000);
 });

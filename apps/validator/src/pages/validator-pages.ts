@@ -2,7 +2,8 @@ import type { MinerStory } from 'auditor-replay/pages';
 import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument, minerHotkeys, renderMinerPage, renderWeightChart } from 'auditor-replay/pages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-import { embargoOf } from '../bundle-embargo.js';
+import { embargoAmong } from '../bundle-embargo.js';
+import type { Embargo } from '../bundle-embargo.js';
 import type { EpochHead, EpochRow, Storage } from '../storage.js';
 
 /** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
@@ -17,11 +18,11 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-
 const HOTKEY = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
 
 /**
- * The epoch's published bundle (`signed.bundle`), or null while it is pending, while it is embargoed (its
- * timelocked commit not revealed yet: bundle-embargo.ts), or when there is none.
+ * The epoch's published bundle (`signed.bundle`), or null while it is pending, while it is embargoed (its commit not
+ * revealed yet, or an earlier epoch's, whose state it carries: bundle-embargo.ts, docs/spec.md G.23), or when there is none.
  */
-function bundleOf(row: EpochRow): unknown {
-  if (row.bundle === null || row.bundle.startsWith('{"pending"') || embargoOf(row) !== undefined) return null;
+function bundleOf(row: EpochRow, embargo: Embargo | undefined): unknown {
+  if (row.bundle === null || row.bundle.startsWith('{"pending"') || embargo !== undefined) return null;
   try {
     const signed = JSON.parse(row.bundle) as { bundle?: unknown };
     return typeof signed.bundle === 'object' && signed.bundle !== null ? signed.bundle : null;
@@ -34,9 +35,10 @@ function bundleOf(row: EpochRow): unknown {
  * The overview's bundle cell: a link, `embargoed until …` (commit-reveal v4, or v2: G.22), or `-`. `bundle` is the row's
  * {@link bundleOf}, already parsed by the caller (a second parse was the page's largest cost again).
  */
-function bundleCell(row: EpochRow, bundle: unknown): string {
-  const embargo = embargoOf(row);
+function bundleCell(row: EpochRow, bundle: unknown, embargo: Embargo | undefined): string {
   if (embargo !== undefined && row.bundle !== null && !row.bundle.startsWith('{"pending"')) {
+    // It carries the scores of an earlier epoch whose commit is not revealed yet (docs/spec.md G.23).
+    if (embargo.heldBy !== undefined) return `<span class="embargo">held until epoch ${embargo.heldBy}'s embargo lifts</span>`;
     // v2: this validator reveals its commit in a window that opens at the due block (docs/spec.md G.22).
     if (embargo.scheme === 'hash')
       return `<span class="embargo">embargoed until this validator reveals it${embargo.revealBlock === null ? '' : ` (from block ${embargo.revealBlock})`}</span>`;
@@ -68,16 +70,21 @@ async function slice<T>(page: PageWork, work: () => T): Promise<T> {
  * Visits the newest epochs, newest first, one row at a time (docs/spec.md G.14): each row is read, its signed bundle
  * parsed and handed to `visit` with the row in a slice of its own, and dropped before the next, so a page holds the
  * loop for one epoch's bundle at a time (not 100 of them, 80 MB of JSON, at once) and keeps what `visit` keeps.
- * `bundle` is the published bundle, or null ({@link bundleOf}).
+ * `bundle` is the published bundle, or null ({@link bundleOf}); `embargo` what holds it back, if anything.
  */
-async function eachEpoch(storage: PagesStorage, page: PageWork, visit: (row: EpochRow, bundle: unknown) => void): Promise<readonly EpochHead[]> {
+async function eachEpoch(
+  storage: PagesStorage,
+  page: PageWork,
+  visit: (row: EpochRow, bundle: unknown, embargo: Embargo | undefined) => void,
+): Promise<readonly EpochHead[]> {
   const heads = await slice(page, () => storage.listEpochHeads(EPOCHS_SHOWN));
   for (const head of heads) {
     // Timed as a slice: an SQLite read is synchronous inside the call (a PostgreSQL one only sends its query).
     const row = await slice(page, () => storage.getEpoch(head.epoch));
     if (row !== undefined) {
       await slice(page, () => {
-        visit(row, bundleOf(row));
+        const embargo = embargoAmong(row, heads);
+        visit(row, bundleOf(row, embargo), embargo);
       });
     }
   }
@@ -146,8 +153,8 @@ async function overviewPage(storage: PagesStorage, page: PageWork, reply: Fastif
   // its bundle in one pass (one story per miner and epoch was seconds of the loop per request, docs/spec.md G.14).
   let latest: { readonly row: EpochRow; readonly stories: readonly MinerStory[] } | undefined;
   const weightsByEpoch: { readonly epoch: number; readonly weights: ReadonlyMap<string, number> }[] = [];
-  const heads = await eachEpoch(storage, page, (row, bundle) => {
-    cells.set(row.epoch, bundleCell(row, bundle));
+  const heads = await eachEpoch(storage, page, (row, bundle, embargo) => {
+    cells.set(row.epoch, bundleCell(row, bundle, embargo));
     if (bundle === null) return;
     latest ??= { row, stories: minerHotkeys(bundle).map((h) => explainMiner(bundle, h)) };
     weightsByEpoch.push({ epoch: row.epoch, weights: minerWeights(bundle) });
