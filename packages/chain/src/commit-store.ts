@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import { hotkeySchema, parseInput } from '@subnet/core';
 import { z } from 'zod';
 
+import { chainError } from './chain-error.js';
+
 /** A commit-reveal v2 commit whose reveal is still owed. Holds the salt: keep the store private. */
 export interface PendingCommit {
   /** Signing hotkey (SS58). */
@@ -155,7 +157,21 @@ export function fileCommitStore(path: string): CommitStore {
       if ((error as { code?: unknown }).code === 'ENOENT') return [];
       throw error;
     }
-    const parsed = parseInput(commitStoreFileSchema, JSON.parse(text) as unknown, 'CHAIN_INVALID_INPUT', 'commitStore');
+    let json: unknown;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch (error) {
+      throw chainError(
+        'InvalidInput',
+        `the commit store ${path} is not JSON (${(error as Error).message}): restore it from a backup, or move it away to start empty (its unrevealed commits are then lost)`,
+        {
+          source: 'client',
+          path: 'commitStore',
+          cause: error,
+        },
+      );
+    }
+    const parsed = parseInput(commitStoreFileSchema, json, 'CHAIN_INVALID_INPUT', 'commitStore');
     return parsed.commits.map(fromWire);
   };
   const write = async (commits: readonly PendingCommit[]): Promise<void> => {

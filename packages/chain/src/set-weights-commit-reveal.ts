@@ -11,6 +11,7 @@ import type { PendingCommit } from './commit-store.js';
 import { readMetagraph } from './metagraph.js';
 import type { PreparedWeights } from './prepared-weights.js';
 import { callLabel, hasEvent, pickCall } from './runtime-calls.js';
+import type { RevealWindow } from './reveal-window.js';
 import type { Inclusion } from './submit-extrinsic.js';
 import { commitRevealWindow, readWeightCommits } from './weight-commits.js';
 
@@ -81,9 +82,20 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
       ...confirmCtx,
     });
   }
-  await store.save({ ...pending, commitBlock: inclusion.blockNumber });
-  const after = await readMetagraph(ctx.connection, { netuid, mecid, at: inclusion.blockHash });
-  const entry = (await readWeightCommits(ctx.connection, after, hotkey)).find((e) => e.hash === commitHash);
+  // The commit is on chain from here: nothing that fails now may turn it into a failed call (a caller would publish
+  // weights whose commit waits for its reveal). The store keeps the salt either way (saved before signing).
+  let reveal: RevealWindow | null = null;
+  try {
+    await store.save({ ...pending, commitBlock: inclusion.blockNumber });
+    const after = await readMetagraph(ctx.connection, { netuid, mecid, at: inclusion.blockHash });
+    const entry = (await readWeightCommits(ctx.connection, after, hotkey)).find((e) => e.hash === commitHash);
+    reveal = entry ? commitRevealWindow(after, entry.epoch) : null;
+  } catch (error) {
+    ctx.logger?.warn?.(`the commit landed in block ${inclusion.blockNumber}; its reveal window could not be read: ${(error as Error).message}`, {
+      commitHash,
+      code: (error as { code?: unknown }).code,
+    });
+  }
   return Object.freeze({
     kind: 'commit' as const,
     call: label,
@@ -100,6 +112,6 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
     nonce: inclusion.nonce,
     finalized: inclusion.finalized,
     commitHash,
-    reveal: entry ? commitRevealWindow(after, entry.epoch) : null,
+    reveal,
   });
 }

@@ -1,5 +1,5 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -78,5 +78,20 @@ describe('commit stores', () => {
     wire.commits[0]!['commit_hash'] = '0xnothex';
     await writeFile(path, JSON.stringify(wire));
     await expect(fileCommitStore(path).load()).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'commitStore.commits[0].commit_hash' } });
+  });
+
+  it('file store: a file that is not JSON at all fails with CHAIN_INVALID_INPUT naming the file, for load and save alike', async () => {
+    const path = await tmp();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, '{"version":1,"commits":[{"hotk');
+    const expected = {
+      code: 'CHAIN_INVALID_INPUT',
+      context: { path: 'commitStore' },
+      message: expect.stringContaining(`the commit store ${path} is not JSON`),
+    };
+    await expect(fileCommitStore(path).load()).rejects.toMatchObject(expected);
+    await expect(fileCommitStore(path).save(commit(1))).rejects.toMatchObject(expected);
+    // Nothing is overwritten: the file is as it was.
+    expect(await readFile(path, 'utf8')).toBe('{"version":1,"commits":[{"hotk');
   });
 });

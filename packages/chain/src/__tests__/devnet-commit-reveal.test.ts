@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { maxUpscaleToU16 } from '@subnet/devnet';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { chainError } from '../chain-error.js';
 import { createChainClient } from '../chain-client.js';
 import { fileCommitStore } from '../commit-store.js';
 import type { PendingCommit } from '../commit-store.js';
@@ -172,6 +173,50 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
         ? { code: 'CHAIN_COMMIT_BLOCK_NOT_IN_REVEAL_RANGE', context: { source: 'pool', customError: 17 } }
         : { code: 'CHAIN_EXPIRED_WEIGHT_COMMIT', context: { source: 'module', stage: 'inclusion', chainName: 'ExpiredWeightCommit' } },
     );
+  });
+
+  it('a read that fails after the commit landed does not fail the call: the submission returns without a reveal window, the salt is kept', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    // The real connection, with the node refusing the WeightCommits read once the commit is in the pool.
+    const real = h.client.connection;
+    let armed = false;
+    const refusing = new Proxy(real, {
+      get(target, key, receiver) {
+        if (key !== 'request') return Reflect.get(target, key, receiver) as unknown;
+        return (label: string, ...rest: Parameters<typeof real.request>[1][]) =>
+          armed && label === 'WeightCommits'
+            ? Promise.reject(
+                chainError('NodeRejected', 'WeightCommits: the node answered with error -32603: internal error', { source: 'client', stage: 'read' }),
+              )
+            : (target.request as (...a: unknown[]) => Promise<unknown>)(label, ...rest);
+      },
+    });
+    const warnings: string[] = [];
+    const client = await createChainClient({
+      connection: refusing,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+      logger: { info: () => undefined, warn: (message: string) => void warnings.push(message) },
+    });
+    const committing = client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } });
+    committing.catch(() => undefined);
+    while (h.devnet.poolSize() === 0) await new Promise((r) => setTimeout(r, 3));
+    armed = true;
+    await h.devnet.produceBlock();
+    const submission = await committing;
+    expect(submission).toMatchObject({ kind: 'commit', reveal: null });
+    expect(warnings.some((w) => w.startsWith(`the commit landed in block ${submission.blockNumber}; its reveal window could not be read`))).toBe(true);
+    const saved = await fileCommitStore(storePath).load();
+    expect(saved.map((c) => [c.commitHash, c.commitBlock])).toEqual([[submission.commitHash, submission.blockNumber]]);
+    // It is revealed in its window as any other.
+    armed = false;
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    const revealed = await h.includeNext(client.revealPending());
+    expect(revealed.map((o) => o.status)).toEqual(['revealed']);
   });
 
   it('a client closed while its commit waits for inclusion keeps the salt: the commit lands and a new client reveals it', async () => {
