@@ -419,7 +419,14 @@ async function afterClaim(deps: EpochRunnerDeps, epoch: number): Promise<void> {
  * reorganisation replaced its block and no pool resubmitted it): reconciliation then submits again while the epoch's
  * window is open (reconcile.ts, resubmit.ts) or records it `not_landed`.
  */
-const OUTCOME_UNKNOWN_CODES: readonly string[] = ['CHAIN_INCLUSION_TIMEOUT', 'CHAIN_CONNECTION_LOST', 'CHAIN_REQUEST_TIMEOUT', 'CHAIN_EXTRINSIC_DROPPED'];
+const OUTCOME_UNKNOWN_CODES: readonly string[] = [
+  'CHAIN_INCLUSION_TIMEOUT',
+  'CHAIN_CONNECTION_LOST',
+  'CHAIN_REQUEST_TIMEOUT',
+  'CHAIN_EXTRINSIC_DROPPED',
+  // the chain access's: landed, but what follows the landing could not be read
+  VALIDATOR_ERROR_CODES.submissionUnknown,
+];
 
 /**
  * Whether a submission error leaves the outcome to reconciliation (the extrinsic may have been sent and may still

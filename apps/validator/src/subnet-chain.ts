@@ -295,13 +295,26 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         commitSaved.current = undefined;
       }
       const record = submission.timelock?.record;
-      const hashCommit =
-        submission.kind === 'commit' && record === undefined && submission.commitHash !== undefined ? await hashCommitOf(submission) : undefined;
+      let hashCommit: PendingHashCommit | undefined;
+      let finalized: boolean;
+      try {
+        hashCommit = submission.kind === 'commit' && record === undefined && submission.commitHash !== undefined ? await hashCommitOf(submission) : undefined;
+        // `inBlock` returns at the first block that holds it: say whether finality already reached that very block.
+        finalized = submission.finalized || (await isFinal(connection, submission.blockNumber, submission.blockHash));
+      } catch (error) {
+        // The weights are in a block: a failed read now must not read as a failed submission (a failed epoch publishes
+        // its bundle at once, while a commit waits for its reveal). Reconciliation finds them from the claim.
+        throw appError(
+          VALIDATOR_ERROR_CODES.submissionUnknown,
+          `the weights landed in block ${submission.blockNumber} (${submission.extrinsicHash}), but reading their reveal bounds or finality failed: ${redactUrl((error as Error).message)}; reconciliation records them`,
+          { block: submission.blockNumber.toString(), extrinsicHash: submission.extrinsicHash },
+          error,
+        );
+      }
       return {
         block: submission.blockNumber,
         blockHash: submission.blockHash,
-        // `inBlock` returns at the first block that holds it: say whether finality already reached that very block.
-        finalized: submission.finalized || (await isFinal(connection, submission.blockNumber, submission.blockHash)),
+        finalized,
         extrinsicHash: submission.extrinsicHash,
         call: submission.call,
         ...(record === undefined

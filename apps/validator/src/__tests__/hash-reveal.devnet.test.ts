@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import type { HashRevealResult } from '../chain-port.js';
+import { outcomeUnknown } from '../epoch-runner.js';
 import { leaseLost } from '../lease-sql.js';
 import { landedRevealFields, sharedHashCommits } from '../reveal-confirm.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
@@ -90,6 +91,29 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     // What reconciliation does with a commit the finalized chain shows never landed: the store forgets it.
     await chain.forgetCommit?.(landed.hashCommit?.commitHash ?? '');
     expect(storeHashes()).toEqual([]);
+  }, 60_000);
+
+  it('a read that fails after the commit landed is an unknown outcome (VALIDATOR_SUBMISSION_UNKNOWN), for reconciliation, not a failed submission', async () => {
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+    cleanups.push(() => devnet.stop());
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const store = join(t.dir, 'commits.json');
+    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store });
+    // The store file is damaged while the commit is signed and sent: every read of it after the landing fails.
+    const sent = chain.setWeights([1, 2], [30_000, 35_535], {
+      onCommitSaved: () => {
+        writeFileSync(store, '{"version":1,"comm');
+        return Promise.resolve();
+      },
+    });
+    await expect(sent).rejects.toMatchObject({
+      code: 'VALIDATOR_SUBMISSION_UNKNOWN',
+      message: expect.stringMatching(
+        /the weights landed in block \d+ \(0x[0-9a-f]{64}\), but reading their reveal bounds or finality failed: .*the commit store .* is not JSON/,
+      ),
+    });
+    expect(outcomeUnknown(await sent.catch((error: unknown) => error))).toBe(true);
   }, 60_000);
 
   it('a commit made by one instance is revealed by another from the epoch row (the lease moved between commit and reveal)', async () => {
