@@ -68,6 +68,25 @@ export interface ReconcileOptions {
   readonly epochLength?: number;
 }
 
+/** Reconciliation could not read what it needs now: the epoch stays `submitting` and is tried again next tick. */
+const RETRY = Symbol('retry');
+
+/** {@link unknownSubmissionEmbargo}, or {@link RETRY} (logged) when the reveal schedule cannot be read now. */
+async function unknownEmbargoOrRetry(
+  deps: Pick<EpochRunnerDeps, 'chain' | 'logger'>,
+  epoch: number,
+): Promise<Awaited<ReturnType<typeof unknownSubmissionEmbargo>> | typeof RETRY> {
+  try {
+    return await unknownSubmissionEmbargo(deps.chain);
+  } catch (error) {
+    deps.logger.warn(
+      { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+      'reconciliation: the reveal schedule cannot be read now; retrying next tick',
+    );
+    return RETRY;
+  }
+}
+
 async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: ReconcileOptions): Promise<ReconcileOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const row = await storage.getEpoch(epoch);
@@ -98,15 +117,9 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   let revealFields: Awaited<ReturnType<typeof unknownSubmissionEmbargo>>;
   if (found === undefined) {
     // On a timelocked subnet the commit may have landed: embargoed until its latest reveal is overdue.
-    try {
-      revealFields = await unknownSubmissionEmbargo(chain);
-    } catch (error) {
-      logger.warn(
-        { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
-        'reconciliation: the reveal schedule cannot be read now; retrying next tick',
-      );
-      return { epoch, status: 'pending', bundlePath: null };
-    }
+    const embargo = await unknownEmbargoOrRetry(deps, epoch);
+    if (embargo === RETRY) return { epoch, status: 'pending', bundlePath: null };
+    revealFields = embargo;
     submission = notSubmitted(
       'failed',
       VALIDATOR_ERROR_CODES.submissionUnknown,
@@ -124,15 +137,9 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     // v2 commit without its bounds) still waits for a reveal: embargoed to its latest possible one, as an unknown
     // submission is (docs/spec.md G.6), never published at once.
     if (revealFields === undefined && COMMIT_CALL.test(found.call)) {
-      try {
-        revealFields = await unknownSubmissionEmbargo(chain);
-      } catch (error) {
-        logger.warn(
-          { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
-          'reconciliation: the reveal schedule cannot be read now; retrying next tick',
-        );
-        return { epoch, status: 'pending', bundlePath: null };
-      }
+      const embargo = await unknownEmbargoOrRetry(deps, epoch);
+      if (embargo === RETRY) return { epoch, status: 'pending', bundlePath: null };
+      revealFields = embargo;
     }
   } else {
     // Its commit's salt (kept by the chain access while the outcome was unknown) is of no use once the finalized chain
