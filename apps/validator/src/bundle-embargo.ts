@@ -88,11 +88,39 @@ export function embargoAmong(
   let held: Embargo | undefined;
   for (const r of rows) {
     if (r.epoch >= row.epoch || (held !== undefined && r.epoch <= held.epoch)) continue;
-    const unsettled: Embargo | undefined =
-      r.status === 'submitting' ? { epoch: r.epoch, revealBlock: null, revealRound: null, commitHash: null, scheme: null } : undefined;
-    held = embargoOf(r) ?? unsettled ?? held;
+    held = embargoOf(r) ?? unsettledOf(r) ?? held;
   }
-  return held === undefined ? undefined : { ...held, epoch: row.epoch, heldBy: held.epoch };
+  return heldBy(row.epoch, held);
+}
+
+/**
+ * {@link embargoAmong} of every row at once, in one pass from the oldest (each row's `reveal` is read once, not once
+ * per later row): for the lists that show every epoch (`GET /v1/epochs`, `GET /v1/weights/latest`, the held files).
+ *
+ * @param rows - the epoch rows (heads suffice), in any order
+ * @returns each embargoed epoch's embargo, by epoch; an epoch absent from it may be served
+ * @example const embargoes = embargoesAmong(await storage.listEpochHeads(100))
+ */
+export function embargoesAmong(rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[]): ReadonlyMap<number, Embargo> {
+  const embargoes = new Map<number, Embargo>();
+  let held: Embargo | undefined;
+  for (const r of [...rows].sort((a, b) => a.epoch - b.epoch)) {
+    const own = embargoOf(r);
+    const embargo = own ?? heldBy(r.epoch, held);
+    if (embargo !== undefined) embargoes.set(r.epoch, embargo);
+    held = own ?? unsettledOf(r) ?? held;
+  }
+  return embargoes;
+}
+
+/** An epoch still `submitting` holds the later ones (its commit may be in a block): an embargo with nothing known yet. */
+function unsettledOf(r: Pick<EpochRow, 'epoch' | 'status'>): Embargo | undefined {
+  return r.status === 'submitting' ? { epoch: r.epoch, revealBlock: null, revealRound: null, commitHash: null, scheme: null } : undefined;
+}
+
+/** The embargo of `epoch` held by an earlier epoch's `held`, if any. */
+function heldBy(epoch: number, held: Embargo | undefined): Embargo | undefined {
+  return held === undefined ? undefined : { ...held, epoch, heldBy: held.epoch };
 }
 
 /** Estimates when a block arrives, from the heads seen. */

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SubnetError } from '@subnet/core';
 
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { embargoAmong } from './bundle-embargo.js';
+import { embargoesAmong } from './bundle-embargo.js';
 import { servedBundleText } from './reveal-attest.js';
 import type { EpochFields, Storage } from './storage.js';
 
@@ -136,10 +136,11 @@ export async function releaseHeldBundleFiles(
   fromEpoch: number,
 ): Promise<{ readonly written: readonly number[]; readonly embargoed: number | undefined }> {
   const heads = await storage.listEpochHeads(100);
+  const embargoes = embargoesAmong(heads);
   const written: number[] = [];
   let embargoed: number | undefined;
   for (const head of [...heads].reverse()) {
-    if (embargoAmong(head, heads) !== undefined) {
+    if (embargoes.has(head.epoch)) {
       embargoed ??= head.epoch;
       continue;
     }

@@ -40,7 +40,7 @@ import type { EpochHead, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoAmong, embargoError, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
+import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoAmong, embargoError, embargoesAmong, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
 import type { Embargo } from './bundle-embargo.js';
 
 /** What the HTTP server reads from the running service. */
@@ -691,7 +691,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   // Heads only, never the bundles: anyone may ask, and 100 bundles are tens of megabytes read on the event loop (docs/spec.md G.14).
   app.get('/v1/epochs', async () => {
     const rows = await ctx.storage.listEpochHeads(100);
-    return { epochs: rows.map((row) => epochSummary(row, rows)) };
+    const embargoes = embargoesAmong(rows);
+    return { epochs: rows.map((row) => epochSummary(row, embargoes.get(row.epoch))) };
   });
   // Commit-reveal: an epoch's weights and per-miner scores wait for the reveal, and so does every later epoch's bundle,
   // which carries them on (bundle-embargo.ts, docs/spec.md G.23).
@@ -726,7 +727,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const computed = heads.filter((r) => r.u16 !== null && r.status !== 'submitting');
     // The newest weights that are public: newer epochs whose commit is not revealed yet, and those after them (which
     // carry their scores, G.23), are listed, not shown.
-    const embargoes = new Map(computed.map((r) => [r.epoch, embargoAmong(r, heads)]));
+    const embargoes = embargoesAmong(heads);
     const embargoed = computed.flatMap((r) => {
       const embargo = embargoes.get(r.epoch);
       return embargo === undefined ? [] : [{ epoch: r.epoch, ...embargoFields(embargo) }];
@@ -766,7 +767,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 /** Seconds a client is told to wait (`Retry-After`) when storage is unreachable. */
 const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-function epochSummary(row: EpochHead, heads: readonly EpochHead[]): Record<string, unknown> {
+/** An epoch in `GET /v1/epochs`; `embargo` is what holds its bundle back (its own, or an earlier epoch's: `held_by`, G.23). */
+function epochSummary(row: EpochHead, embargo: Embargo | undefined): Record<string, unknown> {
   return {
     epoch: row.epoch,
     status: row.status,
@@ -774,17 +776,8 @@ function epochSummary(row: EpochHead, heads: readonly EpochHead[]): Record<strin
     submission: row.submission === null ? null : (JSON.parse(row.submission) as unknown),
     bundle: row.digest === null ? null : `/v1/epochs/${row.epoch}/bundle`,
     reveal: revealSummary(row),
-    embargo: embargoSummary(row, heads),
+    embargo: embargo === undefined ? null : { code: BUNDLE_EMBARGOED, ...embargoFields(embargo) },
   };
-}
-
-/**
- * The embargo of an epoch's bundle (null when it is served): reveal block and round, and the earlier epoch that holds
- * it (`held_by`, docs/spec.md G.23) (bundle-embargo.ts).
- */
-function embargoSummary(row: EpochHead, heads: readonly EpochHead[]): Record<string, unknown> | null {
-  const embargo = embargoAmong(row, heads);
-  return embargo === undefined ? null : { code: BUNDLE_EMBARGOED, ...embargoFields(embargo) };
 }
 
 /**

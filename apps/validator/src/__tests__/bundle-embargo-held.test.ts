@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TimelockedCommitRecord } from '@subnet/chain';
 
 import type { ChainSubmission, HashRevealResult, RevealCheck, SubmissionSearch } from '../chain-port.js';
+import { embargoAmong, embargoesAmong } from '../bundle-embargo.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import { bountyBody, fakeChain, postExecutor, postSigned, setupValidator, smallGroups, sssaDoc, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
@@ -266,6 +267,42 @@ describe("a task's answer shows no reputation (docs/spec.md G.23; real SQLite an
       const looked = (await (await fetch(`${v.url}/v1/tasks/rep-${i}`)).json()) as Group;
       expect(looked.group).toEqual(posted.group);
       for (const member of looked.group ?? []) expect(Object.keys(member).sort()).toEqual(['hotkey', 'role', 'uid']);
+    }
+  });
+});
+
+describe('embargoesAmong: every epoch of a list at once, as embargoAmong gives each (docs/spec.md G.23)', () => {
+  it('agrees with embargoAmong row by row on mixed lists of pending, submitting and settled epochs, in any order', () => {
+    const statuses = ['submitted', 'submitting', 'failed', 'missed'] as const;
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor(seed / 65_536) % n;
+    };
+    for (let round = 0; round < 200; round += 1) {
+      const rows = Array.from({ length: 1 + next(12) }, (_, i) => {
+        const pending = next(4) === 0;
+        return {
+          epoch: i * 2 + next(2),
+          status: statuses[next(statuses.length)]!,
+          revealStatus: pending ? 'pending' : next(3) === 0 ? 'revealed' : null,
+          reveal: pending
+            ? JSON.stringify({ scheme: next(2) === 0 ? 'hash' : undefined, commit_hash: `0x${'ab'.repeat(32)}`, due_block: String(100 + i) })
+            : null,
+        };
+      });
+      const shuffled = [...rows].sort(() => next(3) - 1);
+      const all = embargoesAmong(shuffled);
+      for (const row of rows) expect(all.get(row.epoch)).toEqual(embargoAmong(row, shuffled));
+      expect(
+        [...all.keys()].every(
+          (e) =>
+            embargoAmong(
+              rows.find((r) => r.epoch === e)!,
+              rows,
+            ) !== undefined,
+        ),
+      ).toBe(true);
     }
   });
 });
