@@ -190,7 +190,7 @@ export function parseBundleText(file: string, text: string, limits: BundleLimits
   }
   // A canonical text (what validators publish) shows its sizes to the scan that proves it canonical; the
   // walk of the parsed value runs when it is not canonical or does not fit, and names what is at fault.
-  const shape = scanCanonicalJson(text, ...jsonBounds(text));
+  const shape = scanCanonicalJson(text, start, end);
   const refused = shape !== undefined && fitsBundleLimits(shape, limits) ? undefined : checkBundleShape(value, limits, options);
   if (refused !== undefined) return { source: file, ok: false, error: refused };
   // A key named twice in one object: readers differ on the value, so the file shows two documents (docs/spec.md G.17).
