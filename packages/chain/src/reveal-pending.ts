@@ -2,14 +2,26 @@ import { flagArg, millisecondsArg, objectArg, waitArg } from './client-arguments
 import type { ClientContext } from './client-context.js';
 import type { RevealOutcome } from './client-types.js';
 import { readMetagraph } from './metagraph.js';
+import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { revealCommit } from './reveal-commit.js';
 import { epochAtBlock } from './reveal-window.js';
 import { commitRevealWindow, readWeightCommits } from './weight-commits.js';
+import type { WeightCommitEntry } from './weight-commits.js';
+
+/** One subnet's (netuid, mecid) metagraph and this hotkey's `WeightCommits` there, read once per pass. */
+interface SubnetReads {
+  readonly snapshot: MetagraphSnapshot;
+  readonly entries: readonly WeightCommitEntry[];
+}
 
 /**
  * The client's `revealPending`: for each commit-reveal v2 commit of this signer in the store, reads the chain's
  * `WeightCommits` and reveals the commits whose reveal epoch is the next block's; expired ones are removed.
  * With `untilDone`, polls until none is waiting or `timeoutMs` passes.
+ *
+ * Each pass reads a subnet's metagraph and `WeightCommits` once for all its stored commits (a validator may
+ * hold several, one per epoch), and again only after a reveal of this pass was included (the head moved and
+ * the commits changed), so every commit of a subnet is judged at the same head.
  *
  * @param ctx - the client context
  * @param args - `wait`, `untilDone`, `timeoutMs` (default the inclusion timeout)
@@ -31,9 +43,17 @@ export async function revealPending(
   for (;;) {
     const outcomes: RevealOutcome[] = [];
     const mine = (await store.load()).filter((c) => c.hotkey === hotkey);
+    const reads = new Map<string, SubnetReads>();
     for (const commit of mine) {
-      const snapshot = await readMetagraph(ctx.connection, { netuid: commit.netuid, mecid: commit.mecid });
-      const entry = (await readWeightCommits(ctx.connection, snapshot, hotkey)).find((e) => e.hash === commit.commitHash);
+      const subnet = `${commit.netuid}/${commit.mecid}`;
+      let read = reads.get(subnet);
+      if (read === undefined) {
+        const snapshot = await readMetagraph(ctx.connection, { netuid: commit.netuid, mecid: commit.mecid });
+        read = { snapshot, entries: await readWeightCommits(ctx.connection, snapshot, hotkey) };
+        reads.set(subnet, read);
+      }
+      const { snapshot } = read;
+      const entry = read.entries.find((e) => e.hash === commit.commitHash);
       const base = { commitHash: commit.commitHash, netuid: commit.netuid, mecid: commit.mecid };
       if (!entry) {
         outcomes.push(
@@ -58,6 +78,8 @@ export async function revealPending(
       } else {
         const uid = snapshot.hotkeys.indexOf(hotkey);
         const submission = await revealCommit(ctx, commit, snapshot, uid, wait);
+        // The reveal is in a block: the head moved and this subnet's commits changed, so the next commit reads again.
+        reads.clear();
         outcomes.push(Object.freeze({ ...base, status: 'revealed' as const, window, submission }));
       }
     }

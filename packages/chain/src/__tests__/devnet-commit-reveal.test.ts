@@ -283,6 +283,49 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
       [4, 65535],
     ]);
   });
+
+  it('revealPending reads a subnet once a pass for all its stored commits, and again after a reveal moved the head', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    // Two more commits of this hotkey on the same subnet that never reached the chain (kept salts).
+    const [stored] = await fileCommitStore(storePath).load();
+    for (const hash of ['0x' + '11'.repeat(32), '0x' + '22'.repeat(32)])
+      await fileCommitStore(storePath).save({ ...stored!, commitHash: hash, commitBlock: null });
+    const reads: string[] = [];
+    const connection = h.client.connection;
+    const counting = new Proxy(connection, {
+      get(target, key, receiver) {
+        if (key !== 'request') return Reflect.get(target, key, receiver) as unknown;
+        return (label: string, ...rest: Parameters<typeof connection.request>[1][]) => {
+          if (label === 'metagraph head' || label === 'WeightCommits') reads.push(label);
+          return (target.request as (...a: unknown[]) => Promise<unknown>)(label, ...rest);
+        };
+      },
+    });
+    const client = await createChainClient({
+      connection: counting,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+    });
+    const waiting = await client.revealPending();
+    expect(waiting.map((o) => [o.commitHash, o.status])).toEqual([
+      [landed.commitHash, 'waiting'],
+      ['0x' + '11'.repeat(32), 'unconfirmed'],
+      ['0x' + '22'.repeat(32), 'unconfirmed'],
+    ]);
+    expect(reads).toEqual(['metagraph head', 'WeightCommits']);
+    // In the window: the landed commit is revealed, so the two after it are judged at a fresh read.
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    reads.length = 0;
+    const revealed = await h.includeNext(client.revealPending());
+    expect(revealed.map((o) => o.status)).toEqual(['revealed', 'unconfirmed', 'unconfirmed']);
+    expect(reads).toEqual(['metagraph head', 'WeightCommits', 'metagraph head', 'WeightCommits']);
+    expect(revealed[1]!.window).toBeNull();
+  });
 });
 
 describe('commit-reveal v2 under the per-block epoch cap (MaxEpochsPerBlock, Subtensor main, stateful runtime)', { timeout: 30_000 }, () => {
