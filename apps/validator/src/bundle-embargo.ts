@@ -1,5 +1,5 @@
 import type { ChainPort, CommitSchedule } from './chain-port.js';
-import type { EpochFields, EpochRow } from './storage.js';
+import type { EpochFields, EpochHead, EpochRow, Storage } from './storage.js';
 import { timelockRecordFromJson } from './timelock-record-json.js';
 
 /** The HTTP code of a refusal to serve an embargoed epoch's bundle or weights. */
@@ -77,7 +77,7 @@ export function embargoOf(row: Pick<EpochRow, 'epoch' | 'revealStatus' | 'reveal
  * @param row - the epoch row
  * @param rows - the other epoch rows (heads suffice); only those before `row.epoch` count
  * @returns the embargo, or undefined when the epoch's bundle and weights may be served
- * @example const embargo = embargoAmong(row, await storage.listEpochHeads(100))
+ * @example const embargo = embargoAmong(row, [await storage.unsettledBefore(row.epoch)].filter((r) => r !== undefined))
  */
 export function embargoAmong(
   row: Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>,
@@ -99,7 +99,7 @@ export function embargoAmong(
  *
  * @param rows - the epoch rows (heads suffice), in any order
  * @returns each embargoed epoch's embargo, by epoch; an epoch absent from it may be served
- * @example const embargoes = embargoesAmong(await storage.listEpochHeads(100))
+ * @example const embargoes = embargoesAmong((await headsAndHolder(storage, 100)).deciding)
  */
 export function embargoesAmong(rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[]): ReadonlyMap<number, Embargo> {
   const embargoes = new Map<number, Embargo>();
@@ -111,6 +111,27 @@ export function embargoesAmong(rows: readonly Pick<EpochRow, 'epoch' | 'status' 
     held = own ?? unsettledOf(r) ?? held;
   }
   return embargoes;
+}
+
+/**
+ * The newest `limit` epoch heads, newest first, and the rows that decide their embargoes (docs/spec.md G.23): those
+ * heads and, when an epoch older than all of them still holds them (its reveal pending, or still submitting), that
+ * epoch's head, however old it is (found by index, so a list is never served past an embargo it cannot see).
+ *
+ * @param storage - the storage
+ * @param limit - how many heads to list
+ * @returns `heads` to list and `deciding`, what {@link embargoesAmong} or {@link embargoAmong} needs for them
+ * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
+ * @example const { heads, deciding } = await headsAndHolder(storage, 100); const embargoes = embargoesAmong(deciding)
+ */
+export async function headsAndHolder(
+  storage: Pick<Storage, 'listEpochHeads' | 'unsettledBefore'>,
+  limit: number,
+): Promise<{ readonly heads: readonly EpochHead[]; readonly deciding: readonly EpochHead[] }> {
+  const heads = await storage.listEpochHeads(limit);
+  const oldest = heads.at(-1);
+  const holder = oldest === undefined ? undefined : await storage.unsettledBefore(oldest.epoch);
+  return { heads, deciding: holder === undefined ? heads : [...heads, holder] };
 }
 
 /** An epoch still `submitting` holds the later ones (its commit may be in a block): an embargo with nothing known yet. */

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SubnetError } from '@subnet/core';
 
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { embargoesAmong } from './bundle-embargo.js';
+import { embargoesAmong, headsAndHolder } from './bundle-embargo.js';
 import { servedBundleText } from './reveal-attest.js';
 import type { EpochFields, Storage } from './storage.js';
 
@@ -106,16 +106,14 @@ export function bundleFileDeferred(fields: EpochFields): boolean {
  * is still `pending`, or its submission is not settled (`submitting`), and this epoch's bundle carries that epoch's
  * scores and state on. Its file is then written by {@link releaseHeldBundleFiles} once no earlier epoch is embargoed.
  *
- * @param storage - the storage (its oldest pending reveal and its interrupted submissions)
+ * @param storage - the storage (the newest unsettled epoch before this one, by index)
  * @param epoch - the epoch whose file is about to be written
  * @returns true when the file must not be written now
  * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
  * @example if (!(await bundleFileHeld(storage, 8))) writeBundleFile(dir, 8, text)
  */
-export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals' | 'interruptedEpochs'>, epoch: number): Promise<boolean> {
-  const [oldest] = await storage.pendingReveals(-1, 1);
-  if (oldest !== undefined && oldest.epoch < epoch) return true;
-  return (await storage.interruptedEpochs()).some((e) => e < epoch);
+export async function bundleFileHeld(storage: Pick<Storage, 'unsettledBefore'>, epoch: number): Promise<boolean> {
+  return (await storage.unsettledBefore(epoch)) !== undefined;
 }
 
 /**
@@ -131,12 +129,12 @@ export async function bundleFileHeld(storage: Pick<Storage, 'pendingReveals' | '
  * @example const { embargoed } = await releaseHeldBundleFiles(storage, './bundles', 7)
  */
 export async function releaseHeldBundleFiles(
-  storage: Pick<Storage, 'listEpochHeads' | 'getEpoch'>,
+  storage: Pick<Storage, 'listEpochHeads' | 'unsettledBefore' | 'getEpoch'>,
   dir: string,
   fromEpoch: number,
 ): Promise<{ readonly written: readonly number[]; readonly embargoed: number | undefined }> {
-  const heads = await storage.listEpochHeads(100);
-  const embargoes = embargoesAmong(heads);
+  const { heads, deciding } = await headsAndHolder(storage, 100);
+  const embargoes = embargoesAmong(deciding);
   const written: number[] = [];
   let embargoed: number | undefined;
   for (const head of [...heads].reverse()) {

@@ -357,6 +357,19 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
           toEpoch,
         ),
       ),
+    unsettledBefore: (epoch) =>
+      wrap('read', async () => {
+        // Two lookups, each by its partial index (an OR would read both indexes whole to sort them).
+        const [pending, submitting] = await Promise.all(
+          ["reveal_status = 'pending'", "status = 'submitting'"].map(
+            async (where) =>
+              (await pool.query<EpochDbRow>(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE ${where} AND epoch < $1 ORDER BY epoch DESC LIMIT 1`, [epoch]))
+                .rows[0],
+          ),
+        );
+        const newest = submitting === undefined || (pending !== undefined && Number(pending.epoch) > Number(submitting.epoch)) ? pending : submitting;
+        return newest === undefined ? undefined : toEpochHead(newest);
+      }),
     interruptedEpochs: () =>
       wrap('read', async () =>
         (await pool.query<{ epoch: string }>("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch")).rows.map((r) => Number(r.epoch)),

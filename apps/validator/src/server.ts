@@ -40,7 +40,17 @@ import type { EpochHead, RecordKind, Storage } from './storage.js';
 import type { RegisteredTask, TaskRegistry } from './task-registry.js';
 import type { WriteQueue } from './write-queue.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
-import { BUNDLE_EMBARGOED, EMBARGO_STATUS, embargoAmong, embargoError, embargoesAmong, embargoFields, embargoOf, retryAfterSeconds } from './bundle-embargo.js';
+import {
+  BUNDLE_EMBARGOED,
+  EMBARGO_STATUS,
+  embargoAmong,
+  embargoError,
+  embargoesAmong,
+  embargoFields,
+  embargoOf,
+  headsAndHolder,
+  retryAfterSeconds,
+} from './bundle-embargo.js';
 import type { Embargo } from './bundle-embargo.js';
 
 /** What the HTTP server reads from the running service. */
@@ -690,9 +700,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 
   // Heads only, never the bundles: anyone may ask, and 100 bundles are tens of megabytes read on the event loop (docs/spec.md G.14).
   app.get('/v1/epochs', async () => {
-    const rows = await ctx.storage.listEpochHeads(100);
-    const embargoes = embargoesAmong(rows);
-    return { epochs: rows.map((row) => epochSummary(row, embargoes.get(row.epoch))) };
+    const { heads, deciding } = await headsAndHolder(ctx.storage, 100);
+    const embargoes = embargoesAmong(deciding);
+    return { epochs: heads.map((row) => epochSummary(row, embargoes.get(row.epoch))) };
   });
   // Commit-reveal: an epoch's weights and per-miner scores wait for the reveal, and so does every later epoch's bundle,
   // which carries them on (bundle-embargo.ts, docs/spec.md G.23).
@@ -708,8 +718,13 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const row = await ctx.storage.getEpoch(Number(n));
     if (row?.bundle === null || row?.bundle === undefined || row.bundle.startsWith('{"pending"'))
       return fail(reply, 404, { code: 'BUNDLE_NOT_FOUND', message: `no bundle for epoch ${n}` });
-    // An epoch without an embargo of its own is held while an earlier one is embargoed (G.23): its heads say which.
-    const embargo = embargoOf(row) ?? embargoAmong(row, await ctx.storage.listEpochHeads(100));
+    // An epoch without an embargo of its own is held while an earlier one is embargoed (G.23), however old.
+    const embargo =
+      embargoOf(row) ??
+      embargoAmong(
+        row,
+        [await ctx.storage.unsettledBefore(row.epoch)].filter((r) => r !== undefined),
+      );
     if (embargo !== undefined) {
       const seconds = retryAfter(embargo);
       return reply.code(EMBARGO_STATUS).header('retry-after', String(seconds)).send(embargoError(embargo, seconds));
@@ -723,11 +738,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   app.get('/v1/weights/latest', async (_request, reply) => {
     // An epoch still `submitting` (its block not final yet, or its outcome unknown) is not served: on a timelocked subnet
     // its embargo is only known once a final block holds its commit (docs/spec.md G.8), and its weights are not yet set.
-    const heads = await ctx.storage.listEpochHeads(100);
+    const { heads, deciding } = await headsAndHolder(ctx.storage, 100);
     const computed = heads.filter((r) => r.u16 !== null && r.status !== 'submitting');
     // The newest weights that are public: newer epochs whose commit is not revealed yet, and those after them (which
     // carry their scores, G.23), are listed, not shown.
-    const embargoes = embargoesAmong(heads);
+    const embargoes = embargoesAmong(deciding);
     const embargoed = computed.flatMap((r) => {
       const embargo = embargoes.get(r.epoch);
       return embargo === undefined ? [] : [{ epoch: r.epoch, ...embargoFields(embargo) }];

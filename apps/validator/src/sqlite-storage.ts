@@ -87,6 +87,18 @@ function openFailureSentence(error: unknown): string {
 }
 
 /**
+ * The epoch lookups that must not read other rows (internal; `storage.test.ts` checks each goes by its partial index
+ * of migration 7). The unsettled epoch before another is two lookups, each by its own index: an OR would read both
+ * indexes whole to sort them.
+ */
+export const EPOCH_LOOKUPS = Object.freeze({
+  interrupted: "SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch",
+  pendingReveals: "SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?",
+  pendingBefore: `SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE reveal_status = 'pending' AND epoch < ? ORDER BY epoch DESC LIMIT 1`,
+  submittingBefore: `SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE status = 'submitting' AND epoch < ? ORDER BY epoch DESC LIMIT 1`,
+});
+
+/**
  * Opens (creating if needed) the SQLite store at `path`: WAL journal with `synchronous=FULL`, so a
  * committed write survives `kill -9` and power loss; migrations run on open.
  *
@@ -157,9 +169,11 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
   const getEpoch = db.prepare('SELECT * FROM epochs WHERE epoch = ?');
   const list = db.prepare('SELECT * FROM epochs ORDER BY epoch DESC LIMIT ?');
   const heads = db.prepare(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs ORDER BY epoch DESC LIMIT ?`);
-  const interrupted = db.prepare("SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch");
-  const pendingReveals = db.prepare("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?");
+  const interrupted = db.prepare(EPOCH_LOOKUPS.interrupted);
+  const pendingReveals = db.prepare(EPOCH_LOOKUPS.pendingReveals);
   const carry = db.prepare('SELECT carry FROM epochs WHERE epoch < ? AND carry IS NOT NULL ORDER BY epoch DESC LIMIT 1');
+  const pendingBefore = db.prepare(EPOCH_LOOKUPS.pendingBefore);
+  const submittingBefore = db.prepare(EPOCH_LOOKUPS.submittingBefore);
   const numbering = db.prepare(
     'SELECT (SELECT epoch_length FROM epoch_numbering WHERE id = 1) AS length, (SELECT MAX(m) FROM (SELECT MAX(epoch) AS m FROM records UNION ALL SELECT MAX(epoch) FROM epochs)) AS highest',
   );
@@ -243,6 +257,13 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     listEpochs: (limit) => wrap('read', () => (list.all(limit) as EpochDbRow[]).map(toEpoch)),
     listEpochHeads: (limit) => wrap('read', () => (heads.all(limit) as EpochDbRow[]).map(toEpochHead)),
     pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpoch)),
+    unsettledBefore: (epoch) =>
+      wrap('read', () => {
+        const pending = pendingBefore.get(epoch) as EpochDbRow | undefined;
+        const submitting = submittingBefore.get(epoch) as EpochDbRow | undefined;
+        const newest = submitting === undefined || (pending !== undefined && pending.epoch > submitting.epoch) ? pending : submitting;
+        return newest === undefined ? undefined : toEpochHead(newest);
+      }),
     interruptedEpochs: () => wrap('read', () => (interrupted.all() as { epoch: number }[]).map((r) => r.epoch)),
     latestCarry: (before) => wrap('read', () => (carry.get(before) as { carry: string } | undefined)?.carry ?? null),
     epochNumbering: () =>

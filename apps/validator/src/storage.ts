@@ -156,6 +156,11 @@ export interface Storage {
    * `limit` (reveal-confirm.ts pages through them so none is starved).
    */
   pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochRow[]>;
+  /**
+   * The newest epoch head before `epoch` that holds the later epochs' bundles (docs/spec.md G.23): its reveal is
+   * `pending`, or it is still `submitting`; undefined when there is none. Found by index, however old it is.
+   */
+  unsettledBefore(epoch: number): Promise<EpochHead | undefined>;
   /** Rows left in `submitting` (an interrupted submission). */
   interruptedEpochs(): Promise<readonly number[]>;
   /** The newest epoch row before `epoch` that has a carry. */
@@ -206,6 +211,12 @@ export interface Migration {
   readonly sqlite: readonly string[];
   readonly postgres: readonly string[];
 }
+
+/** Partial indexes of the epochs whose reveal is pending and of those still submitting (migration 7). */
+const UNSETTLED_INDEXES = [
+  "CREATE INDEX epochs_reveal_pending ON epochs (epoch) WHERE reveal_status = 'pending'",
+  "CREATE INDEX epochs_submitting ON epochs (epoch) WHERE status = 'submitting'",
+] as const;
 
 /** The migrations, in order; both dialects run the same list. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
@@ -273,6 +284,26 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     name: 'chain identity',
     sqlite: ['CREATE TABLE chain_identity (id INTEGER PRIMARY KEY CHECK (id = 1), netuid INTEGER NOT NULL, genesis_hash TEXT)'],
     postgres: ['CREATE TABLE chain_identity (id INTEGER PRIMARY KEY CHECK (id = 1), netuid INTEGER NOT NULL, genesis_hash TEXT)'],
+  },
+  {
+    // SQLite stores a row's columns in order and a long value's tail in a chain of overflow pages, so reading a column
+    // after a bundle (hundreds of kilobytes) walks that whole chain. Versions 1 and 3 left `digest`, `updated_at_ms`,
+    // `reveal_status` and `reveal` after it: every pending-reveal lookup read every stored bundle, and the epoch list
+    // read a hundred of them. The table is copied once with the large columns last; PostgreSQL keeps long values
+    // apart from the row (TOAST) and only gets the indexes. The two partial indexes find the epochs that hold later
+    // ones (docs/spec.md G.23) and the pending reveals without reading the others.
+    version: 7,
+    name: 'epoch columns by size, unsettled epoch indexes',
+    sqlite: [
+      `CREATE TABLE epochs_by_size (epoch INTEGER PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, submission TEXT, digest TEXT,
+        updated_at_ms INTEGER NOT NULL, reveal_status TEXT, reveal TEXT, carry TEXT, bundle TEXT)`,
+      `INSERT INTO epochs_by_size (epoch, status, u16, submission, digest, updated_at_ms, reveal_status, reveal, carry, bundle)
+        SELECT epoch, status, u16, submission, digest, updated_at_ms, reveal_status, reveal, carry, bundle FROM epochs`,
+      'DROP TABLE epochs',
+      'ALTER TABLE epochs_by_size RENAME TO epochs',
+      ...UNSETTLED_INDEXES,
+    ],
+    postgres: [...UNSETTLED_INDEXES],
   },
 ]);
 

@@ -8,6 +8,7 @@ import type { TimelockedCommitRecord } from '@subnet/chain';
 
 import type { ChainSubmission, HashRevealResult, RevealCheck, SubmissionSearch } from '../chain-port.js';
 import { embargoAmong, embargoesAmong } from '../bundle-embargo.js';
+import { releaseHeldBundleFiles } from '../bundle-file.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import { bountyBody, fakeChain, postExecutor, postSigned, setupValidator, smallGroups, sssaDoc, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
@@ -268,6 +269,32 @@ describe("a task's answer shows no reputation (docs/spec.md G.23; real SQLite an
       expect(looked.group).toEqual(posted.group);
       for (const member of looked.group ?? []) expect(Object.keys(member).sort()).toEqual(['hotkey', 'role', 'uid']);
     }
+  });
+
+  it('an embargo older than the newest 100 epochs still holds them: the bundle route, the lists, the pages and the held files', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const v = await startInDir(t.dir, fakeChain(k), cleanups);
+    // Epoch 0's v2 commit waits for its reveal; 120 epochs after it committed nothing (failed preflights), so each
+    // carries epoch 0's scores on. The newest 100 rows are epochs 21..120: none of them shows epoch 0.
+    const u16 = JSON.stringify({ uids: [1], weights: [65535] });
+    const reveal = JSON.stringify({ scheme: 'hash', commit_hash: HASH, due_block: '22' });
+    expect(await v.storage.claimEpoch(0, { status: 'submitted', u16, bundle: '{"epoch":0}', digest: 'd0', revealStatus: 'pending', reveal })).toBe(true);
+    for (let e = 1; e <= 120; e++) expect(await v.storage.claimEpoch(e, { status: 'failed', u16, bundle: `{"epoch":${e}}`, digest: `d${e}` })).toBe(true);
+
+    const held = await fetch(`${v.url}/v1/epochs/120/bundle`);
+    expect(held.status).toBe(425);
+    expect(((await held.json()) as { error: Record<string, unknown> }).error).toMatchObject({ code: 'BUNDLE_EMBARGOED', epoch: 120, held_by: 0 });
+    const listed = (await (await fetch(`${v.url}/v1/epochs`)).json()) as { epochs: { epoch: number; embargo: Record<string, unknown> | null }[] };
+    expect(listed.epochs.map((e) => e.epoch)).toEqual(Array.from({ length: 100 }, (_, i) => 120 - i));
+    expect(listed.epochs.every((e) => e.embargo?.['held_by'] === 0)).toBe(true);
+    expect((await fetch(`${v.url}/v1/weights/latest`)).status).toBe(425);
+    const overview = await (await fetch(`${v.url}/pages`)).text();
+    expect(overview).toContain("held until epoch 0's embargo lifts");
+    expect(overview).not.toContain('/v1/epochs/120/bundle');
+    const files = join(t.dir, 'held-files');
+    expect(await releaseHeldBundleFiles(v.storage, files, 0)).toEqual({ written: [], embargoed: 21 });
+    expect(existsSync(join(files, 'epoch-120.json'))).toBe(false);
   });
 });
 

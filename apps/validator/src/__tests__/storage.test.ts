@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
-import { openSqliteStorage } from '../sqlite-storage.js';
+import { EPOCH_LOOKUPS, openSqliteStorage } from '../sqlite-storage.js';
 import type { Storage } from '../storage.js';
 import { MIGRATIONS } from '../storage.js';
 import { createWriteQueue } from '../write-queue.js';
@@ -158,6 +158,32 @@ for (const backend of backends) {
       ]);
     });
 
+    it('the newest epoch before another that holds it (a pending reveal, or a submission not settled), however old (docs/spec.md G.23)', async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        expect(await storage.unsettledBefore(10)).toBeUndefined();
+        await storage.claimEpoch(1, { status: 'submitted', revealStatus: 'pending', reveal: '{"due_block":"9"}', bundle: '{"b":1}', carry: '{"c":1}' });
+        await storage.claimEpoch(2, { status: 'submitting', u16: '{"uids":[1],"weights":[65535]}' });
+        await storage.claimEpoch(3, { status: 'submitted', revealStatus: 'revealed' });
+        for (let e = 4; e < 150; e++) await storage.claimEpoch(e, { status: 'failed' });
+        expect(await storage.unsettledBefore(1)).toBeUndefined();
+        expect((await storage.unsettledBefore(2))?.epoch).toBe(1);
+        // A head, as listEpochHeads gives it: no bundle, no carried state.
+        expect(await storage.unsettledBefore(150)).toEqual((await storage.listEpochHeads(200)).find((h) => h.epoch === 2));
+        await storage.updateEpoch(2, { status: 'submitted' });
+        expect(await storage.unsettledBefore(150)).toEqual((await storage.listEpochHeads(200)).find((h) => h.epoch === 1));
+        await storage.updateEpoch(1, { revealStatus: 'revealed' });
+        expect(await storage.unsettledBefore(150)).toBeUndefined();
+        // The newer of the two kinds wins, whichever it is.
+        await storage.claimEpoch(150, { status: 'submitting' });
+        await storage.claimEpoch(151, { status: 'submitted', revealStatus: 'pending' });
+        expect((await storage.unsettledBefore(152))?.epoch).toBe(151);
+        expect((await storage.unsettledBefore(151))?.epoch).toBe(150);
+      } finally {
+        await cleanup();
+      }
+    });
+
     it('the chain identity: recorded once, a later claim gets the recorded one, an unknown genesis hash is filled in once', async () => {
       const { storage, cleanup } = await backend.open();
       try {
@@ -238,6 +264,117 @@ describe('the nonce horizon migration (SQLite file of a build before it)', () =>
         expect(await storage.useNonce('hk', 'n-0000000000000001', signedAt + 60_000)).toEqual({ state: 'replayed' });
       } finally {
         await storage.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('the epoch layout migration (SQLite file of a build before it)', () => {
+  it('keeps every epoch row as it was, puts the carried state and the bundle last, and finds unsettled epochs by index', async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'old.sqlite');
+      const old = new Database(file);
+      old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+      for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
+        for (const sql of m.sqlite) old.exec(sql);
+        old.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+      }
+      // The layout of versions 1 and 3: digest, updated_at_ms, reveal_status and reveal after the bundle.
+      expect((old.prepare('PRAGMA table_info(epochs)').all() as { name: string }[]).map((c) => c.name)).toEqual([
+        'epoch',
+        'status',
+        'u16',
+        'carry',
+        'submission',
+        'bundle',
+        'digest',
+        'updated_at_ms',
+        'reveal_status',
+        'reveal',
+      ]);
+      const insert = old.prepare(
+        'INSERT INTO epochs (epoch, status, u16, carry, submission, bundle, digest, updated_at_ms, reveal_status, reveal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      const big = `{"pad":"${'x'.repeat(300_000)}"}`;
+      insert.run(5, 'submitted', '{"u":5}', '{"c":5}', '{"s":5}', big, 'd5', 1_700_000_000_005, 'pending', '{"due_block":"40"}');
+      insert.run(6, 'submitting', null, '{"c":6}', null, '{"b":6}', null, 1_700_000_000_006, null, null);
+      insert.run(7, 'failed', '{"u":7}', null, null, null, null, 1_700_000_000_007, null, null);
+      old.close();
+
+      const storage = openSqliteStorage(file);
+      try {
+        expect(await storage.listEpochs(10)).toEqual([
+          {
+            epoch: 7,
+            status: 'failed',
+            u16: '{"u":7}',
+            carry: null,
+            submission: null,
+            bundle: null,
+            digest: null,
+            revealStatus: null,
+            reveal: null,
+            updatedAtMs: 1_700_000_000_007,
+          },
+          {
+            epoch: 6,
+            status: 'submitting',
+            u16: null,
+            carry: '{"c":6}',
+            submission: null,
+            bundle: '{"b":6}',
+            digest: null,
+            revealStatus: null,
+            reveal: null,
+            updatedAtMs: 1_700_000_000_006,
+          },
+          {
+            epoch: 5,
+            status: 'submitted',
+            u16: '{"u":5}',
+            carry: '{"c":5}',
+            submission: '{"s":5}',
+            bundle: big,
+            digest: 'd5',
+            revealStatus: 'pending',
+            reveal: '{"due_block":"40"}',
+            updatedAtMs: 1_700_000_000_005,
+          },
+        ]);
+        expect((await storage.pendingReveals(-1, 10)).map((r) => r.epoch)).toEqual([5]);
+        expect(await storage.interruptedEpochs()).toEqual([6]);
+        expect((await storage.unsettledBefore(8))?.epoch).toBe(6);
+      } finally {
+        await storage.close();
+      }
+      const db = new Database(file, { readonly: true });
+      try {
+        expect((db.prepare('PRAGMA table_info(epochs)').all() as { name: string }[]).map((c) => c.name)).toEqual([
+          'epoch',
+          'status',
+          'u16',
+          'submission',
+          'digest',
+          'updated_at_ms',
+          'reveal_status',
+          'reveal',
+          'carry',
+          'bundle',
+        ]);
+        // Each lookup of the unsettled epochs goes by its partial index: it reads no other row (and no bundle).
+        const plan = (sql: string): string =>
+          (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('LIMIT ?') ? [0, 1] : sql.includes('?') ? [0] : [])) as { detail: string }[])
+            .map((r) => r.detail)
+            .join('; ');
+        expect(plan(EPOCH_LOOKUPS.pendingReveals)).toMatch(/USING INDEX epochs_reveal_pending/);
+        expect(plan(EPOCH_LOOKUPS.pendingBefore)).toMatch(/USING INDEX epochs_reveal_pending/);
+        expect(plan(EPOCH_LOOKUPS.submittingBefore)).toMatch(/USING INDEX epochs_submitting/);
+        expect(plan(EPOCH_LOOKUPS.interrupted)).toMatch(/USING (COVERING )?INDEX epochs_submitting/);
+      } finally {
+        db.close();
       }
     } finally {
       t.cleanup();

@@ -2,12 +2,12 @@ import type { MinerStory } from 'auditor-replay/pages';
 import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument, minerHotkeys, renderMinerPage, renderWeightChart } from 'auditor-replay/pages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-import { embargoAmong } from '../bundle-embargo.js';
+import { embargoAmong, headsAndHolder } from '../bundle-embargo.js';
 import type { Embargo } from '../bundle-embargo.js';
 import type { EpochHead, EpochRow, Storage } from '../storage.js';
 
 /** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
-export type PagesStorage = Pick<Storage, 'listEpochHeads' | 'getEpoch'>;
+export type PagesStorage = Pick<Storage, 'listEpochHeads' | 'unsettledBefore' | 'getEpoch'>;
 
 /** Epochs the pages look back over (the newest rows). */
 const EPOCHS_SHOWN = 100;
@@ -77,13 +77,13 @@ async function eachEpoch(
   page: PageWork,
   visit: (row: EpochRow, bundle: unknown, embargo: Embargo | undefined) => void,
 ): Promise<readonly EpochHead[]> {
-  const heads = await slice(page, () => storage.listEpochHeads(EPOCHS_SHOWN));
+  const { heads, deciding } = await slice(page, () => headsAndHolder(storage, EPOCHS_SHOWN));
   for (const head of heads) {
     // Timed as a slice: an SQLite read is synchronous inside the call (a PostgreSQL one only sends its query).
     const row = await slice(page, () => storage.getEpoch(head.epoch));
     if (row !== undefined) {
       await slice(page, () => {
-        const embargo = embargoAmong(row, heads);
+        const embargo = embargoAmong(row, deciding);
         visit(row, bundleOf(row, embargo), embargo);
       });
     }
