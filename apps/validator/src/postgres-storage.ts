@@ -11,6 +11,7 @@ import type {
   EpochRow,
   EpochStatus,
   InsertOutcome,
+  MigrationNotice,
   NonceCheck,
   NonceState,
   RecordKind,
@@ -69,6 +70,8 @@ export interface PostgresOptions {
   readonly schema?: string;
   /** Pool size, default 8. */
   readonly poolSize?: number;
+  /** Called before each migration that runs (to say why a start takes a while). */
+  readonly onMigration?: (migration: MigrationNotice) => void;
 }
 
 /**
@@ -126,6 +129,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
       for (const migration of MIGRATIONS) {
         if (applied.has(migration.version)) continue;
+        options.onMigration?.({ version: migration.version, name: migration.name });
         await client.query('BEGIN');
         try {
           for (const sql of migration.postgres) await client.query(sql);

@@ -27,7 +27,7 @@ import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
 import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
-import type { Storage } from './storage.js';
+import type { MigrationNotice, Storage } from './storage.js';
 import { startLeaderLease } from './lease.js';
 import { followsTempo, startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
@@ -153,10 +153,18 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   const signer: BundleSigner = key;
   logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);
 
+  // A migration may copy a table (minutes on a large file): said before it runs, so the start does not look hung.
+  const onMigration = (m: MigrationNotice): void => {
+    logger.info({ version: m.version, name: m.name }, `applying storage migration ${m.version} (${m.name})${m.note === undefined ? '' : `: ${m.note}`}`);
+  };
   const storage =
     config.database.url === undefined
-      ? openSqliteStorage(config.database.path, { writerThread: true })
-      : await openPostgresStorage({ url: config.database.url, ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }) });
+      ? openSqliteStorage(config.database.path, { writerThread: true, onMigration })
+      : await openPostgresStorage({
+          url: config.database.url,
+          onMigration,
+          ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }),
+        });
   let chain: ChainPort;
   try {
     chain =

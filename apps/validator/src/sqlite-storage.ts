@@ -16,6 +16,7 @@ import type {
   EpochRow,
   EpochStatus,
   InsertOutcome,
+  MigrationNotice,
   NewRecord,
   NonceCheck,
   NonceState,
@@ -107,7 +108,10 @@ export const EPOCH_LOOKUPS = Object.freeze({
  * @throws SubnetError `VALIDATOR_STORAGE` when the file cannot be opened or migrated
  * @example const storage = openSqliteStorage('./validator.sqlite')
  */
-export function openSqliteStorage(path: string, options: { readonly writerThread?: boolean } = {}): Storage {
+export function openSqliteStorage(
+  path: string,
+  options: { readonly writerThread?: boolean; readonly onMigration?: (migration: MigrationNotice) => void } = {},
+): Storage {
   let db: Database.Database;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -119,6 +123,11 @@ export function openSqliteStorage(path: string, options: { readonly writerThread
     const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
+      options.onMigration?.({
+        version: migration.version,
+        name: migration.name,
+        ...(migration.sqliteNote === undefined ? {} : { note: migration.sqliteNote }),
+      });
       db.transaction(() => {
         for (const sql of migration.sqlite) db.exec(sql);
         db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(migration.version, migration.name);

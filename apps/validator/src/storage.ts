@@ -210,6 +210,16 @@ export interface Migration {
   readonly name: string;
   readonly sqlite: readonly string[];
   readonly postgres: readonly string[];
+  /** What an operator should know before it runs on SQLite (a copy that takes a while, disk it needs), if anything. */
+  readonly sqliteNote?: string;
+}
+
+/** A migration about to run, as the storage openers report it (`onMigration`), so a slow start is explained. */
+export interface MigrationNotice {
+  readonly version: number;
+  readonly name: string;
+  /** The dialect's note ({@link Migration.sqliteNote}), if any. */
+  readonly note?: string;
 }
 
 /** Partial indexes of the epochs whose reveal is pending and of those still submitting (migration 7). */
@@ -294,6 +304,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // ones (docs/spec.md G.23) and the pending reveals without reading the others.
     version: 7,
     name: 'epoch columns by size, unsettled epoch indexes',
+    sqliteNote: 'copies the epochs table once (about 8 s a GB measured; the file and its WAL grow by about the table size meanwhile)',
     sqlite: [
       `CREATE TABLE epochs_by_size (epoch INTEGER PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, submission TEXT, digest TEXT,
         updated_at_ms INTEGER NOT NULL, reveal_status TEXT, reveal TEXT, carry TEXT, bundle TEXT)`,

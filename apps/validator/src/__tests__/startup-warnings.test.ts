@@ -1,9 +1,11 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ChainView } from '../chain-port.js';
 import { defaultConfigYaml, resolveConfig } from '../config.js';
 import { startValidator } from '../service.js';
 import { startupWarnings } from '../startup-warnings.js';
+import { MIGRATIONS } from '../storage.js';
 import { captureLog, fakeChain, tempDir, testConfig, useKeys } from './helpers.js';
 
 const k = useKeys();
@@ -194,5 +196,37 @@ describe('start-up logs each warning once', () => {
     const burn = lines.filter((l) => l.code === 'MIN_VALIDATORS_ABOVE_VALIDATOR_COUNT');
     expect(burn).toHaveLength(1);
     expect(burn[0]).toMatchObject({ level: 40, min_validators: 3, validators: 2 });
+  });
+
+  it('a start that migrates its database says so first, with what the migration costs; a start with nothing to migrate says nothing of it', async () => {
+    const t = tempDir();
+    const config = testConfig(t.dir);
+    // A database of the build before migration 7 (it stops at version 6).
+    const old = new Database(config.database.path);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
+      for (const sql of m.sqlite) old.exec(sql);
+      old.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    old.close();
+    const first = captureLog('info');
+    let service = await startValidator({ config, chain: fakeChain(k, 10), logger: first.logger, autoTick: false });
+    cleanup = async () => {
+      await service.stop();
+      t.cleanup();
+    };
+    const said = first.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('applying storage migration'));
+    expect(said.map((l) => [l.version, l.msg])).toEqual([
+      [
+        7,
+        expect.stringMatching(
+          /^applying storage migration 7 \(epoch columns by size, unsettled epoch indexes\): copies the epochs table once \(about 8 s a GB/,
+        ) as unknown,
+      ],
+    ]);
+    await service.stop();
+    const second = captureLog('info');
+    service = await startValidator({ config, chain: fakeChain(k, 10), logger: second.logger, autoTick: false });
+    expect(second.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('applying storage migration'))).toEqual([]);
   });
 });

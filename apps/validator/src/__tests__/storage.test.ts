@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
 import { EPOCH_LOOKUPS, openSqliteStorage } from '../sqlite-storage.js';
-import type { Storage } from '../storage.js';
+import type { MigrationNotice, Storage } from '../storage.js';
 import { MIGRATIONS } from '../storage.js';
 import { createWriteQueue } from '../write-queue.js';
 import { freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi, tempDir } from './helpers.js';
@@ -304,8 +304,13 @@ describe('the epoch layout migration (SQLite file of a build before it)', () => 
       insert.run(7, 'failed', '{"u":7}', null, null, null, null, 1_700_000_000_007, null, null);
       old.close();
 
-      const storage = openSqliteStorage(file);
+      const notices: MigrationNotice[] = [];
+      const storage = openSqliteStorage(file, { onMigration: (m) => notices.push(m) });
       try {
+        // The one migration that runs is announced before it runs, with what it costs.
+        expect(notices).toEqual([
+          { version: 7, name: 'epoch columns by size, unsettled epoch indexes', note: expect.stringMatching(/^copies the epochs table once/) as unknown },
+        ]);
         expect(await storage.listEpochs(10)).toEqual([
           {
             epoch: 7,
@@ -350,6 +355,10 @@ describe('the epoch layout migration (SQLite file of a build before it)', () => 
       } finally {
         await storage.close();
       }
+      // Reopened: nothing left to run, nothing said.
+      const again: MigrationNotice[] = [];
+      await openSqliteStorage(file, { onMigration: (m) => again.push(m) }).close();
+      expect(again).toEqual([]);
       const db = new Database(file, { readonly: true });
       try {
         expect((db.prepare('PRAGMA table_info(epochs)').all() as { name: string }[]).map((c) => c.name)).toEqual([
