@@ -170,10 +170,12 @@ let verifier: Promise<SignatureVerifier> | undefined;
  * @example const earlier = await writtenAttestation(deps.bundlesDir, row)
  */
 export async function writtenAttestation(dir: string | undefined, row: EpochRow): Promise<SignedRevealAttestation | undefined> {
-  const binding = bindingOf(row);
-  if (dir === undefined || binding === undefined) return undefined;
+  // The file first: a pending epoch mostly has none, and binding it parses the whole stored bundle (every pass).
+  if (dir === undefined) return undefined;
   const path = join(dir, `epoch-${row.epoch}.json`);
   if (!existsSync(path)) return undefined;
+  const binding = bindingOf(row);
+  if (binding === undefined) return undefined;
   try {
     const doc = JSON.parse(readFileSync(path, 'utf8')) as { reveal?: unknown; reveal_signature?: unknown };
     if (doc.reveal === undefined) return undefined;
