@@ -21,6 +21,12 @@ export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
 
 const port = z.number().int().min(0).max(65535);
 
+/** The largest `server.body_limit_bytes` (64 MiB). */
+export const MAX_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The largest `server.signer_rate_per_minute` and `server.signer_burst`. */
+export const MAX_SIGNER_RATE = 1_000_000;
+
 /** A peer validator's base URL: http(s), no credentials (it is logged), no query. */
 const peerUrlSchema = z.string().refine(
   (text) => {
@@ -77,7 +83,7 @@ export const validatorConfigSchema = z.strictObject({
         .number()
         .int()
         .min(1024)
-        .max(64 * 1024 * 1024)
+        .max(MAX_BODY_LIMIT_BYTES)
         .default(1024 * 1024),
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
@@ -94,8 +100,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Open connections from one source (an IPv4 address, an IPv6 /64); behind a proxy, raise it to max_connections. */
       max_connections_per_source: z.number().int().min(1).max(1_000_000).default(128),
       /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
-      signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
-      signer_burst: z.number().int().min(1).max(1_000_000).default(30),
+      signer_rate_per_minute: z.number().int().min(1).max(MAX_SIGNER_RATE).default(120),
+      signer_burst: z.number().int().min(1).max(MAX_SIGNER_RATE).default(30),
       /** Shape limits of every POST body (depth, list, string, keys), at most core's defaults. */
       input_limits: inputLimitsSchema,
     })
