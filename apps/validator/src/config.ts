@@ -6,7 +6,7 @@ import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle/epoch-config
 import type { EpochConfig } from '@subnet/bundle/epoch-config';
 import { resolveEndpoints } from '@subnet/chain/networks';
 import { describeSystemError, formatPath, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseDocument } from 'yaml';
 import { z } from 'zod';
 
 import { inputLimitsSchema } from './input-limits.js';
@@ -311,9 +311,14 @@ export function resolveConfig(input: {
   let base: unknown = input.object ?? {};
   const what = input.file === undefined ? 'the configuration' : `the configuration file ${input.file}`;
   const context = input.file === undefined ? {} : { path: input.file };
+  let emptyFile = false;
   if (input.text !== undefined) {
     try {
       base = parseYaml(input.text) as unknown;
+      // Nothing but whitespace, comments and document markers: no value at all (a file holding `null` or `~` has one;
+      // a lone `---` starts a document whose value is an empty scalar, zero characters long).
+      const contents = base === null ? parseDocument(input.text).contents : undefined;
+      emptyFile = contents === null || (contents !== undefined && contents.range[0] === contents.range[1]);
     } catch (error) {
       // The parser's first line ends "at line L, column C:" before a drawing of the line; the colon led nowhere.
       const first = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
@@ -343,6 +348,8 @@ export function resolveConfig(input: {
     checkDispatchConfig(result.data.dispatch, result.data.scoring);
     return result.data;
   }
+  const missing = emptyFile ? result.error.issues.filter((i) => isMissing(i, merged)) : [];
+  if (missing.length > 0) throw emptyFileError(input.file, missing, result.error, merged);
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
   // A single unknown key is told by its own path: its value (not its whole section, or the whole configuration at
@@ -381,6 +388,51 @@ export function resolveConfig(input: {
         issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${issueSentence(i, merged)}`),
       },
       cause: result.error,
+    },
+  );
+}
+
+/** A required setting that nothing set: zod's "expected X, received undefined" where the merged input has no value. */
+function isMissing(issue: z.core.$ZodIssue, merged: unknown): boolean {
+  return /^Invalid input: expected \w+, received undefined$/.test(issue.message) && valueAt(merged, issue.path) === undefined;
+}
+
+/**
+ * The error of an empty configuration file (nothing but whitespace and comments) that the environment and flags do
+ * not complete: it says the file is empty first, since every other line is read from there, then each required
+ * setting nothing set, with its key in the file and its environment variable. An empty file the environment
+ * completes is a valid configuration, never this error.
+ */
+function emptyFileError(file: string | undefined, missing: readonly z.core.$ZodIssue[], cause: z.ZodError, merged: unknown): SubnetError {
+  const where = file === undefined ? 'the config text' : `the config file ${file}`;
+  const settings = missing.map((issue) => {
+    // A variable names keys, not list items: a missing setting inside a list is set with its list's variable.
+    const item = issue.path.findIndex((key) => typeof key !== 'string');
+    const keys = (item === -1 ? issue.path : issue.path.slice(0, item)).map(String);
+    const variable = `${ENV_PREFIX}${keys.join('__').toUpperCase()}`;
+    const expected = /expected (\w+)/.exec(issue.message)?.[1] ?? 'value';
+    const kind = expected === 'object' ? 'a section' : expected === 'array' ? 'a list' : `a ${expected}`;
+    const dotted = formatPath(issue.path);
+    const how =
+      dotted === 'scoring'
+        ? `write the scoring section in the file (subnet-validator init writes one with every challenge), or set ${variable} to it as YAML or JSON`
+        : expected === 'object' || expected === 'array'
+          ? `write it in the file, or set ${variable} to it as YAML or JSON`
+          : `write ${dotted}: <${expected}> in the file, or set ${variable}`;
+    return `${dotted} (${kind}: ${how})`;
+  });
+  const init = file === undefined ? '' : `; subnet-validator init --config ${file} --force writes a file with every section to edit`;
+  return new SubnetError(
+    VALIDATOR_ERROR_CODES.invalidConfig,
+    `${where} is empty, and neither the environment nor a flag sets ${missing.length === 1 ? 'the setting it needs' : `the ${missing.length} settings it needs`}: ${settings.join('; ')}${init}`,
+    {
+      // No `path`: the message would end "at netuid", as if the one setting were the problem rather than the file.
+      context: {
+        missing: missing.map((issue) => formatPath(issue.path)),
+        ...(file === undefined ? {} : { file }),
+        issues: cause.issues.map((i) => `${formatPath(i.path)}: ${issueSentence(i, merged)}`),
+      },
+      cause,
     },
   );
 }
