@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-import { usageCause } from '@subnet/cli-support';
+import { integerFlagValue, usageCause } from '@subnet/cli-support';
 import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import { formatReport } from './audit-report.js';
@@ -28,12 +28,23 @@ export interface CliIo {
   readonly stderr: ProgressStream;
 }
 
+/**
+ * An integer flag's parser: decimal digits only (`integerFlagValue` of `@subnet/cli-support`, the rule of every CLI), so
+ * `1e3`, `0x10`, ` 5`, `3.0` and `-0` are refused with what is wrong and the spelling to write, naming the flag and the
+ * value as given.
+ */
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
-    if (!/^(0|[1-9][0-9]*)$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
+    const read = integerFlagValue(value, min, max);
+    if (!read.ok) {
+      const given = `got ${JSON.stringify(value)}`;
+      throw new InvalidArgumentError(
+        read.outOfRange
+          ? `${name} must be an integer in [${min}, ${max}], ${given}`
+          : `${name} must be an integer in [${min}, ${max}] in decimal digits, ${given}, which ${read.problem}`,
+      );
     }
-    return Number(value);
+    return read.value;
   };
 }
 

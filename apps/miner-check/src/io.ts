@@ -1,9 +1,12 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 import { checkInputShape, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS, describeSystemError, findStringifiedNumber, SubnetError } from '@subnet/core';
+import { decimalFlagValue, integerFlagValue } from '@subnet/cli-support';
 import type { LimitOption } from '@subnet/cli-support';
 import type { InputLimits } from '@subnet/core';
 import { MINER_CHECK_ERROR_CODES } from './errors.js';
+
+const MINER_CHECK_INVALID_ARGUMENT = MINER_CHECK_ERROR_CODES.invalidArgument;
 
 /** Where a command's JSON comes from: a file path, or `-` for standard input. */
 export type InputSource = string;
@@ -161,13 +164,23 @@ export function assertSingleStdin(sources: Record<string, InputSource | readonly
   }
 }
 
-/** Parses a numeric flag, naming it when it is not a finite number. */
+/**
+ * Parses a decimal flag: a finite number written as JSON writes one (`0.25`, `1e-3`, `-2`); spaces, a plus sign, a
+ * leading zero or dot, a `0x` prefix, `Infinity`, `NaN` and `-0` are refused (`@subnet/cli-support`'s
+ * `decimalFlagValue`, the rule of every CLI), never read as the number JavaScript would make of them.
+ *
+ * @param value - the flag's text as given
+ * @param option - the flag (`--cap`), named in errors
+ * @returns the number
+ * @throws SubnetError `MINER_CHECK_INVALID_ARGUMENT` naming the flag and the value as given, and what is wrong with it
+ * @example numberOption('0.2', '--cap') // 0.2
+ */
 export function numberOption(value: string, option: string): number {
-  const parsed = value.trim() === '' ? Number.NaN : Number(value);
-  if (!Number.isFinite(parsed)) {
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, 'expected a finite number', { context: { path: option, value } });
+  const read = decimalFlagValue(value);
+  if (!read.ok) {
+    throw new SubnetError(MINER_CHECK_INVALID_ARGUMENT, `expected a number as JSON writes it; the value ${read.problem}`, { context: { path: option, value } });
   }
-  return parsed;
+  return read.value;
 }
 
 /**
@@ -191,13 +204,26 @@ export function rangeOption(value: string, option: string, range: { readonly min
   return parsed;
 }
 
-/** Parses an integer flag within bounds. */
+/**
+ * Parses an integer flag within bounds: decimal digits only (`1000`; no spaces, plus sign, leading zero, fraction,
+ * exponent or `0x` prefix: `@subnet/cli-support`'s `integerFlagValue`, the rule of every CLI), so `1e3`, `0x10`, ` 5`,
+ * `3.0` and `-0` are refused with the spelling to write, never read as the number JavaScript would make of them.
+ *
+ * @param value - the flag's text as given
+ * @param option - the flag (`--uid`), named in errors
+ * @param min - the smallest value taken
+ * @param max - the largest value taken
+ * @returns the integer
+ * @throws SubnetError `MINER_CHECK_INVALID_ARGUMENT` naming the flag, the value as given and the range
+ * @example integerOption('3', '--primaries', 0, 65536) // 3
+ */
 export function integerOption(value: string, option: string, min: number, max: number): number {
-  const parsed = numberOption(value, option);
-  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidArgument, `expected an integer from ${min} to ${max}`, { context: { path: option, value } });
+  const read = integerFlagValue(value, min, max);
+  if (!read.ok) {
+    const why = read.outOfRange ? '' : ` in decimal digits; the value ${read.problem}`;
+    throw new SubnetError(MINER_CHECK_INVALID_ARGUMENT, `expected an integer from ${min} to ${max}${why}`, { context: { path: option, value } });
   }
-  return parsed;
+  return read.value;
 }
 
 /** The raw values of the limit flags (strings from the command line). */

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 
 const signers = new WeakMap<FastifyRequest, string>();
 const codes = new WeakMap<FastifyRequest, string>();
+const limits = new WeakMap<FastifyRequest, string>();
 
 /**
  * Notes the verified signer of a request for its access log line.
@@ -17,11 +18,24 @@ export function noteSigner(request: FastifyRequest, hotkey: string): void {
   signers.set(request, hotkey);
 }
 
+/**
+ * Notes the setting a limit refusal names (`server.input_limits.max_list_length = 3 (...)`) for the request's access
+ * log line, so the operator who reads the log sees what to raise without the answer's body.
+ *
+ * @param request - the refused request
+ * @param setting - the setting and its value, as `limitSetting` writes them
+ * @example noteLimit(request, limitSetting('server.body_limit_bytes', 65536))
+ */
+export function noteLimit(request: FastifyRequest, setting: string): void {
+  limits.set(request, setting);
+}
+
 const ERROR_CODE = /^\{"error":\{"code":"([A-Z0-9_]{1,64})"/;
 
 /**
  * Logs one line per request when its response is sent: method, path (no query string), status, the error
- * code of an error reply, the verified signer, the duration in ms and the peer address. Never headers nor
+ * code of an error reply, the verified signer, the duration in ms, the peer address, and for a refusal by a configured
+ * limit that limit's setting and value (`limit`, {@link noteLimit}; absent otherwise). Never headers nor
  * bodies (the bearer token, signatures and records stay out of the log).
  *
  * @param app - the fastify instance (before it listens)
@@ -46,6 +60,7 @@ export function installAccessLog(app: FastifyInstance, logger: Logger): void {
         signer: signers.get(request) ?? null,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         ip: request.ip,
+        ...(limits.has(request) ? { limit: limits.get(request) } : {}),
       },
       'request',
     );

@@ -2,7 +2,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { usageCause } from '@subnet/cli-support';
+import { integerFlagValue, usageCause } from '@subnet/cli-support';
 import { describeSystemError, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
@@ -21,11 +21,18 @@ const PASSWORD_UNAVAILABLE = 'WALLET_PASSWORD_UNAVAILABLE';
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** A parser of a decimal integer option in [min, max]: no sign, exponent, hex or spaces (`Number()` would take them). */
+/**
+ * An integer flag's parser: decimal digits only (`integerFlagValue` of `@subnet/cli-support`, the rule of every CLI), so
+ * `1e3`, `0x10`, ` 5`, `3.0` and `-0` are refused with what is wrong and the spelling to write; commander puts the flag
+ * and the value as given in front (`option '--port <port>' argument '1e3' is invalid.`).
+ */
 function integerArg(option: string, min: number, max: number, why = '') {
   return (value: string): number => {
-    const n = /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : Number.NaN;
-    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`${option} must be an integer from ${min} to ${max}${why}`);
-    return n;
+    const read = integerFlagValue(value, min, max);
+    if (read.ok) return read.value;
+    // The range's reason (`why`) is for a value out of it; a misspelt one is told what to write instead.
+    const after = read.outOfRange ? why : ` in decimal digits; ${JSON.stringify(value)} ${read.problem}`;
+    throw new InvalidArgumentError(`${option} must be an integer from ${min} to ${max}${after}`);
   };
 }
 

@@ -6,7 +6,7 @@ import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle/epoch-config
 import type { EpochConfig } from '@subnet/bundle/epoch-config';
 import { resolveEndpoints } from '@subnet/chain/networks';
 import { describeSystemError, formatPath, isSubnetError, redactUrl, SubnetError } from '@subnet/core';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseDocument } from 'yaml';
 import { z } from 'zod';
 
 import { inputLimitsSchema } from './input-limits.js';
@@ -20,6 +20,12 @@ import { nearestKey } from '@subnet/cli-support';
 export const ENV_PREFIX = 'SUBNET_VALIDATOR_';
 
 const port = z.number().int().min(0).max(65535);
+
+/** The largest `server.body_limit_bytes` (64 MiB). */
+export const MAX_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The largest `server.signer_rate_per_minute` and `server.signer_burst`. */
+export const MAX_SIGNER_RATE = 1_000_000;
 
 /** A peer validator's base URL: http(s), no credentials (it is logged), no query. */
 const peerUrlSchema = z.string().refine(
@@ -77,7 +83,7 @@ export const validatorConfigSchema = z.strictObject({
         .number()
         .int()
         .min(1024)
-        .max(64 * 1024 * 1024)
+        .max(MAX_BODY_LIMIT_BYTES)
         .default(1024 * 1024),
       /** Bearer token of the executor endpoints (secret; prefer the environment variable). */
       executor_token: z.string().min(16, 'the executor token needs at least 16 characters').optional(),
@@ -94,8 +100,8 @@ export const validatorConfigSchema = z.strictObject({
       /** Open connections from one source (an IPv4 address, an IPv6 /64); behind a proxy, raise it to max_connections. */
       max_connections_per_source: z.number().int().min(1).max(1_000_000).default(128),
       /** Per signer hotkey on POST /v1/sssa and /v1/peer-scores: average rate and burst (token bucket). */
-      signer_rate_per_minute: z.number().int().min(1).max(1_000_000).default(120),
-      signer_burst: z.number().int().min(1).max(1_000_000).default(30),
+      signer_rate_per_minute: z.number().int().min(1).max(MAX_SIGNER_RATE).default(120),
+      signer_burst: z.number().int().min(1).max(MAX_SIGNER_RATE).default(30),
       /** Shape limits of every POST body (depth, list, string, keys), at most core's defaults. */
       input_limits: inputLimitsSchema,
     })
@@ -305,9 +311,14 @@ export function resolveConfig(input: {
   let base: unknown = input.object ?? {};
   const what = input.file === undefined ? 'the configuration' : `the configuration file ${input.file}`;
   const context = input.file === undefined ? {} : { path: input.file };
+  let emptyFile = false;
   if (input.text !== undefined) {
     try {
       base = parseYaml(input.text) as unknown;
+      // Nothing but whitespace, comments and document markers: no value at all (a file holding `null` or `~` has one;
+      // a lone `---` starts a document whose value is an empty scalar, zero characters long).
+      const contents = base === null ? parseDocument(input.text).contents : undefined;
+      emptyFile = contents === null || (contents !== undefined && contents.range[0] === contents.range[1]);
     } catch (error) {
       // The parser's first line ends "at line L, column C:" before a drawing of the line; the colon led nowhere.
       const first = ((error as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
@@ -337,6 +348,8 @@ export function resolveConfig(input: {
     checkDispatchConfig(result.data.dispatch, result.data.scoring);
     return result.data;
   }
+  const missing = emptyFile ? result.error.issues.filter((i) => isMissing(i, merged)) : [];
+  if (missing.length > 0) throw emptyFileError(input.file, missing, result.error, merged);
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);
   // A single unknown key is told by its own path: its value (not its whole section, or the whole configuration at
@@ -375,6 +388,51 @@ export function resolveConfig(input: {
         issues: result.error.issues.map((i) => `${formatPath(i.path)}: ${issueSentence(i, merged)}`),
       },
       cause: result.error,
+    },
+  );
+}
+
+/** A required setting that nothing set: zod's "expected X, received undefined" where the merged input has no value. */
+function isMissing(issue: z.core.$ZodIssue, merged: unknown): boolean {
+  return /^Invalid input: expected \w+, received undefined$/.test(issue.message) && valueAt(merged, issue.path) === undefined;
+}
+
+/**
+ * The error of an empty configuration file (nothing but whitespace and comments) that the environment and flags do
+ * not complete: it says the file is empty first, since every other line is read from there, then each required
+ * setting nothing set, with its key in the file and its environment variable. An empty file the environment
+ * completes is a valid configuration, never this error.
+ */
+function emptyFileError(file: string | undefined, missing: readonly z.core.$ZodIssue[], cause: z.ZodError, merged: unknown): SubnetError {
+  const where = file === undefined ? 'the config text' : `the config file ${file}`;
+  const settings = missing.map((issue) => {
+    // A variable names keys, not list items: a missing setting inside a list is set with its list's variable.
+    const item = issue.path.findIndex((key) => typeof key !== 'string');
+    const keys = (item === -1 ? issue.path : issue.path.slice(0, item)).map(String);
+    const variable = `${ENV_PREFIX}${keys.join('__').toUpperCase()}`;
+    const expected = /expected (\w+)/.exec(issue.message)?.[1] ?? 'value';
+    const kind = expected === 'object' ? 'a section' : expected === 'array' ? 'a list' : `a ${expected}`;
+    const dotted = formatPath(issue.path);
+    const how =
+      dotted === 'scoring'
+        ? `write the scoring section in the file (subnet-validator init writes one with every challenge), or set ${variable} to it as YAML or JSON`
+        : expected === 'object' || expected === 'array'
+          ? `write it in the file, or set ${variable} to it as YAML or JSON`
+          : `write ${dotted}: <${expected}> in the file, or set ${variable}`;
+    return `${dotted} (${kind}: ${how})`;
+  });
+  const init = file === undefined ? '' : `; subnet-validator init --config ${file} --force writes a file with every section to edit`;
+  return new SubnetError(
+    VALIDATOR_ERROR_CODES.invalidConfig,
+    `${where} is empty, and neither the environment nor a flag sets ${missing.length === 1 ? 'the setting it needs' : `the ${missing.length} settings it needs`}: ${settings.join('; ')}${init}`,
+    {
+      // No `path`: the message would end "at netuid", as if the one setting were the problem rather than the file.
+      context: {
+        missing: missing.map((issue) => formatPath(issue.path)),
+        ...(file === undefined ? {} : { file }),
+        issues: cause.issues.map((i) => `${formatPath(i.path)}: ${issueSentence(i, merged)}`),
+      },
+      cause,
     },
   );
 }

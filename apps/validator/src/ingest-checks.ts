@@ -1,10 +1,13 @@
 import { taskIdSchema, taskTypeSchema } from '@subnet/consensus';
-import { BITTENSOR_SS58_PREFIX, checkInputShape, describeValue, findStringifiedNumber, isSubnetError } from '@subnet/core';
+import { BITTENSOR_SS58_PREFIX, checkInputShape, DEFAULT_INPUT_LIMITS, describeValue, findStringifiedNumber, isSubnetError } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
+import { noteLimit } from './access-log.js';
 import { hotkeySpellingProblem, quotedValue } from './hotkey-spelling.js';
+import { inputLimitKey } from './input-limits.js';
+import { limitSetting } from './limit-setting.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { RecordKind } from './storage.js';
 import type { RegisteredTask } from './task-registry.js';
@@ -96,6 +99,8 @@ export interface IngestError {
   readonly code: string;
   readonly message: string;
   readonly path?: string;
+  /** For a refusal by a configured limit: its setting and value (`limitSetting`), for the access log line. */
+  readonly setting?: string;
 }
 
 /**
@@ -119,7 +124,8 @@ export function ingestErrorBody(refused: IngestError): { code: string; message: 
  * @param body - the parsed JSON body
  * @param limits - the configured limits (default: core's, depth 64)
  * @returns undefined when the shape is fine, else the 400 reply (`CORE_INPUT_TOO_DEEP`, `CORE_INPUT_TOO_LARGE`,
- *   `CORE_INPUT_NOT_JSON` or `UNSAFE_NUMBER`, naming the path, the value and the limit)
+ *   `CORE_INPUT_NOT_JSON` or `UNSAFE_NUMBER`, naming the path, the value and the limit; a `TOO_` refusal ends with the
+ *   setting that holds the limit, `the limit is server.input_limits.max_list_length = 3 (environment variable …)`)
  * @example const refused = checkBodyShape(request.body, toInputLimits(config.server.input_limits))
  */
 export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { maxDepth: 64 }): IngestError | undefined {
@@ -128,7 +134,15 @@ export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { m
     return findUnsafeNumber(body);
   } catch (error) {
     if (!isSubnetError(error)) throw error;
-    return { status: 400, code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) };
+    const path = typeof error.context.path === 'string' ? { path: error.context.path } : {};
+    const limitName = error.context.limitName;
+    const limit = error.context.limit;
+    if (typeof limit !== 'number' || typeof limitName !== 'string' || !Object.hasOwn(DEFAULT_INPUT_LIMITS, limitName))
+      return { status: 400, code: error.code, message: error.message, ...path };
+    // The operator raises the limit in the configuration; the answer says which key, its value and how far it goes.
+    const name = limitName as keyof InputLimits;
+    const setting = limitSetting(inputLimitKey(name), limit, DEFAULT_INPUT_LIMITS[name]);
+    return { status: 400, code: error.code, message: `${error.message}; the limit is ${setting}`, ...path, setting };
   }
 }
 
@@ -162,6 +176,7 @@ export function shapeCheckHook(metrics: ValidatorMetrics, kindOf: (url: string) 
     const refused = checkBodyShape(request.body, limits);
     if (refused === undefined) return;
     metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'input_shape' });
+    if (refused.setting !== undefined) noteLimit(request, refused.setting);
     await reply.code(refused.status).send({ error: ingestErrorBody(refused) });
   };
 }

@@ -42,3 +42,22 @@ export function toInputLimits(config: InputLimitsConfig): InputLimits {
     maxObjectKeys: config.max_object_keys,
   });
 }
+
+/** The `server.input_limits` key of each of core's limit names (`maxListLength` is `max_list_length`). */
+const CONFIG_KEY_OF_LIMIT: Readonly<Record<keyof InputLimits, keyof InputLimitsConfig>> = Object.freeze({
+  maxDepth: 'max_depth',
+  maxListLength: 'max_list_length',
+  maxStringLength: 'max_string_length',
+  maxObjectKeys: 'max_object_keys',
+});
+
+/**
+ * The configuration key that sets one of core's input limits, dotted from the top of the file.
+ *
+ * @param limitName - the limit's name in `@subnet/core` (`context.limitName` of a `CORE_INPUT_TOO_` error)
+ * @returns `server.input_limits.<key>`
+ * @example inputLimitKey('maxListLength') // 'server.input_limits.max_list_length'
+ */
+export function inputLimitKey(limitName: keyof InputLimits): string {
+  return `server.input_limits.${CONFIG_KEY_OF_LIMIT[limitName]}`;
+}

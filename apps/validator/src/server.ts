@@ -12,13 +12,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
-import { clientErrorLogger, installAccessLog, noteSigner } from './access-log.js';
+import { clientErrorLogger, installAccessLog, noteLimit, noteSigner } from './access-log.js';
+import { MAX_BODY_LIMIT_BYTES, MAX_SIGNER_RATE } from './config.js';
 import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { nearestKey } from '@subnet/cli-support';
 import { admitPeerScores } from './peer-window.js';
+import { limitSetting } from './limit-setting.js';
 import { parseJsonAfterByteCheck } from './raw-json-body.js';
 import {
   checkBodyHotkey,
@@ -299,7 +301,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const kind = kindOf(request.url);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'body_too_large' });
-      return fail(reply, 413, { code: 'BODY_TOO_LARGE', message: `the body exceeds ${ctx.bodyLimit} bytes` });
+      const setting = limitSetting('server.body_limit_bytes', ctx.bodyLimit, MAX_BODY_LIMIT_BYTES);
+      noteLimit(request, setting);
+      return fail(reply, 413, { code: 'BODY_TOO_LARGE', message: `the body exceeds ${ctx.bodyLimit} bytes; the limit is ${setting}` });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'unsupported_media_type' });
@@ -512,9 +516,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     ctx.metrics.signerRateBuckets.set(rateLimiter.size());
     if (!rate.ok) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'rate_limited' });
+      const setting = `${limitSetting('server.signer_rate_per_minute', limits.signerRatePerMinute, MAX_SIGNER_RATE)} with a burst of ${limitSetting('server.signer_burst', limits.signerBurst, MAX_SIGNER_RATE)}`;
+      noteLimit(request, setting);
       return {
         status: 429,
-        body: { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s` },
+        body: { code: 'RATE_LIMITED', message: `too many requests from this signer; retry after ${rate.retryAfterSeconds} s; the limit is ${setting}` },
         retryAfterSeconds: rate.retryAfterSeconds,
       };
     }

@@ -19,7 +19,8 @@ function ss58Problem(value: string): string | null {
   try {
     decodeSs58(value);
   } catch (error) {
-    verdict = isSubnetError(error) ? error.message.replace(/^\[[A-Z_]+\] /, '').replace(/ \(got .*\)$/, '') : 'invalid SS58';
+    // The code has digits (CORE_INVALID_SS58): the message is the sentence alone, as every other issue's is.
+    verdict = isSubnetError(error) ? error.message.replace(/^\[[A-Z0-9_]+\] /, '').replace(/ \(got .*\)$/, '') : 'invalid SS58';
   }
   if (ss58Verdicts.size >= SS58_MEMO_LIMIT) ss58Verdicts.clear();
   ss58Verdicts.set(value, verdict);

@@ -58,7 +58,13 @@ export function decodeSs58(address: string): DecodedSs58 {
     prefixLength = 2;
     prefix = ((first & 0b0011_1111) << 2) | (second >> 6) | ((second & 0b0011_1111) << 8);
   } else {
-    return fail(`the first byte ${first} is a reserved prefix`);
+    // SS58 keeps first bytes 128 to 255 for address formats it has not defined: no network writes one, so the text
+    // is nobody's address. Said in words a miner who pasted the wrong string can act on.
+    return fail(
+      `its first byte is ${first}, and no address starts so: an SS58 address's first byte holds its network prefix and is below 128 ` +
+        `(128 to 255 are kept for formats not defined yet), so this text is no account address of any network; ` +
+        `use a Bittensor address (network prefix ${BITTENSOR_SS58_PREFIX}, starting with 5)`,
+    );
   }
   if (bytes.length !== prefixLength + 32 + 2) {
     return fail(`it decodes to ${bytes.length} bytes, not ${prefixLength + 34} (a 32-byte account)`);

@@ -5,5 +5,7 @@ export { missingKeyHint } from './missing-key-hint.js';
 export { overLimitHint } from './over-limit-hint.js';
 export type { LimitOption } from './over-limit-hint.js';
 export { editDistance, nearestKey } from './near-key.js';
+export { decimalFlagValue, integerFlagValue } from './number-flag.js';
+export type { FlagNumber } from './number-flag.js';
 export { unknownOptionFirst } from './unknown-option-first.js';
 export { usageCause } from './usage-cause.js';

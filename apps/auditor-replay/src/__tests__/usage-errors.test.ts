@@ -76,6 +76,30 @@ describe('auditor-replay usage errors carry AUDITOR_INVALID_OPTION (exit 2)', ()
     await expectUsageJson(['verify', 'bundles/', '--jobs', '0', '--json'], '--jobs must be an integer in [1, 256], got "0"');
   });
 
+  it('an integer flag is decimal digits only: every other spelling is refused naming the flag, the value as given and what to write', async () => {
+    const cases: readonly (readonly [string, string])[] = [
+      ['1e3', 'is written with an exponent (write 1000)'],
+      ['0x10', 'is written with a 0x prefix (write 16)'],
+      [' 5', 'has white space around it (write 5)'],
+      ['5abc', 'is not a number'],
+      ['-0', 'is zero with a minus sign (write 0)'],
+      ['Infinity', 'is not a finite number'],
+      ['3.0', 'has a fraction (write 3)'],
+      ['', 'is empty'],
+      ['--json', 'is a flag, not a value: give the value right after the flag'],
+    ];
+    for (const [value, why] of cases) {
+      await expectUsageText(
+        ['verify', 'bundles/', `--jobs=${value}`],
+        `option '--jobs <n>' argument '${value}' is invalid. --jobs must be an integer in [1, 256] in decimal digits, got ${JSON.stringify(value)}, which ${why}`,
+      );
+    }
+    await expectUsageJson(
+      ['fetch', '--validator', 'http://127.0.0.1:1', '--from', '1e3', '--to', '5', '--out', 'o', '--json'],
+      '--from must be an integer in [0, 9007199254740991] in decimal digits, got "1e3", which is written with an exponent (write 1000)',
+    );
+  }, 120_000);
+
   it('an unknown option names it', async () => {
     await expectUsageText(['verify', 'bundles/', '--bogus'], "unknown option '--bogus'");
     await expectUsageJson(['verify', 'bundles/', '--bogus', '--json'], "unknown option '--bogus'");

@@ -63,3 +63,50 @@ describe('flag values out of range name the flag (exit 2)', () => {
     expectFlagError(['sssa', '--sssa', sssa, '--min-reputation', '0.3'], '--min-reputation', '0.3', 'only applies to the draw');
   });
 });
+
+describe('number flags are read by one rule, as the other CLIs read theirs (exit 2)', () => {
+  const results = example('term', 'results.json');
+
+  it('an integer flag is decimal digits only: 1e3, 0x10, " 5", 5abc, -0, Infinity, 3.0, an empty value and a flag are refused, naming the flag and the value as given', () => {
+    const cases: readonly (readonly [string, string])[] = [
+      ['1e3', 'is written with an exponent (write 1000)'],
+      ['0x10', 'is written with a 0x prefix (write 16)'],
+      [' 5', 'has white space around it (write 5)'],
+      ['5abc', 'is not a number'],
+      ['-0', 'is zero with a minus sign (write 0)'],
+      ['Infinity', 'is not a finite number'],
+      ['3.0', 'has a fraction (write 3)'],
+      ['', 'is empty'],
+    ];
+    for (const [value, why] of cases) {
+      const run = runCli(['term', '--results', results, `--total-tasks=${value}`, '--json']);
+      expect([value, run.code, run.stderr]).toEqual([value, 2, '']);
+      expect((jsonOf(run) as { error: unknown }).error).toEqual({
+        code: INVALID,
+        message: `[${INVALID}] expected an integer from 1 to 9007199254740991 in decimal digits; the value ${why} at --total-tasks (got ${JSON.stringify(value)})`,
+        path: '--total-tasks',
+        value: JSON.stringify(value),
+      });
+    }
+    expect(runCli(['term', '--results', results, '--total-tasks', '10']).code).toBe(0);
+    // A flag given as the value (`--total-tasks=--json`, `--total-tasks --json`) is a usage error naming both.
+    for (const args of [['--total-tasks=--json'], ['--total-tasks', '--json']]) {
+      const run = runCli(['term', '--results', results, ...args, '--json']);
+      expect(run.code).toBe(2);
+      expect((jsonOf(run) as { error: { message: string } }).error.message).toBe('[MINER_CHECK_USAGE] --total-tasks needs a value (got the flag --json)');
+    }
+  });
+
+  it('a decimal flag is a number as JSON writes it: 0x1, " 0.5", .5, Infinity and -0 are refused with what to write; 5e-1 is taken', () => {
+    const cases: readonly (readonly [string, string])[] = [
+      ['0x1', 'is written with a 0x prefix (write 1)'],
+      [' 0.5', 'has white space around it (write 0.5)'],
+      ['.5', 'has a dot without a digit on each side (write 0.5)'],
+      ['Infinity', 'is not a finite number'],
+      ['-0', 'is zero with a minus sign (write 0)'],
+    ];
+    for (const [value, why] of cases)
+      expectFlagError(['weights', '--scores', scores, `--cap=${value}`], '--cap', value, `expected a number as JSON writes it; the value ${why}`);
+    expect(runCli(['weights', '--scores', scores, '--cap', '5e-1']).code).toBe(0);
+  });
+});

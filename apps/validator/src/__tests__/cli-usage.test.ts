@@ -63,6 +63,30 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
     await expectUsage(['demo', '--epochs', '2.5'], "argument '2.5' is invalid");
   });
 
+  it('an integer flag is decimal digits only: every other spelling is refused naming the flag, the value as given and what to write', async () => {
+    const cases: readonly (readonly [string, string])[] = [
+      ['1e3', '"1e3" is written with an exponent (write 1000)'],
+      ['0x10', '"0x10" is written with a 0x prefix (write 16)'],
+      [' 5', '" 5" has white space around it (write 5)'],
+      ['5abc', '"5abc" is not a number'],
+      ['-0', '"-0" is zero with a minus sign (write 0)'],
+      ['Infinity', '"Infinity" is not a finite number'],
+      ['3.0', '"3.0" has a fraction (write 3)'],
+      ['', '"" is empty'],
+      ['--dry-run', '"--dry-run" is a flag, not a value: give the value right after the flag'],
+    ];
+    for (const [value, why] of cases) {
+      await expectUsage(
+        ['run', '--config', 'validator.yaml', `--port=${value}`],
+        `option '--port <port>' argument '${value}' is invalid. --port must be an integer from 0 to 65535 in decimal digits; ${why}`,
+      );
+    }
+    await expectUsage(
+      ['demo', '--epochs', '3.0'],
+      'argument \'3.0\' is invalid. --epochs must be an integer from 1 to 10 in decimal digits; "3.0" has a fraction (write 3)',
+    );
+  }, 120_000);
+
   it('init --config - prints the default configuration on standard output and writes no file named -', async () => {
     const printed = await new Promise<{ code: number; stdout: string }>((resolve) => {
       execFile(process.execPath, [bin, 'init', '--config', '-'], { cwd: t.dir, timeout: 60_000 }, (error, stdout) => {

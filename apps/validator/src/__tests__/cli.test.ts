@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 
 import { BUILT_CLI, expectBuiltCli, useTempDir } from './helpers.js';
 
@@ -51,6 +52,34 @@ describe('subnet-validator CLI', () => {
       'error: [VALIDATOR_INVALID_CONFIG] invalid configuration: Invalid input: expected string, received null (set by the environment variable ' +
         'SUBNET_VALIDATOR_WALLET__PASSWORD_FILE, which is empty: an empty value reads as YAML null; unset it or give it a value) at wallet.password_file (got null)\n',
     );
+  }, 90_000);
+
+  it('run with an empty config file says the file is empty and what to set (exit 2); the environment alone still completes it', () => {
+    const file = join(t.dir, 'empty.yaml');
+    writeFileSync(file, '# settings come from the environment\n');
+    const empty = run(['run', '--config', file]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(
+      new RegExp(
+        `^error: \\[VALIDATOR_INVALID_CONFIG\\] the config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is empty, and neither the environment nor a flag sets the 2 settings it needs: netuid .*SUBNET_VALIDATOR_NETUID.*; scoring .*SUBNET_VALIDATOR_SCORING`,
+      ),
+    );
+    // Every required setting from the environment: the configuration resolves and the start goes on to the wallet,
+    // which the temporary home does not hold (exit 1, not the configuration's 2).
+    const init = run(['init', '--config', '-']);
+    const scoring = JSON.stringify((parseYaml(init.stdout) as { scoring: unknown }).scoring);
+    const started = run(['run', '--config', file], {
+      HOME: t.dir,
+      SUBNET_VALIDATOR_NETUID: '1',
+      SUBNET_VALIDATOR_SCORING: scoring,
+      SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: 'token-that-must-stay-secret',
+      SUBNET_VALIDATOR_SERVER__PORT: '0',
+      SUBNET_VALIDATOR_DATABASE__PATH: join(t.dir, 'env.sqlite'),
+      SUBNET_VALIDATOR_BUNDLES__DIR: join(t.dir, 'env-bundles'),
+      SUBNET_VALIDATOR_CHAIN__COMMIT_STORE: join(t.dir, 'env-commits.json'),
+    });
+    expect([started.status, started.stderr]).toEqual([1, expect.stringContaining('WALLET_KEYFILE_NOT_FOUND')]);
+    expect(started.stdout).toContain('"msg":"starting"');
   }, 90_000);
 
   it('run with an unknown key beside the executor token and the key URI names the key and prints neither secret (exit 2)', () => {

@@ -90,6 +90,50 @@ describe('configuration', () => {
     );
   });
 
+  it('an empty file (nothing, whitespace, comments, a document marker) is completed by the environment, else its error leads with "is empty", then each missing setting with its key and variable', () => {
+    const scoringSection = (parseYaml(defaultConfigYaml()) as { scoring: unknown }).scoring;
+    const config = resolveConfig({
+      text: '# every setting comes from the environment\n',
+      env: { SUBNET_VALIDATOR_NETUID: '7', SUBNET_VALIDATOR_SCORING: JSON.stringify(scoringSection), SUBNET_VALIDATOR_SERVER__PORT: '9000' },
+      file: 'v.yaml',
+    });
+    expect([config.netuid, config.server.port, config.scoring.challenges.map((c) => c.kind)]).toEqual([
+      7,
+      9000,
+      ['bounty', 'sssa', 'term_pass_rate', 'workflow'],
+    ]);
+    const netuid = 'netuid (a number: write netuid: <number> in the file, or set SUBNET_VALIDATOR_NETUID)';
+    const scoring =
+      'scoring (a section: write the scoring section in the file (subnet-validator init writes one with every challenge), or set SUBNET_VALIDATOR_SCORING to it as YAML or JSON)';
+    const init = '; subnet-validator init --config /etc/subnet/validator.yaml --force writes a file with every section to edit';
+    for (const text of ['', '  \n\n', '# written later\n\n# by hand\n', '---\n']) {
+      const error = codeOf(() => resolveConfig({ text, env: {}, file: '/etc/subnet/validator.yaml' }));
+      expect([JSON.stringify(text), error.code, error.message]).toEqual([
+        JSON.stringify(text),
+        'VALIDATOR_INVALID_CONFIG',
+        `[VALIDATOR_INVALID_CONFIG] the config file /etc/subnet/validator.yaml is empty, and neither the environment nor a flag sets the 2 settings it needs: ${netuid}; ${scoring}${init}`,
+      ]);
+    }
+    // What the environment sets is not listed: only what is still missing.
+    expect(codeOf(() => resolveConfig({ text: '', env: { SUBNET_VALIDATOR_NETUID: '7' }, file: '/etc/subnet/validator.yaml' })).message).toBe(
+      `[VALIDATOR_INVALID_CONFIG] the config file /etc/subnet/validator.yaml is empty, and neither the environment nor a flag sets the setting it needs: ${scoring}${init}`,
+    );
+    // A file that says something is not empty: its missing section is told as before.
+    expect(codeOf(() => resolveConfig({ text: 'netuid: 1\n', env: {}, file: 'v.yaml' })).message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration: missing: a section is required here at scoring (got undefined)',
+    );
+    // An empty file with a bad value from the environment is about that value, not the file.
+    expect(
+      codeOf(() =>
+        resolveConfig({
+          text: '',
+          env: { SUBNET_VALIDATOR_NETUID: 'x', SUBNET_VALIDATOR_SCORING: JSON.stringify(scoringSection) },
+          file: 'v.yaml',
+        }),
+      ).message,
+    ).toMatch(/^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: .* \(set by the environment variable SUBNET_VALIDATOR_NETUID\) at netuid/);
+  });
+
   it('a misspelt key suggests the key it is close to, at any level', () => {
     const typo = codeOf(() => resolveConfig({ text: defaultConfigYaml().replace('  port: 8091', '  prot: 8091'), env: {} }));
     expect(typo.path).toBe('server');

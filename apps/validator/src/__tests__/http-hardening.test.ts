@@ -130,6 +130,7 @@ describe('HTTP hardening: timeouts', () => {
 describe('HTTP hardening: per-signer rate limit', () => {
   it('a signer beyond its burst gets 429 RATE_LIMITED with Retry-After; another signer is not affected', async () => {
     const miner = k.miners[0]!;
+    const before = lines.length;
     const statuses: number[] = [];
     let limited: Response | undefined;
     for (let i = 0; i < 3; i++) {
@@ -140,7 +141,20 @@ describe('HTTP hardening: per-signer rate limit', () => {
     // No task is registered: a request the limiter lets through reaches the task check (404 UNKNOWN_TASK).
     expect(statuses).toEqual([404, 404, 429]);
     expect(limited?.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
-    expect(((await limited?.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    const error = ((await limited?.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('RATE_LIMITED');
+    // The answer and its access log line name the settings an operator raises, with their values (docs/spec.md G.24).
+    const setting =
+      'server.signer_rate_per_minute = 1 (environment variable SUBNET_VALIDATOR_SERVER__SIGNER_RATE_PER_MINUTE, at most 1000000) with a burst of ' +
+      'server.signer_burst = 2 (environment variable SUBNET_VALIDATOR_SERVER__SIGNER_BURST, at most 1000000)';
+    expect(error.message).toMatch(/^too many requests from this signer; retry after [1-9][0-9]* s; the limit is /);
+    expect(error.message.endsWith(`the limit is ${setting}`)).toBe(true);
+    const access = lines.slice(before).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.status, l.limit])).toEqual([
+      [404, undefined],
+      [404, undefined],
+      [429, setting],
+    ]);
     const other = await postSigned(validator.url, '/v1/sssa', k.miners[1]!, { task_id: 'rl-other', sssa: sssaDoc() });
     expect(other.status).toBe(404);
   });

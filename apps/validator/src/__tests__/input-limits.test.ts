@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { fakeChain, postExecutor, postSigned, silent, tempDir, testConfig, useCleanups, useKeys, workflowBody } from './helpers.js';
+import { captureLog, fakeChain, postExecutor, postSigned, silent, tempDir, testConfig, useCleanups, useKeys, workflowBody } from './helpers.js';
 
 const k = useKeys();
 
 const cleanups = useCleanups();
 
-async function start(inputLimits: Record<string, number>): Promise<ValidatorService> {
+async function start(inputLimits: Record<string, number>, logger = silent): Promise<ValidatorService> {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const config = testConfig(t.dir, {
     server: { port: 0, executor_token: 'test-executor-token-0123456789', body_limit_bytes: 64 * 1024, input_limits: inputLimits },
   });
-  const service = await startValidator({ config, chain: fakeChain(k), logger: silent, autoTick: false });
+  const service = await startValidator({ config, chain: fakeChain(k), logger, autoTick: false });
   cleanups.push(() => service.stop());
   return service;
 }
@@ -102,5 +102,48 @@ describe('configured input size limits at ingest (server.input_limits, docs/spec
     const signed = await postSigned(service.url, '/v1/peer-scores', k.peer, { epoch: 0, challenge_id: 'term', scores: [1, 2, 3, 4] });
     expect(signed.status).toBe(400);
     expect((await errorOf(signed)).code).toBe('CORE_INPUT_TOO_LARGE');
+  });
+
+  it('input limits: each refusal by a limit names its setting, the value in force, its environment variable and its largest value, in the answer and the access log line (docs/spec.md G.24)', async () => {
+    const { logger, lines } = captureLog('info');
+    const service = await start({ max_depth: 6, max_list_length: 3, max_string_length: 60, max_object_keys: 12 }, logger);
+    const miner = k.miners[0]!.address;
+    const base = workflowBody('r-base', miner);
+    const setting = (key: string, value: number, largest: number) =>
+      `server.input_limits.${key} = ${value} (environment variable SUBNET_VALIDATOR_SERVER__INPUT_LIMITS__${key.toUpperCase()}, at most ${largest})`;
+    const cases = [
+      [{ ...base.record, notes: ['a', 'b', 'c', 'd'] }, 'a list has more than 3 elements (4)', setting('max_list_length', 3, 100000)],
+      [{ ...base.record, note: 'x'.repeat(61) }, 'a string is longer than 60 characters (61)', setting('max_string_length', 60, 1048576)],
+      [{ ...base.record, ['k'.repeat(61)]: 1 }, 'a key is longer than 60 characters (61)', setting('max_string_length', 60, 1048576)],
+      [
+        { ...base.record, ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`extra_${i}`, 1])) },
+        'an object has more than 12 keys',
+        setting('max_object_keys', 12, 10000),
+      ],
+      [{ ...base.record, a: { b: { c: { d: { e: {} } } } } }, 'input nests deeper than 6 levels', setting('max_depth', 6, 64)],
+    ] as const;
+    for (const [i, [record, cause, named]] of cases.entries()) {
+      const before = lines.length;
+      const res = await postExecutor(service.url, '/v1/workflow-runs', { ...workflowBody(`r-${i}`, miner), record });
+      expect(res.status).toBe(400);
+      const { message } = await errorOf(res);
+      // The cause first, then the setting: `[CORE_INPUT_TOO_LARGE] a list has more than 3 elements (4) at … ; the limit is …`.
+      expect(message).toContain(cause);
+      expect(message.endsWith(`; the limit is ${named}`), message).toBe(true);
+      const access = lines.slice(before).filter((l) => l.msg === 'request');
+      expect(access.map((l) => [l.status, l.limit])).toEqual([[400, named]]);
+    }
+  });
+
+  it('input limits: a body over server.body_limit_bytes gets 413 naming the setting and its value, in the answer and the access log line', async () => {
+    const { logger, lines } = captureLog('info');
+    const service = await start({}, logger);
+    const before = lines.length;
+    const res = await postExecutor(service.url, '/v1/workflow-runs', { ...workflowBody('r-big', k.miners[0]!.address), padding: 'x'.repeat(70 * 1024) });
+    expect(res.status).toBe(413);
+    const named = 'server.body_limit_bytes = 65536 (environment variable SUBNET_VALIDATOR_SERVER__BODY_LIMIT_BYTES, at most 67108864)';
+    expect(await errorOf(res)).toEqual({ code: 'BODY_TOO_LARGE', message: `the body exceeds 65536 bytes; the limit is ${named}` });
+    const access = lines.slice(before).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.status, l.code, l.limit])).toEqual([[413, 'BODY_TOO_LARGE', named]]);
   });
 });

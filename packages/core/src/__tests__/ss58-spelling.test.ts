@@ -2,7 +2,7 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { base58 } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 
-import { BITTENSOR_SS58_PREFIX, encodeSs58, ss58Spelling } from '../index.js';
+import { BITTENSOR_SS58_PREFIX, decodeSs58, encodeSs58, hotkeySchema, isSubnetError, ss58Spelling } from '../index.js';
 
 // The one spelling of a key that Bittensor writes: SS58, prefix 42, one-byte form. The addresses are made by
 // encodeSs58 for prefixes 0, 2 and 42, and by hand for 42's two-byte form (the prefix bytes of the SS58 format).
@@ -32,5 +32,29 @@ describe('ss58Spelling', () => {
     });
     expect(ss58Spelling(encodeSs58(key).slice(0, -1) + 'A')).toMatchObject({ kind: 'not_ss58', why: expect.stringContaining('checksum') });
     expect(ss58Spelling('')).toMatchObject({ kind: 'not_ss58' });
+  });
+});
+
+describe('an address whose first byte is 128 or more', () => {
+  it('is refused in plain words: the byte, that no address starts so, and the address to use instead, under CORE_INVALID_SS58', () => {
+    // Made by hand: first byte 200 (the SS58 format keeps 128-255 for formats it has not defined), a 32-byte key and two bytes.
+    const text = base58.encode(Uint8Array.of(200, ...key, 0, 0));
+    const why =
+      "its first byte is 200, and no address starts so: an SS58 address's first byte holds its network prefix and is below 128 " +
+      '(128 to 255 are kept for formats not defined yet), so this text is no account address of any network; ' +
+      'use a Bittensor address (network prefix 42, starting with 5)';
+    let caught: unknown;
+    try {
+      decodeSs58(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isSubnetError(caught, 'CORE_INVALID_SS58') && caught.message).toBe(
+      `[CORE_INVALID_SS58] not a valid SS58 address: ${why} (got ${JSON.stringify(text)})`,
+    );
+    expect(ss58Spelling(text)).toMatchObject({ kind: 'not_ss58', why: expect.stringContaining(why) });
+    const parsed = hotkeySchema.safeParse(text);
+    expect(parsed.success ? 'accepted' : parsed.error.issues[0]?.message).toBe(`not a valid SS58 address: ${why}`);
+    expect(why).not.toMatch(/reserved/);
   });
 });

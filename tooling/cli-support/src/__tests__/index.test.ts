@@ -4,8 +4,10 @@ import * as api from '../index.js';
 
 it('exports exactly these names (a change of the public API shows here)', () => {
   expect(Object.keys(api).sort()).toEqual([
+    'decimalFlagValue',
     'documentKind',
     'editDistance',
+    'integerFlagValue',
     'isCommanderError',
     'missingKeyHint',
     'nearestKey',
