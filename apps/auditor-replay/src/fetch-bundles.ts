@@ -21,6 +21,7 @@ import {
   redirectSentence,
   totalTimeoutSentence,
   validatorGet,
+  retrySentence,
   withRetries,
 } from './validator-http.js';
 import type { Attempt, RetryPlan } from './validator-http.js';
@@ -297,7 +298,10 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
     if (run.aborted) result = fail(0, fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`);
     else if (stopped !== undefined) result = fail(0, fetchFailed, `not asked: ${refusedSentence(options.validator, stopped)}`);
     else {
-      const got = await withRetries(attempt, plan);
+      // A wait between attempts is said (progress on stderr), so a run retrying a flaky validator is not silent.
+      const got = await withRetries(attempt, plan, (transient, attempts, waitMs) => {
+        options.progress?.note?.(retrySentence(`epoch ${epoch}`, transient.why, attempts, waitMs, plan.retries));
+      });
       if ('result' in got) result = got.result;
       else {
         result = fail(

@@ -11,6 +11,8 @@ export interface Progress {
   tick(item: string, outcome?: string): void;
   /** Ends the progress display (clears the bar line on a TTY). */
   done(): void;
+  /** Says something between two steps (a retry and its wait): a line of its own, above the bar on a TTY. */
+  note?(text: string): void;
 }
 
 /**
@@ -43,6 +45,11 @@ export function createProgress(stream: ProgressStream, total: number, label: str
     },
     done() {
       if (enabled && tty) stream.write('\r\x1b[2K');
+    },
+    note(text) {
+      if (!enabled) return;
+      // On a TTY the bar's line is cleared first; the next step draws it again below.
+      stream.write(tty ? `\r\x1b[2K${label}: ${text}\n` : `${label}: ${text}\n`);
     },
   };
 }

@@ -19,9 +19,11 @@ import {
   redirectSentence,
   totalTimeoutSentence,
   validatorGet,
+  retrySentence,
   withRetries,
 } from './validator-http.js';
 import type { RetryPlan } from './validator-http.js';
+import type { Progress } from './progress.js';
 
 /** One bundle a validator published, checked (digest and signature) or with the reason it was set aside. */
 export interface PublishedBundle {
@@ -65,6 +67,16 @@ export interface ReadPublishedOptions {
    * aside (`AUDITOR_WRONG_VALIDATOR`). A signature proves which hotkey signed, not that it is this validator.
    */
   readonly validatorHotkey?: string;
+  /**
+   * From a validator URL: progress over the bundles asked for, made once the list says how many (`total`); each
+   * bundle is a step (`epoch 41`, outcome `ok` or the code it was set aside with).
+   */
+  readonly progress?: (total: number) => Progress;
+  /**
+   * From a validator URL: told before each wait to ask again, the list's GET included, with the sentence to print
+   * (`GET <url>: HTTP 503; asking again in 250 ms (attempt 2 of 4)`).
+   */
+  readonly onRetry?: (sentence: string) => void;
 }
 
 /** The default limit of one read of a validator's bundles (ms). */
@@ -87,6 +99,7 @@ interface HttpRead extends RetryPlan {
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
   readonly fetch?: typeof fetch;
+  readonly onRetry?: (sentence: string) => void;
 }
 
 function fetchFailed(url: string, why: string, extra: Record<string, unknown> = {}, cause?: unknown): SubnetError {
@@ -158,15 +171,21 @@ type Got = { readonly doc: unknown; readonly attempts: number } | { readonly err
  * retry, at most `maxBackoffMs`, never past the run's deadline), at most `retries` times; a refusal is not asked again.
  */
 async function getJson(url: string, http: HttpRead): Promise<Got> {
-  const got = await withRetries<Got, Transient>(async (attempts) => {
-    try {
-      const once = await getJsonOnce(url, http);
-      return 'transient' in once ? once : { result: { doc: once.doc, attempts } };
-    } catch (error) {
-      if (!isSubnetError(error)) throw error;
-      return { result: { error, attempts } };
-    }
-  }, http);
+  const got = await withRetries<Got, Transient>(
+    async (attempts) => {
+      try {
+        const once = await getJsonOnce(url, http);
+        return 'transient' in once ? once : { result: { doc: once.doc, attempts } };
+      } catch (error) {
+        if (!isSubnetError(error)) throw error;
+        return { result: { error, attempts } };
+      }
+    },
+    http,
+    (transient, attempts, waitMs) => {
+      http.onRetry?.(retrySentence(`GET ${redact(url)}`, transient.why, attempts, waitMs, http.retries));
+    },
+  );
   if ('result' in got) return got.result;
   const { why, extra, cause } = got.transient;
   const after = `${why} (${afterAttempts(got.attempts)})`;
@@ -325,31 +344,34 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
     retries: options.retries ?? DEFAULT_RETRIES,
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     maxBackoffMs: options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
+    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
   };
   const listUrl = `${base}/v1/epochs`;
   const list = await getJson(listUrl, http);
   if ('error' in list) throw list.error;
   const listed = listedEpochs(list.doc, listUrl);
   const out: PublishedBundle[] = [...listed.problems];
-  for (const epoch of listed.epochs.slice(-(last ?? 20))) {
-    const url = `${base}/v1/epochs/${epoch}/bundle`;
-    const source = redact(url);
-    if (http.run.aborted) {
-      out.push(setAside(source, AUDITOR_ERROR_CODES.fetchFailed, `not asked: ${totalTimeoutSentence(totalTimeoutMs)}`, 0));
-      continue;
-    }
-    const got = await getJson(url, http);
-    if ('error' in got) {
-      out.push(asideFor(source, got.error, got.attempts));
-      continue;
-    }
-    const read = checked(source, got.doc, options.verify, got.attempts);
-    const served = (read.bundle as { epoch?: unknown } | null)?.epoch;
-    out.push(
-      read.bundle !== null && served !== epoch
-        ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`, got.attempts)
-        : ofValidator(read, options.validatorHotkey, (why) => setAside(source, AUDITOR_ERROR_CODES.wrongValidator, why, got.attempts)),
-    );
+  const asked = listed.epochs.slice(-(last ?? 20));
+  const progress = options.progress?.(asked.length);
+  for (const epoch of asked) {
+    const entry = await readBundleOf(epoch, base, http, options);
+    out.push(entry);
+    progress?.tick(`epoch ${epoch}`, entry.problem?.code ?? 'ok');
   }
+  progress?.done();
   return Object.freeze(out);
+}
+
+/** One epoch's published bundle from a validator URL, checked, or set aside with why. */
+async function readBundleOf(epoch: number, base: string, http: HttpRead, options: ReadPublishedOptions): Promise<PublishedBundle> {
+  const url = `${base}/v1/epochs/${epoch}/bundle`;
+  const source = redact(url);
+  if (http.run.aborted) return setAside(source, AUDITOR_ERROR_CODES.fetchFailed, `not asked: ${totalTimeoutSentence(http.totalTimeoutMs)}`, 0);
+  const got = await getJson(url, http);
+  if ('error' in got) return asideFor(source, got.error, got.attempts);
+  const read = checked(source, got.doc, options.verify, got.attempts);
+  const served = (read.bundle as { epoch?: unknown } | null)?.epoch;
+  return read.bundle !== null && served !== epoch
+    ? setAside(source, AUDITOR_ERROR_CODES.wrongEpoch, `the answer is the bundle of epoch ${describeValue(served)}, not of epoch ${epoch}`, got.attempts)
+    : ofValidator(read, options.validatorHotkey, (why) => setAside(source, AUDITOR_ERROR_CODES.wrongValidator, why, got.attempts));
 }

@@ -136,6 +136,21 @@ export function retryDelayMs(attempts: number, backoffMs: number, maxBackoffMs: 
   return Math.min(backoffMs * 2 ** (attempts - 1), maxBackoffMs);
 }
 
+/**
+ * The line a run prints while it waits to ask again: `GET <url>: HTTP 503; asking again in 500 ms (attempt 2 of 4)`.
+ *
+ * @param shown - what was asked (a redacted URL, or `epoch 41`)
+ * @param why - the transient failure
+ * @param attempts - the attempts made so far
+ * @param waitMs - the wait before the next
+ * @param retries - the retries allowed after the first attempt
+ * @returns the sentence
+ * @example retrySentence('epoch 41', 'HTTP 503', 1, 250, 3) // 'epoch 41: HTTP 503; asking again in 250 ms (attempt 2 of 4)'
+ */
+export function retrySentence(shown: string, why: string, attempts: number, waitMs: number, retries: number): string {
+  return `${shown}: ${why}; asking again in ${waitMs} ms (attempt ${attempts + 1} of ${retries + 1})`;
+}
+
 /** How a run asks a validator again after a transient failure (docs/spec.md G.6). */
 export interface RetryPlan {
   /** Retries after the first attempt. */
@@ -162,15 +177,23 @@ export type Retried<T, F> =
  *
  * @param attempt - one attempt, given its number (1 first)
  * @param plan - retries, backoff and the run's deadline
+ * @param onRetry - told before each wait: the transient failure, the attempts made, the wait (so a run can say why it
+ *   is quiet)
  * @returns the result with the attempts made, or the last transient failure and what ended the retries
  * @example const got = await withRetries(async () => ({ transient: 'HTTP 503' }), { retries: 0, backoffMs: 250, maxBackoffMs: 30_000, run })
  */
-export async function withRetries<T, F>(attempt: (attempts: number) => Promise<Attempt<T, F>>, plan: RetryPlan): Promise<Retried<T, F>> {
+export async function withRetries<T, F>(
+  attempt: (attempts: number) => Promise<Attempt<T, F>>,
+  plan: RetryPlan,
+  onRetry?: (transient: F, attempts: number, waitMs: number) => void,
+): Promise<Retried<T, F>> {
   for (let attempts = 1; ; attempts++) {
     const outcome = await attempt(attempts);
     if ('result' in outcome) return { result: outcome.result, attempts };
     if (attempts > plan.retries) return { transient: outcome.transient, attempts, endedBy: 'retries' };
-    await waitUnlessAborted(retryDelayMs(attempts, plan.backoffMs, plan.maxBackoffMs), plan.run);
+    const waitMs = retryDelayMs(attempts, plan.backoffMs, plan.maxBackoffMs);
+    onRetry?.(outcome.transient, attempts, waitMs);
+    await waitUnlessAborted(waitMs, plan.run);
     if (plan.run.aborted) return { transient: outcome.transient, attempts, endedBy: 'deadline' };
   }
 }

@@ -390,7 +390,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--total-timeout <ms>', 'from a URL: the limit of the whole read; past it no bundle is asked for', '600000')
     .option(
       '--retries <n>',
-      'from a URL: retries of the list and of each bundle after a transient failure (network error, one request timing out, 408, 429, 5xx), waiting 250 ms doubled, at most 30 s',
+      'from a URL: retries of the list and of each bundle after a transient failure (network error, one request timing out, 408, 429, 5xx), waiting 250 ms doubled, at most 30 s; each wait is said on stderr, as is each bundle read (not with --json)',
       '3',
     )
     .option(
@@ -421,7 +421,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           options.validatorHotkey === undefined
             ? undefined
             : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
-        const [{ sr25519Verifier }, { readPublishedBundles }, { explainCheck }] = await Promise.all([
+        const [{ sr25519Verifier }, { createProgress, readPublishedBundles }, { explainCheck }] = await Promise.all([
           import('@subnet/bundle'),
           import('auditor-replay/pages'),
           import('./commands/explain.js'),
@@ -434,6 +434,24 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
           retries: integerOption(options.retries, '--retries', 0, 100),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
+          // From a URL, a line on stderr per bundle and per wait to ask again (a read may take minutes); none with --json.
+          ...(state.json
+            ? {}
+            : {
+                progress: (total: number) =>
+                  createProgress(
+                    {
+                      write: (text: string) => {
+                        io.stderr(text);
+                      },
+                    },
+                    total,
+                    'explain',
+                  ),
+                onRetry: (sentence: string) => {
+                  io.stderr(`explain: ${sentence}\n`);
+                },
+              }),
         });
         const fromUrl = /^https?:\/\//i.test(options.bundles);
         emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }), ...(fromUrl ? { last } : {}) }));

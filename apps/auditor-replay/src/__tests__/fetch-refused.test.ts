@@ -49,8 +49,12 @@ describe('fetch: no validator at the --validator URL stops the run (exit 2)', ()
         `${sentence}; so fetch stopped: epochs 11-20 not asked\n` +
         `0/11 bundle(s) saved to ${out}\n`,
     );
-    // The failure is on stdout; the progress line on stderr gives its status and code only, not the sentence again.
-    expect(t.err()).toBe('fetch 1/11 epoch 10 failed [AUDITOR_FETCH_FAILED]\n');
+    // The failure is on stdout; the progress line on stderr gives its status and code only, not the sentence again. Each
+    // wait to ask again is said before it, so the seconds of retries are not silent.
+    expect(t.err()).toBe(
+      [250, 500, 1000].map((ms, i) => `fetch: epoch 10: fetch failed (ECONNREFUSED); asking again in ${ms} ms (attempt ${i + 2} of 4)\n`).join('') +
+        'fetch 1/11 epoch 10 failed [AUDITOR_FETCH_FAILED]\n',
+    );
     expect(await readdir(out)).toEqual([]);
   }, 40_000);
 

@@ -7,6 +7,8 @@ export { excludedRecords, explainMiner, formatNumber, formatPercent, minerHotkey
 export type { ChallengeStory, ExcludedRecord, MinerStory, StoryEvaluation } from '../miner-story.js';
 export { formatMinerStory } from '../miner-story-text.js';
 export { readPublishedBundles } from '../published-bundles.js';
+export { createProgress } from '../progress.js';
+export type { Progress, ProgressStream } from '../progress.js';
 export type { PublishedBundle, ReadPublishedOptions } from '../published-bundles.js';
 export { escapeHtml, htmlDocument, minerAnchor, PAGE_CSS, seriesColour } from './html.js';
 export { renderMinerPage, renderMinerStory } from './miner-page.js';

@@ -208,8 +208,15 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
 describe('miner-check explain --bundles URL (the validator API on 127.0.0.1)', () => {
   let server: Server;
   let url: string;
+  /** Paths answered 503 once (a validator restarting), then as usual. */
+  const failOnce = new Set<string>();
   beforeAll(async () => {
     server = createServer((req, res) => {
+      if (failOnce.delete(req.url ?? '')) {
+        res.statusCode = 503;
+        res.end('{}');
+        return;
+      }
       const m = /^\/v1\/epochs\/(\d+)\/bundle$/.exec(req.url ?? '');
       if (req.url === '/v1/epochs') {
         res.setHeader('content-type', 'application/json');
@@ -247,6 +254,24 @@ describe('miner-check explain --bundles URL (the validator API on 127.0.0.1)', (
     expect(older.err()).toContain(
       'no bundle of epoch 0: the bundles cover epochs 1–2; only the newest 2 listed epochs were read (--last 2): raise --last to reach epoch 0',
     );
+  });
+
+  it('says each bundle it reads and each wait to ask again on stderr (not with --json), so a slow read is not silent', async () => {
+    failOnce.add('/v1/epochs/1/bundle');
+    const text = io();
+    expect(await runMinerCheck(['explain', '--bundles', url, '--hotkey', miner.hotkey, '--retries', '1'], text)).toBe(0);
+    expect(text.err().split('\n')).toEqual([
+      'explain 1/3 epoch 0 ok',
+      `explain: GET ${url}/v1/epochs/1/bundle: HTTP 503; asking again in 250 ms (attempt 2 of 2)`,
+      'explain 2/3 epoch 1 ok',
+      'explain 3/3 epoch 2 ok',
+      '',
+    ]);
+    failOnce.add('/v1/epochs');
+    const json = io();
+    expect(await runMinerCheck(['explain', '--bundles', url, '--hotkey', miner.hotkey, '--retries', '1', '--json'], json)).toBe(0);
+    expect(json.err()).toBe('');
+    expect(failOnce.size).toBe(0);
   });
 
   it('reads the epoch list and each bundle over HTTP and tells the same story as from the folder', async () => {
