@@ -357,9 +357,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       ),
     pendingReveals: (after, limit) =>
       wrap('read', async () =>
-        (await pool.query<EpochDbRow>("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2", [after, limit])).rows.map(
-          toEpoch,
-        ),
+        (
+          await pool.query<EpochDbRow>(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2`, [
+            after,
+            limit,
+          ])
+        ).rows.map(toEpochHead),
       ),
     unsettledBefore: (epoch) =>
       wrap('read', async () => {

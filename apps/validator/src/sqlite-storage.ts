@@ -94,7 +94,7 @@ function openFailureSentence(error: unknown): string {
  */
 export const EPOCH_LOOKUPS = Object.freeze({
   interrupted: "SELECT epoch FROM epochs WHERE status = 'submitting' ORDER BY epoch",
-  pendingReveals: "SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?",
+  pendingReveals: `SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE reveal_status = 'pending' AND epoch > ? ORDER BY epoch LIMIT ?`,
   pendingBefore: `SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE reveal_status = 'pending' AND epoch < ? ORDER BY epoch DESC LIMIT 1`,
   submittingBefore: `SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE status = 'submitting' AND epoch < ? ORDER BY epoch DESC LIMIT 1`,
 });
@@ -265,7 +265,7 @@ export function openSqliteStorage(
       }),
     listEpochs: (limit) => wrap('read', () => (list.all(limit) as EpochDbRow[]).map(toEpoch)),
     listEpochHeads: (limit) => wrap('read', () => (heads.all(limit) as EpochDbRow[]).map(toEpochHead)),
-    pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpoch)),
+    pendingReveals: (after, limit) => wrap('read', () => (pendingReveals.all(after, limit) as EpochDbRow[]).map(toEpochHead)),
     unsettledBefore: (epoch) =>
       wrap('read', () => {
         const pending = pendingBefore.get(epoch) as EpochDbRow | undefined;

@@ -152,10 +152,12 @@ export interface Storage {
    */
   listEpochHeads(limit: number): Promise<readonly EpochHead[]>;
   /**
-   * Rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at most
-   * `limit` (reveal-confirm.ts pages through them so none is starved).
+   * Heads of the rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at
+   * most `limit` (reveal-confirm.ts pages through them so none is starved). Heads: this runs every confirmation pass
+   * and, on a commit-reveal v2 subnet, every head tick, and needs only the `reveal` column; the one epoch whose
+   * outcome is recorded is read whole then ({@link Storage.getEpoch}, docs/spec.md G.25).
    */
-  pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochRow[]>;
+  pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochHead[]>;
   /**
    * The newest epoch head before `epoch` that holds the later epochs' bundles (docs/spec.md G.23): its reveal is
    * `pending`, or it is still `submitting`; undefined when there is none. Found by index, however old it is.

@@ -184,6 +184,31 @@ for (const backend of backends) {
       }
     });
 
+    it('pending reveals are heads: the reveal columns without the signed bundle or the carried state (docs/spec.md G.25)', async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        await storage.claimEpoch(1, {
+          status: 'submitted',
+          revealStatus: 'pending',
+          reveal: '{"due_block":"9"}',
+          bundle: '{"b":1}',
+          carry: '{"c":1}',
+          digest: 'd1',
+        });
+        await storage.claimEpoch(2, { status: 'submitted', revealStatus: 'revealed', reveal: '{}', bundle: '{"b":2}' });
+        await storage.claimEpoch(3, { status: 'submitted', revealStatus: 'pending', reveal: '{"due_block":"19"}', bundle: '{"b":3}', digest: 'd3' });
+        const pending = await storage.pendingReveals(-1, 10);
+        const heads = await storage.listEpochHeads(10);
+        expect(pending).toEqual(heads.filter((h) => h.revealStatus === 'pending').reverse());
+        expect(pending.map((h) => [h.epoch, h.reveal, Object.hasOwn(h, 'bundle'), Object.hasOwn(h, 'carry')])).toEqual([
+          [1, '{"due_block":"9"}', false, false],
+          [3, '{"due_block":"19"}', false, false],
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
     it('the chain identity: recorded once, a later claim gets the recorded one, an unknown genesis hash is filled in once', async () => {
       const { storage, cleanup } = await backend.open();
       try {
