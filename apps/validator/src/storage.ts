@@ -143,6 +143,11 @@ export interface Storage {
   /** True while the lease has this holder and token. */
   checkFence(fence: Fence): Promise<boolean>;
   getEpoch(epoch: number): Promise<EpochRow | undefined>;
+  /**
+   * An epoch row without its signed bundle and carried state: what a check whether an epoch was closed needs. The
+   * catch-up at every epoch boundary asks it of up to 100 epochs, and a whole row is a megabyte read (docs/spec.md G.25).
+   */
+  getEpochHead(epoch: number): Promise<EpochHead | undefined>;
   /** Epoch rows, newest first. */
   listEpochs(limit: number): Promise<readonly EpochRow[]>;
   /**
