@@ -171,7 +171,7 @@ export interface CloseOptions {
 export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: CloseOptions = {}): Promise<EpochOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const started = performance.now();
-  const existing = await storage.getEpoch(epoch);
+  const existing = await storage.getEpochHead(epoch);
   if (existing !== undefined) {
     metrics.submissions.inc({ outcome: 'skipped' });
     logger.info({ epoch, status: existing.status }, 'epoch already handled; not submitting again');

@@ -33,7 +33,8 @@ export async function closeEndedEpochs(deps: EpochRunnerDeps, headEpoch: number,
   if (options.lastWithoutRecords) epochs.add(last);
   const outcomes: EpochOutcome[] = [];
   for (const epoch of [...epochs].sort((a, b) => a - b)) {
-    if ((await deps.storage.getEpoch(epoch)) !== undefined) continue;
+    // A head: whether the epoch was closed, without its megabyte of bundle (docs/spec.md G.25).
+    if ((await deps.storage.getEpochHead(epoch)) !== undefined) continue;
     const close: CloseOptions = epoch < last ? { missedAtEpoch: headEpoch } : {};
     outcomes.push(await closeEpoch(deps, epoch, close));
   }

@@ -54,13 +54,13 @@ export function peerScoresTarget(documentEpoch: number, currentEpoch: number | u
  * @example const admitted = await admitPeerScores({ storage, currentEpoch: () => 42 }, 41, (closeEpoch) => queue.submit({ ...record, epoch: closeEpoch }))
  */
 export async function admitPeerScores<R>(
-  service: { readonly storage: Pick<Storage, 'getEpoch'>; currentEpoch(): number | undefined },
+  service: { readonly storage: Pick<Storage, 'getEpochHead'>; currentEpoch(): number | undefined },
   documentEpoch: number,
   write: (closeEpoch: number) => R,
 ): Promise<{ readonly ok: true; readonly written: R } | Extract<PeerScoresTarget, { ok: false }>> {
   const first = peerScoresTarget(documentEpoch, service.currentEpoch());
   if (!first.ok) return first;
-  if ((await service.storage.getEpoch(first.closeEpoch)) !== undefined)
+  if ((await service.storage.getEpochHead(first.closeEpoch)) !== undefined)
     return {
       ok: false,
       reason: 'too_late',

@@ -349,6 +349,11 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
         const row = (await pool.query<EpochDbRow>('SELECT * FROM epochs WHERE epoch = $1', [epoch])).rows[0];
         return row === undefined ? undefined : toEpoch(row);
       }),
+    getEpochHead: (epoch) =>
+      wrap('read', async () => {
+        const row = (await pool.query<EpochDbRow>(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE epoch = $1`, [epoch])).rows[0];
+        return row === undefined ? undefined : toEpochHead(row);
+      }),
     listEpochs: (limit) =>
       wrap('read', async () => (await pool.query<EpochDbRow>('SELECT * FROM epochs ORDER BY epoch DESC LIMIT $1', [limit])).rows.map(toEpoch)),
     listEpochHeads: (limit) =>
@@ -357,9 +362,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       ),
     pendingReveals: (after, limit) =>
       wrap('read', async () =>
-        (await pool.query<EpochDbRow>("SELECT * FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2", [after, limit])).rows.map(
-          toEpoch,
-        ),
+        (
+          await pool.query<EpochDbRow>(`SELECT ${EPOCH_HEAD_COLUMNS} FROM epochs WHERE reveal_status = 'pending' AND epoch > $1 ORDER BY epoch LIMIT $2`, [
+            after,
+            limit,
+          ])
+        ).rows.map(toEpochHead),
       ),
     unsettledBefore: (epoch) =>
       wrap('read', async () => {

@@ -165,15 +165,22 @@ let verifier: Promise<SignatureVerifier> | undefined;
  * epoch's bundle (digest, epoch, netuid, hotkey, signature) counts.
  *
  * @param dir - `bundles.dir` (undefined: none)
- * @param row - the pending epoch row
+ * @param head - the pending epoch
+ * @param whole - reads the epoch's whole row (its bundle), called only when the file exists
  * @returns the attestation and its signature, or undefined
- * @example const earlier = await writtenAttestation(deps.bundlesDir, row)
+ * @example const earlier = await writtenAttestation(deps.bundlesDir, head, async () => storage.getEpoch(head.epoch))
  */
-export async function writtenAttestation(dir: string | undefined, row: EpochRow): Promise<SignedRevealAttestation | undefined> {
-  // The file first: a pending epoch mostly has none, and binding it parses the whole stored bundle (every pass).
+export async function writtenAttestation(
+  dir: string | undefined,
+  head: Pick<EpochRow, 'epoch'>,
+  whole: () => Promise<EpochRow | undefined>,
+): Promise<SignedRevealAttestation | undefined> {
+  // The file first: a pending epoch mostly has none, and reading and binding its bundle costs a megabyte (every pass).
   if (dir === undefined) return undefined;
-  const path = join(dir, `epoch-${row.epoch}.json`);
+  const path = join(dir, `epoch-${head.epoch}.json`);
   if (!existsSync(path)) return undefined;
+  const row = await whole();
+  if (row === undefined) return undefined;
   const binding = bindingOf(row);
   if (binding === undefined) return undefined;
   try {

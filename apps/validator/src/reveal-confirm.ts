@@ -8,7 +8,7 @@ import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { AttestedCommit, RevealOutcome } from './reveal-attest.js';
 import { attestReveal, servedBundleText, writtenAttestation } from './reveal-attest.js';
-import type { EpochRow, Fence, Storage } from './storage.js';
+import type { EpochHead, EpochRow, Fence, Storage } from './storage.js';
 
 /** How many pending reveals one pass checks at most (the next pass goes on after the last one checked, then wraps). */
 export const REVEAL_BATCH = 16;
@@ -134,9 +134,12 @@ export async function sharedHashCommits(storage: Pick<Storage, 'pendingReveals'>
   return (await pendingHashRows(storage)).flatMap(({ hash }) => (hash.commit === undefined ? [] : [hash.commit]));
 }
 
-/** Every epoch whose commit-reveal v2 commit waits for its reveal, with its parsed `reveal` column, oldest first. */
-async function pendingHashRows(storage: Pick<Storage, 'pendingReveals'>): Promise<{ row: EpochRow; hash: PendingHashJson }[]> {
-  const rows: { row: EpochRow; hash: PendingHashJson }[] = [];
+/**
+ * Every epoch whose commit-reveal v2 commit waits for its reveal, with its parsed `reveal` column, oldest first: heads
+ * (no bundle, no carried state), as this runs every head tick (docs/spec.md G.25).
+ */
+async function pendingHashRows(storage: Pick<Storage, 'pendingReveals'>): Promise<{ row: EpochHead; hash: PendingHashJson }[]> {
+  const rows: { row: EpochHead; hash: PendingHashJson }[] = [];
   for (let after = -1; ;) {
     const page = await storage.pendingReveals(after, HASH_PAGE);
     for (const row of page) {
@@ -325,7 +328,7 @@ function checkOutcome(epoch: number, check: Exclude<RevealCheck, { status: 'pend
   return { status: 'unconfirmed', code: check.code, reason: null, reasons: [], message: check.message, revealBlock: null, revealBlockHash: null };
 }
 
-function parsePending(row: EpochRow): PendingRevealJson | undefined {
+function parsePending(row: Pick<EpochRow, 'reveal'>): PendingRevealJson | undefined {
   try {
     const value = JSON.parse(row.reveal ?? '') as Partial<PendingRevealJson>;
     if (typeof value.record === 'string' && typeof value.due_block === 'string' && /^\d+$/.test(value.due_block) && typeof value.commit_hash === 'string') {
@@ -346,7 +349,7 @@ interface Diagnosed {
 }
 
 /** The due block of an epoch embargoed because its submission is unknown (bundle-embargo.ts `unknownSubmissionEmbargo`). */
-function unknownSubmissionDue(row: EpochRow): bigint | undefined {
+function unknownSubmissionDue(row: Pick<EpochRow, 'reveal'>): bigint | undefined {
   try {
     const value = JSON.parse(row.reveal ?? '') as { record?: unknown; due_block?: unknown; unknown_submission?: unknown };
     if (value.record === null && typeof value.unknown_submission === 'object' && typeof value.due_block === 'string' && /^\d+$/.test(value.due_block)) {
@@ -371,18 +374,29 @@ async function writeLiftedBundle(deps: RevealConfirmDeps, row: EpochRow, atteste
 }
 
 /**
+ * The whole row of a pending epoch whose bundle is used (its outcome attested, its file written): the head as the pass
+ * read it, with the bundle and carried state read now (they never change after the close). A pass reads heads only, so
+ * a pending epoch that is not due costs no bundle read (docs/spec.md G.25).
+ */
+async function wholeRow(storage: Pick<Storage, 'getEpoch'>, head: EpochHead): Promise<EpochRow> {
+  const row = await storage.getEpoch(head.epoch);
+  return { ...head, bundle: row?.bundle ?? null, carry: row?.carry ?? null };
+}
+
+/**
  * Records a final outcome in one write: signs its attestation, writes the bundle file (served text), then stores
  * the outcome and the attestation on the epoch row (under the lease).
  */
 async function recordFinal(
   deps: RevealConfirmDeps,
-  row: EpochRow,
+  pendingHead: EpochHead,
   commit: AttestedCommit,
   outcome: RevealOutcome,
   column: Record<string, unknown>,
   head: bigint,
   revealStatus: string = outcome.status,
 ): Promise<void> {
+  const row = await wholeRow(deps.storage, pendingHead);
   let attested: SignedRevealAttestation | undefined;
   try {
     attested = attestReveal(row, commit, outcome, head, deps.signer);
@@ -400,7 +414,7 @@ async function recordFinal(
 }
 
 /** Records the outcome a crashed pass already attested in the bundle file (its file stays as written). */
-async function recordWritten(deps: RevealConfirmDeps, row: EpochRow, attested: SignedRevealAttestation): Promise<RevealConfirmation> {
+async function recordWritten(deps: RevealConfirmDeps, row: EpochHead, attested: SignedRevealAttestation): Promise<RevealConfirmation> {
   const a = attested.reveal;
   const column = {
     commit_hash: a.commit_hash,
@@ -435,7 +449,7 @@ interface DiagnosedCommit {
   readonly unknown_submission?: unknown;
 }
 
-function diagnosedJson(row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed, head: bigint): Record<string, unknown> {
+function diagnosedJson(row: Pick<EpochRow, 'reveal'>, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed, head: bigint): Record<string, unknown> {
   return {
     commit_hash: pending?.commit_hash ?? null,
     due_block: pending?.due_block ?? null,
@@ -473,7 +487,7 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
   const head = await chain.head();
   const overdueAfter = deps.overdueAfterBlocks?.() ?? REVEAL_OVERDUE_BLOCKS;
   const done: RevealConfirmation[] = [];
-  const diagnose = async (row: EpochRow, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed): Promise<void> => {
+  const diagnose = async (row: EpochHead, pending: DiagnosedCommit | undefined, diagnosed: Diagnosed): Promise<void> => {
     const commit: AttestedCommit = {
       commitHash: pending?.commit_hash ?? null,
       dueBlock: pending?.due_block ?? null,
@@ -505,7 +519,7 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
   };
   for (const row of rows) {
     // A pass that crashed between writing the file and recording the outcome: record the outcome it attested.
-    const written = await writtenAttestation(deps.bundlesDir, row);
+    const written = await writtenAttestation(deps.bundlesDir, row, () => wholeRow(storage, row));
     if (written !== undefined) {
       done.push(await recordWritten(deps, row, written));
       continue;

@@ -143,6 +143,11 @@ export interface Storage {
   /** True while the lease has this holder and token. */
   checkFence(fence: Fence): Promise<boolean>;
   getEpoch(epoch: number): Promise<EpochRow | undefined>;
+  /**
+   * An epoch row without its signed bundle and carried state: what a check whether an epoch was closed needs. The
+   * catch-up at every epoch boundary asks it of up to 100 epochs, and a whole row is a megabyte read (docs/spec.md G.25).
+   */
+  getEpochHead(epoch: number): Promise<EpochHead | undefined>;
   /** Epoch rows, newest first. */
   listEpochs(limit: number): Promise<readonly EpochRow[]>;
   /**
@@ -152,10 +157,12 @@ export interface Storage {
    */
   listEpochHeads(limit: number): Promise<readonly EpochHead[]>;
   /**
-   * Rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at most
-   * `limit` (reveal-confirm.ts pages through them so none is starved).
+   * Heads of the rows whose timelocked reveal is still `pending`, with an epoch above `afterEpoch`, oldest first, at
+   * most `limit` (reveal-confirm.ts pages through them so none is starved). Heads: this runs every confirmation pass
+   * and, on a commit-reveal v2 subnet, every head tick, and needs only the `reveal` column; the one epoch whose
+   * outcome is recorded is read whole then ({@link Storage.getEpoch}, docs/spec.md G.25).
    */
-  pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochRow[]>;
+  pendingReveals(afterEpoch: number, limit: number): Promise<readonly EpochHead[]>;
   /**
    * The newest epoch head before `epoch` that holds the later epochs' bundles (docs/spec.md G.23): its reveal is
    * `pending`, or it is still `submitting`; undefined when there is none. Found by index, however old it is.

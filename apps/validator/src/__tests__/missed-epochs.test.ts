@@ -4,13 +4,44 @@ import { join } from 'node:path';
 import { recomputeBundle } from '@subnet/bundle';
 import { describe, expect, it } from 'vitest';
 
-import { bountyBody, captureLog, fakeChain, postExecutor, readBundle, setupValidator, useCleanups, useKeys } from './helpers.js';
+import type { EpochRunnerDeps } from '../epoch-runner.js';
+import { closeEndedEpochs } from '../missed-epochs.js';
+import { openSqliteStorage } from '../sqlite-storage.js';
+import type { Storage } from '../storage.js';
+import { bountyBody, captureLog, fakeChain, postExecutor, readBundle, setupValidator, tempDir, useCleanups, useKeys } from './helpers.js';
 
 const k = useKeys();
 
 const cleanups = useCleanups();
 
 describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', () => {
+  it('tells a closed epoch by its head: the catch-up at an epoch boundary reads no bundle of the epochs it skips (docs/spec.md G.25)', async () => {
+    const t = tempDir();
+    const storage = openSqliteStorage(join(t.dir, 'v.db'));
+    cleanups.push(t.cleanup, () => storage.close());
+    for (let epoch = 0; epoch < 5; epoch++) {
+      await storage.insertRecords([{ kind: 'bounty', recordId: `b${epoch}`, epoch, body: '{}', digest: `d${epoch}` }]);
+      await storage.claimEpoch(epoch, { status: 'submitted', bundle: `{"bundle":{"epoch":${epoch}}}`, digest: `g${epoch}`, carry: '{}' });
+    }
+    const wholeRowsRead: number[] = [];
+    const headsRead: number[] = [];
+    const spied: Storage = {
+      ...storage,
+      getEpoch: (epoch) => {
+        wholeRowsRead.push(epoch);
+        return storage.getEpoch(epoch);
+      },
+      getEpochHead: (epoch) => {
+        headsRead.push(epoch);
+        return storage.getEpochHead(epoch);
+      },
+    };
+    // Every ended epoch is closed: nothing to close, and only heads are read.
+    expect(await closeEndedEpochs({ storage: spied } as unknown as EpochRunnerDeps, 5, { lastWithoutRecords: true })).toEqual([]);
+    expect(headsRead).toEqual([0, 1, 2, 3, 4]);
+    expect(wholeRowsRead).toEqual([]);
+  });
+
   it('down across two epoch boundaries: the older epoch is published as missed (nothing sent), with a warning and a metric; ended epochs without records get none', async () => {
     const { dir, start } = await setupValidator(cleanups, false);
     const chain = fakeChain(k);

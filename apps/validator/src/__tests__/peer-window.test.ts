@@ -31,12 +31,12 @@ describe('peerScoresTarget (which close counts a peer document)', () => {
   it('admitPeerScores refuses a document whose close already ran here, and decides again (and writes) after reading storage', async () => {
     const writes: number[] = [];
     const write = (closeEpoch: number) => writes.push(closeEpoch);
-    const closed = { getEpoch: (n: number) => Promise.resolve(n === 42 ? ({ epoch: 42 } as never) : undefined) };
+    const closed = { getEpochHead: (n: number) => Promise.resolve(n === 42 ? ({ epoch: 42 } as never) : undefined) };
     expect(await admitPeerScores({ storage: closed, currentEpoch: () => 42 }, 41, write)).toMatchObject({ ok: false, reason: 'too_late' });
     // The head moves on while the row is read: the answer is the one for the epoch the write will see.
     let current = 42;
     const moving = {
-      getEpoch: () => {
+      getEpochHead: () => {
         current = 43;
         return Promise.resolve(undefined);
       },

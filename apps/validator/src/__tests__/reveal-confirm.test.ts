@@ -253,6 +253,49 @@ for (const backend of BACKENDS) {
       expect(await counter(metrics)).toEqual({ 'unconfirmed/VALIDATOR_REVEAL_RECORD_UNREADABLE': 1 });
     });
 
+    it('reads the bundle of the one pending epoch whose outcome it records, and no other (a pass reads heads, docs/spec.md G.25)', async () => {
+      const s = await storage();
+      const chain = revealChain({ r3: [{ status: 'revealed', block: 41n, blockHash: `0x${'cd'.repeat(32)}` }] });
+      for (const [epoch, due] of [
+        [3, 40n],
+        [4, 100n],
+        [5, 100n],
+      ] as const) {
+        await pendingEpoch(s, epoch, `r${epoch}`, due);
+        await s.updateEpoch(epoch, { bundle: `{"bundle":{"epoch":${epoch}}}`, digest: `d${epoch}`, carry: '{"c":1}' });
+      }
+      const wholeRowsRead: number[] = [];
+      const bundlesListed: number[] = [];
+      const spied: Storage = {
+        ...s,
+        getEpoch: (epoch) => {
+          wholeRowsRead.push(epoch);
+          return s.getEpoch(epoch);
+        },
+        pendingReveals: async (after, limit) => {
+          const rows = await s.pendingReveals(after, limit);
+          for (const row of rows) if (Object.hasOwn(row, 'bundle')) bundlesListed.push(row.epoch);
+          return rows;
+        },
+      };
+      chain.headBlock = 45n;
+      expect(await confirmPendingReveals({ storage: spied, chain, metrics: createMetrics(), logger: silentLogger })).toEqual([
+        { epoch: 3, status: 'revealed' },
+        { epoch: 4, status: 'waiting' },
+        { epoch: 5, status: 'waiting' },
+      ]);
+      expect(bundlesListed).toEqual([]);
+      expect(wholeRowsRead).toEqual([3]);
+      expect((await s.getEpoch(3))?.revealStatus).toBe('revealed');
+      // Nothing due: a pass reads no bundle at all.
+      wholeRowsRead.length = 0;
+      expect(await confirmPendingReveals({ storage: spied, chain, metrics: createMetrics(), logger: silentLogger })).toEqual([
+        { epoch: 4, status: 'waiting' },
+        { epoch: 5, status: 'waiting' },
+      ]);
+      expect(wholeRowsRead).toEqual([]);
+    });
+
     it('pages through every pending epoch, however old, a bounded number per pass, and wraps (no epoch starved)', async () => {
       const s = await storage();
       // 150 pending epochs, spread over far more than the newest 64 epoch rows (set_weights epochs in between).

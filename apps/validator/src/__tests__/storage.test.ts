@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
-import { EPOCH_LOOKUPS, openSqliteStorage } from '../sqlite-storage.js';
+import { EPOCH_LOOKUPS, openSqliteStorage, RECORD_LOOKUPS } from '../sqlite-storage.js';
 import type { MigrationNotice, Storage } from '../storage.js';
 import { MIGRATIONS } from '../storage.js';
 import { createWriteQueue } from '../write-queue.js';
@@ -184,6 +184,53 @@ for (const backend of backends) {
       }
     });
 
+    it('pending reveals are heads: the reveal columns without the signed bundle or the carried state (docs/spec.md G.25)', async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        await storage.claimEpoch(1, {
+          status: 'submitted',
+          revealStatus: 'pending',
+          reveal: '{"due_block":"9"}',
+          bundle: '{"b":1}',
+          carry: '{"c":1}',
+          digest: 'd1',
+        });
+        await storage.claimEpoch(2, { status: 'submitted', revealStatus: 'revealed', reveal: '{}', bundle: '{"b":2}' });
+        await storage.claimEpoch(3, { status: 'submitted', revealStatus: 'pending', reveal: '{"due_block":"19"}', bundle: '{"b":3}', digest: 'd3' });
+        const pending = await storage.pendingReveals(-1, 10);
+        const heads = await storage.listEpochHeads(10);
+        expect(pending).toEqual(heads.filter((h) => h.revealStatus === 'pending').reverse());
+        expect(pending.map((h) => [h.epoch, h.reveal, Object.hasOwn(h, 'bundle'), Object.hasOwn(h, 'carry')])).toEqual([
+          [1, '{"due_block":"9"}', false, false],
+          [3, '{"due_block":"19"}', false, false],
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it("an epoch's head: its row without the signed bundle or the carried state, undefined for an epoch without a row (docs/spec.md G.25)", async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        await storage.claimEpoch(7, {
+          status: 'submitted',
+          u16: '{"u":7}',
+          bundle: '{"b":7}',
+          carry: '{"c":7}',
+          digest: 'd7',
+          revealStatus: 'pending',
+          reveal: '{}',
+        });
+        const head = await storage.getEpochHead(7);
+        const { bundle: _bundle, carry: _carry, ...expected } = (await storage.getEpoch(7)) ?? { bundle: null, carry: null };
+        expect(head).toEqual(expected);
+        expect([head?.digest, Object.hasOwn(head ?? {}, 'bundle'), Object.hasOwn(head ?? {}, 'carry')]).toEqual(['d7', false, false]);
+        expect(await storage.getEpochHead(8)).toBeUndefined();
+      } finally {
+        await cleanup();
+      }
+    });
+
     it('the chain identity: recorded once, a later claim gets the recorded one, an unknown genesis hash is filled in once', async () => {
       const { storage, cleanup } = await backend.open();
       try {
@@ -264,6 +311,32 @@ describe('the nonce horizon migration (SQLite file of a build before it)', () =>
         expect(await storage.useNonce('hk', 'n-0000000000000001', signedAt + 60_000)).toEqual({ state: 'replayed' });
       } finally {
         await storage.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('the query plans of the frequent lookups (SQLite, docs/spec.md G.25)', () => {
+  const plan = (db: Database.Database, sql: string, args: unknown[]): string =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+
+  it("an epoch's head goes by the primary key; the epochs that have records read the (epoch, seq) index, then one epoch's rows by it", async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'v.sqlite');
+      await openSqliteStorage(file).close();
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(plan(db, EPOCH_LOOKUPS.head, [1])).toMatch(/SEARCH epochs USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        const withRecords = plan(db, RECORD_LOOKUPS.epochsWithRecords, [0, 100]);
+        // The range is read from the index alone (no record row, no body), and each epoch's rows are found by it.
+        expect(withRecords).toMatch(/SEARCH records USING COVERING INDEX records_epoch \(epoch>\? AND epoch<\?\)/);
+        expect(withRecords).toMatch(/SEARCH r (EXISTS )?USING INDEX records_epoch \(epoch=\?\)/);
+        expect(withRecords).not.toMatch(/SCAN records/);
+      } finally {
+        db.close();
       }
     } finally {
       t.cleanup();
