@@ -53,8 +53,14 @@ function chmodTree(dir: string): void {
 /** A private copy of the vector tree with btwallet's 0600 modes (git does not keep modes). */
 export function copyVectors(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-vectors-'));
-  cpSync(VECTORS_DIR, dir, { recursive: true });
-  chmodTree(dir);
+  try {
+    cpSync(VECTORS_DIR, dir, { recursive: true });
+    chmodTree(dir);
+  } catch (error) {
+    // No vectors to copy (a checkout without ../shared): the folder made for them goes too.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     dir,
     cleanup: () => {
