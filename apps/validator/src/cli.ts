@@ -20,7 +20,6 @@ const PASSWORD_UNAVAILABLE = 'WALLET_PASSWORD_UNAVAILABLE';
 /** This package's version (`--version`): read from its package.json, one folder up from `src/` and from `dist/`. */
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
-/** A parser of a decimal integer option in [min, max]: no sign, exponent, hex or spaces (`Number()` would take them). */
 /**
  * An integer flag's parser: decimal digits only (`integerFlagValue` of `@subnet/cli-support`, the rule of every CLI), so
  * `1e3`, `0x10`, ` 5`, `3.0` and `-0` are refused with what is wrong and the spelling to write; commander puts the flag
