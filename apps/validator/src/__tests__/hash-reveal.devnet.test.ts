@@ -3,15 +3,32 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { HashRevealResult } from '../chain-port.js';
+import type { ChainPort, HashRevealResult } from '../chain-port.js';
 import { outcomeUnknown } from '../epoch-runner.js';
 import { leaseLost } from '../lease-sql.js';
 import { landedRevealFields, sharedHashCommits } from '../reveal-confirm.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
+import type { SubnetChainOptions } from '../subnet-chain.js';
 import { devnetChainPort, startCommitRevealDevnet, waitFor } from './commit-reveal-devnet.js';
 import { tempDir, useCleanups } from './helpers.js';
 
 const cleanups = useCleanups();
+
+/**
+ * A commit-reveal v2 devnet on `runtime` and the chain access over it, with the path of its file commit store (the
+ * devnet, the folder and the connection are cleaned up after the test).
+ */
+async function v2ChainWithStore(
+  runtime: 'stateful' | 'legacy',
+  options: Partial<SubnetChainOptions> = {},
+): Promise<{ readonly store: string; readonly chain: ChainPort }> {
+  const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+  cleanups.push(() => devnet.stop());
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  const store = join(t.dir, 'commits.json');
+  return { store, chain: await devnetChainPort(devnet, cleanups, { commitStorePath: store, ...options }) };
+}
 
 /**
  * What the real chain access reports of a commit-reveal v2 commit (docs/spec.md G.22): `expired` only when the chain
@@ -36,12 +53,7 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
   }, 60_000);
 
   it('a commit revealed by a run that stopped before its store forgot it is gone, not expired', async () => {
-    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
-    cleanups.push(() => devnet.stop());
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const store = join(t.dir, 'commits.json');
-    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store });
+    const { store, chain } = await v2ChainWithStore(runtime);
     const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
     const hash = landed.hashCommit?.commitHash;
     const before = readFileSync(store, 'utf8');
@@ -59,14 +71,9 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
   }, 60_000);
 
   it('a commit is handed to onCommitSaved before it is signed; a lost lease there stops the signing, another failure only warns', async () => {
-    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
-    cleanups.push(() => devnet.stop());
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const store = join(t.dir, 'commits.json');
     const warnings: string[] = [];
     const logger = { info: () => undefined, warn: (_ctx: unknown, msg: string) => void warnings.push(msg) };
-    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store, logger });
+    const { store, chain } = await v2ChainWithStore(runtime, { logger });
     const storeHashes = () =>
       existsSync(store) ? (JSON.parse(readFileSync(store, 'utf8')) as { commits: { commit_hash: string }[] }).commits.map((c) => c.commit_hash) : [];
     const headBefore = await chain.head();
@@ -94,12 +101,7 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
   }, 60_000);
 
   it('a read that fails after the commit landed is an unknown outcome (VALIDATOR_SUBMISSION_UNKNOWN), for reconciliation, not a failed submission', async () => {
-    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
-    cleanups.push(() => devnet.stop());
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const store = join(t.dir, 'commits.json');
-    const chain = await devnetChainPort(devnet, cleanups, { commitStorePath: store });
+    const { store, chain } = await v2ChainWithStore(runtime);
     // The store file is damaged while the commit is signed and sent: every read of it after the landing fails.
     const sent = chain.setWeights([1, 2], [30_000, 35_535], {
       onCommitSaved: () => {
