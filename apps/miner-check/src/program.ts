@@ -416,7 +416,9 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
       }) => {
         state.json = options.json === true;
         const epoch = options.epoch === undefined ? undefined : integerOption(options.epoch, '--epoch', 0, Number.MAX_SAFE_INTEGER);
-        // Checked before anything is read: a mistyped hotkey would set every bundle aside.
+        // Both hotkeys are checked before anything is read: from a URL the read may take minutes, and a mistyped
+        // --validator-hotkey would set every bundle aside.
+        const hotkey = parseInput(hotkeySchema, options.hotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--hotkey');
         const validatorHotkey =
           options.validatorHotkey === undefined
             ? undefined
@@ -454,7 +456,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
               }),
         });
         const fromUrl = /^https?:\/\//i.test(options.bundles);
-        emit(io, state, explainCheck({ bundles, hotkey: options.hotkey, ...(epoch === undefined ? {} : { epoch }), ...(fromUrl ? { last } : {}) }));
+        emit(io, state, explainCheck({ bundles, hotkey, ...(epoch === undefined ? {} : { epoch }), ...(fromUrl ? { last } : {}) }));
       },
     );
 

@@ -19,6 +19,33 @@ export interface DecodedSs58 {
   readonly publicKey: Uint8Array;
 }
 
+/** The base58 digits of Bitcoin's alphabet, which SS58 uses: no 0, O, I or l. */
+const BASE58_DIGITS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * Why text that base58 cannot decode is no address, in words a miner who pasted the wrong string can act on:
+ * a hex public key is named as such, anything else by its first character outside the alphabet and where it is.
+ */
+function outsideBase58(address: string): string {
+  if (/^0x[0-9a-fA-F]{64}$/.test(address)) {
+    return (
+      'this is a 32-byte public key written in hex (0x and 64 hex digits), not its SS58 address; ' +
+      `write the key as its SS58 address (network prefix ${BITTENSOR_SS58_PREFIX}, starting with 5)`
+    );
+  }
+  let position = 0;
+  for (const character of address) {
+    position++;
+    if (!BASE58_DIGITS.includes(character)) {
+      return (
+        `the character ${JSON.stringify(character)} at position ${position} is not a base58 digit ` +
+        '(an SS58 address is written with 1-9 and the letters but 0, O, I and l)'
+      );
+    }
+  }
+  return 'it contains characters outside the base58 alphabet';
+}
+
 function checksum(payload: Uint8Array): Uint8Array {
   const input = new Uint8Array(SS58_PREFIX.length + payload.length);
   input.set(SS58_PREFIX);
@@ -41,11 +68,21 @@ export function decodeSs58(address: string): DecodedSs58 {
   const fail = (why: string): never => {
     throw new SubnetError(CORE_ERROR_CODES.invalidSs58, `not a valid SS58 address: ${why}`, { context: { value: address } });
   };
+  if (address === '') return fail('the text is empty');
   let bytes: Uint8Array;
   try {
     bytes = base58.decode(address);
   } catch {
-    return fail('it contains characters outside the base58 alphabet');
+    return fail(outsideBase58(address));
+  }
+  // The byte count first: a character missing or extra changes every byte of a base58 number, the first included,
+  // so read as an address it would be blamed on its network prefix.
+  if (bytes.length !== 35 && bytes.length !== 36) {
+    return fail(
+      `it is ${address.length} characters long and decodes to ${bytes.length} bytes, where the address of a 32-byte account ` +
+        `decodes to 35 (36 with a two-byte network prefix): a character is missing or extra, or this is no account address ` +
+        `(a Bittensor address is 48 characters and starts with 5)`,
+    );
   }
   const first = bytes[0] ?? 0;
   let prefixLength: number;
@@ -67,12 +104,18 @@ export function decodeSs58(address: string): DecodedSs58 {
     );
   }
   if (bytes.length !== prefixLength + 32 + 2) {
-    return fail(`it decodes to ${bytes.length} bytes, not ${prefixLength + 34} (a 32-byte account)`);
+    return fail(
+      `it is ${address.length} characters long and decodes to ${bytes.length} bytes, where the address of a 32-byte account ` +
+        `with this first byte decodes to ${prefixLength + 34}: a character is missing or extra, or this is no account address ` +
+        `(a Bittensor address is 48 characters and starts with 5)`,
+    );
   }
   const body = bytes.subarray(0, prefixLength + 32);
   const expected = checksum(body);
   if (bytes[prefixLength + 32] !== expected[0] || bytes[prefixLength + 33] !== expected[1]) {
-    return fail('the checksum does not match');
+    return fail(
+      'its last two bytes, the checksum, do not match the rest: a character is mistyped or two are swapped; ' + 'copy the address again from where it was made',
+    );
   }
   return { prefix, publicKey: bytes.slice(prefixLength, prefixLength + 32) };
 }

@@ -324,6 +324,21 @@ describe('miner-check explain from a hostile validator', () => {
     expect(hits.get('/honest/v1/epochs') ?? 0).toBe(asked);
   });
 
+  it('--hotkey that is not an SS58 hotkey is refused before the validator is asked anything (exit 2), with what is wrong with it', async () => {
+    const asked = hits.get('/honest/v1/epochs') ?? 0;
+    // The miner's own hotkey with two neighbouring characters swapped: only the checksum tells.
+    let at = 3;
+    while (miner[at] === miner[at + 1]) at++;
+    const swapped = `${miner.slice(0, at)}${miner[at + 1] ?? ''}${miner[at] ?? ''}${miner.slice(at + 2)}`;
+    // Given last, so it replaces the helper's --hotkey.
+    const got = await explain(['--bundles', `${base}/honest`, '--hotkey', swapped]);
+    expect(got.code).toBe(2);
+    expect(got.json.error?.code).toBe('MINER_CHECK_INVALID_ARGUMENT');
+    expect(got.json.error?.message).toContain('--hotkey');
+    expect(got.json.error?.message).toContain('a character is mistyped or two are swapped');
+    expect(hits.get('/honest/v1/epochs') ?? 0).toBe(asked);
+  });
+
   it('429 with retry-after: 999999 is retried on the auditor own backoff, then set aside; an HTML page, a 304 and a gzip body over 64 MiB inflated: set aside at once', async () => {
     const started = Date.now();
     const got = await explain(['--bundles', `${base}/statuses`]);
