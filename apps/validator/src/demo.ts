@@ -67,8 +67,13 @@ function sssa(verdict: string, capability: string) {
   };
 }
 
-async function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<number> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(url: string, path: string, body: unknown, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<number> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    ...(signal === undefined ? {} : { signal }),
+  });
   const text = await res.text();
   if (process.env.DEMO_DEBUG !== undefined && res.status >= 300) process.stderr.write(`${path} ${res.status} ${text}\n`);
   return res.status;
@@ -78,12 +83,13 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
  * Registers an SSSA task with the validator (`POST /v1/tasks`) and returns its group's hotkeys; retries
  * while the epoch's candidate snapshot is being taken (503 `TASKS_NOT_READY`).
  */
-async function registerTask(url: string, bearer: Record<string, string>, taskId: string): Promise<Set<string>> {
+async function registerTask(url: string, bearer: Record<string, string>, taskId: string, signal: AbortSignal | undefined): Promise<Set<string>> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const res = await fetch(`${url}/v1/tasks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...bearer },
       body: JSON.stringify({ task_id: taskId, task_type: 'mcp_server' }),
+      ...(signal === undefined ? {} : { signal }),
     });
     const answer = (await res.json()) as { group?: { hotkey: string }[] };
     if (res.status === 201 || res.status === 200) return new Set((answer.group ?? []).map((m) => m.hotkey));
@@ -102,11 +108,12 @@ async function feed(
   miners: readonly { uid: number; pair: KeyringPair }[],
   peer: KeyringPair,
   receiver: string,
+  signal: AbortSignal | undefined,
 ): Promise<number> {
   const bearer = { authorization: `Bearer ${token}` };
   // SSSA: the executor registers the task first; the validator draws its group; only members attest (SPEC B).
   const taskId = `audit-${epoch}-${round}`;
-  const group = await registerTask(url, bearer, taskId);
+  const group = await registerTask(url, bearer, taskId, signal);
   const statuses: Promise<number>[] = [];
   for (const { uid, pair } of miners) {
     const k = (uid - 2 + round) % 6;
@@ -139,6 +146,7 @@ async function feed(
           },
         },
         bearer,
+        signal,
       ),
       post(
         url,
@@ -149,6 +157,7 @@ async function feed(
           results: Array.from({ length: 8 }, (_, t) => ({ task_id: `term-task-${t}`, tests_passed: t < k + 2 ? 3 : 1, tests_total: 3, timed_out: false })),
         },
         bearer,
+        signal,
       ),
     );
     if (k >= 3)
@@ -158,6 +167,7 @@ async function feed(
           '/v1/bounty-records',
           { record_id: `bounty-${round}-${uid}`, miner_hotkey: pair.address, valid_issues: 4 * k, invalid_issues: 1, starred_repos: k - 2 },
           bearer,
+          signal,
         ),
       );
   }
@@ -179,6 +189,7 @@ async function feed(
           nonce: randomBytes(16).toString('hex'),
           receiver,
         }),
+        signal,
       ),
     );
   }
@@ -201,6 +212,7 @@ async function feed(
         nonce: randomBytes(16).toString('hex'),
         receiver,
       }),
+      signal,
     ),
   );
   const done = await Promise.all(statuses);
@@ -279,7 +291,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       else if (epoch !== undefined && epoch !== lastSeen && fed.size < options.epochs) {
         lastSeen = epoch;
         fed.add(epoch);
-        const accepted = await feed(running.url, token, round, epoch, miners, peer, running.hotkey);
+        // The requests stop with the signal, and a feed the signal interrupted is not reported as fed.
+        const accepted = await feed(running.url, token, round, epoch, miners, peer, running.hotkey, options.signal);
+        options.signal?.throwIfAborted();
         out(`epoch ${epoch}: fed ${accepted} records from 6 miners and 1 peer validator over HTTP`);
         round++;
       }

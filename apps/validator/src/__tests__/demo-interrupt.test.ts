@@ -3,8 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { runDemo } from '../demo.js';
 import { BUILT_CLI, expectBuiltCli, tempDir } from './helpers.js';
 
 /**
@@ -82,5 +84,30 @@ describe('subnet-validator demo stopped by a signal', () => {
     expect(run.code).toBe(143);
     expect(run.stderr).toContain('demo stopped by SIGTERM before its last epoch: nothing left behind');
     expect(existsSync(run.demoDir)).toBe(false);
+  }, 120_000);
+});
+
+describe('runDemo stopped while it feeds an epoch', () => {
+  it('stops its requests with the signal and does not report the interrupted epoch as fed', async () => {
+    tmp = tempDir();
+    const printed: string[] = [];
+    const out = { write: (text: string) => printed.push(text) } as unknown as NodeJS.WritableStream;
+    const controller = new AbortController();
+    const reason = new Error('stopped by the test');
+    // Aborted the moment the validator has answered the epoch's task registration, the first request of a feed:
+    // the feed's record posts are still to be sent.
+    const logger = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          if (line.includes('"path":"/v1/tasks"') && line.includes('"status":201')) controller.abort(reason);
+        },
+      },
+    );
+    const run = runDemo({ epochs: 1, out, dir: tmp.dir, logger, epochLength: 20, signal: controller.signal });
+    await expect(run).rejects.toBe(reason);
+    expect(controller.signal.aborted).toBe(true);
+    expect(printed.join('')).toContain('validator: ');
+    expect(printed.join('')).not.toMatch(/fed \d+ records/);
   }, 120_000);
 });
