@@ -19,3 +19,23 @@ export function runWithClosedStdout(command, args, options = {}) {
     });
   });
 }
+
+// The same with standard error closed by its reader (a log collector that died, `2> >(head -0)`): the command's
+// first write to stderr fails with EPIPE. Resolves with its exit code, signal and stdout.
+export function runWithClosedStderr(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout });
+    });
+  });
+}

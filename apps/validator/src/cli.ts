@@ -297,6 +297,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(141);
 });
 
+// Nobody reads standard error any more (a log collector died, `2> >(head -0)`): what would go there is lost either
+// way, so the run goes on and ends with its own exit code (2 for a usage error, say), not 1 for the failed write.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
+import { runWithClosedStderr, runWithClosedStdout } from '@subnet/vitest-config/closed-pipe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -26,6 +26,16 @@ describe('subnet-validator CLI', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(141);
     expect(readFileSync(file, 'utf8')).toContain('# subnet-validator configuration.');
+  });
+
+  it('whose standard error nobody reads any more (its reader closed it) still ends a refused run with 2, not 1 for the failed write', async () => {
+    const file = join(t.dir, 'unread.yaml');
+    expect(run(['init', '--config', file]).status).toBe(0);
+    const refused = await runWithClosedStderr(process.execPath, [BUILT_CLI, 'run', '--config', file], {
+      env: { ...process.env, SUBNET_VALIDATOR_SCORING__PIPELINE__WEIGHT_CAP: '7' },
+    });
+    expect(refused.code).toBe(2);
+    expect((await runWithClosedStderr(process.execPath, [BUILT_CLI, '--no-such-flag'])).code).toBe(2);
   });
 
   it('init writes the commented default configuration; run refuses a bad value, naming it, with exit code 2', () => {
