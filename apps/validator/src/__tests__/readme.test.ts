@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
 import { dispatchConfigSchema } from '../dispatch/dispatch-config.js';
 import { defaultConfigYaml, resolveConfig, validatorConfigSchema } from '../config.js';
 import { createMetrics } from '../metrics.js';
+import { buildServer, type ServerContext } from '../server.js';
 
 /**
  * The README a validator operator reads against the code it describes: every configuration key it names is one the
  * schema has, every key the schema has (outside `scoring`, which `@subnet/bundle` documents) is named, every default
- * it states is the schema's, its configuration examples are accepted, and its metric names are the registry's.
+ * it states is the schema's, its configuration examples are accepted, its metric names are the registry's, and its
+ * endpoint tables list exactly the server's routes.
  */
 const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 
@@ -136,5 +139,37 @@ describe('README: metrics', () => {
     const registered = (await createMetrics().registry.getMetricsAsJSON()).map((m) => m.name).sort();
     const named = [...new Set([...readme.matchAll(/\bvalidator_[a-z_]+\b/g)].map((m) => m[0]))].sort();
     expect(named).toEqual(registered);
+  });
+});
+
+/** Every `METHOD path` the server routes (HEAD, which fastify adds to each GET, left out), from its route tree. */
+async function serverRoutes(): Promise<string[]> {
+  // Routes are registered when the server is built; the context is read only while requests are answered.
+  const app = buildServer({ logger: pino({ level: 'silent' }), metrics: createMetrics() } as unknown as ServerContext);
+  await app.ready();
+  const routes: string[] = [];
+  const stack: { depth: number; path: string }[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const node = /^([│ ]*)[├└]── (\S+) \(([A-Z, ]+)\)$/.exec(line);
+    if (node === null) continue;
+    const depth = (node[1] ?? '').length;
+    while (stack.length > 0 && (stack.at(-1)?.depth ?? 0) >= depth) stack.pop();
+    const path = `${stack.at(-1)?.path ?? ''}${node[2] ?? ''}`;
+    stack.push({ depth, path });
+    for (const method of (node[3] ?? '').split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
+  }
+  await app.close();
+  return routes.sort();
+}
+
+describe('README: endpoints', () => {
+  it('the HTTP API and pages tables list exactly the routes the server has', async () => {
+    const rows = readme.split('\n').filter((line) => /^\| `(GET|POST) /.test(line));
+    const documented = rows
+      .flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(GET|POST) ([^`\s]+)`/g)])
+      .map(([, method = '', path = '']) => `${method} ${path.replace(/\[\?[^\]]*\]$/, '').replace(/\{(\w+)\}/g, ':$1')}`)
+      .sort();
+    expect(documented.length).toBeGreaterThan(10);
+    expect(documented).toEqual(await serverRoutes());
   });
 });
