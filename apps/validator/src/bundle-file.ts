@@ -70,8 +70,8 @@ export function checkSecretsOutsideBundles(config: {
 }
 
 /**
- * Writes the signed document's canonical JSON (the very bytes stored and served) to `epoch-<n>.json`, through a
- * temporary file and a rename (a reader never sees half a bundle; writing it again gives the same file).
+ * Writes the signed document's canonical JSON (the very bytes stored and served) and one newline to `epoch-<n>.json`,
+ * through a temporary file and a rename (a reader never sees half a bundle; writing it again gives the same file).
  *
  * @param dir - `bundles.dir`
  * @param epoch - the epoch

@@ -414,7 +414,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       const neuron = await ctx.neuron(body.miner_hotkey);
       if (neuron === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'miner_not_registered' });
-        return fail(reply, 422, { code: 'MINER_NOT_REGISTERED', message: 'the miner hotkey is not registered on the subnet', path: 'body.miner_hotkey' });
+        return fail(reply, 422, {
+          code: 'MINER_NOT_REGISTERED',
+          message: `the miner hotkey is not registered on the subnet at body.miner_hotkey (got ${describeValue(body.miner_hotkey)})`,
+          path: 'body.miner_hotkey',
+        });
       }
       return store(reply, kind, body.record_id, enrich(body, neuron));
     });

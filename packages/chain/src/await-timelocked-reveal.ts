@@ -8,8 +8,8 @@ import type { TimelockedReveal } from './timelock-reveal.js';
 
 /**
  * The client's `confirmTimelockedReveal`: waits until the chain revealed a timelocked commit, by default for
- * twice the predicted time to the reveal block plus one more epoch (the chain's retry window), and at least the
- * inclusion timeout.
+ * 2 x (the blocks to the predicted reveal block + 400) block times (room for the chain's retries and deferrals),
+ * and at least the inclusion timeout.
  *
  * @param ctx - the client context (poll interval, block time, reveal timeout)
  * @param record - the commit

@@ -31,7 +31,7 @@ export interface TimelockOptions {
   readonly blockTimeSeconds?: number;
   /** Wait after the commit until the chain revealed it (default true); false returns after the commit. */
   readonly waitForReveal?: boolean;
-  /** Longest wait for the reveal in ms (default: twice the predicted time to the end of the reveal epoch). */
+  /** Longest wait for the reveal in ms (default: 2 x (blocks to the predicted reveal block + 400) block times, at least `inclusionTimeoutMs`). */
   readonly revealTimeoutMs?: number;
 }
 

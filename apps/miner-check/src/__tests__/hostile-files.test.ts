@@ -52,7 +52,11 @@ describe('hostile input files (docs/spec.md 0)', () => {
     const refused = await workflow(scratchFile('big.json', JSON.stringify({ ...run, actual_tao: 1e21 })));
     expect(refused.code).toBe(2);
     expect(refused.json.error).toEqual(expect.objectContaining({ code: 'MINER_CHECK_INVALID_INPUT', path: '--run.actual_tao' }));
-    expect(refused.json.error?.message).toContain('UNSAFE_NUMBER');
+    // The path and the number are said once, after the cause (the shared sentence names them too).
+    expect(refused.json.error?.message).toBe(
+      '[MINER_CHECK_INVALID_INPUT] the validator refuses it (UNSAFE_NUMBER): a number beyond 2^53 would be stored as a decimal ' +
+        'string (canonical JSON), not as the number sent at --run.actual_tao (got 1e+21)',
+    );
     expect((await workflow(scratchFile('edge.json', JSON.stringify({ ...run, note: 2 ** 53 })))).code).toBe(0);
   });
 

@@ -38,6 +38,16 @@ describe('HTTP error answers name the value sent', () => {
     expect((await errorOf(proto)).message).toContain('__proto__');
   });
 
+  it('MINER_NOT_REGISTERED names the hotkey sent, so the executor can tell which record it was', async () => {
+    const res = await postExecutor(validator.url, '/v1/bounty-records', bountyBody('b-stranger', k.stranger.address));
+    expect(res.status).toBe(422);
+    expect(await errorOf(res)).toEqual({
+      code: 'MINER_NOT_REGISTERED',
+      message: `the miner hotkey is not registered on the subnet at body.miner_hotkey (got "${k.stranger.address}")`,
+      path: 'body.miner_hotkey',
+    });
+  });
+
   it('UNSUPPORTED_MEDIA_TYPE names the content-type sent and the one to send', async () => {
     const form = await fetch(`${validator.url}/v1/bounty-records`, {
       method: 'POST',
