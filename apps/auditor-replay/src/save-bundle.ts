@@ -26,7 +26,7 @@ export type SavedBundle =
 
 /**
  * Writes an epoch's bytes without ever replacing a file: `epoch-<n>.json` when it does not exist or holds the
- * same bytes; otherwise beside it, `epoch-<n>.<sha256 of the bytes, 64 hex>.json` (the same name again for the
+ * same bytes (or the same bytes and one newline, as a validator's `bundles.dir` file does); otherwise beside it, `epoch-<n>.<sha256 of the bytes, 64 hex>.json` (the same name again for the
  * same bytes, so fetching twice adds nothing), saying whether the file kept holds the same digest. The whole digest
  * names the file: with a prefix, a validator could grind a document whose name another of its documents already
  * holds (12 hex took about 2^24 hashes), and that answer would not be saved. Bytes already saved beside under the
@@ -173,12 +173,18 @@ function notRegularName(file: string, kind: string): SubnetError {
   );
 }
 
-/** Whether `file` exists and holds exactly `bytes` (false when it is missing, unreadable, a folder or other bytes). */
+/**
+ * Whether `file` exists and holds `bytes`, alone or followed by one newline (false when it is missing, unreadable, a
+ * folder or other bytes). A validator writes each bundle to its `bundles.dir` as the served bytes and a newline
+ * (docs/spec.md G.28): fetching into that folder, or a copy of it, finds the same document there, not other bytes.
+ */
 async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
   try {
     const info = await stat(file);
-    if (!info.isFile() || info.size !== bytes.byteLength) return false;
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(await readFile(file));
+    if (!info.isFile() || (info.size !== bytes.byteLength && info.size !== bytes.byteLength + 1)) return false;
+    const held = await readFile(file);
+    const body = held.byteLength === bytes.byteLength + 1 && held[bytes.byteLength] === 0x0a ? held.subarray(0, bytes.byteLength) : held;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(body);
   } catch {
     return false;
   }
