@@ -69,7 +69,10 @@ function runTurbo(args) {
 // package first, then start the validator's tests at once, beside everything else on two more slots.
 // The later runs are `--only`: they do not restore the builds from turbo's cache while tests read them.
 // With arguments (`pnpm check --filter=...`) it is one turbo run, as before.
+// pnpm 10 passes a `--` on to the script (`pnpm check -- --filter=x`, the npm habit): dropped, or turbo would take
+// the filter as an argument of every task and run all the packages.
 const extra = process.argv.slice(2);
+if (extra[0] === '--') extra.shift();
 let turboFailed;
 if (extra.length > 0) {
   turboFailed = (await runTurbo(['lint', 'typecheck', 'test', '--continue', '--concurrency=3', ...extra])) !== 0;
