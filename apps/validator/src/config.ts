@@ -24,6 +24,9 @@ const port = z.number().int().min(0).max(65535);
 /** The largest `server.body_limit_bytes` (64 MiB). */
 export const MAX_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/** The largest `server.request_timeout_ms`, `server.headers_timeout_ms` and `server.keep_alive_timeout_ms` (10 minutes). */
+export const MAX_HTTP_TIMEOUT_MS = 600_000;
+
 /** The largest `server.signer_rate_per_minute` and `server.signer_burst`. */
 export const MAX_SIGNER_RATE = 1_000_000;
 
@@ -91,11 +94,11 @@ export const validatorConfigSchema = z.strictObject({
       /** Refuse signed requests that do not name this validator in `x-subnet-receiver` (replayable elsewhere). */
       require_receiver: z.boolean().default(false),
       /** Whole request (headers and body) deadline; a slowly sent body gets 408 and is closed. */
-      request_timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
-      /** Headers deadline from the connection (or the previous request on it). */
-      headers_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
+      request_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(30_000),
+      /** Headers deadline from the connection (or the previous request on it); at most `request_timeout_ms`. */
+      headers_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(10_000),
       /** Idle keep-alive sockets are closed after this. */
-      keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(5_000),
+      keep_alive_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(5_000),
       max_connections: z.number().int().min(1).max(1_000_000).default(1024),
       /** Open connections from one source (an IPv4 address, an IPv6 /64); behind a proxy, raise it to max_connections. */
       max_connections_per_source: z.number().int().min(1).max(1_000_000).default(128),
@@ -104,6 +107,16 @@ export const validatorConfigSchema = z.strictObject({
       signer_burst: z.number().int().min(1).max(MAX_SIGNER_RATE).default(30),
       /** Shape limits of every POST body (depth, list, string, keys), at most core's defaults. */
       input_limits: inputLimitsSchema,
+    })
+    // Both deadlines run from the start of a message; Node refuses to create a server whose headers deadline is the
+    // longer (ERR_OUT_OF_RANGE), and a 408 names the headers deadline for any request whose headers were incomplete.
+    .superRefine((server, ctx) => {
+      if (server.headers_timeout_ms > server.request_timeout_ms)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['headers_timeout_ms'],
+          message: `the headers deadline ${server.headers_timeout_ms} ms is longer than server.request_timeout_ms = ${server.request_timeout_ms}, the deadline of the whole request (headers and body); set it at most that`,
+        });
     })
     .prefault({}),
   database: z

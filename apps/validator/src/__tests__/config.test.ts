@@ -56,6 +56,20 @@ describe('configuration', () => {
     );
   });
 
+  it('G.26: a headers deadline longer than the request deadline is refused at its key, naming both (Node would refuse the server)', () => {
+    const env = { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice', SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS: '40000' };
+    const bad = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env }));
+    expect(bad.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(bad.path).toBe('server.headers_timeout_ms');
+    expect(bad.message).toContain(
+      'the headers deadline 40000 ms is longer than server.request_timeout_ms = 30000, the deadline of the whole request (headers and body); set it at most that',
+    );
+    expect(bad.message).toContain('SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS');
+    // Equal deadlines are Node's own limit and are kept.
+    const equal = resolveConfig({ text: defaultConfigYaml(), env: { ...env, SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS: '30000' } });
+    expect([equal.server.headers_timeout_ms, equal.server.request_timeout_ms]).toEqual([30000, 30000]);
+  });
+
   it('environment overrides the file and flags override the environment', () => {
     const text = defaultConfigYaml();
     const config = resolveConfig({ text, env: { SUBNET_VALIDATOR_SERVER__PORT: '9100', SUBNET_VALIDATOR_CHAIN__DRY_RUN: 'true' }, flags: { port: 9200 } });
