@@ -155,7 +155,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);
 
   // A migration may copy a table (minutes on a large file): said before it runs, so the start does not look hung.
-  // One that copies a table says how much free disk the copy needs and how much there is (docs/spec.md G.27).
+  // One that copies a table says how much free disk the copy needs and how much there is (docs/spec.md G.23).
   const onMigration = (m: MigrationNotice): void => {
     logger.info(
       { version: m.version, name: m.name, ...(m.copies === undefined ? {} : { copies: m.copies }) },

@@ -11,7 +11,7 @@ import { MIGRATIONS } from './storage.js';
  * Runs the migrations a SQLite database has not applied, in order, each in one transaction, announcing each before it
  * runs (with, for one that copies a table, the table's size and the free disk beside the file). A migration that
  * fails is rolled back by SQLite (the file keeps the version before it) and the error says so, leading with the cause:
- * for a full disk (`SQLITE_FULL`), how much free disk the migration needs (docs/spec.md G.27).
+ * for a full disk (`SQLITE_FULL`), how much free disk the migration needs (docs/spec.md G.23).
  *
  * @param db - the open connection (WAL journal)
  * @param path - the database file, named in the errors; its folder's free space is read (`statfs`)

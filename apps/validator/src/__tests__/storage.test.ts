@@ -471,7 +471,7 @@ describe('the epoch layout migration (SQLite file of a build before it)', () => 
   });
 });
 
-describe('migration 7 on a disk that runs out (SQLite file of a build before it, docs/spec.md G.27)', () => {
+describe('migration 7 on a disk that runs out (SQLite file of a build before it, docs/spec.md G.23)', () => {
   type Row = [number, string, string | null, string | null, string | null, string | null, string | null, number, string | null, string | null];
   const COLUMNS = 'epoch, status, u16, carry, submission, bundle, digest, updated_at_ms, reveal_status, reveal';
   // 40 epochs of about 100 KB of bundle and 20 KB of carried state each: about 4.8 MB to copy.
