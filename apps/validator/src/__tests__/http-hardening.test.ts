@@ -149,6 +149,21 @@ describe('HTTP hardening: timeouts', () => {
     expect(clientErrorLines(before).map((l) => [l.status, l.code, l.limit])).toEqual([[408, 'REQUEST_TIMEOUT', REQUEST_SETTING]]);
   });
 
+  it('G.26: a body that stalls after complete headers gets the 408 naming server.request_timeout_ms, not a silent close', async () => {
+    const before = lines.length;
+    const c = await open();
+    c.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 100\r\n\r\n`,
+    );
+    const ms = await c.closed;
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(answer(c.received()).message).toBe(
+      `the request's body did not arrive within ${REQUEST_TIMEOUT} ms of its start (its headers did); the limit is ${REQUEST_SETTING}`,
+    );
+    expect(clientErrorLines(before).map((l) => l.limit)).toEqual([REQUEST_SETTING]);
+  });
+
   it('G.26: the second request of a keep-alive connection dripping its headers names the headers deadline, not the first request', async () => {
     const before = lines.length;
     const c = await open();
