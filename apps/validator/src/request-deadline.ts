@@ -51,21 +51,28 @@ export interface RequestTracker {
  * @example const requests = requestTracker(limits); Fastify({ clientErrorHandler: clientErrorLogger(logger, requests) }); requests.follow(app.server)
  */
 export function requestTracker(limits: HttpLimits): RequestTracker {
-  const latest = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+  const latest = new WeakMap<Socket, IncomingMessage>();
+  // Every response of a socket not finished yet: with pipelining, an earlier one may still be on the wire.
+  const open = new WeakMap<Socket, Set<ServerResponse>>();
   return {
     follow: (server) => {
       server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        latest.set(req.socket, { req, res });
+        latest.set(req.socket, req);
+        const responses = open.get(req.socket) ?? new Set<ServerResponse>();
+        open.set(req.socket, responses);
+        responses.add(res);
+        const done = (): void => {
+          responses.delete(res);
+        };
+        res.once('finish', done);
+        res.once('close', done);
       });
     },
     missed: (socket) => {
       const current = latest.get(socket);
-      return current !== undefined && !current.req.complete ? missedDeadline('request', limits) : missedDeadline('headers', limits);
+      return current !== undefined && !current.complete ? missedDeadline('request', limits) : missedDeadline('headers', limits);
     },
-    mayAnswer: (socket) => {
-      const res = latest.get(socket)?.res;
-      return res === undefined || !res.headersSent || res.writableFinished;
-    },
+    mayAnswer: (socket) => ![...(open.get(socket) ?? [])].some((res) => res.headersSent && !res.writableFinished),
   };
 }
 

@@ -78,4 +78,32 @@ describe('G.26: a 408 is not written into a response already under way', () => {
       [408, 'REQUEST_TIMEOUT', 'server.request_timeout_ms = 400 (environment variable SUBNET_VALIDATOR_SERVER__REQUEST_TIMEOUT_MS, at most 600000)'],
     ]);
   });
+
+  it('nor into an earlier response of a pipelined connection that is still under way, when the next request stalls', async () => {
+    const { port, logged } = await listen((req, res) => {
+      if (req.url === '/stream') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('streaming-');
+      } else req.resume();
+    });
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      received += d;
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((r) => {
+      socket.on('close', () => {
+        r();
+      });
+    });
+    socket.write('GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n');
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received).not.toContain('408');
+    expect(logged.map((l) => [l.status, l.limit])).toEqual([
+      [408, 'server.request_timeout_ms = 400 (environment variable SUBNET_VALIDATOR_SERVER__REQUEST_TIMEOUT_MS, at most 600000)'],
+    ]);
+  });
 });
