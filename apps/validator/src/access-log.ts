@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
+import type { RequestTracker } from './request-deadline.js';
+
 const signers = new WeakMap<FastifyRequest, string>();
 const codes = new WeakMap<FastifyRequest, string>();
 const limits = new WeakMap<FastifyRequest, string>();
@@ -68,26 +70,46 @@ export function installAccessLog(app: FastifyInstance, logger: Logger): void {
 }
 
 /**
- * Fastify's `clientErrorHandler`: answers what Node refused before a request existed (408 when the
- * headers or the body did not arrive in time, 431 for oversized headers, 400 otherwise), logs it as an
- * access line with a code, and closes the socket.
+ * Fastify's `clientErrorHandler`: answers what Node refused before a request existed or while its body was still
+ * arriving (408 when the headers or the whole request did not arrive in time, naming the deadline that ran out and
+ * its setting, docs/spec.md G.26; 431 for oversized headers; 400 otherwise), logs it as an access line with a code
+ * (and for a 408 the setting, as `limit`), and always destroys the socket.
  *
  * @param logger - where the line goes
+ * @param requests - the server's {@link RequestTracker}, which tells the deadline a 408 missed; without it a 408
+ *   names none
  * @returns the handler
- * @example Fastify({ clientErrorHandler: clientErrorLogger(logger) })
+ * @example Fastify({ clientErrorHandler: clientErrorLogger(logger, requests) })
  */
-export function clientErrorLogger(logger: Logger): (error: Error & { code?: string }, socket: Socket) => void {
+export function clientErrorLogger(logger: Logger, requests?: RequestTracker): (error: Error & { code?: string }, socket: Socket) => void {
   return (error, socket) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (error.code === 'ECONNRESET' || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
     const [status, code] =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'REQUEST_TIMEOUT']
         : error.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'HEADERS_TOO_LARGE']
           : [400, 'BAD_REQUEST'];
-    logger.info({ method: null, path: null, status, code, signer: null, ms: null, ip: socket.remoteAddress ?? null }, 'request');
-    const body = JSON.stringify({ error: { code, message: status === 408 ? 'the request did not arrive in time' : 'the request could not be read' } });
-    if (socket.writable) {
+    const missed = status === 408 ? requests?.missed(socket) : undefined;
+    logger.info(
+      {
+        method: null,
+        path: null,
+        status,
+        code,
+        signer: null,
+        ms: null,
+        ip: socket.remoteAddress ?? null,
+        ...(missed === undefined ? {} : { limit: missed.setting }),
+      },
+      'request',
+    );
+    const message = missed?.message ?? (status === 408 ? 'the request did not arrive in time' : 'the request could not be read');
+    const body = JSON.stringify({ error: { code, message } });
+    if (socket.writable && (requests?.mayAnswer(socket) ?? true)) {
       socket.write(
         `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

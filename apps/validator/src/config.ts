@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 // The subpaths, not the package roots: they load no @polkadot module, so `run` refuses a bad configuration in a
 // fraction of a second instead of after the 2 s the roots (signing, the chain client) take to load.
+import { pipelineConfigSchema } from '@subnet/aggregation';
 import { epochConfigSchema, parseEpochConfig } from '@subnet/bundle/epoch-config';
 import type { EpochConfig } from '@subnet/bundle/epoch-config';
 import { resolveEndpoints } from '@subnet/chain/networks';
@@ -10,6 +11,8 @@ import { parse as parseYaml, parseDocument } from 'yaml';
 import { z } from 'zod';
 
 import { inputLimitsSchema } from './input-limits.js';
+import { numberSpellingProblem, writtenNumbers } from './config-numbers.js';
+import type { WrittenNumber } from './config-numbers.js';
 import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
 import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
@@ -23,6 +26,9 @@ const port = z.number().int().min(0).max(65535);
 
 /** The largest `server.body_limit_bytes` (64 MiB). */
 export const MAX_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The largest `server.request_timeout_ms`, `server.headers_timeout_ms` and `server.keep_alive_timeout_ms` (10 minutes). */
+export const MAX_HTTP_TIMEOUT_MS = 600_000;
 
 /** The largest `server.signer_rate_per_minute` and `server.signer_burst`. */
 export const MAX_SIGNER_RATE = 1_000_000;
@@ -91,11 +97,11 @@ export const validatorConfigSchema = z.strictObject({
       /** Refuse signed requests that do not name this validator in `x-subnet-receiver` (replayable elsewhere). */
       require_receiver: z.boolean().default(false),
       /** Whole request (headers and body) deadline; a slowly sent body gets 408 and is closed. */
-      request_timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
-      /** Headers deadline from the connection (or the previous request on it). */
-      headers_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
+      request_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(30_000),
+      /** Headers deadline from the connection (or the previous request on it); at most `request_timeout_ms`. */
+      headers_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(10_000),
       /** Idle keep-alive sockets are closed after this. */
-      keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(5_000),
+      keep_alive_timeout_ms: z.number().int().min(100).max(MAX_HTTP_TIMEOUT_MS).default(5_000),
       max_connections: z.number().int().min(1).max(1_000_000).default(1024),
       /** Open connections from one source (an IPv4 address, an IPv6 /64); behind a proxy, raise it to max_connections. */
       max_connections_per_source: z.number().int().min(1).max(1_000_000).default(128),
@@ -104,6 +110,16 @@ export const validatorConfigSchema = z.strictObject({
       signer_burst: z.number().int().min(1).max(MAX_SIGNER_RATE).default(30),
       /** Shape limits of every POST body (depth, list, string, keys), at most core's defaults. */
       input_limits: inputLimitsSchema,
+    })
+    // Both deadlines run from the start of a message; Node refuses to create a server whose headers deadline is the
+    // longer (ERR_OUT_OF_RANGE), and a 408 names the headers deadline for any request whose headers were incomplete.
+    .superRefine((server, ctx) => {
+      if (server.headers_timeout_ms > server.request_timeout_ms)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['headers_timeout_ms'],
+          message: `the headers deadline ${server.headers_timeout_ms} ms is longer than server.request_timeout_ms = ${server.request_timeout_ms}, the deadline of the whole request (headers and body); set it at most that`,
+        });
     })
     .prefault({}),
   database: z
@@ -230,9 +246,13 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
   });
 }
 
+/** Keys whose variables are taken as they are, never read as YAML (a secret may look like a number or hold `#`). */
+const SECRET_VARIABLE_KEYS: ReadonlySet<string> = new Set(['hotkey_uri', 'executor_token', 'url']);
+
 /**
  * Reads `SUBNET_VALIDATOR_*` variables into a configuration overlay: `SUBNET_VALIDATOR_SERVER__PORT=9000`
- * sets `server.port`; values are YAML scalars (`9000` is a number, `true` a boolean).
+ * sets `server.port`; values are YAML scalars (`9000` is a number, `true` a boolean), and {@link resolveConfig} holds
+ * the numbers' spellings to decimal (docs/spec.md G.27).
  *
  * @param env - the environment (process.env)
  * @returns the overlay
@@ -243,7 +263,7 @@ export function envOverlay(env: Readonly<Record<string, string | undefined>>): R
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    const secret = path.at(-1) === 'hotkey_uri' || path.at(-1) === 'executor_token' || path.at(-1) === 'url';
+    const secret = SECRET_VARIABLE_KEYS.has(path.at(-1) ?? '');
     setPath(overlay, path, secret ? raw : (parseYaml(raw) as unknown));
   }
   return overlay;
@@ -297,7 +317,8 @@ function flagOverlay(flags: ConfigFlags): Record<string, unknown> {
  * @param input - the file's text (YAML or JSON) or an already-parsed object, the environment and the flags
  * @returns the validated configuration (secrets included: never log it, use {@link redactConfig})
  * @throws SubnetError `VALIDATOR_CONFIG_FILE` for unparsable YAML; `VALIDATOR_INVALID_CONFIG` naming the
- *   first bad value's path (`server.port`) and value
+ *   first bad value's path (`server.port`) and value, or a number written in a spelling its setting refuses (`0x1f9b`
+ *   for an integer, docs/spec.md G.27) with its text and where it was written
  * @example resolveConfig({ text: readFileSync('validator.yaml', 'utf8'), env: process.env })
  */
 export function resolveConfig(input: {
@@ -343,6 +364,10 @@ export function resolveConfig(input: {
   }
   const env = input.env ?? {};
   const merged = merge(merge(merge(base ?? {}, btWalletEnvOverlay(env)), envOverlay(env)), flagOverlay(input.flags ?? {}));
+  // A number setting written in a spelling the command-line flags refuse (0x1f9b, 1e3, 0o17 for an integer): YAML
+  // reads a number from it, and the schema would take that number (docs/spec.md G.27).
+  const misspelt = misspeltNumbers(input.text, input.file, env, merged, input.flags ?? {});
+  if (misspelt.length > 0) throw numberSpellingError(misspelt);
   const result = validatorConfigSchema.safeParse(merged);
   if (result.success) {
     checkDispatchConfig(result.data.dispatch, result.data.scoring);
@@ -390,6 +415,108 @@ export function resolveConfig(input: {
       cause: result.error,
     },
   );
+}
+
+/** A number that takes effect, written in a spelling its setting refuses. */
+interface MisspeltNumber {
+  readonly number: WrittenNumber;
+  readonly problem: string;
+  readonly integer: boolean;
+}
+
+/**
+ * The numbers of the file and of the `SUBNET_VALIDATOR_` variables that take effect (not replaced by a later source or
+ * a flag) and are written in a spelling their setting refuses ({@link numberSpellingProblem}). Only settings whose
+ * schema is a number are judged: a secret written as a hexadecimal number (`executor_token: 0x1234…`) is left to the
+ * schema, whose message hides it.
+ */
+function misspeltNumbers(
+  text: string | undefined,
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  merged: unknown,
+  flags: ConfigFlags,
+): MisspeltNumber[] {
+  const written = new Map<string, WrittenNumber>();
+  const what = file === undefined ? 'the configuration' : `the configuration file ${file}`;
+  if (text !== undefined) for (const n of writtenNumbers(text, [], (line) => `line ${line} of ${what}`)) written.set(JSON.stringify(n.path), n);
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
+    const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
+    if (SECRET_VARIABLE_KEYS.has(path.at(-1) ?? '')) continue;
+    for (const n of writtenNumbers(raw, path, () => `set by the environment variable ${name}`)) written.set(JSON.stringify(n.path), { ...n, variable: name });
+  }
+  const flagged = flagOverlay(flags);
+  const found: MisspeltNumber[] = [];
+  for (const n of written.values()) {
+    if (!Object.is(valueAt(merged, n.path), n.value) || valueAt(flagged, n.path) !== undefined) continue;
+    const kind = numberKindAt(n.path);
+    if (kind === undefined) continue;
+    const problem = numberSpellingProblem(n.text, kind === 'integer');
+    if (problem !== undefined) found.push({ number: n, problem, integer: kind === 'integer' });
+  }
+  return found;
+}
+
+/** The first misspelt number, told as the other invalid values are: its path, its text as written, where it is. */
+function numberSpellingError(misspelt: readonly MisspeltNumber[]): SubnetError {
+  const [first, ...others] = misspelt as [MisspeltNumber, ...MisspeltNumber[]];
+  const place = (m: MisspeltNumber): string => formatPath(m.number.path);
+  const count =
+    others.length === 0
+      ? ''
+      : ` (${others.length + 1} problems, the first shown; the others at ${others.slice(0, 3).map(place).join(', ')}${others.length > 3 ? `, and ${others.length - 3} more` : ''})`;
+  const rule = first.integer ? 'an integer setting takes decimal digits only, as the command-line flags do' : 'a number setting takes a decimal spelling';
+  const sentence = (m: MisspeltNumber): string => `${JSON.stringify(m.number.text)} ${m.problem}; ${m.integer ? 'decimal digits only' : 'a decimal spelling'}`;
+  return new SubnetError(
+    VALIDATOR_ERROR_CODES.invalidConfig,
+    `invalid configuration${count}: ${JSON.stringify(first.number.text)} ${first.problem}; ${rule} (${first.number.where})`,
+    {
+      context: {
+        path: place(first),
+        value: first.number.text,
+        ...(first.number.variable === undefined ? {} : { source: first.number.variable }),
+        issues: misspelt.map((m) => `${place(m)}: ${sentence(m)} (${m.number.where})`),
+      },
+    },
+  );
+}
+
+/**
+ * Whether the setting at `path` is an integer, another number, or neither (a string, a section, an unknown key). The
+ * scoring section is read by `@subnet/bundle`'s schema, whose pipeline is `@subnet/aggregation`'s (both through
+ * transforms the walk cannot see into); a value below another such transform (a table keyed by data) counts as a number.
+ */
+function numberKindAt(path: readonly PropertyKey[]): 'integer' | 'number' | undefined {
+  const [root, below]: [unknown, readonly PropertyKey[]] =
+    path[0] !== 'scoring' ? [validatorConfigSchema, path] : path[1] === 'pipeline' ? [pipelineConfigSchema, path.slice(2)] : [epochConfigSchema, path.slice(1)];
+  const kinds = schemasAt(root, below).flatMap(numberKinds);
+  if (kinds.includes('integer')) return 'integer';
+  if (kinds.includes('number')) return 'number';
+  const opaque = below.some((_, i) => schemasAt(root, below.slice(0, i)).some(isOpaque));
+  return kinds.length === 0 && opaque ? 'number' : undefined;
+}
+
+/** A schema that takes anything and judges it in a transform (`z.unknown().transform(…)`): the walk cannot see below it. */
+function isOpaque(schema: unknown): boolean {
+  const def = defOf(schema);
+  if (def === undefined) return false;
+  if (def.type === 'unknown' || def.type === 'any') return true;
+  const inner = def.innerType ?? def.in;
+  return inner !== undefined && isOpaque(inner);
+}
+
+/** The number kinds a leaf schema takes: wrappers (optional, default, pipe, ...) removed, every member of a union. */
+function numberKinds(schema: unknown): ('integer' | 'number')[] {
+  const def = defOf(schema);
+  if (def === undefined) return [];
+  if (def.type === 'union') return (def.options ?? []).flatMap(numberKinds);
+  if (def.type === 'number') {
+    const formats = [def.format, ...(def.checks ?? []).map((c) => defOf(c)?.format)];
+    return [formats.some((f) => f !== undefined && /int/.test(f)) ? 'integer' : 'number'];
+  }
+  const inner = def.innerType ?? def.in;
+  return inner === undefined ? [] : numberKinds(inner);
 }
 
 /** A required setting that nothing set: zod's "expected X, received undefined" where the merged input has no value. */
@@ -452,6 +579,9 @@ interface SchemaDef {
   readonly shape?: Readonly<Record<string, unknown>>;
   readonly element?: unknown;
   readonly options?: readonly unknown[];
+  /** A number's format (`safeint` for `z.int()`); a number check's (`z.number().int()` is a `number_format` check). */
+  readonly format?: string;
+  readonly checks?: readonly unknown[];
 }
 
 function defOf(schema: unknown): SchemaDef | undefined {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 
 /** Timeouts and limits of the HTTP server (config `server.*`). */
 export interface HttpLimits {
-  /** Whole request (headers and body) must arrive within this (ms); a slowly sent body gets 408 and is closed. */
+  /** Whole request (headers and body) must arrive within this (ms); a slow or stalled body gets 408 and is closed. */
   readonly requestTimeoutMs: number;
   /** Headers must arrive within this (ms) from the connection (or the previous request); else 408 and closed. */
   readonly headersTimeoutMs: number;
@@ -36,8 +36,11 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
 /**
  * The fastify/Node server options that enforce the timeouts. Node checks the header and request deadlines
  * every `connectionsCheckingInterval`, which is set to a quarter of the shorter one (at most 1 s) so that
- * a deadline is enforced within 25 % of its value; the socket inactivity timeout (`connectionTimeout`)
- * closes a socket that sends nothing at all for the request timeout.
+ * a deadline is enforced within 25 % of its value. The socket inactivity timeout (`connectionTimeout`) closes a socket
+ * on which nothing moved for the request deadline, one check and 1 s more: long enough that a request which stalls
+ * (headers sent, then no byte of its body) is caught by the request deadline first and answered 408 naming it
+ * (docs/spec.md G.26), where the inactivity timeout would close it without a word; it still closes a socket stuck
+ * after its request (a client that reads no answer).
  *
  * @param limits - the limits
  * @returns options to spread into `Fastify({...})`
@@ -59,7 +62,7 @@ export function httpServerOptions(limits: HttpLimits): {
     },
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.requestTimeoutMs + check + 1000,
   };
 }
 

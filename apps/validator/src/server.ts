@@ -21,6 +21,7 @@ import type { ValidatorMetrics } from './metrics.js';
 import { nearestKey } from '@subnet/cli-support';
 import { admitPeerScores } from './peer-window.js';
 import { limitSetting } from './limit-setting.js';
+import { requestTracker } from './request-deadline.js';
 import { parseJsonAfterByteCheck } from './raw-json-body.js';
 import {
   checkBodyHotkey,
@@ -249,18 +250,21 @@ const ingestPeer = z
  */
 export function buildServer(ctx: ServerContext): FastifyInstance {
   const limits = ctx.limits ?? DEFAULT_HTTP_LIMITS;
+  // Each socket's latest request, so a 408 can name the deadline it missed (docs/spec.md G.26).
+  const requests = requestTracker(limits);
   const app = Fastify({
     bodyLimit: ctx.bodyLimit,
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ...httpServerOptions(limits),
-    clientErrorHandler: clientErrorLogger(ctx.logger),
+    clientErrorHandler: clientErrorLogger(ctx.logger, requests),
     // A URL fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error shape too.
     frameworkErrors: (error, _request, reply) => {
       void fail(reply, error.statusCode ?? 400, { code: 'BAD_REQUEST', message: error.message });
     },
   });
+  requests.follow(app.server);
   applyConnectionLimit(
     app.server,
     limits,

@@ -28,6 +28,7 @@ import { blockClock } from './bundle-embargo.js';
 import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { MigrationNotice, Storage } from './storage.js';
+import { copyNeedSentence } from './sqlite-migrate.js';
 import { startLeaderLease } from './lease.js';
 import { followsTempo, startupWarnings } from './startup-warnings.js';
 import { storageOutage } from './storage-outage.js';
@@ -154,8 +155,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   logger.info({ hotkey: key.address, source: key.kind }, `signing as ${key.address}`);
 
   // A migration may copy a table (minutes on a large file): said before it runs, so the start does not look hung.
+  // One that copies a table says how much free disk the copy needs and how much there is (docs/spec.md G.23).
   const onMigration = (m: MigrationNotice): void => {
-    logger.info({ version: m.version, name: m.name }, `applying storage migration ${m.version} (${m.name})${m.note === undefined ? '' : `: ${m.note}`}`);
+    logger.info(
+      { version: m.version, name: m.name, ...(m.copies === undefined ? {} : { copies: m.copies }) },
+      `applying storage migration ${m.version} (${m.name})${m.note === undefined ? '' : `: ${m.note}`}${m.copies === undefined ? '' : `; ${copyNeedSentence(m.copies)}`}`,
+    );
   };
   const storage =
     config.database.url === undefined

@@ -24,7 +24,8 @@ import type {
   Storage,
   StoredRecord,
 } from './storage.js';
-import { EPOCH_COLUMNS, EPOCH_HEAD_COLUMNS, MIGRATIONS } from './storage.js';
+import { EPOCH_COLUMNS, EPOCH_HEAD_COLUMNS } from './storage.js';
+import { migrateSqlite } from './sqlite-migrate.js';
 
 interface RecordRow {
   seq: number;
@@ -122,30 +123,33 @@ export const RECORD_LOOKUPS = Object.freeze({
  */
 export function openSqliteStorage(
   path: string,
-  options: { readonly writerThread?: boolean; readonly onMigration?: (migration: MigrationNotice) => void } = {},
+  options: {
+    readonly writerThread?: boolean;
+    readonly onMigration?: (migration: MigrationNotice) => void;
+    /**
+     * SQLite's `max_page_count` for the connection that opens and migrates the file: it cannot grow past that many
+     * pages, as on a disk that holds no more (`SQLITE_FULL`). For tests of a full disk; unset in the service.
+     */
+    readonly maxPageCount?: number;
+  } = {},
 ): Storage {
-  let db: Database.Database;
+  let db: Database.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000');
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-    const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
-    for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      options.onMigration?.({
-        version: migration.version,
-        name: migration.name,
-        ...(migration.sqliteNote === undefined ? {} : { note: migration.sqliteNote }),
-      });
-      db.transaction(() => {
-        for (const sql of migration.sqlite) db.exec(sql);
-        db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(migration.version, migration.name);
-      })();
-    }
+    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.trunc(options.maxPageCount)}`);
   } catch (error) {
+    db?.close();
+    throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}${openFailureSentence(error)}`, { path }, error);
+  }
+  try {
+    migrateSqlite(db, path, options.onMigration);
+  } catch (error) {
+    db.close();
+    if (isSubnetError(error)) throw error;
     throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}${openFailureSentence(error)}`, { path }, error);
   }
   const insert = db.prepare(

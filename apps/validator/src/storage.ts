@@ -219,6 +219,11 @@ export interface Migration {
   readonly postgres: readonly string[];
   /** What an operator should know before it runs on SQLite (a copy that takes a while, disk it needs), if anything. */
   readonly sqliteNote?: string;
+  /**
+   * The table the SQLite spelling copies whole, if any: the copy needs free disk about twice the table's size (it is
+   * written to the WAL, then into the file), which the start-up line and a full disk's error say in bytes.
+   */
+  readonly sqliteCopies?: string;
 }
 
 /** A migration about to run, as the storage openers report it (`onMigration`), so a slow start is explained. */
@@ -227,6 +232,11 @@ export interface MigrationNotice {
   readonly name: string;
   /** The dialect's note ({@link Migration.sqliteNote}), if any. */
   readonly note?: string;
+  /**
+   * For a SQLite migration that copies a table ({@link Migration.sqliteCopies}): the table, the bytes of its values,
+   * the free disk the copy needs (twice that) and the free disk beside the file now (absent when it cannot be read).
+   */
+  readonly copies?: { readonly table: string; readonly bytes: number; readonly neededBytes: number; readonly freeBytes?: number };
 }
 
 /** Partial indexes of the epochs whose reveal is pending and of those still submitting (migration 7). */
@@ -312,6 +322,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 7,
     name: 'epoch columns by size, unsettled epoch indexes',
     sqliteNote: 'copies the epochs table once (about 8 s a GB measured; the file and its WAL grow by about the table size meanwhile)',
+    sqliteCopies: 'epochs',
     sqlite: [
       `CREATE TABLE epochs_by_size (epoch INTEGER PRIMARY KEY, status TEXT NOT NULL, u16 TEXT, submission TEXT, digest TEXT,
         updated_at_ms INTEGER NOT NULL, reveal_status TEXT, reveal TEXT, carry TEXT, bundle TEXT)`,

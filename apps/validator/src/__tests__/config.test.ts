@@ -56,6 +56,20 @@ describe('configuration', () => {
     );
   });
 
+  it('G.26: a headers deadline longer than the request deadline is refused at its key, naming both (Node would refuse the server)', () => {
+    const env = { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice', SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS: '40000' };
+    const bad = codeOf(() => resolveConfig({ text: defaultConfigYaml(), env }));
+    expect(bad.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(bad.path).toBe('server.headers_timeout_ms');
+    expect(bad.message).toContain(
+      'the headers deadline 40000 ms is longer than server.request_timeout_ms = 30000, the deadline of the whole request (headers and body); set it at most that',
+    );
+    expect(bad.message).toContain('SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS');
+    // Equal deadlines are Node's own limit and are kept.
+    const equal = resolveConfig({ text: defaultConfigYaml(), env: { ...env, SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS: '30000' } });
+    expect([equal.server.headers_timeout_ms, equal.server.request_timeout_ms]).toEqual([30000, 30000]);
+  });
+
   it('environment overrides the file and flags override the environment', () => {
     const text = defaultConfigYaml();
     const config = resolveConfig({ text, env: { SUBNET_VALIDATOR_SERVER__PORT: '9100', SUBNET_VALIDATOR_CHAIN__DRY_RUN: 'true' }, flags: { port: 9200 } });
@@ -323,5 +337,99 @@ describe('configuration', () => {
     expect(text).not.toMatch(/hunter/);
     expect(text).toContain('postgresql://h:5432/db?sslmode=require&password=***&sslpassword=***');
     expect(text).toContain('wss://node.example/ws?apikey=***');
+  });
+});
+
+describe('G.27: numbers in the file and the SUBNET_VALIDATOR_ variables are written in decimal', () => {
+  const ALICE = { SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: '//Alice' };
+  const refusal = (fn: () => unknown): { code: string; message: string; context: Record<string, unknown> } => {
+    try {
+      fn();
+    } catch (error) {
+      if (isSubnetError(error)) return { code: error.code, message: error.message, context: error.context };
+      throw error;
+    }
+    throw new Error('expected an error');
+  };
+  /** The init file with one line changed, and that line's number (1-based). */
+  const fileWith = (from: string, to: string): { text: string; line: number } => {
+    const lines = defaultConfigYaml().split('\n');
+    const line = lines.findIndex((l) => l.startsWith(from));
+    expect(line).toBeGreaterThanOrEqual(0);
+    lines[line] = lines[line]!.replace(from, to);
+    return { text: lines.join('\n'), line: line + 1 };
+  };
+
+  it.each([
+    ['0x1f9b', 'is written with a 0x prefix (write 8091)'],
+    ['0o17', 'is written with a 0o prefix (write 15)'],
+    ['8.091e3', 'is written with an exponent (write 8091)'],
+    ['8091.0', 'has a fraction (write 8091)'],
+    ['+8091', 'has a plus sign (write 8091)'],
+    ['08091', 'has a leading zero (write 8091)'],
+  ])('an integer setting written %s in the file is refused, naming the key, the text, what to write and the line', (written, problem) => {
+    const { text, line } = fileWith('  port: 8091', `  port: ${written}`);
+    const bad = refusal(() => resolveConfig({ text, env: ALICE, file: 'validator.yaml' }));
+    expect(bad.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(bad.message).toBe(
+      `[VALIDATOR_INVALID_CONFIG] invalid configuration: "${written}" ${problem}; an integer setting takes decimal digits only, as the command-line flags do ` +
+        `(line ${line} of the configuration file validator.yaml) at server.port (got "${written}")`,
+    );
+    expect(bad.context).toMatchObject({ path: 'server.port', value: written });
+  });
+
+  it('an integer setting written 0x1f9b, 1e3 or 0o17 in a variable is refused, naming the variable; each one is listed, in the order of the file', () => {
+    const bad = refusal(() =>
+      resolveConfig({
+        text: defaultConfigYaml(),
+        env: { ...ALICE, SUBNET_VALIDATOR_SERVER__PORT: '0x1f9b', SUBNET_VALIDATOR_CHAIN__POLL_MS: '1e3', SUBNET_VALIDATOR_SERVER__MAX_CONNECTIONS: '0o17' },
+      }),
+    );
+    expect(bad.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration (3 problems, the first shown; the others at server.max_connections, chain.poll_ms): ' +
+        '"0x1f9b" is written with a 0x prefix (write 8091); an integer setting takes decimal digits only, as the command-line flags do ' +
+        '(set by the environment variable SUBNET_VALIDATOR_SERVER__PORT) at server.port (got "0x1f9b")',
+    );
+    expect(bad.context).toMatchObject({ path: 'server.port', value: '0x1f9b', source: 'SUBNET_VALIDATOR_SERVER__PORT' });
+    expect(bad.context.issues).toEqual([
+      'server.port: "0x1f9b" is written with a 0x prefix (write 8091); decimal digits only (set by the environment variable SUBNET_VALIDATOR_SERVER__PORT)',
+      'server.max_connections: "0o17" is written with a 0o prefix (write 15); decimal digits only (set by the environment variable SUBNET_VALIDATOR_SERVER__MAX_CONNECTIONS)',
+      'chain.poll_ms: "1e3" is written with an exponent (write 1000); decimal digits only (set by the environment variable SUBNET_VALIDATOR_CHAIN__POLL_MS)',
+    ]);
+  });
+
+  it('a variable holding a section as YAML is judged key by key; the scoring section by its own schemas', () => {
+    const scoring = 'challenges: [{ id: term, kind: term_pass_rate, alpha: 1, total_tasks: 5e1 }]';
+    const bad = refusal(() => resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING: scoring } }));
+    expect(bad.message).toMatch(
+      /^\[VALIDATOR_INVALID_CONFIG\] invalid configuration: "5e1" is written with an exponent \(write 50\); an integer setting .* \(set by the environment variable SUBNET_VALIDATOR_SCORING\) at scoring\.challenges\[0\]\.total_tasks \(got "5e1"\)$/,
+    );
+    // The pipeline's integers are @subnet/aggregation's.
+    const pipeline = refusal(() => resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING__PIPELINE__MIN_VALIDATORS: '3.0' } }));
+    expect(pipeline.context).toMatchObject({ path: 'scoring.pipeline.min_validators', value: '3.0' });
+  });
+
+  it('a decimal setting keeps every decimal spelling YAML reads, but no 0x or 0o prefix', () => {
+    for (const written of ['0.4', '.4', '4e-1', '+0.4']) {
+      const config = resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING__PIPELINE__WEIGHT_CAP: written } });
+      expect([written, config.scoring.pipeline.weight_cap]).toEqual([written, 0.4]);
+    }
+    const bad = refusal(() => resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING__PIPELINE__WEIGHT_CAP: '0x1' } }));
+    expect(bad.message).toContain('"0x1" is written with a 0x prefix (write 1); a number setting takes a decimal spelling');
+  });
+
+  it('plain decimal integers are kept; a spelling that a later source replaces is not judged', () => {
+    const config = resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SERVER__PORT: '9000', SUBNET_VALIDATOR_NETUID: '0' } });
+    expect([config.server.port, config.netuid]).toEqual([9000, 0]);
+    const { text } = fileWith('  port: 8091', '  port: 0x1f9b');
+    expect(resolveConfig({ text, env: { ...ALICE, SUBNET_VALIDATOR_SERVER__PORT: '8092' } }).server.port).toBe(8092);
+    expect(resolveConfig({ text, env: ALICE, flags: { port: 8093 } }).server.port).toBe(8093);
+  });
+
+  it('a secret that YAML reads as a hexadecimal number is left to the schema, which hides it', () => {
+    const { text } = fileWith('  port: 8091', '  port: 8091\n  executor_token: 0x1234567890abcdef1234');
+    const bad = refusal(() => resolveConfig({ text, env: ALICE }));
+    expect(bad.message).toContain('expected string, received number at server.executor_token (got "[redacted]")');
+    expect(bad.message).not.toContain('1234567890');
   });
 });

@@ -94,6 +94,115 @@ describe('HTTP hardening: timeouts', () => {
     expect(c.received()).toContain('REQUEST_TIMEOUT');
   });
 
+  // docs/spec.md G.26: the 408 and its access log line name the deadline that ran out, as G.24's refusals do.
+  const HEADERS_SETTING = `server.headers_timeout_ms = ${HEADERS_TIMEOUT} (environment variable SUBNET_VALIDATOR_SERVER__HEADERS_TIMEOUT_MS, at most 600000)`;
+  const REQUEST_SETTING = `server.request_timeout_ms = ${REQUEST_TIMEOUT} (environment variable SUBNET_VALIDATOR_SERVER__REQUEST_TIMEOUT_MS, at most 600000)`;
+  const answer = (received: string): { code: string; message: string } => {
+    const body = received.slice(received.indexOf('\r\n\r\n') + 4);
+    return (JSON.parse(body) as { error: { code: string; message: string } }).error;
+  };
+  const clientErrorLines = (from: number): Record<string, unknown>[] => lines.slice(from).filter((l) => l.msg === 'request' && l.method === null);
+
+  it('G.26: headers dripped past server.headers_timeout_ms get a 408 naming that setting, on the answer and the access log line', async () => {
+    const before = lines.length;
+    const c = await open();
+    c.socket.write('POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const timer = drip(
+      c.socket,
+      Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`),
+      50,
+    );
+    await c.closed;
+    clearInterval(timer);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(answer(c.received())).toEqual({
+      code: 'REQUEST_TIMEOUT',
+      message: `the request's headers did not arrive within ${HEADERS_TIMEOUT} ms; the limit is ${HEADERS_SETTING}`,
+    });
+    expect(clientErrorLines(before).map((l) => [l.status, l.code, l.limit])).toEqual([[408, 'REQUEST_TIMEOUT', HEADERS_SETTING]]);
+  });
+
+  it('G.26: a socket that sends nothing is answered with the headers deadline too', async () => {
+    const before = lines.length;
+    const c = await open();
+    await c.closed;
+    expect(answer(c.received()).message).toBe(`the request's headers did not arrive within ${HEADERS_TIMEOUT} ms; the limit is ${HEADERS_SETTING}`);
+    expect(clientErrorLines(before).map((l) => l.limit)).toEqual([HEADERS_SETTING]);
+  });
+
+  it('G.26: a body dripped past server.request_timeout_ms after complete headers gets a 408 naming that setting', async () => {
+    const before = lines.length;
+    const c = await open();
+    const body = JSON.stringify(bountyBody('slow-g26', k.miners[0]!.address));
+    c.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    const timer = drip(c.socket, body.split(''), 60);
+    const ms = await c.closed;
+    clearInterval(timer);
+    // Past the headers deadline, so the headers' own deadline did not end it.
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
+    expect(answer(c.received())).toEqual({
+      code: 'REQUEST_TIMEOUT',
+      message: `the request's body did not arrive within ${REQUEST_TIMEOUT} ms of its start (its headers did); the limit is ${REQUEST_SETTING}`,
+    });
+    expect(clientErrorLines(before).map((l) => [l.status, l.code, l.limit])).toEqual([[408, 'REQUEST_TIMEOUT', REQUEST_SETTING]]);
+  });
+
+  it('G.26: a body that stalls after complete headers gets the 408 naming server.request_timeout_ms, not a silent close', async () => {
+    const before = lines.length;
+    const c = await open();
+    c.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 100\r\n\r\n`,
+    );
+    const ms = await c.closed;
+    expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(answer(c.received()).message).toBe(
+      `the request's body did not arrive within ${REQUEST_TIMEOUT} ms of its start (its headers did); the limit is ${REQUEST_SETTING}`,
+    );
+    expect(clientErrorLines(before).map((l) => l.limit)).toEqual([REQUEST_SETTING]);
+  });
+
+  it('G.26: the second request of a keep-alive connection dripping its headers names the headers deadline, not the first request', async () => {
+    const before = lines.length;
+    const c = await open();
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const timer = drip(
+      c.socket,
+      Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`),
+      50,
+    );
+    await c.closed;
+    clearInterval(timer);
+    const answers = c.received().split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 408']);
+    expect(answer(answers[1] ?? '').message).toBe(`the request's headers did not arrive within ${HEADERS_TIMEOUT} ms; the limit is ${HEADERS_SETTING}`);
+    expect(clientErrorLines(before).map((l) => l.limit)).toEqual([HEADERS_SETTING]);
+  });
+
+  it('G.26: other client errors keep their answer, name no setting, and are closed', async () => {
+    const before = lines.length;
+    const malformed = await open();
+    malformed.socket.write('NOT A REQUEST\r\n\r\n');
+    await malformed.closed;
+    expect(malformed.received()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer(malformed.received())).toEqual({ code: 'BAD_REQUEST', message: 'the request could not be read' });
+    const overflow = await open();
+    overflow.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await overflow.closed;
+    expect(overflow.received()).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(answer(overflow.received())).toEqual({ code: 'HEADERS_TOO_LARGE', message: 'the request could not be read' });
+    const logged = clientErrorLines(before);
+    expect(logged.map((l) => [l.status, l.code])).toEqual([
+      [400, 'BAD_REQUEST'],
+      [431, 'HEADERS_TOO_LARGE'],
+    ]);
+    for (const l of logged) expect(l).not.toHaveProperty('limit');
+  });
+
   it('a slowly sent body gets 408 and is closed after the request timeout', async () => {
     const c = await open();
     const body = JSON.stringify(bountyBody('slow-1', k.miners[0]!.address));

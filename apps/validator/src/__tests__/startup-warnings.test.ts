@@ -224,6 +224,11 @@ describe('start-up logs each warning once', () => {
         ) as unknown,
       ],
     ]);
+    // The copy's need in bytes, and the free disk beside the file (docs/spec.md G.23): this file holds no epoch.
+    expect(said[0]?.msg).toMatch(
+      /; it copies the epochs table \(about 0 KB\) and needs about 0 KB of free disk beside the file \(the copy is written to the WAL, then into the file\); [0-9.]+ [KMG]B is free there now$/,
+    );
+    expect(said[0]?.copies).toEqual({ table: 'epochs', bytes: 0, neededBytes: 0, freeBytes: expect.any(Number) as unknown });
     await service.stop();
     const second = captureLog('info');
     service = await startValidator({ config, chain: fakeChain(k, 10), logger: second.logger, autoTick: false });

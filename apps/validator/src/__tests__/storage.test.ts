@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
+import { isSubnetError } from '@subnet/core';
+import type { SubnetError } from '@subnet/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresStorage } from '../postgres-storage.js';
@@ -382,7 +384,12 @@ describe('the epoch layout migration (SQLite file of a build before it)', () => 
       try {
         // The one migration that runs is announced before it runs, with what it costs.
         expect(notices).toEqual([
-          { version: 7, name: 'epoch columns by size, unsettled epoch indexes', note: expect.stringMatching(/^copies the epochs table once/) as unknown },
+          {
+            version: 7,
+            name: 'epoch columns by size, unsettled epoch indexes',
+            note: expect.stringMatching(/^copies the epochs table once/) as unknown,
+            copies: expect.objectContaining({ table: 'epochs' }) as unknown,
+          },
         ]);
         expect(await storage.listEpochs(10)).toEqual([
           {
@@ -458,6 +465,113 @@ describe('the epoch layout migration (SQLite file of a build before it)', () => 
       } finally {
         db.close();
       }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('migration 7 on a disk that runs out (SQLite file of a build before it, docs/spec.md G.23)', () => {
+  type Row = [number, string, string | null, string | null, string | null, string | null, string | null, number, string | null, string | null];
+  const COLUMNS = 'epoch, status, u16, carry, submission, bundle, digest, updated_at_ms, reveal_status, reveal';
+  // 40 epochs of about 100 KB of bundle and 20 KB of carried state each: about 4.8 MB to copy.
+  const rows: Row[] = Array.from({ length: 40 }, (_, i) => [
+    i,
+    i % 3 === 0 ? 'submitted' : 'failed',
+    i % 3 === 0 ? `{"u":${i}}` : null,
+    `{"c":"${String(i).padStart(3, '0')}${'c'.repeat(20_000)}"}`,
+    i % 3 === 0 ? `{"s":${i}}` : null,
+    `{"b":"${String(i).padStart(3, '0')}${'b'.repeat(100_000)}"}`,
+    i % 3 === 0 ? `d${i}` : null,
+    1_700_000_000_000 + i,
+    i === 39 ? 'pending' : null,
+    i === 39 ? '{"due_block":"400"}' : null,
+  ]);
+  // The bytes of the values as SQLite holds them as text: each value's decimal or its characters (all ASCII here).
+  const tableBytes = rows.reduce((sum, row) => sum + row.reduce<number>((n, v) => n + (v === null ? 0 : String(v).length), 0), 0);
+
+  function versionSix(file: string): void {
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
+      for (const sql of m.sqlite) old.exec(sql);
+      old.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    const insert = old.prepare(`INSERT INTO epochs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    old.transaction(() => {
+      for (const row of rows) insert.run(...row);
+    })();
+    old.close();
+  }
+
+  function readBack(file: string): { version: number; columns: string[]; rows: unknown[][] } {
+    const db = new Database(file, { readonly: true });
+    try {
+      return {
+        version: (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v,
+        columns: (db.prepare('PRAGMA table_info(epochs)').all() as { name: string }[]).map((c) => c.name),
+        rows: db.prepare(`SELECT ${COLUMNS} FROM epochs ORDER BY epoch`).raw().all() as unknown[][],
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('fails with VALIDATOR_STORAGE leading with SQLITE_FULL, naming the migration and the free disk it needs; the file stays at version 6 with every row; a later start with room completes it', async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'old.sqlite');
+      versionSix(file);
+      const before = readBack(file);
+      expect(before.version).toBe(6);
+      expect(before.rows).toEqual(rows);
+      const probe = new Database(file, { readonly: true });
+      const pages = probe.pragma('page_count', { simple: true }) as number;
+      const pageSize = probe.pragma('page_size', { simple: true }) as number;
+      probe.close();
+      // Room for 50 more pages: far less than the copy of a table that fills most of the file.
+      expect(tableBytes / pageSize).toBeGreaterThan(1000);
+
+      const notices: MigrationNotice[] = [];
+      let error: unknown;
+      try {
+        openSqliteStorage(file, { maxPageCount: pages + 50, onMigration: (m) => notices.push(m) });
+      } catch (e) {
+        error = e;
+      }
+      expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
+      const failure = error as SubnetError;
+      const size = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
+      expect(failure.message).toMatch(
+        new RegExp(
+          `^\\[VALIDATOR_STORAGE\\] out of disk space \\(SQLITE_FULL: database or disk is full\\) in storage migration 7 \\(epoch columns by size, unsettled epoch indexes\\) of the SQLite database ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ` +
+            `it was rolled back and the database is unchanged at version 6; it copies the epochs table \\(about ${size(tableBytes).replace('.', '\\.')}\\) and needs about ` +
+            `${size(2 * tableBytes).replace('.', '\\.')} of free disk beside the file \\(the copy is written to the WAL, then into the file\\); [0-9.]+ [KMG]B is free there now: free that much there ` +
+            `\\(or move the file and set database\\.path\\) and start again$`,
+        ),
+      );
+      expect(failure.context).toMatchObject({ file, migration: 7, sqliteCode: 'SQLITE_FULL', version: 6, neededBytes: 2 * tableBytes });
+      // The start was told before the copy began, with the same numbers.
+      expect(notices.map((n) => n.copies)).toEqual([
+        { table: 'epochs', bytes: tableBytes, neededBytes: 2 * tableBytes, freeBytes: expect.any(Number) as unknown },
+      ]);
+
+      // Rolled back: version 6, the old layout, every row as it was.
+      expect(readBack(file)).toEqual(before);
+
+      // With room, the next open completes migration 7 and keeps every row.
+      const storage = openSqliteStorage(file);
+      try {
+        expect((await storage.listEpochHeads(100)).length).toBe(rows.length);
+        expect((await storage.getEpoch(39))?.bundle).toBe(rows[39]?.[5]);
+      } finally {
+        await storage.close();
+      }
+      const after = readBack(file);
+      expect(after.version).toBe(7);
+      expect(after.columns.slice(-2)).toEqual(['carry', 'bundle']);
+      expect(after.rows).toEqual(rows);
     } finally {
       t.cleanup();
     }
