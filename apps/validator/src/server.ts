@@ -333,7 +333,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return fail(reply, status, { code: status >= 500 ? 'INTERNAL' : (error.code ?? 'BAD_REQUEST'), message: status >= 500 ? 'internal error' : error.message });
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'POST') return;
+    // A POST to no endpoint is answered 404 by the not-found handler: its path is what is wrong, not its content-type.
+    if (request.method !== 'POST' || request.is404) return;
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json(;|$)/i.test(type)) {
       ctx.metrics.recordsRejected.inc({ kind: kindOf(request.url), reason: 'unsupported_media_type' });

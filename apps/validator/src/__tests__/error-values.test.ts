@@ -128,4 +128,20 @@ describe('HTTP error answers name the value sent', () => {
     const del = await fetch(`${validator.url}/healthz`, { method: 'DELETE' });
     expect((await errorOf(del)).message).toBe('no such endpoint: DELETE /healthz (README: HTTP API)');
   });
+
+  it('a POST to no endpoint is NOT_FOUND whatever its content-type, not UNSUPPORTED_MEDIA_TYPE: the path is what is wrong', async () => {
+    const variants: Record<string, string>[] = [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }];
+    for (const headers of variants) {
+      const res = await fetch(`${validator.url}/v1/workflow-run`, { method: 'POST', headers, body: '{}' });
+      expect(res.status).toBe(404);
+      expect((await errorOf(res)).message).toBe('no such endpoint: POST /v1/workflow-run (README: HTTP API)');
+    }
+    // A GET-only page asked for with POST is no endpoint either.
+    const page = await fetch(`${validator.url}/pages`, { method: 'POST', body: 'x' });
+    expect(page.status).toBe(404);
+    // The endpoint itself still refuses another content-type, naming it.
+    const wrongType = await fetch(`${validator.url}/v1/workflow-runs`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(wrongType.status).toBe(415);
+    expect((await errorOf(wrongType)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
 });
