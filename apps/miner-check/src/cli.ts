@@ -1,17 +1,9 @@
 #!/usr/bin/env node
+import { endQuietlyOnClosedPipes } from '@subnet/cli-support';
+
 import { runMinerCheck } from './program.js';
 
-// A reader that stops early (`| head`) closes the pipe: end as a Unix tool killed by SIGPIPE would (141),
-// quietly, instead of printing an EPIPE stack.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(141);
-});
-
-// Nobody reads standard error any more (a log collector died, `2> >(head -0)`): what would go there is lost either
-// way, so the run goes on and ends with its own exit code (2 for a usage error, say), not 1 for the failed write.
-process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-});
+// A closed standard output ends the run quietly with 141; a closed standard error keeps the run's own exit code.
+endQuietlyOnClosedPipes();
 
 process.exitCode = await runMinerCheck(process.argv.slice(2));

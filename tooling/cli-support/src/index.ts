@@ -1,3 +1,4 @@
+export { endQuietlyOnClosedPipes } from './closed-pipes.js';
 export { isCommanderError } from './commander-error.js';
 export { documentKind, wrongKindSentence } from './document-kind.js';
 export type { DocumentKind, DocumentKindId } from './document-kind.js';

@@ -7,6 +7,7 @@ it('exports exactly these names (a change of the public API shows here)', () => 
     'decimalFlagValue',
     'documentKind',
     'editDistance',
+    'endQuietlyOnClosedPipes',
     'integerFlagValue',
     'isCommanderError',
     'missingKeyHint',
