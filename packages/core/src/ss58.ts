@@ -77,13 +77,13 @@ export function decodeSs58(address: string): DecodedSs58 {
   }
   // The byte count first: a character missing or extra changes every byte of a base58 number, the first included,
   // so read as an address it would be blamed on its network prefix.
-  if (bytes.length !== 35 && bytes.length !== 36) {
-    return fail(
+  const wrongLength = (expected: string): never =>
+    fail(
       `it is ${address.length} characters long and decodes to ${bytes.length} bytes, where the address of a 32-byte account ` +
-        `decodes to 35 (36 with a two-byte network prefix): a character is missing or extra, or this is no account address ` +
-        `(a Bittensor address is 48 characters and starts with 5)`,
+        `${expected}: a character is missing or extra, or this is no account address (a Bittensor address is 48 characters ` +
+        `and starts with 5)`,
     );
-  }
+  if (bytes.length !== 35 && bytes.length !== 36) return wrongLength('decodes to 35 (36 with a two-byte network prefix)');
   const first = bytes[0] ?? 0;
   let prefixLength: number;
   let prefix: number;
@@ -103,18 +103,12 @@ export function decodeSs58(address: string): DecodedSs58 {
         `use a Bittensor address (network prefix ${BITTENSOR_SS58_PREFIX}, starting with 5)`,
     );
   }
-  if (bytes.length !== prefixLength + 32 + 2) {
-    return fail(
-      `it is ${address.length} characters long and decodes to ${bytes.length} bytes, where the address of a 32-byte account ` +
-        `with this first byte decodes to ${prefixLength + 34}: a character is missing or extra, or this is no account address ` +
-        `(a Bittensor address is 48 characters and starts with 5)`,
-    );
-  }
+  if (bytes.length !== prefixLength + 32 + 2) return wrongLength(`with this first byte decodes to ${prefixLength + 34}`);
   const body = bytes.subarray(0, prefixLength + 32);
   const expected = checksum(body);
   if (bytes[prefixLength + 32] !== expected[0] || bytes[prefixLength + 33] !== expected[1]) {
     return fail(
-      'its last two bytes, the checksum, do not match the rest: a character is mistyped or two are swapped; ' + 'copy the address again from where it was made',
+      'its last two bytes, the checksum, do not match the rest: a character is mistyped or two are swapped; copy the address again from where it was made',
     );
   }
   return { prefix, publicKey: bytes.slice(prefixLength, prefixLength + 32) };
