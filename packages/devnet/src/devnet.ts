@@ -116,7 +116,7 @@ export interface Devnet {
   ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
   /**
    * Moves a registered hotkey's neuron to a new hotkey in the next block, as Subtensor's `swap_hotkey` does
-   * (`swap/swap_hotkey.rs:451-600` at 14bc6f9f9): `Uids` / `Keys` name the new hotkey, the uid keeps its
+   * (`swap/swap_hotkey.rs:451-717` at 14bc6f9f9): `Uids` / `Keys` name the new hotkey, the uid keeps its
    * `BlockAtRegistration`, weights, `LastUpdate`, permit and stake, the axon and v2 weight commits move with it.
    * Applied as an extrinsic of the next block, before the pool's extrinsics (after them with `afterExtrinsics`),
    * after its `on_initialize` (a reveal there still runs under the old hotkey). The checks run now, against the best
