@@ -58,7 +58,9 @@ export interface PreflightResult {
 
 /**
  * The block from which the chain's rate limit lets `uid` set weights again on the snapshot's
- * mechanism: `LastUpdate[netuid_index][uid] + WeightsSetRateLimit`, or 0 when it never set weights.
+ * mechanism: `LastUpdate[netuid_index][uid] + WeightsSetRateLimit`, or 0 when it never set weights (`check_rate_limit`:
+ * `last == 0 || now - last >= WeightsSetRateLimit[netuid]`, opentensor/subtensor 14bc6f9f9
+ * `pallets/subtensor/src/subnets/weights.rs:1104-1124`, `:1106-1126` at ab0cb2e52).
  *
  * @param snapshot - metagraph snapshot
  * @param uid - the validator's uid
