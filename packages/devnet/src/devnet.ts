@@ -363,7 +363,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         else (subnetOf(state) as unknown as Record<string, unknown>)[name] = v;
         // Subtensor main's `sudo_set_tempo` and owner `set_tempo` restart the epoch cycle at their block
         // (`apply_tempo_with_cycle_reset`, `utils/misc.rs:121-125` at 14bc6f9f9); spec 393 writes only `Tempo`
-        // (ab0cb2e52 `admin-utils/src/lib.rs:1022`), its epochs being a function of the block.
+        // (ab0cb2e52 `admin-utils/src/lib.rs:1022`, `:1020` at 79fcc6b4c), its epochs being a function of the block.
         if (name === 'tempo' && state.runtime === 'stateful') subnetOf(state).lastEpochBlock = BigInt(state.number);
       }, 'extrinsics');
     },
