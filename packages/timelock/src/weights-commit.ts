@@ -14,7 +14,10 @@ import type { AccountIdLike } from './weights-payload.js';
 import { encodeWeightsPayload, readWeightsPayload, toAccountId } from './weights-payload.js';
 import { isSubnetError } from '@subnet/core';
 
-/** The chain's commit size limit: `MAX_CRV3_COMMIT_SIZE_BYTES = 5000` (`BoundedVec<u8, ConstU32<5000>>`). */
+/**
+ * The chain's commit size limit: `MAX_CRV3_COMMIT_SIZE_BYTES = 5000` (`BoundedVec<u8, ConstU32<5000>>`;
+ * opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/lib.rs:60`, `:61` at ab0cb2e52).
+ */
 export const MAX_COMMIT_BYTES = 5000;
 
 /**
