@@ -25,21 +25,31 @@ interface FinalizedRead {
  * Whether a commit kept with its era's end (`mortalUntil`) and not in `WeightCommits` at the head can no longer be
  * revealed: the finalized head is past the last block the commit could be included in, and the finalized state does
  * not hold it either (the head's state alone could be a branch that is replaced). A commit without a known era end
- * (saved by an earlier version) is never judged gone here.
+ * (saved by an earlier version) is never judged gone here; nor is one whose finalized state cannot be read now (a
+ * warning, once a pass for the subnet): it stays `unconfirmed`, so the other commits of the pass are still revealed.
  */
-async function eraOverWithout(ctx: ClientContext, commit: PendingCommit, head: MetagraphSnapshot, cache: Map<string, FinalizedRead>): Promise<boolean> {
+async function eraOverWithout(ctx: ClientContext, commit: PendingCommit, head: MetagraphSnapshot, cache: Map<string, FinalizedRead | null>): Promise<boolean> {
   const until = commit.mortalUntil;
   if (until === undefined || head.block <= until) return false;
   const subnet = `${commit.netuid}/${commit.mecid}`;
   let read = cache.get(subnet);
   if (read === undefined) {
-    const hash = (await ctx.connection.request('chain_getFinalizedHead', (api) => api.rpc.chain.getFinalizedHead())).toHex();
-    const snapshot = await readMetagraph(ctx.connection, { netuid: commit.netuid, mecid: commit.mecid, at: hash });
-    const entries = await readWeightCommits(ctx.connection, snapshot, commit.hotkey);
-    read = { block: snapshot.block, hashes: new Set(entries.map((e) => e.hash)) };
+    try {
+      const hash = (await ctx.connection.request('chain_getFinalizedHead', (api) => api.rpc.chain.getFinalizedHead())).toHex();
+      const snapshot = await readMetagraph(ctx.connection, { netuid: commit.netuid, mecid: commit.mecid, at: hash });
+      const entries = await readWeightCommits(ctx.connection, snapshot, commit.hotkey);
+      read = { block: snapshot.block, hashes: new Set(entries.map((e) => e.hash)) };
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'CHAIN_CLIENT_CLOSED') throw error;
+      read = null;
+      ctx.logger?.warn?.(
+        `the finalized state of netuid ${commit.netuid} cannot be read now (${(error as Error).message}); commit ${commit.commitHash}, past its era's last block ${until} at the head, stays unconfirmed until it can`,
+        { commitHash: commit.commitHash, code: (error as { code?: unknown }).code },
+      );
+    }
     cache.set(subnet, read);
   }
-  return read.block > until && !read.hashes.has(commit.commitHash);
+  return read !== null && read.block > until && !read.hashes.has(commit.commitHash);
 }
 
 /**
@@ -74,7 +84,7 @@ export async function revealPending(
     const outcomes: RevealOutcome[] = [];
     const mine = (await store.load()).filter((c) => c.hotkey === hotkey);
     const reads = new Map<string, SubnetReads>();
-    const finalizedReads = new Map<string, FinalizedRead>();
+    const finalizedReads = new Map<string, FinalizedRead | null>();
     for (const commit of mine) {
       const subnet = `${commit.netuid}/${commit.mecid}`;
       let read = reads.get(subnet);

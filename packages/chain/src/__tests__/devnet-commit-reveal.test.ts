@@ -337,6 +337,48 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(await fileCommitStore(storePath).load()).toEqual([]);
   });
 
+  it('a kept commit whose finalized state cannot be read stays unconfirmed, with a warning, and the pass still reveals the other commits', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    // A kept commit whose era ended at block 1: its fate is judged on the finalized state, which this node will not serve.
+    const [stored] = await fileCommitStore(storePath).load();
+    const kept = { ...stored!, commitHash: '0x' + '33'.repeat(32), commitBlock: null, mortalUntil: 1n };
+    await fileCommitStore(storePath).save(kept);
+    const connection = h.client.connection;
+    const failing = new Proxy(connection, {
+      get(target, key, receiver) {
+        if (key !== 'request') return Reflect.get(target, key, receiver) as unknown;
+        return (label: string, ...rest: Parameters<typeof connection.request>[1][]) =>
+          label === 'chain_getFinalizedHead'
+            ? Promise.reject(chainError('RequestTimeout', 'chain_getFinalizedHead timed out', { source: 'client' }))
+            : (target.request as (...a: unknown[]) => Promise<unknown>)(label, ...rest);
+      },
+    });
+    const warnings: string[] = [];
+    const client = await createChainClient({
+      connection: failing,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+      logger: { info: () => undefined, warn: (message: string) => void warnings.push(message) },
+    });
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    const outcomes = await h.includeNext(client.revealPending());
+    expect(outcomes.map((o) => [o.commitHash, o.status])).toEqual([
+      [landed.commitHash, 'revealed'],
+      [kept.commitHash, 'unconfirmed'],
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^the finalized state of netuid 1 cannot be read now \(.*timed out\); commit 0x3{64}, past its era's last block 1 at the head, stays unconfirmed until it can$/,
+      ),
+    ]);
+    expect((await fileCommitStore(storePath).load()).map((c) => c.commitHash)).toEqual([kept.commitHash]);
+  });
+
   it('revealPending reads a subnet once a pass for all its stored commits, and again after a reveal moved the head', async () => {
     const storePath = await storeFile();
     h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
