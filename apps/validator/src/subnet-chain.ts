@@ -105,6 +105,16 @@ function firstConnectionError(error: unknown, endpoint: string, timeoutMs: numbe
   return appError(VALIDATOR_ERROR_CODES.chainUnavailable, `cannot connect to the chain: ${redactUrl((error as Error).message)}`, {}, error);
 }
 
+/**
+ * A commit in the form kept on its epoch's row: `@subnet/chain`'s wire form without the era's end the commit store file
+ * keeps (`mortal_until`), which versions before docs/spec.md G.31 refuse, so an instance not yet upgraded still reveals
+ * the commit from the database. Every commit that reaches a row goes through here.
+ */
+function sharedCommitJson(commit: PendingCommit): ReturnType<typeof pendingCommitToJson> {
+  const { mortalUntil: _eraEnd, ...shared } = commit;
+  return pendingCommitToJson(shared);
+}
+
 /** The `onCommitSaved` of the `setWeights` call in progress (calls for one signer are serialised by the client). */
 interface CommitSavedHook {
   current: ((commit: unknown) => Promise<void>) | undefined;
@@ -123,10 +133,7 @@ function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pi
       const onSaved = hook.current;
       if (commit.commitBlock !== null || onSaved === undefined) return;
       try {
-        // The shared form leaves out the era's end the file keeps (`mortal_until`): every version of the validator reads
-        // a row without it, so an instance not yet upgraded can still reveal the commit from the database (G.31).
-        const { mortalUntil: _eraEnd, ...shared } = commit;
-        await onSaved(pendingCommitToJson(shared));
+        await onSaved(sharedCommitJson(commit));
       } catch (error) {
         // Another instance leads now: nothing is signed, and the unsent commit leaves the file.
         if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) {
@@ -221,7 +228,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
     // The salt and payload from the commit store, kept with the epoch so another instance can reveal it (absent: a
     // commit found on chain whose salt this instance does not hold).
     const stored = (await fileStore.load()).find((c) => c.commitHash === commitHash);
-    const commit = stored === undefined ? {} : { commit: pendingCommitToJson(stored) };
+    const commit = stored === undefined ? {} : { commit: sharedCommitJson(stored) };
     const w = s.reveal;
     if (w !== null && w !== undefined) return { commitHash, dueBlock: w.firstBlock, closedAfter: w.lastBlock + (w.lastBlock - w.firstBlock + 1n), ...commit };
     return { commitHash, dueBlock: s.blockNumber, closedAfter: hashCommitBound(s.blockNumber, (await snapshot()).hyperparameters), ...commit };

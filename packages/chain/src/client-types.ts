@@ -111,10 +111,10 @@ export interface RevealOutcome {
   readonly netuid: number;
   readonly mecid: number;
   /**
-   * `revealed` (confirmed), `waiting` (window not open yet), `expired` (window passed, or a commit never seen included
-   * whose era the finalized chain passed without it; removed), `unconfirmed` (a commit never seen included, not on
-   * chain, that may still land: its era is not over on the finalized chain, or not known for a commit an earlier
-   * version saved).
+   * `revealed` (confirmed), `waiting` (window not open yet), `expired` (window passed, or a commit the finalized chain
+   * passed its era's last block without; removed), `unconfirmed` (not held at the head, and the chain that becomes
+   * final may still hold it: not included yet, its block retracted, the node behind, or finality not past its era;
+   * or its era is not known, for a commit never seen included that an earlier version or a shared row kept).
    */
   readonly status: 'revealed' | 'waiting' | 'expired' | 'unconfirmed';
   /**

@@ -23,9 +23,10 @@ export interface PendingCommit {
   /** Block the commit was included in; null while not yet confirmed (saved before it is sent). */
   readonly commitBlock: bigint | null;
   /**
-   * While `commitBlock` is null: the last block the signed commit can be included in (its mortal era's last). Once
-   * the finalized chain is past it without the commit, nothing can reveal it and `revealPending` forgets the salt.
-   * Absent in a commit saved by an earlier version, or once the commit is included.
+   * The last block the signed commit can be included in (its mortal era's last), saved before the commit is sent and
+   * kept once it is included (a block holding it may be retracted, and it can land again until then). Once the
+   * finalized chain is past it without the commit, nothing can reveal it and `revealPending` forgets the salt. Absent
+   * in a commit an earlier version saved, and in the validator's shared rows.
    */
   readonly mortalUntil?: bigint;
 }
@@ -60,7 +61,7 @@ export const pendingCommitSchema = z.strictObject({
   version_key: decimal,
   commit_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
   commit_block: decimal.nullable(),
-  /** Written only while the commit's inclusion is unknown; earlier versions neither write nor accept it. */
+  /** Earlier versions neither write nor accept it: a file that holds it is refused by them. */
   mortal_until: decimal.optional(),
 });
 

@@ -22,15 +22,17 @@ interface FinalizedRead {
 }
 
 /**
- * Whether a commit kept with its era's end (`mortalUntil`) and not in `WeightCommits` at the head can no longer be
- * revealed: the finalized head is past the last block the commit could be included in, and the finalized state does
- * not hold it either (the head's state alone could be a branch that is replaced). A commit without a known era end
- * (saved by an earlier version) is never judged gone here; nor is one whose finalized state cannot be read now (a
- * warning, once a pass for the subnet): it stays `unconfirmed`, so the other commits of the pass are still revealed.
+ * Whether a stored commit that `WeightCommits` at the head does not hold is gone for good: the finalized head is past
+ * the last block that could still hold it, and the finalized state does not hold it either. The head alone is not
+ * enough: it may be a branch that is replaced (a commit whose block is retracted returns to the pool and lands again),
+ * or a node behind the block the commit landed in. The last block is the commit's era's last (`mortalUntil`) when
+ * known; for a commit an earlier version saved without it, the block it was seen included in (`commitBlock`); a commit
+ * with neither is never judged gone. A finalized state that cannot be read now judges nothing (a warning, once a pass
+ * for the subnet), so the other commits of the pass are still revealed.
  */
-async function eraOverWithout(ctx: ClientContext, commit: PendingCommit, head: MetagraphSnapshot, cache: Map<string, FinalizedRead | null>): Promise<boolean> {
-  const until = commit.mortalUntil;
-  if (until === undefined || head.block <= until) return false;
+async function goneForGood(ctx: ClientContext, commit: PendingCommit, head: MetagraphSnapshot, cache: Map<string, FinalizedRead | null>): Promise<boolean> {
+  const mustPass = commit.mortalUntil ?? (commit.commitBlock === null ? undefined : commit.commitBlock - 1n);
+  if (mustPass === undefined || head.block <= mustPass) return false;
   const subnet = `${commit.netuid}/${commit.mecid}`;
   let read = cache.get(subnet);
   if (read === undefined) {
@@ -43,21 +45,21 @@ async function eraOverWithout(ctx: ClientContext, commit: PendingCommit, head: M
       if ((error as { code?: unknown }).code === 'CHAIN_CLIENT_CLOSED') throw error;
       read = null;
       ctx.logger?.warn?.(
-        `the finalized state of netuid ${commit.netuid} cannot be read now (${(error as Error).message}); commit ${commit.commitHash}, past its era's last block ${until} at the head, stays unconfirmed until it can`,
+        `the finalized state of netuid ${commit.netuid} cannot be read now (${(error as Error).message}); commit ${commit.commitHash}, not held at the head, stays unconfirmed until it can`,
         { commitHash: commit.commitHash, code: (error as { code?: unknown }).code },
       );
     }
     cache.set(subnet, read);
   }
-  return read !== null && read.block > until && !read.hashes.has(commit.commitHash);
+  return read !== null && read.block > mustPass && !read.hashes.has(commit.commitHash);
 }
 
 /**
  * The client's `revealPending`: for each commit-reveal v2 commit of this signer in the store, reads the chain's
  * `WeightCommits` and reveals the commits whose reveal epoch is the next block's; expired ones are removed. A commit
- * never seen included is `unconfirmed` while it may still land, and `expired` (`onChain: false`, removed) once the
- * finalized chain is past its era's last block without it. With `untilDone`, polls until none is waiting or
- * unconfirmed, or `timeoutMs` passes.
+ * the head does not hold is `unconfirmed` while the chain that becomes final may still hold it, and `expired`
+ * (`onChain: false`, removed) once the finalized chain is past its era's last block without it. With `untilDone`,
+ * polls until none is waiting or unconfirmed, or `timeoutMs` passes.
  *
  * Each pass reads a subnet's metagraph and `WeightCommits` once for all its stored commits (a validator may
  * hold several, one per epoch), and again only after a reveal of this pass was included (the head moved and
@@ -97,9 +99,9 @@ export async function revealPending(
       const entry = read.entries.find((e) => e.hash === commit.commitHash);
       const base = { commitHash: commit.commitHash, netuid: commit.netuid, mecid: commit.mecid };
       if (!entry) {
-        // Not included as far as the store knows, and not on chain: unconfirmed while it may still land; gone once the
-        // finalized chain is past the last block its era allows without holding it (nothing can reveal it then).
-        const gone = commit.commitBlock !== null || (await eraOverWithout(ctx, commit, snapshot, finalizedReads));
+        // Not on chain at the head: unconfirmed while it may still be (or land) on the chain that becomes final; gone
+        // once the finalized chain is past the last block that could hold it without holding it (nothing can reveal it).
+        const gone = await goneForGood(ctx, commit, snapshot, finalizedReads);
         outcomes.push(
           Object.freeze(
             gone ? { ...base, status: 'expired' as const, onChain: false, window: null } : { ...base, status: 'unconfirmed' as const, window: null },

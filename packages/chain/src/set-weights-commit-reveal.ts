@@ -21,12 +21,17 @@ function randomSalt(): number[] {
   return [...salt];
 }
 
-/** Submission errors after which a commit may be (or become) on chain although the call failed. */
+/**
+ * Submission errors after which a commit may be (or become) on chain although the call failed. `CHAIN_EXTRINSIC_DROPPED`
+ * is the best chain's word: a branch that holds the commit may still become final, so its salt stays until
+ * `revealPending` sees the finalized chain past the commit's era without it.
+ */
 const MAY_HAVE_LANDED: ReadonlySet<string> = new Set([
   CHAIN_ERROR_CODES.inclusionTimeout,
   CHAIN_ERROR_CODES.clientClosed,
   CHAIN_ERROR_CODES.connectionLost,
   CHAIN_ERROR_CODES.requestTimeout,
+  CHAIN_ERROR_CODES.extrinsicDropped,
 ]);
 
 /**
@@ -34,7 +39,8 @@ const MAY_HAVE_LANDED: ReadonlySet<string> = new Set([
  * salt, the salt is stored durably with the commit's era end before the bytes are sent, and the commit is confirmed
  * by its `WeightsCommitted` event; the reveal is owed later (`revealPending`). The salt is dropped again when the
  * commit cannot land; it is kept when the outcome is unknown (`CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CLIENT_CLOSED`,
- * `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`) until `revealPending` sees the finalized chain past its era.
+ * `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`, and `CHAIN_EXTRINSIC_DROPPED`, which only the best chain says)
+ * until `revealPending` sees the finalized chain past its era without it.
  *
  * @param ctx - the client context (its commit store is required)
  * @param prepared - the checked weights
@@ -62,7 +68,7 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
   });
   let inclusion: Inclusion;
   let label: string;
-  const saved = { kept: false };
+  const saved: { kept: boolean; mortalUntil?: bigint } = { kept: false };
   try {
     const call = pickCall(ctx.connection.api, mecid, 'commitMechanismWeights', 'commitWeights');
     label = callLabel(call);
@@ -75,12 +81,14 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
       async ({ mortalUntil }) => {
         await store.save({ ...pending, mortalUntil });
         saved.kept = true;
+        saved.mortalUntil = mortalUntil;
       },
     );
   } catch (error) {
-    // Keep the salt while the commit may have landed or may still land: the wait ended, the client was closed, or
-    // the connection failed while it was followed. Only an answer that it never lands (a rejection, a failed
-    // dispatch, its era over) forgets it. A save that failed sent nothing and kept nothing: its error is the call's.
+    // Keep the salt while the commit may have landed or may still land: the wait ended, the client was closed, the
+    // connection failed while it was followed, or the best chain's era ended without it. Only an answer that it never
+    // lands (a rejection, a failed dispatch) forgets it. A save that failed sent nothing and kept nothing: its error is
+    // the call's.
     if (saved.kept && !MAY_HAVE_LANDED.has(String((error as { code?: unknown }).code))) await store.remove(commitHash);
     throw error;
   }
@@ -97,7 +105,8 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
   // weights whose commit waits for its reveal). The store keeps the salt either way (saved before it was sent).
   let reveal: RevealWindow | null = null;
   try {
-    await store.save({ ...pending, commitBlock: inclusion.blockNumber });
+    // The era's end stays: a block that holds the commit may be retracted, and the commit can land again until then.
+    await store.save({ ...pending, commitBlock: inclusion.blockNumber, ...(saved.mortalUntil === undefined ? {} : { mortalUntil: saved.mortalUntil }) });
     const after = await readMetagraph(ctx.connection, { netuid, mecid, at: inclusion.blockHash });
     const entry = (await readWeightCommits(ctx.connection, after, hotkey)).find((e) => e.hash === commitHash);
     reveal = entry ? commitRevealWindow(after, entry.epoch) : null;

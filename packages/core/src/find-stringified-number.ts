@@ -11,7 +11,7 @@ export interface StringifiedNumber {
   readonly message: string;
   /**
    * What happens to it, without where or the number: for a refusal whose error adds the path and the number from its
-   * context (`message` is `reason`, then ` at <path> (got <number>)`).
+   * context (`message` is `reason`, then `, at <path> (got <number>)`).
    */
   readonly reason: string;
 }

@@ -53,7 +53,8 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
   }, 60_000);
 
   it('a commit revealed by a run that stopped before its store forgot it is gone, not expired', async () => {
-    const { store, chain } = await v2ChainWithStore(runtime);
+    // An era of 8 blocks: the commit cannot land again once the finalized chain is past it (docs/spec.md G.31).
+    const { store, chain } = await v2ChainWithStore(runtime, { eraPeriod: 8 });
     const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
     const hash = landed.hashCommit?.commitHash;
     const before = readFileSync(store, 'utf8');
@@ -67,7 +68,13 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(revealed[0]?.block).toBeGreaterThan(landed.block);
     // The store as it was before the reveal: a run that revealed and stopped before writing the store.
     writeFileSync(store, before);
-    expect(await chain.revealPending?.()).toEqual([{ commitHash: hash, status: 'gone' }]);
+    const gone = await waitFor(
+      "the finalized chain past the commit's era",
+      async () => (await chain.revealPending?.()) ?? [],
+      (r: readonly HashRevealResult[]) => r.length > 0,
+      30_000,
+    );
+    expect(gone).toEqual([{ commitHash: hash, status: 'gone' }]);
   }, 60_000);
 
   it('a commit is handed to onCommitSaved before it is sent; a lost lease there stops the sending, another failure only warns', async () => {
@@ -92,11 +99,16 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(landed.block).toBeGreaterThan(headBefore);
     expect(handed).toHaveLength(1);
     expect(handed[0]).toMatchObject({ commit_hash: landed.hashCommit?.commitHash, commit_block: null });
-    // The row's form is the one every version reads: without the era's end the commit store file keeps meanwhile.
-    expect(handed[0]).not.toHaveProperty('mortal_until');
     expect(handed[0]?.salt?.length).toBeGreaterThan(0);
     expect(warnings.some((w) => w.startsWith('the commit-reveal commit could not be kept with its epoch before sending'))).toBe(true);
     expect(storeHashes()).toEqual([landed.hashCommit?.commitHash]);
+    // The commit store file keeps the commit's era end (docs/spec.md G.31); the forms that reach the epoch's row, the
+    // one handed before sending and the one the submission carries, leave it out: every version reads them.
+    const file = JSON.parse(readFileSync(store, 'utf8')) as { commits: Record<string, unknown>[] };
+    expect(file.commits[0]?.['mortal_until']).toMatch(/^[0-9]+$/);
+    expect(handed[0]).not.toHaveProperty('mortal_until');
+    expect(landed.hashCommit?.commit).toMatchObject({ commit_hash: landed.hashCommit?.commitHash });
+    expect(landed.hashCommit?.commit).not.toHaveProperty('mortal_until');
     // What reconciliation does with a commit the finalized chain shows never landed: the store forgets it.
     await chain.forgetCommit?.(landed.hashCommit?.commitHash ?? '');
     expect(storeHashes()).toEqual([]);

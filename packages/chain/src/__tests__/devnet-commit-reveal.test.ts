@@ -314,6 +314,68 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(await fileCommitStore(storePath).load()).toEqual([]);
   });
 
+  it('CHAIN_EXTRINSIC_DROPPED (the best chain at the era end) keeps the salt; revealPending forgets it once the finalized chain agrees', async () => {
+    const storePath = await storeFile();
+    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 4 });
+    await h.devnet.produceBlock();
+    h.devnet.faults.dropNextExtrinsic();
+    const error = (await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1 } }), 30).catch((e: unknown) => e)) as {
+      code: string;
+      context: { mortalUntil: bigint };
+    };
+    expect(error.code).toBe('CHAIN_EXTRINSIC_DROPPED');
+    // Before, the salt went with the error: a branch that held the commit could still have become final.
+    const [kept] = await fileCommitStore(storePath).load();
+    expect(kept).toMatchObject({ commitBlock: null, mortalUntil: error.context.mortalUntil });
+    while (BigInt(h.devnet.finalizedNumber()) <= error.context.mortalUntil) await h.devnet.produceBlock();
+    expect((await h.client.revealPending()).map((o) => [o.commitHash, o.status, o.onChain])).toEqual([[kept!.commitHash, 'expired', false]]);
+    expect(await fileCommitStore(storePath).load()).toEqual([]);
+  });
+
+  it('a commit whose block is retracted keeps its salt (unconfirmed, not expired) and is revealed once it lands again', async () => {
+    const storePath = await storeFile();
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } }));
+    const [saved] = await fileCommitStore(storePath).load();
+    expect(saved).toMatchObject({ commitHash: landed.commitHash, commitBlock: landed.blockNumber });
+    // The era's end stays after the inclusion: the commit can land again until then.
+    expect(saved!.mortalUntil).toBeGreaterThan(landed.blockNumber);
+    // The block holding the commit is replaced by one without it; the pool takes the commit back.
+    await h.devnet.reorganize(1, [{}]);
+    expect(h.devnet.poolSize()).toBe(1);
+    // Before, the head's state alone made it `expired` (onChain: false) and its salt was forgotten.
+    expect((await h.client.revealPending()).map((o) => [o.commitHash, o.status])).toEqual([[landed.commitHash, 'unconfirmed']]);
+    expect(await fileCommitStore(storePath).load()).toHaveLength(1);
+    await h.devnet.produceBlock();
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    const revealed = await h.includeNext(h.client.revealPending());
+    expect(revealed.map((o) => [o.commitHash, o.status])).toEqual([[landed.commitHash, 'revealed']]);
+    const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
+    expect(weights.toJSON()).toEqual([
+      [2, 21845],
+      [4, 65535],
+    ]);
+  });
+
+  it('a commit the head no longer holds but the finalized state does (revealed in a block not final yet) keeps its salt until finality passes it', async () => {
+    const storePath = await storeFile();
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 4 });
+    await h.devnet.produceBlock();
+    const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1 } }));
+    const [saved] = await fileCommitStore(storePath).load();
+    // Revealed by other code (a run that stopped before its store forgot the salt), in a block finality has not reached.
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    const reveal = await h.includeNext(revealDirectly(h, saved!));
+    expect(BigInt(h.devnet.finalizedNumber())).toBeGreaterThan(saved!.mortalUntil!);
+    expect(BigInt(h.devnet.finalizedNumber())).toBeLessThan(reveal.blockNumber);
+    expect((await h.client.revealPending()).map((o) => [o.commitHash, o.status])).toEqual([[landed.commitHash, 'unconfirmed']]);
+    // Finality passes the reveal: the finalized state no longer holds the commit either, and nothing can reveal it.
+    while (BigInt(h.devnet.finalizedNumber()) < reveal.blockNumber) await h.devnet.produceBlock();
+    expect((await h.client.revealPending()).map((o) => [o.status, o.onChain])).toEqual([['expired', false]]);
+    expect(await fileCommitStore(storePath).load()).toEqual([]);
+  });
+
   it('a commit store that cannot save sends nothing: the signed commit never reaches the node and the error is the store’s', async () => {
     const refusing = { save: () => Promise.reject(new Error('disk full')), load: () => Promise.resolve([]), remove: () => Promise.resolve() };
     h = await startHarness(CR, 0, { commitStore: refusing });
@@ -373,7 +435,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     ]);
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^the finalized state of netuid 1 cannot be read now \(.*timed out\); commit 0x3{64}, past its era's last block 1 at the head, stays unconfirmed until it can$/,
+        /^the finalized state of netuid 1 cannot be read now \(.*timed out\); commit 0x3{64}, not held at the head, stays unconfirmed until it can$/,
       ),
     ]);
     expect((await fileCommitStore(storePath).load()).map((c) => c.commitHash)).toEqual([kept.commitHash]);
