@@ -71,12 +71,12 @@ describe('commit stores', () => {
     );
   });
 
-  it('mortal_until (the last block a commit not yet included can land in) round-trips while present, is left out when absent, and a wrong one is named', async () => {
+  it('mortal_until (the last block a commit can be included in) round-trips, is left out when absent, and a wrong one is named', async () => {
     const kept = commit(8, { mortalUntil: 2n ** 40n + 3n });
     const wire = pendingCommitToJson(kept);
     expect(wire).toMatchObject({ commit_block: null, mortal_until: (2n ** 40n + 3n).toString() });
     expect(pendingCommitFromJson(JSON.parse(JSON.stringify(wire)))).toEqual(kept);
-    // a commit saved once included (or by an earlier version) has no such field: the file stays readable by one
+    // a commit without an era end (one an earlier version saved) is written without the field, as that version wrote it
     expect(Object.keys(pendingCommitToJson(commit(8, { commitBlock: 5n })))).not.toContain('mortal_until');
     expect(pendingCommitFromJson(pendingCommitToJson(commit(8)))).not.toHaveProperty('mortalUntil');
     for (const bad of [-1, '0x10', '1e3', '']) {
