@@ -155,6 +155,35 @@ describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
     }
   }, 60_000);
 
+  it("a page decides the listed epochs' embargoes in one pass: each head's reveal status is read once, not once per later epoch", async () => {
+    const storage = service!.storage;
+    let revealStatusReads = 0;
+    const real = storage.listEpochHeads.bind(storage);
+    // Counted, not replaced: the real heads, each behind a proxy that counts reads of its reveal status.
+    const spy = vi.spyOn(storage, 'listEpochHeads').mockImplementation(async (limit) =>
+      (await real(limit)).map(
+        (head) =>
+          new Proxy(head, {
+            get: (target, key, receiver) => {
+              if (key === 'revealStatus') revealStatusReads += 1;
+              return Reflect.get(target, key, receiver) as unknown;
+            },
+          }),
+      ),
+    );
+    try {
+      // The excluded records page renders no reveal status: every read counted is an embargo decision.
+      const res = await servedOnceRefilled('/pages/excluded');
+      expect(res.status).toBe(200);
+      await res.text();
+      expect(spy).toHaveBeenCalledTimes(1);
+      // embargoAmong per row walked the earlier heads for each row: 4,950 reads at 100 epochs.
+      expect(revealStatusReads).toBe(EPOCHS);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+
   it('a run of page requests back to back is held to a budget of loop time: 503 with Retry-After, then served again after it', async () => {
     // The first page, once the budget of the test before is back; then pages back to back until one is refused.
     const first = await servedOnceRefilled(`/pages/miners/${hotkeys[0]}`);
