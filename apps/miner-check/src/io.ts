@@ -145,10 +145,8 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   // The validator stores a body as canonical JSON, where such a number becomes a string: it refuses it.
   const unsafe = findStringifiedNumber(value, option);
   if (unsafe !== undefined) {
-    // The shared sentence ends with the path and the number, which SubnetError appends from the context: said once.
-    const where = `, at ${unsafe.path} (got ${String(unsafe.value)})`;
-    const sentence = unsafe.message.endsWith(where) ? unsafe.message.slice(0, -where.length) : unsafe.message;
-    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidInput, `the validator refuses it (UNSAFE_NUMBER): ${sentence}`, {
+    // The shared reason without its place: SubnetError appends the path and the number from the context, said once.
+    throw new SubnetError(MINER_CHECK_ERROR_CODES.invalidInput, `the validator refuses it (UNSAFE_NUMBER): ${unsafe.reason}`, {
       context: { path: unsafe.path, value: unsafe.value },
     });
   }

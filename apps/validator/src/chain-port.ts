@@ -73,7 +73,7 @@ export interface ChainSubmission {
 export interface SetWeightsOptions {
   /**
    * Called with a commit-reveal v2 commit (`@subnet/chain` wire form, with its salt) once the commit store holds it and
-   * before it is signed, so that the epoch row holds it too and whichever instance reconciles the epoch after a crash
+   * before it is sent, so that the epoch row holds it too and whichever instance reconciles the epoch after a crash
    * can reveal it (docs/spec.md G.22). A failure is logged and does not stop the submission: the commit store still
    * holds the salt. Not called for `set_weights` or timelocked commits, which need no salt.
    */
@@ -105,7 +105,7 @@ export interface HashRevealResult {
   /**
    * `revealed`: this call revealed it (block and hash); `expired`: the chain still holds it and its window passed (nobody
    * can reveal it any more); `gone`: the chain no longer holds it (revealed by an earlier call that stopped before its
-   * store forgot it, moved by a hotkey swap, or dropped after its window): which one is not known.
+   * store forgot it, moved by a hotkey swap, dropped after its window, or never included): which one is not known.
    */
   readonly status: 'revealed' | 'expired' | 'gone';
   readonly block?: bigint;

@@ -297,7 +297,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       }
       // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
       published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
-      // A failed commit's salt, kept with the epoch before signing, is dropped: the commit never landed.
+      // A failed commit's salt, kept with the epoch before sending, is dropped: the commit never landed.
       await storage.updateEpoch(
         epoch,
         { status, submission: JSON.stringify(submission), ...published.fields, ...(revealFields ?? { reveal: null }) },

@@ -131,7 +131,7 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     status = 'submitted';
     evidence = { reconciled: { last_update: found.lastUpdate?.toString() ?? null, weights_match: found.weightsMatch } };
     // A timelocked commit found on chain: its reveal is confirmed later like any other (reveal-confirm.ts).
-    // A hash commit's salt: this instance's commit store's, else the one kept with the epoch before signing.
+    // A hash commit's salt: this instance's commit store's, else the one kept with the epoch before sending.
     revealFields = landedRevealFields(found.hashCommit === undefined ? found : { ...found, hashCommit: withCommitFromRow(found.hashCommit, row) });
     // A commit whose reveal details could not be rebuilt (no record: an argument missing, no uid before its block; a
     // v2 commit without its bounds) still waits for a reveal: embargoed to its latest possible one, as an unknown

@@ -161,7 +161,7 @@ interface SigningHashJson {
 
 /**
  * What the epoch loop asks of the `setWeights` call of an epoch it claimed `submitting`: a commit-reveal v2 commit is
- * written into the epoch row (salt included, `reveal_status` still null) before it is signed, so that whichever
+ * written into the epoch row (salt included, `reveal_status` still null) before it is sent, so that whichever
  * instance reconciles the epoch after a crash holds the salt and can reveal it (docs/spec.md G.22).
  *
  * @param deps - storage and fence
@@ -185,7 +185,7 @@ export function keepCommitWithEpoch(
 
 /**
  * A commit-reveal v2 commit found on chain by reconciliation, with its salt from the epoch row when the chain access
- * does not hold it (the commit was made by another instance, which wrote it there before signing: {@link keepCommitWithEpoch}).
+ * does not hold it (the commit was made by another instance, which wrote it there before sending it: {@link keepCommitWithEpoch}).
  *
  * @param commit - the commit as the chain access found it
  * @param row - the epoch's row
@@ -198,7 +198,7 @@ export function withCommitFromRow(commit: PendingHashCommit, row: Pick<EpochRow,
   return kept?.commit_hash === commit.commitHash ? { ...commit, commit: kept.commit } : commit;
 }
 
-/** The commit-reveal v2 commit kept with an epoch before signing, if its `reveal` column holds one. */
+/** The commit-reveal v2 commit kept with an epoch before it was sent, if its `reveal` column holds one. */
 function keptCommit(row: Pick<EpochRow, 'reveal'> | undefined): SigningHashJson | undefined {
   try {
     const kept = JSON.parse(row?.reveal ?? '') as Partial<SigningHashJson> | null;
@@ -210,7 +210,7 @@ function keptCommit(row: Pick<EpochRow, 'reveal'> | undefined): SigningHashJson 
 }
 
 /**
- * The hash of the commit-reveal v2 commit kept with an epoch before signing ({@link keepCommitWithEpoch}), if any.
+ * The hash of the commit-reveal v2 commit kept with an epoch before it was sent ({@link keepCommitWithEpoch}), if any.
  *
  * @param row - the epoch's row
  * @returns the commit hash, or undefined
@@ -744,7 +744,7 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
       logger.warn(
         { commitHash: result.commitHash, ...(epoch === undefined ? {} : { epoch }) },
         `commit-reveal v2 commit ${result.commitHash}${epoch === undefined ? '' : ` of epoch ${epoch}`} is no longer on chain and this validator did not see it revealed ` +
-          `(revealed by a run that stopped before recording it, moved by a hotkey swap, or dropped after its window)` +
+          `(revealed by a run that stopped before recording it, moved by a hotkey swap, dropped after its window, or never included)` +
           (epoch === undefined ? '' : `; the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`),
       );
     } else logger.info({ commitHash: result.commitHash, block: result.block?.toString() }, 'committed weights revealed');

@@ -199,7 +199,7 @@ function hotkeyWarnings(config: ValidatorConfig, view: ChainView, self: string, 
  * The burn uid against the metagraph: weight "burned" reaches the chain as weight on that uid, so no neuron
  * holding it makes every vector with a burn share invalid (`UidVecContainInvalidOne`), and a neuron the chain
  * pays receives it as incentive. The chain withholds the incentive of the subnet owner's hotkeys (the owner
- * hotkey and the hotkeys of the owner's coldkey, Subtensor `run_coinbase.rs:604`, `:680`), so a burn uid holding
+ * hotkey and the hotkeys of the owner's coldkey, Subtensor 14bc6f9f9 `run_coinbase.rs:604`, `:680`), so a burn uid holding
  * a hotkey that is neither the owner hotkey nor one of the same coldkey is reported. Nothing is said when the
  * owner hotkey is unknown or holds no uid (then its coldkey's hotkeys cannot be told).
  */

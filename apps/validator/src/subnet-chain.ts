@@ -113,7 +113,7 @@ interface CommitSavedHook {
 /**
  * The client's commit store: the file's commits and the shared ones (docs/spec.md G.22), the file's first; saves and
  * removals go to the file (a shared commit leaves the database when its epoch's outcome is recorded). A commit saved
- * before its signing is handed to the `setWeights` call's `onCommitSaved` too, after the file holds it.
+ * before it is sent is handed to the `setWeights` call's `onCommitSaved` too, after the file holds it.
  */
 function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pick<SubnetChainOptions, 'sharedCommits' | 'logger'>): CommitStore {
   const shared = options.sharedCommits;
@@ -123,7 +123,10 @@ function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pi
       const onSaved = hook.current;
       if (commit.commitBlock !== null || onSaved === undefined) return;
       try {
-        await onSaved(pendingCommitToJson(commit));
+        // The shared form leaves out the era's end the file keeps (`mortal_until`): every version of the validator reads
+        // a row without it, so an instance not yet upgraded can still reveal the commit from the database (G.31).
+        const { mortalUntil: _eraEnd, ...shared } = commit;
+        await onSaved(pendingCommitToJson(shared));
       } catch (error) {
         // Another instance leads now: nothing is signed, and the unsent commit leaves the file.
         if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) {
@@ -132,7 +135,7 @@ function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pi
         }
         options.logger?.warn(
           { commitHash: commit.commitHash, error: redactUrl((error as Error).message) },
-          'the commit-reveal commit could not be kept with its epoch before signing; only this instance can reveal it if the submission is interrupted',
+          'the commit-reveal commit could not be kept with its epoch before sending; only this instance can reveal it if the submission is interrupted',
         );
       }
     },

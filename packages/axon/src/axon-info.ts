@@ -3,7 +3,7 @@ import { blake2AsU8a, decodeAddress, xxhashAsU8a } from '@polkadot/util-crypto';
 
 import { AXON_ERROR_CODES, axonError } from './errors.js';
 
-/** `SubtensorModule.Axons` value (subtensor `pallets/subtensor/src/lib.rs:150-167`). */
+/** `SubtensorModule.Axons` value (opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/lib.rs:150-167`). */
 export interface AxonInfo {
   readonly block: bigint;
   readonly version: number;

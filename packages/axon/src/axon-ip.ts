@@ -52,7 +52,7 @@ export function axonUrl(ip: string, port: number, synapseName: string): string {
 }
 
 /**
- * Whether the chain's `serve_axon` accepts an ip/type/port (subtensor `subnets/serving.rs:242-336`): type 4 or
+ * Whether the chain's `serve_axon` accepts an ip/type/port (opentensor/subtensor 14bc6f9f9 `subnets/serving.rs:242-336`): type 4 or
  * 6, IPv4 below 0xFFFFFFFF and not 127.0.0.1, IPv6 not `::1` nor all ones, port not 0.
  *
  * @param input - ip (u128), ip type, port

@@ -3,7 +3,9 @@ const ONE = 1n << FRAC;
 const HALF = 1n << (FRAC - 1n);
 
 /**
- * What the chain stores for a weight vector: `vec_u16_max_upscale_to_u16` (Subtensor `epoch/math.rs`),
+ * What the chain stores for a weight vector: `vec_u16_max_upscale_to_u16` (opentensor/subtensor
+ * 14bc6f9f9 `pallets/subtensor/src/epoch/math.rs:123-129`, calling `vec_max_upscale_to_u16` at `:78-120`; the same
+ * lines at ab0cb2e52),
  * replicated exactly in I32F32 fixed point with bigint. If the largest value exceeds 32768 each value is
  * `round(v * (65535 / max))`, else `round(v * 65535 / max)`; fixed-point division and multiplication
  * truncate, `round` is half away from zero. A vector of zeros stays zeros.

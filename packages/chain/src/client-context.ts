@@ -8,7 +8,7 @@ import type { ChainSigner } from './keys.js';
 import { preflight } from './preflight.js';
 import type { PreflightInput, PreflightResult } from './preflight.js';
 import { submitExtrinsic } from './submit-extrinsic.js';
-import type { Inclusion } from './submit-extrinsic.js';
+import type { Inclusion, SignedExtrinsic } from './submit-extrinsic.js';
 import type { TimelockOptions } from './timelock-context.js';
 import type { U16Mode } from './u16-conversion.js';
 import type { ChainClientOptions } from './client-types.js';
@@ -31,8 +31,13 @@ export interface ClientContext {
   readonly timelock: TimelockOptions | undefined;
   /** Runs the local replica of the chain's checks with the client's `stakeCheck`, logging its warnings. */
   checked(input: Omit<PreflightInput, 'stakeCheck'>): PreflightResult;
-  /** Signs, submits and follows one extrinsic until `wait`. */
-  submit(label: string, build: (api: ApiPromise) => SubmittableExtrinsic<'promise'>, wait: 'inBlock' | 'finalized'): Promise<Inclusion>;
+  /** Signs, submits and follows one extrinsic until `wait`; `onSigned` runs between signing and sending. */
+  submit(
+    label: string,
+    build: (api: ApiPromise) => SubmittableExtrinsic<'promise'>,
+    wait: 'inBlock' | 'finalized',
+    onSigned?: (signed: SignedExtrinsic) => Promise<void>,
+  ): Promise<Inclusion>;
 }
 
 /**
@@ -101,7 +106,8 @@ export function clientContext(connection: ChainConnection, settings: ReturnType<
       for (const w of result.warnings) logger?.warn?.(`preflight warning (stakeCheck: warn): ${w.message}`, { code: w.code, context: w.context });
       return result;
     },
-    submit: (label, build, wait) => submitExtrinsic(connection, signer, build, { wait, eraPeriod, timeoutMs, pollMs, label, logger }),
+    submit: (label, build, wait, onSigned) =>
+      submitExtrinsic(connection, signer, build, { wait, eraPeriod, timeoutMs, pollMs, label, logger, ...(onSigned === undefined ? {} : { onSigned }) }),
   };
 }
 

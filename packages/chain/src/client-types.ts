@@ -110,12 +110,17 @@ export interface RevealOutcome {
   readonly commitHash: string;
   readonly netuid: number;
   readonly mecid: number;
-  /** `revealed` (confirmed), `waiting` (window not open yet), `expired` (window passed; removed), `unconfirmed` (commit not found on chain yet). */
+  /**
+   * `revealed` (confirmed), `waiting` (window not open yet), `expired` (window passed, or a commit never seen included
+   * whose era the finalized chain passed without it; removed), `unconfirmed` (a commit never seen included, not on
+   * chain, that may still land: its era is not over on the finalized chain, or not known for a commit an earlier
+   * version saved).
+   */
   readonly status: 'revealed' | 'waiting' | 'expired' | 'unconfirmed';
   /**
    * For `expired`: true when the chain still holds the commit past its window (nobody can reveal it any more), false
    * when it no longer holds it (revealed by an earlier call that stopped before its store forgot it, moved by a hotkey
-   * swap, or dropped: these look the same in the state). Absent for the other statuses.
+   * swap, dropped, or never included: these look the same in the state). Absent for the other statuses.
    */
   readonly onChain?: boolean;
   readonly window: RevealWindow | null;

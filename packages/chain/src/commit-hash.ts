@@ -9,7 +9,7 @@ export const GLOBAL_MAX_SUBNET_COUNT = 4096;
 
 /**
  * The mechanism storage index the chain keys weights, `LastUpdate` and commits by: `mecid * 4096 + netuid`
- * (Subtensor `subnets/mechanism.rs`).
+ * (`get_mechanism_storage_index`, opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/subnets/mechanism.rs:35-40`).
  *
  * @param netuid - subnet id (u16)
  * @param mecid - mechanism id (u8), default 0
@@ -68,8 +68,9 @@ function publicKeyOf(hotkey: string | Uint8Array): Uint8Array {
 
 /**
  * The SCALE preimage of the commit hash: `pubkey(32) ‖ u16_le(netuid_index) ‖ Vec<u16> uids ‖
- * Vec<u16> values ‖ Vec<u16> salt ‖ u64_le(version_key)` (chain `get_commit_hash`, SDK
- * `generate_weight_hash`).
+ * Vec<u16> values ‖ Vec<u16> salt ‖ u64_le(version_key)`: the chain's `get_commit_hash`, `BlakeTwo256::hash_of` of
+ * that tuple (opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/subnets/weights.rs:1328-1337`, `:1318-1327` at
+ * ab0cb2e52), and the SDK's `generate_weight_hash` (opentensor/bittensor bb526e6 `bittensor/utils/weight_utils.py:387-437`).
  *
  * @param input - hotkey, storage index, uids, values, salt and version key
  * @returns the bytes

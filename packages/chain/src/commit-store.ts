@@ -20,14 +20,21 @@ export interface PendingCommit {
   readonly versionKey: bigint;
   /** 0x-hex blake2b-256 commit hash. */
   readonly commitHash: string;
-  /** Block the commit was included in; null while not yet confirmed (saved before signing). */
+  /** Block the commit was included in; null while not yet confirmed (saved before it is sent). */
   readonly commitBlock: bigint | null;
+  /**
+   * While `commitBlock` is null: the last block the signed commit can be included in (its mortal era's last). Once
+   * the finalized chain is past it without the commit, nothing can reveal it and `revealPending` forgets the salt.
+   * Absent in a commit saved by an earlier version, or once the commit is included.
+   */
+  readonly mortalUntil?: bigint;
 }
 
 /**
  * Where the client keeps salts between commit and reveal. It must be durable: the client saves a commit
- * before it signs it, updates it when included, and removes it after the reveal is confirmed (or when
- * the commit provably never landed), so a restart in between still reveals.
+ * after signing it and before sending it (with the last block it can land in), updates it when included, and
+ * removes it after the reveal is confirmed (or when the commit provably never landed), so a restart in between
+ * still reveals.
  */
 export interface CommitStore {
   /** Inserts or replaces the commit with the same `commitHash`. */
@@ -53,6 +60,8 @@ export const pendingCommitSchema = z.strictObject({
   version_key: decimal,
   commit_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
   commit_block: decimal.nullable(),
+  /** Written only while the commit's inclusion is unknown; earlier versions neither write nor accept it. */
+  mortal_until: decimal.optional(),
 });
 
 /** Wire format of a commit store file: `{ "version": 1, "commits": [...] }`. */
@@ -70,6 +79,7 @@ function toWire(c: PendingCommit): z.input<typeof pendingCommitSchema> {
     version_key: c.versionKey.toString(),
     commit_hash: c.commitHash,
     commit_block: c.commitBlock === null ? null : c.commitBlock.toString(),
+    ...(c.mortalUntil === undefined ? {} : { mortal_until: c.mortalUntil.toString() }),
   };
 }
 
@@ -85,6 +95,7 @@ function fromWire(w: z.output<typeof pendingCommitSchema>): PendingCommit {
     versionKey: BigInt(w.version_key),
     commitHash: w.commit_hash,
     commitBlock: w.commit_block === null ? null : BigInt(w.commit_block),
+    ...(w.mortal_until === undefined ? {} : { mortalUntil: BigInt(w.mortal_until) }),
   });
 }
 

@@ -11,8 +11,10 @@ export { isTransportError } from './request-error.js';
 import type { NetworkInput } from './networks.js';
 
 /**
- * The four zero-size transaction extensions Subtensor adds (README 2.8). @polkadot/api does not read
- * extension types from metadata; declaring them makes signing explicit instead of "treated as no-effect".
+ * The four zero-size transaction extensions Subtensor adds (README 2.8): each a `PhantomData` struct with
+ * `Implicit = ()` (opentensor/subtensor 14bc6f9f9 `runtime/src/sudo_wrapper.rs:18`, `pallets/shield/src/extension.rs:17`,
+ * `pallets/subtensor/src/extensions/subtensor.rs:65`, `pallets/drand/src/drand_priority.rs:21`). @polkadot/api does
+ * not read extension types from metadata; declaring them makes signing explicit instead of "treated as no-effect".
  */
 export const SUBTENSOR_SIGNED_EXTENSIONS = Object.freeze({
   SudoTransactionExtension: { extrinsic: {}, payload: {} },

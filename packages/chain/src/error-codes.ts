@@ -608,7 +608,11 @@ const otherModuleNames: readonly string[] = [
   'AccountRejectsLockedAlpha',
 ];
 
-/** `InvalidTransaction::Custom(N)` of Subtensor's transaction extension, by N (README 2.3). */
+/**
+ * `InvalidTransaction::Custom(N)` of Subtensor's transaction extension, by N (README 2.3): the numbers of
+ * opentensor/subtensor 14bc6f9f9 `common/src/transaction_error.rs:38-73` (ab0cb2e52 `:35-67` has 0 to 24 and 255,
+ * the same numbers), the module errors behind them of `pallets/subtensor/src/extensions/subtensor.rs:27-60`.
+ */
 const poolCustomRows: readonly (readonly [number, string, boolean, string, readonly string[]])[] = [
   [0, 'ColdkeyInSwapSchedule', false, 'The coldkey is scheduled for a swap: wait for the swap to finish.', []],
   [
@@ -766,7 +770,12 @@ function buildTable(): ReadonlyMap<string, ChainErrorInfo> {
 /** Every error code this package raises, with its chain name, source, retryability and advice. */
 export const CHAIN_ERRORS: ReadonlyMap<string, ChainErrorInfo> = buildTable();
 
-/** The Subtensor module error names that concern weights (README 2.2/2.4), in the chain's declaration order. */
+/**
+ * The Subtensor module error names that concern weights (README 2.2/2.4): first the thirteen of
+ * `internal_set_weights` in the order it checks them (opentensor/subtensor 14bc6f9f9
+ * `pallets/subtensor/src/subnets/weights.rs:766-839`), then the commit-reveal ones in the chain's declaration order
+ * (`macros/errors.rs`).
+ */
 export const MODULE_ERROR_NAMES: readonly string[] = Object.freeze(moduleRows.map((row) => row[0]));
 
 /** Every `SubtensorModule` error name this package types (weights errors first, then every other). */

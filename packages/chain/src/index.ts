@@ -45,7 +45,7 @@ export type { ChainConnection, ChainLogger, ConnectOptions } from './connection.
 export { readMetagraph } from './metagraph.js';
 export type { ReadMetagraphOptions } from './metagraph.js';
 export { serialiseBySigner, submitExtrinsic } from './submit-extrinsic.js';
-export type { ExtrinsicEvent, Inclusion, SubmitOptions } from './submit-extrinsic.js';
+export type { ExtrinsicEvent, Inclusion, SignedExtrinsic, SubmitOptions } from './submit-extrinsic.js';
 export { createChainClient } from './chain-client.js';
 export type {
   ChainClient,

@@ -7,7 +7,7 @@ import { redactUrl } from '@subnet/core';
 
 import { chainError } from './chain-error.js';
 
-/** Named networks and their public endpoints (Python SDK `settings.py`). */
+/** Named networks and their public endpoints (Python SDK, opentensor/bittensor bb526e6 `bittensor/core/settings.py:31-34`). */
 export const NETWORKS: Readonly<Record<'finney' | 'test' | 'local', readonly string[]>> = Object.freeze({
   finney: Object.freeze(['wss://entrypoint-finney.opentensor.ai:443']),
   test: Object.freeze(['wss://test.finney.opentensor.ai:443']),

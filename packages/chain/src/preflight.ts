@@ -58,7 +58,9 @@ export interface PreflightResult {
 
 /**
  * The block from which the chain's rate limit lets `uid` set weights again on the snapshot's
- * mechanism: `LastUpdate[netuid_index][uid] + WeightsSetRateLimit`, or 0 when it never set weights.
+ * mechanism: `LastUpdate[netuid_index][uid] + WeightsSetRateLimit`, or 0 when it never set weights (`check_rate_limit`:
+ * `last == 0 || now - last >= WeightsSetRateLimit[netuid]`, opentensor/subtensor 14bc6f9f9
+ * `pallets/subtensor/src/subnets/weights.rs:1104-1124`, `:1106-1126` at ab0cb2e52).
  *
  * @param snapshot - metagraph snapshot
  * @param uid - the validator's uid
@@ -119,7 +121,9 @@ export function preflight(input: PreflightInput): PreflightResult {
     fail('HotKeyNotRegisteredInSubNet', `hotkey ${hotkey} is not registered on netuid ${snapshot.netuid}`, { path: 'hotkey', value: hotkey });
   }
   // the owner hotkey passes the stake and permit checks only on Subtensor main (69627c0d5, after spec 393):
-  // decided with the epoch runtime, the one storage difference between the two runtimes finney can run
+  // decided with the epoch runtime, the one storage difference between the two runtimes finney can run (spec 393 and
+  // main; specs 397 to 422 exempt the owner with legacy epochs, which this does not model: README "Epochs on the two
+  // runtimes")
   const isOwner = epochRuntime(snapshot.epoch) === 'stateful' && snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey;
   if (uid !== null && !isOwner) {
     const stake = snapshot.stakes[uid] ?? 0n;

@@ -1,6 +1,7 @@
 import { flagArg, millisecondsArg, objectArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { RevealOutcome } from './client-types.js';
+import type { PendingCommit } from './commit-store.js';
 import { readMetagraph } from './metagraph.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 import { revealCommit } from './reveal-commit.js';
@@ -14,10 +15,49 @@ interface SubnetReads {
   readonly entries: readonly WeightCommitEntry[];
 }
 
+/** One subnet's `WeightCommits` of this hotkey at the finalized head, read once per pass when a kept commit needs it. */
+interface FinalizedRead {
+  readonly block: bigint;
+  readonly hashes: ReadonlySet<string>;
+}
+
+/**
+ * Whether a commit kept with its era's end (`mortalUntil`) and not in `WeightCommits` at the head can no longer be
+ * revealed: the finalized head is past the last block the commit could be included in, and the finalized state does
+ * not hold it either (the head's state alone could be a branch that is replaced). A commit without a known era end
+ * (saved by an earlier version) is never judged gone here; nor is one whose finalized state cannot be read now (a
+ * warning, once a pass for the subnet): it stays `unconfirmed`, so the other commits of the pass are still revealed.
+ */
+async function eraOverWithout(ctx: ClientContext, commit: PendingCommit, head: MetagraphSnapshot, cache: Map<string, FinalizedRead | null>): Promise<boolean> {
+  const until = commit.mortalUntil;
+  if (until === undefined || head.block <= until) return false;
+  const subnet = `${commit.netuid}/${commit.mecid}`;
+  let read = cache.get(subnet);
+  if (read === undefined) {
+    try {
+      const hash = (await ctx.connection.request('chain_getFinalizedHead', (api) => api.rpc.chain.getFinalizedHead())).toHex();
+      const snapshot = await readMetagraph(ctx.connection, { netuid: commit.netuid, mecid: commit.mecid, at: hash });
+      const entries = await readWeightCommits(ctx.connection, snapshot, commit.hotkey);
+      read = { block: snapshot.block, hashes: new Set(entries.map((e) => e.hash)) };
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'CHAIN_CLIENT_CLOSED') throw error;
+      read = null;
+      ctx.logger?.warn?.(
+        `the finalized state of netuid ${commit.netuid} cannot be read now (${(error as Error).message}); commit ${commit.commitHash}, past its era's last block ${until} at the head, stays unconfirmed until it can`,
+        { commitHash: commit.commitHash, code: (error as { code?: unknown }).code },
+      );
+    }
+    cache.set(subnet, read);
+  }
+  return read !== null && read.block > until && !read.hashes.has(commit.commitHash);
+}
+
 /**
  * The client's `revealPending`: for each commit-reveal v2 commit of this signer in the store, reads the chain's
- * `WeightCommits` and reveals the commits whose reveal epoch is the next block's; expired ones are removed.
- * With `untilDone`, polls until none is waiting or `timeoutMs` passes.
+ * `WeightCommits` and reveals the commits whose reveal epoch is the next block's; expired ones are removed. A commit
+ * never seen included is `unconfirmed` while it may still land, and `expired` (`onChain: false`, removed) once the
+ * finalized chain is past its era's last block without it. With `untilDone`, polls until none is waiting or
+ * unconfirmed, or `timeoutMs` passes.
  *
  * Each pass reads a subnet's metagraph and `WeightCommits` once for all its stored commits (a validator may
  * hold several, one per epoch), and again only after a reveal of this pass was included (the head moved and
@@ -44,6 +84,7 @@ export async function revealPending(
     const outcomes: RevealOutcome[] = [];
     const mine = (await store.load()).filter((c) => c.hotkey === hotkey);
     const reads = new Map<string, SubnetReads>();
+    const finalizedReads = new Map<string, FinalizedRead | null>();
     for (const commit of mine) {
       const subnet = `${commit.netuid}/${commit.mecid}`;
       let read = reads.get(subnet);
@@ -56,14 +97,15 @@ export async function revealPending(
       const entry = read.entries.find((e) => e.hash === commit.commitHash);
       const base = { commitHash: commit.commitHash, netuid: commit.netuid, mecid: commit.mecid };
       if (!entry) {
+        // Not included as far as the store knows, and not on chain: unconfirmed while it may still land; gone once the
+        // finalized chain is past the last block its era allows without holding it (nothing can reveal it then).
+        const gone = commit.commitBlock !== null || (await eraOverWithout(ctx, commit, snapshot, finalizedReads));
         outcomes.push(
           Object.freeze(
-            commit.commitBlock === null
-              ? { ...base, status: 'unconfirmed' as const, window: null }
-              : { ...base, status: 'expired' as const, onChain: false, window: null },
+            gone ? { ...base, status: 'expired' as const, onChain: false, window: null } : { ...base, status: 'unconfirmed' as const, window: null },
           ),
         );
-        if (commit.commitBlock !== null) await store.remove(commit.commitHash);
+        if (gone) await store.remove(commit.commitHash);
         continue;
       }
       const epochInput = { netuid: snapshot.netuid, tempo: snapshot.hyperparameters.tempo, head: snapshot.block, epoch: snapshot.epoch };
@@ -80,6 +122,7 @@ export async function revealPending(
         const submission = await revealCommit(ctx, commit, snapshot, uid, wait);
         // The reveal is in a block: the head moved and this subnet's commits changed, so the next commit reads again.
         reads.clear();
+        finalizedReads.clear();
         outcomes.push(Object.freeze({ ...base, status: 'revealed' as const, window, submission }));
       }
     }

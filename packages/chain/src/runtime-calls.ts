@@ -76,8 +76,12 @@ export function hasEvent(inclusion: Inclusion, method: string, match: (data: rea
 }
 
 /**
- * True when weights on this subnet must go through a timelocked commit: `CommitRevealWeightsVersion >= 3`,
- * or the runtime offers no hash commit call (commit-reveal v2) at all.
+ * True when this client sends the subnet's weights through a timelocked commit: `CommitRevealWeightsVersion >= 3`,
+ * or the runtime offers no hash commit call (commit-reveal v2) at all. A choice, not a chain rule: the chain checks
+ * the (runtime-wide) version only in a timelocked commit and still accepts a v2 hash commit whatever it is
+ * (opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/subnets/weights.rs:323-326`; `internal_commit_weights`,
+ * `:61-142`, has no version check); the Python SDK (opentensor/bittensor bb526e6 `bittensor/core/subtensor.py:7505`)
+ * commits timelocked whenever commit-reveal is on.
  *
  * @param api - the connected api
  * @param mecid - the mechanism

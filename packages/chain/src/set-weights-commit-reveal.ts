@@ -30,10 +30,11 @@ const MAY_HAVE_LANDED: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The commit-reveal v2 path: a random salt is stored durably first, then `commit_mechanism_weights` (or
- * `commit_weights`) sends the hash, confirmed by its `WeightsCommitted` event; the reveal is owed later
- * (`revealPending`). The salt is dropped again when the commit cannot land; it is kept when the outcome is
- * unknown (`CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CLIENT_CLOSED`, `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`).
+ * The commit-reveal v2 path: `commit_mechanism_weights` (or `commit_weights`) is signed with the hash of a random
+ * salt, the salt is stored durably with the commit's era end before the bytes are sent, and the commit is confirmed
+ * by its `WeightsCommitted` event; the reveal is owed later (`revealPending`). The salt is dropped again when the
+ * commit cannot land; it is kept when the outcome is unknown (`CHAIN_INCLUSION_TIMEOUT`, `CHAIN_CLIENT_CLOSED`,
+ * `CHAIN_CONNECTION_LOST`, `CHAIN_REQUEST_TIMEOUT`) until `revealPending` sees the finalized chain past its era.
  *
  * @param ctx - the client context (its commit store is required)
  * @param prepared - the checked weights
@@ -59,18 +60,28 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
     commitHash,
     commitBlock: null,
   });
-  await store.save(pending);
   let inclusion: Inclusion;
   let label: string;
+  const saved = { kept: false };
   try {
     const call = pickCall(ctx.connection.api, mecid, 'commitMechanismWeights', 'commitWeights');
     label = callLabel(call);
-    inclusion = await ctx.submit(label, () => (call.withMecid ? call.fn(netuid, mecid, commitHash) : call.fn(netuid, commitHash)), wait);
+    // The salt is kept once the commit is signed and before it is sent, with the last block it can land in: a kept
+    // commit the finalized chain passed that block without is forgotten by revealPending, never kept for ever.
+    inclusion = await ctx.submit(
+      label,
+      () => (call.withMecid ? call.fn(netuid, mecid, commitHash) : call.fn(netuid, commitHash)),
+      wait,
+      async ({ mortalUntil }) => {
+        await store.save({ ...pending, mortalUntil });
+        saved.kept = true;
+      },
+    );
   } catch (error) {
     // Keep the salt while the commit may have landed or may still land: the wait ended, the client was closed, or
     // the connection failed while it was followed. Only an answer that it never lands (a rejection, a failed
-    // dispatch, its era over) forgets it.
-    if (!MAY_HAVE_LANDED.has(String((error as { code?: unknown }).code))) await store.remove(commitHash);
+    // dispatch, its era over) forgets it. A save that failed sent nothing and kept nothing: its error is the call's.
+    if (saved.kept && !MAY_HAVE_LANDED.has(String((error as { code?: unknown }).code))) await store.remove(commitHash);
     throw error;
   }
   const confirmCtx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber, commitHash };
@@ -83,7 +94,7 @@ export async function commitRevealWeights(ctx: ClientContext, prepared: Prepared
     });
   }
   // The commit is on chain from here: nothing that fails now may turn it into a failed call (a caller would publish
-  // weights whose commit waits for its reveal). The store keeps the salt either way (saved before signing).
+  // weights whose commit waits for its reveal). The store keeps the salt either way (saved before it was sent).
   let reveal: RevealWindow | null = null;
   try {
     await store.save({ ...pending, commitBlock: inclusion.blockNumber });

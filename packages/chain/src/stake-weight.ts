@@ -74,7 +74,7 @@ function inherited(initial: bigint, children: readonly bigint[], parents: readon
 /**
  * The chain's stake weight of a hotkey on a subnet (`get_stake_weights_for_hotkey_on_subnet`, ab0cb2e52
  * `stake_utils.rs:133`, main `:205`), which `check_weights_min_stake` compares with `StakeThreshold`
- * (ab0cb2e52 `lib.rs:2479`): inherited alpha (own alpha, minus what children take, plus the parents' alpha
+ * (ab0cb2e52 `lib.rs:2479`, `:2448` in finney's spec 393 build 79fcc6b4c, main `:2752`): inherited alpha (own alpha, minus what children take, plus the parents' alpha
  * shares) plus inherited root TAO (the same on the parents' root stake) times `TaoWeight / u64::MAX`.
  * Exact: the total is floored, so `total >= threshold` holds exactly when the chain's I64F64 comparison does.
  *

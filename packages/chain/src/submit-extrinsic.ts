@@ -21,6 +21,22 @@ export interface SubmitOptions {
   /** What is being submitted, for errors and logs (`set_mechanism_weights`). */
   readonly label: string;
   readonly logger?: ChainLogger;
+  /**
+   * Called once the extrinsic is signed and before its bytes are sent (again after a `Stale` re-sign): what the
+   * caller must keep before the extrinsic can land, with the last block it can land in. When it throws, nothing is
+   * sent and the error is the call's.
+   */
+  readonly onSigned?: (signed: SignedExtrinsic) => Promise<void>;
+}
+
+/** A signed extrinsic not sent yet (see {@link SubmitOptions.onSigned}). */
+export interface SignedExtrinsic {
+  readonly extrinsicHash: string;
+  readonly nonce: bigint;
+  /** The first block of its mortal era. */
+  readonly birthBlock: bigint;
+  /** The last block it can be included in (its era's last). */
+  readonly mortalUntil: bigint;
 }
 
 /** One event emitted by the included extrinsic. */
@@ -150,7 +166,8 @@ async function outcome(
  * never sent twice: if the connection drops after submission, the blocks are scanned after the reconnect;
  * if the era ends with the extrinsic in no block it is reported dropped; if the wait ends first the
  * outcome is reported unknown. A pool rejection `Stale` (nonce used meanwhile) is retried once with a
- * fresh nonce, since the rejected extrinsic cannot land. Calls for one signer are serialised.
+ * fresh nonce, since the rejected extrinsic cannot land. Calls for one signer are serialised. `onSigned` runs
+ * between signing and sending, so a caller can keep what the extrinsic's landing depends on with its era's end.
  *
  * @param connection - the chain connection
  * @param signer - the signing key
@@ -191,6 +208,7 @@ export function submitExtrinsic(
       const birth = era.asMortalEra.birth(header.number.toNumber());
       const mortalUntil = BigInt(era.asMortalEra.death(header.number.toNumber())) - 1n;
       const context = { extrinsicHash: hash, nonce, call: options.label, mortalUntil, birthBlock: BigInt(birth) };
+      await options.onSigned?.(Object.freeze({ extrinsicHash: hash, nonce, birthBlock: BigInt(birth), mortalUntil }));
       options.logger?.info?.('submitting extrinsic', { call: options.label, hash, nonce: nonce.toString(), head: head.toString() });
       let submitted = false;
       try {

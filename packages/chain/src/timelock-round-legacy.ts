@@ -8,7 +8,7 @@ import { legacyEpochFirstBlock, legacyEpochIndex, legacyShouldRunEpoch } from '.
 export interface LegacyRevealRoundInput {
   /** The block the state was read at; the commit lands in `head + 1`. */
   readonly head: bigint;
-  /** The PLAIN netuid: the legacy epoch of every mechanism is the subnet's (`reveal_commits.rs:42, 47`). */
+  /** The PLAIN netuid: the legacy epoch of every mechanism is the subnet's (`reveal_commits.rs:42, 47` at ab0cb2e52). */
   readonly netuid: number;
   readonly tempo: number;
   readonly revealPeriod: bigint;

@@ -9,7 +9,15 @@ export interface StringifiedNumber {
   readonly value: number;
   /** The sentence every boundary refuses it with: what happens to it, where, and the number. */
   readonly message: string;
+  /**
+   * What happens to it, without where or the number: for a refusal whose error adds the path and the number from its
+   * context (`message` is `reason`, then ` at <path> (got <number>)`).
+   */
+  readonly reason: string;
 }
+
+/** Why a boundary refuses such a number, in words without its place. */
+const REASON = 'a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent';
 
 /**
  * The sentence a boundary refuses a number with when canonical JSON would store it as a decimal string: what
@@ -21,7 +29,7 @@ export interface StringifiedNumber {
  * @example stringifiedNumberMessage('body.a[0]', 1e21) // 'a number beyond 2^53 would be stored ... at body.a[0] (got 1e+21)'
  */
 export function stringifiedNumberMessage(path: string, value: number | bigint): string {
-  return `a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent, at ${path} (got ${value.toString()})`;
+  return `${REASON}, at ${path} (got ${value.toString()})`;
 }
 
 /**
@@ -32,7 +40,7 @@ export function stringifiedNumberMessage(path: string, value: number | bigint): 
  *
  * @param value - a JSON value
  * @param label - the root's name in the path (`body`, `--run`)
- * @returns the path, the number and the refusal's sentence, or undefined when every number stays a number
+ * @returns the path, the number, the refusal's sentence and its reason, or undefined when every number stays a number
  * @example findStringifiedNumber({ a: [1e21] }, 'body') // { path: 'body.a[0]', value: 1e21, message: 'a number beyond 2^53 ... at body.a[0] (got 1e+21)' }
  */
 export function findStringifiedNumber(value: unknown, label = ''): StringifiedNumber | undefined {
@@ -65,5 +73,6 @@ export function findStringifiedNumber(value: unknown, label = ''): StringifiedNu
     path: at,
     value: found,
     message: stringifiedNumberMessage(at, found),
+    reason: REASON,
   };
 }

@@ -3,7 +3,7 @@ import type { DevnetEvent, DispatchOutcome } from './devnet-call.js';
 
 /**
  * The tail of `do_batch_set_weights` / `do_batch_commit_weights` (ab0cb2e52 `subnets/weights.rs:197, 1071`;
- * main `:199, 1071`): the items ran in order (their own events first); then, if any failed,
+ * main `:199, 1069`): the items ran in order (their own events first); then, if any failed,
  * `BatchCompletedWithErrors` once followed by one `BatchWeightItemFailed` per failure (with the item's netuid
  * first on the stateful runtime, main `macros/events.rs:288`); always `BatchWeightsCompleted(netuids, who)`.
  */

@@ -116,7 +116,7 @@ export interface Devnet {
   ): { readonly uid: number; readonly hotkey: string; readonly coldkey: string };
   /**
    * Moves a registered hotkey's neuron to a new hotkey in the next block, as Subtensor's `swap_hotkey` does
-   * (`swap/swap_hotkey.rs:451-600` at 14bc6f9f9): `Uids` / `Keys` name the new hotkey, the uid keeps its
+   * (`swap/swap_hotkey.rs:451-717` at 14bc6f9f9): `Uids` / `Keys` name the new hotkey, the uid keeps its
    * `BlockAtRegistration`, weights, `LastUpdate`, permit and stake, the axon and v2 weight commits move with it.
    * Applied as an extrinsic of the next block, before the pool's extrinsics (after them with `afterExtrinsics`),
    * after its `on_initialize` (a reveal there still runs under the old hotkey). The checks run now, against the best
@@ -363,7 +363,7 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
         else (subnetOf(state) as unknown as Record<string, unknown>)[name] = v;
         // Subtensor main's `sudo_set_tempo` and owner `set_tempo` restart the epoch cycle at their block
         // (`apply_tempo_with_cycle_reset`, `utils/misc.rs:121-125` at 14bc6f9f9); spec 393 writes only `Tempo`
-        // (ab0cb2e52 `admin-utils/src/lib.rs:1022`), its epochs being a function of the block.
+        // (ab0cb2e52 `admin-utils/src/lib.rs:1022`, `:1020` at 79fcc6b4c), its epochs being a function of the block.
         if (name === 'tempo' && state.runtime === 'stateful') subnetOf(state).lastEpochBlock = BigInt(state.number);
       }, 'extrinsics');
     },

@@ -1,7 +1,7 @@
 /**
  * Subtensor's `swap_hotkey` on the devnet's subnet (Subtensor main 14bc6f9f9,
- * `pallets/subtensor/src/swap/swap_hotkey.rs`: `do_swap_hotkey`, `:33-200`, and
- * `perform_hotkey_swap_on_one_subnet`, `:451-600`). A coldkey moves its registered hotkey's neuron to a new hotkey; the uid stays. The devnet models the
+ * `pallets/subtensor/src/swap/swap_hotkey.rs`: `do_swap_hotkey`, `:33-228`, and
+ * `perform_hotkey_swap_on_one_subnet`, `:451-717`). A coldkey moves its registered hotkey's neuron to a new hotkey; the uid stays. The devnet models the
  * parts of it the chain state here holds:
  *
  * - `Uids(netuid, old)` removed, `Uids(netuid, new)` = uid, `Keys(netuid, uid)` = new (`:467-480`);
@@ -11,7 +11,7 @@
  *   hotkey served on the netuid while unregistered stays, now as the neuron's;
  * - v2 `WeightCommits(netuid_index, old)` move to the new hotkey for every mechanism (`:501-512`); timelocked commits
  *   are queued by epoch with their signer inside and are not moved;
- * - the stake (`TotalHotkeyAlpha`) goes with the neuron (a swap that does not keep it on the old hotkey), so do the
+ * - the stake (`TotalHotkeyAlpha`) goes with the neuron (a swap that does not keep it on the old hotkey, `:627-673`), so do the
  *   subnet's parent/child key links (`parent_child_swap_hotkey`) and `SubnetOwnerHotkey` (`:586-593`).
  */
 import { SubnetError } from '@subnet/core';

@@ -7,11 +7,15 @@ export function neuronOf(subnet: SubnetState | undefined, hotkey: string): Neuro
   return subnet?.neurons.find((n) => n.hotkey === hotkey);
 }
 
-/** `check_weights_min_stake`: the stake weight reaches `StakeThreshold` (owner exempt on the stateful runtime). */
+/**
+ * `check_weights_min_stake`: the stake weight reaches `StakeThreshold`, the owner hotkey exempt on the stateful
+ * runtime while it holds a uid on the subnet (`get_owner_uid` is `Uids(netuid, SubnetOwnerHotkey)`; opentensor/subtensor
+ * 14bc6f9f9 `pallets/subtensor/src/lib.rs:2752-2763`, `utils/misc.rs:910-915`).
+ */
 export function minStakeOk(state: ChainState, subnet: SubnetState | undefined, hotkey: string): boolean {
   if (subnet === undefined) return 0n >= state.stakeThreshold;
-  // owner exemption: Subtensor main only (69627c0d5, lib.rs:2752), not finney spec 393
-  if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey) return true;
+  // owner exemption: Subtensor main only (69627c0d5), not finney spec 393; an unregistered owner hotkey has no uid to match
+  if (subnet.runtime === 'stateful' && subnet.ownerHotkey === hotkey && neuronOf(subnet, hotkey) !== undefined) return true;
   return stakeWeightOf(state, subnet, hotkey) >= state.stakeThreshold;
 }
 

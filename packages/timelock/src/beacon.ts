@@ -23,8 +23,9 @@ export interface BeaconConfig {
 export type BeaconSchedule = Pick<BeaconConfig, 'genesisTime' | 'period'>;
 
 /**
- * drand quicknet, the beacon Subtensor uses (`Drand.BeaconConfig` default). Sources: subtensor
- * `pallets/drand/src/lib.rs` DefaultBeaconConfig, bittensor-drand `src/drand.rs`.
+ * drand quicknet, the beacon Subtensor uses (`Drand.BeaconConfig` default). Sources: opentensor/subtensor 14bc6f9f9
+ * `pallets/drand/src/lib.rs:189-217` (`DefaultBeaconConfig`), opentensor/bittensor-drand 3ff0eac (v1.2.0)
+ * `src/drand.rs:17-23`.
  *
  * @example encryptForRound({ message, round: 1000n, beacon: QUICKNET })
  */

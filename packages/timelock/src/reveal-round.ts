@@ -5,7 +5,7 @@ import { timelockError } from './errors.js';
 
 /**
  * Blocks after the first block of the reveal epoch whose time selects the round (bittensor-drand
- * `SECURITY_BLOCK_OFFSET`): the pulse is then emitted a little after the reveal epoch opens, and the chain
+ * `SECURITY_BLOCK_OFFSET`, opentensor/bittensor-drand 3ff0eac `src/drand.rs:222`): the pulse is then emitted a little after the reveal epoch opens, and the chain
  * retries every block of that epoch until it is stored.
  */
 export const REVEAL_SECURITY_BLOCKS = 3n;
@@ -130,7 +130,8 @@ function checkStale(round: bigint, lastStoredRound: unknown): void {
 }
 
 /**
- * Predicts the reveal round with the legacy epoch formula (bittensor-drand 1.x `generate_commit`; README 2.5):
+ * Predicts the reveal round with the legacy epoch formula (bittensor-drand 1.x `generate_commit`, opentensor/bittensor-drand
+ * 3ff0eac `src/drand.rs:190-258`; README 2.5):
  * `epoch = (block + netuid + 1) / (tempo + 1)`, `first = (epoch + revealPeriod) * (tempo + 1) - (netuid + 1)`,
  * `target = first + 3`, `round = floor((now + (target - block) * blockTime - genesis) / period)`, at least 1.
  *

@@ -14,7 +14,10 @@ import type { AccountIdLike } from './weights-payload.js';
 import { encodeWeightsPayload, readWeightsPayload, toAccountId } from './weights-payload.js';
 import { isSubnetError } from '@subnet/core';
 
-/** The chain's commit size limit: `MAX_CRV3_COMMIT_SIZE_BYTES = 5000` (`BoundedVec<u8, ConstU32<5000>>`). */
+/**
+ * The chain's commit size limit: `MAX_CRV3_COMMIT_SIZE_BYTES = 5000` (`BoundedVec<u8, ConstU32<5000>>`;
+ * opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/lib.rs:60`, `:61` at ab0cb2e52).
+ */
 export const MAX_COMMIT_BYTES = 5000;
 
 /**
@@ -129,7 +132,8 @@ const ASCII_0X = Uint8Array.of(0x30, 0x78);
 
 /**
  * Replays Subtensor's reveal of one timelocked commit (`reveal_crv3_commits_for_subnet`, steps before
- * `do_set_mechanism_weights`) so a dev chain can behave exactly like the real one:
+ * `do_set_mechanism_weights`: opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/coinbase/reveal_commits.rs:91-176`)
+ * so a dev chain can behave exactly like the real one:
  * 1. parse the commit as `TLECiphertext<TinyBLS381>` (trailing bytes and the suite label ignored);
  * 2. decode the pulse signature (ASCII `0x` prefix stripped, first 48 bytes);
  * 3. `tld` (IBE + AES-GCM);

@@ -9,7 +9,10 @@ import { encodeCompactU32, ScaleDecodeError, ScaleReader } from './scale.js';
  */
 export type AccountIdLike = Uint8Array | string;
 
-/** The decrypted commit: Subtensor's `WeightsTlockPayload` (`coinbase/reveal_commits.rs`). */
+/**
+ * The decrypted commit: Subtensor's `WeightsTlockPayload` (opentensor/subtensor 14bc6f9f9
+ * `pallets/subtensor/src/coinbase/reveal_commits.rs:21-26`; the hotkey-less legacy form at `:31-35`).
+ */
 export interface WeightsPayload {
   /** The committing hotkey's 32-byte public key (AccountId32). */
   readonly hotkey: Uint8Array;

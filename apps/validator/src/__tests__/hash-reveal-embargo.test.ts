@@ -118,7 +118,7 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     });
     expect((await metrics.revealConfirmations.get()).values).toEqual([]);
     expect(logger.warns.map((w) => w.msg)).toEqual([
-      `commit-reveal v2 commit ${HASH} of epoch 3 is no longer on chain and this validator did not see it revealed (revealed by a run that stopped before recording it, moved by a hotkey swap, or dropped after its window); the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`,
+      `commit-reveal v2 commit ${HASH} of epoch 3 is no longer on chain and this validator did not see it revealed (revealed by a run that stopped before recording it, moved by a hotkey swap, dropped after its window, or never included); the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`,
     ]);
   });
 
@@ -145,7 +145,7 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     );
   });
 
-  it('a commit kept with its epoch before signing is not served while it is sent, and is dropped when the submission fails', async () => {
+  it('a commit kept with its epoch before it is sent is not served while it is sent, and is dropped when the submission fails', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);

@@ -22,7 +22,7 @@ const cleanups = useCleanups();
  * written into the epoch row before the commit was signed, so the new leader reveals it (docs/spec.md G.22).
  */
 describe.each(['stateful', 'legacy'] as const)('a commit-reveal v2 commit reconciled by another instance (real devnet, %s runtime)', (runtime) => {
-  it('is revealed from the salt kept with its epoch before signing, not left to expire', async () => {
+  it('is revealed from the salt kept with its epoch before sending, not left to expire', async () => {
     const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, revealPeriodEpochs: 2n, runtime });
     cleanups.push(() => devnet.stop());
     const t = tempDir();
@@ -73,7 +73,7 @@ describe.each(['stateful', 'legacy'] as const)('a commit-reveal v2 commit reconc
       60_000,
     );
     await halted;
-    // What A's epoch row holds: the commit with its salt, written before signing; nothing served (reveal_status null).
+    // What A's epoch row holds: the commit with its salt, written before sending; nothing served (reveal_status null).
     const servedA = (await (await fetch(`${first.url}/v1/epochs`)).json()) as { epochs: { epoch: number; status: string; reveal: unknown }[] };
     expect(servedA.epochs[0]).toMatchObject({ status: 'submitting', reveal: null });
     expect(JSON.stringify(servedA)).not.toContain('salt');

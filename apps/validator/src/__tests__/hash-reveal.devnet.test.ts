@@ -70,7 +70,7 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(await chain.revealPending?.()).toEqual([{ commitHash: hash, status: 'gone' }]);
   }, 60_000);
 
-  it('a commit is handed to onCommitSaved before it is signed; a lost lease there stops the signing, another failure only warns', async () => {
+  it('a commit is handed to onCommitSaved before it is sent; a lost lease there stops the sending, another failure only warns', async () => {
     const warnings: string[] = [];
     const logger = { info: () => undefined, warn: (_ctx: unknown, msg: string) => void warnings.push(msg) };
     const { store, chain } = await v2ChainWithStore(runtime, { logger });
@@ -80,7 +80,7 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     await expect(
       chain.setWeights([1, 2], [30_000, 35_535], { onCommitSaved: () => Promise.reject(leaseLost({ holder: 'a', token: 1 })) }),
     ).rejects.toMatchObject({ code: 'VALIDATOR_LEASE_LOST' });
-    // Nothing was signed: the store forgot the unsent commit, and the next commit lands as the only one.
+    // Nothing was sent: the store forgot the unsent commit, and the next commit lands as the only one.
     expect(storeHashes()).toEqual([]);
     const handed: { commit_hash?: string; salt?: number[]; commit_block?: unknown }[] = [];
     const landed = await chain.setWeights([1, 2], [30_000, 35_535], {
@@ -92,8 +92,10 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(landed.block).toBeGreaterThan(headBefore);
     expect(handed).toHaveLength(1);
     expect(handed[0]).toMatchObject({ commit_hash: landed.hashCommit?.commitHash, commit_block: null });
+    // The row's form is the one every version reads: without the era's end the commit store file keeps meanwhile.
+    expect(handed[0]).not.toHaveProperty('mortal_until');
     expect(handed[0]?.salt?.length).toBeGreaterThan(0);
-    expect(warnings.some((w) => w.startsWith('the commit-reveal commit could not be kept with its epoch before signing'))).toBe(true);
+    expect(warnings.some((w) => w.startsWith('the commit-reveal commit could not be kept with its epoch before sending'))).toBe(true);
     expect(storeHashes()).toEqual([landed.hashCommit?.commitHash]);
     // What reconciliation does with a commit the finalized chain shows never landed: the store forgets it.
     await chain.forgetCommit?.(landed.hashCommit?.commitHash ?? '');

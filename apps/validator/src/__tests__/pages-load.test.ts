@@ -184,24 +184,33 @@ describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
     }
   }, 60_000);
 
-  it('a run of page requests back to back is held to a budget of loop time: 503 with Retry-After, then served again after it', async () => {
-    // The first page, once the budget of the test before is back; then pages back to back until one is refused.
-    const first = await servedOnceRefilled(`/pages/miners/${hotkeys[0]}`);
-    expect(first.status).toBe(200);
-    await first.arrayBuffer();
-    const started = Date.now();
-    let busy: Response | undefined;
-    for (let i = 1; i < 40 && busy === undefined && Date.now() - started < 25_000; i++) {
-      const res = await fetch(`${url}/pages/miners/${hotkeys[i % hotkeys.length]}`);
-      if (res.status === 503) busy = res;
-      else expect(res.status).toBe(200);
-      await res.arrayBuffer().catch(() => undefined);
+  it('a page asked for while another is being built is 503 with Retry-After and a short page, and is served after it', async () => {
+    // The budget's arithmetic is checked on a clock in pages-budget.test.ts; here, over HTTP, the refusal it leads to.
+    const storage = service!.storage;
+    let second: Promise<{ status: number; retryAfter: string | null; type: string | null; body: string }> | undefined;
+    const real = storage.getEpoch.bind(storage);
+    const spy = vi.spyOn(storage, 'getEpoch');
+    spy.mockImplementation(async (n: number) => {
+      second ??= fetch(`${url}/pages/miners/${hotkeys[1]}`).then(async (res) => ({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        type: res.headers.get('content-type'),
+        body: await res.text(),
+      }));
+      return real(n);
+    });
+    try {
+      const first = await servedOnceRefilled(`/pages/miners/${hotkeys[0]}`);
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const busy = await second;
+      expect(busy).toMatchObject({ status: 503, retryAfter: '1', type: 'text/html; charset=utf-8' });
+      expect(busy?.body).toContain("Pages take at most half of this validator's time; ask again in 1 s.");
+    } finally {
+      spy.mockRestore();
     }
-    expect(busy?.status).toBe(503);
-    const retryAfter = Number(busy?.headers.get('retry-after'));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
-    expect(busy?.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
-    expect((await fetch(`${url}/pages/excluded`)).status).toBe(200);
+    const after = await servedOnceRefilled(`/pages/miners/${hotkeys[1]}`);
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain(hotkeys[1]);
   }, 60_000);
 });

@@ -212,7 +212,7 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '18' });
   });
 
-  it('a commit-reveal v2 commit sent again is kept with its epoch before signing, in place of the dropped one, and dropped when it fails (docs/spec.md G.22)', async () => {
+  it('a commit-reveal v2 commit sent again is kept with its epoch before it is sent, in place of the dropped one, and dropped when it fails (docs/spec.md G.22)', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
     const chain = fakeChain(k);

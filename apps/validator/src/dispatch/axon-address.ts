@@ -47,8 +47,9 @@ function v6Groups(text: string): number[] {
 /**
  * Why an axon address from the metagraph is not a public unicast address, or undefined when it is. The chain
  * refuses only 127.0.0.1, ::1, an IPv4 value of u32::MAX or more and the all-ones IPv6 address in `serve_axon`
- * (`is_valid_ip_address`, subtensor `pallets/subtensor/src/subnets/serving.rs:248-269`, see
- * `@subnet/axon` `serveAxonAccepts`), and the SDK dendrite queries whatever is served (`bittensor/core/dendrite.py:221-241`),
+ * (`is_valid_ip_address`, opentensor/subtensor 14bc6f9f9 `pallets/subtensor/src/subnets/serving.rs:248-269`, see
+ * `@subnet/axon` `serveAxonAccepts`), and the SDK dendrite queries whatever is served (opentensor/bittensor bb526e6
+ * `bittensor/core/dendrite.py:221-241`),
  * so a miner can point a validator at its own loopback (127.0.0.2, or `::ffff:127.0.0.1` served as IPv6),
  * its private network or a cloud metadata address (169.254.169.254). IPv4 special-purpose ranges (RFC 6890)
  * and RFC 1918; IPv6 unspecified, loopback, IPv4-mapped, NAT64 64:ff9b::/96 and 6to4 2002::/16 (each judged as

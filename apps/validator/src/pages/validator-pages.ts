@@ -274,7 +274,7 @@ ${rows.length === 0 ? '<p>None.</p>' : `<table class="excluded-records"><thead><
  * @example registerValidatorPages(app, ctx.storage)
  */
 export function registerValidatorPages(app: FastifyInstance, storage: PagesStorage): void {
-  const paced = pagePacer();
+  const paced = pagePacer(pageBudget());
   app.get('/pages', async (_request, reply) => paced(reply, (page) => overviewPage(storage, page, reply)));
   app.get('/pages/excluded', async (_request, reply) => paced(reply, (page) => excludedPage(storage, page, reply)));
   app.get('/pages/miners/:hotkey', async (request, reply) => {
@@ -289,43 +289,77 @@ export function registerValidatorPages(app: FastifyInstance, storage: PagesStora
 }
 
 /** The share of the event loop's time the pages may take over a sustained run of requests (docs/spec.md G.14). */
-const PAGES_LOOP_SHARE = 0.5;
+export const PAGES_LOOP_SHARE = 0.5;
 /** The milliseconds of building the pages may spend at once, from a full budget (a few pages of a large subnet back to back). */
-const PAGES_BURST_MS = 2000;
+export const PAGES_BURST_MS = 2000;
+
+/** What {@link pageBudget} says to a page asked for: build it now, or answer 503 with `Retry-After` in whole seconds. */
+export type PageAdmission = { readonly build: true } | { readonly build: false; readonly retryAfterSeconds: number };
+
+/** The loop-time budget of the pages: {@link pagePacer}'s arithmetic, apart from HTTP so it can be checked on a clock. */
+export interface PageBudget {
+  /** Asks to build a page now; when it may, the page counts as being built until {@link PageBudget.finish}. */
+  start(): PageAdmission;
+  /** The page asked for with a successful {@link PageBudget.start} is built, having spent `spentMs` of loop time. */
+  finish(spentMs: number): void;
+}
+
+/**
+ * The budget of loop time building pages may spend (docs/spec.md G.14): it holds at most {@link PAGES_BURST_MS} ms,
+ * refills at {@link PAGES_LOOP_SHARE} ms per ms of the clock, and one page is built at a time. A page asked for while
+ * another is being built waits 1 s; one asked for while the budget is spent waits until it is back above zero (whole
+ * seconds, at least 1).
+ *
+ * @param clock - milliseconds (default `performance.now`)
+ * @returns the budget
+ * @example const budget = pageBudget(); const a = budget.start(); if (a.build) budget.finish(120);
+ */
+export function pageBudget(clock: () => number = () => performance.now()): PageBudget {
+  let building = false;
+  let budget = PAGES_BURST_MS;
+  let at = clock();
+  const refill = (): void => {
+    const now = clock();
+    budget = Math.min(PAGES_BURST_MS, budget + (now - at) * PAGES_LOOP_SHARE);
+    at = now;
+  };
+  return {
+    start() {
+      refill();
+      if (building) return { build: false, retryAfterSeconds: 1 };
+      if (budget <= 0) return { build: false, retryAfterSeconds: Math.max(1, Math.ceil(-budget / PAGES_LOOP_SHARE / 1000)) };
+      building = true;
+      return { build: true };
+    },
+    finish(spentMs) {
+      building = false;
+      refill();
+      budget -= spentMs;
+    },
+  };
+}
 
 /**
  * Pages share the event loop with ingest and the epoch's close, and anyone may ask for them: building one reads and
  * parses up to 100 published bundles (hundreds of milliseconds with a few hundred miners). So a page is built in
  * slices, one epoch's bundle at a time with the loop turned between them ({@link eachEpoch}), and building pages
- * spends a budget of loop time (docs/spec.md G.14): it holds at most {@link PAGES_BURST_MS} ms and refills at
- * {@link PAGES_LOOP_SHARE} ms per ms, each page's slices are taken from it (not the time others ran between them),
- * and one page is built at a time. A page asked for while the budget is spent, or while another is being built, is
- * 503 with `Retry-After` (whole seconds, at least 1) and a short page saying so, which costs no storage read. A page or
- * two now and then is served as before.
+ * spends a budget of loop time ({@link pageBudget}): each page's slices are taken from it (not the time others ran
+ * between them). A page asked for while the budget is spent, or while another is being built, is 503 with
+ * `Retry-After` and a short page saying so, which costs no storage read. A page or two now and then is served as before.
  */
-function pagePacer(): (reply: FastifyReply, build: (page: PageWork) => Promise<FastifyReply>) => Promise<FastifyReply> {
-  let building = false;
-  let budget = PAGES_BURST_MS;
-  let at = performance.now();
-  const refill = (now: number): void => {
-    budget = Math.min(PAGES_BURST_MS, budget + (now - at) * PAGES_LOOP_SHARE);
-    at = now;
-  };
+function pagePacer(budget: PageBudget): (reply: FastifyReply, build: (page: PageWork) => Promise<FastifyReply>) => Promise<FastifyReply> {
   return async (reply, build) => {
-    refill(performance.now());
-    if (building || budget <= 0) {
-      const seconds = building ? 1 : Math.max(1, Math.ceil(-budget / PAGES_LOOP_SHARE / 1000));
+    const admitted = budget.start();
+    if (!admitted.build) {
+      const seconds = admitted.retryAfterSeconds;
       reply.header('retry-after', String(seconds));
       return send(reply, 503, 'busy', `<h1>Busy</h1>${nav()}<p>Pages take at most half of this validator's time; ask again in ${seconds} s.</p>`);
     }
-    building = true;
     const page: PageWork = { spent: 0 };
     try {
       return await build(page);
     } finally {
-      building = false;
-      refill(performance.now());
-      budget -= page.spent;
+      budget.finish(page.spent);
     }
   };
 }

@@ -71,6 +71,24 @@ describe('commit stores', () => {
     );
   });
 
+  it('mortal_until (the last block a commit not yet included can land in) round-trips while present, is left out when absent, and a wrong one is named', async () => {
+    const kept = commit(8, { mortalUntil: 2n ** 40n + 3n });
+    const wire = pendingCommitToJson(kept);
+    expect(wire).toMatchObject({ commit_block: null, mortal_until: (2n ** 40n + 3n).toString() });
+    expect(pendingCommitFromJson(JSON.parse(JSON.stringify(wire)))).toEqual(kept);
+    // a commit saved once included (or by an earlier version) has no such field: the file stays readable by one
+    expect(Object.keys(pendingCommitToJson(commit(8, { commitBlock: 5n })))).not.toContain('mortal_until');
+    expect(pendingCommitFromJson(pendingCommitToJson(commit(8)))).not.toHaveProperty('mortalUntil');
+    for (const bad of [-1, '0x10', '1e3', '']) {
+      expect(() => pendingCommitFromJson({ ...wire, mortal_until: bad })).toThrow(
+        expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'commit.mortal_until' }) }),
+      );
+    }
+    const path = await tmp();
+    await fileCommitStore(path).save(kept);
+    expect(await fileCommitStore(path).load()).toEqual([kept]);
+  });
+
   it('file store: a file that is not a commit store fails with CHAIN_INVALID_INPUT naming the field', async () => {
     const path = await tmp();
     await fileCommitStore(path).save(commit(1));

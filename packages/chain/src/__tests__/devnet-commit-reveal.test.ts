@@ -253,7 +253,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     }
   });
 
-  it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before signing)', async () => {
+  it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before the commit is sent)', async () => {
     const storePath = await storeFile();
     h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
     await h.devnet.produceBlock();
@@ -282,6 +282,101 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
       [2, 21845],
       [4, 65535],
     ]);
+  });
+
+  it("a commit that never lands keeps its salt with its era's last block: unconfirmed until the finalized chain passes that block, then expired (onChain: false) and forgotten", async () => {
+    const storePath = await storeFile();
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
+    await h.devnet.produceBlock();
+    // The node accepts the commit and never includes it; no block comes while the client waits, so the outcome is unknown.
+    h.devnet.faults.dropNextExtrinsic();
+    const error = (await h.client.setWeights({ netuid: 1, weights: { '2': 1 } }).catch((e: unknown) => e)) as {
+      code: string;
+      context: { mortalUntil: bigint };
+    };
+    expect(error.code).toBe('CHAIN_INCLUSION_TIMEOUT');
+    const [kept] = await fileCommitStore(storePath).load();
+    expect(kept).toMatchObject({ commitBlock: null, mortalUntil: error.context.mortalUntil });
+    const until = error.context.mortalUntil;
+    expect(until).toBeGreaterThan(BigInt(h.devnet.bestNumber()));
+    const statuses = async (): Promise<string[]> => (await h!.client.revealPending()).map((o) => o.status);
+    // It may still land while the era lasts.
+    expect(await statuses()).toEqual(['unconfirmed']);
+    // The best head is past the era, the finalized one is not: a branch holding the commit could still win.
+    await produceUntilHead(h, until + 1n);
+    expect(BigInt(h.devnet.finalizedNumber())).toBeLessThanOrEqual(until);
+    expect(await statuses()).toEqual(['unconfirmed']);
+    expect(await fileCommitStore(storePath).load()).toHaveLength(1);
+    // Finality passed the era's last block without it: nothing can reveal it, the salt goes.
+    while (BigInt(h.devnet.finalizedNumber()) <= until) await h.devnet.produceBlock();
+    const outcomes = await h.client.revealPending();
+    expect(outcomes.map((o) => [o.commitHash, o.status, o.onChain])).toEqual([[kept!.commitHash, 'expired', false]]);
+    expect(await fileCommitStore(storePath).load()).toEqual([]);
+  });
+
+  it('a commit store that cannot save sends nothing: the signed commit never reaches the node and the error is the store’s', async () => {
+    const refusing = { save: () => Promise.reject(new Error('disk full')), load: () => Promise.resolve([]), remove: () => Promise.resolve() };
+    h = await startHarness(CR, 0, { commitStore: refusing });
+    await h.devnet.produceBlock();
+    const nonce = await h.nonceOf(h.client.signer.address);
+    await expect(h.client.setWeights({ netuid: 1, weights: { '2': 1 } })).rejects.toThrow('disk full');
+    expect(h.devnet.poolSize()).toBe(0);
+    await h.devnet.produceBlock();
+    expect(await h.nonceOf(h.client.signer.address)).toBe(nonce);
+  });
+
+  it('revealPending({ untilDone }) waits for a kept commit only until its era is over on the finalized chain, not until its timeout', async () => {
+    const storePath = await storeFile();
+    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
+    await h.devnet.produceBlock();
+    h.devnet.faults.dropNextExtrinsic();
+    await expect(h.client.setWeights({ netuid: 1, weights: { '2': 1 } })).rejects.toMatchObject({ code: 'CHAIN_INCLUSION_TIMEOUT' });
+    // Before, an unconfirmed commit kept it polling for the whole 20 s and returned it still `unconfirmed`.
+    const outcomes = await h.drive(h.client.revealPending({ untilDone: true, timeoutMs: 20_000 }), 20);
+    expect(outcomes.map((o) => [o.status, o.onChain])).toEqual([['expired', false]]);
+    expect(await fileCommitStore(storePath).load()).toEqual([]);
+  });
+
+  it('a kept commit whose finalized state cannot be read stays unconfirmed, with a warning, and the pass still reveals the other commits', async () => {
+    const storePath = await storeFile();
+    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    await h.devnet.produceBlock();
+    const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
+    // A kept commit whose era ended at block 1: its fate is judged on the finalized state, which this node will not serve.
+    const [stored] = await fileCommitStore(storePath).load();
+    const kept = { ...stored!, commitHash: '0x' + '33'.repeat(32), commitBlock: null, mortalUntil: 1n };
+    await fileCommitStore(storePath).save(kept);
+    const connection = h.client.connection;
+    const failing = new Proxy(connection, {
+      get(target, key, receiver) {
+        if (key !== 'request') return Reflect.get(target, key, receiver) as unknown;
+        return (label: string, ...rest: Parameters<typeof connection.request>[1][]) =>
+          label === 'chain_getFinalizedHead'
+            ? Promise.reject(chainError('RequestTimeout', 'chain_getFinalizedHead timed out', { source: 'client' }))
+            : (target.request as (...a: unknown[]) => Promise<unknown>)(label, ...rest);
+      },
+    });
+    const warnings: string[] = [];
+    const client = await createChainClient({
+      connection: failing,
+      signer: h.client.signer,
+      commitStore: fileCommitStore(storePath),
+      pollMs: 15,
+      inclusionTimeoutMs: 8_000,
+      logger: { info: () => undefined, warn: (message: string) => void warnings.push(message) },
+    });
+    await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
+    const outcomes = await h.includeNext(client.revealPending());
+    expect(outcomes.map((o) => [o.commitHash, o.status])).toEqual([
+      [landed.commitHash, 'revealed'],
+      [kept.commitHash, 'unconfirmed'],
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^the finalized state of netuid 1 cannot be read now \(.*timed out\); commit 0x3{64}, past its era's last block 1 at the head, stays unconfirmed until it can$/,
+      ),
+    ]);
+    expect((await fileCommitStore(storePath).load()).map((c) => c.commitHash)).toEqual([kept.commitHash]);
   });
 
   it('revealPending reads a subnet once a pass for all its stored commits, and again after a reveal moved the head', async () => {

@@ -19,6 +19,12 @@ describe('findStringifiedNumber (SPEC 0: integers beyond 2^53 are written as dec
     );
   });
 
+  it('gives the reason without its place, for an error that adds the path and the number from its context', () => {
+    const found = findStringifiedNumber({ b: [1e21] }, 'body');
+    expect(found?.reason).toBe('a number beyond 2^53 would be stored as a decimal string (canonical JSON), not as the number sent');
+    expect(found?.message).toBe(`${found?.reason ?? ''}, at body.b[0] (got 1e+21)`);
+  });
+
   it('agrees with canonical JSON on the boundary: 2^53 stays a number, the next double does not', () => {
     for (const n of [2 ** 53, -(2 ** 53), 2 ** 53 + 2, 1.5, 5e-324, -0, 1e21, 0.1]) {
       const writtenAsString = canonicalJson([n]).startsWith('["');

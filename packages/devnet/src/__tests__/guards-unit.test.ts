@@ -48,6 +48,25 @@ describe('check_weights_min_stake for a netuid with no subnet (stake 0)', () => 
   });
 });
 
+describe("check_weights_min_stake's owner exemption needs the owner hotkey's uid (main lib.rs:2752-2758 at 14bc6f9f9)", () => {
+  const call: DevnetCall = { kind: 'set_weights', netuid: 1, mecid: 0, uids: [0], values: [1], versionKey: 0n, mechanism: false };
+  it('an owner hotkey that holds no uid on the subnet is held to StakeThreshold in the pool (StakeAmountTooLow, 1)', () => {
+    const { state } = genesis({ stakeThreshold: 1n });
+    const unregistered = deriveDevAccounts(parseDevnetOptions({ neurons: 4 }).seed, 5)[4]!.hotkeyHex;
+    state.subnets.get(1)!.ownerHotkey = unregistered;
+    expect(statefulPoolGuard(state, 1n, unregistered, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
+  });
+  it('a registered owner hotkey without stake passes the pool on the stateful runtime, not on the legacy one', () => {
+    const stateful = genesis({ stakeThreshold: 1n });
+    const miner = deriveDevAccounts(parseDevnetOptions({ neurons: 4 }).seed, 4)[3]!.hotkeyHex;
+    stateful.state.subnets.get(1)!.ownerHotkey = miner;
+    expect(statefulPoolGuard(stateful.state, 1n, miner, call)).toBeNull();
+    const legacy = genesis({ stakeThreshold: 1n }, 'legacy');
+    legacy.state.subnets.get(1)!.ownerHotkey = miner;
+    expect(legacyPoolGuard(legacy.state, 1n, miner, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
+  });
+});
+
 describe('do_batch_reveal_weights input lengths at dispatch', () => {
   it('is InputLengthsUnequal when only the version keys are fewer than the uid lists', () => {
     const { state, who } = genesis({ commitReveal: true, commitRevealVersion: 2 });

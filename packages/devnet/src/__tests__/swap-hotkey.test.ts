@@ -1,6 +1,6 @@
 /**
  * `devnet.swapHotkey` / `devnet_swapHotkey` against Subtensor's `swap_hotkey` (Subtensor main 14bc6f9f9,
- * `pallets/subtensor/src/swap/swap_hotkey.rs`, `perform_hotkey_swap_on_one_subnet` at `:451-600`), read back over a
+ * `pallets/subtensor/src/swap/swap_hotkey.rs`, `perform_hotkey_swap_on_one_subnet` at `:451-717`), read back over a
  * real WebSocket with an unmodified ApiPromise, on both runtimes. The expected values are the chain's rules written
  * out plainly: `Uids` / `Keys` name the new hotkey, the uid keeps its registration block, weights (set by it and for
  * it), `LastUpdate`, permit and stake; the axon and the subnet owner hotkey move to the new hotkey.

@@ -25,9 +25,10 @@ export interface ExtrinsicDecl {
 }
 
 /**
- * The identifiers of Subtensor's transaction extensions, in the order they are encoded
- * (`runtime/src/lib.rs` `TransactionExtensions`; the wrapper `ChargeTransactionPaymentWrapper` reports
- * itself as `ChargeTransactionPayment`).
+ * The identifiers of Subtensor's transaction extensions, in the order they are encoded: `TxExtension` =
+ * `SystemTxExtension`, `CustomTxExtension`, `CheckMetadataHash` (opentensor/subtensor ab0cb2e52
+ * `runtime/src/lib.rs:1669-1689`; `:1650-1670` at 14bc6f9f9); the wrapper `ChargeTransactionPaymentWrapper` reports
+ * itself as `ChargeTransactionPayment` (`runtime/src/transaction_payment_wrapper.rs:265-267`, both commits).
  *
  * @example
  * SIGNED_EXTENSION_IDENTIFIERS.at(-1); // 'CheckMetadataHash'

@@ -5,7 +5,8 @@ import type { FieldDecl, TypeBuilder } from './type-builder.js';
 
 /**
  * Every `pallet_subtensor::Error` variant in declaration order (error index = position), as finney
- * spec 393 (`pallets/subtensor/src/macros/errors.rs`).
+ * spec 393's metadata has them: opentensor/subtensor 79fcc6b4c `pallets/subtensor/src/macros/errors.rs` (ab0cb2e52,
+ * the first commit at spec 393, lacks `PrecisionLoss` and `DisabledTemporarily`).
  *
  * @example
  * SUBTENSOR_ERRORS.indexOf('SettingWeightsTooFast'); // 28 -> DispatchError::Module { index: 7, error: [28, 0, 0, 0] }
