@@ -1,5 +1,6 @@
-import { unlinkSync } from 'node:fs';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { constants as fsConstants, unlinkSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { open, stat, unlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
@@ -44,17 +45,19 @@ export type SavedBundle =
  */
 export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array, doc: unknown): Promise<SavedBundle> {
   const file = join(outDir, `epoch-${epoch}.json`);
-  if (await writeNew(file, bytes)) return { file };
+  const held = await writeNew(file, bytes);
+  if (held === true) return { file };
   const hash = sha256Hex(bytes);
+  // The file kept is read as it was looked at when it was compared (one `stat` of the name per answer).
   const beside = async (saved: string): Promise<SavedBundle> => ({
     file: saved,
-    beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file)) }),
+    beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file, held.info)) }),
   });
   // A folder filled by an earlier version: these bytes may already be beside under the short name.
   const legacy = join(outDir, `epoch-${epoch}.${hash.slice(0, LEGACY_NAME_HEX)}.json`);
   if (await holdsBytes(legacy, bytes)) return beside(legacy);
   const other = join(outDir, `epoch-${epoch}.${hash}.json`);
-  if (!(await writeNew(other, bytes))) return { conflict: [file, other] };
+  if ((await writeNew(other, bytes)) !== true) return { conflict: [file, other] };
   return beside(other);
 }
 
@@ -102,11 +105,12 @@ export function writeFailed(
 
 /**
  * Creates `file` with `bytes` (never through an existing name or link): true when created or already holding exactly
- * these bytes, false when it holds others. A file this call created and could not finish (ENOSPC, EFBIG, or Ctrl-C:
+ * these bytes; when it holds others, the `stat` of what holds the name (undefined for a dangling link), looked at once
+ * and before anything there is opened. A file this call created and could not finish (ENOSPC, EFBIG, or Ctrl-C:
  * SIGINT or SIGTERM during the write) is removed, so no truncated bundle is left under an epoch's name; nothing that
  * was there before is touched.
  */
-async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
+async function writeNew(file: string, bytes: Uint8Array): Promise<true | { readonly info: Stats | undefined }> {
   // The file is this call's own from its creation until it is whole: a signal in that time removes it, then ends the
   // process as the signal would. A signal while `open` is under way waits for it: only then is it known whether the
   // name was created here (removed) or already held another file (left alone).
@@ -154,14 +158,14 @@ async function writeNew(file: string, bytes: Uint8Array): Promise<boolean> {
   try {
     info = await stat(file); // through a link, as verify reads one (docs/spec.md G.13)
   } catch {
-    return false; // a dangling link: not a document, and this answer goes beside it
+    return { info: undefined }; // a dangling link: not a document, and this answer goes beside it
   }
   // A folder under the epoch's name is the auditor's disk, not another document of the validator's.
   if (info.isDirectory()) throw writeFailed(file, Object.assign(new Error('a folder holds the name'), { code: 'EISDIR', errno: -constants.errno.EISDIR }));
   // So is a named pipe, a socket or a device: never read (a pipe no one writes would hold the run forever).
   const kind = notRegularFile(info);
   if (kind !== undefined) throw notRegularName(file, kind);
-  return holdsBytes(file, bytes);
+  return (await holdsBytes(file, bytes, info)) || { info };
 }
 
 /** `AUDITOR_WRITE_FAILED` for a name held by something that is not a regular file (never read, never replaced). */
@@ -177,12 +181,14 @@ function notRegularName(file: string, kind: string): SubnetError {
  * Whether `file` exists and holds `bytes`, alone or followed by one newline (false when it is missing, unreadable, a
  * folder or other bytes). A validator writes each bundle to its `bundles.dir` as the served bytes and a newline
  * (docs/spec.md G.28): fetching into that folder, or a copy of it, finds the same document there, not other bytes.
+ * `looked` is the name's `stat` when the caller has just taken it (it is not taken again).
  */
-async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
+async function holdsBytes(file: string, bytes: Uint8Array, looked?: Stats): Promise<boolean> {
   try {
-    const info = await stat(file);
+    const info = looked ?? (await stat(file));
     if (!info.isFile() || (info.size !== bytes.byteLength && info.size !== bytes.byteLength + 1)) return false;
-    const held = await readFile(file);
+    const held = await readUpTo(file, info.size, bytes.byteLength + 1);
+    if (held === undefined) return false;
     const body = held.byteLength === bytes.byteLength + 1 && held[bytes.byteLength] === 0x0a ? held.subarray(0, bytes.byteLength) : held;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(body);
   } catch {
@@ -190,14 +196,52 @@ async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
   }
 }
 
-/** The JSON document in a file already in the folder (undefined when it cannot be read, is too large, or is not JSON). */
-async function readDocument(file: string): Promise<unknown> {
+/**
+ * The JSON document in the file already in the folder, as `info` (its `stat` when it was compared) saw it: undefined
+ * when it was a dangling link, or cannot be read, is too large, or is not JSON.
+ */
+async function readDocument(file: string, info: Stats | undefined): Promise<unknown> {
+  if (info === undefined || !info.isFile() || info.size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
+  const held = await readUpTo(file, info.size, DEFAULT_BUNDLE_LIMITS.maxBytes);
   try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return held === undefined ? undefined : (JSON.parse(held.toString('utf8')) as unknown);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Reads at most `max` bytes of a file looked at before (its `stat` said a regular file of `size` bytes), through a
+ * non-blocking handle, until its end: what holds the name by then is never waited for nor read past `max` (a named
+ * pipe put there since reads as empty or fails, a device stops at `max` + 1 bytes). Undefined when it holds more than
+ * `max` bytes or cannot be opened or read.
+ */
+async function readUpTo(file: string, size: number, max: number): Promise<Buffer | undefined> {
+  let handle;
+  try {
+    handle = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    let buffer = Buffer.allocUnsafe(Math.min(size, max) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > max) return undefined;
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return length > max ? undefined : buffer.subarray(0, length);
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 

@@ -69,11 +69,40 @@ export function installAccessLog(app: FastifyInstance, logger: Logger): void {
   });
 }
 
+/** The most bytes of extensions (`;name=value` after a chunk's size) Node's HTTP parser reads for one chunk of a body. */
+const MAX_CHUNK_EXTENSIONS_BYTES = 16_384;
+
+/** The answer to a client error Node reports: status, reason phrase, code, and the message (a 408's is replaced by the deadline's). */
+interface ClientErrorAnswer {
+  readonly status: number;
+  readonly reason: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Anything else Node could not parse. */
+const UNREADABLE: ClientErrorAnswer = { status: 400, reason: 'Bad Request', code: 'BAD_REQUEST', message: 'the request could not be read' };
+
+/** The client errors answered with their own status and code, by Node's error code (Node's own answers use the same statuses). */
+const CLIENT_ERRORS: ReadonlyMap<string | undefined, ClientErrorAnswer> = new Map(
+  Object.entries({
+    ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' },
+    HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message: 'the request could not be read' },
+    HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+      status: 413,
+      reason: 'Payload Too Large',
+      code: 'CHUNK_EXTENSIONS_TOO_LARGE',
+      message: `a chunk of the request's body has more than ${MAX_CHUNK_EXTENSIONS_BYTES} bytes of extensions (";name=value" after its size), the most Node reads for one chunk`,
+    },
+  }),
+);
+
 /**
  * Fastify's `clientErrorHandler`: answers what Node refused before a request existed or while its body was still
  * arriving (408 when the headers or the whole request did not arrive in time, naming the deadline that ran out and
- * its setting, docs/spec.md G.26; 431 for oversized headers; 400 otherwise), logs it as an access line with a code
- * (and for a 408 the setting, as `limit`), and always destroys the socket.
+ * its setting, docs/spec.md G.26; 431 for oversized headers; 413 for a chunk's extensions past Node's limit, as Node
+ * answers them itself; 400 otherwise), logs it as an access line with a code (and for a 408 the setting, as `limit`),
+ * and always destroys the socket.
  *
  * @param logger - where the line goes
  * @param requests - the server's {@link RequestTracker}, which tells the deadline a 408 missed; without it a 408
@@ -87,12 +116,7 @@ export function clientErrorLogger(logger: Logger, requests?: RequestTracker): (e
       socket.destroy();
       return;
     }
-    const [status, code] =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT']
-        : error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'HEADERS_TOO_LARGE']
-          : [400, 'BAD_REQUEST'];
+    const { status, code, reason, message: known } = CLIENT_ERRORS.get(error.code) ?? UNREADABLE;
     const missed = status === 408 ? requests?.missed(socket) : undefined;
     logger.info(
       {
@@ -107,11 +131,11 @@ export function clientErrorLogger(logger: Logger, requests?: RequestTracker): (e
       },
       'request',
     );
-    const message = missed?.message ?? (status === 408 ? 'the request did not arrive in time' : 'the request could not be read');
+    const message = missed?.message ?? known;
     const body = JSON.stringify({ error: { code, message } });
     if (socket.writable && (requests?.mayAnswer(socket) ?? true)) {
       socket.write(
-        `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy();

@@ -103,14 +103,46 @@ export function embargoAmong(
  */
 export function embargoesAmong(rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[]): ReadonlyMap<number, Embargo> {
   const embargoes = new Map<number, Embargo>();
+  oldestFirst(rows, (r, own, held) => {
+    const embargo = own ?? heldBy(r.epoch, held);
+    if (embargo !== undefined) embargoes.set(r.epoch, embargo);
+  });
+  return embargoes;
+}
+
+/**
+ * What holds each epoch of a list back from before it (docs/spec.md G.23), in one pass from the oldest: the `heldBy`
+ * embargo {@link embargoAmong} gives a row that has no embargo of its own. For a list whose rows are read again one at
+ * a time (the pages read each epoch's full row after listing the heads): `embargoOf(row) ?? held.get(row.epoch)` is
+ * `embargoAmong(row, rows)` for the row as read again, without walking the earlier rows once per row.
+ *
+ * @param rows - the epoch rows (heads suffice), in any order, one per epoch
+ * @returns each held epoch's embargo (the earlier epoch's, as `heldBy`), by epoch; an epoch absent from it is held by none
+ * @example const held = heldEmbargoes(deciding); const embargo = embargoOf(row) ?? held.get(row.epoch)
+ */
+export function heldEmbargoes(rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[]): ReadonlyMap<number, Embargo> {
+  const embargoes = new Map<number, Embargo>();
+  oldestFirst(rows, (r, _own, held) => {
+    const embargo = heldBy(r.epoch, held);
+    if (embargo !== undefined) embargoes.set(r.epoch, embargo);
+  });
+  return embargoes;
+}
+
+/**
+ * Visits the rows from the oldest with each row's own embargo and the embargo of the newest earlier row that holds the
+ * later ones (its own, or `submitting`): each row's `reveal` is parsed once.
+ */
+function oldestFirst(
+  rows: readonly Pick<EpochRow, 'epoch' | 'status' | 'revealStatus' | 'reveal'>[],
+  visit: (row: Pick<EpochRow, 'epoch'>, own: Embargo | undefined, held: Embargo | undefined) => void,
+): void {
   let held: Embargo | undefined;
   for (const r of [...rows].sort((a, b) => a.epoch - b.epoch)) {
     const own = embargoOf(r);
-    const embargo = own ?? heldBy(r.epoch, held);
-    if (embargo !== undefined) embargoes.set(r.epoch, embargo);
+    visit(r, own, held);
     held = own ?? unsettledOf(r) ?? held;
   }
-  return embargoes;
 }
 
 /**
@@ -120,7 +152,7 @@ export function embargoesAmong(rows: readonly Pick<EpochRow, 'epoch' | 'status' 
  *
  * @param storage - the storage
  * @param limit - how many heads to list
- * @returns `heads` to list and `deciding`, what {@link embargoesAmong} or {@link embargoAmong} needs for them
+ * @returns `heads` to list and `deciding`, what {@link embargoesAmong}, {@link heldEmbargoes} or {@link embargoAmong} needs for them
  * @throws SubnetError `VALIDATOR_STORAGE` when storage fails
  * @example const { heads, deciding } = await headsAndHolder(storage, 100); const embargoes = embargoesAmong(deciding)
  */

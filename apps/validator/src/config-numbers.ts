@@ -86,3 +86,21 @@ export function numberSpellingProblem(text: string, integer: boolean): string | 
   const read = decimalFlagValue(text);
   return read.ok ? undefined : read.problem;
 }
+
+/**
+ * What is wrong with an integer setting's number past 2^53 (docs/spec.md G.29.c), or undefined. YAML reads such a text
+ * rounded (`9007199254740993` as 9007199254740992), and the schema then told two problems of the rounded number, one
+ * with a bound that is not the setting's; it is refused here with the setting's own bound instead. A number within
+ * 2^53 is left to the schema (one problem, with its bound), and one spelled otherwise to {@link numberSpellingProblem}.
+ *
+ * @param text - the scalar as written
+ * @param bounds - the smallest and the largest integer the setting takes
+ * @returns the problem, said of the text (`is above 65535, the largest value this setting takes`), or undefined
+ * @example unsafeIntegerProblem('9007199254740993', { min: 0, max: 65535 }) // 'is above 65535, the largest value this setting takes'
+ */
+export function unsafeIntegerProblem(text: string, bounds: { readonly min: number; readonly max: number }): string | undefined {
+  if (!/^-?[0-9]+$/.test(text) || Number.isSafeInteger(Number(text))) return undefined;
+  return text.startsWith('-')
+    ? `is below ${bounds.min}, the smallest value this setting takes`
+    : `is above ${bounds.max}, the largest value this setting takes`;
+}

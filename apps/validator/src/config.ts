@@ -11,7 +11,7 @@ import { parse as parseYaml, parseDocument } from 'yaml';
 import { z } from 'zod';
 
 import { inputLimitsSchema } from './input-limits.js';
-import { numberSpellingProblem, writtenNumbers } from './config-numbers.js';
+import { numberSpellingProblem, unsafeIntegerProblem, writtenNumbers } from './config-numbers.js';
 import type { WrittenNumber } from './config-numbers.js';
 import { checkDispatchConfig } from './dispatch/check-dispatch-config.js';
 import { dispatchConfigSchema, redactDispatch } from './dispatch/dispatch-config.js';
@@ -417,11 +417,14 @@ export function resolveConfig(input: {
   );
 }
 
-/** A number that takes effect, written in a spelling its setting refuses. */
+/** A number that takes effect, written in a spelling its setting refuses, or an integer past 2^53. */
 interface MisspeltNumber {
   readonly number: WrittenNumber;
   readonly problem: string;
-  readonly integer: boolean;
+  /** The rule it breaks, after the problem in the message (`an integer setting takes decimal digits only, …`). */
+  readonly rule: string;
+  /** The rule in a few words, for `context.issues` (`decimal digits only`). */
+  readonly brief: string;
 }
 
 /**
@@ -453,7 +456,25 @@ function misspeltNumbers(
     const kind = numberKindAt(n.path);
     if (kind === undefined) continue;
     const problem = numberSpellingProblem(n.text, kind === 'integer');
-    if (problem !== undefined) found.push({ number: n, problem, integer: kind === 'integer' });
+    if (problem !== undefined) {
+      found.push(
+        kind === 'integer'
+          ? { number: n, problem, rule: 'an integer setting takes decimal digits only, as the command-line flags do', brief: 'decimal digits only' }
+          : { number: n, problem, rule: 'a number setting takes a decimal spelling', brief: 'a decimal spelling' },
+      );
+      continue;
+    }
+    // Past 2^53 YAML reads the text rounded: refused here, once, with the setting's own bound (docs/spec.md G.29.c).
+    const bounds = kind === 'integer' ? integerBoundsAt(n.path) : undefined;
+    const unsafe = bounds === undefined ? undefined : unsafeIntegerProblem(n.text, bounds);
+    if (bounds !== undefined && unsafe !== undefined) {
+      found.push({
+        number: n,
+        problem: unsafe,
+        rule: `an integer is read exactly only up to 2^53 - 1 (YAML reads this one as ${n.value})`,
+        brief: 'read exactly only up to 2^53 - 1',
+      });
+    }
   }
   return found;
 }
@@ -466,11 +487,10 @@ function numberSpellingError(misspelt: readonly MisspeltNumber[]): SubnetError {
     others.length === 0
       ? ''
       : ` (${others.length + 1} problems, the first shown; the others at ${others.slice(0, 3).map(place).join(', ')}${others.length > 3 ? `, and ${others.length - 3} more` : ''})`;
-  const rule = first.integer ? 'an integer setting takes decimal digits only, as the command-line flags do' : 'a number setting takes a decimal spelling';
-  const sentence = (m: MisspeltNumber): string => `${JSON.stringify(m.number.text)} ${m.problem}; ${m.integer ? 'decimal digits only' : 'a decimal spelling'}`;
+  const sentence = (m: MisspeltNumber): string => `${JSON.stringify(m.number.text)} ${m.problem}; ${m.brief}`;
   return new SubnetError(
     VALIDATOR_ERROR_CODES.invalidConfig,
-    `invalid configuration${count}: ${JSON.stringify(first.number.text)} ${first.problem}; ${rule} (${first.number.where})`,
+    `invalid configuration${count}: ${JSON.stringify(first.number.text)} ${first.problem}; ${first.rule} (${first.number.where})`,
     {
       context: {
         path: place(first),
@@ -488,13 +508,60 @@ function numberSpellingError(misspelt: readonly MisspeltNumber[]): SubnetError {
  * transforms the walk cannot see into); a value below another such transform (a table keyed by data) counts as a number.
  */
 function numberKindAt(path: readonly PropertyKey[]): 'integer' | 'number' | undefined {
-  const [root, below]: [unknown, readonly PropertyKey[]] =
-    path[0] !== 'scoring' ? [validatorConfigSchema, path] : path[1] === 'pipeline' ? [pipelineConfigSchema, path.slice(2)] : [epochConfigSchema, path.slice(1)];
+  const [root, below] = schemaRootAt(path);
   const kinds = schemasAt(root, below).flatMap(numberKinds);
   if (kinds.includes('integer')) return 'integer';
   if (kinds.includes('number')) return 'number';
   const opaque = below.some((_, i) => schemasAt(root, below.slice(0, i)).some(isOpaque));
   return kinds.length === 0 && opaque ? 'number' : undefined;
+}
+
+/** The schema that reads the setting at `path`, and the path below it: scoring is `@subnet/bundle`'s, its pipeline `@subnet/aggregation`'s. */
+function schemaRootAt(path: readonly PropertyKey[]): [unknown, readonly PropertyKey[]] {
+  return path[0] !== 'scoring'
+    ? [validatorConfigSchema, path]
+    : path[1] === 'pipeline'
+      ? [pipelineConfigSchema, path.slice(2)]
+      : [epochConfigSchema, path.slice(1)];
+}
+
+/**
+ * The smallest and the largest integer the integer setting at `path` takes (every number its schema can be at that
+ * path, as {@link numberKindAt} finds them; an unbounded side is 2^53 - 1, as `z.number().int()` bounds it).
+ */
+function integerBoundsAt(path: readonly PropertyKey[]): { readonly min: number; readonly max: number } {
+  const [root, below] = schemaRootAt(path);
+  const leaves = schemasAt(root, below).flatMap(numberLeaves);
+  // A bound that excludes itself (`.lt(10)`, `.positive()`) is one integer further in.
+  const takes = (leaf: NumberLeaf, value: number): boolean => leaf.safeParse(value).success;
+  const max = (leaf: NumberLeaf): number => {
+    const bound = Math.min(leaf.maxValue ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    return takes(leaf, bound) ? bound : bound - 1;
+  };
+  const min = (leaf: NumberLeaf): number => {
+    const bound = Math.max(leaf.minValue ?? -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER);
+    return takes(leaf, bound) ? bound : bound + 1;
+  };
+  return leaves.length === 0
+    ? { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }
+    : { min: Math.min(...leaves.map(min)), max: Math.max(...leaves.map(max)) };
+}
+
+/** A number schema (zod's `ZodNumber`): its bounds, and a parse to tell whether a bound is taken. */
+interface NumberLeaf {
+  readonly minValue: number | null;
+  readonly maxValue: number | null;
+  safeParse(value: unknown): { readonly success: boolean };
+}
+
+/** The number schemas a schema can be at its top: wrappers (optional, default, pipe, ...) removed, every member of a union. */
+function numberLeaves(schema: unknown): NumberLeaf[] {
+  const def = defOf(schema);
+  if (def === undefined) return [];
+  if (def.type === 'union') return (def.options ?? []).flatMap(numberLeaves);
+  if (def.type === 'number') return [schema as NumberLeaf];
+  const inner = def.innerType ?? def.in;
+  return inner === undefined ? [] : numberLeaves(inner);
 }
 
 /** A schema that takes anything and judges it in a transform (`z.unknown().transform(…)`): the walk cannot see below it. */

@@ -131,6 +131,11 @@ export function openSqliteStorage(
      * pages, as on a disk that holds no more (`SQLITE_FULL`). For tests of a full disk; unset in the service.
      */
     readonly maxPageCount?: number;
+    /**
+     * The free disk beside the file, in place of `statfs`: a migration that copies a table is refused before it writes
+     * anything when this is less than the copy needs. For tests of a disk short of the need; unset in the service.
+     */
+    readonly freeDiskBytes?: number;
   } = {},
 ): Storage {
   let db: Database.Database | undefined;
@@ -146,7 +151,8 @@ export function openSqliteStorage(
     throw appError(VALIDATOR_ERROR_CODES.storage, `cannot open the SQLite database ${path}${openFailureSentence(error)}`, { path }, error);
   }
   try {
-    migrateSqlite(db, path, options.onMigration);
+    const { freeDiskBytes } = options;
+    migrateSqlite(db, path, options.onMigration, freeDiskBytes === undefined ? undefined : () => freeDiskBytes);
   } catch (error) {
     db.close();
     if (isSubnetError(error)) throw error;

@@ -220,8 +220,9 @@ export interface Migration {
   /** What an operator should know before it runs on SQLite (a copy that takes a while, disk it needs), if anything. */
   readonly sqliteNote?: string;
   /**
-   * The table the SQLite spelling copies whole, if any: the copy needs free disk about twice the table's size (it is
-   * written to the WAL, then into the file), which the start-up line and a full disk's error say in bytes.
+   * The table the SQLite spelling copies whole, if any: the copy needs free disk about twice the table's size and a
+   * sixteenth more (it is written to the WAL, then into the file), which the start-up line and the refusal or a full
+   * disk's error say in bytes; with less free disk the migration is refused before it writes anything.
    */
   readonly sqliteCopies?: string;
 }
@@ -234,7 +235,8 @@ export interface MigrationNotice {
   readonly note?: string;
   /**
    * For a SQLite migration that copies a table ({@link Migration.sqliteCopies}): the table, the bytes of its values,
-   * the free disk the copy needs (twice that) and the free disk beside the file now (absent when it cannot be read).
+   * the free disk the copy needs (twice that, and a sixteenth more) and the free disk beside the file now (absent when it
+   * cannot be read).
    */
   readonly copies?: { readonly table: string; readonly bytes: number; readonly neededBytes: number; readonly freeBytes?: number };
 }

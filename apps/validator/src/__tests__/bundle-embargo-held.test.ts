@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { TimelockedCommitRecord } from '@subnet/chain';
 
 import type { ChainSubmission, HashRevealResult, RevealCheck, SubmissionSearch } from '../chain-port.js';
-import { embargoAmong, embargoesAmong } from '../bundle-embargo.js';
+import { embargoAmong, embargoesAmong, embargoOf, heldEmbargoes } from '../bundle-embargo.js';
 import { releaseHeldBundleFiles } from '../bundle-file.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
@@ -331,5 +332,38 @@ describe('embargoesAmong: every epoch of a list at once, as embargoAmong gives e
         ),
       ).toBe(true);
     }
+  });
+});
+
+describe('heldEmbargoes: what holds each epoch of a list, in one pass, for rows read again one at a time (docs/spec.md G.23)', () => {
+  const statuses = ['submitted', 'submitting', 'failed', 'missed', 'unknown'] as const;
+  /** A row as listed or as read again: settled, submitting, or with a pending reveal of either scheme (or unreadable). */
+  const row = (epoch: number) =>
+    fc.record({
+      epoch: fc.constant(epoch),
+      status: fc.constantFrom(...statuses),
+      revealStatus: fc.constantFrom('pending', 'revealed', 'unconfirmed', null),
+      reveal: fc.option(
+        fc.oneof(
+          fc
+            .record({ scheme: fc.constantFrom('hash', undefined), commit_hash: fc.constant(`0x${'ab'.repeat(32)}`), due_block: fc.nat().map(String) })
+            .map((r) => JSON.stringify(r)),
+          fc.constant('not json'),
+        ),
+      ),
+    });
+  /** Distinct epochs in any order, each with the row listed and the row as read again (it may have changed in between). */
+  const lists = fc
+    .uniqueArray(fc.nat({ max: 300 }), { minLength: 1, maxLength: 40 })
+    .chain((epochs) => fc.tuple(fc.tuple(...epochs.map(row)), fc.tuple(...epochs.map(row))));
+
+  it('embargoOf(row) ?? held.get(row.epoch) is embargoAmong(row, rows) for every row, as listed and as read again', () => {
+    fc.assert(
+      fc.property(lists, ([listed, reread]) => {
+        const held = heldEmbargoes(listed);
+        for (const r of [...listed, ...reread]) expect(embargoOf(r) ?? held.get(r.epoch)).toEqual(embargoAmong(r, listed));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { numberSpellingProblem, writtenNumbers } from '../config-numbers.js';
+import { numberSpellingProblem, unsafeIntegerProblem, writtenNumbers } from '../config-numbers.js';
 
 describe('G.27: the numbers a YAML text holds, as written', () => {
   it('names each number by its key path and line, an alias by its own place with its anchor text, and skips strings', () => {
@@ -33,6 +33,25 @@ describe('G.27: the numbers a YAML text holds, as written', () => {
       'is written with a 0o prefix (write 7)',
       'is not a finite number',
       'is not a finite number',
+    ]);
+  });
+});
+
+describe("G.29.c: an integer past 2^53 is refused by its text, with the setting's bound", () => {
+  it('above 2^53 - 1 names the largest value, below -(2^53 - 1) the smallest; within, or spelled otherwise, is left to others', () => {
+    const bounds = { min: 10, max: 60_000 };
+    expect(['9007199254740992', '9007199254740993', '123456789012345678901234567890'].map((t) => unsafeIntegerProblem(t, bounds))).toEqual([
+      'is above 60000, the largest value this setting takes',
+      'is above 60000, the largest value this setting takes',
+      'is above 60000, the largest value this setting takes',
+    ]);
+    expect(unsafeIntegerProblem('-9007199254740992', bounds)).toBe('is below 10, the smallest value this setting takes');
+    expect(['9007199254740991', '-9007199254740991', '99999', '9.007199254740993e15', '0x20000000000001'].map((t) => unsafeIntegerProblem(t, bounds))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 });

@@ -409,6 +409,43 @@ describe('G.27: numbers in the file and the SUBNET_VALIDATOR_ variables are writ
     expect(pipeline.context).toMatchObject({ path: 'scoring.pipeline.min_validators', value: '3.0' });
   });
 
+  it('G.29.c: an integer past 2^53 in the file is one refusal naming the key, the text as written, the line and the largest value the setting takes', () => {
+    const { text, line } = fileWith('  port: 8091', '  port: 9007199254740993');
+    const bad = refusal(() => resolveConfig({ text, env: ALICE, file: 'validator.yaml' }));
+    expect(bad.code).toBe('VALIDATOR_INVALID_CONFIG');
+    expect(bad.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration: "9007199254740993" is above 65535, the largest value this setting takes; ' +
+        `an integer is read exactly only up to 2^53 - 1 (YAML reads this one as 9007199254740992) (line ${line} of the configuration file validator.yaml) ` +
+        'at server.port (got "9007199254740993")',
+    );
+    // One issue: the schema told two of the rounded number, the first with a bound (2^53 - 1) that is not the setting's.
+    expect(bad.context).toEqual({
+      path: 'server.port',
+      value: '9007199254740993',
+      issues: [
+        `server.port: "9007199254740993" is above 65535, the largest value this setting takes; read exactly only up to 2^53 - 1 (line ${line} of the configuration file validator.yaml)`,
+      ],
+    });
+  });
+
+  it("G.29.c: in a variable too, the scoring pipeline's by its own bound, and one below -2^53 by the smallest value", () => {
+    const above = refusal(() =>
+      resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING__PIPELINE__MIN_VALIDATORS: '9007199254740992' } }),
+    );
+    expect(above.message).toBe(
+      '[VALIDATOR_INVALID_CONFIG] invalid configuration: "9007199254740992" is above 65535, the largest value this setting takes; ' +
+        'an integer is read exactly only up to 2^53 - 1 (YAML reads this one as 9007199254740992) ' +
+        '(set by the environment variable SUBNET_VALIDATOR_SCORING__PIPELINE__MIN_VALIDATORS) at scoring.pipeline.min_validators (got "9007199254740992")',
+    );
+    expect(above.context).toMatchObject({ source: 'SUBNET_VALIDATOR_SCORING__PIPELINE__MIN_VALIDATORS', issues: [expect.any(String)] });
+    const below = refusal(() => resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_CHAIN__POLL_MS: '-99999999999999999999' } }));
+    expect(below.message).toContain('"-99999999999999999999" is below 10, the smallest value this setting takes;');
+    expect(below.context).toMatchObject({ path: 'chain.poll_ms', value: '-99999999999999999999', issues: [expect.any(String)] });
+    // 2^53 - 1 is read exactly: the schema tells its range, as for any number within it.
+    const safe = refusal(() => resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SERVER__PORT: '9007199254740991' } }));
+    expect(safe.context).toMatchObject({ path: 'server.port', value: 9007199254740991, issues: ['server.port: Too big: expected number to be <=65535'] });
+  });
+
   it('a decimal setting keeps every decimal spelling YAML reads, but no 0x or 0o prefix', () => {
     for (const written of ['0.4', '.4', '4e-1', '+0.4']) {
       const config = resolveConfig({ text: defaultConfigYaml(), env: { ...ALICE, SUBNET_VALIDATOR_SCORING__PIPELINE__WEIGHT_CAP: written } });

@@ -91,6 +91,7 @@ const LITERAL_PUBLISHED = [
   'BURN_UID_NOT_OWNER',
   'MIN_ALLOWED_WEIGHTS_ABOVE_ONE',
   'WRONG_SS58_PREFIX',
+  'CHUNK_EXTENSIONS_TOO_LARGE',
 ];
 
 it('codes are append-only: every published HTTP and status code literal is still raised by the source', () => {

@@ -203,6 +203,33 @@ describe('HTTP hardening: timeouts', () => {
     for (const l of logged) expect(l).not.toHaveProperty('limit');
   });
 
+  it("a chunk with more than Node's 16384 bytes of extensions is 413 CHUNK_EXTENSIONS_TOO_LARGE naming the cause, as Node answers it, not 400", async () => {
+    const before = lines.length;
+    const c = await open();
+    // Headers complete (the route's handler is reading the body), then one chunk whose extensions are 16385 bytes.
+    c.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    c.socket.write(`1;${'a'.repeat(16_385)}\r\n{\r\n0\r\n\r\n`);
+    await c.closed;
+    expect(c.received()).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(answer(c.received())).toEqual({
+      code: 'CHUNK_EXTENSIONS_TOO_LARGE',
+      message: `a chunk of the request's body has more than 16384 bytes of extensions (";name=value" after its size), the most Node reads for one chunk`,
+    });
+    const logged = clientErrorLines(before);
+    expect(logged.map((l) => [l.status, l.code])).toEqual([[413, 'CHUNK_EXTENSIONS_TOO_LARGE']]);
+    expect(logged[0]).not.toHaveProperty('limit');
+    // 16384 bytes of extensions are read: the same request is parsed and answered by the route (the body is not JSON).
+    const within = await open();
+    within.socket.write(
+      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1;${'a'.repeat(16_384)}\r\n{\r\n0\r\n\r\n`,
+    );
+    await within.closed;
+    expect(within.received()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer(within.received()).code).toBe('MALFORMED_JSON');
+  });
+
   it('a slowly sent body gets 408 and is closed after the request timeout', async () => {
     const c = await open();
     const body = JSON.stringify(bountyBody('slow-1', k.miners[0]!.address));

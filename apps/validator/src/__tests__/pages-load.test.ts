@@ -155,6 +155,35 @@ describe('the pages cannot hold the event loop (docs/spec.md G.14)', () => {
     }
   }, 60_000);
 
+  it("a page decides the listed epochs' embargoes in one pass: each head's reveal status is read once, not once per later epoch", async () => {
+    const storage = service!.storage;
+    let revealStatusReads = 0;
+    const real = storage.listEpochHeads.bind(storage);
+    // Counted, not replaced: the real heads, each behind a proxy that counts reads of its reveal status.
+    const spy = vi.spyOn(storage, 'listEpochHeads').mockImplementation(async (limit) =>
+      (await real(limit)).map(
+        (head) =>
+          new Proxy(head, {
+            get: (target, key, receiver) => {
+              if (key === 'revealStatus') revealStatusReads += 1;
+              return Reflect.get(target, key, receiver) as unknown;
+            },
+          }),
+      ),
+    );
+    try {
+      // The excluded records page renders no reveal status: every read counted is an embargo decision.
+      const res = await servedOnceRefilled('/pages/excluded');
+      expect(res.status).toBe(200);
+      await res.text();
+      expect(spy).toHaveBeenCalledTimes(1);
+      // embargoAmong per row walked the earlier heads for each row: 4,950 reads at 100 epochs.
+      expect(revealStatusReads).toBe(EPOCHS);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+
   it('a page asked for while another is being built is 503 with Retry-After and a short page, and is served after it', async () => {
     // The budget's arithmetic is checked on a clock in pages-budget.test.ts; here, over HTTP, the refusal it leads to.
     const storage = service!.storage;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
@@ -489,6 +490,9 @@ describe('migration 7 on a disk that runs out (SQLite file of a build before it,
   ]);
   // The bytes of the values as SQLite holds them as text: each value's decimal or its characters (all ASCII here).
   const tableBytes = rows.reduce((sum, row) => sum + row.reduce<number>((n, v) => n + (v === null ? 0 : String(v).length), 0), 0);
+  // Twice the table (the WAL, then the file), and a sixteenth more for the pages that hold it (docs/spec.md G.23).
+  const neededBytes = Math.ceil(tableBytes * 2 * (17 / 16));
+  const size = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
 
   function versionSix(file: string): void {
     const old = new Database(file);
@@ -542,20 +546,17 @@ describe('migration 7 on a disk that runs out (SQLite file of a build before it,
       }
       expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
       const failure = error as SubnetError;
-      const size = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
       expect(failure.message).toMatch(
         new RegExp(
           `^\\[VALIDATOR_STORAGE\\] out of disk space \\(SQLITE_FULL: database or disk is full\\) in storage migration 7 \\(epoch columns by size, unsettled epoch indexes\\) of the SQLite database ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ` +
             `it was rolled back and the database is unchanged at version 6; it copies the epochs table \\(about ${size(tableBytes).replace('.', '\\.')}\\) and needs about ` +
-            `${size(2 * tableBytes).replace('.', '\\.')} of free disk beside the file \\(the copy is written to the WAL, then into the file\\); [0-9.]+ [KMG]B is free there now: free that much there ` +
+            `${size(neededBytes).replace('.', '\\.')} of free disk beside the file \\(the copy is written to the WAL, then into the file\\); [0-9.]+ [KMG]B is free there now: free that much there ` +
             `\\(or move the file and set database\\.path\\) and start again$`,
         ),
       );
-      expect(failure.context).toMatchObject({ file, migration: 7, sqliteCode: 'SQLITE_FULL', version: 6, neededBytes: 2 * tableBytes });
+      expect(failure.context).toMatchObject({ file, migration: 7, sqliteCode: 'SQLITE_FULL', version: 6, neededBytes });
       // The start was told before the copy began, with the same numbers.
-      expect(notices.map((n) => n.copies)).toEqual([
-        { table: 'epochs', bytes: tableBytes, neededBytes: 2 * tableBytes, freeBytes: expect.any(Number) as unknown },
-      ]);
+      expect(notices.map((n) => n.copies)).toEqual([{ table: 'epochs', bytes: tableBytes, neededBytes, freeBytes: expect.any(Number) as unknown }]);
 
       // Rolled back: version 6, the old layout, every row as it was.
       expect(readBack(file)).toEqual(before);
@@ -572,6 +573,49 @@ describe('migration 7 on a disk that runs out (SQLite file of a build before it,
       expect(after.version).toBe(7);
       expect(after.columns.slice(-2)).toEqual(['carry', 'bundle']);
       expect(after.rows).toEqual(rows);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('with less free disk than the copy needs, is refused before it writes anything, naming the need and the free disk; with enough it runs', async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'old.sqlite');
+      versionSix(file);
+      const before = readBack(file);
+      const bytes = readFileSync(file);
+      // Between the table and twice it: the WAL holds the copy, so it would commit and its checkpoint fill the disk.
+      const free = Math.floor(1.5 * tableBytes);
+      const notices: MigrationNotice[] = [];
+      let error: unknown;
+      try {
+        openSqliteStorage(file, { freeDiskBytes: free, onMigration: (m) => notices.push(m) });
+      } catch (e) {
+        error = e;
+      }
+      expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
+      expect((error as SubnetError).message).toBe(
+        `[VALIDATOR_STORAGE] not enough free disk for storage migration 7 (epoch columns by size, unsettled epoch indexes) of the SQLite database ${file}: ` +
+          `nothing was written and the database is at version 6; it copies the epochs table (about ${size(tableBytes)}) and needs about ${size(neededBytes)} ` +
+          `of free disk beside the file (the copy is written to the WAL, then into the file); ${size(free)} is free there now: free that much there ` +
+          '(or move the file and set database.path) and start again',
+      );
+      expect((error as SubnetError).context).toEqual({ file, migration: 7, version: 6, neededBytes, freeBytes: free });
+      // Not announced as applied, and the file is byte for byte what it was.
+      expect(notices).toEqual([]);
+      expect(readFileSync(file).equals(bytes)).toBe(true);
+      expect(readBack(file)).toEqual(before);
+
+      // The need itself is enough.
+      const storage = openSqliteStorage(file, { freeDiskBytes: neededBytes, onMigration: (m) => notices.push(m) });
+      try {
+        expect((await storage.listEpochHeads(100)).length).toBe(rows.length);
+      } finally {
+        await storage.close();
+      }
+      expect(notices.map((n) => n.copies)).toEqual([{ table: 'epochs', bytes: tableBytes, neededBytes, freeBytes: neededBytes }]);
+      expect(readBack(file).version).toBe(7);
     } finally {
       t.cleanup();
     }
