@@ -54,8 +54,9 @@ export function integerFlagValue(text: string, min: number, max: number): FlagNu
   if (!INTEGER.test(text) || text === '-0')
     return { ok: false, problem: text === '-0' ? 'is zero with a minus sign (write 0)' : spellingProblem(text, true), outOfRange: false };
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value > max) return { ok: false, problem: `is above ${max}`, outOfRange: true };
-  if (value < min) return { ok: false, problem: `is below ${min}`, outOfRange: true };
+  // An unsafe integer is out of range on its own side: a long negative one is below the minimum, not above the maximum.
+  if (value > max || (!Number.isSafeInteger(value) && value > 0)) return { ok: false, problem: `is above ${max}`, outOfRange: true };
+  if (value < min || !Number.isSafeInteger(value)) return { ok: false, problem: `is below ${min}`, outOfRange: true };
   return { ok: true, value };
 }
 

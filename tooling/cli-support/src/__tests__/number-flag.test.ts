@@ -42,6 +42,10 @@ describe('integerFlagValue: an integer flag is decimal digits only', () => {
     expect(integerFlagValue('0', 1, 10)).toEqual({ ok: false, problem: 'is below 1', outOfRange: true });
     expect(integerFlagValue('11', 1, 10)).toEqual({ ok: false, problem: 'is above 10', outOfRange: true });
     expect(integerFlagValue('9007199254740993', 0, Number.MAX_SAFE_INTEGER)).toEqual({ ok: false, problem: 'is above 9007199254740991', outOfRange: true });
+    // A long negative number is below the range, not above it (it read "is above 10" before).
+    expect(integerFlagValue('-9007199254740993', 0, 10)).toEqual({ ok: false, problem: 'is below 0', outOfRange: true });
+    expect(integerFlagValue('-9007199254740993', -Number.MAX_SAFE_INTEGER, 10)).toEqual({ ok: false, problem: 'is below -9007199254740991', outOfRange: true });
+    expect(integerFlagValue('-99999999999999999999', -5, 10)).toEqual({ ok: false, problem: 'is below -5', outOfRange: true });
   });
 });
 
