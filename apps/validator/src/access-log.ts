@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -87,7 +88,14 @@ const UNREADABLE: ClientErrorAnswer = { status: 400, reason: 'Bad Request', code
 const CLIENT_ERRORS: ReadonlyMap<string | undefined, ClientErrorAnswer> = new Map(
   Object.entries({
     ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' },
-    HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message: 'the request could not be read' },
+    // Node's limit on the request line and headers together (`http.maxHeaderSize`, 16384 unless node runs with
+    // --max-http-header-size): the cause and the number, as for a chunk's extensions.
+    HPE_HEADER_OVERFLOW: {
+      status: 431,
+      reason: 'Request Header Fields Too Large',
+      code: 'HEADERS_TOO_LARGE',
+      message: `the request's line and headers are more than ${maxHeaderSize} bytes, the most Node reads for them`,
+    },
     HPE_CHUNK_EXTENSIONS_OVERFLOW: {
       status: 413,
       reason: 'Payload Too Large',
