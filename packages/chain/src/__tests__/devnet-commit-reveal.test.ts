@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { chainError } from '../chain-error.js';
 import { createChainClient } from '../chain-client.js';
+import type { ChainClient } from '../chain-client.js';
 import { fileCommitStore } from '../commit-store.js';
 import type { PendingCommit } from '../commit-store.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
@@ -56,6 +57,15 @@ function revealDirectly(harness: Harness, commit: PendingCommit): Promise<Inclus
 async function eventsAt(harness: Harness, blockHash: string): Promise<string[]> {
   const records = await (await harness.client.connection.api.at(blockHash)).query['system']!['events']!();
   return (records as unknown as { event: { section: string; method: string } }[]).map((r) => `${r.event.section}.${r.event.method}`);
+}
+
+/** The weights of `{ '2': 1, '4': 3 }` as the chain stores them once revealed (max-upscaled to u16). */
+async function expectWeights1to3(client: Pick<ChainClient, 'connection'>): Promise<void> {
+  const weights = await client.connection.api.query['subtensorModule']!['weights']!(1, 0);
+  expect(weights.toJSON()).toEqual([
+    [2, 21845],
+    [4, 65535],
+  ]);
 }
 
 async function produceUntilHead(harness: Harness, head: bigint): Promise<void> {
@@ -243,11 +253,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
       await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
       const revealed = await h.includeNext(next.revealPending());
       expect(revealed.map((o) => [o.status, o.commitHash])).toEqual([['revealed', saved[0]!.commitHash]]);
-      const weights = await next.connection.api.query['subtensorModule']!['weights']!(1, 0);
-      expect(weights.toJSON()).toEqual([
-        [2, 21845],
-        [4, 65535],
-      ]);
+      await expectWeights1to3(next);
     } finally {
       await next.close();
     }
@@ -277,11 +283,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const revealed = await h.includeNext(restarted.revealPending());
     expect(revealed.map((o) => o.status)).toEqual(['revealed']);
     expect(revealed[0]!.commitHash).toBe(saved[0]!.commitHash);
-    const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
-    expect(weights.toJSON()).toEqual([
-      [2, 21845],
-      [4, 65535],
-    ]);
+    await expectWeights1to3(h.client);
   });
 
   it("a commit that never lands keeps its salt with its era's last block: unconfirmed until the finalized chain passes that block, then expired (onChain: false) and forgotten", async () => {
@@ -351,11 +353,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
     const revealed = await h.includeNext(h.client.revealPending());
     expect(revealed.map((o) => [o.commitHash, o.status])).toEqual([[landed.commitHash, 'revealed']]);
-    const weights = await h.client.connection.api.query['subtensorModule']!['weights']!(1, 0);
-    expect(weights.toJSON()).toEqual([
-      [2, 21845],
-      [4, 65535],
-    ]);
+    await expectWeights1to3(h.client);
   });
 
   it('a commit the head no longer holds but the finalized state does (revealed in a block not final yet) keeps its salt until finality passes it', async () => {
