@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { hotkeySchema, parseInput } from '@subnet/core';
@@ -145,9 +145,26 @@ export function memoryCommitStore(): CommitStore {
   };
 }
 
+/** Folder syncs some systems refuse (a folder cannot be opened or synced there): the rename is as durable as they make it. */
+const FOLDER_SYNC_UNSUPPORTED: ReadonlySet<string> = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'ENOTSUP']);
+
+/** Makes a rename in `folder` durable (fsync of the folder), where the system allows it. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!FOLDER_SYNC_UNSUPPORTED.has(String((error as { code?: unknown }).code))) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /**
- * A durable {@link CommitStore} in one JSON file (mode 0600, written to a temporary file and renamed, so a
- * crash never leaves half a file). Calls are serialised.
+ * A durable {@link CommitStore} in one JSON file (mode 0600, written to a temporary file, synced to the disk and
+ * renamed, the folder synced after it, so neither a crash nor a power cut leaves half a file or undoes a save). Calls
+ * are serialised.
  *
  * @param path - the file (created on first save)
  * @returns the store
@@ -187,11 +204,21 @@ export function fileCommitStore(path: string): CommitStore {
     return parsed.commits.map(fromWire);
   };
   const write = async (commits: readonly PendingCommit[]): Promise<void> => {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const folder = dirname(path);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     const tmp = `${path}.tmp`;
-    await writeFile(tmp, JSON.stringify({ version: 1, commits: commits.map(toWire) }), { mode: 0o600 });
+    // The bytes reach the disk before the rename makes them the store, and the rename before the save returns: a
+    // power cut after a save cannot bring back the file without the salt of a commit already sent.
+    const file = await open(tmp, 'w', 0o600);
+    try {
+      await file.writeFile(JSON.stringify({ version: 1, commits: commits.map(toWire) }));
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await chmod(tmp, 0o600);
     await rename(tmp, path);
+    await syncFolder(folder);
   };
   return {
     save: (commit) =>

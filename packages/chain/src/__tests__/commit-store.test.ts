@@ -1,7 +1,9 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
+import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitToJson } from '../commit-store.js';
 import type { PendingCommit } from '../commit-store.js';
@@ -53,6 +55,28 @@ describe('commit stores', () => {
     expect(wire.commits[0]).toMatchObject({ netuid_index: 1, version_key: '9223372036854775811', commit_block: '12' });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
+  it('file store: a save syncs the new file to the disk before the rename and the folder after it, so a power cut cannot undo it', async () => {
+    const path = await tmp();
+    const probe = await open(process.execPath, 'r');
+    const proto = Object.getPrototypeOf(probe) as { sync: (this: FileHandle) => Promise<void> };
+    await probe.close();
+    const real = proto.sync;
+    // What each sync was of, by its descriptor (Linux names an open descriptor's file in /proc/self/fd).
+    const synced: string[] = [];
+    const spy = vi.spyOn(proto, 'sync').mockImplementation(function (this: FileHandle) {
+      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
+      return real.call(this);
+    });
+    try {
+      await fileCommitStore(path).save(commit(4));
+      await fileCommitStore(path).remove(commit(4).commitHash);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(synced).toEqual([`${path}.tmp`, dirname(path), `${path}.tmp`, dirname(path)]);
+    expect(await fileCommitStore(path).load()).toEqual([]);
+  });
+
   it('file store: concurrent saves are serialised (none lost) and remove only rewrites when something changed', async () => {
     const path = await tmp();
     const store = fileCommitStore(path);
