@@ -44,6 +44,22 @@ const validator = useService(k, {
 });
 
 /** Opens a raw socket; resolves with it once connected. Collects what the server sends and when it closes. */
+/** The request line and headers of an authorised JSON POST to /v1/bounty-records, ending with the body's framing. */
+function bountyPost(framing: string): string {
+  return `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\n${framing}\r\n\r\n`;
+}
+
+/** Sends a bounty record's complete headers, then its body one character every 60 ms; resolves when the server closed. */
+async function dripBounty(id: string): Promise<{ c: Awaited<ReturnType<typeof open>>; ms: number }> {
+  const c = await open();
+  const body = JSON.stringify(bountyBody(id, k.miners[0]!.address));
+  c.socket.write(bountyPost(`Content-Length: ${body.length}`));
+  const timer = drip(c.socket, body.split(''), 60);
+  const ms = await c.closed;
+  clearInterval(timer);
+  return { c, ms };
+}
+
 function open(): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -133,14 +149,7 @@ describe('HTTP hardening: timeouts', () => {
 
   it('G.26: a body dripped past server.request_timeout_ms after complete headers gets a 408 naming that setting', async () => {
     const before = lines.length;
-    const c = await open();
-    const body = JSON.stringify(bountyBody('slow-g26', k.miners[0]!.address));
-    c.socket.write(
-      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`,
-    );
-    const timer = drip(c.socket, body.split(''), 60);
-    const ms = await c.closed;
-    clearInterval(timer);
+    const { c, ms } = await dripBounty('slow-g26');
     // Past the headers deadline, so the headers' own deadline did not end it.
     expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
     expect(answer(c.received())).toEqual({
@@ -153,9 +162,7 @@ describe('HTTP hardening: timeouts', () => {
   it('G.26: a body that stalls after complete headers gets the 408 naming server.request_timeout_ms, not a silent close', async () => {
     const before = lines.length;
     const c = await open();
-    c.socket.write(
-      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 100\r\n\r\n`,
-    );
+    c.socket.write(bountyPost('Content-Length: 100'));
     const ms = await c.closed;
     expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
@@ -213,9 +220,7 @@ describe('HTTP hardening: timeouts', () => {
     const before = lines.length;
     const c = await open();
     // Headers complete (the route's handler is reading the body), then one chunk whose extensions are 16385 bytes.
-    c.socket.write(
-      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`,
-    );
+    c.socket.write(bountyPost('Transfer-Encoding: chunked'));
     c.socket.write(`1;${'a'.repeat(16_385)}\r\n{\r\n0\r\n\r\n`);
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
@@ -228,23 +233,14 @@ describe('HTTP hardening: timeouts', () => {
     expect(logged[0]).not.toHaveProperty('limit');
     // 16384 bytes of extensions are read: the same request is parsed and answered by the route (the body is not JSON).
     const within = await open();
-    within.socket.write(
-      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1;${'a'.repeat(16_384)}\r\n{\r\n0\r\n\r\n`,
-    );
+    within.socket.write(`${bountyPost('Transfer-Encoding: chunked\r\nConnection: close')}1;${'a'.repeat(16_384)}\r\n{\r\n0\r\n\r\n`);
     await within.closed;
     expect(within.received()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(answer(within.received()).code).toBe('MALFORMED_JSON');
   });
 
   it('a slowly sent body gets 408 and is closed after the request timeout', async () => {
-    const c = await open();
-    const body = JSON.stringify(bountyBody('slow-1', k.miners[0]!.address));
-    c.socket.write(
-      `POST /v1/bounty-records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${body.length}\r\n\r\n`,
-    );
-    const timer = drip(c.socket, body.split(''), 60);
-    const ms = await c.closed;
-    clearInterval(timer);
+    const { c, ms } = await dripBounty('slow-1');
     expect(ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
     expect(ms).toBeLessThan(REQUEST_TIMEOUT + 4000);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408/);

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 
 import pino from 'pino';
@@ -43,25 +44,31 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ po
   return { port: typeof address === 'object' && address !== null ? address.port : 0, logged };
 }
 
+/** A raw connection to 127.0.0.1:`port`: what it received so far, and when it closed (ms after it opened). */
+function rawSocket(port: number): { socket: Socket; received: () => string; closed: Promise<number> } {
+  const socket = connect({ host: '127.0.0.1', port });
+  let data = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (d: string) => {
+    data += d;
+  });
+  socket.on('error', () => undefined);
+  const started = Date.now();
+  const closed = new Promise<number>((r) => {
+    socket.on('close', () => {
+      r(Date.now() - started);
+    });
+  });
+  return { socket, received: () => data, closed };
+}
+
 describe('G.26: a 408 is not written into a response already under way', () => {
   it('a handler that started its answer before the body arrived keeps its bytes; the socket is destroyed at the request deadline', async () => {
     const { port, logged } = await listen((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('streaming-');
     });
-    const socket = connect({ host: '127.0.0.1', port });
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      received += d;
-    });
-    socket.on('error', () => undefined);
-    const started = Date.now();
-    const closed = new Promise<number>((r) => {
-      socket.on('close', () => {
-        r(Date.now() - started);
-      });
-    });
+    const { socket, received, closed } = rawSocket(port);
     socket.write('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n');
     const timer = setInterval(() => {
       if (socket.destroyed) clearInterval(timer);
@@ -70,9 +77,9 @@ describe('G.26: a 408 is not written into a response already under way', () => {
     const ms = await closed;
     clearInterval(timer);
     expect(ms).toBeGreaterThanOrEqual(limits.requestTimeoutMs - 50);
-    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    expect(received).toContain('streaming-');
-    expect(received).not.toContain('408');
+    expect(received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received()).toContain('streaming-');
+    expect(received()).not.toContain('408');
     // The line is still written, and names the request deadline: the headers had arrived.
     expect(logged.map((l) => [l.status, l.code, l.limit])).toEqual([
       [408, 'REQUEST_TIMEOUT', 'server.request_timeout_ms = 400 (environment variable SUBNET_VALIDATOR_SERVER__REQUEST_TIMEOUT_MS, at most 600000)'],
@@ -86,22 +93,11 @@ describe('G.26: a 408 is not written into a response already under way', () => {
         res.write('streaming-');
       } else req.resume();
     });
-    const socket = connect({ host: '127.0.0.1', port });
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      received += d;
-    });
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((r) => {
-      socket.on('close', () => {
-        r();
-      });
-    });
+    const { socket, received, closed } = rawSocket(port);
     socket.write('GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /next HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n');
     await closed;
-    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    expect(received).not.toContain('408');
+    expect(received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received()).not.toContain('408');
     expect(logged.map((l) => [l.status, l.limit])).toEqual([
       [408, 'server.request_timeout_ms = 400 (environment variable SUBNET_VALIDATOR_SERVER__REQUEST_TIMEOUT_MS, at most 600000)'],
     ]);
