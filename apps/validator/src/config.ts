@@ -260,13 +260,27 @@ const SECRET_VARIABLE_KEYS: ReadonlySet<string> = new Set(['hotkey_uri', 'execut
  */
 export function envOverlay(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
   const overlay: Record<string, unknown> = {};
+  for (const { path, raw, secret } of settingVariables(env)) setPath(overlay, path, secret ? raw : (parseYaml(raw) as unknown));
+  return overlay;
+}
+
+/** One `SUBNET_VALIDATOR_*` variable: its name, the setting path it names, its text, and whether it is a secret. */
+interface SettingVariable {
+  readonly name: string;
+  readonly path: string[];
+  readonly raw: string;
+  readonly secret: boolean;
+}
+
+/** The `SUBNET_VALIDATOR_*` variables of `env`, read as {@link envOverlay} and the number spellings check both read them. */
+function settingVariables(env: Readonly<Record<string, string | undefined>>): SettingVariable[] {
+  const found: SettingVariable[] = [];
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    const secret = SECRET_VARIABLE_KEYS.has(path.at(-1) ?? '');
-    setPath(overlay, path, secret ? raw : (parseYaml(raw) as unknown));
+    found.push({ name, path, raw, secret: SECRET_VARIABLE_KEYS.has(path.at(-1) ?? '') });
   }
-  return overlay;
+  return found;
 }
 
 /**
@@ -443,10 +457,8 @@ function misspeltNumbers(
   const written = new Map<string, WrittenNumber>();
   const what = file === undefined ? 'the configuration' : `the configuration file ${file}`;
   if (text !== undefined) for (const n of writtenNumbers(text, [], (line) => `line ${line} of ${what}`)) written.set(JSON.stringify(n.path), n);
-  for (const [name, raw] of Object.entries(env)) {
-    if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
-    const path = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    if (SECRET_VARIABLE_KEYS.has(path.at(-1) ?? '')) continue;
+  for (const { name, path, raw, secret } of settingVariables(env)) {
+    if (secret) continue;
     for (const n of writtenNumbers(raw, path, () => `set by the environment variable ${name}`)) written.set(JSON.stringify(n.path), { ...n, variable: name });
   }
   const flagged = flagOverlay(flags);
@@ -573,17 +585,13 @@ function isOpaque(schema: unknown): boolean {
   return inner !== undefined && isOpaque(inner);
 }
 
-/** The number kinds a leaf schema takes: wrappers (optional, default, pipe, ...) removed, every member of a union. */
+/** The number kinds a schema takes at its top, one for each of its {@link numberLeaves}: an integer format or check, or not. */
 function numberKinds(schema: unknown): ('integer' | 'number')[] {
-  const def = defOf(schema);
-  if (def === undefined) return [];
-  if (def.type === 'union') return (def.options ?? []).flatMap(numberKinds);
-  if (def.type === 'number') {
-    const formats = [def.format, ...(def.checks ?? []).map((c) => defOf(c)?.format)];
-    return [formats.some((f) => f !== undefined && /int/.test(f)) ? 'integer' : 'number'];
-  }
-  const inner = def.innerType ?? def.in;
-  return inner === undefined ? [] : numberKinds(inner);
+  return numberLeaves(schema).map((leaf) => {
+    const def = defOf(leaf);
+    const formats = [def?.format, ...(def?.checks ?? []).map((c) => defOf(c)?.format)];
+    return formats.some((f) => f !== undefined && /int/.test(f)) ? 'integer' : 'number';
+  });
 }
 
 /** A required setting that nothing set: zod's "expected X, received undefined" where the merged input has no value. */
