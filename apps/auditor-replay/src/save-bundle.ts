@@ -1,4 +1,4 @@
-import { constants as fsConstants, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open, stat, unlink } from 'node:fs/promises';
 import { constants } from 'node:os';
@@ -7,6 +7,7 @@ import { getSystemErrorMap } from 'node:util';
 
 import { sha256Hex, SubnetError } from '@subnet/core';
 
+import { readBundleBytes } from './bundle-bytes.js';
 import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { notRegularFile } from './load-bundles.js';
@@ -49,9 +50,9 @@ export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Arra
   if (held === true) return { file };
   const hash = sha256Hex(bytes);
   // The file kept is read as it was looked at when it was compared (one `stat` of the name per answer).
-  const beside = async (saved: string): Promise<SavedBundle> => ({
+  const beside = (saved: string): SavedBundle => ({
     file: saved,
-    beside: Object.freeze({ file, sameDigest: sameDigest(doc, await readDocument(file, held.info)) }),
+    beside: Object.freeze({ file, sameDigest: sameDigest(doc, readDocument(file, held.info)) }),
   });
   // A folder filled by an earlier version: these bytes may already be beside under the short name.
   const legacy = join(outDir, `epoch-${epoch}.${hash.slice(0, LEGACY_NAME_HEX)}.json`);
@@ -187,7 +188,8 @@ async function holdsBytes(file: string, bytes: Uint8Array, looked?: Stats): Prom
   try {
     const info = looked ?? (await stat(file));
     if (!info.isFile() || (info.size !== bytes.byteLength && info.size !== bytes.byteLength + 1)) return false;
-    const held = await readUpTo(file, info.size, bytes.byteLength + 1);
+    // Through a non-blocking handle and the opened file's own type: whatever holds the name by now is never waited for.
+    const held = readBundleBytes(file, { ...DEFAULT_BUNDLE_LIMITS, maxBytes: bytes.byteLength + 1 });
     if (held === undefined) return false;
     const body = held.byteLength === bytes.byteLength + 1 && held[bytes.byteLength] === 0x0a ? held.subarray(0, bytes.byteLength) : held;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(body);
@@ -200,48 +202,13 @@ async function holdsBytes(file: string, bytes: Uint8Array, looked?: Stats): Prom
  * The JSON document in the file already in the folder, as `info` (its `stat` when it was compared) saw it: undefined
  * when it was a dangling link, or cannot be read, is too large, or is not JSON.
  */
-async function readDocument(file: string, info: Stats | undefined): Promise<unknown> {
+function readDocument(file: string, info: Stats | undefined): unknown {
   if (info === undefined || !info.isFile() || info.size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
-  const held = await readUpTo(file, info.size, DEFAULT_BUNDLE_LIMITS.maxBytes);
+  const held = readBundleBytes(file, DEFAULT_BUNDLE_LIMITS);
   try {
     return held === undefined ? undefined : (JSON.parse(held.toString('utf8')) as unknown);
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Reads at most `max` bytes of a file looked at before (its `stat` said a regular file of `size` bytes), through a
- * non-blocking handle, until its end: what holds the name by then is never waited for nor read past `max` (a named
- * pipe put there since reads as empty or fails, a device stops at `max` + 1 bytes). Undefined when it holds more than
- * `max` bytes or cannot be opened or read.
- */
-async function readUpTo(file: string, size: number, max: number): Promise<Buffer | undefined> {
-  let handle;
-  try {
-    handle = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    let buffer = Buffer.allocUnsafe(Math.min(size, max) + 1);
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        if (length > max) return undefined;
-        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1));
-        buffer.copy(grown, 0, 0, length);
-        buffer = grown;
-      }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return length > max ? undefined : buffer.subarray(0, length);
-  } catch {
-    return undefined;
-  } finally {
-    await handle.close().catch(() => undefined);
   }
 }
 
