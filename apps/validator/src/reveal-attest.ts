@@ -1,14 +1,23 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { signRevealAttestation, sr25519Verifier, verifyRevealAttestation, withRevealAttestation } from '@subnet/bundle';
 import type { BundleSigner, RevealAttestation, SignatureVerifier, SignedRevealAttestation } from '@subnet/bundle';
 
+import { readUpTo } from './dispatch/read-task-file.js';
 import type { EpochRow } from './storage.js';
 import { timelockRecordFromJson } from './timelock-record-json.js';
 
 /** The longest `message` an attestation carries (its schema's bound); longer sentences are cut with an ellipsis. */
 const MAX_MESSAGE = 1024;
+
+/**
+ * How many bytes a written bundle file may hold beyond its bundle's text: the attestation inserted into it (its message
+ * at most {@link MAX_MESSAGE} characters, its other fields a few hundred bytes) and the newline, with room to spare.
+ */
+const ATTESTATION_ROOM = 64 * 1024;
 
 /** A final reveal outcome as reveal-confirm.ts records it, before it is signed. */
 export interface RevealOutcome {
@@ -162,7 +171,9 @@ let verifier: Promise<SignatureVerifier> | undefined;
  * The attestation already written to `bundles.dir/epoch-<n>.json` by a pass that crashed (or lost the lease) before
  * it recorded the outcome: the file is written first, so the outcome it attests is final; recording that one, instead
  * of asking the chain again, keeps one signed outcome per bundle. Only a file whose attestation verifies against the
- * epoch's bundle (digest, epoch, netuid, hotkey, signature) counts.
+ * epoch's bundle (digest, epoch, netuid, hotkey, signature) counts. The name is opened without blocking and checked on
+ * its descriptor: what is not a regular file (a FIFO, a folder) is passed over before the epoch's row is read, and a
+ * file longer than the bundle's text and an attestation is not read.
  *
  * @param dir - `bundles.dir` (undefined: none)
  * @param head - the pending epoch
@@ -178,13 +189,26 @@ export async function writtenAttestation(
   // The file first: a pending epoch mostly has none, and reading and binding its bundle costs a megabyte (every pass).
   if (dir === undefined) return undefined;
   const path = join(dir, `epoch-${head.epoch}.json`);
-  if (!existsSync(path)) return undefined;
-  const row = await whole();
-  if (row === undefined) return undefined;
-  const binding = bindingOf(row);
-  if (binding === undefined) return undefined;
+  // One descriptor, opened without blocking and checked on itself: a FIFO or a folder under that name (the operator's
+  // folder, but the pass runs on the service's event loop) is passed over instead of holding every request and pass.
+  let handle: FileHandle;
   try {
-    const doc = JSON.parse(readFileSync(path, 'utf8')) as { reveal?: unknown; reveal_signature?: unknown };
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    // Mostly ENOENT (a pending epoch has no file yet); unreadable is the same for this question: ask the chain.
+    return undefined;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const row = await whole();
+    if (row === undefined || row.bundle === null) return undefined;
+    const binding = bindingOf(row);
+    if (binding === undefined) return undefined;
+    // Our file is the bundle's text with the attestation inserted: anything much longer is not ours and is not read.
+    const { bytes, more } = await readUpTo(handle, Buffer.byteLength(row.bundle, 'utf8') + ATTESTATION_ROOM, info.size);
+    if (more) return undefined;
+    const doc = JSON.parse(bytes.toString('utf8')) as { reveal?: unknown; reveal_signature?: unknown };
     if (doc.reveal === undefined) return undefined;
     verifier ??= sr25519Verifier();
     const reveal = verifyRevealAttestation(doc.reveal, doc.reveal_signature, binding, await verifier);
@@ -192,5 +216,7 @@ export async function writtenAttestation(
   } catch {
     // Not ours, or half-written by someone else: the chain is asked as for any pending epoch.
     return undefined;
+  } finally {
+    await handle.close();
   }
 }

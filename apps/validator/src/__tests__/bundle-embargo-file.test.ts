@@ -136,8 +136,10 @@ describe('the bundle file of an embargoed epoch (bundles.dir, real SQLite and HT
     expect((await second.storage.getEpoch(1))?.revealStatus).toBe('pending');
     expect(existsSync(bundleFile(t.dir, 1))).toBe(false);
     // Revealed: the file appears, the bundle signed at the close byte for byte with the signed outcome (and served).
-    answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
+    // The head moves first and passes settle on it, so no pass that read head 26 is still asking when the answer changes.
     again.headBlock = 27n;
+    await settledPass(second);
+    answer = { status: 'revealed', block: 25n, blockHash: `0x${'cd'.repeat(32)}` };
     await untilRevealStatus(second, 1, 'revealed');
     const served = await (await fetch(`${second.url}/v1/epochs/1/bundle`)).text();
     expect(readFileSync(bundleFile(t.dir, 1), 'utf8')).toBe(`${served}\n`);

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { writtenAttestation } from '../reveal-attest.js';
+import type { EpochRow } from '../storage.js';
+import { tempDir } from './helpers.js';
+
+/**
+ * `writtenAttestation` looks for an attestation a crashed pass wrote into `bundles.dir/epoch-<n>.json`. It runs on the
+ * service's event loop, so what sits under that name must not hold it: the file is opened without blocking and
+ * checked on its own descriptor before the epoch's row is read. Real files, folders and FIFOs in a temporary folder.
+ */
+
+let t: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  t = tempDir();
+});
+afterEach(() => {
+  t.cleanup();
+});
+
+const DIGEST = `0x${'ab'.repeat(32)}`;
+
+/**
+ * A `whole` that counts its calls (it reads the epoch's megabyte bundle from storage: only for a regular file) and
+ * gives a row whose bundle names its epoch, netuid, hotkey, digest and a signature, so the file is then read.
+ */
+function counted(epoch: number): { whole: () => Promise<EpochRow | undefined>; calls: () => number } {
+  let calls = 0;
+  const bundle = JSON.stringify({ bundle: { netuid: 1, epoch, validator_hotkey: '5F' }, digest: DIGEST, signature: `0x${'cd'.repeat(64)}` });
+  return {
+    whole: () => {
+      calls++;
+      return Promise.resolve({ epoch, bundle, digest: DIGEST } as unknown as EpochRow);
+    },
+    calls: () => calls,
+  };
+}
+
+describe('writtenAttestation reads only a regular file, without blocking', () => {
+  it('a FIFO under the epoch file name is passed over at once, not read when a writer comes seconds later', async () => {
+    const pipe = join(t.dir, 'epoch-3.json');
+    execFileSync('mkfifo', [pipe]);
+    // A writer that opens the FIFO three seconds from now: a blocking read would wait for it (and the loop with it).
+    const writer = spawn('sh', ['-c', `sleep 3; printf '{}' > '${pipe}'`], { stdio: 'ignore' });
+    try {
+      const count = counted(3);
+      const started = Date.now();
+      expect(await writtenAttestation(t.dir, { epoch: 3 }, count.whole)).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(count.calls()).toBe(0);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+
+  it('a folder under the epoch file name is passed over without reading the epoch row', async () => {
+    mkdirSync(join(t.dir, 'epoch-4.json'));
+    const count = counted(4);
+    expect(await writtenAttestation(t.dir, { epoch: 4 }, count.whole)).toBeUndefined();
+    expect(count.calls()).toBe(0);
+  });
+
+  it('no file: the epoch row is not read either', async () => {
+    const count = counted(5);
+    expect(await writtenAttestation(t.dir, { epoch: 5 }, count.whole)).toBeUndefined();
+    expect(count.calls()).toBe(0);
+  });
+});
