@@ -102,6 +102,11 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     // A bigint default is described by hand: commander prints a default with JSON.stringify, which throws on a bigint.
     .addOption(new Option('--rate-limit <n>', 'WeightsSetRateLimit in blocks (a u64)').argParser(u64('--rate-limit')).default(100n, '100'))
     .option('--runtime <kind>', 'runtime to run: stateful (Subtensor main) or legacy (finney spec 393 epochs)', runtimeKind, 'stateful')
+    .option(
+      '--spec-version <n>',
+      'spec version of the legacy runtime (393 to 422; default 393): from 397 the subnet owner needs no stake or permit to set weights',
+      intIn('--spec-version', 393, 422),
+    )
     .option('--commit-reveal', 'enable commit-reveal v4: timelocked drand commits revealed by the chain, as on finney (see --commit-reveal-version)', false)
     .option(
       '--commit-reveal-version <n>',
@@ -141,6 +146,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     commitReveal: boolean;
     commitRevealVersion: number;
     runtime: 'legacy' | 'stateful';
+    specVersion?: number;
     finalityLag: number;
     seed: string;
     json: boolean;
@@ -157,6 +163,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       commitReveal: o.commitReveal,
       commitRevealVersion: o.commitRevealVersion,
       runtime: o.runtime,
+      ...(o.specVersion === undefined ? {} : { specVersion: o.specVersion }),
       finalityLag: o.finalityLag,
       seed: o.seed,
     },

@@ -59,6 +59,13 @@ describe('subnet-devnet CLI', () => {
     });
   });
 
+  it('--spec-version sets the legacy runtime spec version (docs/spec.md G.33); absent, no specVersion is passed', () => {
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '400']).options).toMatchObject({ runtime: 'legacy', specVersion: 400 });
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '393']).options).toMatchObject({ specVersion: 393 });
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '422']).options).toMatchObject({ specVersion: 422 });
+    expect('specVersion' in parseCliArgs(['--runtime', 'legacy']).options).toBe(false);
+  });
+
   it('reads each numeric flag at both ends of its range, --rate-limit as an exact u64', () => {
     const low = ['--port', '0', '--block-time', '0', '--netuid', '1', '--neurons', '1', '--validators', '0', '--tempo', '1'];
     expect(parseCliArgs([...low, '--rate-limit', '0', '--commit-reveal-version', '0', '--finality-lag', '0']).options).toMatchObject({
