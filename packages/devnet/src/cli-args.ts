@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Devnet } from './devnet.js';
 import type { DevnetOptionsInput } from './devnet-options.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import { runtimeVersionOf } from './metadata/runtime-version.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 
 /** Exit code of a failure the command line does not explain (the port cannot be bound, an admin request failed). */
@@ -189,12 +190,21 @@ export function formatBanner(devnet: Devnet, json: boolean): string {
     coldkey_uri: a.coldkeyUri,
     validator: a.uid < devnet.options.validators,
   }));
+  // the CLI runs the devnet's own runtimes, whose spec version is the kind's or --spec-version
+  const specVersion = runtimeVersionOf(devnet.options.runtime, devnet.options.specVersion).specVersion;
   if (json) {
-    return JSON.stringify({ url: devnet.url, genesis_hash: devnet.genesisHash, netuid: devnet.netuid, runtime: devnet.options.runtime, accounts });
+    return JSON.stringify({
+      url: devnet.url,
+      genesis_hash: devnet.genesisHash,
+      netuid: devnet.netuid,
+      runtime: devnet.options.runtime,
+      spec_version: specVersion,
+      accounts,
+    });
   }
   const lines = [
     `subnet-devnet listening on ${devnet.url}`,
-    `genesis ${devnet.genesisHash}  runtime ${devnet.options.runtime}  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? `on (v${devnet.options.commitRevealVersion})` : 'off'}`,
+    `genesis ${devnet.genesisHash}  runtime ${devnet.options.runtime} (spec ${specVersion})  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? `on (v${devnet.options.commitRevealVersion})` : 'off'}`,
     'dev accounts (public dev derivations, never use on a real network):',
     ...accounts.map((a) => `  uid ${a.uid}${a.validator ? ' (validator)' : ''}  hotkey ${a.hotkey}  ${a.hotkey_uri}`),
   ];

@@ -110,6 +110,31 @@ describe('subnet-devnet CLI', () => {
     }
   });
 
+  it('--spec-version 400 runs the legacy runtime at spec 400 and the banner says so (text and JSON); the defaults say 393 and 425', async () => {
+    const start = (...args: string[]) =>
+      startDevnet(parseCliArgs(['--port', '0', '--block-time', '0', '--neurons', '2', '--validators', '1', ...args]).options);
+    for (const [args, banner] of [
+      [
+        ['--runtime', 'legacy', '--spec-version', '400'],
+        ['legacy', 400],
+      ],
+      [
+        ['--runtime', 'legacy'],
+        ['legacy', 393],
+      ],
+      [[], ['stateful', 425]],
+    ] as const) {
+      const devnet = await start(...args);
+      try {
+        const json = JSON.parse(formatBanner(devnet, true)) as { runtime: string; spec_version: number };
+        expect([json.runtime, json.spec_version]).toEqual(banner);
+        expect(formatBanner(devnet, false)).toContain(`runtime ${banner[0]} (spec ${banner[1]})`);
+      } finally {
+        await devnet.stop();
+      }
+    }
+  });
+
   it('prints the URL (127.0.0.1) and the dev accounts, as text or one JSON line', async () => {
     const devnet = await startDevnet(parseCliArgs(['--port', '0', '--block-time', '0', '--neurons', '2', '--validators', '1', '--seed', 'cli']).options);
     try {
