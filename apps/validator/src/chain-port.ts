@@ -37,8 +37,9 @@ export interface ChainView {
    */
   readonly stakeThreshold?: bigint;
   /**
-   * Whether the runtime exempts the owner hotkey from that stake check and from the validator permit (Subtensor main
-   * does, finney spec 393 does not).
+   * Whether the runtime exempts the owner hotkey from that stake check and from the validator permit, read from the
+   * runtime version with the metagraph (`@subnet/chain`'s `exemptsSubnetOwner`: stateful epochs, or `node-subtensor`
+   * from spec 397; finney spec 393 does not; docs/spec.md G.33).
    */
   readonly ownerStakeExempt?: boolean;
 }

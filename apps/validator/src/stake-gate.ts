@@ -31,9 +31,10 @@ export function stakeBelowThreshold(
 }
 
 /**
- * Whether this neuron is the subnet owner's hotkey on a runtime that exempts it (Subtensor main, commit `69627c0d5`):
- * the chain then takes its weights whatever its stake and without a validator permit (`lib.rs:2752`,
- * `subnets/weights.rs:1163` at 14bc6f9f9; `@subnet/chain`'s preflight decides the same; not on finney spec 393).
+ * Whether this neuron is the subnet owner's hotkey on a runtime that exempts it (stateful epochs, or `node-subtensor`
+ * from spec 397: opentensor/subtensor `e7f05a051`, bringing `69627c0d5`; docs/spec.md G.33): the chain then takes its
+ * weights whatever its stake and without a validator permit (`lib.rs:2752`, `subnets/weights.rs:1163` at 14bc6f9f9;
+ * `@subnet/chain`'s preflight decides the same from the same runtime version; not on finney spec 393).
  *
  * @param view - the metagraph's `ownerStakeExempt` (the runtime exempts the owner) and `ownerHotkey`
  * @param self - this validator's neuron

@@ -2,7 +2,7 @@ import {
   CHAIN_ERROR_CODES,
   connectChain,
   createChainClient,
-  epochRuntime,
+  exemptsSubnetOwner,
   fileCommitStore,
   pendingCommitFromJson,
   pendingCommitToJson,
@@ -247,8 +247,8 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         ownerHotkey: s.ownerHotkey,
         minAllowedWeights: s.hyperparameters.minAllowedWeights,
         stakeThreshold: s.hyperparameters.stakeThreshold,
-        // as `@subnet/chain`'s preflight decides it: the owner passes the stake check on the stateful runtime only
-        ownerStakeExempt: epochRuntime(s.epoch) === 'stateful',
+        // as `@subnet/chain`'s preflight decides it, from the runtime version read with the snapshot (docs/spec.md G.33)
+        ownerStakeExempt: exemptsSubnetOwner(s),
         neurons: s.hotkeys.map((h, uid) => {
           const axon = s.axons[uid];
           const coldkey = s.coldkeys[uid];

@@ -31,6 +31,15 @@ export interface EpochState {
   readonly blocksSinceLastStep: bigint | null;
 }
 
+/**
+ * The runtime that executes the block after the snapshot's (`state_getRuntimeVersion` at the snapshot's block hash):
+ * its `spec_name` and `spec_version`.
+ */
+export interface RuntimeSpec {
+  readonly specName: string;
+  readonly specVersion: number;
+}
+
 /** A metagraph read at one block: everything the preflight needs, per uid arrays indexed by uid. */
 export interface MetagraphSnapshot {
   readonly netuid: number;
@@ -72,4 +81,9 @@ export interface MetagraphSnapshot {
   readonly ownerHotkey: string | null;
   readonly hyperparameters: WeightHyperparameters;
   readonly epoch: EpochState;
+  /**
+   * The runtime the next block runs (read at the snapshot's block: a runtime upgrade enacted in that block counts),
+   * by which the subnet owner's exemption is decided ({@link exemptsSubnetOwner}, docs/spec.md G.33).
+   */
+  readonly runtimeVersion: RuntimeSpec;
 }

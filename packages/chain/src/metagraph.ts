@@ -122,7 +122,8 @@ export interface ReadMetagraphOptions {
  * validator permits, last update (on the mechanism storage index), block at registration, axons, and where the
  * runtime has them incentive, dividends, trust and consensus, and the hyperparameters weight setting depends on
  * (tempo, rate limit, version key, min allowed weights, stake threshold, commit-reveal state and version,
- * reveal period, mechanism count), plus the epoch state. Every storage item is taken from the runtime
+ * reveal period, mechanism count), plus the epoch state and the runtime version (spec name and version) the next
+ * block runs, by which the owner exemption is decided. Every storage item is taken from the runtime
  * metadata; all reads use the same block hash.
  *
  * @param connection - the chain connection
@@ -168,7 +169,7 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
     const fn = entry(at, name);
     return fn === undefined ? null : toList(await fn(key)).map((v) => Number(toBig(v)));
   };
-  const [[axonsRaw, incentive, dividends, trust, consensus], [coldkeysRaw, bar, permitRaw, lastUpdateRaw], stakes, params] = await Promise.all([
+  const [[axonsRaw, incentive, dividends, trust, consensus], [coldkeysRaw, bar, permitRaw, lastUpdateRaw], stakes, params, runtimeVersion] = await Promise.all([
     stage('axons and metrics', (at) => {
       const axonsFn = entry(at, 'axons');
       return Promise.all([
@@ -206,6 +207,12 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
         optional('pendingEpochAt', netuid),
         optional('blocksSinceLastStep', netuid),
       ]);
+    }),
+    // the runtime of the next block, which judges what is submitted now: `state_getRuntimeVersion` at the block read
+    // (`api.at(hash).runtimeVersion` is the parent's, the runtime that built the block, one block late after an upgrade)
+    connection.request('metagraph runtime version', async (api) => {
+      const v = await api.rpc.state.getRuntimeVersion(blockHash);
+      return Object.freeze({ specName: v.specName.toString(), specVersion: v.specVersion.toNumber() });
     }),
   ]);
   const permits = toList(permitRaw).map((p) => String(p) === 'true');
@@ -268,6 +275,7 @@ export async function readMetagraph(connection: ChainConnection, options: ReadMe
         pendingEpochAt: opt(pendingAt),
         blocksSinceLastStep: opt(sinceStep),
       }),
+      runtimeVersion,
     };
     return Object.freeze(snapshot);
   }

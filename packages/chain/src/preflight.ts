@@ -1,7 +1,7 @@
 import { chainError } from './chain-error.js';
 import type { ChainError } from './chain-error.js';
-import { epochRuntime } from './epoch-schedule.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+import { exemptsSubnetOwner } from './owner-exemption.js';
 import { epochAtBlock } from './reveal-window.js';
 
 /** The most commit-reveal v2 commits a hotkey may have queued (Subtensor `internal_commit_weights`). */
@@ -120,11 +120,9 @@ export function preflight(input: PreflightInput): PreflightResult {
   if (uid === null) {
     fail('HotKeyNotRegisteredInSubNet', `hotkey ${hotkey} is not registered on netuid ${snapshot.netuid}`, { path: 'hotkey', value: hotkey });
   }
-  // the owner hotkey passes the stake and permit checks only on Subtensor main (69627c0d5, after spec 393):
-  // decided with the epoch runtime, the one storage difference between the two runtimes finney can run (spec 393 and
-  // main; specs 397 to 422 exempt the owner with legacy epochs, which this does not model: README "Epochs on the two
-  // runtimes")
-  const isOwner = epochRuntime(snapshot.epoch) === 'stateful' && snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey;
+  // the owner hotkey passes the stake and permit checks where the runtime read with the snapshot exempts it: stateful
+  // epochs, or node-subtensor spec 397 on (e7f05a051: lib.rs:2521-2526, subnets/weights.rs:1165-1170; G.33)
+  const isOwner = snapshot.ownerHotkey !== null && snapshot.ownerHotkey === hotkey && exemptsSubnetOwner(snapshot);
   if (uid !== null && !isOwner) {
     const stake = snapshot.stakes[uid] ?? 0n;
     if (stake < hp.stakeThreshold) {

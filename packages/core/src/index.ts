@@ -31,3 +31,5 @@ export type { BlockNumber, Hotkey, U16Weight, Uid, UnitInterval } from './schema
 export { asciiLower, asciiTrim, asciiUpper, assertWellFormed, CORE_MALFORMED_TEXT, findLoneSurrogate } from './text.js';
 export { checkInputShape, CORE_INPUT_NOT_JSON, CORE_INPUT_TOO_DEEP, CORE_INPUT_TOO_LARGE, DEFAULT_INPUT_LIMITS } from './input-limits.js';
 export type { InputLimits, InputShapeErrorContext } from './input-limits.js';
+export { runtimeExemptsSubnetOwner, SUBTENSOR_OWNER_EXEMPTION_SPEC_VERSION } from './subtensor-owner-exemption.js';
+export type { SubtensorRuntimeFacts } from './subtensor-owner-exemption.js';

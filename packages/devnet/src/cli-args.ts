@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Devnet } from './devnet.js';
 import type { DevnetOptionsInput } from './devnet-options.js';
 import { DEVNET_ERROR_CODES } from './errors.js';
+import { runtimeVersionOf } from './metadata/runtime-version.js';
 import { MAX_TIMER_MS } from './timer-limit.js';
 
 /** Exit code of a failure the command line does not explain (the port cannot be bound, an admin request failed). */
@@ -102,6 +103,11 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     // A bigint default is described by hand: commander prints a default with JSON.stringify, which throws on a bigint.
     .addOption(new Option('--rate-limit <n>', 'WeightsSetRateLimit in blocks (a u64)').argParser(u64('--rate-limit')).default(100n, '100'))
     .option('--runtime <kind>', 'runtime to run: stateful (Subtensor main) or legacy (finney spec 393 epochs)', runtimeKind, 'stateful')
+    .option(
+      '--spec-version <n>',
+      'spec version of the legacy runtime (393 to 422; default 393): from 397 the subnet owner needs no stake or permit to set weights',
+      intIn('--spec-version', 393, 422),
+    )
     .option('--commit-reveal', 'enable commit-reveal v4: timelocked drand commits revealed by the chain, as on finney (see --commit-reveal-version)', false)
     .option(
       '--commit-reveal-version <n>',
@@ -141,6 +147,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     commitReveal: boolean;
     commitRevealVersion: number;
     runtime: 'legacy' | 'stateful';
+    specVersion?: number;
     finalityLag: number;
     seed: string;
     json: boolean;
@@ -157,6 +164,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       commitReveal: o.commitReveal,
       commitRevealVersion: o.commitRevealVersion,
       runtime: o.runtime,
+      ...(o.specVersion === undefined ? {} : { specVersion: o.specVersion }),
       finalityLag: o.finalityLag,
       seed: o.seed,
     },
@@ -182,12 +190,21 @@ export function formatBanner(devnet: Devnet, json: boolean): string {
     coldkey_uri: a.coldkeyUri,
     validator: a.uid < devnet.options.validators,
   }));
+  // the CLI runs the devnet's own runtimes, whose spec version is the kind's or --spec-version
+  const specVersion = runtimeVersionOf(devnet.options.runtime, devnet.options.specVersion).specVersion;
   if (json) {
-    return JSON.stringify({ url: devnet.url, genesis_hash: devnet.genesisHash, netuid: devnet.netuid, runtime: devnet.options.runtime, accounts });
+    return JSON.stringify({
+      url: devnet.url,
+      genesis_hash: devnet.genesisHash,
+      netuid: devnet.netuid,
+      runtime: devnet.options.runtime,
+      spec_version: specVersion,
+      accounts,
+    });
   }
   const lines = [
     `subnet-devnet listening on ${devnet.url}`,
-    `genesis ${devnet.genesisHash}  runtime ${devnet.options.runtime}  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? `on (v${devnet.options.commitRevealVersion})` : 'off'}`,
+    `genesis ${devnet.genesisHash}  runtime ${devnet.options.runtime} (spec ${specVersion})  netuid ${devnet.netuid}  tempo ${devnet.options.tempo}  commit-reveal ${devnet.options.commitReveal ? `on (v${devnet.options.commitRevealVersion})` : 'off'}`,
     'dev accounts (public dev derivations, never use on a real network):',
     ...accounts.map((a) => `  uid ${a.uid}${a.validator ? ' (validator)' : ''}  hotkey ${a.hotkey}  ${a.hotkey_uri}`),
   ];

@@ -120,6 +120,13 @@ export const devnetOptionsSchema = z.strictObject({
   runtime: z
     .union([z.enum(['legacy', 'stateful']), z.custom<DevnetRuntime>((v) => typeof v === 'object' && v !== null && 'metadata' in v)])
     .default('stateful'),
+  /**
+   * The legacy runtime's spec version (393 to 422; default 393), reported by `state_getRuntimeVersion`,
+   * `System.Version` and `System.LastRuntimeUpgrade`: a chain of Subtensor's own line between finney's spec 393 and
+   * the stateful epochs of spec 423. From 397 the subnet owner's hotkey is exempt from the stake and permit checks
+   * (`e7f05a051`, docs/spec.md G.33); every other rule stays spec 393's. Only with `runtime: 'legacy'`.
+   */
+  specVersion: z.number().int().min(393).max(422).optional(),
 });
 
 /** Input accepted by {@link startDevnet}. */
@@ -161,6 +168,11 @@ export function parseDevnetOptions(input: unknown): DevnetOptions {
         context: { path: `options.${name}`, value: list.length },
       });
     }
+  }
+  if (options.specVersion !== undefined && options.runtime !== 'legacy') {
+    throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, "invalid options: specVersion is for runtime 'legacy' (393 to 422), not this runtime", {
+      context: { path: 'options.specVersion', value: options.specVersion },
+    });
   }
   if (options.ownerUid !== null && options.ownerUid >= options.neurons) {
     throw new SubnetError(DEVNET_ERROR_CODES.invalidOptions, 'invalid options: ownerUid must be a registered uid', {

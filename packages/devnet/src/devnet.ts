@@ -166,15 +166,16 @@ const PACKAGE_VERSION = '0.0.0';
 
 /**
  * The devnet's own runtime of a kind: the project's Subtensor metadata and runtime version, `stateful`
- * (default, Subtensor main, spec 425) or `legacy` (finney spec 393).
+ * (default, Subtensor main, spec 425) or `legacy` (finney spec 393, or `specVersion`).
  *
  * @param kind - the runtime kind
+ * @param specVersion - the spec version to report instead of the kind's own (the `specVersion` option)
  * @returns the runtime
  * @example
- * const runtime = defaultDevnetRuntime('legacy');
+ * const runtime = defaultDevnetRuntime('legacy', 400);
  */
-export function defaultDevnetRuntime(kind: DevnetRuntimeKind = 'stateful'): DevnetRuntime {
-  return { metadata: buildMetadata(kind), runtimeVersion: runtimeVersionOf(kind), ss58Prefix: SS58_PREFIX };
+export function defaultDevnetRuntime(kind: DevnetRuntimeKind = 'stateful', specVersion?: number): DevnetRuntime {
+  return { metadata: buildMetadata(kind, specVersion), runtimeVersion: runtimeVersionOf(kind, specVersion), ss58Prefix: SS58_PREFIX };
 }
 
 function toBlock(b: BlockRecord): DevnetBlock {
@@ -198,15 +199,15 @@ export async function startDevnet(input: DevnetOptionsInput = {}): Promise<Devne
   await cryptoWaitReady();
   let ctx: RuntimeContext;
   if (typeof options.runtime === 'string') {
-    const { registry } = createDevnetRegistry(options.runtime);
-    ctx = createRuntimeContext(defaultDevnetRuntime(options.runtime), registry);
+    const { registry } = createDevnetRegistry(options.runtime, options.specVersion);
+    ctx = createRuntimeContext(defaultDevnetRuntime(options.runtime, options.specVersion), registry);
   } else {
     ctx = createRuntimeContext(options.runtime);
   }
   // the behaviour follows the served metadata, as a client decides it
   const runtimeKind: DevnetRuntimeKind = ctx.hasStorage('SubtensorModule', 'SubnetEpochIndex') ? 'stateful' : 'legacy';
   const accounts = deriveDevAccounts(options.seed, options.neurons, ctx.runtime.ss58Prefix, options.keyType);
-  const genesis = buildGenesisState(options, accounts, runtimeKind);
+  const genesis = buildGenesisState(options, accounts, runtimeKind, ctx.runtime.runtimeVersion);
   let beacon: DevnetBeacon | null = null;
   if (options.beacon.enabled) {
     beacon = createDevnetBeacon({

@@ -1,6 +1,9 @@
+import { runtimeExemptsSubnetOwner } from '@subnet/core';
+
 import type { AxonState, ChainState, SubnetState } from './chain-state.js';
 import type { DevAccount } from './dev-accounts.js';
 import type { DevnetOptions } from './devnet-options.js';
+import { runtimeVersionOf } from './metadata/runtime-version.js';
 
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
 
@@ -18,11 +21,18 @@ function axonAtGenesis(axon: DevnetOptions['axons'] extends (infer T)[] | undefi
  * @param options - parsed options
  * @param accounts - dev accounts, by uid
  * @param runtime - the runtime whose epoch rules the subnet follows
+ * @param version - the runtime's spec name and version, by which the owner exemption is decided (default: the
+ *   devnet's own for `runtime` and `options.specVersion`)
  * @returns the state of block 0
  * @example
  * const state = buildGenesisState(parseDevnetOptions({}), deriveDevAccounts('devnet', 8));
  */
-export function buildGenesisState(options: DevnetOptions, accounts: readonly DevAccount[], runtime: 'legacy' | 'stateful' = 'stateful'): ChainState {
+export function buildGenesisState(
+  options: DevnetOptions,
+  accounts: readonly DevAccount[],
+  runtime: 'legacy' | 'stateful' = 'stateful',
+  version: { readonly specName: string; readonly specVersion: number } = runtimeVersionOf(runtime, options.specVersion),
+): ChainState {
   const neurons = accounts.map((a) => ({
     uid: a.uid,
     hotkey: a.hotkeyHex,
@@ -80,6 +90,9 @@ export function buildGenesisState(options: DevnetOptions, accounts: readonly Dev
   };
   return {
     runtime,
+    ownerExempt: runtimeExemptsSubnetOwner({ specName: version.specName, specVersion: version.specVersion, statefulEpochs: runtime === 'stateful' }),
+    specName: version.specName,
+    specVersion: version.specVersion,
     number: 0,
     parentHash: ZERO_HASH,
     timestamp: options.genesisTimestamp,

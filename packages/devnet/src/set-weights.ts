@@ -28,7 +28,7 @@ export function checkSetWeights(
   const idx = netuidIndex(netuid, mecid);
   if (!subnet.commitRevealEnabled && !rateLimitOk(subnet, idx, neuron.uid, now)) return 'SettingWeightsTooFast';
   const selfWeight = uids.length === 1 && uids[0] === neuron.uid;
-  const isOwner = subnet.runtime === 'stateful' && subnet.ownerHotkey === who; // main weights.rs:1163, not spec 393
+  const isOwner = state.ownerExempt && subnet.ownerHotkey === who; // weights.rs:1165 at e7f05a051 (spec 397), :1163 at 14bc6f9f9
   if (!selfWeight && !isOwner && !neuron.validatorPermit) return 'NeuronNoValidatorPermit';
   if (new Set(uids).size !== uids.length) return 'DuplicateUids';
   if (uids.some((u) => u >= n)) return 'UidVecContainInvalidOne';

@@ -52,6 +52,8 @@ export function materializeStorage(state: ChainState, ctx: RuntimeContext, block
     });
   }
   put('Timestamp', 'Now', [], state.timestamp);
+  // the runtime as frame_system records it once the runtime has run (spec name and version, G.33)
+  put('System', 'LastRuntimeUpgrade', [], { specVersion: state.specVersion, specName: state.specName });
 
   // SubtensorModule globals
   put('SubtensorModule', 'TotalNetworks', [], state.subnets.size);

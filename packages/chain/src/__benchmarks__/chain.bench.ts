@@ -47,6 +47,7 @@ function snapshotOf(n: number): MetagraphSnapshot {
       mechanismCount: 1,
     },
     epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
+    runtimeVersion: { specName: 'node-subtensor', specVersion: 425 },
   };
 }
 

@@ -65,6 +65,7 @@ function snapshotAt(s: OracleSubnet, st: OracleState, mecid: number): MetagraphS
       mechanismCount: 3,
     },
     epoch: epochState(s.runtime, st),
+    runtimeVersion: { specName: 'node-subtensor', specVersion: s.runtime === 'legacy' ? 393 : 425 },
   };
 }
 

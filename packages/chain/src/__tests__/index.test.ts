@@ -55,6 +55,8 @@ describe('public API', () => {
         'predictLegacyRevealRound',
         'stakeWeight',
         'v2CommitEpoch',
+        // docs/spec.md G.33: the owner exemption read from the runtime version
+        'exemptsSubnetOwner',
         // issue 15 item 9: the codes as literal constants
         'CHAIN_ERROR_CODES',
         // a commit's wire form, for a store shared through a database (the validator's HA, docs/spec.md G.22)

@@ -42,6 +42,7 @@ const snap = (over: Partial<MetagraphSnapshot> = {}, hp: Partial<MetagraphSnapsh
     ...hp,
   },
   epoch: { subnetEpochIndex: 0n, lastEpochBlock: 0n, pendingEpochAt: 0n, blocksSinceLastStep: 0n },
+  runtimeVersion: { specName: 'node-subtensor', specVersion: 425 },
   ...over,
 });
 const codes = (r: ReturnType<typeof preflight>): string[] => r.errors.map((e) => e.code);
@@ -80,13 +81,55 @@ describe('preflight replicates internal_set_weights in the chain order (README 2
     expect(codes(at(148n))).toEqual(['CHAIN_SETTING_WEIGHTS_TOO_FAST']);
     expect(at(149n).ok).toBe(true);
   });
-  it("the owner exemption is Subtensor main's only: on the legacy runtime (finney spec 393) the owner needs stake and a permit", () => {
+  it('on the legacy runtime at finney spec 393 the owner needs stake and a permit', () => {
     const legacyEpoch = { subnetEpochIndex: null, lastEpochBlock: null, pendingEpochAt: null, blocksSinceLastStep: 0n };
-    const s = snap({ ownerHotkey: hotkeys[2]!, epoch: legacyEpoch }, { minAllowedWeights: 2 });
+    const s = snap(
+      { ownerHotkey: hotkeys[2]!, epoch: legacyEpoch, runtimeVersion: { specName: 'node-subtensor', specVersion: 393 } },
+      { minAllowedWeights: 2 },
+    );
     expect(codes(preflight({ snapshot: s, hotkey: hotkeys[2]!, uids: [0, 1], values: [1, 1], versionKey: 0n, kind: 'set' }))).toEqual([
       'CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS',
       'CHAIN_NEURON_NO_VALIDATOR_PERMIT',
     ]);
+  });
+  it('G.33: with legacy epochs the owner is exempt from spec 397 on (node-subtensor), not at 396 nor under another spec name', () => {
+    const legacyEpoch = { subnetEpochIndex: null, lastEpochBlock: null, pendingEpochAt: null, blocksSinceLastStep: 0n };
+    const ownerSets = (specName: string, specVersion: number) =>
+      codes(
+        preflight({
+          snapshot: snap({ ownerHotkey: hotkeys[2]!, epoch: legacyEpoch, runtimeVersion: { specName, specVersion } }, { minAllowedWeights: 2 }),
+          hotkey: hotkeys[2]!,
+          uids: [0, 1],
+          values: [1, 1],
+          versionKey: 0n,
+          kind: 'set',
+        }),
+      );
+    const refused = ['CHAIN_NOT_ENOUGH_STAKE_TO_SET_WEIGHTS', 'CHAIN_NEURON_NO_VALIDATOR_PERMIT'];
+    expect(ownerSets('node-subtensor', 396)).toEqual(refused);
+    expect(ownerSets('node-subtensor', 397)).toEqual([]);
+    expect(ownerSets('node-subtensor', 400)).toEqual([]);
+    expect(ownerSets('node-subtensor', 422)).toEqual([]);
+    expect(ownerSets('another-chain', 400)).toEqual(refused);
+    // the exemption is the owner's alone: another hotkey without stake or permit is refused at spec 400
+    const other = preflight({
+      snapshot: snap(
+        { ownerHotkey: hotkeys[2]!, epoch: legacyEpoch, runtimeVersion: { specName: 'node-subtensor', specVersion: 400 } },
+        { minAllowedWeights: 2 },
+      ),
+      hotkey: hotkeys[1]!,
+      uids: [0, 2],
+      values: [1, 1],
+      versionKey: 0n,
+      kind: 'set',
+    });
+    expect(codes(other)).toEqual(['CHAIN_NEURON_NO_VALIDATOR_PERMIT']);
+  });
+  it('G.33: a snapshot without a runtime version is CHAIN_INVALID_INPUT at snapshot.runtimeVersion when the owner is judged', () => {
+    const { runtimeVersion: _dropped, ...bare } = snap({ ownerHotkey: hotkeys[2]! });
+    expect(() => preflight({ snapshot: bare as MetagraphSnapshot, hotkey: hotkeys[2]!, uids: [0, 1], values: [1, 1], versionKey: 0n, kind: 'set' })).toThrow(
+      expect.objectContaining({ code: 'CHAIN_INVALID_INPUT', context: expect.objectContaining({ path: 'snapshot.runtimeVersion', value: undefined }) }),
+    );
   });
   it('stakeCheck warn moves the stake failure to warnings and lets the rest pass', () => {
     const r = preflight({ snapshot: snap(), hotkey: hotkeys[2]!, uids: [2], values: [1], versionKey: 0n, kind: 'set', stakeCheck: 'warn' });

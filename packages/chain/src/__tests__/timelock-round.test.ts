@@ -40,6 +40,7 @@ function snapshot(epoch: MetagraphSnapshot['epoch'], n = 8): MetagraphSnapshot {
       mechanismCount: 1,
     },
     epoch,
+    runtimeVersion: { specName: 'node-subtensor', specVersion: 425 },
   };
 }
 

@@ -70,6 +70,8 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
       ['--rate-limit', '18446744073709551616', '[0, 18446744073709551615]'],
       ['--commit-reveal-version', '65536', '[0, 65535]'],
       ['--finality-lag', '65', '[0, 64]'],
+      ['--spec-version', '392', '[393, 422]'],
+      ['--spec-version', '423', '[393, 422]'],
     ];
     for (const [flag, value, range] of cases) {
       const args = flag === '--port' ? [flag, value] : ['--port', '0', flag, value];
@@ -105,6 +107,14 @@ describe('subnet-devnet usage errors carry DEVNET_USAGE (exit 2)', () => {
     const json = run('--port', '0', '--neurons', '2', '--validators', '3', '--json');
     expect(json.code).toBe(2);
     expect((JSON.parse(json.stdout.trim()) as { error: { code: string } }).error.code).toBe(DEVNET_ERROR_CODES.invalidOptions);
+  });
+
+  it('--spec-version on the stateful runtime is DEVNET_INVALID_OPTIONS naming specVersion, exit 2; --help names the flag', () => {
+    const r = run('--port', '0', '--spec-version', '400');
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^error: \\[${DEVNET_ERROR_CODES.invalidOptions}\\] .*specVersion is for runtime 'legacy'`));
+    // commander wraps the description to the terminal width
+    expect(run('--help').stdout.replace(/\s+/g, ' ')).toContain('--spec-version <n> spec version of the legacy runtime (393 to 422; default 393)');
   });
 
   it('--version and -V print the package version on stdout and exit 0', () => {

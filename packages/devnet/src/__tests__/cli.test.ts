@@ -59,6 +59,13 @@ describe('subnet-devnet CLI', () => {
     });
   });
 
+  it('--spec-version sets the legacy runtime spec version (docs/spec.md G.33); absent, no specVersion is passed', () => {
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '400']).options).toMatchObject({ runtime: 'legacy', specVersion: 400 });
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '393']).options).toMatchObject({ specVersion: 393 });
+    expect(parseCliArgs(['--runtime', 'legacy', '--spec-version', '422']).options).toMatchObject({ specVersion: 422 });
+    expect('specVersion' in parseCliArgs(['--runtime', 'legacy']).options).toBe(false);
+  });
+
   it('reads each numeric flag at both ends of its range, --rate-limit as an exact u64', () => {
     const low = ['--port', '0', '--block-time', '0', '--netuid', '1', '--neurons', '1', '--validators', '0', '--tempo', '1'];
     expect(parseCliArgs([...low, '--rate-limit', '0', '--commit-reveal-version', '0', '--finality-lag', '0']).options).toMatchObject({
@@ -100,6 +107,31 @@ describe('subnet-devnet CLI', () => {
       expect(formatBanner(devnet, false)).toContain('runtime legacy');
     } finally {
       await devnet.stop();
+    }
+  });
+
+  it('--spec-version 400 runs the legacy runtime at spec 400 and the banner says so (text and JSON); the defaults say 393 and 425', async () => {
+    const start = (...args: string[]) =>
+      startDevnet(parseCliArgs(['--port', '0', '--block-time', '0', '--neurons', '2', '--validators', '1', ...args]).options);
+    for (const [args, banner] of [
+      [
+        ['--runtime', 'legacy', '--spec-version', '400'],
+        ['legacy', 400],
+      ],
+      [
+        ['--runtime', 'legacy'],
+        ['legacy', 393],
+      ],
+      [[], ['stateful', 425]],
+    ] as const) {
+      const devnet = await start(...args);
+      try {
+        const json = JSON.parse(formatBanner(devnet, true)) as { runtime: string; spec_version: number };
+        expect([json.runtime, json.spec_version]).toEqual(banner);
+        expect(formatBanner(devnet, false)).toContain(`runtime ${banner[0]} (spec ${banner[1]})`);
+      } finally {
+        await devnet.stop();
+      }
     }
   });
 

@@ -67,6 +67,38 @@ describe("check_weights_min_stake's owner exemption needs the owner hotkey's uid
   });
 });
 
+describe('the legacy runtime exempts the owner from spec 397 on (e7f05a051 lib.rs:2521-2526, subnets/weights.rs:1165-1170; G.33)', () => {
+  const call: DevnetCall = { kind: 'set_weights', netuid: 1, mecid: 0, uids: [0, 1], values: [1, 1], versionKey: 0n, mechanism: false };
+  // uid 3: the owner, with the stake StakeThreshold asks (10) but no validator permit; uid 2: neither stake nor permit
+  const at = (specVersion: number) => {
+    const options = parseDevnetOptions({
+      runtime: 'legacy',
+      specVersion,
+      neurons: 4,
+      validators: 2,
+      ownerUid: 3,
+      stakeThreshold: 10n,
+      stakes: [10n, 10n, 0n, 0n],
+    });
+    const accounts = deriveDevAccounts(options.seed, 4);
+    return { state: buildGenesisState(options, accounts, 'legacy'), owner: accounts[3]!.hotkeyHex, other: accounts[2]!.hotkeyHex };
+  };
+  it('spec 396: the owner is held to StakeThreshold in the pool and to the permit in dispatch', () => {
+    const { state, owner } = at(396);
+    expect(state.ownerExempt).toBe(false);
+    expect(legacyPoolGuard(state, 1n, owner, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
+    state.subnets.get(1)!.neurons[3]!.stake = 10n;
+    expect(dispatchCall(state, 1n, owner, call)).toEqual({ ok: false, error: 'NeuronNoValidatorPermit', events: [] });
+  });
+  it('spec 397: the owner passes the pool without stake and dispatch without a permit; another hotkey does not', () => {
+    const { state, owner, other } = at(397);
+    expect(state.ownerExempt).toBe(true);
+    expect(legacyPoolGuard(state, 1n, owner, call)).toBeNull();
+    expect(dispatchCall(state, 1n, owner, call).ok).toBe(true);
+    expect(legacyPoolGuard(state, 1n, other, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
+  });
+});
+
 describe('do_batch_reveal_weights input lengths at dispatch', () => {
   it('is InputLengthsUnequal when only the version keys are fewer than the uid lists', () => {
     const { state, who } = genesis({ commitReveal: true, commitRevealVersion: 2 });

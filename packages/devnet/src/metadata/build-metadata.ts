@@ -46,11 +46,12 @@ function outerEnum(b: TypeBuilder, name: string, entries: readonly { name: strin
  * main) or `legacy` (finney spec 393: no `SubnetEpochIndex` / `LastEpochBlock` / `PendingEpochAt`, spec 393).
  *
  * @param kind - which runtime
+ * @param specVersion - the spec version of the `System.Version` constant instead of the kind's own (393 or 425)
  * @returns The runtime declaration; deterministic (same ids every call).
  * @example
  * encodeRuntimeMetadata(declareRuntime()); // the bytes buildMetadata() caches
  */
-export function declareRuntime(kind: DevnetRuntimeKind = 'stateful'): RuntimeDecl {
+export function declareRuntime(kind: DevnetRuntimeKind = 'stateful', specVersion?: number): RuntimeDecl {
   const b = createTypeBuilder();
   const t = declareCommonTypes(b);
   const enums: { name: string; index: number; crate: string; enums: PalletEnums }[] = [
@@ -70,7 +71,7 @@ export function declareRuntime(kind: DevnetRuntimeKind = 'stateful'): RuntimeDec
   const timestamp = byName('Timestamp');
   if (timestamp.calls === undefined) throw new Error('Timestamp declares a call enum');
   const pallets = [
-    systemPallet(b, t, byName('System'), eventType, runtimeVersionOf(kind)),
+    systemPallet(b, t, byName('System'), eventType, runtimeVersionOf(kind, specVersion)),
     timestampPallet(b, t, { calls: timestamp.calls }),
     balancesPallet(b, t, byName('Balances')),
     transactionPaymentPallet(b, t, byName('TransactionPayment')),
@@ -141,7 +142,7 @@ export function encodeRuntimeMetadata(decl: RuntimeDecl): Uint8Array {
   return u8aConcat(MAGIC, new Uint8Array([METADATA_VERSION]), v15.toU8a());
 }
 
-const cached = new Map<DevnetRuntimeKind, Uint8Array>();
+const cached = new Map<string, Uint8Array>();
 
 /**
  * Build the devnet's runtime metadata: SCALE `RuntimeMetadataPrefixed` (magic `"meta"`, version 15)
@@ -151,15 +152,17 @@ const cached = new Map<DevnetRuntimeKind, Uint8Array>();
  * declarations on first call, then cached; every call returns a fresh copy.
  *
  * @param kind - `stateful` (default: Subtensor main) or `legacy` (finney spec 393, see {@link declareRuntime})
+ * @param specVersion - the spec version of the `System.Version` constant instead of the kind's own
  * @returns The metadata bytes, the value of `state_getMetadata` (hex-encode it for JSON-RPC).
  * @example
  * const hex = u8aToHex(buildMetadata()); // "0x6d657461 0f ..."
  */
-export function buildMetadata(kind: DevnetRuntimeKind = 'stateful'): Uint8Array {
-  let bytes = cached.get(kind);
+export function buildMetadata(kind: DevnetRuntimeKind = 'stateful', specVersion?: number): Uint8Array {
+  const key = `${kind}:${runtimeVersionOf(kind, specVersion).specVersion}`;
+  let bytes = cached.get(key);
   if (bytes === undefined) {
-    bytes = encodeRuntimeMetadata(declareRuntime(kind));
-    cached.set(kind, bytes);
+    bytes = encodeRuntimeMetadata(declareRuntime(kind, specVersion));
+    cached.set(key, bytes);
   }
   return bytes.slice();
 }

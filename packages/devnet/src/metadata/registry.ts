@@ -32,15 +32,16 @@ export interface DevnetRegistry {
  * (`registry.createType('Extrinsic', hex)`), encode events and storage values, and build storage keys.
  *
  * @param kind - the runtime kind (default `stateful`)
+ * @param specVersion - the spec version of the metadata's `System.Version` instead of the kind's own
  * @returns `{ registry, metadata }` (a new registry each call; registries are mutable).
  * @example
  * const { registry } = createDevnetRegistry();
  * const xt = registry.createType('Extrinsic', submittedHex);
  * xt.method.section; // 'subtensorModule'
  */
-export function createDevnetRegistry(kind: DevnetRuntimeKind = 'stateful'): DevnetRegistry {
+export function createDevnetRegistry(kind: DevnetRuntimeKind = 'stateful', specVersion?: number): DevnetRegistry {
   const registry = new TypeRegistry();
-  const metadata = new Metadata(registry, buildMetadata(kind));
+  const metadata = new Metadata(registry, buildMetadata(kind, specVersion));
   registry.setMetadata(metadata, undefined, DEVNET_SIGNED_EXTENSIONS);
   registry.setChainProperties(registry.createTypeUnsafe<GenericChainProperties>('ChainProperties', [CHAIN_PROPERTIES]));
   return { registry, metadata };

@@ -58,13 +58,17 @@ export const STATEFUL_RUNTIME_VERSION: RuntimeVersionJson = Object.freeze({ ...R
 
 /**
  * The runtime version of a runtime kind: `legacy` = finney spec 393 ({@link RUNTIME_VERSION}), `stateful` =
- * Subtensor main ({@link STATEFUL_RUNTIME_VERSION}).
+ * Subtensor main ({@link STATEFUL_RUNTIME_VERSION}); `specVersion` replaces the spec version (the devnet's
+ * `specVersion` option: a legacy runtime between 393 and 422, docs/spec.md G.33).
  *
  * @param kind - the runtime kind
+ * @param specVersion - the spec version to report instead of the kind's own
  * @returns the runtime version
  * @example
  * runtimeVersionOf('legacy').specVersion; // 393
+ * runtimeVersionOf('legacy', 400).specVersion; // 400
  */
-export function runtimeVersionOf(kind: DevnetRuntimeKind): RuntimeVersionJson {
-  return kind === 'legacy' ? RUNTIME_VERSION : STATEFUL_RUNTIME_VERSION;
+export function runtimeVersionOf(kind: DevnetRuntimeKind, specVersion?: number): RuntimeVersionJson {
+  const version = kind === 'legacy' ? RUNTIME_VERSION : STATEFUL_RUNTIME_VERSION;
+  return specVersion === undefined || specVersion === version.specVersion ? version : Object.freeze({ ...version, specVersion });
 }
