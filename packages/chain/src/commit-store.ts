@@ -184,7 +184,7 @@ export interface FileCommitStore extends CommitStore {
  * a lock whose holder is gone (a crash, a SIGKILL: the pid is not running on this host, or now belongs to a process
  * started later, or the machine restarted) is taken over, by exactly one of several processes that try at once. A
  * lock taken on another host (a network folder; a container re-created under a new host name) is never taken over:
- * the message says which file to remove. A store that finds its lock gone before a write (removed by hand, or taken
+ * the message says which folder to remove. A store that finds its lock gone before a write (removed by hand, or taken
  * over) refuses to write.
  *
  * @param path - the file (created on first save; its folder, and the lock, at once)
@@ -194,8 +194,11 @@ export interface FileCommitStore extends CommitStore {
  *   lost. `CHAIN_INVALID_INPUT` from `load` (and `save`, `remove`) when the file is not a commit store;
  *   `CHAIN_CLIENT_CLOSED` from every call after `close()`
  * @example
- * const store = fileCommitStore('/var/lib/validator/commits.json');
- * try { await createChainClient({ network: 'finney', signer, commitStore: store }) ... } finally { await store.close(); }
+ * const commitStore = fileCommitStore('/var/lib/validator/commits.json');
+ * const client = await createChainClient({ network: 'finney', signer, commitStore });
+ * // ... setWeights, revealPending ...
+ * await client.close();
+ * await commitStore.close();
  */
 export function fileCommitStore(path: string): FileCommitStore {
   const lock = lockCommitStore(path);
