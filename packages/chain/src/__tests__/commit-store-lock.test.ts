@@ -6,9 +6,12 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { isSubnetError } from '@subnet/core';
+import { describe, expect, expectTypeOf, it, onTestFinished } from 'vitest';
 
 import { fileCommitStore } from '../commit-store.js';
+import type { CommitStoreHolder } from '../commit-store-lock.js';
+import { CHAIN_ERROR_CODES } from '../error-codes.js';
 import type { PendingCommit } from '../commit-store.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
@@ -240,6 +243,28 @@ describe('file commit store lock in one process', () => {
     const second = fileCommitStore(path);
     expect(await second.load()).toEqual([COMMIT]);
     await second.close();
+  });
+
+  it('isSubnetError(e, CHAIN_ERROR_CODES.commitStoreLocked) narrows e.context to the file, its lock and the holder', () => {
+    const path = storeFile();
+    const first = fileCommitStore(path);
+    onTestFinished(() => first.close());
+    let refused: unknown;
+    try {
+      fileCommitStore(path);
+    } catch (error) {
+      refused = error;
+    }
+    if (!isSubnetError(refused, CHAIN_ERROR_CODES.commitStoreLocked)) throw new Error(`not narrowed: ${String(refused)}`);
+    expectTypeOf(refused.context.value).toEqualTypeOf<string>();
+    expectTypeOf(refused.context.lockPath).toEqualTypeOf<string>();
+    expectTypeOf(refused.context.holder).toEqualTypeOf<CommitStoreHolder | undefined>();
+    expect([refused.context.value, refused.context.lockPath, refused.context.holder?.pid, refused.context.retryable]).toEqual([
+      path,
+      first.lockPath,
+      process.pid,
+      false,
+    ]);
   });
 
   it('close() waits for the calls in progress before it releases the file', async () => {
