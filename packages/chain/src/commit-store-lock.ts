@@ -36,9 +36,6 @@ const HOLDER_NAME = /^[0-9a-f]{32}\.json$/;
 /** Attempts at the lock before giving up: each failed one saw a holder leave, or removed a dead one's file. */
 const ATTEMPTS = 16;
 
-/** What {@link startTicks} answers for a process that does not exist (never a number of ticks). */
-const GONE = 'gone';
-
 let bootIdMemo: string | null | undefined;
 /** This machine's boot id (Linux), null where there is none. */
 function bootId(): string | null {
@@ -54,15 +51,15 @@ function bootId(): string | null {
 
 /**
  * A process's start time in clock ticks after boot (Linux: field 22 of `/proc/<pid>/stat`, after the parenthesised
- * command name, which may hold spaces), `GONE` when that process does not exist, null where it cannot be read.
+ * command name, which may hold spaces), null where it cannot be read (no /proc, the process gone, or hidden by
+ * `hidepid`).
  */
 function startTicks(pid: number | 'self'): string | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch (error) {
-    // With /proc mounted, a missing pid folder is a process that is gone.
-    return (error as { code?: unknown }).code === 'ENOENT' && pid !== 'self' && selfTicks() !== null ? GONE : null;
+  } catch {
+    return null;
   }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state): field 22 is fields[19]
@@ -99,8 +96,9 @@ function staleReason(holder: HolderFile): string | undefined {
   if (!pidRunning(holder.pid)) return `process ${holder.pid} is not running`;
   if (holder.start_ticks === null) return undefined;
   const now = startTicks(holder.pid);
-  if (now === GONE) return `process ${holder.pid} is not running`;
-  if (now !== null && now !== holder.start_ticks) return `pid ${holder.pid} now belongs to another process (started later)`;
+  // Unreadable: it ended meanwhile, or /proc hides other users' processes (then it is taken as alive).
+  if (now === null) return pidRunning(holder.pid) ? undefined : `process ${holder.pid} is not running`;
+  if (now !== holder.start_ticks) return `pid ${holder.pid} now belongs to another process (started later)`;
   return undefined;
 }
 
@@ -245,7 +243,8 @@ export function lockCommitStore(path: string): StoreLock {
         taken = true;
         break;
       } catch (error) {
-        if (errnoOf(error) !== 'ENOTEMPTY' && errnoOf(error) !== 'EEXIST') throw error;
+        // ENOTDIR: a file where the lock folder goes, which readHolder names
+        if (errnoOf(error) !== 'ENOTEMPTY' && errnoOf(error) !== 'EEXIST' && errnoOf(error) !== 'ENOTDIR') throw error;
       }
       const found = readHolder(path, lockPath);
       // gone or empty: a holder left, or a taker removed a dead one's file and has not renamed yet: try again

@@ -321,6 +321,31 @@ describe('file commit store lock in one process', () => {
     },
   );
 
+  it('a lock folder that holds something else, or a file in its place, is refused naming it, and left as it is', () => {
+    const path = storeFile();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.lock`, 'not a folder');
+    expect(() => fileCommitStore(path)).toThrow(
+      expect.objectContaining({
+        code: 'CHAIN_COMMIT_STORE_LOCKED',
+        message: expect.stringContaining(`${path}.lock is a file, not the lock folder`) as unknown,
+      }),
+    );
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe('not a folder');
+    rmSync(`${path}.lock`);
+    mkdirSync(`${path}.lock`);
+    writeFileSync(join(`${path}.lock`, 'notes.txt'), '');
+    expect(() => fileCommitStore(path)).toThrow(
+      expect.objectContaining({
+        code: 'CHAIN_COMMIT_STORE_LOCKED',
+        message: expect.stringContaining(`its lock folder ${path}.lock holds notes.txt, not one holder file`) as unknown,
+      }),
+    );
+    expect(readdirSync(`${path}.lock`)).toEqual(['notes.txt']);
+    // no private folder of the attempts is left beside the store
+    expect(readdirSync(dirname(path))).toEqual(['commits.json.lock']);
+  });
+
   it('a store whose lock was removed by hand writes nothing more: save refuses with CHAIN_COMMIT_STORE_LOCKED', async () => {
     const path = storeFile();
     const store = fileCommitStore(path);
