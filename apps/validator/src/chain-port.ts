@@ -269,5 +269,6 @@ export interface ChainPort {
   commitSchedule?(): Promise<CommitSchedule | null>;
   /** Reconnects so far. */
   reconnects(): number;
+  /** Closes the connection and releases what the port holds (the real one: its commit store file). */
   close(): Promise<void>;
 }

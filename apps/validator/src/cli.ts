@@ -219,7 +219,11 @@ Examples:
         const footprint = startFootprint(config);
         const duringStart = (signal: NodeJS.Signals): void => {
           logger.warn(`${signal} while starting, before the service listened: stopped, and what this start created is removed`);
-          footprint.undo();
+          // At the exit, after @subnet/chain released the commit store's lock (its exit listener came first, when the
+          // start took the lock): a commit store folder this start created is then empty, and goes too.
+          process.once('exit', () => {
+            footprint.undo();
+          });
           process.exit(signalExitCode(signal));
         };
         process.once('SIGINT', duringStart);

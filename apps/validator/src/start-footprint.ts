@@ -107,7 +107,7 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
 /**
  * The footprint of `subnet-validator run` with this configuration: the SQLite database (created empty now when missing)
  * and its WAL, shared-memory and rollback journal files (unless storage is PostgreSQL or in memory), the bundles folder,
- * and the folders above each that do not exist yet.
+ * the commit store's folder, and the folders above each that do not exist yet.
  *
  * @param config - the validated configuration
  * @returns the footprint, taken now
@@ -115,7 +115,13 @@ export function takeFootprint(targets: { readonly files: readonly string[]; read
  */
 export function startFootprint(config: ValidatorConfig): StartFootprint {
   const database = config.database.url === undefined && config.database.path !== ':memory:' ? config.database.path : undefined;
-  // The commit store is not in it: it is written only when a commit is made or revealed, after the start listens, so a
-  // failed start never creates it, and another running instance's store must never be taken for this start's.
-  return takeFootprint({ files: [], folders: [config.bundles.dir], ...(database === undefined ? {} : { database }) });
+  // The commit store file is not in it: it is written only when a commit is made or revealed, after the start listens,
+  // so a failed start never creates it, and another running instance's store must never be taken for this start's.
+  // Its folder is: the start takes the store's lock there (`<file>.lock`, released when the start fails), and a folder
+  // the start created is removed when it is empty again (rmdir never removes a folder that holds anything).
+  return takeFootprint({
+    files: [],
+    folders: [config.bundles.dir, dirname(resolve(config.chain.commit_store))],
+    ...(database === undefined ? {} : { database }),
+  });
 }

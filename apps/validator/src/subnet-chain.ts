@@ -176,12 +176,16 @@ function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pi
  * through whichever call the runtime offers, commit-reveal when enabled).
  *
  * @param options - endpoint, netuid, signer, inclusion wait
- * @returns the chain port
- * @throws SubnetError `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails, `VALIDATOR_INVALID_CONFIG` at
- *   `chain.endpoint` for an endpoint that is no ws(s):// URL nor network name; other `CHAIN_*` codes
+ * @returns the chain port, holding the commit store file until its `close()`
+ * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` when another process (or another chain port of this process) holds
+ *   the commit store file, before anything connects; `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails,
+ *   `VALIDATOR_INVALID_CONFIG` at `chain.endpoint` for an endpoint that is no ws(s):// URL nor network name; other
+ *   `CHAIN_*` codes
  * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, signer: await loadSigner({ kind: 'uri', uri: '//Alice' }), wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
+  // Held from here until close() (or the process's exit): a second instance on this file stops here, at its start,
+  // before it connects (CHAIN_COMMIT_STORE_LOCKED, naming the process that holds it), not at its first commit.
   const fileStore = fileCommitStore(options.commitStorePath);
   const commitSaved: CommitSavedHook = { current: undefined };
   let connection: ChainConnection;
@@ -212,6 +216,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       eraPeriod: options.eraPeriod ?? 64,
     });
   } catch (error) {
+    await fileStore.close();
     throw firstConnectionError(error, options.endpoint, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   }
   const hotkey = client.signer.address;
@@ -379,6 +384,11 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
         hashCommitBounds: async (block, commitHash) => hashCommitOf({ commitHash, blockNumber: block }),
       }),
     reconnects: () => connection.reconnects(),
-    close: () => client.close().then(() => connection.close()),
+    // The commit store last, released even when closing the client or the connection fails.
+    close: () =>
+      client
+        .close()
+        .then(() => connection.close())
+        .finally(() => fileStore.close()),
   };
 }

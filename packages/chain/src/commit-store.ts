@@ -5,6 +5,7 @@ import { hotkeySchema, parseInput } from '@subnet/core';
 import { z } from 'zod';
 
 import { chainError } from './chain-error.js';
+import { lockCommitStore } from './commit-store-lock.js';
 
 /** A commit-reveal v2 commit whose reveal is still owed. Holds the salt: keep the store private. */
 export interface PendingCommit {
@@ -161,19 +162,50 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
+/** A {@link CommitStore} in a file, held by this store alone until {@link FileCommitStore.close}. */
+export interface FileCommitStore extends CommitStore {
+  /** The lock folder (`<path>.lock`), which names the holder while the store is open. */
+  readonly lockPath: string;
+  /**
+   * Waits for the calls in progress, then releases the file to the next store (idempotent). Later calls fail with
+   * `CHAIN_CLIENT_CLOSED`.
+   */
+  close(): Promise<void>;
+}
+
 /**
  * A durable {@link CommitStore} in one JSON file (mode 0600, written to a temporary file, synced to the disk and
  * renamed, the folder synced after it, so neither a crash nor a power cut leaves half a file or undoes a save). Calls
  * are serialised.
  *
- * @param path - the file (created on first save)
- * @returns the store
- * @throws SubnetError `CHAIN_INVALID_INPUT` from `load` when the file is not a commit store
- * @example const store = fileCommitStore('/var/lib/validator/commits.json');
+ * The store holds the file exclusively from its creation until `close()` or the process's exit: another process, or
+ * another store of this process, on the same file is refused at its creation (each rewrites the whole file, so two
+ * would drop each other's salts). The lock is the folder `<path>.lock`, naming the holder's pid, host name and start;
+ * a lock whose holder is gone (a crash, a SIGKILL: the pid is not running on this host, or now belongs to a process
+ * started later, or the machine restarted) is taken over, by exactly one of several processes that try at once. A
+ * lock taken on another host (a network folder; a container re-created under a new host name) is never taken over:
+ * the message says which folder to remove. A store that finds its lock gone before a write (removed by hand, or taken
+ * over) refuses to write.
+ *
+ * @param path - the file (created on first save; its folder, and the lock, at once)
+ * @returns the store, holding the file
+ * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` naming the path, the holder's pid and host, and what to do, when
+ *   another process or another open store of this process holds the file; from `save` and `remove` when the lock was
+ *   lost. `CHAIN_INVALID_INPUT` from `load` (and `save`, `remove`) when the file is not a commit store;
+ *   `CHAIN_CLIENT_CLOSED` from every call after `close()`
+ * @example
+ * const commitStore = fileCommitStore('/var/lib/validator/commits.json');
+ * const client = await createChainClient({ network: 'finney', signer, commitStore });
+ * // ... setWeights, revealPending ...
+ * await client.close();
+ * await commitStore.close();
  */
-export function fileCommitStore(path: string): CommitStore {
+export function fileCommitStore(path: string): FileCommitStore {
+  const lock = lockCommitStore(path);
+  let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(chainError('ClientClosed', `the commit store ${path} is closed: open a new one`, { source: 'client' }));
     const next = queue.then(task, task);
     queue = next.catch(() => undefined);
     return next;
@@ -204,6 +236,8 @@ export function fileCommitStore(path: string): CommitStore {
     return parsed.commits.map(fromWire);
   };
   const write = async (commits: readonly PendingCommit[]): Promise<void> => {
+    // Never over a store another process now holds (the lock removed by hand, or taken over as stale).
+    await lock.check();
     const folder = dirname(path);
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const tmp = `${path}.tmp`;
@@ -221,6 +255,12 @@ export function fileCommitStore(path: string): CommitStore {
     await syncFolder(folder);
   };
   return {
+    lockPath: lock.lockPath,
+    close: async () => {
+      closed = true;
+      await queue;
+      lock.release();
+    },
     save: (commit) =>
       serial(async () => {
         const commits = (await read()).filter((c) => c.commitHash !== commit.commitHash);

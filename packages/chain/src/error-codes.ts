@@ -8,6 +8,7 @@
  * a code once published keeps its value and meaning (`error-codes.test.ts` lists every value).
  */
 
+import type { CommitStoreHolder } from './commit-store-lock.js';
 import type { TimelockMissReason } from './timelock-reveal.js';
 
 /**
@@ -222,6 +223,7 @@ export const CHAIN_ERROR_CODES = Object.freeze({
   epochTriggerAlreadyPending: 'CHAIN_EPOCH_TRIGGER_ALREADY_PENDING',
   autoEpochAlreadyImminent: 'CHAIN_AUTO_EPOCH_ALREADY_IMMINENT',
   accountRejectsLockedAlpha: 'CHAIN_ACCOUNT_REJECTS_LOCKED_ALPHA',
+  commitStoreLocked: 'CHAIN_COMMIT_STORE_LOCKED',
 } as const);
 
 /** Every code of this package (the values of {@link CHAIN_ERROR_CODES}). */
@@ -344,6 +346,18 @@ export interface ChainTimelockRevealMissingContext extends ChainErrorContext {
   readonly uidHolder?: { readonly uid: number; readonly hotkey: string; readonly registeredAt: bigint };
 }
 
+/** `CHAIN_COMMIT_STORE_LOCKED`: the commit store file, its lock folder and the holder it names. */
+export interface ChainCommitStoreLockedContext extends ChainErrorContext {
+  readonly source: 'client';
+  readonly path: 'commitStore';
+  /** The commit store file. */
+  readonly value: string;
+  /** The lock folder, `<file>.lock`. */
+  readonly lockPath: string;
+  /** The holder the lock names; absent when the lock cannot be read, or was lost. */
+  readonly holder?: CommitStoreHolder;
+}
+
 /** The codes of the standard pool rejections, whose context is {@link ChainPoolRejectionContext}. */
 export type ChainPoolRejectionCode =
   | 'CHAIN_STALE'
@@ -386,6 +400,7 @@ interface SpecificContexts {
   readonly CHAIN_INCLUSION_TIMEOUT: ChainInclusionContext;
   readonly CHAIN_EXTRINSIC_DROPPED: ChainInclusionContext;
   readonly CHAIN_TIMELOCK_REVEAL_MISSING: ChainTimelockRevealMissingContext;
+  readonly CHAIN_COMMIT_STORE_LOCKED: ChainCommitStoreLockedContext;
 }
 
 /**
@@ -750,6 +765,11 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
     'RequestFailed',
     true,
     'A read failed with an error that is neither a node rejection nor a dropped socket (context.reason, redacted): retry; report it if it persists.',
+  ],
+  [
+    'CommitStoreLocked',
+    false,
+    'Another process (context.holder: pid, host) or another open store of this process holds the commit store file: stop it or close that store, or give this one its own file; a lock from another host is never taken over: remove context.lockPath once nothing there uses the file.',
   ],
 ];
 

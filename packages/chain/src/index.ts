@@ -2,6 +2,7 @@ export { chainError, mapModuleError, mapPoolError } from './chain-error.js';
 export type { ChainError, ChainErrorContext } from './chain-error.js';
 export { CHAIN_ERROR_CODES, CHAIN_ERRORS, chainErrorCode, MODULE_ERROR_NAMES, POOL_CUSTOM_ERRORS, POOL_STANDARD_ERROR_NAMES } from './error-codes.js';
 export type {
+  ChainCommitStoreLockedContext,
   ChainConnectionLostContext,
   ChainErrorCode,
   ChainErrorContextByCode,
@@ -32,7 +33,8 @@ export { chainUpscale } from './chain-upscale.js';
 export { convertToU16 } from './u16-conversion.js';
 export type { U16Mode, U16Vector } from './u16-conversion.js';
 export { commitStoreFileSchema, fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitSchema, pendingCommitToJson } from './commit-store.js';
-export type { CommitStore, PendingCommit } from './commit-store.js';
+export type { CommitStore, FileCommitStore, PendingCommit } from './commit-store.js';
+export type { CommitStoreHolder } from './commit-store-lock.js';
 export type { EpochState, MetagraphSnapshot, RuntimeSpec, WeightHyperparameters } from './metagraph-snapshot.js';
 export { exemptsSubnetOwner } from './owner-exemption.js';
 export { nextAllowedBlockFor, preflight } from './preflight.js';

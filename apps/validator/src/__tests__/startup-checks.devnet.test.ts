@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,8 +56,8 @@ function runCli(args: string[], env: Record<string, string>, ms: number, until?:
 }
 
 /**
- * Writes `<name>.yaml` in `dir` for `subnet-validator run`: `chain` as given (a YAML mapping), SQLite
- * `<name>.sqlite`, bundles in `<name>-bundles` unless `bundlesDir` says otherwise, the hotkey URI when given, and
+ * Writes `<name>.yaml` in `dir` for `subnet-validator run`: `chain` as given (a YAML mapping) with the commit store
+ * `<name>-commits.json`, SQLite `<name>.sqlite`, bundles in `<name>-bundles` unless `bundlesDir` says otherwise, the hotkey URI when given, and
  * one bounty challenge a single validator can score. Returns the file's path.
  */
 function writeRunConfig(dir: string, name: string, settings: { chain: string; hotkeyUri?: string; bundlesDir?: string }): string {
@@ -65,7 +66,8 @@ function writeRunConfig(dir: string, name: string, settings: { chain: string; ho
     config,
     [
       'netuid: 1',
-      `chain: ${settings.chain}`,
+      // its own commit store (the default, ./commits.json, is one file for every run in the working folder)
+      `chain: { commit_store: ${join(dir, `${name}-commits.json`)}, ${settings.chain.replace(/^\{\s*/, '')}`,
       'server: { port: 0 }',
       `database: { path: ${join(dir, `${name}.sqlite`)} }`,
       `bundles: { dir: ${settings.bundlesDir ?? join(dir, `${name}-bundles`)} }`,
@@ -192,6 +194,44 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
       await new Promise((resolve) => holder.close(resolve));
     }
   }, 60_000);
+
+  it('a second validator on the same commit store stops at its start with CHAIN_COMMIT_STORE_LOCKED naming the running one (exit 1); stopping the first releases it', async () => {
+    const env = { SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN, SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI: devHotkeyUri('devnet', 0) };
+    // One configuration twice (port 0: each its own port), as an operator starting the service a second time would.
+    const config = writeRunConfig(t.dir, 'twice', { chain: `{ endpoint: ${devnet.url}, poll_ms: 200 }` });
+    const store = join(t.dir, 'twice-commits.json');
+    let stopFirst: (() => void) | undefined;
+    let listening: () => void = () => undefined;
+    const listened = new Promise<void>((resolve) => (listening = resolve));
+    const first = runCli(['run', '--config', config], env, 90_000, (out, stop) => {
+      if (stopFirst === undefined && out.includes('"msg":"listening"')) {
+        stopFirst = stop;
+        listening();
+      }
+      return false;
+    });
+    await listened;
+    const holder = JSON.parse(readFileSync(join(`${store}.lock`, readdirSync(`${store}.lock`)[0]!), 'utf8')) as { pid: number; host: string };
+    // Before, the second one started too (its own port), and both led on one database and one commit store.
+    const second = await runCli(['run', '--config', config], env, 30_000);
+    expect(second.stillRunning).toBe(false);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/^error: \[CHAIN_COMMIT_STORE_LOCKED\] CommitStoreLocked: the commit store /);
+    expect(second.stderr).toContain(`the commit store ${store} is in use by process ${holder.pid} on ${hostname()}`);
+    expect(second.stdout).not.toContain('"msg":"listening"');
+    stopFirst?.();
+    const firstRun = await first;
+    expect(firstRun.code, firstRun.stderr).toBe(0);
+    expect(existsSync(`${store}.lock`)).toBe(false);
+    // The next start takes the store. Stopped with SIGTERM twice (its stop line is the second chunk after "listening"):
+    // "exiting now", at once, as a crash-like exit would, whose exit still releases the store. (A single SIGTERM waits
+    // for the restart's catch-up on the chain, which once took longer than this test waits.)
+    const again = await runCli(['run', '--config', config], env, 45_000, (out) => out.includes('"msg":"listening"'));
+    expect(again.stdout).toContain('"msg":"listening"');
+    expect(again.stdout).toContain('SIGTERM again: exiting now');
+    expect(again.stillRunning).toBe(false);
+    expect(existsSync(`${store}.lock`)).toBe(false);
+  }, 180_000);
 
   it('an endpoint that is not ws(s):// stops start-up with VALIDATOR_INVALID_CONFIG at chain.endpoint (exit 2), not CHAIN_INVALID_INPUT "at network"', async () => {
     const config = writeRunConfig(t.dir, 'http-endpoint', { chain: '{ endpoint: "http://127.0.0.1:9933" }' });

@@ -24,7 +24,8 @@ async function writeConfig(dir: string, extra: readonly string[] = []): Promise<
     [
       'netuid: 1',
       ...extra,
-      `chain: { endpoint: "ws://127.0.0.1:${await freePort()}" }`,
+      // the commit store in a folder of its own the start creates (and takes the store's lock in): removed with the rest
+      `chain: { endpoint: "ws://127.0.0.1:${await freePort()}", commit_store: ${join(dir, 'secrets', 'commits.json')} }`,
       'server: { port: 0 }',
       `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
       `bundles: { dir: ${join(dir, 'bundles')} }`,

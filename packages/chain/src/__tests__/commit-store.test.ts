@@ -3,10 +3,10 @@ import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
 import { fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitToJson } from '../commit-store.js';
-import type { PendingCommit } from '../commit-store.js';
+import type { FileCommitStore, PendingCommit } from '../commit-store.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
@@ -28,6 +28,23 @@ function tmp(): Promise<string> {
   return Promise.resolve(join(tempDir('chain-store-'), 'nested', 'commits.json'));
 }
 
+/** A file store closed when the test finishes (a store holds its file until it is closed). */
+function openStore(path: string): FileCommitStore {
+  const store = fileCommitStore(path);
+  onTestFinished(() => store.close());
+  return store;
+}
+
+/** Runs one call on a store of its own, closed after it, as a second process would (one store per file at a time). */
+async function once<T>(path: string, call: (store: FileCommitStore) => Promise<T>): Promise<T> {
+  const store = fileCommitStore(path);
+  try {
+    return await call(store);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('commit stores', () => {
   it('memory store: save, replace by hash, load, remove', async () => {
     const store = memoryCommitStore();
@@ -47,7 +64,8 @@ describe('commit stores', () => {
     const store = fileCommitStore(path);
     expect(await store.load()).toEqual([]);
     await store.save(commit(3, { commitBlock: 12n }));
-    const loaded = await fileCommitStore(path).load();
+    await store.close();
+    const loaded = await once(path, (s) => s.load());
     expect(loaded).toEqual([commit(3, { commitBlock: 12n })]);
     expect(Object.isFrozen(loaded[0])).toBe(true);
     const wire = JSON.parse(await readFile(path, 'utf8')) as { version: number; commits: Record<string, unknown>[] };
@@ -68,18 +86,18 @@ describe('commit stores', () => {
       return real.call(this);
     });
     try {
-      await fileCommitStore(path).save(commit(4));
-      await fileCommitStore(path).remove(commit(4).commitHash);
+      await once(path, (s) => s.save(commit(4)));
+      await once(path, (s) => s.remove(commit(4).commitHash));
     } finally {
       spy.mockRestore();
     }
     expect(synced).toEqual([`${path}.tmp`, dirname(path), `${path}.tmp`, dirname(path)]);
-    expect(await fileCommitStore(path).load()).toEqual([]);
+    expect(await once(path, (s) => s.load())).toEqual([]);
   });
 
   it('file store: concurrent saves are serialised (none lost) and remove only rewrites when something changed', async () => {
     const path = await tmp();
-    const store = fileCommitStore(path);
+    const store = openStore(path);
     await Promise.all(Array.from({ length: 12 }, (_, i) => store.save(commit(i + 1))));
     expect((await store.load()).map((c) => c.uids[1]).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     await Promise.all([store.remove(commit(4).commitHash), store.remove(commit(5).commitHash)]);
@@ -109,17 +127,17 @@ describe('commit stores', () => {
       );
     }
     const path = await tmp();
-    await fileCommitStore(path).save(kept);
-    expect(await fileCommitStore(path).load()).toEqual([kept]);
+    await once(path, (s) => s.save(kept));
+    expect(await once(path, (s) => s.load())).toEqual([kept]);
   });
 
   it('file store: a file that is not a commit store fails with CHAIN_INVALID_INPUT naming the field', async () => {
     const path = await tmp();
-    await fileCommitStore(path).save(commit(1));
+    await once(path, (s) => s.save(commit(1)));
     const wire = JSON.parse(await readFile(path, 'utf8')) as { commits: Record<string, unknown>[] };
     wire.commits[0]!['commit_hash'] = '0xnothex';
     await writeFile(path, JSON.stringify(wire));
-    await expect(fileCommitStore(path).load()).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'commitStore.commits[0].commit_hash' } });
+    await expect(once(path, (s) => s.load())).rejects.toMatchObject({ code: 'CHAIN_INVALID_INPUT', context: { path: 'commitStore.commits[0].commit_hash' } });
   });
 
   it('file store: a file that is not JSON at all fails with CHAIN_INVALID_INPUT naming the file, for load and save alike', async () => {
@@ -131,8 +149,9 @@ describe('commit stores', () => {
       context: { path: 'commitStore' },
       message: expect.stringContaining(`the commit store ${path} is not JSON`),
     };
-    await expect(fileCommitStore(path).load()).rejects.toMatchObject(expected);
-    await expect(fileCommitStore(path).save(commit(1))).rejects.toMatchObject(expected);
+    const store = openStore(path);
+    await expect(store.load()).rejects.toMatchObject(expected);
+    await expect(store.save(commit(1))).rejects.toMatchObject(expected);
     // Nothing is overwritten: the file is as it was.
     expect(await readFile(path, 'utf8')).toBe('{"version":1,"commits":[{"hotk');
   });

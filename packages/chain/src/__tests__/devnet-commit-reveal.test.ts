@@ -7,7 +7,7 @@ import { chainError } from '../chain-error.js';
 import { createChainClient } from '../chain-client.js';
 import type { ChainClient } from '../chain-client.js';
 import { fileCommitStore } from '../commit-store.js';
-import type { PendingCommit } from '../commit-store.js';
+import type { FileCommitStore, PendingCommit } from '../commit-store.js';
 import { submitExtrinsic } from '../submit-extrinsic.js';
 import type { Inclusion } from '../submit-extrinsic.js';
 import type { Harness } from './devnet-helpers.js';
@@ -15,10 +15,31 @@ import { RUNTIMES, startHarness } from './devnet-helpers.js';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 let h: Harness | undefined;
+/** One store per file in a test, as in a process (a store holds its file until it is closed). */
+const stores = new Map<string, FileCommitStore>();
 afterEach(async () => {
   await h?.close();
   h = undefined;
+  for (const store of stores.values()) await store.close();
+  stores.clear();
 });
+
+/** The test's store on `path`, opened at its first use. */
+function storeAt(path: string): FileCommitStore {
+  let store = stores.get(path);
+  if (store === undefined) {
+    store = fileCommitStore(path);
+    stores.set(path, store);
+  }
+  return store;
+}
+
+/** A restart: the store on `path` closed, and a new one opened on the same file. */
+async function reopen(path: string): Promise<FileCommitStore> {
+  await stores.get(path)?.close();
+  stores.delete(path);
+  return storeAt(path);
+}
 
 const BASE = { commitReveal: true, commitRevealVersion: 2, tempo: 10, revealPeriodEpochs: 1n } as const;
 
@@ -76,7 +97,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
   const CR = { ...BASE, runtime };
   it('commits, refuses to reveal early, survives a restart through the file store, and reveals in the window', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1, '5': 1 } }));
     expect(commit.kind).toBe('commit');
@@ -94,7 +115,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const restarted = await createChainClient({
       connection: h.client.connection,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: await reopen(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
     });
@@ -115,12 +136,12 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
       [3, 65535],
       [5, 65533],
     ]);
-    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await storeAt(storePath).load()).toEqual([]);
     expect(await h.nonceOf(h.client.signer.address)).toBe(nonce + 1n);
   });
 
   it('an 11th unrevealed commit is refused by preflight with TooManyUnrevealedCommits: nothing signed, no salt kept (weights.rs:121)', async () => {
-    const store = fileCommitStore(await storeFile());
+    const store = storeAt(await storeFile());
     h = await startHarness({ ...CR, tempo: 100, weightsSetRateLimit: 0n }, 0, { commitStore: store });
     await h.devnet.produceBlock();
     for (let i = 0; i < 10; i += 1) expect((await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 + i } }))).kind).toBe('commit');
@@ -138,7 +159,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
   });
 
   it('reveal too early: refused with RevealTooEarly and nothing changes (main: in the pool, 17; spec 393: reveal_mechanism_weights is not pool-guarded, so in the block)', async () => {
-    const store = fileCommitStore(await storeFile());
+    const store = storeAt(await storeFile());
     h = await startHarness(CR, 0, { commitStore: store });
     await h.devnet.produceBlock();
     await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
@@ -163,7 +184,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
   });
 
   it('reveal too late: revealPending reports expired and drops the salt; a forced reveal is refused (main: pool 17; spec 393: ExpiredWeightCommit in the block)', async () => {
-    const store = fileCommitStore(await storeFile());
+    const store = storeAt(await storeFile());
     h = await startHarness({ ...CR, tempo: 5 }, 0, { commitStore: store });
     await h.devnet.produceBlock();
     const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
@@ -187,7 +208,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it('a read that fails after the commit landed does not fail the call: the submission returns without a reveal window, the salt is kept', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     // The real connection, with the node refusing the WeightCommits read once the commit is in the pool.
     const real = h.client.connection;
@@ -207,7 +228,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const client = await createChainClient({
       connection: refusing,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: storeAt(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
       logger: { info: () => undefined, warn: (message: string) => void warnings.push(message) },
@@ -220,7 +241,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const submission = await committing;
     expect(submission).toMatchObject({ kind: 'commit', reveal: null });
     expect(warnings.some((w) => w.startsWith(`the commit landed in block ${submission.blockNumber}; its reveal window could not be read`))).toBe(true);
-    const saved = await fileCommitStore(storePath).load();
+    const saved = await storeAt(storePath).load();
     expect(saved.map((c) => [c.commitHash, c.commitBlock])).toEqual([[submission.commitHash, submission.blockNumber]]);
     // It is revealed in its window as any other.
     armed = false;
@@ -231,7 +252,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it('a client closed while its commit waits for inclusion keeps the salt: the commit lands and a new client reveals it', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     const closing = h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } });
     closing.catch(() => undefined);
@@ -239,13 +260,13 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     // The process shuts its client down while the commit is in the pool: its outcome is not known.
     await h.client.close();
     await expect(closing).rejects.toMatchObject({ code: 'CHAIN_CLIENT_CLOSED' });
-    const saved = await fileCommitStore(storePath).load();
+    const saved = await storeAt(storePath).load();
     expect(saved.map((c) => c.commitBlock)).toEqual([null]);
     await h.devnet.produceBlock();
     const next = await createChainClient({
       network: h.devnet.url,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: await reopen(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
     });
@@ -261,13 +282,13 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it('a restart after the commit was signed but before it was confirmed still reveals (salt saved before the commit is sent)', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     // the process "dies" while waiting for inclusion: the store already holds the unconfirmed commit
     const dying = h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } });
     dying.catch(() => undefined);
     while (h.devnet.poolSize() === 0) await new Promise((r) => setTimeout(r, 3));
-    const saved = await fileCommitStore(storePath).load();
+    const saved = await storeAt(storePath).load();
     expect(saved).toHaveLength(1);
     expect(saved[0]!.commitBlock).toBeNull();
     await h.devnet.produceBlock();
@@ -275,7 +296,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const restarted = await createChainClient({
       connection: h.client.connection,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: await reopen(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
     });
@@ -288,7 +309,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it("a commit that never lands keeps its salt with its era's last block: unconfirmed until the finalized chain passes that block, then expired (onChain: false) and forgotten", async () => {
     const storePath = await storeFile();
-    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: storeAt(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
     await h.devnet.produceBlock();
     // The node accepts the commit and never includes it; no block comes while the client waits, so the outcome is unknown.
     h.devnet.faults.dropNextExtrinsic();
@@ -297,7 +318,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
       context: { mortalUntil: bigint };
     };
     expect(error.code).toBe('CHAIN_INCLUSION_TIMEOUT');
-    const [kept] = await fileCommitStore(storePath).load();
+    const [kept] = await storeAt(storePath).load();
     expect(kept).toMatchObject({ commitBlock: null, mortalUntil: error.context.mortalUntil });
     const until = error.context.mortalUntil;
     expect(until).toBeGreaterThan(BigInt(h.devnet.bestNumber()));
@@ -308,17 +329,17 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     await produceUntilHead(h, until + 1n);
     expect(BigInt(h.devnet.finalizedNumber())).toBeLessThanOrEqual(until);
     expect(await statuses()).toEqual(['unconfirmed']);
-    expect(await fileCommitStore(storePath).load()).toHaveLength(1);
+    expect(await storeAt(storePath).load()).toHaveLength(1);
     // Finality passed the era's last block without it: nothing can reveal it, the salt goes.
     while (BigInt(h.devnet.finalizedNumber()) <= until) await h.devnet.produceBlock();
     const outcomes = await h.client.revealPending();
     expect(outcomes.map((o) => [o.commitHash, o.status, o.onChain])).toEqual([[kept!.commitHash, 'expired', false]]);
-    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await storeAt(storePath).load()).toEqual([]);
   });
 
   it('CHAIN_EXTRINSIC_DROPPED (the best chain at the era end) keeps the salt; revealPending forgets it once the finalized chain agrees', async () => {
     const storePath = await storeFile();
-    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 4 });
+    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: storeAt(storePath), eraPeriod: 4 });
     await h.devnet.produceBlock();
     h.devnet.faults.dropNextExtrinsic();
     const error = (await h.drive(h.client.setWeights({ netuid: 1, weights: { '2': 1 } }), 30).catch((e: unknown) => e)) as {
@@ -327,19 +348,19 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     };
     expect(error.code).toBe('CHAIN_EXTRINSIC_DROPPED');
     // Before, the salt went with the error: a branch that held the commit could still have become final.
-    const [kept] = await fileCommitStore(storePath).load();
+    const [kept] = await storeAt(storePath).load();
     expect(kept).toMatchObject({ commitBlock: null, mortalUntil: error.context.mortalUntil });
     while (BigInt(h.devnet.finalizedNumber()) <= error.context.mortalUntil) await h.devnet.produceBlock();
     expect((await h.client.revealPending()).map((o) => [o.commitHash, o.status, o.onChain])).toEqual([[kept!.commitHash, 'expired', false]]);
-    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await storeAt(storePath).load()).toEqual([]);
   });
 
   it('a commit whose block is retracted keeps its salt (unconfirmed, not expired) and is revealed once it lands again', async () => {
     const storePath = await storeFile();
-    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1, '4': 3 } }));
-    const [saved] = await fileCommitStore(storePath).load();
+    const [saved] = await storeAt(storePath).load();
     expect(saved).toMatchObject({ commitHash: landed.commitHash, commitBlock: landed.blockNumber });
     // The era's end stays after the inclusion: the commit can land again until then.
     expect(saved!.mortalUntil).toBeGreaterThan(landed.blockNumber);
@@ -348,7 +369,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     expect(h.devnet.poolSize()).toBe(1);
     // Before, the head's state alone made it `expired` (onChain: false) and its salt was forgotten.
     expect((await h.client.revealPending()).map((o) => [o.commitHash, o.status])).toEqual([[landed.commitHash, 'unconfirmed']]);
-    expect(await fileCommitStore(storePath).load()).toHaveLength(1);
+    expect(await storeAt(storePath).load()).toHaveLength(1);
     await h.devnet.produceBlock();
     await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
     const revealed = await h.includeNext(h.client.revealPending());
@@ -358,10 +379,10 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it('a commit the head no longer holds but the finalized state does (revealed in a block not final yet) keeps its salt until finality passes it', async () => {
     const storePath = await storeFile();
-    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 4 });
+    h = await startHarness({ ...CR, finalityLag: 3 }, 0, { commitStore: storeAt(storePath), eraPeriod: 4 });
     await h.devnet.produceBlock();
     const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '2': 1 } }));
-    const [saved] = await fileCommitStore(storePath).load();
+    const [saved] = await storeAt(storePath).load();
     // Revealed by other code (a run that stopped before its store forgot the salt), in a block finality has not reached.
     await produceUntilHead(h, WINDOW[runtime].firstBlock - 1n);
     const reveal = await h.includeNext(revealDirectly(h, saved!));
@@ -371,7 +392,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     // Finality passes the reveal: the finalized state no longer holds the commit either, and nothing can reveal it.
     while (BigInt(h.devnet.finalizedNumber()) < reveal.blockNumber) await h.devnet.produceBlock();
     expect((await h.client.revealPending()).map((o) => [o.status, o.onChain])).toEqual([['expired', false]]);
-    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await storeAt(storePath).load()).toEqual([]);
   });
 
   it('a commit store that cannot save sends nothing: the signed commit never reaches the node and the error is the store’s', async () => {
@@ -387,25 +408,25 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
   it('revealPending({ untilDone }) waits for a kept commit only until its era is over on the finalized chain, not until its timeout', async () => {
     const storePath = await storeFile();
-    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: fileCommitStore(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
+    h = await startHarness({ ...CR, finalityLag: 2 }, 0, { commitStore: storeAt(storePath), eraPeriod: 8, inclusionTimeoutMs: 300 });
     await h.devnet.produceBlock();
     h.devnet.faults.dropNextExtrinsic();
     await expect(h.client.setWeights({ netuid: 1, weights: { '2': 1 } })).rejects.toMatchObject({ code: 'CHAIN_INCLUSION_TIMEOUT' });
     // Before, an unconfirmed commit kept it polling for the whole 20 s and returned it still `unconfirmed`.
     const outcomes = await h.drive(h.client.revealPending({ untilDone: true, timeoutMs: 20_000 }), 20);
     expect(outcomes.map((o) => [o.status, o.onChain])).toEqual([['expired', false]]);
-    expect(await fileCommitStore(storePath).load()).toEqual([]);
+    expect(await storeAt(storePath).load()).toEqual([]);
   });
 
   it('a kept commit whose finalized state cannot be read stays unconfirmed, with a warning, and the pass still reveals the other commits', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
     // A kept commit whose era ended at block 1: its fate is judged on the finalized state, which this node will not serve.
-    const [stored] = await fileCommitStore(storePath).load();
+    const [stored] = await storeAt(storePath).load();
     const kept = { ...stored!, commitHash: '0x' + '33'.repeat(32), commitBlock: null, mortalUntil: 1n };
-    await fileCommitStore(storePath).save(kept);
+    await storeAt(storePath).save(kept);
     const connection = h.client.connection;
     const failing = new Proxy(connection, {
       get(target, key, receiver) {
@@ -420,7 +441,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const client = await createChainClient({
       connection: failing,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: storeAt(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
       logger: { info: () => undefined, warn: (message: string) => void warnings.push(message) },
@@ -436,18 +457,17 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
         /^the finalized state of netuid 1 cannot be read now \(.*timed out\); commit 0x3{64}, not held at the head, stays unconfirmed until it can$/,
       ),
     ]);
-    expect((await fileCommitStore(storePath).load()).map((c) => c.commitHash)).toEqual([kept.commitHash]);
+    expect((await storeAt(storePath).load()).map((c) => c.commitHash)).toEqual([kept.commitHash]);
   });
 
   it('revealPending reads a subnet once a pass for all its stored commits, and again after a reveal moved the head', async () => {
     const storePath = await storeFile();
-    h = await startHarness(CR, 0, { commitStore: fileCommitStore(storePath) });
+    h = await startHarness(CR, 0, { commitStore: storeAt(storePath) });
     await h.devnet.produceBlock();
     const landed = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));
     // Two more commits of this hotkey on the same subnet that never reached the chain (kept salts).
-    const [stored] = await fileCommitStore(storePath).load();
-    for (const hash of ['0x' + '11'.repeat(32), '0x' + '22'.repeat(32)])
-      await fileCommitStore(storePath).save({ ...stored!, commitHash: hash, commitBlock: null });
+    const [stored] = await storeAt(storePath).load();
+    for (const hash of ['0x' + '11'.repeat(32), '0x' + '22'.repeat(32)]) await storeAt(storePath).save({ ...stored!, commitHash: hash, commitBlock: null });
     const reads: string[] = [];
     const connection = h.client.connection;
     const counting = new Proxy(connection, {
@@ -462,7 +482,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
     const client = await createChainClient({
       connection: counting,
       signer: h.client.signer,
-      commitStore: fileCommitStore(storePath),
+      commitStore: storeAt(storePath),
       pollMs: 15,
       inclusionTimeoutMs: 8_000,
     });
@@ -485,7 +505,7 @@ describe.each(RUNTIMES)('commit-reveal v2 over a real WebSocket on the %s runtim
 
 describe('commit-reveal v2 under the per-block epoch cap (MaxEpochsPerBlock, Subtensor main, stateful runtime)', { timeout: 30_000 }, () => {
   it('deferred epoch slots move the reveal window later: revealPending reveals after the window predicted at the commit closed, and the window it reports agrees with the chain block by block', async () => {
-    const store = fileCommitStore(await storeFile());
+    const store = storeAt(await storeFile());
     h = await startHarness({ ...BASE, runtime: 'stateful' }, 0, { commitStore: store });
     await h.devnet.produceBlock();
     const commit = await h.includeNext(h.client.setWeights({ netuid: 1, weights: { '3': 1 } }));

@@ -220,11 +220,12 @@ const PUBLISHED = {
   epochTriggerAlreadyPending: 'CHAIN_EPOCH_TRIGGER_ALREADY_PENDING',
   autoEpochAlreadyImminent: 'CHAIN_AUTO_EPOCH_ALREADY_IMMINENT',
   accountRejectsLockedAlpha: 'CHAIN_ACCOUNT_REJECTS_LOCKED_ALPHA',
+  commitStoreLocked: 'CHAIN_COMMIT_STORE_LOCKED',
 };
 
 describe('CHAIN_ERROR_CODES', () => {
   it('codes are append-only: every published chain code keeps its name and value', () => {
-    expect(Object.keys(PUBLISHED)).toHaveLength(205);
+    expect(Object.keys(PUBLISHED)).toHaveLength(206);
     expectPublishedCodes(CHAIN_ERROR_CODES, PUBLISHED); // new codes may follow the published ones, never replace them
   });
 
