@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,16 @@ describe('writtenAttestation reads only a regular file, without blocking', () =>
     const count = counted(4);
     expect(await writtenAttestation(t.dir, { epoch: 4 }, count.whole)).toBeUndefined();
     expect(count.calls()).toBe(0);
+  });
+
+  it('a storage failure reading the epoch row fails the call (and the pass), not taken for "no attestation"; the file is closed', async () => {
+    // Taken for "no attestation", the pass would ask the chain and write a second signed outcome over this file's.
+    writeFileSync(join(t.dir, 'epoch-6.json'), '{"bundle":{}}\n');
+    const openFds = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFds();
+    const down = new Error('SQLITE_BUSY: database is locked');
+    await expect(writtenAttestation(t.dir, { epoch: 6 }, () => Promise.reject(down))).rejects.toBe(down);
+    expect(openFds()).toBe(before);
   });
 
   it('no file: the epoch row is not read either', async () => {
