@@ -179,6 +179,7 @@ let verifier: Promise<SignatureVerifier> | undefined;
  * @param head - the pending epoch
  * @param whole - reads the epoch's whole row (its bundle), called only when the file exists
  * @returns the attestation and its signature, or undefined
+ * @throws what `whole` throws (a storage failure), so the pass fails instead of signing a second outcome
  * @example const earlier = await writtenAttestation(deps.bundlesDir, head, async () => storage.getEpoch(head.epoch))
  */
 export async function writtenAttestation(
@@ -199,23 +200,27 @@ export async function writtenAttestation(
     return undefined;
   }
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
+    const info = await handle.stat().catch(() => undefined);
+    if (info === undefined || !info.isFile()) return undefined;
+    // Outside the catch below: a storage failure fails the pass, as before the file was read on a descriptor. Taken for
+    // "no attestation", the pass would ask the chain, sign an outcome again and write it over this file's (G.6: one).
     const row = await whole();
     if (row === undefined || row.bundle === null) return undefined;
     const binding = bindingOf(row);
     if (binding === undefined) return undefined;
-    // Our file is the bundle's text with the attestation inserted: anything much longer is not ours and is not read.
-    const { bytes, more } = await readUpTo(handle, Buffer.byteLength(row.bundle, 'utf8') + ATTESTATION_ROOM, info.size);
-    if (more) return undefined;
-    const doc = JSON.parse(bytes.toString('utf8')) as { reveal?: unknown; reveal_signature?: unknown };
-    if (doc.reveal === undefined) return undefined;
-    verifier ??= sr25519Verifier();
-    const reveal = verifyRevealAttestation(doc.reveal, doc.reveal_signature, binding, await verifier);
-    return { reveal, signature: doc.reveal_signature as string };
-  } catch {
-    // Not ours, or half-written by someone else: the chain is asked as for any pending epoch.
-    return undefined;
+    try {
+      // Our file is the bundle's text with the attestation inserted: anything much longer is not ours and is not read.
+      const { bytes, more } = await readUpTo(handle, Buffer.byteLength(row.bundle, 'utf8') + ATTESTATION_ROOM, info.size);
+      if (more) return undefined;
+      const doc = JSON.parse(bytes.toString('utf8')) as { reveal?: unknown; reveal_signature?: unknown };
+      if (doc.reveal === undefined) return undefined;
+      verifier ??= sr25519Verifier();
+      const reveal = verifyRevealAttestation(doc.reveal, doc.reveal_signature, binding, await verifier);
+      return { reveal, signature: doc.reveal_signature as string };
+    } catch {
+      // Not ours, or half-written by someone else: the chain is asked as for any pending epoch.
+      return undefined;
+    }
   } finally {
     await handle.close();
   }

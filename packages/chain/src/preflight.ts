@@ -80,6 +80,9 @@ export function nextAllowedBlockFor(snapshot: MetagraphSnapshot, uid: number): b
  *
  * @param input - snapshot, signer, uids, values, version key and kind
  * @returns the verdict with every failing check in order (`errors[0]` is what the chain reports)
+ * @throws SubnetError `CHAIN_INVALID_INPUT` naming `stakeCheck`, `queuedCommitEpochs` or `timelockedCommitCount` when
+ *   it is malformed, or `snapshot.runtimeVersion` when the signer is the owner hotkey and the snapshot has no runtime
+ *   version to decide its exemption by (a snapshot built by hand; {@link exemptsSubnetOwner})
  * @example
  * const r = preflight({ snapshot, hotkey, uids: [0, 1], values: [65535, 100], versionKey: 0n, kind: 'set' });
  * if (!r.ok) throw r.errors[0];

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { writtenAttestation } from '../reveal-attest.js';
 import type { EpochRow } from '../storage.js';
-import { tempDir } from './helpers.js';
+import { tempDir, useKeys } from './helpers.js';
 
 /**
  * `writtenAttestation` looks for an attestation a crashed pass wrote into `bundles.dir/epoch-<n>.json`. It runs on the
@@ -15,6 +16,7 @@ import { tempDir } from './helpers.js';
  * checked on its own descriptor before the epoch's row is read. Real files, folders and FIFOs in a temporary folder.
  */
 
+const k = useKeys();
 let t: { dir: string; cleanup: () => void };
 beforeEach(() => {
   t = tempDir();
@@ -63,6 +65,55 @@ describe('writtenAttestation reads only a regular file, without blocking', () =>
     const count = counted(4);
     expect(await writtenAttestation(t.dir, { epoch: 4 }, count.whole)).toBeUndefined();
     expect(count.calls()).toBe(0);
+  });
+
+  it('a storage failure reading the epoch row fails the call (and the pass), not taken for "no attestation"; the file is closed', async () => {
+    // Taken for "no attestation", the pass would ask the chain and write a second signed outcome over this file's.
+    writeFileSync(join(t.dir, 'epoch-6.json'), '{"bundle":{}}\n');
+    const openFds = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFds();
+    const down = new Error('SQLITE_BUSY: database is locked');
+    await expect(writtenAttestation(t.dir, { epoch: 6 }, () => Promise.reject(down))).rejects.toBe(down);
+    expect(openFds()).toBe(before);
+  });
+
+  it('finds a written attestation as large as the schema allows; the same document grown past the bundle and 64 KiB is not read', async () => {
+    const digest = 'ab'.repeat(32);
+    const bundle = `{"bundle":{"epoch":8,"netuid":1,"validator_hotkey":"${k.validator.address}"},"digest":"${digest}","signature":"0x${'cd'.repeat(64)}"}`;
+    const row = { epoch: 8, bundle, digest } as unknown as EpochRow;
+    const token = 'A'.repeat(128);
+    const big = '9'.repeat(20);
+    // Every field at its bound; a control character is six bytes in JSON (\u0001), the longest a message character gets.
+    const attested = signRevealAttestation(
+      {
+        kind: 'reveal_attestation',
+        netuid: 1,
+        epoch: 8,
+        validator_hotkey: k.validator.address,
+        bundle_digest: digest,
+        status: 'not_revealed',
+        code: token,
+        reason: token,
+        reasons: Array.from({ length: 16 }, () => token),
+        message: '\u0001'.repeat(1024),
+        commit_hash: `0x${'ee'.repeat(32)}`,
+        commit_block: big,
+        commit_extrinsic_hash: `0x${'ef'.repeat(32)}`,
+        reveal_round: big,
+        due_block: big,
+        reveal_block: big,
+        reveal_block_hash: `0x${'cd'.repeat(32)}`,
+        confirmed_at_head: big,
+      },
+      k.validator,
+    );
+    const text = withRevealAttestation(bundle, attested);
+    const file = join(t.dir, 'epoch-8.json');
+    writeFileSync(file, `${text}\n`);
+    expect(await writtenAttestation(t.dir, { epoch: 8 }, () => Promise.resolve(row))).toEqual(attested);
+    // Still valid JSON with the spaces, but longer than the bundle's text and 64 KiB: not ours, not read.
+    writeFileSync(file, `${text}${' '.repeat(64 * 1024)}\n`);
+    expect(await writtenAttestation(t.dir, { epoch: 8 }, () => Promise.resolve(row))).toBeUndefined();
   });
 
   it('no file: the epoch row is not read either', async () => {

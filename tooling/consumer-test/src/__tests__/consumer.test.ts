@@ -399,7 +399,7 @@ describe('the code examples of every shipped README', () => {
     '@subnet/chain': { run: 1, 'no-run': 2, fragment: 1 },
     '@subnet/composite': { run: 2, 'no-run': 0, fragment: 1 },
     '@subnet/consensus': { run: 3, 'no-run': 0, fragment: 2 },
-    '@subnet/core': { run: 4, 'no-run': 0, fragment: 0 },
+    '@subnet/core': { run: 5, 'no-run': 0, fragment: 0 },
     '@subnet/devnet': { run: 1, 'no-run': 0, fragment: 0 },
     '@subnet/timelock': { run: 1, 'no-run': 0, fragment: 0 },
     '@subnet/wallet': { run: 0, 'no-run': 2, fragment: 0 },
