@@ -1,4 +1,5 @@
-import { chmod, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { chmod, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { hotkeySchema, parseInput } from '@subnet/core';
@@ -240,7 +241,8 @@ export function fileCommitStore(path: string): FileCommitStore {
     await lock.check();
     const folder = dirname(path);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    const tmp = `${path}.tmp`;
+    // This holder's own name: a holder whose lock was taken over while it stalled never writes into the new one's.
+    const tmp = lock.tmpPath;
     // The bytes reach the disk before the rename makes them the store, and the rename before the save returns: a
     // power cut after a save cannot bring back the file without the salt of a commit already sent.
     const file = await open(tmp, 'w', 0o600);
@@ -251,7 +253,14 @@ export function fileCommitStore(path: string): FileCommitStore {
       await file.close();
     }
     await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    try {
+      // Nothing between the last look at the lock (and its heartbeat) and the rename that makes the write the store.
+      lock.fence();
+      renameSync(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
     await syncFolder(folder);
   };
   return {
