@@ -350,10 +350,17 @@ function removeStrayTemporaries(path: string): void {
  * again. Removing a file by its token never removes a newer holder's, so two processes taking over one stale lock
  * at once both remove the same file, and only the first rename after it succeeds.
  *
+ * The holder's heartbeat is its file's modification time, set every twelfth of the bound (5 s of 60 s) on an unref'd
+ * timer that `release` stops. A holder that cannot be checked from here (another host name; a running pid with no
+ * start time to tell reuse by, or a hidden one) is stale once its heartbeat is older than the bound it wrote in its
+ * file (by this machine's clock; a heartbeat ahead of it counts as now). A holder verified alive on this host is
+ * never taken over, whatever its heartbeat.
+ *
  * @param path - the commit store file
  * @returns the lock
  * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` naming the holder when another process, or another store of this
- *   process, holds it
+ *   process, holds it (with the heartbeat's age and the time left when only the heartbeat tells);
+ *   `CHAIN_INVALID_INPUT` when `SUBNET_COMMIT_STORE_LOCK_STALE_MS` is not a whole number of ms from 12 to 86400000
  */
 export function lockCommitStore(path: string): StoreLock {
   const lockPath = `${path}.lock`;
