@@ -408,6 +408,7 @@ export function lockCommitStore(path: string): StoreLock {
   // The heartbeat: the holder file's modification time, set every twelfth of the bound. lastBeat is when the last one
   // that landed was sent (this process's monotonic clock), so a stall of the event loop or of the storage shows.
   let lastBeat = performance.now();
+  let lastBeatWall = Date.now();
   let lost = false;
   let beating = false;
   const beat = async (): Promise<void> => {
@@ -418,6 +419,7 @@ export function lockCommitStore(path: string): StoreLock {
     try {
       await utimes(mine, at, at);
       lastBeat = Math.max(lastBeat, sent);
+      lastBeatWall = Math.max(lastBeatWall, at.getTime());
     } catch (error) {
       // Gone: taken over, or removed by hand; fence() and check() refuse from now on. Other failures: the next beat.
       if (errnoOf(error) === 'ENOENT') lost = true;
@@ -464,7 +466,9 @@ export function lockCommitStore(path: string): StoreLock {
     },
     fence: () => {
       if (lost) throw lostError();
-      const silentMs = performance.now() - lastBeat;
+      // The monotonic clock does not count a suspended machine; the wall clock does (a jump forward only refuses one
+      // write early).
+      const silentMs = Math.max(performance.now() - lastBeat, Date.now() - lastBeatWall);
       if (silentMs > bound / 2) {
         // Another host takes the lock over once the heartbeat is `bound` old by its clock: half of it is left for
         // the clocks' skew. The timer beats again, and if the file is still ours the next write goes through.
@@ -485,6 +489,7 @@ export function lockCommitStore(path: string): StoreLock {
         throw lostError();
       }
       lastBeat = Math.max(lastBeat, sent);
+      lastBeatWall = Math.max(lastBeatWall, at.getTime());
     },
   };
   if (held.size === 0) process.on('exit', releaseAll);
