@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { isSubnetError } from '@subnet/core';
-import { describe, expect, expectTypeOf, it, onTestFinished } from 'vitest';
+import { describe, expect, expectTypeOf, it, onTestFinished, vi } from 'vitest';
 
 import { fileCommitStore } from '../commit-store.js';
 import type { CommitStoreHolder } from '../commit-store-lock.js';
@@ -471,6 +471,31 @@ describe('file commit store lock in one process', () => {
     expect(readdirSync(`${path}.lock`)).toEqual(['notes.txt']);
     // no private folder of the attempts is left beside the store
     expect(readdirSync(dirname(path))).toEqual(['commits.json.lock']);
+  });
+
+  it('a store whose heartbeat lapsed past half the bound (a machine suspended for 2 min) refuses its next write, leaving nothing; once a heartbeat lands on its lock, writes go through', async () => {
+    const path = storeFile();
+    const store = fileCommitStore(path);
+    onTestFinished(() => store.close());
+    await store.save(COMMIT);
+    // the wall clock says 2 min went by since the last heartbeat; the monotonic clock skips a suspended machine's time
+    const real = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => real() + 120_000);
+    try {
+      await expect(store.save({ ...COMMIT, commitHash: `0x${'08'.repeat(32)}` })).rejects.toMatchObject({
+        code: 'CHAIN_COMMIT_STORE_LOCKED',
+        message: expect.stringMatching(
+          /^\[CHAIN_COMMIT_STORE_LOCKED\] CommitStoreLocked: the commit store .* was not written: this process's heartbeat on its lock last landed 1[12]\d\.\d s ago, over half the 60\.0 s bound/,
+        ) as unknown,
+      });
+    } finally {
+      clock.mockRestore();
+    }
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ commits: [{ commit_hash: COMMIT.commitHash }] });
+    expect(readdirSync(dirname(path)).sort()).toEqual(['commits.json', 'commits.json.lock']);
+    // the lock is still this store's: the write refused set a heartbeat going, and the next write goes through
+    await vi.waitFor(() => store.save({ ...COMMIT, commitHash: `0x${'09'.repeat(32)}` }));
+    expect((await store.load()).map((c) => c.commitHash)).toEqual([COMMIT.commitHash, `0x${'09'.repeat(32)}`]);
   });
 
   it('a store whose lock was removed by hand writes nothing more: save refuses with CHAIN_COMMIT_STORE_LOCKED', async () => {
