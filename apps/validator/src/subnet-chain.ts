@@ -8,7 +8,7 @@ import {
   pendingCommitToJson,
   preflight,
 } from '@subnet/chain';
-import type { ChainClient, ChainConnection, ChainSigner, CommitStore, PendingCommit, RevealWindow } from '@subnet/chain';
+import type { ChainClient, ChainConnection, ChainSigner, CommitStore, FileCommitStore, PendingCommit, RevealWindow } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit } from './chain-port.js';
@@ -66,6 +66,41 @@ async function isFinal(connection: ChainConnection, number: bigint, hash: string
     });
   } catch {
     return false;
+  }
+}
+
+/** The longest a start waits for a silent commit store lock to count as abandoned: `@subnet/chain`'s bound, 60 s. */
+const COMMIT_STORE_WAIT_MAX_MS = 60_000;
+/** Waited past the moment the lock counts as abandoned, so the next look finds it so (clock granularity, a slow disk). */
+const COMMIT_STORE_WAIT_MARGIN_MS = 1000;
+
+/**
+ * Takes the commit store file; when it is locked by a holder that only its heartbeat vouches for (another host: a
+ * container re-created under a new host name after a crash, a network folder whose other machine died) and the lock
+ * counts as abandoned within the bound, waits for that once, saying so, and tries again (docs/spec.md G.32). A holder
+ * that still runs keeps its heartbeat fresh, and the second try is refused as the first was.
+ */
+async function takeCommitStore(path: string, logger: SubnetChainOptions['logger']): Promise<FileCommitStore> {
+  try {
+    return fileCommitStore(path);
+  } catch (error) {
+    if (!isSubnetError(error, CHAIN_ERROR_CODES.commitStoreLocked)) throw error;
+    const { abandonedInMs, heartbeatAgeMs, holder, lockPath } = error.context;
+    if (abandonedInMs === undefined || heartbeatAgeMs === undefined || holder === undefined || abandonedInMs > COMMIT_STORE_WAIT_MAX_MS) throw error;
+    const waitMs = abandonedInMs + COMMIT_STORE_WAIT_MARGIN_MS;
+    logger?.warn(
+      {
+        code: 'COMMIT_STORE_LOCK_WAIT',
+        lock_path: lockPath,
+        holder_pid: holder.pid,
+        holder_host: holder.host,
+        heartbeat_age_ms: heartbeatAgeMs,
+        wait_ms: waitMs,
+      },
+      `the commit store ${path} is locked by process ${holder.pid} on ${holder.host}, which cannot be checked from here, and its heartbeat is ${(heartbeatAgeMs / 1000).toFixed(1)} s old: waiting ${(waitMs / 1000).toFixed(1)} s for the lock to count as abandoned (a holder that still runs keeps it fresh, and this start then stops)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    return fileCommitStore(path);
   }
 }
 
@@ -178,15 +213,17 @@ function sharedCommitStore(file: CommitStore, hook: CommitSavedHook, options: Pi
  * @param options - endpoint, netuid, signer, inclusion wait
  * @returns the chain port, holding the commit store file until its `close()`
  * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` when another process (or another chain port of this process) holds
- *   the commit store file, before anything connects; `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails,
+ *   the commit store file, before anything connects (after waiting once, up to 61 s, logged as `COMMIT_STORE_LOCK_WAIT`,
+ *   when the lock's holder cannot be checked from here and its heartbeat is about to count as abandoned); `VALIDATOR_CHAIN_UNAVAILABLE` when the first connection fails,
  *   `VALIDATOR_INVALID_CONFIG` at `chain.endpoint` for an endpoint that is no ws(s):// URL nor network name; other
  *   `CHAIN_*` codes
  * @example const chain = await connectSubnetChain({ endpoint: devnet.url, netuid: 1, signer: await loadSigner({ kind: 'uri', uri: '//Alice' }), wait: 'inBlock', commitStorePath: './commits.json' })
  */
 export async function connectSubnetChain(options: SubnetChainOptions): Promise<ChainPort> {
   // Held from here until close() (or the process's exit): a second instance on this file stops here, at its start,
-  // before it connects (CHAIN_COMMIT_STORE_LOCKED, naming the process that holds it), not at its first commit.
-  const fileStore = fileCommitStore(options.commitStorePath);
+  // before it connects (CHAIN_COMMIT_STORE_LOCKED, naming the process that holds it), not at its first commit. A lock
+  // only a heartbeat vouches for, and that is about to count as abandoned, is waited for once.
+  const fileStore = await takeCommitStore(options.commitStorePath, options.logger);
   const commitSaved: CommitSavedHook = { current: undefined };
   let connection: ChainConnection;
   let client: ChainClient;

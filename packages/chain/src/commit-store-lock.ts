@@ -1,8 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 import { z } from 'zod';
 
@@ -27,11 +42,41 @@ const holderFileSchema = z.object({
   /** Field 22 of Linux `/proc/<pid>/stat` (start time in clock ticks after boot): tells a reused pid from the holder. */
   start_ticks: z.string().nullable(),
   since: z.string(),
+  /**
+   * How long the holder's heartbeat (its file's modification time, refreshed every twelfth of it) may stand still
+   * before the lock counts as abandoned where the holder cannot be checked. Absent in a lock of an earlier version.
+   */
+  stale_after_ms: z.number().int().min(1).max(86_400_000).optional(),
 });
 type HolderFile = z.infer<typeof holderFileSchema>;
 
 /** A holder file's name in the lock folder: `<token>.json`, the token unique to one taking of the lock. */
 const HOLDER_NAME = /^[0-9a-f]{32}\.json$/;
+
+/** How long a heartbeat may stand still before a holder that cannot be checked counts as gone (docs/spec.md G.32). */
+export const COMMIT_STORE_LOCK_STALE_AFTER_MS = 60_000;
+
+/**
+ * Internal, for tests: `SUBNET_COMMIT_STORE_LOCK_STALE_MS` replaces the bound for the locks this process takes (the
+ * holder writes it into its file, and a taker keeps to the holder's), so a test sees several bounds go by in a second.
+ * Not a setting: a bound much shorter than the stalls of a busy host lets another host take over a live holder's lock
+ * (the holder then refuses to write, losing a save).
+ */
+function staleAfterMs(): number {
+  const text = process.env['SUBNET_COMMIT_STORE_LOCK_STALE_MS'];
+  if (text === undefined || text === '') return COMMIT_STORE_LOCK_STALE_AFTER_MS;
+  const value = Number(text);
+  if (!/^[1-9][0-9]*$/.test(text) || value < 12 || value > 86_400_000)
+    throw chainError('InvalidInput', `SUBNET_COMMIT_STORE_LOCK_STALE_MS is ${JSON.stringify(text)}, not a whole number of milliseconds from 12 to 86400000`, {
+      source: 'client',
+      path: 'SUBNET_COMMIT_STORE_LOCK_STALE_MS',
+      value: text,
+    });
+  return value;
+}
+
+/** Seconds, for messages: one decimal. */
+const seconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 
 /** Attempts at the lock before giving up: each failed one saw a holder leave, or removed a dead one's file. */
 const ATTEMPTS = 16;
@@ -83,46 +128,85 @@ function pidRunning(pid: number): boolean {
   }
 }
 
+/** A holder file as found: its name, what it says, and its heartbeat (the file's modification time, epoch ms). */
+interface Found {
+  readonly lockPath: string;
+  readonly name: string;
+  readonly holder: HolderFile;
+  readonly beatAt: number;
+}
+
+/** The heartbeat's age and how long until it counts as abandoned, by this machine's clock. */
+function heartbeat(found: Found): { ageMs: number; boundMs: number; leftMs: number } {
+  const boundMs = found.holder.stale_after_ms ?? COMMIT_STORE_LOCK_STALE_AFTER_MS;
+  // A heartbeat ahead of this clock (skew) is as fresh as one now.
+  const ageMs = Math.max(0, Date.now() - found.beatAt);
+  return { ageMs, boundMs, leftMs: boundMs - ageMs };
+}
+
+/** The reason a holder that cannot be checked is gone, when its heartbeat stood still past the bound. */
+function silentReason(found: Found, what: string): string | undefined {
+  const beat = heartbeat(found);
+  return beat.leftMs < 0 ? `${what}, and its heartbeat is ${seconds(beat.ageMs)} old, over the ${seconds(beat.boundMs)} bound` : undefined;
+}
+
 /** Why a recorded holder is no longer there (the lock is then taken over), or undefined when it may still be. */
-function staleReason(holder: HolderFile): string | undefined {
-  if (holder.host !== hostname()) return undefined;
+function staleReason(found: Found): string | undefined {
+  const { holder } = found;
+  // Another host: nothing to check but the heartbeat.
+  if (holder.host !== hostname()) return silentReason(found, `host ${holder.host} cannot be checked from here`);
   const boot = bootId();
   if (holder.boot_id !== null && boot !== null && holder.boot_id !== boot) return 'the machine restarted since';
   const mine = selfTicks();
   if (holder.pid === process.pid) {
+    // This process's own (another store): alive whatever its heartbeat says (a blocked event loop delays it).
+    if ([...held].some((lock) => lock.holderFile === join(found.lockPath, found.name))) return undefined;
     // An earlier process that had this pid (a container's first process, restarted).
-    return holder.start_ticks !== null && mine !== null && holder.start_ticks !== mine ? `process ${holder.pid} is this one, started later` : undefined;
+    if (holder.start_ticks !== null && mine !== null) return holder.start_ticks !== mine ? `process ${holder.pid} is this one, started later` : undefined;
+    return silentReason(found, `process ${holder.pid} is this one, which holds no such lock`);
   }
   if (!pidRunning(holder.pid)) return `process ${holder.pid} is not running`;
-  if (holder.start_ticks === null) return undefined;
+  // No start time to tell a reused pid by (no /proc): the heartbeat tells.
+  if (holder.start_ticks === null || mine === null) return silentReason(found, `pid ${holder.pid} runs, but cannot be told from a later process with that pid`);
   const now = startTicks(holder.pid);
-  // Unreadable: it ended meanwhile, or /proc hides other users' processes (then it is taken as alive).
-  if (now === null) return pidRunning(holder.pid) ? undefined : `process ${holder.pid} is not running`;
+  // Unreadable: it ended meanwhile, or /proc hides other users' processes (then only the heartbeat tells).
+  if (now === null)
+    return pidRunning(holder.pid) ? silentReason(found, `pid ${holder.pid} runs, but its start time is hidden`) : `process ${holder.pid} is not running`;
   if (now !== holder.start_ticks) return `pid ${holder.pid} now belongs to another process (started later)`;
   return undefined;
 }
 
-function lockedError(path: string, lockPath: string, summary: string, holder?: HolderFile): ChainError {
+function lockedError(
+  path: string,
+  lockPath: string,
+  summary: string,
+  holder?: HolderFile,
+  beat?: { readonly ageMs: number; readonly leftMs: number },
+): ChainError {
   return chainError('CommitStoreLocked', summary, {
     source: 'client',
     path: 'commitStore',
     value: path,
     lockPath,
     ...(holder === undefined ? {} : { holder: Object.freeze({ pid: holder.pid, host: holder.host, since: holder.since }) }),
+    ...(beat === undefined ? {} : { heartbeatAgeMs: Math.round(beat.ageMs), abandonedInMs: Math.max(0, Math.round(beat.leftMs)) }),
   });
 }
 
 /** The refusal for a holder that is (or may be) alive, saying what to do. */
-function heldError(path: string, lockPath: string, holder: HolderFile): ChainError {
+function heldError(path: string, lockPath: string, found: Found): ChainError {
+  const { holder } = found;
   const who = `process ${holder.pid} on ${holder.host} (since ${holder.since})`;
   const lead = `the commit store ${path} is in use by ${who}`;
   const why = 'two writers of one store drop each other’s salts, so it is not opened twice';
   if (holder.host !== hostname()) {
+    const beat = heartbeat(found);
     return lockedError(
       path,
       lockPath,
-      `${lead}, another host, where this one cannot check it: ${why}. Stop that process, or give this one its own file; if nothing on ${holder.host} uses it any more (a container re-created under a new host name), remove ${lockPath}`,
+      `${lead}, another host, where this one cannot check it: its heartbeat is ${seconds(beat.ageMs)} old, and the lock counts as abandoned once that passes ${seconds(beat.boundMs)}, in ${seconds(beat.leftMs)}: ${why}. Stop that process, or give this one its own file; if nothing on ${holder.host} uses it any more (a container re-created under a new host name), start again after that and the lock is taken over (do not remove ${lockPath} while that process may still run)`,
       holder,
+      beat,
     );
   }
   if (holder.pid === process.pid) {
@@ -133,19 +217,36 @@ function heldError(path: string, lockPath: string, holder: HolderFile): ChainErr
       holder,
     );
   }
-  const unchecked =
-    holder.start_ticks === null || selfTicks() === null
-      ? `; this system cannot tell a reused pid, so if process ${holder.pid} is not a user of this store, remove ${lockPath}`
-      : '';
-  return lockedError(path, lockPath, `${lead}: ${why}. Stop that process, or give this one its own file${unchecked}`, holder);
+  if (holder.start_ticks === null || selfTicks() === null || startTicks(holder.pid) === null) {
+    // Told only by its heartbeat (pid reuse cannot be seen).
+    const beat = heartbeat(found);
+    return lockedError(
+      path,
+      lockPath,
+      `${lead}: ${why}. Stop that process, or give this one its own file; this system cannot tell a reused pid, so the lock counts as abandoned once its heartbeat (now ${seconds(beat.ageMs)} old) passes ${seconds(beat.boundMs)}, in ${seconds(beat.leftMs)}`,
+      holder,
+      beat,
+    );
+  }
+  return lockedError(path, lockPath, `${lead}: ${why}. Stop that process, or give this one its own file`, holder);
 }
 
-/** A held lock: `release` gives it up (idempotent); `check` fails when it was lost. */
+/** A held lock: `release` gives it up (idempotent); `check` and `fence` fail when it was lost. */
 export interface StoreLock {
   readonly lockPath: string;
+  /** This holder's file in the lock folder. */
+  readonly holderFile: string;
+  /** A name for this holder's temporary files beside the store, `<path>.<token>.tmp`: no other holder writes it. */
+  readonly tmpPath: string;
   release(): void;
   /** Rejects with `CHAIN_COMMIT_STORE_LOCKED` when this holder's file is gone from the lock (taken or removed by hand). */
   check(): Promise<void>;
+  /**
+   * Called right before a write takes effect, with nothing in between: throws `CHAIN_COMMIT_STORE_LOCKED` when the
+   * lock was lost, or when its heartbeat last landed more than half the bound ago (another host may judge it
+   * abandoned), and otherwise refreshes the heartbeat.
+   */
+  fence(): void;
 }
 
 /** Locks held by this process, released when it exits (a process killed by a signal leaves them, and they go stale). */
@@ -169,7 +270,7 @@ function errnoOf(error: unknown): unknown {
 }
 
 /** The holder named in a lock folder: a holder, 'empty' (being taken over), 'gone' (no folder any more). */
-function readHolder(path: string, lockPath: string): { name: string; holder: HolderFile } | 'empty' | 'gone' {
+function readHolder(path: string, lockPath: string): Found | 'empty' | 'gone' {
   let names: string[];
   try {
     names = readdirSync(lockPath);
@@ -189,8 +290,10 @@ function readHolder(path: string, lockPath: string): { name: string; holder: Hol
     );
   }
   let text: string;
+  let beatAt: number;
   try {
     text = readFileSync(join(lockPath, name), 'utf8');
+    beatAt = statSync(join(lockPath, name)).mtimeMs;
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return 'empty';
     throw error;
@@ -208,7 +311,32 @@ function readHolder(path: string, lockPath: string): { name: string; holder: Hol
       `the commit store ${path} cannot be locked: its holder file ${join(lockPath, name)} is not one this version writes; if no process uses the store, remove ${lockPath}`,
     );
   }
-  return { name, holder: parsed.data };
+  return { lockPath, name, holder: parsed.data, beatAt };
+}
+
+/**
+ * Removes the temporary files earlier holders of the store left beside it (`<path>.<token>.tmp`: a crash between
+ * writing one and renaming it; a holder whose lock was taken over while it wrote, which then refuses the rename).
+ * Only a holder writes them, so once this process holds the lock, none is in use by a holder that may still rename
+ * it.
+ */
+function removeStrayTemporaries(path: string): void {
+  const escaped = basename(path).replace(/[.*+?^$()|[\]{}\\]/g, '\\$&');
+  const stray = new RegExp(`^${escaped}\\.[0-9a-f]{32}\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!stray.test(name)) continue;
+    try {
+      unlinkSync(join(dirname(path), name));
+    } catch {
+      // gone meanwhile, or not ours to remove: left
+    }
+  }
 }
 
 /**
@@ -222,17 +350,32 @@ function readHolder(path: string, lockPath: string): { name: string; holder: Hol
  * again. Removing a file by its token never removes a newer holder's, so two processes taking over one stale lock
  * at once both remove the same file, and only the first rename after it succeeds.
  *
+ * The holder's heartbeat is its file's modification time, set every twelfth of the bound (5 s of 60 s) on an unref'd
+ * timer that `release` stops. A holder that cannot be checked from here (another host name; a running pid with no
+ * start time to tell reuse by, or a hidden one) is stale once its heartbeat is older than the bound it wrote in its
+ * file (by this machine's clock; a heartbeat ahead of it counts as now). A holder verified alive on this host is
+ * never taken over, whatever its heartbeat.
+ *
  * @param path - the commit store file
  * @returns the lock
  * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` naming the holder when another process, or another store of this
- *   process, holds it
+ *   process, holds it (with the heartbeat's age and the time left when only the heartbeat tells);
+ *   `CHAIN_INVALID_INPUT` when `SUBNET_COMMIT_STORE_LOCK_STALE_MS` is not a whole number of ms from 12 to 86400000
  */
 export function lockCommitStore(path: string): StoreLock {
   const lockPath = `${path}.lock`;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const token = randomBytes(16).toString('hex');
   const staging = `${lockPath}.${token}.tmp`;
-  const record: HolderFile = { pid: process.pid, host: hostname(), boot_id: bootId(), start_ticks: selfTicks(), since: new Date().toISOString() };
+  const bound = staleAfterMs();
+  const record: HolderFile = {
+    pid: process.pid,
+    host: hostname(),
+    boot_id: bootId(),
+    start_ticks: selfTicks(),
+    since: new Date().toISOString(),
+    stale_after_ms: bound,
+  };
   mkdirSync(staging, { mode: 0o700 });
   let taken = false;
   try {
@@ -249,7 +392,7 @@ export function lockCommitStore(path: string): StoreLock {
       const found = readHolder(path, lockPath);
       // gone or empty: a holder left, or a taker removed a dead one's file and has not renamed yet: try again
       if (typeof found === 'string') continue;
-      if (staleReason(found.holder) === undefined) throw heldError(path, lockPath, found.holder);
+      if (staleReason(found) === undefined) throw heldError(path, lockPath, found);
       try {
         unlinkSync(join(lockPath, found.name));
       } catch (error) {
@@ -262,12 +405,45 @@ export function lockCommitStore(path: string): StoreLock {
   if (!taken)
     throw lockedError(path, lockPath, `the commit store ${path} could not be locked: ${lockPath} changed hands ${ATTEMPTS} times while this process tried`);
   const mine = join(lockPath, `${token}.json`);
+  // The heartbeat: the holder file's modification time, set every twelfth of the bound. lastBeat is when the last one
+  // that landed was sent (this process's monotonic clock), so a stall of the event loop or of the storage shows.
+  let lastBeat = performance.now();
+  let lastBeatWall = Date.now();
+  let lost = false;
+  let beating = false;
+  const beat = async (): Promise<void> => {
+    if (beating || lost) return;
+    beating = true;
+    const sent = performance.now();
+    const at = new Date();
+    try {
+      await utimes(mine, at, at);
+      lastBeat = Math.max(lastBeat, sent);
+      lastBeatWall = Math.max(lastBeatWall, at.getTime());
+    } catch (error) {
+      // Gone: taken over, or removed by hand; fence() and check() refuse from now on. Other failures: the next beat.
+      if (errnoOf(error) === 'ENOENT') lost = true;
+    } finally {
+      beating = false;
+    }
+  };
+  const timer = setInterval(() => void beat(), Math.max(1, Math.floor(bound / 12)));
+  timer.unref();
+  const lostError = (): ChainError =>
+    lockedError(
+      path,
+      lockPath,
+      `the commit store ${path} is no longer held by this process (${mine} is gone: another process took the lock over, or it was removed by hand): nothing more is written, so neither writer drops the other's salts; close this store`,
+    );
   let released = false;
   const lock: StoreLock = {
     lockPath,
+    holderFile: mine,
+    tmpPath: join(dirname(path), `${basename(path)}.${token}.tmp`),
     release: () => {
       if (released) return;
       released = true;
+      clearInterval(timer);
       held.delete(lock);
       if (held.size === 0) process.removeListener('exit', releaseAll);
       try {
@@ -279,19 +455,45 @@ export function lockCommitStore(path: string): StoreLock {
       }
     },
     check: async () => {
+      if (lost) throw lostError();
       try {
         await stat(mine);
       } catch (error) {
         if (errnoOf(error) !== 'ENOENT') throw error;
+        lost = true;
+        throw lostError();
+      }
+    },
+    fence: () => {
+      if (lost) throw lostError();
+      // The monotonic clock does not count a suspended machine; the wall clock does (a jump forward only refuses one
+      // write early).
+      const silentMs = Math.max(performance.now() - lastBeat, Date.now() - lastBeatWall);
+      if (silentMs > bound / 2) {
+        // Another host takes the lock over once the heartbeat is `bound` old by its clock: half of it is left for
+        // the clocks' skew. The timer beats again, and if the file is still ours the next write goes through.
+        void beat();
         throw lockedError(
           path,
           lockPath,
-          `the commit store ${path} is no longer held by this process (${mine} is gone: another process took the lock over, or it was removed by hand): nothing more is written, so neither writer drops the other's salts; close this store`,
+          `the commit store ${path} was not written: this process's heartbeat on its lock last landed ${seconds(silentMs)} ago, over half the ${seconds(bound)} bound (its event loop or the storage stalled), so a process on another host may have taken the lock over; the write is refused rather than risk dropping that one's salts. Try again: once a heartbeat lands on a lock still held, writes go through`,
         );
       }
+      const sent = performance.now();
+      const at = new Date();
+      try {
+        utimesSync(mine, at, at);
+      } catch (error) {
+        if (errnoOf(error) !== 'ENOENT') throw error;
+        lost = true;
+        throw lostError();
+      }
+      lastBeat = Math.max(lastBeat, sent);
+      lastBeatWall = Math.max(lastBeatWall, at.getTime());
     },
   };
   if (held.size === 0) process.on('exit', releaseAll);
   held.add(lock);
+  removeStrayTemporaries(path);
   return lock;
 }

@@ -1,4 +1,5 @@
-import { chmod, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { chmod, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { hotkeySchema, parseInput } from '@subnet/core';
@@ -182,17 +183,24 @@ export interface FileCommitStore extends CommitStore {
  * another store of this process, on the same file is refused at its creation (each rewrites the whole file, so two
  * would drop each other's salts). The lock is the folder `<path>.lock`, naming the holder's pid, host name and start;
  * a lock whose holder is gone (a crash, a SIGKILL: the pid is not running on this host, or now belongs to a process
- * started later, or the machine restarted) is taken over, by exactly one of several processes that try at once. A
- * lock taken on another host (a network folder; a container re-created under a new host name) is never taken over:
- * the message says which folder to remove. A store that finds its lock gone before a write (removed by hand, or taken
- * over) refuses to write.
+ * started later, or the machine restarted) is taken over, by exactly one of several processes that try at once. The
+ * holder keeps a heartbeat on its lock (the holder file's modification time, every 5 s on an unref'd timer, stopped
+ * by `close()`); a lock whose holder cannot be checked from here (another host name: a network folder, a container
+ * re-created under a new host name; or a running pid without a start time to tell reuse by) is taken over once that
+ * heartbeat is more than 60 s old (hosts sharing a folder must keep their clocks within 30 s of each other), and
+ * until then the refusal says how old it is and how long is left. A store writes into its own temporary file and,
+ * right before the rename that makes a write the store, checks that its lock is still its own and that its last
+ * heartbeat landed within half the bound, refreshing it: a store that finds its lock gone (removed by hand, or taken
+ * over while it stalled) or its heartbeat lapsed refuses to write.
  *
  * @param path - the file (created on first save; its folder, and the lock, at once)
  * @returns the store, holding the file
  * @throws SubnetError `CHAIN_COMMIT_STORE_LOCKED` naming the path, the holder's pid and host, and what to do, when
- *   another process or another open store of this process holds the file; from `save` and `remove` when the lock was
- *   lost. `CHAIN_INVALID_INPUT` from `load` (and `save`, `remove`) when the file is not a commit store;
- *   `CHAIN_CLIENT_CLOSED` from every call after `close()`
+ *   another process or another open store of this process holds the file (with `context.heartbeatAgeMs` and
+ *   `context.abandonedInMs` when only its heartbeat tells); from `save` and `remove` when the lock was lost or its
+ *   heartbeat lapsed. `CHAIN_INVALID_INPUT` when `SUBNET_COMMIT_STORE_LOCK_STALE_MS` (internal, for tests) is not a
+ *   whole number of ms from 12 to 86400000, and from `load` (and `save`, `remove`) when the file is not a commit
+ *   store; `CHAIN_CLIENT_CLOSED` from every call after `close()`
  * @example
  * const commitStore = fileCommitStore('/var/lib/validator/commits.json');
  * const client = await createChainClient({ network: 'finney', signer, commitStore });
@@ -240,7 +248,8 @@ export function fileCommitStore(path: string): FileCommitStore {
     await lock.check();
     const folder = dirname(path);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    const tmp = `${path}.tmp`;
+    // This holder's own name: a holder whose lock was taken over while it stalled never writes into the new one's.
+    const tmp = lock.tmpPath;
     // The bytes reach the disk before the rename makes them the store, and the rename before the save returns: a
     // power cut after a save cannot bring back the file without the salt of a commit already sent.
     const file = await open(tmp, 'w', 0o600);
@@ -251,7 +260,14 @@ export function fileCommitStore(path: string): FileCommitStore {
       await file.close();
     }
     await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    try {
+      // Nothing between the last look at the lock (and its heartbeat) and the rename that makes the write the store.
+      lock.fence();
+      renameSync(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
     await syncFolder(folder);
   };
   return {

@@ -356,6 +356,10 @@ export interface ChainCommitStoreLockedContext extends ChainErrorContext {
   readonly lockPath: string;
   /** The holder the lock names; absent when the lock cannot be read, or was lost. */
   readonly holder?: CommitStoreHolder;
+  /** How old the holder's heartbeat was (ms), when only the heartbeat tells whether it runs (another host; no /proc). */
+  readonly heartbeatAgeMs?: number;
+  /** In how many ms the lock counts as abandoned and is taken over if its heartbeat still stands still (with heartbeatAgeMs). */
+  readonly abandonedInMs?: number;
 }
 
 /** The codes of the standard pool rejections, whose context is {@link ChainPoolRejectionContext}. */
@@ -769,7 +773,7 @@ const clientRows: readonly (readonly [string, boolean, string])[] = [
   [
     'CommitStoreLocked',
     false,
-    'Another process (context.holder: pid, host) or another open store of this process holds the commit store file: stop it or close that store, or give this one its own file; a lock from another host is never taken over: remove context.lockPath once nothing there uses the file.',
+    'Another process (context.holder: pid, host) or another open store of this process holds the commit store file: stop it or close that store, or give this one its own file; a lock whose holder cannot be checked here (another host) is taken over once its heartbeat is older than the bound (60 s): context.abandonedInMs says when; do not remove context.lockPath while its holder may run. Also when the lock was lost (taken over while this holder stalled, or removed by hand): close this store.',
   ],
 ];
 

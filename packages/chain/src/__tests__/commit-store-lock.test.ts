@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { isSubnetError } from '@subnet/core';
-import { describe, expect, expectTypeOf, it, onTestFinished } from 'vitest';
+import { describe, expect, expectTypeOf, it, onTestFinished, vi } from 'vitest';
 
 import { fileCommitStore } from '../commit-store.js';
 import type { CommitStoreHolder } from '../commit-store-lock.js';
@@ -30,16 +30,27 @@ interface Holder {
   readonly exited: Promise<void>;
 }
 
-/** Starts a holder process on `path` and resolves once it is loaded; it is killed when the test finishes. */
-async function startHolder(path: string): Promise<Holder> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', HOLDER, path], { cwd: PACKAGE, stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts a holder process on `path` and resolves once it is loaded; it is killed when the test finishes. `staleMs`
+ * gives it a short heartbeat bound (`SUBNET_COMMIT_STORE_LOCK_STALE_MS`, internal, for tests).
+ */
+async function startHolder(path: string, staleMs?: number): Promise<Holder> {
+  const env = staleMs === undefined ? process.env : { ...process.env, SUBNET_COMMIT_STORE_LOCK_STALE_MS: String(staleMs) };
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@subnet/source', HOLDER, path], {
+    cwd: PACKAGE,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => {
     proc.on('exit', () => {
       resolve();
     });
   });
   onTestFinished(async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGCONT');
+      proc.kill('SIGKILL');
+    }
     await exited;
   });
   let stderr = '';
@@ -86,11 +97,25 @@ function lockHolder(lockPath: string): { pid: number; host: string } | undefined
   return name === undefined ? undefined : (JSON.parse(readFileSync(join(lockPath, name), 'utf8')) as { pid: number; host: string });
 }
 
-/** Writes a lock folder by hand, naming the given holder. */
-function writeLock(lockPath: string, holder: Record<string, unknown>): void {
+/** Writes a lock folder by hand, naming the given holder, its heartbeat `beatAgeMs` old (by default now). */
+function writeLock(lockPath: string, holder: Record<string, unknown>, beatAgeMs = 0): void {
   mkdirSync(lockPath, { recursive: true });
-  writeFileSync(join(lockPath, `${'ab'.repeat(16)}.json`), JSON.stringify({ boot_id: null, start_ticks: null, since: '2026-01-01T00:00:00.000Z', ...holder }));
+  const file = join(lockPath, `${'ab'.repeat(16)}.json`);
+  writeFileSync(file, JSON.stringify({ boot_id: null, start_ticks: null, since: '2026-01-01T00:00:00.000Z', ...holder }));
+  const at = new Date(Date.now() - beatAgeMs);
+  utimesSync(file, at, at);
 }
+
+/** Rewrites the holder file of a lock in place (same file, so its holder's heartbeat keeps reaching it) under another host name. */
+function moveToOtherHost(lockPath: string): string {
+  const [name] = readdirSync(lockPath);
+  const file = join(lockPath, name!);
+  const record = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...record, host: 'other-host.example' }));
+  return file;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const storeFile = (): string => join(tempDir('chain-lock-'), 'data', 'commits.json');
 
@@ -278,20 +303,122 @@ describe('file commit store lock in one process', () => {
     await again.close();
   });
 
-  it('a lock taken on another host is never taken over: refused, naming that host and the lock folder to remove', () => {
+  it("a lock from another host with a fresh heartbeat is refused, naming the heartbeat's age and how long until the lock counts as abandoned", () => {
     const path = storeFile();
-    writeLock(`${path}.lock`, { pid: 4242, host: 'other-host.example' });
+    writeLock(`${path}.lock`, { pid: 4242, host: 'other-host.example' }, 20_000);
+    let refused: unknown;
+    try {
+      fileCommitStore(path);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      code: 'CHAIN_COMMIT_STORE_LOCKED',
+      context: { lockPath: `${path}.lock`, holder: { pid: 4242, host: 'other-host.example' } },
+    });
+    const { message, context } = refused as { message: string; context: { heartbeatAgeMs: number; abandonedInMs: number } };
+    expect(message).toMatch(
+      new RegExp(
+        `^\\[CHAIN_COMMIT_STORE_LOCKED\\] CommitStoreLocked: the commit store ${path} is in use by process 4242 on other-host\\.example .*another host, where this one cannot check it: its heartbeat is 2\\d\\.\\d s old, and the lock counts as abandoned once that passes 60\\.0 s, in [34]\\d\\.\\d s`,
+      ),
+    );
+    expect(message).toContain('start again after that and the lock is taken over');
+    // the default bound, 60 s, from a heartbeat 20 s old (and the few milliseconds this test took)
+    expect(context.heartbeatAgeMs).toBeGreaterThanOrEqual(20_000);
+    expect(context.heartbeatAgeMs).toBeLessThan(25_000);
+    expect(context.abandonedInMs).toBe(60_000 - context.heartbeatAgeMs);
+    expect(lockHolder(`${path}.lock`)?.pid).toBe(4242);
+  });
+
+  it('a lock whose holder cannot be checked here (another host; a live pid without a start time) is taken over once its heartbeat is older than the bound', async () => {
+    const path = storeFile();
+    const lockPath = `${path}.lock`;
+    // another host, silent for 61 s (no bound in the file: an earlier version's lock, the default 60 s)
+    writeLock(lockPath, { pid: 4242, host: 'other-host.example' }, 61_000);
+    const foreign = fileCommitStore(path);
+    expect(lockHolder(lockPath)).toMatchObject({ pid: process.pid, host: hostname() });
+    await foreign.save(COMMIT);
+    await foreign.close();
+    // another host whose holder declared a 2 s bound, silent for 3 s
+    writeLock(lockPath, { pid: 4242, host: 'other-host.example', stale_after_ms: 2000 }, 3000);
+    const short = fileCommitStore(path);
+    expect(lockHolder(lockPath)?.pid).toBe(process.pid);
+    await short.close();
+    // this host, a running pid (this test's parent) recorded without a start time (no /proc): silent for 61 s
+    writeLock(lockPath, { pid: process.ppid, host: hostname() }, 61_000);
+    const unchecked = fileCommitStore(path);
+    expect(lockHolder(lockPath)?.pid).toBe(process.pid);
+    expect(await unchecked.load()).toEqual([COMMIT]);
+    await unchecked.close();
+    // the same, heard from 30 s ago: refused, naming the wait
+    writeLock(lockPath, { pid: process.ppid, host: hostname() }, 30_000);
     expect(() => fileCommitStore(path)).toThrow(
       expect.objectContaining({
         code: 'CHAIN_COMMIT_STORE_LOCKED',
         message: expect.stringMatching(
-          new RegExp(
-            `^\\[CHAIN_COMMIT_STORE_LOCKED\\] CommitStoreLocked: the commit store ${path} is in use by process 4242 on other-host\\.example .*remove ${path}\\.lock`,
-          ),
+          /cannot tell a reused pid, so the lock counts as abandoned once its heartbeat \(now 3\d\.\d s old\) passes 60\.0 s, in [23]\d\.\d s /,
         ) as unknown,
       }),
     );
-    expect(lockHolder(`${path}.lock`)?.pid).toBe(4242);
+  });
+
+  it('a live holder keeps its heartbeat fresh: seen from another host after several bounds, it is still refused, its heartbeat younger than one bound', async () => {
+    const path = storeFile();
+    const lockPath = `${path}.lock`;
+    const bound = 600;
+    const holder = await startHolder(path, bound);
+    holder.send('open');
+    expect(await holder.reply()).toEqual({ opened: true });
+    const file = moveToOtherHost(lockPath);
+    const before = statSync(file).mtimeMs;
+    await sleep(2.5 * bound);
+    const beat = statSync(file).mtimeMs;
+    expect(beat).toBeGreaterThan(before);
+    expect(Date.now() - beat).toBeLessThan(bound);
+    let refused: unknown;
+    try {
+      fileCommitStore(path);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ code: 'CHAIN_COMMIT_STORE_LOCKED', context: { holder: { pid: holder.pid, host: 'other-host.example' } } });
+    const { context } = refused as { context: { heartbeatAgeMs: number; abandonedInMs: number } };
+    expect(context.heartbeatAgeMs).toBeLessThan(bound);
+    expect(context.abandonedInMs).toBeGreaterThan(0);
+    expect(lockHolder(lockPath)?.pid).toBe(holder.pid);
+    holder.send('save');
+    expect(await holder.reply()).toEqual({ saved: true });
+  });
+
+  it("a holder that stalled past the bound and was taken over refuses to save once it runs again; the new holder's saves stay", async () => {
+    const path = storeFile();
+    const lockPath = `${path}.lock`;
+    const bound = 600;
+    const holder = await startHolder(path, bound);
+    holder.send('open');
+    await holder.reply();
+    holder.send('save');
+    expect(await holder.reply()).toEqual({ saved: true });
+    const file = moveToOtherHost(lockPath);
+    // a stall: the whole process stops (as when its machine froze, or its storage hung), and its heartbeat with it
+    holder.proc.kill('SIGSTOP');
+    await sleep(bound + 300);
+    expect(Date.now() - statSync(file).mtimeMs).toBeGreaterThan(bound);
+    const taker = fileCommitStore(path);
+    onTestFinished(() => taker.close());
+    expect(lockHolder(lockPath)?.pid).toBe(process.pid);
+    await taker.save(COMMIT);
+    holder.proc.kill('SIGCONT');
+    holder.send('save');
+    expect(await holder.reply()).toMatchObject({
+      saved: false,
+      code: 'CHAIN_COMMIT_STORE_LOCKED',
+      message: expect.stringContaining(`the commit store ${path} is no longer held by this process`) as unknown,
+    });
+    // the store holds the first holder's save and the taker's, and nothing of the refused one
+    const hashes = (await taker.load()).map((c) => c.commitHash);
+    expect(hashes).toEqual([`0x${holder.pid.toString(16).padStart(64, '0')}`, COMMIT.commitHash]);
+    expect(readdirSync(dirname(path)).sort()).toEqual(['commits.json', 'commits.json.lock']);
   });
 
   it.runIf(existsSync('/proc/self/stat'))(
@@ -344,6 +471,31 @@ describe('file commit store lock in one process', () => {
     expect(readdirSync(`${path}.lock`)).toEqual(['notes.txt']);
     // no private folder of the attempts is left beside the store
     expect(readdirSync(dirname(path))).toEqual(['commits.json.lock']);
+  });
+
+  it('a store whose heartbeat lapsed past half the bound (a machine suspended for 2 min) refuses its next write, leaving nothing; once a heartbeat lands on its lock, writes go through', async () => {
+    const path = storeFile();
+    const store = fileCommitStore(path);
+    onTestFinished(() => store.close());
+    await store.save(COMMIT);
+    // the wall clock says 2 min went by since the last heartbeat; the monotonic clock skips a suspended machine's time
+    const real = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => real() + 120_000);
+    try {
+      await expect(store.save({ ...COMMIT, commitHash: `0x${'08'.repeat(32)}` })).rejects.toMatchObject({
+        code: 'CHAIN_COMMIT_STORE_LOCKED',
+        message: expect.stringMatching(
+          /^\[CHAIN_COMMIT_STORE_LOCKED\] CommitStoreLocked: the commit store .* was not written: this process's heartbeat on its lock last landed 1[12]\d\.\d s ago, over half the 60\.0 s bound/,
+        ) as unknown,
+      });
+    } finally {
+      clock.mockRestore();
+    }
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ commits: [{ commit_hash: COMMIT.commitHash }] });
+    expect(readdirSync(dirname(path)).sort()).toEqual(['commits.json', 'commits.json.lock']);
+    // the lock is still this store's: the write refused set a heartbeat going, and the next write goes through
+    await vi.waitFor(() => store.save({ ...COMMIT, commitHash: `0x${'09'.repeat(32)}` }));
+    expect((await store.load()).map((c) => c.commitHash)).toEqual([COMMIT.commitHash, `0x${'09'.repeat(32)}`]);
   });
 
   it('a store whose lock was removed by hand writes nothing more: save refuses with CHAIN_COMMIT_STORE_LOCKED', async () => {
