@@ -216,8 +216,24 @@ Examples:
         // Ctrl-C or SIGTERM before the service listens (waiting for the chain, or at the password prompt) stops the
         // start and removes what it created, as a failed start does (docs/spec.md G.10); it ended the process with no
         // word and left the new database and bundles folder.
-        const footprint = startFootprint(config);
+        const taken = startFootprint(config);
+        // Kept once the service listens; a signal from then on, while the start finishes, is the running service's.
+        let listened = false;
+        let deferred: NodeJS.Signals | undefined;
+        const footprint = {
+          undo: () => {
+            taken.undo();
+          },
+          keep: () => {
+            listened = true;
+            taken.keep();
+          },
+        };
         const duringStart = (signal: NodeJS.Signals): void => {
+          if (listened) {
+            deferred ??= signal;
+            return;
+          }
           logger.warn(`${signal} while starting, before the service listened: stopped, and what this start created is removed`);
           // At the exit, after @subnet/chain released the commit store's lock (its exit listener came first, when the
           // start took the lock): a commit store folder this start created is then empty, and goes too.
@@ -226,23 +242,31 @@ Examples:
           });
           process.exit(signalExitCode(signal));
         };
-        process.once('SIGINT', duringStart);
-        process.once('SIGTERM', duringStart);
+        process.on('SIGINT', duringStart);
+        process.on('SIGTERM', duringStart);
         let service;
         try {
           service = await startValidator({ config, logger, footprint });
         } catch (error) {
+          process.off('SIGINT', duringStart);
+          process.off('SIGTERM', duringStart);
           // Ctrl-C at the password prompt: the terminal is in raw mode there, so it sends no SIGINT; the prompt's refusal
           // says it was one, and the start stops as on the signal (exit 130, what it created removed).
           if (isSubnetError(error, PASSWORD_UNAVAILABLE) && error.context.signal === 'SIGINT') duringStart('SIGINT');
           throw error;
-        } finally {
-          process.off('SIGINT', duringStart);
-          process.off('SIGTERM', duringStart);
         }
-        handleSignals(service, (line) => {
-          logger.warn(line);
-        });
+        // The service's listeners replace the start's without a moment with none (docs/spec.md G.34): a SIGTERM sent as
+        // "listening" was printed was dropped once in five starts, and the service ran on.
+        handleSignals(
+          service,
+          (line) => {
+            logger.warn(line);
+          },
+          undefined,
+          duringStart,
+        );
+        // A signal that came after the service listened, while its start finished, stops it now.
+        if (deferred !== undefined) process.kill(process.pid, deferred);
       } catch (error) {
         exitWith(error);
       }
