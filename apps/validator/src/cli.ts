@@ -171,8 +171,9 @@ program
     `
 A flag overrides the environment (SUBNET_VALIDATOR_<SECTION>__<KEY>, e.g. SUBNET_VALIDATOR_SERVER__PORT=9000), which
 overrides the file; the defaults shown are those of an absent key. The executor token has no default and no flag:
-set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it (exit 0; before it
-listens, while it waits for the chain or a password: 130 or 143, and what the start created is removed).
+set SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN (at least 16 characters). SIGINT or SIGTERM stops it within 5 s (exit 0;
+1 when closing did not end by then; before it listens, while it waits for the chain or a password: 130 or 143, and
+what the start created is removed).
 
 Examples:
   subnet-validator run --config validator.yaml --wallet.name validator --wallet.hotkey default
@@ -255,7 +256,7 @@ Examples:
           if (isSubnetError(error, PASSWORD_UNAVAILABLE) && error.context.signal === 'SIGINT') duringStart('SIGINT');
           throw error;
         }
-        // The service's listeners replace the start's without a moment with none (docs/spec.md G.34): a SIGTERM sent as
+        // The service's listeners replace the start's without a moment with none (docs/spec.md G.10): a SIGTERM sent as
         // "listening" was printed was dropped once in five starts, and the service ran on.
         handleSignals(
           service,

@@ -47,14 +47,14 @@ const NO_FENCE = Object.freeze({ holder: '', token: -1 });
 
 /**
  * How long a stop waits for the work in flight (the epoch loop's step, miner queries, reveal checks, peer sends) after
- * the signal before abandoning it, in ms (docs/spec.md G.34).
+ * the signal before abandoning it, in ms (docs/spec.md G.10).
  */
 const STOP_WORK_GRACE_MS = 3_000;
 /** How long a stop lets open HTTP connections finish their requests before closing them, in ms. */
 const STOP_HTTP_GRACE_MS = 2_000;
 /**
  * The bound on one SIGTERM or SIGINT, in ms: a stop that has not ended by then (closing storage or the chain connection
- * hangs) exits 1 as a second signal would (docs/spec.md G.34). Under the 10 s Docker and the 30 s Kubernetes and
+ * hangs) exits 1 as a second signal would (docs/spec.md G.10). Under the 10 s Docker and the 30 s Kubernetes and
  * systemd grant before SIGKILL.
  */
 export const STOP_BOUND_MS = 5_000;
@@ -715,7 +715,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       if (stopping) return;
       stopping = true;
       if (timer !== undefined) clearTimeout(timer);
-      // Bounded (docs/spec.md G.34): the work in flight gets until STOP_WORK_GRACE_MS after the signal to finish, then it
+      // Bounded (docs/spec.md G.10): the work in flight gets until STOP_WORK_GRACE_MS after the signal to finish, then it
       // is abandoned as a crash would leave it (durable writes are transactions; a submission in flight is reconciled with
       // the chain at the next start). A catch-up over many epochs or a request held by a slow node once kept one SIGTERM
       // waiting past the 10 s a container manager grants before SIGKILL.
@@ -732,16 +732,18 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       await closing;
       clearInterval(sweep);
       clearTimeout(deadline);
-      const work = Promise.all([
-        dispatcher?.stop(),
-        inFlight.catch(() => undefined),
-        revealConfirms.idle(),
-        peerExchange.stop(),
-      ]).then(() => true);
+      const work = Promise.all([dispatcher?.stop(), inFlight.catch(() => undefined), revealConfirms.idle(), peerExchange.stop()]).then(() => true);
       let waitTimer: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
         work,
-        new Promise<false>((resolve) => (waitTimer = setTimeout(() => resolve(false), Math.max(0, workDeadline - Date.now())))),
+        new Promise<false>((resolve) => {
+          waitTimer = setTimeout(
+            () => {
+              resolve(false);
+            },
+            Math.max(0, workDeadline - Date.now()),
+          );
+        }),
       ]);
       clearTimeout(waitTimer);
       if (!finished) {
@@ -763,7 +765,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
  * Stops the service on SIGTERM or SIGINT: no new requests, the work in flight gets 3 s to finish (then it is abandoned,
  * as a crash would leave it), storage and chain close, then the process exits 0 (1 when stopping fails). A stop that has
  * not ended {@link STOP_BOUND_MS} (5 s) after the signal exits 1, as does a second SIGTERM or SIGINT while it stops
- * (Ctrl-C twice): the next start reconciles an interrupted submission (docs/spec.md G.34).
+ * (Ctrl-C twice): the next start reconciles an interrupted submission (docs/spec.md G.10).
  *
  * The listeners are added before `replacing` (the start's own signal listener) is removed, so the process watches the
  * signals throughout: removing the last listener first stops Node's watcher, and a signal that arrived just before, not

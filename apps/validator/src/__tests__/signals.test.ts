@@ -4,7 +4,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-
 import type { ValidatorService } from '../service.js';
 import { handleSignals, STOP_BOUND_MS } from '../service.js';
 import { expectBuiltCli } from './helpers.js';
@@ -70,7 +69,7 @@ describe('handleSignals: SIGTERM or SIGINT stops the service; the same signal ag
   });
 });
 
-describe('handleSignals: one SIGTERM ends the process within its bound (docs/spec.md G.34)', () => {
+describe('handleSignals: one SIGTERM ends the process within its bound (docs/spec.md G.10)', () => {
   const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
   afterEach(() => {
     vi.useRealTimers();
@@ -96,10 +95,10 @@ describe('handleSignals: one SIGTERM ends the process within its bound (docs/spe
   });
 });
 
-describe('handleSignals: taking over from the start\'s listener drops no signal (a real SIGTERM, in a child process)', () => {
+describe("handleSignals: taking over from the start's listener drops no signal (a real SIGTERM, in a child process)", () => {
   beforeAll(expectBuiltCli);
 
-  it('a SIGTERM that arrived just before the hand-over, not yet dispatched, stops the service (the start\'s listener is not called)', () => {
+  it("a SIGTERM that arrived just before the hand-over, not yet dispatched, stops the service (the start's listener is not called)", () => {
     const index = pathToFileURL(join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'index.js')).href;
     // The CLI's sequence: the start's listener, "listening" printed, the signal sent by whoever read it, the hand-over in
     // the same turn of the event loop (the signal is dispatched after it). Before, the CLI removed the start's listener
@@ -115,7 +114,10 @@ describe('handleSignals: taking over from the start\'s listener drops no signal 
       setTimeout(() => { console.log('still running'); process.exit(3); }, 3000);
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
-    expect(run.stdout.trim().split('\n')).toEqual(['SIGTERM: finishing in-flight work for up to 3 s, then stopping (send it again to exit at once)', 'service stopped']);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'SIGTERM: finishing in-flight work for up to 3 s, then stopping (send it again to exit at once)',
+      'service stopped',
+    ]);
     expect(run.status, run.stderr).toBe(0);
   });
 });
