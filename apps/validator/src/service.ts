@@ -45,6 +45,20 @@ import { createWriteQueue } from './write-queue.js';
 /** A fence no lease ever has: writes fenced with it are always refused (a standby that never led). */
 const NO_FENCE = Object.freeze({ holder: '', token: -1 });
 
+/**
+ * How long a stop waits for the work in flight (the epoch loop's step, miner queries, reveal checks, peer sends) after
+ * the signal before abandoning it, in ms (docs/spec.md G.10).
+ */
+const STOP_WORK_GRACE_MS = 3_000;
+/** How long a stop lets open HTTP connections finish their requests before closing them, in ms. */
+const STOP_HTTP_GRACE_MS = 2_000;
+/**
+ * The bound on one SIGTERM or SIGINT, in ms: a stop that has not ended by then (closing storage or the chain connection
+ * hangs) exits 1 as a second signal would (docs/spec.md G.10). Under the 10 s Docker and the 30 s Kubernetes and
+ * systemd grant before SIGKILL.
+ */
+export const STOP_BOUND_MS = 5_000;
+
 /** Options of {@link startValidator}. */
 export interface StartOptions {
   readonly config: ValidatorConfig;
@@ -701,22 +715,43 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       if (stopping) return;
       stopping = true;
       if (timer !== undefined) clearTimeout(timer);
+      // Bounded (docs/spec.md G.10): the work in flight gets until STOP_WORK_GRACE_MS after the signal to finish, then it
+      // is abandoned as a crash would leave it (durable writes are transactions; a submission in flight is reconciled with
+      // the chain at the next start). A catch-up over many epochs or a request held by a slow node once kept one SIGTERM
+      // waiting past the 10 s a container manager grants before SIGKILL.
+      const workDeadline = Date.now() + STOP_WORK_GRACE_MS;
       // New connections are refused; keep-alive connections are closed as soon as they are idle (between
-      // requests), so clients under load cannot hold the close open; after 10 s every connection is closed.
+      // requests), so clients under load cannot hold the close open; after 2 s every connection is closed.
       const closing = app.close();
       const sweep = setInterval(() => {
         app.server.closeIdleConnections();
       }, 25);
       const deadline = setTimeout(() => {
         app.server.closeAllConnections();
-      }, 10_000);
+      }, STOP_HTTP_GRACE_MS);
       await closing;
       clearInterval(sweep);
       clearTimeout(deadline);
-      await dispatcher?.stop();
-      await inFlight.catch(() => undefined);
-      await revealConfirms.idle();
-      await peerExchange.stop();
+      const work = Promise.all([dispatcher?.stop(), inFlight.catch(() => undefined), revealConfirms.idle(), peerExchange.stop()]).then(() => true);
+      let waitTimer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        work,
+        new Promise<false>((resolve) => {
+          waitTimer = setTimeout(
+            () => {
+              resolve(false);
+            },
+            Math.max(0, workDeadline - Date.now()),
+          );
+        }),
+      ]);
+      clearTimeout(waitTimer);
+      if (!finished) {
+        logger.warn(
+          { graceMs: STOP_WORK_GRACE_MS },
+          `stopping: the work in flight (an epoch close or catch-up, a chain request, a miner query or a peer send) did not finish within ${STOP_WORK_GRACE_MS / 1000} s of the signal; abandoning it (the next start reconciles an interrupted submission)`,
+        );
+      }
       await lease?.stop(true);
       await queue.drain();
       await storage.close();
@@ -727,19 +762,26 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
 }
 
 /**
- * Stops the service on SIGTERM or SIGINT: no new requests, in-flight requests and epoch work finish, then
- * the process exits 0 (1 when stopping fails). A second SIGTERM or SIGINT while it stops (Ctrl-C twice) exits
- * at once with 1, as a crash would: the next start reconciles an interrupted submission with the chain.
+ * Stops the service on SIGTERM or SIGINT: no new requests, the work in flight gets 3 s to finish (then it is abandoned,
+ * as a crash would leave it), storage and chain close, then the process exits 0 (1 when stopping fails). A stop that has
+ * not ended {@link STOP_BOUND_MS} (5 s) after the signal exits 1, as does a second SIGTERM or SIGINT while it stops
+ * (Ctrl-C twice): the next start reconciles an interrupted submission (docs/spec.md G.10).
+ *
+ * The listeners are added before `replacing` (the start's own signal listener) is removed, so the process watches the
+ * signals throughout: removing the last listener first stops Node's watcher, and a signal that arrived just before, not
+ * yet dispatched, was then dropped (the service ran on, SIGTERM unanswered).
  *
  * @param service - the running service
  * @param log - where to say what happens (the CLI passes its JSON logger; default stderr)
  * @param exit - how the process ends (tests pass their own)
+ * @param replacing - the listener that handled SIGTERM and SIGINT until now, removed once these are in place
  * @example handleSignals(await startValidator({ config }))
  */
 export function handleSignals(
   service: ValidatorService,
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   exit: (code: number) => void = (code) => process.exit(code),
+  replacing?: (signal: NodeJS.Signals) => void,
 ): void {
   let stopping = false;
   const stop = (signal: string): void => {
@@ -749,12 +791,20 @@ export function handleSignals(
       return;
     }
     stopping = true;
-    log(`${signal}: finishing in-flight work (send it again to exit at once)`);
+    log(`${signal}: finishing in-flight work for up to ${STOP_WORK_GRACE_MS / 1000} s, then stopping (send it again to exit at once)`);
+    const bound = setTimeout(() => {
+      log(
+        `the stop did not end within ${STOP_BOUND_MS / 1000} s of ${signal} (closing storage or the chain connection hangs): exiting now (the next start reconciles an interrupted submission)`,
+      );
+      exit(1);
+    }, STOP_BOUND_MS);
     service.stop().then(
       () => {
+        clearTimeout(bound);
         exit(0);
       },
       (error: unknown) => {
+        clearTimeout(bound);
         log(`error while stopping: ${error instanceof Error ? error.message : String(error)}`);
         exit(1);
       },
@@ -766,4 +816,8 @@ export function handleSignals(
   process.on('SIGINT', () => {
     stop('SIGINT');
   });
+  if (replacing !== undefined) {
+    process.off('SIGINT', replacing);
+    process.off('SIGTERM', replacing);
+  }
 }

@@ -223,13 +223,15 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
     const firstRun = await first;
     expect(firstRun.code, firstRun.stderr).toBe(0);
     expect(existsSync(`${store}.lock`)).toBe(false);
-    // The next start takes the store. Stopped with SIGTERM twice (its stop line is the second chunk after "listening"):
-    // "exiting now", at once, as a crash-like exit would, whose exit still releases the store. (A single SIGTERM waits
-    // for the restart's catch-up on the chain, which once took longer than this test waits.)
-    const again = await runCli(['run', '--config', config], env, 45_000, (out) => out.includes('"msg":"listening"'));
+    // The next start takes the store, and its own shutdown (one SIGTERM, as "listening" is printed) releases it again.
+    // A single SIGTERM once went unanswered here (one start in five): the start's signal listener was removed before the
+    // service's was added, which dropped a signal not yet dispatched (docs/spec.md G.10).
+    let told = false;
+    const again = await runCli(['run', '--config', config], env, 45_000, (out) => !told && (told = out.includes('"msg":"listening"')));
     expect(again.stdout).toContain('"msg":"listening"');
-    expect(again.stdout).toContain('SIGTERM again: exiting now');
     expect(again.stillRunning).toBe(false);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('"msg":"stopped"');
     expect(existsSync(`${store}.lock`)).toBe(false);
   }, 180_000);
 
