@@ -119,6 +119,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 const storeFile = (): string => join(tempDir('chain-lock-'), 'data', 'commits.json');
 
+/** What `fileCommitStore(path)` throws (undefined when it opens the store). */
+function refusalOf(path: string): unknown {
+  try {
+    fileCommitStore(path);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 const COMMIT: PendingCommit = {
   hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
   netuid: 1,
@@ -143,12 +153,7 @@ describe('file commit store lock: one holder per file', () => {
     second.send('open');
     expect(await second.reply()).toMatchObject({ opened: false, code: 'CHAIN_COMMIT_STORE_LOCKED', holder: { pid: first.pid, host: hostname() } });
 
-    let refused: unknown;
-    try {
-      fileCommitStore(path);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalOf(path);
     expect(refused).toMatchObject({
       code: 'CHAIN_COMMIT_STORE_LOCKED',
       context: { path: 'commitStore', value: path, lockPath: `${path}.lock`, holder: { pid: first.pid, host: hostname() } },
@@ -274,12 +279,7 @@ describe('file commit store lock in one process', () => {
     const path = storeFile();
     const first = fileCommitStore(path);
     onTestFinished(() => first.close());
-    let refused: unknown;
-    try {
-      fileCommitStore(path);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalOf(path);
     if (!isSubnetError(refused, CHAIN_ERROR_CODES.commitStoreLocked)) throw new Error(`not narrowed: ${String(refused)}`);
     expectTypeOf(refused.context.value).toEqualTypeOf<string>();
     expectTypeOf(refused.context.lockPath).toEqualTypeOf<string>();
@@ -306,12 +306,7 @@ describe('file commit store lock in one process', () => {
   it("a lock from another host with a fresh heartbeat is refused, naming the heartbeat's age and how long until the lock counts as abandoned", () => {
     const path = storeFile();
     writeLock(`${path}.lock`, { pid: 4242, host: 'other-host.example' }, 20_000);
-    let refused: unknown;
-    try {
-      fileCommitStore(path);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalOf(path);
     expect(refused).toMatchObject({
       code: 'CHAIN_COMMIT_STORE_LOCKED',
       context: { lockPath: `${path}.lock`, holder: { pid: 4242, host: 'other-host.example' } },
@@ -375,12 +370,7 @@ describe('file commit store lock in one process', () => {
     const beat = statSync(file).mtimeMs;
     expect(beat).toBeGreaterThan(before);
     expect(Date.now() - beat).toBeLessThan(bound);
-    let refused: unknown;
-    try {
-      fileCommitStore(path);
-    } catch (error) {
-      refused = error;
-    }
+    const refused = refusalOf(path);
     expect(refused).toMatchObject({ code: 'CHAIN_COMMIT_STORE_LOCKED', context: { holder: { pid: holder.pid, host: 'other-host.example' } } });
     const { context } = refused as { context: { heartbeatAgeMs: number; abandonedInMs: number } };
     expect(context.heartbeatAgeMs).toBeLessThan(bound);
