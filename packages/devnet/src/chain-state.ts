@@ -124,11 +124,9 @@ export interface ChainState {
   /** Which runtime runs (`legacy` = finney spec 393, `stateful` = Subtensor main): its pool guards apply. */
   runtime: 'legacy' | 'stateful';
   /**
-   * Whether the runtime exempts the subnet owner's hotkey from the stake and permit checks (`runtimeExemptsSubnetOwner`
-   * of `@subnet/core`: stateful epochs, or `node-subtensor` spec 397 on).
+   * The runtime's spec name and version (`System.LastRuntimeUpgrade`); with `runtime`, they decide the owner exemption
+   * (`ownerExempt` of weights-preconditions.ts).
    */
-  ownerExempt: boolean;
-  /** The runtime's spec name and version (`System.LastRuntimeUpgrade`). */
   specName: string;
   specVersion: number;
   number: number;

@@ -1,5 +1,3 @@
-import { runtimeExemptsSubnetOwner } from '@subnet/core';
-
 import type { AxonState, ChainState, SubnetState } from './chain-state.js';
 import type { DevAccount } from './dev-accounts.js';
 import type { DevnetOptions } from './devnet-options.js';
@@ -90,7 +88,6 @@ export function buildGenesisState(
   };
   return {
     runtime,
-    ownerExempt: runtimeExemptsSubnetOwner({ specName: version.specName, specVersion: version.specVersion, statefulEpochs: runtime === 'stateful' }),
     specName: version.specName,
     specVersion: version.specVersion,
     number: 0,

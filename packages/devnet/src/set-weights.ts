@@ -2,7 +2,7 @@ import type { ChainState } from './chain-state.js';
 import { netuidIndex, pairKey } from './chain-state.js';
 import type { DispatchOutcome } from './devnet-call.js';
 import { maxUpscaleToU16 } from './max-upscale.js';
-import { minStakeOk, neuronOf, rateLimitOk, touchLastUpdate } from './weights-preconditions.js';
+import { minStakeOk, neuronOf, ownerExempt, rateLimitOk, touchLastUpdate } from './weights-preconditions.js';
 
 /** Error name or `null`: `internal_set_weights` checks 1-14 (chain README 2.2), without writing. */
 export function checkSetWeights(
@@ -28,7 +28,7 @@ export function checkSetWeights(
   const idx = netuidIndex(netuid, mecid);
   if (!subnet.commitRevealEnabled && !rateLimitOk(subnet, idx, neuron.uid, now)) return 'SettingWeightsTooFast';
   const selfWeight = uids.length === 1 && uids[0] === neuron.uid;
-  const isOwner = state.ownerExempt && subnet.ownerHotkey === who; // weights.rs:1165 at e7f05a051 (spec 397), :1163 at 14bc6f9f9
+  const isOwner = ownerExempt(state) && subnet.ownerHotkey === who; // weights.rs:1165 at e7f05a051 (spec 397), :1163 at 14bc6f9f9
   if (!selfWeight && !isOwner && !neuron.validatorPermit) return 'NeuronNoValidatorPermit';
   if (new Set(uids).size !== uids.length) return 'DuplicateUids';
   if (uids.some((u) => u >= n)) return 'UidVecContainInvalidOne';

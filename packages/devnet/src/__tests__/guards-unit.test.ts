@@ -9,6 +9,7 @@ import { commitTimelocked } from '../commit-timelocked.js';
 import { legacyPoolGuard } from '../pool-guard-legacy.js';
 import { statefulPoolGuard } from '../pool-guard-stateful.js';
 import { CUSTOM_ERROR } from '../custom-error.js';
+import { ownerExempt } from '../weights-preconditions.js';
 import type { DevnetCall } from '../devnet-call.js';
 
 /**
@@ -85,14 +86,14 @@ describe('the legacy runtime exempts the owner from spec 397 on (e7f05a051 lib.r
   };
   it('spec 396: the owner is held to StakeThreshold in the pool and to the permit in dispatch', () => {
     const { state, owner } = at(396);
-    expect(state.ownerExempt).toBe(false);
+    expect(ownerExempt(state)).toBe(false);
     expect(legacyPoolGuard(state, 1n, owner, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
     state.subnets.get(1)!.neurons[3]!.stake = 10n;
     expect(dispatchCall(state, 1n, owner, call)).toEqual({ ok: false, error: 'NeuronNoValidatorPermit', events: [] });
   });
   it('spec 397: the owner passes the pool without stake and dispatch without a permit; another hotkey does not', () => {
     const { state, owner, other } = at(397);
-    expect(state.ownerExempt).toBe(true);
+    expect(ownerExempt(state)).toBe(true);
     expect(legacyPoolGuard(state, 1n, owner, call)).toBeNull();
     expect(dispatchCall(state, 1n, owner, call).ok).toBe(true);
     expect(legacyPoolGuard(state, 1n, other, call)).toBe(CUSTOM_ERROR.StakeAmountTooLow);
