@@ -1,8 +1,10 @@
-import { runtimeExemptsSubnetOwner } from '@subnet/core';
+import { isSubnetError, runtimeExemptsSubnetOwner } from '@subnet/core';
+import type { SubtensorRuntimeFacts } from '@subnet/core';
 
 import { chainError } from './chain-error.js';
+import type { ChainError } from './chain-error.js';
 import { epochRuntime } from './epoch-schedule.js';
-import type { MetagraphSnapshot } from './metagraph-snapshot.js';
+import type { MetagraphSnapshot, RuntimeSpec } from './metagraph-snapshot.js';
 
 /**
  * Whether the chain lets the subnet owner's hotkey set weights without the stake and validator-permit checks at the
@@ -17,21 +19,19 @@ import type { MetagraphSnapshot } from './metagraph-snapshot.js';
  */
 export function exemptsSubnetOwner(snapshot: Pick<MetagraphSnapshot, 'epoch' | 'runtimeVersion'>): boolean {
   const version: unknown = snapshot.runtimeVersion;
-  const spec = typeof version === 'object' && version !== null ? (version as Record<string, unknown>) : undefined;
-  const specVersion = spec?.['specVersion'];
-  if (
-    spec === undefined ||
-    typeof spec['specName'] !== 'string' ||
-    typeof specVersion !== 'number' ||
-    !Number.isInteger(specVersion) ||
-    specVersion < 0 ||
-    specVersion > 0xffff_ffff
-  ) {
-    throw chainError('InvalidInput', 'the snapshot has no runtime version (a spec name and a u32 spec version) to decide the owner exemption by', {
+  const missing = (): ChainError =>
+    chainError('InvalidInput', 'the snapshot has no runtime version (a spec name and a u32 spec version) to decide the owner exemption by', {
       source: 'client',
       path: 'snapshot.runtimeVersion',
       value: version,
     });
+  if (typeof version !== 'object' || version === null) throw missing();
+  const { specName, specVersion } = version as Partial<RuntimeSpec>;
+  try {
+    // core checks the spec name is a string and the spec version a u32
+    return runtimeExemptsSubnetOwner({ specName, specVersion, statefulEpochs: epochRuntime(snapshot.epoch) === 'stateful' } as SubtensorRuntimeFacts);
+  } catch (error) {
+    if (isSubnetError(error, 'CORE_INVALID_ARGUMENT')) throw missing();
+    throw error;
   }
-  return runtimeExemptsSubnetOwner({ specName: spec['specName'], specVersion, statefulEpochs: epochRuntime(snapshot.epoch) === 'stateful' });
 }
