@@ -1,5 +1,6 @@
 import {
   CHAIN_ERROR_CODES,
+  COMMIT_STORE_LOCK_STALE_AFTER_MS,
   connectChain,
   createChainClient,
   exemptsSubnetOwner,
@@ -69,8 +70,6 @@ async function isFinal(connection: ChainConnection, number: bigint, hash: string
   }
 }
 
-/** The longest a start waits for a silent commit store lock to count as abandoned: `@subnet/chain`'s bound, 60 s. */
-const COMMIT_STORE_WAIT_MAX_MS = 60_000;
 /** Waited past the moment the lock counts as abandoned, so the next look finds it so (clock granularity, a slow disk). */
 const COMMIT_STORE_WAIT_MARGIN_MS = 1000;
 
@@ -86,7 +85,8 @@ async function takeCommitStore(path: string, logger: SubnetChainOptions['logger'
   } catch (error) {
     if (!isSubnetError(error, CHAIN_ERROR_CODES.commitStoreLocked)) throw error;
     const { abandonedInMs, heartbeatAgeMs, holder, lockPath } = error.context;
-    if (abandonedInMs === undefined || heartbeatAgeMs === undefined || holder === undefined || abandonedInMs > COMMIT_STORE_WAIT_MAX_MS) throw error;
+    // At most the chain's whole bound: a holder that wrote a longer one into its lock is refused at once.
+    if (abandonedInMs === undefined || heartbeatAgeMs === undefined || holder === undefined || abandonedInMs > COMMIT_STORE_LOCK_STALE_AFTER_MS) throw error;
     const waitMs = abandonedInMs + COMMIT_STORE_WAIT_MARGIN_MS;
     logger?.warn(
       {

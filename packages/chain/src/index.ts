@@ -34,6 +34,7 @@ export { convertToU16 } from './u16-conversion.js';
 export type { U16Mode, U16Vector } from './u16-conversion.js';
 export { commitStoreFileSchema, fileCommitStore, memoryCommitStore, pendingCommitFromJson, pendingCommitSchema, pendingCommitToJson } from './commit-store.js';
 export type { CommitStore, FileCommitStore, PendingCommit } from './commit-store.js';
+export { COMMIT_STORE_LOCK_STALE_AFTER_MS } from './commit-store-lock.js';
 export type { CommitStoreHolder } from './commit-store-lock.js';
 export type { EpochState, MetagraphSnapshot, RuntimeSpec, WeightHyperparameters } from './metagraph-snapshot.js';
 export { exemptsSubnetOwner } from './owner-exemption.js';

@@ -62,6 +62,8 @@ describe('public API', () => {
         // a commit's wire form, for a store shared through a database (the validator's HA, docs/spec.md G.22)
         'pendingCommitFromJson',
         'pendingCommitToJson',
+        // docs/spec.md G.32: how long a silent commit store lock stands before it counts as abandoned
+        'COMMIT_STORE_LOCK_STALE_AFTER_MS',
       ].sort(),
     );
   });
