@@ -411,6 +411,11 @@ export function lockCommitStore(path: string): StoreLock {
   let lastBeatWall = Date.now();
   let lost = false;
   let beating = false;
+  /** A heartbeat sent at `sent` (monotonic) and `at` (wall clock) landed. */
+  const landed = (sent: number, at: Date): void => {
+    lastBeat = Math.max(lastBeat, sent);
+    lastBeatWall = Math.max(lastBeatWall, at.getTime());
+  };
   const beat = async (): Promise<void> => {
     if (beating || lost) return;
     beating = true;
@@ -418,8 +423,7 @@ export function lockCommitStore(path: string): StoreLock {
     const at = new Date();
     try {
       await utimes(mine, at, at);
-      lastBeat = Math.max(lastBeat, sent);
-      lastBeatWall = Math.max(lastBeatWall, at.getTime());
+      landed(sent, at);
     } catch (error) {
       // Gone: taken over, or removed by hand; fence() and check() refuse from now on. Other failures: the next beat.
       if (errnoOf(error) === 'ENOENT') lost = true;
@@ -488,8 +492,7 @@ export function lockCommitStore(path: string): StoreLock {
         lost = true;
         throw lostError();
       }
-      lastBeat = Math.max(lastBeat, sent);
-      lastBeatWall = Math.max(lastBeatWall, at.getTime());
+      landed(sent, at);
     },
   };
   if (held.size === 0) process.on('exit', releaseAll);
