@@ -1,6 +1,6 @@
 import { redactUrl } from '@subnet/core';
 
-import type { ChainNeuron, ChainView } from './chain-port.js';
+import type { ChainNeuron, ChainPort, ChainView } from './chain-port.js';
 import { isExemptOwner, stakeBelowThreshold } from './stake-gate.js';
 import type { Storage } from './storage.js';
 
@@ -20,6 +20,39 @@ export interface ReadinessReport {
   };
 }
 
+/** The metagraph reads as `/readyz` reports them (times in ms on the clock of `ReadinessSources.now`). */
+export interface MetagraphReads {
+  /** When the read the hotkey check judges (the service's last metagraph refresh) ended; absent before the first. */
+  readonly judgedAtMs?: number;
+  /** The last metagraph read, by any part of the service, when it failed (its message, redacted); absent once one succeeds. */
+  readonly failure?: { readonly message: string; readonly atMs: number };
+}
+
+/**
+ * The chain access with every metagraph read (the refresh's, an epoch close's, the task draw's) reported to `onRead`:
+ * `undefined` when it succeeded, else its error. Other members are the chain's own, also when replaced later.
+ *
+ * @param chain - the chain access the service uses
+ * @param onRead - called as each `view()` ends
+ * @returns the same chain access, observed
+ * @example chain = observeMetagraphReads(chain, (error) => { failure = error })
+ */
+export function observeMetagraphReads(chain: ChainPort, onRead: (error: Error | undefined) => void): ChainPort {
+  const observed = Object.create(chain) as ChainPort;
+  observed.view = () =>
+    chain.view().then(
+      (view) => {
+        onRead(undefined);
+        return view;
+      },
+      (error: unknown) => {
+        onRead(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      },
+    );
+  return observed;
+}
+
 /** What the readiness probe reads from the running service. */
 export interface ReadinessSources {
   readonly storage: Storage;
@@ -30,6 +63,8 @@ export interface ReadinessSources {
   head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
+  /** When the metagraph was last read, and why the last read failed when one failed after it; absent: not said. */
+  metagraphReads?(): MetagraphReads;
   /**
    * Why the hotkey is not registered, when the service knows: where its uid went when it left the metagraph while the
    * service ran, or the other hotkey of its wallet that is registered (hotkey-departure.ts).
@@ -73,7 +108,23 @@ function headCheck(sources: ReadinessSources): ReadinessCheck {
   return { ok: true, detail: `head ${head.block}, changed ${Math.round(age / 1000)} s ago` };
 }
 
+/**
+ * The hotkey check, with the cause of a failed metagraph read: before any read succeeded, why the last one failed; after,
+ * that the check judges an older read (its pass or failure stays that read's: one failed read per epoch boundary would
+ * otherwise take a validator whose hotkey is fine out of service for a whole epoch).
+ */
 function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
+  const reads = sources.metagraphReads?.() ?? {};
+  const seconds = (atMs: number): number => Math.max(0, Math.round((sources.now() - atMs) / 1000));
+  const failed = reads.failure === undefined ? undefined : { ...reads.failure, s: seconds(reads.failure.atMs) };
+  const check = judgeHotkey(sources);
+  if (failed === undefined) return check;
+  if (sources.self() === null) return { ok: false, detail: `${check.detail}: the last read failed ${failed.s} s ago: ${failed.message}` };
+  const from = reads.judgedAtMs === undefined ? '' : `, so this is from the read ${seconds(reads.judgedAtMs)} s ago`;
+  return { ok: check.ok, detail: `${check.detail} (the last metagraph read failed ${failed.s} s ago: ${failed.message}${from})` };
+}
+
+function judgeHotkey(sources: ReadinessSources): ReadinessCheck {
   const self = sources.self();
   if (self === null) return { ok: false, detail: 'the metagraph has not been read yet' };
   if (sources.dryRun)

@@ -22,7 +22,7 @@ import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
 import { recordHashReveals, revealConfirmer, sharedHashCommits } from './reveal-confirm.js';
 import type { RevealConfirmDeps } from './reveal-confirm.js';
-import { checkReadiness } from './readiness.js';
+import { checkReadiness, observeMetagraphReads } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
 import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
@@ -203,6 +203,12 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await storage.close();
     throw error;
   }
+  // Why the last metagraph read failed, until one succeeds, for /readyz: a node that cannot serve one at all (docs/spec.md
+  // G.33) otherwise shows only in the log.
+  let metagraphFailure: { message: string; atMs: number } | undefined;
+  chain = observeMetagraphReads(chain, (error) => {
+    metagraphFailure = error === undefined ? undefined : { message: redactUrl(error.message), atMs: Date.now() };
+  });
   // The length the database numbers its epochs by, kept across restarts (epoch-numbering.ts, docs/spec.md G.11); 0: the
   // tempo, taken at the first metagraph read and recorded then.
   let epochLength: number;
@@ -301,6 +307,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
 
   let neurons = new Map<string, ChainNeuron>();
   let metagraphRead = false;
+  let judgedAtMs: number | undefined;
   let lastView: ChainView | undefined;
   // This validator's neuron in the last read that listed its hotkey, and why a later read no longer did (G.21).
   let selfSeen: ChainNeuron | undefined;
@@ -348,6 +355,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       .then(async (view) => {
         neurons = new Map(view.neurons.map((n) => [n.hotkey, n]));
         metagraphRead = true;
+        judgedAtMs = Date.now();
         lastView = view;
         await noteSelf(view);
         if (config.chain.epoch_length === undefined) {
@@ -620,6 +628,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         dryRun: config.chain.dry_run,
         head: () => headState,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
+        metagraphReads: () => ({ judgedAtMs, failure: metagraphFailure }),
         departure: () => departure?.cause ?? startHint,
         stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
@@ -699,7 +708,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     hotkey: chain.hotkey,
     currentEpoch: () => current,
     tick: async () => {
-      await inFlight;
+      // After the step in flight, whose failure is its own caller's (an earlier tick() that rejected would otherwise reject
+      // every later one with its error).
+      await inFlight.catch(() => undefined);
       inFlight = step();
       await inFlight;
     },

@@ -132,6 +132,49 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(legacy.body.error?.message).toContain('has no validator permit');
   });
 
+  it("says why the metagraph has not been read: the last read's failure, until a read succeeds", async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const view = chain.view.bind(chain);
+    let failing = true;
+    // A node without state_getRuntimeVersion fails every metagraph read (docs/spec.md G.33).
+    chain.view = () => (failing ? Promise.reject(new Error('the node cannot serve state_getRuntimeVersion at block 7')) : view());
+    const t = tempDir();
+    cleanup = t.cleanup;
+    service = await startValidator({ config: testConfig(t.dir), chain, logger: silent });
+    await expect
+      .poll(async () => (await readyz(service!)).body.checks.hotkey?.detail, { timeout: 10_000 })
+      .toMatch(/^the metagraph has not been read yet: the last read failed \d+ s ago: the node cannot serve state_getRuntimeVersion at block 7$/);
+    const res = await readyz(service);
+    expect(res.status).toBe(503);
+    expect(res.body.error?.message).toContain('the node cannot serve state_getRuntimeVersion at block 7');
+    failing = false;
+    await expect.poll(async () => (await readyz(service!)).status, { timeout: 10_000 }).toBe(200);
+    expect((await readyz(service)).body.checks.hotkey?.detail).toBe('hotkey is uid 0 with a validator permit');
+  });
+
+  it("an epoch close's metagraph read that fails after a refresh succeeded keeps the refresh's judgement, and says it is older and why", async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    const view = chain.view.bind(chain);
+    chain.view = () => Promise.reject(new Error('RPC-CORE: state_call failed: https://user:secret@node.example'));
+    chain.headBlock += 10n; // next epoch: its close reads the metagraph, and that read fails
+    await expect(s.tick()).rejects.toThrow('RPC-CORE: state_call failed');
+    const stale = await readyz(s);
+    expect(stale.status).toBe(200);
+    expect(stale.body.checks.hotkey).toEqual({
+      ok: true,
+      detail: expect.stringMatching(
+        /^hotkey is uid 0 with a validator permit \(the last metagraph read failed \d+ s ago: RPC-CORE: state_call failed: https:\/\/\*\*\*@node\.example, so this is from the read \d+ s ago\)$/,
+      ) as unknown,
+    });
+    // The node answers again: the close is retried on the next tick, and its read clears the failure.
+    chain.view = view;
+    await s.tick();
+    expect((await readyz(s)).body.checks.hotkey).toEqual({ ok: true, detail: 'hotkey is uid 0 with a validator permit' });
+  });
+
   it('a dry run is ready without a registered hotkey', async () => {
     const k = await keys();
     const chain = fakeChain(k);
