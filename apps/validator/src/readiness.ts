@@ -38,19 +38,19 @@ export interface MetagraphReads {
  * @example chain = observeMetagraphReads(chain, (error) => { failure = error })
  */
 export function observeMetagraphReads(chain: ChainPort, onRead: (error: Error | undefined) => void): ChainPort {
-  const observed = Object.create(chain) as ChainPort;
-  observed.view = () =>
+  const view = (): Promise<ChainView> =>
     chain.view().then(
-      (view) => {
+      (read) => {
         onRead(undefined);
-        return view;
+        return read;
       },
       (error: unknown) => {
         onRead(error instanceof Error ? error : new Error(String(error)));
         throw error;
       },
     );
-  return observed;
+  // Defined, not assigned: assigning would throw where the chain access is frozen (a read-only `view` up the prototype).
+  return Object.create(chain, { view: { value: view, enumerable: true } }) as ChainPort;
 }
 
 /** What the readiness probe reads from the running service. */

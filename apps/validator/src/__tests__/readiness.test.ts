@@ -5,6 +5,7 @@ import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { observeMetagraphReads } from '../readiness.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import type { FakeChain, Keys } from './helpers.js';
@@ -311,5 +312,22 @@ describe.skipIf(PG_URL === undefined)(`storage outage on PostgreSQL${PG_URL === 
     expect((await readyz(s)).status).toBe(200);
     expect((await postExecutor(s.url, '/v1/bounty-records', bountyBody('after', k.miners[0]!.address))).status).toBe(201);
     expect(lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('storage reachable again')).length).toBe(1);
+  });
+});
+
+describe('observeMetagraphReads', () => {
+  it('reports each view() as it ends, passes results and errors on, and keeps the other members, also of a frozen chain access', async () => {
+    const k = await keys();
+    const fake = fakeChain(k);
+    let fail = false;
+    const chain = Object.freeze({ ...fake, view: () => (fail ? Promise.reject(new Error('node gone')) : fake.view()) });
+    const seen: (string | undefined)[] = [];
+    const observed = observeMetagraphReads(chain, (error) => seen.push(error?.message));
+    expect((await observed.view()).neurons).toBe(fake.neurons);
+    fail = true;
+    await expect(observed.view()).rejects.toThrow('node gone');
+    expect(seen).toEqual([undefined, 'node gone']);
+    expect(observed.hotkey).toBe(chain.hotkey);
+    expect(await observed.head()).toBe(fake.headBlock);
   });
 });
