@@ -100,7 +100,7 @@ export function readJson(source: InputSource, option: string, stdin: StdinReader
   const bytes = typeof read === 'string' ? Buffer.byteLength(read, 'utf8') : read.length;
   if (bytes > limits.maxBytes) {
     throw new SubnetError(CORE_INPUT_TOO_LARGE, `${name} is larger than ${limits.maxBytes} bytes (--max-bytes)`, {
-      context: { path: option, value: size ?? `more than ${limits.maxBytes}`, limit: limits.maxBytes },
+      context: { path: option, value: size ?? `more than ${limits.maxBytes}`, limit: limits.maxBytes, limitName: 'maxBytes' },
     });
   }
   let text: string;

@@ -37,12 +37,31 @@ export function parseJsonAfterByteCheck(app: FastifyInstance, beforeParsing: (re
     } catch {
       // JSON is UTF-8 (RFC 8259): bytes that are not are refused as malformed (400 MALFORMED_JSON), never
       // read with U+FFFD in their place, which would store and score a text the sender never sent.
-      done(Object.assign(new SyntaxError('the body is not valid UTF-8'), { statusCode: 400 }), undefined);
+      done(Object.assign(new SyntaxError(NOT_UTF8_MESSAGE), { statusCode: 400 }), undefined);
       return;
     }
-    void parseJson(request, text, done);
+    // fastify's parser drops JSON.parse's reason (FST_ERR_CTP_INVALID_JSON_BODY): the text is read again for it, on
+    // that refusal only, so the 400 can say where the body stopped being JSON.
+    void parseJson(request, text, (error, body) => {
+      if (error !== null && (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        done(Object.assign(new SyntaxError(jsonSyntaxReason(text)), { statusCode: 400 }), undefined);
+      } else done(error, body);
+    });
   }
 }
+
+/** JSON.parse's own sentence for a text fastify's parser refused (a leading byte-order mark skipped, as fastify's is). */
+function jsonSyntaxReason(text: string): string {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return error.message;
+  }
+  return 'the JSON parser refused it';
+}
+
+/** The message of the error a body that is not UTF-8 is refused with (the server's 400 `MALFORMED_JSON` says so). */
+export const NOT_UTF8_MESSAGE = 'the body is not valid UTF-8';
 
 /** Strict UTF-8 (a byte-order mark is left in the text, where fastify's parser skips it as before). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

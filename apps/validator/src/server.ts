@@ -22,7 +22,7 @@ import { nearestKey } from '@subnet/cli-support';
 import { admitPeerScores } from './peer-window.js';
 import { limitSetting } from './limit-setting.js';
 import { requestTracker } from './request-deadline.js';
-import { parseJsonAfterByteCheck } from './raw-json-body.js';
+import { NOT_UTF8_MESSAGE, parseJsonAfterByteCheck } from './raw-json-body.js';
 import {
   checkBodyHotkey,
   checkPeerScoreCount,
@@ -131,6 +131,16 @@ function refuse(reply: FastifyReply, refused: Refused): FastifyReply {
 
 function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyReply {
   return reply.code(status).send({ error });
+}
+
+/**
+ * Why a body is not JSON, in words (it said only "the body is not valid JSON"): empty, not UTF-8, or the JSON parser's
+ * own sentence with the token and position it stopped at (the sender's own bytes; never logged).
+ */
+function malformedJsonCause(error: { code?: string; message: string }): string {
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'it is empty (0 bytes)';
+  if (error.message === NOT_UTF8_MESSAGE) return 'its bytes are not UTF-8 (RFC 8259: JSON is UTF-8)';
+  return error instanceof SyntaxError && error.message !== '' ? error.message : 'the JSON parser refused it';
 }
 
 /** 415 naming the content-type sent (it said only "send application/json"). */
@@ -315,7 +325,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     }
     if (status === 400 && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'malformed_json' });
-      return fail(reply, 400, { code: 'MALFORMED_JSON', message: 'the body is not valid JSON' });
+      return fail(reply, 400, { code: 'MALFORMED_JSON', message: `the body is not valid JSON: ${malformedJsonCause(error)}` });
     }
     if (isSubnetError(error, VALIDATOR_ERROR_CODES.epochClosed)) {
       // HA: the leader closed the epoch this instance still thinks current; the next send lands in the next one.

@@ -80,6 +80,10 @@ describe('configured input size limits (--max-*, the validator defaults; docs/sp
     expect(keys.json.error?.hint).toBe('the limit is --max-object-keys 3: raise it (at most 10000) to allow more');
     const long = await check(['term', '--results', deep, '--total-tasks', '1', '--max-string-length', '3']);
     expect(long.json.error?.hint).toBe('the limit is --max-string-length 3: raise it (at most 1048576) to allow more');
+    const bytes = await check(['--max-bytes', '20', 'term', '--results', five, '--total-tasks', '5']);
+    expect(bytes.json.error).toEqual(
+      expect.objectContaining({ code: 'CORE_INPUT_TOO_LARGE', hint: 'the limit is --max-bytes 20: raise it (at most 67108864) to allow more' }),
+    );
     // At the validator's largest it cannot be raised, and says so.
     const wide = scratchFile('wide.json', termResults(100_001));
     expect((await check(['term', '--results', wide, '--total-tasks', '1', '--max-bytes', '67108864'])).json.error?.hint).toBe(

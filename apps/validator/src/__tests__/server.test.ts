@@ -85,6 +85,32 @@ describe('executor endpoints (bearer token, idempotent by record id)', () => {
     });
     expect(text.status).toBe(415);
   });
+
+  it('400 MALFORMED_JSON says why the body is not JSON: empty, not UTF-8, or where the parser stopped', async () => {
+    const send = async (body: RequestInit['body']) => {
+      const res = await fetch(`${validator.url}/v1/bounty-records`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body,
+      });
+      return [res.status, (await json(res)).error] as const;
+    };
+    expect(await send('')).toEqual([400, { code: 'MALFORMED_JSON', message: 'the body is not valid JSON: it is empty (0 bytes)' }]);
+    const notUtf8 = Buffer.concat([Buffer.from('{"record_id":"b'), Buffer.from([0xff]), Buffer.from('"}')]);
+    expect(await send(notUtf8)).toEqual([
+      400,
+      { code: 'MALFORMED_JSON', message: 'the body is not valid JSON: its bytes are not UTF-8 (RFC 8259: JSON is UTF-8)' },
+    ]);
+    // The parser's own sentence, with the token and its position (V8's words, which vary by version).
+    let parserWords = '';
+    try {
+      JSON.parse('{"record_id": 1,}');
+    } catch (error) {
+      parserWords = (error as SyntaxError).message;
+    }
+    expect(await send('{"record_id": 1,}')).toEqual([400, { code: 'MALFORMED_JSON', message: `the body is not valid JSON: ${parserWords}` }]);
+    expect(parserWords).toMatch(/position 16|"\{"record_id": 1,\}"/);
+  });
 });
 
 describe('POST /v1/sssa (signed by the miner hotkey)', () => {
