@@ -145,7 +145,7 @@ program
   .description(
     'run the validator service; with a `dispatch` section in the configuration it also sends tasks to miners\' axons (README: "Dispatching tasks to axons")',
   )
-  .requiredOption('-c, --config <file>', 'configuration file (YAML; `subnet-validator init` writes one with every default)')
+  .requiredOption('-c, --config <file>', 'configuration file, required (YAML; `subnet-validator init` writes one with every default)')
   .option('--dry-run', 'compute and write bundles; never sign nor submit (chain.dry_run)')
   .option('--host <host>', 'bind address (server.host; default: 127.0.0.1)')
   .option('--port <port>', 'HTTP port, 0 to 65535 (server.port; default: 8091)', integerArg('--port', 0, 65535))

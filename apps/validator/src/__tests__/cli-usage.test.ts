@@ -239,6 +239,8 @@ describe('subnet-validator usage errors carry VALIDATOR_USAGE (exit 2)', () => {
       expect(help).toMatch(new RegExp(`${flag} <[a-z]+> [^(]*\\(${key.replace('.', '\\.')}; default: ${String(value).replace(/[./]/g, '\\$&')}\\)`));
     }
     expect(help).toContain('SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN');
+    // The one flag without a default says it must be given (commander's help does not mark a required option).
+    expect(help).toContain('-c, --config <file> configuration file, required (');
   });
 
   it('the program and every subcommand teach by example', async () => {
