@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { u8aToHex } from '@polkadot/util';
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CallerInfo } from '../axon-blacklist.js';
@@ -240,8 +241,7 @@ describe('dendrite <-> axon over HTTP', () => {
   });
 
   it('an unreachable axon: 503 "Service unavailable at ip:port/Name"', async () => {
-    const closed = await listen(createServer());
-    await new Promise((r) => servers.pop()!.close(r));
+    const closed = REFUSED_PORT; // nothing listens there
     const out = await createDendrite({ signer: alice }).query({ ...target(), port: closed }, Dummy, createSynapse(Dummy, { dummy_input: 7 }), 5);
     expect([out.dendrite.statusCode, out.dendrite.statusMessage]).toEqual([503, `Service unavailable at 127.0.0.1:${closed}/Dummy`]);
   });
