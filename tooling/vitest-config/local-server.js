@@ -2,6 +2,14 @@
 import { createServer } from 'node:http';
 
 /**
+ * A port on 127.0.0.1 where nothing listens, for tests of a refused connection. It is below the range the system
+ * hands out for port 0 and for outgoing connections (32768-60999 on Linux), so no other test file can start
+ * listening there meanwhile, as one can on the port of a server that was just closed (vitest runs files in
+ * parallel); and it is not one of the Fetch standard's "bad ports", which fetch refuses before it connects.
+ */
+export const REFUSED_PORT = 4;
+
+/**
  * A real HTTP server on 127.0.0.1 (a free port) for a test file: its base URL and a close that ends every
  * connection first (a test server that streams or never answers would otherwise hold `close` open).
  *

@@ -1,6 +1,4 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../index.js';
 import { runCli } from '../index.js';
 import { keys, signedBundle } from './fixtures.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 import { captureIo } from './capture-io.js';
 
@@ -165,16 +163,7 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
   });
 
   it('an unreachable validator (connection refused) fails with the network error and one sentence saying so, exit 2; bad options exit 2', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => {
-      closed.listen(0, '127.0.0.1', resolve);
-    });
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => {
-      closed.close(() => {
-        resolve();
-      });
-    });
+    const port = REFUSED_PORT; // nothing listens there
     const t = captureIo(false);
     expect(
       await runCli(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runCli } from '../index.js';
 import { captureIo } from './capture-io.js';
-import { listenLocal } from '@subnet/vitest-config/local-server';
+import { listenLocal, REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { tempDir } from '@subnet/vitest-config/temp-dir';
 
 /**
@@ -15,17 +15,14 @@ import { tempDir } from '@subnet/vitest-config/temp-dir';
  * away after saving epochs, is asked for every epoch as before.
  */
 
-/** A URL where nothing listens: a local server's, closed. */
-let refusing: string;
+/** A URL where nothing listens (a port out of the range handed out, so no other test can take it meanwhile). */
+const refusing = `http://127.0.0.1:${REFUSED_PORT}`;
 /** A validator that answers 503 to everything (retried, then failed: an answer, not a refusal). */
 let busy: string;
 let busyHits = 0;
 let closeBusy: () => Promise<void>;
 
 beforeAll(async () => {
-  const gone = await listenLocal((_request, response) => response.writeHead(404).end());
-  refusing = gone.url;
-  await gone.close();
   ({ url: busy, close: closeBusy } = await listenLocal((_request, response) => {
     busyHits += 1;
     response.writeHead(503).end();

@@ -46,10 +46,10 @@ describe('start: a commit store lock only a heartbeat vouches for (docs/spec.md 
     const path = join(tempDir('validator-lock-wait-'), 'commits.json');
     // a crashed container's lock under its old host name, whose heartbeat stopped just now (a 1.5 s bound, as its
     // holder wrote it: the real one is 60 s)
+    const signer = await loadSigner({ kind: 'uri', uri: '//Alice' });
     foreignLock(path, 1500);
     const { lines, logger } = collect();
     const started = Date.now();
-    const signer = await loadSigner({ kind: 'uri', uri: '//Alice' });
     // nothing listens there: past the lock, the start stops at the connection, as a start with no chain does
     await expect(
       connectSubnetChain({ endpoint: 'ws://127.0.0.1:1', netuid: 1, signer, wait: 'inBlock', commitStorePath: path, connectTimeoutMs: 300, logger }),
@@ -57,9 +57,17 @@ describe('start: a commit store lock only a heartbeat vouches for (docs/spec.md 
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
     const wait = lines.find((l) => l.obj['code'] === 'COMMIT_STORE_LOCK_WAIT');
     expect(wait).toMatchObject({ level: 'warn', obj: { lock_path: `${path}.lock`, holder_pid: 4242, holder_host: 'old-container.example' } });
+    // The heartbeat's age is what this machine took from writing the lock to finding it (tens of ms, more under
+    // load): the wait is what is left of the 1.5 s bound, and the 1 s margin.
+    const age = wait?.obj['heartbeat_age_ms'] as number;
+    expect(age).toBeGreaterThanOrEqual(0);
+    expect(age).toBeLessThan(1500);
+    const waitMs = wait?.obj['wait_ms'] as number;
+    expect(Math.abs(waitMs - (1500 - age + 1000))).toBeLessThanOrEqual(1); // each rounded to the ms on its own
+    const s = (ms: number): string => (ms / 1000).toFixed(1).replace('.', '\\.');
     expect(wait?.msg).toMatch(
       new RegExp(
-        `^the commit store ${path} is locked by process 4242 on old-container\\.example, which cannot be checked from here, and its heartbeat is 0\\.\\d s old: waiting 2\\.\\d s for the lock to count as abandoned`,
+        `^the commit store ${path} is locked by process 4242 on old-container\\.example, which cannot be checked from here, and its heartbeat is ${s(age)} s old: waiting ${s(waitMs)} s for the lock to count as abandoned`,
       ),
     );
     // taken over, then released by the failed start's close: no lock left

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -274,18 +272,6 @@ export function startChildValidator(dir: string, timeoutMs: number, stderr: 'pip
       }
     });
   });
-}
-
-/**
- * A port on 127.0.0.1 that nothing listens on now (taken from the kernel, then released): a peer URL that refuses
- * connections, or one a validator started later may bind.
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** PostgreSQL for storage tests: the URL, or the reason tests are skipped. */

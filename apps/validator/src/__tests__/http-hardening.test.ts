@@ -175,14 +175,25 @@ describe('HTTP hardening: timeouts', () => {
   it('G.26: the second request of a keep-alive connection dripping its headers names the headers deadline, not the first request', async () => {
     const before = lines.length;
     const c = await open();
+    // The second request starts as soon as the first answer is in: the idle connection is closed after the 300 ms
+    // keep-alive timeout, which a fixed wait (a loaded machine stretches it) could pass.
+    let timer: NodeJS.Timeout | undefined;
+    const answered = (): boolean => {
+      const text = c.received();
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)\r\n/i.exec(text)?.[1];
+      return end >= 0 && length !== undefined && Buffer.byteLength(text.slice(end + 4)) >= Number(length);
+    };
+    c.socket.on('data', () => {
+      if (timer !== undefined || !answered()) return;
+      c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      timer = drip(
+        c.socket,
+        Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`),
+        50,
+      );
+    });
     c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
-    await new Promise((r) => setTimeout(r, 100));
-    c.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const timer = drip(
-      c.socket,
-      Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: a\r\n`),
-      50,
-    );
     await c.closed;
     clearInterval(timer);
     const answers = c.received().split(/(?=HTTP\/1\.1 )/);

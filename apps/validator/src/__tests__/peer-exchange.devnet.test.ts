@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
 import { signatureVerify } from '@polkadot/util-crypto';
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { freePort, postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
+import { postExecutor, silent, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /**
  * Issue 16 item 5: two validators of the project (each its own hotkey, SQLite file and bundles folder) on one
@@ -30,12 +32,48 @@ interface PeerScoreInput {
 
 const cleanups = useCleanups();
 
+/**
+ * A TCP relay on 127.0.0.1, listening from the start on a port of its own: each connection is passed to the port
+ * `to` names (refused until then). Each validator names the other's relay as its peer, so neither has to listen on a
+ * port chosen before it starts (a port found free and closed can be taken by another test file meanwhile).
+ */
+async function relay(): Promise<{ url: string; to: (port: number) => void; close: () => Promise<void> }> {
+  let target: number | undefined;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client)).on('error', () => client.destroy());
+    if (target === undefined) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect({ host: '127.0.0.1', port: target });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream)).on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    to: (port) => {
+      target = port;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe('two validators exchanging scores on a real devnet', () => {
   it('each aggregates the scores the other sent for the epoch it had just closed, and both land weights', async () => {
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100 });
     cleanups.push(() => devnet.stop());
     const miners = [2, 3, 4, 5].map((uid) => devnet.accounts[uid]?.hotkey.address ?? '');
-    const ports = [await freePort(), await freePort()];
+    const relays = [await relay(), await relay()];
+    for (const r of relays) cleanups.push(() => r.close());
     const services: ValidatorService[] = [];
     const outcomes: EpochOutcome[][] = [[], []];
     for (const i of [0, 1]) {
@@ -43,14 +81,15 @@ describe('two validators exchanging scores on a real devnet', () => {
       cleanups.push(t.cleanup);
       const config = testConfig(t.dir, {
         validator: { hotkey_uri: devHotkeyUri(devnet.options.seed, i) },
-        server: { port: ports[i], executor_token: `peer-exchange-token-${i}-0123456789` },
+        server: { port: 0, executor_token: `peer-exchange-token-${i}-0123456789` },
         // The peer's document has the receiver's whole next epoch (150 blocks) to arrive.
         chain: { endpoint: devnet.url, epoch_length: 150, poll_ms: 500, commit_store: join(t.dir, 'commits.json') },
-        peers: { urls: [`http://127.0.0.1:${ports[1 - i]}`], attempts: 6, backoff_ms: 100, timeout_ms: 5000 },
+        peers: { urls: [relays[1 - i]!.url], attempts: 6, backoff_ms: 100, timeout_ms: 5000 },
       });
       const service = await startValidator({ config, logger: silent });
       cleanups.push(() => service.stop());
       services.push(service);
+      relays[i]!.to(Number(new URL(service.url).port));
       service.onEpoch((o) => outcomes[i]?.push(o));
     }
     const [a, b] = services as [ValidatorService, ValidatorService];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { TimelockedCommitRecord } from '@subnet/chain';
 import { SubnetError } from '@subnet/core';
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 
 import type { SubmissionSearch } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
@@ -10,7 +11,7 @@ import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
 import { timelockRecordToJson } from '../timelock-record-json.js';
 import type { FakeChain } from './helpers.js';
-import { fakeChain, freePort, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
+import { fakeChain, keys, postExecutor, silent, startPeerReceiver, tempDir, testConfig, useCleanups } from './helpers.js';
 
 /** The epoch loop publishes each close's own scores to the configured peers (real HTTP, fake chain). */
 
@@ -185,7 +186,7 @@ describe('peer exchange in the epoch loop', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const peer = `http://127.0.0.1:${await freePort()}`;
+    const peer = `http://127.0.0.1:${REFUSED_PORT}`; // nothing listens there
     const service = await startValidator({
       config: testConfig(t.dir, { peers: { urls: [peer], attempts: 3, backoff_ms: 10 } }),
       chain,

@@ -2,6 +2,7 @@ import { createServer, request } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { publishPeerScores } from '../peer-publisher.js';
@@ -109,8 +110,7 @@ describe('publishPeerScores', () => {
   });
 
   it('gives up on an unreachable peer after the configured attempts, without throwing', async () => {
-    const closed = await listen(createServer());
-    await new Promise((r) => servers.pop()!.close(r));
+    const closed = `http://127.0.0.1:${REFUSED_PORT}`; // nothing listens there
     const [outcome] = await publishPeerScores([{ epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: k.miners[2]!.address, score: 0.1 }] }], {
       peers: [closed],
       signer: k.peer,

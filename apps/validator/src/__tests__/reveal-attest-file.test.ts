@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { signRevealAttestation, withRevealAttestation } from '@subnet/bundle';
@@ -69,12 +69,28 @@ describe('writtenAttestation reads only a regular file, without blocking', () =>
 
   it('a storage failure reading the epoch row fails the call (and the pass), not taken for "no attestation"; the file is closed', async () => {
     // Taken for "no attestation", the pass would ask the chain and write a second signed outcome over this file's.
-    writeFileSync(join(t.dir, 'epoch-6.json'), '{"bundle":{}}\n');
-    const openFds = (): number => readdirSync('/proc/self/fd').length;
-    const before = openFds();
+    const file = join(t.dir, 'epoch-6.json');
+    writeFileSync(file, '{"bundle":{}}\n');
+    // The descriptors open on this file (Linux names each one's file in /proc/self/fd). Not a count of all of them:
+    // the test files of this worker share the process, and their sockets open and close meanwhile.
+    const onFile = (): string[] =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false; // closed since the listing
+        }
+      });
+    let during: string[] = [];
     const down = new Error('SQLITE_BUSY: database is locked');
-    await expect(writtenAttestation(t.dir, { epoch: 6 }, () => Promise.reject(down))).rejects.toBe(down);
-    expect(openFds()).toBe(before);
+    await expect(
+      writtenAttestation(t.dir, { epoch: 6 }, () => {
+        during = onFile();
+        return Promise.reject(down);
+      }),
+    ).rejects.toBe(down);
+    expect(during).toHaveLength(1); // open while the row is read: the check sees it
+    expect(onFile()).toEqual([]);
   });
 
   it('finds a written attestation as large as the schema allows; the same document grown past the bundle and 64 KiB is not read', async () => {

@@ -11,10 +11,11 @@ import { loadSigner } from '@subnet/chain';
 import { isSubnetError } from '@subnet/core';
 import { devHotkeyUri, startDevnet } from '@subnet/devnet';
 import type { Devnet } from '@subnet/devnet';
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connectSubnetChain } from '../subnet-chain.js';
-import { BUILT_CLI, expectBuiltCli, freePort, TOKEN, useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, TOKEN, useTempDir } from './helpers.js';
 
 beforeAll(expectBuiltCli);
 
@@ -247,8 +248,8 @@ describe('subnet-validator run: start-up checks (a real devnet, the CLI as a chi
   }, 60_000);
 
   it('a chain that never answers is VALIDATOR_CHAIN_UNAVAILABLE leading with the reason (ECONNREFUSED) and naming chain.endpoint', async () => {
-    // A port that was just free on 127.0.0.1: nothing listens there, every attempt is refused.
-    const port = await freePort();
+    // A port on 127.0.0.1 where nothing listens (out of the range handed out): every attempt is refused.
+    const port = REFUSED_PORT;
     const endpoint = `ws://127.0.0.1:${port}`;
     let caught: unknown;
     const warnings: { msg: string; ctx: unknown }[] = [];

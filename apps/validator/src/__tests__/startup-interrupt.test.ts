@@ -4,9 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { devHotkeyUri } from '@subnet/devnet';
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { BUILT_CLI, expectBuiltCli, freePort, TOKEN, useTempDir } from './helpers.js';
+import { BUILT_CLI, expectBuiltCli, TOKEN, useTempDir } from './helpers.js';
 
 /**
  * Ctrl-C while `subnet-validator run` starts (waiting up to 60 s for a chain that does not answer, or for a password):
@@ -17,7 +18,7 @@ beforeAll(expectBuiltCli);
 const t = useTempDir();
 
 /** Writes `dir/validator.yaml`: a chain endpoint nothing listens on, storage and bundles under `dir`, and `extra` lines. */
-async function writeConfig(dir: string, extra: readonly string[] = []): Promise<string> {
+function writeConfig(dir: string, extra: readonly string[] = []): string {
   const config = join(dir, 'validator.yaml');
   writeFileSync(
     config,
@@ -25,7 +26,7 @@ async function writeConfig(dir: string, extra: readonly string[] = []): Promise<
       'netuid: 1',
       ...extra,
       // the commit store in a folder of its own the start creates (and takes the store's lock in): removed with the rest
-      `chain: { endpoint: "ws://127.0.0.1:${await freePort()}", commit_store: ${join(dir, 'secrets', 'commits.json')} }`,
+      `chain: { endpoint: "ws://127.0.0.1:${REFUSED_PORT}", commit_store: ${join(dir, 'secrets', 'commits.json')} }`,
       'server: { port: 0 }',
       `database: { path: ${join(dir, 'data', 'validator.sqlite')} }`,
       `bundles: { dir: ${join(dir, 'bundles')} }`,
@@ -72,7 +73,7 @@ describe('a signal while run is starting', () => {
     it(`${signal} while waiting for the chain: says so, exits ${exit}, and leaves nothing the start created`, async () => {
       const dir = join(t.dir, signal);
       mkdirSync(dir);
-      const config = await writeConfig(dir);
+      const config = writeConfig(dir);
       const run = await interruptWhileConnecting(['run', '--config', config], signal);
       expect(run.code).toBe(exit);
       const lines = run.stdout
@@ -136,7 +137,7 @@ describe('Ctrl-C at the password prompt of an encrypted hotkey', () => {
       const keyfile = join(wallets, 'miner', 'hotkeys', 'locked');
       copyFileSync(join(VECTORS, 'miner', 'hotkeys', 'locked'), keyfile);
       chmodSync(keyfile, 0o600); // btwallet's mode (git keeps none)
-      const config = await writeConfig(dir, [`wallet: { path: ${wallets}, name: miner, hotkey: locked }`]);
+      const config = writeConfig(dir, [`wallet: { path: ${wallets}, name: miner, hotkey: locked }`]);
       const env: NodeJS.ProcessEnv = { ...process.env, SUBNET_VALIDATOR_SERVER__EXECUTOR_TOKEN: TOKEN };
       delete env.SUBNET_VALIDATOR_VALIDATOR__HOTKEY_URI;
       const argv = [process.execPath, BUILT_CLI, 'run', '--config', config];

@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEVNET_ERROR_CODES } from '../errors.js';
 import { expectBuiltCli } from '@subnet/vitest-config/built-cli';
+import { REFUSED_PORT } from '@subnet/vitest-config/local-server';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/subnet-devnet.js', import.meta.url));
@@ -183,12 +184,9 @@ describe('subnet-devnet on a port another process holds', () => {
 });
 
 describe('subnet-devnet fault when the request fails', () => {
-  it('DEVNET_FAULT_FAILED: the coded line naming the method, the URL (credentials hidden) and the reason, exit 1, no stack trace', async () => {
-    // A port that was just free on 127.0.0.1: nothing listens there, the connection is refused.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as { port: number };
-    await new Promise((resolve) => probe.close(resolve));
+  it('DEVNET_FAULT_FAILED: the coded line naming the method, the URL (credentials hidden) and the reason, exit 1, no stack trace', () => {
+    // A port on 127.0.0.1 where nothing listens (out of the range handed out): the connection is refused.
+    const port = REFUSED_PORT;
     const r = run('fault', 'status', '--url', `ws://operator:s3cret@127.0.0.1:${port}`);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
