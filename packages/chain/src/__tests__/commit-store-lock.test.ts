@@ -360,7 +360,9 @@ describe('file commit store lock in one process', () => {
   it('a live holder keeps its heartbeat fresh: seen from another host after several bounds, it is still refused, its heartbeat younger than one bound', async () => {
     const path = storeFile();
     const lockPath = `${path}.lock`;
-    const bound = 600;
+    // 2 s: the holder beats every 1/12 of it, and a holder process left unscheduled for most of the bound on a loaded
+    // machine would otherwise look abandoned (with 600 ms, a 550 ms wait for a core failed this test).
+    const bound = 2000;
     const holder = await startHolder(path, bound);
     holder.send('open');
     expect(await holder.reply()).toEqual({ opened: true });
