@@ -49,8 +49,17 @@ export function observeMetagraphReads(chain: ChainPort, onRead: (error: Error | 
         throw error;
       },
     );
-  // Defined, not assigned: assigning would throw where the chain access is frozen (a read-only `view` up the prototype).
-  return Object.create(chain, { view: { value: view, enumerable: true } }) as ChainPort;
+  // A view of the chain access, not a copy or a child of it: members replaced on it later are seen; each other member is
+  // called with the chain access itself as `this` (a class whose methods read private fields works); and a frozen one is
+  // observed too (the proxy's target is an empty object of its own, so no read-only `view` constrains what it answers).
+  return new Proxy({} as ChainPort, {
+    get: (_target, key) => {
+      if (key === 'view') return view;
+      const member: unknown = Reflect.get(chain, key);
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(chain) : member;
+    },
+    has: (_target, key) => Reflect.has(chain, key),
+  });
 }
 
 /** What the readiness probe reads from the running service. */

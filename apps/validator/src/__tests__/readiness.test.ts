@@ -5,6 +5,7 @@ import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { ChainPort } from '../chain-port.js';
 import { observeMetagraphReads } from '../readiness.js';
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
@@ -329,5 +330,29 @@ describe('observeMetagraphReads', () => {
     expect(seen).toEqual([undefined, 'node gone']);
     expect(observed.hotkey).toBe(chain.hotkey);
     expect(await observed.head()).toBe(fake.headBlock);
+  });
+
+  it('calls the other members on the chain access itself, so one whose methods use private fields works as before', async () => {
+    const k = await keys();
+    const fake = fakeChain(k);
+    // An embedder's chain access written as a class: its methods read `#fake`, which only the instance has.
+    class ClassChain {
+      readonly #fake = fake;
+      get hotkey(): string {
+        return this.#fake.hotkey;
+      }
+      view() {
+        return this.#fake.view();
+      }
+      head() {
+        return this.#fake.head();
+      }
+    }
+    const seen: (string | undefined)[] = [];
+    const observed = observeMetagraphReads(new ClassChain() as unknown as ChainPort, (error) => seen.push(error?.message));
+    expect(observed.hotkey).toBe(fake.hotkey);
+    expect(await observed.head()).toBe(fake.headBlock);
+    expect((await observed.view()).neurons).toBe(fake.neurons);
+    expect(seen).toEqual([undefined]);
   });
 });
