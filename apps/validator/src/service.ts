@@ -88,7 +88,10 @@ export interface ValidatorService {
   readonly hotkey: string;
   /** The epoch records go to now. */
   currentEpoch(): number | undefined;
-  /** Reads the head once and closes an epoch when one ended. */
+  /**
+   * Reads the head once and closes an epoch when one ended, after the tick in flight; rejects with this tick's own
+   * failure only (an earlier tick's is its caller's, docs/spec.md G.34).
+   */
   tick(): Promise<void>;
   /** Called after each epoch close. */
   onEpoch(listener: (outcome: EpochOutcome) => void): void;
