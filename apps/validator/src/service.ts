@@ -388,7 +388,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
 
   let current: number | undefined;
   let headOk = false;
-  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean } | undefined;
+  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean; readAtMs: number; failure?: { message: string; atMs: number } } | undefined;
   // Block rate from the heads seen: an embargoed bundle's Retry-After (bundle-embargo.ts).
   const heads = blockClock();
   const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
@@ -482,11 +482,13 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     try {
       head = await chain.head();
       headOk = true;
-      headState = headState?.block === head ? { ...headState, lastReadOk: true } : { block: head, changedAtMs: Date.now(), lastReadOk: true };
+      const readAtMs = Date.now();
+      headState = { block: head, changedAtMs: headState?.block === head ? headState.changedAtMs : readAtMs, lastReadOk: true, readAtMs };
       heads.observe(head, Date.now());
     } catch (error) {
       headOk = false;
-      if (headState !== undefined) headState = { ...headState, lastReadOk: false };
+      // /readyz says why and since when (a node that stopped answering, a refused connection), not only that it failed.
+      if (headState !== undefined) headState = { ...headState, lastReadOk: false, failure: { message: redactUrl((error as Error).message), atMs: Date.now() } };
       metrics.chainErrors.inc();
       logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
       return;

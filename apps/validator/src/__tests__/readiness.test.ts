@@ -213,6 +213,22 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(res.status).toBe(503);
     expect(res.body.error?.message).toContain('the last chain head read failed');
   });
+
+  it('a failed head read says why and when, and when the head was last read (the node refused, froze or dropped)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    chain.failHeads = 1;
+    await s.tick();
+    const res = await readyz(s);
+    expect(res.status).toBe(503);
+    // Before: "the last chain head read failed (last head 5)": the cause was only in the log.
+    expect(res.body.checks.chain_head?.detail).toMatch(/^the last chain head read failed \d+ s ago: socket closed \(last head 5, read \d+ s ago\)$/);
+    await s.tick();
+    const again = await readyz(s);
+    expect(again.status).toBe(200);
+    expect(again.body.checks.chain_head?.detail).not.toContain('socket closed');
+  });
 });
 
 /**
