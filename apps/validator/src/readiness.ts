@@ -72,7 +72,8 @@ export interface ReadinessSources {
         readonly failure?: { readonly message: string; readonly atMs: number };
       }
     | undefined;
-
+  /** Why the head is behind the epoch the service files records under (the chain went back), or undefined. */
+  headBehind?(): string | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
   /** When the metagraph was last read, and why the last read failed when one failed after it; absent: not said. */
@@ -119,6 +120,8 @@ function headCheck(sources: ReadinessSources): ReadinessCheck {
     const read = head.readAtMs === undefined ? '' : `, read ${seconds(head.readAtMs)} s ago`;
     return { ok: false, detail: `the last chain head read failed${why} (last head ${head.block}${read})` };
   }
+  const behind = sources.headBehind?.();
+  if (behind !== undefined) return { ok: false, detail: behind };
   const age = sources.now() - head.changedAtMs;
   if (age > sources.staleHeadMs)
     return { ok: false, detail: `the chain head ${head.block} has not changed for ${Math.round(age / 1000)} s (stale after ${sources.staleHeadMs / 1000} s)` };

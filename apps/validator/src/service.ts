@@ -475,6 +475,27 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
   };
 
+  // The head more than one epoch below the epoch records are filed under, as the start-up refuses it
+  // (VALIDATOR_HEAD_BEHIND_DATABASE): the node was reset or restarted empty and syncs from an earlier block, or the
+  // endpoint now reaches another chain. Said once, with /readyz failing until the head is back (docs/spec.md G.35).
+  let headBehind: string | undefined;
+  const noteHeadBehind = (head: bigint, epoch: number): void => {
+    if (current === undefined || epoch >= current - 1) {
+      if (headBehind !== undefined)
+        logger.info({ block: head.toString(), epoch, current_epoch: current }, `the chain head is back in epoch ${epoch}, at block ${head}`);
+      headBehind = undefined;
+      return;
+    }
+    const next = (current + 1) * epochLength;
+    const sentence = `the chain head went back to block ${head} (epoch ${epoch} of ${epochLength} blocks) while records are filed under epoch ${current}: the node was reset or restarted empty and is syncing from an earlier block, or chain.endpoint now reaches another chain; records are still taken and filed under epoch ${current}, which closes when the head reaches block ${next}`;
+    if (headBehind === undefined)
+      logger.warn(
+        { code: 'HEAD_WENT_BACK', block: head.toString(), epoch, current_epoch: current, epoch_length: epochLength },
+        `${sentence}; /readyz answers 503 until the head is back in epoch ${current - 1} or later`,
+      );
+    headBehind = sentence;
+  };
+
   /** The wall clock signed requests are checked and their nonces pruned by (`options.now` in tests). */
   const now = options.now ?? ((): number => Date.now());
   const tick = async (): Promise<void> => {
@@ -563,6 +584,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       });
     }
     const epoch = Number(head / BigInt(epochLength));
+    noteHeadBehind(head, epoch);
     if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
@@ -629,6 +651,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         netuid: config.netuid,
         dryRun: config.chain.dry_run,
         head: () => headState,
+        headBehind: () => headBehind,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
         metagraphReads: () => ({ judgedAtMs, failure: metagraphFailure }),
         departure: () => departure?.cause ?? startHint,

@@ -214,6 +214,38 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(res.body.error?.message).toContain('the last chain head read failed');
   });
 
+  it('a head that went back more than one epoch (the node reset, or syncing from scratch) makes it not ready, warned once, until it is back (docs/spec.md G.35)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const { logger, lines } = captureLog('info');
+    service = await startValidator({ config: testConfig(t.dir), chain, logger, autoTick: false });
+    const s = service;
+    chain.headBlock = 45n; // epoch 4 of 10 blocks
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+    // The node comes back empty and serves block 15 (epoch 1). Before: ready, "head 15, changed 0 s ago", nothing logged.
+    chain.headBlock = 15n;
+    await s.tick();
+    chain.headBlock = 16n;
+    await s.tick();
+    const behind = await readyz(s);
+    expect(behind.status).toBe(503);
+    expect(behind.body.checks.chain_head?.ok).toBe(false);
+    expect(behind.body.checks.chain_head?.detail).toBe(
+      'the chain head went back to block 16 (epoch 1 of 10 blocks) while records are filed under epoch 4: the node was reset or restarted empty and is syncing from an earlier block, or chain.endpoint now reaches another chain; records are still taken and filed under epoch 4, which closes when the head reaches block 50',
+    );
+    const warned = lines.filter((l) => l.code === 'HEAD_WENT_BACK');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ block: '15', epoch: 1, current_epoch: 4, epoch_length: 10 });
+    // One epoch back is not this (a short reorganisation across a boundary): ready again at epoch 3.
+    chain.headBlock = 35n;
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+    expect(lines.filter((l) => l.msg === 'the chain head is back in epoch 3, at block 35')).toHaveLength(1);
+  });
+
   it('a failed head read says why and when, and when the head was last read (the node refused, froze or dropped)', async () => {
     const k = await keys();
     const chain = fakeChain(k);
