@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import type { BundleSigner } from '@subnet/bundle';
 import { redactUrl, SubnetError } from '@subnet/core';
 import { walletHotkeyAddresses } from '@subnet/wallet';
@@ -412,10 +414,21 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   const noteHeld = (o: { readonly epoch: number; readonly bundlePath: string | null; readonly bundleEmbargoed?: boolean }): void => {
     if (o.bundlePath === null && o.bundleEmbargoed === true) heldFrom = Math.min(heldFrom ?? o.epoch, o.epoch);
   };
+  // Whether writing held files failed on the last try: said once, not on every tick, until they are written.
+  let heldFilesFailing = false;
   const releaseHeld = async (): Promise<void> => {
     if (heldFrom === undefined) return;
-    const released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
-    for (const epoch of released.written) logger.info({ epoch }, 'bundle file written: no earlier epoch is embargoed any more');
+    let released: Awaited<ReturnType<typeof releaseHeldBundleFiles>>;
+    try {
+      released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
+    } catch (error) {
+      if (!heldFilesFailing) logger.warn({ error: redactUrl((error as Error).message) }, 'writing held bundle files failed; retrying every tick');
+      heldFilesFailing = true;
+      return;
+    }
+    heldFilesFailing = false;
+    for (const epoch of released.written)
+      logger.info({ epoch, path: join(config.bundles.dir, `epoch-${epoch}.json`) }, `bundle file of epoch ${epoch} written`);
     // Every file below the oldest embargoed epoch is written now: only those from it on may still be held.
     heldFrom = released.embargoed === undefined ? undefined : Math.max(heldFrom, released.embargoed);
   };
