@@ -518,6 +518,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       headOk = true;
       const readAtMs = Date.now();
       headState = { block: head, changedAtMs: headState?.block === head ? headState.changedAtMs : readAtMs, lastReadOk: true, readAtMs };
+      // What an alert reads: a head that stops changing (a frozen or stalled node) or falls (a node reset).
+      metrics.chainHead.set(Number(head));
+      metrics.chainHeadChanged.set(headState.changedAtMs / 1000);
       heads.observe(head, Date.now());
     } catch (error) {
       headOk = false;

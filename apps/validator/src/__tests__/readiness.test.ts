@@ -246,6 +246,31 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(lines.filter((l) => l.msg === 'the chain head is back in epoch 3, at block 35')).toHaveLength(1);
   });
 
+  it('serves the head block and when it last changed as gauges an alert can read (a frozen, stalled or reset node)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    const gauge = async (name: string): Promise<number> => {
+      const line = (await (await fetch(`${s.url}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `));
+      return Number(line?.split(' ')[1]);
+    };
+    chain.headBlock = 7n;
+    const before = Date.now() / 1000;
+    await s.tick();
+    expect(await gauge('validator_chain_head_block')).toBe(7);
+    const changed = await gauge('validator_chain_head_changed_timestamp_seconds');
+    expect(changed).toBeGreaterThanOrEqual(before - 1);
+    expect(changed).toBeLessThanOrEqual(Date.now() / 1000);
+    // The same head again: the block stays and so does when it changed (its age grows).
+    await new Promise((r) => setTimeout(r, 1100));
+    await s.tick();
+    expect(await gauge('validator_chain_head_changed_timestamp_seconds')).toBe(changed);
+    chain.headBlock = 3n; // a node reset: the gauge falls
+    await s.tick();
+    expect(await gauge('validator_chain_head_block')).toBe(3);
+    expect(await gauge('validator_chain_head_changed_timestamp_seconds')).toBeGreaterThan(changed);
+  });
+
   it('a failed head read says why and when, and when the head was last read (the node refused, froze or dropped)', async () => {
     const k = await keys();
     const chain = fakeChain(k);
