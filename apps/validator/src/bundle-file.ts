@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 import { SubnetError } from '@subnet/core';
+import type { Logger } from 'pino';
 
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { embargoesAmong, headsAndHolder } from './bundle-embargo.js';
@@ -86,6 +87,33 @@ export function writeBundleFile(dir: string, epoch: number, text: string): strin
   writeFileSync(tmp, `${text}\n`);
   renameSync(tmp, path);
   return path;
+}
+
+/**
+ * Writes an epoch's bundle file ({@link writeBundleFile}), or, when `bundles.dir` cannot take it (made read-only, full,
+ * removed or replaced while running), logs why, leading with the cause, and returns null. The bundle is stored and
+ * served already (`/v1/epochs/<n>/bundle`) and the close goes on (its outcome and peer scores as any other's); the
+ * caller reports the file as held, so the service writes it once the folder takes files again
+ * ({@link releaseHeldBundleFiles}, docs/spec.md G.35). Before, the close threw: `epoch loop step failed` with the bare
+ * system error, no `epoch closed` line, and the file was never written while the process ran.
+ *
+ * @param deps - `bundlesDir` and the logger
+ * @param epoch - the epoch
+ * @param text - the signed bundle's text as stored on the epoch row
+ * @returns the file's path, or null when it could not be written now
+ * @example const path = writeBundleFileOrLog(deps, 7, row.bundle) // null: written later
+ */
+export function writeBundleFileOrLog(deps: { readonly bundlesDir: string; readonly logger: Logger }, epoch: number, text: string): string | null {
+  try {
+    return writeBundleFile(deps.bundlesDir, epoch, text);
+  } catch (error) {
+    const reason = (error as Error).message;
+    deps.logger.error(
+      { code: 'BUNDLE_FILE_NOT_WRITTEN', epoch, dir: deps.bundlesDir, error: reason },
+      `cannot write the bundle file of epoch ${epoch} to bundles.dir ${deps.bundlesDir} (${reason}): the epoch's outcome and signed bundle are stored and served at /v1/epochs/${epoch}/bundle; the file is written once the folder can be written again`,
+    );
+    return null;
+  }
 }
 
 /**

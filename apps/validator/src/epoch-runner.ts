@@ -4,7 +4,7 @@ import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { canonicalJson, isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
-import { bundleFileDeferred, bundleFileHeld, writeBundleFile } from './bundle-file.js';
+import { bundleFileDeferred, bundleFileHeld, writeBundleFileOrLog } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
@@ -47,7 +47,10 @@ export interface EpochOutcome {
   readonly epoch: number;
   readonly status: EpochStatus | 'skipped';
   readonly bundlePath: string | null;
-  /** The bundle is stored but embargoed (commit-reveal v4): its file is written when the embargo lifts (bundle-file.ts). */
+  /**
+   * The bundle is stored but its file is held: embargoed (commit-reveal v4), written when the embargo lifts, or refused
+   * by `bundles.dir`, written once the folder takes files again (bundle-file.ts).
+   */
   readonly bundleEmbargoed?: boolean;
   readonly u16: { readonly uids: readonly number[]; readonly weights: readonly number[] } | null;
   /** The submission record (null when skipped or not computed). */
@@ -310,7 +313,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   // An embargoed epoch's file is written when its embargo lifts (bundle-file.ts, reveal-confirm.ts); one that carries the
   // state of an earlier embargoed epoch when that one's lifts (docs/spec.md G.23).
   const deferred = bundleFileDeferred(revealFields ?? {}) || (await bundleFileHeld(storage, epoch));
-  const bundlePath = deferred ? null : writeBundleFile(deps.bundlesDir, epoch, published.text);
+  // A folder that refuses the file (read-only, full) holds it like an embargo: written once it takes files again.
+  const bundlePath = deferred ? null : writeBundleFileOrLog(deps, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
   logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
   return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
@@ -461,7 +465,7 @@ export async function publishBundle(
   // With `fields` (the final status and submission), the outcome and its bundle are one write.
   await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
   // Held, too, while an earlier epoch is embargoed: this bundle carries its state (docs/spec.md G.23).
-  return bundleFileDeferred(fields) || (await bundleFileHeld(deps.storage, epoch)) ? null : writeBundleFile(deps.bundlesDir, epoch, prepared.text);
+  return bundleFileDeferred(fields) || (await bundleFileHeld(deps.storage, epoch)) ? null : writeBundleFileOrLog(deps, epoch, prepared.text);
 }
 
 /** A built and signed bundle, and the epoch row fields that store it. */

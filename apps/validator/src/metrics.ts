@@ -34,6 +34,10 @@ export interface ValidatorMetrics {
   readonly connectionsRefused: Counter;
   /** Chain head reads that failed. */
   readonly chainErrors: Counter;
+  /** The last chain head block read (it falls when the node was reset or reaches another chain). */
+  readonly chainHead: Gauge;
+  /** Unix time (s) the chain head block last changed: `time() - validator_chain_head_changed_timestamp_seconds` is its age. */
+  readonly chainHeadChanged: Gauge;
   /** Own scores sent to peer validators, per (document, peer), by result (`delivered`, `refused`, `failed`). */
   readonly peerPublishes: Counter<'result'>;
   /** Axon queries sent by the dispatcher, by challenge and outcome (`answered`, `timeout`, `unreachable`, ...). */
@@ -96,6 +100,12 @@ export function createMetrics(): ValidatorMetrics {
       registers: [registry],
     }),
     chainErrors: new Counter({ name: 'validator_chain_errors_total', help: 'Chain head reads that failed', registers: [registry] }),
+    chainHead: new Gauge({ name: 'validator_chain_head_block', help: 'The last chain head block read', registers: [registry] }),
+    chainHeadChanged: new Gauge({
+      name: 'validator_chain_head_changed_timestamp_seconds',
+      help: 'Unix time the chain head block last changed (its age: time() minus this)',
+      registers: [registry],
+    }),
     peerPublishes: new Counter({
       name: 'validator_peer_publish_total',
       help: 'Own scores sent to peer validators, per document and peer',

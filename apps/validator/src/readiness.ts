@@ -68,8 +68,21 @@ export interface ReadinessSources {
   readonly hotkey: string;
   readonly netuid: number;
   readonly dryRun: boolean;
-  /** The head block last read and when (ms) it last changed; undefined before the first read. */
-  head(): { readonly block: bigint; readonly changedAtMs: number; readonly lastReadOk: boolean } | undefined;
+  /**
+   * The head block last read and when (ms) it last changed; undefined before the first read. `readAtMs`: when a head
+   * read last succeeded; `failure`: why the last read failed and when, while it is the last read.
+   */
+  head():
+    | {
+        readonly block: bigint;
+        readonly changedAtMs: number;
+        readonly lastReadOk: boolean;
+        readonly readAtMs?: number;
+        readonly failure?: { readonly message: string; readonly atMs: number };
+      }
+    | undefined;
+  /** Why the head is behind the epoch the service files records under (the chain went back), or undefined. */
+  headBehind?(): string | undefined;
   /** The metagraph entry of this validator's hotkey (undefined when not registered), or null before the first read. */
   self(): ChainNeuron | undefined | null;
   /** When the metagraph was last read, and why the last read failed when one failed after it; absent: not said. */
@@ -110,7 +123,14 @@ async function storageCheck(sources: ReadinessSources): Promise<ReadinessCheck> 
 function headCheck(sources: ReadinessSources): ReadinessCheck {
   const head = sources.head();
   if (head === undefined) return { ok: false, detail: 'the chain head has not been read yet' };
-  if (!head.lastReadOk) return { ok: false, detail: `the last chain head read failed (last head ${head.block})` };
+  const seconds = (atMs: number): number => Math.max(0, Math.round((sources.now() - atMs) / 1000));
+  if (!head.lastReadOk) {
+    const why = head.failure === undefined ? '' : ` ${seconds(head.failure.atMs)} s ago: ${head.failure.message}`;
+    const read = head.readAtMs === undefined ? '' : `, read ${seconds(head.readAtMs)} s ago`;
+    return { ok: false, detail: `the last chain head read failed${why} (last head ${head.block}${read})` };
+  }
+  const behind = sources.headBehind?.();
+  if (behind !== undefined) return { ok: false, detail: behind };
   const age = sources.now() - head.changedAtMs;
   if (age > sources.staleHeadMs)
     return { ok: false, detail: `the chain head ${head.block} has not changed for ${Math.round(age / 1000)} s (stale after ${sources.staleHeadMs / 1000} s)` };

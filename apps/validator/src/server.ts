@@ -5,7 +5,7 @@ import type { EpochConfig } from '@subnet/bundle';
 import { passRate } from '@subnet/aggregation';
 import { checkWindowId, scoreWorkflow } from '@subnet/composite';
 import { parseSssa } from '@subnet/consensus';
-import { canonicalJson, describeValue, digest, formatPath, hotkeySchema, isSubnetError, unitIntervalSchema } from '@subnet/core';
+import { canonicalJson, describeValue, digest, formatPath, hotkeySchema, isSubnetError, redactUrl, unitIntervalSchema } from '@subnet/core';
 import type { InputLimits } from '@subnet/core';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -309,6 +309,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     return undefined;
   });
 
+  // A refused write's cause (a full disk, a read-only file, PostgreSQL down) is logged at most once a minute: the access
+  // log line of each 503 names only the code, and the epoch loop's warning comes at the next write it does.
+  let storageWarnedAtMs: number | undefined;
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     if (error instanceof RefusedBeforeParsing) return refuse(reply, error.refused);
     const status = error.statusCode ?? 500;
@@ -336,6 +339,14 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     if (isSubnetError(error, VALIDATOR_ERROR_CODES.storage)) {
       // Storage unreachable (PostgreSQL down, disk full): the client should retry, not drop the record.
       ctx.metrics.recordsRejected.inc({ kind, reason: 'storage_unavailable' });
+      const nowMs = Date.now();
+      if (storageWarnedAtMs === undefined || nowMs - storageWarnedAtMs >= 60_000) {
+        storageWarnedAtMs = nowMs;
+        ctx.logger.warn(
+          { code: 'STORAGE_UNAVAILABLE', error: redactUrl(error.message) },
+          `a record was not stored: ${redactUrl(error.message)}; ingest answers 503 STORAGE_UNAVAILABLE until storage takes writes again (said at most once a minute)`,
+        );
+      }
       reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
       return fail(reply, 503, { code: 'STORAGE_UNAVAILABLE', message: 'storage is unreachable; retry later' });
     }

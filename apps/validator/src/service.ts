@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import type { BundleSigner } from '@subnet/bundle';
 import { redactUrl, SubnetError } from '@subnet/core';
 import { walletHotkeyAddresses } from '@subnet/wallet';
@@ -391,7 +393,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
 
   let current: number | undefined;
   let headOk = false;
-  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean } | undefined;
+  let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean; readAtMs: number; failure?: { message: string; atMs: number } } | undefined;
   // Block rate from the heads seen: an embargoed bundle's Retry-After (bundle-embargo.ts).
   const heads = blockClock();
   const outage = storageOutage(logger, (error) => redactUrl(error instanceof Error ? error.message : String(error)));
@@ -415,10 +417,21 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   const noteHeld = (o: { readonly epoch: number; readonly bundlePath: string | null; readonly bundleEmbargoed?: boolean }): void => {
     if (o.bundlePath === null && o.bundleEmbargoed === true) heldFrom = Math.min(heldFrom ?? o.epoch, o.epoch);
   };
+  // Whether writing held files failed on the last try: said once, not on every tick, until they are written.
+  let heldFilesFailing = false;
   const releaseHeld = async (): Promise<void> => {
     if (heldFrom === undefined) return;
-    const released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
-    for (const epoch of released.written) logger.info({ epoch }, 'bundle file written: no earlier epoch is embargoed any more');
+    let released: Awaited<ReturnType<typeof releaseHeldBundleFiles>>;
+    try {
+      released = await releaseHeldBundleFiles(storage, config.bundles.dir, heldFrom);
+    } catch (error) {
+      if (!heldFilesFailing) logger.warn({ error: redactUrl((error as Error).message) }, 'writing held bundle files failed; retrying every tick');
+      heldFilesFailing = true;
+      return;
+    }
+    heldFilesFailing = false;
+    for (const epoch of released.written)
+      logger.info({ epoch, path: join(config.bundles.dir, `epoch-${epoch}.json`) }, `bundle file of epoch ${epoch} written`);
     // Every file below the oldest embargoed epoch is written now: only those from it on may still be held.
     heldFrom = released.embargoed === undefined ? undefined : Math.max(heldFrom, released.embargoed);
   };
@@ -478,6 +491,27 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     }
   };
 
+  // The head more than one epoch below the epoch records are filed under, as the start-up refuses it
+  // (VALIDATOR_HEAD_BEHIND_DATABASE): the node was reset or restarted empty and syncs from an earlier block, or the
+  // endpoint now reaches another chain. Said once, with /readyz failing until the head is back (docs/spec.md G.35).
+  let headBehind: string | undefined;
+  const noteHeadBehind = (head: bigint, epoch: number): void => {
+    if (current === undefined || epoch >= current - 1) {
+      if (headBehind !== undefined)
+        logger.info({ block: head.toString(), epoch, current_epoch: current }, `the chain head is back in epoch ${epoch}, at block ${head}`);
+      headBehind = undefined;
+      return;
+    }
+    const next = (current + 1) * epochLength;
+    const sentence = `the chain head went back to block ${head} (epoch ${epoch} of ${epochLength} blocks) while records are filed under epoch ${current}: the node was reset or restarted empty and is syncing from an earlier block, or chain.endpoint now reaches another chain; records are still taken and filed under epoch ${current}, which closes when the head reaches block ${next}`;
+    if (headBehind === undefined)
+      logger.warn(
+        { code: 'HEAD_WENT_BACK', block: head.toString(), epoch, current_epoch: current, epoch_length: epochLength },
+        `${sentence}; /readyz answers 503 until the head is back in epoch ${current - 1} or later`,
+      );
+    headBehind = sentence;
+  };
+
   /** The wall clock signed requests are checked and their nonces pruned by (`options.now` in tests). */
   const now = options.now ?? ((): number => Date.now());
   const tick = async (): Promise<void> => {
@@ -485,11 +519,16 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     try {
       head = await chain.head();
       headOk = true;
-      headState = headState?.block === head ? { ...headState, lastReadOk: true } : { block: head, changedAtMs: Date.now(), lastReadOk: true };
+      const readAtMs = Date.now();
+      headState = { block: head, changedAtMs: headState?.block === head ? headState.changedAtMs : readAtMs, lastReadOk: true, readAtMs };
+      // What an alert reads: a head that stops changing (a frozen or stalled node) or falls (a node reset).
+      metrics.chainHead.set(Number(head));
+      metrics.chainHeadChanged.set(headState.changedAtMs / 1000);
       heads.observe(head, Date.now());
     } catch (error) {
       headOk = false;
-      if (headState !== undefined) headState = { ...headState, lastReadOk: false };
+      // /readyz says why and since when (a node that stopped answering, a refused connection), not only that it failed.
+      if (headState !== undefined) headState = { ...headState, lastReadOk: false, failure: { message: redactUrl((error as Error).message), atMs: Date.now() } };
       metrics.chainErrors.inc();
       logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
       return;
@@ -564,6 +603,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       });
     }
     const epoch = Number(head / BigInt(epochLength));
+    noteHeadBehind(head, epoch);
     if (leading()) await runReconcile(epoch);
     if (current !== undefined && epoch === current && leading()) await runCatchUp(epoch);
     if (current !== undefined && epoch > current) {
@@ -630,6 +670,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         netuid: config.netuid,
         dryRun: config.chain.dry_run,
         head: () => headState,
+        headBehind: () => headBehind,
         self: () => (metagraphRead ? neurons.get(chain.hotkey) : null),
         metagraphReads: () => ({ judgedAtMs, failure: metagraphFailure }),
         departure: () => departure?.cause ?? startHint,

@@ -89,6 +89,16 @@ function openFailureSentence(error: unknown): string {
 }
 
 /**
+ * Why a SQLite statement failed, in words an operator can act on: SQLite's code and message (`SQLITE_FULL: database or
+ * disk is full`, `SQLITE_READONLY: attempt to write a readonly database`), or the system's for a file error.
+ */
+function sqliteReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
+}
+
+/**
  * The epoch lookups that must not read other rows (internal; `storage.test.ts` checks each goes by its partial index
  * of migration 7). The unsettled epoch before another is two lookups, each by its own index: an OR would read both
  * indexes whole to sort them.
@@ -228,7 +238,7 @@ export function openSqliteStorage(
       return Promise.resolve(run());
     } catch (error) {
       if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) return Promise.reject(error);
-      return Promise.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite ${what} failed`, {}, error));
+      return Promise.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite ${what} failed: ${sqliteReason(error)}`, {}, error));
     }
   };
 
@@ -360,7 +370,7 @@ const insertMany = db.transaction((records) => {
 parentPort.on('message', (m) => {
   if (m.close === true) { db.close(); parentPort.postMessage({ id: m.id, closed: true }); return; }
   try { parentPort.postMessage({ id: m.id, outcomes: insertMany(m.records) }); }
-  catch (error) { parentPort.postMessage({ id: m.id, error: error instanceof Error ? error.message : String(error) }); }
+  catch (error) { parentPort.postMessage({ id: m.id, error: error instanceof Error ? (typeof error.code === 'string' ? error.code + ': ' : '') + error.message : String(error) }); }
 });
 `;
 

@@ -214,6 +214,79 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     expect(res.status).toBe(503);
     expect(res.body.error?.message).toContain('the last chain head read failed');
   });
+
+  it('a head that went back more than one epoch (the node reset, or syncing from scratch) makes it not ready, warned once, until it is back (docs/spec.md G.35)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const { logger, lines } = captureLog('info');
+    service = await startValidator({ config: testConfig(t.dir), chain, logger, autoTick: false });
+    const s = service;
+    chain.headBlock = 45n; // epoch 4 of 10 blocks
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+    // The node comes back empty and serves block 15 (epoch 1). Before: ready, "head 15, changed 0 s ago", nothing logged.
+    chain.headBlock = 15n;
+    await s.tick();
+    chain.headBlock = 16n;
+    await s.tick();
+    const behind = await readyz(s);
+    expect(behind.status).toBe(503);
+    expect(behind.body.checks.chain_head?.ok).toBe(false);
+    expect(behind.body.checks.chain_head?.detail).toBe(
+      'the chain head went back to block 16 (epoch 1 of 10 blocks) while records are filed under epoch 4: the node was reset or restarted empty and is syncing from an earlier block, or chain.endpoint now reaches another chain; records are still taken and filed under epoch 4, which closes when the head reaches block 50',
+    );
+    const warned = lines.filter((l) => l.code === 'HEAD_WENT_BACK');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ block: '15', epoch: 1, current_epoch: 4, epoch_length: 10 });
+    // One epoch back is not this (a short reorganisation across a boundary): ready again at epoch 3.
+    chain.headBlock = 35n;
+    await s.tick();
+    expect((await readyz(s)).status).toBe(200);
+    expect(lines.filter((l) => l.msg === 'the chain head is back in epoch 3, at block 35')).toHaveLength(1);
+  });
+
+  it('serves the head block and when it last changed as gauges an alert can read (a frozen, stalled or reset node)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    const gauge = async (name: string): Promise<number> => {
+      const line = (await (await fetch(`${s.url}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `));
+      return Number(line?.split(' ')[1]);
+    };
+    chain.headBlock = 7n;
+    const before = Date.now() / 1000;
+    await s.tick();
+    expect(await gauge('validator_chain_head_block')).toBe(7);
+    const changed = await gauge('validator_chain_head_changed_timestamp_seconds');
+    expect(changed).toBeGreaterThanOrEqual(before - 1);
+    expect(changed).toBeLessThanOrEqual(Date.now() / 1000);
+    // The same head again: the block stays and so does when it changed (its age grows).
+    await new Promise((r) => setTimeout(r, 1100));
+    await s.tick();
+    expect(await gauge('validator_chain_head_changed_timestamp_seconds')).toBe(changed);
+    chain.headBlock = 3n; // a node reset: the gauge falls
+    await s.tick();
+    expect(await gauge('validator_chain_head_block')).toBe(3);
+    expect(await gauge('validator_chain_head_changed_timestamp_seconds')).toBeGreaterThan(changed);
+  });
+
+  it('a failed head read says why and when, and when the head was last read (the node refused, froze or dropped)', async () => {
+    const k = await keys();
+    const chain = fakeChain(k);
+    const s = await start(k, chain);
+    chain.failHeads = 1;
+    await s.tick();
+    const res = await readyz(s);
+    expect(res.status).toBe(503);
+    // Before: "the last chain head read failed (last head 5)": the cause was only in the log.
+    expect(res.body.checks.chain_head?.detail).toMatch(/^the last chain head read failed \d+ s ago: socket closed \(last head 5, read \d+ s ago\)$/);
+    await s.tick();
+    const again = await readyz(s);
+    expect(again.status).toBe(200);
+    expect(again.body.checks.chain_head?.detail).not.toContain('socket closed');
+  });
 });
 
 /**

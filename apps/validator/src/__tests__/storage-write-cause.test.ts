@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { isSubnetError } from '@subnet/core';
+import { describe, expect, it } from 'vitest';
+
+import { openSqliteStorage } from '../sqlite-storage.js';
+import { bountyBody, captureLog, fakeChain, postExecutor, setupValidator, tempDir, useCleanups, useKeys } from './helpers.js';
+
+const k = useKeys();
+const cleanups = useCleanups();
+
+describe('a SQLite write that fails says why (a full disk, a lock held elsewhere), in the error and the log', () => {
+  it('a write on a full disk is "SQLite insert failed: SQLITE_FULL: database or disk is full", not "SQLite insert failed"', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = join(t.dir, 'full.sqlite');
+    await openSqliteStorage(file).close();
+    const probe = new Database(file, { readonly: true });
+    const pages = probe.pragma('page_count', { simple: true }) as number;
+    probe.close();
+    // The file may grow by two pages: a disk that holds no more (SQLite's max_page_count, as storage.test.ts uses it).
+    const storage = openSqliteStorage(file, { writerThread: false, maxPageCount: pages + 2 });
+    cleanups.push(() => storage.close());
+    let error: unknown;
+    try {
+      for (let i = 0; i < 100; i++) await storage.insertRecords([{ kind: 'bounty', recordId: `r${i}`, epoch: 0, body: 'x'.repeat(4000), digest: `d${i}` }]);
+    } catch (e) {
+      error = e;
+    }
+    expect(isSubnetError(error, 'VALIDATOR_STORAGE')).toBe(true);
+    // Before: "[VALIDATOR_STORAGE] SQLite insert failed", the cause only in `cause`, which no log line printed.
+    expect((error as Error).message).toBe('[VALIDATOR_STORAGE] SQLite insert failed: SQLITE_FULL: database or disk is full');
+  });
+
+  it('an ingest refused for storage logs the cause once (code STORAGE_UNAVAILABLE), not only the 503 access line', async () => {
+    const { start, config } = await setupValidator(cleanups, false);
+    const chain = fakeChain(k);
+    const { logger, lines } = captureLog('info');
+    const service = await start(chain, { logger });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b0', k.miners[0]!.address))).status).toBe(201);
+    // Another process holds the write lock (a backup tool, a sqlite3 shell in a transaction): the writer waits its
+    // 5 s busy timeout, then fails.
+    const holder = new Database(config.database.path);
+    holder.pragma('busy_timeout = 5000');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const refused = await postExecutor(service.url, '/v1/bounty-records', bountyBody('b1', k.miners[0]!.address));
+      expect(refused.status).toBe(503);
+      const again = await postExecutor(service.url, '/v1/bounty-records', bountyBody('b2', k.miners[0]!.address));
+      expect(again.status).toBe(503);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const warned = lines.filter((l) => l.code === 'STORAGE_UNAVAILABLE' && l.msg !== 'request');
+    // Before: no line but the access log's "status":503,"code":"STORAGE_UNAVAILABLE" for each request.
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.msg).toBe(
+      'a record was not stored: [VALIDATOR_STORAGE] SQLite insert failed: SQLITE_BUSY: database is locked; ingest answers 503 STORAGE_UNAVAILABLE until storage takes writes again (said at most once a minute)',
+    );
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b3', k.miners[0]!.address))).status).toBe(201);
+  }, 30_000);
+});
