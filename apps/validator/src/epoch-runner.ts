@@ -237,7 +237,10 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     await afterClaim(deps, epoch);
     metrics.submissions.inc({ outcome: 'missed' });
     metrics.missedEpochs.inc();
-    logger.warn({ epoch, headEpoch: options.missedAtEpoch, records: records.length }, 'missed epoch: too late to submit; bundle published with status missed');
+    logger.warn(
+      { code: VALIDATOR_ERROR_CODES.epochMissed, epoch, headEpoch: options.missedAtEpoch, records: records.length },
+      'missed epoch: too late to submit; bundle published with status missed',
+    );
   } else if (deps.dryRun) {
     submission = submissionOf('dry_run');
     status = 'dry_run';

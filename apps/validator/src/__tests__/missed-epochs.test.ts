@@ -62,6 +62,8 @@ describe('every ended epoch that has records gets a bundle (missed-epochs.ts)', 
     expect(recomputeBundle(bundle).identical).toBe(true);
     expect(await service.storage.getEpoch(1)).toBeUndefined(); // no records: no bundle
     expect(lines.some((l) => l.level === 40 && typeof l.msg === 'string' && l.msg.startsWith('missed epoch') && l.epoch === 0)).toBe(true);
+    // Coded, as every warning an alert may match on.
+    expect(lines.find((l) => l.level === 40 && l.epoch === 0 && String(l.msg).startsWith('missed epoch'))).toMatchObject({ code: 'VALIDATOR_EPOCH_MISSED' });
     expect(await service.metrics.registry.metrics()).toMatch(/validator_missed_epochs_total 1/);
   });
 
