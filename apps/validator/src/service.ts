@@ -702,7 +702,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     if (stopping || halted) return;
     inFlight = step()
       .catch((error: unknown) => {
-        logger.error({ error: redactUrl((error as Error).message) }, 'epoch loop step failed');
+        logger.error({ code: 'EPOCH_LOOP_STEP_FAILED', error: redactUrl((error as Error).message) }, 'epoch loop step failed');
       })
       .finally(() => {
         if (!stopping && !halted) timer = setTimeout(loop, config.chain.poll_ms);

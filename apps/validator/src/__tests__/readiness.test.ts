@@ -143,10 +143,16 @@ describe('/readyz: ready only when the head is fresh, the hotkey may validate an
     chain.view = () => (failing ? Promise.reject(new Error('the node cannot serve state_getRuntimeVersion at block 7')) : view());
     const t = tempDir();
     cleanup = t.cleanup;
-    service = await startValidator({ config: testConfig(t.dir), chain, logger: silent });
+    const { logger, lines } = captureLog('error');
+    service = await startValidator({ config: testConfig(t.dir), chain, logger });
     await expect
       .poll(async () => (await readyz(service!)).body.checks.hotkey?.detail, { timeout: 10_000 })
       .toMatch(/^the metagraph has not been read yet: the last read failed \d+ s ago: the node cannot serve state_getRuntimeVersion at block 7$/);
+    // The loop's own line is coded too, for an alert to match.
+    expect(lines.find((l) => l.msg === 'epoch loop step failed')).toMatchObject({
+      code: 'EPOCH_LOOP_STEP_FAILED',
+      error: 'the node cannot serve state_getRuntimeVersion at block 7',
+    });
     const res = await readyz(service);
     expect(res.status).toBe(503);
     expect(res.body.error?.message).toContain('the node cannot serve state_getRuntimeVersion at block 7');
