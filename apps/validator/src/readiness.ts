@@ -120,10 +120,15 @@ async function storageCheck(sources: ReadinessSources): Promise<ReadinessCheck> 
   }
 }
 
+/** Whole seconds from `atMs` to now on the sources' clock, as the checks' details give ages (never negative). */
+function secondsSince(sources: ReadinessSources, atMs: number): number {
+  return Math.max(0, Math.round((sources.now() - atMs) / 1000));
+}
+
 function headCheck(sources: ReadinessSources): ReadinessCheck {
   const head = sources.head();
   if (head === undefined) return { ok: false, detail: 'the chain head has not been read yet' };
-  const seconds = (atMs: number): number => Math.max(0, Math.round((sources.now() - atMs) / 1000));
+  const seconds = (atMs: number): number => secondsSince(sources, atMs);
   if (!head.lastReadOk) {
     const why = head.failure === undefined ? '' : ` ${seconds(head.failure.atMs)} s ago: ${head.failure.message}`;
     const read = head.readAtMs === undefined ? '' : `, read ${seconds(head.readAtMs)} s ago`;
@@ -144,7 +149,7 @@ function headCheck(sources: ReadinessSources): ReadinessCheck {
  */
 function hotkeyCheck(sources: ReadinessSources): ReadinessCheck {
   const reads = sources.metagraphReads?.() ?? {};
-  const seconds = (atMs: number): number => Math.max(0, Math.round((sources.now() - atMs) / 1000));
+  const seconds = (atMs: number): number => secondsSince(sources, atMs);
   const failed = reads.failure === undefined ? undefined : { ...reads.failure, s: seconds(reads.failure.atMs) };
   const check = judgeHotkey(sources);
   if (failed === undefined) return check;
