@@ -197,7 +197,10 @@ export function openSqliteStorage(
     const row = nonceSeen.get(hotkey, n) as { seen: number; horizon: number };
     return { seen: row.seen === 1, horizon: row.horizon };
   };
-  // One transaction: the horizon read and the insert see the same state (a prune cannot fall between them).
+  // One transaction: the horizon read and the insert see the same state (a prune cannot fall between them). Run with
+  // `.immediate()`: it takes the write lock before it reads. Begun deferred, it read first and asked for the write lock
+  // at the insert; when another connection (the record writer thread) held it and then committed, this one's snapshot
+  // was stale and SQLite refused at once with SQLITE_BUSY, without its busy timeout: a signed request answered 503.
   const takeNonce = db.transaction((hotkey: string, n: string, signedAtMs: number): NonceState => {
     const { horizon } = readNonce(hotkey, n);
     if (signedAtMs < horizon) return { state: 'pruned', horizonMs: horizon };
@@ -253,7 +256,7 @@ export function openSqliteStorage(
         return row === undefined ? undefined : toRecord(row);
       }),
     countRecords: () => wrap('count', () => (count.get() as { n: number }).n),
-    useNonce: (hotkey, n, signedAtMs) => wrap('nonce', () => takeNonce(hotkey, n, signedAtMs)),
+    useNonce: (hotkey, n, signedAtMs) => wrap('nonce', () => takeNonce.immediate(hotkey, n, signedAtMs)),
     checkNonce: (hotkey, n, signedAtMs) =>
       wrap('nonce', (): NonceCheck => {
         const { seen, horizon } = readNonce(hotkey, n);

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 import { isSubnetError } from '@subnet/core';
@@ -61,4 +64,30 @@ describe('a SQLite write that fails says why (a full disk, a lock held elsewhere
     );
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b3', k.miners[0]!.address))).status).toBe(201);
   }, 30_000);
+
+  it("a signed request's nonce is taken while another connection holds the write lock and commits: it waits, not SQLITE_BUSY", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = join(t.dir, 'nonce.sqlite');
+    const storage = openSqliteStorage(file, { writerThread: false });
+    cleanups.push(() => storage.close());
+    // Another connection (the service's own record writer thread, in the validator) holds the write lock, then writes and
+    // commits 300 ms later, while this connection takes a nonce.
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file);
+       db.pragma('busy_timeout = 5000');
+       db.exec('BEGIN IMMEDIATE');
+       db.prepare("INSERT INTO nonces (hotkey, nonce, signed_at_ms) VALUES ('other', 'n0', 1)").run();
+       parentPort.postMessage('holding');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); parentPort.postMessage('committed'); }, 300);`,
+      { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } },
+    );
+    cleanups.push(() => void worker.terminate());
+    expect((await once(worker, 'message'))[0]).toBe('holding');
+    // Before: the nonce's transaction read first and asked for the write lock after, so once the other connection
+    // committed its snapshot was stale: "SQLite nonce failed: SQLITE_BUSY: database is locked" (the demo met it in CI).
+    await expect(storage.useNonce('5Hotkey', 'n1', Date.now())).resolves.toEqual({ state: 'used' });
+    expect(await storage.checkNonce('other', 'n0', 1)).toEqual({ state: 'replayed' });
+  });
 });
