@@ -373,7 +373,7 @@ const insertMany = db.transaction((records) => {
 parentPort.on('message', (m) => {
   if (m.close === true) { db.close(); parentPort.postMessage({ id: m.id, closed: true }); return; }
   try { parentPort.postMessage({ id: m.id, outcomes: insertMany(m.records) }); }
-  catch (error) { parentPort.postMessage({ id: m.id, error: error instanceof Error ? (typeof error.code === 'string' ? error.code + ': ' : '') + error.message : String(error) }); }
+  catch (error) { parentPort.postMessage({ id: m.id, error: { code: error?.code, message: error instanceof Error ? error.message : String(error) } }); }
 });
 `;
 
@@ -384,11 +384,15 @@ function startWriter(path: string): Writer {
   worker.unref();
   let next = 0;
   const pending = new Map<number, { resolve: (value: never) => void; reject: (error: unknown) => void }>();
-  worker.on('message', (m: { id: number; outcomes?: InsertOutcome[]; error?: string; closed?: true }) => {
+  worker.on('message', (m: { id: number; outcomes?: InsertOutcome[]; error?: { code?: unknown; message: string }; closed?: true }) => {
     const waiter = pending.get(m.id);
     pending.delete(m.id);
     if (waiter === undefined) return;
-    if (m.error !== undefined) waiter.reject(appError(VALIDATOR_ERROR_CODES.storage, `SQLite insert failed: ${m.error}`));
+    // The thread's error, said as this thread says its own (sqliteReason): SQLite's code, then its words.
+    if (m.error !== undefined)
+      waiter.reject(
+        appError(VALIDATOR_ERROR_CODES.storage, `SQLite insert failed: ${sqliteReason(Object.assign(new Error(m.error.message), { code: m.error.code }))}`),
+      );
     else waiter.resolve((m.outcomes ?? undefined) as never);
   });
   const failAll = (error: unknown): void => {
