@@ -392,7 +392,6 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   };
 
   let current: number | undefined;
-  let headOk = false;
   let headState: { block: bigint; changedAtMs: number; lastReadOk: boolean; readAtMs: number; failure?: { message: string; atMs: number } } | undefined;
   // Block rate from the heads seen: an embargoed bundle's Retry-After (bundle-embargo.ts).
   const heads = blockClock();
@@ -518,7 +517,6 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     let head: bigint;
     try {
       head = await chain.head();
-      headOk = true;
       const readAtMs = Date.now();
       headState = { block: head, changedAtMs: headState?.block === head ? headState.changedAtMs : readAtMs, lastReadOk: true, readAtMs };
       // What an alert reads: a head that stops changing (a frozen or stalled node) or falls (a node reset).
@@ -526,7 +524,6 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       metrics.chainHeadChanged.set(headState.changedAtMs / 1000);
       heads.observe(head, Date.now());
     } catch (error) {
-      headOk = false;
       // /readyz says why and since when (a node that stopped answering, a refused connection), not only that it failed.
       if (headState !== undefined) headState = { ...headState, lastReadOk: false, failure: { message: redactUrl((error as Error).message), atMs: Date.now() } };
       metrics.chainErrors.inc();
@@ -661,7 +658,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       await refreshWhenLacking(neurons.size < atLeast);
       return neurons.size;
     },
-    ready: () => started && headOk,
+    ready: () => started && headState?.lastReadOk === true,
     readiness: () =>
       checkReadiness({
         storage,
