@@ -525,9 +525,10 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       heads.observe(head, Date.now());
     } catch (error) {
       // /readyz says why and since when (a node that stopped answering, a refused connection), not only that it failed.
-      if (headState !== undefined) headState = { ...headState, lastReadOk: false, failure: { message: redactUrl((error as Error).message), atMs: Date.now() } };
+      const message = redactUrl((error as Error).message);
+      if (headState !== undefined) headState = { ...headState, lastReadOk: false, failure: { message, atMs: Date.now() } };
       metrics.chainErrors.inc();
-      logger.warn({ error: (error as Error).message }, 'chain head read failed; retrying');
+      logger.warn({ error: message }, 'chain head read failed; retrying');
       return;
     } finally {
       const r = chain.reconnects();
