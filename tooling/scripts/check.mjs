@@ -3,9 +3,11 @@
 // closing line that sums every package's vitest results: "tests: N passed, N failed, N skipped".
 // Any failure (lint, types, a test, or no test at all) exits non-zero.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { summariseResults } from './test-summary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workspaceDirs = ['packages', 'apps', 'tooling']
@@ -89,25 +91,13 @@ if (extra.length > 0) {
   turboFailed = built !== 0 || longest !== 0 || rest !== 0;
 }
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-const rows = [];
-for (const dir of workspaceDirs) {
-  const file = join(dir, '.vitest', 'results.json');
-  if (!existsSync(file)) continue;
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  const name = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
-  const p = report.numPassedTests ?? 0;
-  const f = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
-  const s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  rows.push(`  ${name.padEnd(28)} ${String(p).padStart(5)} passed ${String(f).padStart(3)} failed ${String(s).padStart(3)} skipped`);
-  passed += p;
-  failed += f;
-  skipped += s;
-}
+const { rows, failures, passed, failed, skipped } = summariseResults(root, workspaceDirs);
 console.log('\nPer package:');
 for (const row of rows) console.log(row);
+if (failures.length > 0) {
+  console.log('\nFailed:');
+  for (const line of failures) console.log(line);
+}
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 
 if (turboFailed) console.error('lint, typecheck or a test task failed (see above).');
