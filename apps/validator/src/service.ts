@@ -443,8 +443,11 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // Ended epochs still to close; kept until a catch-up succeeds, so a failure (storage down) is retried
   // on the next tick instead of losing the epoch.
   let catchUp: { lastWithoutRecords: boolean } | undefined;
+  // What the epoch loop's step began last: a stop that abandons the step names it (the work a kill would interrupt).
+  let stepDoing = 'starting';
   const runCatchUp = async (headEpoch: number): Promise<void> => {
     if (catchUp === undefined) return;
+    stepDoing = `closing the epochs that ended before epoch ${headEpoch}`;
     for (const outcome of await closeEndedEpochs(deps, headEpoch, catchUp)) {
       if (outcome.status === 'submitting') reconcileDue = true;
       emit(outcome);
@@ -457,6 +460,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   // stand (ha-task-snapshot.test.ts). A standby draws tasks from the snapshot the leader stored.
   const prepareTasks = async (epoch: number): Promise<void> => {
     if (!leading() || catchUp !== undefined) return;
+    stepDoing = `drawing the tasks of epoch ${epoch}`;
     await tasks.prepare(epoch).catch((error: unknown) => {
       logger.warn({ error: (error as Error).message }, 'task snapshot failed; retrying next tick');
     });
@@ -480,6 +484,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   const revealConfirms = revealConfirmer(revealDeps);
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
+    stepDoing = 'reconciling interrupted submissions with the chain';
     const outcomes = await reconcileInterrupted(deps, { headEpoch, epochLength });
     reconcileDue = outcomes.some((o) => o.status === 'pending');
     // An epoch whose bundle waited for a final block (docs/spec.md G.8) is still timely for the peers while the head
@@ -516,6 +521,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   const tick = async (): Promise<void> => {
     let head: bigint;
     try {
+      stepDoing = 'reading the chain head';
       head = await chain.head();
       const readAtMs = Date.now();
       headState = { block: head, changedAtMs: headState?.block === head ? headState.changedAtMs : readAtMs, lastReadOk: true, readAtMs };
@@ -536,6 +542,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       seenReconnects = r;
     }
     if (!started) {
+      stepDoing = 'reading the metagraph';
       await refresh();
       // A new database (or one from before the length was recorded) numbers its epochs by the tempo read first (a
       // claim again after a failed first tick gets the length already recorded).
@@ -586,6 +593,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     if (chain.revealPending !== undefined && !config.chain.dry_run && leading()) {
       try {
         // Each commit revealed or expired lifts its epoch's embargo (docs/spec.md G.22).
+        stepDoing = 'revealing committed weights';
         await recordHashReveals(revealDeps, await chain.revealPending());
       } catch (error) {
         metrics.chainErrors.inc();
@@ -597,6 +605,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     // Bundle files held for an earlier epoch's embargo, written once it lifted (docs/spec.md G.23).
     if (leading()) {
       // It says a failure itself, once until the files are written (docs/spec.md G.35).
+      stepDoing = 'writing held bundle files';
       await releaseHeld();
     }
     const epoch = Number(head / BigInt(epochLength));
@@ -606,12 +615,14 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     if (current !== undefined && epoch > current) {
       current = epoch;
       // Queries of the ended epoch's tasks are stored before it closes (at most one query timeout).
+      stepDoing = `storing the records and miner answers of epoch ${epoch - 1}`;
       await dispatcher?.settle();
       await queue.drain();
       // The epoch that just ended is closed (records or not); any older one left open (the loop stalled
       // across a boundary, or storage was down) is published as missed.
       catchUp = { lastWithoutRecords: true };
       if (leading()) await runCatchUp(epoch);
+      stepDoing = 'reading the metagraph';
       await refresh().catch((error: unknown) => {
         logger.warn({ error: (error as Error).message }, 'metagraph refresh failed');
       });
@@ -784,7 +795,22 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       await closing;
       clearInterval(sweep);
       clearTimeout(deadline);
-      const work = Promise.all([dispatcher?.stop(), inFlight.catch(() => undefined), revealConfirms.idle(), peerExchange.stop()]).then(() => true);
+      // Each piece of work is named when it is abandoned, the epoch loop's with what its step began last.
+      const unfinished = new Set<string>();
+      const track = (name: string, work: Promise<unknown> | undefined): Promise<unknown> => {
+        if (work === undefined) return Promise.resolve();
+        unfinished.add(name);
+        return work.then(
+          () => unfinished.delete(name),
+          () => unfinished.delete(name),
+        );
+      };
+      const work = Promise.all([
+        track('miner queries', dispatcher?.stop()),
+        track('the epoch loop', inFlight),
+        track('reveal checks', revealConfirms.idle()),
+        track('peer sends', peerExchange.stop()),
+      ]).then(() => true);
       let waitTimer: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
         work,
@@ -799,9 +825,10 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       ]);
       clearTimeout(waitTimer);
       if (!finished) {
+        const names = [...unfinished].map((name) => (name === 'the epoch loop' ? `the epoch loop (${stepDoing})` : name));
         logger.warn(
-          { graceMs: STOP_WORK_GRACE_MS },
-          `stopping: the work in flight (an epoch close or catch-up, a chain request, a miner query or a peer send) did not finish within ${STOP_WORK_GRACE_MS / 1000} s of the signal; abandoning it (the next start reconciles an interrupted submission)`,
+          { graceMs: STOP_WORK_GRACE_MS, unfinished: names },
+          `stopping: the work in flight did not finish within ${STOP_WORK_GRACE_MS / 1000} s of the signal: ${names.join(', ')}; abandoning it (the next start reconciles an interrupted submission)`,
         );
       }
       await lease?.stop(true);
