@@ -10,7 +10,7 @@ export type { CatchUpOptions } from './missed-epochs.js';
 export { reconcileInterrupted } from './reconcile.js';
 export type { ReconcileOutcome } from './reconcile.js';
 export { checkReadiness } from './readiness.js';
-export type { ReadinessCheck, ReadinessReport, ReadinessSources } from './readiness.js';
+export type { ReadinessCheck, ReadinessReport, ReadinessSources, RecordWrites } from './readiness.js';
 export { DEFAULT_HTTP_LIMITS } from './http-limits.js';
 export type { HttpLimits } from './http-limits.js';
 export { VALIDATOR_ERROR_CODES } from './errors.js';

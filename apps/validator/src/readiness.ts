@@ -62,6 +62,32 @@ export function observeMetagraphReads(chain: ChainPort, onRead: (error: Error | 
   });
 }
 
+/** Record writes as `/readyz` reports them (times in ms on the clock of `ReadinessSources.now`). */
+export interface RecordWrites {
+  /** When a record write last committed; absent before the first. */
+  readonly storedAtMs?: number;
+  /** The last record write that failed: its message (redacted) and when; absent before the first failure. */
+  readonly failure?: { readonly message: string; readonly atMs: number };
+}
+
+/**
+ * Keeps what {@link RecordWrites} reports from the write queue's transactions (`createWriteQueue`'s `onWrite`).
+ *
+ * @param now - the clock (ms)
+ * @returns `onWrite` for the queue, and the record writes as they stand
+ * @example const writes = recordWriteTracker(Date.now); createWriteQueue(storage, 1000, writes.onWrite)
+ */
+export function recordWriteTracker(now: () => number): { readonly onWrite: (error: unknown) => void; readonly read: () => RecordWrites } {
+  let state: RecordWrites = {};
+  return {
+    onWrite: (error) => {
+      if (error === undefined) state = { ...state, storedAtMs: now() };
+      else state = { ...state, failure: { message: redactUrl(error instanceof Error ? error.message : JSON.stringify(error)), atMs: now() } };
+    },
+    read: () => state,
+  };
+}
+
 /** What the readiness probe reads from the running service. */
 export interface ReadinessSources {
   readonly storage: Storage;
@@ -98,6 +124,8 @@ export interface ReadinessSources {
   readonly staleHeadMs: number;
   /** Storage must answer within this (ms). */
   readonly storageTimeoutMs: number;
+  /** The record writes (the write queue's transactions); absent: not said. */
+  recordWrites?(): RecordWrites;
   now(): number;
 }
 
@@ -113,11 +141,26 @@ async function storageCheck(sources: ReadinessSources): Promise<ReadinessCheck> 
     (): ReadinessCheck => ({ ok: true, detail: `${sources.storage.dialect} answers` }),
     (error: unknown): ReadinessCheck => ({ ok: false, detail: `storage unreachable: ${redactUrl(error instanceof Error ? error.message : String(error))}` }),
   );
+  let read: ReadinessCheck;
   try {
-    return await Promise.race([probe, timeout]);
+    read = await Promise.race([probe, timeout]);
   } finally {
     clearTimeout(timer);
   }
+  // The probe reads: a full disk or a read-only file still answers it while every record write fails. That is said,
+  // without failing the check (docs/spec.md G.36): ingest already answers such writes 503 with Retry-After, which a
+  // miner retries, and an instance taken out of its load balancer would get no write to show it recovered.
+  const writes = sources.recordWrites?.();
+  const failure = writes?.failure;
+  if (failure === undefined || (writes?.storedAtMs !== undefined && writes.storedAtMs >= failure.atMs)) return read;
+  const since =
+    writes?.storedAtMs === undefined
+      ? 'no record write has succeeded since the start'
+      : `the last that succeeded was ${secondsSince(sources, writes.storedAtMs)} s ago`;
+  return {
+    ok: read.ok,
+    detail: `${read.detail}; the last record write failed ${secondsSince(sources, failure.atMs)} s ago: ${failure.message} (ingest answers 503 STORAGE_UNAVAILABLE; ${since})`,
+  };
 }
 
 /** Whole seconds from `atMs` to now on the sources' clock, as the checks' details give ages (never negative). */

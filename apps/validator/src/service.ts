@@ -24,7 +24,7 @@ import { openPostgresStorage } from './postgres-storage.js';
 import { reconcileInterrupted } from './reconcile.js';
 import { recordHashReveals, revealConfirmer, sharedHashCommits } from './reveal-confirm.js';
 import type { RevealConfirmDeps } from './reveal-confirm.js';
-import { checkReadiness, observeMetagraphReads } from './readiness.js';
+import { checkReadiness, observeMetagraphReads, recordWriteTracker } from './readiness.js';
 import { buildServer } from './server.js';
 import { blockClock } from './bundle-embargo.js';
 import { checkBundlesDir, checkSecretsOutsideBundles, releaseHeldBundleFiles } from './bundle-file.js';
@@ -233,7 +233,9 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   }
   const recordAtFirstRead = epochLength === 0;
   const metrics = createMetrics();
-  const queue = createWriteQueue(storage);
+  // `/readyz` says why record writes fail while reads still answer (a full disk), docs/spec.md G.36.
+  const recordWrites = recordWriteTracker(() => Date.now());
+  const queue = createWriteQueue(storage, undefined, recordWrites.onWrite);
   const tasks = createTaskRegistry({ storage, queue, chain, scoring: config.scoring });
   // HA (PostgreSQL only): every instance ingests; the lease holder alone closes epochs and submits.
   // The lease has a PostgreSQL connection of its own (postgres-lease.ts): renewals and takeover attempts
@@ -685,6 +687,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         stakeRule: () => lastView,
         staleHeadMs: config.chain.stale_head_ms,
         storageTimeoutMs: 2000,
+        recordWrites: recordWrites.read,
         now: () => Date.now(),
       }),
     now,

@@ -26,10 +26,12 @@ interface Item {
  *
  * @param storage - the storage
  * @param maxBatch - most records per transaction (default 1000)
+ * @param onWrite - told how each transaction ended: `undefined` when it committed, else its error (`/readyz` says why
+ *   record writes fail, readiness.ts)
  * @returns the queue
  * @example const outcome = await queue.submit({ kind: 'bounty', recordId, epoch, body, digest })
  */
-export function createWriteQueue(storage: Storage, maxBatch = 1000): WriteQueue {
+export function createWriteQueue(storage: Storage, maxBatch = 1000, onWrite?: (error: unknown) => void): WriteQueue {
   let queue: Item[] = [];
   let flushing = false;
   let waiters: (() => void)[] = [];
@@ -51,6 +53,7 @@ export function createWriteQueue(storage: Storage, maxBatch = 1000): WriteQueue 
     queue = queue.slice(batch.length);
     try {
       const outcomes = await storage.insertRecords(batch.map((item) => item.record));
+      onWrite?.(undefined);
       batch.forEach((item, i) => {
         const outcome = outcomes[i];
         if (outcome === undefined) item.reject(new Error('storage returned fewer outcomes than records'));
@@ -65,6 +68,7 @@ export function createWriteQueue(storage: Storage, maxBatch = 1000): WriteQueue 
         } else item.resolve(outcome);
       });
     } catch (error) {
+      onWrite?.(error);
       for (const item of batch) item.reject(error);
     } finally {
       flushing = false;

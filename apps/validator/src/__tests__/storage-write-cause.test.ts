@@ -65,6 +65,32 @@ describe('a SQLite write that fails says why (a full disk, a lock held elsewhere
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b3', k.miners[0]!.address))).status).toBe(201);
   }, 30_000);
 
+  it('/readyz says why record writes fail while reads still answer, without failing the storage check, until a write succeeds (G.36)', async () => {
+    const { start, config } = await setupValidator(cleanups, false);
+    const service = await start(fakeChain(k));
+    const storageCheck = async (): Promise<{ ok: boolean; detail: string }> =>
+      ((await (await fetch(`${service.url}/readyz`)).json()) as { checks: { storage: { ok: boolean; detail: string } } }).checks.storage;
+    expect(await storageCheck()).toEqual({ ok: true, detail: 'sqlite answers' });
+    // Another connection holds the write lock: reads go on (WAL), every record write fails after the 5 s busy timeout.
+    const holder = new Database(config.database.path);
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('w1', k.miners[0]!.address))).status).toBe(503);
+      // Before: "sqlite answers", as if nothing were wrong, while ingest answered every record 503.
+      expect(await storageCheck()).toEqual({
+        ok: true,
+        detail: expect.stringMatching(
+          /^sqlite answers; the last record write failed [0-9] s ago: \[VALIDATOR_STORAGE\] SQLite insert failed: SQLITE_BUSY: database is locked \(ingest answers 503 STORAGE_UNAVAILABLE; (no record write has succeeded since the start|the last that succeeded was [0-9]+ s ago)\)$/,
+        ) as unknown,
+      });
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('w2', k.miners[0]!.address))).status).toBe(201);
+    expect(await storageCheck()).toEqual({ ok: true, detail: 'sqlite answers' });
+  }, 30_000);
+
   it("a signed request's nonce is taken while another connection holds the write lock and commits: it waits, not SQLITE_BUSY", async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);
