@@ -709,10 +709,18 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
+  // One step at a time: each starts after the one in flight has ended, whoever asked for it (the loop, `tick()`), and
+  // its promise is its own outcome (an earlier step's failure is its own caller's). Awaiting the step in flight and then
+  // starting one let two callers waiting on the same step start two at once.
+  const nextStep = (): Promise<void> => {
+    const run = inFlight.catch(() => undefined).then(step);
+    inFlight = run;
+    return run;
+  };
   let halted = false;
   const loop = (): void => {
     if (stopping || halted) return;
-    inFlight = step()
+    nextStep()
       .catch((error: unknown) => {
         logger.error({ code: 'EPOCH_LOOP_STEP_FAILED', error: redactUrl((error as Error).message) }, 'epoch loop step failed');
       })
@@ -762,13 +770,7 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     metrics,
     hotkey: chain.hotkey,
     currentEpoch: () => current,
-    tick: async () => {
-      // After the step in flight, whose failure is its own caller's (an earlier tick() that rejected would otherwise reject
-      // every later one with its error).
-      await inFlight.catch(() => undefined);
-      inFlight = step();
-      await inFlight;
-    },
+    tick: nextStep,
     halt: async () => {
       halted = true;
       if (timer !== undefined) clearTimeout(timer);
