@@ -1,5 +1,5 @@
 import { requireString } from './arguments.js';
-import { compareCodePoints } from './canonical-json.js';
+import { CANONICAL_JSON_MAX_DEPTH, compareCodePoints } from './canonical-json.js';
 
 /**
  * What {@link scanCanonicalJson} measured of a canonical JSON text: the sizes `checkInputShape` limits, read
@@ -20,8 +20,6 @@ export interface CanonicalJsonTextShape {
 
 /** 2^53 in decimal: a bare integer longer than this, or as long and larger, is written as a string. */
 const TWO_POW_53_TEXT = '9007199254740992';
-/** The deepest nesting canonical JSON writes (`CANONICAL_JSON_MAX_DEPTH`). */
-const MAX_DEPTH = 128;
 
 /** Thrown inside the scan at the first byte that is not canonical; never escapes {@link scanCanonicalJson}. */
 const NOT_CANONICAL = new Error('not canonical JSON');
@@ -104,7 +102,7 @@ function scanValue(depth: number): void {
 }
 
 function enter(depth: number): void {
-  if (depth >= MAX_DEPTH) throw NOT_CANONICAL;
+  if (depth >= CANONICAL_JSON_MAX_DEPTH) throw NOT_CANONICAL;
   if (depth + 1 > depthSeen) depthSeen = depth + 1;
 }
 
