@@ -692,7 +692,16 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const challenge = ctx.scoring.challenges.find((c) => c.id === parsed.data.challenge_id);
     if (challenge === undefined || challenge.kind === 'bounty') {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
-      return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
+      // The id sent, quoted: a peer's publisher or its operator sees which of its challenges this validator does not run.
+      const sent = describeValue(parsed.data.challenge_id);
+      return fail(reply, 404, {
+        code: 'CHALLENGE_NOT_CONFIGURED',
+        message:
+          challenge === undefined
+            ? `no evaluation challenge with this id runs on this validator at body.challenge_id (got ${sent})`
+            : `the challenge with this id is a bounty challenge, which takes no peer scores (its records come from the executor) at body.challenge_id (got ${sent})`,
+        path: 'body.challenge_id',
+      });
     }
     // Every score is carried into the bundle: a document scores at most every neuron once (docs/spec.md G.4).
     const oversized = await checkPeerScoreCount(parsed.data.scores.length, (n) => ctx.neuronCount(n));

@@ -119,6 +119,25 @@ describe('HTTP error answers name the value sent', () => {
     });
   });
 
+  it('CHALLENGE_NOT_CONFIGURED of a peer document quotes the challenge id sent, and says a bounty challenge takes no peer scores', async () => {
+    const doc = (challengeId: string) => ({ epoch: 0, challenge_id: challengeId, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });
+    const unknown = await postSigned(validator.url, '/v1/peer-scores', k.peer, doc('workflw'));
+    expect(unknown.status).toBe(404);
+    expect(await errorOf(unknown)).toEqual({
+      code: 'CHALLENGE_NOT_CONFIGURED',
+      message: 'no evaluation challenge with this id runs on this validator at body.challenge_id (got "workflw")',
+      path: 'body.challenge_id',
+    });
+    const bounty = await postSigned(validator.url, '/v1/peer-scores', k.peer, doc('bounty'));
+    expect(bounty.status).toBe(404);
+    expect(await errorOf(bounty)).toEqual({
+      code: 'CHALLENGE_NOT_CONFIGURED',
+      message:
+        'the challenge with this id is a bounty challenge, which takes no peer scores (its records come from the executor) at body.challenge_id (got "bounty")',
+      path: 'body.challenge_id',
+    });
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
