@@ -31,6 +31,7 @@ import {
   ingestErrorBody,
   shapeCheckHook,
   sssaIngestSchema,
+  storableTaskId,
   taskIngestSchema,
 } from './ingest-checks.js';
 import type { IngestError } from './ingest-checks.js';
@@ -620,7 +621,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 
   app.get('/v1/tasks/:id', async (request, reply) => {
     const id = (request.params as { id: string }).id;
-    const task = await ctx.tasks.lookup(id);
+    // No task has an id holding U+0000 (ingest refuses it; PostgreSQL could not even be asked for it).
+    const task = storableTaskId(id) ? await ctx.tasks.lookup(id) : undefined;
     if (task === undefined)
       return fail(reply, 404, {
         code: INGEST_ERROR_CODES.unknownTask,

@@ -138,6 +138,17 @@ describe('HTTP error answers name the value sent', () => {
     });
   });
 
+  it('decision (docs/spec.md G.40): a task id holding U+0000 is 400 INVALID_RECORD at body.task_id, for a task and for an SSSA; no task answers GET for it', async () => {
+    const id = 'task\u0000nul';
+    const message = `a task id must not hold U+0000 (NUL): it keys a stored row, and PostgreSQL text cannot hold it at body.task_id (got ${JSON.stringify(id)})`;
+    const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+    expect([task.status, await errorOf(task)]).toEqual([400, { code: 'INVALID_RECORD', message, path: 'body.task_id' }]);
+    const sssa = await postSigned(validator.url, '/v1/sssa', k.miners[0]!, { task_id: id, sssa: sssaDoc() });
+    expect([sssa.status, await errorOf(sssa)]).toEqual([400, { code: 'INVALID_RECORD', message, path: 'body.task_id' }]);
+    const read = await fetch(`${validator.url}/v1/tasks/task%00nul`);
+    expect([read.status, (await errorOf(read)).code]).toEqual([404, 'UNKNOWN_TASK']);
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
