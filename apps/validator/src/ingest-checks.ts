@@ -100,6 +100,12 @@ export function storableTaskId(taskId: string): boolean {
   return !taskId.includes('\u0000');
 }
 
+/**
+ * The longest task id, in UTF-16 code units: `@subnet/consensus`'s `taskIdSchema` takes 1-256. `GET /v1/tasks/{id}`
+ * takes a path parameter this long (fastify's default, 100, answered 414 for a registered task's longer id).
+ */
+export const MAX_TASK_ID_LENGTH = 256;
+
 const ingestTaskId = taskIdSchema.refine(storableTaskId, 'a task id must not hold U+0000 (NUL): it keys a stored row, and PostgreSQL text cannot hold it');
 
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */

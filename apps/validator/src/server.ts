@@ -30,6 +30,7 @@ import {
   INGEST_ERROR_CODES,
   ingestErrorBody,
   shapeCheckHook,
+  MAX_TASK_ID_LENGTH,
   sssaIngestSchema,
   storableTaskId,
   taskIngestSchema,
@@ -268,6 +269,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Every task id `POST /v1/tasks` takes can be read back with `GET /v1/tasks/{id}` (docs/spec.md G.41).
+    maxParamLength: MAX_TASK_ID_LENGTH,
     ...httpServerOptions(limits),
     clientErrorHandler: clientErrorLogger(ctx.logger, requests),
     // A URL fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error shape too.

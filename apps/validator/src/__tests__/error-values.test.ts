@@ -149,6 +149,15 @@ describe('HTTP error answers name the value sent', () => {
     expect([read.status, (await errorOf(read)).code]).toEqual([404, 'UNKNOWN_TASK']);
   });
 
+  it('decision (docs/spec.md G.41): every task id POST /v1/tasks takes, up to 256 characters, is read back by GET /v1/tasks/{id}', async () => {
+    for (const id of ['t'.repeat(101), 'l'.repeat(256), '任'.repeat(256)]) {
+      expect((await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' })).status).toBe(201);
+      const read = await fetch(`${validator.url}/v1/tasks/${encodeURIComponent(id)}`);
+      expect([read.status, ((await read.json()) as { task_id?: string }).task_id]).toEqual([200, id]);
+    }
+    expect((await postExecutor(validator.url, '/v1/tasks', { task_id: 'l'.repeat(257), task_type: 'mcp_server' })).status).toBe(400);
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
