@@ -87,11 +87,32 @@ export function checkBodyHotkey(value: string, path: string): IngestError | unde
   };
 }
 
+/**
+ * Whether a task id can key a stored row: a task is stored under its id as the row's key, and PostgreSQL's text cannot
+ * hold U+0000 (NUL), so a task id holding one failed the write (503 `STORAGE_UNAVAILABLE` for every record of its
+ * batch) or the read of an SSSA or `GET /v1/tasks/:id` (docs/spec.md G.40). Refused at the boundary on every backend.
+ *
+ * @param taskId - a task id as sent
+ * @returns whether it holds no U+0000
+ * @example storableTaskId('a\u0000') // false
+ */
+export function storableTaskId(taskId: string): boolean {
+  return !taskId.includes('\u0000');
+}
+
+/**
+ * The longest task id, in UTF-16 code units: `@subnet/consensus`'s `taskIdSchema` takes 1-256. `GET /v1/tasks/{id}`
+ * takes a path parameter this long (fastify's default, 100, answered 414 for a registered task's longer id).
+ */
+export const MAX_TASK_ID_LENGTH = 256;
+
+const ingestTaskId = taskIdSchema.refine(storableTaskId, 'a task id must not hold U+0000 (NUL): it keys a stored row, and PostgreSQL text cannot hold it');
+
 /** The body of `POST /v1/sssa`: the task and the document; type and role come from the assignment. */
-export const sssaIngestSchema = z.strictObject({ task_id: taskIdSchema, sssa: z.unknown() });
+export const sssaIngestSchema = z.strictObject({ task_id: ingestTaskId, sssa: z.unknown() });
 
 /** The body of `POST /v1/tasks` (executor): the task's id and type. */
-export const taskIngestSchema = z.strictObject({ task_id: taskIdSchema, task_type: taskTypeSchema });
+export const taskIngestSchema = z.strictObject({ task_id: ingestTaskId, task_type: taskTypeSchema });
 
 /** An error reply body. */
 export interface IngestError {

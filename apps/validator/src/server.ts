@@ -30,7 +30,9 @@ import {
   INGEST_ERROR_CODES,
   ingestErrorBody,
   shapeCheckHook,
+  MAX_TASK_ID_LENGTH,
   sssaIngestSchema,
+  storableTaskId,
   taskIngestSchema,
 } from './ingest-checks.js';
 import type { IngestError } from './ingest-checks.js';
@@ -267,6 +269,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Every task id `POST /v1/tasks` takes can be read back with `GET /v1/tasks/{id}` (docs/spec.md G.41).
+    maxParamLength: MAX_TASK_ID_LENGTH,
     ...httpServerOptions(limits),
     clientErrorHandler: clientErrorLogger(ctx.logger, requests),
     // A URL fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error shape too.
@@ -620,7 +624,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
 
   app.get('/v1/tasks/:id', async (request, reply) => {
     const id = (request.params as { id: string }).id;
-    const task = await ctx.tasks.lookup(id);
+    // No task has an id holding U+0000 (ingest refuses it; PostgreSQL could not even be asked for it).
+    const task = storableTaskId(id) ? await ctx.tasks.lookup(id) : undefined;
     if (task === undefined)
       return fail(reply, 404, {
         code: INGEST_ERROR_CODES.unknownTask,
@@ -692,7 +697,16 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const challenge = ctx.scoring.challenges.find((c) => c.id === parsed.data.challenge_id);
     if (challenge === undefined || challenge.kind === 'bounty') {
       ctx.metrics.recordsRejected.inc({ kind: 'peer_score', reason: 'challenge_not_configured' });
-      return fail(reply, 404, { code: 'CHALLENGE_NOT_CONFIGURED', message: 'no evaluation challenge with this id', path: 'body.challenge_id' });
+      // The id sent, quoted: a peer's publisher or its operator sees which of its challenges this validator does not run.
+      const sent = describeValue(parsed.data.challenge_id);
+      return fail(reply, 404, {
+        code: 'CHALLENGE_NOT_CONFIGURED',
+        message:
+          challenge === undefined
+            ? `no evaluation challenge with this id runs on this validator at body.challenge_id (got ${sent})`
+            : `the challenge with this id is a bounty challenge, which takes no peer scores (its records come from the executor) at body.challenge_id (got ${sent})`,
+        path: 'body.challenge_id',
+      });
     }
     // Every score is carried into the bundle: a document scores at most every neuron once (docs/spec.md G.4).
     const oversized = await checkPeerScoreCount(parsed.data.scores.length, (n) => ctx.neuronCount(n));

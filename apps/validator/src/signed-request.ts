@@ -161,11 +161,13 @@ export function verifySignedRequest(input: {
     const missing = Object.values(SIGNATURE_HEADERS).filter((name) => get(name) === undefined);
     return refuse('missing_signature', missing[0] ?? SIGNATURE_HEADERS.signature, `signed request refused: missing header ${missing.join(', ')}`);
   }
-  if (!/^[0-9]{1,16}$/.test(ts))
+  // One spelling of a time: the signed message holds the number's decimal text, so a header with a leading zero was read
+  // as another text than the one a client signing its header verbatim signed (docs/spec.md G.39).
+  if (!/^(?:0|[1-9][0-9]{0,15})$/.test(ts))
     return refuse(
       'malformed_signature',
       SIGNATURE_HEADERS.timestamp,
-      `signed request refused: ${SIGNATURE_HEADERS.timestamp} ${quoted(ts)} is not Unix milliseconds (1-16 decimal digits)`,
+      `signed request refused: ${SIGNATURE_HEADERS.timestamp} ${quoted(ts)} is not Unix milliseconds (1-16 decimal digits, no leading zero)`,
     );
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(nonce))
     return refuse(

@@ -5,6 +5,7 @@ import type { Evaluation, ValidatorStake } from './aggregate.js';
 import type { DecayState } from './decay.js';
 import { deepFreeze } from './order.js';
 import type { BountyRecord } from './bounty.js';
+import { MAX_VALID_ISSUES } from './bounty.js';
 import type { ChallengeInput, EpochInput, PipelineConfig } from './schemas.js';
 import { challengeInputSchema, DEFAULT_PIPELINE_CONFIG, pipelineConfigSchema } from './schemas.js';
 import type { Neuron } from './uid-mapping.js';
@@ -153,7 +154,7 @@ function bountyRecords(list: unknown): BountyRecord[] | undefined {
     const r = list[i];
     if (!isPlainObject(r) || keyCount(r, RECORD_KEYS) !== 4) return undefined;
     const { hotkey, valid_issues, invalid_issues, starred_repos } = r;
-    if (!isHotkey(hotkey) || !isCount(valid_issues) || !isCount(invalid_issues) || !isCount(starred_repos)) return undefined;
+    if (!isHotkey(hotkey) || !isCount(valid_issues) || valid_issues > MAX_VALID_ISSUES || !isCount(invalid_issues) || !isCount(starred_repos)) return undefined;
     out[i] = { hotkey, validIssues: valid_issues, invalidIssues: invalid_issues, starredRepos: starred_repos };
   }
   return out;

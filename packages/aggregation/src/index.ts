@@ -11,7 +11,16 @@ export type {
 } from './aggregate.js';
 export { allocateChallenges } from './allocate.js';
 export type { AllocationResult, ChallengeWeights } from './allocate.js';
-export { bountyWeights, POINTS_FOR_FULL_WEIGHT, POINTS_PER_VALID_ISSUE, STAR_BONUS_MAX, STAR_BONUS_MIN_VALID_ISSUES, STAR_BONUS_PER_REPO } from './bounty.js';
+export {
+  bountyWeights,
+  MAX_VALID_ISSUES,
+  MAX_VALID_ISSUES_MESSAGE,
+  POINTS_FOR_FULL_WEIGHT,
+  POINTS_PER_VALID_ISSUE,
+  STAR_BONUS_MAX,
+  STAR_BONUS_MIN_VALID_ISSUES,
+  STAR_BONUS_PER_REPO,
+} from './bounty.js';
 export type { BountyMinerExplanation, BountyRecord, BountyResult } from './bounty.js';
 export { decayBurn, decayStep, IMPROVEMENT_TOLERANCE, MIN_EXPONENTIAL_RHO } from './decay.js';
 export type { DecayOptions, DecayState, DecayStepResult } from './decay.js';

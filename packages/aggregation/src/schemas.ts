@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 import type { Evaluation, ValidatorStake } from './aggregate.js';
 import type { BountyRecord } from './bounty.js';
+import { MAX_VALID_ISSUES, MAX_VALID_ISSUES_MESSAGE } from './bounty.js';
 import type { DecayOptions, DecayState } from './decay.js';
 import { MIN_EXPONENTIAL_RHO } from './decay.js';
 import { AGGREGATION_ERROR_CODES } from './errors.js';
@@ -215,7 +216,7 @@ export const decayStateSchema = z
 
 /** One bounty record on the wire: `{ hotkey, valid_issues, invalid_issues, starred_repos }`. */
 export const bountyRecordSchema = z
-  .strictObject({ hotkey: hotkeySchema, valid_issues: count, invalid_issues: count, starred_repos: count })
+  .strictObject({ hotkey: hotkeySchema, valid_issues: count.max(MAX_VALID_ISSUES, MAX_VALID_ISSUES_MESSAGE), invalid_issues: count, starred_repos: count })
   .transform((r): BountyRecord => ({ hotkey: r.hotkey, validIssues: r.valid_issues, invalidIssues: r.invalid_issues, starredRepos: r.starred_repos }));
 
 /** One neuron on the wire: `{ hotkey, uid }`. */

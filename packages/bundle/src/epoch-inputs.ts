@@ -1,3 +1,4 @@
+import { MAX_VALID_ISSUES, MAX_VALID_ISSUES_MESSAGE } from '@subnet/aggregation';
 import { hotkeySchema, isHotkey, parseInput, uidSchema, unitIntervalSchema } from '@subnet/core';
 import { reputationTableSchema, taskIdSchema, taskTypeSchema } from '@subnet/consensus';
 import { z } from 'zod';
@@ -83,7 +84,7 @@ export const bountyInputSchema = z.strictObject({
   record_id: recordId,
   seq,
   miner_hotkey: hotkeySchema,
-  valid_issues: count,
+  valid_issues: count.max(MAX_VALID_ISSUES, MAX_VALID_ISSUES_MESSAGE),
   invalid_issues: count,
   starred_repos: count,
 });

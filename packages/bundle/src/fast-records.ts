@@ -1,3 +1,4 @@
+import { MAX_VALID_ISSUES } from '@subnet/aggregation';
 import { findLoneSurrogate, isHotkey } from '@subnet/core';
 
 import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
@@ -50,7 +51,15 @@ const BOUNTY_KEYS = new Set(['record_id', 'seq', 'miner_hotkey', 'valid_issues',
 export const fastBountyRecord: FastRecord<BountyInputRecord> = (item) => {
   if (!isPlainObject(item) || keyCount(item, BOUNTY_KEYS) !== 6) return undefined;
   const { record_id, seq, miner_hotkey, valid_issues, invalid_issues, starred_repos } = item;
-  if (!isRecordId(record_id) || !isCount(seq) || !isHotkey(miner_hotkey) || !isCount(valid_issues) || !isCount(invalid_issues) || !isCount(starred_repos))
+  if (
+    !isRecordId(record_id) ||
+    !isCount(seq) ||
+    !isHotkey(miner_hotkey) ||
+    !isCount(valid_issues) ||
+    valid_issues > MAX_VALID_ISSUES ||
+    !isCount(invalid_issues) ||
+    !isCount(starred_repos)
+  )
     return undefined;
   return { record_id, seq, miner_hotkey, valid_issues, invalid_issues, starred_repos };
 };

@@ -97,7 +97,8 @@ function zodPlanShape(input: unknown): z.output<typeof planShapeSchema> {
  *
  * @param input - the plan as received (wire format), or a plan this function returned
  * @returns the validated, frozen plan (`edges` and `error_handling` default to empty)
- * @throws SubnetError `COMPOSITE_INVALID_PLAN` for a shape error, `COMPOSITE_INVALID_DAG` for no nodes,
+ * @throws SubnetError `COMPOSITE_INVALID_PLAN` for a shape error or `retry_count` values summing past 2^53 - 1
+ *   (docs/spec.md G.37), `COMPOSITE_INVALID_DAG` for no nodes,
  *   a duplicate node id, a dangling, self or duplicate edge, a cycle, or an error_handling key that is not
  *   a node; the message names the path (e.g. `plan.edges[2].to`) and the value
  * @example
@@ -108,12 +109,38 @@ export function parseWorkflowPlan(input: unknown): WorkflowPlan {
   const plan = fastPlanShape(input) ?? zodPlanShape(input);
   const issues = dagIssues(plan);
   if (issues.length > 0) throwIssues(COMPOSITE_ERROR_CODES.invalidDag, 'plan', 'invalid workflow DAG', issues);
+  const overBudget = retryBudgetIssue(plan);
+  if (overBudget !== undefined) throwIssues(COMPOSITE_ERROR_CODES.invalidPlan, 'plan', 'invalid workflow plan', [overBudget]);
   freezeAll(plan.nodes);
   freezeAll(plan.edges);
   freezeAll(Object.values(plan.error_handling));
   freezeAll([plan.nodes, plan.edges, plan.error_handling]);
   markTrusted(plan, compile(plan));
   return Object.freeze(plan);
+}
+
+/**
+ * The `retry_count` at which the plan's declared retry budget (their sum, in node order) passes 2^53 - 1, or
+ * undefined (docs/spec.md G.37). Each count is a safe integer, but their sum need not be: beyond 2^53 it is
+ * rounded, and canonical JSON writes it as a decimal string, so the bundle's `declared_retry_budget` would be a
+ * string holding another number than the sum. The running sum stays exact up to the first excess (two safe
+ * integers add to at most 2^54 - 2, and rounding keeps a sum of 2^53 or more at 2^53 or more).
+ */
+function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue | undefined {
+  let budget = 0;
+  for (const node of plan.nodes) {
+    const id = (node as { readonly id: string }).id;
+    if (!Object.hasOwn(plan.error_handling, id)) continue;
+    const retry = plan.error_handling[id]?.retry_count ?? 0;
+    budget += retry;
+    if (budget > Number.MAX_SAFE_INTEGER)
+      return {
+        path: ['error_handling', id, 'retry_count'],
+        message: `the retry_count values of error_handling sum to more than ${Number.MAX_SAFE_INTEGER} (2^53 - 1), the largest declared_retry_budget a number holds exactly`,
+        value: retry,
+      };
+  }
+  return undefined;
 }
 
 /**

@@ -119,6 +119,45 @@ describe('HTTP error answers name the value sent', () => {
     });
   });
 
+  it('CHALLENGE_NOT_CONFIGURED of a peer document quotes the challenge id sent, and says a bounty challenge takes no peer scores', async () => {
+    const doc = (challengeId: string) => ({ epoch: 0, challenge_id: challengeId, scores: [{ miner_hotkey: k.miners[0]!.address, score: 0.5 }] });
+    const unknown = await postSigned(validator.url, '/v1/peer-scores', k.peer, doc('workflw'));
+    expect(unknown.status).toBe(404);
+    expect(await errorOf(unknown)).toEqual({
+      code: 'CHALLENGE_NOT_CONFIGURED',
+      message: 'no evaluation challenge with this id runs on this validator at body.challenge_id (got "workflw")',
+      path: 'body.challenge_id',
+    });
+    const bounty = await postSigned(validator.url, '/v1/peer-scores', k.peer, doc('bounty'));
+    expect(bounty.status).toBe(404);
+    expect(await errorOf(bounty)).toEqual({
+      code: 'CHALLENGE_NOT_CONFIGURED',
+      message:
+        'the challenge with this id is a bounty challenge, which takes no peer scores (its records come from the executor) at body.challenge_id (got "bounty")',
+      path: 'body.challenge_id',
+    });
+  });
+
+  it('decision (docs/spec.md G.40): a task id holding U+0000 is 400 INVALID_RECORD at body.task_id, for a task and for an SSSA; no task answers GET for it', async () => {
+    const id = 'task\u0000nul';
+    const message = `a task id must not hold U+0000 (NUL): it keys a stored row, and PostgreSQL text cannot hold it at body.task_id (got ${JSON.stringify(id)})`;
+    const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+    expect([task.status, await errorOf(task)]).toEqual([400, { code: 'INVALID_RECORD', message, path: 'body.task_id' }]);
+    const sssa = await postSigned(validator.url, '/v1/sssa', k.miners[0]!, { task_id: id, sssa: sssaDoc() });
+    expect([sssa.status, await errorOf(sssa)]).toEqual([400, { code: 'INVALID_RECORD', message, path: 'body.task_id' }]);
+    const read = await fetch(`${validator.url}/v1/tasks/task%00nul`);
+    expect([read.status, (await errorOf(read)).code]).toEqual([404, 'UNKNOWN_TASK']);
+  });
+
+  it('decision (docs/spec.md G.41): every task id POST /v1/tasks takes, up to 256 characters, is read back by GET /v1/tasks/{id}', async () => {
+    for (const id of ['t'.repeat(101), 'l'.repeat(256), '任'.repeat(256)]) {
+      expect((await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' })).status).toBe(201);
+      const read = await fetch(`${validator.url}/v1/tasks/${encodeURIComponent(id)}`);
+      expect([read.status, ((await read.json()) as { task_id?: string }).task_id]).toEqual([200, id]);
+    }
+    expect((await postExecutor(validator.url, '/v1/tasks', { task_id: 'l'.repeat(257), task_type: 'mcp_server' })).status).toBe(400);
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);

@@ -101,6 +101,30 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     expect(recomputeBundle(bundle).identical).toBe(true);
   });
 
+  it('decision (docs/spec.md G.37, G.38): safe numbers whose scored sum or product would pass 2^53 - 1 are refused at ingest naming the field; the epoch closes without them', async () => {
+    const { service, close } = await start();
+    const max = Number.MAX_SAFE_INTEGER;
+    // A bounty record's points are 5 a valid issue: 1801439850948199 valid issues would be 9007199254740995 points.
+    const bounty = await postExecutor(service.url, '/v1/bounty-records', bountyBody('b-big', k.miners[0]!.address, 1801439850948199));
+    expect(bounty.status).toBe(400);
+    const bountyError = await errorOf(bounty);
+    expect(bountyError).toMatchObject({ code: 'INVALID_RECORD', path: 'body.valid_issues' });
+    expect(bountyError.message).toBe(
+      'at most 1801439850948198 valid issues, so that 5 points an issue stay at most 2^53 - 1 at body.valid_issues (got 1801439850948199)',
+    );
+    // A plan's declared retry budget is the sum of its retry counts.
+    const run = workflowBody('wf-budget', k.miners[1]!.address);
+    const plan = { ...run.plan, error_handling: { a: { retry_count: max }, b: { retry_count: max } } };
+    const workflow = await postExecutor(service.url, '/v1/workflow-runs', { ...run, plan });
+    expect(workflow.status).toBe(400);
+    expect(await errorOf(workflow)).toMatchObject({ code: 'COMPOSITE_INVALID_PLAN', path: 'plan.error_handling.b.retry_count' });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b-ok', k.miners[2]!.address, 1801439850948198))).status).toBe(201);
+    const bundle = await close();
+    expect(bundle.result.excluded).toEqual([]);
+    expect(JSON.stringify(bundle.result)).toContain('"points":9007199254740990');
+    expect(recomputeBundle(bundle).identical).toBe(true);
+  });
+
   it('a body that is not valid UTF-8 is refused as MALFORMED_JSON, not read with U+FFFD in place of its bytes', async () => {
     const { service, close } = await start();
     const body = workflowBody('wf-bytes', k.miners[0]!.address);

@@ -103,6 +103,19 @@ describe('a refused signature says which header and value', () => {
     expect(res.body.error.message).toContain('"1763798400.5"');
   });
 
+  it('decision (docs/spec.md G.39): a timestamp with a leading zero is 401 MALFORMED_SIGNATURE naming the header and value, not read as the number it spells', async () => {
+    // Signed with the number's own text: the server used to read "0" + it as the same number, so the signature held.
+    const signed = signedBy(1);
+    const padded = `0${signed['x-subnet-timestamp']!}`;
+    const res = await send('/v1/sssa', text, { ...signed, 'x-subnet-timestamp': padded });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toEqual({
+      code: 'MALFORMED_SIGNATURE',
+      message: `signed request refused: x-subnet-timestamp "${padded}" is not Unix milliseconds (1-16 decimal digits, no leading zero)`,
+      path: 'headers.x-subnet-timestamp',
+    });
+  });
+
   it('401 STALE_TIMESTAMP names the timestamp, the server time and the allowed skew', async () => {
     const stale = Date.now() - 10 * 60_000;
     const res = await send('/v1/sssa', text, signedBy(2, { timestamp: stale }));

@@ -52,6 +52,8 @@ const BAD: Record<string, readonly (readonly unknown[])[]> = {
     [[null]],
     [[{ hotkey: m1, validIssues: -1, invalidIssues: 0, starredRepos: 0 }]],
     [[{ hotkey: m1, validIssues: '3', invalidIssues: 0, starredRepos: 0 }]],
+    // docs/spec.md G.38: 5 points an issue past 2^53 - 1 would be rounded.
+    [[{ hotkey: m1, validIssues: 1801439850948199, invalidIssues: 0, starredRepos: 0 }]],
   ],
   compareTiedMiners: [
     [],

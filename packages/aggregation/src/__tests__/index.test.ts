@@ -7,6 +7,8 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'AGGREGATION_ERROR_CODES',
     'DEFAULT_PIPELINE_CONFIG',
     'IMPROVEMENT_TOLERANCE',
+    'MAX_VALID_ISSUES',
+    'MAX_VALID_ISSUES_MESSAGE',
     'MEAN_AD_FACTOR',
     'MIN_EVALUATIONS_FOR_OUTLIERS',
     'MIN_EXPONENTIAL_RHO',

@@ -333,6 +333,37 @@ describe('computeEpoch', () => {
     expect(own).toEqual({ [primary]: 1, [auditor]: 0.6 });
   });
 
+  it('decision (docs/spec.md G.38): a bounty record whose points would pass 2^53 - 1 is excluded with a code; at the bound its points are an exact number', () => {
+    const max = Math.floor(Number.MAX_SAFE_INTEGER / 5);
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'bounty', kind: 'bounty', alpha: 1, weight_cap: 1 }] },
+      epoch: 3,
+      validatorHotkey: V,
+      inputs: {
+        bounty_records: [
+          { record_id: 'over', seq: 1, miner_hotkey: A, valid_issues: max + 1, invalid_issues: 0, starred_repos: 0 },
+          { record_id: 'at', seq: 2, miner_hotkey: B, valid_issues: max, invalid_issues: 0, starred_repos: 0 },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [
+        { hotkey: A, uid: 1 },
+        { hotkey: B, uid: 2 },
+      ],
+    });
+    expect(out.excluded.map((e) => [e.list, e.record_id, e.code, e.reason])).toEqual([
+      [
+        'bounty_records',
+        'over',
+        'BUNDLE_INVALID_RECORD',
+        `the record does not match the bounty_records schema: at most ${max} valid issues, so that 5 points an issue stay at most 2^53 - 1 at bounty_records[0].valid_issues`,
+      ],
+    ]);
+    expect(nonZero(out.u16)).toEqual({ 2: 65535 });
+    // 5 * 1801439850948198 = 9007199254740990: written as a number, not as the decimal string canonical JSON gives a larger integer.
+    expect(canonicalJson(out.aggregation)).toContain('"points":9007199254740990');
+  });
+
   it('excludes, with a code, a peer score under its own hotkey, records of an unconfigured kind and a reused record id', () => {
     const out = computeEpoch({
       config: { pipeline: single, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 1 }] },

@@ -93,6 +93,22 @@ describe('SPEC A plan: a DAG of 1..N uniquely named nodes', () => {
     expect(workflowPlanSchema.safeParse(plan).success).toBe(false);
   });
 
+  it('decision (docs/spec.md G.37): retry_count values that sum past 2^53 - 1 are COMPOSITE_INVALID_PLAN at the count that passes it, not a rounded budget', () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const done = (steps: number) => preCounted(1, 0.5, 30, { steps_completed: steps, actual_retries: 0, timeouts: 0, hard_failures: 0 });
+    const plan = (counts: number[]) => ({
+      nodes: counts.map((_, i) => ({ id: `n${i}` })),
+      edges: [],
+      error_handling: Object.fromEntries(counts.map((retry, i) => [`n${i}`, { retry_count: retry }])),
+    });
+    // At 2^53 - 1 the budget is exact and scored.
+    expect(scoreWorkflow({ task: task(), plan: plan([max - 1, 1]), record: done(2) }).counters.declaredRetryBudget).toBe(max);
+    // Three counts of 2^53 - 1 summed to 27021597764222972 (the sum is ...973), written to a bundle as a string.
+    expectCodedError(() => parseWorkflowPlan(plan([max, 0, max, max])), PLAN, 'plan.error_handling.n2.retry_count', String(max));
+    expect(() => parseWorkflowPlan(plan([max - 1, 2]))).toThrow(/retry_count values of error_handling sum to more than 9007199254740991 \(2\^53 - 1\)/);
+    expect(() => scoreWorkflow({ task: task(), plan: plan([max, max, max]), record: done(3) })).toThrow(PLAN);
+  });
+
   it('rejects a two-node cycle', () => {
     expect(() =>
       parseWorkflowPlan({
