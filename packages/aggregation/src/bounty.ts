@@ -20,7 +20,6 @@ export interface BountyRecord {
 export const POINTS_PER_VALID_ISSUE = 5;
 /** Points for the full base weight of 1. */
 export const POINTS_FOR_FULL_WEIGHT = 100;
-/** Star bonus per starred repository. */
 /**
  * The most valid issues a bounty record may count: `POINTS_PER_VALID_ISSUE` times it is at most 2^53 - 1, so a
  * record's `points` is an exact integer, which canonical JSON writes as a number (docs/spec.md G.38).
@@ -28,6 +27,7 @@ export const POINTS_FOR_FULL_WEIGHT = 100;
 export const MAX_VALID_ISSUES = Math.floor(Number.MAX_SAFE_INTEGER / POINTS_PER_VALID_ISSUE);
 /** The refusal of a valid-issue count above {@link MAX_VALID_ISSUES}, in the schemas' words. */
 export const MAX_VALID_ISSUES_MESSAGE = `at most ${MAX_VALID_ISSUES} valid issues, so that ${POINTS_PER_VALID_ISSUE} points an issue stay at most 2^53 - 1`;
+/** Star bonus per starred repository. */
 export const STAR_BONUS_PER_REPO = 0.25;
 /** Largest star bonus. */
 export const STAR_BONUS_MAX = 1.25;
