@@ -109,24 +109,27 @@ export function parseWorkflowPlan(input: unknown): WorkflowPlan {
   const plan = fastPlanShape(input) ?? zodPlanShape(input);
   const issues = dagIssues(plan);
   if (issues.length > 0) throwIssues(COMPOSITE_ERROR_CODES.invalidDag, 'plan', 'invalid workflow DAG', issues);
-  const overBudget = retryBudgetIssue(plan);
-  if (overBudget !== undefined) throwIssues(COMPOSITE_ERROR_CODES.invalidPlan, 'plan', 'invalid workflow plan', [overBudget]);
+  // The compiled plan sums the retry counts; only a sum past 2^53 - 1 walks them again, to name the count at fault.
+  const compiled = compile(plan);
+  if (compiled.declaredRetryBudget > Number.MAX_SAFE_INTEGER)
+    throwIssues(COMPOSITE_ERROR_CODES.invalidPlan, 'plan', 'invalid workflow plan', [retryBudgetIssue(plan)]);
   freezeAll(plan.nodes);
   freezeAll(plan.edges);
   freezeAll(Object.values(plan.error_handling));
   freezeAll([plan.nodes, plan.edges, plan.error_handling]);
-  markTrusted(plan, compile(plan));
+  markTrusted(plan, compiled);
   return Object.freeze(plan);
 }
 
 /**
- * The `retry_count` at which the plan's declared retry budget (their sum, in node order) passes 2^53 - 1, or
- * undefined (docs/spec.md G.37). Each count is a safe integer, but their sum need not be: beyond 2^53 it is
+ * The `retry_count` at which the plan's declared retry budget (their sum, in node order) passes 2^53 - 1, for a plan
+ * whose whole sum does (docs/spec.md G.37). Each count is a safe integer, but their sum need not be: beyond 2^53 it is
  * rounded, and canonical JSON writes it as a decimal string, so the bundle's `declared_retry_budget` would be a
  * string holding another number than the sum. The running sum stays exact up to the first excess (two safe
- * integers add to at most 2^54 - 2, and rounding keeps a sum of 2^53 or more at 2^53 or more).
+ * integers add to at most 2^54 - 2, and rounding keeps a sum of 2^53 or more at 2^53 or more), so the whole sum is
+ * past 2^53 - 1 exactly when some running sum is.
  */
-function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue | undefined {
+function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue {
   let budget = 0;
   for (const node of plan.nodes) {
     const id = (node as { readonly id: string }).id;
@@ -140,7 +143,7 @@ function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue | undefined {
         value: retry,
       };
   }
-  return undefined;
+  throw new Error('retryBudgetIssue: the retry counts do not sum past 2^53 - 1');
 }
 
 /**
