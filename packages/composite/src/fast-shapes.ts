@@ -14,7 +14,7 @@ export function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && textOk(value);
 }
 
-function isCount(value: unknown): value is number {
+export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
@@ -41,10 +41,10 @@ export function copyLoose(source: Record<string, unknown>, out: Record<string, u
   return true;
 }
 
-const isNodeKey = (key: string): boolean => key === 'id';
-const isEdgeKey = (key: string): boolean => key === 'from' || key === 'to';
-const isEntryKey = (key: string): boolean => key === 'retry_count' || key === 'timeout_seconds';
-const isPlanKey = (key: string): boolean => key === 'nodes' || key === 'edges' || key === 'error_handling';
+export const isNodeKey = (key: string): boolean => key === 'id';
+export const isEdgeKey = (key: string): boolean => key === 'from' || key === 'to';
+export const isEntryKey = (key: string): boolean => key === 'retry_count' || key === 'timeout_seconds';
+export const isPlanKey = (key: string): boolean => key === 'nodes' || key === 'edges' || key === 'error_handling';
 
 function readNodes(list: unknown): Record<string, unknown>[] | undefined {
   if (!Array.isArray(list) || list.length > LIMITS.maxListLength) return undefined;

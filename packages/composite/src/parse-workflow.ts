@@ -79,6 +79,16 @@ export function parseWorkflowTask(input: unknown): WorkflowTask {
   return Object.freeze(task);
 }
 
+/**
+ * Internal: a task for one evaluation. A task returned by {@link parseWorkflowTask} as it is; a raw one read by the
+ * fast path into an unfrozen, unmarked copy that nothing keeps (freezing and marking it would cost more than reading
+ * it), or else through {@link parseWorkflowTask}, which names the problem.
+ */
+export function taskForEvaluation(input: unknown): WorkflowTask {
+  if (trustedPayload(input) === TASK) return input as WorkflowTask;
+  return fastTaskShape(input) ?? parseWorkflowTask(input);
+}
+
 function throwIssues(code: string, label: string, summary: string, issues: readonly StructuralIssue[]): never {
   const listed = issues.map((issue) => ({ path: formatPath(issue.path, label), message: issue.message, value: issue.value }));
   const first = listed[0] ?? { path: label, message: summary, value: undefined };
@@ -150,7 +160,7 @@ function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue {
  * Carves a plan's typed arrays out of one buffer (one allocation instead of eleven): the 8-byte arrays
  * first, then the 4-byte ones, then the bytes, each aligned for its element size.
  */
-function carve(n: number): {
+export function carve(n: number): {
   readonly f64: (length: number) => Float64Array;
   readonly i32: (length: number) => Int32Array;
   readonly u8: (length: number) => Uint8Array;

@@ -3,8 +3,9 @@ import { SubnetError } from '@subnet/core';
 import { scoreParsed } from './count-parsed.js';
 import { COMPOSITE_ERROR_CODES } from './error-codes.js';
 import { explainWorkflow } from './explain-workflow.js';
+import { compileRawPlan } from './fast-plan.js';
 import { fastScoreRaw } from './fast-record.js';
-import { compiledPlanOf, isParsedRecord, parseExecutionRecord, parseWorkflowPlan, parseWorkflowTask, type CompiledPlan } from './parse-workflow.js';
+import { compiledPlanOf, isParsedRecord, parseExecutionRecord, parseWorkflowPlan, taskForEvaluation, type CompiledPlan } from './parse-workflow.js';
 import { COMPLETION, COST, GATE, HARD, LATENCY, RELIABILITY, RETRIES, SCORE, STEPS, SUCCESS, TIMEOUTS, UNPLANNED } from './score-slots.js';
 import type { WorkflowTask } from './workflow-schemas.js';
 
@@ -87,8 +88,10 @@ function compiledOf(plan: unknown): CompiledPlan {
 function evaluate(input: ScoreWorkflowInput): { task: WorkflowTask; compiled: CompiledPlan } {
   const given: unknown = input;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) argumentError('scoreWorkflow takes { task, plan, record }', given);
-  const task = parseWorkflowTask(input.task);
-  const compiled = compiledOf(input.plan);
+  const task = taskForEvaluation(input.task);
+  // A plan not returned by parseWorkflowPlan is compiled for this one evaluation, without a frozen copy to keep.
+  const plan = input.plan;
+  const compiled = compiledPlanOf(plan) ?? compileRawPlan(plan) ?? compiledOf(plan);
   const record = input.record;
   if (isParsedRecord(record)) scoreParsed(task, compiled, record);
   else if (!fastScoreRaw(task, compiled, record)) scoreParsed(task, compiled, parseExecutionRecord(record));

@@ -9,6 +9,7 @@ import { fastPlanShape, fastTaskShape } from '../fast-shapes.js';
 import { parseWorkflowPlan } from '../parse-workflow.js';
 import { planShapeSchema, workflowTaskSchema } from '../workflow-schemas.js';
 import { hostileValueArb, mutateCopy, pathArb } from './helpers.js';
+import { extrasArb, planArb, put } from './plan-arbitraries.js';
 
 /**
  * The hand-written plan and task readers must accept exactly what core's shape check and the zod schemas
@@ -16,9 +17,6 @@ import { hostileValueArb, mutateCopy, pathArb } from './helpers.js';
  * has none), the same values (-0 included). Random plans and tasks, with unknown keys at every level, and
  * random mutations of them go through both.
  */
-const IDS = ['a', 'b', '__proto__', 'constructor', 'toString', '1'];
-const EXTRA_KEYS = ['note', '__proto__', 'constructor', '7', 'id', 'from', 'retry_count', '\ud800'];
-
 /** An exact picture of a value: its string keys in order, prototypes, -0 (not the package's symbol trust mark). */
 function picture(value: unknown): unknown {
   if (Array.isArray(value)) return ['array', ...value.map(picture)];
@@ -59,62 +57,6 @@ const slowShape = viaZod(planShapeSchema, COMPOSITE_ERROR_CODES.invalidPlan, 'pl
 const fastShape = viaReader(fastPlanShape);
 const slowTask = viaZod(workflowTaskSchema, COMPOSITE_ERROR_CODES.invalidTask, 'task');
 const fastTask = viaReader(fastTaskShape);
-
-/** Defines `key` as an own enumerable data property (so `__proto__` is a key, not a prototype). */
-function put(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-const extrasArb = fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(-0))), { maxLength: 2 });
-
-const planArb = fc
-  .record({
-    n: fc.integer({ min: 1, max: IDS.length }),
-    edges: fc.option(fc.array(fc.tuple(fc.nat(5), fc.nat(5), extrasArb), { maxLength: 4 })),
-    handling: fc.option(
-      fc.array(fc.tuple(fc.nat(5), fc.option(fc.oneof(fc.nat(3), fc.constant(-0))), fc.option(fc.double({ min: 0.25, max: 9, noNaN: true })), extrasArb), {
-        maxLength: 3,
-      }),
-    ),
-    nodeExtras: fc.array(extrasArb, { minLength: IDS.length, maxLength: IDS.length }),
-    planExtras: extrasArb,
-    order: fc.boolean(),
-  })
-  .map(({ n, edges, handling, nodeExtras, planExtras, order }) => {
-    const plan: Record<string, unknown> = {};
-    const nodes = IDS.slice(0, n).map((id, i) => {
-      const node: Record<string, unknown> = {};
-      if (order) put(node, 'id', id);
-      for (const [key, value] of nodeExtras[i]!) if (key !== 'id') put(node, key, value);
-      if (!order) put(node, 'id', id);
-      return node;
-    });
-    for (const [key, value] of planExtras) if (key !== 'id') put(plan, key, value);
-    put(plan, 'nodes', nodes);
-    if (edges !== null) {
-      put(
-        plan,
-        'edges',
-        edges.map(([from, to, extras]) => {
-          const edge: Record<string, unknown> = { from: IDS[from % n], to: IDS[to % n] };
-          for (const [key, value] of extras) if (key !== 'from') put(edge, key, value);
-          return edge;
-        }),
-      );
-    }
-    if (handling !== null) {
-      const errorHandling: Record<string, unknown> = {};
-      for (const [node, retries, seconds, extras] of handling) {
-        const entry: Record<string, unknown> = {};
-        for (const [key, value] of extras) if (key !== 'retry_count') put(entry, key, value);
-        if (retries !== null) put(entry, 'retry_count', retries);
-        if (seconds !== null) put(entry, 'timeout_seconds', seconds);
-        put(errorHandling, IDS[node % n]!, entry);
-      }
-      put(plan, 'error_handling', errorHandling);
-    }
-    return plan;
-  });
 
 const paths = pathArb(
   [
