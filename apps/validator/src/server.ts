@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import { clientErrorLogger, installAccessLog, noteLimit, noteSigner } from './access-log.js';
+import { epochSpellingProblem } from './epoch-param.js';
 import { MAX_BODY_LIMIT_BYTES, MAX_SIGNER_RATE } from './config.js';
 import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
@@ -759,10 +760,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   const retryAfter = (embargo: Embargo): number => retryAfterSeconds(embargo, (block) => ctx.secondsUntilBlock?.(block));
   app.get('/v1/epochs/:n/bundle', async (request, reply) => {
     const n = (request.params as { n: string }).n;
-    if (!/^[0-9]{1,15}$/.test(n))
+    // One spelling per epoch (docs/spec.md G.42 (a)): `01` is refused as `abc` is, not served as epoch 1.
+    const problem = epochSpellingProblem(n);
+    if (problem !== undefined)
       return fail(reply, 400, {
         code: 'INVALID_EPOCH',
-        message: `the epoch is a non-negative integer at params.n (got ${describeValue(n)})`,
+        message: `${problem} at params.n (got ${describeValue(n)})`,
         path: 'params.n',
       });
     const row = await ctx.storage.getEpoch(Number(n));

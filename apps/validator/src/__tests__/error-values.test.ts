@@ -96,7 +96,11 @@ describe('HTTP error answers name the value sent', () => {
   it('INVALID_EPOCH quotes the epoch sent', async () => {
     const res = await fetch(`${validator.url}/v1/epochs/abc/bundle`);
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer at params.n (got "abc")', path: 'params.n' });
+    expect(await errorOf(res)).toEqual({
+      code: 'INVALID_EPOCH',
+      message: 'the epoch is a non-negative integer in 1-15 decimal digits without a leading zero at params.n (got "abc")',
+      path: 'params.n',
+    });
   });
 
   it('UNKNOWN_TASK quotes the task id asked for', async () => {
