@@ -51,8 +51,8 @@ async function auditOneFile(file: string, verify: SignatureVerifier, limits: Bun
     // Anything else is audited whole, on the text readFile would give (UTF-8, U+FFFD for other bytes).
     text = bytes.toString('utf8');
   } else {
-    // Not read (missing, unreadable, over the size limit): the reader says why.
-    const read = await readBundleText(file, limits);
+    // Not read (missing, unreadable, over the size limit): the reader says why, with verify's option for a size limit.
+    const read = await readBundleText(file, limits, BUNDLE_LIMIT_OPTIONS);
     if (typeof read !== 'string') return invalidAudit(file, read.error);
     text = read;
   }

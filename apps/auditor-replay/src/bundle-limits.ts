@@ -49,19 +49,28 @@ export interface LimitError {
 }
 
 /**
- * Refuses a file larger than `maxBytes` before it is read.
+ * Refuses a file larger than `maxBytes` before it is read. With the options that set the limits (`verify`'s
+ * {@link BUNDLE_LIMIT_OPTIONS}) the message ends with the option, its value and how far it can be raised, as a refusal
+ * by any other limit does (docs/spec.md G.24, G.42 (c)); without them (a reader whose limit is no option of its command
+ * line, such as `miner-check explain`) it names no option.
  *
  * @param file - the path (named in the message)
  * @param size - its size in bytes
  * @param limits - the limits
+ * @param options - the options that set the limits, named after the message; none when they are not the command line's
  * @returns undefined, or the coded `CORE_INPUT_TOO_LARGE` error naming the file, its size and the limit
- * @example const refused = checkBundleBytes('epoch-7.json', (await stat(file)).size, limits)
+ * @example const refused = checkBundleBytes('epoch-7.json', (await stat(file)).size, limits, BUNDLE_LIMIT_OPTIONS)
+ *   // '… has 70000000 bytes, more than the limit of 67108864; the limit is --max-bundle-bytes 67108864: raise it (at most 268435456) to allow more'
  */
-export function checkBundleBytes(file: string, size: number, limits: BundleLimits): LimitError | undefined {
+export function checkBundleBytes(file: string, size: number, limits: BundleLimits, options?: Readonly<Record<string, LimitOption>>): LimitError | undefined {
   if (size <= limits.maxBytes) return undefined;
+  const hint = options === undefined ? undefined : overLimitHint({ limitName: 'maxBytes', limit: limits.maxBytes }, options);
   return {
     code: CORE_INPUT_TOO_LARGE,
-    message: `${file} has ${size} bytes, more than the limit of ${limits.maxBytes} (--max-bundle-bytes)`,
+    message:
+      hint === undefined
+        ? `${file} has ${size} bytes, more than the ${limits.maxBytes} a bundle file may have`
+        : `${file} has ${size} bytes, more than the limit of ${limits.maxBytes}; ${hint}`,
     path: null,
   };
 }

@@ -19,6 +19,7 @@ import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
 import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
+import { MAX_REQUEST_TIMEOUT_MS } from './validator-http.js';
 import { verifyBundles } from './verify-run.js';
 import { checkReportPath, writeReport } from './write-report.js';
 
@@ -289,7 +290,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .requiredOption('--from <epoch>', 'first epoch', integer('--from', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--to <epoch>', 'last epoch (inclusive)', integer('--to', 0, Number.MAX_SAFE_INTEGER))
     .requiredOption('--out <dir>', 'directory to write epoch-<n>.json into (several sources: DIR/source-<i>/)')
-    .option('--timeout <ms>', 'per-request timeout (the answer and its whole body)', integer('--timeout', 1, 3_600_000), 10_000)
+    .option('--timeout <ms>', 'per-request timeout (the answer and its whole body)', integer('--timeout', 1, MAX_REQUEST_TIMEOUT_MS), 10_000)
     .option(
       '--total-timeout <ms>',
       "one source's whole download (every epoch, retry and wait); past it no epoch is asked for",

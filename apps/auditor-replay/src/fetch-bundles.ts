@@ -19,6 +19,8 @@ import {
   failureSentence,
   isTransientStatus,
   redirectSentence,
+  requestTimeoutHint,
+  timedOut,
   totalTimeoutSentence,
   validatorGet,
   retrySentence,
@@ -291,7 +293,13 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         if (isSubnetError(error, AUDITOR_ERROR_CODES.writeFailed)) throw error;
         if (run.aborted) return { result: fail(attempts, fetchFailed, totalTimeoutSentence(totalTimeoutMs)) };
         const refused = reading ? undefined : refusalCode(error);
-        return { transient: { why: failureSentence(error, reading, timeoutMs, run, totalTimeoutMs), ...(refused === undefined ? {} : { refused }) } };
+        return {
+          transient: {
+            why: failureSentence(error, reading, timeoutMs, run, totalTimeoutMs),
+            ...(refused === undefined ? {} : { refused }),
+            ...(timedOut(error, run) ? { timedOut: true } : {}),
+          },
+        };
       }
     };
     let result: FetchedEpoch;
@@ -308,7 +316,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
           got.attempts,
           fetchFailed,
           got.endedBy === 'retries'
-            ? `${got.transient.why} (${afterAttempts(got.attempts)})`
+            ? `${got.transient.why} (${afterAttempts(got.attempts)})${got.transient.timedOut === true ? `; ${requestTimeoutHint(timeoutMs)}` : ''}`
             : `${got.transient.why}; then ${totalTimeoutSentence(totalTimeoutMs)}`,
         );
         // No validator there at the first epoch (nothing saved yet): asking for the others would only repeat it, retries
@@ -353,6 +361,8 @@ function progressOutcome(result: FetchedEpoch): string {
 interface Transient {
   readonly why: string;
   readonly refused?: RefusalCode;
+  /** The attempt ran out of the request's own timeout (`--timeout`), named after the failure when it is the last. */
+  readonly timedOut?: true;
 }
 
 /**

@@ -110,10 +110,15 @@ export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_
  *
  * @param file - the path
  * @param limits - the size limits
+ * @param options - the options that set them, named after a refusal for going over `maxBytes` (`checkBundleBytes`)
  * @returns the text, or the failed document (`AUDITOR_UNREADABLE`, `CORE_INPUT_TOO_LARGE`)
  * @example const text = await readBundleText('epoch-7.json', DEFAULT_BUNDLE_LIMITS)
  */
-export async function readBundleText(file: string, limits: BundleLimits): Promise<string | Extract<LoadedDocument, { ok: false }>> {
+export async function readBundleText(
+  file: string,
+  limits: BundleLimits,
+  options?: Readonly<Record<string, LimitOption>>,
+): Promise<string | Extract<LoadedDocument, { ok: false }>> {
   try {
     const info = await stat(file);
     // A pipe no one writes would hold the run forever, a device such as /dev/zero fill memory (docs/spec.md G.13).
@@ -129,7 +134,7 @@ export async function readBundleText(file: string, limits: BundleLimits): Promis
           path: null,
         },
       };
-    const tooLarge = checkBundleBytes(file, info.size, limits);
+    const tooLarge = checkBundleBytes(file, info.size, limits, options);
     if (tooLarge !== undefined) return { source: file, ok: false, error: tooLarge };
     return await readFile(file, 'utf8');
   } catch (error) {

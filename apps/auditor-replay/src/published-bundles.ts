@@ -17,6 +17,8 @@ import {
   failureSentence,
   isTransientStatus,
   redirectSentence,
+  requestTimeoutHint,
+  timedOut,
   totalTimeoutSentence,
   validatorGet,
   retrySentence,
@@ -114,6 +116,8 @@ interface Transient {
   readonly why: string;
   readonly extra: Record<string, unknown>;
   readonly cause?: unknown;
+  /** The attempt ran out of the request's own timeout (`--timeout`), named after the failure when it is the last. */
+  readonly timedOut?: true;
 }
 
 /** One GET of a JSON document: the document, or a transient failure; a refusal is thrown (a coded error). */
@@ -149,7 +153,7 @@ async function getJsonOnce(url: string, http: HttpRead): Promise<{ readonly doc:
     const why = failureSentence(error, reading, http.timeoutMs, http.run, http.totalTimeoutMs);
     // Past the run's deadline nothing is asked again; a network error or one request's timeout is.
     if (http.run.aborted) throw fetchFailed(url, why, {}, error);
-    return { transient: { why, extra: {}, cause: error } };
+    return { transient: { why, extra: {}, cause: error, ...(timedOut(error, http.run) ? { timedOut: true } : {}) } };
   }
   if (bytes === undefined)
     throw fetchFailed(url, `the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, { limit: DEFAULT_BUNDLE_LIMITS.maxBytes });
@@ -188,7 +192,7 @@ async function getJson(url: string, http: HttpRead): Promise<Got> {
   );
   if ('result' in got) return got.result;
   const { why, extra, cause } = got.transient;
-  const after = `${why} (${afterAttempts(got.attempts)})`;
+  const after = `${why} (${afterAttempts(got.attempts)})${got.transient.timedOut === true && got.endedBy === 'retries' ? `; ${requestTimeoutHint(http.timeoutMs)}` : ''}`;
   const sentence = got.endedBy === 'retries' ? after : `${after}; then ${totalTimeoutSentence(http.totalTimeoutMs)}`;
   return { error: fetchFailed(url, sentence, { ...extra, attempts: got.attempts }, cause), attempts: got.attempts };
 }

@@ -77,6 +77,36 @@ export function failureSentence(error: unknown, reading: boolean, timeoutMs: num
   return `${e.message}${causeOf(e)}`;
 }
 
+/** The most `--timeout` takes (`auditor-replay fetch`, `miner-check explain`): one hour. */
+export const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
+
+/**
+ * Whether a GET failed by its own request timeout (`timeoutMs`), not the run's deadline or the network: what
+ * {@link failureSentence} words as `no answer within N ms` or `the answer did not end within N ms`.
+ *
+ * @param error - what fetch or the body read threw
+ * @param run - the run's deadline signal
+ * @returns true for the request's timeout
+ * @example if (timedOut(error, run)) hint = requestTimeoutHint(10_000)
+ */
+export function timedOut(error: unknown, run: AbortSignal): boolean {
+  return !run.aborted && error instanceof Error && error.name === 'TimeoutError';
+}
+
+/**
+ * What ends the failure of a GET whose last attempt ran out of `--timeout`: the option, its value and how far it can be
+ * raised, as a refusal by any configured limit ends (docs/spec.md G.24, G.42 (c)).
+ *
+ * @param timeoutMs - the request's limit
+ * @returns the sentence
+ * @example requestTimeoutHint(10_000) // 'the limit is --timeout 10000: raise it (at most 3600000) to wait longer'
+ */
+export function requestTimeoutHint(timeoutMs: number): string {
+  return timeoutMs < MAX_REQUEST_TIMEOUT_MS
+    ? `the limit is --timeout ${timeoutMs}: raise it (at most ${MAX_REQUEST_TIMEOUT_MS}) to wait longer`
+    : `the limit is --timeout ${timeoutMs}, the most it can be`;
+}
+
 /**
  * The sentence for a run stopped by its deadline.
  *

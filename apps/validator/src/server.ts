@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import { clientErrorLogger, installAccessLog, noteLimit, noteSigner } from './access-log.js';
+import { epochSpellingProblem } from './epoch-param.js';
 import { MAX_BODY_LIMIT_BYTES, MAX_SIGNER_RATE } from './config.js';
 import type { ChainNeuron } from './chain-port.js';
 import { applyConnectionLimit, DEFAULT_HTTP_LIMITS, httpServerOptions, refusalReporter } from './http-limits.js';
@@ -38,6 +39,7 @@ import {
 import type { IngestError } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { servedBundleText } from './reveal-attest.js';
+import { refusalAtSentPath, termSentPath, workflowSentPath } from './scoring-refusal.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
@@ -419,6 +421,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     challenge: EpochConfig['challenges'][number]['kind'],
     schema: S,
     check: (body: z.output<S>) => void,
+    sentAt: (path: string) => string | undefined,
     enrich: (body: z.output<S>, neuron: ChainNeuron) => Record<string, unknown>,
   ): void {
     app.post(path, { onRequest: requireToken(kind) }, async (request, reply) => {
@@ -439,7 +442,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       } catch (error) {
         if (!isSubnetError(error)) throw error;
         ctx.metrics.recordsRejected.inc({ kind, reason: 'invalid_record' });
-        return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
+        // The scoring package names the field from its own arguments; the answer names it as sent (docs/spec.md G.42 (b)).
+        return fail(reply, 400, refusalAtSentPath(error, sentAt));
       }
       const neuron = await ctx.neuron(body.miner_hotkey);
       if (neuron === undefined) {
@@ -465,6 +469,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       // refused here by the window's own rule and code, rather than accepted and then excluded.
       checkWindowId((b.task as { task_id: string }).task_id, 'body.task.task_id');
     },
+    workflowSentPath,
     (b, n) => ({ ...b, miner_uid: n.uid }),
   );
   executorRoute(
@@ -480,6 +485,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         total,
       );
     },
+    termSentPath,
     (b) => ({ ...b }),
   );
   executorRoute(
@@ -487,6 +493,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     'bounty',
     'bounty',
     ingestBounty,
+    () => undefined,
     () => undefined,
     (b) => ({ ...b }),
   );
@@ -759,10 +766,12 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
   const retryAfter = (embargo: Embargo): number => retryAfterSeconds(embargo, (block) => ctx.secondsUntilBlock?.(block));
   app.get('/v1/epochs/:n/bundle', async (request, reply) => {
     const n = (request.params as { n: string }).n;
-    if (!/^[0-9]{1,15}$/.test(n))
+    // One spelling per epoch (docs/spec.md G.42 (a)): `01` is refused as `abc` is, not served as epoch 1.
+    const problem = epochSpellingProblem(n);
+    if (problem !== undefined)
       return fail(reply, 400, {
         code: 'INVALID_EPOCH',
-        message: `the epoch is a non-negative integer at params.n (got ${describeValue(n)})`,
+        message: `${problem} at params.n (got ${describeValue(n)})`,
         path: 'params.n',
       });
     const row = await ctx.storage.getEpoch(Number(n));

@@ -55,6 +55,16 @@ describe('configured bundle size limits (verify --max-*, docs/spec.md G.6)', () 
     expect((await verify(['--max-bundle-bytes', String(Math.max(...sizes))])).code).toBe(0);
   });
 
+  it('decision (docs/spec.md G.42 (c)): a file over --max-bundle-bytes ends with the option, its value and its most, also on worker processes', async () => {
+    for (const jobs of ['1', '2']) {
+      const { report } = await verify(['--max-bundle-bytes', String(size - 1), '--jobs', jobs]);
+      for (const [i, audit] of report.bundles.entries())
+        expect(audit.error?.message).toBe(
+          `${join(dir, `epoch-${i + 1}.json`)} has ${sizes[i]} bytes, more than the limit of ${size - 1}; the limit is --max-bundle-bytes ${size - 1}: raise it (at most 268435456) to allow more`,
+        );
+    }
+  });
+
   it('bundle limits: --max-depth, --max-list-length, --max-string-length and --max-object-keys refuse a document beyond them, naming the path', async () => {
     const deep = await verify(['--max-depth', '3']);
     expect(deep.code).toBe(2);

@@ -158,7 +158,10 @@ describe('auditor-replay fetch (a real HTTP server on 127.0.0.1)', () => {
     );
     expect(code).toBe(1);
     expect(t.out()).toContain(`epoch 6: not_found: GET ${base}/v1/epochs/6/bundle: 404 (no bundle for epoch 6)`);
-    expect(t.out()).toContain(`epoch 7: failed: [AUDITOR_FETCH_FAILED] GET ${base}/v1/epochs/7/bundle: no answer within 150 ms (after 2 attempts)`);
+    // docs/spec.md G.42 (c): the failure ends with the option that set the limit, its value and its most.
+    expect(t.out()).toContain(
+      `epoch 7: failed: [AUDITOR_FETCH_FAILED] GET ${base}/v1/epochs/7/bundle: no answer within 150 ms (after 2 attempts); the limit is --timeout 150: raise it (at most 3600000) to wait longer\n`,
+    );
     expect(hits.get('/v1/epochs/7/bundle')).toBe(2);
   });
 

@@ -203,7 +203,9 @@ describe('fetch from a hostile validator: time limits', () => {
     const [got] = await fetchBundles({ validator: `${base}/drip`, from: 1, to: 1, outDir, retries: 0, timeoutMs: 1500 });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(got).toMatchObject({ epoch: 1, status: 'failed', file: null });
-    expect(got?.error).toBe(`GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 1500 ms (after 1 attempt)`);
+    expect(got?.error).toBe(
+      `GET ${base}/drip/v1/epochs/1/bundle: the answer did not end within 1500 ms (after 1 attempt); the limit is --timeout 1500: raise it (at most 3600000) to wait longer`,
+    );
   }, 10_000);
 
   it('--total-timeout ends the whole run: the request under way stops, later epochs are not asked for, each is named; exit 1', async () => {

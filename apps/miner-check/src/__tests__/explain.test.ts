@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +88,25 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     expect(t.out()).toContain(`why, epoch ${latest.epoch}`);
     expect(t.out()).toContain(`gets u16 weight ${miner.u16},`);
     expect(t.out()).toMatch(/Challenge \S+ \(\w+, alpha [\d.]+\): /);
+  });
+
+  it('decision (docs/spec.md G.42 (c)): a bundle file over the 64 MiB a bundle may have is set aside naming its size and the limit, and no flag miner-check does not have', async () => {
+    cpSync(honest, dir, { recursive: true });
+    // A sparse file: its size is what is refused, before a byte of it is read.
+    const big = join(dir, 'zz-big.json');
+    writeFileSync(big, '');
+    truncateSync(big, 64 * 1024 * 1024 + 1);
+    const t = io();
+    expect(await runMinerCheck(['explain', '--bundles', dir, '--hotkey', miner.hotkey, '--json'], t)).toBe(0);
+    const out = JSON.parse(t.out()) as { set_aside: { source: string; code: string; message: string }[] };
+    expect(out.set_aside).toEqual([
+      {
+        source: big,
+        code: 'CORE_INPUT_TOO_LARGE',
+        message: `${big} has 67108865 bytes, more than the 67108864 a bundle file may have`,
+        attempts: null,
+      },
+    ]);
   });
 
   it('a tampered bundle next to honest ones is set aside (never used) and named', async () => {

@@ -206,7 +206,11 @@ describe('miner-check explain from a hostile validator', () => {
       {
         source: url,
         code: 'AUDITOR_FETCH_FAILED',
-        message: coded('AUDITOR_FETCH_FAILED', url, 'the answer did not end within 1500 ms (after 2 attempts)'),
+        message: coded(
+          'AUDITOR_FETCH_FAILED',
+          url,
+          'the answer did not end within 1500 ms (after 2 attempts); the limit is --timeout 1500: raise it (at most 3600000) to wait longer',
+        ),
         attempts: 2,
       },
     ]);

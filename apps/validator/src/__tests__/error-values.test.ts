@@ -1,6 +1,9 @@
+import { passRate } from '@subnet/aggregation';
+import { scoreWorkflow } from '@subnet/composite';
+import { describeValue, isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import { bountyBody, postExecutor, postSigned, sssaDoc, useKeys, useService } from './helpers.js';
+import { bountyBody, postExecutor, postSigned, sssaDoc, useKeys, useService, workflowBody } from './helpers.js';
 
 /**
  * An HTTP error answer names the field and the value the client sent, as every coded error of the project does
@@ -96,7 +99,11 @@ describe('HTTP error answers name the value sent', () => {
   it('INVALID_EPOCH quotes the epoch sent', async () => {
     const res = await fetch(`${validator.url}/v1/epochs/abc/bundle`);
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ code: 'INVALID_EPOCH', message: 'the epoch is a non-negative integer at params.n (got "abc")', path: 'params.n' });
+    expect(await errorOf(res)).toEqual({
+      code: 'INVALID_EPOCH',
+      message: 'the epoch is a non-negative integer in 1-15 decimal digits without a leading zero at params.n (got "abc")',
+      path: 'params.n',
+    });
   });
 
   it('UNKNOWN_TASK quotes the task id asked for', async () => {
@@ -182,5 +189,75 @@ describe('HTTP error answers name the value sent', () => {
     const wrongType = await fetch(`${validator.url}/v1/workflow-runs`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
     expect(wrongType.status).toBe(415);
     expect((await errorOf(wrongType)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+});
+
+/** What a scoring package throws for `run`, as it throws it (its own path and message). */
+function refusalOf(run: () => unknown): { code: string; message: string; path: string; value: unknown } {
+  try {
+    run();
+  } catch (error) {
+    if (isSubnetError(error) && typeof error.context.path === 'string')
+      return { code: error.code, message: error.message, path: error.context.path, value: error.context.value };
+  }
+  throw new Error('the scoring package took the input');
+}
+
+describe("decision (docs/spec.md G.42 (b)): a scoring package's refusal at ingest names the path as the sender sent it", () => {
+  const max = Number.MAX_SAFE_INTEGER;
+  type Body = ReturnType<typeof workflowBody>;
+  const workflows: [string, string, (base: Body) => Body][] = [
+    [
+      'COMPOSITE_INVALID_PLAN',
+      'plan.error_handling.b.retry_count',
+      (b) => ({ ...b, plan: { ...b.plan, error_handling: { a: { retry_count: max }, b: { retry_count: max } } } }),
+    ],
+    ['COMPOSITE_INVALID_DAG', 'plan.edges[0]', (b) => ({ ...b, plan: { nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'a' }] } })],
+    [
+      'COMPOSITE_INVALID_TASK',
+      'task.constraints.max_budget_tao',
+      (b) => ({ ...b, task: { ...b.task, constraints: { max_budget_tao: -1, max_latency_seconds: 60 } } }),
+    ],
+    ['COMPOSITE_INVALID_RECORD', 'record.steps_completed', (b) => ({ ...b, record: { ...b.record, steps_completed: 3 } })],
+  ];
+  it.each(workflows)("%s: body.%s, in the message and the path; the package's own error is unchanged", async (code, path, make) => {
+    const body = make(workflowBody('wf-path', k.miners[0]!.address));
+    const own = refusalOf(() => scoreWorkflow({ task: body.task, plan: body.plan, record: body.record }));
+    expect([own.code, own.path]).toEqual([code, path]);
+    const res = await postExecutor(validator.url, '/v1/workflow-runs', body);
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error).toEqual({ code, message: own.message.replace(` at ${path} (got `, ` at body.${path} (got `), path: `body.${path}` });
+    expect(error.message).toMatch(new RegExp(` at body\\.${path.replace(/[.[\]]/g, '\\$&')} \\(got .+\\)$`));
+  });
+
+  it("AGGREGATION_*: a term result's task fields are named as sent (task_id, tests_passed), under body.results", async () => {
+    const result = (task_id: string, tests_passed = 1) => ({ task_id, tests_passed, tests_total: 1, timed_out: false });
+    const cases: [unknown[], string, string][] = [
+      [[result('t0'), result('t0')], 'results[1].taskId', 'body.results[1].task_id'],
+      [[result('t0'), result('t1', 2)], 'results[1].testsPassed', 'body.results[1].tests_passed'],
+      [[0, 1, 2, 3, 4].map((i) => result(`t${i}`)), 'results.length', 'body.results.length'],
+    ];
+    for (const [results, own, sent] of cases) {
+      const ownError = refusalOf(() =>
+        passRate(
+          (results as ReturnType<typeof result>[]).map((t) => ({
+            taskId: t.task_id,
+            testsPassed: t.tests_passed,
+            testsTotal: t.tests_total,
+            timedOut: t.timed_out,
+          })),
+          4,
+        ),
+      );
+      expect(ownError.path).toBe(own);
+      const res = await postExecutor(validator.url, '/v1/term-results', { record_id: 'term-path', miner_hotkey: k.miners[1]!.address, results });
+      expect(res.status).toBe(400);
+      expect(await errorOf(res)).toEqual({
+        code: ownError.code,
+        message: ownError.message.replace(` at ${own} (got ${describeValue(ownError.value)})`, ` at ${sent} (got ${describeValue(ownError.value)})`),
+        path: sent,
+      });
+    }
   });
 });

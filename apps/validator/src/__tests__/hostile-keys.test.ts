@@ -117,7 +117,7 @@ describe('hostile keys and numbers at HTTP ingest (docs/spec.md 0 "Hostile shape
     const plan = { ...run.plan, error_handling: { a: { retry_count: max }, b: { retry_count: max } } };
     const workflow = await postExecutor(service.url, '/v1/workflow-runs', { ...run, plan });
     expect(workflow.status).toBe(400);
-    expect(await errorOf(workflow)).toMatchObject({ code: 'COMPOSITE_INVALID_PLAN', path: 'plan.error_handling.b.retry_count' });
+    expect(await errorOf(workflow)).toMatchObject({ code: 'COMPOSITE_INVALID_PLAN', path: 'body.plan.error_handling.b.retry_count' });
     expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('b-ok', k.miners[2]!.address, 1801439850948198))).status).toBe(201);
     const bundle = await close();
     expect(bundle.result.excluded).toEqual([]);

@@ -142,6 +142,52 @@ describe("the validator's read-only pages on its HTTP port (issue 19, item 5)", 
   });
 });
 
+describe('decision (docs/spec.md G.42 (a)): an epoch in a path or a query has one spelling', () => {
+  const epoch = signed[1]!.bundle.epoch;
+  const minerPage = (query: string): string => `/pages/miners/${excludedMiner}?epoch=${query}`;
+
+  it('GET /v1/epochs/{n}/bundle serves the decimal spelling and refuses a leading zero as it refuses a non-number', async () => {
+    const served = await get(`/v1/epochs/${epoch}/bundle`);
+    expect(served.status).toBe(200);
+    expect((JSON.parse(served.text) as Signed).digest).toBe(signed[1]!.digest);
+    expect((await get('/v1/epochs/0/bundle')).status).toBe(200);
+    for (const n of [`0${epoch}`, `000${epoch}`, '00']) {
+      const refused = await get(`/v1/epochs/${n}/bundle`);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text)).toEqual({
+        error: {
+          code: 'INVALID_EPOCH',
+          message: `the epoch is written with a leading zero (write ${Number(n)}: an epoch has one spelling) at params.n (got "${n}")`,
+          path: 'params.n',
+        },
+      });
+    }
+    const other = JSON.parse((await get('/v1/epochs/abc/bundle')).text) as { error: { code: string; message: string } };
+    expect(other.error).toEqual({
+      code: 'INVALID_EPOCH',
+      message: 'the epoch is a non-negative integer in 1-15 decimal digits without a leading zero at params.n (got "abc")',
+      path: 'params.n',
+    });
+  });
+
+  it('GET /pages/miners/:hotkey?epoch=N shows the decimal spelling and refuses a leading zero as it refuses a non-number, naming ?epoch= and the value', async () => {
+    const shown = await get(minerPage(String(epoch)));
+    expect(shown.status).toBe(200);
+    for (const n of [`0${epoch}`, '00']) {
+      const refused = await get(minerPage(n));
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('<title>bad epoch</title>');
+      expect(refused.text).toContain(
+        `the epoch is written with a leading zero (write ${Number(n)}: an epoch has one spelling) at ?epoch= (got &quot;${n}&quot;)`,
+      );
+    }
+    const other = await get(minerPage('x'));
+    expect(other.status).toBe(400);
+    expect(other.text).toContain('<title>bad epoch</title>');
+    expect(other.text).toContain('the epoch is a non-negative integer in 1-15 decimal digits without a leading zero at ?epoch= (got &quot;x&quot;)');
+  });
+});
+
 const run = browserAvailable();
 
 describe.runIf(run)("the validator's pages in headless Chromium", () => {

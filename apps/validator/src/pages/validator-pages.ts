@@ -1,9 +1,11 @@
 import type { MinerStory } from 'auditor-replay/pages';
 import { escapeHtml, excludedRecords, explainMiner, formatPercent, htmlDocument, minerHotkeys, renderMinerPage, renderWeightChart } from 'auditor-replay/pages';
+import { describeValue } from '@subnet/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 import { embargoOf, headsAndHolder, heldEmbargoes } from '../bundle-embargo.js';
 import type { Embargo } from '../bundle-embargo.js';
+import { epochSpellingProblem } from '../epoch-param.js';
 import type { EpochHead, EpochRow, Storage } from '../storage.js';
 
 /** What the pages read: epoch rows only (status, submission, digest, the signed bundle). Never the configuration. */
@@ -281,8 +283,10 @@ export function registerValidatorPages(app: FastifyInstance, storage: PagesStora
     const hotkey = (request.params as { hotkey: string }).hotkey;
     const query = request.query as { epoch?: unknown };
     if (!HOTKEY.test(hotkey)) return send(reply, 400, 'bad hotkey', `<h1>Not a hotkey</h1>${nav()}<p>The path must name an SS58 hotkey.</p>`);
-    if (query.epoch !== undefined && (typeof query.epoch !== 'string' || !/^[0-9]{1,15}$/.test(query.epoch))) {
-      return send(reply, 400, 'bad epoch', `<h1>Not an epoch</h1>${nav()}<p>?epoch= takes a non-negative integer.</p>`);
+    // One spelling per epoch, as GET /v1/epochs/{n}/bundle takes (docs/spec.md G.42 (a)).
+    const problem = query.epoch === undefined ? undefined : epochSpellingProblem(query.epoch);
+    if (problem !== undefined) {
+      return send(reply, 400, 'bad epoch', `<h1>Not an epoch</h1>${nav()}<p>${escapeHtml(`${problem} at ?epoch= (got ${describeValue(query.epoch)})`)}.</p>`);
     }
     return paced(reply, (page) => minerPage(storage, page, hotkey, query.epoch === undefined ? undefined : Number(query.epoch), reply));
   });

@@ -364,6 +364,40 @@ describe('computeEpoch', () => {
     expect(canonicalJson(out.aggregation)).toContain('"points":9007199254740990');
   });
 
+  it("decision (docs/spec.md G.42 (b)): a stored workflow run composite refuses is excluded with composite's own path, which the validator's ingest answer restates under body.", () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const out = computeEpoch({
+      config: { pipeline: single, challenges: [{ id: 'workflow', kind: 'workflow', alpha: 1, weight_cap: 1 }] },
+      epoch: 2,
+      validatorHotkey: V,
+      inputs: {
+        workflow_runs: [
+          {
+            record_id: 'budget',
+            seq: 1,
+            miner_uid: 1,
+            miner_hotkey: A,
+            task: task('t1'),
+            plan: { ...plan, error_handling: { a: { retry_count: max }, b: { retry_count: max } } },
+            record: record(),
+          },
+          { record_id: 'self', seq: 2, miner_uid: 1, miner_hotkey: A, task: task('t2'), plan: { ...plan, edges: [{ from: 'a', to: 'a' }] }, record: record() },
+        ],
+      },
+      stakes: [{ validator_hotkey: V, stake: 1 }],
+      metagraph: [{ hotkey: A, uid: 1 }],
+    });
+    // The reasons of bundles already published: an auditor replaying one recomputes these exact sentences.
+    expect(out.excluded.map((e) => [e.record_id, e.code, e.reason])).toEqual([
+      [
+        'budget',
+        'COMPOSITE_INVALID_PLAN',
+        'invalid workflow plan: the retry_count values of error_handling sum to more than 9007199254740991 (2^53 - 1), the largest declared_retry_budget a number holds exactly at plan.error_handling.b.retry_count (got 9007199254740991)',
+      ],
+      ['self', 'COMPOSITE_INVALID_DAG', 'invalid workflow DAG: self edge (a node cannot depend on itself) at plan.edges[0] (got {"from":"a","to":"a"})'],
+    ]);
+  });
+
   it('excludes, with a code, a peer score under its own hotkey, records of an unconfigured kind and a reused record id', () => {
     const out = computeEpoch({
       config: { pipeline: single, challenges: [{ id: 'term', kind: 'term_pass_rate', alpha: 1, total_tasks: 1 }] },
