@@ -271,8 +271,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // Every task id `POST /v1/tasks` takes can be read back with `GET /v1/tasks/{id}` (docs/spec.md G.41).
-    maxParamLength: MAX_TASK_ID_LENGTH,
+    // Every task id `POST /v1/tasks` takes can be read back with `GET /v1/tasks/{id}` (docs/spec.md G.41). Under
+    // `routerOptions`: fastify 5 warns on the operator's stderr (FSTDEP022) when it is a top-level option.
+    routerOptions: { maxParamLength: MAX_TASK_ID_LENGTH },
     ...httpServerOptions(limits),
     clientErrorHandler: clientErrorLogger(ctx.logger, requests),
     // A URL fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error shape too.
