@@ -423,7 +423,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           options.validatorHotkey === undefined
             ? undefined
             : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
-        const [{ sr25519Verifier }, { createProgress, readPublishedBundles }, { explainCheck }] = await Promise.all([
+        const [{ sr25519Verifier }, { createProgress, MAX_REQUEST_TIMEOUT_MS, readPublishedBundles }, { explainCheck }] = await Promise.all([
           import('@subnet/bundle'),
           import('auditor-replay/pages'),
           import('./commands/explain.js'),
@@ -432,7 +432,8 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
           last,
-          timeoutMs: integerOption(options.timeout, '--timeout', 1, 3_600_000),
+          // The bound readPublishedBundles names when the last retry runs out of time (`raise it (at most …)`).
+          timeoutMs: integerOption(options.timeout, '--timeout', 1, MAX_REQUEST_TIMEOUT_MS),
           totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
           retries: integerOption(options.retries, '--retries', 0, 100),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
