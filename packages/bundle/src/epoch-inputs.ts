@@ -214,6 +214,17 @@ const DECAY_ENTRY_KEYS = new Set(['challenge_id', 'state']);
 const DECAY_STATE_KEYS = new Set(['top_score', 'top_epoch', 'top_hotkey']);
 
 /**
+ * A copy of a record list as the schema gives it: a hole of a sparse list (not JSON) is an element that reads
+ * `undefined`, so the record there is screened and excluded at its index like any value that is not JSON
+ * (docs/spec.md G.44). A JSON list has no hole: the scan after the native copy only reads.
+ */
+function denseCopy(list: readonly unknown[]): unknown[] {
+  const copy = list.slice();
+  for (let i = 0; i < copy.length; i += 1) if (!(i in copy)) copy[i] = undefined;
+  return copy;
+}
+
+/**
  * `epochInputsSchema`'s output for input it accepts (internal): fresh lists (records as given), defaults
  * filled in, the carried state copied as the schema copies it; undefined for anything else, including a
  * reputation table (the schema reads those). `epoch-inputs.test.ts` checks the agreement.
@@ -224,7 +235,7 @@ function fastEpochInputs(input: unknown): EpochInputs | undefined {
   for (const name of RECORD_LISTS) {
     const list = input[name];
     if (list === undefined) out[name] = [];
-    else if (isPlainList(list) && list.length <= MAX_RECORDS) out[name] = list.slice();
+    else if (isPlainList(list) && list.length <= MAX_RECORDS) out[name] = denseCopy(list);
     else return undefined;
   }
   const candidates = input.candidates;

@@ -58,7 +58,6 @@ function screen<S extends z.ZodType<{ seq: number }>>(
   const valid: { record: z.output<S>; index: number; raw: unknown; key: string; plain: boolean }[] = [];
   const fast = FAST_RECORDS[list];
   for (let index = 0; index < raw.length; index += 1) {
-    if (!(index in raw)) continue; // a hole of a sparse list is skipped, as forEach skipped it
     const item = raw[index];
     // The hand-written acceptor first (`fast-records.ts`): it returns the schema's output for a record
     // that passes the shape check and the schema, and declines anything else, which then takes the
