@@ -45,7 +45,7 @@ interface KeyEntry {
   readonly oneCve: boolean;
   /** `evidence` normalises to itself (no `:`, no ASCII whitespace or control character at either end). */
   readonly selfNormal: boolean;
-  /** The next entry of the same bucket (or, in exact mode, with the same evidence reference). */
+  /** The next entry of the same bucket (none in exact mode: each exact key, a whole preimage, is one finding's). */
   next: KeyEntry | undefined;
   /** The serial of the last document that reported it (a document counts a finding once). */
   seenBy: number;
@@ -68,7 +68,8 @@ interface ItemEntry {
  * A table of a group's distinct items. Lookups go by a cheap number computed from a few characters
  * (a `Map` keyed by a fresh string would hash all of it, in the runtime, for every item of every
  * document) and then compare the parts; when a bucket chain grows long (crafted input), the table
- * switches to a `Map` keyed by the full text, so the cost stays linear.
+ * switches to a `Map` keyed by the full text (an item's encoded form, a finding's whole preimage: one entry a
+ * key), so the cost stays linear.
  */
 interface Table<E> {
   readonly buckets: Map<number, E>;
@@ -170,7 +171,12 @@ function toExact<E extends { next: E | undefined }>(t: Table<E>, keyOf: (e: E) =
   return exact;
 }
 
-const findingText = (e: KeyEntry): string => e.evidence;
+/**
+ * A finding's exact key: its whole preimage, which names one finding (only the target, its last field, may hold
+ * `|`). Keyed by the reference alone, crafted findings at one reference that differ in another field chained up
+ * behind one key, and each new one walked the chain and rebuilt the table: quadratic.
+ */
+const findingText = (e: KeyEntry): string => e.preimage;
 const itemText = (e: ItemEntry): string => e.value;
 
 const HASH = 0x23;
@@ -447,7 +453,7 @@ function sameEvidence(findings: Table<KeyEntry>, ref: string, hint: KeyEntry | u
   return undefined;
 }
 
-/** Adds a new distinct finding to the group (building and hashing its preimage once). */
+/** Adds a new distinct finding to the group (building and hashing its preimage once; `known`: the preimage, when built). */
 function addFinding(
   group: FreshGroup,
   first: KeyEntry | undefined,
@@ -457,11 +463,12 @@ function addFinding(
   severity: string,
   cves: string,
   target: string,
+  known?: string,
 ): KeyEntry {
   const findings = group.findings;
   // A template literal, not `[...].join('|')`: join flattens at once but costs more than the cons chain
   // it saves (profiled: a fifth of the time of adding a finding).
-  const preimage = `${category}|${severity}|${evidence}|${cves}|${target}`;
+  const preimage = known ?? `${category}|${severity}|${evidence}|${cves}|${target}`;
   const last = evidence.length - 1;
   const key = sha256Hex(preimage);
   const entry: KeyEntry = {
@@ -484,7 +491,7 @@ function addFinding(
   group.preimages.push(preimage);
   group.orders.push(entry.order);
   if (findings.exact === undefined) findings.buckets.set(bucket, entry);
-  else findings.exact.set(evidence, entry);
+  else findings.exact.set(preimage, entry);
   return entry;
 }
 
@@ -515,13 +522,13 @@ function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup, sh
   if (cves === undefined) return undefined;
 
   if (like !== undefined && like.category === categoryKey && like.severity === severityKey && like.cves === cves && like.target === targetKey) return like;
-  let bucket = 0;
-  let first: KeyEntry | undefined;
-  if (findings.exact !== undefined) first = findings.exact.get(evidence);
-  else {
-    bucket = bucketAt(evidence, 0, 0);
-    first = findings.buckets.get(bucket);
+  if (findings.exact !== undefined) {
+    // Crafted input only: the whole preimage is the key, and names at most one entry.
+    const preimage = `${categoryKey}|${severityKey}|${evidence}|${cves}|${targetKey}`;
+    return findings.exact.get(preimage) ?? addFinding(group, undefined, 0, evidence, categoryKey, severityKey, cves, targetKey, preimage);
   }
+  const bucket = bucketAt(evidence, 0, 0);
+  const first = findings.buckets.get(bucket);
   let steps = 0;
   for (let entry = first; entry !== undefined; entry = entry.next) {
     if (entry.evidence === evidence && entry.category === categoryKey && entry.severity === severityKey && entry.cves === cves && entry.target === targetKey) {
@@ -529,7 +536,10 @@ function findingEntry(value: unknown, limits: InputLimits, group: FreshGroup, sh
     }
     steps++;
   }
-  if (steps > MAX_CHAIN) first = toExact(findings, findingText).get(evidence);
+  if (steps > MAX_CHAIN) {
+    toExact(findings, findingText);
+    return addFinding(group, undefined, bucket, evidence, categoryKey, severityKey, cves, targetKey);
+  }
   return addFinding(group, first, bucket, evidence, categoryKey, severityKey, cves, targetKey);
 }
 

@@ -200,6 +200,23 @@ describe('freshDocumentSets accepts what the general path accepts and gives its 
     expect(group.findings.all).toHaveLength(60);
   });
 
+  it('keeps one finding per exact key when a crafted document puts many findings at one reference (the cost stays linear)', () => {
+    // 200 findings at one reference that differ only in their category: their bucket fills, the table switches to
+    // exact keys, and each exact key must hold one finding. Keyed by the reference alone, every new finding walked
+    // the chain of all the others and rebuilt the whole table (20,000 such findings took seconds).
+    const doc = sssa({ findings: Array.from({ length: 200 }, (_, i) => finding(`c${i}`, `m${i}:tools/a.py#L1-L4`)) });
+    const group = createFreshGroup();
+    const sets = freshDocumentSets(doc, DEFAULT_INPUT_LIMITS, group);
+    expect(sets).toEqual(slowSets(doc, DEFAULT_INPUT_LIMITS));
+    expect(sets?.keys).toHaveLength(200);
+    expect(group.findings.exact?.size).toBe(200);
+    for (const entry of group.findings.all) expect(entry.next).toBeUndefined();
+    // A second member reporting them (other span ids, another order) finds each one, adding none.
+    const second = sssa({ findings: Array.from({ length: 200 }, (_, i) => finding(`C${199 - i}`, `s:tools/a.py:1-4`)) });
+    expect(freshDocumentSets(second, DEFAULT_INPUT_LIMITS, group)).toEqual(slowSets(second, DEFAULT_INPUT_LIMITS));
+    expect(group.findings.all).toHaveLength(200);
+  });
+
   it('gives the references of one file that differ only in their line numbers a bucket each (no chain to walk)', () => {
     // Line ranges ending in the same digits, as a tool reporting every tenth line writes them.
     const refs = Array.from({ length: 100 }, (_, i) => `src/tools/file_3.py#L${10 * i + 1}-L${10 * i + 5}`);
