@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
+import { computeConsensus, parseSssa } from '../index.js';
 import { compareKeys, keyPrefix } from '../key-order.js';
+import { finding, members, sssa } from './helpers.js';
 
 const hexDigit = fc.constantFrom(...'0123456789abcdef'.split(''));
 const hex = (length: number) => fc.array(hexDigit, { minLength: length, maxLength: length }).map((d) => d.join(''));
@@ -27,5 +29,21 @@ describe('canonical key order by number prefix, then text', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a group's agreed finding keys in key order, however many", () => {
+  it('lists 10, 33 and 400 agreed findings in string order, raw and parsed alike (insertion sort up to 32, the native sort past it)', () => {
+    for (const count of [10, 33, 400]) {
+      const findings = Array.from({ length: count }, (_, i) => finding(`category-${i % 7}`, `src/file-${i}.py#L${i + 1}-L${i + 2}`));
+      const docs = [0, 1, 2].map(() => sssa({ findings }));
+      const raw = computeConsensus({ taskId: 't', members: members(docs) });
+      const parsed = computeConsensus({ taskId: 't', members: members(docs.map((doc) => parseSssa(doc))) });
+      const keys = raw.group?.findingKeys ?? [];
+      expect(keys.length).toBe(count);
+      expect(keys).toEqual([...keys].sort());
+      expect(parsed.group?.findingKeys).toEqual(keys);
+      expect(raw.group?.findings.map((f) => f.key)).toEqual(keys);
+    }
   });
 });
