@@ -1,6 +1,6 @@
 import { compareCodePoints } from '@subnet/core';
 import { assignTask, computeConsensus, emission, parseSssa, updateReputations } from '@subnet/consensus';
-import type { ConsensusResult, ReputationTable, TaskAssignment } from '@subnet/consensus';
+import type { ConsensusResult, ReputationTable, Sssa, TaskAssignment } from '@subnet/consensus';
 
 import type { ChallengeSettings } from './epoch-config.js';
 import type { SssaSubmissionRecord, TaskRecord } from './epoch-inputs.js';
@@ -40,6 +40,8 @@ export interface SssaTasksInput {
 
 interface Member {
   readonly record: SssaSubmissionRecord;
+  /** The record's document as `parseSssa` returned it. */
+  readonly sssa: Sssa;
   readonly uid: number;
   readonly hotkey: string;
   readonly role: 'primary' | 'auditor';
@@ -117,14 +119,17 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
       continue;
     }
     sent.add(pair);
+    // Validated once: the parsed document keeps what consensus scores, so computeConsensus does not read it again,
+    // and gives what the raw document gives (consensus's fresh-group-parity.test.ts).
+    let sssa: Sssa;
     try {
-      parseSssa(record.sssa);
+      sssa = parseSssa(record.sssa);
     } catch (error) {
       excluded.addError('sssa_submissions', record, error);
       continue;
     }
     const list = byTask.get(record.task_id) ?? [];
-    list.push({ record, uid: member.uid, hotkey: member.hotkey, role: member.role });
+    list.push({ record, sssa, uid: member.uid, hotkey: member.hotkey, role: member.role });
     byTask.set(record.task_id, list);
   }
 
@@ -138,7 +143,7 @@ export function scoreSssaTasks(input: SssaTasksInput, excluded: Exclusions): Sss
     const members = byTask.get(taskId) ?? [];
     let consensus: ConsensusResult | undefined;
     try {
-      consensus = computeConsensus({ taskId, members: members.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, sssa: m.record.sssa })) });
+      consensus = computeConsensus({ taskId, members: members.map((m) => ({ uid: m.uid, hotkey: m.hotkey, role: m.role, sssa: m.sssa })) });
     } catch (error) {
       for (const m of members) excluded.addError('sssa_submissions', m.record, error);
     }
