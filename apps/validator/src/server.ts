@@ -136,6 +136,17 @@ function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyRep
 }
 
 /**
+ * The 503 `NOT_READY` of an ingest that needs the metagraph before the first tick has read it (docs/spec.md G.43): the
+ * hotkey may well be registered, so it is not refused as unregistered (a final 4xx), but asked for again.
+ */
+function notReadyForHotkey(what: string, hotkey: string): ErrorBody {
+  return {
+    code: 'NOT_READY',
+    message: `the validator has not read the metagraph since it started, so whether ${what} (${hotkey}) is registered is not known yet; send the request again shortly`,
+  };
+}
+
+/**
  * Why a body is not JSON, in words (it said only "the body is not valid JSON"): empty, not UTF-8, or the JSON parser's
  * own sentence with the token and position it stopped at (the sender's own bytes; never logged).
  */
@@ -441,6 +452,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'invalid_record' });
         return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
       }
+      // Before the first tick has read the metagraph (a restart) no miner is known yet: a registered miner's record is not
+      // refused as unregistered, a final 422 its executor would drop, but asked for again (docs/spec.md G.43).
+      if (ctx.currentEpoch() === undefined) return fail(reply, 503, notReadyForHotkey('the miner hotkey at body.miner_hotkey', body.miner_hotkey));
       const neuron = await ctx.neuron(body.miner_hotkey);
       if (neuron === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'miner_not_registered' });
@@ -532,6 +546,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     ctx.metrics.signedRequests.inc({ kind, binding: check.bound ? 'receiver' : 'none' });
     // Registration first: an unregistered signer is refused before it gets a rate bucket or costs a storage read,
     // so a flood of fresh keys cannot grow the limiter's map (docs/spec.md G.6).
+    // Before the first metagraph read (a restart) a registered signer is not refused as unregistered (final to a miner).
+    if (ctx.currentEpoch() === undefined) return { status: 503, body: notReadyForHotkey('the signing hotkey', check.hotkey) };
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
