@@ -6,8 +6,21 @@ import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
+import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { bountyBody, crashMidSubmission, fakeChain, postExecutor, readBundle, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
+import {
+  bountyBody,
+  captureLog,
+  crashMidSubmission,
+  fakeChain,
+  postExecutor,
+  readBundle,
+  startInDir,
+  tempDir,
+  testConfig,
+  useCleanups,
+  useKeys,
+} from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -60,6 +73,38 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       "the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed)",
     );
     expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('the warning after a restart says in words what each interrupted epoch was found to be and recorded, not only its fields', async () => {
+    const landedDir = await crashMidSubmission(k, cleanups);
+    const landed = fakeChain(k);
+    landed.headBlock = 15n;
+    landed.findSubmission = () =>
+      Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'cd'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+        lastUpdate: 12n,
+        weightsMatch: true,
+      });
+    const first = captureLog('warn');
+    const one = await startValidator({ config: testConfig(landedDir), chain: landed, logger: first.logger, autoTick: false });
+    cleanups.push(() => one.stop());
+    expect(first.lines.filter((l) => l.epoch === 0 && l.status === 'submitted').map((l) => l.msg)).toEqual([
+      "submission reconciled with the chain: epoch 0's weights, whose submission had not been confirmed (the validator stopped while submitting, or the chain did not say), are in final block 12: recorded submitted, not sent again; its bundle is published",
+    ]);
+
+    const lostDir = await crashMidSubmission(k, cleanups);
+    const lost = fakeChain(k);
+    lost.headBlock = 95n;
+    lost.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
+    const second = captureLog('warn');
+    const two = await startValidator({ config: testConfig(lostDir), chain: lost, logger: second.logger, autoTick: false });
+    cleanups.push(() => two.stop());
+    expect(second.lines.filter((l) => l.epoch === 0 && l.status === 'not_landed').map((l) => l.msg)).toEqual([
+      "submission reconciled with the chain: epoch 0 recorded not_landed: the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed); its bundle is published",
+    ]);
   });
 
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
