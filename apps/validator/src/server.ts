@@ -89,6 +89,11 @@ export interface ServerContext {
   ready(): boolean;
   /** The detailed readiness checks behind `/readyz` (when absent, `ready()` alone decides). */
   readiness?(): Promise<ReadinessReport>;
+  /**
+   * What the first chain head tick after the start is doing while it has not finished (a restart's reconciliation of an
+   * interrupted submission, its catch-up of ended epochs), for `/readyz`; undefined once it has (optional).
+   */
+  startingStep?(): string | undefined;
   /** Wall clock (ms) for signature freshness. */
   now(): number;
   /** Timeouts, connection limit and per-signer rates; default {@link DEFAULT_HTTP_LIMITS}. */
@@ -838,7 +843,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const failing = Object.entries(report.checks)
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => `${name}: ${c.detail}`);
-    const message = failing.length > 0 ? `not ready: ${failing.join('; ')}` : 'not ready: the first chain head tick has not finished';
+    const step = ctx.startingStep?.();
+    const message =
+      failing.length > 0
+        ? `not ready: ${failing.join('; ')}`
+        : `not ready: the first chain head tick has not finished${step === undefined ? '' : ` (now: ${step})`}`;
     return reply.code(503).send({ error: { code: 'NOT_READY', message }, status: 'not_ready', checks: report.checks });
   });
   registerValidatorPages(app, ctx.storage);

@@ -1,28 +1,11 @@
-import { createServer } from 'node:net';
-
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startValidator } from '../service.js';
 import type { ValidatorService } from '../service.js';
-import { bountyBody, fakeChain, postExecutor, postSigned, silent, testConfig, TOKEN, until, useKeys, useTempDir } from './helpers.js';
+import { bountyBody, fakeChain, freePort, postExecutor, postSigned, silent, testConfig, TOKEN, until, useKeys, useTempDir } from './helpers.js';
 
 const k = useKeys();
 const t = useTempDir();
-
-/** A TCP port free right now on 127.0.0.1: the test must know the URL before `startValidator` returns. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 interface ErrorAnswer {
   readonly error?: { readonly code: string; readonly message: string };

@@ -13,11 +13,15 @@ import {
   captureLog,
   crashMidSubmission,
   fakeChain,
+  freePort,
   postExecutor,
   readBundle,
+  silent,
   startInDir,
   tempDir,
   testConfig,
+  TOKEN,
+  until,
   useCleanups,
   useKeys,
 } from './helpers.js';
@@ -105,6 +109,44 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(second.lines.filter((l) => l.epoch === 0 && l.status === 'not_landed').map((l) => l.msg)).toEqual([
       "submission reconciled with the chain: epoch 0 recorded not_landed: the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed); its bundle is published",
     ]);
+  });
+
+  it('/readyz says that the first tick after a restart is reconciling an interrupted submission while it is', async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The chain search of the interrupted submission is slow (a real scan reads a block at a time); held here.
+    chain.findSubmission = async () => {
+      await gate;
+      return { status: 'landed', block: 12n, extrinsicHash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true };
+    };
+    const port = await freePort();
+    const config = testConfig(dir, { server: { port, executor_token: TOKEN, body_limit_bytes: 64 * 1024 } });
+    const starting = startValidator({ config, chain, logger: silent, autoTick: false });
+    cleanups.push(async () => {
+      release();
+      await (await starting).stop();
+    });
+    const answer = await until(
+      'the start to reconcile',
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        const body = res === undefined ? undefined : ((await res.json()) as { error?: { message: string } });
+        return body?.error?.message.includes('first chain head tick') === true ? { status: res?.status, message: body.error.message } : undefined;
+      },
+      30_000,
+    );
+    expect(answer).toEqual({
+      status: 503,
+      message: 'not ready: the first chain head tick has not finished (now: reconciling interrupted submissions with the chain)',
+    });
+    release();
+    const service = await starting;
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
   });
 
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
