@@ -187,6 +187,12 @@ export interface SubmissionQuery {
   readonly fromBlock: bigint;
   readonly uids: readonly number[];
   readonly weights: readonly number[];
+  /**
+   * The commit-reveal v2 commit hash the epoch kept before its commit was sent (docs/spec.md G.22): only a hash commit
+   * carrying it is this epoch's submission, never another weight extrinsic of the hotkey in the same blocks (the next
+   * epoch's commit). Absent: the first successful weight extrinsic of the hotkey is taken.
+   */
+  readonly commitHash?: string;
 }
 
 /**

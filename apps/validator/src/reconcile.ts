@@ -95,7 +95,15 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   let found: SubmissionSearch | undefined;
   if (chain.findSubmission !== undefined && claim.pending_claim_head !== undefined && u16 !== undefined) {
     try {
-      found = await chain.findSubmission({ fromBlock: BigInt(claim.pending_claim_head), uids: u16.uids, weights: u16.weights });
+      // A v2 commit kept with the epoch names the one extrinsic that is this epoch's: a later epoch's commit, sent by the
+      // next close while this one was still being reconciled, lands in the same blocks and is not taken for it.
+      const kept = keptCommitHash(row);
+      found = await chain.findSubmission({
+        fromBlock: BigInt(claim.pending_claim_head),
+        uids: u16.uids,
+        weights: u16.weights,
+        ...(kept === undefined ? {} : { commitHash: kept }),
+      });
     } catch (error) {
       logger.warn(
         { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },

@@ -149,6 +149,23 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
   });
 
+  it("asks the chain for the v2 commit the epoch kept before sending, by its hash, so the next epoch's commit in the same blocks is not taken for it", async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const kept = `0x${'5c'.repeat(32)}`;
+    const storage = openSqliteStorage(join(dir, 'validator.sqlite'));
+    await storage.updateEpoch(0, { reveal: JSON.stringify({ scheme: 'hash', commit_hash: kept, commit: { commit_hash: kept, salt: [1, 2] } }) });
+    await storage.close();
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const queries: SubmissionQuery[] = [];
+    chain.findSubmission = (q) => {
+      queries.push(q);
+      return Promise.resolve({ status: 'pending', checkedTo: 15n });
+    };
+    await startInDir(dir, chain, cleanups);
+    expect(queries.map((q) => q.commitHash)).toEqual([kept]);
+  });
+
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
     const dir = await crashMidSubmission(k, cleanups);
     const chain = fakeChain(k);
