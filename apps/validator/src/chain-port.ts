@@ -113,6 +113,22 @@ export interface HashRevealResult {
   readonly blockHash?: string;
 }
 
+/** The blocks to search for this validator's reveal of a commit-reveal v2 commit ({@link ChainPort.findHashReveal}). */
+export interface HashRevealQuery {
+  readonly commitHash: string;
+  /** The first block its reveal can be in (the pending reveal's `due_block`). */
+  readonly fromBlock: bigint;
+  /** The last (the pending reveal's `closed_after`; the search stops at the finalised head). */
+  readonly toBlock: bigint;
+}
+
+/** The final block and extrinsic that revealed a commit-reveal v2 commit. */
+export interface HashRevealFound {
+  readonly block: bigint;
+  readonly blockHash: string;
+  readonly extrinsicHash: string;
+}
+
 /** A timelocked commit waiting for the chain's reveal. */
 export interface PendingReveal {
   /** The commit record, serialized by the chain access (opaque to the validator). */
@@ -171,6 +187,12 @@ export interface SubmissionQuery {
   readonly fromBlock: bigint;
   readonly uids: readonly number[];
   readonly weights: readonly number[];
+  /**
+   * The commit-reveal v2 commit hash the epoch kept before its commit was sent (docs/spec.md G.22): only a hash commit
+   * carrying it is this epoch's submission, never another weight extrinsic of the hotkey in the same blocks (the next
+   * epoch's commit). Absent: the first successful weight extrinsic of the hotkey is taken.
+   */
+  readonly commitHash?: string;
 }
 
 /**
@@ -246,6 +268,12 @@ export interface ChainPort {
    * no commits to reveal (fakes, dry runs).
    */
   revealPending?(): Promise<readonly HashRevealResult[]>;
+  /**
+   * Looks in the final blocks of a commit-reveal v2 commit's reveal window for its reveal signed by this hotkey: the
+   * reveal a run that stopped before recording it sent, for a commit {@link ChainPort.revealPending} reports `gone`
+   * (docs/spec.md G.22). Null when no final block of the range holds it. Absent in fakes and dry runs.
+   */
+  findHashReveal?(query: HashRevealQuery): Promise<HashRevealFound | null>;
   /**
    * Drops a commit-reveal v2 commit from the commit store once the finalized chain shows it never landed (its era
    * ended with the commit in no block): `@subnet/chain` keeps the salt of a commit whose outcome was unknown, and

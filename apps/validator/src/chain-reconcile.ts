@@ -74,7 +74,8 @@ function snake(name: string): string {
 /**
  * Looks on the chain for a weight submission interrupted by a crash, or seen in a block that was not final yet:
  * scans the final blocks after the claim (`fromBlock + 1` up to the finalised head, at most the era plus a margin)
- * for a successful `SubtensorModule` weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey, then
+ * for a successful `SubtensorModule` weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey (with
+ * `options.commitHash`, only the commit-reveal v2 commit carrying that hash: another is a later epoch's), then
  * reads `LastUpdate` of the hotkey's uid and, for `set_weights`/`set_mechanism_weights` (mechanism 0), the `Weights`
  * row back (compared with the chain's upscaling of what was sent). Only a final block counts as landed: a block of
  * the unfinalised head may still be replaced by a reorganisation, the extrinsic then landing in another block or
@@ -189,7 +190,10 @@ async function findInBlock(api: ChainConnection['api'], options: FindSubmissionO
         // @polkadot/api camelCases the metadata's names (`revealRound`); keep the chain's snake_case.
         if (value !== undefined) args.set(snake(a.name.toString()), value);
       });
-      return { extrinsicHash: ex.hash.toHex(), call: `SubtensorModule.${snake(ex.method.method)}`, args, nonce: ex.nonce.toBigInt(), hashes };
+      const call = `SubtensorModule.${snake(ex.method.method)}`;
+      // The epoch kept its v2 commit's hash: only that commit is its submission (another is a later epoch's).
+      if (options.commitHash !== undefined && !(HASH_COMMIT_CALL.test(call) && args.get('commit_hash')?.toString() === options.commitHash)) continue;
+      return { extrinsicHash: ex.hash.toHex(), call, args, nonce: ex.nonce.toBigInt(), hashes };
     }
   }
   return undefined;

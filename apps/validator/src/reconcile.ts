@@ -95,7 +95,15 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   let found: SubmissionSearch | undefined;
   if (chain.findSubmission !== undefined && claim.pending_claim_head !== undefined && u16 !== undefined) {
     try {
-      found = await chain.findSubmission({ fromBlock: BigInt(claim.pending_claim_head), uids: u16.uids, weights: u16.weights });
+      // A v2 commit kept with the epoch names the one extrinsic that is this epoch's: a later epoch's commit, sent by the
+      // next close while this one was still being reconciled, lands in the same blocks and is not taken for it.
+      const kept = keptCommitHash(row);
+      found = await chain.findSubmission({
+        fromBlock: BigInt(claim.pending_claim_head),
+        uids: u16.uids,
+        weights: u16.weights,
+        ...(kept === undefined ? {} : { commitHash: kept }),
+      });
     } catch (error) {
       logger.warn(
         { epoch, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
@@ -175,6 +183,29 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
-  logger.warn({ epoch, status, block: submission.block, ...evidence }, 'submission reconciled with the chain');
-  return { epoch, status, bundlePath, ...(claim.pending !== undefined && bundlePath === null ? { bundleEmbargoed: true } : {}) };
+  const held = claim.pending !== undefined && bundlePath === null;
+  logger.warn(
+    { epoch, status, block: submission.block, ...evidence },
+    `submission reconciled with the chain: ${reconciledSentence(epoch, status, submission, held)}`,
+  );
+  return { epoch, status, bundlePath, ...(held ? { bundleEmbargoed: true } : {}) };
+}
+
+/**
+ * What reconciliation recorded for an epoch, as the operator reads it in the log line after a restart: the epoch, what
+ * the chain showed, what was recorded and whether the bundle is published or held (its numbers are the line's fields too).
+ *
+ * @param epoch - the epoch
+ * @param status - the status recorded
+ * @param submission - the submission recorded (its error says why for `not_landed` and `unknown`)
+ * @param held - the bundle is stored but its file and answer wait for an embargo
+ * @returns the sentence
+ * @example reconciledSentence(7, 'submitted', { status: 'submitted', block: '361', … }, false)
+ * // "epoch 7's weights, whose submission had not been confirmed (the validator stopped while submitting, or the chain did not say), are in final block 361: recorded submitted, not sent again; its bundle is published"
+ */
+function reconciledSentence(epoch: number, status: ReconcileOutcome['status'], submission: SubmissionRecord, held: boolean): string {
+  const bundle = held ? 'its bundle is stored and held until its embargo lifts' : 'its bundle is published';
+  if (status === 'submitted')
+    return `epoch ${epoch}'s weights, whose submission had not been confirmed (the validator stopped while submitting, or the chain did not say), are in final block ${submission.block ?? '?'}: recorded submitted, not sent again; ${bundle}`;
+  return `epoch ${epoch} recorded ${status}: ${submission.error?.message ?? 'no reason recorded'}; ${bundle}`;
 }

@@ -665,10 +665,33 @@ export async function confirmPendingReveals(deps: RevealConfirmDeps, options: Re
 }
 
 /**
+ * This validator's reveal of a pending commit-reveal v2 commit the chain no longer holds, looked for in the final blocks
+ * of its window (`due_block` to `closed_after`, {@link ChainPort.findHashReveal}): the block that holds it, null when
+ * none does, or `retry` when the chain could not be read (logged; the row is left as it is and asked again next tick).
+ */
+async function revealOnChain(
+  deps: RevealConfirmDeps,
+  epoch: number,
+  hash: PendingHashJson,
+): Promise<{ readonly block: bigint; readonly blockHash: string } | null | 'retry'> {
+  try {
+    return (await deps.chain.findHashReveal?.({ commitHash: hash.commit_hash, fromBlock: BigInt(hash.due_block), toBlock: BigInt(hash.closed_after) })) ?? null;
+  } catch (error) {
+    deps.logger.warn(
+      { epoch, commitHash: hash.commit_hash, error: { code: isSubnetError(error) ? error.code : null, message: redactUrl((error as Error).message) } },
+      `the chain could not be searched for the reveal of epoch ${epoch}'s commit-reveal v2 commit ${hash.commit_hash}, no longer on chain; searching again next tick`,
+    );
+    return 'retry';
+  }
+}
+
+/**
  * Records the outcome of each commit-reveal v2 commit that {@link ChainPort.revealPending} revealed or saw expire on
  * the epoch whose pending reveal names it (docs/spec.md G.22), which lifts that epoch's embargo: `revealed` with the
  * reveal's block, or `not_revealed` (`CHAIN_REVEAL_WINDOW_MISSED`, reason `expired`: the weights were not set), signed
- * as a reveal attestation like a timelocked outcome. A commit the chain no longer holds (`gone`) is only logged and
+ * as a reveal attestation like a timelocked outcome. A commit the chain no longer holds (`gone`) is looked for in the
+ * final blocks of its window: revealed there by this hotkey (a run that stopped before recording it), it is recorded
+ * `revealed` with that block; otherwise it is only logged and
  * its salt dropped from the row: whether it was revealed is not known, so nothing is signed, and its epoch is recorded
  * once its window closed ({@link confirmPendingReveals}). A commit no pending epoch names (an older version's, or a commit made for an epoch
  * already recorded) is only logged.
@@ -687,8 +710,23 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
   const head = await chain.head();
   const done: RevealConfirmation[] = [];
   for (const { row, hash } of rows) {
-    const result = wanted.get(hash.commit_hash);
+    let result = wanted.get(hash.commit_hash);
     if (result === undefined) continue;
+    // Gone: a run that revealed it and stopped before recording it (a kill between the reveal's block and this write)
+    // left its reveal in a final block of the window, signed by this hotkey; found there, it is recorded as revealed.
+    let foundEarlier = false;
+    if (result.status === 'gone' && chain.findHashReveal !== undefined) {
+      const found = await revealOnChain(deps, row.epoch, hash);
+      if (found === 'retry') {
+        // Said by the search's own warning; not yet as gone.
+        wanted.delete(hash.commit_hash);
+        continue;
+      }
+      if (found !== null) {
+        result = { commitHash: hash.commit_hash, status: 'revealed', block: found.block, blockHash: found.blockHash };
+        foundEarlier = true;
+      }
+    }
     if (result.status === 'gone') {
       // Nobody can reveal it any more: its salt is dropped from the row (no instance loads it again every tick), and
       // the epoch stays pending, embargoed, until its window closed.
@@ -708,14 +746,19 @@ export async function recordHashReveals(deps: RevealConfirmDeps, results: readon
         code: null,
         reason: null,
         reasons: [],
-        message: `this validator revealed epoch ${row.epoch}'s committed weights (commit-reveal v2)${at}`,
+        message: `this validator revealed epoch ${row.epoch}'s committed weights (commit-reveal v2)${at}${foundEarlier ? ' (found on chain: the run that sent the reveal stopped before recording it)' : ''}`,
         revealBlock: result.block ?? null,
         revealBlockHash: result.blockHash ?? null,
       };
       const column = { ...base, block: result.block?.toString() ?? null, block_hash: result.blockHash ?? null };
       await recordFinal(deps, row, commit, outcome, column, head);
       metrics.revealConfirmations.inc({ outcome: 'revealed', reason: '' });
-      logger.info({ epoch: row.epoch, commitHash: hash.commit_hash, block: result.block?.toString() }, 'committed weights revealed');
+      logger.info(
+        { epoch: row.epoch, commitHash: hash.commit_hash, block: result.block?.toString() },
+        foundEarlier
+          ? `committed weights revealed: epoch ${row.epoch}'s reveal is in final block ${result.block ?? '?'}, sent by a run that stopped before recording it; recorded revealed now`
+          : 'committed weights revealed',
+      );
       done.push({ epoch: row.epoch, status: 'revealed' });
     } else {
       const message =

@@ -91,6 +91,11 @@ export interface ServerContext {
   ready(): boolean;
   /** The detailed readiness checks behind `/readyz` (when absent, `ready()` alone decides). */
   readiness?(): Promise<ReadinessReport>;
+  /**
+   * What the first chain head tick after the start is doing while it has not finished (a restart's reconciliation of an
+   * interrupted submission, its catch-up of ended epochs), for `/readyz`; undefined once it has (optional).
+   */
+  startingStep?(): string | undefined;
   /** Wall clock (ms) for signature freshness. */
   now(): number;
   /** Timeouts, connection limit and per-signer rates; default {@link DEFAULT_HTTP_LIMITS}. */
@@ -135,6 +140,17 @@ function refuse(reply: FastifyReply, refused: Refused): FastifyReply {
 
 function fail(reply: FastifyReply, status: number, error: ErrorBody): FastifyReply {
   return reply.code(status).send({ error });
+}
+
+/**
+ * The 503 `NOT_READY` of an ingest that needs the metagraph before the first tick has read it (docs/spec.md G.43): the
+ * hotkey may well be registered, so it is not refused as unregistered (a final 4xx), but asked for again.
+ */
+function notReadyForHotkey(what: string, hotkey: string): ErrorBody {
+  return {
+    code: 'NOT_READY',
+    message: `the validator has not read the metagraph since it started, so whether ${what} (${hotkey}) is registered is not known yet; send the request again shortly`,
+  };
 }
 
 /**
@@ -446,6 +462,9 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
         // The scoring package names the field from its own arguments; the answer names it as sent (docs/spec.md G.42 (b)).
         return fail(reply, 400, refusalAtSentPath(error, sentAt));
       }
+      // Before the first tick has read the metagraph (a restart) no miner is known yet: a registered miner's record is not
+      // refused as unregistered, a final 422 its executor would drop, but asked for again (docs/spec.md G.43).
+      if (ctx.currentEpoch() === undefined) return fail(reply, 503, notReadyForHotkey('the miner hotkey at body.miner_hotkey', body.miner_hotkey));
       const neuron = await ctx.neuron(body.miner_hotkey);
       if (neuron === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'miner_not_registered' });
@@ -540,6 +559,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     ctx.metrics.signedRequests.inc({ kind, binding: check.bound ? 'receiver' : 'none' });
     // Registration first: an unregistered signer is refused before it gets a rate bucket or costs a storage read,
     // so a flood of fresh keys cannot grow the limiter's map (docs/spec.md G.6).
+    // Before the first metagraph read (a restart) a registered signer is not refused as unregistered (final to a miner).
+    if (ctx.currentEpoch() === undefined) return { status: 503, body: notReadyForHotkey('the signing hotkey', check.hotkey) };
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });
@@ -832,7 +853,11 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     const failing = Object.entries(report.checks)
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => `${name}: ${c.detail}`);
-    const message = failing.length > 0 ? `not ready: ${failing.join('; ')}` : 'not ready: the first chain head tick has not finished';
+    const step = ctx.startingStep?.();
+    const message =
+      failing.length > 0
+        ? `not ready: ${failing.join('; ')}`
+        : `not ready: the first chain head tick has not finished${step === undefined ? '' : ` (now: ${step})`}`;
     return reply.code(503).send({ error: { code: 'NOT_READY', message }, status: 'not_ready', checks: report.checks });
   });
   registerValidatorPages(app, ctx.storage);

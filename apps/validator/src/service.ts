@@ -673,6 +673,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
       return neurons.size;
     },
     ready: () => started && headState?.lastReadOk === true,
+    // After a restart the first tick reconciles and catches up before it is ready: /readyz says which.
+    startingStep: () => (started ? undefined : stepDoing),
     readiness: () =>
       checkReadiness({
         storage,

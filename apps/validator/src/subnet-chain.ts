@@ -14,6 +14,7 @@ import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
 import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit } from './chain-port.js';
 import { finalizedNumber, findWeightSubmission, hashCommitBound } from './chain-reconcile.js';
+import { findHashReveal } from './hash-reveal-search.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import { confirmRevealOnChain } from './reveal-check.js';
 import { timelockRecordFromJson, timelockRecordToJson } from './timelock-record-json.js';
@@ -411,6 +412,7 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       const scheme = (hp.commitRevealVersion ?? 0) >= 3 || !hashCalls ? 'timelock' : 'hash';
       return { scheme, tempo: hp.tempo, revealPeriodEpochs: hp.revealPeriodEpochs, landingBlocks: BigInt((options.eraPeriod ?? 64) + LANDING_MARGIN) };
     },
+    findHashReveal: (query) => findHashReveal(connection, { ...query, hotkey }),
     findSubmission: (query) =>
       findWeightSubmission(connection, {
         ...query,

@@ -74,6 +74,33 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
     120_000,
   );
 
+  it.each(['stateful', 'legacy'] as const)(
+    "a v2 commit kept with its epoch is found by its hash, never another commit of the hotkey in the same blocks (the next epoch's), %s runtime",
+    async (runtime) => {
+      const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime });
+      cleanups.push(() => devnet.stop());
+      const chain: ChainPort = await devnetChainPort(devnet, cleanups);
+      const claimHead = await chain.head();
+      const uids = [1, 2, 3];
+      const weights = [10_000, 20_000, 35_535];
+      // A first commit lands after the claim head (a later epoch's close, sent while this one is reconciled), then this one.
+      const later = await chain.setWeights(uids, [30_000, 20_000, 15_535]);
+      const own = await chain.setWeights(uids, weights);
+      expect(own.block).toBeGreaterThan(later.block);
+      const ownHash = own.hashCommit?.commitHash ?? '';
+      expect(await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, commitHash: ownHash })).toMatchObject({
+        status: 'landed',
+        block: own.block,
+        extrinsicHash: own.extrinsicHash,
+        hashCommit: { commitHash: ownHash },
+      });
+      // A kept hash no extrinsic carries: nothing of this epoch's landed (yet).
+      const none = await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, commitHash: `0x${'ab'.repeat(32)}` });
+      expect(none?.status).not.toBe('landed');
+    },
+    120_000,
+  );
+
   it('finality lagging: a set_weights in a block finality has not reached is pending (unfinalizedBlock once the best chain is past its era), landed once final; an empty window past its era on the best chain is not_landed with finalizedTo', async () => {
     const LAG = 30;
     const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100, finalityLag: LAG });

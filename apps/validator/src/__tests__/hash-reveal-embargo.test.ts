@@ -4,7 +4,7 @@ import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import { embargoError, embargoOf } from '../bundle-embargo.js';
-import type { ChainSubmission, HashRevealResult } from '../chain-port.js';
+import type { ChainSubmission, HashRevealFound, HashRevealQuery, HashRevealResult } from '../chain-port.js';
 import { createMetrics } from '../metrics.js';
 import { confirmPendingReveals, pendingHashRevealFields, recordHashReveals, sharedHashCommits } from '../reveal-confirm.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
@@ -123,6 +123,63 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     expect(logger.warns.map((w) => w.msg)).toEqual([
       `commit-reveal v2 commit ${HASH} of epoch 3 is no longer on chain and this validator did not see it revealed (revealed by a run that stopped before recording it, moved by a hotkey swap, dropped after its window, or never included); the epoch stays embargoed until its reveal window closed, then is recorded unconfirmed`,
     ]);
+  });
+
+  it('a gone commit whose reveal by this hotkey is in a final block of its window (sent by a run that stopped before recording it) is recorded revealed with that block', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    chain.headBlock = 40n;
+    const asked: HashRevealQuery[] = [];
+    chain.findHashReveal = (query) => {
+      asked.push(query);
+      return Promise.resolve({ block: 31n, blockHash: BLOCK_HASH, extrinsicHash: `0x${'ee'.repeat(32)}` });
+    };
+    const metrics = createMetrics();
+    const logger = recordingLogger();
+    await s.claimEpoch(3, {
+      status: 'submitted',
+      ...pendingHashRevealFields({ commitHash: HASH, dueBlock: 30n, closedAfter: 50n, commit: { commit_hash: HASH, salt: [4242, 4243] } }),
+    });
+    expect(await recordHashReveals({ storage: s, chain, metrics, logger }, [{ commitHash: HASH, status: 'gone' }])).toEqual([{ epoch: 3, status: 'revealed' }]);
+    // Its window's blocks, from the first that could hold the reveal to the last.
+    expect(asked).toEqual([{ commitHash: HASH, fromBlock: 30n, toBlock: 50n }]);
+    const row = await s.getEpoch(3);
+    expect(row?.revealStatus).toBe('revealed');
+    expect(row === undefined ? 'row' : embargoOf(row)).toBeUndefined();
+    expect(JSON.parse(row?.reveal ?? '{}')).toMatchObject({ commit_hash: HASH, due_block: '30', block: '31', block_hash: BLOCK_HASH, checked_at_head: '40' });
+    expect(row?.reveal).not.toMatch(SALT);
+    expect(await sharedHashCommits(s)).toEqual([]);
+    expect(logger.warns).toEqual([]);
+    expect(logger.infos).toEqual([
+      "committed weights revealed: epoch 3's reveal is in final block 31, sent by a run that stopped before recording it; recorded revealed now",
+    ]);
+    expect((await metrics.revealConfirmations.get()).values.map((v) => [v.labels.outcome, v.value])).toEqual([['revealed', 1]]);
+  });
+
+  it('a gone commit whose reveal cannot be searched for now is left as it is, salt included, and searched again; none found: gone as before', async () => {
+    const s = sqlite();
+    const chain = fakeChain(k);
+    chain.headBlock = 40n;
+    const answers: (() => Promise<HashRevealFound | null>)[] = [
+      () => Promise.reject(new SubnetError('CHAIN_REQUEST_TIMEOUT', 'the node did not answer within 30000 ms')),
+      () => Promise.resolve(null),
+    ];
+    chain.findHashReveal = () => answers.shift()?.() ?? Promise.resolve(null);
+    const logger = recordingLogger();
+    const deps = { storage: s, chain, metrics: createMetrics(), logger };
+    await s.claimEpoch(3, {
+      status: 'submitted',
+      ...pendingHashRevealFields({ commitHash: HASH, dueBlock: 30n, closedAfter: 50n, commit: { commit_hash: HASH, salt: [4242, 4243] } }),
+    });
+    expect(await recordHashReveals(deps, [{ commitHash: HASH, status: 'gone' }])).toEqual([]);
+    expect(await sharedHashCommits(s)).toHaveLength(1);
+    expect(logger.warns.map((w) => w.msg)).toEqual([
+      `the chain could not be searched for the reveal of epoch 3's commit-reveal v2 commit ${HASH}, no longer on chain; searching again next tick`,
+    ]);
+    expect(await recordHashReveals(deps, [{ commitHash: HASH, status: 'gone' }])).toEqual([]);
+    expect((await s.getEpoch(3))?.revealStatus).toBe('pending');
+    expect(await sharedHashCommits(s)).toEqual([]);
+    expect(JSON.parse((await s.getEpoch(3))?.reveal ?? '{}')).toMatchObject({ gone_at_head: '40' });
   });
 
   it('a hash commit nobody reports waits until its window closed, then is recorded unconfirmed (window_closed), never read as a timelock record', async () => {

@@ -52,7 +52,7 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(await chain.revealPending?.()).toEqual([{ commitHash: landed.hashCommit?.commitHash, status: 'expired' }]);
   }, 60_000);
 
-  it('a commit revealed by a run that stopped before its store forgot it is gone, not expired', async () => {
+  it('a commit revealed by a run that stopped before its store forgot it is gone, not expired, and its reveal is found in the final blocks of its window', async () => {
     // An era of 8 blocks: the commit cannot land again once the finalized chain is past it (docs/spec.md G.31).
     const { store, chain } = await v2ChainWithStore(runtime, { eraPeriod: 8 });
     const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
@@ -75,6 +75,15 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
       30_000,
     );
     expect(gone).toEqual([{ commitHash: hash, status: 'gone' }]);
+    // The chain's state cannot tell that reveal from a drop, its blocks can: the reveal signed by this hotkey whose
+    // arguments hash to the commit is found in a final block of the window (docs/spec.md G.22).
+    const window = { fromBlock: landed.hashCommit?.dueBlock ?? 0n, toBlock: landed.hashCommit?.closedAfter ?? 0n };
+    expect(await chain.findHashReveal?.({ commitHash: hash ?? '', ...window })).toEqual({
+      block: revealed[0]?.block,
+      blockHash: revealed[0]?.blockHash,
+      extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
+    });
+    expect(await chain.findHashReveal?.({ commitHash: `0x${'ab'.repeat(32)}`, ...window })).toBeNull();
   }, 60_000);
 
   it('a commit is handed to onCommitSaved before it is sent; a lost lease there stops the sending, another failure only warns', async () => {

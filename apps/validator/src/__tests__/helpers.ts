@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -270,6 +271,21 @@ export function startChildValidator(dir: string, timeoutMs: number, stderr: 'pip
         clearTimeout(timer);
         resolve({ proc, url: m[1], exited });
       }
+    });
+  });
+}
+
+/** A TCP port free right now on 127.0.0.1: for a test that must know a validator's URL before `startValidator` returns. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
     });
   });
 }

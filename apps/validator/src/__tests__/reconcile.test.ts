@@ -6,8 +6,25 @@ import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
 import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
+import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
-import { bountyBody, crashMidSubmission, fakeChain, postExecutor, readBundle, startInDir, tempDir, useCleanups, useKeys } from './helpers.js';
+import {
+  bountyBody,
+  captureLog,
+  crashMidSubmission,
+  fakeChain,
+  freePort,
+  postExecutor,
+  readBundle,
+  silent,
+  startInDir,
+  tempDir,
+  testConfig,
+  TOKEN,
+  until,
+  useCleanups,
+  useKeys,
+} from './helpers.js';
 
 const k = useKeys();
 const cleanups = useCleanups();
@@ -60,6 +77,93 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
       "the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed)",
     );
     expect(chain.submissions).toHaveLength(0);
+  });
+
+  it('the warning after a restart says in words what each interrupted epoch was found to be and recorded, not only its fields', async () => {
+    const landedDir = await crashMidSubmission(k, cleanups);
+    const landed = fakeChain(k);
+    landed.headBlock = 15n;
+    landed.findSubmission = () =>
+      Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'cd'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+        lastUpdate: 12n,
+        weightsMatch: true,
+      });
+    const first = captureLog('warn');
+    const one = await startValidator({ config: testConfig(landedDir), chain: landed, logger: first.logger, autoTick: false });
+    cleanups.push(() => one.stop());
+    expect(first.lines.filter((l) => l.epoch === 0 && l.status === 'submitted').map((l) => l.msg)).toEqual([
+      "submission reconciled with the chain: epoch 0's weights, whose submission had not been confirmed (the validator stopped while submitting, or the chain did not say), are in final block 12: recorded submitted, not sent again; its bundle is published",
+    ]);
+
+    const lostDir = await crashMidSubmission(k, cleanups);
+    const lost = fakeChain(k);
+    lost.headBlock = 95n;
+    lost.findSubmission = () => Promise.resolve({ status: 'not_landed', checkedTo: 91n });
+    const second = captureLog('warn');
+    const two = await startValidator({ config: testConfig(lostDir), chain: lost, logger: second.logger, autoTick: false });
+    cleanups.push(() => two.stop());
+    expect(second.lines.filter((l) => l.epoch === 0 && l.status === 'not_landed').map((l) => l.msg)).toEqual([
+      "submission reconciled with the chain: epoch 0 recorded not_landed: the submission is in no final block up to 91 and its era is over: it did not land and is not submitted again (its epoch's window is closed); its bundle is published",
+    ]);
+  });
+
+  it('/readyz says that the first tick after a restart is reconciling an interrupted submission while it is', async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The chain search of the interrupted submission is slow (a real scan reads a block at a time); held here.
+    chain.findSubmission = async () => {
+      await gate;
+      return { status: 'landed', block: 12n, extrinsicHash: `0x${'cd'.repeat(32)}`, call: 'SubtensorModule.set_weights', lastUpdate: 12n, weightsMatch: true };
+    };
+    const port = await freePort();
+    const config = testConfig(dir, { server: { port, executor_token: TOKEN, body_limit_bytes: 64 * 1024 } });
+    const starting = startValidator({ config, chain, logger: silent, autoTick: false });
+    cleanups.push(async () => {
+      release();
+      await (await starting).stop();
+    });
+    const answer = await until(
+      'the start to reconcile',
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        const body = res === undefined ? undefined : ((await res.json()) as { error?: { message: string } });
+        return body?.error?.message.includes('first chain head tick') === true ? { status: res?.status, message: body.error.message } : undefined;
+      },
+      30_000,
+    );
+    expect(answer).toEqual({
+      status: 503,
+      message: 'not ready: the first chain head tick has not finished (now: reconciling interrupted submissions with the chain)',
+    });
+    release();
+    const service = await starting;
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  });
+
+  it("asks the chain for the v2 commit the epoch kept before sending, by its hash, so the next epoch's commit in the same blocks is not taken for it", async () => {
+    const dir = await crashMidSubmission(k, cleanups);
+    const kept = `0x${'5c'.repeat(32)}`;
+    const storage = openSqliteStorage(join(dir, 'validator.sqlite'));
+    await storage.updateEpoch(0, { reveal: JSON.stringify({ scheme: 'hash', commit_hash: kept, commit: { commit_hash: kept, salt: [1, 2] } }) });
+    await storage.close();
+    const chain = fakeChain(k);
+    chain.headBlock = 15n;
+    const queries: SubmissionQuery[] = [];
+    chain.findSubmission = (q) => {
+      queries.push(q);
+      return Promise.resolve({ status: 'pending', checkedTo: 15n });
+    };
+    await startInDir(dir, chain, cleanups);
+    expect(queries.map((q) => q.commitHash)).toEqual([kept]);
   });
 
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
