@@ -464,7 +464,10 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
       }
       // Before the first tick has read the metagraph (a restart) no miner is known yet: a registered miner's record is not
       // refused as unregistered, a final 422 its executor would drop, but asked for again (docs/spec.md G.43).
-      if (ctx.currentEpoch() === undefined) return fail(reply, 503, notReadyForHotkey('the miner hotkey at body.miner_hotkey', body.miner_hotkey));
+      if (ctx.currentEpoch() === undefined) {
+        reply.header('retry-after', '1');
+        return fail(reply, 503, notReadyForHotkey('the miner hotkey at body.miner_hotkey', body.miner_hotkey));
+      }
       const neuron = await ctx.neuron(body.miner_hotkey);
       if (neuron === undefined) {
         ctx.metrics.recordsRejected.inc({ kind, reason: 'miner_not_registered' });
@@ -560,7 +563,7 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     // Registration first: an unregistered signer is refused before it gets a rate bucket or costs a storage read,
     // so a flood of fresh keys cannot grow the limiter's map (docs/spec.md G.6).
     // Before the first metagraph read (a restart) a registered signer is not refused as unregistered (final to a miner).
-    if (ctx.currentEpoch() === undefined) return { status: 503, body: notReadyForHotkey('the signing hotkey', check.hotkey) };
+    if (ctx.currentEpoch() === undefined) return { status: 503, body: notReadyForHotkey('the signing hotkey', check.hotkey), retryAfterSeconds: 1 };
     const neuron = await ctx.neuron(check.hotkey);
     if (neuron === undefined) {
       ctx.metrics.recordsRejected.inc({ kind, reason: 'not_registered' });

@@ -50,14 +50,14 @@ describe('ingest while the first metagraph read after a start is in flight (docs
     const miner = k.miners[0]?.address ?? '';
     const record = await postExecutor(url, '/v1/bounty-records', bountyBody('first-read', miner, 3));
     const recordAnswer = (await record.json()) as ErrorAnswer;
-    expect([record.status, recordAnswer.error?.code]).toEqual([503, 'NOT_READY']);
+    expect([record.status, recordAnswer.error?.code, record.headers.get('retry-after')]).toEqual([503, 'NOT_READY', '1']);
     expect(recordAnswer.error?.message).toBe(
       `the validator has not read the metagraph since it started, so whether the miner hotkey at body.miner_hotkey (${miner}) is registered is not known yet; send the request again shortly`,
     );
     const scores = { epoch: 0, challenge_id: 'term', scores: [{ miner_hotkey: miner, score: 0.5 }] };
     const signed = await postSigned(url, '/v1/peer-scores', k.peer, scores);
     const signedAnswer = (await signed.json()) as ErrorAnswer;
-    expect([signed.status, signedAnswer.error?.code]).toEqual([503, 'NOT_READY']);
+    expect([signed.status, signedAnswer.error?.code, signed.headers.get('retry-after')]).toEqual([503, 'NOT_READY', '1']);
     expect(signedAnswer.error?.message).toContain(`whether the signing hotkey (${k.peer.address}) is registered is not known yet`);
 
     release?.();
