@@ -36,11 +36,13 @@ export function hashCommitBound(commitBlock: bigint, hp: { readonly tempo: numbe
   return commitBlock + (hp.revealPeriodEpochs + 2n) * BigInt(hp.tempo + 1);
 }
 
-interface CodecLike {
+/** What the block scans read of a SCALE value (internal). */
+export interface CodecLike {
   toString(): string;
   toU8a(bare?: boolean): Uint8Array;
 }
-interface ExtrinsicLike {
+/** What the block scans read of an extrinsic of a block (internal). */
+export interface ExtrinsicLike {
   readonly isSigned: boolean;
   readonly signer: { toString(): string };
   readonly nonce: { toBigInt(): bigint };
@@ -52,9 +54,31 @@ interface ExtrinsicLike {
   };
   readonly hash: { toHex(): string };
 }
-interface EventRecordLike {
+/** What the block scans read of a `System.Events` record (internal). */
+export interface EventRecordLike {
   readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
   readonly event: { readonly section: string; readonly method: string };
+}
+
+/**
+ * The extrinsics of a block that `hotkey` signed for a `SubtensorModule` call whose name `call` matches, with their
+ * positions in the block (internal; the block scans of reconciliation and of a v2 reveal search).
+ */
+export function subtensorCallsSignedBy(
+  extrinsics: readonly ExtrinsicLike[],
+  hotkey: string,
+  call: RegExp,
+): { readonly ex: ExtrinsicLike; readonly index: number }[] {
+  return extrinsics
+    .map((ex, index) => ({ ex, index }))
+    .filter(({ ex }) => ex.isSigned && ex.signer.toString() === hotkey && ex.method.section === 'subtensorModule' && call.test(ex.method.method));
+}
+
+/** Whether the block's events say its extrinsic at `index` succeeded (`System.ExtrinsicSuccess`; internal). */
+export function extrinsicSucceeded(events: readonly EventRecordLike[], index: number): boolean {
+  return events.some(
+    (e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess',
+  );
 }
 
 const WEIGHT_CALL = /^(set|commit).*weights$/i;
@@ -170,20 +194,13 @@ async function findInBlock(api: ChainConnection['api'], options: FindSubmissionO
   const block = await api.rpc.chain.getBlock(hash);
   const hashes = { blockHash: hash.toHex(), parentHash: block.block.header.parentHash.toHex() };
   const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
-  const ours = extrinsics
-    .map((ex, index) => ({ ex, index }))
-    .filter(
-      ({ ex }) => ex.isSigned && ex.signer.toString() === options.hotkey && ex.method.section === 'subtensorModule' && WEIGHT_CALL.test(ex.method.method),
-    );
+  const ours = subtensorCallsSignedBy(extrinsics, options.hotkey, WEIGHT_CALL);
   if (ours.length === 0) return undefined;
   const systemEvents = (await api.at(hash)).query.system?.events;
   if (systemEvents === undefined) return undefined;
   const events = (await systemEvents()) as unknown as readonly EventRecordLike[];
   for (const { ex, index } of ours) {
-    const ok = events.some(
-      (e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess',
-    );
-    if (ok) {
+    if (extrinsicSucceeded(events, index)) {
       const args = new Map<string, CodecLike>();
       ex.method.meta.args.forEach((a, i) => {
         const value = ex.method.args[i];

@@ -2,29 +2,11 @@ import { mechanismStorageIndex, weightCommitHash } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
 
 import type { HashRevealQuery, HashRevealFound } from './chain-port.js';
-import { finalizedNumber } from './chain-reconcile.js';
+import { extrinsicSucceeded, finalizedNumber, subtensorCallsSignedBy } from './chain-reconcile.js';
+import type { CodecLike, EventRecordLike, ExtrinsicLike } from './chain-reconcile.js';
 
 /** Commit-reveal v2 reveal calls: `reveal_weights`, `reveal_mechanism_weights` (what `@subnet/chain` sends). */
 const REVEAL_CALL = /^reveal(Mechanism)?Weights$/;
-
-interface CodecLike {
-  toString(): string;
-}
-interface ExtrinsicLike {
-  readonly isSigned: boolean;
-  readonly signer: { toString(): string };
-  readonly method: {
-    readonly section: string;
-    readonly method: string;
-    readonly args: readonly CodecLike[];
-    readonly meta: { readonly args: readonly { readonly name: { toString(): string } }[] };
-  };
-  readonly hash: { toHex(): string };
-}
-interface EventRecordLike {
-  readonly phase: { readonly isApplyExtrinsic: boolean; readonly asApplyExtrinsic: { toNumber(): number } };
-  readonly event: { readonly section: string; readonly method: string };
-}
 
 /** Options of {@link findHashReveal}. */
 export interface FindHashRevealOptions extends HashRevealQuery {
@@ -63,33 +45,27 @@ async function revealInBlock(api: ChainConnection['api'], hotkey: string, commit
   const hash = await api.rpc.chain.getBlockHash(n);
   const block = await api.rpc.chain.getBlock(hash);
   const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
-  const ours = extrinsics
-    .map((ex, index) => ({ ex, index }))
-    .filter(({ ex }) => ex.isSigned && ex.signer.toString() === hotkey && ex.method.section === 'subtensorModule' && REVEAL_CALL.test(ex.method.method))
-    .filter(({ ex }) => {
-      const args = new Map(ex.method.meta.args.map((a, i) => [a.name.toString(), ex.method.args[i]] as const));
-      const netuid = Number(args.get('netuid')?.toString());
-      const mecid = args.has('mecid') ? Number(args.get('mecid')?.toString()) : 0;
-      const versionKey = args.get('versionKey') ?? args.get('version_key');
-      const ofCall = weightCommitHash({
-        hotkey,
-        netuidIndex: mechanismStorageIndex(netuid, mecid),
-        uids: numbers(args.get('uids')),
-        values: numbers(args.get('values')),
-        salt: numbers(args.get('salt')),
-        versionKey: BigInt(versionKey?.toString() ?? '0'),
-      });
-      return ofCall.toLowerCase() === commitHash;
+  const ours = subtensorCallsSignedBy(extrinsics, hotkey, REVEAL_CALL).filter(({ ex }) => {
+    const args = new Map(ex.method.meta.args.map((a, i) => [a.name.toString(), ex.method.args[i]] as const));
+    const netuid = Number(args.get('netuid')?.toString());
+    const mecid = args.has('mecid') ? Number(args.get('mecid')?.toString()) : 0;
+    const versionKey = args.get('versionKey') ?? args.get('version_key');
+    const ofCall = weightCommitHash({
+      hotkey,
+      netuidIndex: mechanismStorageIndex(netuid, mecid),
+      uids: numbers(args.get('uids')),
+      values: numbers(args.get('values')),
+      salt: numbers(args.get('salt')),
+      versionKey: BigInt(versionKey?.toString() ?? '0'),
     });
+    return ofCall.toLowerCase() === commitHash;
+  });
   if (ours.length === 0) return undefined;
   const systemEvents = (await api.at(hash)).query.system?.events;
   if (systemEvents === undefined) return undefined;
   const events = (await systemEvents()) as unknown as readonly EventRecordLike[];
   for (const { ex, index } of ours) {
-    const ok = events.some(
-      (e) => e.phase.isApplyExtrinsic && e.phase.asApplyExtrinsic.toNumber() === index && e.event.section === 'system' && e.event.method === 'ExtrinsicSuccess',
-    );
-    if (ok) return { block: n, blockHash: hash.toHex(), extrinsicHash: ex.hash.toHex() };
+    if (extrinsicSucceeded(events, index)) return { block: n, blockHash: hash.toHex(), extrinsicHash: ex.hash.toHex() };
   }
   return undefined;
 }
