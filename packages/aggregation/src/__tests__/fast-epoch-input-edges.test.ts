@@ -1,3 +1,4 @@
+import { EDGE_KEYS, EDGE_NUMBERS } from '@subnet/vitest-config/edge-values';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -46,33 +47,9 @@ function wire(): Json {
   };
 }
 
-const NUMBERS: readonly number[] = [
-  -0,
-  0,
-  5e-324,
-  -5e-324,
-  2.2250738585072014e-308,
-  0.5,
-  1 - 2 ** -53,
-  1,
-  1 + 2 ** -52,
-  2,
-  65535,
-  65536,
-  2 ** 32,
-  2 ** 53 - 1,
-  2 ** 53,
-  2 ** 53 + 2,
-  MAX_VALID_ISSUES - 1,
-  MAX_VALID_ISSUES,
-  MAX_VALID_ISSUES + 1,
-  MAX_VALID_ISSUES + 0.5,
-  Number.MAX_VALUE,
-  -1,
-  1e21,
-];
+const NUMBERS: readonly number[] = [...EDGE_NUMBERS, MAX_VALID_ISSUES - 1, MAX_VALID_ISSUES, MAX_VALID_ISSUES + 1, MAX_VALID_ISSUES + 0.5];
 const STAKE_TEXTS = ['0', '00', '-0', '9007199254740993', `1${'0'.repeat(308)}`, `1${'0'.repeat(309)}`, '1e3', ' 1', '\uff11', '\u0663'];
-const KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '\ud800', ''];
+const KEYS = EDGE_KEYS;
 
 /** Every (object, key) of a value whose value is a number, and every object. */
 function slots(value: unknown, numbers: [Json, string][] = [], objects: Json[] = []): { numbers: [Json, string][]; objects: Json[] } {

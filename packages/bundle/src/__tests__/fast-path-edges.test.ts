@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { MAX_VALID_ISSUES } from '@subnet/aggregation';
+import { EDGE_KEYS, EDGE_NUMBERS } from '@subnet/vitest-config/edge-values';
 import { canonicalJson, checkInputShape, encodeSs58 } from '@subnet/core';
 
 import { metagraphSchema, stakesSchema } from '../compute-epoch.js';
@@ -28,29 +29,8 @@ function exact(value: unknown): unknown {
   return Object.is(value, -0) ? '-0' : value;
 }
 
-const NUMBERS: readonly number[] = [
-  -0,
-  0,
-  5e-324,
-  -5e-324,
-  2.2250738585072014e-308,
-  0.5,
-  1 - 2 ** -53,
-  1,
-  1 + 2 ** -52,
-  65535,
-  65536,
-  2 ** 53 - 1,
-  2 ** 53,
-  2 ** 53 + 2,
-  MAX_VALID_ISSUES - 1,
-  MAX_VALID_ISSUES,
-  MAX_VALID_ISSUES + 1,
-  Number.MAX_VALUE,
-  -1,
-  1.5,
-];
-const KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '\ud800'];
+const NUMBERS: readonly number[] = [...EDGE_NUMBERS, MAX_VALID_ISSUES - 1, MAX_VALID_ISSUES, MAX_VALID_ISSUES + 1];
+const KEYS = EDGE_KEYS;
 
 const RECORDS: {
   readonly [L in Exclude<RecordList, 'workflow_runs' | 'sssa_submissions'>]: { schema: { safeParse(v: unknown): unknown }; valid: () => Json };
