@@ -1,46 +1,10 @@
 import { DEFAULT_INPUT_LIMITS } from '@subnet/core';
 
-import { isCount, isEdgeKey, isEntryKey, isId, isNodeKey, isPlanKey, isPositive } from './fast-shapes.js';
-import { isPlainObject, jsonShapeOk, keyOk, prototypeIsClean } from './json-shape.js';
-import { carve, type CompiledPlan } from './parse-workflow.js';
-import { SLOTS } from './score-slots.js';
+import { copyLoose, isCount, isEdgeKey, isEntryKey, isId, isNodeKey, isPlanKey, isPositive } from './fast-shapes.js';
+import { isPlainObject, keyOk, prototypeIsClean } from './json-shape.js';
+import { compiledPlan, planArrays, type CompiledPlan, type PlanArrays } from './parse-workflow.js';
 
 const LIMITS = DEFAULT_INPUT_LIMITS;
-
-/** The typed arrays of a compiled plan of `n` nodes, kept for the next raw plan of the same size. */
-interface PlanArrays {
-  readonly n: number;
-  readonly timeoutSeconds: Float64Array;
-  readonly minRetriesForHardFailures: Float64Array;
-  readonly lastAttempt: Float64Array;
-  readonly out: Float64Array;
-  readonly retryCount: Int32Array;
-  readonly attemptsSeen: Int32Array;
-  readonly nodeTimeouts: Int32Array;
-  readonly offsets: Int32Array;
-  readonly numberMask: Int32Array;
-  readonly lastStatus: Uint8Array;
-  /** Each node's retry_count (0 without one), sorted in place for `minRetriesForHardFailures`. */
-  readonly retries: Float64Array;
-}
-
-function arraysOf(n: number): PlanArrays {
-  const { f64, i32, u8 } = carve(n);
-  return {
-    n,
-    timeoutSeconds: f64(n),
-    minRetriesForHardFailures: f64(n + 1),
-    lastAttempt: f64(n),
-    out: f64(SLOTS),
-    retryCount: i32(n),
-    attemptsSeen: i32(n),
-    nodeTimeouts: i32(n),
-    offsets: i32(n),
-    numberMask: i32(n),
-    lastStatus: u8(n),
-    retries: new Float64Array(n),
-  };
-}
 
 // Scratch shared by every call (single-threaded, and nothing compiled here outlives the call that compiled it):
 // the arrays of the last raw plan's size, and the DAG walk's per-node and per-edge lists, grown when too short.
@@ -52,16 +16,6 @@ let queue = new Int32Array(64);
 let edgeFrom = new Int32Array(64);
 let edgeTo = new Int32Array(64);
 let outList = new Int32Array(64);
-
-/** Whether the keys of `source` not in `declared` pass what zod's loose object and core's shape check demand. */
-function looseOk(source: Record<string, unknown>, declared: (key: string) => boolean, enclosing: number): boolean {
-  let keyCount = 0;
-  for (const key in source) {
-    if (++keyCount > LIMITS.maxObjectKeys || !keyOk(key)) return false;
-    if (!declared(key) && !jsonShapeOk(source[key], enclosing)) return false;
-  }
-  return true;
-}
 
 /**
  * Internal, the raw-plan path of `scoreWorkflow` and `compositeScore`: a plan as received, compiled for one
@@ -77,7 +31,7 @@ function looseOk(source: Record<string, unknown>, declared: (key: string) => boo
  */
 export function compileRawPlan(input: unknown): CompiledPlan | undefined {
   if (!isPlainObject(input) || !prototypeIsClean() || !Object.hasOwn(input, 'nodes')) return undefined;
-  if (!looseOk(input, isPlanKey, 1)) return undefined;
+  if (!copyLoose(input, undefined, isPlanKey, 1)) return undefined;
   const nodes = input.nodes;
   if (!Array.isArray(nodes) || nodes.length === 0 || nodes.length > LIMITS.maxListLength) return undefined;
   const n = nodes.length;
@@ -87,13 +41,13 @@ export function compileRawPlan(input: unknown): CompiledPlan | undefined {
     const node: unknown = nodes[i];
     if (!isPlainObject(node) || !Object.hasOwn(node, 'id')) return undefined;
     const id = node.id;
-    if (!isId(id) || !looseOk(node, isNodeKey, 3) || index.has(id)) return undefined;
+    if (!isId(id) || !copyLoose(node, undefined, isNodeKey, 3) || index.has(id)) return undefined;
     index.set(id, i);
     nodeIds[i] = id;
   }
-  const arrays = last !== undefined && last.n === n ? last : arraysOf(n);
+  const arrays = last !== undefined && last.n === n ? last : planArrays(n);
   last = arrays;
-  const { timeoutSeconds, retryCount, retries, minRetriesForHardFailures } = arrays;
+  const { timeoutSeconds, retryCount, retries } = arrays;
   timeoutSeconds.fill(Number.POSITIVE_INFINITY);
   retryCount.fill(0);
   retries.fill(0);
@@ -118,7 +72,7 @@ export function compileRawPlan(input: unknown): CompiledPlan | undefined {
         if (!isPositive(seconds)) return undefined;
         timeoutSeconds[node] = seconds;
       }
-      if (!looseOk(entry, isEntryKey, 3)) return undefined;
+      if (!copyLoose(entry, undefined, isEntryKey, 3)) return undefined;
       retries[node] = retry;
       retryCount[node] = Math.min(retry, 0x7fffffff);
       // Counts are safe integers, so a sum in any order is exact until it passes 2^53 - 1, and stays past it after.
@@ -127,25 +81,7 @@ export function compileRawPlan(input: unknown): CompiledPlan | undefined {
     if (declaredRetryBudget > Number.MAX_SAFE_INTEGER) return undefined;
   }
   if (Object.hasOwn(input, 'edges') && !acyclicEdges(input.edges, index, n)) return undefined;
-  retries.sort();
-  minRetriesForHardFailures[0] = 0;
-  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] as number) + (retries[h - 1] as number);
-  return {
-    totalSteps: n,
-    index,
-    retryCount,
-    timeoutSeconds,
-    declaredRetryBudget,
-    minRetriesForHardFailures,
-    attemptsSeen: arrays.attemptsSeen,
-    lastAttempt: arrays.lastAttempt,
-    lastStatus: arrays.lastStatus,
-    nodeTimeouts: arrays.nodeTimeouts,
-    offsets: arrays.offsets,
-    numberMask: arrays.numberMask,
-    nodeIds,
-    out: arrays.out,
-  };
+  return compiledPlan(arrays, index, nodeIds, declaredRetryBudget);
 }
 
 /**
@@ -174,7 +110,7 @@ function acyclicEdges(list: unknown, index: ReadonlyMap<string, number>, n: numb
     if (!isPlainObject(edge) || !Object.hasOwn(edge, 'from') || !Object.hasOwn(edge, 'to')) return false;
     const from = edge.from;
     const to = edge.to;
-    if (!isId(from) || !isId(to) || !looseOk(edge, isEdgeKey, 3)) return false;
+    if (!isId(from) || !isId(to) || !copyLoose(edge, undefined, isEdgeKey, 3)) return false;
     const a = index.get(from);
     const b = index.get(to);
     if (a === undefined || b === undefined) return false;

@@ -25,18 +25,24 @@ export function isPositive(value: unknown): value is number {
 /**
  * Walks the keys of a plain object as zod's loose object does after its declared fields: every key within
  * the limits and its value a JSON shape found inside `enclosing` containers; each undeclared key copied
- * into `out` by assignment, except `__proto__` (zod skips it: assigning it would set the prototype).
+ * into `out` by assignment, except `__proto__` (zod skips it: assigning it would set the prototype). Without
+ * `out` it only checks (a reader that keeps no copy).
  *
  * @returns false when any key or value is off
  */
-export function copyLoose(source: Record<string, unknown>, out: Record<string, unknown>, declared: (key: string) => boolean, enclosing: number): boolean {
+export function copyLoose(
+  source: Record<string, unknown>,
+  out: Record<string, unknown> | undefined,
+  declared: (key: string) => boolean,
+  enclosing: number,
+): boolean {
   let keyCount = 0;
   for (const key in source) {
     if (++keyCount > LIMITS.maxObjectKeys || !keyOk(key)) return false;
     if (declared(key)) continue;
     const value = source[key];
     if (!jsonShapeOk(value, enclosing)) return false;
-    if (key !== '__proto__') out[key] = value;
+    if (out !== undefined && key !== '__proto__') out[key] = value;
   }
   return true;
 }

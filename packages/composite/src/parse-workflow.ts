@@ -156,26 +156,77 @@ function retryBudgetIssue(plan: WorkflowPlan): StructuralIssue {
   throw new Error('retryBudgetIssue: the retry counts do not sum past 2^53 - 1');
 }
 
+/** Internal: the typed arrays of a compiled plan of `n` nodes, and the retry counts it sorts. */
+export interface PlanArrays {
+  readonly n: number;
+  readonly timeoutSeconds: Float64Array;
+  readonly minRetriesForHardFailures: Float64Array;
+  readonly lastAttempt: Float64Array;
+  readonly out: Float64Array;
+  /** Each node's retry_count (0 without one), sorted in place by {@link compiledPlan}. */
+  readonly retries: Float64Array;
+  readonly retryCount: Int32Array;
+  readonly attemptsSeen: Int32Array;
+  readonly nodeTimeouts: Int32Array;
+  readonly offsets: Int32Array;
+  readonly numberMask: Int32Array;
+  readonly lastStatus: Uint8Array;
+}
+
 /**
- * Carves a plan's typed arrays out of one buffer (one allocation instead of eleven): the 8-byte arrays
- * first, then the 4-byte ones, then the bytes, each aligned for its element size.
+ * Internal: a plan's typed arrays carved out of one buffer (one allocation instead of twelve): the 8-byte arrays
+ * first, then the 4-byte ones, then the bytes, each aligned for its element size. All zero.
  */
-export function carve(n: number): {
-  readonly f64: (length: number) => Float64Array;
-  readonly i32: (length: number) => Int32Array;
-  readonly u8: (length: number) => Uint8Array;
-} {
-  const buffer = new ArrayBuffer(8 * (3 * n + 1 + SLOTS) + 4 * 5 * n + n);
+export function planArrays(n: number): PlanArrays {
+  const buffer = new ArrayBuffer(8 * (4 * n + 1 + SLOTS) + 4 * 5 * n + n);
   let at = 0;
   const take = (bytes: number): number => {
     const start = at;
     at += bytes;
     return start;
   };
+  const f64 = (length: number): Float64Array => new Float64Array(buffer, take(8 * length), length);
+  const i32 = (length: number): Int32Array => new Int32Array(buffer, take(4 * length), length);
   return {
-    f64: (length) => new Float64Array(buffer, take(8 * length), length),
-    i32: (length) => new Int32Array(buffer, take(4 * length), length),
-    u8: (length) => new Uint8Array(buffer, take(length), length),
+    n,
+    timeoutSeconds: f64(n),
+    minRetriesForHardFailures: f64(n + 1),
+    lastAttempt: f64(n),
+    out: f64(SLOTS),
+    retries: f64(n),
+    retryCount: i32(n),
+    attemptsSeen: i32(n),
+    nodeTimeouts: i32(n),
+    offsets: i32(n),
+    numberMask: i32(n),
+    lastStatus: new Uint8Array(buffer, take(n), n),
+  };
+}
+
+/**
+ * Internal: the compiled plan over `arrays` once the plan's own fields are written (`timeoutSeconds`, `retryCount`,
+ * `retries`): sorts the retry counts and sums them into `minRetriesForHardFailures`.
+ */
+export function compiledPlan(arrays: PlanArrays, index: ReadonlyMap<string, number>, nodeIds: readonly string[], declaredRetryBudget: number): CompiledPlan {
+  const { n, retries, minRetriesForHardFailures } = arrays;
+  retries.sort();
+  minRetriesForHardFailures[0] = 0;
+  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] as number) + (retries[h - 1] as number);
+  return {
+    totalSteps: n,
+    index,
+    retryCount: arrays.retryCount,
+    timeoutSeconds: arrays.timeoutSeconds,
+    declaredRetryBudget,
+    minRetriesForHardFailures,
+    attemptsSeen: arrays.attemptsSeen,
+    lastAttempt: arrays.lastAttempt,
+    lastStatus: arrays.lastStatus,
+    nodeTimeouts: arrays.nodeTimeouts,
+    offsets: arrays.offsets,
+    numberMask: arrays.numberMask,
+    nodeIds,
+    out: arrays.out,
   };
 }
 
@@ -188,18 +239,9 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     index.set(id, i);
     nodeIds[i] = id;
   }
-  const { f64, i32, u8 } = carve(n);
-  const timeoutSeconds = f64(n).fill(Number.POSITIVE_INFINITY);
-  const minRetriesForHardFailures = f64(n + 1);
-  const lastAttempt = f64(n);
-  const out = f64(SLOTS);
-  const retryCount = i32(n);
-  const attemptsSeen = i32(n);
-  const nodeTimeouts = i32(n);
-  const offsets = i32(n);
-  const numberMask = i32(n);
-  const lastStatus = u8(n);
-  const retries: number[] = new Array<number>(n).fill(0);
+  const arrays = planArrays(n);
+  const { timeoutSeconds, retryCount, retries } = arrays;
+  timeoutSeconds.fill(Number.POSITIVE_INFINITY);
   let declaredRetryBudget = 0;
   for (let i = 0; i < n; i++) {
     const id = nodeIds[i] as string;
@@ -212,24 +254,7 @@ function compile(plan: WorkflowPlan): CompiledPlan {
     declaredRetryBudget += retry;
     if (entry.timeout_seconds !== undefined) timeoutSeconds[i] = entry.timeout_seconds;
   }
-  retries.sort((a, b) => a - b);
-  for (let h = 1; h <= n; h++) minRetriesForHardFailures[h] = (minRetriesForHardFailures[h - 1] as number) + (retries[h - 1] as number);
-  return {
-    totalSteps: n,
-    index,
-    retryCount,
-    timeoutSeconds,
-    declaredRetryBudget,
-    minRetriesForHardFailures,
-    attemptsSeen,
-    lastAttempt,
-    lastStatus,
-    nodeTimeouts,
-    offsets,
-    numberMask,
-    nodeIds: Object.freeze(nodeIds),
-    out,
-  };
+  return compiledPlan(arrays, index, Object.freeze(nodeIds), declaredRetryBudget);
 }
 
 /** Internal: the compiled form of a plan returned by {@link parseWorkflowPlan}, else undefined. */
