@@ -28,3 +28,18 @@ export const EDGE_NUMBERS = Object.freeze([
 
 /** Own keys named like `Object.prototype` members, a lone surrogate and the empty key: data, never a prototype. */
 export const EDGE_KEYS = Object.freeze(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '\ud800', '']);
+
+/**
+ * Every (object, key) of a JSON-like value whose value is a number, and every plain object in it (not arrays): the
+ * places an edge test sets to an edge number or gives an edge key.
+ */
+export function edgeSlots(value, numbers = [], objects = []) {
+  if (typeof value === 'object' && value !== null) {
+    if (!Array.isArray(value)) objects.push(value);
+    for (const [key, inner] of Object.entries(value)) {
+      if (typeof inner === 'number') numbers.push([value, key]);
+      edgeSlots(inner, numbers, objects);
+    }
+  }
+  return { numbers, objects };
+}

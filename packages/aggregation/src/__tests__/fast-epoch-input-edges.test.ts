@@ -1,4 +1,4 @@
-import { EDGE_KEYS, EDGE_NUMBERS } from '@subnet/vitest-config/edge-values';
+import { EDGE_KEYS, EDGE_NUMBERS, edgeSlots } from '@subnet/vitest-config/edge-values';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -49,19 +49,6 @@ function wire(): Json {
 
 const NUMBERS: readonly number[] = [...EDGE_NUMBERS, MAX_VALID_ISSUES - 1, MAX_VALID_ISSUES, MAX_VALID_ISSUES + 1, MAX_VALID_ISSUES + 0.5];
 const STAKE_TEXTS = ['0', '00', '-0', '9007199254740993', `1${'0'.repeat(308)}`, `1${'0'.repeat(309)}`, '1e3', ' 1', '\uff11', '\u0663'];
-const KEYS = EDGE_KEYS;
-
-/** Every (object, key) of a value whose value is a number, and every object. */
-function slots(value: unknown, numbers: [Json, string][] = [], objects: Json[] = []): { numbers: [Json, string][]; objects: Json[] } {
-  if (typeof value === 'object' && value !== null) {
-    if (!Array.isArray(value)) objects.push(value as Json);
-    for (const [key, inner] of Object.entries(value)) {
-      if (typeof inner === 'number') numbers.push([value as Json, key]);
-      slots(inner, numbers, objects);
-    }
-  }
-  return { numbers, objects };
-}
 
 /** The value with -0 told apart from 0 and keys in order, for a comparison to the bit. */
 const exact = (value: unknown): string =>
@@ -77,7 +64,7 @@ function agrees(input: unknown): boolean {
 }
 
 const editArb = fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...NUMBERS), fc.constantFrom<unknown>(...STAKE_TEXTS, 5n, 2n ** 64n)));
-const keyArb = fc.tuple(fc.nat(), fc.constantFrom(...KEYS), fc.constantFrom<unknown>(1, null, {}, 'x'));
+const keyArb = fc.tuple(fc.nat(), fc.constantFrom(...EDGE_KEYS), fc.constantFrom<unknown>(1, null, {}, 'x'));
 
 describe('fastEpochInput agrees with epochInputSchema at numeric and key edges', () => {
   it('on boundary numbers in any numeric field and Object.prototype names as own keys of any object', () => {
@@ -88,7 +75,7 @@ describe('fastEpochInput agrees with epochInputSchema at numeric and key edges',
         fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: keyArb, weight: 1 }),
         (edits, key) => {
           const x = wire();
-          const { numbers, objects } = slots(x);
+          const { numbers, objects } = edgeSlots(x);
           for (const [at, value] of edits) {
             const [obj, field] = numbers[at % numbers.length] as [Json, string];
             obj[field] = value;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { MAX_VALID_ISSUES } from '@subnet/aggregation';
-import { EDGE_KEYS, EDGE_NUMBERS } from '@subnet/vitest-config/edge-values';
+import { EDGE_KEYS, EDGE_NUMBERS, edgeSlots } from '@subnet/vitest-config/edge-values';
 import { canonicalJson, checkInputShape, encodeSs58 } from '@subnet/core';
 
 import { metagraphSchema, stakesSchema } from '../compute-epoch.js';
@@ -30,7 +30,6 @@ function exact(value: unknown): unknown {
 }
 
 const NUMBERS: readonly number[] = [...EDGE_NUMBERS, MAX_VALID_ISSUES - 1, MAX_VALID_ISSUES, MAX_VALID_ISSUES + 1];
-const KEYS = EDGE_KEYS;
 
 const RECORDS: {
   readonly [L in Exclude<RecordList, 'workflow_runs' | 'sssa_submissions'>]: { schema: { safeParse(v: unknown): unknown }; valid: () => Json };
@@ -70,22 +69,10 @@ function slow(list: keyof typeof RECORDS, item: unknown): { value: unknown } | u
   return parsed.success ? { value: parsed.data } : undefined;
 }
 
-/** Every (object, key) holding a number, and every object, of a value. */
-function slots(value: unknown, numbers: [Json, string][] = [], objects: Json[] = []): { numbers: [Json, string][]; objects: Json[] } {
-  if (typeof value === 'object' && value !== null) {
-    if (!Array.isArray(value)) objects.push(value as Json);
-    for (const [key, inner] of Object.entries(value)) {
-      if (typeof inner === 'number') numbers.push([value as Json, key]);
-      slots(inner, numbers, objects);
-    }
-  }
-  return { numbers, objects };
-}
-
 const editArb = fc.tuple(fc.nat(), fc.constantFrom(...NUMBERS));
 const keyArb = fc.oneof(
   { arbitrary: fc.constant(null), weight: 4 },
-  { arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...KEYS), fc.constantFrom<unknown>(1, null, 'x')), weight: 1 },
+  { arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...EDGE_KEYS), fc.constantFrom<unknown>(1, null, 'x')), weight: 1 },
 );
 const addKey = (objects: Json[], key: [number, string, unknown] | null): void => {
   if (key === null) return;
@@ -99,7 +86,7 @@ describe('the record acceptors agree with the shape check and the schemas at num
     fc.assert(
       fc.property(fc.constantFrom(...LISTS), fc.array(editArb, { minLength: 1, maxLength: 2 }), keyArb, (list, edits, key) => {
         const item = RECORDS[list].valid();
-        const { numbers, objects } = slots(item);
+        const { numbers, objects } = edgeSlots(item);
         for (const [at, value] of edits) {
           const [obj, field] = numbers[at % numbers.length] as [Json, string];
           obj[field] = value;
