@@ -74,6 +74,17 @@ export function subtensorCallsSignedBy(
     .filter(({ ex }) => ex.isSigned && ex.signer.toString() === hotkey && ex.method.section === 'subtensorModule' && call.test(ex.method.method));
 }
 
+/** An extrinsic's arguments by the chain's snake_case names (`reveal_round`, `version_key`; internal). */
+export function callArgs(ex: ExtrinsicLike): Map<string, CodecLike> {
+  const args = new Map<string, CodecLike>();
+  ex.method.meta.args.forEach((a, i) => {
+    const value = ex.method.args[i];
+    // @polkadot/api camelCases the metadata's names (`revealRound`); keep the chain's snake_case.
+    if (value !== undefined) args.set(snake(a.name.toString()), value);
+  });
+  return args;
+}
+
 /** Whether the block's events say its extrinsic at `index` succeeded (`System.ExtrinsicSuccess`; internal). */
 export function extrinsicSucceeded(events: readonly EventRecordLike[], index: number): boolean {
   return events.some(
@@ -201,12 +212,7 @@ async function findInBlock(api: ChainConnection['api'], options: FindSubmissionO
   const events = (await systemEvents()) as unknown as readonly EventRecordLike[];
   for (const { ex, index } of ours) {
     if (extrinsicSucceeded(events, index)) {
-      const args = new Map<string, CodecLike>();
-      ex.method.meta.args.forEach((a, i) => {
-        const value = ex.method.args[i];
-        // @polkadot/api camelCases the metadata's names (`revealRound`); keep the chain's snake_case.
-        if (value !== undefined) args.set(snake(a.name.toString()), value);
-      });
+      const args = callArgs(ex);
       const call = `SubtensorModule.${snake(ex.method.method)}`;
       // The epoch kept its v2 commit's hash: only that commit is its submission (another is a later epoch's).
       if (options.commitHash !== undefined && !(HASH_COMMIT_CALL.test(call) && args.get('commit_hash')?.toString() === options.commitHash)) continue;

@@ -2,7 +2,7 @@ import { mechanismStorageIndex, weightCommitHash } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
 
 import type { HashRevealQuery, HashRevealFound } from './chain-port.js';
-import { extrinsicSucceeded, finalizedNumber, subtensorCallsSignedBy } from './chain-reconcile.js';
+import { callArgs, extrinsicSucceeded, finalizedNumber, subtensorCallsSignedBy } from './chain-reconcile.js';
 import type { CodecLike, EventRecordLike, ExtrinsicLike } from './chain-reconcile.js';
 
 /** Commit-reveal v2 reveal calls: `reveal_weights`, `reveal_mechanism_weights` (what `@subnet/chain` sends). */
@@ -46,10 +46,10 @@ async function revealInBlock(api: ChainConnection['api'], hotkey: string, commit
   const block = await api.rpc.chain.getBlock(hash);
   const extrinsics = block.block.extrinsics as unknown as readonly ExtrinsicLike[];
   const ours = subtensorCallsSignedBy(extrinsics, hotkey, REVEAL_CALL).filter(({ ex }) => {
-    const args = new Map(ex.method.meta.args.map((a, i) => [a.name.toString(), ex.method.args[i]] as const));
+    const args = callArgs(ex);
     const netuid = Number(args.get('netuid')?.toString());
     const mecid = args.has('mecid') ? Number(args.get('mecid')?.toString()) : 0;
-    const versionKey = args.get('versionKey') ?? args.get('version_key');
+    const versionKey = args.get('version_key');
     const ofCall = weightCommitHash({
       hotkey,
       netuidIndex: mechanismStorageIndex(netuid, mecid),
