@@ -79,7 +79,32 @@ export interface SetWeightsOptions {
    * holds the salt. Not called for `set_weights` or timelocked commits, which need no salt.
    */
   readonly onCommitSaved?: (commit: unknown) => Promise<void>;
+  /**
+   * Called, once it is signed and before it is sent (again after a re-sign), with what names a `set_weights` or
+   * timelocked (v4) extrinsic on chain, so that the epoch row holds it and reconciliation after a crash takes only that
+   * extrinsic for the epoch, never another weight extrinsic of the hotkey (the next epoch's) in the same blocks
+   * (docs/spec.md G.45). A failure is logged and does not stop the submission (reconciliation then matches by signer, as
+   * before), except a lost lease, which stops it (nothing sent). Not called for a commit-reveal v2 commit
+   * ({@link SetWeightsOptions.onCommitSaved} keeps its hash).
+   */
+  readonly onSigned?: (identity: SubmissionIdentity) => Promise<void>;
 }
+
+/**
+ * What names a signed weight extrinsic on chain, known before it is sent (docs/spec.md G.45): its extrinsic hash (the
+ * signed bytes: an equal vector signed for another epoch has another nonce, so another hash), and what it carries: a
+ * `set_weights` (or `set_mechanism_weights`) its `dests`, `weights` and `version_key` arguments, a timelocked commit
+ * blake2_256 of its `commit` argument (the hash `TimelockedWeightsCommitted` carries) and its `reveal_round`.
+ */
+export type SubmissionIdentity =
+  | {
+      readonly kind: 'set';
+      readonly extrinsicHash: string;
+      readonly uids: readonly number[];
+      readonly values: readonly number[];
+      readonly versionKey: bigint;
+    }
+  | { readonly kind: 'timelocked'; readonly extrinsicHash: string; readonly commitHash: string; readonly revealRound: bigint };
 
 /** A commit-reveal v2 (hash) commit waiting for this validator's reveal. */
 export interface PendingHashCommit {
@@ -193,6 +218,12 @@ export interface SubmissionQuery {
    * epoch's commit). Absent: the first successful weight extrinsic of the hotkey is taken.
    */
   readonly commitHash?: string;
+  /**
+   * What named the epoch's `set_weights` or timelocked commit, kept before it was sent (docs/spec.md G.45): only an
+   * extrinsic carrying it is this epoch's submission. Absent (a row from before G.45, or a write that failed): the
+   * first successful weight extrinsic of the hotkey is taken.
+   */
+  readonly identity?: SubmissionIdentity;
 }
 
 /**

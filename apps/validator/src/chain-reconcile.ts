@@ -1,7 +1,8 @@
+import { blake2AsHex } from '@polkadot/util-crypto';
 import { chainUpscale } from '@subnet/chain';
 import type { ChainConnection, U16Mode } from '@subnet/chain';
 
-import type { PendingHashCommit, SubmissionQuery, SubmissionSearch } from './chain-port.js';
+import type { PendingHashCommit, SubmissionIdentity, SubmissionQuery, SubmissionSearch } from './chain-port.js';
 import { landingVerdict } from './landing-verdict.js';
 import { recoverTimelockedCommit } from './timelock-recover.js';
 
@@ -110,7 +111,8 @@ function snake(name: string): string {
  * Looks on the chain for a weight submission interrupted by a crash, or seen in a block that was not final yet:
  * scans the final blocks after the claim (`fromBlock + 1` up to the finalised head, at most the era plus a margin)
  * for a successful `SubtensorModule` weight extrinsic (`set_*weights`, `commit_*weights`) signed by the hotkey (with
- * `options.commitHash`, only the commit-reveal v2 commit carrying that hash: another is a later epoch's), then
+ * `options.commitHash`, only the commit-reveal v2 commit carrying that hash: another is a later epoch's; with
+ * `options.identity`, only the `set_weights` or timelocked commit carrying it, docs/spec.md G.45), then
  * reads `LastUpdate` of the hotkey's uid and, for `set_weights`/`set_mechanism_weights` (mechanism 0), the `Weights`
  * row back (compared with the chain's upscaling of what was sent). Only a final block counts as landed: a block of
  * the unfinalised head may still be replaced by a reorganisation, the extrinsic then landing in another block or
@@ -216,10 +218,50 @@ async function findInBlock(api: ChainConnection['api'], options: FindSubmissionO
       const call = `SubtensorModule.${snake(ex.method.method)}`;
       // The epoch kept its v2 commit's hash: only that commit is its submission (another is a later epoch's).
       if (options.commitHash !== undefined && !(HASH_COMMIT_CALL.test(call) && args.get('commit_hash')?.toString() === options.commitHash)) continue;
+      // So with what named its set_weights or timelocked commit before sending (docs/spec.md G.45).
+      if (options.identity !== undefined && !carriesIdentity(ex.hash.toHex(), call, args, options.netuid, options.identity)) continue;
       return { extrinsicHash: ex.hash.toHex(), call, args, nonce: ex.nonce.toBigInt(), hashes };
     }
   }
   return undefined;
+}
+
+/** A u16 list argument (`dests`, `weights`) as numbers; undefined when absent or not a list of integers. */
+function u16List(codec: CodecLike | undefined): number[] | undefined {
+  if (codec === undefined) return undefined;
+  const value = JSON.parse(codec.toString()) as unknown;
+  return Array.isArray(value) && value.every((x) => Number.isInteger(x)) ? (value as number[]) : undefined;
+}
+
+function sameList(a: readonly number[] | undefined, b: readonly number[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Whether a successful weight extrinsic of the hotkey is the one the epoch kept before sending it (docs/spec.md G.45):
+ * the kept extrinsic hash (the signed bytes, nonce included: the next epoch's extrinsic with an equal vector has
+ * another), and a `set_weights`/`set_mechanism_weights` on the netuid with the same `dests`, `weights` and `version_key`
+ * (dispatches.rs:86, :165 at 14bc6f9f9); a timelocked commit on the netuid whose `commit` hashes (blake2_256, as the
+ * chain's `TimelockedWeightsCommitted` does, weights.rs:364) to the kept hash, with the kept `reveal_round`
+ * (dispatches.rs:504, :2021, :2124).
+ */
+function carriesIdentity(extrinsicHash: string, call: string, args: ReadonlyMap<string, CodecLike>, netuid: number, identity: SubmissionIdentity): boolean {
+  if (extrinsicHash.toLowerCase() !== identity.extrinsicHash.toLowerCase() || args.get('netuid')?.toString() !== String(netuid)) return false;
+  if (identity.kind === 'set') {
+    return (
+      SET_CALLS.has(call) &&
+      sameList(u16List(args.get('dests')), identity.uids) &&
+      sameList(u16List(args.get('weights')), identity.values) &&
+      args.get('version_key')?.toString() === identity.versionKey.toString()
+    );
+  }
+  const commit = args.get('commit');
+  return (
+    TIMELOCKED_CALL.test(call) &&
+    commit !== undefined &&
+    blake2AsHex(commit.toU8a(true), 256) === identity.commitHash &&
+    args.get('reveal_round')?.toString() === identity.revealRound.toString()
+  );
 }
 
 async function ownUid(api: ChainConnection['api'], options: FindSubmissionOptions): Promise<number | undefined> {

@@ -1,4 +1,14 @@
-export type { ChainNeuron, ChainPort, ChainSubmission, ChainView, CommitSchedule, SetWeightsOptions, SubmissionQuery, SubmissionSearch } from './chain-port.js';
+export type {
+  ChainNeuron,
+  ChainPort,
+  ChainSubmission,
+  ChainView,
+  CommitSchedule,
+  SetWeightsOptions,
+  SubmissionIdentity,
+  SubmissionQuery,
+  SubmissionSearch,
+} from './chain-port.js';
 export { defaultConfigYaml, ENV_PREFIX, envOverlay, loadConfig, redactConfig, resolveConfig, validatorConfigSchema } from './config.js';
 export type { ConfigFlags, ValidatorConfig } from './config.js';
 export { runDemo } from './demo.js';

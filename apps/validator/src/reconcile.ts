@@ -7,7 +7,7 @@ import type { EpochRunnerDeps } from './epoch-runner.js';
 import { publishBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
-import { keptCommitHash, landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
+import { keptCommitHash, keptIdentity, landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
 
 /** What reconciliation decided for one interrupted epoch. */
 export interface ReconcileOutcome {
@@ -97,12 +97,16 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
     try {
       // A v2 commit kept with the epoch names the one extrinsic that is this epoch's: a later epoch's commit, sent by the
       // next close while this one was still being reconciled, lands in the same blocks and is not taken for it.
+      // So does a set_weights or timelocked commit by what was kept before signing it (G.45); a row without it (written
+      // before G.45) is matched by signer alone.
       const kept = keptCommitHash(row);
+      const identity = keptIdentity(row);
       found = await chain.findSubmission({
         fromBlock: BigInt(claim.pending_claim_head),
         uids: u16.uids,
         weights: u16.weights,
         ...(kept === undefined ? {} : { commitHash: kept }),
+        ...(identity === undefined ? {} : { identity }),
       });
     } catch (error) {
       logger.warn(
@@ -178,7 +182,9 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
       reconciled: { checked_to: found.checkedTo.toString(), ...(found.finalizedTo === undefined ? {} : { finalized_to: found.finalizedTo.toString() }) },
     };
   }
-  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }), ...revealFields };
+  // What was kept before sending (a v2 commit, or what named a set_weights or timelocked commit, G.45) goes with the
+  // outcome: replaced by the reveal fields, else cleared, as a close does (epoch-runner.ts).
+  const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }), ...(revealFields ?? { reveal: null }) };
   // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
   const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());

@@ -3,7 +3,7 @@ import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { isSubnetError, redactUrl } from '@subnet/core';
 
 import { bundleFileHeld, writeBundleFile } from './bundle-file.js';
-import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck, SetWeightsOptions } from './chain-port.js';
+import type { ChainPort, HashRevealResult, PendingHashCommit, RevealCheck, SetWeightsOptions, SubmissionIdentity } from './chain-port.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import type { AttestedCommit, RevealOutcome } from './reveal-attest.js';
@@ -162,7 +162,9 @@ interface SigningHashJson {
 /**
  * What the epoch loop asks of the `setWeights` call of an epoch it claimed `submitting`: a commit-reveal v2 commit is
  * written into the epoch row (salt included, `reveal_status` still null) before it is sent, so that whichever
- * instance reconciles the epoch after a crash holds the salt and can reveal it (docs/spec.md G.22).
+ * instance reconciles the epoch after a crash holds the salt and can reveal it (docs/spec.md G.22); a `set_weights` or
+ * timelocked commit has what names its signed extrinsic written there before it is sent ({@link keptIdentity}), so that
+ * reconciliation takes only that extrinsic for the epoch (docs/spec.md G.45).
  *
  * @param deps - storage and fence
  * @param epoch - the epoch being submitted
@@ -180,7 +182,70 @@ export function keepCommitWithEpoch(
       const json: SigningHashJson = { scheme: 'hash', commit_hash: hash, commit };
       await deps.storage.updateEpoch(epoch, { reveal: JSON.stringify(json) }, deps.fence?.());
     },
+    onSigned: async (identity) => {
+      const json: SigningIdentityJson =
+        identity.kind === 'set'
+          ? {
+              scheme: 'set',
+              extrinsic_hash: identity.extrinsicHash,
+              uids: [...identity.uids],
+              values: [...identity.values],
+              version_key: identity.versionKey.toString(),
+            }
+          : { scheme: 'timelock', extrinsic_hash: identity.extrinsicHash, commit_hash: identity.commitHash, reveal_round: identity.revealRound.toString() };
+      await deps.storage.updateEpoch(epoch, { reveal: JSON.stringify(json) }, deps.fence?.());
+    },
   };
+}
+
+/**
+ * The `reveal` column of an epoch while its `set_weights` or timelocked commit is being sent (`reveal_status` stays
+ * null): what names the signed extrinsic on chain (docs/spec.md G.45). Replaced by the outcome's fields.
+ */
+type SigningIdentityJson =
+  | {
+      readonly scheme: 'set';
+      readonly extrinsic_hash: string;
+      readonly uids: readonly number[];
+      readonly values: readonly number[];
+      readonly version_key: string;
+    }
+  | { readonly scheme: 'timelock'; readonly extrinsic_hash: string; readonly commit_hash: string; readonly reveal_round: string };
+
+const HASH_32 = /^0x[0-9a-f]{64}$/;
+
+const U16_LIST = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 65_535);
+const DECIMAL = /^\d+$/;
+
+/**
+ * What named an epoch's `set_weights` or timelocked commit, kept before it was sent ({@link keepCommitWithEpoch},
+ * docs/spec.md G.45), if its `reveal` column holds it.
+ *
+ * @param row - the epoch's row
+ * @returns the identity, or undefined (a row written before G.45, or a v2 commit, which {@link keptCommitHash} names)
+ * @example keptIdentity(await storage.getEpoch(41)) // { kind: 'timelocked', extrinsicHash: '0x…', commitHash: '0x…', revealRound: 1234n }
+ */
+export function keptIdentity(row: Pick<EpochRow, 'revealStatus' | 'reveal'> | undefined): SubmissionIdentity | undefined {
+  if (row === undefined || row.revealStatus !== null) return undefined;
+  let kept: Record<string, unknown> | null;
+  try {
+    kept = JSON.parse(row.reveal ?? '') as Record<string, unknown> | null;
+  } catch {
+    return undefined;
+  }
+  const extrinsicHash = kept?.['extrinsic_hash'];
+  if (typeof extrinsicHash !== 'string' || !HASH_32.test(extrinsicHash)) return undefined;
+  if (kept?.['scheme'] === 'set') {
+    const { uids, values, version_key: versionKey } = kept;
+    if (U16_LIST(uids) && U16_LIST(values) && uids.length === values.length && typeof versionKey === 'string' && DECIMAL.test(versionKey))
+      return { kind: 'set', extrinsicHash, uids, values, versionKey: BigInt(versionKey) };
+  }
+  if (kept?.['scheme'] === 'timelock') {
+    const { commit_hash: commitHash, reveal_round: revealRound } = kept;
+    if (typeof commitHash === 'string' && HASH_32.test(commitHash) && typeof revealRound === 'string' && DECIMAL.test(revealRound))
+      return { kind: 'timelocked', extrinsicHash, commitHash, revealRound: BigInt(revealRound) };
+  }
+  return undefined;
 }
 
 /**

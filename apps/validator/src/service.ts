@@ -484,6 +484,18 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     ...(deps.signer === undefined ? {} : { signer: deps.signer }),
   };
   const revealConfirms = revealConfirmer(revealDeps);
+  // Reveals the stored commit-reveal v2 commits whose window is open; a failure is logged and retried next tick.
+  const runHashReveals = async (): Promise<void> => {
+    if (chain.revealPending === undefined || config.chain.dry_run || !leading()) return;
+    try {
+      // Each commit revealed or expired lifts its epoch's embargo (docs/spec.md G.22).
+      stepDoing = 'revealing committed weights';
+      await recordHashReveals(revealDeps, await chain.revealPending());
+    } catch (error) {
+      metrics.chainErrors.inc();
+      logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
+    }
+  };
   const runReconcile = async (headEpoch: number): Promise<void> => {
     if (!reconcileDue) return;
     stepDoing = 'reconciling interrupted submissions with the chain';
@@ -558,6 +570,11 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         for (const w of startupWarnings(config, view, chain.hotkey, epochLength, others)) logger.warn({ code: w.code, ...w.numbers }, w.message);
       }
       if (leading()) await runReconcile(Number(head / BigInt(epochLength)));
+      // Commit-reveal v2 commits whose window is open are revealed before the catch-up sends anything: a window that
+      // closes while the catch-up closes and submits epochs is an epoch's weights lost, while a catch-up commit's own
+      // window only opens in the next chain epoch (docs/spec.md G.45). After reconciliation, which makes an interrupted
+      // epoch's commit (kept by another instance) a pending reveal.
+      await runHashReveals();
       current = Number(head / BigInt(epochLength));
       started = true;
       logger.info({ head: head.toString(), epoch: current, epochLength }, 'following the chain head');
@@ -590,18 +607,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         return;
       }
     }
-    // Commit-reveal v2: reveal stored commits whose window is open (after start-up, so the first tick,
-    // which makes the service ready, stays as short as it can be).
-    if (chain.revealPending !== undefined && !config.chain.dry_run && leading()) {
-      try {
-        // Each commit revealed or expired lifts its epoch's embargo (docs/spec.md G.22).
-        stepDoing = 'revealing committed weights';
-        await recordHashReveals(revealDeps, await chain.revealPending());
-      } catch (error) {
-        metrics.chainErrors.inc();
-        logger.warn({ error: (error as Error).message }, 'revealing committed weights failed; retrying next tick');
-      }
-    }
+    // Commit-reveal v2: reveal stored commits whose window is open.
+    await runHashReveals();
     // Commit-reveal v4: confirm in the background that the chain revealed past timelocked commits (reveal-confirm.ts).
     if (chain.confirmReveal !== undefined && !config.chain.dry_run && leading()) revealConfirms.tick();
     // Bundle files held for an earlier epoch's embargo, written once it lifted (docs/spec.md G.23).

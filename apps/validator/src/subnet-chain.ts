@@ -9,10 +9,10 @@ import {
   pendingCommitToJson,
   preflight,
 } from '@subnet/chain';
-import type { ChainClient, ChainConnection, ChainSigner, CommitStore, FileCommitStore, PendingCommit, RevealWindow } from '@subnet/chain';
+import type { ChainClient, ChainConnection, ChainSigner, CommitStore, FileCommitStore, PendingCommit, RevealWindow, SignedWeightsCall } from '@subnet/chain';
 import { isSubnetError, redactUrl, SubnetError } from '@subnet/core';
 
-import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit } from './chain-port.js';
+import type { ChainPort, ChainView, HashRevealResult, PendingHashCommit, SetWeightsOptions, SubmissionIdentity } from './chain-port.js';
 import { finalizedNumber, findWeightSubmission, hashCommitBound } from './chain-reconcile.js';
 import { findHashReveal } from './hash-reveal-search.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
@@ -149,6 +149,31 @@ function firstConnectionError(error: unknown, endpoint: string, timeoutMs: numbe
 function sharedCommitJson(commit: PendingCommit): ReturnType<typeof pendingCommitToJson> {
   const { mortalUntil: _eraEnd, ...shared } = commit;
   return pendingCommitToJson(shared);
+}
+
+/**
+ * Hands what names the extrinsic just signed to the `setWeights` call's `onSigned` (docs/spec.md G.45). A lost lease
+ * stops the submission (nothing is sent); any other failure is logged and the extrinsic is still sent: reconciliation
+ * then matches the epoch by signer alone, as before G.45.
+ */
+async function keepIdentity(
+  onSigned: NonNullable<SetWeightsOptions['onSigned']>,
+  signed: SignedWeightsCall,
+  logger: SubnetChainOptions['logger'],
+): Promise<void> {
+  const identity: SubmissionIdentity =
+    signed.kind === 'set'
+      ? { kind: 'set', extrinsicHash: signed.extrinsicHash, uids: signed.uids, values: signed.values, versionKey: signed.versionKey }
+      : { kind: 'timelocked', extrinsicHash: signed.extrinsicHash, commitHash: signed.commitHash, revealRound: signed.revealRound };
+  try {
+    await onSigned(identity);
+  } catch (error) {
+    if (isSubnetError(error, VALIDATOR_ERROR_CODES.leaseLost)) throw error;
+    logger?.warn(
+      { call: signed.call, error: redactUrl((error as Error).message) },
+      'what names the weight extrinsic could not be kept with its epoch before sending; if the submission is interrupted, reconciliation takes the first weight extrinsic of this hotkey',
+    );
+  }
 }
 
 /** The `onCommitSaved` of the `setWeights` call in progress (calls for one signer are serialised by the client). */
@@ -338,7 +363,14 @@ export async function connectSubnetChain(options: SubnetChainOptions): Promise<C
       let submission: Awaited<ReturnType<ChainClient['setWeights']>>;
       commitSaved.current = call?.onCommitSaved;
       try {
-        submission = await client.setWeights({ netuid: options.netuid, weights: map, wait: options.wait, waitForReveal: false });
+        const onSigned = call?.onSigned;
+        submission = await client.setWeights({
+          netuid: options.netuid,
+          weights: map,
+          wait: options.wait,
+          waitForReveal: false,
+          ...(onSigned === undefined ? {} : { onSigned: (signed: SignedWeightsCall) => keepIdentity(onSigned, signed, options.logger) }),
+        });
       } catch (error) {
         // Set, then removed with the uid by a registration in the same block: say that, not "not confirmed" (G.19).
         if (isSubnetError(error, CHAIN_ERROR_CODES.weightsNotConfirmed))

@@ -14,6 +14,7 @@ export type {
   RateLimitStatus,
   RevealOutcome,
   SetWeightsArgs,
+  SignedWeightsCall,
   TimelockSubmissionInfo,
   WeightsSubmission,
 } from './client-types.js';

@@ -88,3 +88,17 @@ export function flagArg(value: unknown, path: string): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
   throw chainError('InvalidInput', `${path} is a boolean`, { source: 'client', path, value });
 }
+
+/**
+ * An optional callback.
+ *
+ * @param value - as given
+ * @param path - the argument's name
+ * @returns the function, or undefined when not given
+ * @throws SubnetError `CHAIN_INVALID_INPUT` unless a function
+ */
+export function functionArg<F extends (...args: never[]) => unknown>(value: F | undefined, path: string): F | undefined {
+  const given: unknown = value;
+  if (given === undefined || typeof given === 'function') return value;
+  throw chainError('InvalidInput', `${path} is a function, not ${typeof given}`, { source: 'client', path, value: given });
+}

@@ -48,7 +48,43 @@ export interface SetWeightsArgs {
   readonly wait?: 'inBlock' | 'finalized';
   /** Timelocked path only: wait for the chain's reveal (default: `timelock.waitForReveal`, true). */
   readonly waitForReveal?: boolean;
+  /**
+   * Called with what names the extrinsic on chain, after it is signed and before its bytes are sent (again after a
+   * `Stale` re-sign, with the new hash): its extrinsic hash, and a `set_weights` (or `set_mechanism_weights`) with its
+   * uids, values and version key, or a timelocked commit with its ciphertext's blake2_256 and reveal round. A caller
+   * that keeps it can later tell this extrinsic from another weight extrinsic of the same hotkey, one with the same
+   * weights included. Its rejection stops the submission (nothing sent). Not called for a commit-reveal v2 commit,
+   * whose commit store's `save` keeps its hash before it is signed.
+   */
+  readonly onSigned?: (call: SignedWeightsCall) => Promise<void>;
 }
+
+/**
+ * What names a signed weight extrinsic on chain ({@link SetWeightsArgs.onSigned}): its hash, and for `set` the call's
+ * `dests`, `weights` and `version_key` arguments, for `timelocked` blake2_256 of its `commit` argument (the hash
+ * `TimelockedWeightsCommitted` carries) and its `reveal_round`.
+ */
+export type SignedWeightsCall =
+  | {
+      readonly kind: 'set';
+      /** The signed extrinsic's hash (`0x` and 64 hex digits). */
+      readonly extrinsicHash: string;
+      /** `SubtensorModule.set_weights` or `SubtensorModule.set_mechanism_weights`. */
+      readonly call: string;
+      readonly uids: readonly number[];
+      readonly values: readonly number[];
+      readonly versionKey: bigint;
+    }
+  | {
+      readonly kind: 'timelocked';
+      /** The signed extrinsic's hash (`0x` and 64 hex digits). */
+      readonly extrinsicHash: string;
+      /** `SubtensorModule.commit_timelocked_weights` or `SubtensorModule.commit_timelocked_mechanism_weights`. */
+      readonly call: string;
+      /** blake2_256 of the commit bytes (`0x` and 64 hex digits). */
+      readonly commitHash: string;
+      readonly revealRound: bigint;
+    };
 
 /** What a timelocked (commit-reveal v4) submission adds to {@link WeightsSubmission}. */
 export interface TimelockSubmissionInfo {

@@ -57,6 +57,7 @@ export type {
   RateLimitStatus,
   RevealOutcome,
   SetWeightsArgs,
+  SignedWeightsCall,
   TimelockSubmissionInfo,
   WeightsSubmission,
 } from './chain-client.js';

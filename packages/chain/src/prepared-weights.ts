@@ -1,3 +1,4 @@
+import type { SignedWeightsCall } from './client-types.js';
 import type { MetagraphSnapshot } from './metagraph-snapshot.js';
 
 /**
@@ -13,4 +14,6 @@ export interface PreparedWeights {
   readonly uids: readonly number[];
   readonly values: readonly number[];
   readonly versionKey: bigint;
+  /** `SetWeightsArgs.onSigned`: told what names the extrinsic once it is signed, before it is sent. */
+  readonly onSigned?: (call: SignedWeightsCall) => Promise<void>;
 }

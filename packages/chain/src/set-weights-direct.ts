@@ -18,10 +18,12 @@ export async function setWeightsDirect(ctx: ClientContext, prepared: PreparedWei
   const { netuid, mecid, wait, snapshot, uid, uids, values, versionKey } = prepared;
   const call = pickCall(ctx.connection.api, mecid, 'setMechanismWeights', 'setWeights');
   const label = callLabel(call);
+  const onSigned = prepared.onSigned;
   const inclusion = await ctx.submit(
     label,
     () => (call.withMecid ? call.fn(netuid, mecid, [...uids], [...values], versionKey) : call.fn(netuid, [...uids], [...values], versionKey)),
     wait,
+    onSigned === undefined ? undefined : (signed) => onSigned({ kind: 'set', extrinsicHash: signed.extrinsicHash, call: label, uids, values, versionKey }),
   );
   const confirmCtx = { extrinsicHash: inclusion.extrinsicHash, blockHash: inclusion.blockHash, blockNumber: inclusion.blockNumber };
   if (!hasEvent(inclusion, 'WeightsSet', (d) => Number(d[0]) === snapshot.netuidIndex && Number(d[1]) === uid)) {

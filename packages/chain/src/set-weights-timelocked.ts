@@ -1,3 +1,5 @@
+import { blake2AsHex } from '@polkadot/util-crypto';
+
 import { chainUpscale } from './chain-upscale.js';
 import { awaitTimelockedReveal } from './await-timelocked-reveal.js';
 import type { ClientContext } from './client-context.js';
@@ -115,7 +117,16 @@ export async function setWeightsTimelocked(ctx: ClientContext, prepared: Prepare
   const { commit, prediction } = prepareTimelockedCommit({ snapshot, context, hotkeyPublicKey: ctx.signer.publicKey, uids, values, versionKey });
   const call = timelockedCommitCall(ctx.connection.api, mecid);
   const label = `SubtensorModule.${call.name}`;
-  const inclusion = await ctx.submit(label, () => call.build(netuid, commit.commit, commit.round), wait);
+  const onSigned = prepared.onSigned;
+  const commitHash = blake2AsHex(commit.commit, 256);
+  const inclusion = await ctx.submit(
+    label,
+    () => call.build(netuid, commit.commit, commit.round),
+    wait,
+    onSigned === undefined
+      ? undefined
+      : (signed) => onSigned({ kind: 'timelocked', extrinsicHash: signed.extrinsicHash, call: label, commitHash, revealRound: commit.round }),
+  );
   const record = timelockedCommitRecord(inclusion, {
     hotkey: ctx.signer.address,
     netuid,

@@ -1,5 +1,5 @@
 import { chainError } from './chain-error.js';
-import { flagArg, intArg, objectArg, versionArg, waitArg } from './client-arguments.js';
+import { flagArg, functionArg, intArg, objectArg, versionArg, waitArg } from './client-arguments.js';
 import type { ClientContext } from './client-context.js';
 import type { SetWeightsArgs, WeightsSubmission } from './client-types.js';
 import { readMetagraph } from './metagraph.js';
@@ -32,6 +32,7 @@ export async function setWeights(ctx: ClientContext, args: SetWeightsArgs): Prom
   const wait = waitArg(args.wait);
   const requestedVersion = versionArg(args.versionKey);
   const waitForReveal = flagArg(args.waitForReveal, 'waitForReveal');
+  const onSigned = functionArg(args.onSigned, 'onSigned');
   const snapshot = await readMetagraph(ctx.connection, { netuid, mecid });
   const hp = snapshot.hyperparameters;
   const timelocked = hp.commitRevealEnabled && requiresTimelock(ctx.connection.api, mecid, hp.commitRevealVersion);
@@ -68,7 +69,17 @@ export async function setWeights(ctx: ClientContext, args: SetWeightsArgs): Prom
   const check = ctx.checked({ snapshot, hotkey: ctx.signer.address, uids: converted.uids, values: converted.values, versionKey, kind, ...queue });
   const first = check.errors[0];
   if (first) throw first;
-  const prepared = { netuid, mecid, wait, snapshot, uid: check.uid ?? -1, uids: converted.uids, values: converted.values, versionKey };
+  const prepared = {
+    netuid,
+    mecid,
+    wait,
+    snapshot,
+    uid: check.uid ?? -1,
+    uids: converted.uids,
+    values: converted.values,
+    versionKey,
+    ...(onSigned === undefined ? {} : { onSigned }),
+  };
   if (kind === 'set') return setWeightsDirect(ctx, prepared);
   if (timelocked) return setWeightsTimelocked(ctx, prepared, waitForReveal);
   return commitRevealWeights(ctx, prepared);

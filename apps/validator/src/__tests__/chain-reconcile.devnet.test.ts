@@ -2,10 +2,20 @@ import { connectChain } from '@subnet/chain';
 import { startDevnet } from '@subnet/devnet';
 import { describe, expect, it } from 'vitest';
 
-import type { ChainPort } from '../chain-port.js';
+import type { ChainPort, SetWeightsOptions, SubmissionIdentity } from '../chain-port.js';
 import { findWeightSubmission } from '../chain-reconcile.js';
 import { devnetChainPort, startCommitRevealDevnet } from './commit-reveal-devnet.js';
 import { useCleanups } from './helpers.js';
+
+/** `setWeights` options that keep what names the signed extrinsic, as the epoch loop does before sending (G.45), in `into`. */
+function keepInto(into: SubmissionIdentity[]): SetWeightsOptions {
+  return {
+    onSigned: (identity) => {
+      into.push(identity);
+      return Promise.resolve();
+    },
+  };
+}
 
 describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and Weights read over WebSocket)', () => {
   const cleanups = useCleanups();
@@ -97,6 +107,93 @@ describe('findWeightSubmission on a real devnet (blocks, events, LastUpdate and 
       // A kept hash no extrinsic carries: nothing of this epoch's landed (yet).
       const none = await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, commitHash: `0x${'ab'.repeat(32)}` });
       expect(none?.status).not.toBe('landed');
+    },
+    120_000,
+  );
+
+  it.each(['stateful', 'legacy'] as const)(
+    "a set_weights kept with its epoch before sending (G.45) is found by its extrinsic hash, dests, weights and version key, never the next epoch's set_weights that LastUpdate names, even with equal weights; weights_match reads the Weights row as it is now, %s runtime",
+    async (runtime) => {
+      const devnet = await startDevnet({ neurons: 6, validators: 2, tempo: 360, weightsSetRateLimit: 0n, blockTime: 100, runtime });
+      cleanups.push(() => devnet.stop());
+      const chain: ChainPort = await devnetChainPort(devnet, cleanups);
+      const claimHead = await chain.head();
+      const uids = [1, 2, 3];
+      const weights = [10_000, 20_000, 35_535];
+      // This epoch's set_weights, then the next epoch's with the same vector (sent by a restart's catch-up while this
+      // one is reconciled), which LastUpdate names.
+      const kept: SubmissionIdentity[] = [];
+      const own = await chain.setWeights(uids, weights, keepInto(kept));
+      const later = await chain.setWeights(uids, weights, keepInto([]));
+      expect(later.block).toBeGreaterThan(own.block);
+      const identity = kept[0];
+      if (identity?.kind !== 'set') throw new Error('no set_weights identity kept');
+      expect(identity).toEqual({ kind: 'set', extrinsicHash: own.extrinsicHash, uids, values: weights, versionKey: 0n });
+      expect(await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, identity })).toMatchObject({
+        status: 'landed',
+        block: own.block,
+        extrinsicHash: own.extrinsicHash,
+        weightsMatch: true,
+      });
+      // A row from before G.45 (nothing kept): the set_weights LastUpdate names, as before: the next epoch's.
+      expect(await chain.findSubmission?.({ fromBlock: claimHead, uids, weights })).toMatchObject({
+        status: 'landed',
+        block: later.block,
+        extrinsicHash: later.extrinsicHash,
+      });
+      // Another version key, or an extrinsic hash no block holds, than the one signed: nothing of this epoch's landed (yet).
+      for (const wrong of [
+        { ...identity, versionKey: 1n },
+        { ...identity, extrinsicHash: `0x${'ab'.repeat(32)}` },
+      ]) {
+        expect((await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, identity: wrong }))?.status).not.toBe('landed');
+      }
+      // A third set_weights with other weights replaces the Weights row: the kept identity still names this epoch's
+      // extrinsic, and weights_match says the chain no longer holds its weights.
+      await chain.setWeights(uids, [30_000, 20_000, 15_535]);
+      expect(await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, identity })).toMatchObject({
+        status: 'landed',
+        block: own.block,
+        extrinsicHash: own.extrinsicHash,
+        weightsMatch: false,
+      });
+    },
+    120_000,
+  );
+
+  it.each(['stateful', 'legacy'] as const)(
+    "a timelocked (v4) commit kept with its epoch before sending (G.45) is found by its extrinsic hash, ciphertext's hash and reveal round, never another commit of the hotkey in the same blocks (the next epoch's), %s runtime",
+    async (runtime) => {
+      const devnet = await startCommitRevealDevnet({ runtime, beacon: { period: 12 } });
+      cleanups.push(() => devnet.stop());
+      const chain: ChainPort = await devnetChainPort(devnet, cleanups);
+      const claimHead = await chain.head();
+      const uids = [1, 2, 3];
+      const weights = [10_000, 20_000, 35_535];
+      const later = await chain.setWeights(uids, [30_000, 20_000, 15_535], keepInto([]));
+      const kept: SubmissionIdentity[] = [];
+      const own = await chain.setWeights(uids, weights, keepInto(kept));
+      expect(own.call).toMatch(/^SubtensorModule\.commit_timelocked_(mechanism_)?weights$/);
+      expect(own.block).toBeGreaterThan(later.block);
+      const identity = kept[0];
+      if (identity?.kind !== 'timelocked') throw new Error('no timelocked identity kept');
+      // What was kept before signing is the commit the chain holds: the hash its TimelockedWeightsCommitted carries.
+      expect(identity.commitHash).toBe(own.timelock?.commitHash);
+      expect(identity.extrinsicHash).toBe(own.extrinsicHash);
+      expect(await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, identity })).toMatchObject({
+        status: 'landed',
+        block: own.block,
+        extrinsicHash: own.extrinsicHash,
+        timelock: { commitHash: own.timelock?.commitHash },
+      });
+      // Another reveal round, ciphertext hash or extrinsic hash than the one signed: no extrinsic is it.
+      for (const wrong of [
+        { ...identity, revealRound: identity.revealRound + 1n },
+        { ...identity, commitHash: `0x${'ab'.repeat(32)}` },
+        { ...identity, extrinsicHash: later.extrinsicHash },
+      ]) {
+        expect((await chain.findSubmission?.({ fromBlock: claimHead, uids, weights, identity: wrong }))?.status).not.toBe('landed');
+      }
     },
     120_000,
   );

@@ -235,6 +235,52 @@ describe('commit-reveal v2: an epoch is embargoed until this validator reveals i
     expect(row).toMatchObject({ status: 'failed', revealStatus: null, reveal: null });
   });
 
+  it("a restart's first tick reveals the v2 commits whose window is open before its catch-up closes and sends the epoch that ended while it was down (G.45)", async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const calls: string[] = [];
+    let reveals: HashRevealResult[] = [];
+    const v2Chain = (): ReturnType<typeof fakeChain> => {
+      const chain = fakeChain(k);
+      chain.setWeights = (uids, weights): Promise<ChainSubmission> => {
+        calls.push('setWeights');
+        chain.submissions.push({ uids, weights });
+        // epoch 0's commit (sent at block 11) is 0x1111…, epoch 1's (block 23) 0x2323…
+        const commitHash = `0x${String(chain.headBlock).repeat(32)}`;
+        return Promise.resolve({
+          block: chain.headBlock + 1n,
+          blockHash: BLOCK_HASH,
+          finalized: true,
+          extrinsicHash: `0x${'ab'.repeat(32)}`,
+          call: 'SubtensorModule.commit_weights',
+          hashCommit: { commitHash, dueBlock: chain.headBlock + 11n, closedAfter: chain.headBlock + 29n },
+        });
+      };
+      chain.revealPending = () => {
+        calls.push('revealPending');
+        return Promise.resolve(reveals);
+      };
+      return chain;
+    };
+    const firstChain = v2Chain();
+    const first = await startInDir(t.dir, firstChain, cleanups);
+    expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
+    firstChain.headBlock = 11n;
+    await first.tick(); // closes epoch 0: its commit, revealable from block 22
+    expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b2', k.miners[1]!.address))).status).toBe(201);
+    await first.stop();
+    // Down while epoch 1 ended: the restart's head (block 23) is in epoch 2, inside epoch 0's reveal window.
+    calls.length = 0;
+    const secondChain = v2Chain();
+    secondChain.headBlock = 23n;
+    reveals = [{ commitHash: `0x${'11'.repeat(32)}`, status: 'revealed', block: 23n, blockHash: BLOCK_HASH }];
+    const second = await startInDir(t.dir, secondChain, cleanups);
+    // The first tick (at start) revealed epoch 0's commit, then closed epoch 1 and sent its commit.
+    expect(calls).toEqual(['revealPending', 'setWeights']);
+    expect(await second.storage.getEpoch(0)).toMatchObject({ status: 'submitted', revealStatus: 'revealed' });
+    expect(await second.storage.getEpoch(1)).toMatchObject({ status: 'submitted', revealStatus: 'pending' });
+  });
+
   it('through the service: a v2 commit keeps the bundle at 425 until revealPending reveals it, then serves it with a signed revealed outcome', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);

@@ -86,6 +86,32 @@ describe.each(['stateful', 'legacy'] as const)('commit-reveal v2 outcomes from r
     expect(await chain.findHashReveal?.({ commitHash: `0x${'ab'.repeat(32)}`, ...window })).toBeNull();
   }, 60_000);
 
+  it("a reveal on a subnet whose WeightsVersionKey is not 0 is found by its arguments' hash, its version_key included (reveal_weights' last argument)", async () => {
+    // The version key is part of the hashed preimage (weights.rs:1336 at 14bc6f9f9): a search reading it under another
+    // name (0) hashes other bytes and finds nothing.
+    const devnet = await startCommitRevealDevnet({ commitRevealVersion: 2, runtime, weightsVersionKey: 7n });
+    cleanups.push(() => devnet.stop());
+    const chain = await devnetChainPort(devnet, cleanups);
+    const landed = await chain.setWeights([1, 2], [30_000, 35_535]);
+    const hash = landed.hashCommit?.commitHash ?? '';
+    const revealed = await waitFor(
+      'the reveal',
+      async () => (await chain.revealPending?.()) ?? [],
+      (r: readonly HashRevealResult[]) => r.length > 0,
+      30_000,
+    );
+    expect(revealed).toMatchObject([{ commitHash: hash, status: 'revealed' }]);
+    const block = revealed[0]?.block ?? 0n;
+    const window = { fromBlock: landed.hashCommit?.dueBlock ?? 0n, toBlock: landed.hashCommit?.closedAfter ?? 0n };
+    const found = await waitFor(
+      'the reveal in a final block',
+      async () => (await chain.findHashReveal?.({ commitHash: hash, ...window })) ?? null,
+      (f) => f !== null,
+      30_000,
+    );
+    expect(found).toEqual({ block, blockHash: revealed[0]?.blockHash, extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown });
+  }, 60_000);
+
   it('a commit is handed to onCommitSaved before it is sent; a lost lease there stops the sending, another failure only warns', async () => {
     const warnings: string[] = [];
     const logger = { info: () => undefined, warn: (_ctx: unknown, msg: string) => void warnings.push(msg) };

@@ -18,7 +18,7 @@ import { canonicalJson } from '@subnet/core';
 import { expectBuiltCli as expectBuiltCliIn } from '@subnet/vitest-config/built-cli';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
-import type { ChainNeuron, ChainPort, ChainSubmission } from '../chain-port.js';
+import type { ChainNeuron, ChainPort, ChainSubmission, SetWeightsOptions } from '../chain-port.js';
 import type { EpochOutcome } from '../epoch-runner.js';
 import { resolveConfig } from '../config.js';
 import type { ValidatorConfig } from '../config.js';
@@ -379,26 +379,36 @@ export async function startInDir(dir: string, chain: FakeChain, cleanups: (() =>
 /**
  * A first process "dies" in the middle of its submission of epoch 0: a validator on a fresh folder whose chain never
  * answers `setWeights` takes a record and ticks past the epoch, so its row stays `submitting`. The hung
- * submission is failed, the process stopped and the folder removed by the cleanups it pushes.
+ * submission is failed, the process stopped and the folder removed by the cleanups it pushes. `beforeHang` runs with
+ * the epoch loop's `setWeights` options first (what a chain access does before signing), and is waited for.
  *
  * @returns the folder, for the validator that restarts there
  */
-export async function crashMidSubmission(k: Keys, cleanups: (() => unknown)[]): Promise<string> {
+export async function crashMidSubmission(
+  k: Keys,
+  cleanups: (() => unknown)[],
+  beforeHang?: (options: SetWeightsOptions | undefined) => Promise<void>,
+): Promise<string> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const stuck = fakeChain(k);
   let release: () => void = () => undefined;
-  stuck.setWeights = () =>
-    new Promise((_resolve, reject) => {
+  let hung = false;
+  stuck.setWeights = async (_uids, _weights, options) => {
+    await beforeHang?.(options);
+    hung = true;
+    return new Promise((_resolve, reject) => {
       release = () => {
         reject(new Error('process died'));
       };
     });
+  };
   const first = await startValidator({ config: testConfig(dir), chain: stuck, logger: silent, autoTick: false });
   expect((await postExecutor(first.url, '/v1/bounty-records', bountyBody('b1', k.miners[1]!.address))).status).toBe(201);
   stuck.headBlock = 11n;
   const hanging = first.tick().catch(() => undefined);
   await expect.poll(async () => (await first.storage.getEpoch(0))?.status, { timeout: 20_000 }).toBe('submitting');
+  await expect.poll(() => hung, { timeout: 20_000 }).toBe(true);
   cleanups.push(async () => {
     release();
     await hanging;

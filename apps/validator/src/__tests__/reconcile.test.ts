@@ -5,7 +5,7 @@ import { recomputeBundle } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import type { SubmissionQuery, SubmissionSearch } from '../chain-port.js';
+import type { SubmissionIdentity, SubmissionQuery, SubmissionSearch } from '../chain-port.js';
 import { startValidator } from '../service.js';
 import { openSqliteStorage } from '../sqlite-storage.js';
 import {
@@ -165,6 +165,29 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     await startInDir(dir, chain, cleanups);
     expect(queries.map((q) => q.commitHash)).toEqual([kept]);
   });
+
+  it.each([
+    ['timelocked commit', { kind: 'timelocked', extrinsicHash: `0x${'e1'.repeat(32)}`, commitHash: `0x${'7e'.repeat(32)}`, revealRound: 1_234n }],
+    ['set_weights', { kind: 'set', extrinsicHash: `0x${'e2'.repeat(32)}`, uids: [1], values: [65_535], versionKey: 7n }],
+  ] as const)(
+    "a %s: what names its signed extrinsic is kept with the epoch before it is sent, and reconciliation asks the chain for that extrinsic only, so the next epoch's in the same blocks is not taken for it (G.45)",
+    async (_call, identity: SubmissionIdentity) => {
+      const dir = await crashMidSubmission(k, cleanups, async (options) => options?.onSigned?.(identity));
+      const kept = openSqliteStorage(join(dir, 'validator.sqlite'));
+      expect(await kept.getEpoch(0)).toMatchObject({ status: 'submitting', revealStatus: null });
+      await kept.close();
+      const chain = fakeChain(k);
+      chain.headBlock = 15n;
+      const queries: SubmissionQuery[] = [];
+      chain.findSubmission = (q) => {
+        queries.push(q);
+        return Promise.resolve({ status: 'pending', checkedTo: 15n });
+      };
+      await startInDir(dir, chain, cleanups);
+      expect(queries.map((q) => q.identity)).toEqual([identity]);
+      expect(queries[0]?.commitHash).toBeUndefined();
+    },
+  );
 
   it('a crash before it landed, its era over while the head is still in the next epoch: submitted again once, recorded submitted with the new block', async () => {
     const dir = await crashMidSubmission(k, cleanups);
