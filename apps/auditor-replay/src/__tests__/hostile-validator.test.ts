@@ -339,7 +339,9 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     const [got] = await fetchBundles({ validator: `${base}/gzip-bomb`, from: 1, to: 1, outDir, retries: 0, maxBytes: 1024 * 1024, timeoutMs: 20_000 });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(got).toMatchObject({ status: 'failed', file: null });
-    expect(got?.error).toBe(`GET ${base}/gzip-bomb/v1/epochs/1/bundle: the answer is larger than 1048576 bytes`);
+    expect(got?.error).toBe(
+      `GET ${base}/gzip-bomb/v1/epochs/1/bundle: the answer is larger than 1048576 bytes; the limit is --max-bundle-bytes 1048576: raise it (at most 268435456) to allow more`,
+    );
     expect(await readdir(outDir)).toEqual([]);
   });
 

@@ -354,7 +354,15 @@ describe('miner-check explain from a hostile validator', () => {
       ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(100), 'HTTP 429 (after 4 attempts)'), 4],
       ['AUDITOR_MALFORMED_JSON', coded('AUDITOR_MALFORMED_JSON', url(101), 'HTTP 200: the answer is not JSON'), 1],
       ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(102), 'HTTP 304'), 1],
-      ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(103), 'the answer is larger than 67108864 bytes'), 1],
+      [
+        'AUDITOR_FETCH_FAILED',
+        coded(
+          'AUDITOR_FETCH_FAILED',
+          url(103),
+          'the answer is larger than 67108864 bytes; the limit is --max-bundle-bytes 67108864: raise it (at most 268435456) to allow more',
+        ),
+        1,
+      ],
     ]);
     expect([100, 101, 102, 103].map((n) => hits.get(`/statuses/v1/epochs/${n}/bundle`))).toEqual([4, 1, 1, 1]);
   }, 20_000);
