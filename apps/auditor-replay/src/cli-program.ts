@@ -19,7 +19,7 @@ import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
 import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
-import { MAX_REQUEST_TIMEOUT_MS } from './validator-http.js';
+import { MAX_REQUEST_TIMEOUT_MS, MAX_TOTAL_TIMEOUT_MS } from './validator-http.js';
 import { verifyBundles } from './verify-run.js';
 import { checkReportPath, writeReport } from './write-report.js';
 
@@ -296,7 +296,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option(
       '--total-timeout <ms>',
       "one source's whole download (every epoch, retry and wait); past it no epoch is asked for",
-      integer('--total-timeout', 1, 604_800_000),
+      integer('--total-timeout', 1, MAX_TOTAL_TIMEOUT_MS),
       DEFAULT_TOTAL_TIMEOUT_MS,
     )
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)

@@ -430,7 +430,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
             : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
         const [
           { sr25519Verifier },
-          { createProgress, DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_REQUEST_TIMEOUT_MS, readPublishedBundles },
+          { createProgress, DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_REQUEST_TIMEOUT_MS, MAX_TOTAL_TIMEOUT_MS, readPublishedBundles },
           { explainCheck },
         ] = await Promise.all([import('@subnet/bundle'), import('auditor-replay/pages'), import('./commands/explain.js')]);
         const last = integerOption(options.last, '--last', 1, 10_000);
@@ -439,7 +439,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           last,
           // The bound readPublishedBundles names when the last retry runs out of time (`raise it (at most …)`).
           timeoutMs: integerOption(options.timeout, '--timeout', 1, MAX_REQUEST_TIMEOUT_MS),
-          totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
+          totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, MAX_TOTAL_TIMEOUT_MS),
           retries: integerOption(options.retries, '--retries', 0, 100),
           // verify's option, default and bound: a bundle the auditor fetched and verified can be explained.
           maxBytes:

@@ -225,12 +225,12 @@ describe('miner-check explain from a hostile validator', () => {
     expect(hits.get(`/flaky/v1/epochs/${epochs.at(-1)}/bundle`)).toBe(2);
   });
 
-  it('--total-timeout ends the whole read; every bundle not read is named, and the error says why none could be used', async () => {
+  it('decision (docs/spec.md G.46 (b)): --total-timeout ends the whole read; every bundle not read is named, and the error says why none could be used; the sentence names its value and its most', async () => {
     const started = Date.now();
     const got = await explain(['--bundles', `${base}/drip-all`, '--timeout', '60000', '--total-timeout', '1200']);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(got.code).toBe(2);
-    const stop = 'the run passed its --total-timeout of 1200 ms';
+    const stop = 'the run passed its --total-timeout of 1200 ms: raise it (at most 604800000) to wait longer';
     expect(got.json.error?.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
     const first = `${base}/drip-all/v1/epochs/${epochs[0]}/bundle`;
     expect(got.json.error?.message).toContain(
