@@ -281,9 +281,11 @@ describe('decision (docs/spec.md G.46 (c)): an ingest refusal has one form: the 
       { code: composite.code, message: unled(composite).replace(' at record.', ' at body.record.'), path: 'body.record.steps_completed' },
     ]);
     // consensus: parseSssa's refusal of a signed SSSA, named as sent (body.sssa.…, docs/spec.md G.42 (b)).
-    const group = ((await (await postExecutor(validator.url, '/v1/tasks', { task_id: 'lead-task', task_type: 'mcp_server' })).json()) as {
-      group: { hotkey: string }[];
-    }).group;
+    const group = (
+      (await (await postExecutor(validator.url, '/v1/tasks', { task_id: 'lead-task', task_type: 'mcp_server' })).json()) as {
+        group: { hotkey: string }[];
+      }
+    ).group;
     const member = k.miners.find((m) => m.address === group[0]?.hotkey)!;
     const sssa = { ...sssaDoc(), risk_score: 2 };
     const consensus = refusalOf(() => parseSssa(sssa));
