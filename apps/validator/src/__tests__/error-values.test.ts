@@ -166,6 +166,28 @@ describe('HTTP error answers name the value sent', () => {
     expect((await postExecutor(validator.url, '/v1/tasks', { task_id: 'l'.repeat(257), task_type: 'mcp_server' })).status).toBe(400);
   });
 
+  it('decision (docs/spec.md G.46 (d)): a task id blank only to Unicode (U+00A0, U+FEFF, U+2028) is registered, read back and takes an SSSA; ASCII tab and space are blank', async () => {
+    for (const [i, id] of ['\u00a0', '\ufeff', '\u2028', ' \u00a0\t'].entries()) {
+      const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+      expect([task.status, task.status === 201 ? undefined : await errorOf(task)]).toEqual([201, undefined]);
+      const group = ((await task.json()) as { group: { hotkey: string }[] }).group;
+      const read = await fetch(`${validator.url}/v1/tasks/${encodeURIComponent(id)}`);
+      expect([read.status, ((await read.json()) as { task_id?: string }).task_id]).toEqual([200, id]);
+      const member = k.miners.find((m) => m.address === group[i % group.length]?.hotkey)!;
+      const sssa = await postSigned(validator.url, '/v1/sssa', member, { task_id: id, sssa: sssaDoc() });
+      expect([sssa.status, sssa.status === 201 ? undefined : await errorOf(sssa)]).toEqual([201, undefined]);
+    }
+    for (const id of ['\t', ' ', '\t \n']) {
+      const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+      expect([task.status, await errorOf(task)]).toEqual([
+        400,
+        { code: 'INVALID_RECORD', message: `must not be blank at body.task_id (got ${JSON.stringify(id)})`, path: 'body.task_id' },
+      ]);
+      const type = await postExecutor(validator.url, '/v1/tasks', { task_id: `typed-${id.length}`, task_type: id });
+      expect([type.status, (await errorOf(type)).path]).toEqual([400, 'body.task_type']);
+    }
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
