@@ -334,3 +334,22 @@ describe('decision (docs/spec.md G.46 (c)): an ingest refusal has one form: the 
     expect(notJson.message).toContain(' at body.lone');
   });
 });
+
+describe('decision (docs/spec.md G.46 (f)): a workflow plan cycle is answered in a bounded message', () => {
+  it('a 1,000-node cycle names 8 ids, how many more and the way back, at body.plan.edges[0]', async () => {
+    const k1000 = 1000;
+    const id = (i: number) => `n${i}`;
+    const plan = {
+      nodes: Array.from({ length: k1000 }, (_, i) => ({ id: id(i) })),
+      edges: Array.from({ length: k1000 }, (_, i) => ({ from: id(i), to: id((i + 1) % k1000) })),
+    };
+    const res = await postExecutor(validator.url, '/v1/workflow-runs', { ...workflowBody('wf-ring', k.miners[0]!.address), plan });
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ code: 'COMPOSITE_INVALID_DAG', path: 'body.plan.edges[0]' });
+    expect(error.message).toMatch(
+      /^invalid workflow DAG: cycle of 1000 nodes: n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> \.\.\. \(992 more\) -> n0 at body\.plan\.edges\[0\] \(got \["n0",/,
+    );
+    expect(error.message.length).toBeLessThan(300);
+  });
+});
