@@ -245,7 +245,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             return { result: fail(attempts, wrongValidator, wrongValidatorSentence(claimed, options.validatorHotkey)) };
           }
           // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries: it stops the run.
-          const saved = await saveBundle(options.outDir, epoch, bytes, doc);
+          const saved = await saveBundle(options.outDir, epoch, bytes, doc, maxBytes);
           if (saved.conflict !== undefined) {
             // The auditor's own folder, not the network: the code and sentence send the user to --out.
             const [file, other] = saved.conflict;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +17,14 @@ import { captureIo } from './capture-io.js';
  */
 const body = JSON.stringify({ padding: 'x'.repeat(10_000) });
 const size = Buffer.byteLength(body);
+const digest = 'ab'.repeat(32);
+/** Epoch 7's answer: a signed bundle's digest in few bytes. */
+const small = JSON.stringify({ bundle: {}, digest });
 let base: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ url: base, close } = await listenLocal((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  ({ url: base, close } = await listenLocal((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(request.url === '/v1/epochs/7/bundle' ? small : body);
   }));
 });
 afterAll(() => close());
@@ -76,4 +80,20 @@ describe('decision (docs/spec.md G.46 (a)): fetch --max-bundle-bytes sets the la
     expect(help).toContain('--max-bundle-bytes <n> largest answer in bytes, refused while it is read (default 67108864, at most 268435456;');
     expect(help).toContain('an answer over --max-bundle-bytes (default 67108864, at most 268435456) is refused while it is read');
   });
+
+  it('the file already in --out is read for its digest up to --max-bundle-bytes too: over 64 MiB it is compared whole when the limit allows it', async () => {
+    const dir = tempDir('auditor-fetch-bytes-');
+    // The same digest in 64 MiB and 10 bytes: a bundle the raised limit lets fetch and verify read.
+    const head = `{"bundle":{},"digest":"${digest}","padding":"`;
+    const keptSize = 64 * 1024 * 1024 + 10;
+    await writeFile(join(dir, 'epoch-7.json'), `${head}${' '.repeat(keptSize - head.length - 2)}"}`);
+    const run = async (extra: readonly string[]) => {
+      const t = captureIo(false);
+      await runCli(['fetch', '--validator', base, '--from', '7', '--to', '7', '--out', dir, '--retries', '0', '--json', ...extra], t);
+      return (JSON.parse(t.out()) as { sources: { epochs: { status: string; beside: { same_digest: boolean } | null }[] }[] }).sources[0]?.epochs[0];
+    };
+    expect(await run(['--max-bundle-bytes', String(keptSize)])).toMatchObject({ status: 'saved', beside: { same_digest: true } });
+    // At the default, the kept file is over the limit and not read: it is not said to hold the same bundle.
+    expect(await run([])).toMatchObject({ status: 'saved', beside: { same_digest: false } });
+  }, 60_000);
 });
