@@ -41,6 +41,23 @@ export const BUNDLE_LIMIT_OPTIONS: Readonly<Record<keyof BundleLimits, LimitOpti
   maxObjectKeys: { flag: '--max-object-keys', most: 100_000_000 },
 });
 
+/**
+ * Why a validator's answer was refused while it was read (`auditor-replay fetch`, `readPublishedBundles`): more bytes
+ * than `maxBytes`, ending with the option that sets it (`--max-bundle-bytes`, as `verify`'s), its value and how far it can
+ * be raised (docs/spec.md G.24, G.46 (a)).
+ *
+ * @param maxBytes - the limit the answer went over
+ * @returns the sentence
+ * @example answerTooLargeSentence(1024)
+ *   // 'the answer is larger than 1024 bytes; the limit is --max-bundle-bytes 1024: raise it (at most 268435456) to allow more'
+ */
+export function answerTooLargeSentence(maxBytes: number): string {
+  return `the answer is larger than ${maxBytes} bytes; ${overLimitHint({ limitName: 'maxBytes', limit: maxBytes }, BUNDLE_BYTES_OPTION) ?? ''}`;
+}
+
+/** The one limit option of a command that reads bundles but sets no shape limit (`fetch`, `miner-check explain`). */
+export const BUNDLE_BYTES_OPTION: Readonly<Record<'maxBytes', LimitOption>> = Object.freeze({ maxBytes: BUNDLE_LIMIT_OPTIONS.maxBytes });
+
 /** Why a document was refused (the shape of a load error). */
 export interface LimitError {
   readonly code: string;

@@ -19,7 +19,7 @@ import type { ProgressStream } from './progress.js';
 import { createProgress } from './progress.js';
 import { besideSentence } from './save-bundle.js';
 import { signatureVerifier } from './signature-verifier.js';
-import { MAX_REQUEST_TIMEOUT_MS } from './validator-http.js';
+import { MAX_REQUEST_TIMEOUT_MS, MAX_TOTAL_TIMEOUT_MS } from './validator-http.js';
 import { verifyBundles } from './verify-run.js';
 import { checkReportPath, writeReport } from './write-report.js';
 
@@ -117,7 +117,9 @@ Downloads GET {validator}/v1/epochs/{n}/bundle for every epoch n in [from, to] (
 epochs) into DIR/epoch-<n>.json. Timeouts, network errors, 408, 429 and 5xx are retried with exponential
 backoff (250 ms doubled, at most 30 s); 404 means no bundle.
 The validator is not trusted: redirects are not followed, each request ends at --timeout and the whole
-download at --total-timeout, and a file in DIR is never overwritten: other bytes for a saved epoch go
+download at --total-timeout, an answer over --max-bundle-bytes (default ${DEFAULT_BUNDLE_LIMITS.maxBytes}, at most
+${BUNDLE_LIMIT_OPTIONS.maxBytes.most}) is refused while it is read (AUDITOR_FETCH_FAILED, saying how to raise it:
+verify the files with the same --max-bundle-bytes), and a file in DIR is never overwritten: other bytes for a saved epoch go
 beside it as DIR/epoch-<n>.<sha256>.json, for verify to judge (two different signed bundles of
 one epoch are an equivocation). A signature proves who signed, not that it is the validator you audit:
 pass --validator-hotkey to refuse the bundles of another (AUDITOR_WRONG_VALIDATOR).
@@ -294,10 +296,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option(
       '--total-timeout <ms>',
       "one source's whole download (every epoch, retry and wait); past it no epoch is asked for",
-      integer('--total-timeout', 1, 604_800_000),
+      integer('--total-timeout', 1, MAX_TOTAL_TIMEOUT_MS),
       DEFAULT_TOTAL_TIMEOUT_MS,
     )
     .option('--retries <n>', 'retries per epoch', integer('--retries', 0, 100), 3)
+    .option(
+      '--max-bundle-bytes <n>',
+      `largest answer in bytes, refused while it is read (default ${DEFAULT_BUNDLE_LIMITS.maxBytes}, at most ${BUNDLE_LIMIT_OPTIONS.maxBytes.most}; verify the files with the same value)`,
+      integer('--max-bundle-bytes', 1, BUNDLE_LIMIT_OPTIONS.maxBytes.most),
+    )
     .option(
       '--validator-hotkey <ss58>',
       "the validator's hotkey: a bundle naming another validator is refused, not saved (AUDITOR_WRONG_VALIDATOR)",
@@ -315,6 +322,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         timeout: number;
         totalTimeout: number;
         retries: number;
+        maxBundleBytes?: number;
         validatorHotkey?: string;
         json?: boolean;
         quiet?: boolean;
@@ -351,6 +359,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             timeoutMs: opts.timeout,
             totalTimeoutMs: opts.totalTimeout,
             retries: opts.retries,
+            maxBytes: opts.maxBundleBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes,
             ...(opts.validatorHotkey === undefined ? {} : { validatorHotkey: opts.validatorHotkey }),
             progress: createProgress(io.stderr, opts.to - opts.from + 1, 'fetch', opts.quiet !== true && !json),
           });

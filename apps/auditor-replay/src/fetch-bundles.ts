@@ -4,7 +4,7 @@ import { describeValue, isHotkey, isSubnetError, redactUrl, SubnetError } from '
 
 import type { BundleEmbargo } from './bundle-embargo.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
-import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { answerTooLargeSentence, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import type { Progress } from './progress.js';
 import { readCappedBody } from './read-capped-body.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
@@ -55,7 +55,10 @@ export interface FetchOptions {
    * not saved (a validator serving another validator's honestly signed bundles would otherwise pass `verify`).
    */
   readonly validatorHotkey?: string;
-  /** The largest answer accepted, in bytes (default `verify`'s `--max-bundle-bytes` default, 64 MiB). */
+  /**
+   * The largest answer accepted, in bytes (`--max-bundle-bytes`: `verify`'s default, 64 MiB); a refusal names the option,
+   * its value and how far it can be raised.
+   */
   readonly maxBytes?: number;
 }
 
@@ -164,7 +167,7 @@ export function checkEpochRange(from: number, to: number): void {
  * with `validatorHotkey`, not the bundle of another validator).
  * The validator is not trusted (docs/spec.md G.6): each request has a timeout, headers and body; the whole run
  * has a deadline (`totalTimeoutMs`), after which no epoch is asked for; redirects are not followed; an answer
- * over `maxBytes` is refused while it is read; a file already in `outDir` is never overwritten: other bytes for
+ * over `maxBytes` is refused while it is read (naming `--max-bundle-bytes`); a file already in `outDir` is never overwritten: other bytes for
  * an epoch already saved go beside it as `epoch-<n>.<sha256, 64 hex>.json`, so `verify` of the folder reports an
  * equivocation. Network errors, timeouts, 408, 429 and 5xx are retried with exponential backoff (at most
  * `maxBackoffMs` a wait; `Retry-After` is not obeyed); 404 means the validator has no bundle for that epoch;
@@ -226,7 +229,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
         if (response.ok) {
           // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
           const bytes = await readCappedBody(response, maxBytes);
-          if (bytes === undefined) return { result: fail(attempts, fetchFailed, `the answer is larger than ${maxBytes} bytes`) };
+          if (bytes === undefined) return { result: fail(attempts, fetchFailed, answerTooLargeSentence(maxBytes)) };
           let doc: unknown;
           try {
             doc = JSON.parse(new TextDecoder().decode(bytes));
@@ -242,7 +245,7 @@ export async function fetchBundles(options: FetchOptions): Promise<readonly Fetc
             return { result: fail(attempts, wrongValidator, wrongValidatorSentence(claimed, options.validatorHotkey)) };
           }
           // A local disk error (AUDITOR_WRITE_FAILED) is thrown past the retries: it stops the run.
-          const saved = await saveBundle(options.outDir, epoch, bytes, doc);
+          const saved = await saveBundle(options.outDir, epoch, bytes, doc, maxBytes);
           if (saved.conflict !== undefined) {
             // The auditor's own folder, not the network: the code and sentence send the user to --out.
             const [file, other] = saved.conflict;

@@ -96,12 +96,18 @@ export async function expandOperands(operands: readonly string[], place: (i: num
  *
  * @param file - the path
  * @param limits - the size limits (default {@link DEFAULT_BUNDLE_LIMITS})
+ * @param options - the options that set them, named after a refusal for going over one (`checkBundleBytes`); none when
+ *   they are not the command line's
  * @returns the document or the error
  * @example const doc = await loadDocument('epoch-7.json'); if (doc.ok) audit(doc.value)
  */
-export async function loadDocument(file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<LoadedDocument> {
-  const read = await readBundleText(file, limits);
-  return typeof read === 'string' ? parseBundleText(file, read, limits) : read;
+export async function loadDocument(
+  file: string,
+  limits: BundleLimits = DEFAULT_BUNDLE_LIMITS,
+  options?: Readonly<Record<string, LimitOption>>,
+): Promise<LoadedDocument> {
+  const read = await readBundleText(file, limits, options);
+  return typeof read === 'string' ? parseBundleText(file, read, limits, options) : read;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SignatureVerifier } from '@subnet/bundle';
 import { verifyBundle } from '@subnet/bundle';
 import { describeValue, isSubnetError, SubnetError } from '@subnet/core';
 
-import { DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
+import { answerTooLargeSentence, BUNDLE_BYTES_OPTION, DEFAULT_BUNDLE_LIMITS } from './bundle-limits.js';
 import { EMBARGO_STATUS, embargoSentence, readEmbargo } from './bundle-embargo.js';
 import { AUDITOR_ERROR_CODES } from './errors.js';
 import { leadWithKind } from './wrong-kind.js';
@@ -62,6 +62,12 @@ export interface ReadPublishedOptions {
   readonly backoffMs?: number;
   /** The longest wait between two attempts (ms, default 30 000); no wait outlives `totalTimeoutMs`. */
   readonly maxBackoffMs?: number;
+  /**
+   * The largest bundle in bytes (`--max-bundle-bytes`, as `verify`'s: default 64 MiB): a validator's answer over it (a
+   * bundle, or the epoch list) is refused while it is read, a file of a folder before it is read; either refusal names the option, its value and how
+   * far it can be raised (docs/spec.md G.46 (a)).
+   */
+  readonly maxBytes?: number;
   /** The fetch implementation (default the global fetch). */
   readonly fetch?: typeof fetch;
   /**
@@ -99,6 +105,7 @@ function redact(url: string): string {
 /** How one read of a validator's API is bounded, and how it asks again ({@link RetryPlan}). */
 interface HttpRead extends RetryPlan {
   readonly timeoutMs: number;
+  readonly maxBytes: number;
   readonly totalTimeoutMs: number;
   readonly fetch?: typeof fetch;
   readonly onRetry?: (sentence: string) => void;
@@ -147,7 +154,7 @@ async function getJsonOnce(url: string, http: HttpRead): Promise<{ readonly doc:
       throw fetchFailed(url, `HTTP ${status}`, { status });
     }
     // The validator is not trusted: an answer larger than a bundle may be is refused while it is read.
-    bytes = await readCappedBody(response, DEFAULT_BUNDLE_LIMITS.maxBytes);
+    bytes = await readCappedBody(response, http.maxBytes);
   } catch (error) {
     if (isSubnetError(error)) throw error;
     const why = failureSentence(error, reading, http.timeoutMs, http.run, http.totalTimeoutMs);
@@ -155,8 +162,7 @@ async function getJsonOnce(url: string, http: HttpRead): Promise<{ readonly doc:
     if (http.run.aborted) throw fetchFailed(url, why, {}, error);
     return { transient: { why, extra: {}, cause: error, ...(timedOut(error, http.run) ? { timedOut: true } : {}) } };
   }
-  if (bytes === undefined)
-    throw fetchFailed(url, `the answer is larger than ${DEFAULT_BUNDLE_LIMITS.maxBytes} bytes`, { limit: DEFAULT_BUNDLE_LIMITS.maxBytes });
+  if (bytes === undefined) throw fetchFailed(url, answerTooLargeSentence(http.maxBytes), { limit: http.maxBytes });
   try {
     return { doc: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
   } catch (cause) {
@@ -299,7 +305,7 @@ function checked(source: string, doc: unknown, verify: SignatureVerifier, attemp
  * until the chain reveals its commit-reveal v4 weights: `AUDITOR_BUNDLE_EMBARGOED`, saying when to try again).
  * The validator is not trusted (docs/spec.md G.6): redirects are not followed; each request ends at `timeoutMs`
  * (the body too) and the whole read at `totalTimeoutMs`, after which no bundle is asked for; an answer over
- * 64 MiB is refused while it is read. A transient failure of the list or of one bundle (a network error, one
+ * `maxBytes` (default 64 MiB) is refused while it is read, and a file of a folder over it before it is read. A transient failure of the list or of one bundle (a network error, one
  * request's timeout, HTTP 408, 429, 5xx) is asked again with `fetch`'s backoff (`backoffMs` doubled, at most
  * `maxBackoffMs` a wait, at most `retries` times, never past `totalTimeoutMs`); a refusal never is, and each bundle
  * says how many GETs it took (`attempts`). List entries that name no usable epoch, an epoch listed twice
@@ -325,9 +331,11 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
   if (!/^https?:\/\//i.test(from)) {
     // The folder is this reader's `--bundles` (miner-check explain), as a URL is, not verify's operand `BUNDLE[0]`.
     const files = await expandOperands([from], () => '--bundles');
+    const limits = options.maxBytes === undefined ? DEFAULT_BUNDLE_LIMITS : Object.freeze({ ...DEFAULT_BUNDLE_LIMITS, maxBytes: options.maxBytes });
     const out: PublishedBundle[] = [];
     for (const file of files) {
-      const doc = await loadDocument(file);
+      // Only the byte limit is this reader's option (`--max-bundle-bytes`): a refusal by it says how to raise it.
+      const doc = await loadDocument(file, limits, BUNDLE_BYTES_OPTION);
       out.push(
         doc.ok
           ? ofValidator(checked(file, doc.value, options.verify, null), options.validatorHotkey, (why, named) =>
@@ -342,6 +350,7 @@ export async function readPublishedBundles(from: string, options: ReadPublishedO
   const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const http: HttpRead = {
     timeoutMs: options.timeoutMs ?? 10_000,
+    maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_LIMITS.maxBytes,
     totalTimeoutMs,
     run: AbortSignal.timeout(totalTimeoutMs),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),

@@ -38,13 +38,21 @@ export type SavedBundle =
  * @param epoch - the epoch asked for (the name never comes from the answer)
  * @param bytes - the answer's bytes
  * @param doc - the answer, parsed
+ * @param maxBytes - the largest bundle (`fetch --max-bundle-bytes`, default 64 MiB): the file kept is read for its
+ *   digest up to it, so a bundle the run may fetch is compared whole (docs/spec.md G.46 (a))
  * @returns the file written (or found holding these bytes) and, when kept beside another, that file; `{ conflict }`
  *   with both names when both already hold other bytes (a local name conflict: nothing written)
  * @throws SubnetError `AUDITOR_WRITE_FAILED` when a file cannot be written (a local disk error: EACCES, ENOSPC,
  *   EROFS, a directory at the file's name, ...), naming the path and the OS code; no file already there is changed
  * @example const saved = await saveBundle('bundles', 7, bytes, doc)
  */
-export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Array, doc: unknown): Promise<SavedBundle> {
+export async function saveBundle(
+  outDir: string,
+  epoch: number,
+  bytes: Uint8Array,
+  doc: unknown,
+  maxBytes: number = DEFAULT_BUNDLE_LIMITS.maxBytes,
+): Promise<SavedBundle> {
   const file = join(outDir, `epoch-${epoch}.json`);
   const held = await writeNew(file, bytes);
   if (held === true) return { file };
@@ -52,7 +60,7 @@ export async function saveBundle(outDir: string, epoch: number, bytes: Uint8Arra
   // The file kept is read as it was looked at when it was compared (one `stat` of the name per answer).
   const beside = (saved: string): SavedBundle => ({
     file: saved,
-    beside: Object.freeze({ file, sameDigest: sameDigest(doc, readDocument(file, held.info)) }),
+    beside: Object.freeze({ file, sameDigest: sameDigest(doc, readDocument(file, held.info, maxBytes)) }),
   });
   // A folder filled by an earlier version: these bytes may already be beside under the short name.
   const legacy = join(outDir, `epoch-${epoch}.${hash.slice(0, LEGACY_NAME_HEX)}.json`);
@@ -200,11 +208,11 @@ async function holdsBytes(file: string, bytes: Uint8Array, looked?: Stats): Prom
 
 /**
  * The JSON document in the file already in the folder, as `info` (its `stat` when it was compared) saw it: undefined
- * when it was a dangling link, or cannot be read, is too large, or is not JSON.
+ * when it was a dangling link, or cannot be read, is larger than `maxBytes`, or is not JSON.
  */
-function readDocument(file: string, info: Stats | undefined): unknown {
-  if (info === undefined || !info.isFile() || info.size > DEFAULT_BUNDLE_LIMITS.maxBytes) return undefined;
-  const held = readBundleBytes(file, DEFAULT_BUNDLE_LIMITS);
+function readDocument(file: string, info: Stats | undefined, maxBytes: number): unknown {
+  if (info === undefined || !info.isFile() || info.size > maxBytes) return undefined;
+  const held = readBundleBytes(file, { ...DEFAULT_BUNDLE_LIMITS, maxBytes });
   try {
     return held === undefined ? undefined : (JSON.parse(held.toString('utf8')) as unknown);
   } catch {

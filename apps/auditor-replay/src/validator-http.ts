@@ -107,15 +107,22 @@ export function requestTimeoutHint(timeoutMs: number): string {
     : `the limit is --timeout ${timeoutMs}, the most it can be`;
 }
 
+/** The most `--total-timeout` takes (`auditor-replay fetch`, `miner-check explain`): seven days. */
+export const MAX_TOTAL_TIMEOUT_MS = 604_800_000;
+
 /**
- * The sentence for a run stopped by its deadline.
+ * The sentence for a run stopped by its deadline: the option, its value and how far it can be raised, as every other
+ * limit's refusal says (docs/spec.md G.24, G.42 (c), G.46 (b)).
  *
  * @param totalTimeoutMs - the run's limit
- * @returns `the run passed its --total-timeout of N ms`
- * @example totalTimeoutSentence(1200) // 'the run passed its --total-timeout of 1200 ms'
+ * @returns `the run passed its --total-timeout of N ms: raise it (at most 604800000) to wait longer`, or at the most
+ *   `the run passed its --total-timeout of 604800000 ms, the most it can be`
+ * @example totalTimeoutSentence(1200) // 'the run passed its --total-timeout of 1200 ms: raise it (at most 604800000) to wait longer'
  */
 export function totalTimeoutSentence(totalTimeoutMs: number): string {
-  return `the run passed its --total-timeout of ${totalTimeoutMs} ms`;
+  return totalTimeoutMs < MAX_TOTAL_TIMEOUT_MS
+    ? `the run passed its --total-timeout of ${totalTimeoutMs} ms: raise it (at most ${MAX_TOTAL_TIMEOUT_MS}) to wait longer`
+    : `the run passed its --total-timeout of ${totalTimeoutMs} ms, the most it can be`;
 }
 
 /**

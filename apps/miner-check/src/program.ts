@@ -389,6 +389,10 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
     .option('--timeout <ms>', 'from a URL: the limit of one request, the answer and its whole body', '10000')
     .option('--total-timeout <ms>', 'from a URL: the limit of the whole read; past it no bundle is asked for', '600000')
     .option(
+      '--max-bundle-bytes <n>',
+      "largest bundle in bytes, as auditor-replay verify's: a validator's answer over it is set aside while it is read, a file of the folder before it is read (default 67108864, at most 268435456)",
+    )
+    .option(
       '--retries <n>',
       'from a URL: retries of the list and of each bundle after a transient failure (network error, one request timing out, 408, 429, 5xx), waiting 250 ms doubled, at most 30 s; each wait is said on stderr, as is each bundle read (not with --json)',
       '3',
@@ -411,6 +415,7 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
         timeout: string;
         totalTimeout: string;
         retries: string;
+        maxBundleBytes?: string;
         validatorHotkey?: string;
         json?: boolean;
       }) => {
@@ -423,19 +428,24 @@ export function buildProgram(io: ProgramIo, state: GlobalState): Command {
           options.validatorHotkey === undefined
             ? undefined
             : parseInput(hotkeySchema, options.validatorHotkey, MINER_CHECK_ERROR_CODES.invalidArgument, '--validator-hotkey');
-        const [{ sr25519Verifier }, { createProgress, MAX_REQUEST_TIMEOUT_MS, readPublishedBundles }, { explainCheck }] = await Promise.all([
-          import('@subnet/bundle'),
-          import('auditor-replay/pages'),
-          import('./commands/explain.js'),
-        ]);
+        const [
+          { sr25519Verifier },
+          { createProgress, DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES, MAX_REQUEST_TIMEOUT_MS, MAX_TOTAL_TIMEOUT_MS, readPublishedBundles },
+          { explainCheck },
+        ] = await Promise.all([import('@subnet/bundle'), import('auditor-replay/pages'), import('./commands/explain.js')]);
         const last = integerOption(options.last, '--last', 1, 10_000);
         const bundles = await readPublishedBundles(options.bundles, {
           verify: await sr25519Verifier(),
           last,
           // The bound readPublishedBundles names when the last retry runs out of time (`raise it (at most …)`).
           timeoutMs: integerOption(options.timeout, '--timeout', 1, MAX_REQUEST_TIMEOUT_MS),
-          totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, 604_800_000),
+          totalTimeoutMs: integerOption(options.totalTimeout, '--total-timeout', 1, MAX_TOTAL_TIMEOUT_MS),
           retries: integerOption(options.retries, '--retries', 0, 100),
+          // verify's option, default and bound: a bundle the auditor fetched and verified can be explained.
+          maxBytes:
+            options.maxBundleBytes === undefined
+              ? DEFAULT_BUNDLE_LIMITS.maxBytes
+              : integerOption(options.maxBundleBytes, '--max-bundle-bytes', 1, MAX_BUNDLE_BYTES),
           ...(validatorHotkey === undefined ? {} : { validatorHotkey }),
           // From a URL, a line on stderr per bundle and per wait to ask again (a read may take minutes); none with --json.
           ...(state.json

@@ -4,6 +4,7 @@ import type { InputLimits } from '@subnet/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
+import { answerMessage } from './answer-message.js';
 import { noteLimit } from './access-log.js';
 import { hotkeySpellingProblem, quotedValue } from './hotkey-spelling.js';
 import { inputLimitKey } from './input-limits.js';
@@ -158,12 +159,14 @@ export function checkBodyShape(body: unknown, limits: Partial<InputLimits> = { m
     const path = typeof error.context.path === 'string' ? { path: error.context.path } : {};
     const limitName = error.context.limitName;
     const limit = error.context.limit;
+    // The answer's `code` holds the code: its message does not start with it (docs/spec.md G.46 (c)).
+    const message = answerMessage(error);
     if (typeof limit !== 'number' || typeof limitName !== 'string' || !Object.hasOwn(DEFAULT_INPUT_LIMITS, limitName))
-      return { status: 400, code: error.code, message: error.message, ...path };
+      return { status: 400, code: error.code, message, ...path };
     // The operator raises the limit in the configuration; the answer says which key, its value and how far it goes.
     const name = limitName as keyof InputLimits;
     const setting = limitSetting(inputLimitKey(name), limit, DEFAULT_INPUT_LIMITS[name]);
-    return { status: 400, code: error.code, message: `${error.message}; the limit is ${setting}`, ...path, setting };
+    return { status: 400, code: error.code, message: `${message}; the limit is ${setting}`, ...path, setting };
   }
 }
 

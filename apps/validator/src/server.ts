@@ -39,7 +39,7 @@ import {
 import type { IngestError } from './ingest-checks.js';
 import type { ReadinessReport } from './readiness.js';
 import { servedBundleText } from './reveal-attest.js';
-import { refusalAtSentPath, termSentPath, workflowSentPath } from './scoring-refusal.js';
+import { refusalAtSentPath, sssaSentPath, termSentPath, workflowSentPath } from './scoring-refusal.js';
 import { createSignerRateLimiter } from './signer-rate-limit.js';
 import { registerValidatorPages } from './pages/validator-pages.js';
 import { verifySignedRequest } from './signed-request.js';
@@ -686,7 +686,8 @@ export function buildServer(ctx: ServerContext): FastifyInstance {
     } catch (error) {
       if (!isSubnetError(error)) throw error;
       ctx.metrics.recordsRejected.inc({ kind: 'sssa', reason: 'invalid_record' });
-      return fail(reply, 400, { code: error.code, message: error.message, ...(typeof error.context.path === 'string' ? { path: error.context.path } : {}) });
+      // Named as sent (body.sssa.…), the message without its `[CODE] `, as every ingest refusal (docs/spec.md G.42 (b), G.46 (c)).
+      return fail(reply, 400, refusalAtSentPath(error, sssaSentPath));
     }
     const recordId = `sssa-${digest({ task_id: parsed.data.task_id, hotkey: who.hotkey }).slice(0, 40)}`;
     return store(

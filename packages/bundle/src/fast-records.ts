@@ -1,5 +1,5 @@
 import { MAX_VALID_ISSUES } from '@subnet/aggregation';
-import { findLoneSurrogate, isHotkey } from '@subnet/core';
+import { asciiTrim, findLoneSurrogate, isHotkey } from '@subnet/core';
 
 import type { BountyInputRecord, PeerScoreRecord, SssaSubmissionRecord, TaskRecord, TermResultRecord, WorkflowRunRecord } from './epoch-inputs.js';
 import type { RecordList } from './exclusion.js';
@@ -40,9 +40,9 @@ function isText(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length >= 1 && v.length <= max && findLoneSurrogate(v) < 0;
 }
 
-/** `@subnet/consensus`'s task id (256) and task type (128): well-formed, not blank. */
+/** `@subnet/consensus`'s task id (256) and task type (128): well-formed, not blank once ASCII-trimmed (SPEC 0, docs/spec.md G.46 (d)). */
 function isTaskText(v: unknown, max: number): v is string {
-  return isText(v, max) && v.trim() !== '';
+  return isText(v, max) && asciiTrim(v) !== '';
 }
 
 const BOUNTY_KEYS = new Set(['record_id', 'seq', 'miner_hotkey', 'valid_issues', 'invalid_issues', 'starred_repos']);

@@ -162,7 +162,33 @@ function findCycle(n: number, edges: readonly [number, number, number][], nodes:
   }
   const rotated = [...loop.slice(firstAt), ...loop.slice(0, firstAt)];
   const ids = [...rotated, rotated[0] ?? 0].map((i) => nodes[i]?.id ?? '');
-  return { path: ['edges', firstEdge], message: `cycle ${ids.join(' -> ')}`, value: ids };
+  return { path: ['edges', firstEdge], message: cycleSentence(ids), value: ids };
+}
+
+/** The most node ids a cycle's message names (docs/spec.md G.46 (f)); the value keeps them all. */
+const CYCLE_IDS_SHOWN = 8;
+/** The most UTF-16 code units of one node id in a cycle's message; a longer id is cut, ending `...`. */
+const CYCLE_ID_SHOWN_LENGTH = 64;
+
+/**
+ * A cycle in words, bounded whatever its length (the message goes back to the sender at ingest): `cycle a -> b -> c ->
+ * a` up to {@link CYCLE_IDS_SHOWN} nodes; beyond, the first ones, how many are left out and the way back, `cycle of
+ * 10000 nodes: n0 -> n1 -> … -> n7 -> ... (9992 more) -> n0`. An id longer than {@link CYCLE_ID_SHOWN_LENGTH} is cut.
+ *
+ * @param ids - the cycle's node ids in edge order, the first repeated at the end
+ */
+function cycleSentence(ids: readonly string[]): string {
+  const show = (id: string) => {
+    if (id.length <= CYCLE_ID_SHOWN_LENGTH) return id;
+    const cut = CYCLE_ID_SHOWN_LENGTH - 3;
+    // Never half a surrogate pair: the message stays well-formed text.
+    const code = id.charCodeAt(cut - 1);
+    return `${id.slice(0, code >= 0xd800 && code <= 0xdbff ? cut - 1 : cut)}...`;
+  };
+  const nodes = ids.length - 1;
+  if (nodes <= CYCLE_IDS_SHOWN) return `cycle ${ids.map(show).join(' -> ')}`;
+  const first = ids.slice(0, CYCLE_IDS_SHOWN).map(show).join(' -> ');
+  return `cycle of ${nodes} nodes: ${first} -> ... (${nodes - CYCLE_IDS_SHOWN} more) -> ${show(ids[0] ?? '')}`;
 }
 
 /**

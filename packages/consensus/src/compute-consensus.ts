@@ -125,7 +125,7 @@ export function computeConsensus(input: ConsensusInput): ConsensusResult {
   for (let i = 0; i < shell.members.length; i++) {
     const member = shell.members[i];
     if (member === undefined) continue;
-    let sets = trustedDocumentSets(member.sssa) ?? freshDocumentSets(member.sssa, DEFAULT_INPUT_LIMITS, fresh);
+    let sets = trustedDocumentSets(member.sssa, DEFAULT_INPUT_LIMITS) ?? freshDocumentSets(member.sssa, DEFAULT_INPUT_LIMITS, fresh);
     if (sets === undefined) {
       const refs: string[] = [];
       sets = computeDocumentSets(validateSssa(member.sssa, `members[${i}].sssa`, DEFAULT_INPUT_LIMITS, refs), refs, keys);

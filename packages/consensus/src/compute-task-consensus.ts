@@ -13,7 +13,10 @@ import { scoreGroup } from './score-group.js';
 
 /** Input of {@link computeTaskConsensus}. */
 export interface TaskConsensusInput extends ConsensusInput {
-  /** Input limits for the raw documents (default `DEFAULT_INPUT_LIMITS`: depth 64). */
+  /**
+   * Input limits for every document (default `DEFAULT_INPUT_LIMITS`: depth 64): a raw one, and one `parseSssa` returned
+   * under a larger limit, which is then validated again (docs/spec.md G.46 (e)).
+   */
   readonly limits?: Partial<InputLimits>;
 }
 
@@ -124,7 +127,8 @@ export function computeTaskConsensus(input: TaskConsensusInput): TaskConsensusRe
     }
     uids.add(uid);
     hotkeys.add(hotkey);
-    let sets = trustedDocumentSets(fields.sssa) ?? freshDocumentSets(fields.sssa, limits, fresh);
+    // A parsed document is held to `limits` too: walked again only when it was parsed under a larger one (G.46 (e)).
+    let sets = trustedDocumentSets(fields.sssa, limits) ?? freshDocumentSets(fields.sssa, limits, fresh);
     if (sets === undefined) {
       try {
         const refs: string[] = [];

@@ -1,11 +1,12 @@
 import { asciiTrim, asciiUpper } from '@subnet/core';
+import type { InputLimits } from '@subnet/core';
 
 import { sha256Hex } from '#hash';
 
 import { keyOfPreimage, preimageOfParsed } from './finding-key.js';
 import type { Sssa, Verdict } from './sssa-schema.js';
 import { foldLower } from './text-rules.js';
-import { cacheTrustedPayload, isTrusted, trustedPayload } from './trusted.js';
+import { cacheTrustedPayload, isTrustedWithin, trustedPayload } from './trusted.js';
 
 /**
  * Internal: what consensus compares of one validated SSSA, each list holding distinct items. Computed
@@ -117,11 +118,12 @@ export function computeDocumentSets(sssa: Sssa, refs?: readonly string[], keys?:
 }
 
 /**
- * The sets of a document returned by `parseSssa` (computed on first use, then cached), or `undefined`
- * when `value` is not such a document and must be validated.
+ * The sets of a document returned by `parseSssa` under limits no larger than `limits` (computed on first use, then
+ * cached), or `undefined` when `value` is not such a document and must be validated against `limits` (a raw document, a
+ * copy, or a document parsed under a larger limit: docs/spec.md G.46 (e)).
  */
-export function trustedDocumentSets(value: unknown): DocumentSets | undefined {
-  if (!isTrusted(value)) return undefined;
+export function trustedDocumentSets(value: unknown, limits: InputLimits): DocumentSets | undefined {
+  if (!isTrustedWithin(value, limits)) return undefined;
   const cached = trustedPayload(value) as DocumentSets | null;
   if (cached !== null) return cached;
   const sets = computeDocumentSets(value as Sssa);

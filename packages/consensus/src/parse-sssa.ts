@@ -5,7 +5,7 @@ import { CONSENSUS_ERROR_CODES } from './errors.js';
 import { fastSssa } from './fast-sssa.js';
 import type { Sssa } from './sssa-schema.js';
 import { sssaSchema } from './sssa-schema.js';
-import { isTrusted, markTrusted } from './trusted.js';
+import { isTrusted, isTrustedWithin, markTrusted } from './trusted.js';
 
 /** Options of {@link parseSssa}. */
 export interface ParseSssaOptions {
@@ -103,7 +103,9 @@ function freezeParsed(sssa: Sssa): void {
  * object and array the schema describes (findings, CVE lists, capabilities, dependencies, policy and
  * rules, `skill`, an object `signature`) are new objects, frozen; the values of unknown fields are kept
  * as given (not copied, not frozen: they are never scored). Every key is data: an unknown key spelled
- * `__proto__` or `constructor` is kept as an own property and never changes a prototype.
+ * `__proto__` or `constructor` is kept as an own property and never changes a prototype. A document is trusted under
+ * the limits it was parsed with: given smaller ones (here, to `computeConsensus` or `computeTaskConsensus`'s
+ * `limits`) it is validated again against them, as a raw document is (docs/spec.md G.46 (e)).
  *
  * @param input - untrusted JSON value, or a document this function returned
  * @param label - the name of the document in error paths (default `sssa`)
@@ -125,9 +127,14 @@ export function parseSssa(input: unknown, label = 'sssa', options: ParseSssaOpti
     throw new SubnetError(CONSENSUS_ERROR_CODES.invalidArgument, 'options must be an object', { context: { path: 'options', value: options } });
   }
   const limits = resolveLimits(options.limits, 'options.limits');
-  if (isTrusted(input)) return input as Sssa;
+  if (isTrustedWithin(input, limits)) return input as Sssa;
+  if (isTrusted(input)) {
+    // Parsed under a larger limit than one of these: held to these too, as a raw document is (docs/spec.md G.46 (e)).
+    validateSssa(input, label, limits);
+    return input as Sssa;
+  }
   const sssa = validateSssa(input, label, limits);
   freezeParsed(sssa);
-  markTrusted(sssa);
+  markTrusted(sssa, limits);
   return sssa;
 }

@@ -8,18 +8,25 @@ import { deepFreeze } from './freeze.js';
 import type { ReputationSettings, ReputationTable } from './reputation.js';
 import { DEFAULT_REPUTATION_SETTINGS, parseReputationTable } from './reputation.js';
 import { selectVerificationGroup } from './select-verification-group.js';
+import { isBlank } from './text-rules.js';
 
+/**
+ * Text of 1..max UTF-16 code units, well-formed, not blank. Blank is SPEC 0's: empty once ASCII white space (U+0009 to
+ * U+000D and U+0020) is trimmed, as `computeTaskConsensus`, `selectVerificationGroup` and `verificationSeed` judge a task
+ * id, so a no-break space (U+00A0), U+FEFF or U+2028 is a character (docs/spec.md G.46 (d)). The message is the one
+ * bundles already carry in an exclusion reason.
+ */
 const wellFormed = (max: number) =>
   z
     .string()
     .min(1)
     .max(max)
     .refine((s) => findLoneSurrogate(s) < 0, 'a lone UTF-16 surrogate is not text')
-    .refine((s) => s.trim() !== '', 'must not be blank');
+    .refine((s) => !isBlank(s), 'must not be blank');
 
-/** A task id on the wire: 1-256 characters, well-formed, not blank. */
+/** A task id on the wire: 1-256 characters, well-formed, not blank (empty once ASCII-trimmed, SPEC 0). */
 export const taskIdSchema = wellFormed(256);
-/** A task type on the wire: 1-128 characters, well-formed, not blank (`__proto__` is an ordinary type). */
+/** A task type on the wire: 1-128 characters, well-formed, not blank (empty once ASCII-trimmed; `__proto__` is an ordinary type). */
 export const taskTypeSchema = wellFormed(128);
 
 /** Input of {@link assignTask}. */

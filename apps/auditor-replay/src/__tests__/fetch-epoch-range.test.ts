@@ -79,7 +79,7 @@ describe('fetch: one run asks for at most MAX_FETCH_EPOCHS epochs (docs/spec.md 
       epoch: 5 + MAX_FETCH_EPOCHS - 1,
       status: 'failed',
       code: 'AUDITOR_FETCH_FAILED',
-      error: `GET ${base}/v1/epochs/${4 + MAX_FETCH_EPOCHS}/bundle: not asked: the run passed its --total-timeout of 1 ms`,
+      error: `GET ${base}/v1/epochs/${4 + MAX_FETCH_EPOCHS}/bundle: not asked: the run passed its --total-timeout of 1 ms: raise it (at most 604800000) to wait longer`,
     });
   });
 });

@@ -208,7 +208,7 @@ describe('fetch from a hostile validator: time limits', () => {
     );
   }, 10_000);
 
-  it('--total-timeout ends the whole run: the request under way stops, later epochs are not asked for, each is named; exit 1', async () => {
+  it('decision (docs/spec.md G.46 (b)): --total-timeout ends the whole run: the request under way stops, later epochs are not asked for, each is named; exit 1; the sentence names its value and its most', async () => {
     const outDir = tempDir('auditor-hostile-');
     const t = captureIo(false);
     const started = Date.now();
@@ -218,7 +218,7 @@ describe('fetch from a hostile validator: time limits', () => {
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(code).toBe(1);
-    const stop = 'the run passed its --total-timeout of 1200 ms';
+    const stop = 'the run passed its --total-timeout of 1200 ms: raise it (at most 604800000) to wait longer';
     expect(t.out()).toContain(`epoch 1: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/1/bundle: ${stop}`);
     expect(t.out()).toContain(`epoch 2: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/2/bundle: not asked: ${stop}`);
     expect(t.out()).toContain(`epoch 3: failed: [AUDITOR_FETCH_FAILED] GET ${base}/drip/v1/epochs/3/bundle: not asked: ${stop}`);
@@ -258,7 +258,7 @@ describe('fetch from a hostile validator: time limits', () => {
       );
     });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('the run passed its --total-timeout of 800 ms');
+    expect(result.stdout).toContain('the run passed its --total-timeout of 800 ms: raise it (at most 604800000) to wait longer');
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 25_000);
 
@@ -339,7 +339,9 @@ describe('fetch from a hostile validator: sizes and statuses', () => {
     const [got] = await fetchBundles({ validator: `${base}/gzip-bomb`, from: 1, to: 1, outDir, retries: 0, maxBytes: 1024 * 1024, timeoutMs: 20_000 });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(got).toMatchObject({ status: 'failed', file: null });
-    expect(got?.error).toBe(`GET ${base}/gzip-bomb/v1/epochs/1/bundle: the answer is larger than 1048576 bytes`);
+    expect(got?.error).toBe(
+      `GET ${base}/gzip-bomb/v1/epochs/1/bundle: the answer is larger than 1048576 bytes; the limit is --max-bundle-bytes 1048576: raise it (at most 268435456) to allow more`,
+    );
     expect(await readdir(outDir)).toEqual([]);
   });
 

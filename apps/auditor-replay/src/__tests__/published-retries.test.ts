@@ -172,7 +172,9 @@ describe('readPublishedBundles retries transient failures of each bundle with fe
     expect(Date.now() - started).toBeLessThan(4000);
     const first = read[0]!;
     expect(first.problem?.code).toBe('AUDITOR_FETCH_FAILED');
-    expect(first.problem?.message).toMatch(/: HTTP 503 \(after \d+ attempts\); then the run passed its --total-timeout of 1500 ms at --bundles/);
+    expect(first.problem?.message).toMatch(
+      /: HTTP 503 \(after \d+ attempts\); then the run passed its --total-timeout of 1500 ms: raise it \(at most 604800000\) to wait longer at --bundles/,
+    );
     expect(first.attempts).toBe(hits.get('/forever/v1/epochs/1/bundle'));
     expect(first.attempts).toBeGreaterThan(2);
     expect(summary(read.slice(1))).toEqual([['/forever/v1/epochs/2/bundle', 'AUDITOR_FETCH_FAILED', 0]]);

@@ -7,7 +7,8 @@ export { excludedRecords, explainMiner, formatNumber, formatPercent, minerHotkey
 export type { ChallengeStory, ExcludedRecord, MinerStory, StoryEvaluation } from '../miner-story.js';
 export { formatMinerStory } from '../miner-story-text.js';
 export { readPublishedBundles } from '../published-bundles.js';
-export { MAX_REQUEST_TIMEOUT_MS } from '../validator-http.js';
+export { DEFAULT_BUNDLE_LIMITS, MAX_BUNDLE_BYTES } from '../bundle-limits.js';
+export { MAX_REQUEST_TIMEOUT_MS, MAX_TOTAL_TIMEOUT_MS } from '../validator-http.js';
 export { createProgress } from '../progress.js';
 export type { Progress, ProgressStream } from '../progress.js';
 export type { PublishedBundle, ReadPublishedOptions } from '../published-bundles.js';

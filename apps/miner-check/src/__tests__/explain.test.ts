@@ -90,7 +90,7 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
     expect(t.out()).toMatch(/Challenge \S+ \(\w+, alpha [\d.]+\): /);
   });
 
-  it('decision (docs/spec.md G.42 (c)): a bundle file over the 64 MiB a bundle may have is set aside naming its size and the limit, and no flag miner-check does not have', async () => {
+  it('decision (docs/spec.md G.42 (c), G.46 (a)): a bundle file over the 64 MiB a bundle may have by default is set aside naming its size, the limit and how to raise it (--max-bundle-bytes)', async () => {
     cpSync(honest, dir, { recursive: true });
     // A sparse file: its size is what is refused, before a byte of it is read.
     const big = join(dir, 'zz-big.json');
@@ -103,7 +103,7 @@ describe("miner-check explain: the story of a miner's weight from a validator's 
       {
         source: big,
         code: 'CORE_INPUT_TOO_LARGE',
-        message: `${big} has 67108865 bytes, more than the 67108864 a bundle file may have`,
+        message: `${big} has 67108865 bytes, more than the limit of 67108864; the limit is --max-bundle-bytes 67108864: raise it (at most 268435456) to allow more`,
         attempts: null,
       },
     ]);

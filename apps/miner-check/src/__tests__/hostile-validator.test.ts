@@ -225,12 +225,12 @@ describe('miner-check explain from a hostile validator', () => {
     expect(hits.get(`/flaky/v1/epochs/${epochs.at(-1)}/bundle`)).toBe(2);
   });
 
-  it('--total-timeout ends the whole read; every bundle not read is named, and the error says why none could be used', async () => {
+  it('decision (docs/spec.md G.46 (b)): --total-timeout ends the whole read; every bundle not read is named, and the error says why none could be used; the sentence names its value and its most', async () => {
     const started = Date.now();
     const got = await explain(['--bundles', `${base}/drip-all`, '--timeout', '60000', '--total-timeout', '1200']);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(got.code).toBe(2);
-    const stop = 'the run passed its --total-timeout of 1200 ms';
+    const stop = 'the run passed its --total-timeout of 1200 ms: raise it (at most 604800000) to wait longer';
     expect(got.json.error?.code).toBe('MINER_CHECK_MINER_NOT_FOUND');
     const first = `${base}/drip-all/v1/epochs/${epochs[0]}/bundle`;
     expect(got.json.error?.message).toContain(
@@ -354,7 +354,15 @@ describe('miner-check explain from a hostile validator', () => {
       ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(100), 'HTTP 429 (after 4 attempts)'), 4],
       ['AUDITOR_MALFORMED_JSON', coded('AUDITOR_MALFORMED_JSON', url(101), 'HTTP 200: the answer is not JSON'), 1],
       ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(102), 'HTTP 304'), 1],
-      ['AUDITOR_FETCH_FAILED', coded('AUDITOR_FETCH_FAILED', url(103), 'the answer is larger than 67108864 bytes'), 1],
+      [
+        'AUDITOR_FETCH_FAILED',
+        coded(
+          'AUDITOR_FETCH_FAILED',
+          url(103),
+          'the answer is larger than 67108864 bytes; the limit is --max-bundle-bytes 67108864: raise it (at most 268435456) to allow more',
+        ),
+        1,
+      ],
     ]);
     expect([100, 101, 102, 103].map((n) => hits.get(`/statuses/v1/epochs/${n}/bundle`))).toEqual([4, 1, 1, 1]);
   }, 20_000);

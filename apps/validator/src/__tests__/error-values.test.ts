@@ -1,9 +1,10 @@
 import { passRate } from '@subnet/aggregation';
 import { scoreWorkflow } from '@subnet/composite';
+import { parseSssa } from '@subnet/consensus';
 import { describeValue, isSubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import { bountyBody, postExecutor, postSigned, sssaDoc, useKeys, useService, workflowBody } from './helpers.js';
+import { bountyBody, postExecutor, postSigned, sssaDoc, TOKEN, useKeys, useService, workflowBody } from './helpers.js';
 
 /**
  * An HTTP error answer names the field and the value the client sent, as every coded error of the project does
@@ -165,6 +166,28 @@ describe('HTTP error answers name the value sent', () => {
     expect((await postExecutor(validator.url, '/v1/tasks', { task_id: 'l'.repeat(257), task_type: 'mcp_server' })).status).toBe(400);
   });
 
+  it('decision (docs/spec.md G.46 (d)): a task id blank only to Unicode (U+00A0, U+FEFF, U+2028) is registered, read back and takes an SSSA; ASCII tab and space are blank', async () => {
+    for (const [i, id] of ['\u00a0', '\ufeff', '\u2028', ' \u00a0\t'].entries()) {
+      const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+      expect([task.status, task.status === 201 ? undefined : await errorOf(task)]).toEqual([201, undefined]);
+      const group = ((await task.json()) as { group: { hotkey: string }[] }).group;
+      const read = await fetch(`${validator.url}/v1/tasks/${encodeURIComponent(id)}`);
+      expect([read.status, ((await read.json()) as { task_id?: string }).task_id]).toEqual([200, id]);
+      const member = k.miners.find((m) => m.address === group[i % group.length]?.hotkey)!;
+      const sssa = await postSigned(validator.url, '/v1/sssa', member, { task_id: id, sssa: sssaDoc() });
+      expect([sssa.status, sssa.status === 201 ? undefined : await errorOf(sssa)]).toEqual([201, undefined]);
+    }
+    for (const id of ['\t', ' ', '\t \n']) {
+      const task = await postExecutor(validator.url, '/v1/tasks', { task_id: id, task_type: 'mcp_server' });
+      expect([task.status, await errorOf(task)]).toEqual([
+        400,
+        { code: 'INVALID_RECORD', message: `must not be blank at body.task_id (got ${JSON.stringify(id)})`, path: 'body.task_id' },
+      ]);
+      const type = await postExecutor(validator.url, '/v1/tasks', { task_id: `typed-${id.length}`, task_type: id });
+      expect([type.status, (await errorOf(type)).path]).toEqual([400, 'body.task_type']);
+    }
+  });
+
   it('NOT_FOUND names the method and the path asked for, never the query string', async () => {
     const res = await fetch(`${validator.url}/v1/epoch?token=secret`);
     expect(res.status).toBe(404);
@@ -203,6 +226,12 @@ function refusalOf(run: () => unknown): { code: string; message: string; path: s
   throw new Error('the scoring package took the input');
 }
 
+/** The package's message without the `[CODE] ` it starts with, which an answer leaves to its `code` (docs/spec.md G.46 (c)). */
+function unled(own: { code: string; message: string }): string {
+  expect(own.message.startsWith(`[${own.code}] `), own.message).toBe(true);
+  return own.message.slice(own.code.length + 3);
+}
+
 describe("decision (docs/spec.md G.42 (b)): a scoring package's refusal at ingest names the path as the sender sent it", () => {
   const max = Number.MAX_SAFE_INTEGER;
   type Body = ReturnType<typeof workflowBody>;
@@ -227,7 +256,7 @@ describe("decision (docs/spec.md G.42 (b)): a scoring package's refusal at inges
     const res = await postExecutor(validator.url, '/v1/workflow-runs', body);
     expect(res.status).toBe(400);
     const error = await errorOf(res);
-    expect(error).toEqual({ code, message: own.message.replace(` at ${path} (got `, ` at body.${path} (got `), path: `body.${path}` });
+    expect(error).toEqual({ code, message: unled(own).replace(` at ${path} (got `, ` at body.${path} (got `), path: `body.${path}` });
     expect(error.message).toMatch(new RegExp(` at body\\.${path.replace(/[.[\]]/g, '\\$&')} \\(got .+\\)$`));
   });
 
@@ -255,9 +284,72 @@ describe("decision (docs/spec.md G.42 (b)): a scoring package's refusal at inges
       expect(res.status).toBe(400);
       expect(await errorOf(res)).toEqual({
         code: ownError.code,
-        message: ownError.message.replace(` at ${own} (got ${describeValue(ownError.value)})`, ` at ${sent} (got ${describeValue(ownError.value)})`),
+        message: unled(ownError).replace(` at ${own} (got ${describeValue(ownError.value)})`, ` at ${sent} (got ${describeValue(ownError.value)})`),
         path: sent,
       });
     }
+  });
+});
+
+describe('decision (docs/spec.md G.46 (c)): an ingest refusal has one form: the code in `code`, the message without `[CODE] `', () => {
+  it('a scoring package refusal (composite, consensus) and a shape refusal (core) answer as a schema refusal does; the package error keeps its lead', async () => {
+    // composite: scoreWorkflow's refusal of the record.
+    const body = workflowBody('wf-lead', k.miners[0]!.address);
+    const record = { ...body.record, steps_completed: 3 };
+    const composite = refusalOf(() => scoreWorkflow({ task: body.task, plan: body.plan, record }));
+    const wf = await postExecutor(validator.url, '/v1/workflow-runs', { ...body, record });
+    expect([wf.status, await errorOf(wf)]).toEqual([
+      400,
+      { code: composite.code, message: unled(composite).replace(' at record.', ' at body.record.'), path: 'body.record.steps_completed' },
+    ]);
+    // consensus: parseSssa's refusal of a signed SSSA, named as sent (body.sssa.…, docs/spec.md G.42 (b)).
+    const group = (
+      (await (await postExecutor(validator.url, '/v1/tasks', { task_id: 'lead-task', task_type: 'mcp_server' })).json()) as {
+        group: { hotkey: string }[];
+      }
+    ).group;
+    const member = k.miners.find((m) => m.address === group[0]?.hotkey)!;
+    const sssa = { ...sssaDoc(), risk_score: 2 };
+    const consensus = refusalOf(() => parseSssa(sssa));
+    expect(consensus).toMatchObject({ code: 'CONSENSUS_INVALID_SSSA', path: 'sssa.risk_score' });
+    const signed = await postSigned(validator.url, '/v1/sssa', member, { task_id: 'lead-task', sssa });
+    expect([signed.status, await errorOf(signed)]).toEqual([
+      400,
+      { code: consensus.code, message: unled(consensus).replace(' at sssa.risk_score ', ' at body.sssa.risk_score '), path: 'body.sssa.risk_score' },
+    ]);
+    // core: a body that nests deeper than the input limit, and one holding a lone surrogate (no limit to name).
+    let deep: unknown = 1;
+    for (let i = 0; i < 70; i++) deep = [deep];
+    const tooDeep = await errorOf(await postExecutor(validator.url, '/v1/bounty-records', { ...bountyBody('b-deep', k.miners[2]!.address), deep }));
+    expect(tooDeep.code).toBe('CORE_INPUT_TOO_DEEP');
+    expect(tooDeep.message).toMatch(/^input nests deeper than 64 levels at body\.deep/);
+    const lone = await fetch(`${validator.url}/v1/bounty-records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: `{"lone":"\\ud800",${JSON.stringify(bountyBody('b-lone', k.miners[2]!.address)).slice(1)}`,
+    });
+    const notJson = await errorOf(lone);
+    expect(notJson.code).toBe('CORE_INPUT_NOT_JSON');
+    expect(notJson.message.startsWith('['), notJson.message).toBe(false);
+    expect(notJson.message).toContain(' at body.lone');
+  });
+});
+
+describe('decision (docs/spec.md G.46 (f)): a workflow plan cycle is answered in a bounded message', () => {
+  it('a 1,000-node cycle names 8 ids, how many more and the way back, at body.plan.edges[0]', async () => {
+    const k1000 = 1000;
+    const id = (i: number) => `n${i}`;
+    const plan = {
+      nodes: Array.from({ length: k1000 }, (_, i) => ({ id: id(i) })),
+      edges: Array.from({ length: k1000 }, (_, i) => ({ from: id(i), to: id((i + 1) % k1000) })),
+    };
+    const res = await postExecutor(validator.url, '/v1/workflow-runs', { ...workflowBody('wf-ring', k.miners[0]!.address), plan });
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ code: 'COMPOSITE_INVALID_DAG', path: 'body.plan.edges[0]' });
+    expect(error.message).toMatch(
+      /^invalid workflow DAG: cycle of 1000 nodes: n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> \.\.\. \(992 more\) -> n0 at body\.plan\.edges\[0\] \(got \["n0",/,
+    );
+    expect(error.message.length).toBeLessThan(300);
   });
 });

@@ -127,7 +127,7 @@ describe('configured input size limits at ingest (server.input_limits, docs/spec
       const res = await postExecutor(service.url, '/v1/workflow-runs', { ...workflowBody(`r-${i}`, miner), record });
       expect(res.status).toBe(400);
       const { message } = await errorOf(res);
-      // The cause first, then the setting: `[CORE_INPUT_TOO_LARGE] a list has more than 3 elements (4) at … ; the limit is …`.
+      // The cause first, then the setting: `a list has more than 3 elements (4) at … ; the limit is …` (the code is in `code`).
       expect(message).toContain(cause);
       expect(message.endsWith(`; the limit is ${named}`), message).toBe(true);
       const access = lines.slice(before).filter((l) => l.msg === 'request');

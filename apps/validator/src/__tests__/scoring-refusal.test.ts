@@ -1,7 +1,8 @@
 import { SubnetError } from '@subnet/core';
 import { describe, expect, it } from 'vitest';
 
-import { refusalAtSentPath, termSentPath, workflowSentPath } from '../scoring-refusal.js';
+import { answerMessage } from '../answer-message.js';
+import { refusalAtSentPath, sssaSentPath, termSentPath, workflowSentPath } from '../scoring-refusal.js';
 
 /** docs/spec.md G.42 (b): the sender's path of a scoring package's refusal, and only of the paths it knows. */
 describe('decision (docs/spec.md G.42 (b)): a scoring package path restated as sent', () => {
@@ -29,18 +30,34 @@ describe('decision (docs/spec.md G.42 (b)): a scoring package path restated as s
     });
     expect(refusalAtSentPath(withValue, workflowSentPath)).toEqual({
       code: 'COMPOSITE_INVALID_RECORD',
-      message: '[COMPOSITE_INVALID_RECORD] steps_completed exceeds total_steps_in_dag (2) at body.record.steps_completed (got 3)',
+      message: 'steps_completed exceeds total_steps_in_dag (2) at body.record.steps_completed (got 3)',
       path: 'body.record.steps_completed',
     });
     const noValue = new SubnetError('COMPOSITE_INVALID_PLAN', 'invalid workflow plan: required', { context: { path: 'plan.nodes' } });
     expect(refusalAtSentPath(noValue, workflowSentPath)).toEqual({
       code: 'COMPOSITE_INVALID_PLAN',
-      message: '[COMPOSITE_INVALID_PLAN] invalid workflow plan: required at body.plan.nodes',
+      message: 'invalid workflow plan: required at body.plan.nodes',
       path: 'body.plan.nodes',
     });
     const own = new SubnetError('COMPOSITE_INVALID_WINDOW_ENTRY', 'too long', { context: { path: 'body.task.task_id', value: 'x' } });
-    expect(refusalAtSentPath(own, workflowSentPath)).toEqual({ code: own.code, message: own.message, path: 'body.task.task_id' });
+    expect(refusalAtSentPath(own, workflowSentPath)).toEqual({ code: own.code, message: 'too long at body.task.task_id (got "x")', path: 'body.task.task_id' });
     const pathless = new SubnetError('AGGREGATION_INVALID_INPUT', 'no path');
-    expect(refusalAtSentPath(pathless, termSentPath)).toEqual({ code: pathless.code, message: pathless.message });
+    expect(refusalAtSentPath(pathless, termSentPath)).toEqual({ code: pathless.code, message: 'no path' });
+  });
+});
+
+describe('decision (docs/spec.md G.46 (c)): an answer carries the code in `code`, not at the head of its message', () => {
+  it('answerMessage drops the leading [CODE] only; the error itself keeps it', () => {
+    const error = new SubnetError('COMPOSITE_INVALID_DAG', 'the workflow DAG has a cycle', { context: { path: 'plan.edges[0]', value: 1 } });
+    expect(answerMessage(error)).toBe('the workflow DAG has a cycle at plan.edges[0] (got 1)');
+    expect(error.message).toBe('[COMPOSITE_INVALID_DAG] the workflow DAG has a cycle at plan.edges[0] (got 1)');
+    // A summary that itself starts with a bracket keeps it: only the code's own lead is dropped.
+    expect(answerMessage(new SubnetError('X_Y', '[Z] inner'))).toBe('[Z] inner');
+  });
+
+  it("consensus: parseSssa's label sssa is the body's field sssa", () => {
+    expect(sssaSentPath('sssa')).toBe('body.sssa');
+    expect(sssaSentPath('sssa.findings[0].severity')).toBe('body.sssa.findings[0].severity');
+    for (const other of ['sssas', 'label', 'options.limits.maxDepth']) expect(sssaSentPath(other)).toBeUndefined();
   });
 });

@@ -271,3 +271,40 @@ describe('screenRecords orders and de-duplicates peer scores by their id text', 
     );
   });
 });
+
+describe('decision (docs/spec.md G.46 (d)): a task id or type is blank by SPEC 0 ASCII trimming, on both readers', () => {
+  /** SPEC 0 written out: blank is nothing but U+0009-U+000D and U+0020. */
+  const specBlank = (text: string) => /^[\t\n\v\f\r ]*$/.test(text);
+  const unicodeOnly = ['\u00a0', '\ufeff', '\u2028', ' \u00a0\t'];
+  const asciiBlank = ['\t', ' ', '\t \n\r\v\f'];
+
+  it('U+00A0, U+FEFF, U+2028 are characters: a task and an SSSA submission naming one are taken by the acceptor and the schema alike', () => {
+    for (const id of unicodeOnly) {
+      expect(specBlank(id)).toBe(false);
+      for (const item of [
+        { ...valid.tasks(), task_id: id },
+        { ...valid.tasks(), task_type: id },
+        { ...valid.sssa_submissions(), task_id: id },
+      ]) {
+        const list: RecordList = 'sssa' in item ? 'sssa_submissions' : 'tasks';
+        expect(slow(list, item), `${list} ${JSON.stringify(item)}`).toBeDefined();
+        expect(agrees(list, item)).toEqual({ accepted: true });
+      }
+    }
+  });
+
+  it('ASCII tab and space are blank: refused by both', () => {
+    for (const id of asciiBlank) {
+      expect(specBlank(id)).toBe(true);
+      for (const item of [
+        { ...valid.tasks(), task_id: id },
+        { ...valid.tasks(), task_type: id },
+        { ...valid.sssa_submissions(), task_id: id },
+      ]) {
+        const list: RecordList = 'sssa' in item ? 'sssa_submissions' : 'tasks';
+        expect(slow(list, item)).toBeUndefined();
+        expect(agrees(list, item)).toEqual({ accepted: false });
+      }
+    }
+  });
+});
