@@ -1,4 +1,5 @@
-import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
+import { buildBundle, signedBundleText } from '@subnet/bundle';
+import type { computeEpoch } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
 import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { canonicalJson, isSubnetError } from '@subnet/core';
@@ -7,6 +8,8 @@ import type { Logger } from 'pino';
 import { bundleFileDeferred, bundleFileHeld, writeBundleFileOrLog } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
+import { ComputationAbandoned, computeHere } from './epoch-compute.js';
+import type { Computed, EpochComputer } from './epoch-compute.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
@@ -40,6 +43,11 @@ export interface EpochRunnerDeps {
    * `HotKeyNotRegisteredInSubNet` refused, whose own words are only "not registered" (optional).
    */
   readonly notRegisteredCause?: () => string | undefined;
+  /**
+   * Computes the epoch off the event loop (a worker thread, docs/spec.md G.47), so the server answers during a close;
+   * absent: `computeEpoch` on the event loop.
+   */
+  readonly computer?: EpochComputer;
 }
 
 /** The outcome of closing one epoch. */
@@ -204,9 +212,13 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   let input = inputFrom(view);
 
   let result: EpochComputation;
+  let computed: Computed;
   try {
-    result = computeEpoch(input);
+    computed = await computeOf(deps, input);
+    result = computed.result;
   } catch (error) {
+    // A stop abandoned the close (docs/spec.md G.10, G.47): nothing is recorded, the next start closes the epoch.
+    if (error instanceof ComputationAbandoned) throw error;
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
@@ -253,6 +265,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     const checked = await checkBeforeSend(deps, epoch, { input, result }, inputFrom);
     if (checked.result !== result) {
       ({ input, result } = checked);
+      if (checked.computed !== undefined) computed = checked.computed;
       u16 = JSON.stringify(result.u16);
       carryOut = carryOf(result);
     }
@@ -319,12 +332,29 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   // A folder that refuses the file (read-only, full) holds it like an embargo: written once it takes files again.
   const bundlePath = deferred ? null : writeBundleFileOrLog(deps, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
-  logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
+  logger.info(
+    {
+      epoch,
+      status,
+      records: records.length,
+      uids: result.u16.uids.length,
+      bundle: bundlePath,
+      // How long the computation took and where (the recomputation's, after a uid changed hands).
+      computeSeconds: Number(computed.seconds.toFixed(3)),
+      computedOn: computed.computedOn,
+    },
+    'epoch closed',
+  );
   return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
 }
 
 /** The computation's input (`computeEpoch`'s argument). */
 type EpochInput = Parameters<typeof computeEpoch>[0] & { readonly metagraph: { hotkey: string; uid: number }[] };
+
+/** The epoch computed by the runner's computer (a worker thread), else on the event loop. */
+function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<Computed> {
+  return deps.computer === undefined ? Promise.resolve().then(() => computeHere(input)) : deps.computer.compute(input);
+}
 
 /** The carried state of a computation, as the epoch row stores it. */
 function carryOf(result: EpochComputation): string {
@@ -336,6 +366,8 @@ interface CheckedComputation {
   readonly input: EpochInput;
   readonly result: EpochComputation;
   readonly error: unknown;
+  /** The recomputation's timing, when the epoch was computed again. */
+  readonly computed?: Computed;
 }
 
 /**
@@ -351,7 +383,7 @@ async function checkBeforeSend(
   first: { readonly input: EpochInput; readonly result: EpochComputation },
   inputFrom: (view: ChainView) => EpochInput,
 ): Promise<CheckedComputation> {
-  let current = first;
+  let current: { readonly input: EpochInput; readonly result: EpochComputation; readonly computed?: Computed } = first;
   let recomputed = false;
   for (;;) {
     let decision: UidDecision;
@@ -377,8 +409,10 @@ async function checkBeforeSend(
     }
     try {
       const input = inputFrom(await deps.chain.view());
-      current = { input, result: computeEpoch(input) };
+      const computed = await computeOf(deps, input);
+      current = { input, result: computed.result, computed };
     } catch (error) {
+      if (error instanceof ComputationAbandoned) throw error;
       return { ...current, error };
     }
     recomputed = true;

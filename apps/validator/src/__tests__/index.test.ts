@@ -4,6 +4,7 @@ import * as validator from '../index.js';
 
 it('exports exactly the public API (every change here is an API change)', () => {
   expect(Object.keys(validator).sort()).toEqual([
+    'ComputationAbandoned',
     'DEFAULT_HTTP_LIMITS',
     'ENV_PREFIX',
     'MIGRATIONS',
@@ -15,6 +16,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'closeEndedEpochs',
     'closeEpoch',
     'connectSubnetChain',
+    'createEpochComputer',
     'createMetrics',
     'createWriteQueue',
     'defaultConfigYaml',
