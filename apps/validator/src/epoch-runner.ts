@@ -2,14 +2,14 @@ import { buildBundle, signedBundleText } from '@subnet/bundle';
 import type { computeEpoch } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
 import { CHAIN_ERROR_CODES } from '@subnet/chain';
-import { canonicalJson, isSubnetError } from '@subnet/core';
+import { isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
 import { bundleFileDeferred, bundleFileHeld, writeBundleFileOrLog } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
 import { ComputationAbandoned, computeHere } from './epoch-compute.js';
-import type { Computed, EpochComputer } from './epoch-compute.js';
+import type { ComputedEpoch, EpochComputer } from './epoch-compute.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
@@ -180,6 +180,17 @@ export interface CloseOptions {
  * @example await closeEpoch(deps, 41)
  */
 export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: CloseOptions = {}): Promise<EpochOutcome> {
+  // The computation is kept (in its worker thread) until the close has built its texts, then let go.
+  const held: { current?: ComputedEpoch } = {};
+  try {
+    return await closeComputing(deps, epoch, options, held);
+  } finally {
+    held.current?.release();
+  }
+}
+
+/** {@link closeEpoch}, with the computation in use kept in `held`. */
+async function closeComputing(deps: EpochRunnerDeps, epoch: number, options: CloseOptions, held: { current?: ComputedEpoch }): Promise<EpochOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const started = performance.now();
   const existing = await storage.getEpochHead(epoch);
@@ -211,11 +222,10 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   };
   let input = inputFrom(view);
 
-  let result: EpochComputation;
-  let computed: Computed;
+  let computed: ComputedEpoch;
   try {
     computed = await computeOf(deps, input);
-    result = computed.result;
+    held.current = computed;
   } catch (error) {
     // A stop abandoned the close (docs/spec.md G.10, G.47): nothing is recorded, the next start closes the epoch.
     if (error instanceof ComputationAbandoned) throw error;
@@ -227,8 +237,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
   }
-  let u16 = JSON.stringify(result.u16);
-  let carryOut = carryOf(result);
+  let u16 = JSON.stringify(computed.u16);
+  let carryOut = computed.carry;
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
@@ -243,7 +253,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       },
     });
     status = 'missed';
-    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    published = await bundleOf(deps, computed, submission);
     if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps, epoch);
@@ -256,24 +266,23 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   } else if (deps.dryRun) {
     submission = submissionOf('dry_run');
     status = 'dry_run';
-    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    published = await bundleOf(deps, computed, submission);
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut, ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps, epoch);
   } else {
     // Preflight, then who holds the weighted uids now (G.7): a vector whose uids changed hands is never sent.
-    const checked = await checkBeforeSend(deps, epoch, { input, result }, inputFrom);
-    if (checked.result !== result) {
-      ({ input, result } = checked);
-      if (checked.computed !== undefined) computed = checked.computed;
-      u16 = JSON.stringify(result.u16);
-      carryOut = carryOf(result);
+    const checked = await checkBeforeSend(deps, epoch, { input, computed }, inputFrom, held);
+    if (checked.computed !== computed) {
+      ({ input, computed } = checked);
+      u16 = JSON.stringify(computed.u16);
+      carryOut = computed.carry;
     }
     const preflightError = checked.error;
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      published = await bundleOf(deps, computed, submission);
       if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
@@ -287,7 +296,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
       // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
       const claimHead = await chain.head();
-      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
+      const pending = await computed.pendingText(deps.netuid, claimHead.toString());
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
@@ -296,9 +305,9 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
         const fence = deps.fence?.();
         if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
-        const landed = await chain.setWeights(result.u16.uids, result.u16.weights, keepCommitWithEpoch(deps, epoch));
+        const landed = await chain.setWeights(computed.u16.uids, computed.u16.weights, keepCommitWithEpoch(deps, epoch));
         // In a block a reorganisation may still replace: reconciliation signs the bundle once a final block holds it (G.8).
-        if (!landed.finalized) return awaitingFinality(deps, epoch, landed, result.u16);
+        if (!landed.finalized) return awaitingFinality(deps, epoch, landed, computed.u16);
         revealFields = landedRevealFields(landed);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
@@ -308,14 +317,14 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
           // `submitting` and is reconciled with the chain on the next ticks (reconcile.ts).
           metrics.submissions.inc({ outcome: 'reconciling' });
           logger.warn({ epoch, error: errorOf(error) }, 'weight submission outcome unknown; reconciling with the chain');
-          return { epoch, status: 'submitting', bundlePath: null, u16: result.u16 };
+          return { epoch, status: 'submitting', bundlePath: null, u16: computed.u16 };
         }
         submission = submissionOf('failed', { error: errorOf(error) });
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
       // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
-      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      published = await bundleOf(deps, computed, submission);
       // A failed commit's salt, kept with the epoch before sending, is dropped: the commit never landed.
       await storage.updateEpoch(
         epoch,
@@ -337,7 +346,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       epoch,
       status,
       records: records.length,
-      uids: result.u16.uids.length,
+      uids: computed.u16.uids.length,
       bundle: bundlePath,
       // How long the computation took and where (the recomputation's, after a uid changed hands).
       computeSeconds: Number(computed.seconds.toFixed(3)),
@@ -345,29 +354,28 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     },
     'epoch closed',
   );
-  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
+  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: computed.u16, submission };
 }
 
 /** The computation's input (`computeEpoch`'s argument). */
 type EpochInput = Parameters<typeof computeEpoch>[0] & { readonly metagraph: { hotkey: string; uid: number }[] };
 
 /** The epoch computed by the runner's computer (a worker thread), else on the event loop. */
-function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<Computed> {
+function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<ComputedEpoch> {
   return deps.computer === undefined ? Promise.resolve().then(() => computeHere(input)) : deps.computer.compute(input);
 }
 
-/** The carried state of a computation, as the epoch row stores it. */
-function carryOf(result: EpochComputation): string {
-  return JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations });
+/** The close's bundle with its submission, signed unless dry run, and the epoch row fields that store it. */
+async function bundleOf(deps: EpochRunnerDeps, computed: ComputedEpoch, submission: SubmissionRecord): Promise<PreparedBundle> {
+  const signed = await computed.signedBundle(deps.netuid, submission, deps.dryRun ? undefined : deps.signer);
+  return { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } };
 }
 
 /** A computation ready to send, or the error that stops its sending (with the computation the bundle records). */
 interface CheckedComputation {
   readonly input: EpochInput;
-  readonly result: EpochComputation;
+  readonly computed: ComputedEpoch;
   readonly error: unknown;
-  /** The recomputation's timing, when the epoch was computed again. */
-  readonly computed?: Computed;
 }
 
 /**
@@ -380,16 +388,17 @@ interface CheckedComputation {
 async function checkBeforeSend(
   deps: EpochRunnerDeps,
   epoch: number,
-  first: { readonly input: EpochInput; readonly result: EpochComputation },
+  first: { readonly input: EpochInput; readonly computed: ComputedEpoch },
   inputFrom: (view: ChainView) => EpochInput,
+  held: { current?: ComputedEpoch },
 ): Promise<CheckedComputation> {
-  let current: { readonly input: EpochInput; readonly result: EpochComputation; readonly computed?: Computed } = first;
+  let current = first;
   let recomputed = false;
   for (;;) {
     let decision: UidDecision;
     try {
-      await deps.chain.preflight(current.result.u16.uids, current.result.u16.weights);
-      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.metagraph, current.result.u16), recomputed);
+      await deps.chain.preflight(current.computed.u16.uids, current.computed.u16.weights);
+      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.metagraph, current.computed.u16), recomputed);
     } catch (error) {
       return { ...current, error };
     }
@@ -409,8 +418,11 @@ async function checkBeforeSend(
     }
     try {
       const input = inputFrom(await deps.chain.view());
+      // The first computation is done with: its worker thread ends before the next starts (one at a time).
+      current.computed.release();
       const computed = await computeOf(deps, input);
-      current = { input, result: computed.result, computed };
+      held.current = computed;
+      current = { input, computed };
     } catch (error) {
       if (error instanceof ComputationAbandoned) throw error;
       return { ...current, error };

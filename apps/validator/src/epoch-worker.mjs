@@ -1,22 +1,27 @@
 // @ts-check
-// The worker thread of an epoch close (epoch-compute.ts, docs/spec.md G.47): runs `computeEpoch` from `@subnet/bundle`
-// (its built JavaScript, resolved like any dependency) on the input it is started with, off the validator's event loop,
-// and posts back one message:
+// The worker thread of an epoch close (epoch-compute.ts, docs/spec.md G.47). Started with the computation's input, it
+// runs `computeEpoch` from `@subnet/bundle` (its built JavaScript, resolved like any dependency) off the validator's
+// event loop and keeps the input and the result for the close, which then asks it for the texts it stores: the
+// input's canonical JSON for a `submitting` claim, and the bundle's canonical JSON and digest once the submission is
+// known. Only small values and texts cross back: the u16 vector, the carry (`JSON.stringify`, as the runner writes
+// it), and those texts, each the same bytes the runner would write from the result on its own thread.
 //
-// - `{ ok: true, text }`: the result as `JSON.stringify` writes it (key order kept; the lazy explanation getters read),
-//   which the runner parses back: the carry it stores and the bundle it serialises get the same bytes as from the
-//   result itself;
-// - `{ ok: true, text: null }`: the result holds a value JSON would change (undefined, NaN or ±Infinity, a bigint, a
-//   function): the runner computes the epoch on its event loop instead, where it fails or succeeds as it always did;
-// - `{ ok: false, error }`: computeEpoch threw; `error` carries its name, code, message and context, so the runner
-//   fails the epoch with the same code and message.
+// Messages to the close: `{ ok: true, u16, carry }` once computed; then one answer per request, `{ ok: true, text }`
+// or `{ ok: true, text, digest }`; `{ ok: false, error }` when a step threw (its name, code, message and context, so
+// the close fails with the same code and message as on its own thread). `{ kind: 'end' }` ends the thread.
 //
 // Plain JavaScript, not TypeScript: the same file runs from src/ (tests) and from dist/ (the build copies it there),
 // and Node 20 runs no TypeScript in a worker thread.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { computeEpoch } from '@subnet/bundle';
-import { isSubnetError } from '@subnet/core';
+import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
+import { canonicalJson, isSubnetError } from '@subnet/core';
+
+const port = parentPort;
+if (port === null) throw new Error('epoch-worker.mjs runs as a worker thread (node:worker_threads), not on its own');
+
+/** The 64 zero bytes signed in the close's stead: the close signs the digest itself and puts its signature there. */
+const PLACEHOLDER_SIGNATURE = new Uint8Array(64);
 
 /** @param {unknown} error */
 function errorFields(error) {
@@ -31,31 +36,53 @@ function errorFields(error) {
   };
 }
 
-const port = parentPort;
-if (port === null) throw new Error('epoch-worker.mjs runs as a worker thread (node:worker_threads), not on its own');
-
-let result;
-try {
-  result = computeEpoch(workerData);
-} catch (error) {
-  const fields = errorFields(error);
+/** Posts what `step` returns, or the error it throws. @param {() => Record<string, unknown>} step */
+function answer(step) {
+  let out;
   try {
-    port.postMessage({ ok: false, error: fields });
-  } catch {
-    // A context structured clone cannot copy: the code and message are what the epoch's failure records.
-    const { context: _dropped, ...rest } = fields;
-    port.postMessage({ ok: false, error: rest });
-  }
-}
-if (result !== undefined) {
-  let exact = true;
-  const text = JSON.stringify(result, (_key, value) => {
-    const kind = typeof value;
-    if (value === undefined || kind === 'function' || kind === 'symbol' || kind === 'bigint' || (kind === 'number' && !Number.isFinite(value))) {
-      exact = false;
-      return null;
+    out = { ok: true, ...step() };
+  } catch (error) {
+    const fields = errorFields(error);
+    try {
+      port?.postMessage({ ok: false, error: fields });
+    } catch {
+      // A context structured clone cannot copy: the code and message are what the close records.
+      const { context: _dropped, ...rest } = fields;
+      port?.postMessage({ ok: false, error: rest });
     }
-    return value;
-  });
-  port.postMessage({ ok: true, text: exact ? text : null });
+    return;
+  }
+  port?.postMessage(out);
 }
+
+const input = workerData;
+/** @type {import('@subnet/bundle').EpochComputation | undefined} */
+let result;
+answer(() => {
+  result = computeEpoch(input);
+  return {
+    u16: result.u16,
+    carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
+  };
+});
+
+// A computation that threw has nothing more to give: the thread ends.
+if (result === undefined) port.close();
+port.on('message', (/** @type {{ kind: string, netuid: number, claimHead?: string, submission?: unknown, signerAddress?: string }} */ message) => {
+  if (message.kind === 'end' || result === undefined) {
+    port.close();
+    return;
+  }
+  const computed = result;
+  if (message.kind === 'pending') {
+    answer(() => ({ text: canonicalJson({ pending: { ...input, netuid: message.netuid }, pending_claim_head: message.claimHead }) }));
+  } else if (message.kind === 'bundle') {
+    answer(() => {
+      const bundle = buildBundle({ ...input, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) });
+      // The library's own framing and signer check, with a placeholder signature the close replaces with its own.
+      const signer = message.signerAddress === undefined ? undefined : { address: message.signerAddress, sign: () => PLACEHOLDER_SIGNATURE };
+      const signed = signedBundleText(bundle, signer);
+      return { text: signed.text, digest: signed.digest };
+    });
+  }
+});

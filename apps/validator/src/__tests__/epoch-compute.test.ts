@@ -4,27 +4,47 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
-import type { ComputeEpochInput, EpochComputation } from '@subnet/bundle';
-import { isSubnetError } from '@subnet/core';
+import type { ComputeEpochInput } from '@subnet/bundle';
+import { canonicalJson, isSubnetError } from '@subnet/core';
+import { hexToU8a } from '@polkadot/util';
+import { signatureVerify } from '@polkadot/util-crypto';
 import { describe, expect, it } from 'vitest';
 
 import { ComputationAbandoned, createEpochComputer } from '../epoch-compute.js';
+import type { ComputedEpoch } from '../epoch-compute.js';
 import { captureLog, expectBuiltCli, silent, useKeys, useTempDir } from './helpers.js';
 import { largeEpochInput } from './large-epoch.js';
 
 const k = useKeys();
 const temp = useTempDir();
 
+const SUBMISSION = { status: 'dry_run' as const, block: null, extrinsic_hash: null, call: null, error: null };
+const CLAIM_HEAD = '1234';
+
 /**
- * What the runner keeps of a computation: the u16 vector, the carry it stores, and the bundle's bytes and digest (the
- * signature over the digest is left out: sr25519 signs with a random nonce, two signatures of one digest differ).
+ * What the close writes from a computation, by the library on this thread (the code before docs/spec.md G.47): the
+ * u16 vector it sends, the carry it stores, the pending input's text of a `submitting` claim, and the bundle's bytes
+ * and digest (unsigned: sr25519 signs with a random nonce, so two signatures of one digest differ; signing is below).
  */
-function runnerView(input: ComputeEpochInput, result: EpochComputation) {
-  const submission = { status: 'dry_run' as const, block: null, extrinsic_hash: null, call: null, error: null };
-  const signed = signedBundleText(buildBundle({ ...input, netuid: 7, result, submission }), undefined);
+function expectedTexts(input: ComputeEpochInput) {
+  const result = computeEpoch(input);
+  const signed = signedBundleText(buildBundle({ ...input, netuid: 7, result, submission: SUBMISSION }), undefined);
   return {
     u16: JSON.stringify(result.u16),
     carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
+    pending: canonicalJson({ pending: { ...input, netuid: 7 }, pending_claim_head: CLAIM_HEAD }),
+    text: signed.text,
+    digest: signed.digest,
+  };
+}
+
+/** The same, from a computed epoch (its worker thread builds the texts). */
+async function textsOf(computed: ComputedEpoch) {
+  const signed = await computed.signedBundle(7, SUBMISSION, undefined);
+  return {
+    u16: JSON.stringify(computed.u16),
+    carry: computed.carry,
+    pending: await computed.pendingText(7, CLAIM_HEAD),
     text: signed.text,
     digest: signed.digest,
   };
@@ -41,20 +61,22 @@ describe('an epoch computed in the worker thread is the one computed on the even
     it(`${options.name}: same u16 vector, same carry, same bundle bytes and digest; then the next epoch from that carry`, async () => {
       const computer = createEpochComputer({ logger: silent });
       const first = largeEpochInput({ ...options, self: k.validator.address }).input;
-      const here = computeEpoch(first);
       const there = await computer.compute(first);
       expect(there.computedOn).toBe('worker');
-      const expected = runnerView(first, here);
-      expect(runnerView(first, there.result)).toEqual(expected);
+      const expected = expectedTexts(first);
+      expect(await textsOf(there)).toEqual(expected);
+      there.release();
       // The next epoch from the carried state (rolling window, decay states, reputations), as the runner reads it back.
       const carry = JSON.parse(expected.carry) as Record<string, unknown>;
       const next = { ...first, epoch: first.epoch + 1, inputs: { ...first.inputs, ...carry } };
-      const hereNext = computeEpoch(next);
       const thereNext = await computer.compute(next);
-      expect(runnerView(next, thereNext.result)).toEqual(runnerView(next, hereNext));
+      expect(await textsOf(thereNext)).toEqual(expectedTexts(next));
+      thereNext.release();
       // winner_takes_all reads each miner's submission order (docs/spec.md G.4).
       const wta = { ...first, config: { ...first.config, pipeline: { ...first.config.pipeline, normalisation: { strategy: 'winner_takes_all' } } } };
-      expect(runnerView(wta, (await computer.compute(wta)).result)).toEqual(runnerView(wta, computeEpoch(wta)));
+      const thereWta = await computer.compute(wta);
+      expect(await textsOf(thereWta)).toEqual(expectedTexts(wta));
+      thereWta.release();
     }, 300_000);
   }
 
@@ -80,6 +102,39 @@ describe('an epoch computed in the worker thread is the one computed on the even
   });
 });
 
+describe("the signed bundle: signed on this thread over the digest the worker gives, in the library's framing", () => {
+  it('the same text as signedBundleText with the validator key but for the signature, which verifies over the digest', async () => {
+    const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+    const computed = await createEpochComputer({ logger: silent }).compute(input);
+    const signed = await computed.signedBundle(7, SUBMISSION, k.validator);
+    computed.release();
+    const library = signedBundleText(buildBundle({ ...input, netuid: 7, result: computeEpoch(input), submission: SUBMISSION }), k.validator);
+    const SIGNATURE = /"signature":"(0x[0-9a-f]{128})"}$/;
+    expect(signed.digest).toBe(library.digest);
+    expect(signed.text.replace(SIGNATURE, '')).toBe(library.text.replace(SIGNATURE, ''));
+    const signature = SIGNATURE.exec(signed.text)?.[1] ?? '';
+    expect(signatureVerify(hexToU8a(signed.digest), signature, k.validator.address).isValid).toBe(true);
+  });
+
+  it("a key that is not the bundle's validator hotkey is refused as signedBundleText refuses it (same code and message)", async () => {
+    const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+    const computed = await createEpochComputer({ logger: silent }).compute(input);
+    const thrown = await computed.signedBundle(7, SUBMISSION, k.peer).then(
+      () => undefined,
+      (error: unknown) => error as Error & { code?: string },
+    );
+    computed.release();
+    let expected: (Error & { code?: string }) | undefined;
+    try {
+      signedBundleText(buildBundle({ ...input, netuid: 7, result: computeEpoch(input), submission: SUBMISSION }), k.peer);
+    } catch (error) {
+      expected = error as Error & { code?: string };
+    }
+    expect(expected?.code).toBe('BUNDLE_SIGNER_MISMATCH');
+    expect({ code: thrown?.code, message: thrown?.message }).toEqual({ code: expected?.code, message: expected?.message });
+  });
+});
+
 describe('a worker thread that fails: the epoch is computed on the event loop, with a warning naming the cause', () => {
   const cases = [
     { name: 'the worker script is missing', script: null, cause: /did not start|failed.*(Cannot find|ERR_MODULE_NOT_FOUND)/ },
@@ -95,12 +150,38 @@ describe('a worker thread that fails: the epoch is computed on the event loop, w
       const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
       const computed = await computer.compute(input);
       expect(computed.computedOn).toBe('event_loop');
-      expect(runnerView(input, computed.result)).toEqual(runnerView(input, computeEpoch(input)));
+      expect(await textsOf(computed)).toEqual(expectedTexts(input));
       expect(log.lines).toHaveLength(1);
       expect(log.lines[0]?.cause).toMatch(c.cause);
-      expect(log.lines[0]?.msg).toMatch(/computing epoch 5 in a worker thread failed \(.+\): computing it on the event loop instead/);
+      expect(log.lines[0]?.msg).toMatch(/^epoch 5: the computation in a worker thread failed \(.+\): done on the event loop instead/);
     });
   }
+});
+
+it('a worker thread that exits after computing: the bundle and the claim are built on the event loop from a computation made there, the same bytes, one warning', async () => {
+  // The real computation, then an exit at the first request.
+  const bundleDist = pathToFileURL(fileURLToPath(new URL('../../../../packages/bundle/dist/index.js', import.meta.url))).href;
+  const path = join(temp.dir, 'exits-after-computing.mjs');
+  writeFileSync(
+    path,
+    [
+      "import { parentPort, workerData } from 'node:worker_threads';",
+      `import { computeEpoch } from ${JSON.stringify(bundleDist)};`,
+      'const r = computeEpoch(workerData);',
+      'parentPort.postMessage({ ok: true, u16: r.u16, carry: JSON.stringify({ window_state: r.window_state, decay_states: r.decay_states, reputations: r.reputations }) });',
+      'parentPort.once("message", () => process.exit(7));',
+    ].join('\n'),
+  );
+  const log = captureLog('warn');
+  const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+  const computed = await createEpochComputer({ logger: log.logger, workerUrl: pathToFileURL(path) }).compute(input);
+  expect(computed.computedOn).toBe('worker');
+  expect(await textsOf(computed)).toEqual(expectedTexts(input));
+  expect(log.lines.map((l) => l.msg)).toEqual([
+    expect.stringMatching(
+      /^epoch 5: the bundle in a worker thread failed \(the worker thread exited with code 7 before answering\): done on the event loop instead/,
+    ),
+  ]);
 });
 
 it('abandon() ends a computation in progress: it rejects with ComputationAbandoned, nothing is computed on the event loop', async () => {
@@ -132,12 +213,16 @@ describe('the built app (dist/)', () => {
       'const warnings = [];',
       'const logger = { warn: (fields, msg) => warnings.push(msg), debug: () => undefined };',
       `const computed = await createEpochComputer({ logger }).compute(JSON.parse(readFileSync(${JSON.stringify(file)}, 'utf8')));`,
-      'process.stdout.write(JSON.stringify({ computedOn: computed.computedOn, warnings, result: JSON.stringify(computed.result) }));',
+      `const signed = await computed.signedBundle(7, ${JSON.stringify(SUBMISSION)}, undefined);`,
+      `const pending = await computed.pendingText(7, ${JSON.stringify(CLAIM_HEAD)});`,
+      'computed.release();',
+      'const texts = { u16: JSON.stringify(computed.u16), carry: computed.carry, pending, text: signed.text, digest: signed.digest };',
+      'process.stdout.write(JSON.stringify({ computedOn: computed.computedOn, warnings, texts }));',
     ].join('\n');
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as { computedOn: string; warnings: string[]; result: string };
+    const out = JSON.parse(run.stdout) as { computedOn: string; warnings: string[]; texts: unknown };
     expect({ computedOn: out.computedOn, warnings: out.warnings }).toEqual({ computedOn: 'worker', warnings: [] });
-    expect(out.result).toBe(JSON.stringify(computeEpoch(input)));
+    expect(out.texts).toEqual(expectedTexts(input));
   });
 });
