@@ -125,6 +125,9 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
     const kept = session;
     const seconds = (performance.now() - started) / 1000;
     let here: ComputedEpoch | undefined;
+    let released = false;
+    /** The computation made here, for a text asked for after the close let its thread go (a recomputation that failed). */
+    const afterRelease = (): ComputedEpoch => (here ??= computeHere(input));
     /** The same step on the event loop, from a computation made here once (the worker is gone). */
     const onLoop = <T>(step: string, error: unknown, run: (computed: ComputedEpoch) => Promise<T>): Promise<T> => {
       if (!(error instanceof WorkerFailed)) throw error;
@@ -138,6 +141,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
       computedOn: 'worker',
       seconds,
       async pendingText(netuid, claimHead) {
+        if (released) return afterRelease().pendingText(netuid, claimHead);
         try {
           return (await kept.request({ kind: 'pending', netuid, claimHead })).text as string;
         } catch (error) {
@@ -145,6 +149,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
         }
       },
       async signedBundle(netuid, submission, signer) {
+        if (released) return afterRelease().signedBundle(netuid, submission, signer);
         let answer: WorkerAnswer & { ok: true };
         try {
           answer = await kept.request({ kind: 'bundle', netuid, submission, ...(signer === undefined ? {} : { signerAddress: signer.address }) });
@@ -161,6 +166,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
         return { text: `${text.slice(0, -PLACEHOLDER_SUFFIX.length)}"signature":"${signature}"}`, digest };
       },
       release() {
+        released = true;
         kept.end();
         if (live === kept) live = undefined;
       },

@@ -184,6 +184,15 @@ it('a worker thread that exits after computing: the bundle and the claim are bui
   ]);
 });
 
+it('a text asked for after release() (a failed recomputation keeps the first computation) is built on the event loop, the same bytes, no warning', async () => {
+  const log = captureLog('warn');
+  const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+  const computed = await createEpochComputer({ logger: log.logger }).compute(input);
+  computed.release();
+  expect(await textsOf(computed)).toEqual(expectedTexts(input));
+  expect(log.lines).toEqual([]);
+});
+
 it('abandon() ends a computation in progress: it rejects with ComputationAbandoned, nothing is computed on the event loop', async () => {
   const log = captureLog('warn');
   const computer = createEpochComputer({ logger: log.logger });
