@@ -6,6 +6,47 @@ import type { BundleSigner, ComputeEpochInput, EpochComputation, SubmissionRecor
 import { canonicalJson, SubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
+import { inputsFromRecords } from './epoch-inputs.mjs';
+import type { StoredRecord } from './storage.js';
+
+/**
+ * What a close computes an epoch from: its stored records and the previous epoch's carry, parsed where the epoch is
+ * computed (`inputsFromRecords`, in the worker thread), and the rest of `computeEpoch`'s input.
+ */
+export interface EpochSource {
+  readonly records: readonly Pick<StoredRecord, 'kind' | 'recordId' | 'seq' | 'body'>[];
+  readonly carry: string | null;
+  /** `computeEpoch`'s input but `inputs`, with the epoch's axon queries the bundle shows (`queries`, optional). */
+  readonly input: Omit<ComputeEpochInput, 'inputs'> & { readonly queries?: readonly unknown[] };
+}
+
+/**
+ * `computeEpoch`'s input from a source, parsed on this thread (a close without a worker, or its fallback).
+ *
+ * @param source - records, carry and the rest of the input
+ * @returns the input, `inputs` from `inputsFromRecords`
+ */
+export function inputOf(source: EpochSource): ComputeEpochInput {
+  let inputs: Record<string, unknown>;
+  try {
+    inputs = inputsFromRecords(source.records, source.carry);
+  } catch (error) {
+    throw new RecordsUnreadable(error);
+  }
+  return { ...source.input, inputs };
+}
+
+/**
+ * The epoch's stored records or carry could not be read (a body that is not JSON: storage damaged). Not a failure of
+ * the computation: the close rethrows `cause`, as it did when it read them before computing, and records nothing.
+ */
+export class RecordsUnreadable extends Error {
+  constructor(readonly original: unknown) {
+    super(`the epoch's stored records could not be read: ${messageOf(original)}`);
+    this.name = 'RecordsUnreadable';
+  }
+}
+
 /** Where an epoch was computed: a worker thread, or the event loop (the fallback, or a runner without a computer). */
 export type ComputedOn = 'worker' | 'event_loop';
 
@@ -47,7 +88,7 @@ export interface EpochComputer {
    *
    * @throws what computeEpoch throws (same code and message); {@link ComputationAbandoned} after {@link abandon}
    */
-  compute(input: ComputeEpochInput): Promise<ComputedEpoch>;
+  compute(source: EpochSource): Promise<ComputedEpoch>;
   /** Ends the worker thread in use, if any (a stop that abandons the close): its requests reject with {@link ComputationAbandoned}. */
   abandon(): Promise<void>;
 }
@@ -77,7 +118,7 @@ interface ThrownFields {
 }
 
 /** One message of the worker (epoch-worker.mjs). */
-type WorkerAnswer = { readonly ok: true; readonly [key: string]: unknown } | { readonly ok: false; readonly error: ThrownFields };
+type WorkerAnswer = { readonly ok: true; readonly [key: string]: unknown } | { readonly ok: false; readonly error: ThrownFields; readonly phase?: string };
 
 /** Why the worker gave no answer (the fallback's warning says it). */
 class WorkerFailed extends Error {}
@@ -104,36 +145,40 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
     );
   };
 
-  const computeOnce = async (input: ComputeEpochInput): Promise<ComputedEpoch> => {
+  const computeOnce = async (source: EpochSource): Promise<ComputedEpoch> => {
+    const epoch = source.input.epoch;
     // One worker at a time: one still kept by an earlier close is ended (its texts, if asked for, are built here).
     live?.end();
     const started = performance.now();
     let session: WorkerSession | undefined;
     let first: { u16: EpochComputation['u16']; carry: string };
     try {
-      session = startSession(workerUrl, input);
+      session = startSession(workerUrl, source);
       live = session;
-      options.logger.debug({ epoch: input.epoch, threadId: session.threadId }, `computing epoch ${input.epoch} in a worker thread`);
-      const answer = await session.next();
+      options.logger.debug({ epoch, threadId: session.threadId }, `computing epoch ${epoch} in a worker thread`);
+      const answer = await session.next().catch((error: unknown) => {
+        // The worker's reading of the records failed, not its computation (epoch-worker.mjs says which).
+        throw error instanceof Error && (error as { phase?: unknown }).phase === 'records' ? new RecordsUnreadable(error) : error;
+      });
       first = { u16: answer.u16 as EpochComputation['u16'], carry: answer.carry as string };
     } catch (error) {
       session?.end();
       if (!(error instanceof WorkerFailed)) throw error;
-      fallbackWarning(input.epoch, error.message, 'the computation');
-      return computeHere(input);
+      fallbackWarning(epoch, error.message, 'the computation');
+      return computeHere(inputOf(source));
     }
     const kept = session;
     const seconds = (performance.now() - started) / 1000;
     let here: ComputedEpoch | undefined;
     let released = false;
     /** The computation made here, for a text asked for after the close let its thread go (a recomputation that failed). */
-    const afterRelease = (): ComputedEpoch => (here ??= computeHere(input));
+    const afterRelease = (): ComputedEpoch => (here ??= computeHere(inputOf(source)));
     /** The same step on the event loop, from a computation made here once (the worker is gone). */
     const onLoop = <T>(step: string, error: unknown, run: (computed: ComputedEpoch) => Promise<T>): Promise<T> => {
       if (!(error instanceof WorkerFailed)) throw error;
       // Said once: later steps use the computation made here.
-      if (here === undefined) fallbackWarning(input.epoch, error.message, step);
-      here ??= computeHere(input);
+      if (here === undefined) fallbackWarning(epoch, error.message, step);
+      here ??= computeHere(inputOf(source));
       return run(here);
     };
     return {
@@ -174,10 +219,10 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
   };
 
   return {
-    compute(input) {
+    compute(source) {
       const run = queue.then(
-        () => computeOnce(input),
-        () => computeOnce(input),
+        () => computeOnce(source),
+        () => computeOnce(source),
       );
       queue = run.catch(() => undefined);
       return run;
@@ -203,14 +248,15 @@ interface WorkerSession {
   abandon(): Promise<void>;
 }
 
-function startSession(workerUrl: URL, input: ComputeEpochInput): WorkerSession {
+function startSession(workerUrl: URL, source: EpochSource): WorkerSession {
   let worker: Worker;
   try {
-    // The input is copied into the worker (structured clone keeps every value as it is: -0, undefined keys). No Node
+    // The source is copied into the worker: the stored record texts (the thread parses them) and the rest of the input
+    // (structured clone keeps every value as it is: -0, undefined keys). No Node
     // options of this process: a plain JavaScript worker that imports the built @subnet/bundle needs none, and some
     // would break it (the tests' `--conditions @subnet/source` resolves packages to TypeScript, `--input-type` of an
     // inline script refuses a file). V8's heap limit (`--max-old-space-size`) is process-wide: the worker has it too.
-    worker = new Worker(workerUrl, { workerData: input, execArgv: [] });
+    worker = new Worker(workerUrl, { workerData: source, execArgv: [] });
   } catch (error) {
     throw new WorkerFailed(`the worker thread did not start: ${messageOf(error)}`);
   }
@@ -244,7 +290,7 @@ function startSession(workerUrl: URL, input: ComputeEpochInput): WorkerSession {
         if (gone !== undefined) reject(gone);
         else waiting = { resolve, reject };
       }));
-    if (!answer.ok) throw thrownError(answer.error);
+    if (!answer.ok) throw Object.assign(thrownError(answer.error), answer.phase === undefined ? {} : { phase: answer.phase });
     return answer;
   };
   return {

@@ -1,5 +1,4 @@
 import { buildBundle, signedBundleText } from '@subnet/bundle';
-import type { computeEpoch } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
 import { CHAIN_ERROR_CODES } from '@subnet/chain';
 import { isSubnetError } from '@subnet/core';
@@ -8,12 +7,12 @@ import type { Logger } from 'pino';
 import { bundleFileDeferred, bundleFileHeld, writeBundleFileOrLog } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
-import { ComputationAbandoned, computeHere } from './epoch-compute.js';
-import type { ComputedEpoch, EpochComputer } from './epoch-compute.js';
+import { ComputationAbandoned, computeHere, inputOf, RecordsUnreadable } from './epoch-compute.js';
+import type { ComputedEpoch, EpochComputer, EpochSource } from './epoch-compute.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
-import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
+import type { EpochFields, EpochStatus, Fence, Storage } from './storage.js';
 import { keepCommitWithEpoch, landedRevealFields } from './reveal-confirm.js';
 import { changedUids, decideOnUidChanges } from './uid-recheck.js';
 import type { UidDecision } from './uid-recheck.js';
@@ -72,67 +71,8 @@ export interface StoredBundle {
   readonly signature: string | null;
 }
 
-/**
- * Turns stored records into the bundle's epoch inputs (wire form): record bodies with their `seq`, peer
- * score documents expanded per miner (with the document's record id and seq; whether the peer counts is
- * decided by `computeEpoch`, which lists refused ones as excluded), the registered tasks, the epoch's
- * candidate snapshot, and the carried state (window, decay, reputations).
- *
- * @param records - the epoch's stored records
- * @param carry - the previous epoch's carry JSON (window state, decay states, reputations), or null
- * @returns the inputs
- * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7))
- */
-export function inputsFromRecords(records: readonly StoredRecord[], carry: string | null): Record<string, unknown> {
-  const lists: Record<string, unknown[]> = { workflow_runs: [], tasks: [], sssa_submissions: [], term_results: [], bounty_records: [], peer_scores: [] };
-  let snapshot: { candidates: unknown[]; reputations: unknown } | undefined;
-  for (const r of records) {
-    const body = JSON.parse(r.body) as Record<string, unknown>;
-    switch (r.kind) {
-      case 'workflow_run':
-        lists.workflow_runs?.push({ ...body, seq: r.seq });
-        break;
-      case 'task':
-        lists.tasks?.push({ ...body, seq: r.seq });
-        break;
-      case 'task_snapshot':
-        snapshot = body as { candidates: unknown[]; reputations: unknown };
-        break;
-      case 'sssa':
-        lists.sssa_submissions?.push({ ...body, seq: r.seq });
-        break;
-      case 'term_result':
-        lists.term_results?.push({ ...body, seq: r.seq });
-        break;
-      case 'bounty':
-        lists.bounty_records?.push({ ...body, seq: r.seq });
-        break;
-      case 'peer_score': {
-        const doc = body as { validator_hotkey: string; challenge_id: string; scores: { miner_hotkey: string; score: number }[] };
-        for (const s of doc.scores) {
-          lists.peer_scores?.push({
-            record_id: r.recordId,
-            seq: r.seq,
-            validator_hotkey: doc.validator_hotkey,
-            challenge_id: doc.challenge_id,
-            miner_hotkey: s.miner_hotkey,
-            score: s.score,
-          });
-        }
-        break;
-      }
-    }
-  }
-  const carried = carry === null ? {} : (JSON.parse(carry) as { window_state?: unknown; decay_states?: unknown[]; reputations?: unknown });
-  return {
-    ...lists,
-    candidates: snapshot?.candidates ?? [],
-    window_state: carried.window_state ?? null,
-    decay_states: carried.decay_states ?? [],
-    // The table the epoch's draws used (its snapshot), else the one carried from the previous close.
-    reputations: snapshot === undefined ? (carried.reputations ?? null) : snapshot.reputations,
-  };
-}
+// Plain JavaScript, shared with the close's worker thread (epoch-worker.mjs), which parses the records there.
+export { inputsFromRecords } from './epoch-inputs.mjs';
 
 /**
  * The validator set and metagraph of the bundle from a chain view: stakes of neurons with a validator
@@ -204,20 +144,16 @@ async function closeComputing(deps: EpochRunnerDeps, epoch: number, options: Clo
   await storage.sealEpoch?.(epoch);
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
-  const inputs = inputsFromRecords(records, carry);
   // The epoch's axon queries (dispatch/), shown in the bundle; not an input of the computation.
   const queries = queriesFromRecords(records);
-  // The computation's input from a chain view (a second view when uids changed hands before the send, G.7).
+  // The computation's source from a chain view (a second view when uids changed hands before the send, G.7): the
+  // records are parsed into its inputs where it is computed (`inputsFromRecords`, in the worker thread, G.47).
   const inputFrom = (v: ChainView): EpochInput => {
     const { stakes, metagraph } = stakeSet(v, chain.hotkey);
     return {
-      config: deps.scoring,
-      epoch,
-      validatorHotkey: chain.hotkey,
-      inputs,
-      stakes,
-      metagraph,
-      ...(queries.length === 0 ? {} : { queries }),
+      records,
+      carry,
+      input: { config: deps.scoring, epoch, validatorHotkey: chain.hotkey, stakes, metagraph, ...(queries.length === 0 ? {} : { queries }) },
     };
   };
   let input = inputFrom(view);
@@ -229,6 +165,8 @@ async function closeComputing(deps: EpochRunnerDeps, epoch: number, options: Clo
   } catch (error) {
     // A stop abandoned the close (docs/spec.md G.10, G.47): nothing is recorded, the next start closes the epoch.
     if (error instanceof ComputationAbandoned) throw error;
+    // Records storage cannot give back as JSON fail the step, not the epoch, as when they were read before computing.
+    if (error instanceof RecordsUnreadable) throw error.original;
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
@@ -357,12 +295,12 @@ async function closeComputing(deps: EpochRunnerDeps, epoch: number, options: Clo
   return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: computed.u16, submission };
 }
 
-/** The computation's input (`computeEpoch`'s argument). */
-type EpochInput = Parameters<typeof computeEpoch>[0] & { readonly metagraph: { hotkey: string; uid: number }[] };
+/** The computation's source: its records and carry, and the rest of `computeEpoch`'s input (metagraph with uids). */
+type EpochInput = EpochSource & { readonly input: { readonly metagraph: { hotkey: string; uid: number }[] } };
 
 /** The epoch computed by the runner's computer (a worker thread), else on the event loop. */
 function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<ComputedEpoch> {
-  return deps.computer === undefined ? Promise.resolve().then(() => computeHere(input)) : deps.computer.compute(input);
+  return deps.computer === undefined ? Promise.resolve().then(() => computeHere(inputOf(input))) : deps.computer.compute(input);
 }
 
 /** The close's bundle with its submission, signed unless dry run, and the epoch row fields that store it. */
@@ -398,7 +336,7 @@ async function checkBeforeSend(
     let decision: UidDecision;
     try {
       await deps.chain.preflight(current.computed.u16.uids, current.computed.u16.weights);
-      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.metagraph, current.computed.u16), recomputed);
+      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.input.metagraph, current.computed.u16), recomputed);
     } catch (error) {
       return { ...current, error };
     }
@@ -425,6 +363,7 @@ async function checkBeforeSend(
       current = { input, computed };
     } catch (error) {
       if (error instanceof ComputationAbandoned) throw error;
+      if (error instanceof RecordsUnreadable) throw error.original;
       return { ...current, error };
     }
     recomputed = true;

@@ -1,5 +1,6 @@
 // @ts-check
-// The worker thread of an epoch close (epoch-compute.ts, docs/spec.md G.47). Started with the computation's input, it
+// The worker thread of an epoch close (epoch-compute.ts, docs/spec.md G.47). Started with the epoch's stored records
+// (their texts, parsed here by epoch-inputs.mjs), the previous carry and the rest of the computation's input, it
 // runs `computeEpoch` from `@subnet/bundle` (its built JavaScript, resolved like any dependency) off the validator's
 // event loop and keeps the input and the result for the close, which then asks it for the texts it stores: the
 // input's canonical JSON for a `submitting` claim, and the bundle's canonical JSON and digest once the submission is
@@ -16,6 +17,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
 import { canonicalJson, isSubnetError } from '@subnet/core';
+
+import { inputsFromRecords } from './epoch-inputs.mjs';
 
 const port = parentPort;
 if (port === null) throw new Error('epoch-worker.mjs runs as a worker thread (node:worker_threads), not on its own');
@@ -36,29 +39,40 @@ function errorFields(error) {
   };
 }
 
-/** Posts what `step` returns, or the error it throws. @param {() => Record<string, unknown>} step */
+/**
+ * Posts what `step` returns, or the error it throws (with `phase` when it is not the step's own).
+ *
+ * @param {() => Record<string, unknown>} step
+ */
 function answer(step) {
   let out;
   try {
     out = { ok: true, ...step() };
   } catch (error) {
     const fields = errorFields(error);
+    const phase = readingRecords ? { phase: 'records' } : {};
     try {
-      port?.postMessage({ ok: false, error: fields });
+      port?.postMessage({ ok: false, error: fields, ...phase });
     } catch {
       // A context structured clone cannot copy: the code and message are what the close records.
       const { context: _dropped, ...rest } = fields;
-      port?.postMessage({ ok: false, error: rest });
+      port?.postMessage({ ok: false, error: rest, ...phase });
     }
     return;
   }
   port?.postMessage(out);
 }
 
-const input = workerData;
+/** @type {import('@subnet/bundle').ComputeEpochInput | undefined} */
+let input;
+// While the records are parsed: an error then is the records', not the computation's (the close records nothing).
+let readingRecords = true;
 /** @type {import('@subnet/bundle').EpochComputation | undefined} */
 let result;
 answer(() => {
+  // The stored record texts are parsed here, as the close's own thread parses them when it computes an epoch itself.
+  input = { ...workerData.input, inputs: inputsFromRecords(workerData.records, workerData.carry) };
+  readingRecords = false;
   result = computeEpoch(input);
   return {
     u16: result.u16,
@@ -69,16 +83,17 @@ answer(() => {
 // A computation that threw has nothing more to give: the thread ends.
 if (result === undefined) port.close();
 port.on('message', (/** @type {{ kind: string, netuid: number, claimHead?: string, submission?: unknown, signerAddress?: string }} */ message) => {
-  if (message.kind === 'end' || result === undefined) {
+  if (message.kind === 'end' || result === undefined || input === undefined) {
     port.close();
     return;
   }
   const computed = result;
+  const kept = input;
   if (message.kind === 'pending') {
-    answer(() => ({ text: canonicalJson({ pending: { ...input, netuid: message.netuid }, pending_claim_head: message.claimHead }) }));
+    answer(() => ({ text: canonicalJson({ pending: { ...kept, netuid: message.netuid }, pending_claim_head: message.claimHead }) }));
   } else if (message.kind === 'bundle') {
     answer(() => {
-      const bundle = buildBundle({ ...input, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) });
+      const bundle = buildBundle({ ...kept, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) });
       // The library's own framing and signer check, with a placeholder signature the close replaces with its own.
       const signer = message.signerAddress === undefined ? undefined : { address: message.signerAddress, sign: () => PLACEHOLDER_SIGNATURE };
       const signed = signedBundleText(bundle, signer);

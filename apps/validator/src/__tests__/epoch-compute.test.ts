@@ -10,10 +10,13 @@ import { hexToU8a } from '@polkadot/util';
 import { signatureVerify } from '@polkadot/util-crypto';
 import { describe, expect, it } from 'vitest';
 
-import { ComputationAbandoned, createEpochComputer } from '../epoch-compute.js';
-import type { ComputedEpoch } from '../epoch-compute.js';
+import { ComputationAbandoned, createEpochComputer, RecordsUnreadable } from '../epoch-compute.js';
+import type { ComputedEpoch, EpochSource } from '../epoch-compute.js';
+import { inputsFromRecords } from '../epoch-runner.js';
+import type { RecordKind } from '../storage.js';
 import { captureLog, expectBuiltCli, silent, useKeys, useTempDir } from './helpers.js';
-import { largeEpochInput } from './large-epoch.js';
+import type { scoring } from './helpers.js';
+import { largeEpochInput, storedRecordsOf } from './large-epoch.js';
 
 const k = useKeys();
 const temp = useTempDir();
@@ -26,7 +29,8 @@ const CLAIM_HEAD = '1234';
  * u16 vector it sends, the carry it stores, the pending input's text of a `submitting` claim, and the bundle's bytes
  * and digest (unsigned: sr25519 signs with a random nonce, so two signatures of one digest differ; signing is below).
  */
-function expectedTexts(input: ComputeEpochInput) {
+function expectedTexts(source: EpochSource) {
+  const input = readHere(source);
   const result = computeEpoch(input);
   const signed = signedBundleText(buildBundle({ ...input, netuid: 7, result, submission: SUBMISSION }), undefined);
   return {
@@ -50,6 +54,18 @@ async function textsOf(computed: ComputedEpoch) {
   };
 }
 
+/** A generated epoch as the close gives it to the computer: its stored records (bodies as text), no carry, the rest. */
+function sourceOf(input: ReturnType<typeof largeEpochInput>['input']): EpochSource {
+  const { inputs: _parsed, ...rest } = input;
+  const records = storedRecordsOf(input, input.epoch).map((r, i) => ({ kind: r.kind as RecordKind, recordId: r.recordId, seq: i + 1, body: r.body }));
+  return { records, carry: null, input: rest };
+}
+
+/** The input the code before G.47 computed from: the records parsed on this thread by `inputsFromRecords`. */
+function readHere(source: EpochSource): ComputeEpochInput {
+  return { ...source.input, inputs: inputsFromRecords(source.records, source.carry) };
+}
+
 /** Options of the generated epochs: sizes, and a normalisation that reads submission order (winner_takes_all ties). */
 const EPOCHS = [
   { name: 'a small epoch (8 miners, 3 validators)', miners: 8, validators: 3, workflowRunsPerMiner: 2, sssaTasks: 2, findingsPerSssa: 2 },
@@ -60,20 +76,23 @@ describe('an epoch computed in the worker thread is the one computed on the even
   for (const options of EPOCHS) {
     it(`${options.name}: same u16 vector, same carry, same bundle bytes and digest; then the next epoch from that carry`, async () => {
       const computer = createEpochComputer({ logger: silent });
-      const first = largeEpochInput({ ...options, self: k.validator.address }).input;
+      const first = sourceOf(largeEpochInput({ ...options, self: k.validator.address }).input);
       const there = await computer.compute(first);
       expect(there.computedOn).toBe('worker');
       const expected = expectedTexts(first);
       expect(await textsOf(there)).toEqual(expected);
       there.release();
       // The next epoch from the carried state (rolling window, decay states, reputations), as the runner reads it back.
-      const carry = JSON.parse(expected.carry) as Record<string, unknown>;
-      const next = { ...first, epoch: first.epoch + 1, inputs: { ...first.inputs, ...carry } };
+      const next = { ...first, carry: expected.carry, input: { ...first.input, epoch: first.input.epoch + 1 } };
       const thereNext = await computer.compute(next);
       expect(await textsOf(thereNext)).toEqual(expectedTexts(next));
       thereNext.release();
       // winner_takes_all reads each miner's submission order (docs/spec.md G.4).
-      const wta = { ...first, config: { ...first.config, pipeline: { ...first.config.pipeline, normalisation: { strategy: 'winner_takes_all' } } } };
+      const config = first.input.config as typeof scoring;
+      const wta = {
+        ...first,
+        input: { ...first.input, config: { ...config, pipeline: { ...config.pipeline, normalisation: { strategy: 'winner_takes_all' } } } },
+      };
       const thereWta = await computer.compute(wta);
       expect(await textsOf(thereWta)).toEqual(expectedTexts(wta));
       thereWta.release();
@@ -82,10 +101,11 @@ describe('an epoch computed in the worker thread is the one computed on the even
 
   it('an input computeEpoch refuses fails with the same code and message as on the event loop', async () => {
     const computer = createEpochComputer({ logger: silent });
-    const input = { ...largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input, metagraph: [{ hotkey: 'not-a-hotkey', uid: 0 }] };
+    const source = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
+    const input = { ...source, input: { ...source.input, metagraph: [{ hotkey: 'not-a-hotkey', uid: 0 }] } };
     let expected: unknown;
     try {
-      computeEpoch(input);
+      computeEpoch(readHere(input));
     } catch (error) {
       expected = error;
     }
@@ -104,11 +124,14 @@ describe('an epoch computed in the worker thread is the one computed on the even
 
 describe("the signed bundle: signed on this thread over the digest the worker gives, in the library's framing", () => {
   it('the same text as signedBundleText with the validator key but for the signature, which verifies over the digest', async () => {
-    const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+    const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
     const computed = await createEpochComputer({ logger: silent }).compute(input);
     const signed = await computed.signedBundle(7, SUBMISSION, k.validator);
     computed.release();
-    const library = signedBundleText(buildBundle({ ...input, netuid: 7, result: computeEpoch(input), submission: SUBMISSION }), k.validator);
+    const library = signedBundleText(
+      buildBundle({ ...readHere(input), netuid: 7, result: computeEpoch(readHere(input)), submission: SUBMISSION }),
+      k.validator,
+    );
     const SIGNATURE = /"signature":"(0x[0-9a-f]{128})"}$/;
     expect(signed.digest).toBe(library.digest);
     expect(signed.text.replace(SIGNATURE, '')).toBe(library.text.replace(SIGNATURE, ''));
@@ -117,7 +140,7 @@ describe("the signed bundle: signed on this thread over the digest the worker gi
   });
 
   it("a key that is not the bundle's validator hotkey is refused as signedBundleText refuses it (same code and message)", async () => {
-    const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+    const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
     const computed = await createEpochComputer({ logger: silent }).compute(input);
     const thrown = await computed.signedBundle(7, SUBMISSION, k.peer).then(
       () => undefined,
@@ -126,7 +149,7 @@ describe("the signed bundle: signed on this thread over the digest the worker gi
     computed.release();
     let expected: (Error & { code?: string }) | undefined;
     try {
-      signedBundleText(buildBundle({ ...input, netuid: 7, result: computeEpoch(input), submission: SUBMISSION }), k.peer);
+      signedBundleText(buildBundle({ ...readHere(input), netuid: 7, result: computeEpoch(readHere(input)), submission: SUBMISSION }), k.peer);
     } catch (error) {
       expected = error as Error & { code?: string };
     }
@@ -147,7 +170,7 @@ describe('a worker thread that fails: the epoch is computed on the event loop, w
       if (c.script !== null) writeFileSync(path, c.script);
       const log = captureLog('warn');
       const computer = createEpochComputer({ logger: log.logger, workerUrl: pathToFileURL(path) });
-      const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+      const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
       const computed = await computer.compute(input);
       expect(computed.computedOn).toBe('event_loop');
       expect(await textsOf(computed)).toEqual(expectedTexts(input));
@@ -167,13 +190,14 @@ it('a worker thread that exits after computing: the bundle and the claim are bui
     [
       "import { parentPort, workerData } from 'node:worker_threads';",
       `import { computeEpoch } from ${JSON.stringify(bundleDist)};`,
-      'const r = computeEpoch(workerData);',
+      `import { inputsFromRecords } from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('../epoch-inputs.mjs', import.meta.url))).href)};`,
+      'const r = computeEpoch({ ...workerData.input, inputs: inputsFromRecords(workerData.records, workerData.carry) });',
       'parentPort.postMessage({ ok: true, u16: r.u16, carry: JSON.stringify({ window_state: r.window_state, decay_states: r.decay_states, reputations: r.reputations }) });',
       'parentPort.once("message", () => process.exit(7));',
     ].join('\n'),
   );
   const log = captureLog('warn');
-  const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+  const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
   const computed = await createEpochComputer({ logger: log.logger, workerUrl: pathToFileURL(path) }).compute(input);
   expect(computed.computedOn).toBe('worker');
   expect(await textsOf(computed)).toEqual(expectedTexts(input));
@@ -186,17 +210,36 @@ it('a worker thread that exits after computing: the bundle and the claim are bui
 
 it('a text asked for after release() (a failed recomputation keeps the first computation) is built on the event loop, the same bytes, no warning', async () => {
   const log = captureLog('warn');
-  const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+  const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
   const computed = await createEpochComputer({ logger: log.logger }).compute(input);
   computed.release();
   expect(await textsOf(computed)).toEqual(expectedTexts(input));
   expect(log.lines).toEqual([]);
 });
 
+it('a stored record that is not JSON: the computation rejects with RecordsUnreadable (the close rethrows its cause and records nothing)', async () => {
+  const source = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
+  const damaged = { ...source, records: [...source.records, { kind: 'bounty' as RecordKind, recordId: 'b-damaged', seq: 99_999, body: '{"record_id":' }] };
+  let expected: Error | undefined;
+  try {
+    JSON.parse('{"record_id":');
+  } catch (error) {
+    expected = error as Error;
+  }
+  const thrown = await createEpochComputer({ logger: silent })
+    .compute(damaged)
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  expect(thrown).toBeInstanceOf(RecordsUnreadable);
+  expect((thrown as RecordsUnreadable).original).toMatchObject({ name: 'SyntaxError', message: expected?.message });
+});
+
 it('abandon() ends a computation in progress: it rejects with ComputationAbandoned, nothing is computed on the event loop', async () => {
   const log = captureLog('warn');
   const computer = createEpochComputer({ logger: log.logger });
-  const input = largeEpochInput({ ...EPOCHS[1], self: k.validator.address }).input;
+  const input = sourceOf(largeEpochInput({ ...EPOCHS[1], self: k.validator.address }).input);
   const running = computer.compute(input).then(
     () => 'computed',
     (error: unknown) => error,
@@ -211,7 +254,7 @@ it('abandon() ends a computation in progress: it rejects with ComputationAbandon
 describe('the built app (dist/)', () => {
   it('computes in its worker thread (dist/epoch-worker.mjs, copied by the build), with the result of computeEpoch', () => {
     expectBuiltCli();
-    const input = largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input;
+    const input = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
     const file = join(temp.dir, 'built-input.json');
     writeFileSync(file, JSON.stringify(input));
     const index = pathToFileURL(fileURLToPath(new URL('../../dist/index.js', import.meta.url))).href;
