@@ -9,6 +9,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'ENV_PREFIX',
     'MIGRATIONS',
     'RECEIVER_HEADER',
+    'RecordsUnreadable',
     'SIGNATURE_HEADERS',
     'VALIDATOR_ERROR_CODES',
     'buildServer',
