@@ -1,16 +1,18 @@
-import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
+import { buildBundle, signedBundleText } from '@subnet/bundle';
 import type { BundleSigner, EpochComputation, EpochConfig, SubmissionRecord } from '@subnet/bundle';
 import { CHAIN_ERROR_CODES } from '@subnet/chain';
-import { canonicalJson, isSubnetError } from '@subnet/core';
+import { isSubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
 import { bundleFileDeferred, bundleFileHeld, writeBundleFileOrLog } from './bundle-file.js';
 import type { ChainPort, ChainView } from './chain-port.js';
 import { queriesFromRecords } from './dispatch/dispatch-records.js';
+import { ComputationAbandoned, computeHere, inputOf, RecordsUnreadable } from './epoch-compute.js';
+import type { ComputedEpoch, EpochComputer, EpochSource } from './epoch-compute.js';
 import { appError, VALIDATOR_ERROR_CODES } from './errors.js';
 import type { ValidatorMetrics } from './metrics.js';
 import { leaseLost } from './lease-sql.js';
-import type { EpochFields, EpochStatus, Fence, Storage, StoredRecord } from './storage.js';
+import type { EpochFields, EpochStatus, Fence, Storage } from './storage.js';
 import { keepCommitWithEpoch, landedRevealFields } from './reveal-confirm.js';
 import { changedUids, decideOnUidChanges } from './uid-recheck.js';
 import type { UidDecision } from './uid-recheck.js';
@@ -40,6 +42,11 @@ export interface EpochRunnerDeps {
    * `HotKeyNotRegisteredInSubNet` refused, whose own words are only "not registered" (optional).
    */
   readonly notRegisteredCause?: () => string | undefined;
+  /**
+   * Computes the epoch off the event loop (a worker thread, docs/spec.md G.47), so the server answers during a close;
+   * absent: `computeEpoch` on the event loop.
+   */
+  readonly computer?: EpochComputer;
 }
 
 /** The outcome of closing one epoch. */
@@ -64,67 +71,8 @@ export interface StoredBundle {
   readonly signature: string | null;
 }
 
-/**
- * Turns stored records into the bundle's epoch inputs (wire form): record bodies with their `seq`, peer
- * score documents expanded per miner (with the document's record id and seq; whether the peer counts is
- * decided by `computeEpoch`, which lists refused ones as excluded), the registered tasks, the epoch's
- * candidate snapshot, and the carried state (window, decay, reputations).
- *
- * @param records - the epoch's stored records
- * @param carry - the previous epoch's carry JSON (window state, decay states, reputations), or null
- * @returns the inputs
- * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7))
- */
-export function inputsFromRecords(records: readonly StoredRecord[], carry: string | null): Record<string, unknown> {
-  const lists: Record<string, unknown[]> = { workflow_runs: [], tasks: [], sssa_submissions: [], term_results: [], bounty_records: [], peer_scores: [] };
-  let snapshot: { candidates: unknown[]; reputations: unknown } | undefined;
-  for (const r of records) {
-    const body = JSON.parse(r.body) as Record<string, unknown>;
-    switch (r.kind) {
-      case 'workflow_run':
-        lists.workflow_runs?.push({ ...body, seq: r.seq });
-        break;
-      case 'task':
-        lists.tasks?.push({ ...body, seq: r.seq });
-        break;
-      case 'task_snapshot':
-        snapshot = body as { candidates: unknown[]; reputations: unknown };
-        break;
-      case 'sssa':
-        lists.sssa_submissions?.push({ ...body, seq: r.seq });
-        break;
-      case 'term_result':
-        lists.term_results?.push({ ...body, seq: r.seq });
-        break;
-      case 'bounty':
-        lists.bounty_records?.push({ ...body, seq: r.seq });
-        break;
-      case 'peer_score': {
-        const doc = body as { validator_hotkey: string; challenge_id: string; scores: { miner_hotkey: string; score: number }[] };
-        for (const s of doc.scores) {
-          lists.peer_scores?.push({
-            record_id: r.recordId,
-            seq: r.seq,
-            validator_hotkey: doc.validator_hotkey,
-            challenge_id: doc.challenge_id,
-            miner_hotkey: s.miner_hotkey,
-            score: s.score,
-          });
-        }
-        break;
-      }
-    }
-  }
-  const carried = carry === null ? {} : (JSON.parse(carry) as { window_state?: unknown; decay_states?: unknown[]; reputations?: unknown });
-  return {
-    ...lists,
-    candidates: snapshot?.candidates ?? [],
-    window_state: carried.window_state ?? null,
-    decay_states: carried.decay_states ?? [],
-    // The table the epoch's draws used (its snapshot), else the one carried from the previous close.
-    reputations: snapshot === undefined ? (carried.reputations ?? null) : snapshot.reputations,
-  };
-}
+// Plain JavaScript, shared with the close's worker thread (epoch-worker.mjs), which parses the records there.
+export { inputsFromRecords } from './epoch-inputs.mjs';
 
 /**
  * The validator set and metagraph of the bundle from a chain view: stakes of neurons with a validator
@@ -172,6 +120,17 @@ export interface CloseOptions {
  * @example await closeEpoch(deps, 41)
  */
 export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: CloseOptions = {}): Promise<EpochOutcome> {
+  // The computation is kept (in its worker thread) until the close has built its texts, then let go.
+  const held: { current?: ComputedEpoch } = {};
+  try {
+    return await closeComputing(deps, epoch, options, held);
+  } finally {
+    held.current?.release();
+  }
+}
+
+/** {@link closeEpoch}, with the computation in use kept in `held`. */
+async function closeComputing(deps: EpochRunnerDeps, epoch: number, options: CloseOptions, held: { current?: ComputedEpoch }): Promise<EpochOutcome> {
   const { storage, chain, metrics, logger } = deps;
   const started = performance.now();
   const existing = await storage.getEpochHead(epoch);
@@ -185,28 +144,29 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   await storage.sealEpoch?.(epoch);
   const records = await storage.records(epoch);
   const carry = await storage.latestCarry(epoch);
-  const inputs = inputsFromRecords(records, carry);
   // The epoch's axon queries (dispatch/), shown in the bundle; not an input of the computation.
   const queries = queriesFromRecords(records);
-  // The computation's input from a chain view (a second view when uids changed hands before the send, G.7).
+  // The computation's source from a chain view (a second view when uids changed hands before the send, G.7): the
+  // records are parsed into its inputs where it is computed (`inputsFromRecords`, in the worker thread, G.47).
   const inputFrom = (v: ChainView): EpochInput => {
     const { stakes, metagraph } = stakeSet(v, chain.hotkey);
     return {
-      config: deps.scoring,
-      epoch,
-      validatorHotkey: chain.hotkey,
-      inputs,
-      stakes,
-      metagraph,
-      ...(queries.length === 0 ? {} : { queries }),
+      records,
+      carry,
+      input: { config: deps.scoring, epoch, validatorHotkey: chain.hotkey, stakes, metagraph, ...(queries.length === 0 ? {} : { queries }) },
     };
   };
   let input = inputFrom(view);
 
-  let result: EpochComputation;
+  let computed: ComputedEpoch;
   try {
-    result = computeEpoch(input);
+    computed = await computeOf(deps, input);
+    held.current = computed;
   } catch (error) {
+    // A stop abandoned the close (docs/spec.md G.10, G.47): nothing is recorded, the next start closes the epoch.
+    if (error instanceof ComputationAbandoned) throw error;
+    // Records storage cannot give back as JSON fail the step, not the epoch, as when they were read before computing.
+    if (error instanceof RecordsUnreadable) throw error.original;
     const failure = errorOf(error);
     logger.error({ epoch, error: failure }, 'epoch computation failed');
     await storage.claimEpoch(epoch, { status: 'failed', submission: JSON.stringify(submissionOf('failed', { error: failure })) }, deps.fence?.());
@@ -215,8 +175,8 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
     metrics.epochDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return { epoch, status: 'failed', bundlePath: null, u16: null };
   }
-  let u16 = JSON.stringify(result.u16);
-  let carryOut = carryOf(result);
+  let u16 = JSON.stringify(computed.u16);
+  let carryOut = computed.carry;
 
   let submission: SubmissionRecord;
   let status: EpochStatus;
@@ -231,7 +191,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       },
     });
     status = 'missed';
-    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    published = await bundleOf(deps, computed, submission);
     if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps, epoch);
@@ -244,23 +204,23 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   } else if (deps.dryRun) {
     submission = submissionOf('dry_run');
     status = 'dry_run';
-    published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+    published = await bundleOf(deps, computed, submission);
     if (!(await storage.claimEpoch(epoch, { status: 'dry_run', u16, carry: carryOut, ...published.fields }, deps.fence?.())))
       return { epoch, status: 'skipped', bundlePath: null, u16: null };
     await afterClaim(deps, epoch);
   } else {
     // Preflight, then who holds the weighted uids now (G.7): a vector whose uids changed hands is never sent.
-    const checked = await checkBeforeSend(deps, epoch, { input, result }, inputFrom);
-    if (checked.result !== result) {
-      ({ input, result } = checked);
-      u16 = JSON.stringify(result.u16);
-      carryOut = carryOf(result);
+    const checked = await checkBeforeSend(deps, epoch, { input, computed }, inputFrom, held);
+    if (checked.computed !== computed) {
+      ({ input, computed } = checked);
+      u16 = JSON.stringify(computed.u16);
+      carryOut = computed.carry;
     }
     const preflightError = checked.error;
     if (preflightError !== undefined) {
       submission = submissionOf('failed', { error: errorOf(preflightError) });
       status = 'failed';
-      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      published = await bundleOf(deps, computed, submission);
       if (!(await storage.claimEpoch(epoch, { status, u16, carry: carryOut, submission: JSON.stringify(submission), ...published.fields }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
@@ -274,7 +234,7 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
       // The input is kept with the claim so that an interrupted submission can still publish its bundle.
       // The head at the claim bounds the chain scan of a later reconciliation (reconcile.ts).
       const claimHead = await chain.head();
-      const pending = canonicalJson({ pending: { ...input, netuid: deps.netuid }, pending_claim_head: claimHead.toString() });
+      const pending = await computed.pendingText(deps.netuid, claimHead.toString());
       if (!(await storage.claimEpoch(epoch, { status: 'submitting', u16, carry: carryOut, bundle: pending }, deps.fence?.()))) {
         return { epoch, status: 'skipped', bundlePath: null, u16: null };
       }
@@ -283,9 +243,9 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
         // Fencing: a paused old leader that lost the lease never sends (the claim above was fenced too).
         const fence = deps.fence?.();
         if (fence !== undefined && !(await storage.checkFence(fence))) throw leaseLost(fence);
-        const landed = await chain.setWeights(result.u16.uids, result.u16.weights, keepCommitWithEpoch(deps, epoch));
+        const landed = await chain.setWeights(computed.u16.uids, computed.u16.weights, keepCommitWithEpoch(deps, epoch));
         // In a block a reorganisation may still replace: reconciliation signs the bundle once a final block holds it (G.8).
-        if (!landed.finalized) return awaitingFinality(deps, epoch, landed, result.u16);
+        if (!landed.finalized) return awaitingFinality(deps, epoch, landed, computed.u16);
         revealFields = landedRevealFields(landed);
         submission = submissionOf('submitted', { block: landed.block.toString(), extrinsic_hash: landed.extrinsicHash, call: landed.call });
         status = 'submitted';
@@ -295,14 +255,14 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
           // `submitting` and is reconciled with the chain on the next ticks (reconcile.ts).
           metrics.submissions.inc({ outcome: 'reconciling' });
           logger.warn({ epoch, error: errorOf(error) }, 'weight submission outcome unknown; reconciling with the chain');
-          return { epoch, status: 'submitting', bundlePath: null, u16: result.u16 };
+          return { epoch, status: 'submitting', bundlePath: null, u16: computed.u16 };
         }
         submission = submissionOf('failed', { error: errorOf(error) });
         status = 'failed';
         logger.warn({ epoch, error: submission.error }, 'weight submission failed');
       }
       // The outcome and the bundle in one write: a crash never leaves a final status without its bundle.
-      published = signedBundle(deps, { ...input, netuid: deps.netuid, result, submission });
+      published = await bundleOf(deps, computed, submission);
       // A failed commit's salt, kept with the epoch before sending, is dropped: the commit never landed.
       await storage.updateEpoch(
         epoch,
@@ -319,22 +279,40 @@ export async function closeEpoch(deps: EpochRunnerDeps, epoch: number, options: 
   // A folder that refuses the file (read-only, full) holds it like an embargo: written once it takes files again.
   const bundlePath = deferred ? null : writeBundleFileOrLog(deps, epoch, published.text);
   metrics.epochDuration.observe({ outcome: status }, (performance.now() - started) / 1000);
-  logger.info({ epoch, status, records: records.length, uids: result.u16.uids.length, bundle: bundlePath }, 'epoch closed');
-  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: result.u16, submission };
+  logger.info(
+    {
+      epoch,
+      status,
+      records: records.length,
+      uids: computed.u16.uids.length,
+      bundle: bundlePath,
+      // How long the computation took and where (the recomputation's, after a uid changed hands).
+      computeSeconds: Number(computed.seconds.toFixed(3)),
+      computedOn: computed.computedOn,
+    },
+    'epoch closed',
+  );
+  return { epoch, status, bundlePath, ...(bundlePath === null ? { bundleEmbargoed: true } : {}), u16: computed.u16, submission };
 }
 
-/** The computation's input (`computeEpoch`'s argument). */
-type EpochInput = Parameters<typeof computeEpoch>[0] & { readonly metagraph: { hotkey: string; uid: number }[] };
+/** The computation's source: its records and carry, and the rest of `computeEpoch`'s input (metagraph with uids). */
+type EpochInput = EpochSource & { readonly input: { readonly metagraph: { hotkey: string; uid: number }[] } };
 
-/** The carried state of a computation, as the epoch row stores it. */
-function carryOf(result: EpochComputation): string {
-  return JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations });
+/** The epoch computed by the runner's computer (a worker thread), else on the event loop. */
+function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<ComputedEpoch> {
+  return deps.computer === undefined ? Promise.resolve().then(() => computeHere(inputOf(input))) : deps.computer.compute(input);
+}
+
+/** The close's bundle with its submission, signed unless dry run, and the epoch row fields that store it. */
+async function bundleOf(deps: EpochRunnerDeps, computed: ComputedEpoch, submission: SubmissionRecord): Promise<PreparedBundle> {
+  const signed = await computed.signedBundle(deps.netuid, submission, deps.dryRun ? undefined : deps.signer);
+  return { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } };
 }
 
 /** A computation ready to send, or the error that stops its sending (with the computation the bundle records). */
 interface CheckedComputation {
   readonly input: EpochInput;
-  readonly result: EpochComputation;
+  readonly computed: ComputedEpoch;
   readonly error: unknown;
 }
 
@@ -348,16 +326,17 @@ interface CheckedComputation {
 async function checkBeforeSend(
   deps: EpochRunnerDeps,
   epoch: number,
-  first: { readonly input: EpochInput; readonly result: EpochComputation },
+  first: { readonly input: EpochInput; readonly computed: ComputedEpoch },
   inputFrom: (view: ChainView) => EpochInput,
+  held: { current?: ComputedEpoch },
 ): Promise<CheckedComputation> {
   let current = first;
   let recomputed = false;
   for (;;) {
     let decision: UidDecision;
     try {
-      await deps.chain.preflight(current.result.u16.uids, current.result.u16.weights);
-      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.metagraph, current.result.u16), recomputed);
+      await deps.chain.preflight(current.computed.u16.uids, current.computed.u16.weights);
+      decision = decideOnUidChanges(await changedUids(deps.chain, current.input.input.metagraph, current.computed.u16), recomputed);
     } catch (error) {
       return { ...current, error };
     }
@@ -377,8 +356,14 @@ async function checkBeforeSend(
     }
     try {
       const input = inputFrom(await deps.chain.view());
-      current = { input, result: computeEpoch(input) };
+      // The first computation is done with: its worker thread ends before the next starts (one at a time).
+      current.computed.release();
+      const computed = await computeOf(deps, input);
+      held.current = computed;
+      current = { input, computed };
     } catch (error) {
+      if (error instanceof ComputationAbandoned) throw error;
+      if (error instanceof RecordsUnreadable) throw error.original;
       return { ...current, error };
     }
     recomputed = true;

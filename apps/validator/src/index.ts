@@ -13,6 +13,8 @@ export { defaultConfigYaml, ENV_PREFIX, envOverlay, loadConfig, redactConfig, re
 export type { ConfigFlags, ValidatorConfig } from './config.js';
 export { runDemo } from './demo.js';
 export type { DemoOptions, DemoResult } from './demo.js';
+export { ComputationAbandoned, createEpochComputer, RecordsUnreadable } from './epoch-compute.js';
+export type { BundleText, ComputedEpoch, ComputedOn, EpochComputer, EpochComputerOptions, EpochSource } from './epoch-compute.js';
 export { closeEpoch, inputsFromRecords, publishBundle, stakeSet } from './epoch-runner.js';
 export type { CloseOptions, EpochOutcome, EpochRunnerDeps, StoredBundle } from './epoch-runner.js';
 export { closeEndedEpochs } from './missed-epochs.js';

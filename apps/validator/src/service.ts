@@ -39,6 +39,7 @@ import { settleEpochLength } from './epoch-numbering.js';
 import { startFootprint } from './start-footprint.js';
 import type { StartFootprint } from './start-footprint.js';
 import { connectSubnetChain } from './subnet-chain.js';
+import { ComputationAbandoned, createEpochComputer } from './epoch-compute.js';
 import { loadValidatorKey } from './validator-key.js';
 import { createTaskRegistry } from './task-registry.js';
 import { toInputLimits } from './input-limits.js';
@@ -79,6 +80,8 @@ export interface StartOptions {
    * default: taken here. Undone when the start fails, kept once the service listens.
    */
   readonly footprint?: StartFootprint;
+  /** The epoch close's worker thread script (tests); default: `epoch-worker.mjs` next to the service (docs/spec.md G.47). */
+  readonly epochWorker?: URL;
 }
 
 /** A running validator. */
@@ -292,8 +295,11 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
     await chain.close();
     throw error;
   }
+  // Epochs are computed in a worker thread, so the server answers during a close (docs/spec.md G.47).
+  const computer = createEpochComputer({ logger, ...(options.epochWorker === undefined ? {} : { workerUrl: options.epochWorker }) });
   const deps: EpochRunnerDeps = {
     ...(lease === undefined ? {} : { fence: () => lease.last() ?? NO_FENCE }),
+    computer,
     netuid: config.netuid,
     scoring: config.scoring,
     storage,
@@ -711,6 +717,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
         outage.answered();
       },
       (error: unknown) => {
+        // A close a stop abandoned mid-computation (docs/spec.md G.47): the stop's warning names it already.
+        if (error instanceof ComputationAbandoned) return;
         if (!outage.failed(error)) throw error;
       },
     );
@@ -844,6 +852,8 @@ async function start(options: StartOptions, footprint: StartFootprint): Promise<
           { graceMs: STOP_WORK_GRACE_MS, unfinished: names },
           `stopping: the work in flight did not finish within ${STOP_WORK_GRACE_MS / 1000} s of the signal: ${names.join(', ')}; abandoning it (the next start reconciles an interrupted submission)`,
         );
+        // An epoch still computing in its worker thread is ended there: its close records nothing (docs/spec.md G.47).
+        await computer.abandon();
       }
       await lease?.stop(true);
       await queue.drain();

@@ -4,10 +4,12 @@ import * as validator from '../index.js';
 
 it('exports exactly the public API (every change here is an API change)', () => {
   expect(Object.keys(validator).sort()).toEqual([
+    'ComputationAbandoned',
     'DEFAULT_HTTP_LIMITS',
     'ENV_PREFIX',
     'MIGRATIONS',
     'RECEIVER_HEADER',
+    'RecordsUnreadable',
     'SIGNATURE_HEADERS',
     'VALIDATOR_ERROR_CODES',
     'buildServer',
@@ -15,6 +17,7 @@ it('exports exactly the public API (every change here is an API change)', () => 
     'closeEndedEpochs',
     'closeEpoch',
     'connectSubnetChain',
+    'createEpochComputer',
     'createMetrics',
     'createWriteQueue',
     'defaultConfigYaml',
