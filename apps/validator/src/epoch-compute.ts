@@ -89,6 +89,14 @@ export interface EpochComputer {
    * @throws what computeEpoch throws (same code and message); {@link ComputationAbandoned} after {@link abandon}
    */
   compute(source: EpochSource): Promise<ComputedEpoch>;
+  /**
+   * The bundle of an epoch whose claim is `submitting`, as reconciliation publishes it (reconcile.ts): the claim's text
+   * (`{ pending, pending_claim_head }`, as the close stored it) is parsed and the bundle built in a worker thread
+   * (`computeEpoch` included), then signed here. A worker that fails leaves it to the event loop, with a warning.
+   *
+   * @throws what buildBundle throws (same code and message); {@link ComputationAbandoned} after {@link abandon}
+   */
+  claimBundle(epoch: number, claimText: string, submission: SubmissionRecord, signer: BundleSigner | undefined): Promise<BundleText>;
   /** Ends the worker thread in use, if any (a stop that abandons the close): its requests reject with {@link ComputationAbandoned}. */
   abandon(): Promise<void>;
 }
@@ -153,7 +161,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
     let session: WorkerSession | undefined;
     let first: { u16: EpochComputation['u16']; carry: string };
     try {
-      session = startSession(workerUrl, source);
+      session = startSession(workerUrl, source satisfies WorkerInput);
       live = session;
       options.logger.debug({ epoch, threadId: session.threadId }, `computing epoch ${epoch} in a worker thread`);
       const answer = await session.next().catch((error: unknown) => {
@@ -201,14 +209,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
         } catch (error) {
           return onLoop('the bundle', error, (c) => c.signedBundle(netuid, submission, signer));
         }
-        const text = answer.text as string;
-        const digest = answer.digest as string;
-        if (signer === undefined) return { text, digest };
-        if (!text.endsWith(PLACEHOLDER_SUFFIX))
-          throw new Error('the worker thread framed the signed bundle in an unexpected way (no placeholder signature at its end)');
-        // Signed here: the key never leaves this thread. The digest's bytes, as signedBundleText signs them.
-        const signature = u8aToHex(signer.sign(hexToU8a(digest)));
-        return { text: `${text.slice(0, -PLACEHOLDER_SUFFIX.length)}"signature":"${signature}"}`, digest };
+        return signedHere(answer, signer);
       },
       release() {
         released = true;
@@ -218,15 +219,35 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
     };
   };
 
+  const claimBundleOnce = async (epoch: number, claimText: string, submission: SubmissionRecord, signer: BundleSigner | undefined): Promise<BundleText> => {
+    live?.end();
+    let session: WorkerSession | undefined;
+    try {
+      session = startSession(workerUrl, { claim: claimText, submission, ...(signer === undefined ? {} : { signerAddress: signer.address }) });
+      live = session;
+      return signedHere(await session.next(), signer);
+    } catch (error) {
+      if (!(error instanceof WorkerFailed)) throw error;
+      fallbackWarning(epoch, error.message, "reconciliation's bundle");
+      const { pending } = JSON.parse(claimText) as { pending: Omit<Parameters<typeof buildBundle>[0], 'submission'> };
+      const signed = signedBundleText(buildBundle({ ...pending, submission }), signer);
+      return { text: signed.text, digest: signed.digest };
+    } finally {
+      session?.end();
+      if (live === session) live = undefined;
+    }
+  };
+
+  /** One piece of work at a time: the next starts when the one before has settled. */
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
   return {
-    compute(source) {
-      const run = queue.then(
-        () => computeOnce(source),
-        () => computeOnce(source),
-      );
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    compute: (source) => inTurn(() => computeOnce(source)),
+    claimBundle: (epoch, claimText, submission, signer) => inTurn(() => claimBundleOnce(epoch, claimText, submission, signer)),
     async abandon() {
       const session = live;
       live = undefined;
@@ -248,7 +269,25 @@ interface WorkerSession {
   abandon(): Promise<void>;
 }
 
-function startSession(workerUrl: URL, source: EpochSource): WorkerSession {
+/**
+ * A worker's framing of a signed bundle (a placeholder signature at its end, epoch-worker.mjs) signed on this thread: the
+ * key never leaves it. Without a signer (a dry run) the text is as framed.
+ */
+function signedHere(answer: WorkerAnswer & { ok: true }, signer: BundleSigner | undefined): BundleText {
+  const text = answer.text as string;
+  const digest = answer.digest as string;
+  if (signer === undefined) return { text, digest };
+  if (!text.endsWith(PLACEHOLDER_SUFFIX))
+    throw new Error('the worker thread framed the signed bundle in an unexpected way (no placeholder signature at its end)');
+  // The digest's bytes, as signedBundleText signs them.
+  const signature = u8aToHex(signer.sign(hexToU8a(digest)));
+  return { text: `${text.slice(0, -PLACEHOLDER_SUFFIX.length)}"signature":"${signature}"}`, digest };
+}
+
+/** What a worker is started with: an epoch to compute (a close), or a claim whose bundle to build (reconciliation). */
+type WorkerInput = EpochSource | { readonly claim: string; readonly submission: SubmissionRecord; readonly signerAddress?: string };
+
+function startSession(workerUrl: URL, source: WorkerInput): WorkerSession {
   let worker: Worker;
   try {
     // The source is copied into the worker: the stored record texts (the thread parses them) and the rest of the input

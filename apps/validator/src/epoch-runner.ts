@@ -449,7 +449,37 @@ export async function publishBundle(
   epoch: number,
   fields: EpochFields = {},
 ): Promise<string | null> {
-  const prepared = signedBundle(deps, input);
+  return storeBundle(deps, signedBundle(deps, input), epoch, fields);
+}
+
+/**
+ * {@link publishBundle} for reconciliation, from the `submitting` claim's text as stored (`{ pending,
+ * pending_claim_head }`): with the runner's computer, the claim is parsed and the bundle built (its `computeEpoch`
+ * included) in a worker thread, so the event loop is not held for as long as an epoch takes to compute (docs/spec.md
+ * G.47); without one, here.
+ *
+ * @param deps - storage, signer, bundles folder, computer
+ * @param claim - the claim's text and its parsed `pending` input
+ * @param submission - the outcome's submission record
+ * @param epoch - the epoch
+ * @param fields - epoch row fields written in the same update (the final status and submission)
+ * @returns the bundle file's path, or null when its writing waits for the embargo
+ * @example await publishClaimBundle(deps, { text: row.bundle, pending: claim.pending }, submission, 41, fields)
+ */
+export async function publishClaimBundle(
+  deps: EpochRunnerDeps,
+  claim: { readonly text: string; readonly pending: Omit<Parameters<typeof buildBundle>[0], 'submission'> },
+  submission: SubmissionRecord,
+  epoch: number,
+  fields: EpochFields = {},
+): Promise<string | null> {
+  if (deps.computer === undefined) return publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
+  const signed = await deps.computer.claimBundle(epoch, claim.text, submission, deps.dryRun ? undefined : deps.signer);
+  return storeBundle(deps, { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } }, epoch, fields);
+}
+
+/** Stores a signed bundle with the outcome's fields and writes its file (unless embargoed or held). */
+async function storeBundle(deps: EpochRunnerDeps, prepared: PreparedBundle, epoch: number, fields: EpochFields): Promise<string | null> {
   // With `fields` (the final status and submission), the outcome and its bundle are one write.
   await deps.storage.updateEpoch(epoch, { ...fields, ...prepared.fields }, deps.fence?.());
   // Held, too, while an earlier epoch is embargoed: this bundle carries its state (docs/spec.md G.23).

@@ -11,6 +11,10 @@
 // or `{ ok: true, text, digest }`; `{ ok: false, error }` when a step threw (its name, code, message and context, so
 // the close fails with the same code and message as on its own thread). `{ kind: 'end' }` ends the thread.
 //
+// Started with a `submitting` claim's text instead (`workerData.claim`, with the submission and the signer's address),
+// it builds that epoch's bundle for reconciliation, posts `{ ok: true, text, digest }` (or `{ ok: false, error }`) and
+// ends.
+//
 // Plain JavaScript, not TypeScript: the same file runs from src/ (tests) and from dist/ (the build copies it there),
 // and Node 20 runs no TypeScript in a worker thread.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -63,22 +67,44 @@ function answer(step) {
   port?.postMessage(out);
 }
 
+/**
+ * The library's framing of a signed bundle, with the placeholder signature the close replaces with its own.
+ *
+ * @param {import('@subnet/bundle').Bundle} bundle
+ * @param {string | undefined} signerAddress - the validator's address, or undefined for a dry run (no signature)
+ */
+function framed(bundle, signerAddress) {
+  const signer = signerAddress === undefined ? undefined : { address: signerAddress, sign: () => PLACEHOLDER_SIGNATURE };
+  const signed = signedBundleText(bundle, signer);
+  return { text: signed.text, digest: signed.digest };
+}
+
 /** @type {import('@subnet/bundle').ComputeEpochInput | undefined} */
 let input;
 // While the records are parsed: an error then is the records', not the computation's (the close records nothing).
-let readingRecords = true;
+let readingRecords = workerData.claim === undefined;
 /** @type {import('@subnet/bundle').EpochComputation | undefined} */
 let result;
-answer(() => {
-  // The stored record texts are parsed here, as the close's own thread parses them when it computes an epoch itself.
-  input = { ...workerData.input, inputs: inputsFromRecords(workerData.records, workerData.carry) };
-  readingRecords = false;
-  result = computeEpoch(input);
-  return {
-    u16: result.u16,
-    carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
-  };
-});
+if (workerData.claim !== undefined) {
+  // A bundle published by reconciliation (reconcile.ts): the claim's text, `{ pending, pending_claim_head }`, as the
+  // close stored it, is parsed here and its bundle built (computeEpoch included) off the event loop; then the thread ends.
+  answer(() => {
+    const claim = /** @type {{ pending: Record<string, unknown> }} */ (JSON.parse(workerData.claim));
+    const bundle = buildBundle(/** @type {never} */ ({ ...claim.pending, submission: workerData.submission }));
+    return framed(bundle, workerData.signerAddress);
+  });
+} else {
+  answer(() => {
+    // The stored record texts are parsed here, as the close's own thread parses them when it computes an epoch itself.
+    input = { ...workerData.input, inputs: inputsFromRecords(workerData.records, workerData.carry) };
+    readingRecords = false;
+    result = computeEpoch(input);
+    return {
+      u16: result.u16,
+      carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
+    };
+  });
+}
 
 // A computation that threw has nothing more to give: the thread ends.
 if (result === undefined) port.close();
@@ -92,12 +118,8 @@ port.on('message', (/** @type {{ kind: string, netuid: number, claimHead?: strin
   if (message.kind === 'pending') {
     answer(() => ({ text: canonicalJson({ pending: { ...kept, netuid: message.netuid }, pending_claim_head: message.claimHead }) }));
   } else if (message.kind === 'bundle') {
-    answer(() => {
-      const bundle = buildBundle({ ...kept, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) });
-      // The library's own framing and signer check, with a placeholder signature the close replaces with its own.
-      const signer = message.signerAddress === undefined ? undefined : { address: message.signerAddress, sign: () => PLACEHOLDER_SIGNATURE };
-      const signed = signedBundleText(bundle, signer);
-      return { text: signed.text, digest: signed.digest };
-    });
+    answer(() =>
+      framed(buildBundle({ ...kept, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) }), message.signerAddress),
+    );
   }
 });

@@ -4,7 +4,7 @@ import { isSubnetError, redactUrl } from '@subnet/core';
 import { unknownSubmissionEmbargo } from './bundle-embargo.js';
 import type { SubmissionSearch } from './chain-port.js';
 import type { EpochRunnerDeps } from './epoch-runner.js';
-import { publishBundle } from './epoch-runner.js';
+import { publishClaimBundle } from './epoch-runner.js';
 import { VALIDATOR_ERROR_CODES } from './errors.js';
 import { resubmitNotLanded } from './resubmit.js';
 import { keptCommitHash, keptIdentity, landedRevealFields, withCommitFromRow } from './reveal-confirm.js';
@@ -186,7 +186,12 @@ async function reconcileOne(deps: EpochRunnerDeps, epoch: number, options: Recon
   // outcome: replaced by the reveal fields, else cleared, as a close does (epoch-runner.ts).
   const fields = { status, submission: JSON.stringify({ ...submission, ...evidence }), ...(revealFields ?? { reveal: null }) };
   // The outcome and its bundle in one write, so a crash here leaves the row `submitting` (reconciled again).
-  const bundlePath = claim.pending === undefined ? null : await publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
+  // Built off the event loop (the claim's text to a worker thread, docs/spec.md G.47): with the default `chain.wait:
+  // inBlock` most epochs publish their bundle here, once a final block holds their weights.
+  const bundlePath =
+    claim.pending === undefined || row?.bundle === null || row?.bundle === undefined
+      ? null
+      : await publishClaimBundle(deps, { text: row.bundle, pending: claim.pending }, submission, epoch, fields);
   if (claim.pending === undefined) await storage.updateEpoch(epoch, fields, deps.fence?.());
   metrics.submissions.inc({ outcome: status === 'submitted' ? 'reconciled_submitted' : status });
   const held = claim.pending !== undefined && bundlePath === null;

@@ -158,6 +158,58 @@ describe("the signed bundle: signed on this thread over the digest the worker gi
   });
 });
 
+describe("reconciliation's bundle (claimBundle): built in a worker thread from the claim's text, the library's bytes (docs/spec.md G.47)", () => {
+  /** A claim as the close stores it, and the bundle the code before built from it on the event loop. */
+  const claimOf = (source: EpochSource) => {
+    const input = readHere(source);
+    const text = canonicalJson({ pending: { ...input, netuid: 7 }, pending_claim_head: CLAIM_HEAD });
+    const library = (signer: Parameters<typeof signedBundleText>[1]) =>
+      signedBundleText(buildBundle({ ...(JSON.parse(text) as { pending: ComputeEpochInput & { netuid: number } }).pending, submission: SUBMISSION }), signer);
+    return { text, library };
+  };
+
+  it('a dry run (no signer): the same text and digest; with the validator key the same but for the signature, which verifies', async () => {
+    const computer = createEpochComputer({ logger: silent });
+    const claim = claimOf(sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input));
+    const unsigned = claim.library(undefined);
+    expect(await computer.claimBundle(5, claim.text, SUBMISSION, undefined)).toEqual({ text: unsigned.text, digest: unsigned.digest });
+    const signed = await computer.claimBundle(5, claim.text, SUBMISSION, k.validator);
+    const library = claim.library(k.validator);
+    const SIGNATURE = /"signature":"(0x[0-9a-f]{128})"}$/;
+    expect(signed.digest).toBe(library.digest);
+    expect(signed.text.replace(SIGNATURE, '')).toBe(library.text.replace(SIGNATURE, ''));
+    expect(signatureVerify(hexToU8a(signed.digest), SIGNATURE.exec(signed.text)?.[1] ?? '', k.validator.address).isValid).toBe(true);
+  });
+
+  it('a worker that cannot start: built on the event loop, the same bytes, one warning naming the cause', async () => {
+    const log = captureLog('warn');
+    const computer = createEpochComputer({ logger: log.logger, workerUrl: pathToFileURL(join(temp.dir, 'missing-worker.mjs')) });
+    const claim = claimOf(sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input));
+    const unsigned = claim.library(undefined);
+    expect(await computer.claimBundle(5, claim.text, SUBMISSION, undefined)).toEqual({ text: unsigned.text, digest: unsigned.digest });
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0]?.msg).toMatch(/^epoch 5: reconciliation's bundle in a worker thread failed \(.+\): done on the event loop instead/);
+  });
+
+  it('a claim whose input buildBundle refuses fails with the same code and message as on the event loop', async () => {
+    const computer = createEpochComputer({ logger: silent });
+    const source = sourceOf(largeEpochInput({ ...EPOCHS[0], self: k.validator.address }).input);
+    const claim = claimOf({ ...source, input: { ...source.input, metagraph: [{ hotkey: 'not-a-hotkey', uid: 0 }] } });
+    let expected: (Error & { code?: string }) | undefined;
+    try {
+      claim.library(undefined);
+    } catch (error) {
+      expected = error as Error & { code?: string };
+    }
+    const thrown = await computer.claimBundle(5, claim.text, SUBMISSION, undefined).then(
+      () => undefined,
+      (error: unknown) => error as Error & { code?: string },
+    );
+    expect(isSubnetError(expected)).toBe(true);
+    expect({ code: thrown?.code, message: thrown?.message }).toEqual({ code: expected?.code, message: expected?.message });
+  });
+});
+
 describe('a worker thread that fails: the epoch is computed on the event loop, with a warning naming the cause', () => {
   const cases = [
     { name: 'the worker script is missing', script: null, cause: /did not start|failed.*(Cannot find|ERR_MODULE_NOT_FOUND)/ },

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { recomputeBundle } from '@subnet/bundle';
 import { SubnetError } from '@subnet/core';
@@ -311,6 +312,52 @@ describe('interrupted submissions are reconciled with the chain (reconcile.ts)',
     expect(readBundle(t.dir, 0).submission).toMatchObject({ status: 'submitted', block: '13', error: null });
     expect(((await (await fetch(`${service.url}/v1/weights/latest`)).json()) as { epoch: number }).epoch).toBe(0);
     expect(chain.submissions).toHaveLength(1);
+  });
+
+  it('the bundle reconciliation publishes once a final block holds the weights is built in a worker thread from the claim (docs/spec.md G.47), not on the event loop', async () => {
+    // With the default chain.wait (inBlock) most epochs publish their bundle here. A worker script that notes how it was
+    // started, then runs the real one in its own thread.
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const marker = join(t.dir, 'worker-starts.txt');
+    const script = join(t.dir, 'noting-worker.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        "import { workerData } from 'node:worker_threads';",
+        `appendFileSync(${JSON.stringify(marker)}, workerData.claim === undefined ? 'records\\n' : 'claim\\n');`,
+        `await import(${JSON.stringify(new URL('../epoch-worker.mjs', import.meta.url).href)});`,
+      ].join('\n'),
+    );
+    const chain = fakeChain(k);
+    const service = await startValidator({ config: testConfig(t.dir), chain, logger: silent, autoTick: false, epochWorker: pathToFileURL(script) });
+    cleanups.push(() => service.stop());
+    const plain = chain.setWeights.bind(chain);
+    chain.setWeights = async (uids, weights) => ({ ...(await plain(uids, weights)), block: 12n, finalized: false });
+    chain.findSubmission = () =>
+      Promise.resolve({
+        status: 'landed',
+        block: 12n,
+        extrinsicHash: `0x${'ab'.repeat(32)}`,
+        call: 'SubtensorModule.set_weights',
+        lastUpdate: 12n,
+        weightsMatch: true,
+      });
+    expect((await postExecutor(service.url, '/v1/bounty-records', bountyBody('f1', k.miners[1]!.address))).status).toBe(201);
+    chain.headBlock = 11n;
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitting');
+    expect(readFileSync(marker, 'utf8')).toBe('records\n');
+    await service.tick();
+    expect((await service.storage.getEpoch(0))?.status).toBe('submitted');
+    expect(readFileSync(marker, 'utf8')).toBe('records\nclaim\n');
+    // The bundle the worker built is the epoch's: signed by the validator over its digest (readBundle verifies it), it
+    // names the final block and recomputes to the same document; the file holds the bytes stored (and a newline).
+    const bundle = readBundle(t.dir, 0);
+    expect(bundle.submission).toMatchObject({ status: 'submitted', block: '12', error: null });
+    expect(recomputeBundle(bundle).identical).toBe(true);
+    expect(`${(await service.storage.getEpoch(0))?.bundle}\n`).toBe(readFileSync(join(t.dir, 'bundles', 'epoch-0.json'), 'utf8'));
   });
 
   it('a submission dropped at the end of its era (CHAIN_EXTRINSIC_DROPPED) is not recorded failed: reconciliation sends it again within the window', async () => {
