@@ -3,10 +3,10 @@ import { Worker } from 'node:worker_threads';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
 import type { BundleSigner, ComputeEpochInput, EpochComputation, SubmissionRecord } from '@subnet/bundle';
-import { canonicalJson, SubnetError } from '@subnet/core';
+import { SubnetError } from '@subnet/core';
 import type { Logger } from 'pino';
 
-import { inputsFromRecords } from './epoch-inputs.mjs';
+import { carryText, claimBundleInput, claimText, inputsFromRecords } from './epoch-inputs.mjs';
 import type { StoredRecord } from './storage.js';
 
 /**
@@ -219,18 +219,17 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
     };
   };
 
-  const claimBundleOnce = async (epoch: number, claimText: string, submission: SubmissionRecord, signer: BundleSigner | undefined): Promise<BundleText> => {
+  const claimBundleOnce = async (epoch: number, claim: string, submission: SubmissionRecord, signer: BundleSigner | undefined): Promise<BundleText> => {
     live?.end();
     let session: WorkerSession | undefined;
     try {
-      session = startSession(workerUrl, { claim: claimText, submission, ...(signer === undefined ? {} : { signerAddress: signer.address }) });
+      session = startSession(workerUrl, { claim, submission, ...(signer === undefined ? {} : { signerAddress: signer.address }) });
       live = session;
       return signedHere(await session.next(), signer);
     } catch (error) {
       if (!(error instanceof WorkerFailed)) throw error;
       fallbackWarning(epoch, error.message, "reconciliation's bundle");
-      const { pending } = JSON.parse(claimText) as { pending: Omit<Parameters<typeof buildBundle>[0], 'submission'> };
-      const signed = signedBundleText(buildBundle({ ...pending, submission }), signer);
+      const signed = signedBundleText(buildBundle(claimBundleInput(claim, submission)), signer);
       return { text: signed.text, digest: signed.digest };
     } finally {
       session?.end();
@@ -247,7 +246,7 @@ export function createEpochComputer(options: EpochComputerOptions): EpochCompute
 
   return {
     compute: (source) => inTurn(() => computeOnce(source)),
-    claimBundle: (epoch, claimText, submission, signer) => inTurn(() => claimBundleOnce(epoch, claimText, submission, signer)),
+    claimBundle: (epoch, claim, submission, signer) => inTurn(() => claimBundleOnce(epoch, claim, submission, signer)),
     async abandon() {
       const session = live;
       live = undefined;
@@ -367,10 +366,10 @@ export function computeHere(input: ComputeEpochInput): ComputedEpoch {
   const seconds = (performance.now() - started) / 1000;
   return {
     u16: result.u16,
-    carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
+    carry: carryText(result),
     computedOn: 'event_loop',
     seconds,
-    pendingText: (netuid, claimHead) => Promise.resolve().then(() => canonicalJson({ pending: { ...input, netuid }, pending_claim_head: claimHead })),
+    pendingText: (netuid, claimHead) => Promise.resolve().then(() => claimText(input, netuid, claimHead)),
     signedBundle: (netuid, submission, signer) =>
       Promise.resolve().then(() => {
         const signed = signedBundleText(buildBundle({ ...input, netuid, result, submission }), signer);

@@ -1,3 +1,5 @@
+import type { buildBundle, ComputeEpochInput, EpochComputation, SubmissionRecord } from '@subnet/bundle';
+
 import type { StoredRecord } from './storage.js';
 
 /**
@@ -12,3 +14,12 @@ import type { StoredRecord } from './storage.js';
  * @example inputsFromRecords(await storage.records(7), await storage.latestCarry(7))
  */
 export function inputsFromRecords(records: readonly Pick<StoredRecord, 'kind' | 'recordId' | 'seq' | 'body'>[], carry: string | null): Record<string, unknown>;
+
+/** The carried state of a computation as the epoch row stores it: `JSON.stringify({ window_state, decay_states, reputations })`. */
+export function carryText(result: Pick<EpochComputation, 'window_state' | 'decay_states' | 'reputations'>): string;
+
+/** What a `submitting` claim keeps: `canonicalJson({ pending: { ...input, netuid }, pending_claim_head })`. */
+export function claimText(input: ComputeEpochInput, netuid: number, claimHead: string): string;
+
+/** `buildBundle`'s input from a claim's text ({@link claimText}) and the outcome's submission: `{ ...pending, submission }`. */
+export function claimBundleInput(text: string, submission: SubmissionRecord): Parameters<typeof buildBundle>[0];

@@ -305,8 +305,7 @@ function computeOf(deps: EpochRunnerDeps, input: EpochInput): Promise<ComputedEp
 
 /** The close's bundle with its submission, signed unless dry run, and the epoch row fields that store it. */
 async function bundleOf(deps: EpochRunnerDeps, computed: ComputedEpoch, submission: SubmissionRecord): Promise<PreparedBundle> {
-  const signed = await computed.signedBundle(deps.netuid, submission, deps.dryRun ? undefined : deps.signer);
-  return { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } };
+  return preparedOf(await computed.signedBundle(deps.netuid, submission, deps.dryRun ? undefined : deps.signer));
 }
 
 /** A computation ready to send, or the error that stops its sending (with the computation the bundle records). */
@@ -474,8 +473,7 @@ export async function publishClaimBundle(
   fields: EpochFields = {},
 ): Promise<string | null> {
   if (deps.computer === undefined) return publishBundle(deps, { ...claim.pending, submission }, epoch, fields);
-  const signed = await deps.computer.claimBundle(epoch, claim.text, submission, deps.dryRun ? undefined : deps.signer);
-  return storeBundle(deps, { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } }, epoch, fields);
+  return storeBundle(deps, preparedOf(await deps.computer.claimBundle(epoch, claim.text, submission, deps.dryRun ? undefined : deps.signer)), epoch, fields);
 }
 
 /** Stores a signed bundle with the outcome's fields and writes its file (unless embargoed or held). */
@@ -498,6 +496,10 @@ function signedBundle(deps: EpochRunnerDeps, input: Parameters<typeof buildBundl
   const bundle = buildBundle(input);
   // One serialisation: the bundle's canonical JSON gives the digest, the signature and the stored,
   // served and written text.
-  const signed = signedBundleText(bundle, deps.dryRun ? undefined : deps.signer);
+  return preparedOf(signedBundleText(bundle, deps.dryRun ? undefined : deps.signer));
+}
+
+/** A signed bundle's text and digest as the epoch row stores them. */
+function preparedOf(signed: { readonly text: string; readonly digest: string }): PreparedBundle {
   return { text: signed.text, fields: { bundle: signed.text, digest: signed.digest } };
 }

@@ -20,9 +20,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { buildBundle, computeEpoch, signedBundleText } from '@subnet/bundle';
-import { canonicalJson, isSubnetError } from '@subnet/core';
+import { isSubnetError } from '@subnet/core';
 
-import { inputsFromRecords } from './epoch-inputs.mjs';
+import { carryText, claimBundleInput, claimText, inputsFromRecords } from './epoch-inputs.mjs';
 
 const port = parentPort;
 if (port === null) throw new Error('epoch-worker.mjs runs as a worker thread (node:worker_threads), not on its own');
@@ -89,8 +89,7 @@ if (workerData.claim !== undefined) {
   // A bundle published by reconciliation (reconcile.ts): the claim's text, `{ pending, pending_claim_head }`, as the
   // close stored it, is parsed here and its bundle built (computeEpoch included) off the event loop; then the thread ends.
   answer(() => {
-    const claim = /** @type {{ pending: Record<string, unknown> }} */ (JSON.parse(workerData.claim));
-    const bundle = buildBundle(/** @type {never} */ ({ ...claim.pending, submission: workerData.submission }));
+    const bundle = buildBundle(/** @type {never} */ (claimBundleInput(workerData.claim, workerData.submission)));
     return framed(bundle, workerData.signerAddress);
   });
 } else {
@@ -101,7 +100,7 @@ if (workerData.claim !== undefined) {
     result = computeEpoch(input);
     return {
       u16: result.u16,
-      carry: JSON.stringify({ window_state: result.window_state, decay_states: result.decay_states, reputations: result.reputations }),
+      carry: carryText(result),
     };
   });
 }
@@ -116,7 +115,7 @@ port.on('message', (/** @type {{ kind: string, netuid: number, claimHead?: strin
   const computed = result;
   const kept = input;
   if (message.kind === 'pending') {
-    answer(() => ({ text: canonicalJson({ pending: { ...kept, netuid: message.netuid }, pending_claim_head: message.claimHead }) }));
+    answer(() => ({ text: claimText(kept, message.netuid, /** @type {string} */ (message.claimHead)) }));
   } else if (message.kind === 'bundle') {
     answer(() =>
       framed(buildBundle({ ...kept, netuid: message.netuid, result: computed, submission: /** @type {never} */ (message.submission) }), message.signerAddress),
