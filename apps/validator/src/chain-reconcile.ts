@@ -227,7 +227,7 @@ async function findInBlock(api: ChainConnection['api'], options: FindSubmissionO
 }
 
 /** A u16 list argument (`dests`, `weights`) as numbers; undefined when absent or not a list of integers. */
-function u16List(codec: CodecLike | undefined): number[] | undefined {
+export function u16List(codec: CodecLike | undefined): number[] | undefined {
   if (codec === undefined) return undefined;
   const value = JSON.parse(codec.toString()) as unknown;
   return Array.isArray(value) && value.every((x) => Number.isInteger(x)) ? (value as number[]) : undefined;

@@ -2,7 +2,7 @@ import { mechanismStorageIndex, weightCommitHash } from '@subnet/chain';
 import type { ChainConnection } from '@subnet/chain';
 
 import type { HashRevealQuery, HashRevealFound } from './chain-port.js';
-import { callArgs, extrinsicSucceeded, finalizedNumber, subtensorCallsSignedBy } from './chain-reconcile.js';
+import { callArgs, extrinsicSucceeded, finalizedNumber, subtensorCallsSignedBy, u16List } from './chain-reconcile.js';
 import type { CodecLike, EventRecordLike, ExtrinsicLike } from './chain-reconcile.js';
 
 /** Commit-reveal v2 reveal calls: `reveal_weights`, `reveal_mechanism_weights` (what `@subnet/chain` sends). */
@@ -37,8 +37,9 @@ export async function findHashReveal(connection: ChainConnection, options: FindH
   return null;
 }
 
+/** A `Vec<u16>` argument as numbers (reconciliation's reader), or none when absent. */
 function numbers(codec: CodecLike | undefined): number[] {
-  return codec === undefined ? [] : (JSON.parse(codec.toString()) as number[]);
+  return u16List(codec) ?? [];
 }
 
 async function revealInBlock(api: ChainConnection['api'], hotkey: string, commitHash: string, n: bigint): Promise<HashRevealFound | undefined> {

@@ -303,9 +303,9 @@ function parsePendingHash(row: Pick<EpochRow, 'reveal'>): PendingHashJson | unde
       value.scheme === 'hash' &&
       typeof value.commit_hash === 'string' &&
       typeof value.due_block === 'string' &&
-      /^\d+$/.test(value.due_block) &&
+      DECIMAL.test(value.due_block) &&
       typeof value.closed_after === 'string' &&
-      /^\d+$/.test(value.closed_after)
+      DECIMAL.test(value.closed_after)
     ) {
       return value as PendingHashJson;
     }
@@ -396,7 +396,7 @@ function checkOutcome(epoch: number, check: Exclude<RevealCheck, { status: 'pend
 function parsePending(row: Pick<EpochRow, 'reveal'>): PendingRevealJson | undefined {
   try {
     const value = JSON.parse(row.reveal ?? '') as Partial<PendingRevealJson>;
-    if (typeof value.record === 'string' && typeof value.due_block === 'string' && /^\d+$/.test(value.due_block) && typeof value.commit_hash === 'string') {
+    if (typeof value.record === 'string' && typeof value.due_block === 'string' && DECIMAL.test(value.due_block) && typeof value.commit_hash === 'string') {
       return value as PendingRevealJson;
     }
   } catch {
@@ -417,7 +417,7 @@ interface Diagnosed {
 function unknownSubmissionDue(row: Pick<EpochRow, 'reveal'>): bigint | undefined {
   try {
     const value = JSON.parse(row.reveal ?? '') as { record?: unknown; due_block?: unknown; unknown_submission?: unknown };
-    if (value.record === null && typeof value.unknown_submission === 'object' && typeof value.due_block === 'string' && /^\d+$/.test(value.due_block)) {
+    if (value.record === null && typeof value.unknown_submission === 'object' && typeof value.due_block === 'string' && DECIMAL.test(value.due_block)) {
       return BigInt(value.due_block);
     }
   } catch {
